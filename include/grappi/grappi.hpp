@@ -1,0 +1,10 @@
+// grappi/grappi.hpp — the whole C++ API.
+#pragma once
+
+#include "grappi/error.hpp"
+#include "grappi/import.hpp"
+#include "grappi/json.hpp"
+#include "grappi/knowledge_graph.hpp"
+#include "grappi/snapshot.hpp"
+#include "grappi/types.hpp"
+#include "grappi/version.h"

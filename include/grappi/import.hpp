@@ -1,0 +1,83 @@
+// grappi/import.hpp — options and reports of the STRING importers.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace grappi {
+
+/// STRING file formats. `detect` reads the header (and, where headers coincide, the file name).
+enum class StringFormat {
+  detect,
+  info,               ///< protein.info: #string_protein_id preferred_name protein_size annotation
+  aliases,            ///< protein.aliases: #string_protein_id alias source
+  links,              ///< protein.links: protein1 protein2 combined_score (0-1000)
+  detailed,           ///< protein.links.detailed / .full: channel columns before combined_score
+  physical,           ///< protein.physical.links
+  physical_detailed,  ///< protein.physical.links.detailed / .full
+  actions,            ///< protein.actions: item_id_a item_id_b mode action is_directional a_is_acting score
+  web_export,         ///< website export string_interactions.tsv (scores 0-1)
+};
+
+/// "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions",
+/// "web_export", "detect".
+const char *to_string(StringFormat f) noexcept;
+/// Inverse of to_string; also accepts "export" and "physical-detailed". Throws
+/// Error(invalid_argument) naming the accepted values.
+StringFormat string_format_from_name(std::string_view name);
+
+/// One file to import.
+struct ImportSource {
+  std::string path;
+  StringFormat format = StringFormat::detect;
+};
+
+struct ImportProgress {
+  std::string path;
+  uint64_t bytes_read = 0;   ///< bytes of the file on disk consumed so far
+  uint64_t bytes_total = 0;  ///< file size on disk
+  std::string stage;         ///< "reading", "writing", "done"
+};
+
+struct ImportOptions {
+  /// Keep only links with a combined score >= min_score, on STRING's 0-1000 scale (150 low,
+  /// 400 medium, 700 high, 900 highest confidence). Applies to every link-like format.
+  int min_score = 0;
+  /// Import the good lines and count the bad ones instead of failing the whole import.
+  bool skip_bad_lines = false;
+  /// How many bad lines to quote in the report when skipping.
+  std::size_t max_bad_examples = 5;
+  /// Called from the importing thread now and then; may be empty.
+  std::function<void(const ImportProgress &)> progress;
+};
+
+/// What happened to one file.
+struct FileReport {
+  std::string path;
+  StringFormat format = StringFormat::detect;  ///< the detected or forced format
+  std::string string_version;
+  int64_t taxon = 0;
+  int64_t dataset_id = 0;
+  bool already_imported = false;  ///< identical file with identical options: nothing was added
+  uint64_t lines = 0;             ///< data lines read (header excluded)
+  uint64_t rows_below_min_score = 0;
+  uint64_t rows_skipped = 0;      ///< bad lines skipped (only with skip_bad_lines)
+  uint64_t nodes_created = 0;
+  uint64_t nodes_updated = 0;
+  uint64_t edges_created = 0;
+  uint64_t edges_existing = 0;    ///< edges that were already in the database (merged)
+  uint64_t aliases_created = 0;
+  uint64_t score_conflicts = 0;   ///< both directions of a link listed with different scores
+  std::vector<std::string> bad_line_examples;  ///< "file:line: problem"
+  double seconds = 0;
+};
+
+struct ImportReport {
+  std::vector<FileReport> files;  ///< in the order they were applied
+  double seconds = 0;
+};
+
+}  // namespace grappi

@@ -1,0 +1,95 @@
+// grappi/knowledge_graph.hpp — the SQLite-backed knowledge graph.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "grappi/import.hpp"
+#include "grappi/snapshot.hpp"
+#include "grappi/types.hpp"
+
+namespace grappi {
+
+struct OpenOptions {
+  bool create = true;        ///< create the database file when it does not exist
+  bool read_only = false;    ///< open read-only (no schema creation or migration)
+  int busy_timeout_ms = 30000;  ///< how long to wait for another connection's write lock
+  int cache_mib = 256;       ///< SQLite page cache per connection
+};
+
+/// A knowledge graph stored in one SQLite file (WAL mode, foreign keys on, schema versioned by
+/// PRAGMA user_version and the `meta` table).
+///
+/// Thread safety: every method locks an internal mutex, so one KnowledgeGraph may be used from
+/// several threads, but its calls run one at a time. For parallel reads take a snapshot() (an
+/// immutable GraphSnapshot shared by any number of threads) or open one KnowledgeGraph per
+/// thread on the same file: WAL lets readers run while another connection writes.
+///
+/// Every change runs in one transaction: a failed call leaves the database as it was.
+class KnowledgeGraph {
+ public:
+  /// Opens (and with options.create, creates) the database at path. Throws Error(io) when the
+  /// file cannot be opened, Error(database) when it is not a grappi database of a known schema.
+  explicit KnowledgeGraph(const std::string &path, const OpenOptions &options = {});
+  ~KnowledgeGraph();
+  KnowledgeGraph(KnowledgeGraph &&) noexcept;
+  KnowledgeGraph &operator=(KnowledgeGraph &&) noexcept;
+  KnowledgeGraph(const KnowledgeGraph &) = delete;
+  KnowledgeGraph &operator=(const KnowledgeGraph &) = delete;
+
+  const std::string &path() const;
+  /// Incremented by every committed change, by any connection.
+  uint64_t generation() const;
+
+  // ---- import -------------------------------------------------------------------------------
+  /// Imports STRING files in dependency order (info, aliases, then link-like files, then
+  /// actions), all in one transaction. On any bad line (without skip_bad_lines) nothing is
+  /// written and Error(parse) names the file, line and problem. A file already imported with
+  /// the same content and options is reported as already_imported and adds nothing.
+  ImportReport import_string(const std::vector<ImportSource> &sources,
+                             const ImportOptions &options = {});
+  /// Removes everything a dataset contributed: its edges (unless another dataset also
+  /// contributed them), its aliases, the nodes no other dataset names, and the node
+  /// annotations it set. Throws Error(not_found) for an unknown id.
+  void remove_dataset(int64_t dataset_id);
+  std::vector<Dataset> datasets() const;
+  GraphStats stats() const;
+
+  // ---- nodes, names, edges -------------------------------------------------------------------
+  std::optional<Node> node(int64_t id) const;
+  std::optional<Node> node_by_external_id(std::string_view external_id) const;
+  /// (alias, source) pairs of a node, sorted.
+  std::vector<std::pair<std::string, std::string>> aliases(int64_t id) const;
+  /// Case-insensitive name resolution: external id, then preferred name, then aliases (also the
+  /// external id without its taxon prefix). Never throws for unknown or ambiguous names.
+  ResolveResult lookup(std::string_view name, std::size_t max_suggestions = 5) const;
+  /// Like lookup but returns the id, throwing Error(not_found) with suggestions or
+  /// Error(ambiguous) listing the candidates.
+  int64_t resolve(std::string_view name) const;
+  std::optional<Edge> edge(int64_t id) const;
+  /// All edges between two nodes, any relation and direction, ordered by id.
+  std::vector<Edge> edges_between(int64_t a, int64_t b) const;
+
+  // ---- programmatic construction (each call one transaction) -------------------------------
+  /// Adds a node; Error(invalid_argument) when the external id exists already.
+  int64_t add_node(const NodeInput &node);
+  /// Adds an edge, or returns the id of the identical (endpoints, relation, direction) edge.
+  int64_t add_edge(const EdgeInput &edge);
+  void add_alias(int64_t node, std::string_view alias, std::string_view source);
+
+  // ---- traversal ---------------------------------------------------------------------------
+  /// The CSR snapshot of the current generation; cached, so repeated calls without changes in
+  /// between return the same object.
+  std::shared_ptr<const GraphSnapshot> snapshot() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace grappi

@@ -1,0 +1,109 @@
+// grappi/types.hpp — plain value types of the knowledge graph.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace grappi {
+
+/// A node of the knowledge graph (a protein, gene, chemical, ontology term, ...).
+struct Node {
+  int64_t id = 0;             ///< database id, stable for the life of the node
+  std::string external_id;    ///< unique external id, e.g. "9606.ENSP00000340820"
+  std::string name;           ///< preferred name, e.g. "MAPT"
+  std::string label;          ///< type: "Protein", "Gene", "Chemical", "Disease", "OntologyTerm", ...
+  std::string annotation;     ///< free annotation text (STRING protein.info annotation)
+  int64_t size = 0;           ///< protein length in amino acids; 0 when unknown
+  std::string attributes;     ///< free attributes as a JSON object text ("{}" when none)
+  int64_t taxon = 0;          ///< NCBI taxon of the external id prefix; 0 when none
+};
+
+/// A STRING evidence channel score in [0,1] (neighborhood, fusion, cooccurrence, coexpression,
+/// experimental, database, textmining, homology, or a *_transferred variant).
+struct Channel {
+  std::string name;
+  double score = 0;
+};
+
+/// An edge (relation) with its evidence.
+struct Edge {
+  int64_t id = 0;
+  int64_t source = 0;          ///< node id; for undirected edges the smaller id
+  int64_t target = 0;          ///< node id
+  std::string relation;        ///< interned relation type, e.g. "string.combined"
+  bool directed = false;
+  double score = 0;            ///< confidence in [0,1]
+  std::vector<Channel> channels;
+  std::vector<int64_t> pmids;  ///< PubMed ids of supporting literature
+  std::string evidence;        ///< free evidence text
+  int64_t dataset_id = 0;      ///< dataset that first contributed the edge
+};
+
+/// Input for KnowledgeGraph::add_node.
+struct NodeInput {
+  std::string external_id;
+  std::string name;  ///< defaults to external_id when empty
+  std::string label = "Protein";
+  std::string annotation;
+  int64_t size = 0;
+  std::string attributes = "{}";  ///< must be a JSON object
+};
+
+/// Input for KnowledgeGraph::add_edge.
+struct EdgeInput {
+  int64_t source = 0;
+  int64_t target = 0;
+  std::string relation;
+  bool directed = false;
+  double score = 1.0;
+  std::vector<Channel> channels;
+  std::vector<int64_t> pmids;
+  std::string evidence;
+};
+
+/// Provenance of one imported file.
+struct Dataset {
+  int64_t id = 0;
+  std::string name;            ///< the file's base name
+  std::string path;            ///< the path as given at import time
+  uint64_t file_size = 0;      ///< bytes on disk
+  std::string sha256;          ///< of the bytes on disk
+  std::string format;          ///< detected or forced format ("links", "info", ...)
+  std::string string_version;  ///< e.g. "12.0"; empty when unknown
+  int64_t taxon = 0;           ///< organism of the file's ids; 0 when mixed or unknown
+  std::string options;         ///< import options as JSON text
+  std::string counts;          ///< row counts as JSON text
+  std::string imported_at;     ///< UTC, ISO 8601
+  double seconds = 0;          ///< wall time of this file's import
+};
+
+/// Whole-database counts (KnowledgeGraph::stats).
+struct GraphStats {
+  int64_t nodes = 0;
+  int64_t edges = 0;
+  int64_t aliases = 0;
+  std::vector<std::pair<std::string, int64_t>> edges_by_relation;  ///< sorted by relation name
+  std::vector<Dataset> datasets;
+  int schema_version = 0;
+};
+
+/// One node a name may refer to.
+struct ResolveCandidate {
+  int64_t id = 0;
+  std::string external_id;
+  std::string name;
+  std::string matched_by;  ///< "external_id", "name", "alias:<source>"
+};
+
+/// Outcome of KnowledgeGraph::lookup.
+struct ResolveResult {
+  enum class Status { found, ambiguous, not_found };
+  Status status = Status::not_found;
+  int64_t id = 0;                           ///< set when found
+  std::vector<ResolveCandidate> candidates; ///< the match, or every candidate when ambiguous
+  std::vector<std::string> suggestions;     ///< close names when not found
+};
+
+}  // namespace grappi

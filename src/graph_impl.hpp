@@ -1,0 +1,39 @@
+// Internal: the state behind KnowledgeGraph, shared by the files that implement it.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "grappi/knowledge_graph.hpp"
+#include "sqlite.hpp"
+
+namespace grappi {
+
+namespace detail {
+constexpr int kSchemaVersion = 1;
+/// Creates or checks the schema and sets the connection's pragmas.
+void open_schema(Db &db, bool read_only, int cache_mib);
+/// Current time, UTC, ISO 8601.
+std::string utc_now();
+/// Taxon prefix of a STRING id ("9606.ENSP..." -> 9606); 0 when there is none.
+int64_t taxon_of(std::string_view external_id);
+std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation);
+}  // namespace detail
+
+struct KnowledgeGraph::Impl {
+  detail::Db db;
+  bool read_only = false;
+  mutable std::mutex mu;
+  mutable std::shared_ptr<const GraphSnapshot> snapshot;
+
+  uint64_t generation() const;
+  /// Increments the generation; call inside the write transaction.
+  void bump_generation();
+  /// Id of a relation name, inserting it when new.
+  int64_t intern_relation(std::string_view name);
+  void require_writable(const char *what) const;
+};
+
+}  // namespace grappi

@@ -1,0 +1,166 @@
+// Name resolution: external id, preferred name, then aliases, all case-insensitive.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "graph_impl.hpp"
+#include "grappi/error.hpp"
+
+namespace grappi {
+
+using detail::Stmt;
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  for (auto &c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+// Levenshtein distance with an early exit once every entry of a row exceeds limit.
+std::size_t edit_distance(const std::string &a, const std::string &b, std::size_t limit) {
+  if (a.size() > b.size() + limit || b.size() > a.size() + limit) return limit + 1;
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    std::size_t best = cur[0];
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      best = std::min(best, cur[j]);
+    }
+    if (best > limit) return limit + 1;
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_suggestions) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  auto &db = impl_->db;
+  ResolveResult r;
+  std::string q(name);
+  while (!q.empty() && std::isspace(static_cast<unsigned char>(q.back()))) q.pop_back();
+  while (!q.empty() && std::isspace(static_cast<unsigned char>(q.front()))) q.erase(0, 1);
+  if (q.empty()) return r;
+
+  // (node id) -> candidate; ordered for a deterministic result.
+  std::map<int64_t, ResolveCandidate> found;
+  auto collect = [&](Stmt &st, const std::string &how) {
+    while (st.step()) {
+      int64_t id = st.col_int(0);
+      if (found.count(id)) continue;
+      found.emplace(id, ResolveCandidate{id, st.col_text(1), st.col_text(2),
+                                         how.empty() ? "alias:" + st.col_text(3) : how});
+    }
+  };
+  // 1. External id (exact, then case-insensitive).
+  {
+    Stmt st(db, "SELECT id, external_id, name FROM nodes WHERE external_id = ?1 "
+                "UNION SELECT id, external_id, name FROM nodes WHERE external_id = ?1 COLLATE NOCASE");
+    st.bind(1, q);
+    collect(st, "external_id");
+  }
+  // 2. Preferred name.
+  if (found.empty()) {
+    Stmt st(db, "SELECT id, external_id, name FROM nodes WHERE name = ?1 COLLATE NOCASE ORDER BY id");
+    st.bind(1, q);
+    collect(st, "name");
+  }
+  // 3. Aliases, and external ids without their taxon prefix ("ENSP00000340820").
+  if (found.empty()) {
+    Stmt st(db,
+            "SELECT n.id, n.external_id, n.name, a.source FROM aliases a JOIN nodes n ON n.id = a.node_id "
+            "WHERE a.alias = ?1 COLLATE NOCASE ORDER BY n.id, a.source");
+    st.bind(1, q);
+    collect(st, "");
+    Stmt st2(db, "SELECT id, external_id, name FROM nodes WHERE external_id LIKE '%.' || ?1 "
+                 "AND instr(?1, '%') = 0 AND instr(?1, '_') = 0 ORDER BY id");
+    st2.bind(1, q);
+    if (found.empty()) collect(st2, "external_id");
+  }
+  for (auto &kv : found) r.candidates.push_back(kv.second);
+  if (r.candidates.size() == 1) {
+    r.status = ResolveResult::Status::found;
+    r.id = r.candidates[0].id;
+    return r;
+  }
+  if (r.candidates.size() > 1) {
+    r.status = ResolveResult::Status::ambiguous;
+    return r;
+  }
+  // Not found: suggest close preferred names and aliases (edit distance, then prefix).
+  r.status = ResolveResult::Status::not_found;
+  if (max_suggestions == 0) return r;
+  const std::string lq = lower(q);
+  const std::size_t limit = lq.size() <= 4 ? 1 : 2;
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  std::set<std::string> seen;
+  auto consider = [&](const std::string &cand) {
+    std::string lc = lower(cand);
+    if (!seen.insert(lc).second) return;
+    std::size_t dist = edit_distance(lq, lc, limit);
+    if (dist <= limit) scored.emplace_back(dist, cand);
+  };
+  {
+    Stmt st(db, "SELECT DISTINCT name FROM nodes");
+    while (st.step()) consider(st.col_text(0));
+  }
+  {
+    // Aliases sharing the first character (keeps the scan to a fraction of the table).
+    Stmt st(db, "SELECT DISTINCT alias FROM aliases WHERE alias >= ?1 COLLATE NOCASE AND alias < ?2 COLLATE NOCASE");
+    std::string first = q.substr(0, 1), next = first;
+    next[0] = static_cast<char>(next[0] + 1);
+    st.bind(1, first).bind(2, next);
+    while (st.step()) consider(st.col_text(0));
+  }
+  if (scored.size() < max_suggestions && q.size() >= 2) {
+    Stmt st(db, "SELECT name FROM nodes WHERE name LIKE ?1 || '%' ESCAPE '\\' ORDER BY length(name), name LIMIT 20");
+    std::string esc;
+    for (char c : q) {
+      if (c == '%' || c == '_' || c == '\\') esc += '\\';
+      esc += c;
+    }
+    st.bind(1, esc);
+    while (st.step()) {
+      std::string s = st.col_text(0);
+      if (seen.insert(lower(s)).second) scored.emplace_back(limit + 1, s);
+    }
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const auto &a, const auto &b) {
+    return a.first != b.first ? a.first < b.first : a.second < b.second;
+  });
+  for (std::size_t i = 0; i < scored.size() && i < max_suggestions; ++i)
+    r.suggestions.push_back(scored[i].second);
+  return r;
+}
+
+int64_t KnowledgeGraph::resolve(std::string_view name) const {
+  ResolveResult r = lookup(name);
+  if (r.status == ResolveResult::Status::found) return r.id;
+  if (r.status == ResolveResult::Status::ambiguous) {
+    std::string msg = "name '" + std::string(name) + "' is ambiguous: it may mean ";
+    for (std::size_t i = 0; i < r.candidates.size(); ++i) {
+      if (i) msg += ", ";
+      if (i == 8) {
+        msg += "and " + std::to_string(r.candidates.size() - 8) + " more";
+        break;
+      }
+      msg += r.candidates[i].name + " (" + r.candidates[i].external_id + ")";
+    }
+    throw Error(ErrorCode::ambiguous, msg);
+  }
+  std::string msg = "no protein or node named '" + std::string(name) + "'";
+  if (!r.suggestions.empty()) {
+    msg += "; did you mean ";
+    for (std::size_t i = 0; i < r.suggestions.size(); ++i) msg += (i ? ", " : "") + r.suggestions[i];
+    msg += "?";
+  }
+  throw Error(ErrorCode::not_found, msg);
+}
+
+}  // namespace grappi

@@ -1,0 +1,137 @@
+#include <ctime>
+
+#include "graph_impl.hpp"
+#include "grappi/error.hpp"
+#include "grappi/version.h"
+
+namespace grappi::detail {
+
+namespace {
+
+// Schema version 1. Ids are SQLite rowids. Edges keep their first contributing dataset in
+// edges.dataset_id and further contributors in edge_claims, so that a dataset can be removed
+// without losing edges another dataset also supplied. node_claims records every dataset that
+// named a node.
+const char *kSchemaV1 = R"SQL(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE datasets(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  path TEXT NOT NULL,
+  file_size INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  format TEXT NOT NULL,
+  string_version TEXT NOT NULL DEFAULT '',
+  taxon INTEGER NOT NULL DEFAULT 0,
+  options TEXT NOT NULL DEFAULT '{}',
+  counts TEXT NOT NULL DEFAULT '{}',
+  imported_at TEXT NOT NULL,
+  seconds REAL NOT NULL DEFAULT 0);
+CREATE INDEX datasets_sha ON datasets(sha256);
+CREATE TABLE nodes(
+  id INTEGER PRIMARY KEY,
+  external_id TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  label TEXT NOT NULL DEFAULT 'Protein',
+  annotation TEXT NOT NULL DEFAULT '',
+  size INTEGER NOT NULL DEFAULT 0,
+  attributes TEXT NOT NULL DEFAULT '{}',
+  taxon INTEGER NOT NULL DEFAULT 0,
+  info_dataset INTEGER REFERENCES datasets(id) ON DELETE SET NULL);
+CREATE INDEX nodes_name ON nodes(name COLLATE NOCASE);
+CREATE INDEX nodes_external_nocase ON nodes(external_id COLLATE NOCASE);
+CREATE INDEX nodes_info_dataset ON nodes(info_dataset);
+CREATE TABLE node_claims(
+  node_id INTEGER NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+  dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  PRIMARY KEY(node_id, dataset_id)) WITHOUT ROWID;
+CREATE INDEX node_claims_dataset ON node_claims(dataset_id);
+CREATE TABLE aliases(
+  node_id INTEGER NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+  alias TEXT NOT NULL,
+  source TEXT NOT NULL DEFAULT '',
+  dataset_id INTEGER REFERENCES datasets(id) ON DELETE CASCADE,
+  PRIMARY KEY(node_id, alias, source)) WITHOUT ROWID;
+CREATE INDEX aliases_alias ON aliases(alias COLLATE NOCASE);
+CREATE INDEX aliases_dataset ON aliases(dataset_id);
+CREATE TABLE relations(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE edges(
+  id INTEGER PRIMARY KEY,
+  source INTEGER NOT NULL,
+  target INTEGER NOT NULL,
+  relation INTEGER NOT NULL,
+  directed INTEGER NOT NULL,
+  score REAL NOT NULL,
+  channels TEXT,
+  evidence TEXT,
+  dataset_id INTEGER);
+CREATE UNIQUE INDEX edges_key ON edges(source, target, relation, directed);
+CREATE TABLE edge_claims(
+  edge_id INTEGER NOT NULL REFERENCES edges(id) ON DELETE CASCADE,
+  dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  PRIMARY KEY(edge_id, dataset_id)) WITHOUT ROWID;
+CREATE INDEX edge_claims_dataset ON edge_claims(dataset_id);
+)SQL";
+
+}  // namespace
+
+void open_schema(Db &db, bool read_only, int cache_mib) {
+  db.exec("PRAGMA foreign_keys=ON");
+  db.exec(("PRAGMA cache_size=-" + std::to_string(static_cast<long long>(cache_mib) * 1024)).c_str());
+  db.exec("PRAGMA temp_store=MEMORY");
+  int64_t version = 0;
+  {
+    Stmt st(db, "PRAGMA user_version");
+    if (st.step()) version = st.col_int(0);
+  }
+  if (version > kSchemaVersion)
+    throw Error(ErrorCode::database, "database '" + db.path() + "' has schema version " +
+                                         std::to_string(version) + ", newer than this grappi (" +
+                                         std::to_string(kSchemaVersion) + "); upgrade grappi");
+  if (version == 0) {
+    Stmt st(db, "SELECT count(*) FROM sqlite_schema");
+    st.step();
+    if (st.col_int(0) != 0)
+      throw Error(ErrorCode::database,
+                  "'" + db.path() + "' is an SQLite database but not a grappi knowledge base");
+    if (read_only)
+      throw Error(ErrorCode::database, "'" + db.path() + "' is empty and opened read-only");
+  }
+  if (!read_only) {
+    db.exec("PRAGMA journal_mode=WAL");
+    db.exec("PRAGMA synchronous=NORMAL");
+  }
+  if (version == 0) {
+    Savepoint sp(db, "grappi_schema");
+    db.exec(kSchemaV1);
+    Stmt ins(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
+    ins.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion)).run();
+    ins.bind(1, "created_by").bind(2, std::string("grappi ") + GRAPPI_VERSION_STRING).run();
+    ins.bind(1, "created_at").bind(2, utc_now()).run();
+    ins.bind(1, "generation").bind(2, "0").run();
+    db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
+    sp.commit();
+  }
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+int64_t taxon_of(std::string_view id) {
+  auto dot = id.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot > 9) return 0;
+  int64_t t = 0;
+  for (std::size_t i = 0; i < dot; ++i) {
+    if (id[i] < '0' || id[i] > '9') return 0;
+    t = t * 10 + (id[i] - '0');
+  }
+  return t;
+}
+
+}  // namespace grappi::detail

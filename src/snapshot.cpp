@@ -1,0 +1,289 @@
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+
+#include "graph_impl.hpp"
+#include "grappi/error.hpp"
+#include "grappi/snapshot.hpp"
+
+namespace grappi {
+
+struct GraphSnapshot::Data {
+  uint64_t generation = 0;
+  std::size_t edges = 0;
+  std::vector<int64_t> ids;             // index -> node id
+  std::vector<uint32_t> index_by_id;    // dense id -> index+1 (0 = none), when ids are compact
+  std::unordered_map<int64_t, uint32_t> index_sparse;  // otherwise
+  std::vector<std::string> names, external_ids;
+  std::vector<std::string> relations;   // relation index -> name
+  std::vector<uint64_t> offsets;        // node_count + 1
+  std::vector<uint32_t> neighbor;
+  std::vector<float> score;
+  std::vector<uint32_t> edge;
+  std::vector<uint16_t> relation;
+  std::vector<uint8_t> direction;
+};
+
+GraphSnapshot::GraphSnapshot(Data data) : data_(new Data(std::move(data))) {}
+GraphSnapshot::~GraphSnapshot() { delete data_; }
+
+std::size_t GraphSnapshot::node_count() const { return d().ids.size(); }
+std::size_t GraphSnapshot::edge_count() const { return d().edges; }
+uint64_t GraphSnapshot::generation() const { return d().generation; }
+int64_t GraphSnapshot::node_id(uint32_t index) const { return d().ids.at(index); }
+const std::string &GraphSnapshot::name(uint32_t index) const { return d().names.at(index); }
+const std::string &GraphSnapshot::external_id(uint32_t index) const {
+  return d().external_ids.at(index);
+}
+
+std::optional<uint32_t> GraphSnapshot::index_of(int64_t id) const {
+  const Data &x = d();
+  if (!x.index_by_id.empty()) {
+    if (id < 0 || static_cast<uint64_t>(id) >= x.index_by_id.size()) return std::nullopt;
+    uint32_t v = x.index_by_id[static_cast<std::size_t>(id)];
+    if (v == 0) return std::nullopt;
+    return v - 1;
+  }
+  auto it = x.index_sparse.find(id);
+  if (it == x.index_sparse.end()) return std::nullopt;
+  return it->second;
+}
+
+std::size_t GraphSnapshot::relation_count() const { return d().relations.size(); }
+const std::string &GraphSnapshot::relation_name(int32_t r) const {
+  if (r < 0 || static_cast<std::size_t>(r) >= d().relations.size())
+    throw Error(ErrorCode::invalid_argument, "relation index " + std::to_string(r) + " out of range");
+  return d().relations[static_cast<std::size_t>(r)];
+}
+int32_t GraphSnapshot::relation_index(std::string_view name) const {
+  const auto &r = d().relations;
+  for (std::size_t i = 0; i < r.size(); ++i)
+    if (r[i] == name) return static_cast<int32_t>(i);
+  return -1;
+}
+
+GraphSnapshot::Adjacency GraphSnapshot::adjacency(uint32_t index) const {
+  const Data &x = d();
+  if (index >= x.ids.size())
+    throw Error(ErrorCode::invalid_argument, "node index " + std::to_string(index) + " out of range");
+  std::size_t b = x.offsets[index], e = x.offsets[index + 1];
+  return Adjacency{x.neighbor.data() + b, x.score.data() + b, x.edge.data() + b,
+                   x.relation.data() + b, x.direction.data() + b, e - b};
+}
+
+namespace {
+uint32_t require_index(const GraphSnapshot &g, int64_t id) {
+  auto i = g.index_of(id);
+  if (!i) throw Error(ErrorCode::not_found, "no node with id " + std::to_string(id) + " in the graph");
+  return *i;
+}
+}  // namespace
+
+std::size_t GraphSnapshot::degree(int64_t id) const { return adjacency(require_index(*this, id)).size; }
+
+std::vector<Neighbor> GraphSnapshot::neighbors(int64_t id, const NeighborFilter &f) const {
+  Adjacency a = adjacency(require_index(*this, id));
+  std::vector<char> keep;
+  if (!f.relations.empty()) {
+    keep.assign(d().relations.size(), 0);
+    for (auto &r : f.relations) {
+      int32_t k = relation_index(r);
+      if (k >= 0) keep[static_cast<std::size_t>(k)] = 1;
+    }
+  }
+  const float min_score = static_cast<float>(f.min_score);
+  std::vector<Neighbor> out;
+  for (std::size_t i = 0; i < a.size; ++i) {
+    if (a.score[i] < min_score) continue;
+    if (!keep.empty() && !keep[a.relation[i]]) continue;
+    auto dir = static_cast<Direction>(a.direction[i]);
+    if ((dir == Direction::incoming && !f.incoming) || (dir == Direction::outgoing && !f.outgoing))
+      continue;
+    out.push_back(Neighbor{d().ids[a.neighbor[i]], a.edge[i], a.score[i], a.relation[i], dir});
+  }
+  return out;
+}
+
+std::vector<Neighbor> GraphSnapshot::edges_between(int64_t a_id, int64_t b_id) const {
+  Adjacency a = adjacency(require_index(*this, a_id));
+  uint32_t b = require_index(*this, b_id);
+  const uint32_t *lo = std::lower_bound(a.neighbor, a.neighbor + a.size, b);
+  std::vector<Neighbor> out;
+  for (const uint32_t *p = lo; p != a.neighbor + a.size && *p == b; ++p) {
+    std::size_t i = static_cast<std::size_t>(p - a.neighbor);
+    out.push_back(Neighbor{b_id, a.edge[i], a.score[i], a.relation[i],
+                           static_cast<Direction>(a.direction[i])});
+  }
+  return out;
+}
+
+std::size_t GraphSnapshot::memory_bytes() const {
+  const Data &x = d();
+  std::size_t n = x.ids.capacity() * 8 + x.index_by_id.capacity() * 4 +
+                  x.index_sparse.size() * 32 + x.offsets.capacity() * 8 +
+                  x.neighbor.capacity() * 4 + x.score.capacity() * 4 + x.edge.capacity() * 4 +
+                  x.relation.capacity() * 2 + x.direction.capacity();
+  for (auto &s : x.names) n += sizeof(std::string) + (s.size() > 15 ? s.capacity() : 0);
+  for (auto &s : x.external_ids) n += sizeof(std::string) + (s.size() > 15 ? s.capacity() : 0);
+  return n;
+}
+
+namespace detail {
+
+std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation) {
+  GraphSnapshot::Data x;
+  x.generation = generation;
+  // All reads in one read transaction, so nodes and edges are consistent.
+  Savepoint sp(db, "grappi_snapshot");
+  int64_t max_id = 0;
+  {
+    Stmt st(db, "SELECT id, name, external_id FROM nodes ORDER BY id");
+    while (st.step()) {
+      x.ids.push_back(st.col_int(0));
+      x.names.push_back(st.col_text(1));
+      x.external_ids.push_back(st.col_text(2));
+      max_id = std::max(max_id, x.ids.back());
+    }
+  }
+  const std::size_t n = x.ids.size();
+  if (n >= std::numeric_limits<uint32_t>::max())
+    throw Error(ErrorCode::internal, "graph too large for a snapshot: " + std::to_string(n) + " nodes");
+  if (max_id >= 0 && static_cast<uint64_t>(max_id) <= 4 * static_cast<uint64_t>(n) + 1024) {
+    x.index_by_id.assign(static_cast<std::size_t>(max_id) + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+      x.index_by_id[static_cast<std::size_t>(x.ids[i])] = static_cast<uint32_t>(i + 1);
+  } else {
+    x.index_sparse.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) x.index_sparse.emplace(x.ids[i], static_cast<uint32_t>(i));
+  }
+  auto idx = [&](int64_t id) -> uint32_t {
+    if (!x.index_by_id.empty()) {
+      if (id >= 0 && static_cast<uint64_t>(id) < x.index_by_id.size() &&
+          x.index_by_id[static_cast<std::size_t>(id)])
+        return x.index_by_id[static_cast<std::size_t>(id)] - 1;
+    } else {
+      auto it = x.index_sparse.find(id);
+      if (it != x.index_sparse.end()) return it->second;
+    }
+    throw Error(ErrorCode::database, "database '" + db.path() + "': an edge names node " +
+                                         std::to_string(id) + ", which does not exist");
+  };
+  std::unordered_map<int64_t, uint16_t> rel_index;
+  {
+    Stmt st(db, "SELECT id, name FROM relations ORDER BY id");
+    while (st.step()) {
+      if (x.relations.size() >= 65535)
+        throw Error(ErrorCode::internal, "more than 65535 relation types");
+      rel_index.emplace(st.col_int(0), static_cast<uint16_t>(x.relations.size()));
+      x.relations.push_back(st.col_text(1));
+    }
+  }
+  // Edges in two passes over a compact staging array: count degrees, then scatter.
+  struct Row {
+    uint32_t s, t, id;
+    float score;
+    uint16_t rel;
+    uint8_t directed;
+  };
+  std::vector<Row> rows;
+  {
+    Stmt cnt(db, "SELECT count(*) FROM edges");
+    cnt.step();
+    rows.reserve(static_cast<std::size_t>(cnt.col_int(0)));
+  }
+  std::vector<uint64_t> deg(n + 1, 0);
+  {
+    Stmt st(db, "SELECT id, source, target, relation, directed, score FROM edges");
+    while (st.step()) {
+      int64_t eid = st.col_int(0);
+      if (eid < 0 || eid > static_cast<int64_t>(std::numeric_limits<uint32_t>::max()))
+        throw Error(ErrorCode::internal, "edge id " + std::to_string(eid) + " exceeds 2^32-1");
+      Row r;
+      r.id = static_cast<uint32_t>(eid);
+      r.s = idx(st.col_int(1));
+      r.t = idx(st.col_int(2));
+      auto it = rel_index.find(st.col_int(3));
+      if (it == rel_index.end())
+        throw Error(ErrorCode::database, "database '" + db.path() + "': edge " +
+                                             std::to_string(eid) + " has an unknown relation");
+      r.rel = it->second;
+      r.directed = st.col_int(4) ? 1 : 0;
+      r.score = static_cast<float>(st.col_double(5));
+      rows.push_back(r);
+      ++deg[r.s];
+      if (r.t != r.s) ++deg[r.t];
+    }
+  }
+  sp.commit();
+  x.edges = rows.size();
+  x.offsets.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) x.offsets[i + 1] = x.offsets[i] + deg[i];
+  const std::size_t total = x.offsets[n];
+  x.neighbor.resize(total);
+  x.score.resize(total);
+  x.edge.resize(total);
+  x.relation.resize(total);
+  x.direction.resize(total);
+  std::vector<uint64_t> fill(x.offsets.begin(), x.offsets.end() - 1);
+  auto put = [&](uint32_t at, uint32_t nb, const Row &r, Direction dir) {
+    uint64_t k = fill[at]++;
+    x.neighbor[k] = nb;
+    x.score[k] = r.score;
+    x.edge[k] = r.id;
+    x.relation[k] = r.rel;
+    x.direction[k] = static_cast<uint8_t>(dir);
+  };
+  for (const Row &r : rows) {
+    put(r.s, r.t, r, r.directed ? Direction::outgoing : Direction::undirected);
+    if (r.t != r.s) put(r.t, r.s, r, r.directed ? Direction::incoming : Direction::undirected);
+  }
+  std::vector<Row>().swap(rows);
+  // Sort each adjacency list by (neighbour, relation, direction) through a permutation.
+  std::vector<uint32_t> perm;
+  std::vector<uint32_t> tn, te;
+  std::vector<float> ts;
+  std::vector<uint16_t> tr;
+  std::vector<uint8_t> td;
+  for (std::size_t v = 0; v < n; ++v) {
+    const std::size_t b = x.offsets[v], e = x.offsets[v + 1], m = e - b;
+    if (m < 2) continue;
+    bool sorted = true;
+    for (std::size_t k = b + 1; k < e && sorted; ++k)
+      sorted = x.neighbor[k - 1] < x.neighbor[k] ||
+               (x.neighbor[k - 1] == x.neighbor[k] &&
+                (x.relation[k - 1] < x.relation[k] ||
+                 (x.relation[k - 1] == x.relation[k] && x.direction[k - 1] <= x.direction[k])));
+    if (sorted) continue;
+    perm.resize(m);
+    std::iota(perm.begin(), perm.end(), 0u);
+    std::sort(perm.begin(), perm.end(), [&](uint32_t p, uint32_t q) {
+      const std::size_t i = b + p, j = b + q;
+      if (x.neighbor[i] != x.neighbor[j]) return x.neighbor[i] < x.neighbor[j];
+      if (x.relation[i] != x.relation[j]) return x.relation[i] < x.relation[j];
+      return x.direction[i] < x.direction[j];
+    });
+    tn.resize(m);
+    te.resize(m);
+    ts.resize(m);
+    tr.resize(m);
+    td.resize(m);
+    for (std::size_t k = 0; k < m; ++k) {
+      const std::size_t s = b + perm[k];
+      tn[k] = x.neighbor[s];
+      te[k] = x.edge[s];
+      ts[k] = x.score[s];
+      tr[k] = x.relation[s];
+      td[k] = x.direction[s];
+    }
+    std::copy(tn.begin(), tn.end(), x.neighbor.begin() + static_cast<std::ptrdiff_t>(b));
+    std::copy(te.begin(), te.end(), x.edge.begin() + static_cast<std::ptrdiff_t>(b));
+    std::copy(ts.begin(), ts.end(), x.score.begin() + static_cast<std::ptrdiff_t>(b));
+    std::copy(tr.begin(), tr.end(), x.relation.begin() + static_cast<std::ptrdiff_t>(b));
+    std::copy(td.begin(), td.end(), x.direction.begin() + static_cast<std::ptrdiff_t>(b));
+  }
+  return std::make_shared<const GraphSnapshot>(std::move(x));
+}
+
+}  // namespace detail
+}  // namespace grappi

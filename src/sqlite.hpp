@@ -1,0 +1,87 @@
+// Internal: a thin RAII layer over the SQLite C API. Not installed, not part of the public API.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace grappi::detail {
+
+class Db {
+ public:
+  Db() = default;
+  Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms);
+  ~Db();
+  Db(Db &&o) noexcept : db_(o.db_), path_(std::move(o.path_)) { o.db_ = nullptr; }
+  Db &operator=(Db &&o) noexcept;
+  Db(const Db &) = delete;
+  Db &operator=(const Db &) = delete;
+
+  sqlite3 *handle() const { return db_; }
+  const std::string &path() const { return path_; }
+  /// Runs one or more statements without results. Throws Error(database) naming the SQL.
+  void exec(const char *sql);
+  int64_t last_insert_rowid() const;
+  int changes() const;
+  [[noreturn]] void fail(const std::string &what) const;
+
+ private:
+  sqlite3 *db_ = nullptr;
+  std::string path_;
+};
+
+class Stmt {
+ public:
+  Stmt(const Db &db, const char *sql);
+  ~Stmt();
+  Stmt(const Stmt &) = delete;
+  Stmt &operator=(const Stmt &) = delete;
+
+  Stmt &bind(int i, int64_t v);
+  Stmt &bind(int i, int v) { return bind(i, static_cast<int64_t>(v)); }
+  Stmt &bind(int i, double v);
+  Stmt &bind(int i, std::string_view v);  // copied by SQLite (SQLITE_TRANSIENT)
+  Stmt &bind(int i, const char *v) { return bind(i, std::string_view(v)); }
+  Stmt &bind(int i, const std::string &v) { return bind(i, std::string_view(v)); }
+  Stmt &bind_null(int i);
+  Stmt &bind_blob(int i, const void *data, std::size_t size);
+
+  /// Advances; true while a row is available.
+  bool step();
+  /// Runs a statement that returns no rows (or ignores them), then resets it.
+  void run();
+  void reset();
+
+  int64_t col_int(int i) const;
+  double col_double(int i) const;
+  std::string col_text(int i) const;
+  std::string_view col_view(int i) const;
+  bool col_null(int i) const;
+  const void *col_blob(int i) const;
+  std::size_t col_bytes(int i) const;
+
+ private:
+  const Db *db_;
+  sqlite3_stmt *st_ = nullptr;
+  std::string sql_;
+};
+
+/// RAII savepoint: rolled back unless commit() was called. Nests inside other transactions.
+class Savepoint {
+ public:
+  explicit Savepoint(Db &db, const char *name = "grappi_sp");
+  ~Savepoint();
+  void commit();
+  Savepoint(const Savepoint &) = delete;
+  Savepoint &operator=(const Savepoint &) = delete;
+
+ private:
+  Db &db_;
+  std::string name_;
+  bool done_ = false;
+};
+
+}  // namespace grappi::detail

@@ -1,0 +1,62 @@
+// Internal: reads a plain or gzip-compressed text file line by line in one pass, computing the
+// SHA-256 of the bytes on disk as it goes. Detects gzip from the magic bytes, follows
+// concatenated gzip members, and reports truncated or corrupt streams, NUL bytes and overlong
+// lines as errors naming the file and line.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace grappi::detail {
+
+class LineReader {
+ public:
+  explicit LineReader(const std::string &path);
+  ~LineReader();
+  LineReader(const LineReader &) = delete;
+  LineReader &operator=(const LineReader &) = delete;
+
+  /// Next line without its line terminator ("\n" or "\r\n"); false at the end of the file.
+  /// The view stays valid until the next call.
+  bool next(std::string_view &line);
+  /// 1-based number of the line last returned.
+  uint64_t line_number() const { return line_no_; }
+  bool gzipped() const { return gz_; }
+  uint64_t file_size() const { return file_size_; }
+  /// Bytes of the file (as stored on disk) consumed so far.
+  uint64_t bytes_read() const { return raw_read_; }
+  /// Lower-case hex SHA-256 of the whole file; valid once next() returned false.
+  std::string sha256_hex() const;
+  const std::string &path() const { return path_; }
+
+  static constexpr std::size_t kMaxLine = 16u << 20;
+
+ private:
+  bool fill();  // appends decoded bytes to buf_; false at the end of input
+  [[noreturn]] void fail(const std::string &what) const;
+
+  std::string path_;
+  std::FILE *f_ = nullptr;
+  bool gz_ = false;
+  bool raw_eof_ = false;
+  bool stream_end_ = true;  // gzip: between members
+  uint64_t file_size_ = 0;
+  uint64_t raw_read_ = 0;
+  uint64_t line_no_ = 0;
+  std::vector<char> raw_;
+  std::size_t raw_pos_ = 0, raw_len_ = 0;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0, len_ = 0;
+  struct State;
+  std::unique_ptr<State> st_;
+  std::string digest_;
+};
+
+/// True when s is valid UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF).
+bool valid_utf8(std::string_view s) noexcept;
+
+}  // namespace grappi::detail
