@@ -10,9 +10,11 @@ int main(int argc, char **argv) {
   }
   try {
     grappi::KnowledgeGraph kg(argv[1]);  // creates the SQLite file when missing
+    grappi::ImportOptions options;
+    options.min_score = 400;  // STRING medium confidence and above
     auto report = kg.import_string({{argv[2], grappi::StringFormat::info},
                                     {argv[3], grappi::StringFormat::detect}},
-                                   grappi::ImportOptions{/*min_score=*/400});
+                                   options);
     std::cout << "imported " << report.files.back().edges_created << " edges\n";
 
     int64_t protein = kg.resolve(argc > 4 ? argv[4] : "MAPT");  // case-insensitive, aliases too

@@ -182,20 +182,28 @@ std::vector<Edge> KnowledgeGraph::edges_between(int64_t a, int64_t b) const {
   return out;
 }
 
-std::vector<Dataset> KnowledgeGraph::datasets() const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  Stmt st(impl_->db,
+namespace {
+std::vector<Dataset> read_datasets(detail::Db &db) {
+  Stmt st(db,
           "SELECT id, name, path, file_size, sha256, format, string_version, taxon, options, "
           "counts, imported_at, seconds FROM datasets ORDER BY id");
   std::vector<Dataset> out;
   while (st.step()) out.push_back(read_dataset(st));
   return out;
 }
+}  // namespace
+
+std::vector<Dataset> KnowledgeGraph::datasets() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return read_datasets(impl_->db);
+}
 
 GraphStats KnowledgeGraph::stats() const {
   GraphStats s;
-  s.datasets = datasets();
   std::lock_guard<std::mutex> lock(impl_->mu);
+  // One read transaction: all counts come from the same state of the database.
+  Savepoint read(impl_->db, "grappi_read");
+  s.datasets = read_datasets(impl_->db);
   auto count = [&](const char *sql) {
     Stmt st(impl_->db, sql);
     st.step();
@@ -209,6 +217,7 @@ GraphStats KnowledgeGraph::stats() const {
           "SELECT r.name, c.n FROM (SELECT relation, count(*) AS n FROM edges GROUP BY relation) c "
           "JOIN relations r ON r.id = c.relation ORDER BY r.name");
   while (st.step()) s.edges_by_relation.emplace_back(st.col_text(0), st.col_int(1));
+  read.commit();
   return s;
 }
 

@@ -1,0 +1,129 @@
+/* C99 test of the C API: every function, including misuse. Prints "N passed, N failed". */
+#include <grappi/grappi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int passed = 0, failed = 0;
+
+#define CHECK(cond)                                                         \
+  do {                                                                      \
+    if (cond) {                                                             \
+      ++passed;                                                             \
+    } else {                                                                \
+      ++failed;                                                             \
+      fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n", __FILE__, \
+              __LINE__, #cond, grappi_last_error_message());                \
+    }                                                                       \
+  } while (0)
+
+int main(int argc, char **argv) {
+  const char *data = argc > 1 ? argv[1] : "data";
+  char path[4096], db[256];
+  grappi_graph *g = NULL;
+  grappi_open_options opts;
+  int64_t id = 0, cdc28 = 0, nodes = 0, edges = 0;
+  size_t count = 0, i;
+  int64_t *ids;
+  double *scores;
+  char *name = NULL;
+
+  snprintf(db, sizeof db, "/tmp/grappi_capi_%ld.db", (long)getpid());
+  remove(db);
+
+  /* Library-wide functions. */
+  CHECK(strlen(grappi_version_string()) > 0);
+  CHECK(strcmp(grappi_version_string(), GRAPPI_VERSION_STRING) == 0);
+  CHECK(strcmp(grappi_status_str(GRAPPI_OK), "ok") == 0);
+  CHECK(strcmp(grappi_status_str(GRAPPI_EBUFS), "buffer too small") == 0);
+  CHECK(strcmp(grappi_status_str(-999), "unknown status") == 0);
+  CHECK(grappi_last_error_message() != NULL);
+  grappi_free(NULL);
+  grappi_graph_free(NULL);
+
+  /* Options and open. */
+  CHECK(grappi_open_options_init(NULL, GRAPPI_OPEN_OPTIONS_VERSION) == GRAPPI_EINVAL);
+  CHECK(grappi_open_options_init(&opts, 999) == GRAPPI_EINVAL);
+  CHECK(grappi_open_options_init(&opts, GRAPPI_OPEN_OPTIONS_VERSION) == GRAPPI_OK);
+  CHECK(grappi_graph_open(db, NULL, NULL) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_open(NULL, NULL, &g) == GRAPPI_EINVAL && g == NULL);
+  CHECK(grappi_graph_open("/nonexistent-dir/x.db", NULL, &g) != GRAPPI_OK && g == NULL);
+  CHECK(strstr(grappi_last_error_message(), "/nonexistent-dir/x.db") != NULL);
+  opts.version = 42;
+  CHECK(grappi_graph_open(db, &opts, &g) == GRAPPI_EINVAL && g == NULL);
+  opts.version = GRAPPI_OPEN_OPTIONS_VERSION;
+  CHECK(grappi_graph_open(db, &opts, &g) == GRAPPI_OK && g != NULL);
+  CHECK(grappi_last_error_code() == GRAPPI_OK);
+
+  /* Import. */
+  snprintf(path, sizeof path, "%s/4932.protein.info.v12.0.txt.gz", data);
+  CHECK(grappi_graph_import(NULL, "info", path) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_import(g, "info", NULL) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_import(g, "bogus", path) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_import(g, "links", path) == GRAPPI_EPARSE); /* header is that of info */
+  CHECK(grappi_graph_import(g, "info", "/nonexistent/file.txt") == GRAPPI_ENOTFOUND);
+  CHECK(grappi_graph_import(g, "info", path) == GRAPPI_OK);
+  snprintf(path, sizeof path, "%s/4932.protein.physical.links.v12.0.txt.gz", data);
+  CHECK(grappi_graph_import(g, "physical", path) == GRAPPI_OK);
+  snprintf(path, sizeof path, "%s/4932.protein.aliases.v12.0.txt.gz", data);
+  CHECK(grappi_graph_import(g, NULL, path) == GRAPPI_OK);
+  CHECK(grappi_graph_counts(g, &nodes, &edges) == GRAPPI_OK);
+  CHECK(nodes == 6600 && edges == 176303);
+  CHECK(grappi_graph_counts(g, NULL, &edges) == GRAPPI_EINVAL);
+
+  /* Resolve. */
+  CHECK(grappi_graph_resolve(g, "cdc28", &cdc28) == GRAPPI_OK && cdc28 > 0);
+  CHECK(grappi_graph_resolve(g, "P00546", &id) == GRAPPI_OK && id == cdc28);
+  CHECK(grappi_graph_resolve(g, "NO_SUCH_PROTEIN_X", &id) == GRAPPI_ENOTFOUND);
+  CHECK(grappi_last_error_code() == GRAPPI_ENOTFOUND);
+  CHECK(strstr(grappi_last_error_message(), "NO_SUCH_PROTEIN_X") != NULL);
+  CHECK(grappi_graph_resolve(g, NULL, &id) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_resolve(g, "cdc28", NULL) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_resolve(NULL, "cdc28", &id) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_resolve(g, "bad\xff\xfe", &id) != GRAPPI_OK);
+
+  /* Neighbours: the two-call pattern. */
+  CHECK(grappi_graph_neighbors(g, cdc28, 0.0, NULL, NULL, 0, &count) == GRAPPI_EBUFS);
+  CHECK(count == 416);
+  ids = (int64_t *)malloc(count * sizeof *ids);
+  scores = (double *)malloc(count * sizeof *scores);
+  CHECK(grappi_graph_neighbors(g, cdc28, 0.0, ids, scores, count - 1, &count) == GRAPPI_EBUFS);
+  CHECK(grappi_graph_neighbors(g, cdc28, 0.0, ids, scores, count, &count) == GRAPPI_OK);
+  for (i = 0; i < count; ++i) {
+    if (!(scores[i] >= 0.0 && scores[i] <= 1.0) || ids[i] <= 0) break;
+  }
+  CHECK(i == count);
+  CHECK(grappi_graph_neighbors(g, cdc28, 0.9, ids, NULL, count, &count) == GRAPPI_OK && count < 416);
+  CHECK(grappi_graph_neighbors(g, -5, 0.0, ids, scores, 10, &count) == GRAPPI_ENOTFOUND);
+  CHECK(grappi_graph_neighbors(g, cdc28, 0.0, NULL, NULL, 5, &count) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_neighbors(g, cdc28, 0.0, ids, scores, 5, NULL) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_neighbors(NULL, cdc28, 0.0, ids, scores, 5, &count) == GRAPPI_EINVAL);
+  free(ids);
+  free(scores);
+
+  /* Names are library-allocated and freed with grappi_free. */
+  CHECK(grappi_graph_node_name(g, cdc28, &name) == GRAPPI_OK && name && strcmp(name, "CDC28") == 0);
+  grappi_free(name);
+  name = NULL;
+  CHECK(grappi_graph_node_name(g, 99999999, &name) == GRAPPI_ENOTFOUND && name == NULL);
+  CHECK(grappi_graph_node_name(g, cdc28, NULL) == GRAPPI_EINVAL);
+
+  grappi_graph_free(g);
+
+  /* Read-only reopen. */
+  opts.read_only = 1;
+  CHECK(grappi_graph_open(db, &opts, &g) == GRAPPI_OK);
+  snprintf(path, sizeof path, "%s/4932.protein.info.v12.0.txt.gz", data);
+  CHECK(grappi_graph_import(g, "info", path) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_resolve(g, "CDC28", &id) == GRAPPI_OK && id == cdc28);
+  grappi_graph_free(g);
+
+  remove(db);
+  snprintf(path, sizeof path, "%s-wal", db);
+  remove(path);
+  snprintf(path, sizeof path, "%s-shm", db);
+  remove(path);
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}

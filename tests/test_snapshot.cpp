@@ -1,0 +1,124 @@
+#include <doctest/doctest.h>
+
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "grappi/grappi.hpp"
+#include "test_util.hpp"
+
+using namespace testutil;
+using grappi::KnowledgeGraph;
+
+TEST_CASE("snapshot neighbours agree with a brute-force scan of a random graph") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("r.db"));
+  std::mt19937 rng(7);
+  std::vector<int64_t> ids;
+  for (int i = 0; i < 60; ++i) ids.push_back(kg.add_node({"1." + std::to_string(i), "P" + std::to_string(i), "Protein", "", 0, "{}"}));
+  const char *rels[] = {"string.combined", "string.physical", "string.action.inhibition"};
+  struct E {
+    int64_t s, t;
+    std::string rel;
+    bool directed;
+    double score;
+  };
+  std::vector<E> edges;
+  std::set<std::tuple<int64_t, int64_t, std::string, bool>> keys;
+  for (int k = 0; k < 400; ++k) {
+    E e{ids[rng() % ids.size()], ids[rng() % ids.size()], rels[rng() % 3], rng() % 4 == 0,
+        static_cast<double>(rng() % 1001) / 1000.0};
+    int64_t s = e.s, t = e.t;
+    if (!e.directed && s > t) std::swap(s, t);
+    if (!keys.insert({s, t, e.rel, e.directed}).second) continue;
+    grappi::EdgeInput in;
+    in.source = e.s;
+    in.target = e.t;
+    in.relation = e.rel;
+    in.directed = e.directed;
+    in.score = e.score;
+    kg.add_edge(in);
+    edges.push_back(e);
+  }
+  auto snap = kg.snapshot();
+  CHECK(snap->node_count() == 60);
+  CHECK(snap->edge_count() == edges.size());
+  for (int64_t v : ids) {
+    for (double min : {0.0, 0.5, 0.9}) {
+      for (int relmask = 0; relmask < 3; ++relmask) {
+        grappi::NeighborFilter f;
+        f.min_score = min;
+        if (relmask == 1) f.relations = {"string.physical"};
+        if (relmask == 2) f.relations = {"string.combined", "string.action.inhibition", "no.such.relation"};
+        f.incoming = (v % 2) == 0;
+        std::multiset<std::pair<int64_t, std::string>> want, got;
+        for (auto &e : edges) {
+          if (e.score < min - 1e-6) continue;
+          if (relmask == 1 && e.rel != "string.physical") continue;
+          if (relmask == 2 && e.rel == "string.physical") continue;
+          if (e.s == v) want.insert({e.t, e.rel});
+          if (e.t == v && e.s != v && (!e.directed || f.incoming)) want.insert({e.s, e.rel});
+        }
+        for (auto &n : snap->neighbors(v, f)) got.insert({n.node, snap->relation_name(n.relation)});
+        CHECK(got == want);
+      }
+    }
+    std::size_t deg = 0;
+    for (auto &e : edges) deg += (e.s == v) + (e.t == v && e.s != v);
+    CHECK(snap->degree(v) == deg);
+  }
+  // edges_between finds every relation and direction.
+  for (auto &e : edges) {
+    auto between = snap->edges_between(e.s, e.t);
+    bool found = false;
+    for (auto &n : between) found |= snap->relation_name(n.relation) == e.rel;
+    CHECK(found);
+    CHECK(kg.edges_between(e.s, e.t).size() == between.size());
+  }
+  CHECK_THROWS_AS(snap->neighbors(987654), grappi::Error);
+  CHECK(snap->relation_index("nope") == -1);
+  CHECK(snap->memory_bytes() > 0);
+}
+
+TEST_CASE("the snapshot is cached per generation and sees later writes only when retaken") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("s.db"));
+  int64_t a = kg.add_node({"1.a", "A", "Protein", "", 0, "{}"});
+  int64_t b = kg.add_node({"1.b", "B", "Protein", "", 0, "{}"});
+  auto s1 = kg.snapshot();
+  CHECK(kg.snapshot() == s1);
+  grappi::EdgeInput e;
+  e.source = a;
+  e.target = b;
+  e.relation = "r";
+  kg.add_edge(e);
+  CHECK(s1->degree(a) == 0);  // immutable
+  auto s2 = kg.snapshot();
+  CHECK(s2 != s1);
+  CHECK(s2->degree(a) == 1);
+  // Another connection's write is seen too.
+  {
+    KnowledgeGraph other(d.file("s.db"));
+    other.add_node({"1.c", "C", "Protein", "", 0, "{}"});
+  }
+  CHECK(kg.snapshot()->node_count() == 3);
+}
+
+TEST_CASE("many threads read one snapshot at once") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("y.db"));
+  kg.import_string({{data("4932.protein.physical.links.v12.0.txt.gz")}});
+  auto snap = kg.snapshot();
+  // Expected totals computed once, single-threaded.
+  std::size_t total = 0;
+  for (uint32_t i = 0; i < snap->node_count(); ++i) total += snap->neighbors(snap->node_id(i), {{}, 0.4}).size();
+  std::vector<std::thread> threads;
+  std::vector<std::size_t> sums(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (uint32_t i = 0; i < snap->node_count(); ++i) sums[t] += snap->neighbors(snap->node_id(i), {{}, 0.4}).size();
+    });
+  for (auto &th : threads) th.join();
+  for (auto s : sums) CHECK(s == total);
+}

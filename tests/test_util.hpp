@@ -1,0 +1,109 @@
+// Helpers shared by the doctest suites: temporary directories, fixture files, and a
+// fingerprint of a whole database used to assert that a failed import changed nothing.
+#pragma once
+
+#include <sqlite3.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace testutil {
+
+inline std::string data(const std::string &rel) { return std::string(GRAPPI_DATA_DIR) + "/" + rel; }
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/grappi_test_XXXXXX";
+    if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
+    path = tmpl;
+  }
+  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+  std::string file(const std::string &name) const { return path + "/" + name; }
+};
+
+inline void write_file(const std::string &path, const std::string &content) {
+  std::ofstream f(path, std::ios::binary);
+  f << content;
+}
+
+inline void write_gz(const std::string &path, const std::string &content) {
+  gzFile g = gzopen(path.c_str(), "wb");
+  gzwrite(g, content.data(), static_cast<unsigned>(content.size()));
+  gzclose(g);
+}
+
+inline std::string read_file(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+/// All lines of a (possibly gzipped) file, read with zlib directly (independent of grappi).
+inline std::vector<std::string> read_lines_gz(const std::string &path) {
+  gzFile g = gzopen(path.c_str(), "rb");
+  std::vector<std::string> lines;
+  std::string cur;
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(g, buf, sizeof buf)) > 0) {
+    for (int i = 0; i < n; ++i) {
+      if (buf[i] == '\n') {
+        lines.push_back(cur);
+        cur.clear();
+      } else {
+        cur += buf[i];
+      }
+    }
+  }
+  if (!cur.empty()) lines.push_back(cur);
+  gzclose(g);
+  return lines;
+}
+
+/// Every row of every table, in a canonical order, as one string.
+inline std::string fingerprint(const std::string &db_path) {
+  sqlite3 *db = nullptr;
+  sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  std::string out;
+  std::vector<std::string> tables;
+  sqlite3_stmt *st = nullptr;
+  sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type='table' ORDER BY name", -1, &st, nullptr);
+  while (sqlite3_step(st) == SQLITE_ROW) tables.emplace_back(reinterpret_cast<const char *>(sqlite3_column_text(st, 0)));
+  sqlite3_finalize(st);
+  for (auto &t : tables) {
+    out += "## " + t + "\n";
+    std::string sql = "SELECT * FROM \"" + t + "\" ORDER BY 1, 2";
+    sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr);
+    int nc = sqlite3_column_count(st);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      for (int c = 0; c < nc; ++c) {
+        const unsigned char *v = sqlite3_column_text(st, c);
+        out += v ? reinterpret_cast<const char *>(v) : "NULL";
+        out += '|';
+      }
+      out += '\n';
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return out;
+}
+
+inline long long sql_count(const std::string &db_path, const std::string &sql) {
+  sqlite3 *db = nullptr;
+  sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt *st = nullptr;
+  long long v = -1;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return v;
+}
+
+}  // namespace testutil

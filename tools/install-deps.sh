@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages grappi builds, tests and benchmarks with. Needs root (or sudo).
+set -euo pipefail
+PKGS=(build-essential cmake pkg-config ca-certificates binutils python3
+      libsqlite3-dev libeigen3-dev libhnswlib-dev nlohmann-json3-dev doctest-dev
+      zlib1g-dev libssl-dev libcurl4-openssl-dev libcli11-dev libbenchmark-dev sqlite3)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update
+$SUDO apt-get install -y --no-install-recommends "${missing[@]}"
