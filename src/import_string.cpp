@@ -9,6 +9,9 @@
 #include <regex>
 #include <unordered_map>
 #include <unordered_set>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 #include "graph_impl.hpp"
 #include "grappi/error.hpp"
@@ -185,14 +188,131 @@ bool parse_double(std::string_view s, double &v) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size() && std::isfinite(v);
 }
 
-struct PendingEdge {
-  uint32_t a, b;  // local node indices (source, target; undirected: either order)
-  uint32_t row;   // index of this row's score/channels
-  uint16_t rel;   // local relation index
-  uint8_t directed;
+class BadLine : public std::exception {};
+class Cancelled : public std::exception {};  // the writer gave up; the parser stops
+
+// ---- the parser-to-writer pipeline for link-like files ---------------------------------------
+//
+// A parser thread reads the file, resolves ids, drops the second listing of each undirected link
+// and fills batches; the calling thread (which owns the SQLite connection) writes them. New nodes
+// and new relation names travel in the batches, ahead of the rows that use them.
+
+struct NewNode {
+  int64_t id;
+  std::string external_id, name;
+  int64_t taxon;
 };
 
-class BadLine : public std::exception {};
+struct EdgeRow {
+  int64_t source, target;
+  float score;
+  uint32_t relation;  // index into the file's relation list
+  uint32_t extra;     // offset into Batch::channels, or index into the evidence list
+  uint8_t directed;
+  uint8_t raise_score;  // a later listing of the same link has a higher score
+};
+
+struct Batch {
+  std::vector<NewNode> nodes;
+  std::vector<std::string> relations;  // relation names first used in this batch
+  std::vector<std::string> evidence;   // evidence texts first used in this batch
+  std::vector<EdgeRow> rows;
+  std::vector<float> channels;
+  uint64_t bytes_read = 0;
+};
+
+class BatchQueue {
+ public:
+  // Blocks while full; false when the consumer gave up.
+  bool push(Batch &&b) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return q_.size() < kMax || cancelled_; });
+    if (cancelled_) return false;
+    q_.push_back(std::move(b));
+    cv_.notify_all();
+    return true;
+  }
+  // Blocks until a batch arrives; false once the producer closed the queue and it is empty.
+  bool pop(Batch &b) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return !q_.empty() || closed_; });
+    if (q_.empty()) return false;
+    b = std::move(q_.front());
+    q_.pop_front();
+    cv_.notify_all();
+    return true;
+  }
+  void close() {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    cv_.notify_all();
+  }
+  void cancel() {
+    std::lock_guard<std::mutex> lock(mu_);
+    cancelled_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  static constexpr std::size_t kMax = 4;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Batch> q_;
+  bool closed_ = false, cancelled_ = false;
+};
+
+// Open-addressing set of (source, target) pairs with the best score seen, one per relation and
+// direction: finds the second listing of a link in O(1).
+class PairTable {
+ public:
+  // The stored score of key, inserting `score` when the key is new (then *inserted = true).
+  float &find_or_insert(uint64_t key, float score, bool *inserted) {
+    if ((n_ + 1) * 2 > keys_.size()) grow();
+    const uint64_t stored = key + 1;  // 0 marks an empty slot
+    std::size_t i = hash(key) & mask_;
+    for (;;) {
+      if (keys_[i] == stored) {
+        *inserted = false;
+        return vals_[i];
+      }
+      if (keys_[i] == 0) {
+        keys_[i] = stored;
+        vals_[i] = score;
+        ++n_;
+        *inserted = true;
+        return vals_[i];
+      }
+      i = (i + 1) & mask_;
+    }
+  }
+
+ private:
+  static uint64_t hash(uint64_t x) {  // splitmix64 finaliser
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+  void grow() {
+    std::vector<uint64_t> old_keys = std::move(keys_);
+    std::vector<float> old_vals = std::move(vals_);
+    const std::size_t cap = old_keys.empty() ? (1u << 16) : old_keys.size() * 2;
+    keys_.assign(cap, 0);
+    vals_.assign(cap, 0.0f);
+    mask_ = cap - 1;
+    for (std::size_t j = 0; j < old_keys.size(); ++j) {
+      if (!old_keys[j]) continue;
+      std::size_t i = hash(old_keys[j] - 1) & mask_;
+      while (keys_[i]) i = (i + 1) & mask_;
+      keys_[i] = old_keys[j];
+      vals_[i] = old_vals[j];
+    }
+  }
+  std::vector<uint64_t> keys_;
+  std::vector<float> vals_;
+  std::size_t n_ = 0, mask_ = 0;
+};
 
 }  // namespace
 
@@ -250,28 +370,46 @@ class Importer {
     throw BadLine();
   }
 
-  // Local index of a STRING id; creates the node when its organism has no info file.
+  // Local index of a STRING id. When its organism has no info file a new node is allotted the
+  // next id and queued in pending_nodes_; the caller writes it (flush_nodes) or ships it in a
+  // batch before any row that uses it.
   uint32_t node_for(std::string_view ext, std::string_view name_hint) {
     auto it = map_.find(ext);
     int64_t taxon = detail::taxon_of(ext);
     if (taxon == 0) bad("'" + std::string(ext.substr(0, 80)) + "' is not a STRING protein id (TAXON.IDENTIFIER)");
     note_taxon(taxon);
+    const bool has_info_file = info_taxa_.count(taxon) != 0;
     if (it != map_.end()) {
-      if (info_taxa_.count(taxon) && !has_info_[it->second])
-        bad("unknown protein id '" + std::string(ext) + "': not among the proteins of the imported info file for taxon " + std::to_string(taxon));
+      if (has_info_file && !has_info_[it->second]) unknown_protein(ext, taxon);
       touch(it->second);
       return it->second;
     }
-    if (info_taxa_.count(taxon))
-      bad("unknown protein id '" + std::string(ext) + "': not among the proteins of the imported info file for taxon " + std::to_string(taxon));
+    if (has_info_file) unknown_protein(ext, taxon);
     if (!detail::valid_utf8(name_hint)) bad("invalid UTF-8");
     std::string_view name = name_hint.empty() ? ext.substr(ext.find('.') + 1) : name_hint;
-    if (!ins_node_) ins_node_ = std::make_unique<Stmt>(db_, "INSERT INTO nodes(external_id, name, label, taxon) VALUES(?,?,'Protein',?)");
-    ins_node_->bind(1, ext).bind(2, name).bind(3, taxon).run();
-    uint32_t local = intern_local(ext, db_.last_insert_rowid());
+    const int64_t id = next_node_id_++;
+    pending_nodes_.push_back(NewNode{id, std::string(ext), std::string(name), taxon});
+    uint32_t local = intern_local(ext, id);
     ++rep_.nodes_created;
     touch(local);
     return local;
+  }
+
+  [[noreturn]] void unknown_protein(std::string_view ext, int64_t taxon) {
+    bad("unknown protein id '" + std::string(ext.substr(0, 80)) +
+        "': not among the proteins of the imported info file for taxon " + std::to_string(taxon));
+  }
+
+  void flush_nodes() {
+    if (pending_nodes_.empty()) return;
+    write_nodes(pending_nodes_);
+    pending_nodes_.clear();
+  }
+
+  void write_nodes(const std::vector<NewNode> &nodes) {
+    if (!ins_node_)
+      ins_node_ = std::make_unique<Stmt>(db_, "INSERT INTO nodes(id, external_id, name, label, taxon) VALUES(?,?,?,'Protein',?)");
+    for (auto &n : nodes) ins_node_->bind(1, n.id).bind(2, n.external_id).bind(3, n.name).bind(4, n.taxon).run();
   }
 
   void touch(uint32_t local) {
@@ -284,20 +422,15 @@ class Importer {
     else if (rep_.taxon != taxon) rep_.taxon = 0;
   }
 
-  void progress(const char *stage) {
-    if (opt_.progress)
-      opt_.progress(ImportProgress{reader_->path(), reader_->bytes_read(), reader_->file_size(), stage});
+  void progress(const char *stage, uint64_t bytes) {
+    if (opt_.progress) opt_.progress(ImportProgress{reader_->path(), bytes, reader_->file_size(), stage});
   }
 
   void import_info();
   void import_aliases();
-  void import_links(StringFormat f, const std::vector<std::string> &columns);
-  void import_actions();
-  void write_edges(std::vector<PendingEdge> &edges, const std::vector<float> &scores,
-                   const std::vector<float> &channels, std::size_t nch,
-                   const std::vector<std::string> &channel_names,
-                   const std::vector<std::string> &relation_names,
-                   const std::vector<std::string> &evidence);
+  void import_edges(StringFormat f, const std::vector<std::string> &columns);
+  void parse_edges(StringFormat f, const std::vector<std::string> &columns, BatchQueue &queue);
+  void write_batches(BatchQueue &queue, const std::vector<std::string> &channel_names);
   void claim_nodes();
 
   KnowledgeGraph::Impl &impl_;
@@ -309,6 +442,8 @@ class Importer {
   std::vector<char> has_info_;
   std::vector<char> touched_;
   std::unordered_set<int64_t> info_taxa_;
+  std::vector<NewNode> pending_nodes_;
+  int64_t next_node_id_ = 1;
   std::unique_ptr<Stmt> ins_node_;
   std::unique_ptr<LineReader> reader_;
   FileReport rep_;
@@ -324,6 +459,11 @@ FileReport Importer::run(const ImportSource &src, StringFormat format, const std
   rep_.string_version = string_version_of(src.path);
   touched_.assign(ids_.size(), 0);
   const std::size_t first_new_local = ids_.size();
+  {
+    Stmt mx(db_, "SELECT coalesce(max(id), 0) + 1 FROM nodes");
+    mx.step();
+    next_node_id_ = mx.col_int(0);
+  }
   reader_ = std::make_unique<LineReader>(src.path);
   std::string_view header;
   reader_->next(header);  // checked by the caller
@@ -340,13 +480,17 @@ FileReport Importer::run(const ImportSource &src, StringFormat format, const std
     dataset_ = db_.last_insert_rowid();
   }
   rep_.dataset_id = dataset_;
-  switch (format) {
-    case StringFormat::info: import_info(); break;
-    case StringFormat::aliases: import_aliases(); break;
-    case StringFormat::actions: import_actions(); break;
-    default: import_links(format, columns); break;
+  try {
+    switch (format) {
+      case StringFormat::info: import_info(); break;
+      case StringFormat::aliases: import_aliases(); break;
+      default: import_edges(format, columns); break;
+    }
+  } catch (...) {
+    pending_nodes_.clear();
+    throw;
   }
-  if (rep_.lines == 0 && rep_.rows_skipped == 0)
+  if (rep_.lines == 0)
     throw Error(ErrorCode::parse, src.path + ": no data lines after the header");
   const std::string sha = reader_->sha256_hex();
   if (rep_.taxon < 0) rep_.taxon = 0;
@@ -384,7 +528,7 @@ FileReport Importer::run(const ImportSource &src, StringFormat format, const std
   upd.bind(1, sha).bind(2, rep_.taxon).bind(3, counts.dump()).bind(4, rep_.seconds).bind(5, dataset_).run();
   sp.commit();
   if (format == StringFormat::info) refresh_info_taxa();
-  progress("done");
+  progress("done", reader_->file_size());
   return rep_;
 }
 
@@ -429,7 +573,7 @@ void Importer::import_info() {
       }
     } catch (const BadLine &) {
     }
-    if ((rep_.lines & 0xFFFF) == 0) progress("reading");
+    if ((rep_.lines & 0xFFFF) == 0) progress("reading", reader_->bytes_read());
   }
 }
 
@@ -445,51 +589,102 @@ void Importer::import_aliases() {
       if (n != 3) bad("expected 3 tab-separated columns (id, alias, source), found " + std::to_string(n));
       if (f[1].empty()) bad("empty alias");
       uint32_t local = node_for(f[0], {});
+      flush_nodes();
       ins.bind(1, ids_[local]).bind(2, f[1]).bind(3, f[2]).bind(4, dataset_).run();
       rep_.aliases_created += static_cast<uint64_t>(db_.changes());
     } catch (const BadLine &) {
     }
-    if ((rep_.lines & 0xFFFF) == 0) progress("reading");
+    if ((rep_.lines & 0xFFFF) == 0) progress("reading", reader_->bytes_read());
   }
 }
 
-void Importer::import_links(StringFormat format, const std::vector<std::string> &columns) {
-  const bool exported = format == StringFormat::web_export;
-  const char sep = exported ? '\t' : ' ';
-  const std::size_t ncols = columns.size();
-  // Channel columns: between the ids and combined_score.
-  const std::size_t first_ch = exported ? 4 : 2;
-  const std::size_t nch = ncols - 1 - first_ch;
+void Importer::import_edges(StringFormat format, const std::vector<std::string> &columns) {
   std::vector<std::string> channel_names;
-  for (std::size_t i = first_ch; i + 1 < ncols; ++i) channel_names.push_back(canonical_channel(columns[i]));
-  const std::string relation =
-      (format == StringFormat::physical || format == StringFormat::physical_detailed) ? "string.physical" : "string.combined";
-  std::vector<PendingEdge> edges;
-  std::vector<float> scores, channels;
+  if (format != StringFormat::actions) {
+    const std::size_t first_ch = format == StringFormat::web_export ? 4 : 2;
+    for (std::size_t i = first_ch; i + 1 < columns.size(); ++i) channel_names.push_back(canonical_channel(columns[i]));
+    if (channel_names.size() > 32) throw Error(ErrorCode::parse, reader_->path() + ":1: more than 32 channel columns");
+  }
+  BatchQueue queue;
+  std::exception_ptr parse_error;
+  std::thread parser([&] {
+    try {
+      parse_edges(format, columns, queue);
+    } catch (...) {
+      parse_error = std::current_exception();
+    }
+    queue.close();
+  });
+  try {
+    write_batches(queue, channel_names);
+  } catch (...) {
+    queue.cancel();
+    parser.join();
+    throw;
+  }
+  parser.join();
+  if (parse_error) std::rethrow_exception(parse_error);
+}
+
+// Runs on the parser thread: touches the reader and the in-memory id map, never the database.
+void Importer::parse_edges(StringFormat format, const std::vector<std::string> &columns, BatchQueue &queue) {
+  const bool exported = format == StringFormat::web_export;
+  const bool actions = format == StringFormat::actions;
+  const char sep = (exported || actions) ? '\t' : ' ';
+  const std::size_t ncols = columns.size();
+  const std::size_t first_ch = exported ? 4 : 2;
+  const std::size_t nch = actions ? 0 : ncols - 1 - first_ch;
   std::vector<std::string_view> f(ncols + 1);
+  std::unordered_map<std::string, uint32_t> rel_of, ev_of;
+  std::vector<PairTable> tables;  // per (relation, directed)
+  auto intern = [](std::unordered_map<std::string, uint32_t> &m, std::vector<std::string> &fresh, const std::string &s) {
+    auto it = m.find(s);
+    if (it != m.end()) return it->second;
+    auto k = static_cast<uint32_t>(m.size());
+    m.emplace(s, k);
+    fresh.push_back(s);
+    return k;
+  };
+  Batch batch;
+  const uint32_t link_rel = actions ? 0
+      : intern(rel_of, batch.relations,
+               (format == StringFormat::physical || format == StringFormat::physical_detailed) ? "string.physical" : "string.combined");
+  auto ship = [&] {
+    batch.nodes = std::move(pending_nodes_);
+    pending_nodes_.clear();
+    batch.bytes_read = reader_->bytes_read();
+    if (!queue.push(std::move(batch))) throw Cancelled();
+    batch = Batch{};
+  };
   std::string_view line;
   std::string last_a;
   uint32_t last_a_local = 0;
   bool have_last = false;
+  float ch[32];
   while (reader_->next(line)) {
     if (line.empty()) continue;
     ++rep_.lines;
     try {
       if (!detail::valid_utf8(line)) bad("invalid UTF-8");
       std::size_t n = split(line, sep, f.data(), f.size());
-      if (n != ncols) bad("expected " + std::to_string(ncols) + (exported ? " tab" : " space") + "-separated columns, found " + std::to_string(n));
+      if (n != ncols) {
+        if (actions) bad("expected 7 tab-separated columns (item_id_a, item_id_b, mode, action, is_directional, a_is_acting, score), found " + std::to_string(n));
+        bad("expected " + std::to_string(ncols) + (exported ? " tab" : " space") + "-separated columns, found " + std::to_string(n));
+      }
       double score;
       int64_t iscore = 0;
+      uint32_t rel = link_rel, extra = 0;
+      bool directed = false, swap_ends = false;
       if (exported) {
         if (!parse_double(f[ncols - 1], score) || score < 0 || score > 1)
           bad("combined_score '" + std::string(f[ncols - 1].substr(0, 40)) + "' is not a number in [0,1]");
+        iscore = static_cast<int64_t>(std::lround(score * 1000.0));
       } else {
         if (!parse_int(f[ncols - 1], iscore) || iscore < 0 || iscore > 1000)
-          bad("combined_score '" + std::string(f[ncols - 1].substr(0, 40)) + "' is not an integer in [0,1000]");
+          bad(columns[ncols - 1] + " '" + std::string(f[ncols - 1].substr(0, 40)) + "' is not an integer in [0,1000]");
         score = static_cast<double>(iscore) / 1000.0;
       }
-      float ch[32];
-      for (std::size_t k = 0; k < nch && k < 32; ++k) {
+      for (std::size_t k = 0; k < nch; ++k) {
         std::string_view v = f[first_ch + k];
         if (exported) {
           double d;
@@ -500,6 +695,21 @@ void Importer::import_links(StringFormat format, const std::vector<std::string> 
           if (!parse_int(v, c) || c < 0 || c > 1000) bad(columns[first_ch + k] + " '" + std::string(v.substr(0, 40)) + "' is not an integer in [0,1000]");
           ch[k] = static_cast<float>(c) / 1000.0f;
         }
+      }
+      if (actions) {
+        std::string_view mode = f[2], action = f[3];
+        if (mode.empty() || mode.size() > 40 ||
+            !std::all_of(mode.begin(), mode.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; }))
+          bad("mode '" + std::string(mode.substr(0, 40)) + "' is not a STRING action mode");
+        auto tf = [&](std::string_view v, const char *col) {
+          if (v == "t" || v == "1" || v == "true") return true;
+          if (v == "f" || v == "0" || v == "false" || v.empty()) return false;
+          bad(std::string(col) + " '" + std::string(v.substr(0, 20)) + "' is not t or f");
+        };
+        directed = tf(f[4], "is_directional");
+        swap_ends = directed && !tf(f[5], "a_is_acting");  // the row lists the acted-upon protein first
+        rel = intern(rel_of, batch.relations, "string.action." + std::string(mode));
+        extra = intern(ev_of, batch.evidence, (!action.empty() && action != mode) ? "action: " + std::string(action) : "");
       }
       std::string_view ida = exported ? f[2] : f[0], idb = exported ? f[3] : f[1];
       uint32_t a;
@@ -512,186 +722,105 @@ void Importer::import_links(StringFormat format, const std::vector<std::string> 
         have_last = true;
       }
       uint32_t b = node_for(idb, exported ? f[1] : std::string_view());
-      if (exported ? score * 1000.0 + 1e-9 < opt_.min_score : iscore < opt_.min_score) {
-        ++rep_.rows_below_min_score;
-        continue;
-      }
-      if (scores.size() >= std::numeric_limits<uint32_t>::max()) bad("too many rows");
-      edges.push_back(PendingEdge{a, b, static_cast<uint32_t>(scores.size()), 0, 0});
-      scores.push_back(static_cast<float>(score));
-      channels.insert(channels.end(), ch, ch + std::min<std::size_t>(nch, 32));
-    } catch (const BadLine &) {
-    }
-    if ((rep_.lines & 0xFFFFF) == 0) progress("reading");
-  }
-  if (nch > 32) throw Error(ErrorCode::parse, reader_->path() + ": more than 32 channel columns");
-  write_edges(edges, scores, channels, nch, channel_names, {relation}, {});
-}
-
-void Importer::import_actions() {
-  std::vector<PendingEdge> edges;
-  std::vector<float> scores, channels;
-  std::vector<std::string> relations, evidence;
-  std::unordered_map<std::string, uint16_t> rel_of;
-  std::unordered_map<std::string, uint32_t> ev_of;
-  std::string_view line, f[8];
-  while (reader_->next(line)) {
-    if (line.empty()) continue;
-    ++rep_.lines;
-    try {
-      if (!detail::valid_utf8(line)) bad("invalid UTF-8");
-      std::size_t n = split(line, '\t', f, 8);
-      if (n != 7) bad("expected 7 tab-separated columns (item_id_a, item_id_b, mode, action, is_directional, a_is_acting, score), found " + std::to_string(n));
-      std::string_view mode = f[2], action = f[3];
-      if (mode.empty() || mode.size() > 40 ||
-          !std::all_of(mode.begin(), mode.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; }))
-        bad("mode '" + std::string(mode.substr(0, 40)) + "' is not a STRING action mode");
-      auto tf = [&](std::string_view v, const char *col) {
-        if (v == "t" || v == "1" || v == "true") return true;
-        if (v == "f" || v == "0" || v == "false" || v.empty()) return false;
-        bad(std::string(col) + " '" + std::string(v.substr(0, 20)) + "' is not t or f");
-      };
-      bool directional = tf(f[4], "is_directional"), a_acting = tf(f[5], "a_is_acting");
-      int64_t iscore;
-      if (!parse_int(f[6], iscore) || iscore < 0 || iscore > 1000)
-        bad("score '" + std::string(f[6].substr(0, 40)) + "' is not an integer in [0,1000]");
-      uint32_t a = node_for(f[0], {}), b = node_for(f[1], {});
       if (iscore < opt_.min_score) {
         ++rep_.rows_below_min_score;
         continue;
       }
-      std::string rel = "string.action." + std::string(mode);
-      auto r = rel_of.find(rel);
-      if (r == rel_of.end()) {
-        if (relations.size() >= 65535) bad("too many action modes");
-        r = rel_of.emplace(rel, static_cast<uint16_t>(relations.size())).first;
-        relations.push_back(rel);
+      if (swap_ends || (!directed && ids_[a] > ids_[b])) std::swap(a, b);
+      const std::size_t t = static_cast<std::size_t>(rel) * 2 + (directed ? 1 : 0);
+      if (tables.size() <= t) tables.resize(t + 1);
+      bool inserted = false;
+      const float fscore = static_cast<float>(score);
+      float &best = tables[t].find_or_insert((static_cast<uint64_t>(a) << 32) | b, fscore, &inserted);
+      bool raise = false;
+      if (!inserted) {
+        if (fscore == best) continue;  // the other listing of the same link
+        ++rep_.score_conflicts;
+        if (fscore < best) continue;
+        best = fscore;
+        raise = true;
       }
-      PendingEdge e{a, b, static_cast<uint32_t>(scores.size()), r->second, 0};
-      if (directional) {
-        e.directed = 1;
-        if (!a_acting) std::swap(e.a, e.b);  // the row lists the acted-upon protein first
+      if (nch) {
+        extra = static_cast<uint32_t>(batch.channels.size());
+        batch.channels.insert(batch.channels.end(), ch, ch + nch);
       }
-      edges.push_back(e);
-      scores.push_back(static_cast<float>(iscore) / 1000.0f);
-      std::string ev = (!action.empty() && action != mode) ? "action: " + std::string(action) : "";
-      auto ei = ev_of.find(ev);
-      if (ei == ev_of.end()) {
-        ei = ev_of.emplace(ev, static_cast<uint32_t>(evidence.size())).first;
-        evidence.push_back(ev);
-      }
-      channels.push_back(static_cast<float>(ei->second));  // evidence index rides in the channel slot
+      batch.rows.push_back(EdgeRow{ids_[a], ids_[b], fscore, rel, extra, static_cast<uint8_t>(directed), static_cast<uint8_t>(raise)});
+      if (batch.rows.size() >= 32768) ship();
     } catch (const BadLine &) {
     }
   }
-  write_edges(edges, scores, channels, 1, {}, relations, evidence);
+  ship();
 }
 
-// Sorts by (source id, target id, relation, direction), merges duplicates (the two listed
-// directions of a STRING link, repeated rows) and writes in index order.
-void Importer::write_edges(std::vector<PendingEdge> &edges, const std::vector<float> &scores,
-                           const std::vector<float> &channels, std::size_t nch,
-                           const std::vector<std::string> &channel_names,
-                           const std::vector<std::string> &relation_names,
-                           const std::vector<std::string> &evidence) {
-  progress("writing");
-  const bool evidence_mode = !evidence.empty();
-  // Rank locals by node id so that the insertion order follows the unique index.
-  const std::size_t nl = ids_.size();
-  std::vector<uint32_t> order(nl), rank(nl);
-  for (uint32_t i = 0; i < nl; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return ids_[x] < ids_[y]; });
-  for (uint32_t r = 0; r < nl; ++r) rank[order[r]] = r;
-  for (auto &e : edges) {
-    e.a = rank[e.a];
-    e.b = rank[e.b];
-    if (!e.directed && e.a > e.b) std::swap(e.a, e.b);
-  }
-  // Bucket by source rank (counting sort), then sort each bucket.
-  std::vector<uint64_t> start(nl + 1, 0);
-  for (auto &e : edges) ++start[e.a + 1];
-  for (std::size_t i = 0; i < nl; ++i) start[i + 1] += start[i];
-  std::vector<PendingEdge> sorted(edges.size());
-  {
-    std::vector<uint64_t> pos(start.begin(), start.end() - 1);
-    for (auto &e : edges) sorted[pos[e.a]++] = e;
-  }
-  std::vector<PendingEdge>().swap(edges);
-  auto key_less = [](const PendingEdge &x, const PendingEdge &y) {
-    if (x.b != y.b) return x.b < y.b;
-    if (x.rel != y.rel) return x.rel < y.rel;
-    if (x.directed != y.directed) return x.directed < y.directed;
-    return x.row < y.row;
-  };
-  for (std::size_t i = 0; i < nl; ++i)
-    if (start[i + 1] - start[i] > 1)
-      std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(start[i]),
-                sorted.begin() + static_cast<std::ptrdiff_t>(start[i + 1]), key_less);
-
-  std::vector<int64_t> rel_ids;
-  for (auto &r : relation_names) rel_ids.push_back(impl_.intern_relation(r));
+// Runs on the calling thread, which owns the connection.
+void Importer::write_batches(BatchQueue &queue, const std::vector<std::string> &channel_names) {
   Stmt ins(db_, "INSERT OR IGNORE INTO edges(source, target, relation, directed, score, channels, evidence, dataset_id) "
                 "VALUES(?,?,?,?,?,?,?,?)");
   Stmt sel(db_, "SELECT id, dataset_id, channels IS NULL FROM edges WHERE source=? AND target=? AND relation=? AND directed=?");
   Stmt claim(db_, "INSERT OR IGNORE INTO edge_claims(edge_id, dataset_id) VALUES(?, ?)");
   Stmt fill(db_, "UPDATE edges SET channels = ? WHERE id = ?");
+  Stmt raise(db_, "UPDATE edges SET score = ?, channels = coalesce(?, channels) WHERE source=? AND target=? AND relation=? "
+                  "AND directed=? AND dataset_id=? AND score < ?");
+  const std::size_t nch = channel_names.size();
+  std::vector<int64_t> rel_ids;
+  std::vector<std::string> evidence;
   std::string chbuf;
-  auto channels_json = [&](uint32_t row) -> const std::string & {
-    chbuf = "{";
-    char num[32];
-    for (std::size_t k = 0; k < nch; ++k) {
-      if (k) chbuf += ',';
-      chbuf += '"';
-      chbuf += channel_names[k];
-      chbuf += "\":";
-      auto r = std::to_chars(num, num + sizeof num, channels[row * nch + k]);
-      chbuf.append(num, r.ptr);
-    }
-    chbuf += '}';
-    return chbuf;
-  };
-  const std::size_t m = sorted.size();
-  std::size_t i = 0;
-  uint64_t written = 0;
-  while (i < m) {
-    // Merge the run of identical keys.
-    std::size_t j = i + 1;
-    uint32_t best = sorted[i].row;
-    while (j < m && sorted[j].a == sorted[i].a && sorted[j].b == sorted[i].b &&
-           sorted[j].rel == sorted[i].rel && sorted[j].directed == sorted[i].directed) {
-      if (scores[sorted[j].row] != scores[best]) {
-        ++rep_.score_conflicts;
-        if (scores[sorted[j].row] > scores[best]) best = sorted[j].row;
+  uint64_t created = 0, existing = 0;
+  Batch b;
+  while (queue.pop(b)) {
+    write_nodes(b.nodes);
+    for (auto &r : b.relations) rel_ids.push_back(impl_.intern_relation(r));
+    for (auto &e : b.evidence) evidence.push_back(e.empty() ? std::string() : nlohmann::json{{"text", e}}.dump());
+    for (const EdgeRow &e : b.rows) {
+      const std::string *ch = nullptr;
+      if (nch) {
+        chbuf = "{";
+        char num[32];
+        for (std::size_t k = 0; k < nch; ++k) {
+          if (k) chbuf += ',';
+          chbuf += '"';
+          chbuf += channel_names[k];
+          chbuf += "\":";
+          auto r = std::to_chars(num, num + sizeof num, b.channels[e.extra + k]);
+          chbuf.append(num, r.ptr);
+        }
+        chbuf += '}';
+        ch = &chbuf;
       }
-      ++j;
-    }
-    const PendingEdge &e = sorted[i];
-    const int64_t src = ids_[order[e.a]], dst = ids_[order[e.b]];
-    ins.bind(1, src).bind(2, dst).bind(3, rel_ids[e.rel]).bind(4, static_cast<int64_t>(e.directed))
-        .bind(5, static_cast<double>(scores[best]));
-    const bool has_channels = !evidence_mode && nch > 0;
-    if (has_channels) ins.bind(6, channels_json(best)); else ins.bind_null(6);
-    const std::string *ev = evidence_mode ? &evidence[static_cast<std::size_t>(channels[best])] : nullptr;
-    if (ev && !ev->empty()) ins.bind(7, nlohmann::json{{"text", *ev}}.dump()); else ins.bind_null(7);
-    ins.bind(8, dataset_).run();
-    if (db_.changes() == 1) {
-      ++rep_.edges_created;
-    } else {
-      ++rep_.edges_existing;
-      sel.bind(1, src).bind(2, dst).bind(3, rel_ids[e.rel]).bind(4, static_cast<int64_t>(e.directed));
+      const std::string *ev = (!nch && !evidence.empty() && !evidence[e.extra].empty()) ? &evidence[e.extra] : nullptr;
+      const int64_t rel = rel_ids[e.relation];
+      if (e.raise_score) {
+        raise.bind(1, static_cast<double>(e.score));
+        if (ch) raise.bind(2, *ch); else raise.bind_null(2);
+        raise.bind(3, e.source).bind(4, e.target).bind(5, rel).bind(6, static_cast<int64_t>(e.directed))
+            .bind(7, dataset_).bind(8, static_cast<double>(e.score)).run();
+        continue;
+      }
+      ins.bind(1, e.source).bind(2, e.target).bind(3, rel).bind(4, static_cast<int64_t>(e.directed))
+          .bind(5, static_cast<double>(e.score));
+      if (ch) ins.bind(6, *ch); else ins.bind_null(6);
+      if (ev) ins.bind(7, *ev); else ins.bind_null(7);
+      ins.bind(8, dataset_).run();
+      if (db_.changes() == 1) {
+        ++created;
+        continue;
+      }
+      ++existing;
+      sel.bind(1, e.source).bind(2, e.target).bind(3, rel).bind(4, static_cast<int64_t>(e.directed));
       if (sel.step()) {
-        int64_t eid = sel.col_int(0), owner = sel.col_int(1);
-        bool no_channels = sel.col_int(2) != 0;
+        const int64_t eid = sel.col_int(0), owner = sel.col_int(1);
+        const bool no_channels = sel.col_int(2) != 0;
         sel.reset();
         if (owner != dataset_) claim.bind(1, eid).bind(2, dataset_).run();
-        if (has_channels && no_channels) fill.bind(1, channels_json(best)).bind(2, eid).run();
+        if (ch && no_channels) fill.bind(1, *ch).bind(2, eid).run();
       } else {
         sel.reset();
       }
     }
-    if ((++written & 0xFFFFF) == 0) progress("writing");
-    i = j;
+    progress("writing", b.bytes_read);
   }
+  rep_.edges_created = created;
+  rep_.edges_existing = existing;
 }
 
 }  // namespace

@@ -97,6 +97,9 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     if (read_only)
       throw Error(ErrorCode::database, "'" + db.path() + "' is empty and opened read-only");
   }
+  // 16 KiB pages: fewer, fuller B-tree pages for the edge table (measurably faster bulk
+  // imports than the 4 KiB default). Only takes effect before the first table is created.
+  if (version == 0) db.exec("PRAGMA page_size=16384");
   if (!read_only) {
     db.exec("PRAGMA journal_mode=WAL");
     db.exec("PRAGMA synchronous=NORMAL");

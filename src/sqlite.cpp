@@ -2,11 +2,24 @@
 
 #include <sqlite3.h>
 
+#include <mutex>
+
 #include "grappi/error.hpp"
 
 namespace grappi::detail {
 
+namespace {
+// Memory statistics cost a global mutex on every SQLite allocation; grappi does not use them.
+// This only takes effect when grappi is the first to initialise SQLite in the process; if the
+// host program already did, SQLite keeps its own configuration (the call then fails harmlessly).
+void configure_sqlite_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
+}  // namespace
+
 Db::Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms) : path_(path) {
+  configure_sqlite_once();
   int flags = SQLITE_OPEN_NOMUTEX;
   if (read_only) {
     flags |= SQLITE_OPEN_READONLY;
