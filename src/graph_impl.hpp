@@ -15,16 +15,21 @@ namespace detail {
 constexpr int kSchemaVersion = 1;
 /// Creates or checks the schema and sets the connection's pragmas.
 void open_schema(Db &db, bool read_only, int cache_mib);
+/// Random lower-case hex string of the given number of bytes.
+std::string random_hex(std::size_t bytes);
 /// Current time, UTC, ISO 8601.
 std::string utc_now();
 /// Taxon prefix of a STRING id ("9606.ENSP..." -> 9606); 0 when there is none.
 int64_t taxon_of(std::string_view external_id);
-std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation);
+/// Builds the CSR snapshot; with a cache path, loads it from there when the cache's key matches
+/// the database and writes the cache after building otherwise.
+std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation, const std::string &cache_path);
 }  // namespace detail
 
 struct KnowledgeGraph::Impl {
   detail::Db db;
   bool read_only = false;
+  std::string snapshot_cache;  ///< path of the CSR cache file; empty for none
   mutable std::mutex mu;
   mutable std::shared_ptr<const GraphSnapshot> snapshot;
 

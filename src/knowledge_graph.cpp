@@ -120,6 +120,8 @@ KnowledgeGraph::KnowledgeGraph(const std::string &path, const OpenOptions &optio
   impl_->db = detail::Db(path, options.create && !options.read_only, options.read_only,
                          options.busy_timeout_ms);
   impl_->read_only = options.read_only;
+  if (options.snapshot_cache && path != ":memory:" && path.rfind("file:", 0) != 0)
+    impl_->snapshot_cache = path + ".csr";
   detail::open_schema(impl_->db, options.read_only, options.cache_mib);
 }
 
@@ -400,7 +402,7 @@ std::shared_ptr<const GraphSnapshot> KnowledgeGraph::snapshot() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   uint64_t gen = impl_->generation();
   if (impl_->snapshot && impl_->snapshot->generation() == gen) return impl_->snapshot;
-  impl_->snapshot = detail::build_snapshot(impl_->db, gen);
+  impl_->snapshot = detail::build_snapshot(impl_->db, gen, impl_->snapshot_cache);
   return impl_->snapshot;
 }
 

@@ -1,4 +1,5 @@
 #include <ctime>
+#include <random>
 
 #include "graph_impl.hpp"
 #include "grappi/error.hpp"
@@ -75,6 +76,18 @@ CREATE INDEX edge_claims_dataset ON edge_claims(dataset_id);
 
 }  // namespace
 
+std::string random_hex(std::size_t bytes) {
+  std::random_device rd;
+  static const char *hex = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < bytes; ++i) {
+    unsigned v = rd() & 0xFF;
+    out += hex[v >> 4];
+    out += hex[v & 15];
+  }
+  return out;
+}
+
 void open_schema(Db &db, bool read_only, int cache_mib) {
   db.exec("PRAGMA foreign_keys=ON");
   db.exec(("PRAGMA cache_size=-" + std::to_string(static_cast<long long>(cache_mib) * 1024)).c_str());
@@ -112,8 +125,13 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     ins.bind(1, "created_by").bind(2, std::string("grappi ") + GRAPPI_VERSION_STRING).run();
     ins.bind(1, "created_at").bind(2, utc_now()).run();
     ins.bind(1, "generation").bind(2, "0").run();
+    ins.bind(1, "instance").bind(2, random_hex(16)).run();
     db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
     sp.commit();
+  } else if (!read_only) {
+    // Databases made by 0.1.0 development builds lack the instance id the snapshot cache uses.
+    Stmt ins(db, "INSERT OR IGNORE INTO meta(key, value) VALUES('instance', ?)");
+    ins.bind(1, random_hex(16)).run();
   }
 }
 

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <unordered_map>
@@ -131,32 +133,257 @@ std::size_t GraphSnapshot::memory_bytes() const {
 
 namespace detail {
 
-std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation) {
+namespace {
+
+// ---- the snapshot cache file ---------------------------------------------------------------
+// "<db>.csr" holds the arrays of the last snapshot built, with a key naming the database
+// instance, its generation and its largest node and edge ids. A file whose key differs is
+// ignored and rewritten. Layout: magic, key, then each array as u64 length + raw elements.
+
+constexpr char kMagic[16] = "grappi-csr-v1\n";
+
+struct CacheKey {
+  std::string instance;
+  uint64_t generation = 0;
+  int64_t max_node = 0, max_edge = 0;
+};
+
+// A fast 64-bit checksum of a byte range (8 bytes at a time, multiply-xor-rotate), combined
+// per call so that writer and reader, which call in the same sequence, agree.
+uint64_t checksum(uint64_t h, const void *p, std::size_t n) {
+  const auto *b = static_cast<const unsigned char *>(p);
+  uint64_t x = h ^ (n * 0x9e3779b97f4a7c15ull);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, b + i, 8);
+    x = (x ^ w) * 0xff51afd7ed558ccdull;
+    x = (x << 29) | (x >> 35);
+  }
+  for (; i < n; ++i) x = (x ^ b[i]) * 0x100000001b3ull;
+  return x;
+}
+
+class Out {
+ public:
+  explicit Out(std::FILE *f) : f_(f) {}
+  void raw(const void *p, std::size_t n) {
+    sum_ = checksum(sum_, p, n);
+    ok_ = ok_ && (n == 0 || std::fwrite(p, 1, n, f_) == n);
+  }
+  void finish() {
+    uint64_t s = sum_;
+    ok_ = ok_ && std::fwrite(&s, 1, sizeof s, f_) == sizeof s;
+  }
+  void u64(uint64_t v) { raw(&v, sizeof v); }
+  template <class T>
+  void vec(const std::vector<T> &v) {
+    u64(v.size());
+    raw(v.data(), v.size() * sizeof(T));
+  }
+  void str(const std::string &s) {
+    u64(s.size());
+    raw(s.data(), s.size());
+  }
+  void strs(const std::vector<std::string> &v) {
+    u64(v.size());
+    for (auto &s : v) str(s);
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  std::FILE *f_;
+  uint64_t sum_ = 0;
+  bool ok_ = true;
+};
+
+class In {
+ public:
+  In(std::FILE *f, uint64_t size) : f_(f), left_(size) {}
+  bool raw(void *p, std::size_t n) {
+    if (!ok_ || n > left_) return ok_ = false;
+    if (n && std::fread(p, 1, n, f_) != n) return ok_ = false;
+    left_ -= n;
+    sum_ = checksum(sum_, p, n);
+    return true;
+  }
+  // Reads the trailing checksum and compares it with the bytes read.
+  bool finish() {
+    uint64_t want = sum_, got = 0;
+    if (!ok_ || left_ != sizeof got || std::fread(&got, 1, sizeof got, f_) != sizeof got) return ok_ = false;
+    left_ = 0;
+    return ok_ = (got == want);
+  }
+  uint64_t u64() {
+    uint64_t v = 0;
+    raw(&v, sizeof v);
+    return v;
+  }
+  template <class T>
+  void vec(std::vector<T> &v) {
+    uint64_t n = u64();
+    if (!ok_ || n > left_ / sizeof(T)) {
+      ok_ = false;
+      return;
+    }
+    v.resize(static_cast<std::size_t>(n));
+    raw(v.data(), v.size() * sizeof(T));
+  }
+  void str(std::string &s) {
+    uint64_t n = u64();
+    if (!ok_ || n > left_) {
+      ok_ = false;
+      return;
+    }
+    s.resize(static_cast<std::size_t>(n));
+    raw(s.data(), s.size());
+  }
+  void strs(std::vector<std::string> &v) {
+    uint64_t n = u64();
+    if (!ok_ || n > left_ / sizeof(uint64_t)) {
+      ok_ = false;
+      return;
+    }
+    v.resize(static_cast<std::size_t>(n));
+    for (auto &s : v) str(s);
+  }
+  bool ok() const { return ok_ && left_ == 0; }
+
+ private:
+  std::FILE *f_;
+  uint64_t left_;
+  uint64_t sum_ = 0;
+  bool ok_ = true;
+};
+
+void write_key(Out &o, const CacheKey &k) {
+  o.raw(kMagic, sizeof kMagic);
+  o.str(k.instance);
+  o.u64(k.generation);
+  o.u64(static_cast<uint64_t>(k.max_node));
+  o.u64(static_cast<uint64_t>(k.max_edge));
+}
+
+void save_cache(const std::string &path, const CacheKey &key, const GraphSnapshot::Data &x) {
+  const std::string tmp = path + ".tmp" + random_hex(4);
+  std::FILE *f = std::fopen(tmp.c_str(), "wb");
+  if (!f) return;  // a read-only directory: simply no cache
+  Out o(f);
+  write_key(o, key);
+  o.u64(x.edges);
+  o.vec(x.ids);
+  o.strs(x.names);
+  o.strs(x.external_ids);
+  o.strs(x.relations);
+  o.vec(x.offsets);
+  o.vec(x.neighbor);
+  o.vec(x.score);
+  o.vec(x.edge);
+  o.vec(x.relation);
+  o.vec(x.direction);
+  o.finish();
+  bool ok = o.ok() && std::fflush(f) == 0;
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
+}
+
+bool load_cache(const std::string &path, const CacheKey &key, GraphSnapshot::Data &x) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  std::fseek(f, 0, SEEK_END);
+  long size = std::ftell(f);
+  std::fseek(f, 0, SEEK_SET);
+  if (size <= 0) {
+    std::fclose(f);
+    return false;
+  }
+  In in(f, static_cast<uint64_t>(size));
+  char magic[sizeof kMagic];
+  CacheKey k;
+  in.raw(magic, sizeof magic);
+  in.str(k.instance);
+  k.generation = in.u64();
+  k.max_node = static_cast<int64_t>(in.u64());
+  k.max_edge = static_cast<int64_t>(in.u64());
+  bool match = std::memcmp(magic, kMagic, sizeof kMagic) == 0 && k.instance == key.instance &&
+          k.generation == key.generation && k.max_node == key.max_node && k.max_edge == key.max_edge;
+  if (match) {
+    x.edges = static_cast<std::size_t>(in.u64());
+    in.vec(x.ids);
+    in.strs(x.names);
+    in.strs(x.external_ids);
+    in.strs(x.relations);
+    in.vec(x.offsets);
+    in.vec(x.neighbor);
+    in.vec(x.score);
+    in.vec(x.edge);
+    in.vec(x.relation);
+    in.vec(x.direction);
+    in.finish();
+    const std::size_t n = x.ids.size(), m = x.neighbor.size();
+    match = in.ok() && x.names.size() == n && x.external_ids.size() == n && x.offsets.size() == n + 1 &&
+            x.offsets[n] == m && x.score.size() == m && x.edge.size() == m && x.relation.size() == m &&
+            x.direction.size() == m;
+    for (std::size_t i = 0; match && i < m; ++i)
+      match = x.neighbor[i] < n && x.relation[i] < x.relations.size() && x.direction[i] <= 2;
+  }
+  std::fclose(f);
+  return match;
+}
+
+void index_ids(GraphSnapshot::Data &x) {
+  const std::size_t n = x.ids.size();
+  int64_t max_id = 0;
+  for (int64_t id : x.ids) max_id = std::max(max_id, id);
+  x.index_by_id.clear();
+  x.index_sparse.clear();
+  if (static_cast<uint64_t>(max_id) <= 4 * static_cast<uint64_t>(n) + 1024) {
+    x.index_by_id.assign(static_cast<std::size_t>(max_id) + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+      if (x.ids[i] >= 0) x.index_by_id[static_cast<std::size_t>(x.ids[i])] = static_cast<uint32_t>(i + 1);
+  } else {
+    x.index_sparse.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) x.index_sparse.emplace(x.ids[i], static_cast<uint32_t>(i));
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation, const std::string &cache_path) {
   GraphSnapshot::Data x;
   x.generation = generation;
   // All reads in one read transaction, so nodes and edges are consistent.
   Savepoint sp(db, "grappi_snapshot");
-  int64_t max_id = 0;
+  CacheKey key;
+  if (!cache_path.empty()) {
+    Stmt st(db, "SELECT (SELECT value FROM meta WHERE key = 'instance'), (SELECT value FROM meta WHERE key = 'generation'), "
+                "(SELECT coalesce(max(id), 0) FROM nodes), (SELECT coalesce(max(id), 0) FROM edges)");
+    st.step();
+    key.instance = st.col_text(0);
+    key.generation = static_cast<uint64_t>(std::stoull(st.col_text(1).empty() ? "0" : st.col_text(1)));
+    key.max_node = st.col_int(2);
+    key.max_edge = st.col_int(3);
+    x.generation = key.generation;
+    if (!key.instance.empty() && load_cache(cache_path, key, x)) {
+      sp.commit();
+      index_ids(x);
+      return std::make_shared<const GraphSnapshot>(std::move(x));
+    }
+    x = GraphSnapshot::Data{};
+    x.generation = key.generation;
+  }
   {
     Stmt st(db, "SELECT id, name, external_id FROM nodes ORDER BY id");
     while (st.step()) {
       x.ids.push_back(st.col_int(0));
       x.names.push_back(st.col_text(1));
       x.external_ids.push_back(st.col_text(2));
-      max_id = std::max(max_id, x.ids.back());
     }
   }
   const std::size_t n = x.ids.size();
   if (n >= std::numeric_limits<uint32_t>::max())
     throw Error(ErrorCode::internal, "graph too large for a snapshot: " + std::to_string(n) + " nodes");
-  if (max_id >= 0 && static_cast<uint64_t>(max_id) <= 4 * static_cast<uint64_t>(n) + 1024) {
-    x.index_by_id.assign(static_cast<std::size_t>(max_id) + 1, 0);
-    for (std::size_t i = 0; i < n; ++i)
-      x.index_by_id[static_cast<std::size_t>(x.ids[i])] = static_cast<uint32_t>(i + 1);
-  } else {
-    x.index_sparse.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) x.index_sparse.emplace(x.ids[i], static_cast<uint32_t>(i));
-  }
+  index_ids(x);
   auto idx = [&](int64_t id) -> uint32_t {
     if (!x.index_by_id.empty()) {
       if (id >= 0 && static_cast<uint64_t>(id) < x.index_by_id.size() &&
@@ -282,6 +509,7 @@ std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation)
     std::copy(tr.begin(), tr.end(), x.relation.begin() + static_cast<std::ptrdiff_t>(b));
     std::copy(td.begin(), td.end(), x.direction.begin() + static_cast<std::ptrdiff_t>(b));
   }
+  if (!cache_path.empty() && !key.instance.empty()) save_cache(cache_path, key, x);
   return std::make_shared<const GraphSnapshot>(std::move(x));
 }
 

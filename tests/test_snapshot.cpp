@@ -122,3 +122,85 @@ TEST_CASE("many threads read one snapshot at once") {
   for (auto &th : threads) th.join();
   for (auto s : sums) CHECK(s == total);
 }
+
+namespace {
+std::vector<std::tuple<int64_t, int64_t, float>> all_adjacency(const grappi::GraphSnapshot &s) {
+  std::vector<std::tuple<int64_t, int64_t, float>> out;
+  for (uint32_t i = 0; i < s.node_count(); ++i)
+    for (auto &n : s.neighbors(s.node_id(i))) out.emplace_back(s.node_id(i), n.node, static_cast<float>(n.score));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("the snapshot cache file is used when it matches and ignored when it does not") {
+  TempDir d;
+  const auto db = d.file("c.db");
+  std::vector<std::tuple<int64_t, int64_t, float>> built;
+  {
+    KnowledgeGraph kg(db);
+    kg.import_string({{data("4932.protein.physical.links.v12.0.txt.gz")}});
+    built = all_adjacency(*kg.snapshot());
+  }
+  const std::string cache = db + ".csr";
+  const std::string first = read_file(cache);
+  REQUIRE(first.size() > 1000);
+  {
+    KnowledgeGraph kg(db);
+    CHECK(all_adjacency(*kg.snapshot()) == built);  // loaded from the cache
+  }
+  // A change makes the cache stale: the next snapshot sees it and rewrites the file.
+  {
+    KnowledgeGraph kg(db);
+    grappi::EdgeInput e;
+    e.source = kg.resolve("4932.YBR160W");
+    e.target = kg.resolve("4932.YAL040C");
+    e.relation = "test.relation";
+    kg.add_edge(e);
+  }
+  std::vector<std::tuple<int64_t, int64_t, float>> updated;
+  {
+    KnowledgeGraph kg(db);
+    auto s = kg.snapshot();
+    CHECK(s->edge_count() == 176304);
+    CHECK(s->relation_index("test.relation") >= 0);
+    updated = all_adjacency(*s);
+  }
+  CHECK(read_file(cache) != first);
+  // A corrupt or truncated cache is ignored.
+  const std::string good = read_file(cache);
+  std::string bad = good;
+  // Flip one bit deep in the score array (the arrays end with edge, relation and direction,
+  // so the middle third of the file is scores): structurally valid, caught by the checksum.
+  bad[good.size() / 2] = static_cast<char>(bad[good.size() / 2] ^ 0x01);
+  write_file(cache, bad);
+  {
+    KnowledgeGraph kg(db);
+    CHECK(all_adjacency(*kg.snapshot()) == updated);
+  }
+  CHECK(read_file(cache) == good);  // rebuilt and rewritten identically
+  write_file(cache, good.substr(0, good.size() / 3));
+  {
+    KnowledgeGraph kg(db);
+    CHECK(kg.snapshot()->edge_count() == 176304);
+  }
+  // Another database at the same path (new instance id) never reuses the cache.
+  write_file(cache, good);
+  std::remove(db.c_str());
+  std::remove((db + "-wal").c_str());
+  std::remove((db + "-shm").c_str());
+  {
+    KnowledgeGraph kg(db);
+    kg.add_node({"1.x", "X", "Protein", "", 0, "{}"});
+    CHECK(kg.snapshot()->edge_count() == 0);
+    CHECK(kg.snapshot()->node_count() == 1);
+  }
+  // Without the cache option nothing is written.
+  {
+    grappi::OpenOptions o;
+    o.snapshot_cache = false;
+    KnowledgeGraph kg(d.file("nocache.db"), o);
+    kg.add_node({"1.x", "X", "Protein", "", 0, "{}"});
+    kg.snapshot();
+    CHECK(read_file(d.file("nocache.db.csr")).empty());
+  }
+}

@@ -19,6 +19,11 @@ struct OpenOptions {
   bool read_only = false;    ///< open read-only (no schema creation or migration)
   int busy_timeout_ms = 30000;  ///< how long to wait for another connection's write lock
   int cache_mib = 256;       ///< SQLite page cache per connection
+  /// Keep the built CSR snapshot in "<path>.csr" so that the next process loads it in a
+  /// fraction of the build time. The file is keyed by the database's instance id, generation
+  /// and largest ids, ignored and rewritten when they differ, and skipped when it cannot be
+  /// written. Changes made to the database with other tools than grappi are not detected.
+  bool snapshot_cache = true;
 };
 
 /// A knowledge graph stored in one SQLite file (WAL mode, foreign keys on, schema versioned by
