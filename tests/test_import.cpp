@@ -285,3 +285,39 @@ TEST_CASE("a forced format must agree with the header") {
   CHECK(grappi::string_format_from_name("export") == StringFormat::web_export);
   CHECK_THROWS_AS(grappi::string_format_from_name("bogus"), grappi::Error);
 }
+
+TEST_CASE("the two listings of a link with different scores: one edge, the higher score, counted") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("c.db"));
+  write_file(d.file("l.txt"),
+             "protein1 protein2 combined_score\n"
+             "9.a 9.b 500\n9.b 9.a 600\n"   // conflict: keep 600
+             "9.a 9.c 800\n9.c 9.a 300\n"   // conflict: keep 800
+             "9.b 9.c 400\n9.c 9.b 400\n"); // agree
+  auto rep = kg.import_string({{d.file("l.txt")}});
+  CHECK(rep.files[0].edges_created == 3);
+  CHECK(rep.files[0].score_conflicts == 2);
+  CHECK(rep.files[0].nodes_created == 3);
+  auto e = kg.edges_between(kg.resolve("9.a"), kg.resolve("9.b"));
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].score == doctest::Approx(0.6));
+  CHECK(kg.edges_between(kg.resolve("9.a"), kg.resolve("9.c"))[0].score == doctest::Approx(0.8));
+  // Undirected edges are stored with the smaller node id first.
+  CHECK(e[0].source < e[0].target);
+}
+
+TEST_CASE("a website export without an info file creates nodes named by the export") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("e.db"));
+  auto rep = kg.import_string({{data("export_v12_alzheimer/string_interactions.tsv")}});
+  CHECK(rep.files[0].nodes_created == 28);
+  auto mapt = kg.node(kg.resolve("MAPT"));
+  REQUIRE(mapt);
+  CHECK(mapt->external_id == "9606.ENSP00000340820");
+  CHECK(mapt->taxon == 9606);
+  // The info file imported later fills in annotations without duplicating nodes.
+  auto rep2 = kg.import_string({{data("9606.protein.info.v12.0.txt.gz")}});
+  CHECK(rep2.files[0].nodes_updated == 28);
+  CHECK(kg.stats().nodes == 19699);
+  CHECK(kg.node(mapt->id)->annotation.find("icrotubule") != std::string::npos);
+}
