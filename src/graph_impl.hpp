@@ -7,12 +7,13 @@
 #include <string_view>
 
 #include "grappi/knowledge_graph.hpp"
+#include "grappi/vector_index.hpp"
 #include "sqlite.hpp"
 
 namespace grappi {
 
 namespace detail {
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 /// Creates or checks the schema and sets the connection's pragmas.
 void open_schema(Db &db, bool read_only, int cache_mib);
 /// Random lower-case hex string of the given number of bytes.
@@ -32,6 +33,8 @@ struct KnowledgeGraph::Impl {
   std::string snapshot_cache;  ///< path of the CSR cache file; empty for none
   mutable std::mutex mu;
   mutable std::shared_ptr<const GraphSnapshot> snapshot;
+  mutable std::shared_ptr<const VectorIndex> vectors;  // cached per generation and model
+  mutable uint64_t vectors_generation = 0;
 
   uint64_t generation() const;
   /// Increments the generation; call inside the write transaction.

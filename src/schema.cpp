@@ -74,6 +74,33 @@ CREATE TABLE edge_claims(
 CREATE INDEX edge_claims_dataset ON edge_claims(dataset_id);
 )SQL";
 
+// Schema version 2: embeddings. One row per model (with what is needed to re-create its
+// embedder for queries), one vector per node and model with the hash of the embedded text, and
+// the model's HNSW graph keyed by the model's version (bumped whenever its vectors change).
+const char *kSchemaV2 = R"SQL(
+CREATE TABLE embedding_models(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  dim INTEGER NOT NULL,
+  config TEXT NOT NULL DEFAULT '{}',
+  state BLOB,
+  version INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL);
+CREATE TABLE embeddings(
+  model_id INTEGER NOT NULL REFERENCES embedding_models(id) ON DELETE CASCADE,
+  node_id INTEGER NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+  text_hash TEXT NOT NULL,
+  vector BLOB NOT NULL,
+  PRIMARY KEY(model_id, node_id)) WITHOUT ROWID;
+CREATE INDEX embeddings_node ON embeddings(node_id);
+CREATE TABLE hnsw_indexes(
+  model_id INTEGER PRIMARY KEY REFERENCES embedding_models(id) ON DELETE CASCADE,
+  version INTEGER NOT NULL,
+  params TEXT NOT NULL,
+  data BLOB NOT NULL);
+)SQL";
+
 }  // namespace
 
 std::string random_hex(std::size_t bytes) {
@@ -120,6 +147,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
   if (version == 0) {
     Savepoint sp(db, "grappi_schema");
     db.exec(kSchemaV1);
+    db.exec(kSchemaV2);
     Stmt ins(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     ins.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion)).run();
     ins.bind(1, "created_by").bind(2, std::string("grappi ") + GRAPPI_VERSION_STRING).run();
@@ -128,7 +156,17 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     ins.bind(1, "instance").bind(2, random_hex(16)).run();
     db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
     sp.commit();
+  } else if (version < kSchemaVersion && read_only) {
+    throw Error(ErrorCode::database, "database '" + db.path() + "' has schema version " + std::to_string(version) +
+                                         " and must be upgraded: open it once read-write");
   } else if (!read_only) {
+    if (version == 1) {
+      Savepoint sp(db, "grappi_migrate");
+      db.exec(kSchemaV2);
+      db.exec("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+      db.exec("PRAGMA user_version=2");
+      sp.commit();
+    }
     // Databases made by 0.1.0 development builds lack the instance id the snapshot cache uses.
     Stmt ins(db, "INSERT OR IGNORE INTO meta(key, value) VALUES('instance', ?)");
     ins.bind(1, random_hex(16)).run();

@@ -18,6 +18,8 @@ struct GraphSnapshot::Data {
   std::vector<uint32_t> index_by_id;    // dense id -> index+1 (0 = none), when ids are compact
   std::unordered_map<int64_t, uint32_t> index_sparse;  // otherwise
   std::vector<std::string> names, external_ids;
+  std::vector<uint16_t> label;          // index into labels
+  std::vector<std::string> labels;      // node label names
   std::vector<std::string> relations;   // relation index -> name
   std::vector<uint64_t> offsets;        // node_count + 1
   std::vector<uint32_t> neighbor;
@@ -51,6 +53,8 @@ std::optional<uint32_t> GraphSnapshot::index_of(int64_t id) const {
   if (it == x.index_sparse.end()) return std::nullopt;
   return it->second;
 }
+
+const std::string &GraphSnapshot::label(uint32_t index) const { return d().labels.at(d().label.at(index)); }
 
 std::size_t GraphSnapshot::relation_count() const { return d().relations.size(); }
 const std::string &GraphSnapshot::relation_name(int32_t r) const {
@@ -140,7 +144,7 @@ namespace {
 // instance, its generation and its largest node and edge ids. A file whose key differs is
 // ignored and rewritten. Layout: magic, key, then each array as u64 length + raw elements.
 
-constexpr char kMagic[16] = "grappi-csr-v1\n";
+constexpr char kMagic[16] = "grappi-csr-v2\n";
 
 struct CacheKey {
   std::string instance;
@@ -275,6 +279,8 @@ void save_cache(const std::string &path, const CacheKey &key, const GraphSnapsho
   o.strs(x.names);
   o.strs(x.external_ids);
   o.strs(x.relations);
+  o.vec(x.label);
+  o.strs(x.labels);
   o.vec(x.offsets);
   o.vec(x.neighbor);
   o.vec(x.score);
@@ -313,6 +319,8 @@ bool load_cache(const std::string &path, const CacheKey &key, GraphSnapshot::Dat
     in.strs(x.names);
     in.strs(x.external_ids);
     in.strs(x.relations);
+    in.vec(x.label);
+    in.strs(x.labels);
     in.vec(x.offsets);
     in.vec(x.neighbor);
     in.vec(x.score);
@@ -321,9 +329,10 @@ bool load_cache(const std::string &path, const CacheKey &key, GraphSnapshot::Dat
     in.vec(x.direction);
     in.finish();
     const std::size_t n = x.ids.size(), m = x.neighbor.size();
-    match = in.ok() && x.names.size() == n && x.external_ids.size() == n && x.offsets.size() == n + 1 &&
+    match = in.ok() && x.names.size() == n && x.external_ids.size() == n && x.label.size() == n && x.offsets.size() == n + 1 &&
             x.offsets[n] == m && x.score.size() == m && x.edge.size() == m && x.relation.size() == m &&
             x.direction.size() == m;
+    for (std::size_t i = 0; match && i < n; ++i) match = x.label[i] < x.labels.size();
     for (std::size_t i = 0; match && i < m; ++i)
       match = x.neighbor[i] < n && x.relation[i] < x.relations.size() && x.direction[i] <= 2;
   }
@@ -373,11 +382,20 @@ std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation,
     x.generation = key.generation;
   }
   {
-    Stmt st(db, "SELECT id, name, external_id FROM nodes ORDER BY id");
+    Stmt st(db, "SELECT id, name, external_id, label FROM nodes ORDER BY id");
+    std::unordered_map<std::string, uint16_t> label_of;
     while (st.step()) {
       x.ids.push_back(st.col_int(0));
       x.names.push_back(st.col_text(1));
       x.external_ids.push_back(st.col_text(2));
+      std::string l = st.col_text(3);
+      auto it = label_of.find(l);
+      if (it == label_of.end()) {
+        if (x.labels.size() >= 65535) throw Error(ErrorCode::internal, "more than 65535 node labels");
+        it = label_of.emplace(l, static_cast<uint16_t>(x.labels.size())).first;
+        x.labels.push_back(l);
+      }
+      x.label.push_back(it->second);
     }
   }
   const std::size_t n = x.ids.size();

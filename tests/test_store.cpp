@@ -11,11 +11,11 @@ TEST_CASE("a new database has the versioned schema, WAL and foreign keys") {
   const auto db = d.file("kg.db");
   {
     KnowledgeGraph kg(db);
-    CHECK(kg.stats().schema_version == 1);
+    CHECK(kg.stats().schema_version == 2);
     CHECK(kg.generation() == 0);
   }
-  CHECK(sql_count(db, "PRAGMA user_version") == 1);
-  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='1'") == 1);
+  CHECK(sql_count(db, "PRAGMA user_version") == 2);
+  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='2'") == 1);
   sqlite3 *h = nullptr;
   sqlite3_open(db.c_str(), &h);
   sqlite3_stmt *st = nullptr;

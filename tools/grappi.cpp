@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "grappi/grappi.hpp"
+#include "grappi/retriever.hpp"
 
 namespace {
 
@@ -55,6 +56,59 @@ std::string fmt(double v, int prec = 3) {
   std::ostringstream o;
   o << std::fixed << std::setprecision(prec) << v;
   return o.str();
+}
+
+std::vector<std::size_t> parse_k(const std::string &spec) {
+  std::vector<std::size_t> k;
+  std::stringstream in(spec);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    try {
+      std::size_t used = 0;
+      long long v = std::stoll(part, &used);
+      if (used != part.size() || v <= 0) throw std::invalid_argument(part);
+      k.push_back(static_cast<std::size_t>(v));
+    } catch (const std::exception &) {
+      throw grappi::Error(grappi::ErrorCode::invalid_argument, "--k: '" + spec + "' is not a list of positive integers like 30,4");
+    }
+  }
+  if (k.empty()) throw grappi::Error(grappi::ErrorCode::invalid_argument, "--k is empty");
+  return k;
+}
+
+// "1-3", "2", "1,3,5" -> window numbers.
+std::vector<std::size_t> parse_windows(const std::string &spec) {
+  std::vector<std::size_t> out;
+  std::stringstream in(spec);
+  std::string part;
+  auto bad = [&] { return grappi::Error(grappi::ErrorCode::invalid_argument, "--windows: '" + spec + "' is not like 1-3 or 1,2,5"); };
+  while (std::getline(in, part, ',')) {
+    auto dash = part.find('-');
+    try {
+      if (dash == std::string::npos) {
+        long long v = std::stoll(part);
+        if (v <= 0) throw bad();
+        out.push_back(static_cast<std::size_t>(v));
+      } else {
+        long long a = std::stoll(part.substr(0, dash)), b = std::stoll(part.substr(dash + 1));
+        if (a <= 0 || b < a || b - a > 1000) throw bad();
+        for (long long v = a; v <= b; ++v) out.push_back(static_cast<std::size_t>(v));
+      }
+    } catch (const grappi::Error &) {
+      throw;
+    } catch (const std::exception &) {
+      throw bad();
+    }
+  }
+  if (out.empty()) throw bad();
+  return out;
+}
+
+double score_arg(double v) { return v > 1.0 ? v / 1000.0 : v; }
+
+std::vector<float> embed_query(grappi::KnowledgeGraph &g, const std::string &model, const std::string &text) {
+  auto e = g.query_embedder(model);
+  return e->embed({text}).data;
 }
 
 }  // namespace
@@ -118,6 +172,105 @@ int main(int argc, char **argv) {
   int64_t rm_id = 0;
   rm->add_option("--db", db, "Database file")->required();
   rm->add_option("dataset", rm_id, "Dataset id (see grappi info)")->required();
+
+  // embed
+  auto *em = app.add_subcommand("embed", "Embed every node's name and annotation (only new or changed texts)");
+  std::string em_kind = "hashing", em_base = "http://127.0.0.1:8080/v1", em_model, em_key_env = "OPENAI_API_KEY";
+  std::size_t em_dim = 384, em_batch = 0;
+  bool em_refit = false;
+  em->add_option("--db", db, "Database file")->required();
+  em->add_option("--embedder", em_kind, "hashing (built-in, offline) or openai (OpenAI-compatible HTTP)")
+      ->check(CLI::IsMember({"hashing", "openai"}));
+  em->add_option("--base-url", em_base, "OpenAI-compatible base URL (POST {base}/embeddings)");
+  em->add_option("--model", em_model, "Model name for --embedder openai");
+  em->add_option("--api-key-env", em_key_env, "Environment variable holding the API key");
+  em->add_option("--dim", em_dim, "Dimension (hashing: buckets; openai: requested dimensions, 0 = model default)");
+  em->add_option("--batch", em_batch, "Texts per request (default 256 hashing, 128 openai)");
+  em->add_flag("--refit", em_refit, "Hashing: learn the weights again from the current annotations");
+
+  // search
+  auto *se = app.add_subcommand("search", "Nodes most similar to a text");
+  std::string se_text, se_model;
+  std::size_t se_k = 10;
+  bool se_json = false, se_hnsw = false;
+  se->add_option("--db", db, "Database file")->required();
+  se->add_option("text", se_text, "Query text")->required();
+  se->add_option("--k", se_k, "Number of results");
+  se->add_option("--model", se_model, "Embedding model (default: the latest)");
+  se->add_flag("--hnsw", se_hnsw, "Approximate search with the HNSW graph (built and stored on first use)");
+  se->add_flag("--json", se_json, "JSON output");
+
+  // window
+  auto *wi = app.add_subcommand("window", "GraPPI moving kNN window graph around a protein");
+  std::string wi_protein, wi_k = "30,4", wi_windows = "1", wi_model, wi_query;
+  std::size_t wi_depth = 2;
+  double wi_min = 0, wi_qw = 0, wi_sw = 0;
+  std::vector<std::string> wi_rel;
+  bool wi_json = false;
+  wi->add_option("--db", db, "Database file")->required();
+  wi->add_option("--protein", wi_protein, "Root protein")->required();
+  wi->add_option("--window", wi_windows, "Window number(s): 1, 1-3 or 1,3");
+  wi->add_option("--k", wi_k, "k per depth, e.g. 30,4 (code default) or 10,2 (paper)");
+  wi->add_option("--depth", wi_depth, "Depth M");
+  wi->add_option("--min-score", wi_min, "Minimum edge score (0-1 or 0-1000)");
+  wi->add_option("--relation", wi_rel, "Relation type(s) to follow");
+  wi->add_option("--model", wi_model, "Embedding model (default: the latest)");
+  wi->add_option("--query", wi_query, "Query text to blend into the ranking (with --query-weight)");
+  wi->add_option("--query-weight", wi_qw, "Weight of query similarity in the ranking (0 = reference behaviour)");
+  wi->add_option("--score-weight", wi_sw, "Weight of the edge score in the ranking");
+  wi->add_flag("--json", wi_json, "JSON output");
+
+  // paths
+  auto *pa = app.add_subcommand("paths", "k shortest simple paths between two proteins (Yen)");
+  std::string pa_from, pa_to;
+  std::size_t pa_len = 4, pa_k = 10;
+  double pa_min = 0;
+  bool pa_weighted = false, pa_json = false;
+  std::vector<std::string> pa_rel;
+  pa->add_option("--db", db, "Database file")->required();
+  pa->add_option("--from", pa_from, "Start protein")->required();
+  pa->add_option("--to", pa_to, "End protein")->required();
+  pa->add_option("--max-len", pa_len, "Maximum number of edges");
+  pa->add_option("--k", pa_k, "Number of paths");
+  pa->add_option("--min-score", pa_min, "Minimum edge score (0-1 or 0-1000)");
+  pa->add_option("--relation", pa_rel, "Relation type(s) to follow");
+  pa->add_flag("--weighted", pa_weighted, "Shortest by sum of -log(score) instead of hop count");
+  pa->add_flag("--json", pa_json, "JSON output");
+
+  // khop
+  auto *kh = app.add_subcommand("khop", "Seeds by similarity to a question, then k-hop expansion");
+  std::string kh_q, kh_model;
+  std::size_t kh_seeds = 3, kh_hops = 1, kh_cap = 0, kh_budget = 0;
+  double kh_min = 0;
+  std::vector<std::string> kh_rel, kh_labels;
+  bool kh_json = false, kh_csv = false;
+  kh->add_option("--db", db, "Database file")->required();
+  kh->add_option("--question", kh_q, "Question text")->required();
+  kh->add_option("--seeds", kh_seeds, "Number of seed nodes");
+  kh->add_option("--hops", kh_hops, "Hops to expand");
+  kh->add_option("--degree-cap", kh_cap, "Expand each node through its top-d edges by score (0 = all)");
+  kh->add_option("--node-budget", kh_budget, "At most this many nodes (0 = no limit)");
+  kh->add_option("--min-score", kh_min, "Minimum edge score (0-1 or 0-1000)");
+  kh->add_option("--relation", kh_rel, "Relation type(s) to follow");
+  kh->add_option("--label", kh_labels, "Node label(s) to keep");
+  kh->add_option("--model", kh_model, "Embedding model (default: the latest)");
+  kh->add_flag("--json", kh_json, "JSON output");
+  kh->add_flag("--csv", kh_csv, "G-Retriever CSV text");
+
+  // pagerank
+  auto *pr = app.add_subcommand("pagerank", "Global or personalised PageRank");
+  std::vector<std::string> pr_seeds;
+  std::size_t pr_top = 20, pr_iter = 100;
+  double pr_damping = 0.85, pr_min = 0;
+  bool pr_json = false, pr_unweighted = false;
+  pr->add_option("--db", db, "Database file")->required();
+  pr->add_option("--seed", pr_seeds, "Seed protein(s) for personalised PageRank");
+  pr->add_option("--top", pr_top, "Show the top N");
+  pr->add_option("--damping", pr_damping, "Damping factor");
+  pr->add_option("--max-iterations", pr_iter, "Iteration cap");
+  pr->add_option("--min-score", pr_min, "Minimum edge score (0-1 or 0-1000)");
+  pr->add_flag("--unweighted", pr_unweighted, "Ignore edge scores");
+  pr->add_flag("--json", pr_json, "JSON output");
 
   CLI11_PARSE(app, argc, argv);
 
@@ -236,6 +389,161 @@ int main(int argc, char **argv) {
         (void)g.resolve(rs_name);  // throws the ambiguous / not-found error with its message
       }
       if (r.status != grappi::ResolveResult::Status::found) return 2;
+    } else if (*em) {
+      grappi::KnowledgeGraph g(db);
+      std::unique_ptr<grappi::Embedder> embedder;
+      if (em_kind == "hashing") {
+        grappi::HashingEmbedderOptions ho;
+        ho.dimension = em_dim;
+        embedder = g.hashing_embedder(ho, em_refit);
+      } else {
+        if (em_model.empty()) throw grappi::Error(grappi::ErrorCode::invalid_argument, "embed: --embedder openai needs --model");
+        grappi::HttpEmbedderOptions ho;
+        ho.base_url = em_base;
+        ho.model = em_model;
+        ho.api_key_env = em_key_env;
+        ho.dimensions = em_dim == 384 ? 0 : em_dim;
+        embedder = std::make_unique<grappi::HttpEmbedder>(ho);
+      }
+      grappi::EmbedOptions eo;
+      eo.batch_size = em_batch ? em_batch : (em_kind == "hashing" ? 256 : 128);
+      Progress bar;
+      eo.progress = [&bar](std::size_t done, std::size_t total) {
+        grappi::ImportProgress p;
+        p.path = "embeddings";
+        p.bytes_read = done;
+        p.bytes_total = total;
+        p.stage = done == total ? "done" : "embedding";
+        bar(p);
+      };
+      auto r = g.embed(*embedder, eo);
+      std::cout << "model " << r.model << " (dimension " << r.dimension << "): embedded " << r.embedded << ", unchanged "
+                << r.unchanged << ", removed " << r.removed << " in " << fmt(r.seconds, 2) << " s\n";
+    } else if (*se) {
+      grappi::KnowledgeGraph g(db);
+      const std::string model = se_model.empty() ? g.default_model() : se_model;
+      auto q = embed_query(g, model, se_text);
+      auto vec = g.vectors(model, se_hnsw);
+      auto hits = se_hnsw ? vec->search_hnsw(q.data(), se_k) : vec->search(q.data(), se_k);
+      json out = json::array();
+      std::vector<std::vector<std::string>> rows;
+      for (auto &h : hits) {
+        auto n = g.node(h.id);
+        out.push_back({{"id", h.id}, {"name", n->name}, {"external_id", n->external_id}, {"score", h.score}});
+        rows.push_back({n->name, n->external_id, fmt(h.score), n->annotation});
+      }
+      if (se_json) std::cout << out.dump(2) << '\n';
+      else print_table({"name", "external_id", "similarity", "annotation"}, rows);
+    } else if (*wi) {
+      grappi::KnowledgeGraph g(db);
+      grappi::WindowOptions o;
+      o.k = parse_k(wi_k);
+      o.depth = wi_depth;
+      o.filter.min_score = score_arg(wi_min);
+      o.filter.relations = wi_rel;
+      o.query_weight = wi_qw;
+      o.score_weight = wi_sw;
+      std::shared_ptr<const grappi::VectorIndex> vec;
+      if (!g.embedding_models().empty()) vec = g.vectors(wi_model);
+      if (!wi_query.empty()) o.query = embed_query(g, wi_model, wi_query);
+      grappi::Retriever r(g.snapshot(), vec);
+      auto root = g.resolve(wi_protein);
+      auto ws = r.windows(root, parse_windows(wi_windows), o);
+      if (wi_json) {
+        if (ws.size() == 1) {
+          std::cout << grappi::to_json(r.graph(), ws[0]).dump(2) << '\n';
+        } else {
+          json arr = json::array();
+          for (auto &w : ws) arr.push_back(grappi::to_json(r.graph(), w));
+          std::cout << arr.dump(2) << '\n';
+        }
+      } else {
+        if (!vec) std::cerr << "grappi: no embeddings in the database: neighbours ranked by edge score (run grappi embed)\n";
+        for (auto &w : ws) {
+          std::cout << "window " << w.index << " of " << wi_protein << ": " << w.nodes.size() << " proteins, " << w.edges.size() << " edges\n";
+          std::vector<std::vector<std::string>> rows;
+          for (auto &n : w.nodes)
+            rows.push_back({n.name, std::to_string(n.depth), n.parent ? g.node(*n.parent)->name : "-", fmt(n.rank_score)});
+          print_table({"protein", "depth", "parent", "rank score"}, rows);
+        }
+      }
+    } else if (*pa) {
+      grappi::KnowledgeGraph g(db);
+      grappi::Retriever r(g.snapshot());
+      grappi::ShortestPathOptions o;
+      o.k = pa_k;
+      o.max_length = pa_len;
+      o.weighted = pa_weighted;
+      o.filter.min_score = score_arg(pa_min);
+      o.filter.relations = pa_rel;
+      auto paths = r.shortest_paths(g.resolve(pa_from), g.resolve(pa_to), o);
+      if (pa_json) {
+        std::cout << grappi::to_json(r.graph(), paths).dump(2) << '\n';
+      } else {
+        if (paths.empty()) std::cout << "no path of at most " << pa_len << " edges\n";
+        for (auto &p : paths) {
+          std::string line;
+          for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+            if (i) line += " -(" + fmt(p.scores[i - 1]) + ")- ";
+            line += r.graph().name(*r.graph().index_of(p.nodes[i]));
+          }
+          std::cout << p.length() << "  " << line << '\n';
+        }
+      }
+    } else if (*kh) {
+      grappi::KnowledgeGraph g(db);
+      const std::string model = kh_model.empty() ? g.default_model() : kh_model;
+      auto q = embed_query(g, model, kh_q);
+      grappi::Retriever r(g.snapshot(), g.vectors(model));
+      std::vector<int64_t> seeds;
+      for (auto &h : r.seeds(q, kh_seeds)) seeds.push_back(h.id);
+      grappi::KhopOptions o;
+      o.hops = kh_hops;
+      o.degree_cap = kh_cap;
+      o.node_budget = kh_budget;
+      o.filter.min_score = score_arg(kh_min);
+      o.filter.relations = kh_rel;
+      o.labels = kh_labels;
+      auto sub = r.khop(seeds, o);
+      if (kh_csv) {
+        std::cout << grappi::to_gretriever_csv(r.graph(), sub, [&](int64_t id) { return grappi::KnowledgeGraph::node_text(*g.node(id)); });
+      } else if (kh_json) {
+        json out = grappi::to_json(r.graph(), sub);
+        json sj = json::array();
+        for (int64_t id : seeds) sj.push_back(r.graph().name(*r.graph().index_of(id)));
+        out["seeds"] = sj;
+        std::cout << out.dump(2) << '\n';
+      } else {
+        std::cout << "seeds:";
+        for (int64_t id : seeds) std::cout << ' ' << r.graph().name(*r.graph().index_of(id));
+        std::cout << "\n" << sub.nodes.size() << " nodes, " << sub.edges.size() << " edges\n";
+        std::vector<std::vector<std::string>> rows;
+        for (std::size_t i = 0; i < sub.nodes.size(); ++i)
+          rows.push_back({r.graph().name(*r.graph().index_of(sub.nodes[i])), std::to_string(sub.hops[i])});
+        print_table({"node", "hops"}, rows);
+      }
+    } else if (*pr) {
+      grappi::KnowledgeGraph g(db);
+      grappi::Retriever r(g.snapshot());
+      grappi::PageRankOptions o;
+      for (auto &s : pr_seeds) o.seeds.push_back(g.resolve(s));
+      o.damping = pr_damping;
+      o.max_iterations = pr_iter;
+      o.filter.min_score = score_arg(pr_min);
+      o.weighted = !pr_unweighted;
+      auto res = r.pagerank(o);
+      auto top = res.top(r.graph(), pr_top);
+      if (pr_json) {
+        json out = json::array();
+        for (auto &t : top) out.push_back({{"name", r.graph().name(*r.graph().index_of(t.id))}, {"score", t.score}, {"id", t.id}});
+        std::cout << out.dump(2) << '\n';
+      } else {
+        std::cout << (o.seeds.empty() ? "global" : "personalised") << " PageRank, " << res.iterations << " iterations"
+                  << (res.converged ? "" : " (not converged)") << "\n";
+        std::vector<std::vector<std::string>> rows;
+        for (auto &t : top) rows.push_back({r.graph().name(*r.graph().index_of(t.id)), fmt(t.score, 6)});
+        print_table({"node", "pagerank"}, rows);
+      }
     } else if (*rm) {
       grappi::KnowledgeGraph g(db, grappi::OpenOptions{false, false, 30000, 64});
       g.remove_dataset(rm_id);

@@ -2,17 +2,45 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "grappi/embedding.hpp"
 #include "grappi/import.hpp"
 #include "grappi/snapshot.hpp"
 #include "grappi/types.hpp"
+#include "grappi/vector_index.hpp"
 
 namespace grappi {
+
+struct EmbedOptions {
+  std::size_t batch_size = 256;  ///< texts per Embedder::embed call
+  /// Called after each batch with (texts embedded so far, texts to embed); may be empty.
+  std::function<void(std::size_t, std::size_t)> progress;
+};
+
+struct EmbedReport {
+  std::string model;
+  std::size_t dimension = 0;
+  std::size_t embedded = 0;   ///< new or changed texts embedded now
+  std::size_t unchanged = 0;  ///< vectors kept (same text as before)
+  std::size_t removed = 0;    ///< vectors of nodes that no longer exist
+  double seconds = 0;
+};
+
+struct EmbeddingModel {
+  int64_t id = 0;
+  std::string name;
+  std::string kind;    ///< "hashing", "openai", "callback"
+  std::size_t dimension = 0;
+  std::string config;  ///< JSON text
+  std::size_t vectors = 0;
+  std::string created_at;
+};
 
 struct OpenOptions {
   bool create = true;        ///< create the database file when it does not exist
@@ -85,6 +113,30 @@ class KnowledgeGraph {
   /// Adds an edge, or returns the id of the identical (endpoints, relation, direction) edge.
   int64_t add_edge(const EdgeInput &edge);
   void add_alias(int64_t node, std::string_view alias, std::string_view source);
+
+  // ---- embeddings ----------------------------------------------------------------------------
+  /// The text grappi embeds for a node: "NAME: annotation" (or the name alone).
+  static std::string node_text(const Node &node);
+  /// Embeds every node whose text is new or changed since the model last embedded it, and
+  /// drops vectors of nodes that are gone; one transaction. The embedder's model name, kind,
+  /// configuration and state are stored so that queries can re-create it.
+  EmbedReport embed(Embedder &embedder, const EmbedOptions &options = {});
+  /// The built-in embedder for this graph: the stored hashing model with these options when
+  /// there is one (so that re-running embeds only new or changed texts), otherwise a new one
+  /// fitted on every node's text. refit forces a new fit.
+  std::unique_ptr<HashingEmbedder> hashing_embedder(const HashingEmbedderOptions &options = {}, bool refit = false) const;
+  std::vector<EmbeddingModel> embedding_models() const;
+  /// Name of the model used when none is named: the most recently created one. Throws
+  /// Error(not_found) when nothing was embedded.
+  std::string default_model() const;
+  /// Re-creates the embedder of a stored model for queries (hashing: from its stored state;
+  /// openai: from its configuration, the API key from the environment). Callback models cannot
+  /// be re-created: Error(invalid_argument).
+  std::unique_ptr<Embedder> query_embedder(const std::string &model = "") const;
+  /// The vectors of a model (default: default_model()), cached per generation. With hnsw, the
+  /// model's HNSW graph is loaded from the database, or built and stored when missing or stale.
+  std::shared_ptr<const VectorIndex> vectors(const std::string &model = "", bool hnsw = false,
+                                             const HnswOptions &hnsw_options = {}) const;
 
   // ---- traversal ---------------------------------------------------------------------------
   /// The CSR snapshot of the current generation; cached, so repeated calls without changes in

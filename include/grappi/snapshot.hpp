@@ -70,6 +70,8 @@ class GraphSnapshot {
   std::optional<uint32_t> index_of(int64_t id) const;
   const std::string &name(uint32_t index) const;
   const std::string &external_id(uint32_t index) const;
+  /// Node label ("Protein", "Gene", ...).
+  const std::string &label(uint32_t index) const;
 
   std::size_t relation_count() const;
   const std::string &relation_name(int32_t relation) const;

@@ -1,0 +1,128 @@
+// grappi/embedding.hpp — text embedders: the built-in lexical embedder (offline default), an
+// OpenAI-compatible HTTP client, and a user callback.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace grappi {
+
+/// Row-major float32 matrix: rows() vectors of dim floats each.
+struct Embeddings {
+  std::size_t dim = 0;
+  std::vector<float> data;
+  std::size_t rows() const { return dim ? data.size() / dim : 0; }
+  const float *row(std::size_t i) const { return data.data() + i * dim; }
+  float *row(std::size_t i) { return data.data() + i * dim; }
+};
+
+/// Turns a batch of texts into vectors. Implementations say whether they are thread-safe.
+class Embedder {
+ public:
+  virtual ~Embedder() = default;
+  /// Identifies the model and every parameter that changes its vectors; stored with them.
+  virtual std::string model() const = 0;
+  virtual std::size_t dimension() const = 0;
+  /// One vector per text, in order. Throws grappi::Error on failure.
+  virtual Embeddings embed(const std::vector<std::string> &texts) = 0;
+  /// "hashing", "openai", "callback": how a stored model is re-created for queries.
+  virtual std::string kind() const = 0;
+  /// Configuration (JSON text) and state (bytes) needed to re-create the embedder.
+  virtual std::string config() const { return "{}"; }
+  virtual std::string state() const { return {}; }
+};
+
+struct HashingEmbedderOptions {
+  std::size_t dimension = 384;
+  int min_char_ngram = 4;       ///< character n-grams of each word, with boundary marks
+  int max_char_ngram = 5;
+  bool word_bigrams = true;
+};
+
+/// The offline default: feature hashing of words, word bigrams and character n-grams with
+/// TF-IDF weights learned from the graph's own annotations (sublinear term frequency, smoothed
+/// IDF), signed hashing into `dimension` buckets, L2-normalised. Deterministic: the same texts
+/// and corpus give the same vectors on every machine. Thread-safe after fit().
+class HashingEmbedder : public Embedder {
+ public:
+  explicit HashingEmbedder(HashingEmbedderOptions options = {});
+  /// Learns document frequencies from a corpus (usually every node's annotation). Without
+  /// fit() every feature weighs the same.
+  void fit(const std::vector<std::string> &corpus);
+  /// Re-creates an embedder from config() and state().
+  static std::unique_ptr<HashingEmbedder> restore(const std::string &config, const std::string &state);
+
+  std::string model() const override;
+  std::size_t dimension() const override { return options_.dimension; }
+  Embeddings embed(const std::vector<std::string> &texts) override;
+  std::string kind() const override { return "hashing"; }
+  std::string config() const override;
+  std::string state() const override;
+
+ private:
+  void embed_one(const std::string &text, float *out) const;
+  HashingEmbedderOptions options_;
+  uint32_t docs_ = 0;
+  std::vector<uint16_t> df_;  // document frequency per feature bucket (saturating)
+};
+
+struct HttpEmbedderOptions {
+  std::string base_url = "http://127.0.0.1:8080/v1";  ///< POST {base_url}/embeddings
+  std::string model;                                  ///< e.g. "text-embedding-3-small", "nomic-embed-text"
+  std::string api_key_env = "OPENAI_API_KEY";         ///< read at call time, never logged
+  std::size_t dimensions = 0;      ///< request this many dimensions (text-embedding-3); 0 = model default
+  std::size_t batch_size = 128;    ///< inputs per request (OpenAI allows 2048)
+  std::size_t max_batch_chars = 400000;  ///< also split batches by size (~100k tokens)
+  int max_retries = 5;             ///< on connection errors, timeouts, 408, 409, 429 and 5xx
+  double retry_base_seconds = 0.5; ///< backoff min(base * 2^attempt, retry_cap_seconds) * jitter
+  double retry_cap_seconds = 8.0;
+  double connect_timeout_seconds = 10;
+  double timeout_seconds = 120;
+};
+
+/// OpenAI-compatible embeddings over HTTP (OpenAI, vLLM, llama.cpp server, Ollama's /v1).
+/// Honours Retry-After; errors name the URL and the server's message, never the API key.
+/// Thread-safe: each call uses its own connection.
+class HttpEmbedder : public Embedder {
+ public:
+  explicit HttpEmbedder(HttpEmbedderOptions options);
+  std::string model() const override;
+  std::size_t dimension() const override;
+  Embeddings embed(const std::vector<std::string> &texts) override;
+  std::string kind() const override { return "openai"; }
+  std::string config() const override;
+  /// Re-creates an embedder from config() (the API key comes from the environment).
+  static std::unique_ptr<HttpEmbedder> restore(const std::string &config);
+  /// Number of HTTP requests made so far (for tests and usage reports).
+  std::size_t requests() const { return requests_; }
+
+ private:
+  HttpEmbedderOptions options_;
+  std::size_t dim_ = 0;  // learned from the first answer when options_.dimensions is 0
+  std::size_t requests_ = 0;
+};
+
+/// Calls a user function; the C API passes a function pointer through it.
+class CallbackEmbedder : public Embedder {
+ public:
+  using Fn = std::function<Embeddings(const std::vector<std::string> &)>;
+  CallbackEmbedder(std::string model, std::size_t dimension, Fn fn);
+  std::string model() const override { return model_; }
+  std::size_t dimension() const override { return dim_; }
+  Embeddings embed(const std::vector<std::string> &texts) override;
+  std::string kind() const override { return "callback"; }
+
+ private:
+  std::string model_;
+  std::size_t dim_;
+  Fn fn_;
+};
+
+/// Cosine similarity of two vectors of length n (0 when either is zero).
+float cosine(const float *a, const float *b, std::size_t n);
+
+}  // namespace grappi

@@ -1,0 +1,76 @@
+// grappi/vector_index.hpp — node embeddings in memory: exact search (Eigen) and HNSW (hnswlib).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "grappi/embedding.hpp"
+
+namespace grappi {
+
+enum class Metric {
+  cosine,         ///< score = cosine similarity
+  inner_product,  ///< score = dot product
+  l2,             ///< score = -Euclidean distance (so that higher is always closer)
+};
+
+struct SearchHit {
+  int64_t id = 0;   ///< node id
+  float score = 0;  ///< higher is closer; see Metric
+};
+
+struct HnswOptions {
+  std::size_t M = 16;
+  std::size_t ef_construction = 200;
+  std::size_t ef = 64;  ///< search breadth; raised to k when smaller
+  Metric metric = Metric::cosine;  ///< cosine or l2 (inner_product is served as cosine on unit vectors)
+  uint64_t seed = 100;
+};
+
+/// Vectors of one embedding model, keyed by node id. Immutable after construction except for
+/// build_hnsw()/load_hnsw(), which must finish before queries start; every query method is
+/// const and thread-safe. Results are deterministic: equal scores are ordered by ascending id.
+class VectorIndex {
+ public:
+  VectorIndex(std::string model, std::vector<int64_t> ids, Embeddings vectors);
+  ~VectorIndex();
+  VectorIndex(VectorIndex &&) noexcept;
+  VectorIndex &operator=(VectorIndex &&) noexcept;
+
+  const std::string &model() const { return model_; }
+  std::size_t size() const { return ids_.size(); }
+  std::size_t dim() const { return vectors_.dim; }
+  const std::vector<int64_t> &ids() const { return ids_; }
+  /// The stored vector of a node, or nullptr.
+  const float *vector(int64_t id) const;
+  /// Similarity of q to one node's vector under the metric; NaN when the node has no vector.
+  float score(const float *q, int64_t id, Metric metric = Metric::cosine) const;
+
+  /// Exact top-k over all vectors.
+  std::vector<SearchHit> search(const float *q, std::size_t k, Metric metric = Metric::cosine) const;
+  /// Exact top-k among the given node ids (for example a protein's neighbours); ids without a
+  /// vector are skipped.
+  std::vector<SearchHit> search_among(const float *q, const std::vector<int64_t> &candidates, std::size_t k,
+                                      Metric metric = Metric::cosine) const;
+
+  /// Builds the HNSW graph over all vectors.
+  void build_hnsw(const HnswOptions &options = {});
+  bool has_hnsw() const;
+  /// Approximate top-k with the HNSW graph (requires build_hnsw or load_hnsw).
+  std::vector<SearchHit> search_hnsw(const float *q, std::size_t k) const;
+  /// The HNSW graph as bytes (hnswlib's format) and back.
+  std::string save_hnsw() const;
+  void load_hnsw(const std::string &bytes, const HnswOptions &options);
+
+ private:
+  struct Hnsw;
+  std::string model_;
+  std::vector<int64_t> ids_;  // ascending
+  Embeddings vectors_;
+  std::vector<float> norms_;
+  std::unique_ptr<Hnsw> hnsw_;
+};
+
+}  // namespace grappi

@@ -1,0 +1,41 @@
+// Internal: a small HTTP client over libcurl with the retry policy of the OpenAI-compatible
+// servers (connection errors, timeouts, 408, 409, 429 and 5xx are retried with exponential
+// backoff and jitter, Retry-After / retry-after-ms honoured when in (0, 60] seconds).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace grappi::detail {
+
+struct HttpResponse {
+  long status = 0;
+  std::string body;
+  std::map<std::string, std::string> headers;  // lower-case names
+};
+
+struct RetryPolicy {
+  int max_retries = 5;
+  double base_seconds = 0.5;
+  double cap_seconds = 8.0;
+  double connect_timeout_seconds = 10;
+  double timeout_seconds = 120;
+};
+
+/// POSTs a JSON body. Returns the first 2xx response. Throws Error(network) naming the URL and
+/// the last problem (status and the server's error message, or the curl error) when the
+/// request fails for good; `attempts` (optional) receives the number of requests made.
+HttpResponse post_json(const std::string &url, const std::string &body,
+                       const std::vector<std::string> &headers, const RetryPolicy &policy,
+                       int *attempts = nullptr);
+
+/// The server's error message from an OpenAI-style, llama.cpp, vLLM or Ollama error body, or
+/// the start of the body.
+std::string error_message(const std::string &body);
+
+/// "Authorization: Bearer <key>" from an environment variable, or "Bearer none" when unset
+/// (local servers ignore it). The key is never part of any message grappi writes.
+std::string bearer_header(const std::string &env_var);
+
+}  // namespace grappi::detail

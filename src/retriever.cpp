@@ -1,0 +1,609 @@
+#include "grappi/retriever.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <queue>
+#include <set>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "grappi/error.hpp"
+
+namespace grappi {
+
+namespace {
+
+uint32_t index_or_throw(const GraphSnapshot &g, int64_t id, const char *what) {
+  auto i = g.index_of(id);
+  if (!i) throw Error(ErrorCode::not_found, std::string(what) + ": no node with id " + std::to_string(id) + " in the graph");
+  return *i;
+}
+
+// Relation filter compiled to a mask over relation indices.
+struct Filter {
+  std::vector<char> keep;  // empty: all
+  float min_score = 0;
+  Filter(const GraphSnapshot &g, const EdgeFilter &f) : min_score(static_cast<float>(f.min_score)) {
+    if (!f.relations.empty()) {
+      keep.assign(g.relation_count(), 0);
+      for (auto &r : f.relations) {
+        int32_t k = g.relation_index(r);
+        if (k >= 0) keep[static_cast<std::size_t>(k)] = 1;
+      }
+    }
+  }
+  bool pass(const GraphSnapshot::Adjacency &a, std::size_t i) const {
+    return a.score[i] >= min_score && (keep.empty() || keep[a.relation[i]]);
+  }
+};
+
+struct Cand {
+  uint32_t node;
+  float best;  // best edge score to it
+};
+
+// Distinct neighbours passing the filter, each once, with the best edge score.
+void candidates(const GraphSnapshot &g, uint32_t u, const Filter &f, std::vector<Cand> &out) {
+  out.clear();
+  auto a = g.adjacency(u);
+  for (std::size_t i = 0; i < a.size; ++i) {
+    if (a.neighbor[i] == u || !f.pass(a, i)) continue;
+    if (!out.empty() && out.back().node == a.neighbor[i]) {
+      out.back().best = std::max(out.back().best, a.score[i]);
+    } else {
+      out.push_back({a.neighbor[i], a.score[i]});
+    }
+  }
+}
+
+WindowEdge edge_of(const GraphSnapshot &g, uint32_t u, const GraphSnapshot::Adjacency &a, std::size_t i) {
+  WindowEdge e;
+  e.edge = a.edge[i];
+  e.relation = g.relation_name(a.relation[i]);
+  e.score = a.score[i];
+  e.directed = a.direction[i] != static_cast<uint8_t>(Direction::undirected);
+  const bool incoming = a.direction[i] == static_cast<uint8_t>(Direction::incoming);
+  const int64_t self = g.node_id(u), other = g.node_id(a.neighbor[i]);
+  e.source = incoming ? other : std::min(self, other);
+  e.target = incoming ? self : std::max(self, other);
+  if (a.direction[i] == static_cast<uint8_t>(Direction::outgoing)) {
+    e.source = self;
+    e.target = other;
+  }
+  return e;
+}
+
+// Every filtered edge among a node set, each once, ordered by edge id.
+std::vector<WindowEdge> edges_among(const GraphSnapshot &g, const std::vector<uint32_t> &nodes, const Filter &f) {
+  std::unordered_set<uint32_t> in(nodes.begin(), nodes.end());
+  std::map<uint32_t, WindowEdge> by_id;
+  for (uint32_t u : nodes) {
+    auto a = g.adjacency(u);
+    for (std::size_t i = 0; i < a.size; ++i)
+      if (in.count(a.neighbor[i]) && f.pass(a, i) && !by_id.count(a.edge[i])) by_id.emplace(a.edge[i], edge_of(g, u, a, i));
+  }
+  std::vector<WindowEdge> out;
+  out.reserve(by_id.size());
+  for (auto &kv : by_id) out.push_back(std::move(kv.second));
+  return out;
+}
+
+}  // namespace
+
+Retriever::Retriever(std::shared_ptr<const GraphSnapshot> graph, std::shared_ptr<const VectorIndex> vectors)
+    : graph_(std::move(graph)), vectors_(std::move(vectors)) {
+  if (!graph_) throw Error(ErrorCode::invalid_argument, "retriever: no graph snapshot");
+}
+
+// ---- windows -------------------------------------------------------------------------------------
+
+Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
+  const GraphSnapshot &g = *graph_;
+  if (o.k.empty() || std::any_of(o.k.begin(), o.k.end(), [](std::size_t k) { return k == 0; }))
+    throw Error(ErrorCode::invalid_argument, "window: every k must be at least 1");
+  if (o.window == 0) throw Error(ErrorCode::invalid_argument, "window: windows are numbered from 1");
+  if (o.query_weight < 0 || o.score_weight < 0 || o.query_weight + o.score_weight > 1)
+    throw Error(ErrorCode::invalid_argument, "window: query and score weights must be >= 0 and sum to at most 1");
+  if (o.query_weight > 0 && (o.query.empty() || !vectors_ || o.query.size() != vectors_->dim()))
+    throw Error(ErrorCode::invalid_argument, "window: query blending needs a query vector of the index's dimension");
+  const uint32_t root = index_or_throw(g, root_id, "window");
+  const Filter f(g, o.filter);
+  Window w;
+  w.index = o.window;
+  w.root = root_id;
+  std::unordered_map<uint32_t, std::size_t> pos;
+  std::vector<uint32_t> order;
+  auto add = [&](uint32_t v, std::size_t depth, std::optional<int64_t> parent, double rank) {
+    pos.emplace(v, order.size());
+    order.push_back(v);
+    w.nodes.push_back({g.node_id(v), g.name(v), depth, parent, rank});
+  };
+  add(root, 0, std::nullopt, 1.0);
+  std::vector<Cand> cands;
+  std::vector<std::pair<double, uint32_t>> ranked;
+  const double wq = o.query_weight, ws = o.score_weight, wn = 1.0 - wq - ws;
+  // Ranks u's candidates (not yet in the window) by the blended similarity, best first.
+  auto rank = [&](uint32_t u) {
+    candidates(g, u, f, cands);
+    ranked.clear();
+    const float *eu = vectors_ ? vectors_->vector(g.node_id(u)) : nullptr;
+    for (const Cand &c : cands) {
+      if (pos.count(c.node)) continue;
+      double s;
+      if (!vectors_) {
+        s = c.best;  // no embeddings: the edge score ranks
+      } else {
+        const int64_t cid = g.node_id(c.node);
+        const float sim = eu ? vectors_->score(eu, cid) : std::nanf("");
+        if (std::isnan(sim)) {
+          s = -std::numeric_limits<double>::infinity();  // no vector: after every embedded neighbour
+        } else {
+          s = wn * sim + ws * c.best;
+          if (wq > 0) {
+            const float qs = vectors_->score(o.query.data(), cid);
+            s += wq * (std::isnan(qs) ? 0.0 : qs);
+          }
+        }
+      }
+      ranked.emplace_back(s, c.node);
+    }
+    std::sort(ranked.begin(), ranked.end(), [&](const auto &a, const auto &b) {
+      return a.first != b.first ? a.first > b.first : g.node_id(a.second) < g.node_id(b.second);
+    });
+  };
+  auto k_at = [&](std::size_t depth) { return o.k[std::min(depth, o.k.size() - 1)]; };
+  if (o.depth > 0) {
+    rank(root);
+    const std::size_t k0 = k_at(0), start = (o.window - 1) * k0;
+    for (std::size_t r = start; r < ranked.size() && r < start + k0; ++r) add(ranked[r].second, 1, root_id, ranked[r].first);
+    for (std::size_t p = 1; p < order.size(); ++p) {
+      const std::size_t depth = w.nodes[p].depth;
+      if (depth >= o.depth) continue;
+      const uint32_t u = order[p];
+      rank(u);
+      const std::size_t kd = k_at(depth);
+      for (std::size_t r = 0; r < ranked.size() && r < kd; ++r) add(ranked[r].second, depth + 1, g.node_id(u), ranked[r].first);
+    }
+  }
+  w.edges = edges_among(g, order, f);
+  return w;
+}
+
+std::vector<Window> Retriever::windows(int64_t root, const std::vector<std::size_t> &indices, const WindowOptions &options) const {
+  std::vector<Window> out(indices.size());
+  std::vector<std::exception_ptr> errors(indices.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < indices.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        WindowOptions o = options;
+        o.window = indices[i];
+        out[i] = window(root, o);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  for (auto &t : threads) t.join();
+  for (auto &e : errors)
+    if (e) std::rethrow_exception(e);
+  return out;
+}
+
+PathSet Retriever::window_paths(const Window &w, const PathOptions &o) const {
+  PathSet out;
+  if (w.nodes.empty()) return out;
+  // The window graph, undirected, with the best edge per node pair; neighbours in window order.
+  std::unordered_map<int64_t, std::size_t> pos;
+  for (std::size_t i = 0; i < w.nodes.size(); ++i) pos.emplace(w.nodes[i].id, i);
+  const std::size_t n = w.nodes.size();
+  std::map<std::pair<std::size_t, std::size_t>, const WindowEdge *> best;
+  for (const auto &e : w.edges) {
+    auto a = pos.find(e.source), b = pos.find(e.target);
+    if (a == pos.end() || b == pos.end() || a->second == b->second) continue;
+    for (auto key : {std::make_pair(a->second, b->second), std::make_pair(b->second, a->second)}) {
+      auto it = best.find(key);
+      if (it == best.end() || e.score > it->second->score || (e.score == it->second->score && e.edge < it->second->edge))
+        best[key] = &e;
+    }
+  }
+  std::vector<std::vector<std::pair<std::size_t, const WindowEdge *>>> adj(n);
+  for (auto &kv : best) adj[kv.first.first].emplace_back(kv.first.second, kv.second);  // map order: by neighbour position
+  std::vector<std::size_t> stack_nodes{0};
+  std::vector<const WindowEdge *> stack_edges;
+  std::vector<char> on_path(n, 0);
+  on_path[0] = 1;
+  std::function<void(std::size_t)> dfs = [&](std::size_t u) {
+    if (stack_edges.size() >= o.max_length || out.truncated) return;
+    for (auto &[v, e] : adj[u]) {
+      if (on_path[v]) continue;
+      if (out.paths.size() >= o.max_paths) {
+        out.truncated = true;
+        return;
+      }
+      stack_nodes.push_back(v);
+      stack_edges.push_back(e);
+      on_path[v] = 1;
+      Path p;
+      for (std::size_t x : stack_nodes) p.nodes.push_back(w.nodes[x].id);
+      for (const WindowEdge *x : stack_edges) {
+        p.edges.push_back(x->edge);
+        p.scores.push_back(x->score);
+      }
+      p.weight = static_cast<double>(p.edges.size());
+      out.paths.push_back(std::move(p));
+      dfs(v);
+      on_path[v] = 0;
+      stack_nodes.pop_back();
+      stack_edges.pop_back();
+      if (out.truncated) return;
+    }
+  };
+  dfs(0);
+  return out;
+}
+
+// ---- k shortest simple paths (Yen) --------------------------------------------------------------
+
+namespace {
+
+struct SearchCtx {
+  const GraphSnapshot &g;
+  const Filter &f;
+  bool weighted;
+};
+
+double hop_cost(const SearchCtx &c, float score) {
+  return c.weighted ? -std::log(std::max(static_cast<double>(score), 1e-12)) : 1.0;
+}
+
+// Cheapest path s -> t with at most max_hops edges avoiding banned nodes and node pairs; nodes
+// as snapshot indices. Layered relaxation (exact for hop limits, non-negative weights).
+std::optional<std::vector<uint32_t>> constrained_shortest(const SearchCtx &c, uint32_t s, uint32_t t, std::size_t max_hops,
+                                                          const std::vector<char> &banned_node,
+                                                          const std::set<std::pair<uint32_t, uint32_t>> &banned_pair) {
+  if (s == t) return std::vector<uint32_t>{s};
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::unordered_map<uint32_t, std::pair<double, uint32_t>>> layer(max_hops + 1);  // node -> (dist, pred)
+  layer[0][s] = {0.0, s};
+  std::vector<uint32_t> frontier{s}, next;
+  for (std::size_t h = 0; h < max_hops && !frontier.empty(); ++h) {
+    next.clear();
+    std::sort(frontier.begin(), frontier.end());
+    for (uint32_t v : frontier) {
+      const double dv = layer[h][v].first;
+      if (v == t) continue;
+      auto a = c.g.adjacency(v);
+      for (std::size_t i = 0; i < a.size; ++i) {
+        const uint32_t w = a.neighbor[i];
+        if (w == v || !c.f.pass(a, i) || banned_node[w]) continue;
+        if (banned_pair.count({std::min(v, w), std::max(v, w)})) continue;
+        const double nd = dv + hop_cost(c, a.score[i]);
+        auto it = layer[h + 1].find(w);
+        if (it == layer[h + 1].end()) {
+          layer[h + 1].emplace(w, std::make_pair(nd, v));
+          next.push_back(w);
+        } else if (nd < it->second.first) {
+          it->second = {nd, v};
+        }
+      }
+    }
+    std::swap(frontier, next);
+  }
+  std::size_t best_h = 0;
+  double best = inf;
+  for (std::size_t h = 1; h <= max_hops; ++h) {
+    auto it = layer[h].find(t);
+    if (it != layer[h].end() && it->second.first < best) {
+      best = it->second.first;
+      best_h = h;
+    }
+  }
+  if (best == inf) return std::nullopt;
+  std::vector<uint32_t> path{t};
+  uint32_t cur = t;
+  for (std::size_t h = best_h; h > 0; --h) {
+    cur = layer[h][cur].second;
+    path.push_back(cur);
+  }
+  std::reverse(path.begin(), path.end());
+  std::vector<uint32_t> sorted = path;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return std::nullopt;  // not simple
+  return path;
+}
+
+Path to_path(const SearchCtx &c, const std::vector<uint32_t> &nodes) {
+  Path p;
+  for (uint32_t v : nodes) p.nodes.push_back(c.g.node_id(v));
+  for (std::size_t i = 0; i + 1 < nodes.size(); ++i) {
+    auto a = c.g.adjacency(nodes[i]);
+    const uint32_t *lo = std::lower_bound(a.neighbor, a.neighbor + a.size, nodes[i + 1]);
+    std::size_t bi = a.size;
+    for (const uint32_t *q = lo; q != a.neighbor + a.size && *q == nodes[i + 1]; ++q) {
+      std::size_t k = static_cast<std::size_t>(q - a.neighbor);
+      if (c.f.pass(a, k) && (bi == a.size || a.score[k] > a.score[bi])) bi = k;
+    }
+    p.edges.push_back(a.edge[bi]);
+    p.scores.push_back(a.score[bi]);
+    p.weight += hop_cost(c, a.score[bi]);
+  }
+  return p;
+}
+
+}  // namespace
+
+std::vector<Path> Retriever::shortest_paths(int64_t from, int64_t to, const ShortestPathOptions &o) const {
+  const GraphSnapshot &g = *graph_;
+  const uint32_t s = index_or_throw(g, from, "paths"), t = index_or_throw(g, to, "paths");
+  if (s == t) throw Error(ErrorCode::invalid_argument, "paths: the two proteins are the same node");
+  const Filter f(g, o.filter);
+  const SearchCtx c{g, f, o.weighted};
+  std::vector<std::vector<uint32_t>> A;
+  std::vector<Path> out;
+  if (o.k == 0 || o.max_length == 0) return out;
+  std::vector<char> banned(g.node_count(), 0);
+  auto first = constrained_shortest(c, s, t, o.max_length, banned, {});
+  if (!first) return out;
+  A.push_back(*first);
+  // Candidates ordered by (weight, hops, insertion order) for determinism.
+  std::set<std::tuple<double, std::size_t, std::size_t>> B;
+  std::vector<std::vector<uint32_t>> cand_paths;
+  std::set<std::vector<uint32_t>> seen{*first};
+  while (A.size() < o.k) {
+    const std::vector<uint32_t> &prev = A.back();
+    for (std::size_t i = 0; i + 1 < prev.size(); ++i) {
+      const uint32_t spur = prev[i];
+      std::set<std::pair<uint32_t, uint32_t>> banned_pair;
+      for (const auto &p : A)
+        if (p.size() > i + 1 && std::equal(prev.begin(), prev.begin() + static_cast<std::ptrdiff_t>(i + 1), p.begin()))
+          banned_pair.insert({std::min(p[i], p[i + 1]), std::max(p[i], p[i + 1])});
+      std::fill(banned.begin(), banned.end(), 0);
+      for (std::size_t j = 0; j < i; ++j) banned[prev[j]] = 1;
+      if (o.max_length <= i) continue;
+      auto spur_path = constrained_shortest(c, spur, t, o.max_length - i, banned, banned_pair);
+      if (!spur_path) continue;
+      std::vector<uint32_t> total(prev.begin(), prev.begin() + static_cast<std::ptrdiff_t>(i));
+      total.insert(total.end(), spur_path->begin(), spur_path->end());
+      if (!seen.insert(total).second) continue;
+      const double wgt = to_path(c, total).weight;
+      B.insert({wgt, total.size(), cand_paths.size()});
+      cand_paths.push_back(std::move(total));
+    }
+    if (B.empty()) break;
+    auto best = *B.begin();
+    B.erase(B.begin());
+    A.push_back(cand_paths[std::get<2>(best)]);
+  }
+  for (const auto &p : A) out.push_back(to_path(c, p));
+  return out;
+}
+
+// ---- seeds and k-hop -----------------------------------------------------------------------------
+
+std::vector<SearchHit> Retriever::seeds(const std::vector<float> &query, std::size_t k, bool use_hnsw) const {
+  if (!vectors_) throw Error(ErrorCode::invalid_argument, "seeds: the retriever has no vector index (run grappi embed)");
+  if (query.size() != vectors_->dim())
+    throw Error(ErrorCode::invalid_argument, "seeds: query has dimension " + std::to_string(query.size()) + ", the index " +
+                                                 std::to_string(vectors_->dim()));
+  auto hits = (use_hnsw && vectors_->has_hnsw()) ? vectors_->search_hnsw(query.data(), k) : vectors_->search(query.data(), k);
+  // Keep only nodes of this snapshot.
+  hits.erase(std::remove_if(hits.begin(), hits.end(), [&](const SearchHit &h) { return !graph_->index_of(h.id); }), hits.end());
+  return hits;
+}
+
+Subgraph Retriever::khop(const std::vector<int64_t> &seed_ids, const KhopOptions &o) const {
+  const GraphSnapshot &g = *graph_;
+  const Filter f(g, o.filter);
+  std::unordered_set<std::string> labels(o.labels.begin(), o.labels.end());
+  std::unordered_map<uint32_t, std::size_t> hop;
+  std::vector<uint32_t> order, frontier, next;
+  for (int64_t id : seed_ids) {
+    uint32_t v = index_or_throw(g, id, "khop");
+    if (hop.emplace(v, 0).second) {
+      order.push_back(v);
+      frontier.push_back(v);
+    }
+  }
+  std::vector<Cand> cands;
+  bool full = o.node_budget && order.size() >= o.node_budget;
+  for (std::size_t h = 1; h <= o.hops && !full; ++h) {
+    next.clear();
+    for (uint32_t u : frontier) {
+      candidates(g, u, f, cands);
+      if (o.degree_cap && cands.size() > o.degree_cap) {
+        std::stable_sort(cands.begin(), cands.end(), [&](const Cand &a, const Cand &b) {
+          return a.best != b.best ? a.best > b.best : g.node_id(a.node) < g.node_id(b.node);
+        });
+        cands.resize(o.degree_cap);
+      }
+      for (const Cand &c : cands) {
+        if (hop.count(c.node)) continue;
+        if (!labels.empty() && !labels.count(g.label(c.node))) continue;
+        hop.emplace(c.node, h);
+        order.push_back(c.node);
+        next.push_back(c.node);
+        if (o.node_budget && order.size() >= o.node_budget) {
+          full = true;
+          break;
+        }
+      }
+      if (full) break;
+    }
+    std::swap(frontier, next);
+  }
+  Subgraph s;
+  std::vector<uint32_t> sorted = order;
+  std::sort(sorted.begin(), sorted.end(), [&](uint32_t a, uint32_t b) { return g.node_id(a) < g.node_id(b); });
+  for (uint32_t v : sorted) {
+    s.nodes.push_back(g.node_id(v));
+    s.hops.push_back(hop[v]);
+  }
+  s.edges = edges_among(g, order, f);
+  return s;
+}
+
+// ---- PageRank ------------------------------------------------------------------------------------
+
+PageRankResult Retriever::pagerank(const PageRankOptions &o) const {
+  const GraphSnapshot &g = *graph_;
+  if (!(o.damping >= 0 && o.damping < 1)) throw Error(ErrorCode::invalid_argument, "pagerank: damping must be in [0,1)");
+  const std::size_t n = g.node_count();
+  PageRankResult r;
+  if (n == 0) return r;
+  const Filter f(g, o.filter);
+  // Personalisation vector.
+  std::vector<double> p(n, 0.0);
+  if (o.seeds.empty()) {
+    std::fill(p.begin(), p.end(), 1.0 / static_cast<double>(n));
+  } else {
+    std::vector<uint32_t> s;
+    for (int64_t id : o.seeds) s.push_back(index_or_throw(g, id, "pagerank"));
+    std::sort(s.begin(), s.end());
+    s.erase(std::unique(s.begin(), s.end()), s.end());
+    for (uint32_t v : s) p[v] = 1.0 / static_cast<double>(s.size());
+  }
+  auto follows_out = [](uint8_t d) { return d != static_cast<uint8_t>(Direction::incoming); };  // u -> neighbour
+  auto follows_in = [](uint8_t d) { return d != static_cast<uint8_t>(Direction::outgoing); };   // neighbour -> u
+  std::vector<double> out_w(n, 0.0);
+  for (uint32_t u = 0; u < n; ++u) {
+    auto a = g.adjacency(u);
+    for (std::size_t i = 0; i < a.size; ++i)
+      if (follows_out(a.direction[i]) && f.pass(a, i)) out_w[u] += o.weighted ? a.score[i] : 1.0;
+  }
+  std::vector<double> x = p, nx(n), contrib(n);
+  std::size_t threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min<std::size_t>(threads, 16);
+  if (n < 10000) threads = 1;
+  for (r.iterations = 0; r.iterations < o.max_iterations;) {
+    double dangling = 0;
+    for (uint32_t u = 0; u < n; ++u) {
+      if (out_w[u] > 0) contrib[u] = x[u] / out_w[u];
+      else {
+        contrib[u] = 0;
+        dangling += x[u];
+      }
+    }
+    const double d = o.damping;
+    auto work = [&](std::size_t lo, std::size_t hi, double *diff) {
+      double local = 0;
+      for (std::size_t v = lo; v < hi; ++v) {
+        auto a = g.adjacency(static_cast<uint32_t>(v));
+        double s = 0;
+        for (std::size_t i = 0; i < a.size; ++i)
+          if (follows_in(a.direction[i]) && f.pass(a, i)) s += contrib[a.neighbor[i]] * (o.weighted ? a.score[i] : 1.0);
+        nx[v] = d * s + (d * dangling + (1.0 - d)) * p[v];
+        local += std::abs(nx[v] - x[v]);
+      }
+      *diff = local;
+    };
+    std::vector<double> diffs(threads, 0.0);
+    if (threads == 1) {
+      work(0, n, &diffs[0]);
+    } else {
+      std::vector<std::thread> pool;
+      for (std::size_t t = 0; t < threads; ++t)
+        pool.emplace_back(work, n * t / threads, n * (t + 1) / threads, &diffs[t]);
+      for (auto &th : pool) th.join();
+    }
+    std::swap(x, nx);
+    ++r.iterations;
+    double diff = 0;
+    for (double dd : diffs) diff += dd;
+    if (diff < o.tolerance) {
+      r.converged = true;
+      break;
+    }
+  }
+  r.rank = std::move(x);
+  return r;
+}
+
+std::vector<RankedNode> PageRankResult::top(const GraphSnapshot &g, std::size_t n) const {
+  std::vector<RankedNode> all;
+  all.reserve(rank.size());
+  for (std::size_t i = 0; i < rank.size(); ++i) all.push_back({g.node_id(static_cast<uint32_t>(i)), rank[i]});
+  auto better = [](const RankedNode &a, const RankedNode &b) { return a.score != b.score ? a.score > b.score : a.id < b.id; };
+  if (all.size() > n) {
+    std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n), all.end(), better);
+    all.resize(n);
+  } else {
+    std::sort(all.begin(), all.end(), better);
+  }
+  return all;
+}
+
+// ---- output -------------------------------------------------------------------------------------
+
+namespace {
+const std::string &name_of(const GraphSnapshot &g, int64_t id) {
+  return g.name(*g.index_of(id));
+}
+nlohmann::json edge_json(const GraphSnapshot &g, const WindowEdge &e) {
+  return {{"source", name_of(g, e.source)}, {"target", name_of(g, e.target)}, {"score", e.score},
+          {"relation", e.relation},        {"directed", e.directed},          {"edge_id", e.edge}};
+}
+}  // namespace
+
+nlohmann::json to_json(const GraphSnapshot &g, const Window &w) {
+  nlohmann::json nodes = nlohmann::json::array(), edges = nlohmann::json::array();
+  for (const auto &n : w.nodes)
+    nodes.push_back({{"id", n.id},
+                     {"name", n.name},
+                     {"depth", n.depth},
+                     {"parent", n.parent ? nlohmann::json(name_of(g, *n.parent)) : nlohmann::json(nullptr)},
+                     {"parent_id", n.parent ? nlohmann::json(*n.parent) : nlohmann::json(nullptr)},
+                     {"rank_score", n.rank_score}});
+  for (const auto &e : w.edges) edges.push_back(edge_json(g, e));
+  return {{"window", w.index}, {"root", name_of(g, w.root)}, {"nodes", nodes}, {"edges", edges}};
+}
+
+nlohmann::json to_json(const GraphSnapshot &g, const std::vector<Path> &paths) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto &p : paths) {
+    nlohmann::json names = nlohmann::json::array();
+    for (int64_t id : p.nodes) names.push_back(name_of(g, id));
+    out.push_back({{"proteins", names}, {"length", p.length()}, {"node_ids", p.nodes}, {"edge_ids", p.edges},
+                   {"scores", p.scores}, {"weight", p.weight}});
+  }
+  return out;
+}
+
+nlohmann::json to_json(const GraphSnapshot &g, const Subgraph &s) {
+  nlohmann::json nodes = nlohmann::json::array(), edges = nlohmann::json::array();
+  for (std::size_t i = 0; i < s.nodes.size(); ++i)
+    nodes.push_back({{"id", s.nodes[i]}, {"name", name_of(g, s.nodes[i])}, {"hops", s.hops[i]}});
+  for (const auto &e : s.edges) edges.push_back(edge_json(g, e));
+  return {{"nodes", nodes}, {"edges", edges}};
+}
+
+namespace {
+std::string csv_field(const std::string &s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+}  // namespace
+
+std::string to_gretriever_csv(const GraphSnapshot &g, const Subgraph &s, const std::function<std::string(int64_t)> &node_attr) {
+  (void)g;
+  std::unordered_map<int64_t, std::size_t> local;
+  std::string out = "node_id,node_attr\n";
+  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+    local.emplace(s.nodes[i], i);
+    out += std::to_string(i) + "," + csv_field(node_attr(s.nodes[i])) + "\n";
+  }
+  out += "\nsrc,edge_attr,dst\n";
+  for (const auto &e : s.edges)
+    out += std::to_string(local.at(e.source)) + "," + csv_field(e.relation) + "," + std::to_string(local.at(e.target)) + "\n";
+  return out;
+}
+
+}  // namespace grappi

@@ -1,0 +1,344 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+#include "grappi/grappi.hpp"
+#include "grappi/retriever.hpp"
+#include "test_util.hpp"
+
+using namespace testutil;
+using grappi::KnowledgeGraph;
+
+namespace {
+
+// Hand-built graph: every node's embedding is a unit vector at a chosen angle (degrees), so the
+// similarity order is obvious: cos(angle difference).
+struct Hand {
+  TempDir dir;
+  KnowledgeGraph kg{dir.file("hand.db")};
+  std::map<std::string, double> angle{{"R", 0}, {"A", 10}, {"B", 20}, {"C", 30}, {"D", 90}, {"E", 15}, {"F", 25}};
+  std::map<std::string, int64_t> id;
+  Hand() {
+    for (auto &kv : angle) id[kv.first] = kg.add_node({"1." + kv.first, kv.first, kv.first == "D" ? "Gene" : "Protein", "", 0, "{}"});
+    edge("R", "A", 0.9);
+    edge("R", "A", 0.5, "string.physical");  // a second relation: A still counts once
+    edge("R", "B", 0.3);
+    edge("R", "C", 0.8);
+    edge("R", "D", 0.7);
+    edge("A", "E", 0.6);
+    edge("A", "B", 0.6);
+    edge("B", "F", 0.6);
+    edge("C", "F", 0.6);
+    auto fn = [this](const std::vector<std::string> &texts) {
+      grappi::Embeddings e;
+      e.dim = 2;
+      for (auto &t : texts) {
+        double a = angle.at(t.substr(0, t.find(':'))) * M_PI / 180.0;
+        e.data.push_back(static_cast<float>(std::cos(a)));
+        e.data.push_back(static_cast<float>(std::sin(a)));
+      }
+      return e;
+    };
+    grappi::CallbackEmbedder emb("angles", 2, fn);
+    kg.embed(emb);
+  }
+  void edge(const std::string &a, const std::string &b, double s, const std::string &rel = "string.combined") {
+    grappi::EdgeInput e;
+    e.source = id[a];
+    e.target = id[b];
+    e.relation = rel;
+    e.score = s;
+    kg.add_edge(e);
+  }
+  grappi::Retriever retriever() { return grappi::Retriever(kg.snapshot(), kg.vectors()); }
+  std::map<std::string, std::pair<std::size_t, std::string>> members(const grappi::Window &w) {
+    std::map<std::string, std::pair<std::size_t, std::string>> m;
+    auto g = kg.snapshot();
+    for (auto &n : w.nodes) m[n.name] = {n.depth, n.parent ? g->name(*g->index_of(*n.parent)) : "-"};
+    return m;
+  }
+  std::set<std::pair<std::string, std::string>> edge_names(const grappi::Window &w) {
+    std::set<std::pair<std::string, std::string>> s;
+    auto g = kg.snapshot();
+    for (auto &e : w.edges) {
+      std::string a = g->name(*g->index_of(e.source)), b = g->name(*g->index_of(e.target));
+      s.insert({std::min(a, b), std::max(a, b)});
+    }
+    return s;
+  }
+};
+
+using Members = std::map<std::string, std::pair<std::size_t, std::string>>;
+
+}  // namespace
+
+TEST_CASE("moving kNN windows on a hand-built graph with hand-chosen embeddings") {
+  Hand h;
+  auto r = h.retriever();
+  grappi::WindowOptions o;
+  o.k = {2, 1};
+  o.depth = 2;
+  // Window 1: R's neighbours by angle: A(10) B(20) | C(30) D(90). A then takes E (15, closest
+  // new neighbour), B takes F (25).
+  auto w1 = r.window(h.id["R"], o);
+  CHECK(h.members(w1) == Members{{"R", {0, "-"}}, {"A", {1, "R"}}, {"B", {1, "R"}}, {"E", {2, "A"}}, {"F", {2, "B"}}});
+  CHECK(w1.nodes[0].name == "R");
+  CHECK(h.edge_names(w1) == std::set<std::pair<std::string, std::string>>{{"A", "R"}, {"B", "R"}, {"A", "E"}, {"A", "B"}, {"B", "F"}});
+  CHECK(w1.edges.size() == 6);  // R-A twice (two relations)
+  // Window 2: ranks 3-4 at the root.
+  o.window = 2;
+  auto w2 = r.window(h.id["R"], o);
+  CHECK(h.members(w2) == Members{{"R", {0, "-"}}, {"C", {1, "R"}}, {"D", {1, "R"}}, {"F", {2, "C"}}});
+  // Window 3 is empty beyond the root.
+  o.window = 3;
+  CHECK(r.window(h.id["R"], o).nodes.size() == 1);
+  // Several windows at once equal the single ones.
+  auto both = r.windows(h.id["R"], {1, 2}, o);
+  CHECK(h.members(both[0]) == h.members(w1));
+  CHECK(h.members(both[1]) == h.members(w2));
+  // Depth 1 stops after the root's ranking; a score filter drops R-B.
+  o.window = 1;
+  o.depth = 1;
+  CHECK(h.members(r.window(h.id["R"], o)) == Members{{"R", {0, "-"}}, {"A", {1, "R"}}, {"B", {1, "R"}}});
+  o.filter.min_score = 0.5;
+  CHECK(h.members(r.window(h.id["R"], o)) == Members{{"R", {0, "-"}}, {"A", {1, "R"}}, {"C", {1, "R"}}});
+  // Relation filter: only the physical R-A edge.
+  o.filter = {};
+  o.filter.relations = {"string.physical"};
+  CHECK(h.members(r.window(h.id["R"], o)) == Members{{"R", {0, "-"}}, {"A", {1, "R"}}});
+  // Blending the edge score in: score weight 1 ranks R's neighbours by score: A .9, C .8.
+  o.filter = {};
+  o.score_weight = 1.0;
+  CHECK(h.members(r.window(h.id["R"], o)) == Members{{"R", {0, "-"}}, {"A", {1, "R"}}, {"C", {1, "R"}}});
+  // Blending a query: a query at 90 degrees pulls D up.
+  o.score_weight = 0.0;
+  o.query = {0.0f, 1.0f};
+  o.query_weight = 0.9;
+  auto wq = r.window(h.id["R"], o);
+  CHECK(h.members(wq).count("D") == 1);
+  o.query_weight = 0.0;
+  CHECK_THROWS_AS(r.window(12345, o), grappi::Error);
+  o.k = {0};
+  CHECK_THROWS_AS(r.window(h.id["R"], o), grappi::Error);
+}
+
+TEST_CASE("window paths: every simple path from the root, prefixes included, against brute force") {
+  Hand h;
+  auto r = h.retriever();
+  grappi::WindowOptions o;
+  o.k = {4, 2};
+  auto w = r.window(h.id["R"], o);
+  // Brute force over the window graph, built independently from its edge list.
+  std::map<int64_t, std::set<int64_t>> adj;
+  for (auto &e : w.edges) {
+    adj[e.source].insert(e.target);
+    adj[e.target].insert(e.source);
+  }
+  std::set<std::vector<int64_t>> want;
+  std::function<void(std::vector<int64_t> &)> rec = [&](std::vector<int64_t> &p) {
+    if (p.size() > 1) want.insert(p);
+    if (p.size() == 5) return;  // 4 edges
+    for (int64_t v : adj[p.back()]) {
+      if (std::find(p.begin(), p.end(), v) != p.end()) continue;
+      p.push_back(v);
+      rec(p);
+      p.pop_back();
+    }
+  };
+  std::vector<int64_t> start{h.id["R"]};
+  rec(start);
+  auto got = r.window_paths(w);
+  CHECK_FALSE(got.truncated);
+  std::set<std::vector<int64_t>> got_set;
+  for (auto &p : got.paths) {
+    got_set.insert(p.nodes);
+    CHECK(p.edges.size() == p.nodes.size() - 1);
+  }
+  CHECK(got_set.size() == got.paths.size());  // no duplicates
+  CHECK(got_set == want);
+  // Deterministic order, and the bound.
+  auto again = r.window_paths(w);
+  REQUIRE(again.paths.size() == got.paths.size());
+  for (std::size_t i = 0; i < got.paths.size(); ++i) CHECK(again.paths[i].nodes == got.paths[i].nodes);
+  grappi::PathOptions po;
+  po.max_paths = 3;
+  auto few = r.window_paths(w, po);
+  CHECK(few.truncated);
+  CHECK(few.paths.size() == 3);
+  po = {};
+  po.max_length = 1;
+  CHECK(r.window_paths(w, po).paths.size() == adj[h.id["R"]].size());
+  // JSON names.
+  auto j = grappi::to_json(r.graph(), w);
+  CHECK(j["nodes"][0]["parent"].is_null());
+  CHECK(j["nodes"][1]["parent"] == "R");
+  CHECK(j["edges"][0].contains("relation"));
+}
+
+TEST_CASE("Yen's k shortest simple paths agree with brute force on random small graphs") {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 12; ++trial) {
+    TempDir d;
+    KnowledgeGraph kg(d.file("y.db"));
+    const int n = 8;
+    std::vector<int64_t> ids;
+    for (int i = 0; i < n; ++i) ids.push_back(kg.add_node({"1.n" + std::to_string(i), "N" + std::to_string(i), "Protein", "", 0, "{}"}));
+    std::map<std::pair<int, int>, double> w;
+    while (w.size() < 14) {
+      int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
+      if (a == b) continue;
+      auto key = std::make_pair(std::min(a, b), std::max(a, b));
+      if (w.count(key)) continue;
+      double s = 0.05 + 0.95 * static_cast<double>(rng() % 1000) / 1000.0;
+      w[key] = s;
+      grappi::EdgeInput e;
+      e.source = ids[a];
+      e.target = ids[b];
+      e.relation = "r";
+      e.score = s;
+      kg.add_edge(e);
+    }
+    grappi::Retriever r(kg.snapshot());
+    for (bool weighted : {false, true}) {
+      // Brute force: every simple path 0 -> n-1 with <= 4 edges.
+      std::vector<double> all;
+      std::vector<int> p{0};
+      std::function<void()> rec = [&] {
+        if (p.back() == n - 1) {
+          double c = 0;
+          for (std::size_t i = 0; i + 1 < p.size(); ++i) {
+            double s = w.at({std::min(p[i], p[i + 1]), std::max(p[i], p[i + 1])});
+            c += weighted ? -std::log(s) : 1.0;
+          }
+          all.push_back(c);
+          return;
+        }
+        if (p.size() == 5) return;
+        for (int v = 0; v < n; ++v) {
+          if (std::find(p.begin(), p.end(), v) != p.end()) continue;
+          if (!w.count({std::min(p.back(), v), std::max(p.back(), v)})) continue;
+          p.push_back(v);
+          rec();
+          p.pop_back();
+        }
+      };
+      rec();
+      std::sort(all.begin(), all.end());
+      grappi::ShortestPathOptions o;
+      o.k = 6;
+      o.weighted = weighted;
+      auto got = r.shortest_paths(ids[0], ids[n - 1], o);
+      REQUIRE(got.size() == std::min<std::size_t>(6, all.size()));
+      std::set<std::vector<int64_t>> uniq;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        CHECK(got[i].weight == doctest::Approx(all[i]).epsilon(1e-5));
+        CHECK(got[i].nodes.front() == ids[0]);
+        CHECK(got[i].nodes.back() == ids[n - 1]);
+        CHECK(got[i].length() <= 4);
+        std::set<int64_t> s(got[i].nodes.begin(), got[i].nodes.end());
+        CHECK(s.size() == got[i].nodes.size());  // simple
+        uniq.insert(got[i].nodes);
+      }
+      CHECK(uniq.size() == got.size());
+    }
+  }
+}
+
+TEST_CASE("personalised PageRank equals the direct linear solve") {
+  Hand h;
+  grappi::Retriever r(h.kg.snapshot());
+  auto &g = r.graph();
+  const std::size_t n = g.node_count();
+  for (bool personalised : {false, true}) {
+    grappi::PageRankOptions o;
+    o.tolerance = 1e-13;
+    o.max_iterations = 1000;
+    if (personalised) o.seeds = {h.id["R"], h.id["E"]};
+    auto res = r.pagerank(o);
+    CHECK(res.converged);
+    // Dense system: x = d * M x + (1 - d) p, M[v][u] = w(u,v) / W(u) (+ p[v] for dangling u).
+    std::vector<double> p(n, personalised ? 0.0 : 1.0 / static_cast<double>(n));
+    if (personalised) {
+      p[*g.index_of(h.id["R"])] = 0.5;
+      p[*g.index_of(h.id["E"])] = 0.5;
+    }
+    std::vector<std::vector<double>> W(n, std::vector<double>(n, 0.0));
+    for (uint32_t u = 0; u < n; ++u) {
+      auto a = g.adjacency(u);
+      for (std::size_t i = 0; i < a.size; ++i) W[u][a.neighbor[i]] += a.score[i];
+    }
+    std::vector<std::vector<double>> A(n, std::vector<double>(n + 1, 0.0));
+    for (std::size_t v = 0; v < n; ++v) {
+      A[v][v] = 1.0;
+      A[v][n] = (1 - o.damping) * p[v];
+      for (std::size_t u = 0; u < n; ++u) {
+        double out = 0;
+        for (double x : W[u]) out += x;
+        double m = out > 0 ? W[u][v] / out : p[v];
+        A[v][u] -= o.damping * m;
+      }
+    }
+    for (std::size_t c = 0; c < n; ++c) {  // Gaussian elimination with partial pivoting
+      std::size_t piv = c;
+      for (std::size_t rr = c + 1; rr < n; ++rr)
+        if (std::abs(A[rr][c]) > std::abs(A[piv][c])) piv = rr;
+      std::swap(A[c], A[piv]);
+      for (std::size_t rr = 0; rr < n; ++rr) {
+        if (rr == c) continue;
+        double f = A[rr][c] / A[c][c];
+        for (std::size_t k = c; k <= n; ++k) A[rr][k] -= f * A[c][k];
+      }
+    }
+    double sum = 0;
+    for (std::size_t v = 0; v < n; ++v) {
+      CHECK(res.rank[v] == doctest::Approx(A[v][n] / A[v][v]).epsilon(1e-7));
+      sum += res.rank[v];
+    }
+    CHECK(sum == doctest::Approx(1.0));
+    auto top = res.top(g, 3);
+    REQUIRE(top.size() == 3);
+    CHECK(top[0].score >= top[1].score);
+  }
+  grappi::PageRankOptions bad;
+  bad.damping = 1.0;
+  CHECK_THROWS_AS(r.pagerank(bad), grappi::Error);
+}
+
+TEST_CASE("k-hop expansion: label filter, degree cap, node budget; G-Retriever CSV") {
+  Hand h;
+  auto r = h.retriever();
+  grappi::KhopOptions o;
+  o.hops = 1;
+  auto all = r.khop({h.id["R"]}, o);
+  CHECK(all.nodes.size() == 5);  // R A B C D
+  o.labels = {"Protein"};
+  auto proteins = r.khop({h.id["R"]}, o);
+  CHECK(proteins.nodes.size() == 4);  // D is a Gene
+  o.labels.clear();
+  o.degree_cap = 2;  // R's two strongest edges: A .9, C .8
+  auto capped = r.khop({h.id["R"]}, o);
+  CHECK(capped.nodes == std::vector<int64_t>{h.id["A"], h.id["C"], h.id["R"]});
+  o.degree_cap = 0;
+  o.hops = 2;
+  o.node_budget = 3;
+  CHECK(r.khop({h.id["R"]}, o).nodes.size() == 3);
+  o.node_budget = 0;
+  auto two = r.khop({h.id["R"]}, o);
+  CHECK(two.nodes.size() == 7);
+  for (std::size_t i = 0; i < two.nodes.size(); ++i)
+    if (two.nodes[i] == h.id["F"]) CHECK(two.hops[i] == 2);
+  // Seeds by similarity to a query vector at 12 degrees: A (10) then E (15).
+  auto seeds = r.seeds({static_cast<float>(std::cos(12 * M_PI / 180)), static_cast<float>(std::sin(12 * M_PI / 180))}, 2);
+  REQUIRE(seeds.size() == 2);
+  CHECK(seeds[0].id == h.id["A"]);
+  CHECK(seeds[1].id == h.id["E"]);
+  auto csv = grappi::to_gretriever_csv(r.graph(), capped, [&](int64_t id) {
+    return id == h.id["A"] ? std::string("A: has, a \"comma\"") : h.kg.node(id)->name;
+  });
+  CHECK(csv == "node_id,node_attr\n0,\"A: has, a \"\"comma\"\"\"\n1,C\n2,R\n\nsrc,edge_attr,dst\n"
+               "0,string.combined,2\n0,string.physical,2\n1,string.combined,2\n");
+}
