@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <unordered_set>
 
 #include "grappi/error.hpp"
@@ -124,6 +125,18 @@ void HashingEmbedder::fit(const std::vector<std::string> &corpus) {
     for (uint32_t b : seen)
       if (df_[b] < UINT16_MAX) ++df_[b];
   }
+  compute_idf();
+}
+
+void HashingEmbedder::compute_idf() {
+  // Smoothed IDF per bucket. Features in more than a quarter of the corpus ("protein",
+  // "involved") carry no signal and only add noise: weight 0, as scikit-learn's max_df does.
+  idf_.assign(df_.size(), 0.0f);
+  const double n = static_cast<double>(docs_);
+  for (std::size_t b = 0; b < df_.size(); ++b) {
+    const double df = static_cast<double>(df_[b]);
+    idf_[b] = (n >= 20 && df > 0.25 * n) ? 0.0f : static_cast<float>(std::log((n + 1.0) / (df + 1.0)) + 1.0);
+  }
 }
 
 void HashingEmbedder::embed_one(const std::string &text, float *out) const {
@@ -132,31 +145,25 @@ void HashingEmbedder::embed_one(const std::string &text, float *out) const {
   std::vector<std::pair<uint64_t, float>> feats;
   for_features(text, options_, [&](uint64_t h, float w) { feats.emplace_back(h, w); });
   std::sort(feats.begin(), feats.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-  const double n = static_cast<double>(docs_);
   for (std::size_t i = 0; i < feats.size();) {
     std::size_t j = i;
     float tf = 0;
     while (j < feats.size() && feats[j].first == feats[i].first) tf += feats[j++].second > 0 ? 1.0f : 0.0f;
     const uint64_t h = feats[i].first;
-    double idf = 1.0;
-    if (!df_.empty()) {
-      const double df = static_cast<double>(df_[h & (kBuckets - 1)]);
-      // Features in more than a quarter of the corpus ("protein", "involved") carry no signal
-      // and only add noise; they are dropped, as scikit-learn's max_df does.
-      if (n >= 20 && df > 0.25 * n) {
-        i = j;
-        continue;
-      }
-      idf = std::log((n + 1.0) / (df + 1.0)) + 1.0;
+    const double idf = idf_.empty() ? 1.0 : idf_[h & (kBuckets - 1)];
+    if (idf <= 0) {  // dropped: see compute_idf
+      i = j;
+      continue;
     }
-    const double weight = (1.0 + std::log(static_cast<double>(tf))) * idf * feats[i].second;
+    const double weight = (tf == 1.0f ? 1.0 : 1.0 + std::log(static_cast<double>(tf))) * idf * feats[i].second;
     // Each feature goes to kProbes signed buckets at weight / sqrt(kProbes): the norm is kept,
     // and one collision between two features moves a cosine by a quarter as much, so short
     // texts (two or three features) no longer match anything that happens to share a bucket.
     uint64_t x = h;
     for (int p = 0; p < kProbes; ++p) {
       x = mix(x + 0x9e3779b97f4a7c15ull);
-      const std::size_t bucket = static_cast<std::size_t>((x >> 1) % options_.dimension);
+      // Multiply-shift range reduction (no division): bucket in [0, dimension).
+      const std::size_t bucket = static_cast<std::size_t>(((x >> 32) * options_.dimension) >> 32);
       const double part = weight / std::sqrt(static_cast<double>(kProbes));
       out[bucket] += static_cast<float>((x & 1) ? -part : part);
     }
@@ -174,7 +181,19 @@ Embeddings HashingEmbedder::embed(const std::vector<std::string> &texts) {
   Embeddings e;
   e.dim = options_.dimension;
   e.data.resize(texts.size() * e.dim);
-  for (std::size_t i = 0; i < texts.size(); ++i) embed_one(texts[i], e.row(i));
+  // Texts are independent: large batches use every core (results do not depend on it).
+  std::size_t threads = texts.size() >= 512 ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+  threads = std::min<std::size_t>(threads, 8);
+  if (threads == 1) {
+    for (std::size_t i = 0; i < texts.size(); ++i) embed_one(texts[i], e.row(i));
+    return e;
+  }
+  std::vector<std::thread> pool;
+  for (std::size_t t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (std::size_t i = texts.size() * t / threads; i < texts.size() * (t + 1) / threads; ++i) embed_one(texts[i], e.row(i));
+    });
+  for (auto &th : pool) th.join();
   return e;
 }
 
@@ -200,7 +219,7 @@ std::string HashingEmbedder::model() const {
   h ^= feature_hash('c', c.data(), c.size());
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return "grappi-hashing-v4-d" + std::to_string(options_.dimension) + "-" + std::string(hex, 12);
+  return "grappi-hashing-v5-d" + std::to_string(options_.dimension) + "-" + std::string(hex, 12);
 }
 
 std::unique_ptr<HashingEmbedder> HashingEmbedder::restore(const std::string &config, const std::string &state) {
@@ -218,6 +237,7 @@ std::unique_ptr<HashingEmbedder> HashingEmbedder::restore(const std::string &con
       throw Error(ErrorCode::invalid_argument, "hashing embedder: stored state has the wrong size");
     e->df_.resize(kBuckets);
     std::memcpy(e->df_.data(), state.data(), state.size());
+    e->compute_idf();
   }
   return e;
 }

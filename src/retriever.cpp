@@ -1,5 +1,7 @@
 #include "grappi/retriever.hpp"
 
+#include <Eigen/Core>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -77,18 +79,22 @@ WindowEdge edge_of(const GraphSnapshot &g, uint32_t u, const GraphSnapshot::Adja
   return e;
 }
 
-// Every filtered edge among a node set, each once, ordered by edge id.
+// Every filtered edge among a node set, each once (taken at the endpoint listed first),
+// ordered by edge id.
 std::vector<WindowEdge> edges_among(const GraphSnapshot &g, const std::vector<uint32_t> &nodes, const Filter &f) {
-  std::unordered_set<uint32_t> in(nodes.begin(), nodes.end());
-  std::map<uint32_t, WindowEdge> by_id;
+  std::vector<int32_t> pos(g.node_count(), -1);
+  for (std::size_t i = 0; i < nodes.size(); ++i) pos[nodes[i]] = static_cast<int32_t>(i);
+  std::vector<WindowEdge> out;
   for (uint32_t u : nodes) {
     auto a = g.adjacency(u);
-    for (std::size_t i = 0; i < a.size; ++i)
-      if (in.count(a.neighbor[i]) && f.pass(a, i) && !by_id.count(a.edge[i])) by_id.emplace(a.edge[i], edge_of(g, u, a, i));
+    const int32_t pu = pos[u];
+    for (std::size_t i = 0; i < a.size; ++i) {
+      const int32_t pv = pos[a.neighbor[i]];
+      if (pv < 0 || pv < pu || (pv == pu && a.neighbor[i] != u) || !f.pass(a, i)) continue;
+      out.push_back(edge_of(g, u, a, i));
+    }
   }
-  std::vector<WindowEdge> out;
-  out.reserve(by_id.size());
-  for (auto &kv : by_id) out.push_back(std::move(kv.second));
+  std::sort(out.begin(), out.end(), [](const WindowEdge &x, const WindowEdge &y) { return x.edge < y.edge; });
   return out;
 }
 
@@ -97,6 +103,50 @@ std::vector<WindowEdge> edges_among(const GraphSnapshot &g, const std::vector<ui
 Retriever::Retriever(std::shared_ptr<const GraphSnapshot> graph, std::shared_ptr<const VectorIndex> vectors)
     : graph_(std::move(graph)), vectors_(std::move(vectors)) {
   if (!graph_) throw Error(ErrorCode::invalid_argument, "retriever: no graph snapshot");
+  if (vectors_) {
+    const std::size_t n = graph_->node_count();
+    dim_ = vectors_->dim();
+    unit_.assign(n * dim_, 0.0f);
+    has_vec_.assign(n, 0);
+    for (uint32_t i = 0; i < n; ++i) {
+      const float *v = vectors_->vector(graph_->node_id(i));
+      if (!v) continue;
+      double norm = 0;
+      for (std::size_t k = 0; k < dim_; ++k) norm += static_cast<double>(v[k]) * v[k];
+      if (norm <= 0) continue;
+      const float inv = static_cast<float>(1.0 / std::sqrt(norm));
+      for (std::size_t k = 0; k < dim_; ++k) unit_[i * dim_ + k] = v[k] * inv;
+      has_vec_[i] = 1;
+    }
+    unit8_.resize(unit_.size());
+    for (std::size_t k = 0; k < unit_.size(); ++k)
+      unit8_[k] = static_cast<int8_t>(std::lround(std::clamp(unit_[k], -1.0f, 1.0f) * 127.0f));
+  }
+}
+
+namespace {
+// int8 dot product (vectorised by the compiler; the first ranking pass is bound by memory
+// latency, not by this arithmetic).
+int32_t dot8(const int8_t *a, const int8_t *b, std::size_t n) {
+  int32_t s = 0;
+  for (std::size_t k = 0; k < n; ++k) s += static_cast<int32_t>(a[k]) * static_cast<int32_t>(b[k]);
+  return s;
+}
+}  // namespace
+
+float Retriever::similarity8(const int8_t *q, uint32_t b) const {
+  return static_cast<float>(dot8(q, unit8_.data() + static_cast<std::size_t>(b) * dim_, dim_)) * (1.0f / (127.0f * 127.0f));
+}
+
+float Retriever::similarity(uint32_t a, uint32_t b) const {
+  if (!has_vec_[a]) return std::nanf("");
+  return similarity(unit_.data() + static_cast<std::size_t>(a) * dim_, b);
+}
+
+float Retriever::similarity(const float *q, uint32_t b) const {
+  if (!has_vec_[b]) return std::nanf("");
+  const auto d = static_cast<Eigen::Index>(dim_);
+  return Eigen::Map<const Eigen::VectorXf>(q, d).dot(Eigen::Map<const Eigen::VectorXf>(unit_.data() + static_cast<std::size_t>(b) * dim_, d));
 }
 
 // ---- windows -------------------------------------------------------------------------------------
@@ -115,10 +165,10 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
   Window w;
   w.index = o.window;
   w.root = root_id;
-  std::unordered_map<uint32_t, std::size_t> pos;
+  std::vector<char> in_window(g.node_count(), 0);
   std::vector<uint32_t> order;
   auto add = [&](uint32_t v, std::size_t depth, std::optional<int64_t> parent, double rank) {
-    pos.emplace(v, order.size());
+    in_window[v] = 1;
     order.push_back(v);
     w.nodes.push_back({g.node_id(v), g.name(v), depth, parent, rank});
   };
@@ -127,45 +177,86 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
   std::vector<std::pair<double, uint32_t>> ranked;
   const double wq = o.query_weight, ws = o.score_weight, wn = 1.0 - wq - ws;
   // Ranks u's candidates (not yet in the window) by the blended similarity, best first.
-  auto rank = [&](uint32_t u) {
-    candidates(g, u, f, cands);
-    ranked.clear();
-    const float *eu = vectors_ ? vectors_->vector(g.node_id(u)) : nullptr;
-    for (const Cand &c : cands) {
-      if (pos.count(c.node)) continue;
-      double s;
-      if (!vectors_) {
-        s = c.best;  // no embeddings: the edge score ranks
-      } else {
-        const int64_t cid = g.node_id(c.node);
-        const float sim = eu ? vectors_->score(eu, cid) : std::nanf("");
-        if (std::isnan(sim)) {
-          s = -std::numeric_limits<double>::infinity();  // no vector: after every embedded neighbour
-        } else {
-          s = wn * sim + ws * c.best;
-          if (wq > 0) {
-            const float qs = vectors_->score(o.query.data(), cid);
-            s += wq * (std::isnan(qs) ? 0.0 : qs);
-          }
-        }
-      }
-      ranked.emplace_back(s, c.node);
+  std::vector<float> unit_query;
+  if (wq > 0) {
+    double norm = 0;
+    for (float x : o.query) norm += static_cast<double>(x) * x;
+    unit_query = o.query;
+    if (norm > 0)
+      for (auto &x : unit_query) x = static_cast<float>(x / std::sqrt(norm));
+  }
+  // Ranks u's candidates (not yet in the window) by the blended similarity; the best `keep`
+  // come first, in order (ties by node id).
+  std::vector<int8_t> query8(unit_query.size());
+  for (std::size_t k = 0; k < unit_query.size(); ++k)
+    query8[k] = static_cast<int8_t>(std::lround(std::clamp(unit_query[k], -1.0f, 1.0f) * 127.0f));
+  const double ninf = -std::numeric_limits<double>::infinity();
+  // The exact blended score of candidate c for node u (NaN-free: nodes without a vector rank
+  // after every embedded one).
+  auto exact = [&](uint32_t u, const Cand &c) {
+    if (!vectors_) return static_cast<double>(c.best);  // no embeddings: the edge score ranks
+    const float sim = similarity(u, c.node);
+    if (std::isnan(sim)) return ninf;
+    double s = wn * sim + ws * c.best;
+    if (wq > 0) {
+      const float qs = similarity(unit_query.data(), c.node);
+      s += wq * (std::isnan(qs) ? 0.0 : qs);
     }
-    std::sort(ranked.begin(), ranked.end(), [&](const auto &a, const auto &b) {
+    return s;
+  };
+  std::vector<std::pair<double, std::size_t>> approx;
+  auto rank = [&](uint32_t u, std::size_t keep) {
+    candidates(g, u, f, cands);
+    cands.erase(std::remove_if(cands.begin(), cands.end(), [&](const Cand &c) { return in_window[c.node] != 0; }), cands.end());
+    ranked.clear();
+    if (vectors_ && has_vec_[u] && cands.size() > keep + 32) {
+      // First pass on int8 vectors (a quarter of the memory traffic), then the exact score for
+      // every candidate within `margin` of the keep-th approximate score: quantisation moves a
+      // cosine by about 0.003, so the final order is the exact one.
+      const int8_t *u8 = unit8_.data() + static_cast<std::size_t>(u) * dim_;
+      approx.clear();
+      for (std::size_t i = 0; i < cands.size(); ++i) {
+        const Cand &c = cands[i];
+        double s = ninf;
+        if (has_vec_[c.node]) {
+          s = wn * similarity8(u8, c.node) + ws * c.best;
+          if (wq > 0) s += wq * similarity8(query8.data(), c.node);
+        }
+        approx.emplace_back(s, i);
+      }
+      std::nth_element(approx.begin(), approx.begin() + static_cast<std::ptrdiff_t>(keep - 1), approx.end(),
+                       [](const auto &a, const auto &b) { return a.first > b.first; });
+      const double margin = 0.02 * (wn + wq) + 1e-9;
+      const double cut = approx[keep - 1].first - margin;
+      for (const auto &a : approx)
+        if (a.first >= cut || a.first == ninf) {
+          if (a.first == ninf && cut != ninf) continue;
+          ranked.emplace_back(exact(u, cands[a.second]), cands[a.second].node);
+        }
+    } else {
+      for (const Cand &c : cands) ranked.emplace_back(exact(u, c), c.node);
+    }
+    auto better = [&](const auto &a, const auto &b) {
       return a.first != b.first ? a.first > b.first : g.node_id(a.second) < g.node_id(b.second);
-    });
+    };
+    if (keep < ranked.size()) {
+      std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep), ranked.end(), better);
+      ranked.resize(keep);
+    } else {
+      std::sort(ranked.begin(), ranked.end(), better);
+    }
   };
   auto k_at = [&](std::size_t depth) { return o.k[std::min(depth, o.k.size() - 1)]; };
   if (o.depth > 0) {
-    rank(root);
     const std::size_t k0 = k_at(0), start = (o.window - 1) * k0;
+    rank(root, start + k0);
     for (std::size_t r = start; r < ranked.size() && r < start + k0; ++r) add(ranked[r].second, 1, root_id, ranked[r].first);
     for (std::size_t p = 1; p < order.size(); ++p) {
       const std::size_t depth = w.nodes[p].depth;
       if (depth >= o.depth) continue;
       const uint32_t u = order[p];
-      rank(u);
       const std::size_t kd = k_at(depth);
+      rank(u, kd);
       for (std::size_t r = 0; r < ranked.size() && r < kd; ++r) add(ranked[r].second, depth + 1, g.node_id(u), ranked[r].first);
     }
   }
@@ -196,53 +287,83 @@ std::vector<Window> Retriever::windows(int64_t root, const std::vector<std::size
 PathSet Retriever::window_paths(const Window &w, const PathOptions &o) const {
   PathSet out;
   if (w.nodes.empty()) return out;
-  // The window graph, undirected, with the best edge per node pair; neighbours in window order.
-  std::unordered_map<int64_t, std::size_t> pos;
-  for (std::size_t i = 0; i < w.nodes.size(); ++i) pos.emplace(w.nodes[i].id, i);
   const std::size_t n = w.nodes.size();
-  std::map<std::pair<std::size_t, std::size_t>, const WindowEdge *> best;
-  for (const auto &e : w.edges) {
+  for (const auto &x : w.nodes) out.node_ids.push_back(x.id);
+  // The window graph, undirected, with the best edge per node pair; neighbours in window order.
+  std::unordered_map<int64_t, uint32_t> pos;
+  for (std::size_t i = 0; i < n; ++i) pos.emplace(w.nodes[i].id, static_cast<uint32_t>(i));
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adj(n);  // (neighbour position, edge slot)
+  std::map<std::pair<uint32_t, uint32_t>, std::size_t> best;       // node pair -> window edge index
+  for (std::size_t k = 0; k < w.edges.size(); ++k) {
+    const auto &e = w.edges[k];
     auto a = pos.find(e.source), b = pos.find(e.target);
     if (a == pos.end() || b == pos.end() || a->second == b->second) continue;
-    for (auto key : {std::make_pair(a->second, b->second), std::make_pair(b->second, a->second)}) {
-      auto it = best.find(key);
-      if (it == best.end() || e.score > it->second->score || (e.score == it->second->score && e.edge < it->second->edge))
-        best[key] = &e;
+    auto key = std::make_pair(std::min(a->second, b->second), std::max(a->second, b->second));
+    auto it = best.find(key);
+    if (it == best.end()) {
+      best.emplace(key, k);
+    } else {
+      const auto &c = w.edges[it->second];
+      if (e.score > c.score || (e.score == c.score && e.edge < c.edge)) it->second = k;
     }
   }
-  std::vector<std::vector<std::pair<std::size_t, const WindowEdge *>>> adj(n);
-  for (auto &kv : best) adj[kv.first.first].emplace_back(kv.first.second, kv.second);  // map order: by neighbour position
-  std::vector<std::size_t> stack_nodes{0};
-  std::vector<const WindowEdge *> stack_edges;
+  for (auto &kv : best) {
+    const auto slot = static_cast<uint32_t>(out.edge_ids.size());
+    out.edge_ids.push_back(w.edges[kv.second].edge);
+    out.edge_scores.push_back(w.edges[kv.second].score);
+    adj[kv.first.first].emplace_back(kv.first.second, slot);
+    adj[kv.first.second].emplace_back(kv.first.first, slot);
+  }
+  for (auto &l : adj) std::sort(l.begin(), l.end());
+  // Iterative depth-first enumeration; each path is recorded once, as its parent plus a step.
+  struct Frame {
+    uint32_t node;
+    int32_t path;      // path ending here (-1 at the root)
+    std::size_t next;  // next neighbour to try
+  };
+  std::vector<Frame> stack{{0, -1, 0}};
   std::vector<char> on_path(n, 0);
   on_path[0] = 1;
-  std::function<void(std::size_t)> dfs = [&](std::size_t u) {
-    if (stack_edges.size() >= o.max_length || out.truncated) return;
-    for (auto &[v, e] : adj[u]) {
-      if (on_path[v]) continue;
-      if (out.paths.size() >= o.max_paths) {
-        out.truncated = true;
-        return;
-      }
-      stack_nodes.push_back(v);
-      stack_edges.push_back(e);
-      on_path[v] = 1;
-      Path p;
-      for (std::size_t x : stack_nodes) p.nodes.push_back(w.nodes[x].id);
-      for (const WindowEdge *x : stack_edges) {
-        p.edges.push_back(x->edge);
-        p.scores.push_back(x->score);
-      }
-      p.weight = static_cast<double>(p.edges.size());
-      out.paths.push_back(std::move(p));
-      dfs(v);
-      on_path[v] = 0;
-      stack_nodes.pop_back();
-      stack_edges.pop_back();
-      if (out.truncated) return;
+  while (!stack.empty()) {
+    Frame &f = stack.back();
+    if (stack.size() - 1 >= o.max_length || f.next >= adj[f.node].size()) {
+      on_path[f.node] = 0;
+      stack.pop_back();
+      continue;
     }
-  };
-  dfs(0);
+    const auto [v, slot] = adj[f.node][f.next++];
+    if (on_path[v]) continue;
+    if (out.steps.size() >= o.max_paths) {
+      out.truncated = true;
+      break;
+    }
+    out.steps.push_back({f.path, v, slot, static_cast<uint32_t>(stack.size())});
+    on_path[v] = 1;
+    stack.push_back({v, static_cast<int32_t>(out.steps.size() - 1), 0});
+  }
+  return out;
+}
+
+Path PathSet::path(std::size_t i) const {
+  Path p;
+  for (int32_t at = static_cast<int32_t>(i); at >= 0; at = steps.at(static_cast<std::size_t>(at)).parent) {
+    const Step &s = steps[static_cast<std::size_t>(at)];
+    p.nodes.push_back(node_ids[s.node]);
+    p.edges.push_back(edge_ids[s.edge]);
+    p.scores.push_back(edge_scores[s.edge]);
+  }
+  p.nodes.push_back(node_ids.at(0));
+  std::reverse(p.nodes.begin(), p.nodes.end());
+  std::reverse(p.edges.begin(), p.edges.end());
+  std::reverse(p.scores.begin(), p.scores.end());
+  p.weight = static_cast<double>(p.edges.size());
+  return p;
+}
+
+std::vector<Path> PathSet::all() const {
+  std::vector<Path> out;
+  out.reserve(steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) out.push_back(path(i));
   return out;
 }
 

@@ -48,4 +48,50 @@ after=$("$GRAPPI" info --db "$T/y.db" --json | python3 -c 'import json,sys; j=js
 "$GRAPPI" import --db "$T/y.db" --physical "$DATA/4932.protein.physical.links.v12.0.txt.gz" --json | grep -q '"already_imported": true' || fail "re-import"
 "$GRAPPI" remove-dataset --db "$T/y.db" 3 > /dev/null
 "$GRAPPI" info --db "$T/y.db" --json | python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["edges"] == 0, j'
+
+# Retrieval on the human demo data: embed, search, window, paths, khop, pagerank.
+H="$T/h.db"
+"$GRAPPI" import --db "$H" --info "$DATA/9606.protein.info.v12.0.txt.gz" \
+  --export "$DATA/export_v12_alzheimer/string_interactions.tsv" > /dev/null
+"$GRAPPI" embed --db "$H" | grep -q "embedded 19699" || fail "embed"
+"$GRAPPI" embed --db "$H" | grep -q "embedded 0, unchanged 19699" || fail "re-embed must be incremental"
+"$GRAPPI" search --db "$H" "microtubule-associated protein tau" --k 20 --json | python3 -c '
+import json, sys
+hits = json.load(sys.stdin)
+assert len(hits) == 20 and "MAPT" in [h["name"] for h in hits], hits'
+"$GRAPPI" window --db "$H" --protein MAPT --k 5,2 --depth 2 --json > "$T/w.json"
+python3 - "$T/w.json" <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))
+names = [n["name"] for n in w["nodes"]]
+assert names[0] == "MAPT" and w["nodes"][0]["parent"] is None and w["nodes"][0]["depth"] == 0
+assert len([n for n in w["nodes"] if n["depth"] == 1]) == 5
+for n in w["nodes"][1:]:
+    assert n["parent"] in names and isinstance(n["id"], int)
+for e in w["edges"]:
+    assert e["source"] in names and e["target"] in names and 0 <= e["score"] <= 1 and e["relation"] == "string.combined"
+PY
+"$GRAPPI" window --db "$H" --protein MAPT --window 1-3 --k 5,2 --json | python3 -c '
+import json, sys
+ws = json.load(sys.stdin)
+assert [w["window"] for w in ws] == [1, 2, 3]
+firsts = [set(n["name"] for n in w["nodes"] if n["depth"] == 1) for w in ws]
+assert not (firsts[0] & firsts[1]) and not (firsts[1] & firsts[2])'
+"$GRAPPI" paths --db "$H" --from MAPT --to APOE --max-len 3 --k 5 --json | python3 -c '
+import json, sys
+ps = json.load(sys.stdin)
+assert 1 <= len(ps) <= 5
+for p in ps:
+    assert p["proteins"][0] == "MAPT" and p["proteins"][-1] == "APOE" and p["length"] == len(p["proteins"]) - 1 <= 3
+assert [p["length"] for p in ps] == sorted(p["length"] for p in ps)'
+"$GRAPPI" pagerank --db "$H" --seed MAPT --top 5 --json | python3 -c '
+import json, sys
+pr = json.load(sys.stdin)
+assert pr[0]["name"] == "MAPT" and len(pr) == 5
+assert [p["score"] for p in pr] == sorted((p["score"] for p in pr), reverse=True)'
+"$GRAPPI" khop --db "$H" --question "amyloid beta precursor protein" --seeds 3 --hops 1 --json | python3 -c '
+import json, sys
+k = json.load(sys.stdin)
+assert len(k["seeds"]) == 3 and len(k["nodes"]) >= 3'
+"$GRAPPI" khop --db "$H" --question "amyloid beta precursor protein" --seeds 3 --csv | head -1 | grep -q "^node_id,node_attr$" || fail "csv"
 echo "cli: all checks passed"

@@ -151,8 +151,11 @@ TEST_CASE("window paths: every simple path from the root, prefixes included, aga
   };
   std::vector<int64_t> start{h.id["R"]};
   rec(start);
-  auto got = r.window_paths(w);
-  CHECK_FALSE(got.truncated);
+  auto got_set_paths = r.window_paths(w);
+  CHECK_FALSE(got_set_paths.truncated);
+  struct {
+    std::vector<grappi::Path> paths;
+  } got{got_set_paths.all()};
   std::set<std::vector<int64_t>> got_set;
   for (auto &p : got.paths) {
     got_set.insert(p.nodes);
@@ -162,16 +165,19 @@ TEST_CASE("window paths: every simple path from the root, prefixes included, aga
   CHECK(got_set == want);
   // Deterministic order, and the bound.
   auto again = r.window_paths(w);
-  REQUIRE(again.paths.size() == got.paths.size());
-  for (std::size_t i = 0; i < got.paths.size(); ++i) CHECK(again.paths[i].nodes == got.paths[i].nodes);
+  REQUIRE(again.size() == got.paths.size());
+  for (std::size_t i = 0; i < got.paths.size(); ++i) {
+    CHECK(again.path(i).nodes == got.paths[i].nodes);
+    CHECK(again.length(i) == got.paths[i].length());
+  }
   grappi::PathOptions po;
   po.max_paths = 3;
   auto few = r.window_paths(w, po);
   CHECK(few.truncated);
-  CHECK(few.paths.size() == 3);
+  CHECK(few.size() == 3);
   po = {};
   po.max_length = 1;
-  CHECK(r.window_paths(w, po).paths.size() == adj[h.id["R"]].size());
+  CHECK(r.window_paths(w, po).size() == adj[h.id["R"]].size());
   // JSON names.
   auto j = grappi::to_json(r.graph(), w);
   CHECK(j["nodes"][0]["parent"].is_null());

@@ -13,5 +13,8 @@ rm -f "$DB" "$DB-wal" "$DB-shm"
   --export data/export_v12_alzheimer/string_interactions.tsv \
   --export data/export_v12_nsclc/string_interactions.tsv
 ./build/grappi info --db "$DB"
+./build/grappi embed --db "$DB"
 echo
-./build/grappi neighbors --db "$DB" MAPT --min-score 700
+./build/grappi window --db "$DB" --protein MAPT --k 10,2 --depth 2
+echo
+./build/grappi paths --db "$DB" --from MAPT --to APOE --max-len 3 --k 5

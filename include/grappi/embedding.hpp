@@ -65,9 +65,11 @@ class HashingEmbedder : public Embedder {
 
  private:
   void embed_one(const std::string &text, float *out) const;
+  void compute_idf();
   HashingEmbedderOptions options_;
   uint32_t docs_ = 0;
   std::vector<uint16_t> df_;  // document frequency per feature bucket (saturating)
+  std::vector<float> idf_;    // derived from df_; 0 marks a dropped feature
 };
 
 struct HttpEmbedderOptions {

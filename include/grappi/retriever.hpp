@@ -77,9 +77,26 @@ struct PathOptions {
   std::size_t max_paths = 100000;  ///< stop after this many paths (the result says so)
 };
 
+/// Every path of a window as the depth-first tree the paths form: path i is path
+/// steps[i].parent (or the root alone when the parent is -1) extended by one edge. Compact
+/// (16 bytes a path); path(i) materialises one. Paths are numbered in depth-first order.
 struct PathSet {
-  std::vector<Path> paths;
-  bool truncated = false;  ///< max_paths was reached
+  struct Step {
+    int32_t parent;     ///< previous path, -1 for one-edge paths
+    uint32_t node;      ///< position in node_ids of the path's last protein
+    uint32_t edge;      ///< position in edge_ids / edge_scores of its last edge
+    uint32_t length;    ///< edges in the path
+  };
+  std::vector<Step> steps;
+  std::vector<int64_t> node_ids;     ///< the window's node ids, root first
+  std::vector<int64_t> edge_ids;     ///< the window's edges used by paths
+  std::vector<double> edge_scores;
+  bool truncated = false;            ///< max_paths was reached
+
+  std::size_t size() const { return steps.size(); }
+  std::size_t length(std::size_t i) const { return steps.at(i).length; }
+  Path path(std::size_t i) const;
+  std::vector<Path> all() const;
 };
 
 struct ShortestPathOptions {
@@ -131,6 +148,8 @@ struct PageRankResult {
 /// thread-safe; the retriever shares its inputs and never changes them.
 class Retriever {
  public:
+  /// With vectors, keeps a unit-length copy of every node's vector aligned to the snapshot
+  /// (4 bytes per dimension and node) for fast ranking.
   explicit Retriever(std::shared_ptr<const GraphSnapshot> graph, std::shared_ptr<const VectorIndex> vectors = nullptr);
 
   const GraphSnapshot &graph() const { return *graph_; }
@@ -155,8 +174,20 @@ class Retriever {
   PageRankResult pagerank(const PageRankOptions &options = {}) const;
 
  private:
+  /// Cosine similarity of two snapshot nodes' vectors; NaN when either has none.
+  float similarity(uint32_t a, uint32_t b) const;
+  /// Cosine similarity of a unit query vector and a node's vector; NaN when it has none.
+  float similarity(const float *unit_query, uint32_t b) const;
+
   std::shared_ptr<const GraphSnapshot> graph_;
   std::shared_ptr<const VectorIndex> vectors_;
+  std::size_t dim_ = 0;
+  /// int8 dot product of two quantised unit vectors, scaled back to a cosine.
+  float similarity8(const int8_t *q, uint32_t b) const;
+
+  std::vector<float> unit_;     // node_count x dim_, zero rows for nodes without a vector
+  std::vector<int8_t> unit8_;   // the same, quantised (x 127), for a first ranking pass
+  std::vector<char> has_vec_;   // per snapshot index
 };
 
 /// JSON of retrieval results with node names (the CLI prints these).
