@@ -24,7 +24,7 @@ struct SearchHit {
 struct HnswOptions {
   std::size_t M = 16;
   std::size_t ef_construction = 200;
-  std::size_t ef = 64;  ///< search breadth; raised to k when smaller
+  std::size_t ef = 128;  ///< search breadth; raised to k when smaller
   Metric metric = Metric::cosine;  ///< cosine or l2 (inner_product is served as cosine on unit vectors)
   uint64_t seed = 100;
 };
