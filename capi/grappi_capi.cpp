@@ -1,6 +1,7 @@
 // The C API: a thin extern "C" layer over the C++ API. Every body runs inside guard(), which
 // turns any exception into a status code and a thread-local message.
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -8,6 +9,8 @@
 
 #include "grappi/grappi.h"
 #include "grappi/grappi.hpp"
+#include "grappi/retriever.hpp"
+#include "text_reader.hpp"
 
 struct grappi_graph {
   std::unique_ptr<grappi::KnowledgeGraph> kg;
@@ -59,6 +62,32 @@ grappi_status guard(F &&f) noexcept {
 
 #define GRAPPI_REQUIRE(cond, what) \
   if (!(cond)) return set_error(GRAPPI_EINVAL, what)
+
+// A caller's string: non-NULL and valid UTF-8.
+void require_text(const char *s, const char *what) {
+  if (!s) throw grappi::Error(grappi::ErrorCode::invalid_argument, std::string(what) + " is NULL");
+  if (!grappi::detail::valid_utf8(s)) throw grappi::Error(grappi::ErrorCode::invalid_argument, std::string(what) + " is not valid UTF-8");
+}
+
+// A library-allocated copy of a string, for the caller to grappi_free.
+char *copy_out(const std::string &s) {
+  char *p = static_cast<char *>(std::malloc(s.size() + 1));
+  if (!p) throw std::bad_alloc();
+  std::memcpy(p, s.c_str(), s.size() + 1);
+  return p;
+}
+
+grappi_status write_hits(const std::vector<grappi::SearchHit> &hits, int64_t *out_ids, float *out_scores, size_t capacity,
+                         size_t *out_count) {
+  *out_count = hits.size();
+  if (capacity < hits.size())
+    return set_error(GRAPPI_EBUFS, std::to_string(hits.size()) + " results do not fit in capacity " + std::to_string(capacity));
+  for (size_t i = 0; i < hits.size(); ++i) {
+    out_ids[i] = hits[i].id;
+    if (out_scores) out_scores[i] = hits[i].score;
+  }
+  return GRAPPI_OK;
+}
 
 }  // namespace
 
@@ -138,7 +167,7 @@ grappi_status grappi_graph_import(grappi_graph *g, const char *kind, const char 
 grappi_status grappi_graph_resolve(grappi_graph *g, const char *name, int64_t *out_id) {
   return guard([&]() -> grappi_status {
     GRAPPI_REQUIRE(g && g->kg, "grappi_graph_resolve: graph is NULL");
-    GRAPPI_REQUIRE(name, "grappi_graph_resolve: name is NULL");
+    require_text(name, "grappi_graph_resolve: name");
     GRAPPI_REQUIRE(out_id, "grappi_graph_resolve: out_id is NULL");
     *out_id = g->kg->resolve(name);
     return GRAPPI_OK;
@@ -191,6 +220,220 @@ grappi_status grappi_graph_node_name(grappi_graph *g, int64_t id, char **out_nam
     if (!s) return set_error(GRAPPI_ENOMEM, "out of memory");
     std::memcpy(s, n->name.c_str(), n->name.size() + 1);
     *out_name = s;
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_embed_options_init(grappi_embed_options *opts, uint32_t version) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(opts, "grappi_embed_options_init: opts is NULL");
+    GRAPPI_REQUIRE(version == GRAPPI_EMBED_OPTIONS_VERSION,
+                   "grappi_embed_options_init: unsupported options version " + std::to_string(version));
+    *opts = grappi_embed_options{};
+    opts->version = version;
+    opts->embedder = "hashing";
+    opts->dimension = 384;
+    opts->base_url = "http://127.0.0.1:8080/v1";
+    opts->api_key_env = "OPENAI_API_KEY";
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_embed(grappi_graph *g, const grappi_embed_options *opts, size_t *out_embedded) {
+  return guard([&]() -> grappi_status {
+    if (out_embedded) *out_embedded = 0;
+    GRAPPI_REQUIRE(g && g->kg, "grappi_graph_embed: graph is NULL");
+    grappi_embed_options o;
+    grappi_embed_options_init(&o, GRAPPI_EMBED_OPTIONS_VERSION);
+    if (opts) {
+      GRAPPI_REQUIRE(opts->version == GRAPPI_EMBED_OPTIONS_VERSION,
+                     "grappi_graph_embed: opts->version must be GRAPPI_EMBED_OPTIONS_VERSION (use grappi_embed_options_init)");
+      o = *opts;
+    }
+    const std::string kind = o.embedder ? o.embedder : "hashing";
+    std::unique_ptr<grappi::Embedder> e;
+    if (kind == "hashing") {
+      grappi::HashingEmbedderOptions ho;
+      ho.dimension = o.dimension ? o.dimension : 384;
+      e = g->kg->hashing_embedder(ho);
+    } else if (kind == "openai") {
+      require_text(o.model, "grappi_graph_embed: model");
+      require_text(o.base_url, "grappi_graph_embed: base_url");
+      grappi::HttpEmbedderOptions ho;
+      ho.base_url = o.base_url;
+      ho.model = o.model;
+      ho.dimensions = o.dimension;
+      if (o.api_key_env) ho.api_key_env = o.api_key_env;
+      e = std::make_unique<grappi::HttpEmbedder>(ho);
+    } else if (kind == "callback") {
+      GRAPPI_REQUIRE(o.callback, "grappi_graph_embed: embedder \"callback\" needs a callback");
+      GRAPPI_REQUIRE(o.dimension > 0, "grappi_graph_embed: a callback embedder needs a dimension");
+      require_text(o.model, "grappi_graph_embed: model");
+      const grappi_embed_fn fn = o.callback;
+      void *user = o.user_data;
+      const size_t dim = o.dimension;
+      e = std::make_unique<grappi::CallbackEmbedder>(o.model, dim, [fn, user, dim](const std::vector<std::string> &texts) {
+        std::vector<const char *> ptrs;
+        for (auto &t : texts) ptrs.push_back(t.c_str());
+        grappi::Embeddings out;
+        out.dim = dim;
+        out.data.assign(texts.size() * dim, 0.0f);
+        int32_t rc = fn(user, ptrs.data(), ptrs.size(), out.data.data(), dim);
+        if (rc != 0)
+          throw grappi::Error(grappi::ErrorCode::invalid_argument, "the embedding callback returned status " + std::to_string(rc));
+        return out;
+      });
+    } else {
+      return set_error(GRAPPI_EINVAL, "grappi_graph_embed: unknown embedder '" + kind + "' (hashing, openai or callback)");
+    }
+    auto r = g->kg->embed(*e);
+    if (out_embedded) *out_embedded = r.embedded;
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_search(grappi_graph *g, const char *text, size_t k, int64_t *out_ids, float *out_scores,
+                                  size_t capacity, size_t *out_count) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(g && g->kg, "grappi_graph_search: graph is NULL");
+    GRAPPI_REQUIRE(out_count, "grappi_graph_search: out_count is NULL");
+    *out_count = 0;
+    GRAPPI_REQUIRE(capacity == 0 || out_ids, "grappi_graph_search: out_ids is NULL but capacity > 0");
+    require_text(text, "grappi_graph_search: text");
+    auto q = g->kg->query_embedder()->embed({text});
+    auto hits = g->kg->vectors()->search(q.data.data(), k);
+    return write_hits(hits, out_ids, out_scores, capacity, out_count);
+  });
+}
+
+grappi_status grappi_graph_search_vector(grappi_graph *g, const float *query, size_t dim, size_t k, int64_t *out_ids,
+                                         float *out_scores, size_t capacity, size_t *out_count) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(g && g->kg, "grappi_graph_search_vector: graph is NULL");
+    GRAPPI_REQUIRE(out_count, "grappi_graph_search_vector: out_count is NULL");
+    *out_count = 0;
+    GRAPPI_REQUIRE(query, "grappi_graph_search_vector: query is NULL");
+    GRAPPI_REQUIRE(capacity == 0 || out_ids, "grappi_graph_search_vector: out_ids is NULL but capacity > 0");
+    auto v = g->kg->vectors();
+    GRAPPI_REQUIRE(dim == v->dim(), "grappi_graph_search_vector: query has dimension " + std::to_string(dim) +
+                                        ", the model " + std::to_string(v->dim()));
+    return write_hits(v->search(query, k), out_ids, out_scores, capacity, out_count);
+  });
+}
+
+grappi_status grappi_window_options_init(grappi_window_options *opts, uint32_t version) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(opts, "grappi_window_options_init: opts is NULL");
+    GRAPPI_REQUIRE(version == GRAPPI_WINDOW_OPTIONS_VERSION,
+                   "grappi_window_options_init: unsupported options version " + std::to_string(version));
+    *opts = grappi_window_options{};
+    opts->version = version;
+    opts->depth = 2;
+    opts->window = 1;
+    opts->max_paths = 100000;
+    return GRAPPI_OK;
+  });
+}
+
+namespace {
+grappi::Retriever retriever_for(grappi_graph *g) {
+  std::shared_ptr<const grappi::VectorIndex> vec;
+  if (!g->kg->embedding_models().empty()) vec = g->kg->vectors();
+  return grappi::Retriever(g->kg->snapshot(), vec);
+}
+}  // namespace
+
+grappi_status grappi_graph_window_json(grappi_graph *g, int64_t root, const grappi_window_options *opts, char **out_json) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(out_json, "grappi_graph_window_json: out_json is NULL");
+    *out_json = nullptr;
+    GRAPPI_REQUIRE(g && g->kg, "grappi_graph_window_json: graph is NULL");
+    grappi_window_options o;
+    grappi_window_options_init(&o, GRAPPI_WINDOW_OPTIONS_VERSION);
+    if (opts) {
+      GRAPPI_REQUIRE(opts->version == GRAPPI_WINDOW_OPTIONS_VERSION,
+                     "grappi_graph_window_json: opts->version must be GRAPPI_WINDOW_OPTIONS_VERSION");
+      o = *opts;
+    }
+    GRAPPI_REQUIRE(o.k_count == 0 || o.k, "grappi_graph_window_json: k is NULL but k_count > 0");
+    grappi::WindowOptions wo;
+    if (o.k_count) wo.k.assign(o.k, o.k + o.k_count);
+    wo.depth = o.depth;
+    wo.window = o.window;
+    wo.filter.min_score = o.min_score;
+    auto r = retriever_for(g);
+    auto w = r.window(root, wo);
+    auto j = grappi::to_json(r.graph(), w);
+    if (o.max_path_length) {
+      grappi::PathOptions po;
+      po.max_length = o.max_path_length;
+      po.max_paths = o.max_paths;
+      auto paths = r.window_paths(w, po);
+      j["paths"] = grappi::to_json(r.graph(), paths.all());
+      j["paths_truncated"] = paths.truncated;
+    }
+    *out_json = copy_out(j.dump());
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, int64_t to, size_t max_length, size_t k,
+                                      int32_t weighted, char **out_json) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(out_json, "grappi_graph_paths_json: out_json is NULL");
+    *out_json = nullptr;
+    GRAPPI_REQUIRE(g && g->kg, "grappi_graph_paths_json: graph is NULL");
+    grappi::Retriever r(g->kg->snapshot());
+    grappi::ShortestPathOptions o;
+    o.max_length = max_length;
+    o.k = k;
+    o.weighted = weighted != 0;
+    *out_json = copy_out(grappi::to_json(r.graph(), r.shortest_paths(from, to, o)).dump());
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_khop_json(grappi_graph *g, const char *question, size_t seeds, size_t hops, size_t degree_cap,
+                                     char **out_json) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(out_json, "grappi_graph_khop_json: out_json is NULL");
+    *out_json = nullptr;
+    GRAPPI_REQUIRE(g && g->kg, "grappi_graph_khop_json: graph is NULL");
+    require_text(question, "grappi_graph_khop_json: question");
+    auto q = g->kg->query_embedder()->embed({question});
+    grappi::Retriever r(g->kg->snapshot(), g->kg->vectors());
+    std::vector<int64_t> seed_ids;
+    for (auto &h : r.seeds(q.data, seeds)) seed_ids.push_back(h.id);
+    grappi::KhopOptions o;
+    o.hops = hops;
+    o.degree_cap = degree_cap;
+    auto j = grappi::to_json(r.graph(), r.khop(seed_ids, o));
+    nlohmann::json names = nlohmann::json::array();
+    for (int64_t id : seed_ids) names.push_back(r.graph().name(*r.graph().index_of(id)));
+    j["seeds"] = names;
+    *out_json = copy_out(j.dump());
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *seeds, size_t seed_count, double damping,
+                                    int64_t *out_ids, double *out_scores, size_t capacity, size_t *out_count) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(g && g->kg, "grappi_graph_pagerank: graph is NULL");
+    GRAPPI_REQUIRE(out_count, "grappi_graph_pagerank: out_count is NULL");
+    *out_count = 0;
+    GRAPPI_REQUIRE(seed_count == 0 || seeds, "grappi_graph_pagerank: seeds is NULL but seed_count > 0");
+    GRAPPI_REQUIRE(capacity == 0 || out_ids, "grappi_graph_pagerank: out_ids is NULL but capacity > 0");
+    grappi::Retriever r(g->kg->snapshot());
+    grappi::PageRankOptions o;
+    o.damping = damping;
+    if (seed_count) o.seeds.assign(seeds, seeds + seed_count);
+    auto top = r.pagerank(o).top(r.graph(), capacity);
+    for (size_t i = 0; i < top.size(); ++i) {
+      out_ids[i] = top[i].id;
+      if (out_scores) out_scores[i] = top[i].score;
+    }
+    *out_count = top.size();
     return GRAPPI_OK;
   });
 }

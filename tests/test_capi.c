@@ -7,6 +7,17 @@
 
 static int passed = 0, failed = 0;
 
+/* A callback embedder: vector (length of text, 1); fails when user_data says so. */
+static int32_t embed_cb(void *user, const char *const *texts, size_t count, float *out, size_t dim) {
+  size_t i;
+  if (user && *(int *)user) return 7;
+  for (i = 0; i < count; ++i) {
+    out[i * dim] = (float)strlen(texts[i]);
+    out[i * dim + 1] = 1.0f;
+  }
+  return 0;
+}
+
 #define CHECK(cond)                                                         \
   do {                                                                      \
     if (cond) {                                                             \
@@ -108,6 +119,79 @@ int main(int argc, char **argv) {
   name = NULL;
   CHECK(grappi_graph_node_name(g, 99999999, &name) == GRAPPI_ENOTFOUND && name == NULL);
   CHECK(grappi_graph_node_name(g, cdc28, NULL) == GRAPPI_EINVAL);
+
+  /* Embeddings and search. */
+  {
+    grappi_embed_options eo;
+    size_t embedded = 0, n = 0;
+    int64_t hit_ids[5];
+    float hit_scores[5], qv[2] = {5.0f, 1.0f};
+    char *json = NULL;
+    grappi_window_options wo;
+    size_t ks[2] = {5, 2};
+    int64_t pr_ids[3], apoe = 0, seed;
+    double pr_scores[3];
+    int fail_flag = 1;
+    CHECK(grappi_graph_search(g, "kinase", 3, hit_ids, hit_scores, 5, &n) == GRAPPI_ENOTFOUND); /* nothing embedded yet */
+    CHECK(grappi_embed_options_init(&eo, 99) == GRAPPI_EINVAL);
+    CHECK(grappi_embed_options_init(&eo, GRAPPI_EMBED_OPTIONS_VERSION) == GRAPPI_OK);
+    CHECK(grappi_graph_embed(NULL, &eo, &embedded) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_embed(g, NULL, &embedded) == GRAPPI_OK && embedded == 6600);
+    CHECK(grappi_graph_embed(g, &eo, &embedded) == GRAPPI_OK && embedded == 0);
+    CHECK(grappi_graph_search(g, "cyclin-dependent kinase master regulator of mitotic and meiotic cell cycles", 3, NULL,
+                              NULL, 0, &n) == GRAPPI_EBUFS && n == 3);
+    CHECK(grappi_graph_search(g, "cyclin-dependent kinase master regulator of mitotic and meiotic cell cycles", 3, hit_ids,
+                              hit_scores, 5, &n) == GRAPPI_OK && n == 3 && hit_ids[0] == cdc28);
+    CHECK(hit_scores[0] >= hit_scores[1] && hit_scores[1] >= hit_scores[2]);
+    CHECK(grappi_graph_search(g, "bad\xff", 3, hit_ids, hit_scores, 5, &n) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_search(g, NULL, 3, hit_ids, hit_scores, 5, &n) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_search_vector(g, qv, 2, 3, hit_ids, hit_scores, 5, &n) == GRAPPI_EINVAL); /* wrong dimension */
+    /* A failing callback is an error, and nothing is stored. */
+    eo.embedder = "callback";
+    eo.model = "c-callback";
+    eo.dimension = 2;
+    eo.callback = embed_cb;
+    eo.user_data = &fail_flag;
+    CHECK(grappi_graph_embed(g, &eo, &embedded) == GRAPPI_EINVAL);
+    CHECK(strstr(grappi_last_error_message(), "status 7") != NULL);
+    fail_flag = 0;
+    CHECK(grappi_graph_embed(g, &eo, &embedded) == GRAPPI_OK && embedded == 6600);
+    CHECK(grappi_graph_search_vector(g, qv, 2, 3, hit_ids, hit_scores, 5, &n) == GRAPPI_OK && n == 3);
+    CHECK(grappi_graph_search(g, "x", 3, hit_ids, hit_scores, 5, &n) == GRAPPI_EINVAL); /* callback model: no text queries */
+    eo.embedder = "nonsense";
+    CHECK(grappi_graph_embed(g, &eo, &embedded) == GRAPPI_EINVAL);
+
+    /* Windows, paths, k-hop, PageRank. */
+    CHECK(grappi_window_options_init(&wo, GRAPPI_WINDOW_OPTIONS_VERSION) == GRAPPI_OK);
+    wo.k = ks;
+    wo.k_count = 2;
+    wo.max_path_length = 2;
+    CHECK(grappi_graph_window_json(g, cdc28, &wo, &json) == GRAPPI_OK && json != NULL);
+    CHECK(json && strstr(json, "\"root\":\"CDC28\"") != NULL && strstr(json, "\"paths\"") != NULL);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_window_json(g, -1, &wo, &json) == GRAPPI_ENOTFOUND && json == NULL);
+    wo.version = 0;
+    CHECK(grappi_graph_window_json(g, cdc28, &wo, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_window_json(g, cdc28, NULL, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_resolve(g, "CLB2", &apoe) == GRAPPI_OK);
+    CHECK(grappi_graph_paths_json(g, cdc28, apoe, 3, 4, 1, &json) == GRAPPI_OK && json && strstr(json, "\"proteins\"") != NULL);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_paths_json(g, cdc28, cdc28, 3, 4, 0, &json) == GRAPPI_EINVAL);
+    eo.embedder = "hashing";
+    CHECK(grappi_graph_embed(g, &eo, &embedded) == GRAPPI_OK); /* the latest model is hashing again */
+    CHECK(grappi_graph_khop_json(g, "DNA polymerase delta", 2, 1, 5, &json) == GRAPPI_OK && json && strstr(json, "\"seeds\"") != NULL);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_khop_json(g, NULL, 2, 1, 5, &json) == GRAPPI_EINVAL);
+    seed = cdc28;
+    CHECK(grappi_graph_pagerank(g, &seed, 1, 0.85, pr_ids, pr_scores, 3, &n) == GRAPPI_OK && n == 3 && pr_ids[0] == cdc28);
+    CHECK(pr_scores[0] >= pr_scores[1]);
+    CHECK(grappi_graph_pagerank(g, NULL, 0, 0.85, pr_ids, pr_scores, 3, &n) == GRAPPI_OK && n == 3);
+    CHECK(grappi_graph_pagerank(g, &seed, 1, 1.5, pr_ids, pr_scores, 3, &n) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_pagerank(g, NULL, 1, 0.85, pr_ids, pr_scores, 3, &n) == GRAPPI_EINVAL);
+  }
 
   grappi_graph_free(g);
 

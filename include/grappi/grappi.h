@@ -89,6 +89,73 @@ GRAPPI_API grappi_status grappi_graph_counts(grappi_graph *g, int64_t *out_nodes
 /* Preferred name of a node, as a NUL-terminated string the caller frees with grappi_free. */
 GRAPPI_API grappi_status grappi_graph_node_name(grappi_graph *g, int64_t id, char **out_name);
 
+/* ---- embeddings and search ------------------------------------------------------------- */
+
+/* An embedding callback: write count vectors of dim floats, row after row, into out (owned by
+ * the library, valid during the call) and return 0; any other value is an error the library
+ * reports as GRAPPI_EINVAL. texts are NUL-terminated UTF-8, valid during the call. */
+typedef int32_t (*grappi_embed_fn)(void *user_data, const char *const *texts, size_t count, float *out, size_t dim);
+
+#define GRAPPI_EMBED_OPTIONS_VERSION 1
+typedef struct grappi_embed_options {
+  uint32_t version;         /* GRAPPI_EMBED_OPTIONS_VERSION */
+  const char *embedder;     /* "hashing" (default), "openai" or "callback" */
+  size_t dimension;         /* hashing: 384 by default; openai: requested (0 = model default); callback: required */
+  const char *base_url;     /* openai: e.g. "http://127.0.0.1:8080/v1" */
+  const char *model;        /* openai: model name; callback: a name for the vectors (required) */
+  const char *api_key_env;  /* openai: environment variable with the key (default OPENAI_API_KEY) */
+  grappi_embed_fn callback; /* callback */
+  void *user_data;          /* passed to callback */
+} grappi_embed_options;
+
+GRAPPI_API grappi_status grappi_embed_options_init(grappi_embed_options *opts, uint32_t version);
+
+/* Embeds every node whose text is new or changed (opts NULL: the built-in hashing embedder).
+ * *out_embedded (may be NULL) receives the number of texts embedded now. */
+GRAPPI_API grappi_status grappi_graph_embed(grappi_graph *g, const grappi_embed_options *opts, size_t *out_embedded);
+
+/* The k nodes most similar to a text, embedded with the latest stored model (hashing or
+ * openai). Two-call pattern as grappi_graph_neighbors; results best first, ties by id. */
+GRAPPI_API grappi_status grappi_graph_search(grappi_graph *g, const char *text, size_t k, int64_t *out_ids,
+                                             float *out_scores, size_t capacity, size_t *out_count);
+/* The same for a query vector of the latest model's dimension (e.g. from your own callback). */
+GRAPPI_API grappi_status grappi_graph_search_vector(grappi_graph *g, const float *query, size_t dim, size_t k,
+                                                    int64_t *out_ids, float *out_scores, size_t capacity,
+                                                    size_t *out_count);
+
+/* ---- retrieval (results as JSON strings, schema in the README; free with grappi_free) ------ */
+
+#define GRAPPI_WINDOW_OPTIONS_VERSION 1
+typedef struct grappi_window_options {
+  uint32_t version;        /* GRAPPI_WINDOW_OPTIONS_VERSION */
+  const size_t *k;         /* k per depth; NULL for {30, 4} */
+  size_t k_count;
+  size_t depth;            /* M, default 2 */
+  size_t window;           /* 1-based, default 1 */
+  double min_score;        /* 0-1, default 0 */
+  size_t max_path_length;  /* > 0: add "paths" (all simple paths from the root); default 0 */
+  size_t max_paths;        /* bound on paths, default 100000 */
+} grappi_window_options;
+
+GRAPPI_API grappi_status grappi_window_options_init(grappi_window_options *opts, uint32_t version);
+
+/* A GraPPI moving kNN window around node root (ranked with the latest embeddings when there
+ * are any, else by edge score). *out_json is library-allocated: free it with grappi_free. */
+GRAPPI_API grappi_status grappi_graph_window_json(grappi_graph *g, int64_t root, const grappi_window_options *opts,
+                                                  char **out_json);
+/* Up to k shortest simple paths (Yen) with at most max_length edges; weighted != 0 ranks by
+ * the sum of -log(score). JSON list of {"proteins", "length", ...}. */
+GRAPPI_API grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, int64_t to, size_t max_length,
+                                                 size_t k, int32_t weighted, char **out_json);
+/* Seeds by similarity to a question, then k-hop expansion: JSON {"seeds", "nodes", "edges"}. */
+GRAPPI_API grappi_status grappi_graph_khop_json(grappi_graph *g, const char *question, size_t seeds, size_t hops,
+                                                size_t degree_cap, char **out_json);
+/* PageRank (personalised when seed_count > 0), weighted by score. Writes the top
+ * min(capacity, node count) nodes, best first, and sets *out_count to that number. */
+GRAPPI_API grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *seeds, size_t seed_count, double damping,
+                                               int64_t *out_ids, double *out_scores, size_t capacity,
+                                               size_t *out_count);
+
 #ifdef __cplusplus
 }
 #endif
