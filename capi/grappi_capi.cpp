@@ -1,5 +1,6 @@
 // The C API: a thin extern "C" layer over the C++ API. Every body runs inside guard(), which
 // turns any exception into a status code and a thread-local message.
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <cstring>
@@ -434,6 +435,32 @@ grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *seeds, size_
       if (out_scores) out_scores[i] = top[i].score;
     }
     *out_count = top.size();
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_pcst_solve(size_t num_nodes, const double *prizes, size_t num_edges, const int64_t *edges,
+                                const double *costs, int64_t root, int32_t num_clusters, const char *pruning,
+                                int64_t *out_nodes, size_t *out_num_nodes, int64_t *out_edges, size_t *out_num_edges,
+                                double *out_objective) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(out_num_nodes && out_num_edges, "grappi_pcst_solve: out_num_nodes or out_num_edges is NULL");
+    *out_num_nodes = 0;
+    *out_num_edges = 0;
+    GRAPPI_REQUIRE(num_nodes == 0 || (prizes && out_nodes), "grappi_pcst_solve: prizes or out_nodes is NULL");
+    GRAPPI_REQUIRE(num_edges == 0 || (edges && costs && out_edges), "grappi_pcst_solve: edges, costs or out_edges is NULL");
+    if (pruning) require_text(pruning, "grappi_pcst_solve: pruning");
+    grappi::PcstOptions o;
+    o.root = root;
+    o.num_clusters = num_clusters;
+    o.pruning = pruning ? grappi::pruning_from_name(pruning) : grappi::Pruning::gw;
+    thread_local grappi::PCSTSolver solver;  // buffers reused across calls on this thread
+    auto r = solver.solve(num_nodes, prizes, num_edges, edges, costs, o);
+    std::copy(r.nodes.begin(), r.nodes.end(), out_nodes);
+    std::copy(r.edges.begin(), r.edges.end(), out_edges);
+    *out_num_nodes = r.nodes.size();
+    *out_num_edges = r.edges.size();
+    if (out_objective) *out_objective = r.objective;
     return GRAPPI_OK;
   });
 }

@@ -195,6 +195,24 @@ int main(int argc, char **argv) {
 
   grappi_graph_free(g);
 
+  /* PCST on plain arrays: the first golden case, then misuse. */
+  {
+    double prizes[3] = {0, 5, 6}, costs[2] = {3, 4}, objective = -1, bad_costs[2] = {3, -4};
+    int64_t edges[4] = {0, 1, 1, 2}, bad_edges[4] = {0, 1, 1, 7}, nodes[3], sel[2];
+    size_t nn = 99, ne = 99;
+    CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, -1, 1, "GW", nodes, &nn, sel, &ne, &objective) == GRAPPI_OK);
+    CHECK(nn == 2 && nodes[0] == 1 && nodes[1] == 2 && ne == 1 && sel[0] == 1);
+    CHECK(objective > 3.999 && objective < 4.001);
+    CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, 0, 1, "none", nodes, &nn, sel, &ne, NULL) == GRAPPI_OK && nn == 3 && ne == 2);
+    CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, 0, 2, "gw", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_pcst_solve(3, prizes, 2, bad_edges, costs, -1, 1, "gw", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_pcst_solve(3, prizes, 2, edges, bad_costs, -1, 1, "gw", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
+    CHECK(strstr(grappi_last_error_message(), "edge 1") != NULL);
+    CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, -1, 1, "fastest", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_pcst_solve(3, NULL, 2, edges, costs, -1, 1, "gw", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, -1, 1, "gw", nodes, NULL, sel, &ne, NULL) == GRAPPI_EINVAL);
+  }
+
   /* Read-only reopen. */
   opts.read_only = 1;
   CHECK(grappi_graph_open(db, &opts, &g) == GRAPPI_OK);

@@ -156,6 +156,21 @@ GRAPPI_API grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *s
                                                int64_t *out_ids, double *out_scores, size_t capacity,
                                                size_t *out_count);
 
+/* ---- prize-collecting Steiner tree ------------------------------------------------------ */
+
+/* Solves a PCST instance given as plain arrays (semantics of pcst_fast; see the README).
+ * prizes: num_nodes values >= 0; edges: 2*num_edges endpoints in [0, num_nodes); costs:
+ * num_edges values >= 0; root: -1 for unrooted; num_clusters: trees wanted (1 when rooted);
+ * pruning: "none", "simple", "gw" or "strong" (any case; NULL = "gw"). out_nodes must hold
+ * num_nodes values and out_edges num_edges (caller-owned); the selected nodes (ascending) and
+ * edge indices (ascending) are written there, their counts to *out_num_nodes / *out_num_edges,
+ * and the objective (prizes left out + costs taken in) to *out_objective (may be NULL). */
+GRAPPI_API grappi_status grappi_pcst_solve(size_t num_nodes, const double *prizes, size_t num_edges,
+                                           const int64_t *edges, const double *costs, int64_t root,
+                                           int32_t num_clusters, const char *pruning, int64_t *out_nodes,
+                                           size_t *out_num_nodes, int64_t *out_edges, size_t *out_num_edges,
+                                           double *out_objective);
+
 #ifdef __cplusplus
 }
 #endif

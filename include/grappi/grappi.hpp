@@ -5,6 +5,8 @@
 #include "grappi/import.hpp"
 #include "grappi/json.hpp"
 #include "grappi/knowledge_graph.hpp"
+#include "grappi/pcst.hpp"
+#include "grappi/retriever.hpp"
 #include "grappi/snapshot.hpp"
 #include "grappi/types.hpp"
 #include "grappi/version.h"

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Runs `grappi pcst` on every instance of ../shared/pcst/instances for the prunings in the
+reference file and prints objective and median solve time next to pcst_fast's figures.
+Usage: bench/pcst_compare.py BUILD_DIR PCST_DIR [RUNS] [--markdown]"""
+import json, statistics, subprocess, sys, os
+
+build, pdir = sys.argv[1], sys.argv[2]
+runs = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[3].isdigit() else 5
+md = "--markdown" in sys.argv
+ref = {}
+with open(os.path.join(pdir, "reference_pcst_fast.jsonl")) as f:
+    for line in f:
+        j = json.loads(line)
+        ref[(j["instance"], j["pruning"])] = j
+if md:
+    print("| instance | edges | pruning | grappi objective | reference objective | objective ratio | grappi median ms | reference ms | time ratio |")
+    print("|---|---|---|---|---|---|---|---|---|")
+for (inst, pruning), r in sorted(ref.items(), key=lambda kv: (kv[1]["m"], kv[0][0], kv[0][1])):
+    path = os.path.join(pdir, "instances", inst + ".txt.gz")
+    if not os.path.exists(path):
+        continue
+    times, obj = [], None
+    for _ in range(runs):
+        out = subprocess.run([os.path.join(build, "grappi"), "pcst", "--instance", path, "--pruning", pruning, "--json"],
+                             check=True, capture_output=True, text=True).stdout
+        j = json.loads(out)
+        times.append(j["solve_seconds"])
+        obj = j["objective"]
+    t = statistics.median(times)
+    oratio = obj / r["objective"] if r["objective"] else 1.0
+    tratio = t / r["time_s_median"]
+    if md:
+        print(f"| {inst} | {r['m']:,} | {pruning} | {obj:.6g} | {r['objective']:.6g} | {oratio:.4f} | {t*1000:.2f} | {r['time_s_median']*1000:.2f} | {tratio:.2f} |")
+    else:
+        print(f"{inst:22s} m={r['m']:>8} {pruning:6s} obj {obj:14.6g} ref {r['objective']:14.6g} ratio {oratio:.4f}  time {t*1000:9.2f} ms ref {r['time_s_median']*1000:9.2f} ms ratio {tratio:.2f}")

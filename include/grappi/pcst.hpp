@@ -1,0 +1,72 @@
+// grappi/pcst.hpp — prize-collecting Steiner tree/forest (Goemans-Williamson with pruning), the
+// semantics of pcst_fast (Hegde, Indyk, Schmidt 2015) as ALGORITHMS.md §5 describes them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace grappi {
+
+enum class Pruning {
+  none,    ///< every edge GW added; nodes = the good nodes and every such edge's endpoints
+  simple,  ///< GW's edges among good nodes (nodes in clusters active at the end, or the root's)
+  gw,      ///< GW pruning: walk the merges backwards, dropping inactive subtrees nothing needs
+  strong,  ///< per tree, the subtree of best net worth around the best root (tree DP)
+};
+
+/// "none", "simple", "gw", "strong" in any letter case; Error(invalid_argument) otherwise.
+Pruning pruning_from_name(std::string_view name);
+const char *to_string(Pruning p) noexcept;
+
+struct PcstOptions {
+  int64_t root = -1;     ///< -1: unrooted
+  int num_clusters = 1;  ///< trees wanted when unrooted; must be 1 when rooted
+  Pruning pruning = Pruning::gw;
+};
+
+struct PcstResult {
+  std::vector<int64_t> nodes;  ///< selected nodes, ascending
+  std::vector<int64_t> edges;  ///< selected edge indices, ascending
+  double objective = 0;        ///< prizes of nodes left out + costs of edges taken in (minimise)
+  double net_worth = 0;        ///< prizes taken in - costs taken in (= total prize - objective)
+};
+
+/// A problem instance, as read from the pcst-instance v1 format (../shared/pcst/README.md).
+struct PcstInstance {
+  std::vector<double> prizes;
+  std::vector<std::pair<int64_t, int64_t>> edges;
+  std::vector<double> costs;
+};
+
+/// Reads a pcst-instance v1 file (plain or gzip); errors name the file and line.
+PcstInstance read_pcst_instance(const std::string &path);
+
+/// The solver. Inputs are validated: prizes and costs must be finite and >= 0, endpoints in
+/// range, a root in range, num_clusters >= 1 (exactly 1 when rooted), and the arrays of equal
+/// length; otherwise Error(invalid_argument) names the first offending index. Self-loops are
+/// never selected (they cannot connect anything); parallel edges are fine (the cheapest one that
+/// becomes tight first joins the clusters, the others are then inside one cluster and ignored).
+/// A solver keeps its buffers between calls, so reusing one avoids reallocations; it is not
+/// thread-safe (use one per thread).
+class PCSTSolver {
+ public:
+  PCSTSolver();
+  ~PCSTSolver();
+  PCSTSolver(const PCSTSolver &) = delete;
+  PCSTSolver &operator=(const PCSTSolver &) = delete;
+
+  PcstResult solve(const std::vector<double> &prizes, const std::vector<std::pair<int64_t, int64_t>> &edges,
+                   const std::vector<double> &costs, const PcstOptions &options = {});
+  /// edges holds 2 * num_edges endpoints.
+  PcstResult solve(std::size_t num_nodes, const double *prizes, std::size_t num_edges, const int64_t *edges,
+                   const double *costs, const PcstOptions &options = {});
+
+ private:
+  struct Impl;
+  Impl *impl_;
+};
+
+}  // namespace grappi

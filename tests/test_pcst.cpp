@@ -1,0 +1,235 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include "grappi/grappi.hpp"
+#include "test_util.hpp"
+
+using grappi::PcstOptions;
+using grappi::PCSTSolver;
+using grappi::Pruning;
+using E = std::vector<std::pair<int64_t, int64_t>>;
+using V = std::vector<int64_t>;
+
+namespace {
+grappi::PcstResult run(const std::vector<double> &prizes, const E &edges, const std::vector<double> &costs, int64_t root,
+                       int clusters, const char *pruning) {
+  PCSTSolver s;
+  PcstOptions o;
+  o.root = root;
+  o.num_clusters = clusters;
+  o.pruning = grappi::pruning_from_name(pruning);
+  return s.solve(prizes, edges, costs, o);
+}
+}  // namespace
+
+TEST_CASE("PCST golden cases (ALGORITHMS.md §5)") {
+  E e1{{0, 1}, {1, 2}};
+  auto r = run({0, 5, 6}, e1, {3, 4}, 0, 1, "none");
+  CHECK(r.nodes == V{0, 1, 2});
+  CHECK(r.edges == V{0, 1});
+  for (const char *p : {"none", "gw", "strong", "GW", "Strong"}) {
+    r = run({0, 5, 6}, e1, {3, 4}, -1, 1, p);
+    CHECK(r.nodes == V{1, 2});
+    CHECK(r.edges == V{1});
+  }
+  E path{{0, 1}, {1, 2}, {2, 3}};
+  r = run({10, 0, 1, 10}, path, {10, 4, 3}, 0, 1, "none");
+  CHECK(r.nodes == V{0, 1, 2, 3});
+  CHECK(r.edges == V{1, 2});
+  r = run({10, 0, 1, 10}, path, {10, 4, 3}, 0, 1, "gw");
+  CHECK(r.nodes == V{0});
+  CHECK(r.edges.empty());
+  for (const char *p : {"none", "gw"}) {
+    r = run({10, 10, 1, 10}, path, {10, 6, 5}, 0, 1, p);
+    CHECK(r.nodes == V{0, 1, 2, 3});
+    CHECK(r.edges == V{0, 1, 2});
+  }
+  r = run({10, 3, 3}, e1, {100, 2}, 0, 1, "none");
+  CHECK(r.nodes == V{0, 1, 2});
+  CHECK(r.edges == V{1});
+  r = run({10, 3, 3}, e1, {100, 2}, 0, 1, "gw");
+  CHECK(r.nodes == V{0});
+  r = run({10, 3, 3}, e1, {100, 2}, -1, 2, "gw");
+  CHECK(r.nodes == V{0, 1, 2});
+  CHECK(r.edges == V{1});
+  r = run({10, 3, 3}, e1, {100, 2}, -1, 1, "gw");
+  CHECK(r.nodes == V{0});
+  r = run({10, 0, 6, 6}, path, {100, 2, 5}, -1, 2, "gw");
+  CHECK(r.nodes == V{0, 2, 3});
+  CHECK(r.edges == V{2});
+  E path8;
+  for (int i = 0; i < 7; ++i) path8.emplace_back(i, i + 1);
+  r = run({100, 0, 0, 1, 0, 0, 0, 100}, path8, std::vector<double>(7, 0.9), -1, 1, "gw");
+  CHECK(r.nodes.size() == 8);
+  CHECK(r.edges.size() == 7);
+  E star{{0, 1}, {0, 2}, {2, 3}, {3, 4}};
+  r = run({0, 2.2, 0, 0, 2.1}, star, {1, 1, 1, 1}, -1, 1, "strong");
+  CHECK(r.nodes == V{1});
+  CHECK(r.edges.empty());
+  r = run({0, 2.2, 0, 0, 2.1}, star, {1, 1, 1, 1}, -1, 1, "gw");
+  CHECK(r.nodes == V{0, 1, 2, 3, 4});
+  CHECK(r.edges == V{0, 1, 2, 3});
+  r = run({2, 2, 2}, e1, {0, 5}, -1, 1, "strong");
+  CHECK(r.nodes == V{0, 1});
+  CHECK(r.edges == V{0});
+  r = run({1, 1, 1, 1}, path, {0.8, 1.8, 2.8}, -1, 1, "strong");
+  CHECK(r.nodes == V{0, 1});
+  CHECK(r.edges == V{0});
+  E pend{{0, 1}, {1, 2}, {2, 3}, {1, 4}, {2, 5}, {3, 6}};
+  r = run({100, 0, 0, 0, 100, 100, 100}, pend, {10, 100, 10, 10, 10, 10}, -1, 2, "strong");
+  CHECK(r.nodes == V{0, 1, 2, 3, 4, 5, 6});
+  CHECK(r.edges == V{0, 2, 3, 4, 5});
+  // Objective and net worth.
+  r = run({0, 5, 6}, e1, {3, 4}, -1, 1, "gw");
+  CHECK(r.objective == doctest::Approx(0 + 4));
+  CHECK(r.net_worth == doctest::Approx(11 - 4));
+}
+
+TEST_CASE("PCST input validation") {
+  PCSTSolver s;
+  E e1{{0, 1}};
+  CHECK_THROWS_AS(s.solve({1, -1}, e1, {1}), grappi::Error);
+  CHECK_THROWS_AS(s.solve({1, std::nan("")}, e1, {1}), grappi::Error);
+  CHECK_THROWS_AS(s.solve({1, 1}, e1, {-2}), grappi::Error);
+  CHECK_THROWS_AS(s.solve({1, 1}, e1, {std::numeric_limits<double>::infinity()}), grappi::Error);
+  CHECK_THROWS_AS(s.solve({1, 1}, E{{0, 2}}, {1}), grappi::Error);
+  CHECK_THROWS_AS(s.solve({1, 1}, E{{-1, 1}}, {1}), grappi::Error);
+  CHECK_THROWS_AS(s.solve({1, 1}, e1, {1, 2}), grappi::Error);
+  PcstOptions o;
+  o.root = 0;
+  o.num_clusters = 2;
+  CHECK_THROWS_WITH_AS(s.solve({1, 1}, e1, {1}, o), doctest::Contains("exactly one cluster"), grappi::Error);
+  o.root = 5;
+  o.num_clusters = 1;
+  CHECK_THROWS_AS(s.solve({1, 1}, e1, {1}, o), grappi::Error);
+  o.root = -1;
+  o.num_clusters = 0;
+  CHECK_THROWS_AS(s.solve({1, 1}, e1, {1}, o), grappi::Error);
+  CHECK_THROWS_AS(grappi::pruning_from_name("fast"), grappi::Error);
+  // Self-loops are never selected; parallel edges: the cheaper is used.
+  auto r = run({5, 5}, E{{0, 0}, {0, 1}, {1, 0}}, {0, 3, 1}, -1, 1, "gw");
+  CHECK(r.nodes == V{0, 1});
+  CHECK(r.edges == V{2});
+  // Empty graph.
+  auto empty = s.solve(std::vector<double>{}, E{}, {});
+  CHECK(empty.nodes.empty());
+}
+
+namespace {
+// Best objective over every forest with at most k trees (rooted: one tree with the root).
+double brute_force(const std::vector<double> &prize, const E &edges, const std::vector<double> &cost, int64_t root, int k) {
+  const std::size_t n = prize.size(), m = edges.size();
+  double best = std::numeric_limits<double>::infinity();
+  const double total = std::accumulate(prize.begin(), prize.end(), 0.0);
+  for (uint32_t mask = 0; mask < (1u << m); ++mask) {
+    std::vector<int> uf(n);
+    std::iota(uf.begin(), uf.end(), 0);
+    std::function<int(int)> find = [&](int x) { return uf[static_cast<std::size_t>(x)] == x ? x : uf[static_cast<std::size_t>(x)] = find(uf[static_cast<std::size_t>(x)]); };
+    bool forest = true;
+    double paid = 0;
+    std::vector<char> in(n, 0);
+    for (std::size_t e = 0; e < m && forest; ++e) {
+      if (!(mask >> e & 1)) continue;
+      int a = find(static_cast<int>(edges[e].first)), b = find(static_cast<int>(edges[e].second));
+      if (a == b) forest = false;
+      uf[static_cast<std::size_t>(a)] = b;
+      paid += cost[e];
+      in[static_cast<std::size_t>(edges[e].first)] = in[static_cast<std::size_t>(edges[e].second)] = 1;
+    }
+    if (!forest) continue;
+    std::set<int> comps;
+    double got = 0;
+    for (std::size_t v = 0; v < n; ++v)
+      if (in[v]) {
+        comps.insert(find(static_cast<int>(v)));
+        got += prize[v];
+      }
+    if (root >= 0) {
+      if (comps.size() > 1) continue;
+      if (!comps.empty() && !in[static_cast<std::size_t>(root)]) continue;
+      if (comps.empty()) got = prize[static_cast<std::size_t>(root)];
+      best = std::min(best, total - got + paid);
+      continue;
+    }
+    if (static_cast<int>(comps.size()) > k) continue;
+    // Fill the remaining trees with the best single nodes.
+    std::vector<double> singles;
+    for (std::size_t v = 0; v < n; ++v)
+      if (!in[v]) singles.push_back(prize[v]);
+    std::sort(singles.rbegin(), singles.rend());
+    for (std::size_t i = 0; i < singles.size() && static_cast<int>(comps.size() + i) < k; ++i) got += singles[i];
+    best = std::min(best, total - got + paid);
+  }
+  return best;
+}
+
+std::size_t trees(const grappi::PcstResult &r, const E &edges) {
+  std::map<int64_t, int64_t> uf;
+  for (auto v : r.nodes) uf[v] = v;
+  std::function<int64_t(int64_t)> find = [&](int64_t x) { return uf[x] == x ? x : uf[x] = find(uf[x]); };
+  for (auto e : r.edges) uf[find(edges[static_cast<std::size_t>(e)].first)] = find(edges[static_cast<std::size_t>(e)].second);
+  std::set<int64_t> c;
+  for (auto v : r.nodes) c.insert(find(v));
+  return c.size();
+}
+}  // namespace
+
+TEST_CASE("PCST property tests on random small graphs against exhaustive search") {
+  std::mt19937 rng(2024);
+  PCSTSolver solver;  // reused across calls
+  int checked = 0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    const std::size_t n = 2 + rng() % 7;
+    std::set<std::pair<int64_t, int64_t>> es;
+    const std::size_t want = std::min<std::size_t>(n * (n - 1) / 2, 1 + rng() % 10);
+    while (es.size() < want) {
+      int64_t a = static_cast<int64_t>(rng() % n), b = static_cast<int64_t>(rng() % n);
+      if (a != b) es.insert({std::min(a, b), std::max(a, b)});
+    }
+    E edges(es.begin(), es.end());
+    std::vector<double> prize(n), cost(edges.size());
+    for (auto &p : prize) p = (rng() % 3 == 0) ? 0.0 : static_cast<double>(rng() % 100) / 10.0;
+    for (auto &c : cost) c = static_cast<double>(rng() % 80) / 10.0;
+    const bool rooted = rng() % 3 == 0;
+    const int64_t root = rooted ? static_cast<int64_t>(rng() % n) : -1;
+    const int k = rooted ? 1 : static_cast<int>(1 + rng() % 2);
+    const double opt = brute_force(prize, edges, cost, root, k);
+    double gw_obj = 0;
+    for (Pruning p : {Pruning::none, Pruning::simple, Pruning::gw, Pruning::strong}) {
+      PcstOptions o;
+      o.root = root;
+      o.num_clusters = k;
+      o.pruning = p;
+      auto r = solver.solve(prize, edges, cost, o);
+      // A forest: edges among selected nodes, no cycles.
+      for (auto e : r.edges) {
+        CHECK(std::binary_search(r.nodes.begin(), r.nodes.end(), edges[static_cast<std::size_t>(e)].first));
+        CHECK(std::binary_search(r.nodes.begin(), r.nodes.end(), edges[static_cast<std::size_t>(e)].second));
+      }
+      CHECK(r.edges.size() + trees(r, edges) == r.nodes.size());
+      CHECK(std::is_sorted(r.nodes.begin(), r.nodes.end()));
+      if (p == Pruning::none) continue;
+      CHECK(static_cast<int>(trees(r, edges)) <= k);
+      if (rooted) {
+        CHECK(std::binary_search(r.nodes.begin(), r.nodes.end(), root));
+        CHECK(trees(r, edges) == 1);
+      }
+      CHECK(r.objective >= opt - 1e-9);
+      if (p == Pruning::gw || p == Pruning::strong) {
+        if (k == 1) CHECK_MESSAGE(r.objective <= 2.0 * opt + 1e-9, "trial " << trial << " objective " << r.objective << " opt " << opt);
+      }
+      if (p == Pruning::gw) gw_obj = r.objective;
+      if (p == Pruning::strong) CHECK(r.objective <= gw_obj + 1e-9);
+      ++checked;
+    }
+  }
+  CHECK(checked > 3000);
+}
