@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "grappi/error.hpp"
+#include "ranking.hpp"
 
 namespace grappi {
 
@@ -654,13 +655,7 @@ std::vector<RankedNode> PageRankResult::top(const GraphSnapshot &g, std::size_t 
   std::vector<RankedNode> all;
   all.reserve(rank.size());
   for (std::size_t i = 0; i < rank.size(); ++i) all.push_back({g.node_id(static_cast<uint32_t>(i)), rank[i]});
-  auto better = [](const RankedNode &a, const RankedNode &b) { return a.score != b.score ? a.score > b.score : a.id < b.id; };
-  if (all.size() > n) {
-    std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n), all.end(), better);
-    all.resize(n);
-  } else {
-    std::sort(all.begin(), all.end(), better);
-  }
+  detail::keep_best(all, n);
   return all;
 }
 

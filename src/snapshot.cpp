@@ -260,6 +260,23 @@ class In {
   bool ok_ = true;
 };
 
+// The arrays of a snapshot, in file order; writer and reader share this one list.
+template <class Archive, class SnapshotData>  // SnapshotData: const when writing
+void fields(Archive &a, SnapshotData &x) {
+  a.vec(x.ids);
+  a.strs(x.names);
+  a.strs(x.external_ids);
+  a.strs(x.relations);
+  a.vec(x.label);
+  a.strs(x.labels);
+  a.vec(x.offsets);
+  a.vec(x.neighbor);
+  a.vec(x.score);
+  a.vec(x.edge);
+  a.vec(x.relation);
+  a.vec(x.direction);
+}
+
 void write_key(Out &o, const CacheKey &k) {
   o.raw(kMagic, sizeof kMagic);
   o.str(k.instance);
@@ -274,19 +291,9 @@ void save_cache(const std::string &path, const CacheKey &key, const GraphSnapsho
   if (!f) return;  // a read-only directory: simply no cache
   Out o(f);
   write_key(o, key);
-  o.u64(x.edges);
-  o.vec(x.ids);
-  o.strs(x.names);
-  o.strs(x.external_ids);
-  o.strs(x.relations);
-  o.vec(x.label);
-  o.strs(x.labels);
-  o.vec(x.offsets);
-  o.vec(x.neighbor);
-  o.vec(x.score);
-  o.vec(x.edge);
-  o.vec(x.relation);
-  o.vec(x.direction);
+  uint64_t edges = x.edges;
+  o.u64(edges);
+  fields(o, x);
   o.finish();
   bool ok = o.ok() && std::fflush(f) == 0;
   ok = (std::fclose(f) == 0) && ok;
@@ -315,18 +322,7 @@ bool load_cache(const std::string &path, const CacheKey &key, GraphSnapshot::Dat
           k.generation == key.generation && k.max_node == key.max_node && k.max_edge == key.max_edge;
   if (match) {
     x.edges = static_cast<std::size_t>(in.u64());
-    in.vec(x.ids);
-    in.strs(x.names);
-    in.strs(x.external_ids);
-    in.strs(x.relations);
-    in.vec(x.label);
-    in.strs(x.labels);
-    in.vec(x.offsets);
-    in.vec(x.neighbor);
-    in.vec(x.score);
-    in.vec(x.edge);
-    in.vec(x.relation);
-    in.vec(x.direction);
+    fields(in, x);
     in.finish();
     const std::size_t n = x.ids.size(), m = x.neighbor.size();
     match = in.ok() && x.names.size() == n && x.external_ids.size() == n && x.label.size() == n && x.offsets.size() == n + 1 &&

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "grappi/error.hpp"
+#include "ranking.hpp"
 
 namespace grappi {
 
@@ -75,15 +76,6 @@ float score_of(const float *q, float qnorm, const float *v, float vnorm, std::si
   return 0.0f;
 }
 
-void top_k(std::vector<SearchHit> &hits, std::size_t k) {
-  auto better = [](const SearchHit &a, const SearchHit &b) { return a.score != b.score ? a.score > b.score : a.id < b.id; };
-  if (hits.size() > k) {
-    std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(k), hits.end(), better);
-    hits.resize(k);
-  } else {
-    std::sort(hits.begin(), hits.end(), better);
-  }
-}
 
 }  // namespace
 
@@ -114,7 +106,7 @@ std::vector<SearchHit> VectorIndex::search(const float *q, std::size_t k, Metric
       hits[u] = {ids_[u], s};
     }
   }
-  top_k(hits, k);
+  detail::keep_best(hits, k);
   return hits;
 }
 
@@ -130,7 +122,7 @@ std::vector<SearchHit> VectorIndex::search_among(const float *q, const std::vect
     const auto u = static_cast<std::size_t>(it - ids_.begin());
     hits.push_back({id, score_of(q, qn, vectors_.row(u), norms_[u], dim(), metric)});
   }
-  top_k(hits, k);
+  detail::keep_best(hits, k);
   return hits;
 }
 
@@ -174,7 +166,7 @@ std::vector<SearchHit> VectorIndex::search_hnsw(const float *q, std::size_t k) c
     const float s = hnsw_->options.metric == Metric::l2 ? -std::sqrt(std::max(0.0f, dist)) : 1.0f - dist;
     hits.push_back({ids_[static_cast<std::size_t>(label)], s});
   }
-  top_k(hits, k);
+  detail::keep_best(hits, k);
   return hits;
 }
 

@@ -352,7 +352,7 @@ int main(int argc, char **argv) {
       int64_t id = g.resolve(nb_name);
       auto snap = g.snapshot();
       grappi::NeighborFilter f;
-      f.min_score = nb_min > 1.0 ? nb_min / 1000.0 : nb_min;
+      f.min_score = score_arg(nb_min);
       f.relations = nb_rel;
       auto list = snap->neighbors(id, f);
       std::stable_sort(list.begin(), list.end(), [&](const grappi::Neighbor &a, const grappi::Neighbor &b) {
