@@ -1,0 +1,204 @@
+"""Python bindings for grappi's C API, through ctypes (standard library only).
+
+The shared library is looked up in $GRAPPI_LIB (a path to libgrappi_c.so), then by the linker
+(ctypes.util.find_library("grappi_c")). Every failing call raises grappi.Error with the
+library's status code and message. Library-allocated strings are copied and freed at once.
+
+    import grappi
+    with grappi.Graph("kg.db") as g:
+        g.import_file("data/4932.protein.info.v12.0.txt.gz", kind="info")
+        cdc28 = g.resolve("CDC28")
+        for node, score in g.neighbors(cdc28, min_score=0.9): ...
+"""
+import ctypes
+import ctypes.util
+import json
+import os
+
+__all__ = ["Error", "Graph", "version", "pcst_solve"]
+
+_i64 = ctypes.c_int64
+_size = ctypes.c_size_t
+_status = ctypes.c_int32
+GRAPPI_EBUFS = -11
+
+
+def _load():
+    path = os.environ.get("GRAPPI_LIB") or ctypes.util.find_library("grappi_c")
+    if not path:
+        raise OSError("libgrappi_c not found: set GRAPPI_LIB to its path")
+    return ctypes.CDLL(path)
+
+
+_lib = _load()
+
+
+class Error(Exception):
+    """A grappi failure: .status is the grappi_status code, str() the library's message."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+def _fn(name, restype, *argtypes):
+    f = getattr(_lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+_last_error = _fn("grappi_last_error_message", ctypes.c_char_p)
+_version = _fn("grappi_version_string", ctypes.c_char_p)
+_free = _fn("grappi_free", None, ctypes.c_void_p)
+_open = _fn("grappi_graph_open", _status, ctypes.c_char_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
+_close = _fn("grappi_graph_free", None, ctypes.c_void_p)
+_import = _fn("grappi_graph_import", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p)
+_resolve = _fn("grappi_graph_resolve", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_i64))
+_neighbors = _fn("grappi_graph_neighbors", _status, ctypes.c_void_p, _i64, ctypes.c_double, ctypes.POINTER(_i64),
+                 ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_size))
+_counts = _fn("grappi_graph_counts", _status, ctypes.c_void_p, ctypes.POINTER(_i64), ctypes.POINTER(_i64))
+_node_name = _fn("grappi_graph_node_name", _status, ctypes.c_void_p, _i64, ctypes.POINTER(ctypes.c_void_p))
+_embed = _fn("grappi_graph_embed", _status, ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(_size))
+_search = _fn("grappi_graph_search", _status, ctypes.c_void_p, ctypes.c_char_p, _size, ctypes.POINTER(_i64),
+              ctypes.POINTER(ctypes.c_float), _size, ctypes.POINTER(_size))
+_window = _fn("grappi_graph_window_json", _status, ctypes.c_void_p, _i64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
+_paths = _fn("grappi_graph_paths_json", _status, ctypes.c_void_p, _i64, _i64, _size, _size, ctypes.c_int32,
+             ctypes.POINTER(ctypes.c_void_p))
+_pagerank = _fn("grappi_graph_pagerank", _status, ctypes.c_void_p, ctypes.POINTER(_i64), _size, ctypes.c_double,
+                ctypes.POINTER(_i64), ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_size))
+_pcst = _fn("grappi_pcst_solve", _status, _size, ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_i64),
+            ctypes.POINTER(ctypes.c_double), _i64, ctypes.c_int32, ctypes.c_char_p, ctypes.POINTER(_i64),
+            ctypes.POINTER(_size), ctypes.POINTER(_i64), ctypes.POINTER(_size), ctypes.POINTER(ctypes.c_double))
+
+
+class _WindowOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("k", ctypes.POINTER(_size)), ("k_count", _size), ("depth", _size),
+                ("window", _size), ("min_score", ctypes.c_double), ("max_path_length", _size), ("max_paths", _size)]
+
+
+_window_init = _fn("grappi_window_options_init", _status, ctypes.POINTER(_WindowOptions), ctypes.c_uint32)
+
+
+def _check(status):
+    if status != 0:
+        raise Error(status, _last_error().decode("utf-8", "replace"))
+
+
+def _take_string(ptr):
+    try:
+        return ctypes.string_at(ptr.value).decode("utf-8")
+    finally:
+        _free(ptr)
+
+
+def version():
+    return _version().decode()
+
+
+class Graph:
+    """A knowledge-graph database (created when missing). Close it, or use it in a with block."""
+
+    def __init__(self, path):
+        self._h = ctypes.c_void_p()
+        _check(_open(os.fsencode(path), None, ctypes.byref(self._h)))
+
+    def close(self):
+        if self._h:
+            _close(self._h)
+            self._h = ctypes.c_void_p()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _handle(self):
+        if not self._h:
+            raise Error(-1, "the graph is closed")
+        return self._h
+
+    def import_file(self, path, kind=None):
+        _check(_import(self._handle(), kind.encode() if kind else None, os.fsencode(path)))
+
+    def resolve(self, name):
+        out = _i64()
+        _check(_resolve(self._handle(), name.encode(), ctypes.byref(out)))
+        return out.value
+
+    def counts(self):
+        n, e = _i64(), _i64()
+        _check(_counts(self._handle(), ctypes.byref(n), ctypes.byref(e)))
+        return n.value, e.value
+
+    def name(self, node):
+        p = ctypes.c_void_p()
+        _check(_node_name(self._handle(), node, ctypes.byref(p)))
+        return _take_string(p)
+
+    def neighbors(self, node, min_score=0.0):
+        """Yields (node id, score) pairs."""
+        count = _size()
+        st = _neighbors(self._handle(), node, min_score, None, None, 0, ctypes.byref(count))
+        if st not in (0, GRAPPI_EBUFS):
+            _check(st)
+        ids = (_i64 * count.value)()
+        scores = (ctypes.c_double * count.value)()
+        _check(_neighbors(self._handle(), node, min_score, ids, scores, count.value, ctypes.byref(count)))
+        for i in range(count.value):
+            yield ids[i], scores[i]
+
+    def embed(self):
+        """Embeds new or changed node texts with the built-in embedder; returns how many."""
+        n = _size()
+        _check(_embed(self._handle(), None, ctypes.byref(n)))
+        return n.value
+
+    def search(self, text, k=10):
+        ids = (_i64 * k)()
+        scores = (ctypes.c_float * k)()
+        n = _size()
+        _check(_search(self._handle(), text.encode(), k, ids, scores, k, ctypes.byref(n)))
+        return [(ids[i], scores[i]) for i in range(n.value)]
+
+    def window(self, root, k=(30, 4), depth=2, window=1, min_score=0.0, max_path_length=0):
+        o = _WindowOptions()
+        _check(_window_init(ctypes.byref(o), 1))
+        ks = (_size * len(k))(*k)
+        o.k, o.k_count, o.depth, o.window, o.min_score, o.max_path_length = ks, len(k), depth, window, min_score, max_path_length
+        p = ctypes.c_void_p()
+        _check(_window(self._handle(), root, ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def paths(self, source, target, max_length=4, k=10, weighted=False):
+        p = ctypes.c_void_p()
+        _check(_paths(self._handle(), source, target, max_length, k, 1 if weighted else 0, ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def pagerank(self, seeds=(), top=10, damping=0.85):
+        s = (_i64 * len(seeds))(*seeds)
+        ids = (_i64 * top)()
+        scores = (ctypes.c_double * top)()
+        n = _size()
+        _check(_pagerank(self._handle(), s if seeds else None, len(seeds), damping, ids, scores, top, ctypes.byref(n)))
+        return [(ids[i], scores[i]) for i in range(n.value)]
+
+
+def pcst_solve(prizes, edges, costs, root=-1, num_clusters=1, pruning="gw"):
+    """Returns (nodes, edge indices, objective)."""
+    n, m = len(prizes), len(edges)
+    flat = [x for e in edges for x in e]
+    out_nodes = (_i64 * max(n, 1))()
+    out_edges = (_i64 * max(m, 1))()
+    nn, ne, obj = _size(), _size(), ctypes.c_double()
+    _check(_pcst(n, (ctypes.c_double * max(n, 1))(*prizes), m, (_i64 * max(2 * m, 1))(*flat),
+                 (ctypes.c_double * max(m, 1))(*costs), root, num_clusters, pruning.encode(), out_nodes,
+                 ctypes.byref(nn), out_edges, ctypes.byref(ne), ctypes.byref(obj)))
+    return list(out_nodes[: nn.value]), list(out_edges[: ne.value]), obj.value
