@@ -256,14 +256,14 @@ std::string HttpEmbedder::model() const {
   return "openai:" + options_.model + (options_.dimensions ? ":d" + std::to_string(options_.dimensions) : "");
 }
 
-std::size_t HttpEmbedder::dimension() const { return dim_; }
+std::size_t HttpEmbedder::dimension() const { return dim_.load(); }
 
 std::string HttpEmbedder::config() const {
   return nlohmann::json{{"base_url", options_.base_url},
                         {"model", options_.model},
                         {"dimensions", options_.dimensions},
                         {"api_key_env", options_.api_key_env},
-                        {"dimension", dim_}}
+                        {"dimension", dim_.load()}}
       .dump();
 }
 
@@ -276,13 +276,13 @@ std::unique_ptr<HttpEmbedder> HttpEmbedder::restore(const std::string &config) {
   o.dimensions = j.value("dimensions", std::size_t{0});
   o.api_key_env = j.value("api_key_env", o.api_key_env);
   auto e = std::make_unique<HttpEmbedder>(o);
-  e->dim_ = j.value("dimension", o.dimensions);
+  e->dim_ = j.value("dimension", o.dimensions);  // atomic store
   return e;
 }
 
 Embeddings HttpEmbedder::embed(const std::vector<std::string> &texts) {
   Embeddings out;
-  out.dim = dim_;
+  out.dim = dim_.load();
   const std::string url = options_.base_url + "/embeddings";
   detail::RetryPolicy policy{options_.max_retries, options_.retry_base_seconds, options_.retry_cap_seconds,
                              options_.connect_timeout_seconds, options_.timeout_seconds};
@@ -329,7 +329,10 @@ Embeddings HttpEmbedder::embed(const std::vector<std::string> &texts) {
       if (!d.is_object() || !d.contains("embedding") || !d["embedding"].is_array() || d["embedding"].empty())
         throw Error(ErrorCode::network, "POST " + url + ": embedding " + std::to_string(k) + " is missing or not a list of numbers");
       const auto &v = d["embedding"];
-      if (out.dim == 0) out.dim = dim_ = v.size();
+      if (out.dim == 0) {
+        out.dim = v.size();
+        dim_ = out.dim;
+      }
       if (v.size() != out.dim)
         throw Error(ErrorCode::network, "POST " + url + ": embedding of dimension " + std::to_string(v.size()) +
                                             ", expected " + std::to_string(out.dim));

@@ -2,6 +2,7 @@
 // OpenAI-compatible HTTP client, and a user callback.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -100,12 +101,12 @@ class HttpEmbedder : public Embedder {
   /// Re-creates an embedder from config() (the API key comes from the environment).
   static std::unique_ptr<HttpEmbedder> restore(const std::string &config);
   /// Number of HTTP requests made so far (for tests and usage reports).
-  std::size_t requests() const { return requests_; }
+  std::size_t requests() const { return requests_.load(); }
 
  private:
   HttpEmbedderOptions options_;
-  std::size_t dim_ = 0;  // learned from the first answer when options_.dimensions is 0
-  std::size_t requests_ = 0;
+  std::atomic<std::size_t> dim_{0};  // learned from the first answer when options_.dimensions is 0
+  std::atomic<std::size_t> requests_{0};
 };
 
 /// Calls a user function; the C API passes a function pointer through it.
