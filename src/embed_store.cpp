@@ -211,7 +211,10 @@ std::shared_ptr<const VectorIndex> KnowledgeGraph::vectors(const std::string &mo
   auto &db = impl_->db;
   const std::string name = model_or_default(db, model);
   const uint64_t gen = impl_->generation();
-  if (impl_->vectors && impl_->vectors_generation == gen && impl_->vectors->model() == name && (!hnsw || impl_->vectors->has_hnsw()))
+  const std::string params = nlohmann::json{{"M", ho.M}, {"ef_construction", ho.ef_construction},
+                                            {"metric", static_cast<int>(ho.metric)}, {"seed", ho.seed}}.dump();
+  if (impl_->vectors && impl_->vectors_generation == gen && impl_->vectors->model() == name &&
+      (!hnsw || (impl_->vectors->has_hnsw() && impl_->vectors_hnsw_params == params + std::to_string(ho.ef))))
     return impl_->vectors;
   Savepoint read(db, "grappi_vectors");
   int64_t model_id = 0, version = 0;
@@ -240,8 +243,6 @@ std::shared_ptr<const VectorIndex> KnowledgeGraph::vectors(const std::string &mo
     }
   }
   auto index = std::make_shared<VectorIndex>(name, std::move(ids), std::move(e));
-  const std::string params = nlohmann::json{{"M", ho.M}, {"ef_construction", ho.ef_construction},
-                                            {"metric", static_cast<int>(ho.metric)}, {"seed", ho.seed}}.dump();
   bool store = false;
   if (hnsw) {
     Stmt st(db, "SELECT data FROM hnsw_indexes WHERE model_id = ? AND version = ? AND params = ?");
@@ -270,6 +271,7 @@ std::shared_ptr<const VectorIndex> KnowledgeGraph::vectors(const std::string &mo
   }
   impl_->vectors = index;
   impl_->vectors_generation = gen;
+  impl_->vectors_hnsw_params = hnsw ? params + std::to_string(ho.ef) : std::string();
   return index;
 }
 

@@ -35,6 +35,7 @@ struct KnowledgeGraph::Impl {
   mutable std::shared_ptr<const GraphSnapshot> snapshot;
   mutable std::shared_ptr<const VectorIndex> vectors;  // cached per generation and model
   mutable uint64_t vectors_generation = 0;
+  mutable std::string vectors_hnsw_params;  // HNSW parameters of the cached index ("" without HNSW)
 
   uint64_t generation() const;
   /// Increments the generation; call inside the write transaction.

@@ -379,3 +379,23 @@ TEST_CASE("HTTP embedder: 429 with Retry-After, 500 then success, malformed answ
   grappi::HttpEmbedder e(none);
   CHECK_THROWS_AS(e.embed({"x"}), grappi::Error);
 }
+
+TEST_CASE("vectors() returns a cached index only for the same HNSW parameters") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("p.db"));
+  kg.import_string({{data("4932.protein.info.v12.0.txt.gz")}});
+  kg.embed(*kg.hashing_embedder());
+  grappi::HnswOptions a, b;
+  a.M = 8;
+  a.ef_construction = 40;
+  b = a;
+  b.M = 12;
+  auto plain = kg.vectors();
+  CHECK_FALSE(plain->has_hnsw());
+  auto va = kg.vectors("", true, a);
+  CHECK(va->has_hnsw());
+  CHECK(kg.vectors("", true, a) == va);
+  auto vb = kg.vectors("", true, b);
+  CHECK(vb != va);
+  CHECK(sql_count(d.file("p.db"), "SELECT count(*) FROM hnsw_indexes WHERE params LIKE '%\"M\":12%'") == 1);
+}
