@@ -1,0 +1,61 @@
+//! Raw, unsafe declarations of grappi's C API (`grappi/grappi.h`), written by hand.
+#![allow(non_camel_case_types)]
+use std::os::raw::{c_char, c_double, c_float, c_void};
+
+pub type grappi_status = i32;
+pub const GRAPPI_OK: grappi_status = 0;
+pub const GRAPPI_EINVAL: grappi_status = -1;
+pub const GRAPPI_ENOTFOUND: grappi_status = -2;
+pub const GRAPPI_EAMBIGUOUS: grappi_status = -3;
+pub const GRAPPI_EIO: grappi_status = -4;
+pub const GRAPPI_EPARSE: grappi_status = -5;
+pub const GRAPPI_EDB: grappi_status = -6;
+pub const GRAPPI_ENETWORK: grappi_status = -7;
+pub const GRAPPI_ELLM: grappi_status = -8;
+pub const GRAPPI_EBUDGET: grappi_status = -9;
+pub const GRAPPI_EINTERNAL: grappi_status = -10;
+pub const GRAPPI_EBUFS: grappi_status = -11;
+pub const GRAPPI_ENOMEM: grappi_status = -12;
+
+#[repr(C)]
+pub struct grappi_graph {
+    _private: [u8; 0],
+}
+
+pub const GRAPPI_OPEN_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_open_options {
+    pub version: u32,
+    pub read_only: i32,
+    pub create: i32,
+    pub busy_timeout_ms: i32,
+}
+
+extern "C" {
+    pub fn grappi_last_error_message() -> *const c_char;
+    pub fn grappi_last_error_code() -> grappi_status;
+    pub fn grappi_status_str(status: grappi_status) -> *const c_char;
+    pub fn grappi_version_string() -> *const c_char;
+    pub fn grappi_free(p: *mut c_void);
+    pub fn grappi_open_options_init(opts: *mut grappi_open_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_open(path: *const c_char, opts: *const grappi_open_options, out: *mut *mut grappi_graph) -> grappi_status;
+    pub fn grappi_graph_free(g: *mut grappi_graph);
+    pub fn grappi_graph_import(g: *mut grappi_graph, kind: *const c_char, path: *const c_char) -> grappi_status;
+    pub fn grappi_graph_resolve(g: *mut grappi_graph, name: *const c_char, out_id: *mut i64) -> grappi_status;
+    pub fn grappi_graph_neighbors(g: *mut grappi_graph, id: i64, min_score: c_double, out_ids: *mut i64,
+                                  out_scores: *mut c_double, capacity: usize, out_count: *mut usize) -> grappi_status;
+    pub fn grappi_graph_counts(g: *mut grappi_graph, out_nodes: *mut i64, out_edges: *mut i64) -> grappi_status;
+    pub fn grappi_graph_node_name(g: *mut grappi_graph, id: i64, out_name: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_embed(g: *mut grappi_graph, opts: *const c_void, out_embedded: *mut usize) -> grappi_status;
+    pub fn grappi_graph_search(g: *mut grappi_graph, text: *const c_char, k: usize, out_ids: *mut i64,
+                               out_scores: *mut c_float, capacity: usize, out_count: *mut usize) -> grappi_status;
+    pub fn grappi_graph_paths_json(g: *mut grappi_graph, from: i64, to: i64, max_length: usize, k: usize,
+                                   weighted: i32, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_pagerank(g: *mut grappi_graph, seeds: *const i64, seed_count: usize, damping: c_double,
+                                 out_ids: *mut i64, out_scores: *mut c_double, capacity: usize,
+                                 out_count: *mut usize) -> grappi_status;
+    pub fn grappi_pcst_solve(num_nodes: usize, prizes: *const c_double, num_edges: usize, edges: *const i64,
+                             costs: *const c_double, root: i64, num_clusters: i32, pruning: *const c_char,
+                             out_nodes: *mut i64, out_num_nodes: *mut usize, out_edges: *mut i64,
+                             out_num_edges: *mut usize, out_objective: *mut c_double) -> grappi_status;
+}

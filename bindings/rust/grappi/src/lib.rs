@@ -1,0 +1,171 @@
+//! Safe Rust interface to grappi's C API: a `Graph` that closes itself (`Drop`), `Result`s
+//! carrying the library's status and message, and iterators over neighbours.
+use grappi_sys as sys;
+use std::ffi::{CStr, CString};
+use std::fmt;
+use std::os::raw::c_char;
+use std::path::Path;
+use std::ptr;
+
+/// A failure reported by grappi: its status code and message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    pub status: i32,
+    pub message: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "grappi error {}: {}", self.status, self.message)
+    }
+}
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+fn check(status: sys::grappi_status) -> Result<()> {
+    if status == sys::GRAPPI_OK {
+        return Ok(());
+    }
+    let message = unsafe { CStr::from_ptr(sys::grappi_last_error_message()) }.to_string_lossy().into_owned();
+    Err(Error { status, message })
+}
+
+fn cstring(s: &str) -> Result<CString> {
+    CString::new(s).map_err(|_| Error { status: sys::GRAPPI_EINVAL, message: "string contains a NUL byte".into() })
+}
+
+/// Takes ownership of a library-allocated string.
+unsafe fn take_string(p: *mut c_char) -> String {
+    let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+    sys::grappi_free(p.cast());
+    s
+}
+
+/// The library version, e.g. "0.1.0".
+pub fn version() -> String {
+    unsafe { CStr::from_ptr(sys::grappi_version_string()) }.to_string_lossy().into_owned()
+}
+
+/// A knowledge-graph database (created when missing); closed when dropped.
+pub struct Graph {
+    h: *mut sys::grappi_graph,
+}
+
+// The C handle serialises its calls internally (see the README's thread-safety section).
+unsafe impl Send for Graph {}
+unsafe impl Sync for Graph {}
+
+impl Graph {
+    pub fn open<P: AsRef<Path>>(path: P) -> Result<Graph> {
+        let p = cstring(&path.as_ref().to_string_lossy())?;
+        let mut h = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_open(p.as_ptr(), ptr::null(), &mut h) })?;
+        Ok(Graph { h })
+    }
+
+    /// Imports one STRING file; `kind` is "info", "aliases", "links", "detailed", "physical",
+    /// "actions", "export", or None to detect it from the header.
+    pub fn import<P: AsRef<Path>>(&self, path: P, kind: Option<&str>) -> Result<()> {
+        let p = cstring(&path.as_ref().to_string_lossy())?;
+        let k = kind.map(cstring).transpose()?;
+        check(unsafe { sys::grappi_graph_import(self.h, k.as_ref().map_or(ptr::null(), |k| k.as_ptr()), p.as_ptr()) })
+    }
+
+    pub fn resolve(&self, name: &str) -> Result<i64> {
+        let n = cstring(name)?;
+        let mut id = 0;
+        check(unsafe { sys::grappi_graph_resolve(self.h, n.as_ptr(), &mut id) })?;
+        Ok(id)
+    }
+
+    /// (nodes, edges) of the current snapshot.
+    pub fn counts(&self) -> Result<(i64, i64)> {
+        let (mut n, mut e) = (0, 0);
+        check(unsafe { sys::grappi_graph_counts(self.h, &mut n, &mut e) })?;
+        Ok((n, e))
+    }
+
+    pub fn name(&self, id: i64) -> Result<String> {
+        let mut p = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_node_name(self.h, id, &mut p) })?;
+        Ok(unsafe { take_string(p) })
+    }
+
+    /// Neighbours with score >= min_score: an iterator of (node id, score).
+    pub fn neighbors(&self, id: i64, min_score: f64) -> Result<impl Iterator<Item = (i64, f64)>> {
+        let mut count = 0usize;
+        let st = unsafe { sys::grappi_graph_neighbors(self.h, id, min_score, ptr::null_mut(), ptr::null_mut(), 0, &mut count) };
+        if st != sys::GRAPPI_EBUFS {
+            check(st)?;
+        }
+        let mut ids = vec![0i64; count];
+        let mut scores = vec![0f64; count];
+        check(unsafe {
+            sys::grappi_graph_neighbors(self.h, id, min_score, ids.as_mut_ptr(), scores.as_mut_ptr(), count, &mut count)
+        })?;
+        Ok(ids.into_iter().zip(scores))
+    }
+
+    /// Embeds new or changed node texts with the built-in embedder; returns how many.
+    pub fn embed(&self) -> Result<usize> {
+        let mut n = 0;
+        check(unsafe { sys::grappi_graph_embed(self.h, ptr::null(), &mut n) })?;
+        Ok(n)
+    }
+
+    /// The k nodes most similar to a text: (node id, cosine similarity), best first.
+    pub fn search(&self, text: &str, k: usize) -> Result<Vec<(i64, f32)>> {
+        let t = cstring(text)?;
+        let mut ids = vec![0i64; k];
+        let mut scores = vec![0f32; k];
+        let mut n = 0;
+        check(unsafe { sys::grappi_graph_search(self.h, t.as_ptr(), k, ids.as_mut_ptr(), scores.as_mut_ptr(), k, &mut n) })?;
+        Ok(ids.into_iter().zip(scores).take(n).collect())
+    }
+
+    /// Up to k shortest simple paths as the library's JSON text.
+    pub fn paths_json(&self, from: i64, to: i64, max_length: usize, k: usize) -> Result<String> {
+        let mut p = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_paths_json(self.h, from, to, max_length, k, 0, &mut p) })?;
+        Ok(unsafe { take_string(p) })
+    }
+
+    /// Personalised (seeds non-empty) or global PageRank: the top nodes, best first.
+    pub fn pagerank(&self, seeds: &[i64], top: usize) -> Result<Vec<(i64, f64)>> {
+        let mut ids = vec![0i64; top];
+        let mut scores = vec![0f64; top];
+        let mut n = 0;
+        check(unsafe {
+            sys::grappi_graph_pagerank(self.h, if seeds.is_empty() { ptr::null() } else { seeds.as_ptr() }, seeds.len(),
+                                       0.85, ids.as_mut_ptr(), scores.as_mut_ptr(), top, &mut n)
+        })?;
+        Ok(ids.into_iter().zip(scores).take(n).collect())
+    }
+}
+
+impl Drop for Graph {
+    fn drop(&mut self) {
+        unsafe { sys::grappi_graph_free(self.h) }
+    }
+}
+
+/// Prize-collecting Steiner tree: (selected nodes, selected edge indices, objective).
+pub fn pcst_solve(prizes: &[f64], edges: &[(i64, i64)], costs: &[f64], root: i64, clusters: i32,
+                  pruning: &str) -> Result<(Vec<i64>, Vec<i64>, f64)> {
+    if edges.len() != costs.len() {
+        return Err(Error { status: sys::GRAPPI_EINVAL, message: "edges and costs differ in length".into() });
+    }
+    let flat: Vec<i64> = edges.iter().flat_map(|&(a, b)| [a, b]).collect();
+    let p = cstring(pruning)?;
+    let mut nodes = vec![0i64; prizes.len()];
+    let mut sel = vec![0i64; edges.len()];
+    let (mut nn, mut ne, mut obj) = (0usize, 0usize, 0f64);
+    check(unsafe {
+        sys::grappi_pcst_solve(prizes.len(), prizes.as_ptr(), edges.len(), flat.as_ptr(), costs.as_ptr(), root, clusters,
+                               p.as_ptr(), nodes.as_mut_ptr(), &mut nn, sel.as_mut_ptr(), &mut ne, &mut obj)
+    })?;
+    nodes.truncate(nn);
+    sel.truncate(ne);
+    Ok((nodes, sel, obj))
+}
