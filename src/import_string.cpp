@@ -1,12 +1,12 @@
 // STRING importers: protein.info, protein.aliases, protein.links (plain, detailed, physical),
 // protein.actions and website exports, plain or gzipped, merged into the knowledge graph.
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <deque>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <unordered_map>
 #include <unordered_set>
 #include <condition_variable>
@@ -159,11 +159,21 @@ Detected detect_format(const std::string &path, std::string_view header) {
   return d;
 }
 
+// "9606.protein.links.v12.0.txt.gz" -> "12.0": the first ".v<digits>[.<digits>]." in the name.
 std::string string_version_of(const std::string &path) {
-  static const std::regex re("\\.v([0-9]+(\\.[0-9]+)?)\\.");
-  std::smatch m;
-  std::string name = base_name(path);
-  if (std::regex_search(name, m, re)) return m[1].str();
+  const std::string name = base_name(path);
+  auto digits = [&](std::size_t i) {
+    std::size_t j = i;
+    while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j]))) ++j;
+    return j;
+  };
+  for (std::size_t i = name.find(".v"); i != std::string::npos; i = name.find(".v", i + 1)) {
+    std::size_t a = i + 2, b = digits(a);
+    if (b == a) continue;
+    std::size_t end = b;
+    if (b + 1 < name.size() && name[b] == '.' && digits(b + 1) > b + 1) end = digits(b + 1);
+    if (end < name.size() && name[end] == '.') return name.substr(a, end - a);
+  }
   return "";
 }
 
