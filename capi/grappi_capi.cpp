@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -15,6 +16,10 @@
 
 struct grappi_graph {
   std::unique_ptr<grappi::KnowledgeGraph> kg;
+  // The retriever of the current snapshot and vectors, kept while both stay the same (building
+  // one copies every node's vector).
+  std::mutex retriever_mu;
+  std::shared_ptr<const grappi::Retriever> retriever;
 };
 
 namespace {
@@ -337,10 +342,14 @@ grappi_status grappi_window_options_init(grappi_window_options *opts, uint32_t v
 }
 
 namespace {
-grappi::Retriever retriever_for(grappi_graph *g) {
+std::shared_ptr<const grappi::Retriever> retriever_for(grappi_graph *g) {
   std::shared_ptr<const grappi::VectorIndex> vec;
   if (!g->kg->embedding_models().empty()) vec = g->kg->vectors();
-  return grappi::Retriever(g->kg->snapshot(), vec);
+  auto snap = g->kg->snapshot();
+  std::lock_guard<std::mutex> lock(g->retriever_mu);
+  if (!g->retriever || &g->retriever->graph() != snap.get() || g->retriever->vectors() != vec.get())
+    g->retriever = std::make_shared<const grappi::Retriever>(snap, vec);
+  return g->retriever;
 }
 }  // namespace
 
@@ -362,7 +371,8 @@ grappi_status grappi_graph_window_json(grappi_graph *g, int64_t root, const grap
     wo.depth = o.depth;
     wo.window = o.window;
     wo.filter.min_score = o.min_score;
-    auto r = retriever_for(g);
+    auto rp = retriever_for(g);
+    const grappi::Retriever &r = *rp;
     auto w = r.window(root, wo);
     auto j = grappi::to_json(r.graph(), w);
     if (o.max_path_length) {

@@ -191,18 +191,26 @@ std::string KnowledgeGraph::default_model() const {
   return model_or_default(impl_->db, "");
 }
 
-std::unique_ptr<Embedder> KnowledgeGraph::query_embedder(const std::string &model) const {
+std::shared_ptr<Embedder> KnowledgeGraph::query_embedder(const std::string &model) const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   const std::string name = model_or_default(impl_->db, model);
+  auto cached = impl_->query_embedders.find(name);
+  if (cached != impl_->query_embedders.end()) return cached->second;
   Stmt st(impl_->db, "SELECT kind, config, state FROM embedding_models WHERE name = ?");
   st.bind(1, name);
   st.step();
   const std::string kind = st.col_text(0);
+  std::shared_ptr<Embedder> e;
   if (kind == "hashing") {
     std::string state(static_cast<const char *>(st.col_blob(2)), st.col_bytes(2));
-    return HashingEmbedder::restore(st.col_text(1), state);
+    e = HashingEmbedder::restore(st.col_text(1), state);
+  } else if (kind == "openai") {
+    e = HttpEmbedder::restore(st.col_text(1));
   }
-  if (kind == "openai") return HttpEmbedder::restore(st.col_text(1));
+  if (e) {
+    impl_->query_embedders.emplace(name, e);
+    return e;
+  }
   throw Error(ErrorCode::invalid_argument, "embedding model '" + name + "' came from a callback; embed queries with the same callback");
 }
 

@@ -1,6 +1,7 @@
 // Internal: the state behind KnowledgeGraph, shared by the files that implement it.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,6 +37,7 @@ struct KnowledgeGraph::Impl {
   mutable std::shared_ptr<const VectorIndex> vectors;  // cached per generation and model
   mutable uint64_t vectors_generation = 0;
   mutable std::string vectors_hnsw_params;  // HNSW parameters of the cached index ("" without HNSW)
+  mutable std::map<std::string, std::shared_ptr<Embedder>> query_embedders;  // by model name
 
   uint64_t generation() const;
   /// Increments the generation; call inside the write transaction.

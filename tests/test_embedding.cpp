@@ -72,6 +72,7 @@ TEST_CASE("embeddings persist and re-running embeds only new or changed texts") 
   CHECK(kg.default_model() == model);
   auto vec = kg.vectors();
   CHECK(vec->size() == 6601);
+  CHECK(kg.query_embedder() == kg.query_embedder());  // re-created once, then cached
   auto q = kg.query_embedder()->embed({"cyclin-dependent kinase master regulator of mitotic and meiotic cell cycles"});
   auto hits = vec->search(q.data.data(), 5);
   REQUIRE(hits.size() == 5);

@@ -131,8 +131,10 @@ class KnowledgeGraph {
   std::string default_model() const;
   /// Re-creates the embedder of a stored model for queries (hashing: from its stored state;
   /// openai: from its configuration, the API key from the environment). Callback models cannot
-  /// be re-created: Error(invalid_argument).
-  std::unique_ptr<Embedder> query_embedder(const std::string &model = "") const;
+  /// be re-created: Error(invalid_argument). Cached per model (a model's stored state never
+  /// changes under its name), so repeated queries do not re-read or re-derive it; the returned
+  /// embedders are safe to use from several threads.
+  std::shared_ptr<Embedder> query_embedder(const std::string &model = "") const;
   /// The vectors of a model (default: default_model()), cached per generation. With hnsw, the
   /// model's HNSW graph is loaded from the database, or built and stored when missing or stale.
   std::shared_ptr<const VectorIndex> vectors(const std::string &model = "", bool hnsw = false,
