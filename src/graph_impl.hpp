@@ -14,7 +14,7 @@
 namespace grappi {
 
 namespace detail {
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 /// Creates or checks the schema and sets the connection's pragmas.
 void open_schema(Db &db, bool read_only, int cache_mib);
 /// Random lower-case hex string of the given number of bytes.

@@ -92,7 +92,7 @@ std::string bearer_header(const std::string &env_var) {
 }
 
 HttpResponse post_json(const std::string &url, const std::string &body, const std::vector<std::string> &headers,
-                       const RetryPolicy &policy, int *attempts) {
+                       const RetryPolicy &policy, int *attempts, bool return_client_errors) {
   global_init();
   std::mt19937 rng(std::random_device{}());
   std::uniform_real_distribution<double> jitter(0.75, 1.0);
@@ -142,6 +142,7 @@ HttpResponse post_json(const std::string &url, const std::string &body, const st
       // An exhausted quota is not a rate limit: waiting does not help.
       if (r.status == 429 && r.body.find("insufficient_quota") != std::string::npos) retry = false;
       wait = retry_after(r);
+      if (!retry && return_client_errors && r.status >= 400 && r.status < 500) return r;
     }
     if (!retry || attempt + 1 >= tries) break;
     if (wait < 0) wait = std::min(policy.base_seconds * std::pow(2.0, attempt), policy.cap_seconds) * jitter(rng);

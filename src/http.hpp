@@ -25,10 +25,12 @@ struct RetryPolicy {
 
 /// POSTs a JSON body. Returns the first 2xx response. Throws Error(network) naming the URL and
 /// the last problem (status and the server's error message, or the curl error) when the
-/// request fails for good; `attempts` (optional) receives the number of requests made.
+/// request fails for good; `attempts` (optional) receives the number of requests made. With
+/// return_client_errors, a final non-retryable 4xx answer is returned instead of thrown (so
+/// that the caller can adapt the request, e.g. drop an unsupported response_format).
 HttpResponse post_json(const std::string &url, const std::string &body,
                        const std::vector<std::string> &headers, const RetryPolicy &policy,
-                       int *attempts = nullptr);
+                       int *attempts = nullptr, bool return_client_errors = false);
 
 /// The server's error message from an OpenAI-style, llama.cpp, vLLM or Ollama error body, or
 /// the start of the body.

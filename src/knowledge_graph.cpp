@@ -398,6 +398,76 @@ void KnowledgeGraph::remove_dataset(int64_t dataset_id) {
 
 // ---- snapshot ------------------------------------------------------------------------------------
 
+// ---- response cache ----------------------------------------------------------------------
+
+std::optional<CachedResponse> KnowledgeGraph::cached_response(const std::string &key) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  Stmt st(impl_->db,
+          "SELECT model, template_version, kind, response, finish_reason, prompt_tokens, completion_tokens, created_at "
+          "FROM llm_cache WHERE key = ?");
+  st.bind(1, key);
+  if (!st.step()) return std::nullopt;
+  CachedResponse r;
+  r.key = key;
+  r.model = st.col_text(0);
+  r.template_version = st.col_text(1);
+  r.kind = st.col_text(2);
+  r.content = st.col_text(3);
+  r.finish_reason = st.col_text(4);
+  r.prompt_tokens = st.col_int(5);
+  r.completion_tokens = st.col_int(6);
+  r.created_at = st.col_text(7);
+  return r;
+}
+
+void KnowledgeGraph::cache_responses(const std::vector<CachedResponse> &responses) {
+  if (responses.empty()) return;
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->require_writable("cache_responses");
+  Savepoint sp(impl_->db, "grappi_cache");
+  Stmt ins(impl_->db,
+           "INSERT OR REPLACE INTO llm_cache(key, model, template_version, kind, response, finish_reason, "
+           "prompt_tokens, completion_tokens, created_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const std::string now = detail::utc_now();
+  for (const auto &r : responses) {
+    if (r.key.empty()) throw Error(ErrorCode::invalid_argument, "cache_responses: empty key");
+    ins.bind(1, r.key)
+        .bind(2, r.model)
+        .bind(3, r.template_version)
+        .bind(4, r.kind)
+        .bind(5, r.content)
+        .bind(6, r.finish_reason)
+        .bind(7, r.prompt_tokens)
+        .bind(8, r.completion_tokens)
+        .bind(9, r.created_at.empty() ? now : r.created_at)
+        .run();
+  }
+  sp.commit();
+}
+
+std::size_t KnowledgeGraph::clear_response_cache(const std::string &model) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->require_writable("clear_response_cache");
+  Savepoint sp(impl_->db, "grappi_cache");
+  Stmt del(impl_->db, model.empty() ? "DELETE FROM llm_cache" : "DELETE FROM llm_cache WHERE model = ?");
+  if (!model.empty()) del.bind(1, model);
+  del.run();
+  Stmt ch(impl_->db, "SELECT changes()");
+  ch.step();
+  auto n = static_cast<std::size_t>(ch.col_int(0));
+  sp.commit();
+  return n;
+}
+
+std::size_t KnowledgeGraph::response_cache_size() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  Stmt st(impl_->db, "SELECT count(*) FROM llm_cache");
+  st.step();
+  return static_cast<std::size_t>(st.col_int(0));
+}
+
+bool KnowledgeGraph::read_only() const { return impl_->read_only; }
+
 std::shared_ptr<const GraphSnapshot> KnowledgeGraph::snapshot() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   uint64_t gen = impl_->generation();

@@ -101,6 +101,22 @@ CREATE TABLE hnsw_indexes(
   data BLOB NOT NULL);
 )SQL";
 
+// Schema version 3: the language-model response cache, keyed by the SHA-256 of the model's
+// identity, the template version and the full request.
+const char *kSchemaV3 = R"SQL(
+CREATE TABLE llm_cache(
+  key TEXT PRIMARY KEY,
+  model TEXT NOT NULL,
+  template_version TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  response TEXT NOT NULL,
+  finish_reason TEXT NOT NULL DEFAULT '',
+  prompt_tokens INTEGER NOT NULL DEFAULT 0,
+  completion_tokens INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX llm_cache_model ON llm_cache(model);
+)SQL";
+
 }  // namespace
 
 std::string random_hex(std::size_t bytes) {
@@ -148,6 +164,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     Savepoint sp(db, "grappi_schema");
     db.exec(kSchemaV1);
     db.exec(kSchemaV2);
+    db.exec(kSchemaV3);
     Stmt ins(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     ins.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion)).run();
     ins.bind(1, "created_by").bind(2, std::string("grappi ") + GRAPPI_VERSION_STRING).run();
@@ -160,11 +177,12 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     throw Error(ErrorCode::database, "database '" + db.path() + "' has schema version " + std::to_string(version) +
                                          " and must be upgraded: open it once read-write");
   } else if (!read_only) {
-    if (version == 1) {
+    if (version < kSchemaVersion) {
       Savepoint sp(db, "grappi_migrate");
-      db.exec(kSchemaV2);
-      db.exec("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
-      db.exec("PRAGMA user_version=2");
+      if (version < 2) db.exec(kSchemaV2);
+      if (version < 3) db.exec(kSchemaV3);
+      db.exec(("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'").c_str());
+      db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
       sp.commit();
     }
     // Databases made by 0.1.0 development builds lack the instance id the snapshot cache uses.

@@ -11,11 +11,11 @@ TEST_CASE("a new database has the versioned schema, WAL and foreign keys") {
   const auto db = d.file("kg.db");
   {
     KnowledgeGraph kg(db);
-    CHECK(kg.stats().schema_version == 2);
+    CHECK(kg.stats().schema_version == 3);
     CHECK(kg.generation() == 0);
   }
-  CHECK(sql_count(db, "PRAGMA user_version") == 2);
-  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='2'") == 1);
+  CHECK(sql_count(db, "PRAGMA user_version") == 3);
+  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='3'") == 1);
   sqlite3 *h = nullptr;
   sqlite3_open(db.c_str(), &h);
   sqlite3_stmt *st = nullptr;
@@ -142,4 +142,49 @@ TEST_CASE("opening: not a grappi database, newer schema, read-only") {
   nocreate.create = false;
   CHECK_THROWS_AS(KnowledgeGraph(d.file("missing.db"), nocreate), grappi::Error);
   CHECK_THROWS_AS(KnowledgeGraph(d.file("nodir/x.db")), grappi::Error);
+}
+
+TEST_CASE("a schema version 2 database is migrated to version 3 (the response cache) in place") {
+  TempDir d;
+  const auto db = d.file("kg.db");
+  int64_t id = 0;
+  {
+    KnowledgeGraph kg(db);
+    grappi::NodeInput n;
+    n.external_id = "9606.A";
+    n.name = "A";
+    id = kg.add_node(n);
+  }
+  sqlite3 *h = nullptr;
+  sqlite3_open(db.c_str(), &h);
+  REQUIRE(sqlite3_exec(h, "DROP TABLE llm_cache; UPDATE meta SET value='2' WHERE key='schema_version'; PRAGMA user_version=2",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(h);
+  {
+    grappi::OpenOptions ro;
+    ro.read_only = true;
+    CHECK_THROWS_WITH_AS(KnowledgeGraph(db, ro), doctest::Contains("must be upgraded"), grappi::Error);
+  }
+  KnowledgeGraph kg(db);
+  CHECK(kg.stats().schema_version == 3);
+  CHECK(kg.node(id)->name == "A");
+  CHECK(kg.response_cache_size() == 0);
+  grappi::CachedResponse r;
+  r.key = "k1";
+  r.model = "m";
+  r.template_version = "t";
+  r.kind = "edge";
+  r.content = "text";
+  r.prompt_tokens = 7;
+  kg.cache_responses({r});
+  auto back = kg.cached_response("k1");
+  REQUIRE(back);
+  CHECK(back->content == "text");
+  CHECK(back->prompt_tokens == 7);
+  CHECK_FALSE(back->created_at.empty());
+  CHECK_FALSE(kg.cached_response("k2"));
+  CHECK(kg.generation() == 1);  // caching is not a change of the graph
+  CHECK(kg.clear_response_cache("other") == 0);
+  CHECK(kg.clear_response_cache("m") == 1);
+  CHECK(kg.response_cache_size() == 0);
 }

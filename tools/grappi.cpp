@@ -10,6 +10,8 @@
 
 #include "grappi/grappi.hpp"
 #include "grappi/retriever.hpp"
+#include "grappi/pipeline.hpp"
+#include <fstream>
 
 namespace {
 
@@ -284,6 +286,57 @@ int main(int argc, char **argv) {
   pc->add_option("--root", pc_root, "Root node (-1: unrooted)");
   pc->add_option("--clusters", pc_clusters, "Number of trees (unrooted)");
   pc->add_flag("--json", pc_json, "JSON output");
+
+  // explore
+  auto *ex = app.add_subcommand("explore", "Ranked, explained PPI paths from a protein toward a therapeutic impact (the main job)");
+  std::string ex_protein, ex_query, ex_windows = "1", ex_k = "30,4", ex_llm = "extractive", ex_base = "http://127.0.0.1:8080/v1",
+                           ex_model, ex_key_env = "OPENAI_API_KEY", ex_json, ex_report, ex_cx2, ex_emb_model, ex_tpl_edge,
+                           ex_tpl_path, ex_tpl_system;
+  std::size_t ex_depth = 2, ex_len = 4, ex_top = 10, ex_conc = 8, ex_calls = 0, ex_explain_top = 0, ex_max_paths = 20000;
+  long long ex_tokens = 0;
+  double ex_min = 0, ex_temp = 0, ex_timeout = 120, ex_qw = 0, ex_sw = 0;
+  long long ex_seed = 42;
+  int ex_retries = 5;
+  bool ex_dry = false, ex_no_cache = false, ex_no_repair = false, ex_no_json_mode = false, ex_quiet = false;
+  std::vector<std::string> ex_rel;
+  ex->add_option("--db", db, "Database file")->required();
+  ex->add_option("--protein", ex_protein, "Initial protein (name, alias or STRING id)")->required();
+  ex->add_option("--query", ex_query, "Therapeutic impact, e.g. \"inhibit tau phosphorylation\"")->required();
+  ex->add_option("--windows", ex_windows, "Window number(s): 1, 1-3 or 1,3");
+  ex->add_option("--k", ex_k, "k per depth, e.g. 30,4 (code default) or 10,2 (paper)");
+  ex->add_option("--depth", ex_depth, "Depth M");
+  ex->add_option("--max-len", ex_len, "Longest path in edges (L)");
+  ex->add_option("--max-paths", ex_max_paths, "Bound on candidate paths over all windows");
+  ex->add_option("--top", ex_top, "Ranked paths to keep (n)");
+  ex->add_option("--explain-top", ex_explain_top, "Explain only the best N candidate paths by a cheap prior (0 = all)");
+  ex->add_option("--min-score", ex_min, "Minimum edge score (0-1 or 0-1000)");
+  ex->add_option("--relation", ex_rel, "Relation type(s) to follow");
+  ex->add_option("--query-weight", ex_qw, "Blend query similarity into the window ranking (0 = reference behaviour)");
+  ex->add_option("--score-weight", ex_sw, "Blend the edge score into the window ranking");
+  ex->add_option("--embedding-model", ex_emb_model, "Embedding model for ranking (default: the latest)");
+  ex->add_option("--llm", ex_llm, "extractive (offline default, no model) or openai (OpenAI-compatible HTTP)")
+      ->check(CLI::IsMember({"extractive", "openai"}));
+  ex->add_option("--base-url", ex_base, "OpenAI-compatible base URL (POST {base}/chat/completions)");
+  ex->add_option("--model", ex_model, "Chat model name (required with --llm openai)");
+  ex->add_option("--api-key-env", ex_key_env, "Environment variable holding the API key (never logged)");
+  ex->add_option("--temperature", ex_temp, "Sampling temperature");
+  ex->add_option("--seed", ex_seed, "Sampling seed sent to the server");
+  ex->add_option("--timeout", ex_timeout, "Seconds per request");
+  ex->add_option("--retries", ex_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx");
+  ex->add_flag("--no-json-mode", ex_no_json_mode, "Do not send response_format json_object");
+  ex->add_option("--concurrency", ex_conc, "Model calls in flight");
+  ex->add_option("--max-calls", ex_calls, "Stop after this many model calls (partial result, marked)");
+  ex->add_option("--max-tokens", ex_tokens, "Stop after this many prompt + completion tokens (partial result, marked)");
+  ex->add_flag("--dry-run", ex_dry, "Print the number of model calls and estimated prompt tokens; send nothing");
+  ex->add_flag("--no-cache", ex_no_cache, "Neither read nor write the response cache");
+  ex->add_flag("--no-repair", ex_no_repair, "No follow-up turn after an unparseable path answer");
+  ex->add_option("--system-template", ex_tpl_system, "File replacing the system prompt");
+  ex->add_option("--edge-template", ex_tpl_edge, "File replacing the edge prompt template");
+  ex->add_option("--path-template", ex_tpl_path, "File replacing the path prompt template");
+  ex->add_option("--json", ex_json, "Write the JSON result to this file ('-' for standard output)");
+  ex->add_option("--report", ex_report, "Write a Markdown report to this file");
+  ex->add_option("--cx2", ex_cx2, "Write a CX2 network (Cytoscape, NDEx) of the ranked paths to this file");
+  ex->add_flag("--quiet", ex_quiet, "No summary on standard output");
 
   CLI11_PARSE(app, argc, argv);
 
@@ -578,6 +631,97 @@ int main(int argc, char **argv) {
                   << inst.prizes.size() << "\nedges " << r.edges.size() << " of " << inst.edges.size() << "\nsolve "
                   << fmt(secs * 1000, 3) << " ms (" << grappi::to_string(o.pruning) << ")\n";
       }
+    } else if (*ex) {
+      grappi::KnowledgeGraph g(db, grappi::OpenOptions{false, false, 30000, 256});
+      std::shared_ptr<grappi::LanguageModel> model;
+      if (ex_llm == "openai") {
+        if (ex_model.empty()) throw grappi::Error(grappi::ErrorCode::invalid_argument, "explore: --llm openai needs --model");
+        grappi::OpenAIChatOptions mo;
+        mo.base_url = ex_base;
+        mo.model = ex_model;
+        mo.api_key_env = ex_key_env;
+        mo.temperature = ex_temp;
+        mo.seed = ex_seed;
+        mo.timeout_seconds = ex_timeout;
+        mo.max_retries = ex_retries;
+        mo.json_mode = !ex_no_json_mode;
+        mo.concurrency = ex_conc;
+        model = std::make_shared<grappi::OpenAIChatModel>(mo);
+      } else {
+        model = std::make_shared<grappi::ExtractiveModel>();
+      }
+      grappi::ExploreOptions o;
+      o.query = ex_query;
+      o.windows = parse_windows(ex_windows);
+      o.window.k = parse_k(ex_k);
+      o.window.depth = ex_depth;
+      o.window.filter.min_score = score_arg(ex_min);
+      o.window.filter.relations = ex_rel;
+      o.window.query_weight = ex_qw;
+      o.window.score_weight = ex_sw;
+      o.max_length = ex_len;
+      o.max_paths = ex_max_paths;
+      o.top = ex_top;
+      o.explain_top = ex_explain_top;
+      o.concurrency = ex_conc;
+      o.max_calls = ex_calls;
+      o.max_tokens = ex_tokens;
+      o.dry_run = ex_dry;
+      o.use_cache = !ex_no_cache;
+      o.repair = !ex_no_repair;
+      o.templates.load(ex_tpl_system, ex_tpl_edge, ex_tpl_path);
+      const bool bar = isatty(STDERR_FILENO) != 0;
+      std::string last_stage;
+      o.progress = [&](const grappi::ExploreProgress &p) {
+        if (!bar || p.total == 0) return;
+        int pct = static_cast<int>(100.0 * static_cast<double>(p.done) / static_cast<double>(p.total));
+        const int width = 30;
+        int filled = pct * width / 100;
+        std::fprintf(stderr, "\r%-9s [%s%s] %3d%% %zu/%zu", p.stage.c_str(), std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                     std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), pct, p.done, p.total);
+        if (p.done == p.total) std::fputc('\n', stderr);
+        std::fflush(stderr);
+      };
+      grappi::AgentPipeline pipe(g, model, ex_emb_model);
+      auto r = pipe.explore(ex_protein, o);
+      auto write_file = [](const std::string &path, const std::string &text) {
+        if (path == "-") {
+          std::cout << text;
+          return;
+        }
+        std::ofstream f(path, std::ios::binary);
+        if (!f) throw grappi::Error(grappi::ErrorCode::io, "cannot write '" + path + "'");
+        f << text;
+        f.close();
+        if (!f) throw grappi::Error(grappi::ErrorCode::io, "cannot write '" + path + "'");
+      };
+      if (!ex_json.empty()) write_file(ex_json, grappi::to_json(r).dump(2) + "\n");
+      if (!ex_report.empty()) write_file(ex_report, grappi::to_markdown(r));
+      if (!ex_cx2.empty()) write_file(ex_cx2, grappi::to_cx2(r).dump(1) + "\n");
+      const auto &u = r.usage;
+      if (ex_dry) {
+        std::cerr << "dry run: " << r.planned_calls << " model calls, about " << r.planned_prompt_tokens << " prompt tokens ("
+                  << u.selected_paths << " paths, " << u.distinct_edges << " distinct edges, " << (u.edges.cache_hits + u.paths.cache_hits)
+                  << " answers cached); nothing was sent\n";
+      } else if (!ex_quiet && ex_json != "-") {
+        std::cout << "explore " << ex_protein << ": \"" << ex_query << "\" (" << r.model.value("identity", std::string()) << ")\n";
+        if (model->kind() == "extractive")
+          std::cout << "explanations are extractive summaries of annotations and STRING evidence, not generated text\n";
+        std::vector<std::vector<std::string>> rows;
+        for (auto &p : r.paths) {
+          std::string chain;
+          for (std::size_t i = 0; i < p.nodes.size(); ++i) chain += (i ? " -> " : "") + r.protein(p.nodes[i])->name;
+          rows.push_back({std::to_string(p.rank), fmt(p.relevance_score, 0), chain, p.explanation});
+        }
+        print_table({"rank", "score", "path", "explanation"}, rows);
+      }
+      std::cout.flush();
+      if (!ex_dry)
+        std::cerr << "candidates " << u.candidate_paths << (r.candidates_truncated ? " (bound reached)" : "") << ", explained "
+                  << u.paths_explained << " paths and " << u.edges_explained << " edges (" << u.paths_failed << " + "
+                  << u.edges_failed << " failed); " << u.model_calls << " model calls, " << u.cache_hits << " cache hits, "
+                  << u.prompt_tokens << " prompt + " << u.completion_tokens << " completion tokens; " << fmt(u.seconds, 2) << " s\n";
+      if (r.partial) std::cerr << "grappi: partial result: " << r.partial_reason << '\n';
     } else if (*rm) {
       grappi::KnowledgeGraph g(db, grappi::OpenOptions{false, false, 30000, 64});
       g.remove_dataset(rm_id);

@@ -140,6 +140,19 @@ class KnowledgeGraph {
   std::shared_ptr<const VectorIndex> vectors(const std::string &model = "", bool hnsw = false,
                                              const HnswOptions &hnsw_options = {}) const;
 
+  // ---- language-model response cache ---------------------------------------------------------
+  /// The stored answer for a cache key, if any.
+  std::optional<CachedResponse> cached_response(const std::string &key) const;
+  /// Stores answers (replacing equal keys) in one transaction. Does not change the generation
+  /// (the cache is not part of the graph). Error(invalid_argument) on a read-only database.
+  void cache_responses(const std::vector<CachedResponse> &responses);
+  /// Removes the cached answers of one model identity (empty: all); returns how many.
+  std::size_t clear_response_cache(const std::string &model = "");
+  /// Number of cached answers.
+  std::size_t response_cache_size() const;
+  /// Whether the database was opened read-only.
+  bool read_only() const;
+
   // ---- traversal ---------------------------------------------------------------------------
   /// The CSR snapshot of the current generation; cached, so repeated calls without changes in
   /// between return the same object.

@@ -97,6 +97,19 @@ struct ResolveCandidate {
   std::string matched_by;  ///< "external_id", "name", "alias:<source>"
 };
 
+/// One stored language-model answer (KnowledgeGraph's response cache).
+struct CachedResponse {
+  std::string key;               ///< SHA-256 hex of model identity, template version and request
+  std::string model;             ///< the model's identity
+  std::string template_version;
+  std::string kind;              ///< "edge", "path", "repair"
+  std::string content;
+  std::string finish_reason;
+  int64_t prompt_tokens = 0;
+  int64_t completion_tokens = 0;
+  std::string created_at;        ///< UTC, ISO 8601 (set when stored)
+};
+
 /// Outcome of KnowledgeGraph::lookup.
 struct ResolveResult {
   enum class Status { found, ambiguous, not_found };

@@ -1,0 +1,164 @@
+// grappi/pipeline.hpp — the retrieve -> divide -> solve explanation pipeline (GraPPI impact
+// search): windows around an initial protein, candidate paths, one explanation per distinct
+// (query, edge), one explanation and 0-100 relevance score per path, re-ranking, provenance.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/knowledge_graph.hpp"
+#include "grappi/llm.hpp"
+#include "grappi/retriever.hpp"
+
+namespace grappi {
+
+struct ExploreProgress {
+  std::string stage;  ///< "retrieve", "edges", "paths"
+  std::size_t done = 0;
+  std::size_t total = 0;
+};
+
+struct ExploreOptions {
+  std::string query;                     ///< the therapeutic impact, e.g. "inhibit tau phosphorylation"
+  std::vector<std::size_t> windows = {1};  ///< window numbers (1-based), each its own graph
+  /// k per depth, depth M, relation and score filters, ranking blend (window number ignored).
+  WindowOptions window;
+  std::size_t max_length = 4;            ///< L: path length in edges
+  std::size_t max_paths = 20000;         ///< bound on candidate paths over all windows
+  std::size_t top = 10;                  ///< n: ranked paths kept
+  /// Explain only the best N candidate paths by the prior (0: all). The prior is
+  /// 0.5 * Q + 0.5 * C: C the geometric mean of the path's edge scores, Q the mean query
+  /// similarity of the proteins after the first (with embeddings) or the fraction of the query's
+  /// content words found in their names and annotations (without).
+  std::size_t explain_top = 0;
+  std::size_t concurrency = 8;           ///< model calls in flight (also bounded by the model)
+  std::size_t max_calls = 0;             ///< model-call budget (0: none); cache hits are free
+  int64_t max_tokens = 0;                ///< prompt + completion token budget (0: none)
+  bool dry_run = false;                  ///< count calls and estimate tokens, send nothing
+  bool use_cache = true;                 ///< read and write the database's response cache
+  bool repair = true;                    ///< one follow-up turn for an unparseable path answer
+  int edge_max_tokens = 120;             ///< answer limit per edge request
+  int path_max_tokens = 300;             ///< answer limit per path request
+  PromptTemplates templates = PromptTemplates::defaults();
+  /// Called from worker threads (one call at a time) as work completes.
+  std::function<void(const ExploreProgress &)> progress;
+};
+
+struct StageUsage {
+  std::size_t model_calls = 0;
+  std::size_t cache_hits = 0;
+  int64_t prompt_tokens = 0;
+  int64_t completion_tokens = 0;
+  std::size_t failed = 0;
+  std::size_t skipped = 0;  ///< not sent because a budget ran out
+  std::size_t repairs = 0;  ///< follow-up turns after unparseable answers
+  double seconds = 0;
+};
+
+struct ExploreUsage {
+  std::size_t model_calls = 0, cache_hits = 0;
+  int64_t prompt_tokens = 0, completion_tokens = 0;
+  std::size_t edges_explained = 0, paths_explained = 0;  ///< answered (from the model or the cache)
+  std::size_t edges_failed = 0, paths_failed = 0;
+  std::size_t candidate_paths = 0;  ///< distinct paths found in the windows
+  std::size_t selected_paths = 0;   ///< paths sent to be explained (after --explain-top)
+  std::size_t distinct_edges = 0;   ///< distinct edges of the selected paths
+  double retrieve_seconds = 0;
+  StageUsage edges, paths;
+  double seconds = 0;  ///< wall time of the whole run
+};
+
+/// A protein that appears in the windows, with what the model was told about it.
+struct ExploreProtein {
+  int64_t id = 0;
+  std::string name, external_id, annotation;
+  double query_similarity = 0;  ///< cosine to the query (NaN without embeddings)
+};
+
+/// Status of an explanation: "ok", "failed" (the reason in `error`), "skipped" (a budget ran
+/// out), "pending" (dry run).
+struct ExplainedEdge {
+  int64_t edge = 0;
+  int64_t source = 0, target = 0;  ///< as presented to the model (the direction of first use)
+  std::string relation;
+  double score = 0;
+  bool directed = false;
+  std::vector<Channel> channels;
+  std::vector<int64_t> pmids;
+  std::string evidence;
+  std::string status = "pending";
+  std::string explanation, error;
+  bool cached = false;
+};
+
+struct ExplainedPath {
+  std::size_t rank = 0;             ///< 1-based among the kept paths; 0 otherwise
+  std::vector<int64_t> nodes;       ///< node ids from the initial protein on
+  std::vector<std::size_t> edges;   ///< indices into ExploreResult::edges, in path order
+  std::vector<std::size_t> windows; ///< the windows the path was found in
+  double prior = 0;                 ///< the cheap pre-ranking score
+  std::string status = "pending";
+  double relevance_score = 0;       ///< 0-100
+  bool clamped = false;             ///< the model's score was out of range and was clamped
+  std::string explanation, error;
+  bool cached = false;
+};
+
+struct ExploreResult {
+  std::string query;
+  int64_t root = 0;
+  nlohmann::json parameters;   ///< the options that shaped the result
+  nlohmann::json provenance;   ///< database, datasets, grappi version, embedding model
+  nlohmann::json model;        ///< LanguageModel::describe()
+  std::string template_version;
+  std::vector<Window> windows;
+  std::vector<ExploreProtein> proteins;  ///< every protein of the windows, ascending id
+  std::vector<ExplainedEdge> edges;      ///< distinct edges of the selected paths
+  /// The top n scored paths, best first. Order: relevance_score descending, then fewer edges,
+  /// then higher prior, then discovery order (depth-first, window by window).
+  std::vector<ExplainedPath> paths;
+  std::vector<ExplainedPath> failed;     ///< selected paths that failed or were skipped
+  bool candidates_truncated = false;     ///< max_paths was reached
+  bool partial = false;                  ///< a budget stopped the run
+  std::string partial_reason;
+  bool dry_run = false;
+  std::size_t planned_calls = 0;         ///< dry run: model calls the run would make
+  int64_t planned_prompt_tokens = 0;     ///< dry run: estimated prompt tokens of those calls
+  ExploreUsage usage;
+
+  const ExploreProtein *protein(int64_t id) const;
+};
+
+/// The pipeline over one knowledge graph and one language model. explore() may be called from
+/// several threads at once (the graph serialises its own calls; the model must be thread-safe).
+class AgentPipeline {
+ public:
+  /// Takes the graph's snapshot and the vectors of embedding_model (default: the most recent
+  /// model; none when nothing was embedded: windows then rank neighbours by edge score).
+  AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model, const std::string &embedding_model = "");
+  ~AgentPipeline();
+
+  /// Runs the pipeline for the protein (any name resolve() accepts). Throws Error for an
+  /// unknown protein or invalid options; model failures are recorded per item, never thrown.
+  ExploreResult explore(std::string_view protein, const ExploreOptions &options) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+/// The documented JSON form (README "explore output").
+nlohmann::json to_json(const ExploreResult &result);
+/// A Markdown report for people.
+std::string to_markdown(const ExploreResult &result);
+/// A CX2 network (Cytoscape, NDEx) of the kept paths: node annotations, the initial protein
+/// highlighted, edge score, relation and explanation, path ranks, edge width mapped to score.
+nlohmann::json to_cx2(const ExploreResult &result);
+
+}  // namespace grappi

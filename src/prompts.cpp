@@ -1,0 +1,130 @@
+// The prompt templates of the explanation pipeline, written for grappi after the co-designed
+// steps of the GraPPI paper (edge explanation < 35 words, path explanation < 80 words with a
+// 0-100 relevance score as JSON).
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "grappi/error.hpp"
+#include "grappi/llm.hpp"
+#include "text_util.hpp"
+
+namespace grappi {
+
+namespace {
+
+const char *kSystem =
+    "You are a biomedical curator who explains protein-protein interactions to drug-discovery "
+    "researchers. Use only the evidence given, keep to the word limits, and say plainly when the "
+    "evidence is weak or unrelated to the query.";
+
+const char *kEdge =
+    "Therapeutic query: {{query}}\n"
+    "Interaction: {{source}} -> {{target}} (relation {{relation}}, {{direction}}, STRING confidence {{score}})\n"
+    "Convention: in A -> B the effect propagates from the end protein back to the start protein.\n"
+    "{{source}}: {{source_annotation}}\n"
+    "{{target}}: {{target_annotation}}\n"
+    "Evidence channels: {{channels}}\n"
+    "PubMed ids: {{pmids}}\n"
+    "{{evidence}}\n"
+    "In fewer than 35 words, explain whether and how this interaction is relevant to the query.";
+
+const char *kPath =
+    "Therapeutic query: {{query}}\n"
+    "Pathway ({{length}} interactions): {{path}}\n"
+    "Proteins:\n{{proteins}}\n"
+    "Explanations of its interactions:\n{{edge_explanations}}\n"
+    "In fewer than 80 words, explain how this pathway as a whole could serve the query, then rate its "
+    "relevance from 0 (unrelated) to 100 (directly achieves the query). Answer with one JSON object and "
+    "nothing else: {\"explanation\": \"...\", \"relevance_score\": <integer 0-100>}";
+
+const char *kRepair =
+    "Your answer could not be used ({{error}}). Reply with only the JSON object "
+    "{\"explanation\": \"...\", \"relevance_score\": <integer 0-100>}.";
+
+const std::set<std::string> kEdgeFields = {"query", "source", "target", "source_annotation", "target_annotation",
+                                           "relation", "direction", "score", "channels", "pmids", "evidence"};
+const std::set<std::string> kPathFields = {"query", "path", "length", "proteins", "edge_explanations"};
+
+// Placeholder names used in a template; Error for malformed ones.
+std::set<std::string> fields_of(const std::string &t, const std::string &where) {
+  std::set<std::string> out;
+  for (std::size_t i = t.find("{{"); i != std::string::npos; i = t.find("{{", i + 2)) {
+    auto e = t.find("}}", i + 2);
+    if (e == std::string::npos) throw Error(ErrorCode::invalid_argument, where + ": unclosed '{{'");
+    std::string name = detail::trim_copy(t.substr(i + 2, e - i - 2));
+    if (name.empty()) throw Error(ErrorCode::invalid_argument, where + ": empty placeholder '{{}}'");
+    out.insert(name);
+  }
+  return out;
+}
+
+void check(const std::string &t, const std::set<std::string> &allowed, const std::string &where) {
+  for (const auto &f : fields_of(t, where))
+    if (!allowed.count(f)) throw Error(ErrorCode::invalid_argument, where + ": unknown placeholder {{" + f + "}}");
+}
+
+std::string read_all(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCode::io, "cannot read template file '" + path + "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string hash_version(const PromptTemplates &t) {
+  return detail::sha256_hex(t.system + '\0' + t.edge + '\0' + t.path + '\0' + t.repair).substr(0, 12);
+}
+
+}  // namespace
+
+PromptTemplates PromptTemplates::defaults() {
+  PromptTemplates t;
+  t.system = kSystem;
+  t.edge = kEdge;
+  t.path = kPath;
+  t.repair = kRepair;
+  t.version = "grappi-1-" + hash_version(t);
+  return t;
+}
+
+void PromptTemplates::load(const std::string &system_file, const std::string &edge_file, const std::string &path_file) {
+  PromptTemplates t = *this;
+  if (!system_file.empty()) {
+    t.system = read_all(system_file);
+    check(t.system, {}, "system template '" + system_file + "'");
+  }
+  if (!edge_file.empty()) {
+    t.edge = read_all(edge_file);
+    check(t.edge, kEdgeFields, "edge template '" + edge_file + "'");
+  }
+  if (!path_file.empty()) {
+    t.path = read_all(path_file);
+    check(t.path, kPathFields, "path template '" + path_file + "'");
+  }
+  if (system_file.empty() && edge_file.empty() && path_file.empty()) return;
+  t.version = "custom-" + hash_version(t);
+  *this = std::move(t);
+}
+
+std::string PromptTemplates::render(const std::string &tmpl, const std::map<std::string, std::string> &vars) {
+  std::string out;
+  out.reserve(tmpl.size() + 256);
+  std::size_t pos = 0;
+  while (true) {
+    auto i = tmpl.find("{{", pos);
+    if (i == std::string::npos) break;
+    auto e = tmpl.find("}}", i + 2);
+    if (e == std::string::npos) throw Error(ErrorCode::invalid_argument, "template: unclosed '{{'");
+    std::string name = detail::trim_copy(tmpl.substr(i + 2, e - i - 2));
+    auto it = vars.find(name);
+    if (it == vars.end()) throw Error(ErrorCode::invalid_argument, "template: unknown placeholder {{" + name + "}}");
+    out.append(tmpl, pos, i - pos);
+    out += it->second;
+    pos = e + 2;
+  }
+  out.append(tmpl, pos, std::string::npos);
+  return out;
+}
+
+}  // namespace grappi

@@ -1,0 +1,77 @@
+#include "text_util.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include <openssl/evp.h>
+
+namespace grappi::detail {
+
+std::string trim_copy(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::vector<std::string> words(std::string_view text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || u >= 0x80) {
+      cur += static_cast<char>(std::tolower(u));
+    } else if (!cur.empty()) {
+      out.push_back(std::move(cur));
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  return out;
+}
+
+std::vector<std::string> content_terms(std::string_view query) {
+  static const std::set<std::string> stop = {
+      "the", "and", "for", "with", "that", "this", "from", "into", "onto", "are", "was", "were", "been", "being",
+      "its", "their", "which", "what", "how", "why", "who", "whom", "can", "could", "should", "would", "may",
+      "might", "will", "not", "but", "any", "all", "via", "per", "than", "then", "such", "also", "using", "use",
+      "has", "have", "had", "does", "did", "our", "your", "there", "these", "those", "between", "about",
+      "protein", "proteins", "gene", "genes", "role", "effect", "effects", "target", "targets", "pathway",
+      "pathways", "interaction", "interactions"};
+  std::vector<std::string> out;
+  for (auto &w : words(query)) {
+    if (w.size() < 3 || stop.count(w)) continue;
+    if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+  }
+  return out;
+}
+
+bool text_has_term(std::string_view text, const std::string &term) {
+  if (term.empty()) return false;
+  const std::size_t n = term.size();
+  const std::size_t prefix = n <= 5 ? n : std::max<std::size_t>(5, n - 3);
+  for (const auto &w : words(text)) {
+    if (n <= 5) {
+      if (w == term) return true;
+    } else if (w.size() >= prefix && w.compare(0, prefix, term, 0, prefix) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_Digest(bytes.data(), bytes.size(), md, &n, EVP_sha256(), nullptr);
+  static const char *hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned i = 0; i < n; ++i) {
+    out += hex[md[i] >> 4];
+    out += hex[md[i] & 15];
+  }
+  return out;
+}
+
+}  // namespace grappi::detail

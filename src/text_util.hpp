@@ -1,0 +1,25 @@
+// Internal: small text helpers for prompts and the extractive model.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace grappi::detail {
+
+/// s without leading and trailing white space.
+std::string trim_copy(std::string_view s);
+/// Lower-case words of letters and digits ("tau", "phosphorylation", "gsk3b").
+std::vector<std::string> words(std::string_view text);
+/// The query's content words: lower case, at least 3 characters, no stop words, first
+/// occurrence order, no duplicates.
+std::vector<std::string> content_terms(std::string_view query);
+/// Whether a word of text matches term: terms of up to 5 characters match whole words only;
+/// longer terms match any word that shares the term's first max(5, n - 3) characters
+/// ("phosphorylation" matches "phosphorylates", "inhibit" matches "inhibitor").
+bool text_has_term(std::string_view text, const std::string &term);
+
+/// Lower-case hex SHA-256 of bytes (all 64 digits).
+std::string sha256_hex(std::string_view bytes);
+
+}  // namespace grappi::detail
