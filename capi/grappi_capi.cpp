@@ -475,4 +475,138 @@ grappi_status grappi_pcst_solve(size_t num_nodes, const double *prizes, size_t n
   });
 }
 
+// ---- explore ------------------------------------------------------------------------------------
+
+struct grappi_chat_reply {
+  std::string content, error;
+  int64_t prompt_tokens = 0, completion_tokens = 0;
+  bool set = false;
+};
+
+grappi_status grappi_chat_reply_set(grappi_chat_reply *reply, const char *content, int64_t prompt_tokens,
+                                    int64_t completion_tokens) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(reply, "grappi_chat_reply_set: reply is NULL");
+    require_text(content, "grappi_chat_reply_set: content");
+    GRAPPI_REQUIRE(prompt_tokens >= 0 && completion_tokens >= 0, "grappi_chat_reply_set: negative token count");
+    reply->content = content;
+    reply->prompt_tokens = prompt_tokens;
+    reply->completion_tokens = completion_tokens;
+    reply->set = true;
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_chat_reply_set_error(grappi_chat_reply *reply, const char *message) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(reply, "grappi_chat_reply_set_error: reply is NULL");
+    require_text(message, "grappi_chat_reply_set_error: message");
+    reply->error = message;
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_explore_options_init(grappi_explore_options *opts, uint32_t version) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(opts, "grappi_explore_options_init: opts is NULL");
+    GRAPPI_REQUIRE(version == GRAPPI_EXPLORE_OPTIONS_VERSION,
+                   "grappi_explore_options_init: version must be GRAPPI_EXPLORE_OPTIONS_VERSION");
+    std::memset(opts, 0, sizeof *opts);
+    opts->version = version;
+    opts->depth = 2;
+    opts->max_length = 4;
+    opts->max_paths = 20000;
+    opts->top = 10;
+    opts->concurrency = 8;
+    opts->use_cache = 1;
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_explore(grappi_graph *g, const char *protein, const char *query,
+                                   const grappi_explore_options *opts, char **out_json) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(out_json, "grappi_graph_explore: out_json is NULL");
+    *out_json = nullptr;
+    GRAPPI_REQUIRE(g && g->kg, "grappi_graph_explore: graph is NULL");
+    require_text(protein, "grappi_graph_explore: protein");
+    require_text(query, "grappi_graph_explore: query");
+    grappi_explore_options o;
+    grappi_explore_options_init(&o, GRAPPI_EXPLORE_OPTIONS_VERSION);
+    if (opts) {
+      GRAPPI_REQUIRE(opts->version == GRAPPI_EXPLORE_OPTIONS_VERSION,
+                     "grappi_graph_explore: opts->version must be GRAPPI_EXPLORE_OPTIONS_VERSION");
+      o = *opts;
+    }
+    GRAPPI_REQUIRE(o.window_count == 0 || o.windows, "grappi_graph_explore: windows is NULL but window_count > 0");
+    GRAPPI_REQUIRE(o.k_count == 0 || o.k, "grappi_graph_explore: k is NULL but k_count > 0");
+    const std::string llm = o.llm ? o.llm : "extractive";
+    std::shared_ptr<grappi::LanguageModel> model;
+    if (llm == "extractive") {
+      model = std::make_shared<grappi::ExtractiveModel>();
+    } else if (llm == "openai") {
+      GRAPPI_REQUIRE(o.model && *o.model, "grappi_graph_explore: llm \"openai\" needs model");
+      grappi::OpenAIChatOptions mo;
+      if (o.base_url) {
+        require_text(o.base_url, "grappi_graph_explore: base_url");
+        mo.base_url = o.base_url;
+      }
+      require_text(o.model, "grappi_graph_explore: model");
+      mo.model = o.model;
+      if (o.api_key_env) mo.api_key_env = o.api_key_env;
+      if (o.concurrency) mo.concurrency = o.concurrency;
+      model = std::make_shared<grappi::OpenAIChatModel>(mo);
+    } else if (llm == "callback") {
+      GRAPPI_REQUIRE(o.chat, "grappi_graph_explore: llm \"callback\" needs chat");
+      GRAPPI_REQUIRE(o.model && *o.model, "grappi_graph_explore: llm \"callback\" needs model (its name, part of the cache key)");
+      require_text(o.model, "grappi_graph_explore: model");
+      grappi_chat_fn fn = o.chat;
+      void *user = o.user_data;
+      model = std::make_shared<grappi::CallbackModel>(o.model, [fn, user](const grappi::ChatRequest &q) {
+        nlohmann::json j;
+        nlohmann::json msgs = nlohmann::json::array();
+        for (const auto &m : q.messages) msgs.push_back({{"role", m.role}, {"content", m.content}});
+        j["messages"] = std::move(msgs);
+        j["json"] = q.json;
+        j["max_tokens"] = q.max_tokens;
+        j["task"] = q.task;
+        const std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        grappi_chat_reply reply;
+        int32_t rc = fn(user, text.c_str(), &reply);
+        if (rc != 0)
+          throw grappi::Error(grappi::ErrorCode::llm, "chat callback returned " + std::to_string(rc) +
+                                                          (reply.error.empty() ? std::string() : ": " + reply.error));
+        if (!reply.set) throw grappi::Error(grappi::ErrorCode::llm, "chat callback returned 0 without grappi_chat_reply_set");
+        grappi::ChatResponse r;
+        r.content = std::move(reply.content);
+        r.prompt_tokens = reply.prompt_tokens;
+        r.completion_tokens = reply.completion_tokens;
+        r.finish_reason = "stop";
+        return r;
+      });
+    } else {
+      return set_error(GRAPPI_EINVAL, "grappi_graph_explore: unknown llm '" + llm + "' (extractive, openai or callback)");
+    }
+    grappi::ExploreOptions eo;
+    eo.query = query;
+    if (o.window_count) eo.windows.assign(o.windows, o.windows + o.window_count);
+    if (o.k_count) eo.window.k.assign(o.k, o.k + o.k_count);
+    eo.window.depth = o.depth;
+    eo.window.filter.min_score = o.min_score;
+    eo.max_length = o.max_length;
+    eo.max_paths = o.max_paths;
+    eo.top = o.top;
+    eo.explain_top = o.explain_top;
+    eo.concurrency = o.concurrency ? o.concurrency : 1;
+    eo.max_calls = o.max_calls;
+    eo.max_tokens = o.max_tokens;
+    eo.dry_run = o.dry_run != 0;
+    eo.use_cache = o.use_cache != 0;
+    grappi::AgentPipeline pipe(*g->kg, model);
+    auto r = pipe.explore(protein, eo);
+    *out_json = copy_out(grappi::to_json(r).dump());
+    return GRAPPI_OK;
+  });
+}
+
 }  // extern "C"

@@ -18,6 +18,24 @@ static int32_t embed_cb(void *user, const char *const *texts, size_t count, floa
   return 0;
 }
 
+/* A chat callback (called with concurrency 1 here): counts calls; edge requests get a sentence,
+ * path requests a JSON score; fails with a reason when *fail is set. */
+struct chat_state {
+  int calls;
+  int fail;
+};
+static int32_t chat_cb(void *user, const char *request_json, grappi_chat_reply *reply) {
+  struct chat_state *st = (struct chat_state *)user;
+  st->calls++;
+  if (st->fail) {
+    grappi_chat_reply_set_error(reply, "c says no");
+    return 3;
+  }
+  if (strstr(request_json, "\"kind\":\"path\"") != NULL)
+    return grappi_chat_reply_set(reply, "{\"explanation\": \"from C\", \"relevance_score\": \"77\"}", 100, 20) == GRAPPI_OK ? 0 : 1;
+  return grappi_chat_reply_set(reply, "edge from C", 50, 10) == GRAPPI_OK ? 0 : 1;
+}
+
 #define CHECK(cond)                                                         \
   do {                                                                      \
     if (cond) {                                                             \
@@ -191,6 +209,87 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_pagerank(g, NULL, 0, 0.85, pr_ids, pr_scores, 3, &n) == GRAPPI_OK && n == 3);
     CHECK(grappi_graph_pagerank(g, &seed, 1, 1.5, pr_ids, pr_scores, 3, &n) == GRAPPI_EINVAL);
     CHECK(grappi_graph_pagerank(g, NULL, 1, 0.85, pr_ids, pr_scores, 3, &n) == GRAPPI_EINVAL);
+  }
+
+  /* Explore: extractive, callback (with the cache), failures, misuse. */
+  {
+    grappi_explore_options xo;
+    size_t ks[2] = {5, 2}, wins[2] = {1, 2};
+    char *json = NULL;
+    struct chat_state st = {0, 0};
+    int first_calls;
+    CHECK(grappi_explore_options_init(&xo, 7) == GRAPPI_EINVAL);
+    CHECK(grappi_explore_options_init(NULL, GRAPPI_EXPLORE_OPTIONS_VERSION) == GRAPPI_EINVAL);
+    CHECK(grappi_explore_options_init(&xo, GRAPPI_EXPLORE_OPTIONS_VERSION) == GRAPPI_OK);
+    CHECK(xo.top == 10 && xo.max_length == 4 && xo.use_cache == 1);
+    xo.k = ks;
+    xo.k_count = 2;
+    xo.max_length = 3;
+    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+    CHECK(json && strstr(json, "\"paths\"") != NULL && strstr(json, "\"rank\":1") != NULL);
+    CHECK(json && strstr(json, "Extractive summary (not generated)") != NULL);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", NULL, &json) == GRAPPI_OK && json != NULL); /* defaults */
+    grappi_free(json);
+    json = NULL;
+
+    xo.llm = "callback";
+    xo.model = "c-test-model";
+    xo.chat = chat_cb;
+    xo.user_data = &st;
+    xo.concurrency = 1;
+    xo.windows = wins;
+    xo.window_count = 2;
+    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+    CHECK(st.calls > 5);
+    CHECK(json && strstr(json, "\"relevance_score\":77.0") != NULL && strstr(json, "edge from C") != NULL);
+    CHECK(json && strstr(json, "\"cache_hits\":0") != NULL);
+    grappi_free(json);
+    json = NULL;
+    first_calls = st.calls;
+    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+    CHECK(st.calls == first_calls); /* everything came from the cache */
+    CHECK(json && strstr(json, "\"model_calls\":0") != NULL);
+    grappi_free(json);
+    json = NULL;
+    xo.use_cache = 0;
+    xo.dry_run = 1;
+    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+    CHECK(st.calls == first_calls && json && strstr(json, "\"plan\"") != NULL);
+    grappi_free(json);
+    json = NULL;
+    xo.dry_run = 0;
+    st.fail = 1;
+    xo.max_calls = 4;
+    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+    CHECK(st.calls == first_calls + 4);
+    CHECK(json && strstr(json, "chat callback returned 3: c says no") != NULL && strstr(json, "\"partial\":true") != NULL);
+    grappi_free(json);
+    json = NULL;
+    st.fail = 0;
+
+    /* Misuse. */
+    CHECK(grappi_graph_explore(NULL, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(grappi_graph_explore(g, NULL, "q", &xo, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_explore(g, "CDC28", "bad\xff", &xo, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_explore(g, "NO_SUCH_PROTEIN_X", "q", &xo, &json) == GRAPPI_ENOTFOUND && json == NULL);
+    xo.chat = NULL;
+    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL);
+    CHECK(strstr(grappi_last_error_message(), "needs chat") != NULL);
+    xo.llm = "gpt";
+    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL);
+    xo.llm = "openai";
+    xo.model = NULL;
+    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL);
+    xo.llm = NULL;
+    xo.k = NULL;
+    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL); /* k_count without k */
+    xo.version = 0;
+    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_chat_reply_set(NULL, "x", 0, 0) == GRAPPI_EINVAL);
+    CHECK(grappi_chat_reply_set_error(NULL, "x") == GRAPPI_EINVAL);
   }
 
   grappi_graph_free(g);

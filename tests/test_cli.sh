@@ -94,4 +94,96 @@ import json, sys
 k = json.load(sys.stdin)
 assert len(k["seeds"]) == 3 and len(k["nodes"]) >= 3'
 "$GRAPPI" khop --db "$H" --question "amyloid beta precursor protein" --seeds 3 --csv | head -1 | grep -q "^node_id,node_attr$" || fail "csv"
+# explore: the main job, extractive (offline) and over HTTP against a loopback server.
+"$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 10,2 --top 5 \
+  --json "$T/ex.json" --report "$T/ex.md" --cx2 "$T/ex.cx2" > "$T/ex.txt" 2> "$T/ex.err"
+grep -q "extractive" "$T/ex.txt" || fail "explore summary"
+grep -q "^# grappi explore: MAPT" "$T/ex.md" || fail "explore report"
+python3 - "$T/ex.json" "$T/ex.cx2" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["query"] == "inhibit tau phosphorylation" and j["root"]["name"] == "MAPT"
+assert len(j["paths"]) == 5
+for i, p in enumerate(j["paths"]):
+    assert p["rank"] == i + 1 and p["proteins"][0] == "MAPT" and 0 <= p["relevance_score"] <= 100
+    assert p["explanation"].startswith("Extractive summary")
+    assert len(p["edges"]) == len(p["proteins"]) - 1
+    for e in p["edges"]:
+        assert {"source", "target", "score", "explanation"} <= set(e)
+u = j["usage"]
+for k in ["model_calls", "cache_hits", "prompt_tokens", "completion_tokens", "paths_explained", "edges_explained"]:
+    assert k in u, k
+assert u["edges_explained"] == u["distinct_edges"] and u["paths_explained"] == u["candidate_paths"]
+cx = json.load(open(sys.argv[2]))
+assert cx[0]["CXVersion"] == "2.0" and "status" in cx[-1]
+PY
+"$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 10,2 --dry-run 2> "$T/dry.err" > /dev/null
+grep -q "^dry run: [0-9]* model calls, about [0-9]* prompt tokens" "$T/dry.err" || fail "dry run line"
+printf 'Edge {{source}} {{colour}}\n' > "$T/bad.tpl"
+set +e
+"$GRAPPI" explore --db "$H" --protein MAPT --query q --edge-template "$T/bad.tpl" 2> "$T/err"; rc=$?
+set -e
+[ "$rc" -eq 2 ] && grep -q "colour" "$T/err" || fail "bad template must fail with exit 2"
+set +e
+"$GRAPPI" explore --db "$H" --protein MAPT --query q --llm openai 2> "$T/err"; rc=$?
+set -e
+[ "$rc" -eq 2 ] && grep -q -- "--model" "$T/err" || fail "openai without --model"
+
+# A loopback OpenAI-compatible server counting requests.
+cat > "$T/server.py" <<'PY'
+import http.server, json, sys, threading
+count = {"n": 0}
+lock = threading.Lock()
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        with lock:
+            count["n"] += 1
+            open(sys.argv[1], "w").write(str(count["n"]))
+        text = body["messages"][-1]["content"]
+        if "Pathway (" in text:
+            content = json.dumps({"explanation": "served", "relevance_score": 60 + text.count("->")})
+        else:
+            content = "edge served"
+        out = json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                          "finish_reason": "stop"}], "usage": {"prompt_tokens": 11, "completion_tokens": 3}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
+srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+print(srv.server_address[1], flush=True)
+srv.serve_forever()
+PY
+python3 "$T/server.py" "$T/count" > "$T/port" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; rm -rf "$T"' EXIT
+for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
+PORT=$(cat "$T/port")
+"$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 \
+  --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test --json "$T/h1.json" --quiet 2> /dev/null
+python3 - "$T/h1.json" "$T/count" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+u = j["usage"]
+n = int(open(sys.argv[2]).read())
+assert u["model_calls"] == n == u["distinct_edges"] + u["selected_paths"], (u, n)
+assert u["prompt_tokens"] == 11 * n and j["paths"][0]["explanation"] == "served"
+assert j["paths"][0]["relevance_score"] >= j["paths"][-1]["relevance_score"]
+PY
+before=$(cat "$T/count")
+"$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 \
+  --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test --json - 2> /dev/null | python3 -c '
+import json, sys
+u = json.load(sys.stdin)["usage"]
+assert u["model_calls"] == 0 and u["cache_hits"] > 0, u'
+[ "$(cat "$T/count")" = "$before" ] || fail "second run must make no HTTP calls"
+"$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 --no-cache \
+  --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test --max-calls 3 --json - 2> "$T/err" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+assert j["partial"] is True and j["usage"]["model_calls"] == 3, j["usage"]'
+grep -q "partial result" "$T/err" || fail "partial result must be reported"
 echo "cli: all checks passed"

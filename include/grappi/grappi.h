@@ -156,6 +156,60 @@ GRAPPI_API grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *s
                                                int64_t *out_ids, double *out_scores, size_t capacity,
                                                size_t *out_count);
 
+/* ---- explore: ranked, explained PPI paths (the AgentPipeline) ----------------------------- */
+
+/* The answer slot of one chat request; valid only during the callback. */
+typedef struct grappi_chat_reply grappi_chat_reply;
+
+/* A chat model callback. request_json (UTF-8, valid during the call) is
+ * {"messages": [{"role", "content"}, ...], "json": bool, "max_tokens": n, "task": {...}} where
+ * "task" holds the facts behind the prompt (README "explore"). Answer with
+ * grappi_chat_reply_set and return 0; any other return value makes this one request fail (with
+ * the message given to grappi_chat_reply_set_error, if any). The callback is called from up to
+ * `concurrency` threads at once: make it thread-safe or set concurrency to 1. */
+typedef int32_t (*grappi_chat_fn)(void *user_data, const char *request_json, grappi_chat_reply *reply);
+
+/* Copies the answer text (UTF-8) and its token counts into the reply. */
+GRAPPI_API grappi_status grappi_chat_reply_set(grappi_chat_reply *reply, const char *content, int64_t prompt_tokens,
+                                               int64_t completion_tokens);
+/* Copies a failure reason into the reply (used when the callback returns non-zero). */
+GRAPPI_API grappi_status grappi_chat_reply_set_error(grappi_chat_reply *reply, const char *message);
+
+#define GRAPPI_EXPLORE_OPTIONS_VERSION 1
+typedef struct grappi_explore_options {
+  uint32_t version;          /* GRAPPI_EXPLORE_OPTIONS_VERSION */
+  const size_t *windows;     /* window numbers (1-based); NULL for {1} */
+  size_t window_count;
+  const size_t *k;           /* k per depth; NULL for {30, 4} */
+  size_t k_count;
+  size_t depth;              /* M, default 2 */
+  double min_score;          /* 0-1, default 0 */
+  size_t max_length;         /* L, default 4 */
+  size_t max_paths;          /* candidate bound, default 20000 */
+  size_t top;                /* ranked paths kept, default 10 */
+  size_t explain_top;        /* explain only the best N candidates by the prior; 0 = all */
+  size_t concurrency;        /* model calls in flight, default 8 */
+  size_t max_calls;          /* model-call budget, 0 = none */
+  int64_t max_tokens;        /* token budget, 0 = none */
+  int32_t dry_run;           /* non-zero: plan only, no model calls */
+  int32_t use_cache;         /* default 1: read and write the database's response cache */
+  const char *llm;           /* "extractive" (default), "openai" or "callback" */
+  const char *base_url;      /* openai: e.g. "http://127.0.0.1:8080/v1" */
+  const char *model;         /* openai: model name (required); callback: its name, part of the cache key */
+  const char *api_key_env;   /* openai: environment variable with the key (default OPENAI_API_KEY) */
+  grappi_chat_fn chat;       /* callback */
+  void *user_data;           /* passed to chat */
+} grappi_explore_options;
+
+GRAPPI_API grappi_status grappi_explore_options_init(grappi_explore_options *opts, uint32_t version);
+
+/* Runs the pipeline from a protein (any resolvable name) for a therapeutic query. On success
+ * *out_json (library-allocated; free with grappi_free) holds the JSON documented in the README
+ * ("paths", "usage", ...). Model failures are recorded per path and edge in that JSON; the call
+ * itself fails only for bad arguments, an unknown protein or a database error. */
+GRAPPI_API grappi_status grappi_graph_explore(grappi_graph *g, const char *protein, const char *query,
+                                              const grappi_explore_options *opts, char **out_json);
+
 /* ---- prize-collecting Steiner tree ------------------------------------------------------ */
 
 /* Solves a PCST instance given as plain arrays (semantics of pcst_fast; see the README).
