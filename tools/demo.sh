@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's first command: installs the Debian packages, builds grappi, imports the bundled
 # demo data (human protein info + the STRING v12 Alzheimer and NSCLC exports) and runs the
-# main job on MAPT.
+# main job (grappi explore) on MAPT with the offline extractive model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
@@ -15,6 +15,10 @@ rm -f "$DB" "$DB-wal" "$DB-shm"
 ./build/grappi info --db "$DB"
 ./build/grappi embed --db "$DB"
 echo
-./build/grappi window --db "$DB" --protein MAPT --k 10,2 --depth 2
+# The main job: ranked, explained PPI paths from MAPT toward a therapeutic impact, with the
+# offline extractive model (use --llm openai --base-url URL --model M for a real LLM).
+./build/grappi explore --db "$DB" --protein MAPT --query "inhibit tau phosphorylation" \
+  --windows 1 --k 30,4 --depth 2 --max-len 4 --top 10 \
+  --json build/demo-explore.json --report build/demo-explore.md --cx2 build/demo-explore.cx2
 echo
-./build/grappi paths --db "$DB" --from MAPT --to APOE --max-len 3 --k 5
+echo "wrote build/demo-explore.json, build/demo-explore.md and build/demo-explore.cx2 (open in Cytoscape)"

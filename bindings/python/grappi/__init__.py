@@ -79,6 +79,25 @@ class _WindowOptions(ctypes.Structure):
 
 _window_init = _fn("grappi_window_options_init", _status, ctypes.POINTER(_WindowOptions), ctypes.c_uint32)
 
+_CHAT_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
+
+
+class _ExploreOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("windows", ctypes.POINTER(_size)), ("window_count", _size),
+                ("k", ctypes.POINTER(_size)), ("k_count", _size), ("depth", _size), ("min_score", ctypes.c_double),
+                ("max_length", _size), ("max_paths", _size), ("top", _size), ("explain_top", _size),
+                ("concurrency", _size), ("max_calls", _size), ("max_tokens", _i64), ("dry_run", ctypes.c_int32),
+                ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
+                ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN),
+                ("user_data", ctypes.c_void_p)]
+
+
+_explore_init = _fn("grappi_explore_options_init", _status, ctypes.POINTER(_ExploreOptions), ctypes.c_uint32)
+_explore = _fn("grappi_graph_explore", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+               ctypes.POINTER(_ExploreOptions), ctypes.POINTER(ctypes.c_void_p))
+_reply_set = _fn("grappi_chat_reply_set", _status, ctypes.c_void_p, ctypes.c_char_p, _i64, _i64)
+_reply_error = _fn("grappi_chat_reply_set_error", _status, ctypes.c_void_p, ctypes.c_char_p)
+
 
 def _check(status):
     if status != 0:
@@ -180,6 +199,46 @@ class Graph:
     def paths(self, source, target, max_length=4, k=10, weighted=False):
         p = ctypes.c_void_p()
         _check(_paths(self._handle(), source, target, max_length, k, 1 if weighted else 0, ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def explore(self, protein, query, windows=(1,), k=(30, 4), depth=2, max_length=4, top=10, explain_top=0,
+                min_score=0.0, concurrency=8, max_calls=0, max_tokens=0, dry_run=False, use_cache=True,
+                llm="extractive", base_url=None, model=None, api_key_env=None, chat=None):
+        """Ranked, explained paths from protein for a therapeutic query (the explore JSON as a dict).
+
+        llm is "extractive" (offline), "openai" (base_url, model) or "callback": then chat is a
+        function taking the request dict ({"messages", "json", "max_tokens", "task"}) and returning
+        the answer text, or (text, prompt_tokens, completion_tokens); an exception fails that one
+        request. model names the callback model in the response cache."""
+        o = _ExploreOptions()
+        _check(_explore_init(ctypes.byref(o), 1))
+        ws = (_size * len(windows))(*windows)
+        ks = (_size * len(k))(*k)
+        o.windows, o.window_count, o.k, o.k_count = ws, len(windows), ks, len(k)
+        o.depth, o.max_length, o.top, o.explain_top, o.min_score = depth, max_length, top, explain_top, min_score
+        o.concurrency, o.max_calls, o.max_tokens = concurrency, max_calls, max_tokens
+        o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
+        o.llm = llm.encode()
+        o.base_url = base_url.encode() if base_url else None
+        o.model = model.encode() if model else (b"python-callback" if chat else None)
+        o.api_key_env = api_key_env.encode() if api_key_env else None
+        callback = None
+        if chat is not None:
+            def trampoline(_user, request, reply):
+                try:
+                    answer = chat(json.loads(request.decode("utf-8")))
+                    if isinstance(answer, tuple):
+                        text, pt, ct = answer
+                    else:
+                        text, pt, ct = answer, 0, 0
+                    return 0 if _reply_set(reply, text.encode("utf-8"), pt, ct) == 0 else 1
+                except Exception as e:  # noqa: BLE001 - reported as this request's failure
+                    _reply_error(reply, ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace"))
+                    return 1
+            callback = _CHAT_FN(trampoline)
+            o.chat = callback
+        p = ctypes.c_void_p()
+        _check(_explore(self._handle(), protein.encode(), query.encode(), ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def pagerank(self, seeds=(), top=10, damping=0.85):

@@ -56,6 +56,33 @@ class GraphTest(unittest.TestCase):
         top = self.g.pagerank(seeds=[self.g.resolve("CDC28")], top=3)
         self.assertEqual(top[0][0], self.g.resolve("CDC28"))
 
+    def test_explore(self):
+        r = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=3, top=5)
+        self.assertEqual(r["root"]["name"], "CDC28")
+        self.assertEqual(len(r["paths"]), 5)
+        self.assertTrue(all(p["proteins"][0] == "CDC28" for p in r["paths"]))
+        self.assertTrue(r["paths"][0]["explanation"].startswith("Extractive summary"))
+        calls = []
+
+        def chat(request):
+            calls.append(request["task"]["kind"])
+            if request["task"]["kind"] == "path":
+                return '{"explanation": "py", "relevance_score": 61}', 10, 2
+            if request["task"]["source"]["name"] == "CDC28":
+                raise RuntimeError("no CDC28 today")
+            return "edge from python"
+
+        r = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=2, llm="callback", chat=chat,
+                           model="py-test", concurrency=4, use_cache=False)
+        self.assertEqual(r["usage"]["model_calls"], len(calls))
+        self.assertEqual(calls.count("edge"), r["usage"]["distinct_edges"])
+        self.assertTrue(all(p["relevance_score"] == 61 for p in r["paths"]))
+        errors = [e["error"] for p in r["paths"] for e in p["edges"] if e["status"] == "failed"]
+        self.assertEqual(len(errors), sum(1 for p in r["paths"] for e in p["edges"] if e["source"] == "CDC28"))
+        self.assertTrue(errors and all("RuntimeError: no CDC28 today" in e for e in errors))
+        with self.assertRaises(grappi.Error):
+            self.g.explore("CDC28", "q", llm="nonsense")
+
     def test_closed_graph(self):
         g = grappi.Graph(os.path.join(self.dir.name, "other.db"))
         g.close()
