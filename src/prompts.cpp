@@ -32,7 +32,6 @@ const char *kEdge =
 const char *kPath =
     "Therapeutic query: {{query}}\n"
     "Pathway ({{length}} interactions): {{path}}\n"
-    "Proteins:\n{{proteins}}\n"
     "Explanations of its interactions:\n{{edge_explanations}}\n"
     "In fewer than 80 words, explain how this pathway as a whole could serve the query, then rate its "
     "relevance from 0 (unrelated) to 100 (directly achieves the query). Answer with one JSON object and "

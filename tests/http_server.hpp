@@ -54,7 +54,7 @@ class HttpServer {
     ::shutdown(fd_, SHUT_RDWR);
     ::close(fd_);
     thread_.join();
-    for (auto &t : workers_) t.join();
+    while (active_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   int port() const { return port_; }
   std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
@@ -68,7 +68,11 @@ class HttpServer {
         if (stop_) return;
         continue;
       }
-      workers_.emplace_back([this, c] { serve(c); });
+      ++active_;
+      std::thread([this, c] {
+        serve(c);
+        --active_;
+      }).detach();
     }
   }
   void serve(int c) {
@@ -131,8 +135,8 @@ class HttpServer {
   int fd_ = -1, port_ = 0;
   std::atomic<bool> stop_{false};
   std::atomic<int> requests_{0};
+  std::atomic<int> active_{0};
   std::thread thread_;
-  std::vector<std::thread> workers_;
 };
 
 }  // namespace testutil

@@ -138,8 +138,8 @@ class ExtractiveModel : public LanguageModel {
 
 /// Prompt templates with {{placeholder}} fields. Edge placeholders: query, source, target,
 /// source_annotation, target_annotation, relation, direction, score, channels, pmids, evidence.
-/// Path placeholders: query, path, length, proteins (name: annotation lines),
-/// edge_explanations. Repair placeholders: error. The version is part of every cache key and
+/// Path placeholders: query, path, length, proteins (name: annotation lines; not in the
+/// default template, which keeps path prompts short), edge_explanations. Repair placeholders: error. The version is part of every cache key and
 /// of the provenance; templates read from files get the version "custom-<sha256 prefix>".
 struct PromptTemplates {
   std::string version;
