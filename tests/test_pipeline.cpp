@@ -115,7 +115,8 @@ grappi::OpenAIChatOptions model_options(const HttpServer &s) {
 
 json ranked(const grappi::ExploreResult &r) {
   json out = json::array();
-  for (auto &p : grappi::to_json(r)["paths"]) {
+  json all = grappi::to_json(r);
+  for (auto &p : all["paths"]) {
     p.erase("cached");
     for (auto &e : p["edges"]) e.erase("cached");
     out.push_back(p);
