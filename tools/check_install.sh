@@ -16,4 +16,9 @@ if grep -q "BUILD_SHARED_LIBS:BOOL=OFF" "$BUILD/CMakeCache.txt"; then static=--s
 # shellcheck disable=SC2046
 cc -std=c99 -o "$PREFIX/consumer_pc" "$ROOT/examples/consumer/main.c" $(PKG_CONFIG_PATH="$PCDIR" pkg-config $static --cflags --libs grappi)
 LD_LIBRARY_PATH="$PREFIX/lib:$PREFIX/lib64:${LD_LIBRARY_PATH:-}" "$PREFIX/consumer_pc"
-echo "install check passed (find_package and pkg-config)"
+# The Conan recipe's test_package, built the same way (without Conan, against the prefix).
+cmake -S "$ROOT/packaging/conan/test_package" -B "$PREFIX/test_package-build" -DCMAKE_PREFIX_PATH="$PREFIX" > /dev/null
+cmake --build "$PREFIX/test_package-build" > /dev/null
+LD_LIBRARY_PATH="$PREFIX/lib:$PREFIX/lib64:${LD_LIBRARY_PATH:-}" "$PREFIX/test_package-build/test_package"
+LD_LIBRARY_PATH="$PREFIX/lib:$PREFIX/lib64:${LD_LIBRARY_PATH:-}" "$PREFIX/test_package-build/test_package_c"
+echo "install check passed (find_package, pkg-config, the Conan test_package)"
