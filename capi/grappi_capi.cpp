@@ -475,6 +475,79 @@ grappi_status grappi_pcst_solve(size_t num_nodes, const double *prizes, size_t n
   });
 }
 
+grappi_status grappi_retrieve_options_init(grappi_retrieve_options *opts, uint32_t version) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(opts, "grappi_retrieve_options_init: opts is NULL");
+    GRAPPI_REQUIRE(version == GRAPPI_RETRIEVE_OPTIONS_VERSION,
+                   "grappi_retrieve_options_init: version must be GRAPPI_RETRIEVE_OPTIONS_VERSION");
+    std::memset(opts, 0, sizeof *opts);
+    grappi::PcstRetrieveOptions d;
+    opts->version = version;
+    opts->seeds = d.seeds;
+    opts->hops = d.khop.hops;
+    opts->degree_cap = d.khop.degree_cap;
+    opts->node_budget = d.khop.node_budget;
+    opts->topk = d.topk;
+    opts->topk_e = d.topk_e;
+    opts->cost_e = d.cost_e;
+    opts->alpha = d.alpha;
+    opts->beta = d.beta;
+    opts->gamma = d.gamma;
+    opts->lambda = d.lambda;
+    opts->num_clusters = d.num_clusters;
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_retrieve(grappi_graph *g, const char *question, const grappi_retrieve_options *opts, int32_t csv,
+                                    char **out_json) {
+  return guard([&]() -> grappi_status {
+    GRAPPI_REQUIRE(out_json, "grappi_graph_retrieve: out_json is NULL");
+    *out_json = nullptr;
+    GRAPPI_REQUIRE(g && g->kg, "grappi_graph_retrieve: graph is NULL");
+    require_text(question, "grappi_graph_retrieve: question");
+    grappi_retrieve_options o;
+    grappi_retrieve_options_init(&o, GRAPPI_RETRIEVE_OPTIONS_VERSION);
+    if (opts) {
+      GRAPPI_REQUIRE(opts->version == GRAPPI_RETRIEVE_OPTIONS_VERSION,
+                     "grappi_graph_retrieve: opts->version must be GRAPPI_RETRIEVE_OPTIONS_VERSION");
+      o = *opts;
+    }
+    grappi::PcstRetrieveOptions ro;
+    if (o.mode) {
+      require_text(o.mode, "grappi_graph_retrieve: mode");
+      ro.mode = o.mode;
+    }
+    ro.seeds = o.seeds;
+    ro.khop.hops = o.hops;
+    ro.khop.degree_cap = o.degree_cap;
+    ro.khop.node_budget = o.node_budget;
+    ro.khop.filter.min_score = o.min_score;
+    ro.topk = o.topk;
+    ro.topk_e = o.topk_e;
+    ro.cost_e = o.cost_e;
+    ro.pyg_cap = o.pyg_cap != 0;
+    ro.alpha = o.alpha;
+    ro.beta = o.beta;
+    ro.gamma = o.gamma;
+    ro.lambda = o.lambda;
+    ro.pruning = grappi::pruning_from_name(o.pruning ? o.pruning : "gw");
+    ro.num_clusters = o.num_clusters;
+    const std::string model = g->kg->default_model();
+    auto q = g->kg->query_embedder(model)->embed({question}).data;
+    auto rp = retriever_for(g);
+    auto res = rp->pcst_retrieve(q, ro);
+    if (csv) {
+      *out_json = copy_out(grappi::to_gretriever_csv(rp->graph(), res.subgraph, [&](int64_t id) {
+        return grappi::KnowledgeGraph::node_text(*g->kg->node(id));
+      }));
+    } else {
+      *out_json = copy_out(grappi::to_json(rp->graph(), res).dump());
+    }
+    return GRAPPI_OK;
+  });
+}
+
 // ---- explore ------------------------------------------------------------------------------------
 
 struct grappi_chat_reply {

@@ -67,7 +67,7 @@ WindowEdge edge_of(const GraphSnapshot &g, uint32_t u, const GraphSnapshot::Adja
   WindowEdge e;
   e.edge = a.edge[i];
   e.relation = g.relation_name(a.relation[i]);
-  e.score = a.score[i];
+  e.score = std::round(static_cast<double>(a.score[i]) * 1e6) / 1e6;  // float32 in the CSR: back to the decimal
   e.directed = a.direction[i] != static_cast<uint8_t>(Direction::undirected);
   const bool incoming = a.direction[i] == static_cast<uint8_t>(Direction::incoming);
   const int64_t self = g.node_id(u), other = g.node_id(a.neighbor[i]);
@@ -701,6 +701,22 @@ nlohmann::json to_json(const GraphSnapshot &g, const Subgraph &s) {
     nodes.push_back({{"id", s.nodes[i]}, {"name", name_of(g, s.nodes[i])}, {"hops", s.hops[i]}});
   for (const auto &e : s.edges) edges.push_back(edge_json(g, e));
   return {{"nodes", nodes}, {"edges", edges}};
+}
+
+nlohmann::json to_json(const GraphSnapshot &g, const PcstRetrieval &r) {
+  nlohmann::json j = to_json(g, r.subgraph);
+  for (std::size_t i = 0; i < j["nodes"].size(); ++i) j["nodes"][i]["prize"] = r.node_prizes[i];
+  for (std::size_t i = 0; i < j["edges"].size(); ++i) j["edges"][i]["prize"] = r.edge_prizes[i];
+  nlohmann::json seeds = nlohmann::json::array();
+  for (auto id : r.seeds) seeds.push_back({{"id", id}, {"name", name_of(g, id)}});
+  j["seeds"] = seeds;
+  j["edge_cost"] = r.edge_cost;
+  j["objective"] = r.objective;
+  j["net_worth"] = r.net_worth;
+  j["base_nodes"] = r.base_nodes;
+  j["base_edges"] = r.base_edges;
+  j["virtual_nodes"] = r.virtual_nodes;
+  return j;
 }
 
 namespace {

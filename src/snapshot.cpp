@@ -1,3 +1,4 @@
+#include <cmath>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -79,6 +80,10 @@ GraphSnapshot::Adjacency GraphSnapshot::adjacency(uint32_t index) const {
 }
 
 namespace {
+// Scores are float32 in the CSR; give callers the decimal they were imported as (0.703, not
+// 0.703000009).
+double decimal(float v) { return std::round(static_cast<double>(v) * 1e6) / 1e6; }
+
 uint32_t require_index(const GraphSnapshot &g, int64_t id) {
   auto i = g.index_of(id);
   if (!i) throw Error(ErrorCode::not_found, "no node with id " + std::to_string(id) + " in the graph");
@@ -106,7 +111,7 @@ std::vector<Neighbor> GraphSnapshot::neighbors(int64_t id, const NeighborFilter 
     auto dir = static_cast<Direction>(a.direction[i]);
     if ((dir == Direction::incoming && !f.incoming) || (dir == Direction::outgoing && !f.outgoing))
       continue;
-    out.push_back(Neighbor{d().ids[a.neighbor[i]], a.edge[i], a.score[i], a.relation[i], dir});
+    out.push_back(Neighbor{d().ids[a.neighbor[i]], a.edge[i], decimal(a.score[i]), a.relation[i], dir});
   }
   return out;
 }
@@ -118,7 +123,7 @@ std::vector<Neighbor> GraphSnapshot::edges_between(int64_t a_id, int64_t b_id) c
   std::vector<Neighbor> out;
   for (const uint32_t *p = lo; p != a.neighbor + a.size && *p == b; ++p) {
     std::size_t i = static_cast<std::size_t>(p - a.neighbor);
-    out.push_back(Neighbor{b_id, a.edge[i], a.score[i], a.relation[i],
+    out.push_back(Neighbor{b_id, a.edge[i], decimal(a.score[i]), a.relation[i],
                            static_cast<Direction>(a.direction[i])});
   }
   return out;

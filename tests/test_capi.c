@@ -211,6 +211,32 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_pagerank(g, NULL, 1, 0.85, pr_ids, pr_scores, 3, &n) == GRAPPI_EINVAL);
   }
 
+  /* PCST retrieval. */
+  {
+    grappi_retrieve_options ro;
+    char *json = NULL;
+    CHECK(grappi_retrieve_options_init(&ro, 3) == GRAPPI_EINVAL);
+    CHECK(grappi_retrieve_options_init(&ro, GRAPPI_RETRIEVE_OPTIONS_VERSION) == GRAPPI_OK && ro.topk == 3 && ro.seeds == 10);
+    CHECK(grappi_graph_retrieve(g, "cyclin-dependent kinase of the cell cycle", &ro, 0, &json) == GRAPPI_OK && json != NULL);
+    CHECK(json && strstr(json, "\"objective\"") != NULL && strstr(json, "\"virtual_nodes\"") != NULL);
+    grappi_free(json);
+    json = NULL;
+    ro.mode = "prize";
+    ro.pruning = "STRONG";
+    CHECK(grappi_graph_retrieve(g, "cyclin-dependent kinase of the cell cycle", &ro, 1, &json) == GRAPPI_OK && json != NULL);
+    CHECK(json && strncmp(json, "node_id,node_attr\n", 18) == 0 && strstr(json, "\nsrc,edge_attr,dst\n") != NULL);
+    grappi_free(json);
+    json = NULL;
+    ro.mode = "nonsense";
+    CHECK(grappi_graph_retrieve(g, "kinase", &ro, 0, &json) == GRAPPI_EINVAL && json == NULL);
+    ro.mode = NULL;
+    ro.pruning = "fastest";
+    CHECK(grappi_graph_retrieve(g, "kinase", &ro, 0, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_retrieve(g, NULL, NULL, 0, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_retrieve(NULL, "kinase", NULL, 0, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_retrieve(g, "kinase", NULL, 0, NULL) == GRAPPI_EINVAL);
+  }
+
   /* Explore: extractive, callback (with the cache), failures, misuse. */
   {
     grappi_explore_options xo;

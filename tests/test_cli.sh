@@ -94,6 +94,26 @@ import json, sys
 k = json.load(sys.stdin)
 assert len(k["seeds"]) == 3 and len(k["nodes"]) >= 3'
 "$GRAPPI" khop --db "$H" --question "amyloid beta precursor protein" --seeds 3 --csv | head -1 | grep -q "^node_id,node_attr$" || fail "csv"
+# retrieve: question -> compact subgraph by PCST.
+"$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --json | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+names = {n["name"] for n in r["nodes"]}
+assert len(r["seeds"]) == 10 and r["nodes"] and r["objective"] >= 0
+adj = {n: set() for n in names}
+for e in r["edges"]:
+    assert e["source"] in names and e["target"] in names
+    adj[e["source"]].add(e["target"]); adj[e["target"]].add(e["source"])
+seen, todo = set(), [next(iter(names))]
+while todo:
+    n = todo.pop()
+    if n not in seen:
+        seen.add(n); todo.extend(adj[n])
+assert seen == names, r  # connected
+assert any(e["score"] == 0.999 for e in r["edges"])  # scores as imported'
+"$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --mode prize --pruning strong --csv > "$T/r.csv"
+head -1 "$T/r.csv" | grep -q "^node_id,node_attr$" && grep -q "^src,edge_attr,dst$" "$T/r.csv" || fail "retrieve csv"
+
 # explore: the main job, extractive (offline) and over HTTP against a loopback server.
 "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 10,2 --top 5 \
   --json "$T/ex.json" --report "$T/ex.md" --cx2 "$T/ex.cx2" > "$T/ex.txt" 2> "$T/ex.err"

@@ -348,3 +348,135 @@ TEST_CASE("k-hop expansion: label filter, degree cap, node budget; G-Retriever C
   CHECK(csv == "node_id,node_attr\n0,\"A: has, a \"\"comma\"\"\"\n1,C\n2,R\n\nsrc,edge_attr,dst\n"
                "0,string.combined,2\n0,string.physical,2\n1,string.combined,2\n");
 }
+
+namespace {
+
+// A path A-B-C-D-E-F-G with node embeddings at chosen angles to the question (angle 0).
+struct PathKg {
+  TempDir dir;
+  KnowledgeGraph kg{dir.file("path.db")};
+  std::vector<std::string> names{"A", "B", "C", "D", "E", "F", "G"};
+  std::map<std::string, double> angle{{"A", 0}, {"B", 25}, {"C", 36}, {"D", 84}, {"E", 90}, {"F", 91}, {"G", 92}, {"Q", 0}};
+  std::map<std::string, int64_t> id;
+  PathKg() {
+    for (auto &n : names) id[n] = kg.add_node({"1." + n, n, "Protein", "", 0, "{}"});
+    const double scores[] = {0.9, 0.8, 0.7, 0.6, 0.5, 0.4};
+    for (std::size_t i = 0; i + 1 < names.size(); ++i) {
+      grappi::EdgeInput e;
+      e.source = id[names[i]];
+      e.target = id[names[i + 1]];
+      e.relation = "string.combined";
+      e.score = scores[i];
+      kg.add_edge(e);
+    }
+    grappi::CallbackEmbedder emb("angles", 2, [this](const std::vector<std::string> &texts) { return vecs(texts); });
+    kg.embed(emb);
+  }
+  grappi::Embeddings vecs(const std::vector<std::string> &texts) {
+    grappi::Embeddings e;
+    e.dim = 2;
+    for (auto &t : texts) {
+      double a = angle.at(t.substr(0, t.find(':'))) * M_PI / 180.0;
+      e.data.push_back(static_cast<float>(std::cos(a)));
+      e.data.push_back(static_cast<float>(std::sin(a)));
+    }
+    return e;
+  }
+  std::vector<float> question() { return {1.0f, 0.0f}; }
+  std::vector<std::string> node_names(const grappi::Subgraph &s) {
+    std::vector<std::string> out;
+    for (auto n : s.nodes) out.push_back(kg.node(n)->name);
+    return out;
+  }
+};
+
+// Edge similarities in path order (A-B first), by the edges' endpoints.
+grappi::EdgeSimilarity edge_sims(PathKg &p, std::vector<double> sims) {
+  return [&p, sims](const std::vector<grappi::WindowEdge> &edges) {
+    std::vector<double> out;
+    for (auto &e : edges) {
+      auto a = p.kg.node(e.source)->name, b = p.kg.node(e.target)->name;
+      auto i = static_cast<std::size_t>(std::min(a[0], b[0]) - 'A');
+      out.push_back(sims.at(i));
+    }
+    return out;
+  };
+}
+
+}  // namespace
+
+TEST_CASE("PCST retrieval, G-Retriever prizes: ranks, distinct-value edge prizes with both caps, virtual nodes") {
+  PathKg p;
+  grappi::Retriever r(p.kg.snapshot(), p.kg.vectors());
+  grappi::PcstRetrieveOptions o;
+  o.seeds = 1;
+  o.khop.hops = 6;
+  o.topk = 3;
+  o.topk_e = 3;
+  auto sims = edge_sims(p, {0.9, 0.9, 0.8, 0.7, 0.1, 0.05});
+  auto res = r.pcst_retrieve(p.question(), o, sims);
+  CHECK(res.seeds == std::vector<int64_t>{p.id["A"]});
+  CHECK(res.base_nodes == 7);
+  CHECK(res.base_edges == 6);
+  CHECK(res.virtual_nodes == 4);                 // the four edges whose prize exceeds the cost
+  CHECK(res.edge_cost == doctest::Approx(0.5));  // min(0.5, 0.995 * 1.5)
+  CHECK(p.node_names(res.subgraph) == std::vector<std::string>{"A", "B", "C", "D", "E"});
+  CHECK(res.node_prizes == std::vector<double>{3, 2, 1, 0, 0});
+  REQUIRE(res.edge_prizes.size() == 4);
+  // 0.9 is shared by two edges: 3 / 2 = 1.5; then min(2, 0.99 * 1.5) = 1.485; then min(1, ...) = 1.
+  CHECK(res.edge_prizes[0] == doctest::Approx(1.5));
+  CHECK(res.edge_prizes[1] == doctest::Approx(1.5));
+  CHECK(res.edge_prizes[2] == doctest::Approx(1.485));
+  CHECK(res.edge_prizes[3] == doctest::Approx(1.0));
+  o.pyg_cap = true;  // previous - 0.01
+  auto pyg = r.pcst_retrieve(p.question(), o, sims);
+  REQUIRE(pyg.edge_prizes.size() == 4);
+  CHECK(pyg.edge_prizes[2] == doctest::Approx(1.49));
+  // The result is connected: one tree.
+  CHECK(res.subgraph.edges.size() + 1 == res.subgraph.nodes.size());
+  // Without an edge-similarity function, an edge's similarity is the mean of its endpoints'.
+  o.pyg_cap = false;
+  auto def = r.pcst_retrieve(p.question(), o);
+  CHECK_FALSE(def.subgraph.nodes.empty());
+  CHECK(p.node_names(def.subgraph).front() == "A");
+  // G-Retriever CSV of the result.
+  auto csv = grappi::to_gretriever_csv(*p.kg.snapshot(), res.subgraph, [&](int64_t id) { return p.kg.node(id)->name; });
+  CHECK(csv.rfind("node_id,node_attr\n0,A\n1,B\n", 0) == 0);
+  CHECK(csv.find("\nsrc,edge_attr,dst\n0,string.combined,1\n") != std::string::npos);
+  auto j = grappi::to_json(*p.kg.snapshot(), res);
+  CHECK(j["nodes"][0]["prize"] == 3.0);
+  CHECK(j["virtual_nodes"] == 4);
+  CHECK(j["seeds"][0]["name"] == "A");
+}
+
+TEST_CASE("PCST retrieval, seed-002 prizes; errors") {
+  PathKg p;
+  grappi::Retriever r(p.kg.snapshot(), p.kg.vectors());
+  grappi::PcstRetrieveOptions o;
+  o.mode = "prize";
+  o.seeds = 2;
+  o.khop.hops = 6;
+  o.alpha = 1;
+  o.beta = 1;
+  o.gamma = 0.5;
+  o.lambda = 1;
+  auto res = r.pcst_retrieve(p.question(), o);
+  CHECK(res.seeds == std::vector<int64_t>{p.id["A"], p.id["B"]});
+  CHECK(res.edge_cost == 1.0);
+  // A (1 + 1) and B (cos 25° + 1) are worth joining: the edge costs 1 - 0.45 (prize 0.5 * 0.9).
+  auto names = p.node_names(res.subgraph);
+  REQUIRE(names.size() >= 2);
+  CHECK(names[0] == "A");
+  CHECK(names[1] == "B");
+  CHECK(res.node_prizes[0] == doctest::Approx(2.0));
+  CHECK(res.node_prizes[1] == doctest::Approx(1 + std::cos(25 * M_PI / 180)).epsilon(1e-5));
+  for (auto n : names) CHECK(n != "G");  // far from the question, not worth the edges
+  o.mode = "nonsense";
+  CHECK_THROWS_AS(r.pcst_retrieve(p.question(), o), grappi::Error);
+  o.mode = "prize";
+  CHECK_THROWS_AS(r.pcst_retrieve({1.0f, 0.0f, 0.0f}, o), grappi::Error);  // wrong dimension
+  o.lambda = -1;
+  CHECK_THROWS_AS(r.pcst_retrieve(p.question(), o), grappi::Error);
+  grappi::Retriever novec(p.kg.snapshot());
+  CHECK_THROWS_AS(novec.pcst_retrieve(p.question(), {}), grappi::Error);
+}

@@ -287,6 +287,39 @@ int main(int argc, char **argv) {
   pc->add_option("--clusters", pc_clusters, "Number of trees (unrooted)");
   pc->add_flag("--json", pc_json, "JSON output");
 
+  // retrieve
+  auto *rt = app.add_subcommand("retrieve", "Question -> a connected, compact subgraph by PCST (G-Retriever or seed-002 prizes)");
+  std::string rt_q, rt_model, rt_mode = "gretriever", rt_pruning = "gw";
+  std::size_t rt_topk = 3, rt_topk_e = 5, rt_hops = 2, rt_seeds = 10, rt_cap = 20, rt_budget = 2000;
+  double rt_cost_e = 0.5, rt_alpha = 1, rt_beta = 1, rt_gamma = 0.5, rt_lambda = 1, rt_min = 0;
+  int rt_clusters = 1;
+  bool rt_json = false, rt_csv = false, rt_pyg = false;
+  std::vector<std::string> rt_rel, rt_labels;
+  rt->add_option("--db", db, "Database file")->required();
+  rt->add_option("--question", rt_q, "Question text")->required();
+  rt->add_option("--mode", rt_mode, "gretriever (top-k rank prizes, virtual nodes) or prize (seed-002 form)")
+      ->check(CLI::IsMember({"gretriever", "prize"}));
+  rt->add_option("--topk", rt_topk, "G-Retriever: nodes with rank prizes");
+  rt->add_option("--topk-e", rt_topk_e, "G-Retriever: distinct edge similarity values with rank prizes");
+  rt->add_option("--cost-e", rt_cost_e, "G-Retriever: edge cost (at most 0.995 x the largest edge prize)");
+  rt->add_flag("--pyg-cap", rt_pyg, "G-Retriever: cap edge prizes at previous - 0.01 (PyG port) instead of 0.99 x previous");
+  rt->add_option("--alpha", rt_alpha, "prize: weight of the question similarity of a node");
+  rt->add_option("--beta", rt_beta, "prize: bonus of a seed node");
+  rt->add_option("--gamma", rt_gamma, "prize: weight of the edge score as edge prize");
+  rt->add_option("--lambda", rt_lambda, "prize: cost of an edge");
+  rt->add_option("--seeds", rt_seeds, "Seed nodes by similarity to the question");
+  rt->add_option("--hops", rt_hops, "Base subgraph: hops from the seeds");
+  rt->add_option("--degree-cap", rt_cap, "Base subgraph: expand each node through its top-d edges by score (0: all)");
+  rt->add_option("--node-budget", rt_budget, "Base subgraph: at most this many nodes (0: no limit)");
+  rt->add_option("--min-score", rt_min, "Minimum edge score (0-1 or 0-1000)");
+  rt->add_option("--relation", rt_rel, "Relation type(s) to follow");
+  rt->add_option("--label", rt_labels, "Node label(s) to keep");
+  rt->add_option("--pruning", rt_pruning, "none, simple, gw or strong");
+  rt->add_option("--clusters", rt_clusters, "Number of trees");
+  rt->add_option("--model", rt_model, "Embedding model (default: the latest)");
+  rt->add_flag("--json", rt_json, "JSON output");
+  rt->add_flag("--csv", rt_csv, "G-Retriever CSV text (node_id,node_attr / src,edge_attr,dst)");
+
   // explore
   auto *ex = app.add_subcommand("explore", "Ranked, explained PPI paths from a protein toward a therapeutic impact (the main job)");
   std::string ex_protein, ex_query, ex_windows = "1", ex_k = "30,4", ex_llm = "extractive", ex_base = "http://127.0.0.1:8080/v1",
@@ -631,6 +664,55 @@ int main(int argc, char **argv) {
                   << inst.prizes.size() << "\nedges " << r.edges.size() << " of " << inst.edges.size() << "\nsolve "
                   << fmt(secs * 1000, 3) << " ms (" << grappi::to_string(o.pruning) << ")\n";
       }
+    } else if (*rt) {
+      grappi::KnowledgeGraph g(db);
+      const std::string model = rt_model.empty() ? g.default_model() : rt_model;
+      auto q = embed_query(g, model, rt_q);
+      grappi::Retriever r(g.snapshot(), g.vectors(model));
+      grappi::PcstRetrieveOptions o;
+      o.mode = rt_mode;
+      o.topk = rt_topk;
+      o.topk_e = rt_topk_e;
+      o.cost_e = rt_cost_e;
+      o.pyg_cap = rt_pyg;
+      o.alpha = rt_alpha;
+      o.beta = rt_beta;
+      o.gamma = rt_gamma;
+      o.lambda = rt_lambda;
+      o.seeds = rt_seeds;
+      o.khop.hops = rt_hops;
+      o.khop.degree_cap = rt_cap;
+      o.khop.node_budget = rt_budget;
+      o.khop.filter.min_score = score_arg(rt_min);
+      o.khop.filter.relations = rt_rel;
+      o.khop.labels = rt_labels;
+      o.pruning = grappi::pruning_from_name(rt_pruning);
+      o.num_clusters = rt_clusters;
+      auto res = r.pcst_retrieve(q, o);
+      if (rt_csv) {
+        std::cout << grappi::to_gretriever_csv(r.graph(), res.subgraph,
+                                               [&](int64_t id) { return grappi::KnowledgeGraph::node_text(*g.node(id)); });
+      } else if (rt_json) {
+        std::cout << grappi::to_json(r.graph(), res).dump(2) << '\n';
+      } else {
+        std::cout << "seeds:";
+        for (int64_t id : res.seeds) std::cout << ' ' << r.graph().name(*r.graph().index_of(id));
+        std::cout << "\nbase " << res.base_nodes << " nodes, " << res.base_edges << " edges; selected " << res.subgraph.nodes.size()
+                  << " nodes, " << res.subgraph.edges.size() << " edges (objective " << fmt(res.objective, 4) << ", edge cost "
+                  << fmt(res.edge_cost, 4) << ")\n";
+        std::vector<std::vector<std::string>> rows;
+        for (std::size_t i = 0; i < res.subgraph.nodes.size(); ++i)
+          rows.push_back({r.graph().name(*r.graph().index_of(res.subgraph.nodes[i])), std::to_string(res.subgraph.hops[i]),
+                          fmt(res.node_prizes[i], 3)});
+        print_table({"node", "hops", "prize"}, rows);
+        rows.clear();
+        for (std::size_t i = 0; i < res.subgraph.edges.size(); ++i) {
+          const auto &e = res.subgraph.edges[i];
+          rows.push_back({r.graph().name(*r.graph().index_of(e.source)), r.graph().name(*r.graph().index_of(e.target)), e.relation,
+                          fmt(e.score, 3), fmt(res.edge_prizes[i], 3)});
+        }
+        print_table({"source", "target", "relation", "score", "prize"}, rows);
+      }
     } else if (*ex) {
       grappi::KnowledgeGraph g(db, grappi::OpenOptions{false, false, 30000, 256});
       std::shared_ptr<grappi::LanguageModel> model;
@@ -671,7 +753,6 @@ int main(int argc, char **argv) {
       o.repair = !ex_no_repair;
       o.templates.load(ex_tpl_system, ex_tpl_edge, ex_tpl_path);
       const bool bar = isatty(STDERR_FILENO) != 0;
-      std::string last_stage;
       o.progress = [&](const grappi::ExploreProgress &p) {
         if (!bar || p.total == 0) return;
         int pct = static_cast<int>(100.0 * static_cast<double>(p.done) / static_cast<double>(p.total));

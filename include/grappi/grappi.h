@@ -156,6 +156,33 @@ GRAPPI_API grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *s
                                                int64_t *out_ids, double *out_scores, size_t capacity,
                                                size_t *out_count);
 
+#define GRAPPI_RETRIEVE_OPTIONS_VERSION 1
+typedef struct grappi_retrieve_options {
+  uint32_t version;     /* GRAPPI_RETRIEVE_OPTIONS_VERSION */
+  const char *mode;     /* "gretriever" (default) or "prize" (seed-002) */
+  size_t seeds;         /* seed nodes by similarity, default 10 */
+  size_t hops;          /* base subgraph hops, default 2 */
+  size_t degree_cap;    /* default 20 (0: none) */
+  size_t node_budget;   /* default 2000 (0: none) */
+  double min_score;     /* edge filter, 0-1 */
+  size_t topk;          /* gretriever: default 3 */
+  size_t topk_e;        /* gretriever: default 5 */
+  double cost_e;        /* gretriever: default 0.5 */
+  int32_t pyg_cap;      /* gretriever: non-zero for the PyG cap (previous - 0.01) */
+  double alpha, beta, gamma, lambda; /* prize: defaults 1, 1, 0.5, 1 */
+  const char *pruning;  /* "none", "simple", "gw" (default), "strong" */
+  int32_t num_clusters; /* default 1 */
+} grappi_retrieve_options;
+
+GRAPPI_API grappi_status grappi_retrieve_options_init(grappi_retrieve_options *opts, uint32_t version);
+
+/* A connected, compact subgraph for a question by PCST (embedded with the latest stored model):
+ * JSON {"nodes": [{id, name, hops, prize}], "edges": [{source, target, score, relation, prize}],
+ * "seeds", "edge_cost", "objective", "net_worth", "base_nodes", "base_edges", "virtual_nodes"}
+ * in *out_json (free with grappi_free); with csv != 0 the G-Retriever CSV text instead. */
+GRAPPI_API grappi_status grappi_graph_retrieve(grappi_graph *g, const char *question, const grappi_retrieve_options *opts,
+                                               int32_t csv, char **out_json);
+
 /* ---- explore: ranked, explained PPI paths (the AgentPipeline) ----------------------------- */
 
 /* The answer slot of one chat request; valid only during the callback. */

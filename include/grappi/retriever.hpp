@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "grappi/pcst.hpp"
 #include "grappi/snapshot.hpp"
 #include "grappi/vector_index.hpp"
 
@@ -144,6 +146,49 @@ struct PageRankResult {
   std::vector<RankedNode> top(const GraphSnapshot &g, std::size_t n) const;
 };
 
+/// Question-driven retrieval of a connected, compact subgraph by PCST (ALGORITHMS.md §4).
+struct PcstRetrieveOptions {
+  /// "gretriever": G-Retriever's prizes (top-k ranks for nodes, distinct-value ranks for edges,
+  /// edge cost rule, virtual nodes); "prize": the seed-002 form p(v) = alpha cos(q, v) + beta
+  /// [v is a seed], p(e) = gamma w(e), cost lambda per edge.
+  std::string mode = "gretriever";
+  // Base subgraph: seeds by similarity, then k-hop expansion.
+  std::size_t seeds = 10;          ///< top nodes by similarity to the question
+  bool connected_seeds = true;     ///< seeds only among nodes with at least one edge passing the filter
+  KhopOptions khop = [] {
+    KhopOptions k;
+    k.hops = 2;
+    k.degree_cap = 20;
+    k.node_budget = 2000;
+    return k;
+  }();
+  // G-Retriever.
+  std::size_t topk = 3;            ///< nodes with prizes topk, topk-1, ..., 1
+  std::size_t topk_e = 5;          ///< distinct edge similarity values with prizes
+  double cost_e = 0.5;             ///< edge cost before the min(cost_e, 0.995 max edge prize) rule
+  bool pyg_cap = false;            ///< cap each edge prize at previous - 0.01 (PyG) instead of 0.99 x previous
+  // seed-002.
+  double alpha = 1.0, beta = 1.0, gamma = 0.5, lambda = 1.0;
+  // Solver.
+  Pruning pruning = Pruning::gw;
+  int num_clusters = 1;
+};
+
+struct PcstRetrieval {
+  Subgraph subgraph;                 ///< selected nodes (ascending id, hops from the seeds) and edges
+  std::vector<int64_t> seeds;        ///< the seed nodes, best first
+  std::vector<double> node_prizes;   ///< prize of each selected node (subgraph.nodes order)
+  std::vector<double> edge_prizes;   ///< prize of each selected edge (subgraph.edges order)
+  double edge_cost = 0;              ///< the per-edge cost used
+  double objective = 0, net_worth = 0;
+  std::size_t base_nodes = 0, base_edges = 0, virtual_nodes = 0;
+};
+
+/// Similarity of the question to each base edge's text (for G-Retriever edge prizes), one value
+/// per edge in order. Without one, an edge's similarity is the mean of its endpoints' (the edge
+/// text being both proteins' texts and the relation type).
+using EdgeSimilarity = std::function<std::vector<double>(const std::vector<WindowEdge> &)>;
+
 /// Retrieval over one snapshot and (optionally) one vector index. Every method is const and
 /// thread-safe; the retriever shares its inputs and never changes them.
 class Retriever {
@@ -172,6 +217,10 @@ class Retriever {
   Subgraph khop(const std::vector<int64_t> &seeds, const KhopOptions &options = {}) const;
   /// Global or personalised PageRank by power iteration on the CSR.
   PageRankResult pagerank(const PageRankOptions &options = {}) const;
+  /// A connected, compact subgraph for a question embedding by PCST on a k-hop base subgraph
+  /// around the question's seeds (needs vectors).
+  PcstRetrieval pcst_retrieve(const std::vector<float> &question, const PcstRetrieveOptions &options = {},
+                              const EdgeSimilarity &edge_similarity = {}) const;
 
  private:
   /// Cosine similarity of two snapshot nodes' vectors; NaN when either has none.
@@ -194,6 +243,8 @@ class Retriever {
 nlohmann::json to_json(const GraphSnapshot &g, const Window &w);
 nlohmann::json to_json(const GraphSnapshot &g, const std::vector<Path> &paths);
 nlohmann::json to_json(const GraphSnapshot &g, const Subgraph &s);
+/// The subgraph JSON plus seeds, prizes, edge cost, objective, net worth and base sizes.
+nlohmann::json to_json(const GraphSnapshot &g, const PcstRetrieval &r);
 /// G-Retriever textualisation: "node_id,node_attr" rows (node_id = position in the node list),
 /// a blank line, then "src,edge_attr,dst" rows; standard CSV quoting. node_attr is produced by
 /// the callback (for example "NAME: annotation").
