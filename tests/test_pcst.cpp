@@ -185,7 +185,7 @@ std::size_t trees(const grappi::PcstResult &r, const E &edges) {
 TEST_CASE("PCST property tests on random small graphs against exhaustive search") {
   std::mt19937 rng(2024);
   PCSTSolver solver;  // reused across calls
-  int checked = 0;
+  int checked = 0, improved = 0, optimal_before = 0, optimal_after = 0;
   for (int trial = 0; trial < 1500; ++trial) {
     const std::size_t n = 2 + rng() % 7;
     std::set<std::pair<int64_t, int64_t>> es;
@@ -229,7 +229,27 @@ TEST_CASE("PCST property tests on random small graphs against exhaustive search"
       if (p == Pruning::gw) gw_obj = r.objective;
       if (p == Pruning::strong) CHECK(r.objective <= gw_obj + 1e-9);
       ++checked;
+      // The improvement phase: still a valid forest of at most k trees (with the root), never
+      // worse than the pruned solution, never better than the optimum.
+      o.improve = true;
+      auto im = solver.solve(prize, edges, cost, o);
+      CHECK(im.objective_before_improve == doctest::Approx(r.objective));
+      CHECK(im.objective <= r.objective + 1e-9);
+      CHECK(im.objective >= opt - 1e-9);
+      for (auto e : im.edges) {
+        CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), edges[static_cast<std::size_t>(e)].first));
+        CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), edges[static_cast<std::size_t>(e)].second));
+      }
+      CHECK(im.edges.size() + trees(im, edges) == im.nodes.size());
+      CHECK(static_cast<int>(trees(im, edges)) <= k);
+      if (rooted) CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), root));
+      if (im.objective < r.objective - 1e-9) ++improved;
+      if (std::abs(im.objective - opt) <= 1e-9) ++optimal_after;
+      if (std::abs(r.objective - opt) <= 1e-9) ++optimal_before;
     }
   }
   CHECK(checked > 3000);
+  MESSAGE("improve: " << improved << " solutions improved; optimal " << optimal_before << " -> " << optimal_after);
+  CHECK(improved > 0);
+  CHECK(optimal_after > optimal_before);
 }

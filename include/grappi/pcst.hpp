@@ -25,6 +25,11 @@ struct PcstOptions {
   int64_t root = -1;     ///< -1: unrooted
   int num_clusters = 1;  ///< trees wanted when unrooted; must be 1 when rooted
   Pruning pruning = Pruning::gw;
+  /// After pruning, improve the solution by local search: re-span each tree's nodes with a
+  /// minimum spanning tree of the edges among them, attach the outside paths whose prizes exceed
+  /// their costs (multi-source Dijkstra from the trees), strong-prune, and repeat while the
+  /// objective drops. Never worse than the pruned solution.
+  bool improve = false;
 };
 
 struct PcstResult {
@@ -32,6 +37,8 @@ struct PcstResult {
   std::vector<int64_t> edges;  ///< selected edge indices, ascending
   double objective = 0;        ///< prizes of nodes left out + costs of edges taken in (minimise)
   double net_worth = 0;        ///< prizes taken in - costs taken in (= total prize - objective)
+  double objective_before_improve = 0;  ///< the pruned solution's objective (= objective without improve)
+  int improve_rounds = 0;      ///< local-search rounds that lowered the objective
 };
 
 /// A problem instance, as read from the pcst-instance v1 format (../shared/pcst/README.md).
