@@ -65,6 +65,37 @@ function neighbors(g::Graph, id::Integer; min_score::Real=0.0)
     return collect(zip(ids, scores))
 end
 
+"Embeds new or changed node texts with the built-in embedder; returns how many."
+function embed(g::Graph)
+    n = Ref{Csize_t}(0)
+    check(ccall((:grappi_graph_embed, libgrappi_c), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Ref{Csize_t}), g.handle, C_NULL, n))
+    return Int(n[])
+end
+
+"A library-allocated string, copied and freed with grappi_free."
+function take_string(p::Ptr{Cchar})
+    s = unsafe_string(p)
+    ccall((:grappi_free, libgrappi_c), Cvoid, (Ptr{Cvoid},), p)
+    return s
+end
+
+"Ranked, explained paths from a protein for a therapeutic query with the default options and
+the offline extractive model; the explore JSON as a String (parse it with JSON.jl)."
+function explore(g::Graph, protein::AbstractString, query::AbstractString)
+    out = Ref{Ptr{Cchar}}(C_NULL)
+    check(ccall((:grappi_graph_explore, libgrappi_c), Int32, (Ptr{Cvoid}, Cstring, Cstring, Ptr{Cvoid}, Ref{Ptr{Cchar}}),
+                g.handle, protein, query, C_NULL, out))
+    return take_string(out[])
+end
+
+"A connected subgraph for a question by PCST (G-Retriever prizes, default options) as JSON."
+function retrieve(g::Graph, question::AbstractString; csv::Bool=false)
+    out = Ref{Ptr{Cchar}}(C_NULL)
+    check(ccall((:grappi_graph_retrieve, libgrappi_c), Int32, (Ptr{Cvoid}, Cstring, Ptr{Cvoid}, Int32, Ref{Ptr{Cchar}}),
+                g.handle, question, C_NULL, csv ? 1 : 0, out))
+    return take_string(out[])
+end
+
 "Prize-collecting Steiner tree: (nodes, edge indices, objective); node ids are 0-based."
 function pcst_solve(prizes::Vector{Float64}, edges::Vector{Tuple{Int,Int}}, costs::Vector{Float64};
                     root::Integer=-1, clusters::Integer=1, pruning::String="gw")

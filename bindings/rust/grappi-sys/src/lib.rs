@@ -31,7 +31,72 @@ pub struct grappi_open_options {
     pub busy_timeout_ms: i32,
 }
 
+pub const GRAPPI_EXPLORE_OPTIONS_VERSION: u32 = 1;
+/// An opaque reply slot of a chat callback.
+#[repr(C)]
+pub struct grappi_chat_reply {
+    _private: [u8; 0],
+}
+pub type grappi_chat_fn =
+    Option<unsafe extern "C" fn(user_data: *mut c_void, request_json: *const c_char, reply: *mut grappi_chat_reply) -> i32>;
+#[repr(C)]
+pub struct grappi_explore_options {
+    pub version: u32,
+    pub windows: *const usize,
+    pub window_count: usize,
+    pub k: *const usize,
+    pub k_count: usize,
+    pub depth: usize,
+    pub min_score: c_double,
+    pub max_length: usize,
+    pub max_paths: usize,
+    pub top: usize,
+    pub explain_top: usize,
+    pub concurrency: usize,
+    pub max_calls: usize,
+    pub max_tokens: i64,
+    pub dry_run: i32,
+    pub use_cache: i32,
+    pub llm: *const c_char,
+    pub base_url: *const c_char,
+    pub model: *const c_char,
+    pub api_key_env: *const c_char,
+    pub chat: grappi_chat_fn,
+    pub user_data: *mut c_void,
+}
+
+pub const GRAPPI_RETRIEVE_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_retrieve_options {
+    pub version: u32,
+    pub mode: *const c_char,
+    pub seeds: usize,
+    pub hops: usize,
+    pub degree_cap: usize,
+    pub node_budget: usize,
+    pub min_score: c_double,
+    pub topk: usize,
+    pub topk_e: usize,
+    pub cost_e: c_double,
+    pub pyg_cap: i32,
+    pub alpha: c_double,
+    pub beta: c_double,
+    pub gamma: c_double,
+    pub lambda: c_double,
+    pub pruning: *const c_char,
+    pub num_clusters: i32,
+}
+
 extern "C" {
+    pub fn grappi_explore_options_init(opts: *mut grappi_explore_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_explore(g: *mut grappi_graph, protein: *const c_char, query: *const c_char,
+                                opts: *const grappi_explore_options, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_chat_reply_set(reply: *mut grappi_chat_reply, content: *const c_char, prompt_tokens: i64,
+                                 completion_tokens: i64) -> grappi_status;
+    pub fn grappi_chat_reply_set_error(reply: *mut grappi_chat_reply, message: *const c_char) -> grappi_status;
+    pub fn grappi_retrieve_options_init(opts: *mut grappi_retrieve_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_retrieve(g: *mut grappi_graph, question: *const c_char, opts: *const grappi_retrieve_options,
+                                 csv: i32, out: *mut *mut c_char) -> grappi_status;
     pub fn grappi_last_error_message() -> *const c_char;
     pub fn grappi_last_error_code() -> grappi_status;
     pub fn grappi_status_str(status: grappi_status) -> *const c_char;

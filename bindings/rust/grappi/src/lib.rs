@@ -144,6 +144,89 @@ impl Graph {
     }
 }
 
+/// Options of [`Graph::explore`] (defaults as the C API's).
+#[derive(Clone, Debug)]
+pub struct ExploreOptions {
+    pub windows: Vec<usize>,
+    pub k: Vec<usize>,
+    pub depth: usize,
+    pub max_length: usize,
+    pub top: usize,
+    pub explain_top: usize,
+    pub concurrency: usize,
+    pub max_calls: usize,
+    pub dry_run: bool,
+    pub use_cache: bool,
+    /// "extractive" (offline) or "openai" (then base_url and model).
+    pub llm: String,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+}
+
+impl Default for ExploreOptions {
+    fn default() -> Self {
+        ExploreOptions {
+            windows: vec![1],
+            k: vec![30, 4],
+            depth: 2,
+            max_length: 4,
+            top: 10,
+            explain_top: 0,
+            concurrency: 8,
+            max_calls: 0,
+            dry_run: false,
+            use_cache: true,
+            llm: "extractive".into(),
+            base_url: None,
+            model: None,
+        }
+    }
+}
+
+impl Graph {
+    /// Ranked, explained paths from a protein toward a therapeutic query, as the library's JSON
+    /// text (README "explore output").
+    pub fn explore(&self, protein: &str, query: &str, o: &ExploreOptions) -> Result<String> {
+        let (p, q, llm) = (cstring(protein)?, cstring(query)?, cstring(&o.llm)?);
+        let base = o.base_url.as_deref().map(cstring).transpose()?;
+        let model = o.model.as_deref().map(cstring).transpose()?;
+        let mut opts = std::mem::MaybeUninit::<sys::grappi_explore_options>::uninit();
+        check(unsafe { sys::grappi_explore_options_init(opts.as_mut_ptr(), sys::GRAPPI_EXPLORE_OPTIONS_VERSION) })?;
+        let mut opts = unsafe { opts.assume_init() };
+        opts.windows = o.windows.as_ptr();
+        opts.window_count = o.windows.len();
+        opts.k = o.k.as_ptr();
+        opts.k_count = o.k.len();
+        opts.depth = o.depth;
+        opts.max_length = o.max_length;
+        opts.top = o.top;
+        opts.explain_top = o.explain_top;
+        opts.concurrency = o.concurrency;
+        opts.max_calls = o.max_calls;
+        opts.dry_run = o.dry_run as i32;
+        opts.use_cache = o.use_cache as i32;
+        opts.llm = llm.as_ptr();
+        opts.base_url = base.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_explore(self.h, p.as_ptr(), q.as_ptr(), &opts, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    /// A connected, compact subgraph for a question by PCST ("gretriever" or "prize" mode),
+    /// as JSON (csv = false) or the G-Retriever CSV text.
+    pub fn retrieve(&self, question: &str, mode: &str, csv: bool) -> Result<String> {
+        let (q, m) = (cstring(question)?, cstring(mode)?);
+        let mut opts = std::mem::MaybeUninit::<sys::grappi_retrieve_options>::uninit();
+        check(unsafe { sys::grappi_retrieve_options_init(opts.as_mut_ptr(), sys::GRAPPI_RETRIEVE_OPTIONS_VERSION) })?;
+        let mut opts = unsafe { opts.assume_init() };
+        opts.mode = m.as_ptr();
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_retrieve(self.h, q.as_ptr(), &opts, csv as i32, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+}
+
 impl Drop for Graph {
     fn drop(&mut self) {
         unsafe { sys::grappi_graph_free(self.h) }

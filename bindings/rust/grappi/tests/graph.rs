@@ -29,6 +29,14 @@ fn import_resolve_neighbors_retrieval() {
     let clb2 = g.resolve("CLB2").unwrap();
     assert!(g.paths_json(cdc28, clb2, 2, 3).unwrap().contains("\"proteins\""));
     assert_eq!(g.pagerank(&[cdc28], 3).unwrap()[0].0, cdc28);
+    let opts = grappi::ExploreOptions { k: vec![5, 2], max_length: 3, top: 3, ..Default::default() };
+    let ex = g.explore("CDC28", "cell cycle kinase", &opts).unwrap();
+    assert!(ex.contains("\"rank\":3") && ex.contains("Extractive summary (not generated)"));
+    let bad = grappi::ExploreOptions { llm: "gpt".into(), ..Default::default() };
+    assert_eq!(g.explore("CDC28", "q", &bad).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    let sub = g.retrieve("cyclin-dependent kinase of the cell cycle", "gretriever", false).unwrap();
+    assert!(sub.contains("\"objective\"") && sub.contains("\"seeds\""));
+    assert!(g.retrieve("kinase", "prize", true).unwrap().starts_with("node_id,node_attr\n"));
     drop(g);
     std::fs::remove_dir_all(&dir).unwrap();
 }
