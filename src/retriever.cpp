@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -174,8 +175,6 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
     w.nodes.push_back({g.node_id(v), g.name(v), depth, parent, rank});
   };
   add(root, 0, std::nullopt, 1.0);
-  std::vector<Cand> cands;
-  std::vector<std::pair<double, uint32_t>> ranked;
   const double wq = o.query_weight, ws = o.score_weight, wn = 1.0 - wq - ws;
   // Ranks u's candidates (not yet in the window) by the blended similarity, best first.
   std::vector<float> unit_query;
@@ -205,11 +204,23 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
     }
     return s;
   };
-  std::vector<std::pair<double, std::size_t>> approx;
-  auto rank = [&](uint32_t u, std::size_t keep) {
+  // Per-thread buffers of a ranking.
+  struct Scratch {
+    std::vector<Cand> cands;
+    std::vector<std::pair<double, uint32_t>> ranked;
+    std::vector<std::pair<double, std::size_t>> approx;
+    bool truncated = false;  // candidates beyond `keep` were cut
+  };
+  // Ranks u's candidates not in the window by the blended score; the best `keep` come first, in
+  // order (ties by node id). Reads in_window only, so several threads may rank at once.
+  auto rank = [&](uint32_t u, std::size_t keep, Scratch &sc) {
+    auto &cands = sc.cands;
+    auto &ranked = sc.ranked;
+    auto &approx = sc.approx;
     candidates(g, u, f, cands);
     cands.erase(std::remove_if(cands.begin(), cands.end(), [&](const Cand &c) { return in_window[c.node] != 0; }), cands.end());
     ranked.clear();
+    sc.truncated = cands.size() > keep;
     if (vectors_ && has_vec_[u] && cands.size() > keep + 32) {
       // First pass on int8 vectors (a quarter of the memory traffic), then the exact score for
       // every candidate within `margin` of the keep-th approximate score: quantisation moves a
@@ -256,16 +267,57 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
   };
   auto k_at = [&](std::size_t depth) { return o.k[std::min(depth, o.k.size() - 1)]; };
   if (o.depth > 0) {
+    Scratch main;
     const std::size_t k0 = k_at(0), start = (o.window - 1) * k0;
-    rank(root, start + k0);
-    for (std::size_t r = start; r < ranked.size() && r < start + k0; ++r) add(ranked[r].second, 1, root_id, ranked[r].first);
-    for (std::size_t p = 1; p < order.size(); ++p) {
-      const std::size_t depth = w.nodes[p].depth;
-      if (depth >= o.depth) continue;
-      const uint32_t u = order[p];
-      const std::size_t kd = k_at(depth);
-      rank(u, kd);
-      for (std::size_t r = 0; r < ranked.size() && r < kd; ++r) add(ranked[r].second, depth + 1, g.node_id(u), ranked[r].first);
+    rank(root, start + k0, main);
+    for (std::size_t r = start; r < main.ranked.size() && r < start + k0; ++r)
+      add(main.ranked[r].second, 1, root_id, main.ranked[r].first);
+    // Then level by level. The nodes of a level are ranked against the window as it was when
+    // the level began, in parallel when the work is large; the picks are then made in order,
+    // skipping nodes an earlier sibling took (which is what expanding them one after the other
+    // gives). A list that runs short because of such skips is ranked again, in turn.
+    std::vector<Scratch> per;
+    for (std::size_t level_begin = 1; level_begin < order.size();) {
+      const std::size_t depth = w.nodes[level_begin].depth;
+      std::size_t level_end = level_begin;
+      while (level_end < order.size() && w.nodes[level_end].depth == depth) ++level_end;
+      if (depth >= o.depth) break;
+      const std::size_t kd = k_at(depth), count = level_end - level_begin, slack = 8;
+      std::size_t work = 0;
+      for (std::size_t p = level_begin; p < level_end; ++p) work += g.adjacency(order[p]).size;
+      per.resize(count);
+      const unsigned hw = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+      const std::size_t threads = (work >= 20000 && count > 1) ? std::min<std::size_t>(hw, count) : 1;
+      std::atomic<std::size_t> next{0};
+      auto job = [&] {
+        for (std::size_t i = next++; i < count; i = next++) rank(order[level_begin + i], kd + slack, per[i]);
+      };
+      if (threads > 1) {
+        std::vector<std::thread> pool;
+        for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(job);
+        job();
+        for (auto &t : pool) t.join();
+      } else {
+        job();
+      }
+      for (std::size_t i = 0; i < count; ++i) {
+        const uint32_t u = order[level_begin + i];
+        Scratch *sc = &per[i];
+        std::size_t usable = 0;
+        for (const auto &r : sc->ranked) usable += !in_window[r.second];
+        if (usable < kd && sc->truncated) {  // siblings took too many: rank again, exactly in turn
+          rank(u, kd, main);
+          sc = &main;
+        }
+        std::size_t taken = 0;
+        for (const auto &r : sc->ranked) {
+          if (taken == kd) break;
+          if (in_window[r.second]) continue;
+          add(r.second, depth + 1, g.node_id(u), r.first);
+          ++taken;
+        }
+      }
+      level_begin = level_end;
     }
   }
   w.edges = edges_among(g, order, f);
