@@ -480,3 +480,46 @@ TEST_CASE("PCST retrieval, seed-002 prizes; errors") {
   grappi::Retriever novec(p.kg.snapshot());
   CHECK_THROWS_AS(novec.pcst_retrieve(p.question(), {}), grappi::Error);
 }
+
+TEST_CASE("windows: siblings sharing a neighbourhood take their picks in order (the re-ranking fallback)") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("shared.db"));
+  std::map<std::string, int64_t> id;
+  std::map<std::string, double> angle{{"R", 0}, {"A", 0.1}, {"B", 0.2}, {"C", 0.3}, {"D", 0.4}};
+  for (int i = 1; i <= 25; ++i) angle["N" + std::to_string(i)] = i;
+  for (auto &kv : angle) id[kv.first] = kg.add_node({"1." + kv.first, kv.first, "Protein", "", 0, "{}"});
+  auto edge = [&](const std::string &a, const std::string &b) {
+    grappi::EdgeInput e;
+    e.source = id[a];
+    e.target = id[b];
+    e.relation = "string.combined";
+    e.score = 0.9;
+    kg.add_edge(e);
+  };
+  for (const char *c : {"A", "B", "C", "D"}) {
+    edge("R", c);
+    for (int i = 1; i <= 25; ++i) edge(c, "N" + std::to_string(i));
+  }
+  grappi::CallbackEmbedder emb("angles", 2, [&](const std::vector<std::string> &texts) {
+    grappi::Embeddings e;
+    e.dim = 2;
+    for (auto &t : texts) {
+      double a = angle.at(t.substr(0, t.find(':'))) * M_PI / 180.0;
+      e.data.push_back(static_cast<float>(std::cos(a)));
+      e.data.push_back(static_cast<float>(std::sin(a)));
+    }
+    return e;
+  });
+  kg.embed(emb);
+  grappi::Retriever r(kg.snapshot(), kg.vectors());
+  grappi::WindowOptions o;
+  o.k = {4, 5};
+  auto w = r.window(id["R"], o);
+  std::map<std::string, std::vector<std::string>> children;
+  for (auto &n : w.nodes)
+    if (n.depth == 2) children[kg.node(*n.parent)->name].push_back(n.name);
+  CHECK(children["A"] == std::vector<std::string>{"N1", "N2", "N3", "N4", "N5"});
+  CHECK(children["B"] == std::vector<std::string>{"N6", "N7", "N8", "N9", "N10"});
+  CHECK(children["C"] == std::vector<std::string>{"N11", "N12", "N13", "N14", "N15"});
+  CHECK(children["D"] == std::vector<std::string>{"N16", "N17", "N18", "N19", "N20"});
+}
