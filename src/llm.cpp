@@ -248,8 +248,8 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
   if (kind == "edge") {
     const json &s = t.value("source", json::object()), &g = t.value("target", json::object());
     const std::string a = str_field(s, "name"), b = str_field(g, "name");
-    std::string text = "Extractive summary (not generated): " + a + " (" + annotation_gist(str_field(s, "annotation"), 8) +
-                       ") and " + b + " (" + annotation_gist(str_field(g, "annotation"), 8) + ") are linked by " +
+    std::string text = "Extractive summary (not generated): " + a + " (" + annotation_gist(str_field(s, "annotation"), 12) +
+                       ") and " + b + " (" + annotation_gist(str_field(g, "annotation"), 12) + ") are linked by " +
                        str_field(t, "relation") + " with STRING confidence " + num(num_field(t, "score", 0), 3);
     if (t.contains("channels") && t["channels"].is_object() && !t["channels"].empty()) {
       std::vector<std::pair<double, std::string>> ch;

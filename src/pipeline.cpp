@@ -151,6 +151,7 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
     if (w == 0) throw Error(ErrorCode::invalid_argument, "explore: window numbers start at 1");
   if (opt.max_length == 0) throw Error(ErrorCode::invalid_argument, "explore: max_length must be at least 1");
   if (opt.top == 0) throw Error(ErrorCode::invalid_argument, "explore: top must be at least 1");
+  if (opt.max_paths == 0) throw Error(ErrorCode::invalid_argument, "explore: max_paths must be at least 1");
   if (opt.max_tokens < 0) throw Error(ErrorCode::invalid_argument, "explore: max_tokens must not be negative");
   if (detail::trim_copy(opt.query).empty() || !detail::valid_utf8(opt.query))
     throw Error(ErrorCode::invalid_argument, "explore: the query is empty or not valid UTF-8");

@@ -140,7 +140,9 @@ struct ExploreResult {
 class AgentPipeline {
  public:
   /// Takes the graph's snapshot and the vectors of embedding_model (default: the most recent
-  /// model; none when nothing was embedded: windows then rank neighbours by edge score).
+  /// model; none when nothing was embedded: windows then rank neighbours by edge score). The
+  /// graph must outlive the pipeline; after changing the graph, make a new pipeline (this one
+  /// keeps the snapshot it was made with).
   AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model, const std::string &embedding_model = "");
   ~AgentPipeline();
 
