@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Runs `grappi pcst` on every instance of ../shared/pcst/instances for the prunings in the
 reference file and prints objective and median solve time next to pcst_fast's figures.
-Usage: bench/pcst_compare.py BUILD_DIR PCST_DIR [RUNS] [--markdown]"""
+Usage: bench/pcst_compare.py BUILD_DIR PCST_DIR [RUNS] [--markdown] [--instances DIR] [--only NAME,NAME]
+(--instances: where the instance files are, .txt.gz or .txt, default PCST_DIR/instances; the
+generated *_m3e6_* and ba_string_full_* files live elsewhere)"""
 import json, statistics, subprocess, sys, os
 
 build, pdir = sys.argv[1], sys.argv[2]
 runs = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[3].isdigit() else 5
 md = "--markdown" in sys.argv
+def opt(name):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
+idir = opt("--instances") or os.path.join(pdir, "instances")
+only = set(opt("--only").split(",")) if opt("--only") else None
 ref = {}
 with open(os.path.join(pdir, "reference_pcst_fast.jsonl")) as f:
     for line in f:
@@ -16,8 +22,10 @@ if md:
     print("| instance | edges | pruning | grappi objective | reference objective | objective ratio | grappi median ms | reference ms | time ratio | --improve objective | improve / reference | --improve ms | best known |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (inst, pruning), r in sorted(ref.items(), key=lambda kv: (kv[1]["m"], kv[0][0], kv[0][1])):
-    path = os.path.join(pdir, "instances", inst + ".txt.gz")
-    if not os.path.exists(path):
+    if only and inst not in only:
+        continue
+    path = next((p for p in (os.path.join(idir, inst + ".txt.gz"), os.path.join(idir, inst + ".txt")) if os.path.exists(p)), None)
+    if not path:
         continue
     times, obj = [], None
     for _ in range(runs):
