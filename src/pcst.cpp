@@ -71,7 +71,10 @@ struct PCSTSolver::Impl {
       return cluster > o.cluster;
     }
   };
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
+  // Edge events (the key of a cluster's heap root; stale once the cluster's stamp moves on) and
+  // deactivation events (pushed once per active cluster: its deactivation time only changes by
+  // merging, which makes a new cluster). Ties: deactivations first, then by cluster index.
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events, deacts;
   // ---- phase 1 result ----
   struct Merge {
     int32_t edge, inactive_cluster, active_node, inactive_node;
@@ -159,7 +162,9 @@ struct PCSTSolver::Impl {
   void push_edge_event(int32_t c) {
     ++stamp[c];
     if (active[c] && heap_root[c] >= 0) events.push({key[heap_root[c]], 1, c, stamp[c]});
-    if (active[c]) events.push({start[c] + std::max(0.0, prize_sum[c] - inner[c] - moat[c]), 0, c, stamp[c]});
+  }
+  void push_deactivation(int32_t c) {
+    if (active[c]) deacts.push({start[c] + std::max(0.0, prize_sum[c] - inner[c] - moat[c]), 0, c, 0});
   }
 
   int32_t new_cluster() {
@@ -213,6 +218,7 @@ struct PCSTSolver::Impl {
       start[c] = t;
     }
     push_edge_event(c);
+    push_deactivation(c);
   }
 
   void grow(int64_t root, int64_t target) {
@@ -244,17 +250,28 @@ struct PCSTSolver::Impl {
         h_prev[heap_root[c]] = -1;
       }
     }
-    for (std::size_t i = 0; i < n; ++i) push_edge_event(static_cast<int32_t>(i));
-    while (active_count > target && !events.empty()) {
+    for (std::size_t i = 0; i < n; ++i) {
+      push_edge_event(static_cast<int32_t>(i));
+      push_deactivation(static_cast<int32_t>(i));
+    }
+    while (active_count > target) {
+      while (!deacts.empty() && (!active[deacts.top().cluster] || parent[deacts.top().cluster] >= 0)) deacts.pop();
+      while (!events.empty()) {
+        const Event &top = events.top();
+        if (top.stamp == stamp[top.cluster] && active[top.cluster] && parent[top.cluster] < 0) break;
+        events.pop();
+      }
+      if (deacts.empty() && events.empty()) break;
+      if (!deacts.empty() && (events.empty() || deacts.top().time <= events.top().time)) {
+        const Event ev = deacts.top();
+        deacts.pop();
+        deactivate(ev.cluster, ev.time);
+        continue;
+      }
       const Event ev = events.top();
       events.pop();
       const int32_t c = ev.cluster;
-      if (ev.stamp != stamp[c] || !active[c] || parent[c] >= 0) continue;
       const double t = ev.time;
-      if (ev.kind == 0) {
-        deactivate(c, t);
-        continue;
-      }
       const int32_t p = heap_root[c];
       if (p < 0 || key[p] != t) continue;
       heap_root[c] = pop(p);
@@ -575,6 +592,7 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
   stamp.clear();
   merges.clear();
   events = decltype(events)();
+  deacts = decltype(deacts)();
   active_count = 0;
   grow(root, root >= 0 ? 0 : num_clusters);
 
