@@ -675,7 +675,7 @@ grappi_status grappi_graph_explore(grappi_graph *g, const char *protein, const c
     eo.max_tokens = o.max_tokens;
     eo.dry_run = o.dry_run != 0;
     eo.use_cache = o.use_cache != 0;
-    grappi::AgentPipeline pipe(*g->kg, model);
+    grappi::AgentPipeline pipe(*g->kg, model, retriever_for(g));
     auto r = pipe.explore(protein, eo);
     *out_json = copy_out(grappi::to_json(r).dump());
     return GRAPPI_OK;

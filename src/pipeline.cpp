@@ -32,7 +32,7 @@ struct AgentPipeline::State {
   std::shared_ptr<const VectorIndex> vectors;
   std::shared_ptr<Embedder> query_embedder;
   std::string embedding_model;
-  std::unique_ptr<Retriever> retriever;
+  std::shared_ptr<const Retriever> retriever;
 };
 
 AgentPipeline::AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model,
@@ -45,9 +45,42 @@ AgentPipeline::AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageMode
   if (!embedding_model.empty() || !graph.embedding_models().empty()) {
     s_->embedding_model = embedding_model.empty() ? graph.default_model() : embedding_model;
     s_->vectors = graph.vectors(s_->embedding_model);
-    s_->query_embedder = graph.query_embedder(s_->embedding_model);
+    try {
+      s_->query_embedder = graph.query_embedder(s_->embedding_model);
+    } catch (const Error &) {
+      // A callback model cannot be re-created for the query: rank and explain without query
+      // similarity (the windows still rank by the stored vectors).
+      s_->query_embedder = nullptr;
+    }
   }
-  s_->retriever = std::make_unique<Retriever>(s_->snapshot, s_->vectors);
+  s_->retriever = std::make_shared<const Retriever>(s_->snapshot, s_->vectors);
+}
+
+AgentPipeline::AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model,
+                             std::shared_ptr<const Retriever> retriever, const std::string &embedding_model)
+    : s_(new State) {
+  if (!model) throw Error(ErrorCode::invalid_argument, "AgentPipeline: no language model");
+  if (!retriever) throw Error(ErrorCode::invalid_argument, "AgentPipeline: no retriever");
+  s_->graph = &graph;
+  s_->model = std::move(model);
+  s_->retriever = std::move(retriever);
+  s_->snapshot = graph.snapshot();
+  if (&s_->retriever->graph() != s_->snapshot.get())
+    throw Error(ErrorCode::invalid_argument, "AgentPipeline: the retriever is not over the graph's current snapshot");
+  if (s_->retriever->vectors()) {
+    s_->embedding_model = embedding_model.empty() ? graph.default_model() : embedding_model;
+    s_->vectors = graph.vectors(s_->embedding_model);
+    if (s_->vectors.get() != s_->retriever->vectors())
+      throw Error(ErrorCode::invalid_argument, "AgentPipeline: the retriever's vectors are not those of model '" +
+                                                   s_->embedding_model + "'");
+    try {
+      s_->query_embedder = graph.query_embedder(s_->embedding_model);
+    } catch (const Error &) {
+      // A callback model cannot be re-created for the query: rank and explain without query
+      // similarity (the windows still rank by the stored vectors).
+      s_->query_embedder = nullptr;
+    }
+  }
 }
 
 AgentPipeline::~AgentPipeline() = default;

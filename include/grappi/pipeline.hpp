@@ -144,6 +144,10 @@ class AgentPipeline {
   /// graph must outlive the pipeline; after changing the graph, make a new pipeline (this one
   /// keeps the snapshot it was made with).
   AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model, const std::string &embedding_model = "");
+  /// The same with a retriever the caller already has (over the graph's snapshot and the
+  /// vectors of embedding_model), so that making a pipeline per request copies nothing.
+  AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model, std::shared_ptr<const Retriever> retriever,
+                const std::string &embedding_model = "");
   ~AgentPipeline();
 
   /// Runs the pipeline for the protein (any name resolve() accepts). Throws Error for an
