@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "grappi/pipeline.hpp"
+#include "text_util.hpp"
 
 namespace grappi {
 
@@ -16,6 +17,13 @@ namespace {
 std::string name_of(const ExploreResult &r, int64_t id) {
   const auto *p = r.protein(id);
   return p ? p->name : std::to_string(id);
+}
+
+// "MAPT → GSK3B → APP"
+std::string chain_of(const ExploreResult &r, const ExplainedPath &p) {
+  std::string chain;
+  for (std::size_t i = 0; i < p.nodes.size(); ++i) chain += (i ? " → " : "") + name_of(r, p.nodes[i]);
+  return chain;
 }
 
 json stage_json(const StageUsage &s) {
@@ -69,14 +77,6 @@ std::string md_escape(const std::string &s) {
     else o += c;
   }
   return o;
-}
-
-std::string fixed(double v, int prec) {
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(prec);
-  o << v;
-  return o.str();
 }
 
 }  // namespace
@@ -168,7 +168,7 @@ std::string to_markdown(const ExploreResult &r) {
   o << "- **Candidates:** " << u.candidate_paths << " paths" << (r.candidates_truncated ? " (bound reached)" : "")
     << ", " << u.selected_paths << " explained, " << u.distinct_edges << " distinct edges\n";
   o << "- **Usage:** " << u.model_calls << " model calls, " << u.cache_hits << " cache hits, " << u.prompt_tokens
-    << " prompt + " << u.completion_tokens << " completion tokens, " << fixed(u.seconds, 2) << " s\n";
+    << " prompt + " << u.completion_tokens << " completion tokens, " << detail::fixed(u.seconds, 2) << " s\n";
   if (r.partial) o << "- **Partial result:** " << r.partial_reason << "\n";
   if (r.dry_run)
     o << "- **Dry run:** " << r.planned_calls << " model calls, about " << r.planned_prompt_tokens
@@ -178,28 +178,24 @@ std::string to_markdown(const ExploreResult &r) {
   else {
     o << "| rank | path | relevance | edges |\n|---:|---|---:|---:|\n";
     for (const auto &p : r.paths) {
-      std::string chain;
-      for (std::size_t i = 0; i < p.nodes.size(); ++i) chain += (i ? " → " : "") + name_of(r, p.nodes[i]);
-      o << "| " << p.rank << " | " << md_escape(chain) << " | " << fixed(p.relevance_score, 0) << " | " << p.edges.size()
+      o << "| " << p.rank << " | " << md_escape(chain_of(r, p)) << " | " << detail::fixed(p.relevance_score, 0) << " | " << p.edges.size()
         << " |\n";
     }
   }
   std::set<int64_t> shown;
   for (const auto &p : r.paths) {
-    std::string chain;
-    for (std::size_t i = 0; i < p.nodes.size(); ++i) chain += (i ? " → " : "") + name_of(r, p.nodes[i]);
-    o << "\n### " << p.rank << ". " << chain << " — relevance " << fixed(p.relevance_score, 0) << "\n\n";
+    o << "\n### " << p.rank << ". " << chain_of(r, p) << " — relevance " << detail::fixed(p.relevance_score, 0) << "\n\n";
     o << p.explanation << "\n\n";
     o << "| interaction | relation | score | channels | PMIDs | explanation |\n|---|---|---:|---|---|---|\n";
     for (std::size_t k = 0; k < p.edges.size(); ++k) {
       const auto &e = r.edges[p.edges[k]];
       std::string ch, pm;
       for (const auto &c : e.channels)
-        if (c.score > 0) ch += (ch.empty() ? "" : ", ") + c.name + " " + fixed(c.score, 3);
+        if (c.score > 0) ch += (ch.empty() ? "" : ", ") + c.name + " " + detail::fixed(c.score, 3);
       for (std::size_t i = 0; i < e.pmids.size() && i < 5; ++i) pm += (pm.empty() ? "" : ", ") + std::to_string(e.pmids[i]);
       if (e.pmids.size() > 5) pm += ", ...";
       o << "| " << name_of(r, p.nodes[k]) << " – " << name_of(r, p.nodes[k + 1]) << " | " << md_escape(e.relation) << " | "
-        << fixed(e.score, 3) << " | " << md_escape(ch) << " | " << pm << " | "
+        << detail::fixed(e.score, 3) << " | " << md_escape(ch) << " | " << pm << " | "
         << md_escape(e.status == "ok" ? e.explanation : "(" + e.status + ": " + e.error + ")") << " |\n";
     }
     for (auto id : p.nodes) shown.insert(id);
@@ -212,9 +208,7 @@ std::string to_markdown(const ExploreResult &r) {
         o << "- ... and " << (r.failed.size() - 20) << " more (see the JSON output)\n";
         break;
       }
-      std::string chain;
-      for (std::size_t i = 0; i < p.nodes.size(); ++i) chain += (i ? " → " : "") + name_of(r, p.nodes[i]);
-      o << "- " << chain << ": " << p.status << " — " << md_escape(p.error) << "\n";
+      o << "- " << chain_of(r, p) << ": " << p.status << " — " << md_escape(p.error) << "\n";
     }
   }
   if (!shown.empty()) {
@@ -274,7 +268,7 @@ json to_cx2(const ExploreResult &r) {
     for (auto id : e.pmids) pm.push_back("pubmed:" + std::to_string(id));
     std::string ch;
     for (const auto &c : e.channels)
-      if (c.score > 0) ch += (ch.empty() ? "" : "; ") + c.name + "=" + fixed(c.score, 3);
+      if (c.score > 0) ch += (ch.empty() ? "" : "; ") + c.name + "=" + detail::fixed(c.score, 3);
     json rk = json::array();
     for (auto x : ranks) rk.push_back(static_cast<int64_t>(x));
     json v{{"interaction", e.relation},

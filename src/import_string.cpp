@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "graph_impl.hpp"
+#include "score.hpp"
 #include "grappi/error.hpp"
 #include "text_reader.hpp"
 
@@ -800,14 +801,14 @@ void Importer::write_batches(BatchQueue &queue, const std::vector<std::string> &
       const std::string *ev = (!nch && !evidence.empty() && !evidence[e.extra].empty()) ? &evidence[e.extra] : nullptr;
       const int64_t rel = rel_ids[e.relation];
       if (e.raise_score) {
-        raise.bind(1, static_cast<double>(e.score));
+        raise.bind(1, detail::decimal(e.score));
         if (ch) raise.bind(2, *ch); else raise.bind_null(2);
         raise.bind(3, e.source).bind(4, e.target).bind(5, rel).bind(6, static_cast<int64_t>(e.directed))
-            .bind(7, dataset_).bind(8, static_cast<double>(e.score)).run();
+            .bind(7, dataset_).bind(8, detail::decimal(e.score)).run();
         continue;
       }
       ins.bind(1, e.source).bind(2, e.target).bind(3, rel).bind(4, static_cast<int64_t>(e.directed))
-          .bind(5, static_cast<double>(e.score));
+          .bind(5, detail::decimal(e.score));
       if (ch) ins.bind(6, *ch); else ins.bind_null(6);
       if (ev) ins.bind(7, *ev); else ins.bind_null(7);
       ins.bind(8, dataset_).run();

@@ -186,14 +186,6 @@ ChatResponse CallbackModel::chat(const ChatRequest &request) {
 
 namespace {
 
-std::string num(double v, int prec) {
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(prec);
-  o << v;
-  return o.str();
-}
-
 std::string str_field(const json &j, const char *key) {
   if (j.is_object() && j.contains(key) && j[key].is_string()) return j[key].get<std::string>();
   return {};
@@ -250,7 +242,7 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
     const std::string a = str_field(s, "name"), b = str_field(g, "name");
     std::string text = "Extractive summary (not generated): " + a + " (" + annotation_gist(str_field(s, "annotation"), 12) +
                        ") and " + b + " (" + annotation_gist(str_field(g, "annotation"), 12) + ") are linked by " +
-                       str_field(t, "relation") + " with STRING confidence " + num(num_field(t, "score", 0), 3);
+                       str_field(t, "relation") + " with STRING confidence " + detail::fixed(num_field(t, "score", 0), 3);
     if (t.contains("channels") && t["channels"].is_object() && !t["channels"].empty()) {
       std::vector<std::pair<double, std::string>> ch;
       for (auto it = t["channels"].begin(); it != t["channels"].end(); ++it)
@@ -259,7 +251,7 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
       if (!ch.empty()) {
         text += " (";
         for (std::size_t i = 0; i < ch.size() && i < 3; ++i)
-          text += (i ? ", " : "") + ch[i].second + " " + num(ch[i].first, 3);
+          text += (i ? ", " : "") + ch[i].second + " " + detail::fixed(ch[i].first, 3);
         text += ")";
       }
     }
@@ -318,14 +310,14 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
     std::string chain;
     for (std::size_t i = 0; i < names.size(); ++i) chain += (i ? " -> " : "") + names[i];
     std::string text = "Extractive summary (not generated): " + chain + " (" + std::to_string(edges.size()) + " edge" +
-                       (edges.size() > 1 ? "s" : "") + ", geometric mean STRING confidence " + num(c, 3);
+                       (edges.size() > 1 ? "s" : "") + ", geometric mean STRING confidence " + detail::fixed(c, 3);
     if (edges.size() > 1)
       text += ", weakest " + str_field(edges[weakest_i], "source") + "-" + str_field(edges[weakest_i], "target") + " " +
-              num(weakest, 3);
+              detail::fixed(weakest, 3);
     text += "). ";
     text += matched.empty() ? "No query term appears in the annotations of " + chain.substr(names[0].size() + 4) + "."
                             : "Query terms found: " + matched_list(matched) + ".";
-    if (best_sim > 0) text += " Best query similarity " + num(best_sim, 2) + ".";
+    if (best_sim > 0) text += " Best query similarity " + detail::fixed(best_sim, 2) + ".";
     out.content = json{{"explanation", text}, {"relevance_score", score}}.dump();
     return out;
   }

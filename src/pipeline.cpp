@@ -35,26 +35,19 @@ struct AgentPipeline::State {
   std::shared_ptr<const Retriever> retriever;
 };
 
+namespace {
+// A retriever over the graph's snapshot and the vectors of `model` (the latest when empty; none
+// when nothing was embedded).
+std::shared_ptr<const Retriever> retriever_of(KnowledgeGraph &graph, const std::string &model) {
+  std::shared_ptr<const VectorIndex> vectors;
+  if (!model.empty() || !graph.embedding_models().empty()) vectors = graph.vectors(model);
+  return std::make_shared<const Retriever>(graph.snapshot(), std::move(vectors));
+}
+}  // namespace
+
 AgentPipeline::AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model,
                              const std::string &embedding_model)
-    : s_(new State) {
-  if (!model) throw Error(ErrorCode::invalid_argument, "AgentPipeline: no language model");
-  s_->graph = &graph;
-  s_->model = std::move(model);
-  s_->snapshot = graph.snapshot();
-  if (!embedding_model.empty() || !graph.embedding_models().empty()) {
-    s_->embedding_model = embedding_model.empty() ? graph.default_model() : embedding_model;
-    s_->vectors = graph.vectors(s_->embedding_model);
-    try {
-      s_->query_embedder = graph.query_embedder(s_->embedding_model);
-    } catch (const Error &) {
-      // A callback model cannot be re-created for the query: rank and explain without query
-      // similarity (the windows still rank by the stored vectors).
-      s_->query_embedder = nullptr;
-    }
-  }
-  s_->retriever = std::make_shared<const Retriever>(s_->snapshot, s_->vectors);
-}
+    : AgentPipeline(graph, std::move(model), retriever_of(graph, embedding_model), embedding_model) {}
 
 AgentPipeline::AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model,
                              std::shared_ptr<const Retriever> retriever, const std::string &embedding_model)
@@ -86,14 +79,6 @@ AgentPipeline::AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageMode
 AgentPipeline::~AgentPipeline() = default;
 
 namespace {
-
-std::string fixed(double v, int prec) {
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(prec);
-  o << v;
-  return o.str();
-}
 
 // Runs fn(i) for i in [0, n) on up to `threads` threads.
 void parallel_for(std::size_t n, std::size_t threads, const std::function<void(std::size_t)> &fn) {
@@ -335,7 +320,6 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
           e.directed = full->directed;
           e.score = full->score;
           e.channels = full->channels;
-          for (auto &ch : e.channels) ch.score = std::round(ch.score * 1e6) / 1e6;
           e.pmids = full->pmids;
           e.evidence = full->evidence;
         }
@@ -346,7 +330,6 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
           e.source = c.nodes[k];
           e.target = c.nodes[k + 1];
         }
-        e.score = std::round(e.score * 1e6) / 1e6;  // scores are stored as float32 in the snapshot
         R.edges.push_back(std::move(e));
       }
       p.edges.push_back(it->second);
@@ -386,7 +369,7 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
     json ch = json::object();
     for (const auto &c : e.channels) {
       if (c.score <= 0) continue;  // a channel without evidence says nothing
-      channels += (channels.empty() ? "" : ", ") + c.name + " " + fixed(c.score, 3);
+      channels += (channels.empty() ? "" : ", ") + c.name + " " + detail::fixed(c.score, 3);
       ch[c.name] = c.score;
     }
     if (channels.empty()) channels = "(combined score only)";
@@ -401,7 +384,7 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
         {"target_annotation", annotation_of(e.target)},
         {"relation", e.relation},
         {"direction", e.directed ? "directed" : "undirected"},
-        {"score", fixed(e.score, 3)},
+        {"score", detail::fixed(e.score, 3)},
         {"channels", channels},
         {"pmids", pmids},
         {"evidence", e.evidence.empty() ? std::string() : "Evidence: " + e.evidence}};
@@ -431,7 +414,7 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
       std::string text = e.status == "ok" ? e.explanation
                          : e.status == "pending" ? std::string(160, '.')  // dry-run stand-in
                                                  : "(no explanation: " + e.error + ")";
-      expl += std::to_string(k + 1) + ". " + a + " -> " + b + " (score " + fixed(e.score, 3) + "): " + text + "\n";
+      expl += std::to_string(k + 1) + ". " + a + " -> " + b + " (score " + detail::fixed(e.score, 3) + "): " + text + "\n";
       eds.push_back({{"source", a}, {"target", b}, {"score", e.score}, {"relation", e.relation},
                      {"explanation", e.status == "ok" ? json(e.explanation) : json(nullptr)}});
     }
@@ -468,7 +451,7 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
   std::mutex cache_mu;
   std::vector<CachedResponse> to_store;
 
-  auto run_call = [&](const ChatRequest &req, const std::string &key, const char *kind, StageUsage &stage,
+  auto run_call = [&](const ChatRequest &req, StageUsage &stage,
                       std::mutex &stage_mu) {
     Call c;
     if (!budget.reserve(prompt_estimate(req))) {
@@ -490,8 +473,6 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
       stage.prompt_tokens += c.response.prompt_tokens;
       stage.completion_tokens += c.response.completion_tokens;
     }
-    (void)key;
-    (void)kind;
     return c;
   };
   auto remember = [&](const std::string &key, const char *kind, const ChatResponse &resp) {
@@ -564,7 +545,7 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
         }
       }
       if (!e.cached) {
-        Call c = run_call(ereq[i], ekey[i], "edge", R.usage.edges, stage_mu);
+        Call c = run_call(ereq[i], R.usage.edges, stage_mu);
         if (c.skipped) {
           e.status = "skipped";
           e.error = c.error;
@@ -617,7 +598,7 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
         }
       }
       if (!p.cached) {
-        Call c = run_call(req, key, "path", R.usage.paths, stage_mu);
+        Call c = run_call(req, R.usage.paths, stage_mu);
         if (c.skipped) {
           p.status = "skipped";
           p.error = c.error;
@@ -632,7 +613,7 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
             fix.messages.push_back({"assistant", c.response.content});
             fix.messages.push_back({"user", PromptTemplates::render(opt.templates.repair, {{"error", a.error}})});
             fix.task["repair_of"] = a.error;
-            Call c2 = run_call(fix, key, "path", R.usage.paths, stage_mu);
+            Call c2 = run_call(fix, R.usage.paths, stage_mu);
             {
               std::lock_guard<std::mutex> lock(stage_mu);
               if (!c2.skipped) ++R.usage.paths.repairs;

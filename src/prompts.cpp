@@ -45,14 +45,14 @@ const std::set<std::string> kEdgeFields = {"query", "source", "target", "source_
                                            "relation", "direction", "score", "channels", "pmids", "evidence"};
 const std::set<std::string> kPathFields = {"query", "path", "length", "proteins", "edge_explanations"};
 
-// Placeholder names used in a template; Error for malformed ones.
+// The {{field}} names a template uses; Error for a malformed one.
 std::set<std::string> fields_of(const std::string &t, const std::string &where) {
   std::set<std::string> out;
   for (std::size_t i = t.find("{{"); i != std::string::npos; i = t.find("{{", i + 2)) {
     auto e = t.find("}}", i + 2);
     if (e == std::string::npos) throw Error(ErrorCode::invalid_argument, where + ": unclosed '{{'");
     std::string name = detail::trim_copy(t.substr(i + 2, e - i - 2));
-    if (name.empty()) throw Error(ErrorCode::invalid_argument, where + ": empty placeholder '{{}}'");
+    if (name.empty()) throw Error(ErrorCode::invalid_argument, where + ": empty field '{{}}'");
     out.insert(name);
   }
   return out;
@@ -60,7 +60,7 @@ std::set<std::string> fields_of(const std::string &t, const std::string &where) 
 
 void check(const std::string &t, const std::set<std::string> &allowed, const std::string &where) {
   for (const auto &f : fields_of(t, where))
-    if (!allowed.count(f)) throw Error(ErrorCode::invalid_argument, where + ": unknown placeholder {{" + f + "}}");
+    if (!allowed.count(f)) throw Error(ErrorCode::invalid_argument, where + ": unknown field {{" + f + "}}");
 }
 
 std::string read_all(const std::string &path) {
@@ -117,7 +117,7 @@ std::string PromptTemplates::render(const std::string &tmpl, const std::map<std:
     if (e == std::string::npos) throw Error(ErrorCode::invalid_argument, "template: unclosed '{{'");
     std::string name = detail::trim_copy(tmpl.substr(i + 2, e - i - 2));
     auto it = vars.find(name);
-    if (it == vars.end()) throw Error(ErrorCode::invalid_argument, "template: unknown placeholder {{" + name + "}}");
+    if (it == vars.end()) throw Error(ErrorCode::invalid_argument, "template: unknown field {{" + name + "}}");
     out.append(tmpl, pos, i - pos);
     out += it->second;
     pos = e + 2;

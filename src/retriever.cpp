@@ -16,6 +16,7 @@
 
 #include "grappi/error.hpp"
 #include "ranking.hpp"
+#include "score.hpp"
 
 namespace grappi {
 
@@ -68,7 +69,7 @@ WindowEdge edge_of(const GraphSnapshot &g, uint32_t u, const GraphSnapshot::Adja
   WindowEdge e;
   e.edge = a.edge[i];
   e.relation = g.relation_name(a.relation[i]);
-  e.score = std::round(static_cast<double>(a.score[i]) * 1e6) / 1e6;  // float32 in the CSR: back to the decimal
+  e.score = detail::decimal(a.score[i]);
   e.directed = a.direction[i] != static_cast<uint8_t>(Direction::undirected);
   const bool incoming = a.direction[i] == static_cast<uint8_t>(Direction::incoming);
   const int64_t self = g.node_id(u), other = g.node_id(a.neighbor[i]);

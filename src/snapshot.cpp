@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "graph_impl.hpp"
+#include "score.hpp"
 #include "grappi/error.hpp"
 #include "grappi/snapshot.hpp"
 
@@ -80,9 +81,6 @@ GraphSnapshot::Adjacency GraphSnapshot::adjacency(uint32_t index) const {
 }
 
 namespace {
-// Scores are float32 in the CSR; give callers the decimal they were imported as (0.703, not
-// 0.703000009).
-double decimal(float v) { return std::round(static_cast<double>(v) * 1e6) / 1e6; }
 
 uint32_t require_index(const GraphSnapshot &g, int64_t id) {
   auto i = g.index_of(id);
@@ -111,7 +109,7 @@ std::vector<Neighbor> GraphSnapshot::neighbors(int64_t id, const NeighborFilter 
     auto dir = static_cast<Direction>(a.direction[i]);
     if ((dir == Direction::incoming && !f.incoming) || (dir == Direction::outgoing && !f.outgoing))
       continue;
-    out.push_back(Neighbor{d().ids[a.neighbor[i]], a.edge[i], decimal(a.score[i]), a.relation[i], dir});
+    out.push_back(Neighbor{d().ids[a.neighbor[i]], a.edge[i], detail::decimal(a.score[i]), a.relation[i], dir});
   }
   return out;
 }
@@ -123,7 +121,7 @@ std::vector<Neighbor> GraphSnapshot::edges_between(int64_t a_id, int64_t b_id) c
   std::vector<Neighbor> out;
   for (const uint32_t *p = lo; p != a.neighbor + a.size && *p == b; ++p) {
     std::size_t i = static_cast<std::size_t>(p - a.neighbor);
-    out.push_back(Neighbor{b_id, a.edge[i], decimal(a.score[i]), a.relation[i],
+    out.push_back(Neighbor{b_id, a.edge[i], detail::decimal(a.score[i]), a.relation[i],
                            static_cast<Direction>(a.direction[i])});
   }
   return out;

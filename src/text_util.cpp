@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <sstream>
 
 #include <openssl/evp.h>
 
@@ -59,6 +60,14 @@ bool text_has_term(std::string_view text, const std::string &term) {
     }
   }
   return false;
+}
+
+std::string fixed(double v, int prec) {
+  std::ostringstream o;
+  o.setf(std::ios::fixed);
+  o.precision(prec);
+  o << v;
+  return o.str();
 }
 
 std::string sha256_hex(std::string_view bytes) {

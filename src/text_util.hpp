@@ -19,6 +19,8 @@ std::vector<std::string> content_terms(std::string_view query);
 /// ("phosphorylation" matches "phosphorylates", "inhibit" matches "inhibitor").
 bool text_has_term(std::string_view text, const std::string &term);
 
+/// v with exactly prec digits after the point ("0.999").
+std::string fixed(double v, int prec);
 /// Lower-case hex SHA-256 of bytes (all 64 digits).
 std::string sha256_hex(std::string_view bytes);
 

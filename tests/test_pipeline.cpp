@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cmath>
 #include <mutex>
 #include <set>
 
@@ -173,7 +174,7 @@ TEST_CASE("parse_path_answer is tolerant but never invents a score") {
   CHECK_FALSE(grappi::parse_edge_answer("   ").ok);
 }
 
-TEST_CASE("prompt templates: placeholders, files, versions") {
+TEST_CASE("prompt templates: fields, files, versions") {
   auto t = grappi::PromptTemplates::defaults();
   CHECK(t.version.rfind("grappi-1-", 0) == 0);
   CHECK(grappi::PromptTemplates::render("a {{x}} b {{ y }}", {{"x", "1"}, {"y", "2"}}) == "a 1 b 2");
@@ -189,7 +190,7 @@ TEST_CASE("prompt templates: placeholders, files, versions") {
   try {
     auto e = t;
     e.load("", d.file("bad.txt"), "");
-    FAIL("no error for an unknown placeholder");
+    FAIL("no error for an unknown field");
   } catch (const grappi::Error &e) {
     CHECK(e.code() == grappi::ErrorCode::invalid_argument);
     CHECK(std::string(e.what()).find("{{colour}}") != std::string::npos);
@@ -701,6 +702,9 @@ TEST_CASE("explore on the bundled STRING data with embeddings: the demo MAPT win
   CHECK(r.paths.size() == 10);
   CHECK(r.provenance["embedding_model"].is_string());
   CHECK(r.provenance["datasets"].size() == 2);
+  // STRING gives scores to three decimals; they come back as imported, not as float32 noise.
+  REQUIRE_FALSE(r.edges.empty());
+  for (auto &e : r.edges) CHECK(e.score == std::round(e.score * 1000) / 1000);
   bool kinase = false;
   for (auto &p : r.paths)
     for (auto id : p.nodes) kinase = kinase || r.protein(id)->name == "GSK3B" || r.protein(id)->name == "CDK5";

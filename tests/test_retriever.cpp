@@ -15,6 +15,22 @@ using grappi::KnowledgeGraph;
 
 namespace {
 
+// Embeds each node ("NAME: ...") as the unit vector at angle[NAME] degrees, so that similarity
+// orders are obvious: cos(angle difference).
+void embed_by_angle(KnowledgeGraph &kg, const std::map<std::string, double> &angle) {
+  grappi::CallbackEmbedder emb("angles", 2, [&angle](const std::vector<std::string> &texts) {
+    grappi::Embeddings e;
+    e.dim = 2;
+    for (auto &t : texts) {
+      double a = angle.at(t.substr(0, t.find(':'))) * M_PI / 180.0;
+      e.data.push_back(static_cast<float>(std::cos(a)));
+      e.data.push_back(static_cast<float>(std::sin(a)));
+    }
+    return e;
+  });
+  kg.embed(emb);
+}
+
 // Hand-built graph: every node's embedding is a unit vector at a chosen angle (degrees), so the
 // similarity order is obvious: cos(angle difference).
 struct Hand {
@@ -33,18 +49,7 @@ struct Hand {
     edge("A", "B", 0.6);
     edge("B", "F", 0.6);
     edge("C", "F", 0.6);
-    auto fn = [this](const std::vector<std::string> &texts) {
-      grappi::Embeddings e;
-      e.dim = 2;
-      for (auto &t : texts) {
-        double a = angle.at(t.substr(0, t.find(':'))) * M_PI / 180.0;
-        e.data.push_back(static_cast<float>(std::cos(a)));
-        e.data.push_back(static_cast<float>(std::sin(a)));
-      }
-      return e;
-    };
-    grappi::CallbackEmbedder emb("angles", 2, fn);
-    kg.embed(emb);
+    embed_by_angle(kg, angle);
   }
   void edge(const std::string &a, const std::string &b, double s, const std::string &rel = "string.combined") {
     grappi::EdgeInput e;
@@ -369,18 +374,7 @@ struct PathKg {
       e.score = scores[i];
       kg.add_edge(e);
     }
-    grappi::CallbackEmbedder emb("angles", 2, [this](const std::vector<std::string> &texts) { return vecs(texts); });
-    kg.embed(emb);
-  }
-  grappi::Embeddings vecs(const std::vector<std::string> &texts) {
-    grappi::Embeddings e;
-    e.dim = 2;
-    for (auto &t : texts) {
-      double a = angle.at(t.substr(0, t.find(':'))) * M_PI / 180.0;
-      e.data.push_back(static_cast<float>(std::cos(a)));
-      e.data.push_back(static_cast<float>(std::sin(a)));
-    }
-    return e;
+    embed_by_angle(kg, angle);
   }
   std::vector<float> question() { return {1.0f, 0.0f}; }
   std::vector<std::string> node_names(const grappi::Subgraph &s) {
@@ -500,17 +494,7 @@ TEST_CASE("windows: siblings sharing a neighbourhood take their picks in order (
     edge("R", c);
     for (int i = 1; i <= 25; ++i) edge(c, "N" + std::to_string(i));
   }
-  grappi::CallbackEmbedder emb("angles", 2, [&](const std::vector<std::string> &texts) {
-    grappi::Embeddings e;
-    e.dim = 2;
-    for (auto &t : texts) {
-      double a = angle.at(t.substr(0, t.find(':'))) * M_PI / 180.0;
-      e.data.push_back(static_cast<float>(std::cos(a)));
-      e.data.push_back(static_cast<float>(std::sin(a)));
-    }
-    return e;
-  });
-  kg.embed(emb);
+  embed_by_angle(kg, angle);
   grappi::Retriever r(kg.snapshot(), kg.vectors());
   grappi::WindowOptions o;
   o.k = {4, 5};

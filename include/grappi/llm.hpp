@@ -136,11 +136,12 @@ class ExtractiveModel : public LanguageModel {
   bool cacheable() const override { return false; }
 };
 
-/// Prompt templates with {{placeholder}} fields. Edge placeholders: query, source, target,
+/// Prompt templates with {{name}} fields. Edge fields: query, source, target,
 /// source_annotation, target_annotation, relation, direction, score, channels, pmids, evidence.
-/// Path placeholders: query, path, length, proteins (name: annotation lines; not in the
-/// default template, which keeps path prompts short), edge_explanations. Repair placeholders: error. The version is part of every cache key and
-/// of the provenance; templates read from files get the version "custom-<sha256 prefix>".
+/// Path fields: query, path, length, edge_explanations, and proteins (name: annotation lines;
+/// not in the default template, which keeps path prompts short). Repair field: error. The
+/// version is part of every cache key and of the provenance; templates read from files get the
+/// version "custom-<sha256 prefix>".
 struct PromptTemplates {
   std::string version;
   std::string system;
@@ -152,7 +153,7 @@ struct PromptTemplates {
   /// words, JSON {"explanation", "relevance_score"}).
   static PromptTemplates defaults();
   /// Replaces the system, edge and/or path templates with files' contents (empty path: keep);
-  /// checks the placeholders (Error(invalid_argument) naming the file and the unknown field) and
+  /// checks their fields (Error(invalid_argument) naming the file and the unknown field) and
   /// sets the version from the hash of all templates.
   void load(const std::string &system_file, const std::string &edge_file, const std::string &path_file);
   /// Replaces every {{name}} with vars[name]; Error(invalid_argument) for a name not in vars.
