@@ -2,7 +2,7 @@
 // reference behaviour (one edge call per edge per path, counted), and wall time against a
 // loopback OpenAI-compatible server that answers after a fixed delay, at several concurrencies.
 //
-//   bench_explore DATA_DIR [--delay-ms 100] [--concurrency 1,8,32] [--k 30,4] [--explain-top N]
+//   bench_explore DATA_DIR [--delay-ms 100] [--concurrency 1,8,32|none] [--k 30,4] [--explain-top N]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,8 +20,10 @@ using nlohmann::json;
 
 namespace {
 
+// "1,8,32"; "none" for an empty list.
 std::vector<std::size_t> list(const std::string &s) {
   std::vector<std::size_t> out;
+  if (s == "none") return out;
   std::stringstream in(s);
   std::string part;
   while (std::getline(in, part, ',')) out.push_back(std::stoul(part));
