@@ -1,10 +1,19 @@
 // Prize-collecting Steiner forest: Goemans-Williamson moat growing with edge parts in pairing
 // heaps (one per cluster, melded on merge), moat sums by path compression over the merge tree,
 // then none / simple / GW / strong pruning. Written from the algorithm's description.
+//
+// Growth loop invariant: for every edge between two clusters of which at least one grows, the
+// part in each growing endpoint cluster has a key no later than the time the edge becomes tight
+// if nothing changes. An event pops the earliest part and either merges, discards an edge inside
+// one cluster (with its twin), or re-keys the part exactly (and lowers its twin's key). When a
+// cluster that was not growing joins a growing one, all of its parts are re-keyed at once
+// (rekey): their old keys, and their twins', assumed the old state. Nodes without prize never
+// grow: they start inactive instead of deactivating at time 0.
 #include "grappi/pcst.hpp"
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <functional>
 #include <cctype>
 #include <charconv>
@@ -48,33 +57,139 @@ struct PCSTSolver::Impl {
   const int64_t *ends = nullptr;
   const double *cost = nullptr;
 
+  // ---- edge parts: one per endpoint of every edge that is not a self-loop, grouped by node
+  // (CSR order) so that a node's parts, which start out in one heap, share cache lines ----
+  struct alignas(32) Part {
+    double key;     // time at which this part's edge is expected to become tight
+    int32_t child;  // pairing heap: first child, next sibling, previous sibling or parent
+    int32_t next;
+    int32_t prev;   // -1: a heap's root; -2: not in any heap
+    int32_t twin;   // the part at the other endpoint
+    int32_t other;  // the node at the other endpoint
+    int32_t edge;
+  };
+  std::unique_ptr<Part[]> parts;  // not zero-filled: every part is written before use
+  std::size_t parts_capacity = 0;
+  std::vector<int32_t> part_off;  // parts of node u: [part_off[u], part_off[u+1])
+  Part &P(int32_t p) { return parts[static_cast<std::size_t>(p)]; }
+
   // ---- clusters (n leaves, then one per merge) ----
-  std::vector<int32_t> parent, jump, child_a, child_b;
-  std::vector<double> jsum, moat, start, prize_sum, inner;
-  std::vector<char> active, has_root, necessary;
-  std::vector<int32_t> heap_root;
-  std::vector<uint32_t> stamp;
+  // The state the growth loop reads per event in one record, the compressed merge-tree paths
+  // in another (find walks them), the merge tree and the sums in separate arrays.
+  struct Cluster {
+    double moat;     // moat when last deactivated (or when it became inactive by merging)
+    double start;    // time it became active
+    int32_t heap;    // root part of its pairing heap (-1: empty)
+    int32_t active;  // growing
+  };
+  struct Up {
+    double jsum;   // sum of final moats from this cluster up to (not including) `jump`
+    int32_t jump;  // compressed path towards the top of the merge tree (-1: top)
+  };
+  std::vector<Cluster> cl;
+  std::vector<Up> up;
+  std::vector<int32_t> qpos;  // position in the edge-event queue (-1: not queued)
+  std::vector<int32_t> parent, child_a, child_b;
+  std::vector<double> prize_sum, inner;
+  std::vector<char> has_root, necessary;
   int64_t active_count = 0;
 
-  // ---- edge parts: part 2e sits at endpoint 0 of edge e, 2e+1 at endpoint 1 ----
-  std::vector<double> key;
-  std::vector<int32_t> h_child, h_next, h_prev;  // pairing heap links; h_prev = -2: not in a heap
-  // ---- events ----
-  struct Event {
+  // ---- edge events: one entry per active cluster with a non-empty heap, keyed by the key of
+  // its heap's root; an indexed 4-ary heap (ties: lower cluster index first) ----
+  struct QEntry {
     double time;
-    int kind;  // 0: cluster deactivation, 1: edge event (ties: deactivations first)
     int32_t cluster;
-    uint32_t stamp;
-    bool operator>(const Event &o) const {
-      if (time != o.time) return time > o.time;
-      if (kind != o.kind) return kind > o.kind;
-      return cluster > o.cluster;
-    }
   };
-  // Edge events (the key of a cluster's heap root; stale once the cluster's stamp moves on) and
-  // deactivation events (pushed once per active cluster: its deactivation time only changes by
-  // merging, which makes a new cluster). Ties: deactivations first, then by cluster index.
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events, deacts;
+  std::vector<QEntry> q;
+  static bool before(const QEntry &a, const QEntry &b) {
+    return a.time < b.time || (a.time == b.time && a.cluster < b.cluster);
+  }
+  void q_place(std::size_t i, const QEntry &x) {
+    q[i] = x;
+    qpos[static_cast<std::size_t>(x.cluster)] = static_cast<int32_t>(i);
+  }
+  void q_up(std::size_t i, QEntry x) {
+    while (i > 0) {
+      const std::size_t above = (i - 1) / 4;
+      if (!before(x, q[above])) break;
+      q_place(i, q[above]);
+      i = above;
+    }
+    q_place(i, x);
+  }
+  void q_down(std::size_t i, QEntry x) {
+    const std::size_t size = q.size();
+    for (;;) {
+      const std::size_t first = 4 * i + 1;
+      if (first >= size) break;
+      std::size_t best = first;
+      const std::size_t last = std::min(first + 4, size);
+      for (std::size_t j = first + 1; j < last; ++j)
+        if (before(q[j], q[best])) best = j;
+      if (!before(q[best], x)) break;
+      q_place(i, q[best]);
+      i = best;
+    }
+    q_place(i, x);
+  }
+  void q_remove(int32_t c) {
+    const int32_t pos = qpos[static_cast<std::size_t>(c)];
+    if (pos < 0) return;
+    qpos[static_cast<std::size_t>(c)] = -1;
+    const QEntry last = q.back();
+    q.pop_back();
+    if (static_cast<std::size_t>(pos) == q.size()) return;
+    const auto i = static_cast<std::size_t>(pos);
+    if (i > 0 && before(last, q[(i - 1) / 4])) q_up(i, last);
+    else q_down(i, last);
+  }
+  // Queues (or re-keys, or removes) cluster c's next edge event.
+  void update_event(int32_t c) {
+    const Cluster &k = cl[static_cast<std::size_t>(c)];
+    if (!k.active || k.heap < 0) {
+      q_remove(c);
+      return;
+    }
+    const QEntry x{P(k.heap).key, c};
+    const int32_t pos = qpos[static_cast<std::size_t>(c)];
+    if (pos < 0) {
+      q.push_back(x);
+      q_up(q.size() - 1, x);
+      return;
+    }
+    const auto i = static_cast<std::size_t>(pos);
+    if (i > 0 && before(x, q[(i - 1) / 4])) q_up(i, x);
+    else q_down(i, x);
+  }
+
+  // ---- deactivation events (pushed once per active cluster: its deactivation time only
+  // changes by merging, which makes a new cluster); ties: lower cluster index first ----
+  struct Deact {
+    double time;
+    int32_t cluster;
+    bool operator>(const Deact &o) const { return time > o.time || (time == o.time && cluster > o.cluster); }
+  };
+  std::priority_queue<Deact, std::vector<Deact>, std::greater<Deact>> deacts;  // merged clusters
+  std::vector<Deact> deacts0;  // the nodes', sorted once (their times are their prizes)
+  std::size_t deacts0_next = 0;
+  bool live(const Deact &d) const {
+    return cl[static_cast<std::size_t>(d.cluster)].active && parent[static_cast<std::size_t>(d.cluster)] < 0;
+  }
+  // The next deactivation of a growing cluster, or nullptr.
+  const Deact *next_deact() {
+    while (deacts0_next < deacts0.size() && !live(deacts0[deacts0_next])) ++deacts0_next;
+    while (!deacts.empty() && !live(deacts.top())) deacts.pop();
+    const Deact *a = deacts0_next < deacts0.size() ? &deacts0[deacts0_next] : nullptr;
+    const Deact *b = deacts.empty() ? nullptr : &deacts.top();
+    if (!a) return b;
+    if (!b) return a;
+    return *a > *b ? b : a;
+  }
+  void drop_deact(const Deact *d) {
+    if (d == &deacts.top()) deacts.pop();
+    else ++deacts0_next;
+  }
+
   // ---- phase 1 result ----
   struct Merge {
     int32_t edge, inactive_cluster, active_node, inactive_node;
@@ -86,54 +201,82 @@ struct PCSTSolver::Impl {
   int32_t meld(int32_t a, int32_t b) {
     if (a < 0) return b;
     if (b < 0) return a;
-    if (key[b] < key[a] || (key[b] == key[a] && b < a)) std::swap(a, b);
+    Part *pa = &P(a), *pb = &P(b);
+    // ties: the lower edge index (input order) first, then the lower part index
+    if (pb->key < pa->key || (pb->key == pa->key && (pb->edge < pa->edge || (pb->edge == pa->edge && b < a)))) {
+      std::swap(a, b);
+      std::swap(pa, pb);
+    }
     // b becomes the first child of a
-    h_next[b] = h_child[a];
-    if (h_child[a] >= 0) h_prev[h_child[a]] = b;
-    h_prev[b] = a;
-    h_child[a] = b;
+    pb->next = pa->child;
+    if (pa->child >= 0) P(pa->child).prev = b;
+    pb->prev = a;
+    pa->child = b;
     return a;
   }
   int32_t pop(int32_t root) {
-    // two-pass pairing of root's children
-    int32_t c = h_child[root];
-    h_child[root] = -1;
-    h_prev[root] = -2;
-    h_next[root] = -1;
-    stack.clear();
+    // two-pass pairing of root's children: pairs left to right (the winners chained through
+    // `next`, last pair first), then melded into one from the right
+    Part &pr = P(root);
+    int32_t c = pr.child, chain = -1;
+    pr.child = -1;
+    pr.prev = -2;
+    pr.next = -1;
     while (c >= 0) {
-      int32_t a = c, b = h_next[a];
-      int32_t nxt = b >= 0 ? h_next[b] : -1;
-      h_next[a] = -1;
-      h_prev[a] = -1;
+      const int32_t a = c, b = P(a).next;
+      int32_t w = a;
       if (b >= 0) {
-        h_next[b] = -1;
-        h_prev[b] = -1;
+        c = P(b).next;
+        w = meld(a, b);
+      } else {
+        c = -1;
       }
-      stack.push_back(meld(a, b));
-      c = nxt;
+      P(w).next = chain;
+      chain = w;
     }
-    int32_t r = -1;
-    while (!stack.empty()) {
-      r = meld(stack.back(), r);
-      stack.pop_back();
+    int32_t r = chain;
+    if (r < 0) return -1;
+    chain = P(r).next;
+    while (chain >= 0) {
+      const int32_t nx = P(chain).next;
+      r = meld(r, chain);
+      P(r).next = -1;
+      chain = nx;
     }
-    if (r >= 0) h_prev[r] = -1;
+    P(r).next = -1;
+    P(r).prev = -1;
     return r;
   }
-  // Lowers key[p] inside the heap whose root is `root`; returns the new root.
+  // Lowers the key of part p inside the heap whose root is `root`; returns the new root.
   int32_t decrease(int32_t root, int32_t p, double k) {
-    key[p] = k;
+    Part &pp = P(p);
+    pp.key = k;
     if (p == root) return root;
     // cut p (with its subtree) out
-    int32_t pr = h_prev[p];
-    if (h_child[pr] == p) h_child[pr] = h_next[p];
-    else h_next[pr] = h_next[p];
-    if (h_next[p] >= 0) h_prev[h_next[p]] = pr;
-    h_next[p] = -1;
-    h_prev[p] = -1;
+    Part &pr = P(pp.prev);
+    if (pr.child == p) pr.child = pp.next;
+    else pr.next = pp.next;
+    if (pp.next >= 0) P(pp.next).prev = pp.prev;
+    pp.next = -1;
+    pp.prev = -1;
     int32_t r = meld(root, p);
-    h_prev[r] = -1;
+    P(r).prev = -1;
+    return r;
+  }
+
+  // Removes part p from the heap whose root is `root`; returns the new root.
+  int32_t erase(int32_t root, int32_t p) {
+    if (p == root) return pop(p);
+    Part &pp = P(p);
+    Part &pr = P(pp.prev);
+    if (pr.child == p) pr.child = pp.next;
+    else pr.next = pp.next;
+    if (pp.next >= 0) P(pp.next).prev = pp.prev;
+    pp.next = -1;
+    pp.prev = -1;
+    const int32_t sub = pop(p);
+    const int32_t r = meld(root, sub);
+    P(r).prev = -1;
     return r;
   }
 
@@ -142,172 +285,237 @@ struct PCSTSolver::Impl {
     double sum = 0;
     int32_t x = c;
     stack.clear();
-    while (jump[x] >= 0) {
+    while (up[static_cast<std::size_t>(x)].jump >= 0) {
       stack.push_back(x);
-      sum += jsum[x];
-      x = jump[x];
+      sum += up[static_cast<std::size_t>(x)].jsum;
+      x = up[static_cast<std::size_t>(x)].jump;
     }
     // path compression: every node on the path jumps straight to the top
     double acc = sum;
     for (int32_t y : stack) {
-      const double own = jsum[y];
-      jsum[y] = acc;
-      jump[y] = x;
+      Up &k = up[static_cast<std::size_t>(y)];
+      const double own = k.jsum;
+      k.jsum = acc;
+      k.jump = x;
       acc -= own;
     }
     return {x, sum};
   }
-  double current_moat(int32_t c, double t) const { return moat[c] + (active[c] ? t - start[c] : 0.0); }
-
-  void push_edge_event(int32_t c) {
-    ++stamp[c];
-    if (active[c] && heap_root[c] >= 0) events.push({key[heap_root[c]], 1, c, stamp[c]});
+  double current_moat(int32_t c, double t) const {
+    const Cluster &k = cl[static_cast<std::size_t>(c)];
+    return k.moat + (k.active ? t - k.start : 0.0);
   }
+
   void push_deactivation(int32_t c) {
-    if (active[c]) deacts.push({start[c] + std::max(0.0, prize_sum[c] - inner[c] - moat[c]), 0, c, 0});
+    const Cluster &k = cl[static_cast<std::size_t>(c)];
+    if (k.active)
+      deacts.push({k.start + std::max(0.0, prize_sum[static_cast<std::size_t>(c)] -
+                                               inner[static_cast<std::size_t>(c)] - k.moat),
+                   c});
   }
 
   int32_t new_cluster() {
+    cl.push_back({0.0, 0.0, -1, 0});
+    up.push_back({0.0, -1});
+    qpos.push_back(-1);
     parent.push_back(-1);
-    jump.push_back(-1);
     child_a.push_back(-1);
     child_b.push_back(-1);
-    jsum.push_back(0);
-    moat.push_back(0);
-    start.push_back(0);
     prize_sum.push_back(0);
     inner.push_back(0);
-    active.push_back(0);
     has_root.push_back(0);
     necessary.push_back(0);
-    heap_root.push_back(-1);
-    stamp.push_back(0);
-    return static_cast<int32_t>(parent.size() - 1);
+    return static_cast<int32_t>(cl.size() - 1);
   }
 
   void deactivate(int32_t c, double t) {
-    moat[c] += t - start[c];
-    active[c] = 0;
+    Cluster &k = cl[static_cast<std::size_t>(c)];
+    k.moat += t - k.start;
+    k.active = 0;
     --active_count;
-    ++stamp[c];
+    q_remove(c);
   }
 
   void merge(int32_t a, int32_t b, int32_t e, double t, int32_t node_a, int32_t node_b) {
     Merge rec{e, -1, -1, -1};
-    if (active[a] && !active[b]) rec = {e, b, node_a, node_b};
-    if (!active[a] && active[b]) rec = {e, a, node_b, node_a};
+    const bool act_a = cl[static_cast<std::size_t>(a)].active, act_b = cl[static_cast<std::size_t>(b)].active;
+    if (act_a && !act_b) rec = {e, b, node_a, node_b};
+    if (!act_a && act_b) rec = {e, a, node_b, node_a};
     for (int32_t x : {a, b})
-      if (active[x]) deactivate(x, t);
+      if (cl[static_cast<std::size_t>(x)].active) deactivate(x, t);
     const int32_t c = new_cluster();
-    prize_sum[c] = prize_sum[a] + prize_sum[b];
-    inner[c] = inner[a] + moat[a] + inner[b] + moat[b];
-    has_root[c] = has_root[a] || has_root[b];
-    child_a[c] = a;
-    child_b[c] = b;
+    const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b), uc = static_cast<std::size_t>(c);
+    prize_sum[uc] = prize_sum[ua] + prize_sum[ub];
+    inner[uc] = inner[ua] + cl[ua].moat + inner[ub] + cl[ub].moat;
+    has_root[uc] = has_root[ua] || has_root[ub];
+    child_a[uc] = a;
+    child_b[uc] = b;
     for (int32_t x : {a, b}) {
-      parent[x] = c;
-      jump[x] = c;
-      jsum[x] = moat[x];
+      parent[static_cast<std::size_t>(x)] = c;
+      up[static_cast<std::size_t>(x)] = {cl[static_cast<std::size_t>(x)].moat, c};
     }
-    heap_root[c] = meld(heap_root[a], heap_root[b]);
-    heap_root[a] = heap_root[b] = -1;
     merges.push_back(rec);
-    if (!has_root[c]) {
-      active[c] = 1;
+    if (!has_root[uc]) {
+      cl[uc].active = 1;
       ++active_count;
-      start[c] = t;
+      cl[uc].start = t;
+      // A side that was not growing starts to: its parts' keys and the keys of their twins in
+      // other growing clusters no longer bound the edges' tight times, so recompute them now.
+      for (std::size_t x : {ua, ub})
+        if (!(x == ua ? act_a : act_b)) cl[x].heap = rekey(cl[x].heap, c, t);
     }
-    push_edge_event(c);
+    cl[uc].heap = meld(cl[ua].heap, cl[ub].heap);
+    cl[ua].heap = cl[ub].heap = -1;
+    update_event(c);
     push_deactivation(c);
   }
 
+  // Re-keys every part of heap h, whose cluster was not growing and is now inside the active
+  // cluster c that starts growing at time t, as an event would; parts of edges inside c are
+  // dropped (their twins are discarded when they surface). Returns the new heap and its size.
+  std::vector<int32_t> collect;
+  int32_t rekey(int32_t h, int32_t c, double t) {
+    collect.clear();
+    if (h >= 0) collect.push_back(h);
+    for (std::size_t i = 0; i < collect.size(); ++i)
+      for (int32_t ch = P(collect[i]).child; ch >= 0; ch = P(ch).next) collect.push_back(ch);
+    int32_t r = -1;
+    for (const int32_t p : collect) {
+      Part &x = P(p);
+      x.child = x.next = -1;
+      x.prev = -2;
+      const double su = find(P(x.twin).other).second;
+      const auto [cv, sv] = find(x.other);
+      if (cv == c) continue;
+      const double rem = cost[static_cast<std::size_t>(x.edge)] - su - sv - current_moat(cv, t);
+      const bool other_active = cl[static_cast<std::size_t>(cv)].active;
+      const double k = other_active ? t + rem / 2 : t + rem;
+      x.key = k;
+      x.prev = -1;
+      r = meld(r, p);
+      Part &tw = P(x.twin);
+      if (other_active && tw.prev != -2 && tw.key > k) {
+        Cluster &kv = cl[static_cast<std::size_t>(cv)];
+        kv.heap = decrease(kv.heap, x.twin, k);
+        update_event(cv);
+      }
+    }
+    if (r >= 0) P(r).prev = -1;
+    return r;
+  }
+
   void grow(int64_t root, int64_t target) {
+    cl.reserve(2 * n);
+    up.reserve(2 * n);
+    qpos.reserve(2 * n);
+    for (auto *v : {&parent, &child_a, &child_b}) v->reserve(2 * n);
+    for (auto *v : {&prize_sum, &inner}) v->reserve(2 * n);
+    for (auto *v : {&has_root, &necessary}) v->reserve(2 * n);
+    merges.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       const int32_t c = new_cluster();
-      prize_sum[c] = prize[i];
+      prize_sum[static_cast<std::size_t>(c)] = prize[i];
       if (static_cast<int64_t>(i) == root) {
-        has_root[c] = 1;
-      } else {
-        active[c] = 1;
+        has_root[static_cast<std::size_t>(c)] = 1;
+      } else if (prize[i] > 0) {  // a node without prize would stop growing at time 0
+        cl[static_cast<std::size_t>(c)].active = 1;
         ++active_count;
       }
     }
-    key.assign(2 * m, 0.0);
-    h_child.assign(2 * m, -1);
-    h_next.assign(2 * m, -1);
-    h_prev.assign(2 * m, -2);
+    part_off.assign(n + 1, 0);
     for (std::size_t e = 0; e < m; ++e) {
       const int64_t u = ends[2 * e], v = ends[2 * e + 1];
       if (u == v) continue;  // a self-loop never connects anything
-      const bool au = active[static_cast<std::size_t>(u)], av = active[static_cast<std::size_t>(v)];
-      const double k = (au && av) ? cost[e] / 2 : cost[e];
-      for (int side = 0; side < 2; ++side) {
-        const int32_t p = static_cast<int32_t>(2 * e + static_cast<std::size_t>(side));
-        const int32_t c = static_cast<int32_t>(side ? v : u);
-        key[p] = k;
-        h_prev[p] = -1;
-        heap_root[c] = meld(heap_root[c], p);
-        h_prev[heap_root[c]] = -1;
+      ++part_off[static_cast<std::size_t>(u) + 1];
+      ++part_off[static_cast<std::size_t>(v) + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) part_off[i + 1] += part_off[i];
+    if (static_cast<std::size_t>(part_off[n]) > parts_capacity) {
+      parts.reset();
+      parts_capacity = static_cast<std::size_t>(part_off[n]);
+      parts.reset(new Part[parts_capacity]);
+    }
+    {
+      std::vector<int32_t> fill(part_off.begin(), part_off.end() - 1);
+      for (std::size_t e = 0; e < m; ++e) {
+        const auto u = static_cast<std::size_t>(ends[2 * e]), v = static_cast<std::size_t>(ends[2 * e + 1]);
+        if (u == v) continue;
+        const int32_t pu = fill[u]++, pv = fill[v]++;
+        // Keys: exact for a growing node (cost / 2 when both grow, cost when only it does); the
+        // keys of a node that does not grow are recomputed when it joins a growing cluster.
+        const double half = cost[e] / 2;
+        const auto ei = static_cast<int32_t>(e);
+        parts[static_cast<std::size_t>(pu)] = {cl[u].active && !cl[v].active ? cost[e] : half, -1, -1, -1, pv,
+                                               static_cast<int32_t>(v), ei};
+        parts[static_cast<std::size_t>(pv)] = {cl[v].active && !cl[u].active ? cost[e] : half, -1, -1, -1, pu,
+                                               static_cast<int32_t>(u), ei};
       }
     }
+    for (std::size_t u = 0; u < n; ++u) {
+      int32_t r = -1;
+      for (int32_t p = part_off[u]; p < part_off[u + 1]; ++p) r = meld(r, p);
+      if (r >= 0) P(r).prev = -1;
+      cl[u].heap = r;
+    }
+    q.reserve(n);
+    deacts0.clear();
+    deacts0_next = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      push_edge_event(static_cast<int32_t>(i));
-      push_deactivation(static_cast<int32_t>(i));
+      update_event(static_cast<int32_t>(i));
+      if (cl[i].active) deacts0.push_back({prize[i], static_cast<int32_t>(i)});
     }
+    std::sort(deacts0.begin(), deacts0.end(), [](const Deact &x, const Deact &y) { return y > x; });
     while (active_count > target) {
-      while (!deacts.empty() && (!active[deacts.top().cluster] || parent[deacts.top().cluster] >= 0)) deacts.pop();
-      while (!events.empty()) {
-        const Event &top = events.top();
-        if (top.stamp == stamp[top.cluster] && active[top.cluster] && parent[top.cluster] < 0) break;
-        events.pop();
-      }
-      if (deacts.empty() && events.empty()) break;
-      if (!deacts.empty() && (events.empty() || deacts.top().time <= events.top().time)) {
-        const Event ev = deacts.top();
-        deacts.pop();
-        deactivate(ev.cluster, ev.time);
+      const Deact *nd = next_deact();
+      if (!nd && q.empty()) break;
+      if (nd && (q.empty() || nd->time <= q.front().time)) {
+        const Deact d = *nd;
+        drop_deact(nd);
+        deactivate(d.cluster, d.time);
         continue;
       }
-      const Event ev = events.top();
-      events.pop();
-      const int32_t c = ev.cluster;
-      const double t = ev.time;
-      const int32_t p = heap_root[c];
-      if (p < 0 || key[p] != t) continue;
-      heap_root[c] = pop(p);
-      const int32_t e = p / 2, q = p ^ 1;
-      const int32_t nu = static_cast<int32_t>(ends[2 * e + (p & 1)]);
-      const int32_t nv = static_cast<int32_t>(ends[2 * e + (q & 1)]);
+      const int32_t c = q.front().cluster;
+      const double t = q.front().time;
+      const int32_t p = cl[static_cast<std::size_t>(c)].heap;
+      cl[static_cast<std::size_t>(c)].heap = pop(p);
+      Part &part = P(p);
+      const int32_t e = part.edge, qp = part.twin;
+      Part &twin = P(qp);
+      const int32_t nu = twin.other, nv = part.other;
       auto [cu, su] = find(nu);
       auto [cv, sv] = find(nv);
-      if (cu == cv) {  // already joined: discard this part (its twin is dropped when popped)
-        push_edge_event(c);
+      if (cu == cv) {  // already joined: discard this part and take its twin out of the heap too
+        if (twin.prev != -2) {
+          Cluster &kc = cl[static_cast<std::size_t>(c)];
+          kc.heap = erase(kc.heap, qp);
+        }
+        update_event(c);
         continue;
       }
-      const double rem = cost[e] - su - current_moat(cu, t) - sv - current_moat(cv, t);
-      if (rem <= kEps * std::max(1.0, cost[e])) {
+      const double ce = cost[static_cast<std::size_t>(e)];
+      const double rem = ce - su - current_moat(cu, t) - sv - current_moat(cv, t);
+      if (rem <= kEps * std::max(1.0, ce)) {
         // Take the twin part out of the other heap before the heaps are melded.
-        if (h_prev[q] != -2) {
-          if (heap_root[cv] == q) {
-            heap_root[cv] = pop(q);
-          } else {
-            heap_root[cv] = decrease(heap_root[cv], q, -1.0);
-            heap_root[cv] = pop(heap_root[cv]);
-          }
+        if (twin.prev != -2) {
+          Cluster &kv = cl[static_cast<std::size_t>(cv)];
+          kv.heap = erase(kv.heap, qp);
         }
         merge(cu, cv, e, t, nu, nv);
         continue;
       }
-      const double k = active[cv] ? t + rem / 2 : t + rem;
-      key[p] = k;
-      h_prev[p] = -1;
-      heap_root[c] = meld(heap_root[c], p);
-      h_prev[heap_root[c]] = -1;
-      if (active[cv] && h_prev[q] != -2 && key[q] > k) {
-        heap_root[cv] = decrease(heap_root[cv], q, k);
-        push_edge_event(cv);
+      const bool other_active = cl[static_cast<std::size_t>(cv)].active;
+      const double k = other_active ? t + rem / 2 : t + rem;
+      part.key = k;
+      part.prev = -1;
+      Cluster &kc = cl[static_cast<std::size_t>(c)];
+      kc.heap = meld(kc.heap, p);
+      P(kc.heap).prev = -1;
+      if (other_active && twin.prev != -2 && twin.key > k) {
+        Cluster &kv = cl[static_cast<std::size_t>(cv)];
+        kv.heap = decrease(kv.heap, qp, k);
+        update_event(cv);
       }
-      push_edge_event(c);
+      update_event(c);
     }
   }
 
@@ -586,12 +794,14 @@ void PCSTSolver::Impl::strong_prune(int64_t root, std::vector<char> &keep_node, 
 
 PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning, bool improve_after) {
   // reset
-  for (auto *v : {&parent, &jump, &child_a, &child_b, &heap_root}) v->clear();
-  for (auto *v : {&jsum, &moat, &start, &prize_sum, &inner}) v->clear();
-  for (auto *v : {&active, &has_root, &necessary}) v->clear();
-  stamp.clear();
+  cl.clear();
+  up.clear();
+  qpos.clear();
+  for (auto *v : {&parent, &child_a, &child_b}) v->clear();
+  for (auto *v : {&prize_sum, &inner}) v->clear();
+  for (auto *v : {&has_root, &necessary}) v->clear();
   merges.clear();
-  events = decltype(events)();
+  q.clear();
   deacts = decltype(deacts)();
   active_count = 0;
   grow(root, root >= 0 ? 0 : num_clusters);
@@ -600,7 +810,7 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
   std::vector<char> good(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const int32_t top = find(static_cast<int32_t>(i)).first;
-    good[i] = active[static_cast<std::size_t>(top)] || has_root[static_cast<std::size_t>(top)];
+    good[i] = cl[static_cast<std::size_t>(top)].active || has_root[static_cast<std::size_t>(top)];
   }
   std::vector<char> keep_node(n, 0), keep_edge(m, 0);
   if (pruning == Pruning::none) {

@@ -253,3 +253,114 @@ TEST_CASE("PCST property tests on random small graphs against exhaustive search"
   CHECK(improved > 0);
   CHECK(optimal_after > optimal_before);
 }
+
+namespace {
+// Goemans-Williamson growth simulated directly: every step scans all clusters and edges for the
+// next event (deactivation first on equal times), loads per node. Returns the merged edges and
+// the nodes of clusters still active (or holding the root) at the end - what pruning "none"
+// reports.
+std::pair<std::set<int64_t>, std::set<int64_t>> direct_gw(const std::vector<double> &prize, const E &edges,
+                                                          const std::vector<double> &cost, int64_t root, int k) {
+  const std::size_t n = prize.size();
+  struct Cl {
+    bool active, rooted;
+    double left;  // prize not yet paid for by moats
+    std::vector<std::size_t> nodes;
+  };
+  std::vector<Cl> cs;
+  std::vector<std::size_t> top(n);
+  std::vector<double> load(n, 0.0);
+  std::size_t active = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool is_root = static_cast<int64_t>(i) == root;
+    cs.push_back({!is_root && prize[i] > 0, is_root, prize[i], {i}});
+    top[i] = i;
+    active += cs.back().active;
+  }
+  const std::size_t target = root >= 0 ? 0 : static_cast<std::size_t>(k);
+  std::set<int64_t> merged;
+  while (active > target) {
+    double best = std::numeric_limits<double>::infinity();
+    int kind = -1;
+    std::size_t who = 0;
+    for (std::size_t c = 0; c < cs.size(); ++c)
+      if (cs[c].active && cs[c].left < best) best = cs[c].left, kind = 0, who = c;
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+      const auto u = static_cast<std::size_t>(edges[e].first), v = static_cast<std::size_t>(edges[e].second);
+      const std::size_t a = top[u], b = top[v];
+      const int rate = cs[a].active + cs[b].active;
+      if (a == b || rate == 0) continue;
+      const double dt = (cost[e] - load[u] - load[v]) / rate;
+      if (dt < best) best = dt, kind = 1, who = e;
+    }
+    if (kind < 0) break;
+    best = std::max(best, 0.0);
+    for (auto &c : cs)
+      if (c.active) {
+        c.left -= best;
+        for (std::size_t v : c.nodes) load[v] += best;
+      }
+    if (kind == 0) {
+      cs[who].active = false;
+      --active;
+      continue;
+    }
+    const std::size_t a = top[static_cast<std::size_t>(edges[who].first)],
+                      b = top[static_cast<std::size_t>(edges[who].second)];
+    active -= cs[a].active + cs[b].active;
+    Cl c{false, cs[a].rooted || cs[b].rooted, (cs[a].active ? cs[a].left : 0) + (cs[b].active ? cs[b].left : 0), {}};
+    c.active = !c.rooted;
+    active += c.active;
+    for (std::size_t x : {a, b}) {
+      c.nodes.insert(c.nodes.end(), cs[x].nodes.begin(), cs[x].nodes.end());
+      cs[x].nodes.clear();
+      cs[x].active = false;
+    }
+    for (std::size_t v : c.nodes) top[v] = cs.size();
+    cs.push_back(std::move(c));
+    merged.insert(static_cast<int64_t>(who));
+  }
+  std::set<int64_t> nodes;
+  for (const auto &c : cs)
+    if (c.active || c.rooted)
+      for (std::size_t v : c.nodes) nodes.insert(static_cast<int64_t>(v));
+  for (int64_t e : merged) {
+    nodes.insert(edges[static_cast<std::size_t>(e)].first);
+    nodes.insert(edges[static_cast<std::size_t>(e)].second);
+  }
+  return {nodes, merged};
+}
+}  // namespace
+
+TEST_CASE("PCST growth phase equals a direct simulation of Goemans-Williamson on random graphs") {
+  // Continuous random prizes and costs (no ties), a share of zero prizes (nodes that never grow
+  // and are absorbed later), parallel edges, rooted and multi-cluster runs.
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  PCSTSolver solver;
+  for (int trial = 0; trial < 600; ++trial) {
+    const std::size_t n = 3 + rng() % 60;
+    const std::size_t m = n + rng() % (3 * n);
+    const double zero_share = 0.3 * static_cast<double>(rng() % 3);
+    std::vector<double> prize(n), cost(m);
+    for (auto &p : prize) p = unit(rng) < zero_share ? 0.0 : 3 * unit(rng);
+    E edges(m);
+    for (std::size_t e = 0; e < m; ++e) {
+      const auto u = static_cast<int64_t>(rng() % n);
+      auto v = static_cast<int64_t>(rng() % n);
+      if (v == u) v = (u + 1) % static_cast<int64_t>(n);
+      edges[e] = {u, v};
+      cost[e] = unit(rng);
+    }
+    const int64_t root = trial % 5 == 0 ? static_cast<int64_t>(rng() % n) : -1;
+    const int k = root >= 0 ? 1 : 1 + trial % 3;
+    const auto [want_nodes, want_edges] = direct_gw(prize, edges, cost, root, k);
+    PcstOptions o;
+    o.root = root;
+    o.num_clusters = k;
+    o.pruning = Pruning::none;
+    const auto r = solver.solve(prize, edges, cost, o);
+    CHECK_MESSAGE(std::set<int64_t>(r.edges.begin(), r.edges.end()) == want_edges, "trial " << trial);
+    CHECK_MESSAGE(std::set<int64_t>(r.nodes.begin(), r.nodes.end()) == want_nodes, "trial " << trial);
+  }
+}
