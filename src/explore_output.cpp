@@ -189,9 +189,8 @@ std::string to_markdown(const ExploreResult &r) {
     o << "| interaction | relation | score | channels | PMIDs | explanation |\n|---|---|---:|---|---|---|\n";
     for (std::size_t k = 0; k < p.edges.size(); ++k) {
       const auto &e = r.edges[p.edges[k]];
-      std::string ch, pm;
-      for (const auto &c : e.channels)
-        if (c.score > 0) ch += (ch.empty() ? "" : ", ") + c.name + " " + detail::fixed(c.score, 3);
+      const std::string ch = detail::channel_list(e.channels, " ", ", ");
+      std::string pm;
       for (std::size_t i = 0; i < e.pmids.size() && i < 5; ++i) pm += (pm.empty() ? "" : ", ") + std::to_string(e.pmids[i]);
       if (e.pmids.size() > 5) pm += ", ...";
       o << "| " << name_of(r, p.nodes[k]) << " – " << name_of(r, p.nodes[k + 1]) << " | " << md_escape(e.relation) << " | "
@@ -266,9 +265,7 @@ json to_cx2(const ExploreResult &r) {
     const auto &e = r.edges[ei];
     json pm = json::array();
     for (auto id : e.pmids) pm.push_back("pubmed:" + std::to_string(id));
-    std::string ch;
-    for (const auto &c : e.channels)
-      if (c.score > 0) ch += (ch.empty() ? "" : "; ") + c.name + "=" + detail::fixed(c.score, 3);
+    const std::string ch = detail::channel_list(e.channels, "=", "; ");
     json rk = json::array();
     for (auto x : ranks) rk.push_back(static_cast<int64_t>(x));
     json v{{"interaction", e.relation},

@@ -365,13 +365,10 @@ ExploreResult AgentPipeline::explore(std::string_view protein, const ExploreOpti
   // ---- divide: edge requests -------------------------------------------------------------------
   const std::string &system = opt.templates.system;
   auto edge_request = [&](const ExplainedEdge &e) {
-    std::string channels, pmids;
+    std::string channels = detail::channel_list(e.channels, " ", ", "), pmids;
     json ch = json::object();
-    for (const auto &c : e.channels) {
-      if (c.score <= 0) continue;  // a channel without evidence says nothing
-      channels += (channels.empty() ? "" : ", ") + c.name + " " + detail::fixed(c.score, 3);
-      ch[c.name] = c.score;
-    }
+    for (const auto &c : e.channels)
+      if (c.score > 0) ch[c.name] = c.score;  // a channel without evidence says nothing
     if (channels.empty()) channels = "(combined score only)";
     for (std::size_t i = 0; i < e.pmids.size() && i < 20; ++i)
       pmids += (pmids.empty() ? "" : ", ") + std::to_string(e.pmids[i]);

@@ -45,22 +45,29 @@ const std::set<std::string> kEdgeFields = {"query", "source", "target", "source_
                                            "relation", "direction", "score", "channels", "pmids", "evidence"};
 const std::set<std::string> kPathFields = {"query", "path", "length", "proteins", "edge_explanations"};
 
-// The {{field}} names a template uses; Error for a malformed one.
-std::set<std::string> fields_of(const std::string &t, const std::string &where) {
-  std::set<std::string> out;
-  for (std::size_t i = t.find("{{"); i != std::string::npos; i = t.find("{{", i + 2)) {
-    auto e = t.find("}}", i + 2);
+// Walks a template: text(from, to) for each literal run, field(name) for each {{name}}; Error
+// naming `where` for an unclosed '{{' or an empty field. render and the field check share it.
+template <class Text, class Field>
+void scan(const std::string &t, const std::string &where, Text &&text, Field &&field) {
+  std::size_t pos = 0;
+  for (std::size_t i = t.find("{{"); i != std::string::npos; i = t.find("{{", pos)) {
+    const auto e = t.find("}}", i + 2);
     if (e == std::string::npos) throw Error(ErrorCode::invalid_argument, where + ": unclosed '{{'");
-    std::string name = detail::trim_copy(t.substr(i + 2, e - i - 2));
+    const std::string name = detail::trim_copy(t.substr(i + 2, e - i - 2));
     if (name.empty()) throw Error(ErrorCode::invalid_argument, where + ": empty field '{{}}'");
-    out.insert(name);
+    text(pos, i);
+    field(name);
+    pos = e + 2;
   }
-  return out;
+  text(pos, t.size());
 }
 
 void check(const std::string &t, const std::set<std::string> &allowed, const std::string &where) {
-  for (const auto &f : fields_of(t, where))
-    if (!allowed.count(f)) throw Error(ErrorCode::invalid_argument, where + ": unknown field {{" + f + "}}");
+  scan(
+      t, where, [](std::size_t, std::size_t) {},
+      [&](const std::string &f) {
+        if (!allowed.count(f)) throw Error(ErrorCode::invalid_argument, where + ": unknown field {{" + f + "}}");
+      });
 }
 
 std::string read_all(const std::string &path) {
@@ -109,20 +116,13 @@ void PromptTemplates::load(const std::string &system_file, const std::string &ed
 std::string PromptTemplates::render(const std::string &tmpl, const std::map<std::string, std::string> &vars) {
   std::string out;
   out.reserve(tmpl.size() + 256);
-  std::size_t pos = 0;
-  while (true) {
-    auto i = tmpl.find("{{", pos);
-    if (i == std::string::npos) break;
-    auto e = tmpl.find("}}", i + 2);
-    if (e == std::string::npos) throw Error(ErrorCode::invalid_argument, "template: unclosed '{{'");
-    std::string name = detail::trim_copy(tmpl.substr(i + 2, e - i - 2));
-    auto it = vars.find(name);
-    if (it == vars.end()) throw Error(ErrorCode::invalid_argument, "template: unknown field {{" + name + "}}");
-    out.append(tmpl, pos, i - pos);
-    out += it->second;
-    pos = e + 2;
-  }
-  out.append(tmpl, pos, std::string::npos);
+  scan(
+      tmpl, "template", [&](std::size_t from, std::size_t to) { out.append(tmpl, from, to - from); },
+      [&](const std::string &name) {
+        auto it = vars.find(name);
+        if (it == vars.end()) throw Error(ErrorCode::invalid_argument, "template: unknown field {{" + name + "}}");
+        out += it->second;
+      });
   return out;
 }
 

@@ -70,6 +70,13 @@ std::string fixed(double v, int prec) {
   return o.str();
 }
 
+std::string channel_list(const std::vector<Channel> &channels, const char *assign, const char *sep) {
+  std::string out;
+  for (const auto &c : channels)
+    if (c.score > 0) out += (out.empty() ? "" : sep) + c.name + assign + fixed(c.score, 3);
+  return out;
+}
+
 std::string sha256_hex(std::string_view bytes) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int n = 0;

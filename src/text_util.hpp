@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "grappi/types.hpp"
+
 namespace grappi::detail {
 
 /// s without leading and trailing white space.
@@ -21,6 +23,9 @@ bool text_has_term(std::string_view text, const std::string &term);
 
 /// v with exactly prec digits after the point ("0.999").
 std::string fixed(double v, int prec);
+/// The channels with evidence (score > 0) as text: name, `assign`, score with 3 decimals, joined
+/// by `sep` ("experiments 0.912, database 0.900"); empty when there are none.
+std::string channel_list(const std::vector<Channel> &channels, const char *assign, const char *sep);
 /// Lower-case hex SHA-256 of bytes (all 64 digits).
 std::string sha256_hex(std::string_view bytes);
 
