@@ -42,7 +42,7 @@ const std::string kLinksHeader = "protein1 protein2 combined_score\n";
 
 }  // namespace
 
-TEST_CASE("bad link lines: wrong column count, non-numeric or out-of-range score, unknown id") {
+TEST_CASE("bad link lines: wrong column count / non-numeric or out-of-range score / unknown id") {
   Fixture fx;
   auto f = fx.dir.file("4932.bad.links.txt");
   write_file(f, kLinksHeader + "4932.YBR160W 4932.YPR120C 900\n4932.YBR160W 4932.YPR120C\n");
@@ -79,7 +79,7 @@ TEST_CASE("bad encodings and binary data") {
   CHECK(fx.fails(f).find("x.txt:2: invalid UTF-8") != std::string::npos);
 }
 
-TEST_CASE("truncated gzip, empty file, missing file, unrecognised header") {
+TEST_CASE("truncated gzip / empty file / missing file / unrecognised header") {
   Fixture fx;
   std::string content = read_file(data("4932.protein.physical.links.v12.0.txt.gz"));
   auto t = fx.dir.file("4932.protein.physical.links.v12.0.txt.gz");
@@ -96,7 +96,7 @@ TEST_CASE("truncated gzip, empty file, missing file, unrecognised header") {
   CHECK(fx.fails(e).find("unrecognised header") != std::string::npos);
 }
 
-TEST_CASE("bad lines in info, aliases, actions and export files") {
+TEST_CASE("bad lines in info / aliases / actions and export files") {
   Fixture fx;
   auto f = fx.dir.file("f.txt");
   write_file(f, "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n4932.NEW1\tNEW1\tlong\tx\n");

@@ -80,7 +80,7 @@ TEST_CASE("embeddings persist and re-running embeds only new or changed texts") 
   CHECK_THROWS_AS(kg.vectors("no-such-model"), grappi::Error);
 }
 
-TEST_CASE("exact search agrees with brute force for every metric, among subsets, with ties by id") {
+TEST_CASE("exact search agrees with brute force for every metric / among subsets / with ties by id") {
   std::mt19937 rng(3);
   std::normal_distribution<float> N(0, 1);
   const std::size_t n = 500, dim = 16;
@@ -138,7 +138,7 @@ TEST_CASE("exact search agrees with brute force for every metric, among subsets,
   CHECK_THROWS_AS(grappi::VectorIndex("d", {1, 1}, std::move(dup)), grappi::Error);
 }
 
-TEST_CASE("HNSW recall@10 >= 0.95 on 20k clustered vectors, and it survives a save/load round trip") {
+TEST_CASE("HNSW recall@10 >= 0.95 on 20k clustered vectors / and it survives a save/load round trip") {
   std::mt19937 rng(11);
   std::normal_distribution<float> N(0, 1);
   const std::size_t n = 20000, dim = 48, clusters = 200;
@@ -274,7 +274,7 @@ grappi::HttpEmbedderOptions options_for(const HttpServer &s) {
 }
 }  // namespace
 
-TEST_CASE("HTTP embedder: batches, order by index, and the API key in the header only") {
+TEST_CASE("HTTP embedder: batches / order by index / and the API key in the header only") {
   setenv("GRAPPI_TEST_KEY", "sk-secret-test", 1);
   std::atomic<int> batches{0};
   std::string auth;
@@ -299,7 +299,7 @@ TEST_CASE("HTTP embedder: batches, order by index, and the API key in the header
   unsetenv("GRAPPI_TEST_KEY");
 }
 
-TEST_CASE("HTTP embedder: 429 with Retry-After, 500 then success, malformed answers, closed connections") {
+TEST_CASE("HTTP embedder: 429 with Retry-After / 500 then success / malformed answers / closed connections") {
   std::atomic<int> calls{0};
   std::string mode;
   HttpServer s([&](const HttpRequest &r) {

@@ -136,7 +136,7 @@ TEST_CASE("re-importing the same file adds nothing") {
   CHECK(strip_meta(fingerprint(db)) == strip_meta(before));
 }
 
-TEST_CASE("imports merge into existing nodes, and a dataset can be removed again") {
+TEST_CASE("imports merge into existing nodes / and a dataset can be removed again") {
   TempDir d;
   const auto db = d.file("h.db");
   KnowledgeGraph kg(db);
@@ -193,7 +193,7 @@ TEST_CASE("removing the dataset that created an edge keeps it for the other cont
   for (auto &ds : kg.datasets()) CHECK(ds.id != alz.dataset_id);
 }
 
-TEST_CASE("detailed links keep their channel scores; actions stay directed and typed") {
+TEST_CASE("detailed links keep their channel scores - actions stay directed and typed") {
   TempDir d;
   KnowledgeGraph kg(d.file("h.db"));
   const auto detailed = std::string(GRAPPI_TEST_DATA_DIR) + "/9606.protein.links.detailed.v11.0.sample300.txt.gz";
@@ -219,39 +219,60 @@ TEST_CASE("detailed links keep their channel scores; actions stay directed and t
   CHECK(ch["experimental"] == doctest::Approx(0.157));
   CHECK(ch["database"] == doctest::Approx(0.9));
   CHECK(ch["cooccurrence"] == doctest::Approx(0.0));
-  // Actions: "233 250971 reaction t t" and "233 250971 reaction t f" are two directed edges.
+  // Actions between 233 and 250971 in the sample: "reaction t t" (233 acts on 250971), "reaction
+  // t f" (250971 on 233), "reaction f f" (undirected), "catalysis t t", "catalysis t f", and
+  // "binding f t" + "binding f f" (not directional: one undirected edge).
   auto p = kg.resolve("9606.ENSP00000000233"), q = kg.resolve("9606.ENSP00000250971");
-  auto ae = kg.edges_between(p, q);
-  int fwd = 0, back = 0;
-  for (auto &x : ae) {
-    CHECK(x.relation == "string.action.reaction");
-    CHECK(x.directed);
-    if (x.source == p && x.target == q) ++fwd;
-    if (x.source == q && x.target == p) ++back;
+  std::map<std::string, int> seen_edges;
+  for (auto &x : kg.edges_between(p, q)) {
+    std::string dir = !x.directed ? "undirected" : (x.source == p && x.target == q) ? "forward" : "backward";
+    if (x.directed) CHECK(((x.source == p && x.target == q) || (x.source == q && x.target == p)));
+    ++seen_edges[x.relation + " " + dir];
   }
-  CHECK(fwd == 1);
-  CHECK(back == 1);
-  // The snapshot reports directions from each side.
+  const std::map<std::string, int> want_edges = {
+      {"string.action.reaction forward", 1},   {"string.action.reaction backward", 1},
+      {"string.action.reaction undirected", 1}, {"string.action.catalysis forward", 1},
+      {"string.action.catalysis backward", 1}, {"string.action.binding undirected", 1}};
+  CHECK(seen_edges == want_edges);
+  // The snapshot reports directions from each side: from 233, the reactions with 250971 are one
+  // outgoing and one undirected edge once incoming ones are filtered out.
   auto snap = kg.snapshot();
   grappi::NeighborFilter only_out;
   only_out.incoming = false;
   only_out.relations = {"string.action.reaction"};
-  bool seen = false;
+  int outgoing = 0, undirected = 0, other = 0;
   for (auto &n : snap->neighbors(p, only_out))
     if (n.node == q) {
-      seen = true;
-      CHECK(n.direction == grappi::Direction::outgoing);
+      if (n.direction == grappi::Direction::outgoing) ++outgoing;
+      else if (n.direction == grappi::Direction::undirected) ++undirected;
+      else ++other;
     }
-  CHECK(seen);
-  // "233 19317 activation activation f f 175" is undirected.
+  CHECK(outgoing == 1);
+  CHECK(undirected == 1);
+  CHECK(other == 0);
+  // 233 and 19317: "activation f f", "inhibition f t" + "inhibition f f" (not directional) and
+  // "catalysis t f" (19317 acts on 233).
   auto r = kg.resolve("9606.ENSP00000019317");
-  auto u = kg.edges_between(p, r);
+  std::map<std::string, int> with_r;
+  for (auto &x : kg.edges_between(p, r)) {
+    if (x.directed) {
+      CHECK(x.relation == "string.action.catalysis");
+      CHECK(x.source == r);
+      CHECK(x.target == p);
+    }
+    ++with_r[x.relation];
+  }
+  CHECK(with_r == std::map<std::string, int>{{"string.action.activation", 1}, {"string.action.inhibition", 1},
+                                             {"string.action.catalysis", 1}});
+  std::vector<grappi::Edge> u;
+  for (auto &x : kg.edges_between(p, r))
+    if (x.relation == "string.action.activation") u.push_back(x);
   REQUIRE(u.size() == 1);
   CHECK_FALSE(u[0].directed);
   CHECK(u[0].relation == "string.action.activation");
 }
 
-TEST_CASE("once an organism's info file is imported, links must name its proteins") {
+TEST_CASE("once an organism's info file is imported / links must name its proteins") {
   TempDir d;
   const auto db = d.file("h.db");
   KnowledgeGraph kg(db);
@@ -286,7 +307,7 @@ TEST_CASE("a forced format must agree with the header") {
   CHECK_THROWS_AS(grappi::string_format_from_name("bogus"), grappi::Error);
 }
 
-TEST_CASE("the two listings of a link with different scores: one edge, the higher score, counted") {
+TEST_CASE("the two listings of a link with different scores: one edge / the higher score / counted") {
   TempDir d;
   KnowledgeGraph kg(d.file("c.db"));
   write_file(d.file("l.txt"),

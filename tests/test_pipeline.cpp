@@ -174,7 +174,7 @@ TEST_CASE("parse_path_answer is tolerant but never invents a score") {
   CHECK_FALSE(grappi::parse_edge_answer("   ").ok);
 }
 
-TEST_CASE("prompt templates: fields, files, versions") {
+TEST_CASE("prompt templates: fields / files / versions") {
   auto t = grappi::PromptTemplates::defaults();
   CHECK(t.version.rfind("grappi-1-", 0) == 0);
   CHECK(grappi::PromptTemplates::render("a {{x}} b {{ y }}", {{"x", "1"}, {"y", "2"}}) == "a 1 b 2");
@@ -199,7 +199,7 @@ TEST_CASE("prompt templates: fields, files, versions") {
   CHECK_THROWS_AS(t.load("", d.file("missing.txt"), ""), grappi::Error);
 }
 
-TEST_CASE("HTTP model: each distinct edge once, each path once, then a second run makes no calls") {
+TEST_CASE("HTTP model: each distinct edge once / each path once / then a second run makes no calls") {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -292,7 +292,7 @@ TEST_CASE("HTTP model: each distinct edge once, each path once, then a second ru
   unsetenv("GRAPPI_TEST_CHAT_KEY");
 }
 
-TEST_CASE("HTTP model: fenced JSON, text around, string scores, malformed JSON and missing fields") {
+TEST_CASE("HTTP model: fenced JSON / text around / string scores / malformed JSON and missing fields") {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -356,7 +356,7 @@ TEST_CASE("HTTP model: fenced JSON, text around, string scores, malformed JSON a
   CHECK(r3.usage.model_calls == 0);
 }
 
-TEST_CASE("HTTP model: 429 with Retry-After, 500 then success, a timeout and a refused connection") {
+TEST_CASE("HTTP model: 429 with Retry-After / 500 then success / a timeout and a refused connection") {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -436,7 +436,7 @@ TEST_CASE("HTTP model: 429 with Retry-After, 500 then success, a timeout and a r
   }
 }
 
-TEST_CASE("HTTP model: a server without JSON mode, and the concurrency limit") {
+TEST_CASE("HTTP model: a server without JSON mode / and the concurrency limit") {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -472,7 +472,7 @@ TEST_CASE("HTTP model: a server without JSON mode, and the concurrency limit") {
   CHECK(static_cast<std::size_t>(s.requests()) == r.usage.model_calls + static_cast<std::size_t>(rejected.load()));
 }
 
-TEST_CASE("budgets stop the run cleanly and mark the result partial; dry runs send nothing") {
+TEST_CASE("budgets stop the run cleanly and mark the result partial - dry runs send nothing") {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -578,7 +578,7 @@ TEST_CASE("callback failures are recorded per item with their reasons") {
   CHECK(r.usage.paths_failed == 0);
 }
 
-TEST_CASE("the extractive model is deterministic, offline, and says it is extractive") {
+TEST_CASE("the extractive model is deterministic / offline / and says it is extractive") {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -621,7 +621,7 @@ TEST_CASE("the extractive model is deterministic, offline, and says it is extrac
   CHECK_THROWS_AS(x.chat(q), grappi::Error);
 }
 
-TEST_CASE("explore outputs: JSON names, Markdown, CX2; errors for bad input") {
+TEST_CASE("explore outputs: JSON names / Markdown / CX2 - errors for bad input") {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);

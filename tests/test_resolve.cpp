@@ -7,7 +7,7 @@ using namespace testutil;
 using grappi::KnowledgeGraph;
 using Status = grappi::ResolveResult::Status;
 
-TEST_CASE("names resolve case-insensitively through names, ids and aliases") {
+TEST_CASE("names resolve case-insensitively through names / ids and aliases") {
   TempDir d;
   const auto db = d.file("y.db");
   KnowledgeGraph kg(db);
@@ -69,7 +69,7 @@ TEST_CASE("names resolve case-insensitively through names, ids and aliases") {
   CHECK(kg.lookup("%").status == Status::not_found);
 }
 
-TEST_CASE("a preferred name wins over aliases; two nodes with one name are ambiguous") {
+TEST_CASE("a preferred name wins over aliases - two nodes with one name are ambiguous") {
   TempDir d;
   KnowledgeGraph kg(d.file("k.db"));
   int64_t mapt = kg.add_node({"9606.ENSP00000340820", "MAPT", "Protein", "Microtubule-associated protein tau", 758, "{}"});

@@ -131,7 +131,7 @@ TEST_CASE("moving kNN windows on a hand-built graph with hand-chosen embeddings"
   CHECK_THROWS_AS(r.window(h.id["R"], o), grappi::Error);
 }
 
-TEST_CASE("window paths: every simple path from the root, prefixes included, against brute force") {
+TEST_CASE("window paths: every simple path from the root / prefixes included / against brute force") {
   Hand h;
   auto r = h.retriever();
   grappi::WindowOptions o;
@@ -319,7 +319,7 @@ TEST_CASE("personalised PageRank equals the direct linear solve") {
   CHECK_THROWS_AS(r.pagerank(bad), grappi::Error);
 }
 
-TEST_CASE("k-hop expansion: label filter, degree cap, node budget; G-Retriever CSV") {
+TEST_CASE("k-hop expansion: label filter / degree cap / node budget - G-Retriever CSV") {
   Hand h;
   auto r = h.retriever();
   grappi::KhopOptions o;
@@ -399,7 +399,7 @@ grappi::EdgeSimilarity edge_sims(PathKg &p, std::vector<double> sims) {
 
 }  // namespace
 
-TEST_CASE("PCST retrieval, G-Retriever prizes: ranks, distinct-value edge prizes with both caps, virtual nodes") {
+TEST_CASE("PCST retrieval / G-Retriever prizes: ranks / distinct-value edge prizes with both caps / virtual nodes") {
   PathKg p;
   grappi::Retriever r(p.kg.snapshot(), p.kg.vectors());
   grappi::PcstRetrieveOptions o;
@@ -443,7 +443,7 @@ TEST_CASE("PCST retrieval, G-Retriever prizes: ranks, distinct-value edge prizes
   CHECK(j["seeds"][0]["name"] == "A");
 }
 
-TEST_CASE("PCST retrieval, seed-002 prizes; errors") {
+TEST_CASE("PCST retrieval / seed-002 prizes - errors") {
   PathKg p;
   grappi::Retriever r(p.kg.snapshot(), p.kg.vectors());
   grappi::PcstRetrieveOptions o;

@@ -6,7 +6,7 @@
 using namespace testutil;
 using grappi::KnowledgeGraph;
 
-TEST_CASE("a new database has the versioned schema, WAL and foreign keys") {
+TEST_CASE("a new database has the versioned schema / WAL and foreign keys") {
   TempDir d;
   const auto db = d.file("kg.db");
   {
@@ -26,7 +26,7 @@ TEST_CASE("a new database has the versioned schema, WAL and foreign keys") {
   sqlite3_close(h);
 }
 
-TEST_CASE("nodes, edges and aliases round-trip through the file") {
+TEST_CASE("nodes / edges and aliases round-trip through the file") {
   TempDir d;
   const auto db = d.file("kg.db");
   int64_t a, b, e;
@@ -115,7 +115,7 @@ TEST_CASE("names are bound as parameters: SQL in a name is just a name") {
   CHECK(kg.stats().nodes == 1);
 }
 
-TEST_CASE("opening: not a grappi database, newer schema, read-only") {
+TEST_CASE("opening: not a grappi database / newer schema / read-only") {
   TempDir d;
   {
     sqlite3 *h = nullptr;
