@@ -293,6 +293,11 @@ grappi_status grappi_graph_embed(grappi_graph *g, const grappi_embed_options *op
       return set_error(GRAPPI_EINVAL, "grappi_graph_embed: unknown embedder '" + kind + "' (hashing, openai or callback)");
     }
     auto r = g->kg->embed(*e);
+    try {  // the neighbour ranking only speeds windows up: a directory without write access skips it
+      grappi::build_neighbour_ranking(*g->kg, r.model);
+    } catch (const grappi::Error &err) {
+      if (err.code() != grappi::ErrorCode::io) throw;
+    }
     if (out_embedded) *out_embedded = r.embedded;
     return GRAPPI_OK;
   });
@@ -347,8 +352,11 @@ std::shared_ptr<const grappi::Retriever> retriever_for(grappi_graph *g) {
   if (!g->kg->embedding_models().empty()) vec = g->kg->vectors();
   auto snap = g->kg->snapshot();
   std::lock_guard<std::mutex> lock(g->retriever_mu);
-  if (!g->retriever || &g->retriever->graph() != snap.get() || g->retriever->vectors() != vec.get())
-    g->retriever = std::make_shared<const grappi::Retriever>(snap, vec);
+  if (!g->retriever || &g->retriever->graph() != snap.get() || g->retriever->vectors() != vec.get()) {
+    grappi::RetrieverOptions o;
+    o.neighbour_ranking_file = grappi::neighbour_ranking_path(*g->kg);
+    g->retriever = std::make_shared<const grappi::Retriever>(snap, vec, o);
+  }
   return g->retriever;
 }
 }  // namespace

@@ -39,9 +39,7 @@ namespace {
 // A retriever over the graph's snapshot and the vectors of `model` (the latest when empty; none
 // when nothing was embedded).
 std::shared_ptr<const Retriever> retriever_of(KnowledgeGraph &graph, const std::string &model) {
-  std::shared_ptr<const VectorIndex> vectors;
-  if (!model.empty() || !graph.embedding_models().empty()) vectors = graph.vectors(model);
-  return std::make_shared<const Retriever>(graph.snapshot(), std::move(vectors));
+  return make_retriever(graph, model);
 }
 }  // namespace
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -15,6 +17,7 @@
 #include <unordered_set>
 
 #include "grappi/error.hpp"
+#include "grappi/knowledge_graph.hpp"
 #include "ranking.hpp"
 #include "score.hpp"
 
@@ -103,7 +106,8 @@ std::vector<WindowEdge> edges_among(const GraphSnapshot &g, const std::vector<ui
 
 }  // namespace
 
-Retriever::Retriever(std::shared_ptr<const GraphSnapshot> graph, std::shared_ptr<const VectorIndex> vectors)
+Retriever::Retriever(std::shared_ptr<const GraphSnapshot> graph, std::shared_ptr<const VectorIndex> vectors,
+                     const RetrieverOptions &options)
     : graph_(std::move(graph)), vectors_(std::move(vectors)) {
   if (!graph_) throw Error(ErrorCode::invalid_argument, "retriever: no graph snapshot");
   if (vectors_) {
@@ -124,7 +128,171 @@ Retriever::Retriever(std::shared_ptr<const GraphSnapshot> graph, std::shared_ptr
     unit8_.resize(unit_.size());
     for (std::size_t k = 0; k < unit_.size(); ++k)
       unit8_[k] = static_cast<int8_t>(std::lround(std::clamp(unit_[k], -1.0f, 1.0f) * 127.0f));
+    if (!options.neighbour_ranking_file.empty()) load_neighbour_ranking(options.neighbour_ranking_file);
   }
+}
+
+// ---- the neighbour ranking -------------------------------------------------------------------
+// File: magic, fingerprint, node count, entry count, offsets (u64), nodes (u32), checksum of
+// everything before it. The fingerprint covers the node ids, every adjacency list and the unit
+// vectors, so a file written for another graph state or other vectors is never used.
+
+namespace {
+constexpr char kRankMagic[16] = "grappi-knn-v1\n";
+
+uint64_t mix(uint64_t h, const void *p, std::size_t n) {
+  const auto *b = static_cast<const unsigned char *>(p);
+  uint64_t x = h ^ (n * 0x9e3779b97f4a7c15ull);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, b + i, 8);
+    x = (x ^ w) * 0xff51afd7ed558ccdull;
+    x = (x << 29) | (x >> 35);
+  }
+  for (; i < n; ++i) x = (x ^ b[i]) * 0x100000001b3ull;
+  return x;
+}
+}  // namespace
+
+uint64_t Retriever::fingerprint() const {
+  const GraphSnapshot &g = *graph_;
+  const uint64_t n = g.node_count(), d = dim_;
+  uint64_t h = mix(0x6772617070696b6eull, &n, sizeof n);
+  h = mix(h, &d, sizeof d);
+  for (uint32_t u = 0; u < n; ++u) {
+    const int64_t id = g.node_id(u);
+    const auto a = g.adjacency(u);
+    const uint64_t size = a.size;
+    h = mix(h, &id, sizeof id);
+    h = mix(h, &size, sizeof size);
+    h = mix(h, a.neighbor, a.size * sizeof(uint32_t));
+  }
+  h = mix(h, unit_.data(), unit_.size() * sizeof(float));
+  return mix(h, has_vec_.data(), has_vec_.size());
+}
+
+void Retriever::rank_neighbours(unsigned threads) {
+  if (!vectors_) throw Error(ErrorCode::invalid_argument, "rank_neighbours: the retriever has no vectors");
+  const GraphSnapshot &g = *graph_;
+  const std::size_t n = g.node_count();
+  std::vector<uint64_t> off(n + 1, 0);
+  for (uint32_t u = 0; u < n; ++u) {
+    const auto a = g.adjacency(u);
+    uint64_t distinct = 0;
+    for (std::size_t i = 0; i < a.size; ++i)
+      distinct += a.neighbor[i] != u && (i == 0 || a.neighbor[i] != a.neighbor[i - 1]);
+    off[u + 1] = off[u] + distinct;
+  }
+  std::vector<uint32_t> nodes(off[n]);
+  std::atomic<uint32_t> next{0};
+  auto job = [&] {
+    std::vector<std::pair<float, uint32_t>> list;
+    const float ninf = -std::numeric_limits<float>::infinity();
+    for (uint32_t u = next++; u < n; u = next++) {
+      const auto a = g.adjacency(u);
+      list.clear();
+      for (std::size_t i = 0; i < a.size; ++i) {
+        const uint32_t v = a.neighbor[i];
+        if (v == u || (i > 0 && v == a.neighbor[i - 1])) continue;
+        const float s = similarity(u, v);  // the function windows rank by: identical values
+        list.emplace_back(std::isnan(s) ? ninf : s, v);
+      }
+      std::sort(list.begin(), list.end(), [&](const auto &x, const auto &y) {
+        return x.first != y.first ? x.first > y.first : g.node_id(x.second) < g.node_id(y.second);
+      });
+      for (std::size_t k = 0; k < list.size(); ++k) nodes[off[u] + k] = list[k].second;
+    }
+  };
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned count = std::max(1u, std::min(threads ? threads : hw, hw));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < count; ++t) pool.emplace_back(job);
+  job();
+  for (auto &t : pool) t.join();
+  rank_off_ = std::move(off);
+  rank_nodes_ = std::move(nodes);
+  ranked_ = true;
+}
+
+void Retriever::save_neighbour_ranking(const std::string &path) const {
+  if (!ranked_) throw Error(ErrorCode::invalid_argument, "save_neighbour_ranking: no ranking (call rank_neighbours)");
+  const std::string tmp = path + ".tmp";
+  std::FILE *f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw Error(ErrorCode::io, "cannot write neighbour ranking '" + tmp + "'");
+  uint64_t sum = 0;
+  bool ok = true;
+  auto put = [&](const void *p, std::size_t bytes) {
+    sum = mix(sum, p, bytes);
+    ok = ok && (bytes == 0 || std::fwrite(p, 1, bytes, f) == bytes);
+  };
+  const uint64_t fp = fingerprint(), n = rank_off_.size() - 1, total = rank_nodes_.size();
+  put(kRankMagic, sizeof kRankMagic);
+  put(&fp, sizeof fp);
+  put(&n, sizeof n);
+  put(&total, sizeof total);
+  put(rank_off_.data(), rank_off_.size() * sizeof(uint64_t));
+  put(rank_nodes_.data(), rank_nodes_.size() * sizeof(uint32_t));
+  const uint64_t s = sum;
+  ok = ok && std::fwrite(&s, 1, sizeof s, f) == sizeof s;
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw Error(ErrorCode::io, "cannot write neighbour ranking '" + path + "'");
+  }
+}
+
+bool Retriever::load_neighbour_ranking(const std::string &path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE *)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) return false;
+  uint64_t sum = 0;
+  auto get = [&](void *p, std::size_t bytes) {
+    if (bytes && std::fread(p, 1, bytes, f.get()) != bytes) return false;
+    sum = mix(sum, p, bytes);
+    return true;
+  };
+  char magic[sizeof kRankMagic];
+  uint64_t fp = 0, n = 0, total = 0;
+  if (!get(magic, sizeof magic) || std::memcmp(magic, kRankMagic, sizeof magic) != 0) return false;
+  if (!get(&fp, sizeof fp) || !get(&n, sizeof n) || !get(&total, sizeof total)) return false;
+  const GraphSnapshot &g = *graph_;
+  if (n != g.node_count()) return false;
+  uint64_t entries = 0;
+  for (uint32_t u = 0; u < n; ++u) entries += g.adjacency(u).size;
+  if (total > entries) return false;
+  if (fp != fingerprint()) return false;
+  std::vector<uint64_t> off(n + 1);
+  std::vector<uint32_t> nodes(total);
+  if (!get(off.data(), off.size() * sizeof(uint64_t)) || !get(nodes.data(), nodes.size() * sizeof(uint32_t))) return false;
+  uint64_t stored = 0;
+  if (std::fread(&stored, 1, sizeof stored, f.get()) != sizeof stored || stored != sum) return false;
+  if (off[0] != 0 || off[n] != total) return false;
+  for (uint64_t u = 0; u < n; ++u)
+    if (off[u] > off[u + 1] || off[u + 1] - off[u] > g.adjacency(static_cast<uint32_t>(u)).size) return false;
+  for (uint32_t v : nodes)
+    if (v >= n) return false;
+  rank_off_ = std::move(off);
+  rank_nodes_ = std::move(nodes);
+  ranked_ = true;
+  return true;
+}
+
+std::shared_ptr<Retriever> make_retriever(KnowledgeGraph &kg, const std::string &model) {
+  std::shared_ptr<const VectorIndex> vectors;
+  if (!model.empty() || !kg.embedding_models().empty()) vectors = kg.vectors(model);
+  RetrieverOptions o;
+  o.neighbour_ranking_file = neighbour_ranking_path(kg);
+  return std::make_shared<Retriever>(kg.snapshot(), std::move(vectors), o);
+}
+
+std::string neighbour_ranking_path(const KnowledgeGraph &kg) { return kg.path() + ".knn"; }
+
+std::size_t build_neighbour_ranking(KnowledgeGraph &kg, const std::string &model, unsigned threads) {
+  if (model.empty() && kg.embedding_models().empty()) return 0;
+  Retriever r(kg.snapshot(), kg.vectors(model));
+  r.rank_neighbours(threads);
+  r.save_neighbour_ranking(neighbour_ranking_path(kg));
+  return r.neighbour_ranking_entries();
 }
 
 namespace {
@@ -214,11 +382,44 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
   };
   // Ranks u's candidates not in the window by the blended score; the best `keep` come first, in
   // order (ties by node id). Reads in_window only, so several threads may rank at once.
+  // With the neighbour ranking and neither a query nor edge scores blended in, u's order is
+  // known: take the first `keep` neighbours not in the window that an edge passing the filter
+  // reaches (the same scores and the same tie order as ranking them here).
+  const bool lookup = ranked_ && wq == 0 && ws == 0;
+  const bool filtering = f.min_score > 0 || !f.keep.empty();
   auto rank = [&](uint32_t u, std::size_t keep, Scratch &sc) {
     auto &cands = sc.cands;
     auto &ranked = sc.ranked;
     auto &approx = sc.approx;
-    candidates(g, u, f, cands);
+    bool have_cands = false;
+    if (lookup && has_vec_[u]) {
+      // With a filter, the candidates are needed to test the ranked neighbours; when the filter
+      // keeps only a small share of them, ranking those few directly is cheaper than scanning.
+      const uint64_t listed = rank_off_[u + 1] - rank_off_[u];
+      if (filtering) {
+        candidates(g, u, f, cands);
+        have_cands = true;
+      }
+      if (!filtering || 4 * static_cast<uint64_t>(cands.size()) >= listed) {
+        ranked.clear();
+        sc.truncated = false;
+        for (uint64_t i = rank_off_[u]; i < rank_off_[u + 1]; ++i) {
+          const uint32_t v = rank_nodes_[i];
+          if (in_window[v]) continue;
+          if (filtering && !std::binary_search(cands.begin(), cands.end(), Cand{v, 0},
+                                               [](const Cand &x, const Cand &y) { return x.node < y.node; }))
+            continue;
+          if (ranked.size() == keep) {
+            sc.truncated = true;
+            break;
+          }
+          const float sim = similarity(u, v);
+          ranked.emplace_back(std::isnan(sim) ? ninf : wn * sim, v);
+        }
+        return;
+      }
+    }
+    if (!have_cands) candidates(g, u, f, cands);
     cands.erase(std::remove_if(cands.begin(), cands.end(), [&](const Cand &c) { return in_window[c.node] != 0; }), cands.end());
     ranked.clear();
     sc.truncated = cands.size() > keep;
@@ -288,7 +489,7 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
       for (std::size_t p = level_begin; p < level_end; ++p) work += g.adjacency(order[p]).size;
       per.resize(count);
       const unsigned hw = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
-      const std::size_t threads = (work >= 20000 && count > 1) ? std::min<std::size_t>(hw, count) : 1;
+      const std::size_t threads = (work >= 20000 && count > 1 && !lookup) ? std::min<std::size_t>(hw, count) : 1;
       std::atomic<std::size_t> next{0};
       auto job = [&] {
         for (std::size_t i = next++; i < count; i = next++) rank(order[level_begin + i], kd + slack, per[i]);
@@ -350,30 +551,40 @@ PathSet Retriever::window_paths(const Window &w, const PathOptions &o) const {
   if (w.nodes.empty()) return out;
   const std::size_t n = w.nodes.size();
   for (const auto &x : w.nodes) out.node_ids.push_back(x.id);
-  // The window graph, undirected, with the best edge per node pair; neighbours in window order.
-  std::unordered_map<int64_t, uint32_t> pos;
-  for (std::size_t i = 0; i < n; ++i) pos.emplace(w.nodes[i].id, static_cast<uint32_t>(i));
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adj(n);  // (neighbour position, edge slot)
-  std::map<std::pair<uint32_t, uint32_t>, std::size_t> best;       // node pair -> window edge index
+  // The window graph, undirected, with the best edge per node pair (highest score, then lowest
+  // edge id); neighbours in window order.
+  const GraphSnapshot &g = *graph_;
+  std::vector<int32_t> pos(g.node_count(), -1);  // snapshot index -> window position
+  for (std::size_t i = 0; i < n; ++i)
+    if (auto x = g.index_of(w.nodes[i].id)) pos[*x] = static_cast<int32_t>(i);
+  auto position = [&](int64_t id) -> int64_t {
+    auto x = g.index_of(id);
+    return x ? pos[*x] : -1;
+  };
+  // (lo << 32 | hi, window edge index), sorted by pair; per pair the best edge is picked below.
+  std::vector<std::pair<uint64_t, uint32_t>> pairs;
+  pairs.reserve(w.edges.size());
   for (std::size_t k = 0; k < w.edges.size(); ++k) {
-    const auto &e = w.edges[k];
-    auto a = pos.find(e.source), b = pos.find(e.target);
-    if (a == pos.end() || b == pos.end() || a->second == b->second) continue;
-    auto key = std::make_pair(std::min(a->second, b->second), std::max(a->second, b->second));
-    auto it = best.find(key);
-    if (it == best.end()) {
-      best.emplace(key, k);
-    } else {
-      const auto &c = w.edges[it->second];
-      if (e.score > c.score || (e.score == c.score && e.edge < c.edge)) it->second = k;
-    }
+    const int64_t a = position(w.edges[k].source), b = position(w.edges[k].target);
+    if (a < 0 || b < 0 || a == b) continue;
+    pairs.emplace_back(static_cast<uint64_t>(std::min(a, b)) << 32 | static_cast<uint64_t>(std::max(a, b)),
+                       static_cast<uint32_t>(k));
   }
-  for (auto &kv : best) {
+  std::sort(pairs.begin(), pairs.end());
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adj(n);  // (neighbour position, edge slot)
+  for (std::size_t i = 0; i < pairs.size();) {
+    std::size_t best = i, j = i + 1;
+    for (; j < pairs.size() && pairs[j].first == pairs[i].first; ++j) {
+      const auto &c = w.edges[pairs[best].second], &e = w.edges[pairs[j].second];
+      if (e.score > c.score || (e.score == c.score && e.edge < c.edge)) best = j;
+    }
+    const auto lo = static_cast<uint32_t>(pairs[i].first >> 32), hi = static_cast<uint32_t>(pairs[i].first & 0xffffffffu);
     const auto slot = static_cast<uint32_t>(out.edge_ids.size());
-    out.edge_ids.push_back(w.edges[kv.second].edge);
-    out.edge_scores.push_back(w.edges[kv.second].score);
-    adj[kv.first.first].emplace_back(kv.first.second, slot);
-    adj[kv.first.second].emplace_back(kv.first.first, slot);
+    out.edge_ids.push_back(w.edges[pairs[best].second].edge);
+    out.edge_scores.push_back(w.edges[pairs[best].second].score);
+    adj[lo].emplace_back(hi, slot);
+    adj[hi].emplace_back(lo, slot);
+    i = j;
   }
   for (auto &l : adj) std::sort(l.begin(), l.end());
   // Iterative depth-first enumeration; each path is recorded once, as its parent plus a step.
@@ -385,11 +596,28 @@ PathSet Retriever::window_paths(const Window &w, const PathOptions &o) const {
   std::vector<Frame> stack{{0, -1, 0}};
   std::vector<char> on_path(n, 0);
   on_path[0] = 1;
+  out.steps.reserve(std::min<std::size_t>(o.max_paths, std::size_t{1} << 20));
   while (!stack.empty()) {
     Frame &f = stack.back();
     if (stack.size() - 1 >= o.max_length || f.next >= adj[f.node].size()) {
       on_path[f.node] = 0;
       stack.pop_back();
+      continue;
+    }
+    if (stack.size() == o.max_length) {
+      // The paths that end next are as long as allowed: record them without their own frames
+      // (the same order as pushing and popping each).
+      const auto &next = adj[f.node];
+      const auto length = static_cast<uint32_t>(stack.size());
+      for (; f.next < next.size(); ++f.next) {
+        const auto [v, slot] = next[f.next];
+        if (on_path[v]) continue;
+        if (out.steps.size() >= o.max_paths) {
+          out.truncated = true;
+          return out;
+        }
+        out.steps.push_back({f.path, v, slot, length});
+      }
       continue;
     }
     const auto [v, slot] = adj[f.node][f.next++];

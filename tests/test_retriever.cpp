@@ -507,3 +507,92 @@ TEST_CASE("windows: siblings sharing a neighbourhood take their picks in order (
   CHECK(children["C"] == std::vector<std::string>{"N11", "N12", "N13", "N14", "N15"});
   CHECK(children["D"] == std::vector<std::string>{"N16", "N17", "N18", "N19", "N20"});
 }
+
+TEST_CASE("the neighbour ranking gives the same windows as ranking on the fly / its file is used only when it matches") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("ranked.db"));
+  std::mt19937 rng(11);
+  const int n = 400;
+  std::map<std::string, double> angle;
+  std::vector<int64_t> ids;
+  for (int i = 0; i < n; ++i) {
+    const std::string name = "P" + std::to_string(i);
+    angle[name] = static_cast<double>(rng() % 60);  // many equal angles: ties by node id
+    ids.push_back(kg.add_node({"9.P" + std::to_string(i), name, "Protein", "", 0, "{}"}));
+  }
+  for (int k = 0; k < 3000; ++k) {
+    grappi::EdgeInput e;
+    e.source = ids[rng() % n];
+    e.target = ids[rng() % n];
+    if (e.source == e.target) continue;
+    e.relation = rng() % 3 == 0 ? "string.physical" : "string.combined";
+    e.score = 0.15 + 0.01 * static_cast<double>(rng() % 85);
+    kg.add_edge(e);  // repeated pairs: several edges between two proteins
+  }
+  embed_by_angle(kg, angle);
+  grappi::Retriever plain(kg.snapshot(), kg.vectors());
+  grappi::Retriever ranked(kg.snapshot(), kg.vectors());
+  CHECK_FALSE(ranked.has_neighbour_ranking());
+  ranked.rank_neighbours(2);
+  REQUIRE(ranked.has_neighbour_ranking());
+  auto same = [](const grappi::Window &a, const grappi::Window &b) {
+    if (a.nodes.size() != b.nodes.size() || a.edges.size() != b.edges.size()) return false;
+    for (std::size_t i = 0; i < a.nodes.size(); ++i)
+      if (a.nodes[i].id != b.nodes[i].id || a.nodes[i].depth != b.nodes[i].depth || a.nodes[i].parent != b.nodes[i].parent ||
+          a.nodes[i].rank_score != b.nodes[i].rank_score)
+        return false;
+    for (std::size_t i = 0; i < a.edges.size(); ++i)
+      if (a.edges[i].edge != b.edges[i].edge) return false;
+    return true;
+  };
+  int compared = 0;
+  for (int t = 0; t < 60; ++t) {
+    grappi::WindowOptions o;
+    o.k = t % 3 == 0 ? std::vector<std::size_t>{3, 2} : t % 3 == 1 ? std::vector<std::size_t>{6, 3, 2} : std::vector<std::size_t>{30, 4};
+    o.depth = t % 3 == 1 ? 3 : 2;
+    o.window = 1 + static_cast<std::size_t>(t % 2);
+    if (t % 4 == 1) o.filter.min_score = 0.5;  // most neighbours pass: looked up
+    if (t % 6 == 5) o.filter.min_score = 0.9;  // few pass: ranked on the fly
+    if (t % 5 == 2) o.filter.relations = {"string.physical"};
+    if (t % 7 == 3) o.score_weight = 0.3;  // blended: ranked on the fly by both
+    const int64_t root = ids[rng() % n];
+    const auto a = plain.window(root, o), b = ranked.window(root, o);
+    CHECK_MESSAGE(same(a, b), "trial " << t);
+    compared += static_cast<int>(a.nodes.size());
+  }
+  CHECK(compared > 500);
+
+  // The file: written for this graph and these vectors, read back by make_retriever.
+  CHECK(grappi::build_neighbour_ranking(kg) == ranked.neighbour_ranking_entries());
+  const std::string file = grappi::neighbour_ranking_path(kg);
+  auto loaded = grappi::make_retriever(kg);
+  REQUIRE(loaded->has_neighbour_ranking());
+  grappi::WindowOptions o;
+  CHECK(same(loaded->window(ids[7], o), plain.window(ids[7], o)));
+  // A damaged file is ignored.
+  {
+    std::FILE *f = std::fopen(file.c_str(), "r+b");
+    REQUIRE(f);
+    std::fseek(f, -12, SEEK_END);
+    std::fputc('x', f);
+    std::fclose(f);
+  }
+  CHECK_FALSE(grappi::make_retriever(kg)->has_neighbour_ranking());
+  // A file written before the graph changed is ignored too.
+  grappi::build_neighbour_ranking(kg);
+  CHECK(grappi::make_retriever(kg)->has_neighbour_ranking());
+  grappi::EdgeInput e;
+  e.source = ids[1];
+  e.target = ids[2];
+  e.relation = "string.combined";
+  e.score = 0.99;
+  kg.add_edge(e);
+  auto stale = grappi::make_retriever(kg);
+  CHECK_FALSE(stale->has_neighbour_ranking());
+  grappi::Retriever fresh(kg.snapshot(), kg.vectors());
+  CHECK(same(stale->window(ids[1], o), fresh.window(ids[1], o)));
+  // Without vectors there is nothing to rank.
+  grappi::Retriever none(kg.snapshot());
+  CHECK_THROWS_AS(none.rank_neighbours(), grappi::Error);
+  CHECK_THROWS_AS(none.save_neighbour_ranking(d.file("x.knn")), grappi::Error);
+}

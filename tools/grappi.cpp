@@ -190,6 +190,9 @@ int main(int argc, char **argv) {
   em->add_option("--dim", em_dim, "Dimension (hashing: buckets; openai: requested dimensions, 0 = model default)");
   em->add_option("--batch", em_batch, "Texts per request (default 256 hashing, 128 openai)");
   em->add_flag("--refit", em_refit, "Hashing: learn the weights again from the current annotations");
+  bool em_no_rank = false;
+  em->add_flag("--no-neighbour-ranking", em_no_rank,
+               "Do not rank every node's neighbours by similarity afterwards (<db>.knn, used by windows)");
 
   // search
   auto *se = app.add_subcommand("search", "Nodes most similar to a text");
@@ -519,6 +522,18 @@ int main(int argc, char **argv) {
       auto r = g.embed(*embedder, eo);
       std::cout << "model " << r.model << " (dimension " << r.dimension << "): embedded " << r.embedded << ", unchanged "
                 << r.unchanged << ", removed " << r.removed << " in " << fmt(r.seconds, 2) << " s\n";
+      if (!em_no_rank) {
+        const auto t0 = std::chrono::steady_clock::now();
+        try {
+          const std::size_t entries = grappi::build_neighbour_ranking(g, r.model);
+          const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          std::cout << "neighbour ranking: " << entries << " entries in " << fmt(s, 2) << " s -> "
+                    << grappi::neighbour_ranking_path(g) << '\n';
+        } catch (const grappi::Error &err) {
+          if (err.code() != grappi::ErrorCode::io) throw;
+          std::cerr << "grappi: warning: " << err.what() << " (windows rank neighbours on the fly)\n";
+        }
+      }
     } else if (*se) {
       grappi::KnowledgeGraph g(db);
       const std::string model = se_model.empty() ? g.default_model() : se_model;
@@ -543,10 +558,9 @@ int main(int argc, char **argv) {
       o.filter.relations = wi_rel;
       o.query_weight = wi_qw;
       o.score_weight = wi_sw;
-      std::shared_ptr<const grappi::VectorIndex> vec;
-      if (!g.embedding_models().empty()) vec = g.vectors(wi_model);
       if (!wi_query.empty()) o.query = embed_query(g, wi_model, wi_query);
-      grappi::Retriever r(g.snapshot(), vec);
+      auto retriever = grappi::make_retriever(g, g.embedding_models().empty() ? std::string() : wi_model);
+      const grappi::Retriever &r = *retriever;
       auto root = g.resolve(wi_protein);
       auto ws = r.windows(root, parse_windows(wi_windows), o);
       if (wi_json) {
@@ -558,7 +572,7 @@ int main(int argc, char **argv) {
           std::cout << arr.dump(2) << '\n';
         }
       } else {
-        if (!vec) std::cerr << "grappi: no embeddings in the database: neighbours ranked by edge score (run grappi embed)\n";
+        if (!r.vectors()) std::cerr << "grappi: no embeddings in the database: neighbours ranked by edge score (run grappi embed)\n";
         for (auto &w : ws) {
           std::cout << "window " << w.index << " of " << wi_protein << ": " << w.nodes.size() << " proteins, " << w.edges.size() << " edges\n";
           std::vector<std::vector<std::string>> rows;

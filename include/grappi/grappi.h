@@ -111,7 +111,9 @@ typedef struct grappi_embed_options {
 GRAPPI_API grappi_status grappi_embed_options_init(grappi_embed_options *opts, uint32_t version);
 
 /* Embeds every node whose text is new or changed (opts NULL: the built-in hashing embedder).
- * *out_embedded (may be NULL) receives the number of texts embedded now. */
+ * *out_embedded (may be NULL) receives the number of texts embedded now. Then ranks every
+ * node's neighbours by similarity into "<database>.knn" (skipped when that file cannot be
+ * written), which windows use to look their picks up instead of ranking on the fly. */
 GRAPPI_API grappi_status grappi_graph_embed(grappi_graph *g, const grappi_embed_options *opts, size_t *out_embedded);
 
 /* The k nodes most similar to a text, embedded with the latest stored model (hashing or
