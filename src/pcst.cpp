@@ -247,36 +247,31 @@ struct PCSTSolver::Impl {
     P(r).prev = -1;
     return r;
   }
-  // Lowers the key of part p inside the heap whose root is `root`; returns the new root.
-  int32_t decrease(int32_t root, int32_t p, double k) {
+  // Unlinks part p (a non-root, with its subtree) from its parent or left sibling.
+  void cut(int32_t p) {
     Part &pp = P(p);
-    pp.key = k;
-    if (p == root) return root;
-    // cut p (with its subtree) out
     Part &pr = P(pp.prev);
     if (pr.child == p) pr.child = pp.next;
     else pr.next = pp.next;
     if (pp.next >= 0) P(pp.next).prev = pp.prev;
     pp.next = -1;
     pp.prev = -1;
+  }
+  // Lowers the key of part p inside the heap whose root is `root`; returns the new root.
+  int32_t decrease(int32_t root, int32_t p, double k) {
+    P(p).key = k;
+    if (p == root) return root;
+    cut(p);
     int32_t r = meld(root, p);
     P(r).prev = -1;
     return r;
   }
-
   // Removes part p from the heap whose root is `root`; returns the new root.
   int32_t erase(int32_t root, int32_t p) {
     if (p == root) return pop(p);
-    Part &pp = P(p);
-    Part &pr = P(pp.prev);
-    if (pr.child == p) pr.child = pp.next;
-    else pr.next = pp.next;
-    if (pp.next >= 0) P(pp.next).prev = pp.prev;
-    pp.next = -1;
-    pp.prev = -1;
-    const int32_t sub = pop(p);
-    const int32_t r = meld(root, sub);
-    P(r).prev = -1;
+    cut(p);
+    const int32_t r = meld(root, pop(p));
+    if (r >= 0) P(r).prev = -1;
     return r;
   }
 

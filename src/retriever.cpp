@@ -18,6 +18,8 @@
 
 #include "grappi/error.hpp"
 #include "grappi/knowledge_graph.hpp"
+#include "checksum.hpp"
+#include "graph_impl.hpp"
 #include "ranking.hpp"
 #include "score.hpp"
 
@@ -140,36 +142,23 @@ Retriever::Retriever(std::shared_ptr<const GraphSnapshot> graph, std::shared_ptr
 namespace {
 constexpr char kRankMagic[16] = "grappi-knn-v1\n";
 
-uint64_t mix(uint64_t h, const void *p, std::size_t n) {
-  const auto *b = static_cast<const unsigned char *>(p);
-  uint64_t x = h ^ (n * 0x9e3779b97f4a7c15ull);
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, b + i, 8);
-    x = (x ^ w) * 0xff51afd7ed558ccdull;
-    x = (x << 29) | (x >> 35);
-  }
-  for (; i < n; ++i) x = (x ^ b[i]) * 0x100000001b3ull;
-  return x;
-}
 }  // namespace
 
 uint64_t Retriever::fingerprint() const {
   const GraphSnapshot &g = *graph_;
   const uint64_t n = g.node_count(), d = dim_;
-  uint64_t h = mix(0x6772617070696b6eull, &n, sizeof n);
-  h = mix(h, &d, sizeof d);
+  uint64_t h = detail::checksum(0x6772617070696b6eull, &n, sizeof n);
+  h = detail::checksum(h, &d, sizeof d);
   for (uint32_t u = 0; u < n; ++u) {
     const int64_t id = g.node_id(u);
     const auto a = g.adjacency(u);
     const uint64_t size = a.size;
-    h = mix(h, &id, sizeof id);
-    h = mix(h, &size, sizeof size);
-    h = mix(h, a.neighbor, a.size * sizeof(uint32_t));
+    h = detail::checksum(h, &id, sizeof id);
+    h = detail::checksum(h, &size, sizeof size);
+    h = detail::checksum(h, a.neighbor, a.size * sizeof(uint32_t));
   }
-  h = mix(h, unit_.data(), unit_.size() * sizeof(float));
-  return mix(h, has_vec_.data(), has_vec_.size());
+  h = detail::checksum(h, unit_.data(), unit_.size() * sizeof(float));
+  return detail::checksum(h, has_vec_.data(), has_vec_.size());
 }
 
 void Retriever::rank_neighbours(unsigned threads) {
@@ -217,13 +206,13 @@ void Retriever::rank_neighbours(unsigned threads) {
 
 void Retriever::save_neighbour_ranking(const std::string &path) const {
   if (!ranked_) throw Error(ErrorCode::invalid_argument, "save_neighbour_ranking: no ranking (call rank_neighbours)");
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = path + ".tmp" + detail::random_hex(4);  // concurrent writers do not collide
   std::FILE *f = std::fopen(tmp.c_str(), "wb");
   if (!f) throw Error(ErrorCode::io, "cannot write neighbour ranking '" + tmp + "'");
   uint64_t sum = 0;
   bool ok = true;
   auto put = [&](const void *p, std::size_t bytes) {
-    sum = mix(sum, p, bytes);
+    sum = detail::checksum(sum, p, bytes);
     ok = ok && (bytes == 0 || std::fwrite(p, 1, bytes, f) == bytes);
   };
   const uint64_t fp = fingerprint(), n = rank_off_.size() - 1, total = rank_nodes_.size();
@@ -248,7 +237,7 @@ bool Retriever::load_neighbour_ranking(const std::string &path) {
   uint64_t sum = 0;
   auto get = [&](void *p, std::size_t bytes) {
     if (bytes && std::fread(p, 1, bytes, f.get()) != bytes) return false;
-    sum = mix(sum, p, bytes);
+    sum = detail::checksum(sum, p, bytes);
     return true;
   };
   char magic[sizeof kRankMagic];

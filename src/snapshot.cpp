@@ -6,6 +6,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "checksum.hpp"
 #include "graph_impl.hpp"
 #include "score.hpp"
 #include "grappi/error.hpp"
@@ -154,22 +155,6 @@ struct CacheKey {
   uint64_t generation = 0;
   int64_t max_node = 0, max_edge = 0;
 };
-
-// A fast 64-bit checksum of a byte range (8 bytes at a time, multiply-xor-rotate), combined
-// per call so that writer and reader, which call in the same sequence, agree.
-uint64_t checksum(uint64_t h, const void *p, std::size_t n) {
-  const auto *b = static_cast<const unsigned char *>(p);
-  uint64_t x = h ^ (n * 0x9e3779b97f4a7c15ull);
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, b + i, 8);
-    x = (x ^ w) * 0xff51afd7ed558ccdull;
-    x = (x << 29) | (x >> 35);
-  }
-  for (; i < n; ++i) x = (x ^ b[i]) * 0x100000001b3ull;
-  return x;
-}
 
 class Out {
  public:
