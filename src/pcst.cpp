@@ -186,7 +186,7 @@ struct PCSTSolver::Impl {
     return *a > *b ? b : a;
   }
   void drop_deact(const Deact *d) {
-    if (d == &deacts.top()) deacts.pop();
+    if (!deacts.empty() && d == &deacts.top()) deacts.pop();
     else ++deacts0_next;
   }
 
