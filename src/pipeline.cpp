@@ -35,17 +35,10 @@ struct AgentPipeline::State {
   std::shared_ptr<const Retriever> retriever;
 };
 
-namespace {
-// A retriever over the graph's snapshot and the vectors of `model` (the latest when empty; none
-// when nothing was embedded).
-std::shared_ptr<const Retriever> retriever_of(KnowledgeGraph &graph, const std::string &model) {
-  return make_retriever(graph, model);
-}
-}  // namespace
 
 AgentPipeline::AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model,
                              const std::string &embedding_model)
-    : AgentPipeline(graph, std::move(model), retriever_of(graph, embedding_model), embedding_model) {}
+    : AgentPipeline(graph, std::move(model), make_retriever(graph, embedding_model), embedding_model) {}
 
 AgentPipeline::AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model,
                              std::shared_ptr<const Retriever> retriever, const std::string &embedding_model)

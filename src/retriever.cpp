@@ -49,6 +49,8 @@ struct Filter {
   bool pass(const GraphSnapshot::Adjacency &a, std::size_t i) const {
     return a.score[i] >= min_score && (keep.empty() || keep[a.relation[i]]);
   }
+  /// Whether some edge could fail it.
+  bool active() const { return min_score > 0 || !keep.empty(); }
 };
 
 struct Cand {
@@ -375,7 +377,7 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
   // known: take the first `keep` neighbours not in the window that an edge passing the filter
   // reaches (the same scores and the same tie order as ranking them here).
   const bool lookup = ranked_ && wq == 0 && ws == 0;
-  const bool filtering = f.min_score > 0 || !f.keep.empty();
+  const bool filtering = f.active();
   auto rank = [&](uint32_t u, std::size_t keep, Scratch &sc) {
     auto &cands = sc.cands;
     auto &ranked = sc.ranked;
@@ -585,7 +587,7 @@ PathSet Retriever::window_paths(const Window &w, const PathOptions &o) const {
   std::vector<Frame> stack{{0, -1, 0}};
   std::vector<char> on_path(n, 0);
   on_path[0] = 1;
-  out.steps.reserve(std::min<std::size_t>(o.max_paths, std::size_t{1} << 20));
+  out.steps.reserve(std::min<std::size_t>(o.max_paths, std::size_t{1} << 17));  // at most 2 MB up front
   while (!stack.empty()) {
     Frame &f = stack.back();
     if (stack.size() - 1 >= o.max_length || f.next >= adj[f.node].size()) {
