@@ -1,14 +1,22 @@
-// Prize-collecting Steiner forest: Goemans-Williamson moat growing with edge parts in pairing
-// heaps (one per cluster, melded on merge), moat sums by path compression over the merge tree,
-// then none / simple / GW / strong pruning. Written from the algorithm's description.
+// Prize-collecting Steiner forest: Goemans-Williamson moat growing, moat sums by path
+// compression over the merge tree, then none / simple / GW / strong pruning. Written from the
+// algorithm's description.
+//
+// Events: every edge has a part per endpoint. Keys are absolute times, so the edge events of all
+// clusters go through one monotone radix queue (no per-cluster heaps to meld); a part whose key
+// changes is pushed again and its old entry skipped when it surfaces. The events of one time are
+// taken in the reference solver's order: the growing cluster with the lowest index first, in a
+// cluster the lowest edge index (tie-heavy instances - integer or uniform costs - give the same
+// trees as pcst_fast that way).
 //
 // Growth loop invariant: for every edge between two clusters of which at least one grows, the
 // part in each growing endpoint cluster has a key no later than the time the edge becomes tight
-// if nothing changes. An event pops the earliest part and either merges, discards an edge inside
-// one cluster (with its twin), or re-keys the part exactly (and lowers its twin's key). When a
-// cluster that was not growing joins a growing one, all of its parts are re-keyed at once
-// (rekey): their old keys, and their twins', assumed the old state. Nodes without prize never
-// grow: they start inactive instead of deactivating at time 0.
+// if nothing changes. An event takes the earliest part and either merges, discards an edge inside
+// one cluster (with its twin), or re-keys the part exactly (and lowers its twin's key). Parts of
+// a cluster that does not grow are skipped when they surface; each cluster keeps a bag (circular
+// list) of its live parts, and when a cluster that was not growing joins a growing one all of
+// its parts are re-keyed at once (rekey): their old keys, and their twins', assumed the old
+// state. Nodes without prize never grow: they start inactive instead of deactivating at time 0.
 #include "grappi/pcst.hpp"
 
 #include <algorithm>
@@ -18,6 +26,8 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <queue>
 #include <string>
 
@@ -58,28 +68,25 @@ struct PCSTSolver::Impl {
   const double *cost = nullptr;
 
   // ---- edge parts: one per endpoint of every edge that is not a self-loop, grouped by node
-  // (CSR order) so that a node's parts, which start out in one heap, share cache lines ----
-  struct alignas(32) Part {
-    double key;     // time at which this part's edge is expected to become tight
-    int32_t child;  // pairing heap: first child, next sibling, previous sibling or parent
-    int32_t next;
-    int32_t prev;   // -1: a heap's root; -2: not in any heap
+  // (CSR order). A part is "dead" (key = +inf) once its edge lies inside one cluster. ----
+  struct Part {
+    double key;     // a time no later than the one at which this part's edge becomes tight
     int32_t twin;   // the part at the other endpoint
     int32_t other;  // the node at the other endpoint
     int32_t edge;
+    int32_t bnext;  // next part in its cluster's bag (a circular list)
   };
+  static constexpr double kDead = std::numeric_limits<double>::infinity();
   std::unique_ptr<Part[]> parts;  // not zero-filled: every part is written before use
   std::size_t parts_capacity = 0;
   std::vector<int32_t> part_off;  // parts of node u: [part_off[u], part_off[u+1])
   Part &P(int32_t p) { return parts[static_cast<std::size_t>(p)]; }
 
   // ---- clusters (n leaves, then one per merge) ----
-  // The state the growth loop reads per event in one record, the compressed merge-tree paths
-  // in another (find walks them), the merge tree and the sums in separate arrays.
   struct Cluster {
     double moat;     // moat when last deactivated (or when it became inactive by merging)
     double start;    // time it became active
-    int32_t heap;    // root part of its pairing heap (-1: empty)
+    int32_t bag;     // last part of its bag (-1: empty): every live part of its nodes
     int32_t active;  // growing
   };
   struct Up {
@@ -88,78 +95,169 @@ struct PCSTSolver::Impl {
   };
   std::vector<Cluster> cl;
   std::vector<Up> up;
-  std::vector<int32_t> qpos;  // position in the edge-event queue (-1: not queued)
   std::vector<int32_t> parent, child_a, child_b;
   std::vector<double> prize_sum, inner;
   std::vector<char> has_root, necessary;
   int64_t active_count = 0;
 
-  // ---- edge events: one entry per active cluster with a non-empty heap, keyed by the key of
-  // its heap's root; an indexed 4-ary heap (ties: lower cluster index first) ----
-  struct QEntry {
-    double time;
-    int32_t cluster;
+  // ---- edge events: one global monotone queue of (key, part) entries. Event times never go
+  // below the last one taken, so a radix heap over the keys' bit patterns (non-negative doubles
+  // order like their bits) serves them: a push is an append, a pop moves each entry down a few
+  // buckets over its lifetime. Entries are not removed when a part's key changes or it dies:
+  // an entry whose key is no longer its part's key is skipped when it surfaces. ----
+  struct RadixQueue {
+    struct Entry {
+      uint64_t key;
+      int32_t part;
+    };
+    std::vector<Entry> b[65];  // b[0]: key == last; b[i]: highest differing bit from last is i-1
+    uint64_t last = 0;
+    std::size_t size = 0;
+    static uint64_t bits(double d) {
+      d += 0.0;  // -0.0 -> +0.0
+      uint64_t u;
+      std::memcpy(&u, &d, sizeof u);
+      return u;
+    }
+    static double value(uint64_t u) {
+      double d;
+      std::memcpy(&d, &u, sizeof d);
+      return d;
+    }
+    int bucket(uint64_t u) const { return u == last ? 0 : 64 - __builtin_clzll(u ^ last); }
+    void clear() {
+      for (auto &v : b) v.clear();
+      last = 0;
+      size = 0;
+    }
+    void push(uint64_t u, int32_t p) {
+      b[bucket(u)].push_back({u, p});
+      ++size;
+    }
+    // An entry with the smallest key (the queue must not be empty).
+    const Entry &top() {
+      if (b[0].empty()) {
+        int i = 1;
+        while (b[i].empty()) ++i;
+        uint64_t lo = b[i][0].key;
+        for (const Entry &e : b[i]) lo = std::min(lo, e.key);
+        last = lo;
+        // every entry of b[i] lands in a lower bucket, the minimum ones in b[0]
+        for (const Entry &e : b[i]) b[bucket(e.key)].push_back(e);
+        b[i].clear();
+      }
+      return b[0].back();
+    }
+    void pop() {
+      b[0].pop_back();
+      --size;
+    }
+  } rq;
+  bool current(const RadixQueue::Entry &x) { return RadixQueue::bits(P(x.part).key) == x.key; }
+
+  // ---- the events of one time (a batch): taken in the reference's order, the growing cluster
+  // with the lowest index first (a cluster made by a merge has a higher index than all before
+  // it, so every cluster takes a turn before a merged one goes on), and in a cluster the lowest
+  // edge index first. Each cluster's share is a small pairing heap over batch nodes, melded
+  // when clusters merge. ----
+  struct BNode {
+    int32_t part, edge, child, next;
   };
-  std::vector<QEntry> q;
-  static bool before(const QEntry &a, const QEntry &b) {
-    return a.time < b.time || (a.time == b.time && a.cluster < b.cluster);
-  }
-  void q_place(std::size_t i, const QEntry &x) {
-    q[i] = x;
-    qpos[static_cast<std::size_t>(x.cluster)] = static_cast<int32_t>(i);
-  }
-  void q_up(std::size_t i, QEntry x) {
-    while (i > 0) {
-      const std::size_t above = (i - 1) / 4;
-      if (!before(x, q[above])) break;
-      q_place(i, q[above]);
-      i = above;
+  std::vector<BNode> bn;
+  std::vector<int32_t> bheap;    // per cluster: root batch node (-1: none)
+  std::vector<int32_t> touched;  // clusters whose bheap is set in this batch
+  std::priority_queue<int32_t, std::vector<int32_t>, std::greater<int32_t>> turns;
+  uint64_t batch_key = 0;
+  bool in_batch = false;
+  int32_t bmeld(int32_t a, int32_t b) {
+    if (a < 0) return b;
+    if (b < 0) return a;
+    BNode *x = &bn[static_cast<std::size_t>(a)], *y = &bn[static_cast<std::size_t>(b)];
+    if (y->edge < x->edge || (y->edge == x->edge && y->part < x->part)) {
+      std::swap(a, b);
+      std::swap(x, y);
     }
-    q_place(i, x);
+    y->next = x->child;
+    x->child = b;
+    return a;
   }
-  void q_down(std::size_t i, QEntry x) {
-    const std::size_t size = q.size();
+  int32_t bpop(int32_t root) {
+    int32_t c = bn[static_cast<std::size_t>(root)].child, chain = -1;
+    while (c >= 0) {
+      const int32_t x = c, y = bn[static_cast<std::size_t>(x)].next;
+      int32_t w = x;
+      if (y >= 0) {
+        c = bn[static_cast<std::size_t>(y)].next;
+        w = bmeld(x, y);
+      } else {
+        c = -1;
+      }
+      bn[static_cast<std::size_t>(w)].next = chain;
+      chain = w;
+    }
+    int32_t r = -1;
+    while (chain >= 0) {
+      const int32_t nx = bn[static_cast<std::size_t>(chain)].next;
+      bn[static_cast<std::size_t>(chain)].next = -1;
+      r = bmeld(r, chain);
+      chain = nx;
+    }
+    return r;
+  }
+  void batch_add(int32_t p, int32_t c) {
+    const auto i = static_cast<int32_t>(bn.size());
+    bn.push_back({p, P(p).edge, -1, -1});
+    int32_t &h = bheap[static_cast<std::size_t>(c)];
+    if (h < 0) {
+      touched.push_back(c);
+      turns.push(c);
+    }
+    h = bmeld(h, i);
+  }
+  // Queues part p, of cluster c, with key k (its key already).
+  void push(double k, int32_t p, int32_t c) {
+    const uint64_t u = RadixQueue::bits(k);
+    if (in_batch && u == batch_key) batch_add(p, c);
+    else rq.push(u, p);
+  }
+  // The next edge event's part (its key is the time; -1: none); its cluster in `turn`.
+  int32_t turn = -1;
+  int32_t next_event() {
     for (;;) {
-      const std::size_t first = 4 * i + 1;
-      if (first >= size) break;
-      std::size_t best = first;
-      const std::size_t last = std::min(first + 4, size);
-      for (std::size_t j = first + 1; j < last; ++j)
-        if (before(q[j], q[best])) best = j;
-      if (!before(q[best], x)) break;
-      q_place(i, q[best]);
-      i = best;
+      while (!turns.empty()) {
+        const int32_t c = turns.top();
+        int32_t &h = bheap[static_cast<std::size_t>(c)];
+        if (h < 0 || parent[static_cast<std::size_t>(c)] >= 0 || !cl[static_cast<std::size_t>(c)].active) {
+          turns.pop();
+          continue;
+        }
+        const int32_t p = bn[static_cast<std::size_t>(h)].part;
+        if (RadixQueue::bits(P(p).key) != batch_key) {  // re-keyed or dead since
+          h = bpop(h);
+          continue;
+        }
+        turn = c;
+        return p;
+      }
+      for (const int32_t c : touched) bheap[static_cast<std::size_t>(c)] = -1;
+      touched.clear();
+      bn.clear();
+      in_batch = false;
+      while (rq.size && !current(rq.top())) rq.pop();
+      if (!rq.size) return -1;
+      batch_key = rq.top().key;
+      in_batch = true;
+      // all entries with this key are in the radix queue's bucket 0 now; taking no more keeps
+      // its `last` at this key, as pushes made during the batch require
+      while (!rq.b[0].empty()) {
+        if (rq.b[0].size() > 8) __builtin_prefetch(&P(rq.b[0][rq.b[0].size() - 9].part));
+        const int32_t p = rq.b[0].back().part;
+        rq.pop();
+        if (RadixQueue::bits(P(p).key) != batch_key) continue;
+        const int32_t c = find(P(P(p).twin).other).first;
+        if (cl[static_cast<std::size_t>(c)].active) batch_add(p, c);
+      }
     }
-    q_place(i, x);
-  }
-  void q_remove(int32_t c) {
-    const int32_t pos = qpos[static_cast<std::size_t>(c)];
-    if (pos < 0) return;
-    qpos[static_cast<std::size_t>(c)] = -1;
-    const QEntry last = q.back();
-    q.pop_back();
-    if (static_cast<std::size_t>(pos) == q.size()) return;
-    const auto i = static_cast<std::size_t>(pos);
-    if (i > 0 && before(last, q[(i - 1) / 4])) q_up(i, last);
-    else q_down(i, last);
-  }
-  // Queues (or re-keys, or removes) cluster c's next edge event.
-  void update_event(int32_t c) {
-    const Cluster &k = cl[static_cast<std::size_t>(c)];
-    if (!k.active || k.heap < 0) {
-      q_remove(c);
-      return;
-    }
-    const QEntry x{P(k.heap).key, c};
-    const int32_t pos = qpos[static_cast<std::size_t>(c)];
-    if (pos < 0) {
-      q.push_back(x);
-      q_up(q.size() - 1, x);
-      return;
-    }
-    const auto i = static_cast<std::size_t>(pos);
-    if (i > 0 && before(x, q[(i - 1) / 4])) q_up(i, x);
-    else q_down(i, x);
   }
 
   // ---- deactivation events (pushed once per active cluster: its deactivation time only
@@ -196,84 +294,6 @@ struct PCSTSolver::Impl {
   };
   std::vector<Merge> merges;
   std::vector<int32_t> stack;
-
-  // ---- pairing heap over parts ----
-  int32_t meld(int32_t a, int32_t b) {
-    if (a < 0) return b;
-    if (b < 0) return a;
-    Part *pa = &P(a), *pb = &P(b);
-    // ties: the lower edge index (input order) first, then the lower part index
-    if (pb->key < pa->key || (pb->key == pa->key && (pb->edge < pa->edge || (pb->edge == pa->edge && b < a)))) {
-      std::swap(a, b);
-      std::swap(pa, pb);
-    }
-    // b becomes the first child of a
-    pb->next = pa->child;
-    if (pa->child >= 0) P(pa->child).prev = b;
-    pb->prev = a;
-    pa->child = b;
-    return a;
-  }
-  int32_t pop(int32_t root) {
-    // two-pass pairing of root's children: pairs left to right (the winners chained through
-    // `next`, last pair first), then melded into one from the right
-    Part &pr = P(root);
-    int32_t c = pr.child, chain = -1;
-    pr.child = -1;
-    pr.prev = -2;
-    pr.next = -1;
-    while (c >= 0) {
-      const int32_t a = c, b = P(a).next;
-      int32_t w = a;
-      if (b >= 0) {
-        c = P(b).next;
-        w = meld(a, b);
-      } else {
-        c = -1;
-      }
-      P(w).next = chain;
-      chain = w;
-    }
-    int32_t r = chain;
-    if (r < 0) return -1;
-    chain = P(r).next;
-    while (chain >= 0) {
-      const int32_t nx = P(chain).next;
-      r = meld(r, chain);
-      P(r).next = -1;
-      chain = nx;
-    }
-    P(r).next = -1;
-    P(r).prev = -1;
-    return r;
-  }
-  // Unlinks part p (a non-root, with its subtree) from its parent or left sibling.
-  void cut(int32_t p) {
-    Part &pp = P(p);
-    Part &pr = P(pp.prev);
-    if (pr.child == p) pr.child = pp.next;
-    else pr.next = pp.next;
-    if (pp.next >= 0) P(pp.next).prev = pp.prev;
-    pp.next = -1;
-    pp.prev = -1;
-  }
-  // Lowers the key of part p inside the heap whose root is `root`; returns the new root.
-  int32_t decrease(int32_t root, int32_t p, double k) {
-    P(p).key = k;
-    if (p == root) return root;
-    cut(p);
-    int32_t r = meld(root, p);
-    P(r).prev = -1;
-    return r;
-  }
-  // Removes part p from the heap whose root is `root`; returns the new root.
-  int32_t erase(int32_t root, int32_t p) {
-    if (p == root) return pop(p);
-    cut(p);
-    const int32_t r = meld(root, pop(p));
-    if (r >= 0) P(r).prev = -1;
-    return r;
-  }
 
   // Top cluster of c and the sum of the (final) moats strictly below it on c's path.
   std::pair<int32_t, double> find(int32_t c) {
@@ -312,7 +332,6 @@ struct PCSTSolver::Impl {
   int32_t new_cluster() {
     cl.push_back({0.0, 0.0, -1, 0});
     up.push_back({0.0, -1});
-    qpos.push_back(-1);
     parent.push_back(-1);
     child_a.push_back(-1);
     child_b.push_back(-1);
@@ -320,6 +339,7 @@ struct PCSTSolver::Impl {
     inner.push_back(0);
     has_root.push_back(0);
     necessary.push_back(0);
+    bheap.push_back(-1);
     return static_cast<int32_t>(cl.size() - 1);
   }
 
@@ -328,7 +348,14 @@ struct PCSTSolver::Impl {
     k.moat += t - k.start;
     k.active = 0;
     --active_count;
-    q_remove(c);
+  }
+
+  // Joins two circular bags given by their last parts; returns the last part of the result.
+  int32_t concat(int32_t ta, int32_t tb) {
+    if (ta < 0) return tb;
+    if (tb < 0) return ta;
+    std::swap(P(ta).bnext, P(tb).bnext);
+    return tb;
   }
 
   void merge(int32_t a, int32_t b, int32_t e, double t, int32_t node_a, int32_t node_b) {
@@ -357,53 +384,64 @@ struct PCSTSolver::Impl {
       // A side that was not growing starts to: its parts' keys and the keys of their twins in
       // other growing clusters no longer bound the edges' tight times, so recompute them now.
       for (std::size_t x : {ua, ub})
-        if (!(x == ua ? act_a : act_b)) cl[x].heap = rekey(cl[x].heap, c, t);
+        if (!(x == ua ? act_a : act_b)) cl[x].bag = rekey(cl[x].bag, c, t);
     }
-    cl[uc].heap = meld(cl[ua].heap, cl[ub].heap);
-    cl[ua].heap = cl[ub].heap = -1;
-    update_event(c);
+    cl[uc].bag = concat(cl[ua].bag, cl[ub].bag);
+    cl[ua].bag = cl[ub].bag = -1;
+    if (bheap[ua] >= 0 || bheap[ub] >= 0) {
+      if (bheap[uc] < 0) {
+        touched.push_back(c);
+        turns.push(c);
+      }
+      bheap[uc] = bmeld(bheap[uc], bmeld(bheap[ua], bheap[ub]));
+      bheap[ua] = bheap[ub] = -1;
+    }
     push_deactivation(c);
   }
 
-  // Re-keys every part of heap h, whose cluster was not growing and is now inside the active
-  // cluster c that starts growing at time t, as an event would; parts of edges inside c are
-  // dropped (their twins are discarded when they surface). Returns the new heap and its size.
-  std::vector<int32_t> collect;
-  int32_t rekey(int32_t h, int32_t c, double t) {
-    collect.clear();
-    if (h >= 0) collect.push_back(h);
-    for (std::size_t i = 0; i < collect.size(); ++i)
-      for (int32_t ch = P(collect[i]).child; ch >= 0; ch = P(ch).next) collect.push_back(ch);
-    int32_t r = -1;
-    for (const int32_t p : collect) {
-      Part &x = P(p);
-      x.child = x.next = -1;
-      x.prev = -2;
-      const double su = find(P(x.twin).other).second;
-      const auto [cv, sv] = find(x.other);
-      if (cv == c) continue;
-      const double rem = cost[static_cast<std::size_t>(x.edge)] - su - sv - current_moat(cv, t);
-      const bool other_active = cl[static_cast<std::size_t>(cv)].active;
-      const double k = other_active ? t + rem / 2 : t + rem;
-      x.key = k;
-      x.prev = -1;
-      r = meld(r, p);
-      Part &tw = P(x.twin);
-      if (other_active && tw.prev != -2 && tw.key > k) {
-        Cluster &kv = cl[static_cast<std::size_t>(cv)];
-        kv.heap = decrease(kv.heap, x.twin, k);
-        update_event(cv);
+  // Re-keys every live part of the bag whose last part is `tail`, of a cluster that was not
+  // growing and is now inside the active cluster c that starts growing at time t, as an event
+  // would; parts of edges inside c die (with their twins) and dead parts leave the bag. Returns
+  // the bag's new last part.
+  int32_t rekey(int32_t tail, int32_t c, double t) {
+    if (tail < 0) return -1;
+    int32_t head = -1, last = -1;
+    const int32_t first = P(tail).bnext;
+    int32_t x = first;
+    do {
+      Part &px = P(x);
+      const int32_t nx = px.bnext;
+      if (px.key != kDead) {
+        Part &tw = P(px.twin);
+        const double su = find(tw.other).second;
+        const auto [cv, sv] = find(px.other);
+        if (cv == c) {
+          px.key = tw.key = kDead;
+        } else {
+          const double rem = cost[static_cast<std::size_t>(px.edge)] - su - sv - current_moat(cv, t);
+          const bool other_active = cl[static_cast<std::size_t>(cv)].active;
+          const double k = std::max(t, other_active ? t + rem / 2 : t + rem);
+          px.key = k;
+          push(k, x, c);
+          if (other_active && tw.key > k) {
+            tw.key = k;
+            push(k, px.twin, cv);
+          }
+          if (last < 0) head = x;
+          else P(last).bnext = x;
+          last = x;
+        }
       }
-    }
-    if (r >= 0) P(r).prev = -1;
-    return r;
+      x = nx;
+    } while (x != first);
+    if (last >= 0) P(last).bnext = head;
+    return last;
   }
 
   void grow(int64_t root, int64_t target) {
     cl.reserve(2 * n);
     up.reserve(2 * n);
-    qpos.reserve(2 * n);
-    for (auto *v : {&parent, &child_a, &child_b}) v->reserve(2 * n);
+    for (auto *v : {&parent, &child_a, &child_b, &bheap}) v->reserve(2 * n);
     for (auto *v : {&prize_sum, &inner}) v->reserve(2 * n);
     for (auto *v : {&has_root, &necessary}) v->reserve(2 * n);
     merges.reserve(n);
@@ -437,80 +475,77 @@ struct PCSTSolver::Impl {
         if (u == v) continue;
         const int32_t pu = fill[u]++, pv = fill[v]++;
         // Keys: exact for a growing node (cost / 2 when both grow, cost when only it does); the
-        // keys of a node that does not grow are recomputed when it joins a growing cluster.
+        // keys of a node that does not grow are computed when it joins a growing cluster.
         const double half = cost[e] / 2;
         const auto ei = static_cast<int32_t>(e);
-        parts[static_cast<std::size_t>(pu)] = {cl[u].active && !cl[v].active ? cost[e] : half, -1, -1, -1, pv,
-                                               static_cast<int32_t>(v), ei};
-        parts[static_cast<std::size_t>(pv)] = {cl[v].active && !cl[u].active ? cost[e] : half, -1, -1, -1, pu,
-                                               static_cast<int32_t>(u), ei};
+        parts[static_cast<std::size_t>(pu)] = {cl[u].active && !cl[v].active ? cost[e] : half, pv,
+                                               static_cast<int32_t>(v), ei, pu + 1};
+        parts[static_cast<std::size_t>(pv)] = {cl[v].active && !cl[u].active ? cost[e] : half, pu,
+                                               static_cast<int32_t>(u), ei, pv + 1};
       }
     }
+    // Queue the growing nodes' parts, in input order of their edges (the order equal keys are
+    // taken in); every node's parts form its bag.
+    rq.clear();
+    bn.clear();
+    touched.clear();
+    turns = decltype(turns)();
+    in_batch = false;
     for (std::size_t u = 0; u < n; ++u) {
-      int32_t r = -1;
-      for (int32_t p = part_off[u]; p < part_off[u + 1]; ++p) r = meld(r, p);
-      if (r >= 0) P(r).prev = -1;
-      cl[u].heap = r;
+      const int32_t lo = part_off[u], hi = part_off[u + 1];
+      if (lo == hi) continue;
+      P(hi - 1).bnext = lo;
+      cl[u].bag = hi - 1;
     }
-    q.reserve(n);
+    for (std::size_t u = 0; u < n; ++u)
+      if (cl[u].active)
+        for (int32_t p = part_off[u]; p < part_off[u + 1]; ++p) rq.push(RadixQueue::bits(P(p).key), p);
     deacts0.clear();
     deacts0_next = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      update_event(static_cast<int32_t>(i));
+    for (std::size_t i = 0; i < n; ++i)
       if (cl[i].active) deacts0.push_back({prize[i], static_cast<int32_t>(i)});
-    }
     std::sort(deacts0.begin(), deacts0.end(), [](const Deact &x, const Deact &y) { return y > x; });
     while (active_count > target) {
       const Deact *nd = next_deact();
-      if (!nd && q.empty()) break;
-      if (nd && (q.empty() || nd->time <= q.front().time)) {
+      const int32_t p = next_event();
+      if (!nd && p < 0) break;
+      if (nd && (p < 0 || nd->time <= RadixQueue::value(batch_key))) {
         const Deact d = *nd;
         drop_deact(nd);
         deactivate(d.cluster, d.time);
         continue;
       }
-      const int32_t c = q.front().cluster;
-      const double t = q.front().time;
-      const int32_t p = cl[static_cast<std::size_t>(c)].heap;
-      cl[static_cast<std::size_t>(c)].heap = pop(p);
+      const double t = RadixQueue::value(batch_key);
+      {
+        int32_t &h = bheap[static_cast<std::size_t>(turn)];
+        h = bpop(h);
+      }
       Part &part = P(p);
       const int32_t e = part.edge, qp = part.twin;
       Part &twin = P(qp);
       const int32_t nu = twin.other, nv = part.other;
       auto [cu, su] = find(nu);
+      if (!cl[static_cast<std::size_t>(cu)].active) continue;  // re-keyed when its cluster grows again
       auto [cv, sv] = find(nv);
-      if (cu == cv) {  // already joined: discard this part and take its twin out of the heap too
-        if (twin.prev != -2) {
-          Cluster &kc = cl[static_cast<std::size_t>(c)];
-          kc.heap = erase(kc.heap, qp);
-        }
-        update_event(c);
+      if (cu == cv) {  // already joined
+        part.key = twin.key = kDead;
         continue;
       }
       const double ce = cost[static_cast<std::size_t>(e)];
       const double rem = ce - su - current_moat(cu, t) - sv - current_moat(cv, t);
       if (rem <= kEps * std::max(1.0, ce)) {
-        // Take the twin part out of the other heap before the heaps are melded.
-        if (twin.prev != -2) {
-          Cluster &kv = cl[static_cast<std::size_t>(cv)];
-          kv.heap = erase(kv.heap, qp);
-        }
+        part.key = twin.key = kDead;
         merge(cu, cv, e, t, nu, nv);
         continue;
       }
       const bool other_active = cl[static_cast<std::size_t>(cv)].active;
       const double k = other_active ? t + rem / 2 : t + rem;
       part.key = k;
-      part.prev = -1;
-      Cluster &kc = cl[static_cast<std::size_t>(c)];
-      kc.heap = meld(kc.heap, p);
-      P(kc.heap).prev = -1;
-      if (other_active && twin.prev != -2 && twin.key > k) {
-        Cluster &kv = cl[static_cast<std::size_t>(cv)];
-        kv.heap = decrease(kv.heap, qp, k);
-        update_event(cv);
+      push(k, p, cu);
+      if (other_active && twin.key > k) {
+        twin.key = k;
+        push(k, qp, cv);
       }
-      update_event(c);
     }
   }
 
@@ -791,12 +826,11 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
   // reset
   cl.clear();
   up.clear();
-  qpos.clear();
   for (auto *v : {&parent, &child_a, &child_b}) v->clear();
   for (auto *v : {&prize_sum, &inner}) v->clear();
   for (auto *v : {&has_root, &necessary}) v->clear();
+  bheap.clear();
   merges.clear();
-  q.clear();
   deacts = decltype(deacts)();
   active_count = 0;
   grow(root, root >= 0 ? 0 : num_clusters);
