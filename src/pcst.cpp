@@ -157,12 +157,17 @@ struct PCSTSolver::Impl {
 
   // ---- the events of one time (a batch): taken in the reference's order, the growing cluster
   // with the lowest index first (a cluster made by a merge has a higher index than all before
-  // it, so every cluster takes a turn before a merged one goes on), and in a cluster the lowest
-  // edge index first. Each cluster's share is a small pairing heap over batch nodes, melded
-  // when clusters merge. ----
+  // it, so every cluster takes a turn before a merged one goes on); in a cluster the edges to
+  // growing clusters first (two growing clusters meet before more non-growing ones are absorbed
+  // at the same time: fewer useless merges), then the lowest edge index. Each cluster's share is
+  // a small pairing heap over batch nodes, melded when clusters merge. ----
   struct BNode {
-    int32_t part, edge, child, next;
+    int32_t part, rank, child, next;  // rank: edge index, plus kAway if the other side does not grow
   };
+  static constexpr int32_t kAway = 0x40000000;  // above every edge index (at most 2^30 edges)
+  int32_t rank_of(int32_t p) {
+    return P(p).edge | (cl[static_cast<std::size_t>(find(P(p).other).first)].active ? 0 : kAway);
+  }
   std::vector<BNode> bn;
   std::vector<int32_t> bheap;    // per cluster: root batch node (-1: none)
   std::vector<int32_t> touched;  // clusters whose bheap is set in this batch
@@ -173,7 +178,7 @@ struct PCSTSolver::Impl {
     if (a < 0) return b;
     if (b < 0) return a;
     BNode *x = &bn[static_cast<std::size_t>(a)], *y = &bn[static_cast<std::size_t>(b)];
-    if (y->edge < x->edge || (y->edge == x->edge && y->part < x->part)) {
+    if (y->rank < x->rank || (y->rank == x->rank && y->part < x->part)) {
       std::swap(a, b);
       std::swap(x, y);
     }
@@ -206,7 +211,7 @@ struct PCSTSolver::Impl {
   }
   void batch_add(int32_t p, int32_t c) {
     const auto i = static_cast<int32_t>(bn.size());
-    bn.push_back({p, P(p).edge, -1, -1});
+    bn.push_back({p, rank_of(p), -1, -1});
     int32_t &h = bheap[static_cast<std::size_t>(c)];
     if (h < 0) {
       touched.push_back(c);
@@ -234,6 +239,14 @@ struct PCSTSolver::Impl {
         const int32_t p = bn[static_cast<std::size_t>(h)].part;
         if (RadixQueue::bits(P(p).key) != batch_key) {  // re-keyed or dead since
           h = bpop(h);
+          continue;
+        }
+        const int32_t rank = rank_of(p);
+        if (rank != bn[static_cast<std::size_t>(h)].rank) {  // the other side started or stopped growing
+          const int32_t x = h;
+          h = bpop(h);
+          bn[static_cast<std::size_t>(x)] = {p, rank, -1, -1};
+          h = bmeld(h, x);
           continue;
         }
         turn = c;
@@ -426,6 +439,8 @@ struct PCSTSolver::Impl {
           if (other_active && tw.key > k) {
             tw.key = k;
             push(k, px.twin, cv);
+          } else if (other_active && in_batch && RadixQueue::bits(tw.key) == batch_key) {
+            batch_add(px.twin, cv);  // its batch entry ranked it as an edge to a non-growing side
           }
           if (last < 0) head = x;
           else P(last).bnext = x;

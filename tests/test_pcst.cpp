@@ -261,7 +261,8 @@ namespace {
 // reports.
 // Among events of the same time: deactivations first (lowest cluster first), then the edge
 // events in the reference solver's order - the growing cluster with the lowest index takes its
-// turn (a merged cluster's index is higher than every earlier one), in it the lowest edge index.
+// turn (a merged cluster's index is higher than every earlier one) - and in a turn the edges to
+// growing clusters first, then the lowest edge index.
 std::pair<std::set<int64_t>, std::set<int64_t>> direct_gw(const std::vector<double> &prize, const E &edges,
                                                           const std::vector<double> &cost, int64_t root, int k) {
   const std::size_t n = prize.size();
@@ -289,6 +290,7 @@ std::pair<std::set<int64_t>, std::set<int64_t>> direct_gw(const std::vector<doub
     for (std::size_t c = 0; c < cs.size(); ++c)
       if (cs[c].active && cs[c].left < best) best = cs[c].left, kind = 0, who = c;
     std::size_t turn = 0;
+    int turn_away = 0;
     for (std::size_t e = 0; e < edges.size(); ++e) {
       const auto u = static_cast<std::size_t>(edges[e].first), v = static_cast<std::size_t>(edges[e].second);
       const std::size_t a = top[u], b = top[v];
@@ -296,7 +298,9 @@ std::pair<std::set<int64_t>, std::set<int64_t>> direct_gw(const std::vector<doub
       if (a == b || rate == 0) continue;
       const double dt = (cost[e] - load[u] - load[v]) / rate;
       const std::size_t t = rate == 2 ? std::min(a, b) : (cs[a].active ? a : b);
-      if (dt < best || (dt == best && kind == 1 && t < turn)) best = dt, kind = 1, who = e, turn = t;
+      const int away = rate == 2 ? 0 : 1;  // in a turn, edges to growing clusters first
+      if (dt < best || (dt == best && kind == 1 && (t < turn || (t == turn && away < turn_away))))
+        best = dt, kind = 1, who = e, turn = t, turn_away = away;
     }
     if (kind < 0) break;
     best = std::max(best, 0.0);
