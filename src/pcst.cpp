@@ -124,6 +124,12 @@ struct PCSTSolver::Impl {
       std::memcpy(&d, &u, sizeof d);
       return d;
     }
+    // Entries are ordered by their time rounded down to 2^-36 relative (the low 16 of the 52
+    // mantissa bits dropped): times that differ only by rounding in how their sums were formed
+    // share a batch, and the turn order below decides between them instead of the noise. Parts
+    // keep their exact times, and every event is evaluated at its own.
+    static constexpr uint64_t kQuantum = 65536;
+    static uint64_t slot(double d) { return bits(d) & ~(kQuantum - 1); }
     int bucket(uint64_t u) const { return u == last ? 0 : 64 - __builtin_clzll(u ^ last); }
     void clear() {
       for (auto &v : b) v.clear();
@@ -153,7 +159,10 @@ struct PCSTSolver::Impl {
       --size;
     }
   } rq;
-  bool current(const RadixQueue::Entry &x) { return RadixQueue::bits(P(x.part).key) == x.key; }
+  bool current(const RadixQueue::Entry &x) {
+    const double k = P(x.part).key;
+    return k != kDead && RadixQueue::slot(k) == x.key;
+  }
 
   // ---- the events of one time (a batch): taken in the reference's order, the growing cluster
   // with the lowest index first (a cluster made by a merge has a higher index than all before
@@ -221,7 +230,7 @@ struct PCSTSolver::Impl {
   }
   // Queues part p, of cluster c, with key k (its key already).
   void push(double k, int32_t p, int32_t c) {
-    const uint64_t u = RadixQueue::bits(k);
+    const uint64_t u = RadixQueue::slot(k);
     if (in_batch && u == batch_key) batch_add(p, c);
     else rq.push(u, p);
   }
@@ -237,7 +246,7 @@ struct PCSTSolver::Impl {
           continue;
         }
         const int32_t p = bn[static_cast<std::size_t>(h)].part;
-        if (RadixQueue::bits(P(p).key) != batch_key) {  // re-keyed or dead since
+        if (P(p).key == kDead || RadixQueue::slot(P(p).key) != batch_key) {  // re-keyed or dead since
           h = bpop(h);
           continue;
         }
@@ -266,7 +275,7 @@ struct PCSTSolver::Impl {
         if (rq.b[0].size() > 8) __builtin_prefetch(&P(rq.b[0][rq.b[0].size() - 9].part));
         const int32_t p = rq.b[0].back().part;
         rq.pop();
-        if (RadixQueue::bits(P(p).key) != batch_key) continue;
+        if (P(p).key == kDead || RadixQueue::slot(P(p).key) != batch_key) continue;
         const int32_t c = find(P(P(p).twin).other).first;
         if (cl[static_cast<std::size_t>(c)].active) batch_add(p, c);
       }
@@ -439,7 +448,7 @@ struct PCSTSolver::Impl {
           if (other_active && tw.key > k) {
             tw.key = k;
             push(k, px.twin, cv);
-          } else if (other_active && in_batch && RadixQueue::bits(tw.key) == batch_key) {
+          } else if (other_active && in_batch && RadixQueue::slot(tw.key) == batch_key) {
             batch_add(px.twin, cv);  // its batch entry ranked it as an edge to a non-growing side
           }
           if (last < 0) head = x;
@@ -491,11 +500,11 @@ struct PCSTSolver::Impl {
         const int32_t pu = fill[u]++, pv = fill[v]++;
         // Keys: exact for a growing node (cost / 2 when both grow, cost when only it does); the
         // keys of a node that does not grow are computed when it joins a growing cluster.
-        const double half = cost[e] / 2;
+        const double half = cost[e] / 2, full = cost[e];
         const auto ei = static_cast<int32_t>(e);
-        parts[static_cast<std::size_t>(pu)] = {cl[u].active && !cl[v].active ? cost[e] : half, pv,
+        parts[static_cast<std::size_t>(pu)] = {cl[u].active && !cl[v].active ? full : half, pv,
                                                static_cast<int32_t>(v), ei, pu + 1};
-        parts[static_cast<std::size_t>(pv)] = {cl[v].active && !cl[u].active ? cost[e] : half, pu,
+        parts[static_cast<std::size_t>(pv)] = {cl[v].active && !cl[u].active ? full : half, pu,
                                                static_cast<int32_t>(u), ei, pv + 1};
       }
     }
@@ -514,7 +523,7 @@ struct PCSTSolver::Impl {
     }
     for (std::size_t u = 0; u < n; ++u)
       if (cl[u].active)
-        for (int32_t p = part_off[u]; p < part_off[u + 1]; ++p) rq.push(RadixQueue::bits(P(p).key), p);
+        for (int32_t p = part_off[u]; p < part_off[u + 1]; ++p) rq.push(RadixQueue::slot(P(p).key), p);
     deacts0.clear();
     deacts0_next = 0;
     for (std::size_t i = 0; i < n; ++i)
@@ -524,13 +533,13 @@ struct PCSTSolver::Impl {
       const Deact *nd = next_deact();
       const int32_t p = next_event();
       if (!nd && p < 0) break;
-      if (nd && (p < 0 || nd->time <= RadixQueue::value(batch_key))) {
+      if (nd && (p < 0 || RadixQueue::slot(nd->time) <= batch_key)) {
         const Deact d = *nd;
         drop_deact(nd);
         deactivate(d.cluster, d.time);
         continue;
       }
-      const double t = RadixQueue::value(batch_key);
+      const double t = P(p).key;
       {
         int32_t &h = bheap[static_cast<std::size_t>(turn)];
         h = bpop(h);

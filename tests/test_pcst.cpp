@@ -263,8 +263,10 @@ namespace {
 // events in the reference solver's order - the growing cluster with the lowest index takes its
 // turn (a merged cluster's index is higher than every earlier one) - and in a turn the edges to
 // growing clusters first, then the lowest edge index.
+// Times within `tol` of each other count as equal.
 std::pair<std::set<int64_t>, std::set<int64_t>> direct_gw(const std::vector<double> &prize, const E &edges,
-                                                          const std::vector<double> &cost, int64_t root, int k) {
+                                                          const std::vector<double> &cost, int64_t root, int k,
+                                                          double tol = 0) {
   const std::size_t n = prize.size();
   struct Cl {
     bool active, rooted;
@@ -288,7 +290,7 @@ std::pair<std::set<int64_t>, std::set<int64_t>> direct_gw(const std::vector<doub
     int kind = -1;
     std::size_t who = 0;
     for (std::size_t c = 0; c < cs.size(); ++c)
-      if (cs[c].active && cs[c].left < best) best = cs[c].left, kind = 0, who = c;
+      if (cs[c].active && cs[c].left < best - tol) best = cs[c].left, kind = 0, who = c;
     std::size_t turn = 0;
     int turn_away = 0;
     for (std::size_t e = 0; e < edges.size(); ++e) {
@@ -299,7 +301,7 @@ std::pair<std::set<int64_t>, std::set<int64_t>> direct_gw(const std::vector<doub
       const double dt = (cost[e] - load[u] - load[v]) / rate;
       const std::size_t t = rate == 2 ? std::min(a, b) : (cs[a].active ? a : b);
       const int away = rate == 2 ? 0 : 1;  // in a turn, edges to growing clusters first
-      if (dt < best || (dt == best && kind == 1 && (t < turn || (t == turn && away < turn_away))))
+      if (dt < best - tol || (dt <= best + tol && kind == 1 && (t < turn || (t == turn && away < turn_away))))
         best = dt, kind = 1, who = e, turn = t, turn_away = away;
     }
     if (kind < 0) break;
@@ -377,24 +379,28 @@ TEST_CASE("PCST growth phase equals a direct simulation of Goemans-Williamson on
 TEST_CASE("PCST growth phase takes simultaneous events in the reference order") {
   // Small integer prizes and costs: many events share a time, and which one goes first decides
   // the tree (with the wrong order G-Retriever-style instances grow many times larger trees).
+  // Then decimal ones (STRING-like costs in thousandths): the same times reached along different
+  // sums differ in their last bits, and must still count as simultaneous.
   std::mt19937 rng(78);
   PCSTSolver solver;
-  for (int trial = 0; trial < 600; ++trial) {
+  for (int trial = 0; trial < 1200; ++trial) {
+    const bool decimal = trial >= 600;
+    const double unit = decimal ? 0.001 : 1.0;
     const std::size_t n = 3 + rng() % 40;
     const std::size_t m = n + rng() % (3 * n);
     std::vector<double> prize(n), cost(m);
-    for (auto &p : prize) p = static_cast<double>(rng() % 4);
+    for (auto &p : prize) p = static_cast<double>(rng() % (decimal ? 400 : 4)) * unit;
     E edges(m);
     for (std::size_t e = 0; e < m; ++e) {
       const auto u = static_cast<int64_t>(rng() % n);
       auto v = static_cast<int64_t>(rng() % n);
       if (v == u) v = (u + 1) % static_cast<int64_t>(n);
       edges[e] = {u, v};
-      cost[e] = static_cast<double>(rng() % 4);
+      cost[e] = static_cast<double>(rng() % (decimal ? 100 : 4)) * unit;
     }
     const int64_t root = trial % 5 == 0 ? static_cast<int64_t>(rng() % n) : -1;
     const int k = root >= 0 ? 1 : 1 + trial % 3;
-    const auto [want_nodes, want_edges] = direct_gw(prize, edges, cost, root, k);
+    const auto [want_nodes, want_edges] = direct_gw(prize, edges, cost, root, k, decimal ? 1e-9 : 0.0);
     PcstOptions o;
     o.root = root;
     o.num_clusters = k;
