@@ -6,8 +6,9 @@
 // clusters go through one monotone radix queue (no per-cluster heaps to meld); a part whose key
 // changes is pushed again and its old entry skipped when it surfaces. The events of one time are
 // taken in the reference solver's order: the growing cluster with the lowest index first, in a
-// cluster the lowest edge index (tie-heavy instances - integer or uniform costs - give the same
-// trees as pcst_fast that way).
+// cluster edges to growing clusters first, then the lowest edge index (tie-heavy instances -
+// integer or uniform costs - give trees like pcst_fast's that way). Times that differ only in
+// their last bits (rounding in the sums that formed them) count as the same time.
 //
 // Growth loop invariant: for every edge between two clusters of which at least one grows, the
 // part in each growing endpoint cluster has a key no later than the time the edge becomes tight
@@ -69,8 +70,9 @@ struct PCSTSolver::Impl {
 
   // ---- edge parts: one per endpoint of every edge that is not a self-loop, grouped by node
   // (CSR order). A part is "dead" (key = +inf) once its edge lies inside one cluster. ----
-  struct Part {
+  struct alignas(32) Part {
     double key;     // a time no later than the one at which this part's edge becomes tight
+    double cost;    // its edge's (here to save a load per event)
     int32_t twin;   // the part at the other endpoint
     int32_t other;  // the node at the other endpoint
     int32_t edge;
@@ -104,7 +106,8 @@ struct PCSTSolver::Impl {
   // below the last one taken, so a radix heap over the keys' bit patterns (non-negative doubles
   // order like their bits) serves them: a push is an append, a pop moves each entry down a few
   // buckets over its lifetime. Entries are not removed when a part's key changes or it dies:
-  // an entry whose key is no longer its part's key is skipped when it surfaces. ----
+  // an entry whose slot (rounded key, below) is no longer its part's is skipped when it
+  // surfaces. ----
   struct RadixQueue {
     struct Entry {
       uint64_t key;
@@ -220,7 +223,7 @@ struct PCSTSolver::Impl {
   }
   void batch_add(int32_t p, int32_t c) {
     const auto i = static_cast<int32_t>(bn.size());
-    bn.push_back({p, rank_of(p), -1, -1});
+    bn.push_back({p, P(p).edge, -1, -1});  // ranked as an edge to a growing side until checked
     int32_t &h = bheap[static_cast<std::size_t>(c)];
     if (h < 0) {
       touched.push_back(c);
@@ -250,8 +253,12 @@ struct PCSTSolver::Impl {
           h = bpop(h);
           continue;
         }
-        const int32_t rank = rank_of(p);
-        if (rank != bn[static_cast<std::size_t>(h)].rank) {  // the other side started or stopped growing
+        // Ranks are checked when a node reaches the top of a turn with others behind it (alone,
+        // its rank does not matter): too low a rank (a new node's, or an edge whose other side
+        // stopped growing) surfaces early and is corrected here; an edge whose other side
+        // starts growing gets a new node (rekey).
+        const int32_t rank = bn[static_cast<std::size_t>(h)].child < 0 ? bn[static_cast<std::size_t>(h)].rank : rank_of(p);
+        if (rank != bn[static_cast<std::size_t>(h)].rank) {
           const int32_t x = h;
           h = bpop(h);
           bn[static_cast<std::size_t>(x)] = {p, rank, -1, -1};
@@ -440,7 +447,7 @@ struct PCSTSolver::Impl {
         if (cv == c) {
           px.key = tw.key = kDead;
         } else {
-          const double rem = cost[static_cast<std::size_t>(px.edge)] - su - sv - current_moat(cv, t);
+          const double rem = px.cost - su - sv - current_moat(cv, t);
           const bool other_active = cl[static_cast<std::size_t>(cv)].active;
           const double k = std::max(t, other_active ? t + rem / 2 : t + rem);
           px.key = k;
@@ -502,9 +509,9 @@ struct PCSTSolver::Impl {
         // keys of a node that does not grow are computed when it joins a growing cluster.
         const double half = cost[e] / 2, full = cost[e];
         const auto ei = static_cast<int32_t>(e);
-        parts[static_cast<std::size_t>(pu)] = {cl[u].active && !cl[v].active ? full : half, pv,
+        parts[static_cast<std::size_t>(pu)] = {cl[u].active && !cl[v].active ? full : half, cost[e], pv,
                                                static_cast<int32_t>(v), ei, pu + 1};
-        parts[static_cast<std::size_t>(pv)] = {cl[v].active && !cl[u].active ? full : half, pu,
+        parts[static_cast<std::size_t>(pv)] = {cl[v].active && !cl[u].active ? full : half, cost[e], pu,
                                                static_cast<int32_t>(u), ei, pv + 1};
       }
     }
@@ -555,7 +562,7 @@ struct PCSTSolver::Impl {
         part.key = twin.key = kDead;
         continue;
       }
-      const double ce = cost[static_cast<std::size_t>(e)];
+      const double ce = part.cost;
       const double rem = ce - su - current_moat(cu, t) - sv - current_moat(cv, t);
       if (rem <= kEps * std::max(1.0, ce)) {
         part.key = twin.key = kDead;
