@@ -27,6 +27,11 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <new>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <cstdint>
 #include <cstring>
 #include <queue>
@@ -79,8 +84,28 @@ struct PCSTSolver::Impl {
     int32_t bnext;  // next part in its cluster's bag (a circular list)
   };
   static constexpr double kDead = std::numeric_limits<double>::infinity();
-  std::unique_ptr<Part[]> parts;  // not zero-filled: every part is written before use
+  // The parts are read in random order, one or two per event: on Linux, arrays of 2 MB and more
+  // ask for transparent huge pages (far fewer TLB misses and page faults). Not zero-filled:
+  // every part is written before use.
+  struct FreeParts {
+    void operator()(Part *p) const { std::free(p); }
+  };
+  std::unique_ptr<Part[], FreeParts> parts;
   std::size_t parts_capacity = 0;
+  static Part *allocate_parts(std::size_t count) {
+    constexpr std::size_t kHuge = std::size_t{1} << 21;
+    std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(Part);
+    const bool huge = bytes >= kHuge;
+    if (huge) bytes = (bytes + kHuge - 1) / kHuge * kHuge;
+    void *mem = nullptr;
+    if (posix_memalign(&mem, huge ? kHuge : alignof(Part), bytes) != 0) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    if (huge) madvise(mem, bytes, MADV_HUGEPAGE);  // advice only: failure changes nothing
+#endif
+    Part *p = static_cast<Part *>(mem);
+    std::uninitialized_default_construct_n(p, bytes / sizeof(Part));
+    return p;
+  }
   std::vector<int32_t> part_off;  // parts of node u: [part_off[u], part_off[u+1])
   Part &P(int32_t p) { return parts[static_cast<std::size_t>(p)]; }
 
@@ -497,7 +522,7 @@ struct PCSTSolver::Impl {
     if (static_cast<std::size_t>(part_off[n]) > parts_capacity) {
       parts.reset();
       parts_capacity = static_cast<std::size_t>(part_off[n]);
-      parts.reset(new Part[parts_capacity]);
+      parts.reset(allocate_parts(parts_capacity));
     }
     {
       std::vector<int32_t> fill(part_off.begin(), part_off.end() - 1);
