@@ -164,6 +164,10 @@ struct PCSTSolver::Impl {
       last = 0;
       size = 0;
     }
+    void make_room(int j, std::size_t extra) {
+      std::vector<Entry> &v = b[j];
+      if (v.size() + extra > v.capacity()) v.reserve(std::max(v.size() + extra, 2 * v.capacity()));
+    }
     void push(uint64_t u, int32_t p) {
       b[bucket(u)].push_back({u, p});
       ++size;
@@ -337,6 +341,27 @@ struct PCSTSolver::Impl {
     if (!b) return a;
     return *a > *b ? b : a;
   }
+  // Sorts by time, ties in their present order (here: cluster index); a stable LSD radix sort
+  // over the times' bit patterns (non-negative doubles order like their bits), 11 bits a pass,
+  // passes whose digit is the same everywhere skipped.
+  std::vector<Deact> sort_tmp;
+  std::vector<std::size_t> sort_count;
+  void sort_by_time(std::vector<Deact> &v) {
+    if (v.size() < 4096) {
+      std::stable_sort(v.begin(), v.end(), [](const Deact &x, const Deact &y) { return x.time < y.time; });
+      return;
+    }
+    sort_tmp.resize(v.size());
+    for (int shift = 0; shift < 64; shift += 11) {
+      auto digit = [shift](const Deact &d) { return static_cast<std::size_t>((RadixQueue::bits(d.time) >> shift) & 2047); };
+      sort_count.assign(2049, 0);
+      for (const Deact &d : v) ++sort_count[digit(d) + 1];
+      if (sort_count[digit(v[0]) + 1] == v.size()) continue;
+      for (std::size_t i = 1; i < sort_count.size(); ++i) sort_count[i] += sort_count[i - 1];
+      for (const Deact &d : v) sort_tmp[sort_count[digit(d)]++] = d;
+      v.swap(sort_tmp);
+    }
+  }
   void drop_deact(const Deact *d) {
     if (!deacts.empty() && d == &deacts.top()) deacts.pop();
     else ++deacts0_next;
@@ -501,13 +526,19 @@ struct PCSTSolver::Impl {
     for (auto *v : {&prize_sum, &inner}) v->reserve(2 * n);
     for (auto *v : {&has_root, &necessary}) v->reserve(2 * n);
     merges.reserve(n);
+    // the n leaves at once (new_cluster's values)
+    cl.assign(n, {0.0, 0.0, -1, 0});
+    up.assign(n, {0.0, -1});
+    for (auto *v : {&parent, &child_a, &child_b, &bheap}) v->assign(n, -1);
+    prize_sum.assign(prize, prize + n);
+    inner.assign(n, 0.0);
+    has_root.assign(n, 0);
+    necessary.assign(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
-      const int32_t c = new_cluster();
-      prize_sum[static_cast<std::size_t>(c)] = prize[i];
       if (static_cast<int64_t>(i) == root) {
-        has_root[static_cast<std::size_t>(c)] = 1;
+        has_root[i] = 1;
       } else if (prize[i] > 0) {  // a node without prize would stop growing at time 0
-        cl[static_cast<std::size_t>(c)].active = 1;
+        cl[i].active = 1;
         ++active_count;
       }
     }
@@ -540,8 +571,8 @@ struct PCSTSolver::Impl {
                                                static_cast<int32_t>(u), ei, pv + 1};
       }
     }
-    // Queue the growing nodes' parts, in input order of their edges (the order equal keys are
-    // taken in); every node's parts form its bag.
+    // Every node's parts form its bag; the growing nodes' parts are queued (counted first, so
+    // that the buckets are allocated once).
     rq.clear();
     bn.clear();
     touched.clear();
@@ -553,14 +584,21 @@ struct PCSTSolver::Impl {
       P(hi - 1).bnext = lo;
       cl[u].bag = hi - 1;
     }
-    for (std::size_t u = 0; u < n; ++u)
-      if (cl[u].active)
-        for (int32_t p = part_off[u]; p < part_off[u + 1]; ++p) rq.push(RadixQueue::slot(P(p).key), p);
+    {
+      std::size_t count[65] = {};
+      for (std::size_t u = 0; u < n; ++u)
+        if (cl[u].active)
+          for (int32_t p = part_off[u]; p < part_off[u + 1]; ++p) ++count[rq.bucket(RadixQueue::slot(P(p).key))];
+      for (int j = 0; j < 65; ++j) rq.make_room(j, count[j]);
+      for (std::size_t u = 0; u < n; ++u)
+        if (cl[u].active)
+          for (int32_t p = part_off[u]; p < part_off[u + 1]; ++p) rq.push(RadixQueue::slot(P(p).key), p);
+    }
     deacts0.clear();
     deacts0_next = 0;
     for (std::size_t i = 0; i < n; ++i)
       if (cl[i].active) deacts0.push_back({prize[i], static_cast<int32_t>(i)});
-    std::sort(deacts0.begin(), deacts0.end(), [](const Deact &x, const Deact &y) { return y > x; });
+    sort_by_time(deacts0);
     while (active_count > target) {
       const Deact *nd = next_deact();
       const int32_t p = next_event();
