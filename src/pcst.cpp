@@ -308,7 +308,14 @@ struct PCSTSolver::Impl {
       // all entries with this key are in the radix queue's bucket 0 now; taking no more keeps
       // its `last` at this key, as pushes made during the batch require
       while (!rq.b[0].empty()) {
-        if (rq.b[0].size() > 8) __builtin_prefetch(&P(rq.b[0][rq.b[0].size() - 9].part));
+        {
+          // software pipeline over the entries still to come (taken from the back): their
+          // part, then its twin (for the node), then the node's merge-tree record
+          const std::size_t k = rq.b[0].size();
+          if (k > 12) __builtin_prefetch(&P(rq.b[0][k - 13].part));
+          if (k > 8) __builtin_prefetch(&P(P(rq.b[0][k - 9].part).twin));
+          if (k > 4) __builtin_prefetch(&up[static_cast<std::size_t>(P(P(rq.b[0][k - 5].part).twin).other)]);
+        }
         const int32_t p = rq.b[0].back().part;
         rq.pop();
         if (P(p).key == kDead || RadixQueue::slot(P(p).key) != batch_key) continue;
