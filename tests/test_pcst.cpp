@@ -343,6 +343,38 @@ std::pair<std::set<int64_t>, std::set<int64_t>> direct_gw(const std::vector<doub
 }
 }  // namespace
 
+namespace {
+// m random edges on n nodes (no self-loops, parallel edges allowed); cost() draws each cost.
+template <class Cost>
+E random_edges(std::mt19937 &rng, std::size_t n, std::vector<double> &cost, Cost &&draw) {
+  E edges(cost.size());
+  for (std::size_t e = 0; e < cost.size(); ++e) {
+    const auto u = static_cast<int64_t>(rng() % n);
+    auto v = static_cast<int64_t>(rng() % n);
+    if (v == u) v = (u + 1) % static_cast<int64_t>(n);
+    edges[e] = {u, v};
+    cost[e] = draw();
+  }
+  return edges;
+}
+
+// Solves with pruning none (every fifth trial rooted, else 1-3 trees) and checks the merged edges
+// and kept nodes against direct_gw.
+void check_growth(PCSTSolver &solver, std::mt19937 &rng, int trial, const std::vector<double> &prize, const E &edges,
+                  const std::vector<double> &cost, double tol) {
+  const int64_t root = trial % 5 == 0 ? static_cast<int64_t>(rng() % prize.size()) : -1;
+  const int k = root >= 0 ? 1 : 1 + trial % 3;
+  const auto [want_nodes, want_edges] = direct_gw(prize, edges, cost, root, k, tol);
+  PcstOptions o;
+  o.root = root;
+  o.num_clusters = k;
+  o.pruning = Pruning::none;
+  const auto r = solver.solve(prize, edges, cost, o);
+  CHECK_MESSAGE(std::set<int64_t>(r.edges.begin(), r.edges.end()) == want_edges, "trial " << trial);
+  CHECK_MESSAGE(std::set<int64_t>(r.nodes.begin(), r.nodes.end()) == want_nodes, "trial " << trial);
+}
+}  // namespace
+
 TEST_CASE("PCST growth phase equals a direct simulation of Goemans-Williamson on random graphs") {
   // Continuous random prizes and costs (no ties), a share of zero prizes (nodes that never grow
   // and are absorbed later), parallel edges, rooted and multi-cluster runs.
@@ -355,24 +387,8 @@ TEST_CASE("PCST growth phase equals a direct simulation of Goemans-Williamson on
     const double zero_share = 0.3 * static_cast<double>(rng() % 3);
     std::vector<double> prize(n), cost(m);
     for (auto &p : prize) p = unit(rng) < zero_share ? 0.0 : 3 * unit(rng);
-    E edges(m);
-    for (std::size_t e = 0; e < m; ++e) {
-      const auto u = static_cast<int64_t>(rng() % n);
-      auto v = static_cast<int64_t>(rng() % n);
-      if (v == u) v = (u + 1) % static_cast<int64_t>(n);
-      edges[e] = {u, v};
-      cost[e] = unit(rng);
-    }
-    const int64_t root = trial % 5 == 0 ? static_cast<int64_t>(rng() % n) : -1;
-    const int k = root >= 0 ? 1 : 1 + trial % 3;
-    const auto [want_nodes, want_edges] = direct_gw(prize, edges, cost, root, k);
-    PcstOptions o;
-    o.root = root;
-    o.num_clusters = k;
-    o.pruning = Pruning::none;
-    const auto r = solver.solve(prize, edges, cost, o);
-    CHECK_MESSAGE(std::set<int64_t>(r.edges.begin(), r.edges.end()) == want_edges, "trial " << trial);
-    CHECK_MESSAGE(std::set<int64_t>(r.nodes.begin(), r.nodes.end()) == want_nodes, "trial " << trial);
+    const E edges = random_edges(rng, n, cost, [&] { return unit(rng); });
+    check_growth(solver, rng, trial, prize, edges, cost, 0.0);
   }
 }
 
@@ -390,24 +406,8 @@ TEST_CASE("PCST growth phase takes simultaneous events in the reference order") 
     const std::size_t m = n + rng() % (3 * n);
     std::vector<double> prize(n), cost(m);
     for (auto &p : prize) p = static_cast<double>(rng() % (decimal ? 400 : 4)) * unit;
-    E edges(m);
-    for (std::size_t e = 0; e < m; ++e) {
-      const auto u = static_cast<int64_t>(rng() % n);
-      auto v = static_cast<int64_t>(rng() % n);
-      if (v == u) v = (u + 1) % static_cast<int64_t>(n);
-      edges[e] = {u, v};
-      cost[e] = static_cast<double>(rng() % (decimal ? 100 : 4)) * unit;
-    }
-    const int64_t root = trial % 5 == 0 ? static_cast<int64_t>(rng() % n) : -1;
-    const int k = root >= 0 ? 1 : 1 + trial % 3;
-    const auto [want_nodes, want_edges] = direct_gw(prize, edges, cost, root, k, decimal ? 1e-9 : 0.0);
-    PcstOptions o;
-    o.root = root;
-    o.num_clusters = k;
-    o.pruning = Pruning::none;
-    const auto r = solver.solve(prize, edges, cost, o);
-    CHECK_MESSAGE(std::set<int64_t>(r.edges.begin(), r.edges.end()) == want_edges, "trial " << trial);
-    CHECK_MESSAGE(std::set<int64_t>(r.nodes.begin(), r.nodes.end()) == want_nodes, "trial " << trial);
+    const E edges = random_edges(rng, n, cost, [&] { return static_cast<double>(rng() % (decimal ? 100 : 4)) * unit; });
+    check_growth(solver, rng, trial, prize, edges, cost, decimal ? 1e-9 : 0.0);
   }
 }
 
