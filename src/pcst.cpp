@@ -147,11 +147,6 @@ struct PCSTSolver::Impl {
       std::memcpy(&u, &d, sizeof u);
       return u;
     }
-    static double value(uint64_t u) {
-      double d;
-      std::memcpy(&d, &u, sizeof d);
-      return d;
-    }
     // Entries are ordered by their time rounded down to 2^-36 relative (the low 16 of the 52
     // mantissa bits dropped): times that differ only by rounding in how their sums were formed
     // share a batch, and the turn order below decides between them instead of the noise. Parts
@@ -191,10 +186,12 @@ struct PCSTSolver::Impl {
       --size;
     }
   } rq;
-  bool current(const RadixQueue::Entry &x) {
-    const double k = P(x.part).key;
-    return k != kDead && RadixQueue::slot(k) == x.key;
+  // Part p is alive and its key still falls in `slot` (else an entry for it is stale).
+  bool keyed_in(int32_t p, uint64_t slot) {
+    const double k = P(p).key;
+    return k != kDead && RadixQueue::slot(k) == slot;
   }
+  bool current(const RadixQueue::Entry &x) { return keyed_in(x.part, x.key); }
 
   // ---- the events of one time (a batch): taken in the reference's order, the growing cluster
   // with the lowest index first (a cluster made by a merge has a higher index than all before
@@ -278,7 +275,7 @@ struct PCSTSolver::Impl {
           continue;
         }
         const int32_t p = bn[static_cast<std::size_t>(h)].part;
-        if (P(p).key == kDead || RadixQueue::slot(P(p).key) != batch_key) {  // re-keyed or dead since
+        if (!keyed_in(p, batch_key)) {  // re-keyed or dead since
           h = bpop(h);
           continue;
         }
@@ -318,7 +315,7 @@ struct PCSTSolver::Impl {
         }
         const int32_t p = rq.b[0].back().part;
         rq.pop();
-        if (P(p).key == kDead || RadixQueue::slot(P(p).key) != batch_key) continue;
+        if (!keyed_in(p, batch_key)) continue;
         const int32_t c = find(P(P(p).twin).other).first;
         if (cl[static_cast<std::size_t>(c)].active) batch_add(p, c);
       }
