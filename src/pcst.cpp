@@ -197,14 +197,26 @@ struct PCSTSolver::Impl {
   // with the lowest index first (a cluster made by a merge has a higher index than all before
   // it, so every cluster takes a turn before a merged one goes on); in a cluster the edges to
   // growing clusters first (two growing clusters meet before more non-growing ones are absorbed
-  // at the same time: fewer useless merges), then the lowest edge index. Each cluster's share is
-  // a small pairing heap over batch nodes, melded when clusters merge. ----
+  // at the same time: fewer useless merges), then the lowest edge index - except that among
+  // edges to non-growing clusters the cheapest goes first (of two edges that become tight at
+  // once into the same non-growing cluster, the cheaper one absorbs it: same merge, lower
+  // cost; costs compared in single precision, equal ones by edge index). Each cluster's share
+  // is a small pairing heap over batch nodes, melded when clusters merge. ----
   struct BNode {
-    int32_t part, rank, child, next;  // rank: edge index, plus kAway if the other side does not grow
+    uint64_t rank;  // edge index; for an edge to a non-growing side kAway + its cost + edge index
+    int32_t part, child, next;
   };
-  static constexpr int32_t kAway = 0x40000000;  // above every edge index (at most 2^30 edges)
-  int32_t rank_of(int32_t p) {
-    return P(p).edge | (cl[static_cast<std::size_t>(find(P(p).other).first)].active ? 0 : kAway);
+  static constexpr uint64_t kAway = uint64_t{1} << 62;  // above every edge index and cost
+  static uint64_t away_rank(const Part &x) {
+    // a non-negative float's bits order like its value, and fit in 31 bits
+    const float c = static_cast<float>(x.cost);
+    uint32_t cb;
+    std::memcpy(&cb, &c, sizeof cb);
+    return kAway | (uint64_t{cb} << 30) | static_cast<uint64_t>(x.edge);
+  }
+  uint64_t rank_of(int32_t p) {
+    const Part &x = P(p);
+    return cl[static_cast<std::size_t>(find(x.other).first)].active ? static_cast<uint64_t>(x.edge) : away_rank(x);
   }
   std::vector<BNode> bn;
   std::vector<int32_t> bheap;    // per cluster: root batch node (-1: none)
@@ -249,7 +261,7 @@ struct PCSTSolver::Impl {
   }
   void batch_add(int32_t p, int32_t c) {
     const auto i = static_cast<int32_t>(bn.size());
-    bn.push_back({p, P(p).edge, -1, -1});  // ranked as an edge to a growing side until checked
+    bn.push_back({static_cast<uint64_t>(P(p).edge), p, -1, -1});  // ranked as an edge to a growing side until checked
     int32_t &h = bheap[static_cast<std::size_t>(c)];
     if (h < 0) {
       touched.push_back(c);
@@ -283,11 +295,11 @@ struct PCSTSolver::Impl {
         // its rank does not matter): too low a rank (a new node's, or an edge whose other side
         // stopped growing) surfaces early and is corrected here; an edge whose other side
         // starts growing gets a new node (rekey).
-        const int32_t rank = bn[static_cast<std::size_t>(h)].child < 0 ? bn[static_cast<std::size_t>(h)].rank : rank_of(p);
+        const uint64_t rank = bn[static_cast<std::size_t>(h)].child < 0 ? bn[static_cast<std::size_t>(h)].rank : rank_of(p);
         if (rank != bn[static_cast<std::size_t>(h)].rank) {
           const int32_t x = h;
           h = bpop(h);
-          bn[static_cast<std::size_t>(x)] = {p, rank, -1, -1};
+          bn[static_cast<std::size_t>(x)] = {rank, p, -1, -1};
           h = bmeld(h, x);
           continue;
         }
