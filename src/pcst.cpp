@@ -66,6 +66,27 @@ namespace {
 constexpr double kEps = 1e-9;  // an edge whose remaining slack is at most this is tight
 }
 
+// A binary min-heap over a vector that keeps its capacity when cleared (std::priority_queue
+// cannot be cleared without reassigning it, which frees the buffer).
+template <class T>
+class MinHeap {
+ public:
+  bool empty() const { return v_.empty(); }
+  const T &top() const { return v_.front(); }
+  void push(const T &x) {
+    v_.push_back(x);
+    std::push_heap(v_.begin(), v_.end(), std::greater<T>());
+  }
+  void pop() {
+    std::pop_heap(v_.begin(), v_.end(), std::greater<T>());
+    v_.pop_back();
+  }
+  void clear() { v_.clear(); }
+
+ private:
+  std::vector<T> v_;
+};
+
 struct PCSTSolver::Impl {
   // ---- input ----
   std::size_t n = 0, m = 0;
@@ -221,7 +242,7 @@ struct PCSTSolver::Impl {
   std::vector<BNode> bn;
   std::vector<int32_t> bheap;    // per cluster: root batch node (-1: none)
   std::vector<int32_t> touched;  // clusters whose bheap is set in this batch
-  std::priority_queue<int32_t, std::vector<int32_t>, std::greater<int32_t>> turns;
+  MinHeap<int32_t> turns;
   uint64_t batch_key = 0;
   bool in_batch = false;
   int32_t bmeld(int32_t a, int32_t b) {
@@ -341,7 +362,7 @@ struct PCSTSolver::Impl {
     int32_t cluster;
     bool operator>(const Deact &o) const { return time > o.time || (time == o.time && cluster > o.cluster); }
   };
-  std::priority_queue<Deact, std::vector<Deact>, std::greater<Deact>> deacts;  // merged clusters
+  MinHeap<Deact> deacts;  // merged clusters
   std::vector<Deact> deacts0;  // the nodes', sorted once (their times are their prizes)
   std::size_t deacts0_next = 0;
   bool live(const Deact &d) const {
@@ -357,14 +378,15 @@ struct PCSTSolver::Impl {
     if (!b) return a;
     return *a > *b ? b : a;
   }
-  // Sorts by time, ties in their present order (here: cluster index); a stable LSD radix sort
-  // over the times' bit patterns (non-negative doubles order like their bits), 11 bits a pass,
-  // passes whose digit is the same everywhere skipped.
+  // Sorts by time, ties in their present order (here: ascending cluster index); a stable LSD
+  // radix sort over the times' bit patterns (non-negative doubles order like their bits), 11 bits
+  // a pass, passes whose digit is the same everywhere skipped. Short arrays: an in-place sort by
+  // (time, cluster), the same order (std::stable_sort would allocate a buffer).
   std::vector<Deact> sort_tmp;
   std::vector<std::size_t> sort_count;
   void sort_by_time(std::vector<Deact> &v) {
     if (v.size() < 4096) {
-      std::stable_sort(v.begin(), v.end(), [](const Deact &x, const Deact &y) { return x.time < y.time; });
+      std::sort(v.begin(), v.end(), [](const Deact &x, const Deact &y) { return y > x; });
       return;
     }
     sort_tmp.resize(v.size());
@@ -572,7 +594,8 @@ struct PCSTSolver::Impl {
       parts.reset(allocate_parts(parts_capacity));
     }
     {
-      std::vector<int32_t> fill(part_off.begin(), part_off.end() - 1);
+      std::vector<int32_t> &fill = sp_fill;  // scratch (strong pruning's, later)
+      fill.assign(part_off.begin(), part_off.end() - 1);
       for (std::size_t e = 0; e < m; ++e) {
         const auto u = static_cast<std::size_t>(ends[2 * e]), v = static_cast<std::size_t>(ends[2 * e + 1]);
         if (u == v) continue;
@@ -592,7 +615,7 @@ struct PCSTSolver::Impl {
     rq.clear();
     bn.clear();
     touched.clear();
-    turns = decltype(turns)();
+    turns.clear();
     in_batch = false;
     for (std::size_t u = 0; u < n; ++u) {
       const int32_t lo = part_off[u], hi = part_off[u + 1];
@@ -681,6 +704,12 @@ struct PCSTSolver::Impl {
   }
 
   PcstResult run(int64_t root, int num_clusters, Pruning pruning, bool improve);
+  // Per-call buffers of the pruning phases, kept between calls (a reused solver allocates
+  // only its result).
+  std::vector<char> good, sel_node, sel_edge, deleted, sp_out_node, sp_out_edge, sp_seen;
+  std::vector<int32_t> sp_deg, sp_adj, sp_fill, sp_order, sp_comp, sp_par, sp_par_edge;
+  std::vector<double> sp_down, sp_full;
+  std::vector<int64_t> flat;  // the edges of the vector overload of solve(), two ends each
   void strong_prune(int64_t root, std::vector<char> &keep_node, std::vector<char> &keep_edge);
   int improve(int64_t root, std::vector<char> &keep_node, std::vector<char> &keep_edge);
   double objective_of(const std::vector<char> &keep_node, const std::vector<char> &keep_edge) const {
@@ -833,25 +862,34 @@ int PCSTSolver::Impl::improve(int64_t root, std::vector<char> &keep_node, std::v
 }
 
 void PCSTSolver::Impl::strong_prune(int64_t root, std::vector<char> &keep_node, std::vector<char> &keep_edge) {
+  auto &deg = sp_deg, &adj = sp_adj, &fill = sp_fill, &order = sp_order, &comp = sp_comp, &par = sp_par,
+       &par_edge = sp_par_edge;
+  auto &down = sp_down, &full = sp_full;
+  auto &seen = sp_seen, &out_node = sp_out_node, &out_edge = sp_out_edge;
   // Adjacency of the kept forest.
-  std::vector<int32_t> deg(n + 1, 0);
+  deg.assign(n + 1, 0);
   for (std::size_t e = 0; e < m; ++e)
     if (keep_edge[e]) {
       ++deg[static_cast<std::size_t>(ends[2 * e]) + 1];
       ++deg[static_cast<std::size_t>(ends[2 * e + 1]) + 1];
     }
   for (std::size_t i = 0; i < n; ++i) deg[i + 1] += deg[i];
-  std::vector<int32_t> adj(static_cast<std::size_t>(deg[n])), fill(deg.begin(), deg.end() - 1);
+  adj.assign(static_cast<std::size_t>(deg[n]), 0);
+  fill.assign(deg.begin(), deg.end() - 1);
   for (std::size_t e = 0; e < m; ++e)
     if (keep_edge[e]) {
       adj[static_cast<std::size_t>(fill[static_cast<std::size_t>(ends[2 * e])]++)] = static_cast<int32_t>(e);
       adj[static_cast<std::size_t>(fill[static_cast<std::size_t>(ends[2 * e + 1])]++)] = static_cast<int32_t>(e);
     }
   auto other = [&](int32_t e, int32_t v) { return static_cast<int32_t>(ends[2 * e] == v ? ends[2 * e + 1] : ends[2 * e]); };
-  std::vector<int32_t> order, par(n, -1), par_edge(n, -1);
-  std::vector<double> down(n, 0), full(n, 0);
-  std::vector<char> seen(n, 0);
-  std::vector<char> out_node(n, 0), out_edge(m, 0);
+  order.clear();
+  par.assign(n, -1);
+  par_edge.assign(n, -1);
+  down.assign(n, 0);
+  full.assign(n, 0);
+  seen.assign(n, 0);
+  out_node.assign(n, 0);
+  out_edge.assign(m, 0);
   // DFS order of a tree from r (parents before children).
   auto tree_order = [&](int32_t r) {
     order.clear();
@@ -886,7 +924,7 @@ void PCSTSolver::Impl::strong_prune(int64_t root, std::vector<char> &keep_node, 
     // Root of this tree: the given root when it is here; else the node whose best subtree is
     // worth most (rerooting DP), ties to the smallest index.
     tree_order(static_cast<int32_t>(s));
-    std::vector<int32_t> comp = order;
+    comp.assign(order.begin(), order.end());
     bool has_given_root = false;
     for (int32_t v : comp)
       if (v == root) has_given_root = true;
@@ -941,17 +979,19 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
   for (auto *v : {&has_root, &necessary}) v->clear();
   bheap.clear();
   merges.clear();
-  deacts = decltype(deacts)();
+  deacts.clear();
   active_count = 0;
   grow(root, root >= 0 ? 0 : num_clusters);
 
   // Good nodes: in a cluster still active at the end, or in the root's cluster.
-  std::vector<char> good(n, 0);
+  good.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const int32_t top = find(static_cast<int32_t>(i)).first;
     good[i] = cl[static_cast<std::size_t>(top)].active || has_root[static_cast<std::size_t>(top)];
   }
-  std::vector<char> keep_node(n, 0), keep_edge(m, 0);
+  std::vector<char> &keep_node = sel_node, &keep_edge = sel_edge;
+  keep_node.assign(n, 0);
+  keep_edge.assign(m, 0);
   if (pruning == Pruning::none) {
     keep_node = good;
     for (const Merge &mg : merges) {
@@ -968,7 +1008,7 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
       // Backwards over the merges: a subtree that was an inactive cluster when it was joined
       // stays only if something joined later needs it.
       if (root >= 0) mark_necessary(static_cast<int32_t>(root));
-      std::vector<char> deleted(n, 0);
+      deleted.assign(n, 0);
       for (std::size_t i = merges.size(); i-- > 0;) {
         const Merge &mg = merges[i];
         const auto e = static_cast<std::size_t>(mg.edge);
@@ -999,6 +1039,8 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
   r.objective_before_improve = objective_of(keep_node, keep_edge);
   if (improve_after) r.improve_rounds = improve(root, keep_node, keep_edge);
   double total = 0, taken = 0, paid = 0;
+  r.nodes.reserve(static_cast<std::size_t>(std::count(keep_node.begin(), keep_node.end(), 1)));
+  r.edges.reserve(static_cast<std::size_t>(std::count(keep_edge.begin(), keep_edge.end(), 1)));
   for (std::size_t i = 0; i < n; ++i) {
     total += prize[i];
     if (keep_node[i]) {
@@ -1024,7 +1066,8 @@ PcstResult PCSTSolver::solve(const std::vector<double> &prizes, const std::vecto
   if (edges.size() != costs.size())
     throw Error(ErrorCode::invalid_argument, "pcst: " + std::to_string(edges.size()) + " edges but " +
                                                  std::to_string(costs.size()) + " costs");
-  std::vector<int64_t> flat;
+  std::vector<int64_t> &flat = impl_->flat;
+  flat.clear();
   flat.reserve(edges.size() * 2);
   for (auto &e : edges) {
     flat.push_back(e.first);

@@ -56,8 +56,10 @@ PcstInstance read_pcst_instance(const std::string &path);
 /// length; otherwise Error(invalid_argument) names the first offending index. Self-loops are
 /// never selected (they cannot connect anything); parallel edges are fine (the cheapest one that
 /// becomes tight first joins the clusters, the others are then inside one cluster and ignored).
-/// A solver keeps its buffers between calls, so reusing one avoids reallocations; it is not
-/// thread-safe (use one per thread).
+/// A solver keeps its buffers between calls: solving again an instance that needs no more room
+/// than an earlier one allocates nothing but the result's two lists (tested; the optional
+/// improvement phase allocates its own working sets). It is not thread-safe (use one per
+/// thread).
 class PCSTSolver {
  public:
   PCSTSolver();
