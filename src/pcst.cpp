@@ -66,25 +66,11 @@ namespace {
 constexpr double kEps = 1e-9;  // an edge whose remaining slack is at most this is tight
 }
 
-// A binary min-heap over a vector that keeps its capacity when cleared (std::priority_queue
-// cannot be cleared without reassigning it, which frees the buffer).
+// A min-priority queue that can be emptied without giving up its buffer (reassigning a
+// std::priority_queue frees it): clear() empties the protected container.
 template <class T>
-class MinHeap {
- public:
-  bool empty() const { return v_.empty(); }
-  const T &top() const { return v_.front(); }
-  void push(const T &x) {
-    v_.push_back(x);
-    std::push_heap(v_.begin(), v_.end(), std::greater<T>());
-  }
-  void pop() {
-    std::pop_heap(v_.begin(), v_.end(), std::greater<T>());
-    v_.pop_back();
-  }
-  void clear() { v_.clear(); }
-
- private:
-  std::vector<T> v_;
+struct MinHeap : std::priority_queue<T, std::vector<T>, std::greater<T>> {
+  void clear() { this->c.clear(); }
 };
 
 struct PCSTSolver::Impl {
@@ -990,17 +976,15 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
     good[i] = cl[static_cast<std::size_t>(top)].active || has_root[static_cast<std::size_t>(top)];
   }
   std::vector<char> &keep_node = sel_node, &keep_edge = sel_edge;
-  keep_node.assign(n, 0);
+  keep_node = good;
   keep_edge.assign(m, 0);
   if (pruning == Pruning::none) {
-    keep_node = good;
     for (const Merge &mg : merges) {
       keep_edge[static_cast<std::size_t>(mg.edge)] = 1;
       keep_node[static_cast<std::size_t>(ends[2 * mg.edge])] = 1;
       keep_node[static_cast<std::size_t>(ends[2 * mg.edge + 1])] = 1;
     }
   } else {
-    keep_node = good;
     for (const Merge &mg : merges)
       if (good[static_cast<std::size_t>(ends[2 * mg.edge])] && good[static_cast<std::size_t>(ends[2 * mg.edge + 1])])
         keep_edge[static_cast<std::size_t>(mg.edge)] = 1;
