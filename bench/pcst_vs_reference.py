@@ -3,13 +3,14 @@
 them run by run (a slow or noisy host affects both alike): the issue's "half the reference's time
 on the same machine" measured directly instead of against the figures in reference_pcst_fast.jsonl.
 
-Usage: bench/pcst_vs_reference.py GRAPPI REF_CMD DIR[,DIR...] NAME[,NAME...] [RUNS] [PRUNING[,PRUNING...]]
+Usage: bench/pcst_vs_reference.py GRAPPI REF_CMD DIR[,DIR...] NAME[,NAME...] [RUNS] [PRUNING[,PRUNING...]] [FLAGS]
 
 REF_CMD is a command template with {instance} and {pruning}; one run of it must solve the instance
 once (unrooted, one cluster) and print one JSON object with "objective" and "median_s" (its solve
 time in seconds: building the solver, running it and freeing it, input already in memory) - for
 example pcst_fast (github.com/fraenkel-lab/pcst_fast, MIT) built as a C++ program with -O3, as in
-BENCHMARKS.md. Prints a Markdown row per instance and pruning: median ms of each, the ratio
+BENCHMARKS.md. FLAGS are more options for `grappi pcst` in one argument (e.g.
+"--reference-order"). Prints a Markdown row per instance and pruning: median ms of each, the ratio
 grappi / reference, both objectives (of the last run).
 """
 import json
@@ -22,6 +23,7 @@ import sys
 grappi, ref_cmd, dirs, names = sys.argv[1:5]
 runs = int(sys.argv[5]) if len(sys.argv) > 5 else 5
 prunings = (sys.argv[6] if len(sys.argv) > 6 else "gw").split(",")
+flags = shlex.split(sys.argv[7]) if len(sys.argv) > 7 else []
 
 
 def find(name):
@@ -34,7 +36,7 @@ def find(name):
 
 
 def run_grappi(path, pruning):
-    out = subprocess.run([grappi, "pcst", "--instance", path, "--pruning", pruning, "--json"],
+    out = subprocess.run([grappi, "pcst", "--instance", path, "--pruning", pruning, "--json"] + flags,
                          capture_output=True, text=True, check=True).stdout
     d = json.loads(out)
     return d["solve_seconds"], d["objective"]

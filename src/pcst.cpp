@@ -668,6 +668,363 @@ struct PCSTSolver::Impl {
     }
   }
 
+  // ---- reference order (PcstOptions::reference_order): the event order and arithmetic of
+  // pcst_fast itself, for results identical to it (and so to G-Retriever's subgraphs), ties
+  // included. Its facts, written here from its description: every edge has a part per endpoint
+  // (part 2e at the first endpoint, 2e + 1 at the second); each cluster keeps its parts in a
+  // pairing heap with lazy key shifts (a link makes the node with the smaller key the parent,
+  // the second one on equal keys; a pop pairs the children left to right and links the pairs
+  // from the last to the first; an insert links the root with the new node; melding two
+  // clusters links the current side's root with the other's); the edge events go through a
+  // queue of the clusters' heap minima and the deactivations through a queue of clusters, both
+  // ordered by (time, cluster index), a deactivation first when the times are equal; a merge
+  // happens at the event time plus the remainder, when the remainder is below 1e-6 times the
+  // edge's cost (or zero). About the reference's speed: no radix queue, one heap per cluster. --
+  // Edge parts are stored grouped by node (the parts of a node in edge order) so that a leaf's
+  // heap - its parts, linked one after the other - lies in consecutive memory. The heap fields
+  // (walked when a root's children are paired: most of the time) apart from the rest.
+  struct RNode {
+    double value, offset;  // key (relative to the parent's offset) and the shift owed to the children
+    int32_t child, sibling, prev;  // prev: the parent when first child, else the left sibling (-1: a root)
+  };
+  struct RPart {
+    double next;  // pcst_fast's "next event value"
+    double cost;  // its edge's
+    int32_t twin;  // the part at the other endpoint
+    int32_t node, edge;
+    int32_t dead;  // its edge is inside one cluster
+  };
+  struct RCluster {
+    double start, end, moat, prize_sum, sub_moat, skip_sum;
+    int32_t heap, merged_into, skip_up, child1, child2;
+    char active, root;
+  };
+  // A binary heap of (key, id), ordered by key then id, that can remove any id.
+  struct KeyedQueue {
+    struct Item {
+      double key;
+      int32_t id;
+      bool operator<(const Item &o) const { return key < o.key || (key == o.key && id < o.id); }
+    };
+    std::vector<Item> h;
+    std::vector<int32_t> pos;  // per id: index in h, or -1
+    void reset(std::size_t ids) {
+      h.clear();
+      pos.assign(ids, -1);
+    }
+    bool empty() const { return h.empty(); }
+    const Item &top() const { return h[0]; }
+    void place(std::size_t i, const Item &x) {
+      h[i] = x;
+      pos[static_cast<std::size_t>(x.id)] = static_cast<int32_t>(i);
+    }
+    void sift_up(std::size_t i) {
+      const Item x = h[i];
+      while (i > 0 && x < h[(i - 1) / 2]) {
+        place(i, h[(i - 1) / 2]);
+        i = (i - 1) / 2;
+      }
+      place(i, x);
+    }
+    void sift_down(std::size_t i) {
+      const Item x = h[i];
+      for (;;) {
+        std::size_t c = 2 * i + 1;
+        if (c >= h.size()) break;
+        if (c + 1 < h.size() && h[c + 1] < h[c]) ++c;
+        if (!(h[c] < x)) break;
+        place(i, h[c]);
+        i = c;
+      }
+      place(i, x);
+    }
+    void insert(double key, int32_t id) {
+      h.push_back({key, id});
+      sift_up(h.size() - 1);
+    }
+    void erase(int32_t id) {  // nothing when id is not queued
+      const int32_t at = pos[static_cast<std::size_t>(id)];
+      if (at < 0) return;
+      pos[static_cast<std::size_t>(id)] = -1;
+      const Item last = h.back();
+      h.pop_back();
+      const auto i = static_cast<std::size_t>(at);
+      if (i == h.size()) return;
+      place(i, last);
+      if (i > 0 && last < h[(i - 1) / 2]) sift_up(i);
+      else sift_down(i);
+    }
+  };
+  std::vector<RNode> rnode;
+  std::vector<RPart> rpart;
+  std::vector<RCluster> rcl;
+  std::vector<int32_t> rbuf;
+  std::vector<std::pair<int32_t, double>> rpath;
+  KeyedQueue redge, rdeact;
+
+  RNode &R(int32_t p) { return rnode[static_cast<std::size_t>(p)]; }
+  RPart &RP(int32_t p) { return rpart[static_cast<std::size_t>(p)]; }
+  RCluster &RC(int32_t c) { return rcl[static_cast<std::size_t>(c)]; }
+  int32_t plink(int32_t a, int32_t b) {
+    if (a < 0) return b;
+    if (b < 0) return a;
+    int32_t s = b, l = a;
+    if (R(a).value < R(b).value) std::swap(s, l);
+    RNode &S = R(s), &L = R(l);
+    L.sibling = S.child;
+    if (L.sibling >= 0) R(L.sibling).prev = l;
+    L.prev = s;
+    S.child = l;
+    L.value -= S.offset;
+    L.offset -= S.offset;
+    return s;
+  }
+  void pinsert(int32_t &root, int32_t p, double key) {
+    RNode &x = R(p);
+    x.value = key;
+    x.offset = 0.0;
+    x.child = x.sibling = x.prev = -1;
+    root = plink(root, p);
+  }
+  void pshift(int32_t root, double by) {
+    if (root < 0) return;
+    R(root).value += by;
+    R(root).offset += by;
+  }
+  void pdecrease(int32_t &root, int32_t p, double from, double to) {
+    RNode &x = R(p);
+    x.offset += from - x.value;
+    x.value = to;
+    if (x.prev < 0) return;  // the root
+    RNode &pv = R(x.prev);
+    if (pv.child == p) pv.child = x.sibling;
+    else pv.sibling = x.sibling;
+    if (x.sibling >= 0) R(x.sibling).prev = x.prev;
+    x.prev = x.sibling = -1;
+    root = plink(root, p);
+  }
+  void ppop(int32_t &root) {
+    const RNode &r = R(root);
+    rbuf.clear();
+    for (int32_t c = r.child; c >= 0;) {
+      RNode &x = R(c);
+      const int32_t nx = x.sibling;
+      rbuf.push_back(c);
+      x.prev = x.sibling = -1;
+      x.value += r.offset;
+      x.offset += r.offset;
+      c = nx;
+    }
+    std::size_t k = 0;
+    for (; k + 2 <= rbuf.size(); k += 2) rbuf[k / 2] = plink(rbuf[k], rbuf[k + 1]);
+    if (k != rbuf.size()) {
+      rbuf[k / 2] = rbuf[k];
+      rbuf.resize(k / 2 + 1);
+    } else {
+      rbuf.resize(k / 2);
+    }
+    if (rbuf.empty()) {
+      root = -1;
+      return;
+    }
+    root = rbuf.back();
+    for (std::size_t i = rbuf.size() - 1; i-- > 0;) root = plink(root, rbuf[i]);
+  }
+  // Cluster of part p's node (its top), with the moats below and around it: `total` includes
+  // the top's moat so far, `fin` only the finished ones. Path compression as the reference does
+  // it (the sums' rounding is part of its results).
+  int32_t rsum(int32_t p, double t, double &total, double &fin) {
+    total = 0.0;
+    int32_t cur = RP(p).node;
+    rpath.clear();
+    while (RC(cur).merged_into != -1) {
+      rpath.emplace_back(cur, total);
+      const RCluster &k = RC(cur);
+      if (k.skip_up >= 0) {
+        total += k.skip_sum;
+        cur = k.skip_up;
+      } else {
+        total += k.moat;
+        cur = k.merged_into;
+      }
+    }
+    for (const auto &[x, before] : rpath) {
+      RC(x).skip_up = cur;
+      RC(x).skip_sum = total - before;
+    }
+    const RCluster &top = RC(cur);
+    if (top.active) {
+      fin = total;
+      total += t - top.start;
+    } else {
+      total += top.moat;
+      fin = total;
+    }
+    return cur;
+  }
+  void rqueue_min(int32_t c) {
+    if (RC(c).heap >= 0) redge.insert(R(RC(c).heap).value, c);
+  }
+  void grow_reference(int64_t root, int64_t target) {
+    const std::size_t cap = 2 * n + 1;
+    rcl.clear();
+    rcl.reserve(cap);
+    redge.reset(cap);
+    rdeact.reset(cap);
+    merges.reserve(n);
+    int64_t active = static_cast<int64_t>(n) - (root >= 0 ? 1 : 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool is_root = static_cast<int64_t>(i) == root;
+      rcl.push_back({0.0, is_root ? 0.0 : -1.0, 0.0, prize[i], 0.0, 0.0, -1, -1, -1, -1, -1, !is_root, is_root});
+      if (!is_root) rdeact.insert(prize[i], static_cast<int32_t>(i));
+    }
+    // the parts, grouped by node in edge order (a self-loop's two parts both at its node)
+    part_off.assign(n + 1, 0);
+    for (std::size_t e = 0; e < m; ++e) {
+      ++part_off[static_cast<std::size_t>(ends[2 * e]) + 1];
+      ++part_off[static_cast<std::size_t>(ends[2 * e + 1]) + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) part_off[i + 1] += part_off[i];
+    rnode.resize(2 * m);
+    rpart.resize(2 * m);
+    std::vector<int32_t> &fill = sp_fill;  // scratch (strong pruning's, later)
+    fill.assign(part_off.begin(), part_off.end() - 1);
+    for (std::size_t e = 0; e < m; ++e) {
+      const auto u = static_cast<int32_t>(ends[2 * e]), v = static_cast<int32_t>(ends[2 * e + 1]);
+      const bool au = RC(u).active, av = RC(v).active;
+      const double c = cost[e];
+      const double ku = au && av ? c / 2.0 : au ? c : 0.0, kv = au && av ? c / 2.0 : av ? c : 0.0;
+      const int32_t pu = fill[static_cast<std::size_t>(u)]++, pv = fill[static_cast<std::size_t>(v)]++;
+      const auto ei = static_cast<int32_t>(e);
+      R(pu).value = ku;
+      R(pv).value = kv;
+      RP(pu) = {ku, c, pv, u, ei, 0};
+      RP(pv) = {kv, c, pu, v, ei, 0};
+    }
+    // each node's heap: its parts inserted in edge order
+    for (std::size_t i = 0; i < n; ++i)
+      for (int32_t p = part_off[i]; p < part_off[i + 1]; ++p) pinsert(rcl[i].heap, p, R(p).value);
+    for (std::size_t i = 0; i < n; ++i)
+      if (rcl[i].active) rqueue_min(static_cast<int32_t>(i));
+    double t = 0.0;
+    while (active > target) {
+      if (redge.empty() && rdeact.empty()) break;
+      constexpr double inf = std::numeric_limits<double>::infinity();
+      const double et = redge.empty() ? inf : R(RC(redge.top().id).heap).value;
+      const double dt = rdeact.empty() ? inf : rdeact.top().key;
+      if (!(et < dt)) {  // a deactivation
+        t = dt;
+        const int32_t c = rdeact.top().id;
+        rdeact.erase(c);
+        RCluster &k = RC(c);
+        k.active = 0;
+        k.end = t;
+        k.moat = k.end - k.start;
+        redge.erase(c);
+        --active;
+        continue;
+      }
+      t = et;
+      const int32_t ec = redge.top().id;
+      const int32_t p = RC(ec).heap;
+      redge.erase(ec);
+      ppop(RC(ec).heap);
+      rqueue_min(ec);
+      if (RP(p).dead) continue;
+      const int32_t q = RP(p).twin;
+      const double ce = RP(p).cost;
+      double sp, fp, sq, fq;
+      const int32_t cc = rsum(p, t, sp, fp), oc = rsum(q, t, sq, fq);
+      const double rem = ce - sp - sq;
+      if (cc == oc) {
+        RP(q).dead = 1;
+        continue;
+      }
+      // (the last test: a remainder too small to move the time on would bring the same event
+      // back for ever; the reference would not terminate there)
+      if (rem < 1e-6 * ce || rem == 0.0 || t + (RC(oc).active ? rem / 2.0 : rem) == t) {
+        RP(q).dead = 1;
+        const auto nc = static_cast<int32_t>(rcl.size());
+        rcl.push_back({});
+        RCluster &C = RC(cc), &O = RC(oc), &N = RC(nc);
+        const double te = t + rem;
+        N = {0.0, -1.0, 0.0, C.prize_sum + O.prize_sum, C.sub_moat + O.sub_moat, 0.0, -1, -1, -1, cc, oc, 0, 0};
+        N.root = C.root || O.root;
+        N.active = !N.root;
+        C.active = 0;
+        C.end = te;
+        C.merged_into = nc;
+        C.moat = C.end - C.start;
+        rdeact.erase(cc);
+        redge.erase(cc);
+        --active;
+        Merge rec{RP(p).edge, -1, -1, -1};
+        if (O.active) {
+          O.active = 0;
+          O.end = te;
+          O.moat = O.end - O.start;
+          rdeact.erase(oc);
+          redge.erase(oc);
+          --active;
+        } else if (!O.root) {
+          pshift(O.heap, te - O.end);
+          rec = {RP(p).edge, oc, RP(p).node, RP(q).node};
+        }
+        O.merged_into = nc;
+        N.heap = plink(C.heap, O.heap);
+        C.heap = O.heap = -1;
+        N.sub_moat += C.moat;
+        N.sub_moat += O.moat;
+        if (N.active) {
+          N.start = te;
+          rdeact.insert(te + N.prize_sum - N.sub_moat, nc);
+          rqueue_min(nc);
+          ++active;
+        } else {
+          N.end = te;  // holds the root: never grows (the reference leaves this time unset)
+        }
+        merges.push_back(rec);
+        continue;
+      }
+      RCluster &C = RC(cc), &O = RC(oc);
+      if (O.active) {
+        const double nt = t + rem / 2.0;
+        RP(p).next = sp + rem / 2.0;
+        redge.erase(cc);
+        pinsert(C.heap, p, nt);
+        rqueue_min(cc);
+        redge.erase(oc);
+        pdecrease(O.heap, q, O.start + RP(q).next - fq, nt);
+        rqueue_min(oc);
+        RP(q).next = sq + rem / 2.0;
+      } else {
+        const double nt = t + rem;
+        RP(p).next = ce - fq;
+        redge.erase(cc);
+        pinsert(C.heap, p, nt);
+        rqueue_min(cc);
+        pdecrease(O.heap, q, O.end + RP(q).next - fq, O.end);
+        RP(q).next = fq;
+      }
+    }
+    // The merge forest, as the pruning phases read it.
+    const std::size_t k = rcl.size();
+    cl.assign(k, {0.0, 0.0, -1, 0});
+    up.assign(k, {0.0, -1});
+    for (auto *v : {&parent, &child_a, &child_b}) v->assign(k, -1);
+    has_root.assign(k, 0);
+    necessary.assign(k, 0);
+    for (std::size_t i = 0; i < k; ++i) {
+      const RCluster &c = rcl[i];
+      cl[i].active = c.active;
+      has_root[i] = c.root;
+      parent[i] = c.merged_into;
+      up[i].jump = c.merged_into;
+      child_a[i] = c.child1;
+      child_b[i] = c.child2;
+    }
+  }
+
   // All leaves (nodes) under cluster c.
   template <class F>
   void leaves(int32_t c, F &&f) {
@@ -689,7 +1046,7 @@ struct PCSTSolver::Impl {
     for (int32_t x = node; x >= 0 && !necessary[x]; x = parent[x]) necessary[x] = 1;
   }
 
-  PcstResult run(int64_t root, int num_clusters, Pruning pruning, bool improve);
+  PcstResult run(int64_t root, int num_clusters, Pruning pruning, bool improve, bool reference_order);
   // Per-call buffers of the pruning phases, kept between calls (a reused solver allocates
   // only its result).
   std::vector<char> good, sel_node, sel_edge, deleted, sp_out_node, sp_out_edge, sp_seen;
@@ -956,7 +1313,8 @@ void PCSTSolver::Impl::strong_prune(int64_t root, std::vector<char> &keep_node, 
   keep_edge.swap(out_edge);
 }
 
-PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning, bool improve_after) {
+PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning, bool improve_after,
+                                 bool reference_order) {
   // reset
   cl.clear();
   up.clear();
@@ -967,7 +1325,8 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
   merges.clear();
   deacts.clear();
   active_count = 0;
-  grow(root, root >= 0 ? 0 : num_clusters);
+  if (reference_order) grow_reference(root, root >= 0 ? 0 : num_clusters);
+  else grow(root, root >= 0 ? 0 : num_clusters);
 
   // Good nodes: in a cluster still active at the end, or in the root's cluster.
   good.assign(n, 0);
@@ -1092,7 +1451,7 @@ PcstResult PCSTSolver::solve(std::size_t num_nodes, const double *prizes, std::s
   impl_->prize = prizes;
   impl_->ends = edges;
   impl_->cost = costs;
-  return impl_->run(o.root, o.num_clusters, o.pruning, o.improve);
+  return impl_->run(o.root, o.num_clusters, o.pruning, o.improve, o.reference_order);
 }
 
 PcstInstance read_pcst_instance(const std::string &path) {

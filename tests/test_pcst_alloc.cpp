@@ -48,7 +48,8 @@ TEST_CASE("PCST solver reused allocates nothing but its result") {
   // Integer costs (many simultaneous events, so batches) and decimal ones; every pruning; an
   // unrooted forest of three trees and a rooted tree. The first solve sizes the solver's
   // buffers; solving an instance that needs no more room (here: the same one again) allocates
-  // only the result's node and edge lists - not one block per event, merge or tree.
+  // only the result's node and edge lists - not one block per event, merge or tree. In both
+  // event orders.
   std::mt19937 rng(91);
   const std::size_t n = 3000, m = 12000;
   for (const bool decimal : {false, true}) {
@@ -61,7 +62,9 @@ TEST_CASE("PCST solver reused allocates nothing but its result") {
     }
     for (const Pruning pruning : {Pruning::none, Pruning::simple, Pruning::gw, Pruning::strong}) {
       for (const int64_t root : {int64_t{-1}, int64_t{7}}) {
+        for (const bool reference_order : {false, true}) {
         PcstOptions o;
+        o.reference_order = reference_order;
         o.pruning = pruning;
         o.root = root;
         o.num_clusters = root >= 0 ? 1 : 3;
@@ -75,8 +78,10 @@ TEST_CASE("PCST solver reused allocates nothing but its result") {
         CHECK(again.nodes == first.nodes);
         CHECK(again.edges == first.edges);
         CHECK_MESSAGE(counted <= 2, "pruning " << std::string(grappi::to_string(pruning)) << " root " << root
-                                               << (decimal ? " decimal" : " integer") << ": " << counted
+                                               << (decimal ? " decimal" : " integer")
+                                               << (reference_order ? " reference order" : "") << ": " << counted
                                                << " allocations");
+        }
       }
     }
   }

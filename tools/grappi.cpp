@@ -283,13 +283,15 @@ int main(int argc, char **argv) {
   std::string pc_file, pc_pruning = "gw";
   int64_t pc_root = -1;
   int pc_clusters = 1;
-  bool pc_json = false, pc_improve = false;
+  bool pc_json = false, pc_improve = false, pc_reference_order = false;
   pc->add_option("--instance", pc_file, "Instance file")->required();
   pc->add_option("--pruning", pc_pruning, "none, simple, gw or strong");
   pc->add_option("--root", pc_root, "Root node (-1: unrooted)");
   pc->add_option("--clusters", pc_clusters, "Number of trees (unrooted)");
   pc->add_flag("--json", pc_json, "JSON output");
   pc->add_flag("--improve", pc_improve, "Local search after pruning: MST re-span, path attachment, strong pruning (never worse)");
+  pc->add_flag("--reference-order", pc_reference_order,
+               "Events in pcst_fast's own order (ties included): its results exactly, at about its speed");
 
   // retrieve
   auto *rt = app.add_subcommand("retrieve", "Question -> a connected, compact subgraph by PCST (G-Retriever or seed-002 prizes)");
@@ -666,6 +668,7 @@ int main(int argc, char **argv) {
       o.num_clusters = pc_clusters;
       o.pruning = grappi::pruning_from_name(pc_pruning);
       o.improve = pc_improve;
+      o.reference_order = pc_reference_order;
       auto t0 = std::chrono::steady_clock::now();
       auto r = solver.solve(inst.prizes, inst.edges, inst.costs, o);
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -674,13 +677,14 @@ int main(int argc, char **argv) {
                           {"num_nodes", r.nodes.size()}, {"num_edges", r.edges.size()}, {"solve_seconds", secs},
                           {"pruning", grappi::to_string(o.pruning)}, {"root", o.root}, {"clusters", o.num_clusters},
                           {"improve", o.improve}, {"objective_before_improve", r.objective_before_improve},
-                          {"improve_rounds", r.improve_rounds}}
+                          {"improve_rounds", r.improve_rounds}, {"reference_order", o.reference_order}}
                          .dump()
                   << '\n';
       } else {
         std::cout << "objective " << r.objective << "\nnet worth " << r.net_worth << "\nnodes " << r.nodes.size() << " of "
                   << inst.prizes.size() << "\nedges " << r.edges.size() << " of " << inst.edges.size() << "\nsolve "
-                  << fmt(secs * 1000, 3) << " ms (" << grappi::to_string(o.pruning) << (o.improve ? " + improve" : "") << ")\n";
+                  << fmt(secs * 1000, 3) << " ms (" << grappi::to_string(o.pruning) << (o.improve ? " + improve" : "")
+                  << (o.reference_order ? ", reference order" : "") << ")\n";
         if (o.improve)
           std::cout << "before improve " << r.objective_before_improve << " (" << r.improve_rounds << " improving rounds)\n";
       }
