@@ -461,8 +461,18 @@ grappi_status grappi_pcst_solve(size_t num_nodes, const double *prizes, size_t n
                                 const double *costs, int64_t root, int32_t num_clusters, const char *pruning,
                                 int64_t *out_nodes, size_t *out_num_nodes, int64_t *out_edges, size_t *out_num_edges,
                                 double *out_objective) {
+  return grappi_pcst_solve_flags(num_nodes, prizes, num_edges, edges, costs, root, num_clusters, pruning, 0, out_nodes,
+                                 out_num_nodes, out_edges, out_num_edges, out_objective);
+}
+
+grappi_status grappi_pcst_solve_flags(size_t num_nodes, const double *prizes, size_t num_edges, const int64_t *edges,
+                                      const double *costs, int64_t root, int32_t num_clusters, const char *pruning,
+                                      uint32_t flags, int64_t *out_nodes, size_t *out_num_nodes, int64_t *out_edges,
+                                      size_t *out_num_edges, double *out_objective) {
   return guard([&]() -> grappi_status {
     GRAPPI_REQUIRE(out_num_nodes && out_num_edges, "grappi_pcst_solve: out_num_nodes or out_num_edges is NULL");
+    GRAPPI_REQUIRE((flags & ~(GRAPPI_PCST_IMPROVE | GRAPPI_PCST_REFERENCE_ORDER)) == 0,
+                   "grappi_pcst_solve: unknown bits in flags (GRAPPI_PCST_IMPROVE, GRAPPI_PCST_REFERENCE_ORDER)");
     *out_num_nodes = 0;
     *out_num_edges = 0;
     GRAPPI_REQUIRE(num_nodes == 0 || (prizes && out_nodes), "grappi_pcst_solve: prizes or out_nodes is NULL");
@@ -472,6 +482,8 @@ grappi_status grappi_pcst_solve(size_t num_nodes, const double *prizes, size_t n
     o.root = root;
     o.num_clusters = num_clusters;
     o.pruning = pruning ? grappi::pruning_from_name(pruning) : grappi::Pruning::gw;
+    o.improve = (flags & GRAPPI_PCST_IMPROVE) != 0;
+    o.reference_order = (flags & GRAPPI_PCST_REFERENCE_ORDER) != 0;
     thread_local grappi::PCSTSolver solver;  // buffers reused across calls on this thread
     auto r = solver.solve(num_nodes, prizes, num_edges, edges, costs, o);
     std::copy(r.nodes.begin(), r.nodes.end(), out_nodes);

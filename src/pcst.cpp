@@ -694,10 +694,13 @@ struct PCSTSolver::Impl {
     int32_t node, edge;
     int32_t dead;  // its edge is inside one cluster
   };
-  struct RCluster {
-    double start, end, moat, prize_sum, sub_moat, skip_sum;
-    int32_t heap, merged_into, skip_up, child1, child2;
-    char active, root;
+  // One cache line per cluster, the fields the moat sums walk first (children: child_a/b).
+  struct alignas(64) RCluster {
+    double skip_sum = 0.0, moat = 0.0, start = 0.0;
+    int32_t merged_into = -1, skip_up = -1;
+    char active = 0, root = 0;
+    int32_t heap = -1;
+    double end = -1.0, prize_sum = 0.0, sub_moat = 0.0;
   };
   // A binary heap of (key, id), ordered by key then id, that can remove any id.
   struct KeyedQueue {
@@ -869,13 +872,21 @@ struct PCSTSolver::Impl {
     const std::size_t cap = 2 * n + 1;
     rcl.clear();
     rcl.reserve(cap);
+    child_a.reserve(cap);
+    child_b.reserve(cap);
+    child_a.assign(n, -1);  // the leaves'; a merge appends the new cluster's
+    child_b.assign(n, -1);
     redge.reset(cap);
     rdeact.reset(cap);
     merges.reserve(n);
     int64_t active = static_cast<int64_t>(n) - (root >= 0 ? 1 : 0);
     for (std::size_t i = 0; i < n; ++i) {
       const bool is_root = static_cast<int64_t>(i) == root;
-      rcl.push_back({0.0, is_root ? 0.0 : -1.0, 0.0, prize[i], 0.0, 0.0, -1, -1, -1, -1, -1, !is_root, is_root});
+      RCluster &c = rcl.emplace_back();
+      c.active = !is_root;
+      c.root = is_root;
+      c.prize_sum = prize[i];
+      if (is_root) c.end = 0.0;
       if (!is_root) rdeact.insert(prize[i], static_cast<int32_t>(i));
     }
     // the parts, grouped by node in edge order (a self-loop's two parts both at its node)
@@ -945,10 +956,13 @@ struct PCSTSolver::Impl {
       if (rem < 1e-6 * ce || rem == 0.0 || t + (RC(oc).active ? rem / 2.0 : rem) == t) {
         RP(q).dead = 1;
         const auto nc = static_cast<int32_t>(rcl.size());
-        rcl.push_back({});
+        rcl.emplace_back();
+        child_a.push_back(cc);
+        child_b.push_back(oc);
         RCluster &C = RC(cc), &O = RC(oc), &N = RC(nc);
         const double te = t + rem;
-        N = {0.0, -1.0, 0.0, C.prize_sum + O.prize_sum, C.sub_moat + O.sub_moat, 0.0, -1, -1, -1, cc, oc, 0, 0};
+        N.prize_sum = C.prize_sum + O.prize_sum;
+        N.sub_moat = C.sub_moat + O.sub_moat;
         N.root = C.root || O.root;
         N.active = !N.root;
         C.active = 0;
@@ -1011,7 +1025,7 @@ struct PCSTSolver::Impl {
     const std::size_t k = rcl.size();
     cl.assign(k, {0.0, 0.0, -1, 0});
     up.assign(k, {0.0, -1});
-    for (auto *v : {&parent, &child_a, &child_b}) v->assign(k, -1);
+    parent.assign(k, -1);
     has_root.assign(k, 0);
     necessary.assign(k, 0);
     for (std::size_t i = 0; i < k; ++i) {
@@ -1020,8 +1034,6 @@ struct PCSTSolver::Impl {
       has_root[i] = c.root;
       parent[i] = c.merged_into;
       up[i].jump = c.merged_into;
-      child_a[i] = c.child1;
-      child_b[i] = c.child2;
     }
   }
 

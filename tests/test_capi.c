@@ -336,6 +336,14 @@ int main(int argc, char **argv) {
     CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, -1, 1, "fastest", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
     CHECK(grappi_pcst_solve(3, NULL, 2, edges, costs, -1, 1, "gw", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
     CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, -1, 1, "gw", nodes, NULL, sel, &ne, NULL) == GRAPPI_EINVAL);
+    /* flags: pcst_fast's own order and the improvement phase give the same tree here */
+    nn = ne = 99;
+    objective = -1;
+    CHECK(grappi_pcst_solve_flags(3, prizes, 2, edges, costs, -1, 1, "strong", GRAPPI_PCST_REFERENCE_ORDER | GRAPPI_PCST_IMPROVE,
+                                  nodes, &nn, sel, &ne, &objective) == GRAPPI_OK);
+    CHECK(nn == 2 && nodes[0] == 1 && nodes[1] == 2 && ne == 1 && sel[0] == 1 && objective > 3.999 && objective < 4.001);
+    CHECK(grappi_pcst_solve_flags(3, prizes, 2, edges, costs, -1, 1, "gw", 8u, nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
+    CHECK(strstr(grappi_last_error_message(), "flags") != NULL);
   }
 
   /* Read-only reopen. */

@@ -299,7 +299,7 @@ int main(int argc, char **argv) {
   std::size_t rt_topk = 3, rt_topk_e = 5, rt_hops = 2, rt_seeds = 10, rt_cap = 20, rt_budget = 2000;
   double rt_cost_e = 0.5, rt_alpha = 1, rt_beta = 1, rt_gamma = 0.5, rt_lambda = 1, rt_min = 0;
   int rt_clusters = 1;
-  bool rt_json = false, rt_csv = false, rt_pyg = false;
+  bool rt_json = false, rt_csv = false, rt_pyg = false, rt_reference_order = false;
   std::vector<std::string> rt_rel, rt_labels;
   rt->add_option("--db", db, "Database file")->required();
   rt->add_option("--question", rt_q, "Question text")->required();
@@ -322,6 +322,7 @@ int main(int argc, char **argv) {
   rt->add_option("--label", rt_labels, "Node label(s) to keep");
   rt->add_option("--pruning", rt_pruning, "none, simple, gw or strong");
   rt->add_option("--clusters", rt_clusters, "Number of trees");
+  rt->add_flag("--reference-order", rt_reference_order, "PCST events in pcst_fast's own order (G-Retriever's subgraph to the last tie)");
   rt->add_option("--model", rt_model, "Embedding model (default: the latest)");
   rt->add_flag("--json", rt_json, "JSON output");
   rt->add_flag("--csv", rt_csv, "G-Retriever CSV text (node_id,node_attr / src,edge_attr,dst)");
@@ -712,6 +713,7 @@ int main(int argc, char **argv) {
       o.khop.labels = rt_labels;
       o.pruning = grappi::pruning_from_name(rt_pruning);
       o.num_clusters = rt_clusters;
+      o.reference_order = rt_reference_order;
       auto res = r.pcst_retrieve(q, o);
       if (rt_csv) {
         std::cout << grappi::to_gretriever_csv(r.graph(), res.subgraph,

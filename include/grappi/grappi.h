@@ -254,6 +254,18 @@ GRAPPI_API grappi_status grappi_pcst_solve(size_t num_nodes, const double *prize
                                            size_t *out_num_nodes, int64_t *out_edges, size_t *out_num_edges,
                                            double *out_objective);
 
+/* Flags of grappi_pcst_solve_flags. */
+#define GRAPPI_PCST_IMPROVE 1u         /* local search after pruning (never worse; see the README) */
+#define GRAPPI_PCST_REFERENCE_ORDER 2u /* events in pcst_fast's own order: its results exactly */
+
+/* grappi_pcst_solve with flags (a bitwise or of GRAPPI_PCST_*; 0 = grappi_pcst_solve; other
+ * bits: GRAPPI_EINVAL). */
+GRAPPI_API grappi_status grappi_pcst_solve_flags(size_t num_nodes, const double *prizes, size_t num_edges,
+                                                 const int64_t *edges, const double *costs, int64_t root,
+                                                 int32_t num_clusters, const char *pruning, uint32_t flags,
+                                                 int64_t *out_nodes, size_t *out_num_nodes, int64_t *out_edges,
+                                                 size_t *out_num_edges, double *out_objective);
+
 #ifdef __cplusplus
 }
 #endif

@@ -172,6 +172,7 @@ struct PcstRetrieveOptions {
   // Solver.
   Pruning pruning = Pruning::gw;
   int num_clusters = 1;
+  bool reference_order = false;  ///< PcstOptions::reference_order: pcst_fast's (G-Retriever's) tree to the last tie
 };
 
 struct PcstRetrieval {

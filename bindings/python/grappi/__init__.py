@@ -67,9 +67,10 @@ _paths = _fn("grappi_graph_paths_json", _status, ctypes.c_void_p, _i64, _i64, _s
              ctypes.POINTER(ctypes.c_void_p))
 _pagerank = _fn("grappi_graph_pagerank", _status, ctypes.c_void_p, ctypes.POINTER(_i64), _size, ctypes.c_double,
                 ctypes.POINTER(_i64), ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_size))
-_pcst = _fn("grappi_pcst_solve", _status, _size, ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_i64),
-            ctypes.POINTER(ctypes.c_double), _i64, ctypes.c_int32, ctypes.c_char_p, ctypes.POINTER(_i64),
-            ctypes.POINTER(_size), ctypes.POINTER(_i64), ctypes.POINTER(_size), ctypes.POINTER(ctypes.c_double))
+_pcst = _fn("grappi_pcst_solve_flags", _status, _size, ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_i64),
+            ctypes.POINTER(ctypes.c_double), _i64, ctypes.c_int32, ctypes.c_char_p, ctypes.c_uint32,
+            ctypes.POINTER(_i64), ctypes.POINTER(_size), ctypes.POINTER(_i64), ctypes.POINTER(_size),
+            ctypes.POINTER(ctypes.c_double))
 
 
 class _WindowOptions(ctypes.Structure):
@@ -250,14 +251,16 @@ class Graph:
         return [(ids[i], scores[i]) for i in range(n.value)]
 
 
-def pcst_solve(prizes, edges, costs, root=-1, num_clusters=1, pruning="gw"):
-    """Returns (nodes, edge indices, objective)."""
+def pcst_solve(prizes, edges, costs, root=-1, num_clusters=1, pruning="gw", improve=False, reference_order=False):
+    """Returns (nodes, edge indices, objective). improve: local search after pruning;
+    reference_order: events in pcst_fast's own order (its results exactly)."""
+    flags = (1 if improve else 0) | (2 if reference_order else 0)
     n, m = len(prizes), len(edges)
     flat = [x for e in edges for x in e]
     out_nodes = (_i64 * max(n, 1))()
     out_edges = (_i64 * max(m, 1))()
     nn, ne, obj = _size(), _size(), ctypes.c_double()
     _check(_pcst(n, (ctypes.c_double * max(n, 1))(*prizes), m, (_i64 * max(2 * m, 1))(*flat),
-                 (ctypes.c_double * max(m, 1))(*costs), root, num_clusters, pruning.encode(), out_nodes,
+                 (ctypes.c_double * max(m, 1))(*costs), root, num_clusters, pruning.encode(), flags, out_nodes,
                  ctypes.byref(nn), out_edges, ctypes.byref(ne), ctypes.byref(obj)))
     return list(out_nodes[: nn.value]), list(out_edges[: ne.value]), obj.value
