@@ -36,6 +36,7 @@
 #include <cstring>
 #include <queue>
 #include <string>
+#include <type_traits>
 
 #include "grappi/error.hpp"
 #include "text_reader.hpp"
@@ -73,6 +74,44 @@ struct MinHeap : std::priority_queue<T, std::vector<T>, std::greater<T>> {
   void clear() { this->c.clear(); }
 };
 
+// An array read in random order: on Linux, 2 MB and more ask for transparent huge pages (far
+// fewer TLB misses and page faults). Not zero-filled: every element is written before use. It
+// only grows (reserve keeps the room, not the contents), so a reused solver allocates nothing.
+template <class T>
+class HugeBuffer {
+  static_assert(std::is_trivially_destructible<T>::value, "HugeBuffer frees without destructors");
+
+ public:
+  T &operator[](std::size_t i) { return p_.get()[i]; }
+  void reserve(std::size_t count) {
+    if (count <= cap_ && p_) return;
+    p_.reset();
+    cap_ = std::max<std::size_t>(count, 1);
+    p_.reset(allocate(cap_));
+  }
+
+ private:
+  struct Free {
+    void operator()(T *p) const { std::free(p); }
+  };
+  std::unique_ptr<T, Free> p_;
+  std::size_t cap_ = 0;
+  static T *allocate(std::size_t count) {
+    constexpr std::size_t kHuge = std::size_t{1} << 21;
+    std::size_t bytes = count * sizeof(T);
+    const bool huge = bytes >= kHuge;
+    if (huge) bytes = (bytes + kHuge - 1) / kHuge * kHuge;
+    void *mem = nullptr;
+    if (posix_memalign(&mem, huge ? kHuge : std::max(alignof(T), sizeof(void *)), bytes) != 0) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    if (huge) madvise(mem, bytes, MADV_HUGEPAGE);  // advice only: failure changes nothing
+#endif
+    T *p = static_cast<T *>(mem);
+    std::uninitialized_default_construct_n(p, bytes / sizeof(T));
+    return p;
+  }
+};
+
 struct PCSTSolver::Impl {
   // ---- input ----
   std::size_t n = 0, m = 0;
@@ -91,28 +130,8 @@ struct PCSTSolver::Impl {
     int32_t bnext;  // next part in its cluster's bag (a circular list)
   };
   static constexpr double kDead = std::numeric_limits<double>::infinity();
-  // The parts are read in random order, one or two per event: on Linux, arrays of 2 MB and more
-  // ask for transparent huge pages (far fewer TLB misses and page faults). Not zero-filled:
-  // every part is written before use.
-  struct FreeParts {
-    void operator()(Part *p) const { std::free(p); }
-  };
-  std::unique_ptr<Part[], FreeParts> parts;
-  std::size_t parts_capacity = 0;
-  static Part *allocate_parts(std::size_t count) {
-    constexpr std::size_t kHuge = std::size_t{1} << 21;
-    std::size_t bytes = std::max<std::size_t>(count, 1) * sizeof(Part);
-    const bool huge = bytes >= kHuge;
-    if (huge) bytes = (bytes + kHuge - 1) / kHuge * kHuge;
-    void *mem = nullptr;
-    if (posix_memalign(&mem, huge ? kHuge : alignof(Part), bytes) != 0) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    if (huge) madvise(mem, bytes, MADV_HUGEPAGE);  // advice only: failure changes nothing
-#endif
-    Part *p = static_cast<Part *>(mem);
-    std::uninitialized_default_construct_n(p, bytes / sizeof(Part));
-    return p;
-  }
+  // The parts are read in random order, one or two per event (a HugeBuffer: huge pages).
+  HugeBuffer<Part> parts;
   std::vector<int32_t> part_off;  // parts of node u: [part_off[u], part_off[u+1])
   Part &P(int32_t p) { return parts[static_cast<std::size_t>(p)]; }
 
@@ -574,11 +593,7 @@ struct PCSTSolver::Impl {
       ++part_off[static_cast<std::size_t>(v) + 1];
     }
     for (std::size_t i = 0; i < n; ++i) part_off[i + 1] += part_off[i];
-    if (static_cast<std::size_t>(part_off[n]) > parts_capacity) {
-      parts.reset();
-      parts_capacity = static_cast<std::size_t>(part_off[n]);
-      parts.reset(allocate_parts(parts_capacity));
-    }
+    parts.reserve(static_cast<std::size_t>(part_off[n]));
     {
       std::vector<int32_t> &fill = sp_fill;  // scratch (strong pruning's, later)
       fill.assign(part_off.begin(), part_off.end() - 1);
@@ -745,6 +760,15 @@ struct PCSTSolver::Impl {
       h.push_back({key, id});
       sift_up(h.size() - 1);
     }
+    void set(int32_t id, double key) {  // inserts or re-keys
+      const int32_t at = pos[static_cast<std::size_t>(id)];
+      if (at < 0) return insert(key, id);
+      const auto i = static_cast<std::size_t>(at);
+      const Item x{key, id};
+      h[i] = x;
+      if (i > 0 && x < h[(i - 1) / 2]) sift_up(i);
+      else sift_down(i);
+    }
     void erase(int32_t id) {  // nothing when id is not queued
       const int32_t at = pos[static_cast<std::size_t>(id)];
       if (at < 0) return;
@@ -758,8 +782,8 @@ struct PCSTSolver::Impl {
       else sift_down(i);
     }
   };
-  std::vector<RNode> rnode;
-  std::vector<RPart> rpart;
+  HugeBuffer<RNode> rnode;
+  HugeBuffer<RPart> rpart;
   std::vector<RCluster> rcl;
   std::vector<int32_t> rbuf;
   std::vector<std::pair<int32_t, double>> rpath;
@@ -807,24 +831,27 @@ struct PCSTSolver::Impl {
     root = plink(root, p);
   }
   void ppop(int32_t &root) {
-    const RNode &r = R(root);
+    // the children, each shifted by the root's offset, linked in pairs from the first (the
+    // latest linked) on, then the pairs linked from the last to the first
+    const double off = R(root).offset;
     rbuf.clear();
-    for (int32_t c = r.child; c >= 0;) {
-      RNode &x = R(c);
-      const int32_t nx = x.sibling;
-      rbuf.push_back(c);
+    for (int32_t c = R(root).child; c >= 0;) {
+      const int32_t a = c;
+      RNode &x = R(a);
+      const int32_t y = x.sibling;
       x.prev = x.sibling = -1;
-      x.value += r.offset;
-      x.offset += r.offset;
-      c = nx;
-    }
-    std::size_t k = 0;
-    for (; k + 2 <= rbuf.size(); k += 2) rbuf[k / 2] = plink(rbuf[k], rbuf[k + 1]);
-    if (k != rbuf.size()) {
-      rbuf[k / 2] = rbuf[k];
-      rbuf.resize(k / 2 + 1);
-    } else {
-      rbuf.resize(k / 2);
+      x.value += off;
+      x.offset += off;
+      if (y < 0) {
+        rbuf.push_back(a);
+        break;
+      }
+      RNode &z = R(y);
+      c = z.sibling;
+      z.prev = z.sibling = -1;
+      z.value += off;
+      z.offset += off;
+      rbuf.push_back(plink(a, y));
     }
     if (rbuf.empty()) {
       root = -1;
@@ -865,8 +892,10 @@ struct PCSTSolver::Impl {
     }
     return cur;
   }
+  // Queues cluster c at its heap's minimum (or takes it out when its heap is empty).
   void rqueue_min(int32_t c) {
-    if (RC(c).heap >= 0) redge.insert(R(RC(c).heap).value, c);
+    if (RC(c).heap >= 0) redge.set(c, R(RC(c).heap).value);
+    else redge.erase(c);
   }
   void grow_reference(int64_t root, int64_t target) {
     const std::size_t cap = 2 * n + 1;
@@ -896,13 +925,13 @@ struct PCSTSolver::Impl {
       ++part_off[static_cast<std::size_t>(ends[2 * e + 1]) + 1];
     }
     for (std::size_t i = 0; i < n; ++i) part_off[i + 1] += part_off[i];
-    rnode.resize(2 * m);
-    rpart.resize(2 * m);
+    rnode.reserve(2 * m);
+    rpart.reserve(2 * m);
     std::vector<int32_t> &fill = sp_fill;  // scratch (strong pruning's, later)
     fill.assign(part_off.begin(), part_off.end() - 1);
     for (std::size_t e = 0; e < m; ++e) {
       const auto u = static_cast<int32_t>(ends[2 * e]), v = static_cast<int32_t>(ends[2 * e + 1]);
-      const bool au = RC(u).active, av = RC(v).active;
+      const bool au = u != root, av = v != root;  // every node but the root starts growing
       const double c = cost[e];
       const double ku = au && av ? c / 2.0 : au ? c : 0.0, kv = au && av ? c / 2.0 : av ? c : 0.0;
       const int32_t pu = fill[static_cast<std::size_t>(u)]++, pv = fill[static_cast<std::size_t>(v)]++;
@@ -938,12 +967,25 @@ struct PCSTSolver::Impl {
       t = et;
       const int32_t ec = redge.top().id;
       const int32_t p = RC(ec).heap;
-      redge.erase(ec);
+      // The part's record, then (while the pop walks the heap) the loads the moat sums below
+      // start from: both endpoints' leaf clusters, the other part and its heap node.
+      const RPart &pp = RP(p);
+      const bool dead = pp.dead;
+      const int32_t q = pp.twin;
+      if (!dead) {
+        __builtin_prefetch(&RC(pp.node));
+        __builtin_prefetch(&RP(q));
+        __builtin_prefetch(&R(q));  // re-keyed below unless the edge merges
+      }
       ppop(RC(ec).heap);
       rqueue_min(ec);
-      if (RP(p).dead) continue;
-      const int32_t q = RP(p).twin;
-      const double ce = RP(p).cost;
+      if (dead) continue;
+      const double ce = pp.cost;
+      {
+        const RCluster &kp = RC(pp.node), &kq = RC(RP(q).node);
+        if (kp.merged_into >= 0) __builtin_prefetch(&RC(kp.skip_up >= 0 ? kp.skip_up : kp.merged_into));
+        if (kq.merged_into >= 0) __builtin_prefetch(&RC(kq.skip_up >= 0 ? kq.skip_up : kq.merged_into));
+      }
       double sp, fp, sq, fq;
       const int32_t cc = rsum(p, t, sp, fp), oc = rsum(q, t, sq, fq);
       const double rem = ce - sp - sq;
@@ -1004,17 +1046,14 @@ struct PCSTSolver::Impl {
       if (O.active) {
         const double nt = t + rem / 2.0;
         RP(p).next = sp + rem / 2.0;
-        redge.erase(cc);
         pinsert(C.heap, p, nt);
         rqueue_min(cc);
-        redge.erase(oc);
         pdecrease(O.heap, q, O.start + RP(q).next - fq, nt);
         rqueue_min(oc);
         RP(q).next = sq + rem / 2.0;
       } else {
         const double nt = t + rem;
         RP(p).next = ce - fq;
-        redge.erase(cc);
         pinsert(C.heap, p, nt);
         rqueue_min(cc);
         pdecrease(O.heap, q, O.end + RP(q).next - fq, O.end);
