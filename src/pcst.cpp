@@ -1,6 +1,8 @@
 // Prize-collecting Steiner forest: Goemans-Williamson moat growing, moat sums by path
 // compression over the merge tree, then none / simple / GW / strong pruning. Written from the
-// algorithm's description.
+// algorithm's description. Two growth engines fill the same merge forest for the pruning: the
+// default one below (grow), and grow_reference, which takes the events in pcst_fast's own order
+// (PcstOptions::reference_order; described where it is defined).
 //
 // Events: every edge has a part per endpoint. Keys are absolute times, so the edge events of all
 // clusters go through one monotone radix queue (no per-cluster heaps to meld); a part whose key
