@@ -114,6 +114,32 @@ assert any(e["score"] == 0.999 for e in r["edges"])  # scores as imported'
 "$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --mode prize --pruning strong --csv > "$T/r.csv"
 head -1 "$T/r.csv" | grep -q "^node_id,node_attr$" && grep -q "^src,edge_attr,dst$" "$T/r.csv" || fail "retrieve csv"
 
+# retrieve in pcst_fast's own event order: still one connected subgraph.
+"$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --reference-order --json | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["nodes"] and len(r["edges"]) >= len(r["nodes"]) - 1, r'
+
+# pcst: a bundled benchmark instance (gzip), both event orders, --improve; the JSON names scripts use.
+P="$(dirname "$0")/data/pcst/er_m1e3_dense.txt.gz"
+for args in "--pruning gw" "--pruning gw --reference-order" "--pruning strong --reference-order --improve"; do
+  "$GRAPPI" pcst --instance "$P" $args --json
+done > "$T/pcst.jsonl"
+python3 - "$T/pcst.jsonl" <<'PY'
+import json, sys
+fast, ref, imp = [json.loads(l) for l in open(sys.argv[1])]
+for r in (fast, ref, imp):
+    assert set(r) >= {"objective", "net_worth", "nodes", "edges", "solve_seconds"}, r.keys()
+    assert len(r["nodes"]) == r["num_nodes"] and r["nodes"] == sorted(r["nodes"])
+assert (fast["reference_order"], ref["reference_order"]) == (False, True)
+assert ref["objective"] == 5205, ref["objective"]      # pcst_fast's figure for this instance (gw)
+assert fast["objective"] == 5197, fast["objective"]    # the default order's tree
+assert imp["objective_before_improve"] == 4704        # pcst_fast's strong figure
+assert imp["objective"] <= 4704 and imp["improve"]
+PY
+"$GRAPPI" pcst --instance "$P" --pruning best 2> "$T/err" && fail "pcst accepted an unknown pruning"
+grep -q "unknown pruning" "$T/err" || fail "pcst error message"
+
 # explore: the main job, extractive (offline) and over HTTP against a loopback server.
 "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 10,2 --top 5 \
   --json "$T/ex.json" --report "$T/ex.md" --cx2 "$T/ex.cx2" > "$T/ex.txt" 2> "$T/ex.err"

@@ -291,7 +291,7 @@ int main(int argc, char **argv) {
   pc->add_flag("--json", pc_json, "JSON output");
   pc->add_flag("--improve", pc_improve, "Local search after pruning: MST re-span, path attachment, strong pruning (never worse)");
   pc->add_flag("--reference-order", pc_reference_order,
-               "Events in pcst_fast's own order (ties included): its results exactly, at about its speed");
+               "Events in pcst_fast's own order (ties included): its results exactly, in a fraction of its time");
 
   // retrieve
   auto *rt = app.add_subcommand("retrieve", "Question -> a connected, compact subgraph by PCST (G-Retriever or seed-002 prizes)");
