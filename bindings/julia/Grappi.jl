@@ -96,17 +96,21 @@ function retrieve(g::Graph, question::AbstractString; csv::Bool=false)
     return take_string(out[])
 end
 
-"Prize-collecting Steiner tree: (nodes, edge indices, objective); node ids are 0-based."
+"""Prize-collecting Steiner tree: (nodes, edge indices, objective); node ids are 0-based.
+`improve`: local search after pruning (never worse); `reference_order`: events in pcst_fast's
+own order (its results exactly)."""
 function pcst_solve(prizes::Vector{Float64}, edges::Vector{Tuple{Int,Int}}, costs::Vector{Float64};
-                    root::Integer=-1, clusters::Integer=1, pruning::String="gw")
+                    root::Integer=-1, clusters::Integer=1, pruning::String="gw",
+                    improve::Bool=false, reference_order::Bool=false)
     flat = Int64[x for e in edges for x in e]
     nodes = Vector{Int64}(undef, length(prizes))
     sel = Vector{Int64}(undef, length(edges))
     nn, ne, obj = Ref{Csize_t}(0), Ref{Csize_t}(0), Ref{Cdouble}(0)
-    check(ccall((:grappi_pcst_solve, libgrappi_c), Int32,
-                (Csize_t, Ptr{Cdouble}, Csize_t, Ptr{Int64}, Ptr{Cdouble}, Int64, Int32, Cstring,
+    flags = UInt32((improve ? 1 : 0) | (reference_order ? 2 : 0))  # GRAPPI_PCST_IMPROVE, _REFERENCE_ORDER
+    check(ccall((:grappi_pcst_solve_flags, libgrappi_c), Int32,
+                (Csize_t, Ptr{Cdouble}, Csize_t, Ptr{Int64}, Ptr{Cdouble}, Int64, Int32, Cstring, UInt32,
                  Ptr{Int64}, Ref{Csize_t}, Ptr{Int64}, Ref{Csize_t}, Ref{Cdouble}),
-                length(prizes), prizes, length(edges), flat, costs, root, clusters, pruning,
+                length(prizes), prizes, length(edges), flat, costs, root, clusters, pruning, flags,
                 nodes, nn, sel, ne, obj))
     return nodes[1:nn[]], sel[1:ne[]], obj[]
 end

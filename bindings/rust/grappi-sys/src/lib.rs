@@ -13,6 +13,9 @@ pub const GRAPPI_EDB: grappi_status = -6;
 pub const GRAPPI_ENETWORK: grappi_status = -7;
 pub const GRAPPI_ELLM: grappi_status = -8;
 pub const GRAPPI_EBUDGET: grappi_status = -9;
+/// Flags of grappi_pcst_solve_flags.
+pub const GRAPPI_PCST_IMPROVE: u32 = 1;
+pub const GRAPPI_PCST_REFERENCE_ORDER: u32 = 2;
 pub const GRAPPI_EINTERNAL: grappi_status = -10;
 pub const GRAPPI_EBUFS: grappi_status = -11;
 pub const GRAPPI_ENOMEM: grappi_status = -12;
@@ -123,4 +126,8 @@ extern "C" {
                              costs: *const c_double, root: i64, num_clusters: i32, pruning: *const c_char,
                              out_nodes: *mut i64, out_num_nodes: *mut usize, out_edges: *mut i64,
                              out_num_edges: *mut usize, out_objective: *mut c_double) -> grappi_status;
+    pub fn grappi_pcst_solve_flags(num_nodes: usize, prizes: *const c_double, num_edges: usize, edges: *const i64,
+                                   costs: *const c_double, root: i64, num_clusters: i32, pruning: *const c_char,
+                                   flags: u32, out_nodes: *mut i64, out_num_nodes: *mut usize, out_edges: *mut i64,
+                                   out_num_edges: *mut usize, out_objective: *mut c_double) -> grappi_status;
 }

@@ -236,6 +236,16 @@ impl Drop for Graph {
 /// Prize-collecting Steiner tree: (selected nodes, selected edge indices, objective).
 pub fn pcst_solve(prizes: &[f64], edges: &[(i64, i64)], costs: &[f64], root: i64, clusters: i32,
                   pruning: &str) -> Result<(Vec<i64>, Vec<i64>, f64)> {
+    pcst_solve_with(prizes, edges, costs, root, clusters, pruning, false, false)
+}
+
+/// pcst_solve with the improvement phase (local search after pruning, never worse) and/or
+/// pcst_fast's own event order (its results exactly, ties included).
+#[allow(clippy::too_many_arguments)]
+pub fn pcst_solve_with(prizes: &[f64], edges: &[(i64, i64)], costs: &[f64], root: i64, clusters: i32,
+                       pruning: &str, improve: bool, reference_order: bool) -> Result<(Vec<i64>, Vec<i64>, f64)> {
+    let flags = if improve { sys::GRAPPI_PCST_IMPROVE } else { 0 }
+        | if reference_order { sys::GRAPPI_PCST_REFERENCE_ORDER } else { 0 };
     if edges.len() != costs.len() {
         return Err(Error { status: sys::GRAPPI_EINVAL, message: "edges and costs differ in length".into() });
     }
@@ -245,8 +255,9 @@ pub fn pcst_solve(prizes: &[f64], edges: &[(i64, i64)], costs: &[f64], root: i64
     let mut sel = vec![0i64; edges.len()];
     let (mut nn, mut ne, mut obj) = (0usize, 0usize, 0f64);
     check(unsafe {
-        sys::grappi_pcst_solve(prizes.len(), prizes.as_ptr(), edges.len(), flat.as_ptr(), costs.as_ptr(), root, clusters,
-                               p.as_ptr(), nodes.as_mut_ptr(), &mut nn, sel.as_mut_ptr(), &mut ne, &mut obj)
+        sys::grappi_pcst_solve_flags(prizes.len(), prizes.as_ptr(), edges.len(), flat.as_ptr(), costs.as_ptr(), root,
+                                     clusters, p.as_ptr(), flags, nodes.as_mut_ptr(), &mut nn, sel.as_mut_ptr(),
+                                     &mut ne, &mut obj)
     })?;
     nodes.truncate(nn);
     sel.truncate(ne);

@@ -48,5 +48,9 @@ fn pcst_golden_and_errors() {
     assert!((obj - 4.0).abs() < 1e-9);
     let e = grappi::pcst_solve(&[0.0, 5.0, 6.0], &[(0, 1), (1, 2)], &[3.0, -4.0], -1, 1, "gw").unwrap_err();
     assert_eq!(e.status, grappi_sys::GRAPPI_EINVAL);
+    let (nodes, edges, obj) =
+        grappi::pcst_solve_with(&[0.0, 5.0, 6.0], &[(0, 1), (1, 2)], &[3.0, 4.0], -1, 1, "strong", true, true).unwrap();
+    assert_eq!((nodes, edges), (vec![1, 2], vec![1]));
+    assert!((obj - 4.0).abs() < 1e-9);
     assert!(!grappi::version().is_empty());
 }
