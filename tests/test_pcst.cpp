@@ -398,7 +398,7 @@ TEST_CASE("PCST growth phase equals a direct simulation of Goemans-Williamson on
   }
 }
 
-TEST_CASE("PCST growth phase takes simultaneous events in the reference order") {
+TEST_CASE("PCST default order takes simultaneous events in its documented order (integer and decimal ties)") {
   // Small integer prizes and costs: many events share a time, and which one goes first decides
   // the tree (with the wrong order G-Retriever-style instances grow many times larger trees).
   // Then decimal ones (STRING-like costs in thousandths): the same times reached along different
