@@ -523,6 +523,22 @@ struct PCSTSolver::Impl {
     push_deactivation(c);
   }
 
+  // Both engines store the edge parts grouped by node, a node's in edge order: part_off gets
+  // each node's range and sp_fill (strong pruning's scratch, free until then) each range's
+  // start, to be advanced as the parts are written. Returns the number of parts.
+  int32_t group_parts(bool self_loops) {
+    part_off.assign(n + 1, 0);
+    for (std::size_t e = 0; e < m; ++e) {
+      const int64_t u = ends[2 * e], v = ends[2 * e + 1];
+      if (u == v && !self_loops) continue;
+      ++part_off[static_cast<std::size_t>(u) + 1];
+      ++part_off[static_cast<std::size_t>(v) + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) part_off[i + 1] += part_off[i];
+    sp_fill.assign(part_off.begin(), part_off.end() - 1);
+    return part_off[n];
+  }
+
   // Re-keys every live part of the bag whose last part is `tail`, of a cluster that was not
   // growing and is now inside the active cluster c that starts growing at time t, as an event
   // would; parts of edges inside c die (with their twins) and dead parts leave the bag. Returns
@@ -587,18 +603,9 @@ struct PCSTSolver::Impl {
         ++active_count;
       }
     }
-    part_off.assign(n + 1, 0);
-    for (std::size_t e = 0; e < m; ++e) {
-      const int64_t u = ends[2 * e], v = ends[2 * e + 1];
-      if (u == v) continue;  // a self-loop never connects anything
-      ++part_off[static_cast<std::size_t>(u) + 1];
-      ++part_off[static_cast<std::size_t>(v) + 1];
-    }
-    for (std::size_t i = 0; i < n; ++i) part_off[i + 1] += part_off[i];
-    parts.reserve(static_cast<std::size_t>(part_off[n]));
+    parts.reserve(static_cast<std::size_t>(group_parts(false)));  // a self-loop never connects anything
     {
-      std::vector<int32_t> &fill = sp_fill;  // scratch (strong pruning's, later)
-      fill.assign(part_off.begin(), part_off.end() - 1);
+      std::vector<int32_t> &fill = sp_fill;
       for (std::size_t e = 0; e < m; ++e) {
         const auto u = static_cast<std::size_t>(ends[2 * e]), v = static_cast<std::size_t>(ends[2 * e + 1]);
         if (u == v) continue;
@@ -921,16 +928,10 @@ struct PCSTSolver::Impl {
       if (!is_root) rdeact.insert(prize[i], static_cast<int32_t>(i));
     }
     // the parts, grouped by node in edge order (a self-loop's two parts both at its node)
-    part_off.assign(n + 1, 0);
-    for (std::size_t e = 0; e < m; ++e) {
-      ++part_off[static_cast<std::size_t>(ends[2 * e]) + 1];
-      ++part_off[static_cast<std::size_t>(ends[2 * e + 1]) + 1];
-    }
-    for (std::size_t i = 0; i < n; ++i) part_off[i + 1] += part_off[i];
+    group_parts(true);
     rnode.reserve(2 * m);
     rpart.reserve(2 * m);
-    std::vector<int32_t> &fill = sp_fill;  // scratch (strong pruning's, later)
-    fill.assign(part_off.begin(), part_off.end() - 1);
+    std::vector<int32_t> &fill = sp_fill;
     for (std::size_t e = 0; e < m; ++e) {
       const auto u = static_cast<int32_t>(ends[2 * e]), v = static_cast<int32_t>(ends[2 * e + 1]);
       const bool au = u != root, av = v != root;  // every node but the root starts growing

@@ -71,6 +71,7 @@ _pcst = _fn("grappi_pcst_solve_flags", _status, _size, ctypes.POINTER(ctypes.c_d
             ctypes.POINTER(ctypes.c_double), _i64, ctypes.c_int32, ctypes.c_char_p, ctypes.c_uint32,
             ctypes.POINTER(_i64), ctypes.POINTER(_size), ctypes.POINTER(_i64), ctypes.POINTER(_size),
             ctypes.POINTER(ctypes.c_double))
+_PCST_IMPROVE, _PCST_REFERENCE_ORDER = 1, 2  # GRAPPI_PCST_* of grappi.h
 
 
 class _WindowOptions(ctypes.Structure):
@@ -254,7 +255,7 @@ class Graph:
 def pcst_solve(prizes, edges, costs, root=-1, num_clusters=1, pruning="gw", improve=False, reference_order=False):
     """Returns (nodes, edge indices, objective). improve: local search after pruning;
     reference_order: events in pcst_fast's own order (its results exactly)."""
-    flags = (1 if improve else 0) | (2 if reference_order else 0)
+    flags = (_PCST_IMPROVE if improve else 0) | (_PCST_REFERENCE_ORDER if reference_order else 0)
     n, m = len(prizes), len(edges)
     flat = [x for e in edges for x in e]
     out_nodes = (_i64 * max(n, 1))()
