@@ -1,5 +1,5 @@
 // Graph read benchmarks on an imported database: open + CSR snapshot (cold build and from the
-// cache file), neighbours of the highest- and a median-degree protein, edge lookup.
+// cache file), neighbors of the highest- and a median-degree protein, edge lookup.
 // Usage: bench_graph --db FILE [Google Benchmark flags]
 #include <benchmark/benchmark.h>
 
@@ -68,7 +68,7 @@ void neighbors(benchmark::State &st, bool hub, double min_score) {
     n = v.size();
     benchmark::DoNotOptimize(v.data());
   }
-  st.counters["neighbours"] = static_cast<double>(n);
+  st.counters["neighbors"] = static_cast<double>(n);
 }
 
 void BM_NeighborsHub(benchmark::State &st) { neighbors(st, true, 0.0); }

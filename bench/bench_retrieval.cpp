@@ -23,7 +23,7 @@ struct Ctx {
   std::shared_ptr<const grappi::VectorIndex> vec;
   int64_t hub = 0, median = 0;
   std::vector<std::string> texts;
-  std::unique_ptr<grappi::Retriever> ranked;  // with the neighbour ranking (built on first use)
+  std::unique_ptr<grappi::Retriever> ranked;  // with the neighbor ranking (built on first use)
 };
 
 Ctx &ctx() {
@@ -50,20 +50,20 @@ void BM_HashingEmbedAll(benchmark::State &st) {
   st.SetItemsProcessed(static_cast<int64_t>(st.iterations() * ctx().texts.size()));
 }
 
-// The neighbour ranking (grappi embed writes it): built once, outside the timed windows.
+// The neighbor ranking (grappi embed writes it): built once, outside the timed windows.
 grappi::Retriever &ranked() {
   if (!ctx().ranked) {
     ctx().ranked = std::make_unique<grappi::Retriever>(ctx().snap, ctx().vec);
-    ctx().ranked->rank_neighbours();
+    ctx().ranked->rank_neighbors();
   }
   return *ctx().ranked;
 }
 
-void BM_RankNeighbours(benchmark::State &st) {
+void BM_RankNeighbors(benchmark::State &st) {
   for (auto _ : st) {
     grappi::Retriever r(ctx().snap, ctx().vec);
-    r.rank_neighbours();
-    st.counters["entries"] = static_cast<double>(r.neighbour_ranking_entries());
+    r.rank_neighbors();
+    st.counters["entries"] = static_cast<double>(r.neighbor_ranking_entries());
   }
 }
 
@@ -157,7 +157,7 @@ BENCHMARK(BM_WindowPathsHub)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowPathsMedian)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowPathsHub700)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowPathsMedian700)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_RankNeighbours)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_RankNeighbors)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_WindowPathsHubRanked)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowPathsMedianRanked)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowPathsHub700Ranked)->Unit(benchmark::kMillisecond);

@@ -1,6 +1,6 @@
 // Internal: a fast 64-bit checksum of a byte range (8 bytes at a time, multiply-xor-rotate),
 // combined per call so that a writer and a reader that call it in the same sequence agree. For
-// cache files (the CSR snapshot, the neighbour ranking): detects damage and stale content, not
+// cache files (the CSR snapshot, the neighbor ranking): detects damage and stale content, not
 // an adversary.
 #pragma once
 

@@ -2,10 +2,10 @@
 #include <chrono>
 #include <cstring>
 #include <nlohmann/json.hpp>
-#include <openssl/evp.h>
 
 #include "graph_impl.hpp"
 #include "grappi/error.hpp"
+#include "text_util.hpp"
 
 namespace grappi {
 
@@ -14,18 +14,8 @@ using detail::Stmt;
 
 namespace {
 
-std::string text_hash(const std::string &text) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_Digest(text.data(), text.size(), md, &n, EVP_sha256(), nullptr);
-  static const char *hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < 16 && i < n; ++i) {
-    out += hex[md[i] >> 4];
-    out += hex[md[i] & 15];
-  }
-  return out;
-}
+// The first 128 bits of the text's SHA-256, in hex: what the stored vectors are keyed by.
+std::string text_hash(const std::string &text) { return detail::sha256_hex(text).substr(0, 32); }
 
 struct NodeText {
   int64_t id;
@@ -64,6 +54,21 @@ std::string KnowledgeGraph::node_text(const Node &node) {
 }
 
 EmbedReport KnowledgeGraph::embed(Embedder &embedder, const EmbedOptions &options) {
+  EmbedReport rep = embed_vectors(embedder, options);
+  if (!options.neighbor_ranking) return rep;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    rep.neighbor_ranking_entries = build_neighbor_ranking(rep.model, options.threads);
+  } catch (const Error &e) {
+    // The ranking only speeds windows up: a directory without write access skips it.
+    if (e.code() != ErrorCode::io) throw;
+    rep.warning = std::string(e.what()) + " (windows rank neighbors on the fly)";
+  }
+  rep.neighbor_ranking_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return rep;
+}
+
+EmbedReport KnowledgeGraph::embed_vectors(Embedder &embedder, const EmbedOptions &options) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->require_writable("embed");
   auto t0 = std::chrono::steady_clock::now();
@@ -155,6 +160,36 @@ EmbedReport KnowledgeGraph::embed(Embedder &embedder, const EmbedOptions &option
   rep.dimension = dim;
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return rep;
+}
+
+std::unique_ptr<Embedder> KnowledgeGraph::make_embedder(const EmbedderSpec &spec) const {
+  if (spec.kind == "hashing") {
+    HashingEmbedderOptions o;
+    if (spec.dimension) o.dimension = spec.dimension;
+    return hashing_embedder(o, spec.refit);
+  }
+  if (spec.kind == "openai") {
+    if (spec.http.model.empty())
+      throw Error(ErrorCode::invalid_argument, "embedder \"openai\" needs a model name");
+    if (spec.http.base_url.empty())
+      throw Error(ErrorCode::invalid_argument, "embedder \"openai\" needs a base URL");
+    HttpEmbedderOptions o = spec.http;
+    o.dimensions = spec.dimension;
+    return std::make_unique<HttpEmbedder>(o);
+  }
+  if (spec.kind == "callback") {
+    if (!spec.callback) throw Error(ErrorCode::invalid_argument, "embedder \"callback\" needs a function");
+    if (spec.dimension == 0) throw Error(ErrorCode::invalid_argument, "embedder \"callback\" needs a dimension");
+    if (spec.name.empty()) throw Error(ErrorCode::invalid_argument, "embedder \"callback\" needs a name for its vectors");
+    return std::make_unique<CallbackEmbedder>(spec.name, spec.dimension, spec.callback);
+  }
+  throw Error(ErrorCode::invalid_argument, "unknown embedder '" + spec.kind + "' (hashing, openai or callback)");
+}
+
+std::vector<float> KnowledgeGraph::query_vector(std::string_view text, const std::string &model) const {
+  auto e = query_embedder(model)->embed({std::string(text)});
+  if (e.rows() != 1) throw Error(ErrorCode::internal, "the query embedder returned no vector");
+  return std::vector<float>(e.row(0), e.row(0) + e.dim);
 }
 
 std::unique_ptr<HashingEmbedder> KnowledgeGraph::hashing_embedder(const HashingEmbedderOptions &options, bool refit) const {

@@ -5,12 +5,16 @@
 #include <set>
 #include <sstream>
 
+#include "grappi/json.hpp"
 #include "grappi/pipeline.hpp"
 #include "text_util.hpp"
 
 namespace grappi {
 
 using nlohmann::json;
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StageUsage, model_calls, cache_hits, prompt_tokens, completion_tokens, failed, skipped,
+                                   repairs, seconds)
 
 namespace {
 
@@ -26,11 +30,6 @@ std::string chain_of(const ExploreResult &r, const ExplainedPath &p) {
   return chain;
 }
 
-json stage_json(const StageUsage &s) {
-  return json{{"model_calls", s.model_calls},     {"cache_hits", s.cache_hits}, {"prompt_tokens", s.prompt_tokens},
-              {"completion_tokens", s.completion_tokens}, {"failed", s.failed}, {"skipped", s.skipped},
-              {"repairs", s.repairs},             {"seconds", s.seconds}};
-}
 
 json channels_json(const std::vector<Channel> &channels) {
   json j = json::object();
@@ -142,7 +141,7 @@ json to_json(const ExploreResult &r) {
                 {"selected_paths", u.selected_paths},
                 {"distinct_edges", u.distinct_edges},
                 {"stages",
-                 {{"retrieve", {{"seconds", u.retrieve_seconds}}}, {"edges", stage_json(u.edges)}, {"paths", stage_json(u.paths)}}},
+                 {{"retrieve", {{"seconds", u.retrieve_seconds}}}, {"edges", u.edges}, {"paths", u.paths}}},
                 {"seconds", u.seconds}};
   return j;
 }

@@ -7,7 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include "visibility.hpp"
 #include "grappi/knowledge_graph.hpp"
+#include "grappi/retriever.hpp"
 #include "grappi/vector_index.hpp"
 #include "sqlite.hpp"
 
@@ -17,8 +19,6 @@ namespace detail {
 constexpr int kSchemaVersion = 3;
 /// Creates or checks the schema and sets the connection's pragmas.
 void open_schema(Db &db, bool read_only, int cache_mib);
-/// Random lower-case hex string of the given number of bytes.
-std::string random_hex(std::size_t bytes);
 /// Current time, UTC, ISO 8601.
 std::string utc_now();
 /// Taxon prefix of a STRING id ("9606.ENSP..." -> 9606); 0 when there is none.
@@ -28,7 +28,7 @@ int64_t taxon_of(std::string_view external_id);
 std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation, const std::string &cache_path);
 }  // namespace detail
 
-struct KnowledgeGraph::Impl {
+struct GRAPPI_HIDDEN KnowledgeGraph::Impl {
   detail::Db db;
   bool read_only = false;
   std::string snapshot_cache;  ///< path of the CSR cache file; empty for none
@@ -38,6 +38,10 @@ struct KnowledgeGraph::Impl {
   mutable uint64_t vectors_generation = 0;
   mutable std::string vectors_hnsw_params;  // HNSW parameters of the cached index ("" without HNSW)
   mutable std::map<std::string, std::shared_ptr<Embedder>> query_embedders;  // by model name
+  // KnowledgeGraph::retriever: one per model name ("" without vectors), kept while its
+  // snapshot and vectors are the current ones. Its own lock: building one takes a while.
+  mutable std::mutex retrievers_mu;
+  mutable std::map<std::string, std::shared_ptr<const Retriever>> retrievers;
 
   uint64_t generation() const;
   /// Increments the generation; call inside the write transaction.

@@ -1,5 +1,6 @@
 // Language models: the OpenAI-compatible HTTP client, the callback model, the extractive model,
 // and the tolerant answer parsers.
+#include "visibility.hpp"
 #include "grappi/llm.hpp"
 
 #include <algorithm>
@@ -25,7 +26,7 @@ int64_t estimate_tokens(std::string_view text) { return static_cast<int64_t>((te
 
 // ---- OpenAI-compatible chat completions --------------------------------------------------------
 
-struct OpenAIChatModel::State {
+struct GRAPPI_HIDDEN OpenAIChatModel::State {
   std::mutex mu;
   std::condition_variable cv;
   std::size_t inflight = 0;
@@ -163,6 +164,22 @@ ChatResponse OpenAIChatModel::chat(const ChatRequest &request) {
 }
 
 // ---- callback ---------------------------------------------------------------------------------
+
+std::shared_ptr<LanguageModel> make_chat_model(const ChatModelSpec &spec) {
+  if (spec.kind == "extractive") return std::make_shared<ExtractiveModel>();
+  if (spec.kind == "openai") {
+    if (spec.openai.model.empty()) throw Error(ErrorCode::invalid_argument, "language model \"openai\" needs a model name");
+    if (spec.openai.base_url.empty()) throw Error(ErrorCode::invalid_argument, "language model \"openai\" needs a base URL");
+    return std::make_shared<OpenAIChatModel>(spec.openai);
+  }
+  if (spec.kind == "callback") {
+    if (spec.name.empty())
+      throw Error(ErrorCode::invalid_argument, "language model \"callback\" needs a name (part of the cache key)");
+    if (!spec.callback) throw Error(ErrorCode::invalid_argument, "language model \"callback\" needs a function");
+    return std::make_shared<CallbackModel>(spec.name, spec.callback, spec.cacheable, spec.concurrency);
+  }
+  throw Error(ErrorCode::invalid_argument, "unknown language model '" + spec.kind + "' (extractive, openai or callback)");
+}
 
 CallbackModel::CallbackModel(std::string name, Function fn, bool cacheable, std::size_t concurrency)
     : name_(std::move(name)), fn_(std::move(fn)), cacheable_(cacheable), concurrency_(concurrency) {

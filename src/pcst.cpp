@@ -20,6 +20,7 @@
 // list) of its live parts, and when a cluster that was not growing joins a growing one all of
 // its parts are re-keyed at once (rekey): their old keys, and their twins', assumed the old
 // state. Nodes without prize never grow: they start inactive instead of deactivating at time 0.
+#include "visibility.hpp"
 #include "grappi/pcst.hpp"
 
 #include <algorithm>
@@ -114,7 +115,7 @@ class HugeBuffer {
   }
 };
 
-struct PCSTSolver::Impl {
+struct GRAPPI_HIDDEN PCSTSolver::Impl {
   // ---- input ----
   std::size_t n = 0, m = 0;
   const double *prize = nullptr;

@@ -2,10 +2,12 @@
 // (ALGORITHMS.md §4).
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <unordered_map>
 
 #include "grappi/error.hpp"
 #include "grappi/retriever.hpp"
+#include "similarity.hpp"
 
 namespace grappi {
 
@@ -179,6 +181,32 @@ PcstRetrieval Retriever::pcst_retrieve(const std::vector<float> &question, const
   R.objective = (total_prize - taken_prize) + taken_cost;
   R.net_worth = taken_prize - taken_cost;
   return R;
+}
+
+namespace {
+std::string csv_field(const std::string &s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+}  // namespace
+
+std::string to_gretriever_csv(const GraphSnapshot &g, const Subgraph &s, const std::function<std::string(int64_t)> &node_attr) {
+  (void)g;
+  std::unordered_map<int64_t, std::size_t> local;
+  std::string out = "node_id,node_attr\n";
+  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+    local.emplace(s.nodes[i], i);
+    out += std::to_string(i) + "," + csv_field(node_attr(s.nodes[i])) + "\n";
+  }
+  out += "\nsrc,edge_attr,dst\n";
+  for (const auto &e : s.edges)
+    out += std::to_string(local.at(e.source)) + "," + csv_field(e.relation) + "," + std::to_string(local.at(e.target)) + "\n";
+  return out;
 }
 
 }  // namespace grappi

@@ -1,8 +1,8 @@
 #include <ctime>
-#include <random>
 
 #include "graph_impl.hpp"
 #include "grappi/error.hpp"
+#include "text_util.hpp"
 #include "grappi/version.h"
 
 namespace grappi::detail {
@@ -118,18 +118,6 @@ CREATE INDEX llm_cache_model ON llm_cache(model);
 )SQL";
 
 }  // namespace
-
-std::string random_hex(std::size_t bytes) {
-  std::random_device rd;
-  static const char *hex = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < bytes; ++i) {
-    unsigned v = rd() & 0xFF;
-    out += hex[v >> 4];
-    out += hex[v & 15];
-  }
-  return out;
-}
 
 void open_schema(Db &db, bool read_only, int cache_mib) {
   db.exec("PRAGMA foreign_keys=ON");

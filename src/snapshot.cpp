@@ -6,7 +6,8 @@
 #include <numeric>
 #include <unordered_map>
 
-#include "checksum.hpp"
+#include "visibility.hpp"
+#include "cache_file.hpp"
 #include "graph_impl.hpp"
 #include "score.hpp"
 #include "grappi/error.hpp"
@@ -14,7 +15,7 @@
 
 namespace grappi {
 
-struct GraphSnapshot::Data {
+struct GRAPPI_HIDDEN GraphSnapshot::Data {
   uint64_t generation = 0;
   std::size_t edges = 0;
   std::vector<int64_t> ids;             // index -> node id
@@ -156,98 +157,6 @@ struct CacheKey {
   int64_t max_node = 0, max_edge = 0;
 };
 
-class Out {
- public:
-  explicit Out(std::FILE *f) : f_(f) {}
-  void raw(const void *p, std::size_t n) {
-    sum_ = checksum(sum_, p, n);
-    ok_ = ok_ && (n == 0 || std::fwrite(p, 1, n, f_) == n);
-  }
-  void finish() {
-    uint64_t s = sum_;
-    ok_ = ok_ && std::fwrite(&s, 1, sizeof s, f_) == sizeof s;
-  }
-  void u64(uint64_t v) { raw(&v, sizeof v); }
-  template <class T>
-  void vec(const std::vector<T> &v) {
-    u64(v.size());
-    raw(v.data(), v.size() * sizeof(T));
-  }
-  void str(const std::string &s) {
-    u64(s.size());
-    raw(s.data(), s.size());
-  }
-  void strs(const std::vector<std::string> &v) {
-    u64(v.size());
-    for (auto &s : v) str(s);
-  }
-  bool ok() const { return ok_; }
-
- private:
-  std::FILE *f_;
-  uint64_t sum_ = 0;
-  bool ok_ = true;
-};
-
-class In {
- public:
-  In(std::FILE *f, uint64_t size) : f_(f), left_(size) {}
-  bool raw(void *p, std::size_t n) {
-    if (!ok_ || n > left_) return ok_ = false;
-    if (n && std::fread(p, 1, n, f_) != n) return ok_ = false;
-    left_ -= n;
-    sum_ = checksum(sum_, p, n);
-    return true;
-  }
-  // Reads the trailing checksum and compares it with the bytes read.
-  bool finish() {
-    uint64_t want = sum_, got = 0;
-    if (!ok_ || left_ != sizeof got || std::fread(&got, 1, sizeof got, f_) != sizeof got) return ok_ = false;
-    left_ = 0;
-    return ok_ = (got == want);
-  }
-  uint64_t u64() {
-    uint64_t v = 0;
-    raw(&v, sizeof v);
-    return v;
-  }
-  template <class T>
-  void vec(std::vector<T> &v) {
-    uint64_t n = u64();
-    if (!ok_ || n > left_ / sizeof(T)) {
-      ok_ = false;
-      return;
-    }
-    v.resize(static_cast<std::size_t>(n));
-    raw(v.data(), v.size() * sizeof(T));
-  }
-  void str(std::string &s) {
-    uint64_t n = u64();
-    if (!ok_ || n > left_) {
-      ok_ = false;
-      return;
-    }
-    s.resize(static_cast<std::size_t>(n));
-    raw(s.data(), s.size());
-  }
-  void strs(std::vector<std::string> &v) {
-    uint64_t n = u64();
-    if (!ok_ || n > left_ / sizeof(uint64_t)) {
-      ok_ = false;
-      return;
-    }
-    v.resize(static_cast<std::size_t>(n));
-    for (auto &s : v) str(s);
-  }
-  bool ok() const { return ok_ && left_ == 0; }
-
- private:
-  std::FILE *f_;
-  uint64_t left_;
-  uint64_t sum_ = 0;
-  bool ok_ = true;
-};
-
 // The arrays of a snapshot, in file order; writer and reader share this one list.
 template <class Archive, class SnapshotData>  // SnapshotData: const when writing
 void fields(Archive &a, SnapshotData &x) {
@@ -265,62 +174,36 @@ void fields(Archive &a, SnapshotData &x) {
   a.vec(x.direction);
 }
 
-void write_key(Out &o, const CacheKey &k) {
-  o.raw(kMagic, sizeof kMagic);
-  o.str(k.instance);
-  o.u64(k.generation);
-  o.u64(static_cast<uint64_t>(k.max_node));
-  o.u64(static_cast<uint64_t>(k.max_edge));
-}
-
 void save_cache(const std::string &path, const CacheKey &key, const GraphSnapshot::Data &x) {
-  const std::string tmp = path + ".tmp" + random_hex(4);
-  std::FILE *f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return;  // a read-only directory: simply no cache
-  Out o(f);
-  write_key(o, key);
-  uint64_t edges = x.edges;
-  o.u64(edges);
+  CacheFileWriter o(path, kMagic);
+  o.str(key.instance);
+  o.u64(key.generation);
+  o.u64(static_cast<uint64_t>(key.max_node));
+  o.u64(static_cast<uint64_t>(key.max_edge));
+  o.u64(x.edges);
   fields(o, x);
-  o.finish();
-  bool ok = o.ok() && std::fflush(f) == 0;
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
+  o.commit();  // a read-only directory: simply no cache
 }
 
 bool load_cache(const std::string &path, const CacheKey &key, GraphSnapshot::Data &x) {
-  std::FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) return false;
-  std::fseek(f, 0, SEEK_END);
-  long size = std::ftell(f);
-  std::fseek(f, 0, SEEK_SET);
-  if (size <= 0) {
-    std::fclose(f);
-    return false;
-  }
-  In in(f, static_cast<uint64_t>(size));
-  char magic[sizeof kMagic];
+  CacheFileReader in(path, kMagic);
   CacheKey k;
-  in.raw(magic, sizeof magic);
   in.str(k.instance);
   k.generation = in.u64();
   k.max_node = static_cast<int64_t>(in.u64());
   k.max_edge = static_cast<int64_t>(in.u64());
-  bool match = std::memcmp(magic, kMagic, sizeof kMagic) == 0 && k.instance == key.instance &&
-          k.generation == key.generation && k.max_node == key.max_node && k.max_edge == key.max_edge;
-  if (match) {
-    x.edges = static_cast<std::size_t>(in.u64());
-    fields(in, x);
-    in.finish();
-    const std::size_t n = x.ids.size(), m = x.neighbor.size();
-    match = in.ok() && x.names.size() == n && x.external_ids.size() == n && x.label.size() == n && x.offsets.size() == n + 1 &&
-            x.offsets[n] == m && x.score.size() == m && x.edge.size() == m && x.relation.size() == m &&
-            x.direction.size() == m;
-    for (std::size_t i = 0; match && i < n; ++i) match = x.label[i] < x.labels.size();
-    for (std::size_t i = 0; match && i < m; ++i)
-      match = x.neighbor[i] < n && x.relation[i] < x.relations.size() && x.direction[i] <= 2;
-  }
-  std::fclose(f);
+  if (!in.ok() || k.instance != key.instance || k.generation != key.generation || k.max_node != key.max_node ||
+      k.max_edge != key.max_edge)
+    return false;
+  x.edges = static_cast<std::size_t>(in.u64());
+  fields(in, x);
+  const std::size_t n = x.ids.size(), m = x.neighbor.size();
+  bool match = in.finish() && x.names.size() == n && x.external_ids.size() == n && x.label.size() == n &&
+               x.offsets.size() == n + 1 && x.offsets[n] == m && x.score.size() == m && x.edge.size() == m &&
+               x.relation.size() == m && x.direction.size() == m;
+  for (std::size_t i = 0; match && i < n; ++i) match = x.label[i] < x.labels.size();
+  for (std::size_t i = 0; match && i < m; ++i)
+    match = x.neighbor[i] < n && x.relation[i] < x.relations.size() && x.direction[i] <= 2;
   return match;
 }
 
@@ -468,7 +351,7 @@ std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation,
     if (r.t != r.s) put(r.t, r.s, r, r.directed ? Direction::incoming : Direction::undirected);
   }
   std::vector<Row>().swap(rows);
-  // Sort each adjacency list by (neighbour, relation, direction) through a permutation.
+  // Sort each adjacency list by (neighbor, relation, direction) through a permutation.
   std::vector<uint32_t> perm;
   std::vector<uint32_t> tn, te;
   std::vector<float> ts;

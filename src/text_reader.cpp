@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "grappi/error.hpp"
+#include "text_util.hpp"
 
 namespace grappi::detail {
 
@@ -148,11 +149,7 @@ bool LineReader::next(std::string_view &line) {
           unsigned char md[EVP_MAX_MD_SIZE];
           unsigned int mdlen = 0;
           EVP_DigestFinal_ex(st_->md, md, &mdlen);
-          static const char *hex = "0123456789abcdef";
-          for (unsigned i = 0; i < mdlen; ++i) {
-            digest_ += hex[md[i] >> 4];
-            digest_ += hex[md[i] & 15];
-          }
+          digest_ = to_hex(md, mdlen);
         }
         return false;
       }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -77,17 +78,29 @@ std::string channel_list(const std::vector<Channel> &channels, const char *assig
   return out;
 }
 
+std::string to_hex(const void *bytes, std::size_t n) {
+  static const char *hex = "0123456789abcdef";
+  const auto *b = static_cast<const unsigned char *>(bytes);
+  std::string out(2 * n, '0');
+  for (std::size_t i = 0; i < n; ++i) {
+    out[2 * i] = hex[b[i] >> 4];
+    out[2 * i + 1] = hex[b[i] & 15];
+  }
+  return out;
+}
+
 std::string sha256_hex(std::string_view bytes) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   EVP_Digest(bytes.data(), bytes.size(), md, &n, EVP_sha256(), nullptr);
-  static const char *hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < n; ++i) {
-    out += hex[md[i] >> 4];
-    out += hex[md[i] & 15];
-  }
-  return out;
+  return to_hex(md, n);
+}
+
+std::string random_hex(std::size_t bytes) {
+  std::random_device rd;
+  std::vector<unsigned char> b(bytes);
+  for (auto &x : b) x = static_cast<unsigned char>(rd() & 0xFF);
+  return to_hex(b.data(), b.size());
 }
 
 }  // namespace grappi::detail

@@ -26,7 +26,11 @@ std::string fixed(double v, int prec);
 /// The channels with evidence (score > 0) as text: name, `assign`, score with 3 decimals, joined
 /// by `sep` ("experiments 0.912, database 0.900"); empty when there are none.
 std::string channel_list(const std::vector<Channel> &channels, const char *assign, const char *sep);
+/// Lower-case hex of n bytes.
+std::string to_hex(const void *bytes, std::size_t n);
 /// Lower-case hex SHA-256 of bytes (all 64 digits).
 std::string sha256_hex(std::string_view bytes);
+/// Random lower-case hex string of the given number of bytes (from std::random_device).
+std::string random_hex(std::size_t bytes);
 
 }  // namespace grappi::detail

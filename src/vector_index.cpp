@@ -1,3 +1,4 @@
+#include "visibility.hpp"
 #include "grappi/vector_index.hpp"
 
 #include <hnswlib/hnswlib.h>
@@ -16,7 +17,7 @@
 
 namespace grappi {
 
-struct VectorIndex::Hnsw {
+struct GRAPPI_HIDDEN VectorIndex::Hnsw {
   HnswOptions options;
   std::unique_ptr<hnswlib::SpaceInterface<float>> space;
   std::unique_ptr<hnswlib::HierarchicalNSW<float>> index;

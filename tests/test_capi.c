@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
   CHECK(grappi_graph_resolve(NULL, "cdc28", &id) == GRAPPI_EINVAL);
   CHECK(grappi_graph_resolve(g, "bad\xff\xfe", &id) != GRAPPI_OK);
 
-  /* Neighbours: the two-call pattern. */
+  /* Neighbors: the two-call pattern. */
   CHECK(grappi_graph_neighbors(g, cdc28, 0.0, NULL, NULL, 0, &count) == GRAPPI_EBUFS);
   CHECK(count == 416);
   ids = (int64_t *)malloc(count * sizeof *ids);

@@ -16,7 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-// A small tau neighbourhood with annotations, channels and PMIDs.
+// A small tau neighborhood with annotations, channels and PMIDs.
 void build_graph(grappi::KnowledgeGraph &kg) {
   auto node = [&](const char *name, const char *annotation) {
     grappi::NodeInput n;

@@ -87,8 +87,8 @@ TEST_CASE("moving kNN windows on a hand-built graph with hand-chosen embeddings"
   grappi::WindowOptions o;
   o.k = {2, 1};
   o.depth = 2;
-  // Window 1: R's neighbours by angle: A(10) B(20) | C(30) D(90). A then takes E (15, closest
-  // new neighbour), B takes F (25).
+  // Window 1: R's neighbors by angle: A(10) B(20) | C(30) D(90). A then takes E (15, closest
+  // new neighbor), B takes F (25).
   auto w1 = r.window(h.id["R"], o);
   CHECK(h.members(w1) == Members{{"R", {0, "-"}}, {"A", {1, "R"}}, {"B", {1, "R"}}, {"E", {2, "A"}}, {"F", {2, "B"}}});
   CHECK(w1.nodes[0].name == "R");
@@ -115,7 +115,7 @@ TEST_CASE("moving kNN windows on a hand-built graph with hand-chosen embeddings"
   o.filter = {};
   o.filter.relations = {"string.physical"};
   CHECK(h.members(r.window(h.id["R"], o)) == Members{{"R", {0, "-"}}, {"A", {1, "R"}}});
-  // Blending the edge score in: score weight 1 ranks R's neighbours by score: A .9, C .8.
+  // Blending the edge score in: score weight 1 ranks R's neighbors by score: A .9, C .8.
   o.filter = {};
   o.score_weight = 1.0;
   CHECK(h.members(r.window(h.id["R"], o)) == Members{{"R", {0, "-"}}, {"A", {1, "R"}}, {"C", {1, "R"}}});
@@ -481,7 +481,7 @@ TEST_CASE("PCST retrieval / seed-002 prizes - errors") {
   CHECK_THROWS_AS(novec.pcst_retrieve(p.question(), {}), grappi::Error);
 }
 
-TEST_CASE("windows: siblings sharing a neighbourhood take their picks in order (the re-ranking fallback)") {
+TEST_CASE("windows: siblings sharing a neighborhood take their picks in order (the re-ranking fallback)") {
   TempDir d;
   KnowledgeGraph kg(d.file("shared.db"));
   std::map<std::string, int64_t> id;
@@ -514,7 +514,7 @@ TEST_CASE("windows: siblings sharing a neighbourhood take their picks in order (
   CHECK(children["D"] == std::vector<std::string>{"N16", "N17", "N18", "N19", "N20"});
 }
 
-TEST_CASE("the neighbour ranking gives the same windows as ranking on the fly / its file is used only when it matches") {
+TEST_CASE("the neighbor ranking gives the same windows as ranking on the fly / its file is used only when it matches") {
   TempDir d;
   KnowledgeGraph kg(d.file("ranked.db"));
   std::mt19937 rng(11);
@@ -538,9 +538,9 @@ TEST_CASE("the neighbour ranking gives the same windows as ranking on the fly / 
   embed_by_angle(kg, angle);
   grappi::Retriever plain(kg.snapshot(), kg.vectors());
   grappi::Retriever ranked(kg.snapshot(), kg.vectors());
-  CHECK_FALSE(ranked.has_neighbour_ranking());
-  ranked.rank_neighbours(2);
-  REQUIRE(ranked.has_neighbour_ranking());
+  CHECK_FALSE(ranked.has_neighbor_ranking());
+  ranked.rank_neighbors(2);
+  REQUIRE(ranked.has_neighbor_ranking());
   auto same = [](const grappi::Window &a, const grappi::Window &b) {
     if (a.nodes.size() != b.nodes.size() || a.edges.size() != b.edges.size()) return false;
     for (std::size_t i = 0; i < a.nodes.size(); ++i)
@@ -557,7 +557,7 @@ TEST_CASE("the neighbour ranking gives the same windows as ranking on the fly / 
     o.k = t % 3 == 0 ? std::vector<std::size_t>{3, 2} : t % 3 == 1 ? std::vector<std::size_t>{6, 3, 2} : std::vector<std::size_t>{30, 4};
     o.depth = t % 3 == 1 ? 3 : 2;
     o.window = 1 + static_cast<std::size_t>(t % 2);
-    if (t % 4 == 1) o.filter.min_score = 0.5;  // most neighbours pass: looked up
+    if (t % 4 == 1) o.filter.min_score = 0.5;  // most neighbors pass: looked up
     if (t % 6 == 5) o.filter.min_score = 0.9;  // few pass: ranked on the fly
     if (t % 5 == 2) o.filter.relations = {"string.physical"};
     if (t % 7 == 3) o.score_weight = 0.3;  // blended: ranked on the fly by both
@@ -568,11 +568,15 @@ TEST_CASE("the neighbour ranking gives the same windows as ranking on the fly / 
   }
   CHECK(compared > 500);
 
-  // The file: written for this graph and these vectors, read back by make_retriever.
-  CHECK(grappi::build_neighbour_ranking(kg) == ranked.neighbour_ranking_entries());
-  const std::string file = grappi::neighbour_ranking_path(kg);
-  auto loaded = grappi::make_retriever(kg);
-  REQUIRE(loaded->has_neighbour_ranking());
+  // The file: written for this graph and these vectors, read back by a retriever that names it.
+  CHECK(kg.build_neighbor_ranking() == ranked.neighbor_ranking_entries());
+  const std::string file = kg.neighbor_ranking_path();
+  grappi::RetrieverOptions ro;
+  ro.neighbor_ranking_file = file;
+  auto from_file = [&] { return std::make_shared<grappi::Retriever>(kg.snapshot(), kg.vectors(), ro); };
+  auto loaded = from_file();
+  REQUIRE(loaded->has_neighbor_ranking());
+  CHECK(kg.retriever()->has_neighbor_ranking());  // the graph's cached retriever has it too
   grappi::WindowOptions o;
   CHECK(same(loaded->window(ids[7], o), plain.window(ids[7], o)));
   // A damaged file is ignored.
@@ -583,22 +587,22 @@ TEST_CASE("the neighbour ranking gives the same windows as ranking on the fly / 
     std::fputc('x', f);
     std::fclose(f);
   }
-  CHECK_FALSE(grappi::make_retriever(kg)->has_neighbour_ranking());
+  CHECK_FALSE(from_file()->has_neighbor_ranking());
   // A file written before the graph changed is ignored too.
-  grappi::build_neighbour_ranking(kg);
-  CHECK(grappi::make_retriever(kg)->has_neighbour_ranking());
+  kg.build_neighbor_ranking();
+  CHECK(from_file()->has_neighbor_ranking());
   grappi::EdgeInput e;
   e.source = ids[1];
   e.target = ids[2];
   e.relation = "string.combined";
   e.score = 0.99;
   kg.add_edge(e);
-  auto stale = grappi::make_retriever(kg);
-  CHECK_FALSE(stale->has_neighbour_ranking());
+  auto stale = kg.retriever();  // a new snapshot: a new retriever, which finds the file stale
+  CHECK_FALSE(stale->has_neighbor_ranking());
   grappi::Retriever fresh(kg.snapshot(), kg.vectors());
   CHECK(same(stale->window(ids[1], o), fresh.window(ids[1], o)));
   // Without vectors there is nothing to rank.
   grappi::Retriever none(kg.snapshot());
-  CHECK_THROWS_AS(none.rank_neighbours(), grappi::Error);
-  CHECK_THROWS_AS(none.save_neighbour_ranking(d.file("x.knn")), grappi::Error);
+  CHECK_THROWS_AS(none.rank_neighbors(), grappi::Error);
+  CHECK_THROWS_AS(none.save_neighbor_ranking(d.file("x.knn")), grappi::Error);
 }

@@ -11,7 +11,7 @@
 using namespace testutil;
 using grappi::KnowledgeGraph;
 
-TEST_CASE("snapshot neighbours agree with a brute-force scan of a random graph") {
+TEST_CASE("snapshot neighbors agree with a brute-force scan of a random graph") {
   TempDir d;
   KnowledgeGraph kg(d.file("r.db"));
   std::mt19937 rng(7);

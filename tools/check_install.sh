@@ -1,24 +1,47 @@
 #!/usr/bin/env bash
-# Installs grappi from BUILD_DIR into a temporary prefix and builds examples/consumer against it
-# twice: with CMake's find_package(grappi) and with pkg-config. Usage: tools/check_install.sh BUILD_DIR
+# Checks an installed grappi from the outside, as a user's project sees it. Usage:
+#   tools/check_install.sh PREFIX [static]
+# PREFIX holds `cmake --install` output. Builds and runs, against PREFIX only (never the build
+# tree): examples/consumer with CMake's find_package(grappi); the C example with pkg-config and
+# with plain -I/-L/-l flags (linked with --fatal-warnings, so a library that needs another one
+# the linker cannot find fails here); the Conan recipe's test_package; and the installed
+# command-line program, which must find its library by itself.
 set -euo pipefail
-BUILD=${1:?build dir}
+PREFIX=$(cd "${1:?prefix}" && pwd)
+STATIC=${2:-}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-PREFIX=$(mktemp -d)
-trap 'rm -rf "$PREFIX"' EXIT
-cmake --install "$BUILD" --prefix "$PREFIX" > /dev/null
-cmake -S "$ROOT/examples/consumer" -B "$PREFIX/consumer-build" -DCMAKE_PREFIX_PATH="$PREFIX" > /dev/null
-cmake --build "$PREFIX/consumer-build" > /dev/null
-LD_LIBRARY_PATH="$PREFIX/lib:$PREFIX/lib64:${LD_LIBRARY_PATH:-}" "$PREFIX/consumer-build/consumer_c"
-LD_LIBRARY_PATH="$PREFIX/lib:$PREFIX/lib64:${LD_LIBRARY_PATH:-}" "$PREFIX/consumer-build/consumer_cpp"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+LIBDIR=$(dirname "$(find "$PREFIX" -name 'libgrappi_c.*' | head -1)")
+run() {  # runs a program with the prefix's library directory as the only extra search path
+  env -u LD_LIBRARY_PATH LD_LIBRARY_PATH="$LIBDIR" "$@"
+}
+
+cmake -S "$ROOT/examples/consumer" -B "$WORK/consumer" -DCMAKE_PREFIX_PATH="$PREFIX" > /dev/null
+cmake --build "$WORK/consumer" > /dev/null
+"$WORK/consumer/consumer_c"      # CMake gives the programs a run path to the prefix
+"$WORK/consumer/consumer_cpp"
+
 PCDIR=$(dirname "$(find "$PREFIX" -name grappi.pc | head -1)")
-if grep -q "BUILD_SHARED_LIBS:BOOL=OFF" "$BUILD/CMakeCache.txt"; then static=--static; else static=; fi
+pc() { PKG_CONFIG_PATH="$PCDIR" pkg-config ${STATIC:+--static} "$@" grappi; }
 # shellcheck disable=SC2046
-cc -std=c99 -o "$PREFIX/consumer_pc" "$ROOT/examples/consumer/main.c" $(PKG_CONFIG_PATH="$PCDIR" pkg-config $static --cflags --libs grappi)
-LD_LIBRARY_PATH="$PREFIX/lib:$PREFIX/lib64:${LD_LIBRARY_PATH:-}" "$PREFIX/consumer_pc"
-# The Conan recipe's test_package, built the same way (without Conan, against the prefix).
-cmake -S "$ROOT/packaging/conan/test_package" -B "$PREFIX/test_package-build" -DCMAKE_PREFIX_PATH="$PREFIX" > /dev/null
-cmake --build "$PREFIX/test_package-build" > /dev/null
-LD_LIBRARY_PATH="$PREFIX/lib:$PREFIX/lib64:${LD_LIBRARY_PATH:-}" "$PREFIX/test_package-build/test_package"
-LD_LIBRARY_PATH="$PREFIX/lib:$PREFIX/lib64:${LD_LIBRARY_PATH:-}" "$PREFIX/test_package-build/test_package_c"
-echo "install check passed (find_package, pkg-config, the Conan test_package)"
+cc -std=c99 -Wl,--fatal-warnings -o "$WORK/consumer_pc" "$ROOT/examples/consumer/main.c" $(pc --cflags --libs)
+run "$WORK/consumer_pc"
+if [ -z "$STATIC" ]; then
+  # Without pkg-config: the one C library is all a C program names.
+  cc -std=c99 -Wl,--fatal-warnings -I"$PREFIX/include" -o "$WORK/consumer_plain" "$ROOT/examples/consumer/main.c" \
+     -L"$LIBDIR" -lgrappi_c
+  run "$WORK/consumer_plain"
+  needed=$(readelf -d "$LIBDIR/libgrappi_c.so" | grep NEEDED | grep -o '\[.*\]' | tr -d '[]' | tr '\n' ' ')
+  case " $needed" in *" libgrappi."*) echo "libgrappi_c.so needs libgrappi: $needed" >&2; exit 1 ;; esac
+fi
+
+cmake -S "$ROOT/packaging/conan/test_package" -B "$WORK/test_package" -DCMAKE_PREFIX_PATH="$PREFIX" > /dev/null
+cmake --build "$WORK/test_package" > /dev/null
+"$WORK/test_package/test_package"
+"$WORK/test_package/test_package_c"
+
+if [ -x "$PREFIX/bin/grappi" ]; then
+  env -u LD_LIBRARY_PATH "$PREFIX/bin/grappi" --version
+fi
+echo "install check passed: find_package, pkg-config${STATIC:+ --static}${STATIC:-, plain -lgrappi_c}, the Conan test_package, the installed grappi program"

@@ -50,7 +50,7 @@ function resolve(g::Graph, name::AbstractString)
     return id[]
 end
 
-"Neighbours with score >= min_score as a vector of (id, score)."
+"Neighbors with score >= min_score as a vector of (id, score)."
 function neighbors(g::Graph, id::Integer; min_score::Real=0.0)
     count = Ref{Csize_t}(0)
     st = ccall((:grappi_graph_neighbors, libgrappi_c), Int32,

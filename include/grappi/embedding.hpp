@@ -2,6 +2,8 @@
 // OpenAI-compatible HTTP client, and a user callback.
 #pragma once
 
+#include "grappi/export.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -22,7 +24,7 @@ struct Embeddings {
 };
 
 /// Turns a batch of texts into vectors. Implementations say whether they are thread-safe.
-class Embedder {
+class GRAPPI_CXX_API Embedder {
  public:
   virtual ~Embedder() = default;
   /// Identifies the model and every parameter that changes its vectors; stored with them.
@@ -48,7 +50,7 @@ struct HashingEmbedderOptions {
 /// TF-IDF weights learned from the graph's own annotations (sublinear term frequency, smoothed
 /// IDF), signed hashing into `dimension` buckets, L2-normalised. Deterministic: the same texts
 /// and corpus give the same vectors on every machine. Thread-safe after fit().
-class HashingEmbedder : public Embedder {
+class GRAPPI_CXX_API HashingEmbedder : public Embedder {
  public:
   explicit HashingEmbedder(HashingEmbedderOptions options = {});
   /// Learns document frequencies from a corpus (usually every node's annotation). Without
@@ -90,7 +92,7 @@ struct HttpEmbedderOptions {
 /// OpenAI-compatible embeddings over HTTP (OpenAI, vLLM, llama.cpp server, Ollama's /v1).
 /// Honours Retry-After; errors name the URL and the server's message, never the API key.
 /// Thread-safe: each call uses its own connection.
-class HttpEmbedder : public Embedder {
+class GRAPPI_CXX_API HttpEmbedder : public Embedder {
  public:
   explicit HttpEmbedder(HttpEmbedderOptions options);
   std::string model() const override;
@@ -110,7 +112,7 @@ class HttpEmbedder : public Embedder {
 };
 
 /// Calls a user function; the C API passes a function pointer through it.
-class CallbackEmbedder : public Embedder {
+class GRAPPI_CXX_API CallbackEmbedder : public Embedder {
  public:
   using Fn = std::function<Embeddings(const std::vector<std::string> &)>;
   CallbackEmbedder(std::string model, std::size_t dimension, Fn fn);
@@ -125,7 +127,27 @@ class CallbackEmbedder : public Embedder {
   Fn fn_;
 };
 
+/// An embedder named by kind and settings, as the command line, the C API and programs name one
+/// (KnowledgeGraph::make_embedder builds it: the hashing embedder is fitted on the graph's own
+/// texts).
+struct EmbedderSpec {
+  /// "hashing" (built-in, offline), "openai" (an OpenAI-compatible server) or "callback".
+  std::string kind = "hashing";
+  /// Vector size; 0 means the embedder's own default (hashing: 384; openai: the model's native
+  /// size, nothing is requested). Required for "callback".
+  std::size_t dimension = 0;
+  /// hashing: learn the feature weights again from the current texts instead of reusing the
+  /// stored model of this dimension.
+  bool refit = false;
+  /// openai: server, model, key variable, batching, retries and timeouts (its `dimensions` is
+  /// taken from `dimension`).
+  HttpEmbedderOptions http;
+  /// callback: the name stored with the vectors, and the function.
+  std::string name;
+  CallbackEmbedder::Fn callback;
+};
+
 /// Cosine similarity of two vectors of length n (0 when either is zero).
-float cosine(const float *a, const float *b, std::size_t n);
+GRAPPI_CXX_API float cosine(const float *a, const float *b, std::size_t n);
 
 }  // namespace grappi

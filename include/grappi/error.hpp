@@ -1,6 +1,8 @@
 // grappi/error.hpp — the one exception type the C++ API throws.
 #pragma once
 
+#include "grappi/export.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -21,11 +23,11 @@ enum class ErrorCode {
 };
 
 /// Short lower-case name of an error code ("parse", "not_found", ...).
-const char *to_string(ErrorCode code) noexcept;
+GRAPPI_CXX_API const char *to_string(ErrorCode code) noexcept;
 
 /// Every failure of the C++ API is reported as a grappi::Error. The message says what failed,
 /// where (file:line, argument, id) and why.
-class Error : public std::runtime_error {
+class GRAPPI_CXX_API Error : public std::runtime_error {
  public:
   Error(ErrorCode code, const std::string &message) : std::runtime_error(message), code_(code) {}
   ErrorCode code() const noexcept { return code_; }

@@ -1,10 +1,21 @@
-/* grappi/grappi.h — the stable C API of grappi.
+/**
+ * @file grappi/grappi.h
+ * @brief The stable C API of grappi.
  *
- * Conventions: every fallible function returns a grappi_status (GRAPPI_OK = 0, negative codes
- * on failure) and records a thread-local message readable with grappi_last_error_message().
- * No C++ exception ever crosses this boundary. Handles are opaque; every _free function
- * accepts NULL. Strings passed in must be NUL-terminated UTF-8. Ownership is stated per
- * function. */
+ * Conventions:
+ * - Every fallible function returns a ::grappi_status (#GRAPPI_OK = 0, negative codes on
+ *   failure) and records a thread-local message readable with grappi_last_error_message().
+ *   No C++ exception ever crosses this boundary.
+ * - Handles are opaque; every `_free` function accepts NULL.
+ * - Strings passed in must be NUL-terminated UTF-8 (#GRAPPI_EINVAL otherwise). Strings and
+ *   buffers the library hands out are freed with grappi_free() unless a function says
+ *   otherwise.
+ * - Options structs start with `uint32_t version`. Fill one with its `_init` function or its
+ *   `_INIT` macro; the library accepts every version from 1 up to the current one and reads only
+ *   the fields that version has, so a program compiled against an older header keeps working.
+ *   A NULL options pointer means the defaults.
+ * - JSON results are documented in the README; their keys are only ever added to.
+ */
 #ifndef GRAPPI_H
 #define GRAPPI_H
 
@@ -18,248 +29,469 @@
 extern "C" {
 #endif
 
+/** Result of every fallible call: #GRAPPI_OK or a negative error code. */
 typedef int32_t grappi_status;
 
 /* Status codes: only ever appended. */
-#define GRAPPI_OK 0
-#define GRAPPI_EINVAL (-1)    /* invalid argument (NULL pointer, out-of-range value, bad UTF-8) */
-#define GRAPPI_ENOTFOUND (-2) /* name, id, file or dataset not found */
-#define GRAPPI_EAMBIGUOUS (-3) /* a name matches several nodes */
-#define GRAPPI_EIO (-4)       /* file could not be read or written */
-#define GRAPPI_EPARSE (-5)    /* malformed input data */
-#define GRAPPI_EDB (-6)       /* database error */
-#define GRAPPI_ENETWORK (-7)  /* HTTP failure */
-#define GRAPPI_ELLM (-8)      /* unusable language-model answer */
-#define GRAPPI_EBUDGET (-9)   /* call or token budget exhausted */
-#define GRAPPI_EINTERNAL (-10) /* bug in grappi */
-#define GRAPPI_EBUFS (-11)    /* output buffer too small; the needed size was reported */
-#define GRAPPI_ENOMEM (-12)   /* out of memory */
+#define GRAPPI_OK 0            /**< success */
+#define GRAPPI_EINVAL (-1)     /**< invalid argument (NULL pointer, out-of-range value, bad UTF-8) */
+#define GRAPPI_ENOTFOUND (-2)  /**< name, id, file or dataset not found */
+#define GRAPPI_EAMBIGUOUS (-3) /**< a name matches several nodes */
+#define GRAPPI_EIO (-4)        /**< file could not be read or written */
+#define GRAPPI_EPARSE (-5)     /**< malformed input data */
+#define GRAPPI_EDB (-6)        /**< database error */
+#define GRAPPI_ENETWORK (-7)   /**< HTTP failure */
+#define GRAPPI_ELLM (-8)       /**< unusable language-model answer */
+#define GRAPPI_EBUDGET (-9)    /**< call or token budget exhausted */
+#define GRAPPI_EINTERNAL (-10) /**< bug in grappi */
+#define GRAPPI_EBUFS (-11)     /**< output buffer too small; the needed size was reported */
+#define GRAPPI_ENOMEM (-12)    /**< out of memory */
 
-/* Message of the last failure on this thread; never NULL ("" when none). Valid until the next
- * grappi call on this thread. */
+/**
+ * @brief Message of the last failure on this thread.
+ * @return A NUL-terminated string, "" when the last call succeeded; never NULL. Owned by the
+ *         library and valid until the next grappi call on this thread.
+ */
 GRAPPI_API const char *grappi_last_error_message(void);
-/* Status of the last failure on this thread (GRAPPI_OK when none). */
+/** @brief Status of the last failure on this thread (#GRAPPI_OK when the last call succeeded). */
 GRAPPI_API grappi_status grappi_last_error_code(void);
-/* Static description of a status code; never NULL. */
+/**
+ * @brief A static description of a status code.
+ * @param status Any status value.
+ * @return A string in static storage ("unknown status" for values that are not codes); never NULL.
+ */
 GRAPPI_API const char *grappi_status_str(grappi_status status);
-/* Runtime library version, e.g. "0.1.0"; static storage. */
+/** @brief The library's version at run time, e.g. "0.1.0" (static storage). */
 GRAPPI_API const char *grappi_version_string(void);
-/* Frees memory the library allocated and handed to the caller. NULL is a no-op. */
+/**
+ * @brief Frees memory the library allocated and handed to the caller.
+ * @param p A string or buffer from the library, or NULL (a no-op).
+ */
 GRAPPI_API void grappi_free(void *p);
 
+/* ---- the knowledge graph ------------------------------------------------------------------ */
+
+/** An open knowledge-graph database (one SQLite file). */
 typedef struct grappi_graph grappi_graph;
 
 #define GRAPPI_OPEN_OPTIONS_VERSION 1
+/** Options of grappi_graph_open(). */
 typedef struct grappi_open_options {
-  uint32_t version;      /* GRAPPI_OPEN_OPTIONS_VERSION */
-  int32_t read_only;     /* non-zero: open read-only */
-  int32_t create;        /* non-zero: create the file when missing (default 1) */
-  int32_t busy_timeout_ms; /* default 30000 */
+  uint32_t version;        /**< #GRAPPI_OPEN_OPTIONS_VERSION */
+  int32_t read_only;       /**< non-zero: open read-only (default 0) */
+  int32_t create;          /**< non-zero: create the file when missing (default 1) */
+  int32_t busy_timeout_ms; /**< wait for another connection's write lock (default 30000) */
 } grappi_open_options;
+/** The defaults of ::grappi_open_options, as an initializer. */
+#define GRAPPI_OPEN_OPTIONS_INIT {GRAPPI_OPEN_OPTIONS_VERSION, 0, 1, 30000}
 
-/* Fills *opts with the defaults of the given options version. */
+/**
+ * @brief Fills options with the defaults of an options version.
+ * @param opts The options to fill; only the fields of `version` are written.
+ * @param version 1 to #GRAPPI_OPEN_OPTIONS_VERSION.
+ * @return #GRAPPI_OK, or #GRAPPI_EINVAL for NULL or an unknown version.
+ */
 GRAPPI_API grappi_status grappi_open_options_init(grappi_open_options *opts, uint32_t version);
 
-/* Opens or creates a knowledge-graph database. opts may be NULL for the defaults.
- * On success *out owns a handle to free with grappi_graph_free; on failure *out is NULL. */
-GRAPPI_API grappi_status grappi_graph_open(const char *path, const grappi_open_options *opts,
-                                           grappi_graph **out);
-/* Closes the database and frees the handle. NULL is a no-op. */
+/**
+ * @brief Opens or creates a knowledge-graph database.
+ * @param path The database file.
+ * @param opts Options, or NULL for the defaults.
+ * @param[out] out On success a handle the caller frees with grappi_graph_free(); NULL on failure.
+ * @return #GRAPPI_OK, #GRAPPI_EIO (cannot open), #GRAPPI_EDB (not a grappi database) or #GRAPPI_EINVAL.
+ */
+GRAPPI_API grappi_status grappi_graph_open(const char *path, const grappi_open_options *opts, grappi_graph **out);
+/** @brief Closes the database and frees the handle. @param g A handle or NULL (a no-op). */
 GRAPPI_API void grappi_graph_free(grappi_graph *g);
 
-/* Imports one STRING file in one transaction. kind is "info", "aliases", "links", "detailed",
- * "physical", "actions", "export", or NULL/"detect" to detect the format from the header.
- * On a bad line nothing is imported and GRAPPI_EPARSE names the file and line. */
+/**
+ * @brief Imports one STRING file in one transaction.
+ * @param g The graph.
+ * @param kind "info", "aliases", "links", "detailed", "physical", "actions", "export", or
+ *        NULL/"detect" to detect the format from the header.
+ * @param path The file, plain or gzipped.
+ * @return #GRAPPI_OK; on a bad line nothing is imported and #GRAPPI_EPARSE names the file and line.
+ */
 GRAPPI_API grappi_status grappi_graph_import(grappi_graph *g, const char *kind, const char *path);
 
-/* Resolves a name, alias or external id (case-insensitive) to a node id. */
+/**
+ * @brief Resolves a name, alias or external id (case-insensitive) to a node id.
+ * @param g The graph.
+ * @param name The name.
+ * @param[out] out_id The node id.
+ * @return #GRAPPI_OK, #GRAPPI_ENOTFOUND (the message suggests close names) or #GRAPPI_EAMBIGUOUS
+ *         (the message lists the candidates).
+ */
 GRAPPI_API grappi_status grappi_graph_resolve(grappi_graph *g, const char *name, int64_t *out_id);
 
-/* Neighbours of node id with score >= min_score (0-1), in adjacency order. *out_count is always
- * set to the full count; when capacity is smaller GRAPPI_EBUFS is returned and nothing is
- * written, so a caller may first pass capacity 0. out_ids and out_scores (caller-owned, length
- * >= capacity) may be NULL only when capacity is 0; out_scores may be NULL to skip scores. */
-GRAPPI_API grappi_status grappi_graph_neighbors(grappi_graph *g, int64_t id, double min_score,
-                                                int64_t *out_ids, double *out_scores,
-                                                size_t capacity, size_t *out_count);
+/**
+ * @brief Neighbors of a node with score >= min_score, in adjacency order (two-call pattern).
+ * @param g The graph.
+ * @param id The node id.
+ * @param min_score Minimum edge score, 0-1.
+ * @param[out] out_ids Caller-owned array of `capacity` ids; may be NULL when capacity is 0.
+ * @param[out] out_scores Caller-owned array of `capacity` scores, or NULL to skip scores.
+ * @param capacity Length of the arrays.
+ * @param[out] out_count Always set to the full number of neighbors.
+ * @return #GRAPPI_OK, or #GRAPPI_EBUFS (nothing written) when capacity is smaller than the count:
+ *         call again with a capacity of *out_count.
+ */
+GRAPPI_API grappi_status grappi_graph_neighbors(grappi_graph *g, int64_t id, double min_score, int64_t *out_ids,
+                                                double *out_scores, size_t capacity, size_t *out_count);
 
-/* Node and edge counts of the graph's current snapshot. */
+/**
+ * @brief Node and edge counts of the graph's current snapshot.
+ * @param g The graph.
+ * @param[out] out_nodes Number of nodes.
+ * @param[out] out_edges Number of distinct edges.
+ */
 GRAPPI_API grappi_status grappi_graph_counts(grappi_graph *g, int64_t *out_nodes, int64_t *out_edges);
 
-/* Preferred name of a node, as a NUL-terminated string the caller frees with grappi_free. */
+/**
+ * @brief Preferred name of a node.
+ * @param g The graph.
+ * @param id The node id.
+ * @param[out] out_name A NUL-terminated string the caller frees with grappi_free().
+ * @return #GRAPPI_OK or #GRAPPI_ENOTFOUND.
+ */
 GRAPPI_API grappi_status grappi_graph_node_name(grappi_graph *g, int64_t id, char **out_name);
 
-/* ---- embeddings and search ------------------------------------------------------------- */
+/* ---- embeddings and search ------------------------------------------------------------------ */
 
-/* An embedding callback: write count vectors of dim floats, row after row, into out (owned by
- * the library, valid during the call) and return 0; any other value is an error the library
- * reports as GRAPPI_EINVAL. texts are NUL-terminated UTF-8, valid during the call. */
+/**
+ * An embedding callback: write `count` vectors of `dim` floats, row after row, into `out`
+ * (owned by the library, valid during the call) and return 0; any other value is an error the
+ * library reports as #GRAPPI_EINVAL. `texts` are NUL-terminated UTF-8, valid during the call.
+ */
 typedef int32_t (*grappi_embed_fn)(void *user_data, const char *const *texts, size_t count, float *out, size_t dim);
 
 #define GRAPPI_EMBED_OPTIONS_VERSION 1
+/** Options of grappi_graph_embed(). */
 typedef struct grappi_embed_options {
-  uint32_t version;         /* GRAPPI_EMBED_OPTIONS_VERSION */
-  const char *embedder;     /* "hashing" (default), "openai" or "callback" */
-  size_t dimension;         /* hashing: 384 by default; openai: requested (0 = model default); callback: required */
-  const char *base_url;     /* openai: e.g. "http://127.0.0.1:8080/v1" */
-  const char *model;        /* openai: model name; callback: a name for the vectors (required) */
-  const char *api_key_env;  /* openai: environment variable with the key (default OPENAI_API_KEY) */
-  grappi_embed_fn callback; /* callback */
-  void *user_data;          /* passed to callback */
+  uint32_t version;         /**< #GRAPPI_EMBED_OPTIONS_VERSION */
+  const char *embedder;     /**< "hashing" (default), "openai" or "callback" */
+  size_t dimension;         /**< 0: the embedder's default (hashing 384, openai the model's); callback: required */
+  const char *base_url;     /**< openai: e.g. "http://127.0.0.1:8080/v1" (the default) */
+  const char *model;        /**< openai: model name; callback: a name for the vectors (required) */
+  const char *api_key_env;  /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
+  grappi_embed_fn callback; /**< callback */
+  void *user_data;          /**< passed to callback */
 } grappi_embed_options;
+/** The defaults of ::grappi_embed_options, as an initializer. */
+#define GRAPPI_EMBED_OPTIONS_INIT \
+  {GRAPPI_EMBED_OPTIONS_VERSION, "hashing", 0, "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL}
 
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_EMBED_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_embed_options_init(grappi_embed_options *opts, uint32_t version);
 
-/* Embeds every node whose text is new or changed (opts NULL: the built-in hashing embedder).
- * *out_embedded (may be NULL) receives the number of texts embedded now. Then ranks every
- * node's neighbours by similarity into "<database>.knn" (skipped when that file cannot be
- * written), which windows use to look their picks up instead of ranking on the fly. */
+/**
+ * @brief Embeds every node whose text is new or changed, then ranks every node's neighbors by
+ *        similarity into "<database>.knn" (skipped when that file cannot be written), which
+ *        windows use instead of ranking on the fly. The same as `grappi embed`.
+ * @param g The graph.
+ * @param opts Options, or NULL for the built-in hashing embedder.
+ * @param[out] out_embedded The number of texts embedded now; may be NULL.
+ */
 GRAPPI_API grappi_status grappi_graph_embed(grappi_graph *g, const grappi_embed_options *opts, size_t *out_embedded);
 
-/* The k nodes most similar to a text, embedded with the latest stored model (hashing or
- * openai). Two-call pattern as grappi_graph_neighbors; results best first, ties by id. */
+/**
+ * @brief The k nodes most similar to a text, embedded with the latest stored model (hashing or
+ *        openai). Two-call pattern as grappi_graph_neighbors(); best first, ties by id.
+ * @param g The graph.
+ * @param text The query text.
+ * @param k Results wanted.
+ * @param[out] out_ids Caller-owned array of `capacity` ids (NULL when capacity is 0).
+ * @param[out] out_scores Caller-owned array of `capacity` cosine similarities, or NULL.
+ * @param capacity Length of the arrays.
+ * @param[out] out_count The number of results.
+ */
 GRAPPI_API grappi_status grappi_graph_search(grappi_graph *g, const char *text, size_t k, int64_t *out_ids,
                                              float *out_scores, size_t capacity, size_t *out_count);
-/* The same for a query vector of the latest model's dimension (e.g. from your own callback). */
+/**
+ * @brief grappi_graph_search() for a query vector of the latest model's dimension (for example
+ *        from your own callback).
+ */
 GRAPPI_API grappi_status grappi_graph_search_vector(grappi_graph *g, const float *query, size_t dim, size_t k,
                                                     int64_t *out_ids, float *out_scores, size_t capacity,
                                                     size_t *out_count);
 
-/* ---- retrieval (results as JSON strings, schema in the README; free with grappi_free) ------ */
+/* ---- retrieval (results as JSON text; free with grappi_free) -------------------------------- */
 
 #define GRAPPI_WINDOW_OPTIONS_VERSION 1
+/** Options of grappi_graph_window_json(). */
 typedef struct grappi_window_options {
-  uint32_t version;        /* GRAPPI_WINDOW_OPTIONS_VERSION */
-  const size_t *k;         /* k per depth; NULL for {30, 4} */
-  size_t k_count;
-  size_t depth;            /* M, default 2 */
-  size_t window;           /* 1-based, default 1 */
-  double min_score;        /* 0-1, default 0 */
-  size_t max_path_length;  /* > 0: add "paths" (all simple paths from the root); default 0 */
-  size_t max_paths;        /* bound on paths, default 100000 */
+  uint32_t version;       /**< #GRAPPI_WINDOW_OPTIONS_VERSION */
+  const size_t *k;        /**< k per depth; NULL for {30, 4} */
+  size_t k_count;         /**< entries in k */
+  size_t depth;           /**< M, default 2 */
+  size_t window;          /**< 1-based, default 1 */
+  double min_score;       /**< 0-1, default 0 */
+  size_t max_path_length; /**< > 0: add "paths" (all simple paths from the root); default 0 */
+  size_t max_paths;       /**< bound on paths, default 100000 */
 } grappi_window_options;
+/** The defaults of ::grappi_window_options, as an initializer. */
+#define GRAPPI_WINDOW_OPTIONS_INIT {GRAPPI_WINDOW_OPTIONS_VERSION, NULL, 0, 2, 1, 0.0, 0, 100000}
 
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_WINDOW_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_window_options_init(grappi_window_options *opts, uint32_t version);
 
-/* A GraPPI moving kNN window around node root (ranked with the latest embeddings when there
- * are any, else by edge score). *out_json is library-allocated: free it with grappi_free. */
+/**
+ * @brief A GraPPI moving kNN window around a node, ranked with the latest embeddings when there
+ *        are any, else by edge score.
+ * @param g The graph.
+ * @param root The root node id (grappi_graph_resolve() turns a name into one).
+ * @param opts Options, or NULL for the defaults.
+ * @param[out] out_json The window JSON (README), library-allocated: free with grappi_free().
+ */
 GRAPPI_API grappi_status grappi_graph_window_json(grappi_graph *g, int64_t root, const grappi_window_options *opts,
                                                   char **out_json);
-/* Up to k shortest simple paths (Yen) with at most max_length edges; weighted != 0 ranks by
- * the sum of -log(score). JSON list of {"proteins", "length", ...}. */
-GRAPPI_API grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, int64_t to, size_t max_length,
-                                                 size_t k, int32_t weighted, char **out_json);
-/* Seeds by similarity to a question, then k-hop expansion: JSON {"seeds", "nodes", "edges"}. */
+/**
+ * @brief Up to k shortest simple paths (Yen) with at most max_length edges.
+ * @param weighted Non-zero: rank by the sum of -log(score) instead of hop count.
+ * @param[out] out_json JSON list of {"proteins", "length", ...}; free with grappi_free().
+ */
+GRAPPI_API grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, int64_t to, size_t max_length, size_t k,
+                                                 int32_t weighted, char **out_json);
+/**
+ * @brief Seeds by similarity to a question, then k-hop expansion.
+ * @param[out] out_json JSON {"seeds", "nodes", "edges"}; free with grappi_free().
+ */
 GRAPPI_API grappi_status grappi_graph_khop_json(grappi_graph *g, const char *question, size_t seeds, size_t hops,
                                                 size_t degree_cap, char **out_json);
-/* PageRank (personalised when seed_count > 0), weighted by score. Writes the top
- * min(capacity, node count) nodes, best first, and sets *out_count to that number. */
+/**
+ * @brief PageRank (personalised when seed_count > 0), weighted by score.
+ * @param[out] out_ids,out_scores Caller-owned arrays of `capacity` entries: the top
+ *        min(capacity, node count) nodes, best first.
+ * @param[out] out_count The number written.
+ */
 GRAPPI_API grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *seeds, size_t seed_count, double damping,
                                                int64_t *out_ids, double *out_scores, size_t capacity,
                                                size_t *out_count);
 
-#define GRAPPI_RETRIEVE_OPTIONS_VERSION 1
-typedef struct grappi_retrieve_options {
-  uint32_t version;     /* GRAPPI_RETRIEVE_OPTIONS_VERSION */
-  const char *mode;     /* "gretriever" (default) or "prize" (seed-002) */
-  size_t seeds;         /* seed nodes by similarity, default 10 */
-  size_t hops;          /* base subgraph hops, default 2 */
-  size_t degree_cap;    /* default 20 (0: none) */
-  size_t node_budget;   /* default 2000 (0: none) */
-  double min_score;     /* edge filter, 0-1 */
-  size_t topk;          /* gretriever: default 3 */
-  size_t topk_e;        /* gretriever: default 5 */
-  double cost_e;        /* gretriever: default 0.5 */
-  int32_t pyg_cap;      /* gretriever: non-zero for the PyG cap (previous - 0.01) */
-  double alpha, beta, gamma, lambda; /* prize: defaults 1, 1, 0.5, 1 */
-  const char *pruning;  /* "none", "simple", "gw" (default), "strong" */
-  int32_t num_clusters; /* default 1 */
-} grappi_retrieve_options;
+/* Event orders of the PCST solver (::grappi_pcst_options, ::grappi_retrieve_options). */
+#define GRAPPI_PCST_ORDER_DEFAULT 0   /**< the library's default order (today: fast) */
+#define GRAPPI_PCST_ORDER_FAST 1      /**< grappi's radix-queue order: fastest; differs from pcst_fast only on ties */
+#define GRAPPI_PCST_ORDER_REFERENCE 2 /**< pcst_fast's own event order: its results exactly, ties included */
 
+#define GRAPPI_RETRIEVE_OPTIONS_VERSION 2
+/** Options of grappi_graph_retrieve_json() and grappi_graph_retrieve_csv(). */
+typedef struct grappi_retrieve_options {
+  uint32_t version;     /**< #GRAPPI_RETRIEVE_OPTIONS_VERSION */
+  const char *mode;     /**< "gretriever" (default) or "prize" (p(v) = alpha cos + beta [seed], p(e) = gamma w(e)) */
+  size_t seeds;         /**< seed nodes by similarity, default 10 */
+  size_t hops;          /**< base subgraph hops, default 2 */
+  size_t degree_cap;    /**< default 20 (0: none) */
+  size_t node_budget;   /**< default 2000 (0: none) */
+  double min_score;     /**< edge filter, 0-1 */
+  size_t topk;          /**< gretriever: default 3 */
+  size_t topk_e;        /**< gretriever: default 5 */
+  double cost_e;        /**< gretriever: default 0.5 */
+  int32_t pyg_cap;      /**< gretriever: non-zero for the PyG cap (previous - 0.01) */
+  double alpha, beta, gamma, lambda; /**< prize: defaults 1, 1, 0.5, 1 */
+  const char *pruning;  /**< "none", "simple", "gw" (default), "strong" */
+  int32_t num_clusters; /**< default 1 */
+  /* version 2 */
+  int32_t event_order;  /**< GRAPPI_PCST_ORDER_*, default #GRAPPI_PCST_ORDER_DEFAULT */
+} grappi_retrieve_options;
+/** The defaults of ::grappi_retrieve_options, as an initializer. */
+#define GRAPPI_RETRIEVE_OPTIONS_INIT                                                                                   \
+  {GRAPPI_RETRIEVE_OPTIONS_VERSION, "gretriever", 10, 2, 20, 2000, 0.0, 3, 5, 0.5, 0, 1.0, 1.0, 0.5, 1.0, "gw", 1, \
+   GRAPPI_PCST_ORDER_DEFAULT}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_RETRIEVE_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_retrieve_options_init(grappi_retrieve_options *opts, uint32_t version);
 
-/* A connected, compact subgraph for a question by PCST (embedded with the latest stored model):
- * JSON {"nodes": [{id, name, hops, prize}], "edges": [{source, target, score, relation, prize}],
- * "seeds", "edge_cost", "objective", "net_worth", "base_nodes", "base_edges", "virtual_nodes"}
- * in *out_json (free with grappi_free); with csv != 0 the G-Retriever CSV text instead. */
-GRAPPI_API grappi_status grappi_graph_retrieve(grappi_graph *g, const char *question, const grappi_retrieve_options *opts,
-                                               int32_t csv, char **out_json);
+/**
+ * @brief A connected, compact subgraph for a question by PCST (the question embedded with the
+ *        latest stored model).
+ * @param g The graph.
+ * @param question The question text.
+ * @param opts Options, or NULL for the defaults.
+ * @param[out] out_json JSON {"nodes": [{id, name, hops, prize}], "edges": [{source, target,
+ *        score, relation, prize}], "seeds", "edge_cost", "objective", "net_worth", "base_nodes",
+ *        "base_edges", "virtual_nodes"}; free with grappi_free().
+ */
+GRAPPI_API grappi_status grappi_graph_retrieve_json(grappi_graph *g, const char *question,
+                                                    const grappi_retrieve_options *opts, char **out_json);
+/**
+ * @brief The same subgraph as grappi_graph_retrieve_json(), as G-Retriever's CSV text
+ *        ("node_id,node_attr" rows, a blank line, "src,edge_attr,dst" rows).
+ * @param[out] out_csv The text; free with grappi_free().
+ */
+GRAPPI_API grappi_status grappi_graph_retrieve_csv(grappi_graph *g, const char *question,
+                                                   const grappi_retrieve_options *opts, char **out_csv);
 
 /* ---- explore: ranked, explained PPI paths (the AgentPipeline) ----------------------------- */
 
-/* The answer slot of one chat request; valid only during the callback. */
+/** The answer slot of one chat request; valid only during the callback. */
 typedef struct grappi_chat_reply grappi_chat_reply;
 
-/* A chat model callback. request_json (UTF-8, valid during the call) is
- * {"messages": [{"role", "content"}, ...], "json": bool, "max_tokens": n, "task": {...}} where
- * "task" holds the facts behind the prompt (README "explore"). Answer with
- * grappi_chat_reply_set and return 0; any other return value makes this one request fail (with
- * the message given to grappi_chat_reply_set_error, if any). The callback is called from up to
- * `concurrency` threads at once: make it thread-safe or set concurrency to 1. */
+/**
+ * A chat model callback. request_json (UTF-8, valid during the call) is {"messages": [{"role",
+ * "content"}, ...], "json": bool, "max_tokens": n, "task": {...}} where "task" holds the facts
+ * behind the prompt (README "explore"). Answer with grappi_chat_reply_set() and return 0; any
+ * other return value makes this one request fail (with the message given to
+ * grappi_chat_reply_set_error(), if any). The callback is called from up to `concurrency`
+ * threads at once: make it thread-safe or set concurrency to 1.
+ */
 typedef int32_t (*grappi_chat_fn)(void *user_data, const char *request_json, grappi_chat_reply *reply);
 
-/* Copies the answer text (UTF-8) and its token counts into the reply. */
+/**
+ * @brief Copies the answer text and its token counts into the reply.
+ * @param reply The reply the callback was given.
+ * @param content The answer, UTF-8.
+ * @param prompt_tokens,completion_tokens Token counts (>= 0) as the model reported them.
+ */
 GRAPPI_API grappi_status grappi_chat_reply_set(grappi_chat_reply *reply, const char *content, int64_t prompt_tokens,
                                                int64_t completion_tokens);
-/* Copies a failure reason into the reply (used when the callback returns non-zero). */
+/** @brief Copies a failure reason into the reply (used when the callback returns non-zero). */
 GRAPPI_API grappi_status grappi_chat_reply_set_error(grappi_chat_reply *reply, const char *message);
 
 #define GRAPPI_EXPLORE_OPTIONS_VERSION 1
+/** Options of grappi_graph_explore_json(). */
 typedef struct grappi_explore_options {
-  uint32_t version;          /* GRAPPI_EXPLORE_OPTIONS_VERSION */
-  const size_t *windows;     /* window numbers (1-based); NULL for {1} */
-  size_t window_count;
-  const size_t *k;           /* k per depth; NULL for {30, 4} */
-  size_t k_count;
-  size_t depth;              /* M, default 2 */
-  double min_score;          /* 0-1, default 0 */
-  size_t max_length;         /* L, default 4 */
-  size_t max_paths;          /* candidate bound, default 20000 */
-  size_t top;                /* ranked paths kept, default 10 */
-  size_t explain_top;        /* explain only the best N candidates by the prior; 0 = all */
-  size_t concurrency;        /* model calls in flight, default 8 */
-  size_t max_calls;          /* model-call budget, 0 = none */
-  int64_t max_tokens;        /* token budget, 0 = none */
-  int32_t dry_run;           /* non-zero: plan only, no model calls */
-  int32_t use_cache;         /* default 1: read and write the database's response cache */
-  const char *llm;           /* "extractive" (default), "openai" or "callback" */
-  const char *base_url;      /* openai: e.g. "http://127.0.0.1:8080/v1" */
-  const char *model;         /* openai: model name (required); callback: its name, part of the cache key */
-  const char *api_key_env;   /* openai: environment variable with the key (default OPENAI_API_KEY) */
-  grappi_chat_fn chat;       /* callback */
-  void *user_data;           /* passed to chat */
+  uint32_t version;        /**< #GRAPPI_EXPLORE_OPTIONS_VERSION */
+  const size_t *windows;   /**< window numbers (1-based); NULL for {1} */
+  size_t window_count;     /**< entries in windows */
+  const size_t *k;         /**< k per depth; NULL for {30, 4} */
+  size_t k_count;          /**< entries in k */
+  size_t depth;            /**< M, default 2 */
+  double min_score;        /**< 0-1, default 0 */
+  size_t max_length;       /**< L, default 4 */
+  size_t max_paths;        /**< candidate bound, default 20000 */
+  size_t top;              /**< ranked paths kept, default 10 */
+  size_t explain_top;      /**< explain only the best N candidates by the prior; 0 = all */
+  size_t concurrency;      /**< model calls in flight, default 8 */
+  size_t max_calls;        /**< model-call budget, 0 = none */
+  int64_t max_tokens;      /**< token budget, 0 = none */
+  int32_t dry_run;         /**< non-zero: plan only, no model calls */
+  int32_t use_cache;       /**< default 1: read and write the database's response cache */
+  const char *llm;         /**< "extractive" (default), "openai" or "callback" */
+  const char *base_url;    /**< openai: default "http://127.0.0.1:8080/v1" */
+  const char *model;       /**< openai: model name (required); callback: its name, part of the cache key */
+  const char *api_key_env; /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
+  grappi_chat_fn chat;     /**< callback */
+  void *user_data;         /**< passed to chat */
 } grappi_explore_options;
+/** The defaults of ::grappi_explore_options, as an initializer. */
+#define GRAPPI_EXPLORE_OPTIONS_INIT                                                                                    \
+  {GRAPPI_EXPLORE_OPTIONS_VERSION, NULL, 0, NULL, 0, 2, 0.0, 4, 20000, 10, 0, 8, 0, 0, 0, 1, "extractive",           \
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL}
 
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_EXPLORE_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_explore_options_init(grappi_explore_options *opts, uint32_t version);
 
-/* Runs the pipeline from a protein (any resolvable name) for a therapeutic query. On success
- * *out_json (library-allocated; free with grappi_free) holds the JSON documented in the README
- * ("paths", "usage", ...). Model failures are recorded per path and edge in that JSON; the call
- * itself fails only for bad arguments, an unknown protein or a database error. */
-GRAPPI_API grappi_status grappi_graph_explore(grappi_graph *g, const char *protein, const char *query,
-                                              const grappi_explore_options *opts, char **out_json);
+/**
+ * @brief Runs the explained-pathway pipeline from a node for a therapeutic query.
+ * @param g The graph.
+ * @param root The initial protein's node id (grappi_graph_resolve() turns a name into one).
+ * @param query The therapeutic impact, e.g. "inhibit tau phosphorylation".
+ * @param opts Options, or NULL for the defaults (the offline extractive model).
+ * @param[out] out_json The explore JSON (README: "paths", "usage", ...); free with grappi_free().
+ * @return #GRAPPI_OK: model failures are recorded per path and edge in the JSON; the call fails
+ *         only for bad arguments, an unknown node or a database error.
+ */
+GRAPPI_API grappi_status grappi_graph_explore_json(grappi_graph *g, int64_t root, const char *query,
+                                                   const grappi_explore_options *opts, char **out_json);
 
 /* ---- prize-collecting Steiner tree ------------------------------------------------------ */
 
-/* Solves a PCST instance given as plain arrays (semantics of pcst_fast; see the README).
- * prizes: num_nodes values >= 0; edges: 2*num_edges endpoints in [0, num_nodes); costs:
- * num_edges values >= 0; root: -1 for unrooted; num_clusters: trees wanted (1 when rooted);
- * pruning: "none", "simple", "gw" or "strong" (any case; NULL = "gw"). out_nodes must hold
- * num_nodes values and out_edges num_edges (caller-owned); the selected nodes (ascending) and
- * edge indices (ascending) are written there, their counts to *out_num_nodes / *out_num_edges,
- * and the objective (prizes left out + costs taken in) to *out_objective (may be NULL). */
+/** A PCST solver: keeps its buffers between solves. Not thread-safe: use one per thread. */
+typedef struct grappi_pcst_solver grappi_pcst_solver;
+
+#define GRAPPI_PCST_OPTIONS_VERSION 1
+/** Options of grappi_pcst_solver_solve(). */
+typedef struct grappi_pcst_options {
+  uint32_t version;     /**< #GRAPPI_PCST_OPTIONS_VERSION */
+  int64_t root;         /**< -1 (default): unrooted */
+  int32_t num_clusters; /**< trees wanted when unrooted (default 1); must be 1 when rooted */
+  const char *pruning;  /**< "none", "simple", "gw" (default) or "strong", any case */
+  int32_t improve;      /**< non-zero: local search after pruning (never worse; README) */
+  int32_t event_order;  /**< GRAPPI_PCST_ORDER_*, default #GRAPPI_PCST_ORDER_DEFAULT */
+} grappi_pcst_options;
+/** The defaults of ::grappi_pcst_options, as an initializer. */
+#define GRAPPI_PCST_OPTIONS_INIT {GRAPPI_PCST_OPTIONS_VERSION, -1, 1, "gw", 0, GRAPPI_PCST_ORDER_DEFAULT}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_PCST_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_pcst_options_init(grappi_pcst_options *opts, uint32_t version);
+
+#define GRAPPI_PCST_RESULT_VERSION 1
+/**
+ * A solution, filled by grappi_pcst_solver_solve(). The caller sets `version` (or uses
+ * #GRAPPI_PCST_RESULT_INIT); the library writes only the fields of that version. `nodes` and
+ * `edges` point into the solver and stay valid until its next solve or its free.
+ */
+typedef struct grappi_pcst_result {
+  uint32_t version;                /**< #GRAPPI_PCST_RESULT_VERSION, set by the caller */
+  const int64_t *nodes;            /**< selected nodes, ascending */
+  size_t num_nodes;                /**< entries in nodes */
+  const int64_t *edges;            /**< selected edge indices, ascending */
+  size_t num_edges;                /**< entries in edges */
+  double objective;                /**< prizes left out + costs taken in (minimised) */
+  double net_worth;                /**< prizes taken in - costs taken in */
+  double objective_before_improve; /**< the pruned solution's objective (= objective without improve) */
+  int32_t improve_rounds;          /**< local-search rounds that lowered the objective */
+} grappi_pcst_result;
+/** An empty ::grappi_pcst_result of the current version, as an initializer. */
+#define GRAPPI_PCST_RESULT_INIT {GRAPPI_PCST_RESULT_VERSION, NULL, 0, NULL, 0, 0.0, 0.0, 0.0, 0}
+
+/**
+ * @brief Creates a solver.
+ * @param[out] out A handle the caller frees with grappi_pcst_solver_free(); NULL on failure.
+ */
+GRAPPI_API grappi_status grappi_pcst_solver_new(grappi_pcst_solver **out);
+/** @brief Frees a solver and the results it holds. @param solver A solver or NULL (a no-op). */
+GRAPPI_API void grappi_pcst_solver_free(grappi_pcst_solver *solver);
+
+/**
+ * @brief Solves a prize-collecting Steiner tree / forest instance (pcst_fast's semantics; README).
+ *        A solver reused for instances that need no more room than an earlier one allocates
+ *        nothing but the result.
+ * @param solver The solver.
+ * @param num_nodes Number of nodes.
+ * @param prizes num_nodes prizes, finite and >= 0.
+ * @param num_edges Number of edges.
+ * @param edges 2 * num_edges endpoints in [0, num_nodes).
+ * @param costs num_edges costs, finite and >= 0.
+ * @param opts Options, or NULL for the defaults (unrooted, one tree, gw pruning).
+ * @param[in,out] out The solution; the caller sets out->version.
+ * @return #GRAPPI_OK, or #GRAPPI_EINVAL naming the first bad prize, cost, endpoint or option.
+ */
+GRAPPI_API grappi_status grappi_pcst_solver_solve(grappi_pcst_solver *solver, size_t num_nodes, const double *prizes,
+                                                  size_t num_edges, const int64_t *edges, const double *costs,
+                                                  const grappi_pcst_options *opts, grappi_pcst_result *out);
+
+/* ---- superseded functions: kept working, not to be used in new code ---------------------------- */
+
+/**
+ * @deprecated Use grappi_graph_retrieve_json() or grappi_graph_retrieve_csv(): this one writes
+ *             the CSV text into out_json when csv != 0.
+ */
+GRAPPI_API grappi_status grappi_graph_retrieve(grappi_graph *g, const char *question, const grappi_retrieve_options *opts,
+                                               int32_t csv, char **out_json);
+/**
+ * @deprecated Use grappi_graph_explore_json(), which takes the protein's node id like every other
+ *             graph function; this one takes any name grappi_graph_resolve() accepts.
+ */
+GRAPPI_API grappi_status grappi_graph_explore(grappi_graph *g, const char *protein, const char *query,
+                                              const grappi_explore_options *opts, char **out_json);
+
+/**
+ * @deprecated Use a ::grappi_pcst_solver and grappi_pcst_solver_solve(). Solves with the fast
+ * event order into caller arrays: out_nodes must hold num_nodes values and out_edges num_edges;
+ * *out_objective may be NULL. Allocates a solver per call.
+ */
 GRAPPI_API grappi_status grappi_pcst_solve(size_t num_nodes, const double *prizes, size_t num_edges,
                                            const int64_t *edges, const double *costs, int64_t root,
                                            int32_t num_clusters, const char *pruning, int64_t *out_nodes,
                                            size_t *out_num_nodes, int64_t *out_edges, size_t *out_num_edges,
                                            double *out_objective);
 
-/* Flags of grappi_pcst_solve_flags. */
-#define GRAPPI_PCST_IMPROVE 1u         /* local search after pruning (never worse; see the README) */
-#define GRAPPI_PCST_REFERENCE_ORDER 2u /* events in pcst_fast's own order: its results exactly */
+/* Flags of grappi_pcst_solve_flags(). */
+#define GRAPPI_PCST_IMPROVE 1u         /**< local search after pruning */
+#define GRAPPI_PCST_REFERENCE_ORDER 2u /**< pcst_fast's own event order (without it: the fast order) */
 
-/* grappi_pcst_solve with flags (a bitwise or of GRAPPI_PCST_*; 0 = grappi_pcst_solve; other
- * bits: GRAPPI_EINVAL). */
+/** @deprecated Use a ::grappi_pcst_solver: grappi_pcst_solve() with GRAPPI_PCST_* flags. */
 GRAPPI_API grappi_status grappi_pcst_solve_flags(size_t num_nodes, const double *prizes, size_t num_edges,
                                                  const int64_t *edges, const double *costs, int64_t root,
                                                  int32_t num_clusters, const char *pruning, uint32_t flags,

@@ -1,6 +1,8 @@
 // grappi/import.hpp — options and reports of the STRING importers.
 #pragma once
 
+#include "grappi/export.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -24,10 +26,10 @@ enum class StringFormat {
 
 /// "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions",
 /// "web_export", "detect".
-const char *to_string(StringFormat f) noexcept;
+GRAPPI_CXX_API const char *to_string(StringFormat f) noexcept;
 /// Inverse of to_string; also accepts "export" and "physical-detailed". Throws
 /// Error(invalid_argument) naming the accepted values.
-StringFormat string_format_from_name(std::string_view name);
+GRAPPI_CXX_API StringFormat string_format_from_name(std::string_view name);
 
 /// One file to import.
 struct ImportSource {

@@ -1,19 +1,62 @@
-// grappi/json.hpp — JSON forms of the result types (nlohmann::json), as the CLI prints them.
+// grappi/json.hpp — the JSON form of every result type (nlohmann::json), as the command line
+// prints it and the C API returns it. Keys are documented in the README; they are only ever
+// added to, never renamed (VERSIONING.md).
 #pragma once
+
+#include "grappi/export.h"
+
+#include <cstdint>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "grappi/import.hpp"
+#include "grappi/pcst.hpp"
+#include "grappi/pipeline.hpp"
+#include "grappi/retriever.hpp"
+#include "grappi/snapshot.hpp"
 #include "grappi/types.hpp"
+#include "grappi/vector_index.hpp"
 
 namespace grappi {
 
-nlohmann::json to_json(const Node &node);
-nlohmann::json to_json(const Edge &edge);
-nlohmann::json to_json(const Dataset &dataset);
-nlohmann::json to_json(const GraphStats &stats);
-nlohmann::json to_json(const ResolveResult &result);
-nlohmann::json to_json(const FileReport &report);
-nlohmann::json to_json(const ImportReport &report);
+// ---- the store -------------------------------------------------------------------------------
+GRAPPI_CXX_API nlohmann::json to_json(const Node &node);
+GRAPPI_CXX_API nlohmann::json to_json(const Edge &edge);
+GRAPPI_CXX_API nlohmann::json to_json(const Dataset &dataset);
+GRAPPI_CXX_API nlohmann::json to_json(const GraphStats &stats);
+GRAPPI_CXX_API nlohmann::json to_json(const ResolveResult &result);
+GRAPPI_CXX_API nlohmann::json to_json(const FileReport &report);
+GRAPPI_CXX_API nlohmann::json to_json(const ImportReport &report);
+
+// ---- graph queries (node names from the snapshot) ---------------------------------------------
+/// {"protein": {id, name, external_id}, "degree", "neighbors": [{id, name, external_id, edge,
+/// score, relation, direction ("out", "in" or "undirected")}]} for the neighbors of `node`.
+GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, int64_t node, const std::vector<Neighbor> &neighbors);
+/// [{id, name, external_id, score}] of search hits (nodes missing from the snapshot are skipped).
+GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const std::vector<SearchHit> &hits);
+/// [{name, score, id}] of ranked nodes (PageRankResult::top).
+GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const std::vector<RankedNode> &ranked);
+
+// ---- retrieval -------------------------------------------------------------------------------
+/// {"window", "root", "nodes": [{id, name, depth, parent, parent_id, rank_score}], "edges":
+/// [{source, target, score, relation, directed, edge_id}]}.
+GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const Window &w);
+/// [{proteins (names), length, node_ids, edge_ids, scores, weight}].
+GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const std::vector<Path> &paths);
+/// {"nodes": [{id, name, hops}], "edges": [...as in a window]}.
+GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const Subgraph &s);
+/// The subgraph JSON plus "seeds" (names, most similar first).
+GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const QuestionSubgraph &s);
+/// The subgraph JSON plus prizes, seeds, edge cost, objective, net worth and base sizes.
+GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const PcstRetrieval &r);
+
+// ---- PCST and explore ------------------------------------------------------------------------
+/// {"objective", "net_worth", "nodes", "edges", "num_nodes", "num_edges",
+/// "objective_before_improve", "improve_rounds", "pruning", "root", "clusters", "improve",
+/// "reference_order"}.
+GRAPPI_CXX_API nlohmann::json to_json(const PcstResult &result, const PcstOptions &options);
+/// The explore result (README "explore output").
+GRAPPI_CXX_API nlohmann::json to_json(const ExploreResult &result);
 
 }  // namespace grappi

@@ -1,6 +1,8 @@
 // grappi/knowledge_graph.hpp — the SQLite-backed knowledge graph.
 #pragma once
 
+#include "grappi/export.h"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -17,10 +19,16 @@
 
 namespace grappi {
 
+class Retriever;
+
 struct EmbedOptions {
   std::size_t batch_size = 256;  ///< texts per Embedder::embed call
   /// Called after each batch with (texts embedded so far, texts to embed); may be empty.
   std::function<void(std::size_t, std::size_t)> progress;
+  /// Afterwards, rank every node's neighbors by similarity and write "<database>.knn"
+  /// (KnowledgeGraph::neighbor_ranking_path), which windows then look their picks up in.
+  bool neighbor_ranking = true;
+  unsigned threads = 0;  ///< for the neighbor ranking; 0: all cores
 };
 
 struct EmbedReport {
@@ -29,6 +37,11 @@ struct EmbedReport {
   std::size_t embedded = 0;   ///< new or changed texts embedded now
   std::size_t unchanged = 0;  ///< vectors kept (same text as before)
   std::size_t removed = 0;    ///< vectors of nodes that no longer exist
+  std::size_t neighbor_ranking_entries = 0;  ///< neighbor entries ranked (0 when not ranked)
+  double neighbor_ranking_seconds = 0;
+  /// Why the neighbor ranking was not written when it was asked for (for example a directory
+  /// without write access: windows then rank on the fly); empty otherwise.
+  std::string warning;
   double seconds = 0;
 };
 
@@ -63,7 +76,7 @@ struct OpenOptions {
 /// thread on the same file: WAL lets readers run while another connection writes.
 ///
 /// Every change runs in one transaction: a failed call leaves the database as it was.
-class KnowledgeGraph {
+class GRAPPI_CXX_API KnowledgeGraph {
  public:
   /// Opens (and with options.create, creates) the database at path. Throws Error(io) when the
   /// file cannot be opened, Error(database) when it is not a grappi database of a known schema.
@@ -119,8 +132,16 @@ class KnowledgeGraph {
   static std::string node_text(const Node &node);
   /// Embeds every node whose text is new or changed since the model last embedded it, and
   /// drops vectors of nodes that are gone; one transaction. The embedder's model name, kind,
-  /// configuration and state are stored so that queries can re-create it.
+  /// configuration and state are stored so that queries can re-create it. Then, unless
+  /// options.neighbor_ranking is off, ranks every node's neighbors for these vectors and writes
+  /// the ranking file (a file that cannot be written is a warning in the report, not an error).
+  /// This is the one embedding entry point: the C API and the command line call it.
   EmbedReport embed(Embedder &embedder, const EmbedOptions &options = {});
+  /// The embedder a spec names. "hashing" returns the stored hashing model of that dimension
+  /// when there is one (so that re-running embeds only new or changed texts), otherwise one
+  /// fitted on every node's text. Error(invalid_argument) for an unknown kind or a spec that
+  /// lacks what its kind needs (a model name for openai, a dimension and function for callback).
+  std::unique_ptr<Embedder> make_embedder(const EmbedderSpec &spec) const;
   /// The built-in embedder for this graph: the stored hashing model with these options when
   /// there is one (so that re-running embeds only new or changed texts), otherwise a new one
   /// fitted on every node's text. refit forces a new fit.
@@ -135,6 +156,9 @@ class KnowledgeGraph {
   /// changes under its name), so repeated queries do not re-read or re-derive it; the returned
   /// embedders are safe to use from several threads.
   std::shared_ptr<Embedder> query_embedder(const std::string &model = "") const;
+  /// A query text embedded with a stored model (default: default_model()) by its
+  /// query_embedder(): the vector to search or rank with.
+  std::vector<float> query_vector(std::string_view text, const std::string &model = "") const;
   /// The vectors of a model (default: default_model()), cached per generation. With hnsw, the
   /// model's HNSW graph is loaded from the database, or built and stored when missing or stale.
   std::shared_ptr<const VectorIndex> vectors(const std::string &model = "", bool hnsw = false,
@@ -157,10 +181,22 @@ class KnowledgeGraph {
   /// The CSR snapshot of the current generation; cached, so repeated calls without changes in
   /// between return the same object.
   std::shared_ptr<const GraphSnapshot> snapshot() const;
+  /// A Retriever over snapshot() and the vectors of `model` (the latest model when empty; no
+  /// vectors when nothing was embedded), using the neighbor ranking file when it was written
+  /// for exactly this adjacency and these vectors. Cached: while neither the graph nor the
+  /// vectors change, every call returns the same retriever (building one copies every vector).
+  std::shared_ptr<const Retriever> retriever(const std::string &model = "") const;
+  /// "<database>.knn": where embed() writes the neighbor ranking and retriever() looks for it.
+  std::string neighbor_ranking_path() const;
+  /// Ranks every node's neighbors for the vectors of `model` (default: the latest) and writes
+  /// neighbor_ranking_path(); embed() does this itself. Returns the number of entries ranked (0
+  /// when nothing was embedded). Error(io) when the file cannot be written.
+  std::size_t build_neighbor_ranking(const std::string &model = "", unsigned threads = 0);
 
   struct Impl;
 
  private:
+  EmbedReport embed_vectors(Embedder &embedder, const EmbedOptions &options);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -3,6 +3,8 @@
 // model; the prompt templates; and the tolerant parsers of the models' answers.
 #pragma once
 
+#include "grappi/export.h"
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -42,7 +44,7 @@ struct ChatResponse {
 
 /// A chat model. chat() is called from several threads at once and must be thread-safe; it
 /// throws grappi::Error (network, llm, ...) when it cannot answer.
-class LanguageModel {
+class GRAPPI_CXX_API LanguageModel {
  public:
   virtual ~LanguageModel() = default;
   /// "openai", "callback", "extractive".
@@ -60,7 +62,7 @@ class LanguageModel {
 };
 
 struct OpenAIChatOptions {
-  std::string base_url = "http://localhost:8000/v1";  ///< ".../v1"; POST {base_url}/chat/completions
+  std::string base_url = "http://127.0.0.1:8080/v1";  ///< ".../v1"; POST {base_url}/chat/completions
   std::string model = "gpt-4o-mini";
   /// Environment variable holding the API key ("Authorization: Bearer <key>", or "none" when
   /// unset). The key is never logged, cached or written anywhere.
@@ -82,7 +84,7 @@ struct OpenAIChatOptions {
 };
 
 /// OpenAI-compatible chat completions over HTTP (libcurl; TLS verification on).
-class OpenAIChatModel : public LanguageModel {
+class GRAPPI_CXX_API OpenAIChatModel : public LanguageModel {
  public:
   explicit OpenAIChatModel(OpenAIChatOptions options);
   ~OpenAIChatModel() override;
@@ -104,7 +106,7 @@ class OpenAIChatModel : public LanguageModel {
 
 /// A model backed by a function (the C API and tests use it). The function may throw; any
 /// exception becomes a failure of that one request.
-class CallbackModel : public LanguageModel {
+class GRAPPI_CXX_API CallbackModel : public LanguageModel {
  public:
   using Function = std::function<ChatResponse(const ChatRequest &)>;
   CallbackModel(std::string name, Function fn, bool cacheable = true, std::size_t concurrency = 0);
@@ -128,7 +130,7 @@ class CallbackModel : public LanguageModel {
 /// of the path's edge scores, L its length, and Q = 0.6 * (fraction of the query's content
 /// words found in the names or annotations of the path's proteins after the first) + 0.4 *
 /// (the largest query similarity of those proteins, clamped to [0, 1]; 0 without embeddings).
-class ExtractiveModel : public LanguageModel {
+class GRAPPI_CXX_API ExtractiveModel : public LanguageModel {
  public:
   std::string kind() const override { return "extractive"; }
   std::string identity() const override { return "extractive:v1"; }
@@ -136,13 +138,30 @@ class ExtractiveModel : public LanguageModel {
   bool cacheable() const override { return false; }
 };
 
+/// A language model named by kind and settings, as the command line, the C API and programs name
+/// one (make_chat_model builds it).
+struct ChatModelSpec {
+  /// "extractive" (offline, no model: deterministic text from the evidence, marked as such),
+  /// "openai" (an OpenAI-compatible server) or "callback".
+  std::string kind = "extractive";
+  OpenAIChatOptions openai;          ///< openai: server, model, sampling, timeouts, retries, concurrency
+  std::string name;                  ///< callback: its name (part of every cache key)
+  CallbackModel::Function callback;  ///< callback
+  bool cacheable = true;             ///< callback: whether its answers may be cached
+  std::size_t concurrency = 0;       ///< callback: calls in flight at once (0: no limit of its own)
+};
+
+/// The model a spec names. Error(invalid_argument) for an unknown kind or a spec that lacks what
+/// its kind needs (a model name for openai; a name and a function for callback).
+GRAPPI_CXX_API std::shared_ptr<LanguageModel> make_chat_model(const ChatModelSpec &spec);
+
 /// Prompt templates with {{name}} fields. Edge fields: query, source, target,
 /// source_annotation, target_annotation, relation, direction, score, channels, pmids, evidence.
 /// Path fields: query, path, length, edge_explanations, and proteins (name: annotation lines;
 /// not in the default template, which keeps path prompts short). Repair field: error. The
 /// version is part of every cache key and of the provenance; templates read from files get the
 /// version "custom-<sha256 prefix>".
-struct PromptTemplates {
+struct GRAPPI_CXX_API PromptTemplates {
   std::string version;
   std::string system;
   std::string edge;
@@ -173,7 +192,7 @@ struct PathAnswer {
 /// around the object, a score given as a string ("85", "85/100", "85%"), "relevance" or "score"
 /// for the key; clamps the score to [0, 100]. A missing field or malformed JSON is a failure
 /// with its reason, never a silent 0.
-PathAnswer parse_path_answer(std::string_view text);
+GRAPPI_CXX_API PathAnswer parse_path_answer(std::string_view text);
 
 struct EdgeAnswer {
   bool ok = false;
@@ -183,10 +202,10 @@ struct EdgeAnswer {
 
 /// An edge answer is free text; fences, surrounding quotes and a JSON {"explanation": ...}
 /// wrapper are removed. Empty text is a failure.
-EdgeAnswer parse_edge_answer(std::string_view text);
+GRAPPI_CXX_API EdgeAnswer parse_edge_answer(std::string_view text);
 
 /// Rough token count of a text (characters / 4, rounded up), used for dry runs and budgets
 /// before the server reports real counts.
-int64_t estimate_tokens(std::string_view text);
+GRAPPI_CXX_API int64_t estimate_tokens(std::string_view text);
 
 }  // namespace grappi

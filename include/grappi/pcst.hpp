@@ -2,6 +2,8 @@
 // semantics of pcst_fast (Hegde, Indyk, Schmidt 2015) as ALGORITHMS.md §5 describes them.
 #pragma once
 
+#include "grappi/export.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -18,8 +20,8 @@ enum class Pruning {
 };
 
 /// "none", "simple", "gw", "strong" in any letter case; Error(invalid_argument) otherwise.
-Pruning pruning_from_name(std::string_view name);
-const char *to_string(Pruning p) noexcept;
+GRAPPI_CXX_API Pruning pruning_from_name(std::string_view name);
+GRAPPI_CXX_API const char *to_string(Pruning p) noexcept;
 
 struct PcstOptions {
   int64_t root = -1;     ///< -1: unrooted
@@ -56,7 +58,7 @@ struct PcstInstance {
 };
 
 /// Reads a pcst-instance v1 file (plain or gzip); errors name the file and line.
-PcstInstance read_pcst_instance(const std::string &path);
+GRAPPI_CXX_API PcstInstance read_pcst_instance(const std::string &path);
 
 /// The solver. Inputs are validated: prizes and costs must be finite and >= 0, endpoints in
 /// range, a root in range, num_clusters >= 1 (exactly 1 when rooted), and the arrays of equal
@@ -67,7 +69,7 @@ PcstInstance read_pcst_instance(const std::string &path);
 /// than an earlier one allocates nothing but the result's two lists (tested; the optional
 /// improvement phase allocates its own working sets). It is not thread-safe (use one per
 /// thread).
-class PCSTSolver {
+class GRAPPI_CXX_API PCSTSolver {
  public:
   PCSTSolver();
   ~PCSTSolver();

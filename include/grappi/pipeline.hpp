@@ -3,6 +3,8 @@
 // (query, edge), one explanation and 0-100 relevance score per path, re-ranking, provenance.
 #pragma once
 
+#include "grappi/export.h"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -110,7 +112,7 @@ struct ExplainedPath {
   bool cached = false;
 };
 
-struct ExploreResult {
+struct GRAPPI_CXX_API ExploreResult {
   std::string query;
   int64_t root = 0;
   nlohmann::json parameters;   ///< the options that shaped the result
@@ -137,21 +139,20 @@ struct ExploreResult {
 
 /// The pipeline over one knowledge graph and one language model. explore() may be called from
 /// several threads at once (the graph serialises its own calls; the model must be thread-safe).
-class AgentPipeline {
+class GRAPPI_CXX_API AgentPipeline {
  public:
-  /// Takes the graph's snapshot and the vectors of embedding_model (default: the most recent
-  /// model; none when nothing was embedded: windows then rank neighbours by edge score). The
+  /// Takes the graph's retriever for the vectors of embedding_model (default: the most recent
+  /// model; none when nothing was embedded: windows then rank neighbors by edge score). The
   /// graph must outlive the pipeline; after changing the graph, make a new pipeline (this one
-  /// keeps the snapshot it was made with).
+  /// keeps the snapshot it was made with). Making one copies nothing (the graph caches its
+  /// retriever), so a pipeline per request is cheap.
   AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model, const std::string &embedding_model = "");
-  /// The same with a retriever the caller already has (over the graph's snapshot and the
-  /// vectors of embedding_model), so that making a pipeline per request copies nothing.
-  AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model, std::shared_ptr<const Retriever> retriever,
-                const std::string &embedding_model = "");
   ~AgentPipeline();
 
-  /// Runs the pipeline for the protein (any name resolve() accepts). Throws Error for an
-  /// unknown protein or invalid options; model failures are recorded per item, never thrown.
+  /// Runs the pipeline from the node `root` (a database id). Throws Error for an unknown node
+  /// or invalid options; model failures are recorded per item, never thrown.
+  ExploreResult explore(int64_t root, const ExploreOptions &options) const;
+  /// The same from a protein name (anything KnowledgeGraph::resolve accepts).
   ExploreResult explore(std::string_view protein, const ExploreOptions &options) const;
 
  private:
@@ -159,12 +160,10 @@ class AgentPipeline {
   std::unique_ptr<State> s_;
 };
 
-/// The documented JSON form (README "explore output").
-nlohmann::json to_json(const ExploreResult &result);
 /// A Markdown report for people.
-std::string to_markdown(const ExploreResult &result);
+GRAPPI_CXX_API std::string to_markdown(const ExploreResult &result);
 /// A CX2 network (Cytoscape, NDEx) of the kept paths: node annotations, the initial protein
 /// highlighted, edge score, relation and explanation, path ranks, edge width mapped to score.
-nlohmann::json to_cx2(const ExploreResult &result);
+GRAPPI_CXX_API nlohmann::json to_cx2(const ExploreResult &result);
 
 }  // namespace grappi

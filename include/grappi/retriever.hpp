@@ -2,14 +2,14 @@
 // k shortest paths (Yen), question seeds with k-hop expansion, and PageRank.
 #pragma once
 
+#include "grappi/export.h"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "grappi/pcst.hpp"
 #include "grappi/snapshot.hpp"
@@ -31,7 +31,7 @@ struct WindowOptions {
   std::size_t depth = 2;   ///< M: nodes are expanded while their depth is < M
   std::size_t window = 1;  ///< i (1-based): the root keeps ranks [(i-1)k0, i*k0)
   EdgeFilter filter;
-  /// Optional blending (0 = the reference behaviour: rank by similarity of the neighbour's
+  /// Optional blending (0 = the reference behaviour: rank by similarity of the neighbor's
   /// embedding to the expanding node's embedding only). rank = (1 - wq - ws) * sim(node) +
   /// wq * sim(query) + ws * edge score.
   std::vector<float> query;
@@ -82,7 +82,7 @@ struct PathOptions {
 /// Every path of a window as the depth-first tree the paths form: path i is path
 /// steps[i].parent (or the root alone when the parent is -1) extended by one edge. Compact
 /// (16 bytes a path); path(i) materialises one. Paths are numbered in depth-first order.
-struct PathSet {
+struct GRAPPI_CXX_API PathSet {
   struct Step {
     int32_t parent;     ///< previous path, -1 for one-edge paths
     uint32_t node;      ///< position in node_ids of the path's last protein
@@ -123,6 +123,12 @@ struct Subgraph {
   std::vector<WindowEdge> edges;  ///< ascending edge id
 };
 
+/// Seeds by similarity to a question and the k-hop subgraph around them (Retriever::question_khop).
+struct QuestionSubgraph {
+  std::vector<SearchHit> seeds;  ///< the seed nodes, most similar first
+  Subgraph subgraph;
+};
+
 struct PageRankOptions {
   double damping = 0.85;
   double tolerance = 1e-9;        ///< stop when the L1 change is below this
@@ -138,7 +144,7 @@ struct RankedNode {
   double score = 0;
 };
 
-struct PageRankResult {
+struct GRAPPI_CXX_API PageRankResult {
   std::vector<double> rank;  ///< by snapshot index; sums to 1
   std::size_t iterations = 0;
   bool converged = false;
@@ -193,39 +199,39 @@ using EdgeSimilarity = std::function<std::vector<double>(const std::vector<Windo
 class KnowledgeGraph;
 
 struct RetrieverOptions {
-  /// A neighbour ranking file (save_neighbour_ranking): used when it was written for this
+  /// A neighbor ranking file (save_neighbor_ranking): used when it was written for this
   /// snapshot's adjacency and these vectors, silently ignored otherwise (missing, stale,
   /// damaged). Empty: none.
-  std::string neighbour_ranking_file;
+  std::string neighbor_ranking_file;
 };
 
 /// Retrieval over one snapshot and (optionally) one vector index. Every const method is
-/// thread-safe; the retriever shares its inputs and never changes them. rank_neighbours is the
+/// thread-safe; the retriever shares its inputs and never changes them. rank_neighbors is the
 /// one non-const method: call it before the retriever is shared.
-class Retriever {
+class GRAPPI_CXX_API Retriever {
  public:
   /// With vectors, keeps a unit-length copy of every node's vector aligned to the snapshot
   /// (4 bytes per dimension and node) for fast ranking.
   explicit Retriever(std::shared_ptr<const GraphSnapshot> graph, std::shared_ptr<const VectorIndex> vectors = nullptr,
                      const RetrieverOptions &options = {});
 
-  /// Ranks every node's distinct neighbours once by the cosine similarity of their vectors to
-  /// the node's own (descending, ties by node id, neighbours without a vector last): the order
+  /// Ranks every node's distinct neighbors once by the cosine similarity of their vectors to
+  /// the node's own (descending, ties by node id, neighbors without a vector last): the order
   /// a window uses when it blends in neither a query nor edge scores, which then becomes a
-  /// lookup instead of a similarity pass over all neighbours. 4 bytes per neighbour entry;
+  /// lookup instead of a similarity pass over all neighbors. 4 bytes per neighbor entry;
   /// seconds on the human network with all links. threads 0: all cores. Needs vectors.
-  void rank_neighbours(unsigned threads = 0);
-  bool has_neighbour_ranking() const { return ranked_; }
-  std::size_t neighbour_ranking_entries() const { return rank_nodes_.size(); }
-  /// Writes the neighbour ranking with a fingerprint of the adjacency and the vectors it was
-  /// computed from (RetrieverOptions::neighbour_ranking_file reads it back). Error(io) when the
+  void rank_neighbors(unsigned threads = 0);
+  bool has_neighbor_ranking() const { return ranked_; }
+  std::size_t neighbor_ranking_entries() const { return rank_nodes_.size(); }
+  /// Writes the neighbor ranking with a fingerprint of the adjacency and the vectors it was
+  /// computed from (RetrieverOptions::neighbor_ranking_file reads it back). Error(io) when the
   /// file cannot be written; Error(invalid_argument) without a ranking.
-  void save_neighbour_ranking(const std::string &path) const;
+  void save_neighbor_ranking(const std::string &path) const;
 
   const GraphSnapshot &graph() const { return *graph_; }
   const VectorIndex *vectors() const { return vectors_.get(); }
 
-  /// One moving kNN window around root. Without vectors, neighbours are ranked by edge score.
+  /// One moving kNN window around root. Without vectors, neighbors are ranked by edge score.
   Window window(int64_t root, const WindowOptions &options) const;
   /// Several windows of the same root, built concurrently; options.window is ignored.
   std::vector<Window> windows(int64_t root, const std::vector<std::size_t> &indices, const WindowOptions &options) const;
@@ -240,6 +246,9 @@ class Retriever {
   std::vector<SearchHit> seeds(const std::vector<float> &query, std::size_t k, bool use_hnsw = false) const;
   /// Breadth-first expansion from seeds.
   Subgraph khop(const std::vector<int64_t> &seeds, const KhopOptions &options = {}) const;
+  /// The `seeds` nodes most similar to a question vector, expanded by khop (needs vectors).
+  QuestionSubgraph question_khop(const std::vector<float> &question, std::size_t seeds,
+                                 const KhopOptions &options = {}) const;
   /// Global or personalised PageRank by power iteration on the CSR.
   PageRankResult pagerank(const PageRankOptions &options = {}) const;
   /// A connected, compact subgraph for a question embedding by PCST on a k-hop base subgraph
@@ -262,34 +271,18 @@ class Retriever {
   std::vector<float> unit_;     // node_count x dim_, zero rows for nodes without a vector
   std::vector<int8_t> unit8_;   // the same, quantised (x 127), for a first ranking pass
   std::vector<char> has_vec_;   // per snapshot index
-  // Neighbour ranking: node u's neighbours, best first, are rank_nodes_[rank_off_[u] .. rank_off_[u+1]).
+  // Neighbor ranking: node u's neighbors, best first, are rank_nodes_[rank_off_[u] .. rank_off_[u+1]).
   std::vector<uint64_t> rank_off_;
   std::vector<uint32_t> rank_nodes_;
   bool ranked_ = false;
   uint64_t fingerprint() const;
-  bool load_neighbour_ranking(const std::string &path);
+  bool load_neighbor_ranking(const std::string &path);
 };
 
-/// A retriever over kg's snapshot and the vectors of `model` (the latest model when empty; no
-/// vectors when nothing was embedded), using the neighbour ranking file "<database>.knn" when
-/// it matches (build_neighbour_ranking writes it; `grappi embed` does).
-std::shared_ptr<Retriever> make_retriever(KnowledgeGraph &kg, const std::string &model = "");
-/// "<database>.knn": where build_neighbour_ranking writes and make_retriever looks.
-std::string neighbour_ranking_path(const KnowledgeGraph &kg);
-/// Ranks every node's neighbours for the vectors of `model` and writes "<database>.knn".
-/// Nothing when nothing was embedded. Returns the number of neighbour entries ranked.
-std::size_t build_neighbour_ranking(KnowledgeGraph &kg, const std::string &model = "", unsigned threads = 0);
-
-/// JSON of retrieval results with node names (the CLI prints these).
-nlohmann::json to_json(const GraphSnapshot &g, const Window &w);
-nlohmann::json to_json(const GraphSnapshot &g, const std::vector<Path> &paths);
-nlohmann::json to_json(const GraphSnapshot &g, const Subgraph &s);
-/// The subgraph JSON plus seeds, prizes, edge cost, objective, net worth and base sizes.
-nlohmann::json to_json(const GraphSnapshot &g, const PcstRetrieval &r);
 /// G-Retriever textualisation: "node_id,node_attr" rows (node_id = position in the node list),
 /// a blank line, then "src,edge_attr,dst" rows; standard CSV quoting. node_attr is produced by
 /// the callback (for example "NAME: annotation").
-std::string to_gretriever_csv(const GraphSnapshot &g, const Subgraph &s,
-                              const std::function<std::string(int64_t)> &node_attr);
+GRAPPI_CXX_API std::string to_gretriever_csv(const GraphSnapshot &g, const Subgraph &s,
+                                             const std::function<std::string(int64_t)> &node_attr);
 
 }  // namespace grappi

@@ -1,6 +1,8 @@
 // grappi/snapshot.hpp — the immutable in-memory CSR view of a knowledge graph.
 #pragma once
 
+#include "grappi/export.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,11 +14,11 @@ namespace grappi {
 /// How an adjacency entry relates to the node it is listed under.
 enum class Direction : uint8_t {
   undirected = 0,
-  outgoing = 1,  ///< directed edge from this node to the neighbour
-  incoming = 2,  ///< directed edge from the neighbour to this node
+  outgoing = 1,  ///< directed edge from this node to the neighbor
+  incoming = 2,  ///< directed edge from the neighbor to this node
 };
 
-/// Which neighbours to return.
+/// Which neighbors to return.
 struct NeighborFilter {
   std::vector<std::string> relations;  ///< relation types to keep; empty keeps all
   double min_score = 0.0;              ///< keep edges with score >= min_score (0-1 scale)
@@ -26,7 +28,7 @@ struct NeighborFilter {
 
 /// One adjacency entry, resolved to ids.
 struct Neighbor {
-  int64_t node = 0;  ///< neighbour node id
+  int64_t node = 0;  ///< neighbor node id
   int64_t edge = 0;  ///< edge id in the database
   double score = 0;
   int32_t relation = 0;  ///< index into GraphSnapshot::relation_name
@@ -40,8 +42,8 @@ struct Neighbor {
 ///
 /// Nodes are addressed either by database id (int64_t) or by dense index (uint32_t,
 /// 0..node_count()-1); algorithms use indices, the public boundary uses ids.
-/// Every adjacency list is sorted by (neighbour index, relation, direction).
-class GraphSnapshot {
+/// Every adjacency list is sorted by (neighbor index, relation, direction).
+class GRAPPI_CXX_API GraphSnapshot {
  public:
   struct Data;
   explicit GraphSnapshot(Data data);
@@ -51,7 +53,7 @@ class GraphSnapshot {
 
   /// Raw adjacency of one node: parallel arrays of length size.
   struct Adjacency {
-    const uint32_t *neighbor;  ///< neighbour index
+    const uint32_t *neighbor;  ///< neighbor index
     const float *score;
     const uint32_t *edge;      ///< edge id
     const uint16_t *relation;  ///< relation index
@@ -83,7 +85,7 @@ class GraphSnapshot {
   /// Number of adjacency entries of a node (incident edges, all relation types). Throws
   /// Error(not_found) for an unknown id.
   std::size_t degree(int64_t id) const;
-  /// Neighbours of a node passing the filter, in O(degree), in adjacency order. Throws
+  /// Neighbors of a node passing the filter, in O(degree), in adjacency order. Throws
   /// Error(not_found) for an unknown id; unknown relation names simply match nothing.
   std::vector<Neighbor> neighbors(int64_t id, const NeighborFilter &filter = {}) const;
   /// All edges joining a and b (any relation, either direction), in O(log degree).

@@ -1,6 +1,8 @@
 // grappi/vector_index.hpp — node embeddings in memory: exact search (Eigen) and HNSW (hnswlib).
 #pragma once
 
+#include "grappi/export.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,7 +34,7 @@ struct HnswOptions {
 /// Vectors of one embedding model, keyed by node id. Immutable after construction except for
 /// build_hnsw()/load_hnsw(), which must finish before queries start; every query method is
 /// const and thread-safe. Results are deterministic: equal scores are ordered by ascending id.
-class VectorIndex {
+class GRAPPI_CXX_API VectorIndex {
  public:
   VectorIndex(std::string model, std::vector<int64_t> ids, Embeddings vectors);
   ~VectorIndex();
@@ -50,7 +52,7 @@ class VectorIndex {
 
   /// Exact top-k over all vectors.
   std::vector<SearchHit> search(const float *q, std::size_t k, Metric metric = Metric::cosine) const;
-  /// Exact top-k among the given node ids (for example a protein's neighbours); ids without a
+  /// Exact top-k among the given node ids (for example a protein's neighbors); ids without a
   /// vector are skipped.
   std::vector<SearchHit> search_among(const float *q, const std::vector<int64_t> &candidates, std::size_t k,
                                       Metric metric = Metric::cosine) const;

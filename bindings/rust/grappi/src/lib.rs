@@ -1,5 +1,5 @@
 //! Safe Rust interface to grappi's C API: a `Graph` that closes itself (`Drop`), `Result`s
-//! carrying the library's status and message, and iterators over neighbours.
+//! carrying the library's status and message, and iterators over neighbors.
 use grappi_sys as sys;
 use std::ffi::{CStr, CString};
 use std::fmt;
@@ -92,7 +92,7 @@ impl Graph {
         Ok(unsafe { take_string(p) })
     }
 
-    /// Neighbours with score >= min_score: an iterator of (node id, score).
+    /// Neighbors with score >= min_score: an iterator of (node id, score).
     pub fn neighbors(&self, id: i64, min_score: f64) -> Result<impl Iterator<Item = (i64, f64)>> {
         let mut count = 0usize;
         let st = unsafe { sys::grappi_graph_neighbors(self.h, id, min_score, ptr::null_mut(), ptr::null_mut(), 0, &mut count) };

@@ -1,0 +1,437 @@
+// The stages of AgentPipeline::explore (explore_stages.hpp).
+#include "explore_stages.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "grappi/error.hpp"
+#include "grappi/version.h"
+#include "parallel.hpp"
+#include "text_reader.hpp"
+#include "text_util.hpp"
+
+namespace grappi::detail {
+
+using nlohmann::json;
+
+void ExploreProgressReporter::operator()(const char *stage, std::size_t done, std::size_t total) {
+  if (!fn_) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  fn_(ExploreProgress{stage, done, total});
+}
+
+void validate_explore_options(const ExploreOptions &opt) {
+  if (opt.windows.empty()) throw Error(ErrorCode::invalid_argument, "explore: no windows requested");
+  for (auto w : opt.windows)
+    if (w == 0) throw Error(ErrorCode::invalid_argument, "explore: window numbers start at 1");
+  if (opt.max_length == 0) throw Error(ErrorCode::invalid_argument, "explore: max_length must be at least 1");
+  if (opt.top == 0) throw Error(ErrorCode::invalid_argument, "explore: top must be at least 1");
+  if (opt.max_paths == 0) throw Error(ErrorCode::invalid_argument, "explore: max_paths must be at least 1");
+  if (opt.max_tokens < 0) throw Error(ErrorCode::invalid_argument, "explore: max_tokens must not be negative");
+  if (trim_copy(opt.query).empty() || !valid_utf8(opt.query))
+    throw Error(ErrorCode::invalid_argument, "explore: the query is empty or not valid UTF-8");
+}
+
+void retrieve_windows(const ExploreContext &ctx, ExploreRun &run) {
+  WindowOptions w = ctx.options.window;
+  if (w.query_weight > 0 && w.query.empty()) w.query = ctx.query;
+  run.result.windows = ctx.retriever.windows(run.result.root, ctx.options.windows, w);
+}
+
+void collect_proteins(const ExploreContext &ctx, ExploreRun &run) {
+  std::vector<int64_t> ids;
+  for (const auto &w : run.result.windows)
+    for (const auto &n : w.nodes) ids.push_back(n.id);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  for (auto id : ids) {
+    ExploreProtein p;
+    p.id = id;
+    if (auto n = ctx.kg.node(id)) {
+      p.name = n->name;
+      p.external_id = n->external_id;
+      p.annotation = n->annotation;
+    }
+    p.query_similarity = std::nan("");
+    if (ctx.vectors && !ctx.query.empty()) p.query_similarity = ctx.vectors->score(ctx.query.data(), id);
+    run.result.proteins.push_back(std::move(p));
+  }
+}
+
+void enumerate_candidates(const ExploreContext &ctx, ExploreRun &run) {
+  const ExploreOptions &opt = ctx.options;
+  auto &cands = run.candidates;
+  std::map<std::vector<int64_t>, std::size_t> seen;
+  for (const auto &w : run.result.windows) {
+    if (cands.size() >= opt.max_paths) {
+      run.result.candidates_truncated = true;
+      break;
+    }
+    PathOptions po;
+    po.max_length = opt.max_length;
+    po.max_paths = opt.max_paths - cands.size();
+    PathSet ps = ctx.retriever.window_paths(w, po);
+    if (ps.truncated) run.result.candidates_truncated = true;
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      Path p = ps.path(i);
+      auto it = seen.find(p.nodes);
+      if (it != seen.end()) {
+        cands[it->second].windows.push_back(w.index);
+        continue;
+      }
+      seen.emplace(p.nodes, cands.size());
+      Candidate c;
+      c.nodes = std::move(p.nodes);
+      c.edge_ids = std::move(p.edges);
+      c.scores = std::move(p.scores);
+      c.windows = {w.index};
+      c.order = cands.size();
+      cands.push_back(std::move(c));
+    }
+  }
+  run.result.usage.candidate_paths = cands.size();
+}
+
+double path_prior(const ExploreContext &ctx, const ExploreResult &result, const Candidate &c) {
+  double log_sum = 0;
+  for (double sc : c.scores) log_sum += std::log(std::clamp(sc, 1e-6, 1.0));
+  const double conf = std::exp(log_sum / static_cast<double>(std::max<std::size_t>(1, c.scores.size())));
+  double q = 0;
+  if (ctx.vectors && !ctx.query.empty()) {
+    double sum = 0;
+    for (std::size_t i = 1; i < c.nodes.size(); ++i) {
+      const auto *p = result.protein(c.nodes[i]);
+      if (p && std::isfinite(p->query_similarity)) sum += std::max(0.0, p->query_similarity);
+    }
+    q = sum / static_cast<double>(c.nodes.size() - 1);
+  } else if (!ctx.terms.empty()) {
+    std::size_t hit = 0;
+    for (const auto &t : ctx.terms)
+      for (std::size_t i = 1; i < c.nodes.size(); ++i) {
+        const auto *p = result.protein(c.nodes[i]);
+        if (p && text_has_term(p->name + " " + p->annotation, t)) {
+          ++hit;
+          break;
+        }
+      }
+    q = static_cast<double>(hit) / static_cast<double>(ctx.terms.size());
+  }
+  return 0.5 * q + 0.5 * conf;
+}
+
+void score_priors(const ExploreContext &ctx, ExploreRun &run) {
+  for (auto &c : run.candidates) c.prior = path_prior(ctx, run.result, c);
+}
+
+void select_candidates(const ExploreContext &ctx, ExploreRun &run) {
+  const auto &cands = run.candidates;
+  auto &sel = run.selected;
+  sel.resize(cands.size());
+  for (std::size_t i = 0; i < sel.size(); ++i) sel[i] = i;
+  const std::size_t top = ctx.options.explain_top;
+  if (top > 0 && top < cands.size()) {
+    std::stable_sort(sel.begin(), sel.end(), [&](std::size_t a, std::size_t b) {
+      if (cands[a].prior != cands[b].prior) return cands[a].prior > cands[b].prior;
+      return cands[a].nodes.size() < cands[b].nodes.size();
+    });
+    sel.resize(top);
+    std::sort(sel.begin(), sel.end());  // back to discovery order
+  }
+  run.result.usage.selected_paths = sel.size();
+}
+
+void collect_edges(const ExploreContext &ctx, ExploreRun &run) {
+  ExploreResult &R = run.result;
+  std::map<int64_t, std::size_t> edge_index;
+  run.paths.reserve(run.selected.size());
+  for (auto ci : run.selected) {
+    const auto &c = run.candidates[ci];
+    ExplainedPath p;
+    p.nodes = c.nodes;
+    p.windows = c.windows;
+    p.prior = c.prior;
+    for (std::size_t k = 0; k < c.edge_ids.size(); ++k) {
+      auto [it, fresh] = edge_index.emplace(c.edge_ids[k], R.edges.size());
+      if (fresh) {
+        ExplainedEdge e;
+        e.edge = c.edge_ids[k];
+        e.score = c.scores[k];
+        auto full = ctx.kg.edge(e.edge);
+        if (full) {
+          e.relation = full->relation;
+          e.directed = full->directed;
+          e.score = full->score;
+          e.channels = full->channels;
+          e.pmids = full->pmids;
+          e.evidence = full->evidence;
+        }
+        if (e.directed && full) {
+          e.source = full->source;
+          e.target = full->target;
+        } else {
+          e.source = c.nodes[k];
+          e.target = c.nodes[k + 1];
+        }
+        R.edges.push_back(std::move(e));
+      }
+      p.edges.push_back(it->second);
+    }
+    run.paths.push_back(std::move(p));
+  }
+  R.usage.distinct_edges = R.edges.size();
+}
+
+// ---- requests ------------------------------------------------------------------------------------
+
+namespace {
+
+std::string name_of(const ExploreResult &r, int64_t id) {
+  const auto *p = r.protein(id);
+  return p ? p->name : std::to_string(id);
+}
+
+std::string annotation_of(const ExploreResult &r, int64_t id) {
+  const auto *p = r.protein(id);
+  return p && !p->annotation.empty() ? p->annotation : "(no annotation)";
+}
+
+json protein_json(const ExploreResult &r, int64_t id) {
+  const auto *p = r.protein(id);
+  json j{{"name", name_of(r, id)}, {"annotation", p ? p->annotation : std::string()}};
+  j["query_similarity"] = p && std::isfinite(p->query_similarity) ? json(p->query_similarity) : json(nullptr);
+  return j;
+}
+
+ChatRequest request(const ExploreOptions &opt, const std::string &prompt, bool want_json, int max_tokens, json task) {
+  ChatRequest r;
+  if (!opt.templates.system.empty()) r.messages.push_back({"system", opt.templates.system});
+  r.messages.push_back({"user", prompt});
+  r.json = want_json;
+  r.max_tokens = max_tokens;
+  r.task = std::move(task);
+  return r;
+}
+
+}  // namespace
+
+ChatRequest edge_request(const ExploreContext &ctx, const ExploreResult &R, const ExplainedEdge &e) {
+  const ExploreOptions &opt = ctx.options;
+  std::string channels = channel_list(e.channels, " ", ", "), pmids;
+  json ch = json::object();
+  for (const auto &c : e.channels)
+    if (c.score > 0) ch[c.name] = c.score;  // a channel without evidence says nothing
+  if (channels.empty()) channels = "(combined score only)";
+  for (std::size_t i = 0; i < e.pmids.size() && i < 20; ++i) pmids += (pmids.empty() ? "" : ", ") + std::to_string(e.pmids[i]);
+  if (pmids.empty()) pmids = "(none recorded)";
+  const std::map<std::string, std::string> vars{{"query", opt.query},
+                                                {"source", name_of(R, e.source)},
+                                                {"target", name_of(R, e.target)},
+                                                {"source_annotation", annotation_of(R, e.source)},
+                                                {"target_annotation", annotation_of(R, e.target)},
+                                                {"relation", e.relation},
+                                                {"direction", e.directed ? "directed" : "undirected"},
+                                                {"score", fixed(e.score, 3)},
+                                                {"channels", channels},
+                                                {"pmids", pmids},
+                                                {"evidence", e.evidence.empty() ? std::string() : "Evidence: " + e.evidence}};
+  json task{{"kind", "edge"},
+            {"query", opt.query},
+            {"source", protein_json(R, e.source)},
+            {"target", protein_json(R, e.target)},
+            {"relation", e.relation},
+            {"directed", e.directed},
+            {"score", e.score},
+            {"channels", ch},
+            {"pmids", e.pmids}};
+  return request(opt, PromptTemplates::render(opt.templates.edge, vars), false, opt.edge_max_tokens, std::move(task));
+}
+
+ChatRequest path_request(const ExploreContext &ctx, const ExploreResult &R, const ExplainedPath &p) {
+  const ExploreOptions &opt = ctx.options;
+  std::string chain, plist, expl;
+  json prot = json::array(), eds = json::array();
+  for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+    chain += (i ? " -> " : "") + name_of(R, p.nodes[i]);
+    plist += "- " + name_of(R, p.nodes[i]) + ": " + annotation_of(R, p.nodes[i]) + "\n";
+    prot.push_back(protein_json(R, p.nodes[i]));
+  }
+  for (std::size_t k = 0; k < p.edges.size(); ++k) {
+    const auto &e = R.edges[p.edges[k]];
+    const std::string a = name_of(R, p.nodes[k]), b = name_of(R, p.nodes[k + 1]);
+    const std::string text = e.status == "ok"        ? e.explanation
+                             : e.status == "pending" ? std::string(160, '.')  // dry-run stand-in
+                                                     : "(no explanation: " + e.error + ")";
+    expl += std::to_string(k + 1) + ". " + a + " -> " + b + " (score " + fixed(e.score, 3) + "): " + text + "\n";
+    eds.push_back({{"source", a}, {"target", b}, {"score", e.score}, {"relation", e.relation},
+                   {"explanation", e.status == "ok" ? json(e.explanation) : json(nullptr)}});
+  }
+  if (!plist.empty()) plist.pop_back();
+  if (!expl.empty()) expl.pop_back();
+  const std::map<std::string, std::string> vars{{"query", opt.query},
+                                                {"path", chain},
+                                                {"length", std::to_string(p.edges.size())},
+                                                {"proteins", plist},
+                                                {"edge_explanations", expl}};
+  json task{{"kind", "path"}, {"query", opt.query}, {"proteins", prot}, {"edges", eds}};
+  return request(opt, PromptTemplates::render(opt.templates.path, vars), true, opt.path_max_tokens, std::move(task));
+}
+
+// ---- model calls ---------------------------------------------------------------------------------
+
+void plan_calls(const ExploreContext &ctx, ExploreRun &run, ModelCalls &calls) {
+  ExploreResult &R = run.result;
+  for (auto &e : R.edges) {
+    const ChatRequest req = edge_request(ctx, R, e);
+    if (auto hit = calls.cached<EdgeAnswer>("edge", req, parse_edge_answer)) {
+      e.status = "ok";
+      e.explanation = hit->explanation;
+      e.cached = true;
+      ++R.usage.edges.cache_hits;
+      continue;
+    }
+    ++R.planned_calls;
+    R.planned_prompt_tokens += ModelCalls::estimate(req);
+  }
+  for (auto &p : run.paths) {
+    bool edges_known = true;
+    for (auto k : p.edges) edges_known = edges_known && R.edges[k].status == "ok";
+    const ChatRequest req = path_request(ctx, R, p);
+    if (edges_known && calls.cached<PathAnswer>("path", req, parse_path_answer)) {
+      ++R.usage.paths.cache_hits;
+      continue;
+    }
+    ++R.planned_calls;
+    R.planned_prompt_tokens += ModelCalls::estimate(req);
+  }
+  R.usage.cache_hits = R.usage.edges.cache_hits + R.usage.paths.cache_hits;
+}
+
+void explain_edges(const ExploreContext &ctx, ExploreRun &run, ModelCalls &calls, ExploreProgressReporter &progress) {
+  ExploreResult &R = run.result;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::atomic<std::size_t> done{0};
+  parallel_for(R.edges.size(), calls.threads(), [&](std::size_t i) {
+    ExplainedEdge &e = R.edges[i];
+    auto a = calls.ask<EdgeAnswer>("edge", edge_request(ctx, R, e), parse_edge_answer, R.usage.edges);
+    e.status = a.status;
+    e.cached = a.cached;
+    e.error = a.error;
+    if (a.status == "ok") e.explanation = a.answer.explanation;
+    progress("edges", ++done, R.edges.size());
+  });
+  calls.flush();
+  for (const auto &e : R.edges) {
+    if (e.status == "ok") ++R.usage.edges_explained;
+    if (e.status == "failed") ++R.usage.edges_failed;
+    if (e.status == "skipped") ++R.usage.edges.skipped;
+  }
+  R.usage.edges.failed = R.usage.edges_failed;
+  R.usage.edges.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void explain_paths(const ExploreContext &ctx, ExploreRun &run, ModelCalls &calls, ExploreProgressReporter &progress) {
+  ExploreResult &R = run.result;
+  const ExploreOptions &opt = ctx.options;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::atomic<std::size_t> done{0};
+  const std::string repair = opt.repair ? opt.templates.repair : std::string();
+  parallel_for(run.paths.size(), calls.threads(), [&](std::size_t i) {
+    ExplainedPath &p = run.paths[i];
+    auto a = calls.ask<PathAnswer>("path", path_request(ctx, R, p), parse_path_answer, R.usage.paths, repair);
+    p.status = a.status;
+    p.cached = a.cached;
+    p.error = a.error;
+    if (a.status == "ok") {
+      p.explanation = a.answer.explanation;
+      p.relevance_score = a.answer.relevance_score;
+      p.clamped = a.answer.clamped;
+    }
+    progress("paths", ++done, run.paths.size());
+  });
+  calls.flush();
+  R.usage.paths.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void rank_paths(const ExploreContext &ctx, ExploreRun &run, const ModelCalls &calls) {
+  ExploreResult &R = run.result;
+  auto &paths = run.paths;
+  std::vector<std::size_t> ok;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (paths[i].status == "ok") {
+      ok.push_back(i);
+      ++R.usage.paths_explained;
+    } else {
+      if (paths[i].status == "failed") ++R.usage.paths_failed;
+      if (paths[i].status == "skipped") ++R.usage.paths.skipped;
+    }
+  }
+  R.usage.paths.failed = R.usage.paths_failed;
+  std::stable_sort(ok.begin(), ok.end(), [&](std::size_t a, std::size_t b) {
+    const auto &x = paths[a], &y = paths[b];
+    if (x.relevance_score != y.relevance_score) return x.relevance_score > y.relevance_score;
+    if (x.edges.size() != y.edges.size()) return x.edges.size() < y.edges.size();
+    return x.prior > y.prior;
+  });
+  for (std::size_t r = 0; r < ok.size() && r < ctx.options.top; ++r) {
+    paths[ok[r]].rank = r + 1;
+    R.paths.push_back(paths[ok[r]]);
+  }
+  for (auto &p : paths)
+    if (p.status != "ok") R.failed.push_back(std::move(p));
+  R.partial = calls.exhausted();
+  R.partial_reason = calls.reason();
+  auto &u = R.usage;
+  u.model_calls = u.edges.model_calls + u.paths.model_calls;
+  u.cache_hits = u.edges.cache_hits + u.paths.cache_hits;
+  u.prompt_tokens = u.edges.prompt_tokens + u.paths.prompt_tokens;
+  u.completion_tokens = u.edges.completion_tokens + u.paths.completion_tokens;
+}
+
+// ---- parameters and provenance ---------------------------------------------------------------------
+
+json provenance(const KnowledgeGraph &kg, const GraphSnapshot &graph, const std::string &embedding_model) {
+  json ds = json::array();
+  for (const auto &d : kg.datasets())
+    ds.push_back({{"id", d.id},
+                  {"name", d.name},
+                  {"format", d.format},
+                  {"sha256", d.sha256},
+                  {"string_version", d.string_version},
+                  {"taxon", d.taxon},
+                  {"imported_at", d.imported_at}});
+  json p{{"grappi_version", GRAPPI_VERSION_STRING},
+         {"database", kg.path()},
+         {"generation", graph.generation()},
+         {"datasets", ds},
+         {"ranking", !embedding_model.empty() ? "embedding similarity (" + embedding_model + ")"
+                                              : std::string("edge score (no embeddings in the database)")}};
+  p["embedding_model"] = embedding_model.empty() ? json(nullptr) : json(embedding_model);
+  return p;
+}
+
+void record_parameters(const ExploreContext &ctx, ExploreRun &run, bool cache) {
+  const ExploreOptions &opt = ctx.options;
+  run.result.parameters = json{{"windows", opt.windows},
+                               {"k", opt.window.k},
+                               {"depth", opt.window.depth},
+                               {"min_score", opt.window.filter.min_score},
+                               {"relations", opt.window.filter.relations},
+                               {"query_weight", opt.window.query_weight},
+                               {"score_weight", opt.window.score_weight},
+                               {"max_length", opt.max_length},
+                               {"max_paths", opt.max_paths},
+                               {"top", opt.top},
+                               {"explain_top", opt.explain_top},
+                               {"concurrency", opt.concurrency},
+                               {"max_calls", opt.max_calls},
+                               {"max_tokens", opt.max_tokens},
+                               {"cache", cache},
+                               {"repair", opt.repair}};
+  run.result.provenance = provenance(ctx.kg, ctx.graph(), ctx.vectors ? ctx.embedding_model : std::string());
+}
+
+}  // namespace grappi::detail

@@ -1,0 +1,151 @@
+// Internal: how an agent sends requests to a language model. ModelCalls puts the model behind
+// the database's response cache, a call and token budget shared by the run's threads, and usage
+// counters per stage; ask() is one whole exchange for one item: the cached answer when it still
+// parses, otherwise a budgeted call, the answer parsed, one repair turn when it does not parse,
+// and the outcome recorded as ok, failed (with the reason) or skipped (the budget's reason) -
+// never silently dropped. explore uses it; the later agents (grounding, extraction, answers)
+// are meant to use the same.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grappi/knowledge_graph.hpp"
+#include "grappi/llm.hpp"
+#include "grappi/pipeline.hpp"
+
+namespace grappi::detail {
+
+/// The parsed outcome of one item (an edge, a path, ...).
+template <class Answer>
+struct Asked {
+  std::string status = "pending";  ///< "ok", "failed", "skipped"; "pending" until asked
+  Answer answer;                   ///< the parsed answer (answer.ok when status is "ok")
+  bool cached = false;             ///< the answer came from the response cache
+  std::string error;               ///< why it failed or was skipped
+};
+
+class ModelCalls {
+ public:
+  struct Settings {
+    std::string template_version;  ///< part of every cache key
+    bool use_cache = true;         ///< read (and, on a writable database, write) the cache
+    std::size_t max_calls = 0;     ///< 0: no call budget
+    int64_t max_tokens = 0;        ///< 0: no token budget (prompt + completion)
+    std::size_t concurrency = 8;   ///< requests in flight (also bounded by the model)
+  };
+
+  ModelCalls(KnowledgeGraph &kg, LanguageModel &model, Settings settings);
+
+  /// Whether answers are read from the cache (use_cache and a cacheable model).
+  bool caching() const { return caching_; }
+  /// Worker threads for this model: min(concurrency, the model's own limit), at least 1.
+  std::size_t threads() const;
+  LanguageModel &model() const { return model_; }
+
+  /// Cache key: SHA-256 of the model identity, template version, kind and the whole request.
+  std::string key(const std::string &kind, const ChatRequest &request) const;
+  /// Rough prompt tokens of a request (characters / 4 per message, plus 4).
+  static int64_t estimate(const ChatRequest &request);
+
+  /// The cached answer of a request, parsed; nullopt when caching is off, nothing is stored, or
+  /// the stored text no longer parses.
+  template <class Answer, class Parse>
+  std::optional<Answer> cached(const std::string &kind, const ChatRequest &request, Parse &&parse) const {
+    if (!caching_) return std::nullopt;
+    auto hit = kg_.cached_response(key(kind, request));
+    if (!hit) return std::nullopt;
+    Answer a = parse(hit->content);
+    if (!a.ok) return std::nullopt;
+    return a;
+  }
+
+  /// One exchange (see the file comment). `repair` is the follow-up template with an {{error}}
+  /// field, or empty for none. Thread-safe.
+  template <class Answer, class Parse>
+  Asked<Answer> ask(const std::string &kind, const ChatRequest &request, Parse &&parse, StageUsage &usage,
+                    const std::string &repair = {}) {
+    Asked<Answer> out;
+    if (auto hit = cached<Answer>(kind, request, parse)) {
+      out.status = "ok";
+      out.answer = std::move(*hit);
+      out.cached = true;
+      count_cache_hit(usage);
+      return out;
+    }
+    Reply r = send(request, usage);
+    if (r.skipped || !r.ok) {
+      out.status = r.skipped ? "skipped" : "failed";
+      out.error = r.error;
+      return out;
+    }
+    Answer a = parse(r.response.content);
+    if (!a.ok && r.response.finish_reason == "length") a.error += " (the answer was cut at max_tokens)";
+    if (!a.ok && !repair.empty()) {
+      ChatRequest fix = request;
+      fix.messages.push_back({"assistant", r.response.content});
+      fix.messages.push_back({"user", PromptTemplates::render(repair, {{"error", a.error}})});
+      fix.task["repair_of"] = a.error;
+      Reply r2 = send(fix, usage);
+      if (!r2.skipped) count_repair(usage);
+      if (r2.ok) {
+        Answer a2 = parse(r2.response.content);
+        if (a2.ok) {
+          a = std::move(a2);
+          r.response = std::move(r2.response);
+        } else {
+          a.error += "; after a repair turn: " + a2.error;
+        }
+      } else {
+        a.error += "; repair turn: " + r2.error;
+      }
+    }
+    if (!a.ok) {
+      out.status = "failed";
+      out.error = a.error;
+      return out;
+    }
+    out.status = "ok";
+    out.answer = std::move(a);
+    remember(key(kind, request), kind, r.response);  // under the original request's key
+    return out;
+  }
+
+  /// Stores the answers remembered so far in one transaction (nothing when not caching or the
+  /// database is read-only).
+  void flush();
+  /// Whether a budget ran out, and why.
+  bool exhausted() const { return exhausted_.load(); }
+  std::string reason() const;
+
+ private:
+  struct Reply {
+    bool ok = false, skipped = false;
+    ChatResponse response;
+    std::string error;
+  };
+  /// A budgeted call: skipped (with the budget's reason) when a budget does not allow it.
+  Reply send(const ChatRequest &request, StageUsage &usage);
+  bool reserve(int64_t estimate);
+  void stop(const std::string &why);
+  void remember(const std::string &key, const std::string &kind, const ChatResponse &response);
+  void count_cache_hit(StageUsage &usage);
+  void count_repair(StageUsage &usage);
+
+  KnowledgeGraph &kg_;
+  LanguageModel &model_;
+  Settings settings_;
+  bool caching_ = false, writing_ = false;
+  std::atomic<std::size_t> calls_{0};
+  std::atomic<int64_t> tokens_{0};
+  std::atomic<bool> exhausted_{false};
+  mutable std::mutex mu_;  // usage counters, the budget's reason, the answers to store
+  std::string reason_;
+  std::vector<CachedResponse> to_store_;
+};
+
+}  // namespace grappi::detail

@@ -1,0 +1,130 @@
+#include "common.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace grappi::cli {
+
+void add_db_option(CLI::App *cmd, std::string &db, bool create) {
+  cmd->add_option("--db", db, create ? "Database file (created when missing)" : "Database file")->required();
+}
+
+KnowledgeGraph open_graph(const std::string &db, bool writable, int cache_mib) {
+  OpenOptions o;
+  o.create = writable;
+  o.cache_mib = cache_mib;
+  return KnowledgeGraph(db, o);
+}
+
+double score_arg(double v) { return v > 1.0 ? v / 1000.0 : v; }
+
+std::vector<std::size_t> parse_k(const std::string &spec, const char *flag) {
+  std::vector<std::size_t> k;
+  std::stringstream in(spec);
+  std::string part;
+  const auto bad = [&] {
+    return Error(ErrorCode::invalid_argument, std::string(flag) + ": '" + spec + "' is not a list of positive integers like 30,4");
+  };
+  while (std::getline(in, part, ',')) {
+    try {
+      std::size_t used = 0;
+      const long long v = std::stoll(part, &used);
+      if (used != part.size() || v <= 0) throw bad();
+      k.push_back(static_cast<std::size_t>(v));
+    } catch (const Error &) {
+      throw;
+    } catch (const std::exception &) {
+      throw bad();
+    }
+  }
+  if (k.empty()) throw bad();
+  return k;
+}
+
+std::vector<std::size_t> parse_windows(const std::string &spec, const char *flag) {
+  std::vector<std::size_t> out;
+  std::stringstream in(spec);
+  std::string part;
+  const auto bad = [&] {
+    return Error(ErrorCode::invalid_argument,
+                 std::string(flag) + ": '" + spec + "' is not like 1-3 or 1,2,5 (windows are numbered from 1)");
+  };
+  while (std::getline(in, part, ',')) {
+    const auto dash = part.find('-');
+    try {
+      std::size_t used = 0;
+      if (dash == std::string::npos) {
+        const long long v = std::stoll(part, &used);
+        if (v <= 0 || used != part.size()) throw bad();
+        out.push_back(static_cast<std::size_t>(v));
+      } else {
+        const long long a = std::stoll(part.substr(0, dash)), b = std::stoll(part.substr(dash + 1));
+        if (a <= 0 || b < a || b - a > 1000) throw bad();
+        for (long long v = a; v <= b; ++v) out.push_back(static_cast<std::size_t>(v));
+      }
+    } catch (const Error &) {
+      throw;
+    } catch (const std::exception &) {
+      throw bad();
+    }
+  }
+  if (out.empty()) throw bad();
+  return out;
+}
+
+std::string fmt(double v, int prec) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(prec) << v;
+  return o.str();
+}
+
+void print_table(const std::vector<std::string> &head, const std::vector<std::vector<std::string>> &rows) {
+  std::vector<std::size_t> w(head.size());
+  for (std::size_t i = 0; i < head.size(); ++i) w[i] = head[i].size();
+  for (const auto &r : rows)
+    for (std::size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], std::min<std::size_t>(r[i].size(), 60));
+  const auto line = [&](const std::vector<std::string> &r) {
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      const std::string cell = r[i].size() > 60 ? r[i].substr(0, 57) + "..." : r[i];
+      std::cout << std::left << std::setw(static_cast<int>(w[i])) << cell << (i + 1 < r.size() ? "  " : "");
+    }
+    std::cout << '\n';
+  };
+  line(head);
+  for (const auto &r : rows) line(r);
+}
+
+void write_output(const std::string &path, const std::string &text) {
+  if (path == "-") {
+    std::cout << text;
+    return;
+  }
+  std::ofstream f(path, std::ios::binary);
+  if (f) f << text;
+  if (f) f.close();
+  if (!f) throw Error(ErrorCode::io, "cannot write '" + path + "'");
+}
+
+ProgressBar::ProgressBar() : enabled_(isatty(STDERR_FILENO) != 0) {}
+
+void ProgressBar::operator()(const std::string &stage, uint64_t done, uint64_t total, const std::string &detail) {
+  if (!enabled_ || total == 0) return;
+  const int pct = static_cast<int>(100.0 * static_cast<double>(std::min(done, total)) / static_cast<double>(total));
+  if (pct == last_pct_ && stage == last_stage_ && detail == last_detail_) return;
+  last_pct_ = pct;
+  last_stage_ = stage;
+  last_detail_ = detail;
+  const int width = 30, filled = pct * width / 100;
+  std::fprintf(stderr, "\r%-9s [%s%s] %3d%% %s", stage.c_str(), std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), pct, detail.c_str());
+  if (done >= total) std::fputc('\n', stderr);
+  std::fflush(stderr);
+}
+
+}  // namespace grappi::cli

@@ -1,0 +1,75 @@
+// The grappi command line: what every command shares (argument parsing helpers, table and
+// number formatting, the one progress bar, opening the database, writing outputs). Commands
+// hold no logic of their own: they turn flags into the C++ API's options and print its results.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "grappi/grappi.hpp"
+
+namespace grappi::cli {
+
+/// Registration of every command (one file each).
+void add_import(CLI::App &app);
+void add_info(CLI::App &app);
+void add_neighbors(CLI::App &app);
+void add_resolve(CLI::App &app);
+void add_remove_dataset(CLI::App &app);
+void add_embed(CLI::App &app);
+void add_search(CLI::App &app);
+void add_window(CLI::App &app);
+void add_paths(CLI::App &app);
+void add_khop(CLI::App &app);
+void add_pagerank(CLI::App &app);
+void add_pcst(CLI::App &app);
+void add_retrieve(CLI::App &app);
+void add_explore(CLI::App &app);
+
+/// Exit statuses: 0 success, 1 a failure of the work itself (I/O, database, network, model),
+/// 2 a bad argument or a name that does not resolve.
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+/// Thrown by a command that has printed its result and must still exit with a status (for
+/// example `resolve --json` of a name that does not resolve).
+struct ExitStatus {
+  int status;
+};
+
+/// The --db option every graph command has.
+void add_db_option(CLI::App *cmd, std::string &db, bool create = false);
+
+/// Opens the database; `writable` also creates it when missing.
+KnowledgeGraph open_graph(const std::string &db, bool writable, int cache_mib = 64);
+
+/// Edge scores on the command line: 0-1, or STRING's 0-1000 when greater than 1.
+double score_arg(double v);
+/// "30,4" -> {30, 4}: positive integers.
+std::vector<std::size_t> parse_k(const std::string &spec, const char *flag = "--k");
+/// "1-3", "2", "1,3,5" -> window numbers (from 1).
+std::vector<std::size_t> parse_windows(const std::string &spec, const char *flag);
+
+/// v with `prec` digits after the point.
+std::string fmt(double v, int prec = 3);
+/// A table for people: left-aligned columns, cells cut at 60 characters.
+void print_table(const std::vector<std::string> &head, const std::vector<std::vector<std::string>> &rows);
+/// Writes text to a file, or to standard output for "-". Error(io) naming the file.
+void write_output(const std::string &path, const std::string &text);
+
+/// The one progress bar (stderr, only when it is a terminal): a stage name, done of total.
+class ProgressBar {
+ public:
+  ProgressBar();
+  void operator()(const std::string &stage, uint64_t done, uint64_t total, const std::string &detail = "");
+
+ private:
+  bool enabled_;
+  std::string last_stage_, last_detail_;
+  int last_pct_ = -1;
+};
+
+}  // namespace grappi::cli

@@ -1,0 +1,126 @@
+// grappi explore: ranked, explained PPI paths from a protein toward a therapeutic impact.
+#include <iostream>
+#include <memory>
+
+#include "common.hpp"
+
+namespace grappi::cli {
+
+namespace {
+
+struct ExploreArgs {
+  std::string db, protein, query, windows = "1", k = "30,4", llm = "extractive", embedding_model;
+  ExploreOptions o;       // numeric options and flags, bound directly
+  OpenAIChatOptions chat;  // the openai model's settings, bound directly
+  std::string model, system_template, edge_template, path_template, json, report, cx2;
+  double min_score = 0;
+  std::vector<std::string> relations;
+  bool no_cache = false, no_repair = false, no_json_mode = false, quiet = false;
+};
+
+void print_summary(const ExploreArgs &a, const ExploreResult &r, bool extractive) {
+  std::cout << "explore " << a.protein << ": \"" << a.query << "\" (" << r.model.value("identity", std::string()) << ")\n";
+  if (extractive) std::cout << "explanations are extractive summaries of annotations and STRING evidence, not generated text\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto &p : r.paths) {
+    std::string chain;
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) chain += (i ? " -> " : "") + r.protein(p.nodes[i])->name;
+    rows.push_back({std::to_string(p.rank), fmt(p.relevance_score, 0), chain, p.explanation});
+  }
+  print_table({"rank", "score", "path", "explanation"}, rows);
+}
+
+void run(ExploreArgs &a) {
+  if (a.llm == "openai" && a.model.empty()) throw Error(ErrorCode::invalid_argument, "explore: --llm openai needs --model");
+  KnowledgeGraph g = open_graph(a.db, false, 256);
+  ChatModelSpec spec;
+  spec.kind = a.llm;
+  spec.openai = a.chat;
+  spec.openai.model = a.model;
+  spec.openai.json_mode = !a.no_json_mode;
+  spec.openai.concurrency = a.o.concurrency;
+  auto model = make_chat_model(spec);
+
+  ExploreOptions o = a.o;
+  o.query = a.query;
+  o.windows = parse_windows(a.windows, "--windows");
+  o.window.k = parse_k(a.k);
+  o.window.filter.min_score = score_arg(a.min_score);
+  o.window.filter.relations = a.relations;
+  o.use_cache = !a.no_cache;
+  o.repair = !a.no_repair;
+  o.templates.load(a.system_template, a.edge_template, a.path_template);
+  ProgressBar bar;
+  o.progress = [&bar](const ExploreProgress &p) {
+    bar(p.stage, p.done, p.total, std::to_string(p.done) + "/" + std::to_string(p.total));
+  };
+  const AgentPipeline pipe(g, model, a.embedding_model);
+  const ExploreResult r = pipe.explore(a.protein, o);
+  if (!a.json.empty()) write_output(a.json, to_json(r).dump(2) + "\n");
+  if (!a.report.empty()) write_output(a.report, to_markdown(r));
+  if (!a.cx2.empty()) write_output(a.cx2, to_cx2(r).dump(1) + "\n");
+  const ExploreUsage &u = r.usage;
+  if (o.dry_run) {
+    std::cerr << "dry run: " << r.planned_calls << " model calls, about " << r.planned_prompt_tokens << " prompt tokens ("
+              << u.selected_paths << " paths, " << u.distinct_edges << " distinct edges, "
+              << (u.edges.cache_hits + u.paths.cache_hits) << " answers cached); nothing was sent\n";
+    return;
+  }
+  if (!a.quiet && a.json != "-") print_summary(a, r, model->kind() == "extractive");
+  std::cout.flush();
+  std::cerr << "candidates " << u.candidate_paths << (r.candidates_truncated ? " (bound reached)" : "") << ", explained "
+            << u.paths_explained << " paths and " << u.edges_explained << " edges (" << u.paths_failed << " + "
+            << u.edges_failed << " failed); " << u.model_calls << " model calls, " << u.cache_hits << " cache hits, "
+            << u.prompt_tokens << " prompt + " << u.completion_tokens << " completion tokens; " << fmt(u.seconds, 2) << " s\n";
+  if (r.partial) std::cerr << "grappi: partial result: " << r.partial_reason << '\n';
+}
+
+}  // namespace
+
+void add_explore(CLI::App &app) {
+  auto a = std::make_shared<ExploreArgs>();
+  auto &o = a->o;
+  auto &chat = a->chat;
+  auto *c = app.add_subcommand("explore", "Ranked, explained PPI paths from a protein toward a therapeutic impact (the main job)");
+  add_db_option(c, a->db);
+  c->add_option("--protein", a->protein, "Initial protein (name, alias or STRING id)")->required();
+  c->add_option("--query", a->query, "Therapeutic impact, e.g. \"inhibit tau phosphorylation\"")->required();
+  c->add_option("--windows", a->windows, "Window number(s): 1, 1-3 or 1,3");
+  c->add_option("--k", a->k, "k per depth, e.g. 30,4 (code default) or 10,2 (paper)");
+  c->add_option("--depth", o.window.depth, "Depth M");
+  c->add_option("--max-len", o.max_length, "Longest path in edges (L)");
+  c->add_option("--max-paths", o.max_paths, "Bound on candidate paths over all windows");
+  c->add_option("--top", o.top, "Ranked paths to keep (n)");
+  c->add_option("--explain-top", o.explain_top, "Explain only the best N candidate paths by a cheap prior (0 = all)");
+  c->add_option("--min-score", a->min_score, "Minimum edge score (0-1 or 0-1000)");
+  c->add_option("--relation", a->relations, "Relation type(s) to follow");
+  c->add_option("--query-weight", o.window.query_weight, "Blend query similarity into the window ranking (0 = reference behaviour)");
+  c->add_option("--score-weight", o.window.score_weight, "Blend the edge score into the window ranking");
+  c->add_option("--embedding-model", a->embedding_model, "Embedding model for ranking (default: the latest)");
+  c->add_option("--llm", a->llm, "extractive (offline default, no model) or openai (OpenAI-compatible HTTP)")
+      ->check(CLI::IsMember({"extractive", "openai"}));
+  c->add_option("--base-url", chat.base_url, "OpenAI-compatible base URL (POST {base}/chat/completions)");
+  c->add_option("--model", a->model, "Chat model name (required with --llm openai)");
+  c->add_option("--api-key-env", chat.api_key_env, "Environment variable holding the API key (never logged)");
+  c->add_option("--temperature", chat.temperature, "Sampling temperature");
+  c->add_option("--seed", chat.seed, "Sampling seed sent to the server");
+  c->add_option("--timeout", chat.timeout_seconds, "Seconds per request");
+  c->add_option("--retries", chat.max_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx");
+  c->add_flag("--no-json-mode", a->no_json_mode, "Do not send response_format json_object");
+  c->add_option("--concurrency", o.concurrency, "Model calls in flight");
+  c->add_option("--max-calls", o.max_calls, "Stop after this many model calls (partial result, marked)");
+  c->add_option("--max-tokens", o.max_tokens, "Stop after this many prompt + completion tokens (partial result, marked)");
+  c->add_flag("--dry-run", o.dry_run, "Print the number of model calls and estimated prompt tokens; send nothing");
+  c->add_flag("--no-cache", a->no_cache, "Neither read nor write the response cache");
+  c->add_flag("--no-repair", a->no_repair, "No follow-up turn after an unparseable path answer");
+  c->add_option("--system-template", a->system_template, "File replacing the system prompt");
+  c->add_option("--edge-template", a->edge_template, "File replacing the edge prompt template");
+  c->add_option("--path-template", a->path_template, "File replacing the path prompt template");
+  c->add_option("--json", a->json, "Write the JSON result to this file ('-' for standard output)");
+  c->add_option("--report", a->report, "Write a Markdown report to this file");
+  c->add_option("--cx2", a->cx2, "Write a CX2 network (Cytoscape, NDEx) of the ranked paths to this file");
+  c->add_flag("--quiet", a->quiet, "No summary on standard output");
+  c->callback([a] { run(*a); });
+}
+
+}  // namespace grappi::cli

@@ -1,0 +1,48 @@
+// grappi — the command-line front end. Holds no logic of its own: every command turns its flags
+// into the C++ API's options and prints the API's results (one file per command).
+#include <exception>
+#include <iostream>
+
+#include "common.hpp"
+
+int main(int argc, char **argv) {
+  CLI::App app{"grappi — knowledge-graph retrieval over protein interaction networks"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("grappi ") + GRAPPI_VERSION_STRING);
+  app.option_defaults()->always_capture_default();  // --help shows every default
+  using namespace grappi::cli;
+  add_import(app);
+  add_info(app);
+  add_neighbors(app);
+  add_resolve(app);
+  add_remove_dataset(app);
+  add_embed(app);
+  add_search(app);
+  add_window(app);
+  add_paths(app);
+  add_khop(app);
+  add_pagerank(app);
+  add_pcst(app);
+  add_retrieve(app);
+  add_explore(app);
+  try {
+    app.parse(argc, argv);  // a command runs in its callback
+  } catch (const ExitStatus &e) {
+    return e.status;
+  } catch (const CLI::ParseError &e) {
+    const int rc = app.exit(e);  // prints help, the version, or the parse error
+    return rc == 0 ? 0 : kExitUsage;
+  } catch (const grappi::Error &e) {
+    std::cerr << "grappi: " << e.what() << '\n';
+    switch (e.code()) {
+      case grappi::ErrorCode::invalid_argument:
+      case grappi::ErrorCode::not_found:
+      case grappi::ErrorCode::ambiguous: return kExitUsage;
+      default: return kExitFailure;
+    }
+  } catch (const std::exception &e) {
+    std::cerr << "grappi: " << e.what() << '\n';
+    return kExitFailure;
+  }
+  return 0;
+}
