@@ -1,5 +1,6 @@
 /* C99 test of the C API: every function, including misuse. Prints "N passed, N failed". */
 #include <grappi/grappi.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,66 @@ static int32_t chat_cb(void *user, const char *request_json, grappi_chat_reply *
     }                                                                       \
   } while (0)
 
+/* grappi_retrieve_options as version 1 had it (before event_order): what a caller built against
+ * the old header passes. Its tail padding is where version 2 put event_order. */
+typedef struct retrieve_options_v1 {
+  uint32_t version;
+  const char *mode;
+  size_t seeds, hops, degree_cap, node_budget;
+  double min_score;
+  size_t topk, topk_e;
+  double cost_e;
+  int32_t pyg_cap;
+  double alpha, beta, gamma, lambda;
+  const char *pruning;
+  int32_t num_clusters;
+} retrieve_options_v1;
+
+static int same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
+
+/* Each _INIT macro gives what its _init function gives. */
+static void check_init_macros(void) {
+  grappi_open_options o1 = GRAPPI_OPEN_OPTIONS_INIT, o2;
+  grappi_embed_options e1 = GRAPPI_EMBED_OPTIONS_INIT, e2;
+  grappi_window_options w1 = GRAPPI_WINDOW_OPTIONS_INIT, w2;
+  grappi_retrieve_options r1 = GRAPPI_RETRIEVE_OPTIONS_INIT, r2;
+  grappi_explore_options x1 = GRAPPI_EXPLORE_OPTIONS_INIT, x2;
+  grappi_pcst_options p1 = GRAPPI_PCST_OPTIONS_INIT, p2;
+  CHECK(grappi_open_options_init(&o2, GRAPPI_OPEN_OPTIONS_VERSION) == GRAPPI_OK);
+  CHECK(o1.version == o2.version && o1.read_only == o2.read_only && o1.create == o2.create &&
+        o1.busy_timeout_ms == o2.busy_timeout_ms);
+  CHECK(grappi_embed_options_init(&e2, GRAPPI_EMBED_OPTIONS_VERSION) == GRAPPI_OK);
+  CHECK(e1.version == e2.version && same_text(e1.embedder, e2.embedder) && e1.dimension == e2.dimension &&
+        same_text(e1.base_url, e2.base_url) && same_text(e1.model, e2.model) && same_text(e1.api_key_env, e2.api_key_env) &&
+        e1.callback == e2.callback && e1.user_data == e2.user_data);
+  CHECK(grappi_window_options_init(&w2, GRAPPI_WINDOW_OPTIONS_VERSION) == GRAPPI_OK);
+  CHECK(w1.version == w2.version && w1.k == w2.k && w1.k_count == w2.k_count && w1.depth == w2.depth &&
+        w1.window == w2.window && w1.min_score == w2.min_score && w1.max_path_length == w2.max_path_length &&
+        w1.max_paths == w2.max_paths);
+  CHECK(grappi_retrieve_options_init(&r2, GRAPPI_RETRIEVE_OPTIONS_VERSION) == GRAPPI_OK);
+  CHECK(r1.version == r2.version && same_text(r1.mode, r2.mode) && r1.seeds == r2.seeds && r1.hops == r2.hops &&
+        r1.degree_cap == r2.degree_cap && r1.node_budget == r2.node_budget && r1.min_score == r2.min_score &&
+        r1.topk == r2.topk && r1.topk_e == r2.topk_e && r1.cost_e == r2.cost_e && r1.pyg_cap == r2.pyg_cap &&
+        r1.alpha == r2.alpha && r1.beta == r2.beta && r1.gamma == r2.gamma && r1.lambda == r2.lambda &&
+        same_text(r1.pruning, r2.pruning) && r1.num_clusters == r2.num_clusters && r1.event_order == r2.event_order);
+  CHECK(grappi_explore_options_init(&x2, GRAPPI_EXPLORE_OPTIONS_VERSION) == GRAPPI_OK);
+  CHECK(x1.version == x2.version && x1.windows == x2.windows && x1.window_count == x2.window_count && x1.k == x2.k &&
+        x1.k_count == x2.k_count && x1.depth == x2.depth && x1.min_score == x2.min_score &&
+        x1.max_length == x2.max_length && x1.max_paths == x2.max_paths && x1.top == x2.top &&
+        x1.explain_top == x2.explain_top && x1.concurrency == x2.concurrency && x1.max_calls == x2.max_calls &&
+        x1.max_tokens == x2.max_tokens && x1.dry_run == x2.dry_run && x1.use_cache == x2.use_cache &&
+        same_text(x1.llm, x2.llm) && same_text(x1.base_url, x2.base_url) && same_text(x1.model, x2.model) &&
+        same_text(x1.api_key_env, x2.api_key_env) && x1.chat == x2.chat && x1.user_data == x2.user_data);
+  CHECK(grappi_pcst_options_init(&p2, GRAPPI_PCST_OPTIONS_VERSION) == GRAPPI_OK);
+  CHECK(p1.version == p2.version && p1.root == p2.root && p1.num_clusters == p2.num_clusters &&
+        same_text(p1.pruning, p2.pruning) && p1.improve == p2.improve && p1.event_order == p2.event_order);
+  /* Versions outside 1..current are refused, by _init and by the functions that read options. */
+  CHECK(grappi_retrieve_options_init(&r2, 0) == GRAPPI_EINVAL);
+  CHECK(grappi_retrieve_options_init(&r2, GRAPPI_RETRIEVE_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
+  CHECK(strstr(grappi_last_error_message(), "grappi_retrieve_options version 3") != NULL);
+  CHECK(grappi_pcst_options_init(&p2, 2) == GRAPPI_EINVAL);
+}
+
 int main(int argc, char **argv) {
   const char *data = argc > 1 ? argv[1] : "data";
   char path[4096], db[256];
@@ -70,6 +131,8 @@ int main(int argc, char **argv) {
   CHECK(grappi_last_error_message() != NULL);
   grappi_free(NULL);
   grappi_graph_free(NULL);
+
+  check_init_macros();
 
   /* Options and open. */
   CHECK(grappi_open_options_init(NULL, GRAPPI_OPEN_OPTIONS_VERSION) == GRAPPI_EINVAL);
@@ -214,27 +277,60 @@ int main(int argc, char **argv) {
   /* PCST retrieval. */
   {
     grappi_retrieve_options ro;
-    char *json = NULL;
+    retrieve_options_v1 *old;
+    char *json = NULL, *csv = NULL;
+    const char *question = "cyclin-dependent kinase of the cell cycle";
     CHECK(grappi_retrieve_options_init(&ro, 3) == GRAPPI_EINVAL);
     CHECK(grappi_retrieve_options_init(&ro, GRAPPI_RETRIEVE_OPTIONS_VERSION) == GRAPPI_OK && ro.topk == 3 && ro.seeds == 10);
-    CHECK(grappi_graph_retrieve(g, "cyclin-dependent kinase of the cell cycle", &ro, 0, &json) == GRAPPI_OK && json != NULL);
+    CHECK(ro.event_order == GRAPPI_PCST_ORDER_DEFAULT);
+    CHECK(grappi_graph_retrieve_json(g, question, &ro, &json) == GRAPPI_OK && json != NULL);
     CHECK(json && strstr(json, "\"objective\"") != NULL && strstr(json, "\"virtual_nodes\"") != NULL);
-    grappi_free(json);
-    json = NULL;
     ro.mode = "prize";
     ro.pruning = "STRONG";
-    CHECK(grappi_graph_retrieve(g, "cyclin-dependent kinase of the cell cycle", &ro, 1, &json) == GRAPPI_OK && json != NULL);
-    CHECK(json && strncmp(json, "node_id,node_attr\n", 18) == 0 && strstr(json, "\nsrc,edge_attr,dst\n") != NULL);
+    CHECK(grappi_graph_retrieve_csv(g, question, &ro, &csv) == GRAPPI_OK && csv != NULL);
+    CHECK(csv && strncmp(csv, "node_id,node_attr\n", 18) == 0 && strstr(csv, "\nsrc,edge_attr,dst\n") != NULL);
+    grappi_free(csv);
+    csv = NULL;
+    /* The superseded function still answers, CSV into its out_json. */
+    CHECK(grappi_graph_retrieve(g, question, &ro, 1, &csv) == GRAPPI_OK && csv && strncmp(csv, "node_id,node_attr\n", 18) == 0);
+    grappi_free(csv);
+    csv = NULL;
+    ro.event_order = GRAPPI_PCST_ORDER_REFERENCE;
+    CHECK(grappi_graph_retrieve_json(g, question, &ro, &csv) == GRAPPI_OK && csv != NULL);
+    grappi_free(csv);
+    csv = NULL;
+    ro.event_order = 7;
+    CHECK(grappi_graph_retrieve_json(g, question, &ro, &csv) == GRAPPI_EINVAL && csv == NULL);
+    CHECK(strstr(grappi_last_error_message(), "event_order 7") != NULL);
+
+    /* A caller built against version 1: its struct (allocated at its own size, padding filled
+     * with garbage where version 2 keeps event_order) is read as version 1, and _init writes
+     * only version 1's fields. */
+    old = (retrieve_options_v1 *)malloc(sizeof *old);
+    memset(old, 0xAB, sizeof *old);
+    CHECK(grappi_retrieve_options_init((grappi_retrieve_options *)(void *)old, 1) == GRAPPI_OK);
+    CHECK(old->version == 1 && old->seeds == 10 && old->num_clusters == 1 && strcmp(old->pruning, "gw") == 0);
+    CHECK(((unsigned char *)old)[sizeof *old - 1] == 0xAB); /* the tail was not written */
+    memset((char *)old + offsetof(retrieve_options_v1, num_clusters) + sizeof old->num_clusters, 0xAB,
+           sizeof *old - offsetof(retrieve_options_v1, num_clusters) - sizeof old->num_clusters);
+    CHECK(grappi_graph_retrieve_json(g, question, (const grappi_retrieve_options *)(const void *)old, &csv) == GRAPPI_OK);
+    CHECK(csv && json && strcmp(csv, json) == 0); /* the same subgraph as the current defaults */
+    grappi_free(csv);
+    csv = NULL;
+    free(old);
     grappi_free(json);
     json = NULL;
+
+    ro.event_order = GRAPPI_PCST_ORDER_DEFAULT;
     ro.mode = "nonsense";
-    CHECK(grappi_graph_retrieve(g, "kinase", &ro, 0, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(grappi_graph_retrieve_json(g, "kinase", &ro, &json) == GRAPPI_EINVAL && json == NULL);
     ro.mode = NULL;
     ro.pruning = "fastest";
-    CHECK(grappi_graph_retrieve(g, "kinase", &ro, 0, &json) == GRAPPI_EINVAL);
-    CHECK(grappi_graph_retrieve(g, NULL, NULL, 0, &json) == GRAPPI_EINVAL);
-    CHECK(grappi_graph_retrieve(NULL, "kinase", NULL, 0, &json) == GRAPPI_EINVAL);
-    CHECK(grappi_graph_retrieve(g, "kinase", NULL, 0, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_retrieve_json(g, "kinase", &ro, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_retrieve_json(g, NULL, NULL, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_retrieve_json(NULL, "kinase", NULL, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_retrieve_json(g, "kinase", NULL, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_retrieve_csv(g, "kinase", NULL, NULL) == GRAPPI_EINVAL);
   }
 
   /* Explore: extractive, callback (with the cache), failures, misuse. */
@@ -251,12 +347,15 @@ int main(int argc, char **argv) {
     xo.k = ks;
     xo.k_count = 2;
     xo.max_length = 3;
-    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+    CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
     CHECK(json && strstr(json, "\"paths\"") != NULL && strstr(json, "\"rank\":1") != NULL);
     CHECK(json && strstr(json, "Extractive summary (not generated)") != NULL);
     grappi_free(json);
     json = NULL;
-    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", NULL, &json) == GRAPPI_OK && json != NULL); /* defaults */
+    CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", NULL, &json) == GRAPPI_OK && json != NULL); /* defaults */
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_explore(g, "cdc28", "cell cycle kinase", NULL, &json) == GRAPPI_OK && json != NULL); /* by name */
     grappi_free(json);
     json = NULL;
 
@@ -267,28 +366,28 @@ int main(int argc, char **argv) {
     xo.concurrency = 1;
     xo.windows = wins;
     xo.window_count = 2;
-    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+    CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
     CHECK(st.calls > 5);
     CHECK(json && strstr(json, "\"relevance_score\":77.0") != NULL && strstr(json, "edge from C") != NULL);
     CHECK(json && strstr(json, "\"cache_hits\":0") != NULL);
     grappi_free(json);
     json = NULL;
     first_calls = st.calls;
-    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+    CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
     CHECK(st.calls == first_calls); /* everything came from the cache */
     CHECK(json && strstr(json, "\"model_calls\":0") != NULL);
     grappi_free(json);
     json = NULL;
     xo.use_cache = 0;
     xo.dry_run = 1;
-    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+    CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
     CHECK(st.calls == first_calls && json && strstr(json, "\"plan\"") != NULL);
     grappi_free(json);
     json = NULL;
     xo.dry_run = 0;
     st.fail = 1;
     xo.max_calls = 4;
-    CHECK(grappi_graph_explore(g, "CDC28", "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+    CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
     CHECK(st.calls == first_calls + 4);
     CHECK(json && strstr(json, "chat callback returned 3: c says no") != NULL && strstr(json, "\"partial\":true") != NULL);
     grappi_free(json);
@@ -296,24 +395,26 @@ int main(int argc, char **argv) {
     st.fail = 0;
 
     /* Misuse. */
-    CHECK(grappi_graph_explore(NULL, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL && json == NULL);
-    CHECK(grappi_graph_explore(g, NULL, "q", &xo, &json) == GRAPPI_EINVAL);
-    CHECK(grappi_graph_explore(g, "CDC28", "bad\xff", &xo, &json) == GRAPPI_EINVAL);
-    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_explore_json(NULL, cdc28, "q", &xo, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(grappi_graph_explore_json(g, -1, "q", &xo, &json) == GRAPPI_ENOTFOUND && json == NULL);
+    CHECK(grappi_graph_explore_json(g, cdc28, "bad\xff", &xo, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, NULL) == GRAPPI_EINVAL);
+    /* The superseded form takes a name. */
     CHECK(grappi_graph_explore(g, "NO_SUCH_PROTEIN_X", "q", &xo, &json) == GRAPPI_ENOTFOUND && json == NULL);
+    CHECK(grappi_graph_explore(g, NULL, "q", &xo, &json) == GRAPPI_EINVAL);
     xo.chat = NULL;
-    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, &json) == GRAPPI_EINVAL);
     CHECK(strstr(grappi_last_error_message(), "needs chat") != NULL);
     xo.llm = "gpt";
-    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, &json) == GRAPPI_EINVAL);
     xo.llm = "openai";
     xo.model = NULL;
-    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, &json) == GRAPPI_EINVAL);
     xo.llm = NULL;
     xo.k = NULL;
-    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL); /* k_count without k */
+    CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, &json) == GRAPPI_EINVAL); /* k_count without k */
     xo.version = 0;
-    CHECK(grappi_graph_explore(g, "CDC28", "q", &xo, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, &json) == GRAPPI_EINVAL);
     CHECK(grappi_chat_reply_set(NULL, "x", 0, 0) == GRAPPI_EINVAL);
     CHECK(grappi_chat_reply_set_error(NULL, "x") == GRAPPI_EINVAL);
   }
@@ -344,6 +445,56 @@ int main(int argc, char **argv) {
     CHECK(nn == 2 && nodes[0] == 1 && nodes[1] == 2 && ne == 1 && sel[0] == 1 && objective > 3.999 && objective < 4.001);
     CHECK(grappi_pcst_solve_flags(3, prizes, 2, edges, costs, -1, 1, "gw", 8u, nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
     CHECK(strstr(grappi_last_error_message(), "flags") != NULL);
+  }
+
+  /* PCST through a solver handle and options. */
+  {
+    double prizes[3] = {0, 5, 6}, costs[2] = {3, 4}, bad_costs[2] = {3, -4};
+    double path_prizes[4] = {10, 0, 1, 10}, path_costs[3] = {10, 4, 3};
+    int64_t edges[4] = {0, 1, 1, 2}, path_edges[6] = {0, 1, 1, 2, 2, 3};
+    grappi_pcst_solver *solver = NULL;
+    grappi_pcst_options po = GRAPPI_PCST_OPTIONS_INIT;
+    grappi_pcst_result res = GRAPPI_PCST_RESULT_INIT;
+    grappi_pcst_solver_free(NULL);
+    CHECK(grappi_pcst_solver_new(NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_pcst_solver_new(&solver) == GRAPPI_OK && solver != NULL);
+    CHECK(grappi_pcst_solver_solve(solver, 3, prizes, 2, edges, costs, NULL, &res) == GRAPPI_OK);
+    CHECK(res.num_nodes == 2 && res.nodes[0] == 1 && res.nodes[1] == 2 && res.num_edges == 1 && res.edges[0] == 1);
+    CHECK(res.objective > 3.999 && res.objective < 4.001 && res.net_worth > 6.999 && res.net_worth < 7.001);
+    CHECK(res.objective_before_improve == res.objective && res.improve_rounds == 0);
+    /* The same solver, another instance (ALGORITHMS.md's rooted path): root 0, pruning none
+     * keeps {0,1,2,3} with edges {1,2}; gw keeps the root alone. */
+    po.root = 0;
+    po.pruning = "none";
+    CHECK(grappi_pcst_solver_solve(solver, 4, path_prizes, 3, path_edges, path_costs, &po, &res) == GRAPPI_OK);
+    CHECK(res.num_nodes == 4 && res.num_edges == 2 && res.edges[0] == 1 && res.edges[1] == 2);
+    po.pruning = "gw";
+    po.event_order = GRAPPI_PCST_ORDER_REFERENCE;
+    po.improve = 1;
+    CHECK(grappi_pcst_solver_solve(solver, 4, path_prizes, 3, path_edges, path_costs, &po, &res) == GRAPPI_OK);
+    CHECK(res.num_nodes == 1 && res.nodes[0] == 0 && res.num_edges == 0);
+    /* Misuse: bad input names the index; bad options and results versions; NULLs. */
+    po = (grappi_pcst_options)GRAPPI_PCST_OPTIONS_INIT;
+    CHECK(grappi_pcst_solver_solve(solver, 3, prizes, 2, edges, bad_costs, &po, &res) == GRAPPI_EINVAL);
+    CHECK(strstr(grappi_last_error_message(), "edge 1") != NULL);
+    po.event_order = 9;
+    CHECK(grappi_pcst_solver_solve(solver, 3, prizes, 2, edges, costs, &po, &res) == GRAPPI_EINVAL);
+    po.event_order = GRAPPI_PCST_ORDER_FAST;
+    po.pruning = "fastest";
+    CHECK(grappi_pcst_solver_solve(solver, 3, prizes, 2, edges, costs, &po, &res) == GRAPPI_EINVAL);
+    po.pruning = NULL; /* NULL: gw */
+    CHECK(grappi_pcst_solver_solve(solver, 3, prizes, 2, edges, costs, &po, &res) == GRAPPI_OK && res.num_nodes == 2);
+    po.version = 2;
+    CHECK(grappi_pcst_solver_solve(solver, 3, prizes, 2, edges, costs, &po, &res) == GRAPPI_EINVAL);
+    po.version = GRAPPI_PCST_OPTIONS_VERSION;
+    res.version = 0;
+    CHECK(grappi_pcst_solver_solve(solver, 3, prizes, 2, edges, costs, &po, &res) == GRAPPI_EINVAL);
+    res.version = GRAPPI_PCST_RESULT_VERSION;
+    CHECK(grappi_pcst_solver_solve(NULL, 3, prizes, 2, edges, costs, &po, &res) == GRAPPI_EINVAL);
+    CHECK(grappi_pcst_solver_solve(solver, 3, prizes, 2, edges, costs, &po, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_pcst_solver_solve(solver, 3, NULL, 2, edges, costs, &po, &res) == GRAPPI_EINVAL);
+    CHECK(grappi_pcst_solver_solve(solver, 0, NULL, 0, NULL, NULL, &po, &res) == GRAPPI_OK && res.num_nodes == 0);
+    grappi_pcst_solver_free(solver);
   }
 
   /* Read-only reopen. */

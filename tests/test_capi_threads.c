@@ -56,7 +56,7 @@ static char *explore(void) {
   xo.k_count = 2;
   xo.max_length = 3;
   xo.concurrency = 2;
-  if (grappi_graph_explore(g, "CDC28", "cyclin dependent kinase", &xo, &json) != GRAPPI_OK) return NULL;
+  if (grappi_graph_explore_json(g, cdc28, "cyclin dependent kinase", &xo, &json) != GRAPPI_OK) return NULL;
   /* Timings differ from run to run: compare everything before "usage". */
   usage = strstr(json, "\"usage\"");
   if (usage) *usage = '\0';

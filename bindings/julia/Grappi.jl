@@ -79,40 +79,91 @@ function take_string(p::Ptr{Cchar})
     return s
 end
 
-"Ranked, explained paths from a protein for a therapeutic query with the default options and
-the offline extractive model; the explore JSON as a String (parse it with JSON.jl)."
-function explore(g::Graph, protein::AbstractString, query::AbstractString)
+"""Ranked, explained paths from a node (an id, or a name to resolve) for a therapeutic query with
+the default options and the offline extractive model; the explore JSON as a String (parse it
+with JSON.jl)."""
+function explore(g::Graph, root::Union{Integer,AbstractString}, query::AbstractString)
+    id = root isa AbstractString ? resolve(g, root) : Int64(root)
     out = Ref{Ptr{Cchar}}(C_NULL)
-    check(ccall((:grappi_graph_explore, libgrappi_c), Int32, (Ptr{Cvoid}, Cstring, Cstring, Ptr{Cvoid}, Ref{Ptr{Cchar}}),
-                g.handle, protein, query, C_NULL, out))
+    check(ccall((:grappi_graph_explore_json, libgrappi_c), Int32, (Ptr{Cvoid}, Int64, Cstring, Ptr{Cvoid}, Ref{Ptr{Cchar}}),
+                g.handle, id, query, C_NULL, out))
     return take_string(out[])
 end
 
-"A connected subgraph for a question by PCST (G-Retriever prizes, default options) as JSON."
+"A connected subgraph for a question by PCST (G-Retriever prizes, default options) as JSON, or
+with csv=true as G-Retriever's CSV text."
 function retrieve(g::Graph, question::AbstractString; csv::Bool=false)
     out = Ref{Ptr{Cchar}}(C_NULL)
-    check(ccall((:grappi_graph_retrieve, libgrappi_c), Int32, (Ptr{Cvoid}, Cstring, Ptr{Cvoid}, Int32, Ref{Ptr{Cchar}}),
-                g.handle, question, C_NULL, csv ? 1 : 0, out))
+    fn = csv ? :grappi_graph_retrieve_csv : :grappi_graph_retrieve_json
+    check(ccall((fn, libgrappi_c), Int32, (Ptr{Cvoid}, Cstring, Ptr{Cvoid}, Ref{Ptr{Cchar}}),
+                g.handle, question, C_NULL, out))
     return take_string(out[])
+end
+
+# grappi_pcst_options and grappi_pcst_result of grappi.h (version 1 of each), field for field.
+struct PcstOptionsC
+    version::UInt32
+    root::Int64
+    num_clusters::Int32
+    pruning::Ptr{Cchar}
+    improve::Int32
+    event_order::Int32
+end
+mutable struct PcstResultC
+    version::UInt32
+    nodes::Ptr{Int64}
+    num_nodes::Csize_t
+    edges::Ptr{Int64}
+    num_edges::Csize_t
+    objective::Cdouble
+    net_worth::Cdouble
+    objective_before_improve::Cdouble
+    improve_rounds::Int32
+end
+
+const EVENT_ORDERS = Dict(:default => 0, :fast => 1, :reference => 2)  # GRAPPI_PCST_ORDER_*
+
+"A PCST solver that keeps its buffers between solves; freed by its finalizer or close(s)."
+mutable struct PcstSolver
+    handle::Ptr{Cvoid}
+    function PcstSolver()
+        out = Ref{Ptr{Cvoid}}(C_NULL)
+        check(ccall((:grappi_pcst_solver_new, libgrappi_c), Int32, (Ref{Ptr{Cvoid}},), out))
+        s = new(out[])
+        finalizer(close, s)
+        return s
+    end
+end
+
+function Base.close(s::PcstSolver)
+    if s.handle != C_NULL
+        ccall((:grappi_pcst_solver_free, libgrappi_c), Cvoid, (Ptr{Cvoid},), s.handle)
+        s.handle = C_NULL
+    end
+    return nothing
 end
 
 """Prize-collecting Steiner tree: (nodes, edge indices, objective); node ids are 0-based.
-`improve`: local search after pruning (never worse); `reference_order`: events in pcst_fast's
-own order (its results exactly)."""
-function pcst_solve(prizes::Vector{Float64}, edges::Vector{Tuple{Int,Int}}, costs::Vector{Float64};
-                    root::Integer=-1, clusters::Integer=1, pruning::String="gw",
-                    improve::Bool=false, reference_order::Bool=false)
+`improve`: local search after pruning (never worse); `event_order`: :default, :fast, or
+:reference (pcst_fast's own order: its results exactly)."""
+function solve(s::PcstSolver, prizes::Vector{Float64}, edges::Vector{Tuple{Int,Int}}, costs::Vector{Float64};
+               root::Integer=-1, clusters::Integer=1, pruning::String="gw", improve::Bool=false,
+               event_order::Symbol=:default)
     flat = Int64[x for e in edges for x in e]
-    nodes = Vector{Int64}(undef, length(prizes))
-    sel = Vector{Int64}(undef, length(edges))
-    nn, ne, obj = Ref{Csize_t}(0), Ref{Csize_t}(0), Ref{Cdouble}(0)
-    flags = UInt32((improve ? 1 : 0) | (reference_order ? 2 : 0))  # GRAPPI_PCST_IMPROVE, _REFERENCE_ORDER
-    check(ccall((:grappi_pcst_solve_flags, libgrappi_c), Int32,
-                (Csize_t, Ptr{Cdouble}, Csize_t, Ptr{Int64}, Ptr{Cdouble}, Int64, Int32, Cstring, UInt32,
-                 Ptr{Int64}, Ref{Csize_t}, Ptr{Int64}, Ref{Csize_t}, Ref{Cdouble}),
-                length(prizes), prizes, length(edges), flat, costs, root, clusters, pruning, flags,
-                nodes, nn, sel, ne, obj))
-    return nodes[1:nn[]], sel[1:ne[]], obj[]
+    GC.@preserve pruning begin
+        opts = Ref(PcstOptionsC(1, root, clusters, pointer(pruning), improve ? 1 : 0, EVENT_ORDERS[event_order]))
+        res = PcstResultC(1, C_NULL, 0, C_NULL, 0, 0, 0, 0, 0)
+        check(ccall((:grappi_pcst_solver_solve, libgrappi_c), Int32,
+                    (Ptr{Cvoid}, Csize_t, Ptr{Cdouble}, Csize_t, Ptr{Int64}, Ptr{Cdouble}, Ref{PcstOptionsC}, Ref{PcstResultC}),
+                    s.handle, length(prizes), prizes, length(edges), flat, costs, opts, res))
+    end
+    nodes = copy(unsafe_wrap(Array, res.nodes, Int(res.num_nodes)))
+    sel = copy(unsafe_wrap(Array, res.edges, Int(res.num_edges)))
+    return nodes, sel, res.objective
 end
+
+"One-off pcst solve (see solve): (nodes, edge indices, objective)."
+pcst_solve(prizes::Vector{Float64}, edges::Vector{Tuple{Int,Int}}, costs::Vector{Float64}; kw...) =
+    solve(PcstSolver(), prizes, edges, costs; kw...)
 
 end # module

@@ -1,7 +1,7 @@
 """Python bindings for grappi's C API, through ctypes (standard library only).
 
-The shared library is looked up in $GRAPPI_LIB (a path to libgrappi_c.so), then by the linker
-(ctypes.util.find_library("grappi_c")). Every failing call raises grappi.Error with the
+The shared library is looked up in $GRAPPI_LIB (a path to libgrappi_c.so, which is
+self-contained: it loads from any directory), then by the linker (ctypes.util.find_library). Every failing call raises grappi.Error with the
 library's status code and message. Library-allocated strings are copied and freed at once.
 
     import grappi
@@ -15,7 +15,7 @@ import ctypes.util
 import json
 import os
 
-__all__ = ["Error", "Graph", "version", "pcst_solve"]
+__all__ = ["Error", "Graph", "PcstSolver", "version", "pcst_solve"]
 
 _i64 = ctypes.c_int64
 _size = ctypes.c_size_t
@@ -59,19 +59,26 @@ _neighbors = _fn("grappi_graph_neighbors", _status, ctypes.c_void_p, _i64, ctype
                  ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_size))
 _counts = _fn("grappi_graph_counts", _status, ctypes.c_void_p, ctypes.POINTER(_i64), ctypes.POINTER(_i64))
 _node_name = _fn("grappi_graph_node_name", _status, ctypes.c_void_p, _i64, ctypes.POINTER(ctypes.c_void_p))
-_embed = _fn("grappi_graph_embed", _status, ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(_size))
 _search = _fn("grappi_graph_search", _status, ctypes.c_void_p, ctypes.c_char_p, _size, ctypes.POINTER(_i64),
               ctypes.POINTER(ctypes.c_float), _size, ctypes.POINTER(_size))
 _window = _fn("grappi_graph_window_json", _status, ctypes.c_void_p, _i64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
 _paths = _fn("grappi_graph_paths_json", _status, ctypes.c_void_p, _i64, _i64, _size, _size, ctypes.c_int32,
              ctypes.POINTER(ctypes.c_void_p))
+_khop = _fn("grappi_graph_khop_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size, _size, _size,
+            ctypes.POINTER(ctypes.c_void_p))
 _pagerank = _fn("grappi_graph_pagerank", _status, ctypes.c_void_p, ctypes.POINTER(_i64), _size, ctypes.c_double,
                 ctypes.POINTER(_i64), ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_size))
-_pcst = _fn("grappi_pcst_solve_flags", _status, _size, ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_i64),
-            ctypes.POINTER(ctypes.c_double), _i64, ctypes.c_int32, ctypes.c_char_p, ctypes.c_uint32,
-            ctypes.POINTER(_i64), ctypes.POINTER(_size), ctypes.POINTER(_i64), ctypes.POINTER(_size),
-            ctypes.POINTER(ctypes.c_double))
-_PCST_IMPROVE, _PCST_REFERENCE_ORDER = 1, 2  # GRAPPI_PCST_* of grappi.h
+
+# Event orders of the PCST solver (GRAPPI_PCST_ORDER_* of grappi.h).
+_PCST_ORDERS = {"default": 0, "fast": 1, "reference": 2}
+
+
+# Mirrors of grappi.h's structs, at the version these bindings were written for (_VERSIONS).
+# The tests compare their layouts with the C compiler's (_MIRRORS).
+class _EmbedOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("embedder", ctypes.c_char_p), ("dimension", _size),
+                ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p),
+                ("callback", ctypes.c_void_p), ("user_data", ctypes.c_void_p)]
 
 
 class _WindowOptions(ctypes.Structure):
@@ -79,7 +86,13 @@ class _WindowOptions(ctypes.Structure):
                 ("window", _size), ("min_score", ctypes.c_double), ("max_path_length", _size), ("max_paths", _size)]
 
 
-_window_init = _fn("grappi_window_options_init", _status, ctypes.POINTER(_WindowOptions), ctypes.c_uint32)
+class _RetrieveOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("mode", ctypes.c_char_p), ("seeds", _size), ("hops", _size),
+                ("degree_cap", _size), ("node_budget", _size), ("min_score", ctypes.c_double), ("topk", _size),
+                ("topk_e", _size), ("cost_e", ctypes.c_double), ("pyg_cap", ctypes.c_int32), ("alpha", ctypes.c_double),
+                ("beta", ctypes.c_double), ("gamma", ctypes.c_double), ("lambda", ctypes.c_double),
+                ("pruning", ctypes.c_char_p), ("num_clusters", ctypes.c_int32), ("event_order", ctypes.c_int32)]
+
 
 _CHAT_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
 
@@ -94,11 +107,56 @@ class _ExploreOptions(ctypes.Structure):
                 ("user_data", ctypes.c_void_p)]
 
 
+class _PcstOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("root", _i64), ("num_clusters", ctypes.c_int32),
+                ("pruning", ctypes.c_char_p), ("improve", ctypes.c_int32), ("event_order", ctypes.c_int32)]
+
+
+class _PcstResult(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("nodes", ctypes.POINTER(_i64)), ("num_nodes", _size),
+                ("edges", ctypes.POINTER(_i64)), ("num_edges", _size), ("objective", ctypes.c_double),
+                ("net_worth", ctypes.c_double), ("objective_before_improve", ctypes.c_double),
+                ("improve_rounds", ctypes.c_int32)]
+
+
+_MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _WindowOptions,
+            "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
+            "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult}
+_VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_retrieve_options": 2,
+             "grappi_explore_options": 1, "grappi_pcst_options": 1, "grappi_pcst_result": 1}
+
+_embed_init = _fn("grappi_embed_options_init", _status, ctypes.POINTER(_EmbedOptions), ctypes.c_uint32)
+_embed = _fn("grappi_graph_embed", _status, ctypes.c_void_p, ctypes.POINTER(_EmbedOptions), ctypes.POINTER(_size))
+_window_init = _fn("grappi_window_options_init", _status, ctypes.POINTER(_WindowOptions), ctypes.c_uint32)
+_retrieve_init = _fn("grappi_retrieve_options_init", _status, ctypes.POINTER(_RetrieveOptions), ctypes.c_uint32)
+_retrieve_json = _fn("grappi_graph_retrieve_json", _status, ctypes.c_void_p, ctypes.c_char_p,
+                     ctypes.POINTER(_RetrieveOptions), ctypes.POINTER(ctypes.c_void_p))
+_retrieve_csv = _fn("grappi_graph_retrieve_csv", _status, ctypes.c_void_p, ctypes.c_char_p,
+                    ctypes.POINTER(_RetrieveOptions), ctypes.POINTER(ctypes.c_void_p))
 _explore_init = _fn("grappi_explore_options_init", _status, ctypes.POINTER(_ExploreOptions), ctypes.c_uint32)
-_explore = _fn("grappi_graph_explore", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+_explore = _fn("grappi_graph_explore_json", _status, ctypes.c_void_p, _i64, ctypes.c_char_p,
                ctypes.POINTER(_ExploreOptions), ctypes.POINTER(ctypes.c_void_p))
 _reply_set = _fn("grappi_chat_reply_set", _status, ctypes.c_void_p, ctypes.c_char_p, _i64, _i64)
 _reply_error = _fn("grappi_chat_reply_set_error", _status, ctypes.c_void_p, ctypes.c_char_p)
+_pcst_options_init = _fn("grappi_pcst_options_init", _status, ctypes.POINTER(_PcstOptions), ctypes.c_uint32)
+_pcst_new = _fn("grappi_pcst_solver_new", _status, ctypes.POINTER(ctypes.c_void_p))
+_pcst_free = _fn("grappi_pcst_solver_free", None, ctypes.c_void_p)
+_pcst_solve = _fn("grappi_pcst_solver_solve", _status, ctypes.c_void_p, _size, ctypes.POINTER(ctypes.c_double), _size,
+                  ctypes.POINTER(_i64), ctypes.POINTER(ctypes.c_double), ctypes.POINTER(_PcstOptions),
+                  ctypes.POINTER(_PcstResult))
+
+
+def _options(name, init):
+    """A mirrored options struct of grappi.h filled with the library's defaults."""
+    o = _MIRRORS[name]()
+    _check(init(ctypes.byref(o), _VERSIONS[name]))
+    return o
+
+
+def _event_order(order):
+    if order not in _PCST_ORDERS:
+        raise Error(-1, "event order must be one of %s, not %r" % (sorted(_PCST_ORDERS), order))
+    return _PCST_ORDERS[order]
 
 
 def _check(status):
@@ -176,10 +234,19 @@ class Graph:
         for i in range(count.value):
             yield ids[i], scores[i]
 
-    def embed(self):
-        """Embeds new or changed node texts with the built-in embedder; returns how many."""
+    def embed(self, embedder="hashing", dimension=0, base_url=None, model=None, api_key_env=None):
+        """Embeds new or changed node texts ("hashing": built-in and offline; "openai": an
+        OpenAI-compatible server) and ranks every node's neighbors; returns how many were embedded."""
+        o = _options("grappi_embed_options", _embed_init)
+        o.embedder, o.dimension = embedder.encode(), dimension
+        if base_url:
+            o.base_url = base_url.encode()
+        if model:
+            o.model = model.encode()
+        if api_key_env:
+            o.api_key_env = api_key_env.encode()
         n = _size()
-        _check(_embed(self._handle(), None, ctypes.byref(n)))
+        _check(_embed(self._handle(), ctypes.byref(o), ctypes.byref(n)))
         return n.value
 
     def search(self, text, k=10):
@@ -190,8 +257,7 @@ class Graph:
         return [(ids[i], scores[i]) for i in range(n.value)]
 
     def window(self, root, k=(30, 4), depth=2, window=1, min_score=0.0, max_path_length=0):
-        o = _WindowOptions()
-        _check(_window_init(ctypes.byref(o), 1))
+        o = _options("grappi_window_options", _window_init)
         ks = (_size * len(k))(*k)
         o.k, o.k_count, o.depth, o.window, o.min_score, o.max_path_length = ks, len(k), depth, window, min_score, max_path_length
         p = ctypes.c_void_p()
@@ -203,17 +269,17 @@ class Graph:
         _check(_paths(self._handle(), source, target, max_length, k, 1 if weighted else 0, ctypes.byref(p)))
         return json.loads(_take_string(p))
 
-    def explore(self, protein, query, windows=(1,), k=(30, 4), depth=2, max_length=4, top=10, explain_top=0,
+    def explore(self, root, query, windows=(1,), k=(30, 4), depth=2, max_length=4, top=10, explain_top=0,
                 min_score=0.0, concurrency=8, max_calls=0, max_tokens=0, dry_run=False, use_cache=True,
                 llm="extractive", base_url=None, model=None, api_key_env=None, chat=None):
-        """Ranked, explained paths from protein for a therapeutic query (the explore JSON as a dict).
+        """Ranked, explained paths from root (a node id, or a name to resolve) for a therapeutic query
+        (the explore JSON as a dict).
 
         llm is "extractive" (offline), "openai" (base_url, model) or "callback": then chat is a
         function taking the request dict ({"messages", "json", "max_tokens", "task"}) and returning
         the answer text, or (text, prompt_tokens, completion_tokens); an exception fails that one
         request. model names the callback model in the response cache."""
-        o = _ExploreOptions()
-        _check(_explore_init(ctypes.byref(o), 1))
+        o = _options("grappi_explore_options", _explore_init)
         ws = (_size * len(windows))(*windows)
         ks = (_size * len(k))(*k)
         o.windows, o.window_count, o.k, o.k_count = ws, len(windows), ks, len(k)
@@ -221,9 +287,11 @@ class Graph:
         o.concurrency, o.max_calls, o.max_tokens = concurrency, max_calls, max_tokens
         o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
         o.llm = llm.encode()
-        o.base_url = base_url.encode() if base_url else None
+        if base_url:
+            o.base_url = base_url.encode()
         o.model = model.encode() if model else (b"python-callback" if chat else None)
-        o.api_key_env = api_key_env.encode() if api_key_env else None
+        if api_key_env:
+            o.api_key_env = api_key_env.encode()
         callback = None
         if chat is not None:
             def trampoline(_user, request, reply):
@@ -240,7 +308,8 @@ class Graph:
             callback = _CHAT_FN(trampoline)
             o.chat = callback
         p = ctypes.c_void_p()
-        _check(_explore(self._handle(), protein.encode(), query.encode(), ctypes.byref(o), ctypes.byref(p)))
+        node = self.resolve(root) if isinstance(root, str) else root
+        _check(_explore(self._handle(), node, query.encode(), ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def pagerank(self, seeds=(), top=10, damping=0.85):
@@ -251,17 +320,68 @@ class Graph:
         _check(_pagerank(self._handle(), s if seeds else None, len(seeds), damping, ids, scores, top, ctypes.byref(n)))
         return [(ids[i], scores[i]) for i in range(n.value)]
 
+    def khop(self, question, seeds=3, hops=1, degree_cap=0):
+        """Seeds by similarity to the question, expanded hops steps: {"seeds", "nodes", "edges"}."""
+        p = ctypes.c_void_p()
+        _check(_khop(self._handle(), question.encode(), seeds, hops, degree_cap, ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def retrieve(self, question, csv=False, mode="gretriever", seeds=10, hops=2, degree_cap=20, node_budget=2000,
+                 min_score=0.0, topk=3, topk_e=5, cost_e=0.5, pruning="gw", num_clusters=1, event_order="default"):
+        """A connected, compact subgraph for the question by PCST: the JSON as a dict, or with csv=True
+        G-Retriever's CSV text. event_order: "default", "fast" or "reference" (pcst_fast's own)."""
+        o = _options("grappi_retrieve_options", _retrieve_init)
+        o.mode, o.seeds, o.hops, o.degree_cap, o.node_budget = mode.encode(), seeds, hops, degree_cap, node_budget
+        o.min_score, o.topk, o.topk_e, o.cost_e = min_score, topk, topk_e, cost_e
+        o.pruning, o.num_clusters, o.event_order = pruning.encode(), num_clusters, _event_order(event_order)
+        p = ctypes.c_void_p()
+        _check((_retrieve_csv if csv else _retrieve_json)(self._handle(), question.encode(), ctypes.byref(o),
+                                                           ctypes.byref(p)))
+        text = _take_string(p)
+        return text if csv else json.loads(text)
+
+
+class PcstSolver:
+    """A prize-collecting Steiner tree solver that keeps its buffers between solves (one per thread)."""
+
+    def __init__(self):
+        self._h = ctypes.c_void_p()
+        _check(_pcst_new(ctypes.byref(self._h)))
+
+    def close(self):
+        if self._h:
+            _pcst_free(self._h)
+            self._h = ctypes.c_void_p()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def solve(self, prizes, edges, costs, root=-1, num_clusters=1, pruning="gw", improve=False, event_order="default"):
+        """Returns {"nodes", "edges", "objective", "net_worth", "objective_before_improve",
+        "improve_rounds"}: node ids and edge indices ascending. improve: local search after pruning;
+        event_order: "default", "fast" or "reference" (pcst_fast's own order: its results exactly)."""
+        if not self._h:
+            raise Error(-1, "the solver is closed")
+        o = _options("grappi_pcst_options", _pcst_options_init)
+        o.root, o.num_clusters, o.pruning = root, num_clusters, pruning.encode()
+        o.improve, o.event_order = 1 if improve else 0, _event_order(event_order)
+        r = _PcstResult()
+        r.version = _VERSIONS["grappi_pcst_result"]
+        n, m = len(prizes), len(edges)
+        flat = [x for e in edges for x in e]
+        _check(_pcst_solve(self._h, n, (ctypes.c_double * max(n, 1))(*prizes), m, (_i64 * max(2 * m, 1))(*flat),
+                           (ctypes.c_double * max(m, 1))(*costs), ctypes.byref(o), ctypes.byref(r)))
+        return {"nodes": list(r.nodes[: r.num_nodes]), "edges": list(r.edges[: r.num_edges]), "objective": r.objective,
+                "net_worth": r.net_worth, "objective_before_improve": r.objective_before_improve,
+                "improve_rounds": r.improve_rounds}
+
 
 def pcst_solve(prizes, edges, costs, root=-1, num_clusters=1, pruning="gw", improve=False, reference_order=False):
-    """Returns (nodes, edge indices, objective). improve: local search after pruning;
-    reference_order: events in pcst_fast's own order (its results exactly)."""
-    flags = (_PCST_IMPROVE if improve else 0) | (_PCST_REFERENCE_ORDER if reference_order else 0)
-    n, m = len(prizes), len(edges)
-    flat = [x for e in edges for x in e]
-    out_nodes = (_i64 * max(n, 1))()
-    out_edges = (_i64 * max(m, 1))()
-    nn, ne, obj = _size(), _size(), ctypes.c_double()
-    _check(_pcst(n, (ctypes.c_double * max(n, 1))(*prizes), m, (_i64 * max(2 * m, 1))(*flat),
-                 (ctypes.c_double * max(m, 1))(*costs), root, num_clusters, pruning.encode(), flags, out_nodes,
-                 ctypes.byref(nn), out_edges, ctypes.byref(ne), ctypes.byref(obj)))
-    return list(out_nodes[: nn.value]), list(out_edges[: ne.value]), obj.value
+    """Returns (nodes, edge indices, objective) with a one-off PcstSolver. reference_order: events in
+    pcst_fast's own order (its results exactly); otherwise the default order."""
+    r = PcstSolver().solve(prizes, edges, costs, root, num_clusters, pruning, improve,
+                           "reference" if reference_order else "default")
+    return r["nodes"], r["edges"], r["objective"]

@@ -1,11 +1,15 @@
 """Tests of the ctypes bindings against the freshly built library (GRAPPI_LIB, GRAPPI_DATA)."""
+import json
 import os
+import re
+import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import grappi  # noqa: E402
+import ctypes  # noqa: E402
 
 DATA = os.environ.get("GRAPPI_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "..", "data"))
 
@@ -55,6 +59,17 @@ class GraphTest(unittest.TestCase):
         self.assertTrue(paths and paths[0]["proteins"][-1] == "CLB2")
         top = self.g.pagerank(seeds=[self.g.resolve("CDC28")], top=3)
         self.assertEqual(top[0][0], self.g.resolve("CDC28"))
+        sub = self.g.khop("cyclin-dependent kinase", seeds=2, hops=1, degree_cap=5)
+        self.assertEqual(len(sub["seeds"]), 2)
+        self.assertTrue(len(sub["nodes"]) > 2)
+        r = self.g.retrieve("cyclin-dependent kinase of the cell cycle", event_order="reference")
+        self.assertTrue(r["nodes"] and r["objective"] >= 0)
+        csv = self.g.retrieve("cyclin-dependent kinase of the cell cycle", csv=True, mode="prize")
+        self.assertTrue(csv.startswith("node_id,node_attr\n") and "\nsrc,edge_attr,dst\n" in csv)
+        with self.assertRaises(grappi.Error):
+            self.g.retrieve("kinase", pruning="fastest")
+        with self.assertRaises(grappi.Error):
+            self.g.embed(embedder="nonsense")
 
     def test_explore(self):
         r = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=3, top=5)
@@ -91,7 +106,63 @@ class GraphTest(unittest.TestCase):
             g.counts()
 
 
+def c_struct_fields(header):
+    """{struct name: [field names in order]} of every typedef struct in grappi.h."""
+    with open(header, encoding="utf-8") as f:
+        text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+    out = {}
+    for name, body in re.findall(r"typedef struct (\w+) \{(.*?)\} \1;", text, flags=re.S):
+        fields = []
+        for decl in filter(None, (d.strip() for d in body.split(";"))):
+            parts = decl.split(",")  # "double alpha, beta" declares two fields
+            fields += [re.findall(r"\w+", p)[-1] for p in parts]
+        out[name] = fields
+    return out
+
+
+@unittest.skipUnless(os.environ.get("GRAPPI_ABI_LAYOUT") and os.environ.get("GRAPPI_HEADER"),
+                     "GRAPPI_ABI_LAYOUT (the abi_layout program) and GRAPPI_HEADER (grappi.h) not set")
+class LayoutTest(unittest.TestCase):
+    """The ctypes mirrors of grappi.h's structs have the C compiler's sizes and offsets."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.layout = json.loads(subprocess.check_output([os.environ["GRAPPI_ABI_LAYOUT"]]))
+        cls.header = c_struct_fields(os.environ["GRAPPI_HEADER"])
+
+    def test_the_layout_program_covers_the_header(self):
+        self.assertEqual(sorted(self.layout), sorted(self.header))
+        for name, fields in self.header.items():
+            self.assertEqual(list(self.layout[name]["fields"]), fields, name)
+
+    def test_mirrors_match_the_c_layout(self):
+        for name, cls in grappi._MIRRORS.items():
+            c = self.layout[name]
+            self.assertEqual([f[0] for f in cls._fields_], list(c["fields"]), name)
+            self.assertEqual(ctypes.sizeof(cls), c["size"], name)
+            for field, (offset, size) in c["fields"].items():
+                self.assertEqual(getattr(cls, field).offset, offset, "%s.%s" % (name, field))
+                self.assertEqual(getattr(cls, field).size, size, "%s.%s" % (name, field))
+
+
 class PcstTest(unittest.TestCase):
+    def test_solver(self):
+        solver = grappi.PcstSolver()
+        r = solver.solve([0, 5, 6], [(0, 1), (1, 2)], [3, 4])
+        self.assertEqual((r["nodes"], r["edges"]), ([1, 2], [1]))
+        self.assertAlmostEqual(r["objective"], 4.0)
+        self.assertAlmostEqual(r["net_worth"], 7.0)
+        # The same solver again, rooted: pruning none keeps the whole path, gw the root alone.
+        path = ([10, 0, 1, 10], [(0, 1), (1, 2), (2, 3)], [10, 4, 3])
+        self.assertEqual(solver.solve(*path, root=0, pruning="none")["edges"], [1, 2])
+        r = solver.solve(*path, root=0, pruning="gw", improve=True, event_order="reference")
+        self.assertEqual((r["nodes"], r["edges"]), ([0], []))
+        with self.assertRaises(grappi.Error):
+            solver.solve(*path, event_order="fastest")
+        solver.close()
+        with self.assertRaises(grappi.Error):
+            solver.solve(*path)
+
     def test_golden(self):
         nodes, edges, obj = grappi.pcst_solve([0, 5, 6], [(0, 1), (1, 2)], [3, 4], pruning="GW")
         self.assertEqual((nodes, edges), ([1, 2], [1]))

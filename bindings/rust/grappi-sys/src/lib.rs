@@ -1,4 +1,6 @@
-//! Raw, unsafe declarations of grappi's C API (`grappi/grappi.h`), written by hand.
+//! Raw, unsafe declarations of grappi's C API (`grappi/grappi.h`), written by hand. Every
+//! struct mirrors the header at the version named by its `*_VERSION` constant; the crate's
+//! tests compare their layouts with the C compiler's (`layout_of` below).
 #![allow(non_camel_case_types)]
 use std::os::raw::{c_char, c_double, c_float, c_void};
 
@@ -13,15 +15,31 @@ pub const GRAPPI_EDB: grappi_status = -6;
 pub const GRAPPI_ENETWORK: grappi_status = -7;
 pub const GRAPPI_ELLM: grappi_status = -8;
 pub const GRAPPI_EBUDGET: grappi_status = -9;
-/// Flags of grappi_pcst_solve_flags.
-pub const GRAPPI_PCST_IMPROVE: u32 = 1;
-pub const GRAPPI_PCST_REFERENCE_ORDER: u32 = 2;
 pub const GRAPPI_EINTERNAL: grappi_status = -10;
 pub const GRAPPI_EBUFS: grappi_status = -11;
 pub const GRAPPI_ENOMEM: grappi_status = -12;
 
+/// Event orders of the PCST solver.
+pub const GRAPPI_PCST_ORDER_DEFAULT: i32 = 0;
+pub const GRAPPI_PCST_ORDER_FAST: i32 = 1;
+pub const GRAPPI_PCST_ORDER_REFERENCE: i32 = 2;
+/// Flags of the superseded grappi_pcst_solve_flags.
+pub const GRAPPI_PCST_IMPROVE: u32 = 1;
+pub const GRAPPI_PCST_REFERENCE_ORDER: u32 = 2;
+
 #[repr(C)]
 pub struct grappi_graph {
+    _private: [u8; 0],
+}
+
+#[repr(C)]
+pub struct grappi_pcst_solver {
+    _private: [u8; 0],
+}
+
+/// An opaque reply slot of a chat callback.
+#[repr(C)]
+pub struct grappi_chat_reply {
     _private: [u8; 0],
 }
 
@@ -34,14 +52,62 @@ pub struct grappi_open_options {
     pub busy_timeout_ms: i32,
 }
 
-pub const GRAPPI_EXPLORE_OPTIONS_VERSION: u32 = 1;
-/// An opaque reply slot of a chat callback.
+pub type grappi_embed_fn =
+    Option<unsafe extern "C" fn(user_data: *mut c_void, texts: *const *const c_char, count: usize, out: *mut c_float, dim: usize) -> i32>;
+
+pub const GRAPPI_EMBED_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
-pub struct grappi_chat_reply {
-    _private: [u8; 0],
+pub struct grappi_embed_options {
+    pub version: u32,
+    pub embedder: *const c_char,
+    pub dimension: usize,
+    pub base_url: *const c_char,
+    pub model: *const c_char,
+    pub api_key_env: *const c_char,
+    pub callback: grappi_embed_fn,
+    pub user_data: *mut c_void,
 }
+
+pub const GRAPPI_WINDOW_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_window_options {
+    pub version: u32,
+    pub k: *const usize,
+    pub k_count: usize,
+    pub depth: usize,
+    pub window: usize,
+    pub min_score: c_double,
+    pub max_path_length: usize,
+    pub max_paths: usize,
+}
+
+pub const GRAPPI_RETRIEVE_OPTIONS_VERSION: u32 = 2;
+#[repr(C)]
+pub struct grappi_retrieve_options {
+    pub version: u32,
+    pub mode: *const c_char,
+    pub seeds: usize,
+    pub hops: usize,
+    pub degree_cap: usize,
+    pub node_budget: usize,
+    pub min_score: c_double,
+    pub topk: usize,
+    pub topk_e: usize,
+    pub cost_e: c_double,
+    pub pyg_cap: i32,
+    pub alpha: c_double,
+    pub beta: c_double,
+    pub gamma: c_double,
+    pub lambda: c_double,
+    pub pruning: *const c_char,
+    pub num_clusters: i32,
+    pub event_order: i32,
+}
+
 pub type grappi_chat_fn =
     Option<unsafe extern "C" fn(user_data: *mut c_void, request_json: *const c_char, reply: *mut grappi_chat_reply) -> i32>;
+
+pub const GRAPPI_EXPLORE_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_explore_options {
     pub version: u32,
@@ -68,43 +134,38 @@ pub struct grappi_explore_options {
     pub user_data: *mut c_void,
 }
 
-pub const GRAPPI_RETRIEVE_OPTIONS_VERSION: u32 = 1;
+pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
-pub struct grappi_retrieve_options {
+pub struct grappi_pcst_options {
     pub version: u32,
-    pub mode: *const c_char,
-    pub seeds: usize,
-    pub hops: usize,
-    pub degree_cap: usize,
-    pub node_budget: usize,
-    pub min_score: c_double,
-    pub topk: usize,
-    pub topk_e: usize,
-    pub cost_e: c_double,
-    pub pyg_cap: i32,
-    pub alpha: c_double,
-    pub beta: c_double,
-    pub gamma: c_double,
-    pub lambda: c_double,
-    pub pruning: *const c_char,
+    pub root: i64,
     pub num_clusters: i32,
+    pub pruning: *const c_char,
+    pub improve: i32,
+    pub event_order: i32,
+}
+
+pub const GRAPPI_PCST_RESULT_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_pcst_result {
+    pub version: u32,
+    pub nodes: *const i64,
+    pub num_nodes: usize,
+    pub edges: *const i64,
+    pub num_edges: usize,
+    pub objective: c_double,
+    pub net_worth: c_double,
+    pub objective_before_improve: c_double,
+    pub improve_rounds: i32,
 }
 
 extern "C" {
-    pub fn grappi_explore_options_init(opts: *mut grappi_explore_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_explore(g: *mut grappi_graph, protein: *const c_char, query: *const c_char,
-                                opts: *const grappi_explore_options, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_chat_reply_set(reply: *mut grappi_chat_reply, content: *const c_char, prompt_tokens: i64,
-                                 completion_tokens: i64) -> grappi_status;
-    pub fn grappi_chat_reply_set_error(reply: *mut grappi_chat_reply, message: *const c_char) -> grappi_status;
-    pub fn grappi_retrieve_options_init(opts: *mut grappi_retrieve_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_retrieve(g: *mut grappi_graph, question: *const c_char, opts: *const grappi_retrieve_options,
-                                 csv: i32, out: *mut *mut c_char) -> grappi_status;
     pub fn grappi_last_error_message() -> *const c_char;
     pub fn grappi_last_error_code() -> grappi_status;
     pub fn grappi_status_str(status: grappi_status) -> *const c_char;
     pub fn grappi_version_string() -> *const c_char;
     pub fn grappi_free(p: *mut c_void);
+
     pub fn grappi_open_options_init(opts: *mut grappi_open_options, version: u32) -> grappi_status;
     pub fn grappi_graph_open(path: *const c_char, opts: *const grappi_open_options, out: *mut *mut grappi_graph) -> grappi_status;
     pub fn grappi_graph_free(g: *mut grappi_graph);
@@ -114,14 +175,51 @@ extern "C" {
                                   out_scores: *mut c_double, capacity: usize, out_count: *mut usize) -> grappi_status;
     pub fn grappi_graph_counts(g: *mut grappi_graph, out_nodes: *mut i64, out_edges: *mut i64) -> grappi_status;
     pub fn grappi_graph_node_name(g: *mut grappi_graph, id: i64, out_name: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_embed(g: *mut grappi_graph, opts: *const c_void, out_embedded: *mut usize) -> grappi_status;
+
+    pub fn grappi_embed_options_init(opts: *mut grappi_embed_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_embed(g: *mut grappi_graph, opts: *const grappi_embed_options, out_embedded: *mut usize)
+                              -> grappi_status;
     pub fn grappi_graph_search(g: *mut grappi_graph, text: *const c_char, k: usize, out_ids: *mut i64,
                                out_scores: *mut c_float, capacity: usize, out_count: *mut usize) -> grappi_status;
+    pub fn grappi_graph_search_vector(g: *mut grappi_graph, query: *const c_float, dim: usize, k: usize, out_ids: *mut i64,
+                                      out_scores: *mut c_float, capacity: usize, out_count: *mut usize) -> grappi_status;
+
+    pub fn grappi_window_options_init(opts: *mut grappi_window_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_window_json(g: *mut grappi_graph, root: i64, opts: *const grappi_window_options,
+                                    out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_paths_json(g: *mut grappi_graph, from: i64, to: i64, max_length: usize, k: usize,
                                    weighted: i32, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_khop_json(g: *mut grappi_graph, question: *const c_char, seeds: usize, hops: usize,
+                                  degree_cap: usize, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_pagerank(g: *mut grappi_graph, seeds: *const i64, seed_count: usize, damping: c_double,
                                  out_ids: *mut i64, out_scores: *mut c_double, capacity: usize,
                                  out_count: *mut usize) -> grappi_status;
+
+    pub fn grappi_retrieve_options_init(opts: *mut grappi_retrieve_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_retrieve_json(g: *mut grappi_graph, question: *const c_char, opts: *const grappi_retrieve_options,
+                                      out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_retrieve_csv(g: *mut grappi_graph, question: *const c_char, opts: *const grappi_retrieve_options,
+                                     out_csv: *mut *mut c_char) -> grappi_status;
+
+    pub fn grappi_chat_reply_set(reply: *mut grappi_chat_reply, content: *const c_char, prompt_tokens: i64,
+                                 completion_tokens: i64) -> grappi_status;
+    pub fn grappi_chat_reply_set_error(reply: *mut grappi_chat_reply, message: *const c_char) -> grappi_status;
+    pub fn grappi_explore_options_init(opts: *mut grappi_explore_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_explore_json(g: *mut grappi_graph, root: i64, query: *const c_char,
+                                     opts: *const grappi_explore_options, out_json: *mut *mut c_char) -> grappi_status;
+
+    pub fn grappi_pcst_options_init(opts: *mut grappi_pcst_options, version: u32) -> grappi_status;
+    pub fn grappi_pcst_solver_new(out: *mut *mut grappi_pcst_solver) -> grappi_status;
+    pub fn grappi_pcst_solver_free(solver: *mut grappi_pcst_solver);
+    pub fn grappi_pcst_solver_solve(solver: *mut grappi_pcst_solver, num_nodes: usize, prizes: *const c_double,
+                                    num_edges: usize, edges: *const i64, costs: *const c_double,
+                                    opts: *const grappi_pcst_options, out: *mut grappi_pcst_result) -> grappi_status;
+
+    // Superseded (kept working by the library; not for new code).
+    pub fn grappi_graph_retrieve(g: *mut grappi_graph, question: *const c_char, opts: *const grappi_retrieve_options,
+                                 csv: i32, out: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_explore(g: *mut grappi_graph, protein: *const c_char, query: *const c_char,
+                                opts: *const grappi_explore_options, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_pcst_solve(num_nodes: usize, prizes: *const c_double, num_edges: usize, edges: *const i64,
                              costs: *const c_double, root: i64, num_clusters: i32, pruning: *const c_char,
                              out_nodes: *mut i64, out_num_nodes: *mut usize, out_edges: *mut i64,
@@ -130,4 +228,44 @@ extern "C" {
                                    costs: *const c_double, root: i64, num_clusters: i32, pruning: *const c_char,
                                    flags: u32, out_nodes: *mut i64, out_num_nodes: *mut usize, out_edges: *mut i64,
                                    out_num_edges: *mut usize, out_objective: *mut c_double) -> grappi_status;
+}
+
+/// (size, [(field, offset, size)]) of a mirrored struct, for comparison with the C compiler's
+/// layout (`tests/abi_layout.c`). Offsets are taken from a value, without `offset_of!`.
+pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>)> {
+    use std::mem::{size_of, MaybeUninit};
+    fn pointee_size<T>(_: *const T) -> usize {
+        size_of::<T>()
+    }
+    macro_rules! layout {
+        ($t:ty; $($f:ident),*) => {{
+            let v = MaybeUninit::<$t>::uninit();
+            let base = v.as_ptr() as usize;
+            let mut fields = Vec::new();
+            $(
+                // SAFETY: only the field's address is taken; nothing is read.
+                let p = unsafe { std::ptr::addr_of!((*v.as_ptr()).$f) };
+                fields.push((stringify!($f), p as usize - base, pointee_size(p)));
+            )*
+            Some((size_of::<$t>(), fields))
+        }};
+    }
+    match name {
+        "grappi_open_options" => layout!(grappi_open_options; version, read_only, create, busy_timeout_ms),
+        "grappi_embed_options" => layout!(grappi_embed_options; version, embedder, dimension, base_url, model, api_key_env,
+                                          callback, user_data),
+        "grappi_window_options" => layout!(grappi_window_options; version, k, k_count, depth, window, min_score,
+                                           max_path_length, max_paths),
+        "grappi_retrieve_options" => layout!(grappi_retrieve_options; version, mode, seeds, hops, degree_cap, node_budget,
+                                             min_score, topk, topk_e, cost_e, pyg_cap, alpha, beta, gamma, lambda,
+                                             pruning, num_clusters, event_order),
+        "grappi_explore_options" => layout!(grappi_explore_options; version, windows, window_count, k, k_count, depth,
+                                            min_score, max_length, max_paths, top, explain_top, concurrency, max_calls,
+                                            max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env, chat,
+                                            user_data),
+        "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
+        "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
+                                        net_worth, objective_before_improve, improve_rounds),
+        _ => None,
+    }
 }

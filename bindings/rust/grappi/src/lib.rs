@@ -35,6 +35,14 @@ fn cstring(s: &str) -> Result<CString> {
     CString::new(s).map_err(|_| Error { status: sys::GRAPPI_EINVAL, message: "string contains a NUL byte".into() })
 }
 
+/// An options struct filled by its `_init` function.
+fn init<T>(f: impl FnOnce(*mut T) -> sys::grappi_status) -> Result<T> {
+    let mut v = std::mem::MaybeUninit::<T>::uninit();
+    check(f(v.as_mut_ptr()))?;
+    // SAFETY: the _init function filled every field of the version it was given, the current one.
+    Ok(unsafe { v.assume_init() })
+}
+
 /// Takes ownership of a library-allocated string.
 unsafe fn take_string(p: *mut c_char) -> String {
     let s = CStr::from_ptr(p).to_string_lossy().into_owned();
@@ -107,10 +115,25 @@ impl Graph {
         Ok(ids.into_iter().zip(scores))
     }
 
-    /// Embeds new or changed node texts with the built-in embedder; returns how many.
+    /// Embeds new or changed node texts with the built-in (offline) embedder and ranks every
+    /// node's neighbors; returns how many texts were embedded.
     pub fn embed(&self) -> Result<usize> {
         let mut n = 0;
         check(unsafe { sys::grappi_graph_embed(self.h, ptr::null(), &mut n) })?;
+        Ok(n)
+    }
+
+    /// Embeds with an OpenAI-compatible server (`base_url`, e.g. "http://127.0.0.1:8080/v1", and
+    /// `model`); `dimension` 0 keeps the model's own size.
+    pub fn embed_openai(&self, base_url: &str, model: &str, dimension: usize) -> Result<usize> {
+        let (kind, base, m) = (cstring("openai")?, cstring(base_url)?, cstring(model)?);
+        let mut opts = init(|o| unsafe { sys::grappi_embed_options_init(o, sys::GRAPPI_EMBED_OPTIONS_VERSION) })?;
+        opts.embedder = kind.as_ptr();
+        opts.base_url = base.as_ptr();
+        opts.model = m.as_ptr();
+        opts.dimension = dimension;
+        let mut n = 0;
+        check(unsafe { sys::grappi_graph_embed(self.h, &opts, &mut n) })?;
         Ok(n)
     }
 
@@ -184,15 +207,13 @@ impl Default for ExploreOptions {
 }
 
 impl Graph {
-    /// Ranked, explained paths from a protein toward a therapeutic query, as the library's JSON
-    /// text (README "explore output").
-    pub fn explore(&self, protein: &str, query: &str, o: &ExploreOptions) -> Result<String> {
-        let (p, q, llm) = (cstring(protein)?, cstring(query)?, cstring(&o.llm)?);
+    /// Ranked, explained paths from a node (`resolve` turns a name into one) toward a
+    /// therapeutic query, as the library's JSON text (README "explore output").
+    pub fn explore(&self, root: i64, query: &str, o: &ExploreOptions) -> Result<String> {
+        let (q, llm) = (cstring(query)?, cstring(&o.llm)?);
         let base = o.base_url.as_deref().map(cstring).transpose()?;
         let model = o.model.as_deref().map(cstring).transpose()?;
-        let mut opts = std::mem::MaybeUninit::<sys::grappi_explore_options>::uninit();
-        check(unsafe { sys::grappi_explore_options_init(opts.as_mut_ptr(), sys::GRAPPI_EXPLORE_OPTIONS_VERSION) })?;
-        let mut opts = unsafe { opts.assume_init() };
+        let mut opts = init(|p| unsafe { sys::grappi_explore_options_init(p, sys::GRAPPI_EXPLORE_OPTIONS_VERSION) })?;
         opts.windows = o.windows.as_ptr();
         opts.window_count = o.windows.len();
         opts.k = o.k.as_ptr();
@@ -206,23 +227,46 @@ impl Graph {
         opts.dry_run = o.dry_run as i32;
         opts.use_cache = o.use_cache as i32;
         opts.llm = llm.as_ptr();
-        opts.base_url = base.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        if let Some(b) = &base {
+            opts.base_url = b.as_ptr();
+        }
         opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
         let mut out = ptr::null_mut();
-        check(unsafe { sys::grappi_graph_explore(self.h, p.as_ptr(), q.as_ptr(), &opts, &mut out) })?;
+        check(unsafe { sys::grappi_graph_explore_json(self.h, root, q.as_ptr(), &opts, &mut out) })?;
         Ok(unsafe { take_string(out) })
     }
 
-    /// A connected, compact subgraph for a question by PCST ("gretriever" or "prize" mode),
-    /// as JSON (csv = false) or the G-Retriever CSV text.
-    pub fn retrieve(&self, question: &str, mode: &str, csv: bool) -> Result<String> {
-        let (q, m) = (cstring(question)?, cstring(mode)?);
-        let mut opts = std::mem::MaybeUninit::<sys::grappi_retrieve_options>::uninit();
-        check(unsafe { sys::grappi_retrieve_options_init(opts.as_mut_ptr(), sys::GRAPPI_RETRIEVE_OPTIONS_VERSION) })?;
-        let mut opts = unsafe { opts.assume_init() };
-        opts.mode = m.as_ptr();
+    /// Seeds by similarity to a question, then k-hop expansion, as JSON {"seeds", "nodes", "edges"}.
+    pub fn khop_json(&self, question: &str, seeds: usize, hops: usize, degree_cap: usize) -> Result<String> {
+        let q = cstring(question)?;
         let mut out = ptr::null_mut();
-        check(unsafe { sys::grappi_graph_retrieve(self.h, q.as_ptr(), &opts, csv as i32, &mut out) })?;
+        check(unsafe { sys::grappi_graph_khop_json(self.h, q.as_ptr(), seeds, hops, degree_cap, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    fn retrieve_options(mode: &CString, order: EventOrder) -> Result<sys::grappi_retrieve_options> {
+        let mut opts = init(|p| unsafe { sys::grappi_retrieve_options_init(p, sys::GRAPPI_RETRIEVE_OPTIONS_VERSION) })?;
+        opts.mode = mode.as_ptr();
+        opts.event_order = order as i32;
+        Ok(opts)
+    }
+
+    /// A connected, compact subgraph for a question by PCST ("gretriever" or "prize" mode) as the
+    /// library's JSON.
+    pub fn retrieve_json(&self, question: &str, mode: &str, order: EventOrder) -> Result<String> {
+        let (q, m) = (cstring(question)?, cstring(mode)?);
+        let opts = Self::retrieve_options(&m, order)?;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_retrieve_json(self.h, q.as_ptr(), &opts, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    /// The same subgraph as G-Retriever's CSV text.
+    pub fn retrieve_csv(&self, question: &str, mode: &str, order: EventOrder) -> Result<String> {
+        let (q, m) = (cstring(question)?, cstring(mode)?);
+        let opts = Self::retrieve_options(&m, order)?;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_retrieve_csv(self.h, q.as_ptr(), &opts, &mut out) })?;
         Ok(unsafe { take_string(out) })
     }
 }
@@ -233,33 +277,115 @@ impl Drop for Graph {
     }
 }
 
-/// Prize-collecting Steiner tree: (selected nodes, selected edge indices, objective).
-pub fn pcst_solve(prizes: &[f64], edges: &[(i64, i64)], costs: &[f64], root: i64, clusters: i32,
-                  pruning: &str) -> Result<(Vec<i64>, Vec<i64>, f64)> {
-    pcst_solve_with(prizes, edges, costs, root, clusters, pruning, false, false)
+/// The PCST solver's event order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventOrder {
+    /// The library's default.
+    Default = 0,
+    /// grappi's radix-queue order: fastest; differs from pcst_fast only where events tie.
+    Fast = 1,
+    /// pcst_fast's own order: its results exactly, ties included.
+    Reference = 2,
 }
 
-/// pcst_solve with the improvement phase (local search after pruning, never worse) and/or
-/// pcst_fast's own event order (its results exactly, ties included).
-#[allow(clippy::too_many_arguments)]
-pub fn pcst_solve_with(prizes: &[f64], edges: &[(i64, i64)], costs: &[f64], root: i64, clusters: i32,
-                       pruning: &str, improve: bool, reference_order: bool) -> Result<(Vec<i64>, Vec<i64>, f64)> {
-    let flags = if improve { sys::GRAPPI_PCST_IMPROVE } else { 0 }
-        | if reference_order { sys::GRAPPI_PCST_REFERENCE_ORDER } else { 0 };
-    if edges.len() != costs.len() {
-        return Err(Error { status: sys::GRAPPI_EINVAL, message: "edges and costs differ in length".into() });
+/// Options of [`PcstSolver::solve`].
+#[derive(Clone, Debug)]
+pub struct PcstOptions {
+    /// -1: unrooted.
+    pub root: i64,
+    /// Trees wanted when unrooted; 1 when rooted.
+    pub num_clusters: i32,
+    /// "none", "simple", "gw" or "strong".
+    pub pruning: String,
+    /// Local search after pruning (never worse).
+    pub improve: bool,
+    pub event_order: EventOrder,
+}
+
+impl Default for PcstOptions {
+    fn default() -> Self {
+        PcstOptions { root: -1, num_clusters: 1, pruning: "gw".into(), improve: false, event_order: EventOrder::Default }
     }
-    let flat: Vec<i64> = edges.iter().flat_map(|&(a, b)| [a, b]).collect();
-    let p = cstring(pruning)?;
-    let mut nodes = vec![0i64; prizes.len()];
-    let mut sel = vec![0i64; edges.len()];
-    let (mut nn, mut ne, mut obj) = (0usize, 0usize, 0f64);
-    check(unsafe {
-        sys::grappi_pcst_solve_flags(prizes.len(), prizes.as_ptr(), edges.len(), flat.as_ptr(), costs.as_ptr(), root,
-                                     clusters, p.as_ptr(), flags, nodes.as_mut_ptr(), &mut nn, sel.as_mut_ptr(),
-                                     &mut ne, &mut obj)
-    })?;
-    nodes.truncate(nn);
-    sel.truncate(ne);
-    Ok((nodes, sel, obj))
+}
+
+/// A solution: selected nodes and edge indices (ascending), the objective (prizes left out +
+/// costs taken in) and the net worth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PcstSolution {
+    pub nodes: Vec<i64>,
+    pub edges: Vec<i64>,
+    pub objective: f64,
+    pub net_worth: f64,
+    pub objective_before_improve: f64,
+    pub improve_rounds: i32,
+}
+
+/// A prize-collecting Steiner tree solver that keeps its buffers between solves; freed on drop.
+/// Not shared between threads (it is `Send`, not `Sync`).
+pub struct PcstSolver {
+    h: *mut sys::grappi_pcst_solver,
+}
+
+unsafe impl Send for PcstSolver {}
+
+impl PcstSolver {
+    pub fn new() -> Result<PcstSolver> {
+        let mut h = ptr::null_mut();
+        check(unsafe { sys::grappi_pcst_solver_new(&mut h) })?;
+        Ok(PcstSolver { h })
+    }
+
+    pub fn solve(&mut self, prizes: &[f64], edges: &[(i64, i64)], costs: &[f64], o: &PcstOptions) -> Result<PcstSolution> {
+        if edges.len() != costs.len() {
+            return Err(Error { status: sys::GRAPPI_EINVAL, message: "edges and costs differ in length".into() });
+        }
+        let flat: Vec<i64> = edges.iter().flat_map(|&(a, b)| [a, b]).collect();
+        let pruning = cstring(&o.pruning)?;
+        let mut opts = init(|p| unsafe { sys::grappi_pcst_options_init(p, sys::GRAPPI_PCST_OPTIONS_VERSION) })?;
+        opts.root = o.root;
+        opts.num_clusters = o.num_clusters;
+        opts.pruning = pruning.as_ptr();
+        opts.improve = o.improve as i32;
+        opts.event_order = o.event_order as i32;
+        let mut r = sys::grappi_pcst_result {
+            version: sys::GRAPPI_PCST_RESULT_VERSION,
+            nodes: ptr::null(),
+            num_nodes: 0,
+            edges: ptr::null(),
+            num_edges: 0,
+            objective: 0.0,
+            net_worth: 0.0,
+            objective_before_improve: 0.0,
+            improve_rounds: 0,
+        };
+        check(unsafe {
+            sys::grappi_pcst_solver_solve(self.h, prizes.len(), prizes.as_ptr(), edges.len(), flat.as_ptr(), costs.as_ptr(),
+                                          &opts, &mut r)
+        })?;
+        // SAFETY: the arrays live in the solver until its next solve; they are copied now.
+        let copy = |p: *const i64, n: usize| if n == 0 { Vec::new() } else { unsafe { std::slice::from_raw_parts(p, n) }.to_vec() };
+        Ok(PcstSolution {
+            nodes: copy(r.nodes, r.num_nodes),
+            edges: copy(r.edges, r.num_edges),
+            objective: r.objective,
+            net_worth: r.net_worth,
+            objective_before_improve: r.objective_before_improve,
+            improve_rounds: r.improve_rounds,
+        })
+    }
+}
+
+impl Drop for PcstSolver {
+    fn drop(&mut self) {
+        unsafe { sys::grappi_pcst_solver_free(self.h) }
+    }
+}
+
+/// Prize-collecting Steiner tree with a one-off solver: (selected nodes, selected edge indices,
+/// objective).
+pub fn pcst_solve(prizes: &[f64], edges: &[(i64, i64)], costs: &[f64], root: i64, clusters: i32,
+                  pruning: &str) -> Result<(Vec<i64>, Vec<i64>, f64)> {
+    let o = PcstOptions { root, num_clusters: clusters, pruning: pruning.into(), ..Default::default() };
+    let s = PcstSolver::new()?.solve(prizes, edges, costs, &o)?;
+    Ok((s.nodes, s.edges, s.objective))
 }

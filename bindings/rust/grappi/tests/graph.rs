@@ -30,13 +30,16 @@ fn import_resolve_neighbors_retrieval() {
     assert!(g.paths_json(cdc28, clb2, 2, 3).unwrap().contains("\"proteins\""));
     assert_eq!(g.pagerank(&[cdc28], 3).unwrap()[0].0, cdc28);
     let opts = grappi::ExploreOptions { k: vec![5, 2], max_length: 3, top: 3, ..Default::default() };
-    let ex = g.explore("CDC28", "cell cycle kinase", &opts).unwrap();
+    let ex = g.explore(cdc28, "cell cycle kinase", &opts).unwrap();
     assert!(ex.contains("\"rank\":3") && ex.contains("Extractive summary (not generated)"));
     let bad = grappi::ExploreOptions { llm: "gpt".into(), ..Default::default() };
-    assert_eq!(g.explore("CDC28", "q", &bad).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
-    let sub = g.retrieve("cyclin-dependent kinase of the cell cycle", "gretriever", false).unwrap();
+    assert_eq!(g.explore(cdc28, "q", &bad).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    assert_eq!(g.explore(-1, "q", &opts).unwrap_err().status, grappi_sys::GRAPPI_ENOTFOUND);
+    let sub = g.retrieve_json("cyclin-dependent kinase of the cell cycle", "gretriever", grappi::EventOrder::Reference).unwrap();
     assert!(sub.contains("\"objective\"") && sub.contains("\"seeds\""));
-    assert!(g.retrieve("kinase", "prize", true).unwrap().starts_with("node_id,node_attr\n"));
+    assert!(g.retrieve_csv("kinase", "prize", grappi::EventOrder::Default).unwrap().starts_with("node_id,node_attr\n"));
+    assert!(g.khop_json("cyclin-dependent kinase", 2, 1, 5).unwrap().contains("\"seeds\""));
+    assert_eq!(g.embed_openai("http://127.0.0.1:9/v1", "", 0).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     drop(g);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -48,9 +51,58 @@ fn pcst_golden_and_errors() {
     assert!((obj - 4.0).abs() < 1e-9);
     let e = grappi::pcst_solve(&[0.0, 5.0, 6.0], &[(0, 1), (1, 2)], &[3.0, -4.0], -1, 1, "gw").unwrap_err();
     assert_eq!(e.status, grappi_sys::GRAPPI_EINVAL);
-    let (nodes, edges, obj) =
-        grappi::pcst_solve_with(&[0.0, 5.0, 6.0], &[(0, 1), (1, 2)], &[3.0, 4.0], -1, 1, "strong", true, true).unwrap();
-    assert_eq!((nodes, edges), (vec![1, 2], vec![1]));
-    assert!((obj - 4.0).abs() < 1e-9);
     assert!(!grappi::version().is_empty());
+}
+
+#[test]
+fn pcst_solver_reused() {
+    let mut solver = grappi::PcstSolver::new().unwrap();
+    let o = grappi::PcstOptions { pruning: "strong".into(), improve: true, event_order: grappi::EventOrder::Reference,
+                                  ..Default::default() };
+    let s = solver.solve(&[0.0, 5.0, 6.0], &[(0, 1), (1, 2)], &[3.0, 4.0], &o).unwrap();
+    assert_eq!((s.nodes, s.edges), (vec![1, 2], vec![1]));
+    assert!((s.objective - 4.0).abs() < 1e-9 && (s.net_worth - 7.0).abs() < 1e-9);
+    // The same solver, a rooted path: pruning none keeps it whole, gw the root alone.
+    let path = ([10.0, 0.0, 1.0, 10.0], [(0, 1), (1, 2), (2, 3)], [10.0, 4.0, 3.0]);
+    let none = grappi::PcstOptions { root: 0, pruning: "none".into(), ..Default::default() };
+    assert_eq!(solver.solve(&path.0, &path.1, &path.2, &none).unwrap().edges, vec![1, 2]);
+    let gw = grappi::PcstOptions { root: 0, ..Default::default() };
+    assert_eq!(solver.solve(&path.0, &path.1, &path.2, &gw).unwrap().nodes, vec![0]);
+    let bad = grappi::PcstOptions { pruning: "fastest".into(), ..Default::default() };
+    assert_eq!(solver.solve(&path.0, &path.1, &path.2, &bad).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+}
+
+/// Every struct grappi-sys mirrors has the C compiler's size, field order and offsets
+/// (GRAPPI_ABI_LAYOUT: the abi_layout program, which prints them as JSON).
+#[test]
+fn mirrored_structs_match_the_c_layout() {
+    let Ok(program) = std::env::var("GRAPPI_ABI_LAYOUT") else {
+        eprintln!("GRAPPI_ABI_LAYOUT not set: layout not checked");
+        return;
+    };
+    let out = std::process::Command::new(program).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The program's output: one struct per line, `"name": {"size": n, "fields": {"f": [offset, size], ...}}`.
+    let mut checked = 0;
+    for line in text.lines().filter(|l| l.contains("\"size\"")) {
+        let name = line.split('"').nth(1).unwrap();
+        let number = |s: &str| s.trim().trim_matches(|c: char| !c.is_ascii_digit()).parse::<usize>().unwrap();
+        let size = number(line.split("\"size\":").nth(1).unwrap().split(',').next().unwrap());
+        let fields_text = line.split("\"fields\": {").nth(1).unwrap();
+        let c_fields: Vec<(String, usize, usize)> = fields_text
+            .split(']')
+            .filter(|f| f.contains('['))
+            .map(|f| {
+                let fname = f.split('"').nth(1).unwrap().to_string();
+                let nums: Vec<usize> = f.split('[').nth(1).unwrap().split(',').map(number).collect();
+                (fname, nums[0], nums[1])
+            })
+            .collect();
+        let (rust_size, rust_fields) = grappi_sys::layout_of(name).unwrap_or_else(|| panic!("grappi-sys does not mirror {name}"));
+        assert_eq!(rust_size, size, "{name}: size");
+        let rust: Vec<(String, usize, usize)> = rust_fields.into_iter().map(|(f, o, s)| (f.to_string(), o, s)).collect();
+        assert_eq!(rust, c_fields, "{name}: fields (name, offset, size)");
+        checked += 1;
+    }
+    assert!(checked >= 7, "only {checked} structs in the layout output");
 }

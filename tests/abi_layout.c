@@ -1,0 +1,123 @@
+/* Prints the layout of every struct of grappi.h as JSON: {"struct": {"size": n, "fields":
+ * {"field": [offset, size], ...}}, ...}. The binding tests compare their hand-written mirrors
+ * of these structs (Python ctypes, Rust #[repr(C)]) with it. */
+#include <grappi/grappi.h>
+#include <stddef.h>
+#include <stdio.h>
+
+static int first_struct = 1, first_field = 1;
+
+static void begin(const char *name, size_t size) {
+  printf("%s\n \"%s\": {\"size\": %zu, \"fields\": {", first_struct ? "{" : ",", name, size);
+  first_struct = 0;
+  first_field = 1;
+}
+static void field(const char *name, size_t offset, size_t size) {
+  printf("%s\"%s\": [%zu, %zu]", first_field ? "" : ", ", name, offset, size);
+  first_field = 0;
+}
+static void end(void) { printf("}}"); }
+
+#define BEGIN(T) begin(#T, sizeof(T))
+#define FIELD(T, f) field(#f, offsetof(T, f), sizeof(((T *)0)->f))
+
+int main(void) {
+  BEGIN(grappi_open_options);
+  FIELD(grappi_open_options, version);
+  FIELD(grappi_open_options, read_only);
+  FIELD(grappi_open_options, create);
+  FIELD(grappi_open_options, busy_timeout_ms);
+  end();
+
+  BEGIN(grappi_embed_options);
+  FIELD(grappi_embed_options, version);
+  FIELD(grappi_embed_options, embedder);
+  FIELD(grappi_embed_options, dimension);
+  FIELD(grappi_embed_options, base_url);
+  FIELD(grappi_embed_options, model);
+  FIELD(grappi_embed_options, api_key_env);
+  FIELD(grappi_embed_options, callback);
+  FIELD(grappi_embed_options, user_data);
+  end();
+
+  BEGIN(grappi_window_options);
+  FIELD(grappi_window_options, version);
+  FIELD(grappi_window_options, k);
+  FIELD(grappi_window_options, k_count);
+  FIELD(grappi_window_options, depth);
+  FIELD(grappi_window_options, window);
+  FIELD(grappi_window_options, min_score);
+  FIELD(grappi_window_options, max_path_length);
+  FIELD(grappi_window_options, max_paths);
+  end();
+
+  BEGIN(grappi_retrieve_options);
+  FIELD(grappi_retrieve_options, version);
+  FIELD(grappi_retrieve_options, mode);
+  FIELD(grappi_retrieve_options, seeds);
+  FIELD(grappi_retrieve_options, hops);
+  FIELD(grappi_retrieve_options, degree_cap);
+  FIELD(grappi_retrieve_options, node_budget);
+  FIELD(grappi_retrieve_options, min_score);
+  FIELD(grappi_retrieve_options, topk);
+  FIELD(grappi_retrieve_options, topk_e);
+  FIELD(grappi_retrieve_options, cost_e);
+  FIELD(grappi_retrieve_options, pyg_cap);
+  FIELD(grappi_retrieve_options, alpha);
+  FIELD(grappi_retrieve_options, beta);
+  FIELD(grappi_retrieve_options, gamma);
+  FIELD(grappi_retrieve_options, lambda);
+  FIELD(grappi_retrieve_options, pruning);
+  FIELD(grappi_retrieve_options, num_clusters);
+  FIELD(grappi_retrieve_options, event_order);
+  end();
+
+  BEGIN(grappi_explore_options);
+  FIELD(grappi_explore_options, version);
+  FIELD(grappi_explore_options, windows);
+  FIELD(grappi_explore_options, window_count);
+  FIELD(grappi_explore_options, k);
+  FIELD(grappi_explore_options, k_count);
+  FIELD(grappi_explore_options, depth);
+  FIELD(grappi_explore_options, min_score);
+  FIELD(grappi_explore_options, max_length);
+  FIELD(grappi_explore_options, max_paths);
+  FIELD(grappi_explore_options, top);
+  FIELD(grappi_explore_options, explain_top);
+  FIELD(grappi_explore_options, concurrency);
+  FIELD(grappi_explore_options, max_calls);
+  FIELD(grappi_explore_options, max_tokens);
+  FIELD(grappi_explore_options, dry_run);
+  FIELD(grappi_explore_options, use_cache);
+  FIELD(grappi_explore_options, llm);
+  FIELD(grappi_explore_options, base_url);
+  FIELD(grappi_explore_options, model);
+  FIELD(grappi_explore_options, api_key_env);
+  FIELD(grappi_explore_options, chat);
+  FIELD(grappi_explore_options, user_data);
+  end();
+
+  BEGIN(grappi_pcst_options);
+  FIELD(grappi_pcst_options, version);
+  FIELD(grappi_pcst_options, root);
+  FIELD(grappi_pcst_options, num_clusters);
+  FIELD(grappi_pcst_options, pruning);
+  FIELD(grappi_pcst_options, improve);
+  FIELD(grappi_pcst_options, event_order);
+  end();
+
+  BEGIN(grappi_pcst_result);
+  FIELD(grappi_pcst_result, version);
+  FIELD(grappi_pcst_result, nodes);
+  FIELD(grappi_pcst_result, num_nodes);
+  FIELD(grappi_pcst_result, edges);
+  FIELD(grappi_pcst_result, num_edges);
+  FIELD(grappi_pcst_result, objective);
+  FIELD(grappi_pcst_result, net_worth);
+  FIELD(grappi_pcst_result, objective_before_improve);
+  FIELD(grappi_pcst_result, improve_rounds);
+  end();
+
+  printf("\n}\n");
+  return 0;
+}

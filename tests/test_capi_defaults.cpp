@@ -1,0 +1,75 @@
+// The C API's defaults (its _INIT macros, which its _init functions copy) are the C++ API's.
+#include <doctest/doctest.h>
+
+#include "grappi/grappi.h"
+#include "grappi/grappi.hpp"
+
+TEST_CASE("C options default to the C++ options' defaults") {
+  const grappi_open_options open = GRAPPI_OPEN_OPTIONS_INIT;
+  const grappi::OpenOptions oo;
+  CHECK((open.read_only != 0) == oo.read_only);
+  CHECK((open.create != 0) == oo.create);
+  CHECK(open.busy_timeout_ms == oo.busy_timeout_ms);
+
+  const grappi_embed_options embed = GRAPPI_EMBED_OPTIONS_INIT;
+  const grappi::EmbedderSpec spec;
+  CHECK(std::string(embed.embedder) == spec.kind);
+  CHECK(embed.dimension == spec.dimension);
+  CHECK(std::string(embed.base_url) == spec.http.base_url);
+  CHECK(std::string(embed.api_key_env) == spec.http.api_key_env);
+
+  const grappi_window_options window = GRAPPI_WINDOW_OPTIONS_INIT;
+  const grappi::WindowOptions wo;
+  CHECK(window.depth == wo.depth);
+  CHECK(window.window == wo.window);
+  CHECK(window.min_score == wo.filter.min_score);
+  CHECK(window.max_paths == grappi::PathOptions{}.max_paths);
+
+  const grappi_retrieve_options r = GRAPPI_RETRIEVE_OPTIONS_INIT;
+  const grappi::PcstRetrieveOptions ro;
+  CHECK(std::string(r.mode) == ro.mode);
+  CHECK(r.seeds == ro.seeds);
+  CHECK(r.hops == ro.khop.hops);
+  CHECK(r.degree_cap == ro.khop.degree_cap);
+  CHECK(r.node_budget == ro.khop.node_budget);
+  CHECK(r.min_score == ro.khop.filter.min_score);
+  CHECK(r.topk == ro.topk);
+  CHECK(r.topk_e == ro.topk_e);
+  CHECK(r.cost_e == ro.cost_e);
+  CHECK((r.pyg_cap != 0) == ro.pyg_cap);
+  CHECK(r.alpha == ro.alpha);
+  CHECK(r.beta == ro.beta);
+  CHECK(r.gamma == ro.gamma);
+  CHECK(r.lambda == ro.lambda);
+  CHECK(std::string(r.pruning) == grappi::to_string(ro.pruning));
+  CHECK(r.num_clusters == ro.num_clusters);
+  CHECK(r.event_order == GRAPPI_PCST_ORDER_DEFAULT);
+
+  const grappi_explore_options x = GRAPPI_EXPLORE_OPTIONS_INIT;
+  const grappi::ExploreOptions xo;
+  CHECK(x.window_count == 0);  // NULL windows: {1}
+  CHECK(xo.windows == std::vector<std::size_t>{1});
+  CHECK(x.depth == xo.window.depth);
+  CHECK(x.min_score == xo.window.filter.min_score);
+  CHECK(x.max_length == xo.max_length);
+  CHECK(x.max_paths == xo.max_paths);
+  CHECK(x.top == xo.top);
+  CHECK(x.explain_top == xo.explain_top);
+  CHECK(x.concurrency == xo.concurrency);
+  CHECK(x.max_calls == xo.max_calls);
+  CHECK(x.max_tokens == xo.max_tokens);
+  CHECK((x.dry_run != 0) == xo.dry_run);
+  CHECK((x.use_cache != 0) == xo.use_cache);
+  const grappi::ChatModelSpec chat;
+  CHECK(std::string(x.llm) == chat.kind);
+  CHECK(std::string(x.base_url) == chat.openai.base_url);
+  CHECK(std::string(x.api_key_env) == chat.openai.api_key_env);
+
+  const grappi_pcst_options p = GRAPPI_PCST_OPTIONS_INIT;
+  const grappi::PcstOptions po;
+  CHECK(p.root == po.root);
+  CHECK(p.num_clusters == po.num_clusters);
+  CHECK(std::string(p.pruning) == grappi::to_string(po.pruning));
+  CHECK((p.improve != 0) == po.improve);
+  CHECK(p.event_order == GRAPPI_PCST_ORDER_DEFAULT);
+}
