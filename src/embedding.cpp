@@ -6,10 +6,10 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <thread>
-#include <unordered_set>
 
 #include "grappi/error.hpp"
 #include "http.hpp"
+#include "text_util.hpp"
 
 namespace grappi {
 
@@ -54,27 +54,13 @@ uint64_t mix(uint64_t x) {  // splitmix64 finaliser
   return x ^ (x >> 31);
 }
 
-const std::unordered_set<std::string> &stopwords() {
-  static const std::unordered_set<std::string> s = {
-      "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is", "it", "its",
-      "may", "of", "on", "or", "that", "the", "this", "to", "which", "with", "was", "were", "also", "can"};
-  return s;
-}
-
+// The feature words of a text: its words (detail::words) of two or more characters that are not
+// stop words.
 std::vector<std::string> words_of(const std::string &text) {
-  std::vector<std::string> words;
-  std::string cur;
-  auto flush = [&] {
-    if (cur.size() >= 2 && !stopwords().count(cur)) words.push_back(cur);
-    cur.clear();
-  };
-  for (unsigned char c : text) {
-    if (std::isalnum(c)) cur += static_cast<char>(std::tolower(c));
-    else if (c >= 0x80) cur += static_cast<char>(c);  // keep UTF-8 letters inside words
-    else flush();
-  }
-  flush();
-  return words;
+  std::vector<std::string> w = detail::words(text);
+  w.erase(std::remove_if(w.begin(), w.end(), [](const std::string &x) { return x.size() < 2 || detail::is_stop_word(x); }),
+          w.end());
+  return w;
 }
 
 // Calls f(hash, family_weight) for every feature occurrence of a text.
@@ -219,7 +205,7 @@ std::string HashingEmbedder::model() const {
   h ^= feature_hash('c', c.data(), c.size());
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return "grappi-hashing-v5-d" + std::to_string(options_.dimension) + "-" + std::string(hex, 12);
+  return "grappi-hashing-v6-d" + std::to_string(options_.dimension) + "-" + std::string(hex, 12);
 }
 
 std::unique_ptr<HashingEmbedder> HashingEmbedder::restore(const std::string &config, const std::string &state) {

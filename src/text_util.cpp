@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <random>
-#include <set>
+#include <unordered_set>
 #include <sstream>
 
 #include <openssl/evp.h>
@@ -33,17 +33,37 @@ std::vector<std::string> words(std::string_view text) {
   return out;
 }
 
-std::vector<std::string> content_terms(std::string_view query) {
-  static const std::set<std::string> stop = {
-      "the", "and", "for", "with", "that", "this", "from", "into", "onto", "are", "was", "were", "been", "being",
-      "its", "their", "which", "what", "how", "why", "who", "whom", "can", "could", "should", "would", "may",
-      "might", "will", "not", "but", "any", "all", "via", "per", "than", "then", "such", "also", "using", "use",
-      "has", "have", "had", "does", "did", "our", "your", "there", "these", "those", "between", "about",
+namespace {
+
+// English function words, for every place that looks at words (the hashing embedder's features,
+// the query's content words).
+const std::unordered_set<std::string_view> &english_stop_words() {
+  static const std::unordered_set<std::string_view> s = {
+      "a",     "about", "all",   "also",  "an",    "and",     "any",   "are",   "as",    "at",    "be",
+      "been",  "being", "between", "but", "by",    "can",     "could", "did",   "does",  "for",   "from",
+      "had",   "has",   "have",  "how",   "in",    "into",    "is",    "it",    "its",   "may",   "might",
+      "not",   "of",    "on",    "onto",  "or",    "our",     "per",   "should", "such", "than",  "that",
+      "the",   "their", "then",  "there", "these", "this",    "those", "to",    "use",   "using", "via",
+      "was",   "were",  "what",  "which", "who",   "whom",    "why",   "will",  "with",  "would", "your"};
+  return s;
+}
+
+// Words too general to say what a biomedical question is about ("which protein targets ...").
+const std::unordered_set<std::string_view> &generic_query_words() {
+  static const std::unordered_set<std::string_view> s = {
       "protein", "proteins", "gene", "genes", "role", "effect", "effects", "target", "targets", "pathway",
       "pathways", "interaction", "interactions"};
+  return s;
+}
+
+}  // namespace
+
+bool is_stop_word(std::string_view word) { return english_stop_words().count(word) != 0; }
+
+std::vector<std::string> content_terms(std::string_view query) {
   std::vector<std::string> out;
   for (auto &w : words(query)) {
-    if (w.size() < 3 || stop.count(w)) continue;
+    if (w.size() < 3 || is_stop_word(w) || generic_query_words().count(w)) continue;
     if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
   }
   return out;

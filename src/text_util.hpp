@@ -11,10 +11,15 @@ namespace grappi::detail {
 
 /// s without leading and trailing white space.
 std::string trim_copy(std::string_view s);
-/// Lower-case words of letters and digits ("tau", "phosphorylation", "gsk3b").
+/// Lower-case words of letters and digits ("tau", "phosphorylation", "gsk3b"); bytes of UTF-8
+/// sequences are kept inside words. The one tokenizer of the library.
 std::vector<std::string> words(std::string_view text);
-/// The query's content words: lower case, at least 3 characters, no stop words, first
-/// occurrence order, no duplicates.
+/// Whether a lower-case word is an English function word ("the", "of", "which", ...): the one
+/// stop-word list of the library.
+bool is_stop_word(std::string_view word);
+/// The query's content words: lower case, at least 3 characters, no stop words nor words too
+/// general for a biomedical question ("protein", "pathway", ...), first occurrence order, no
+/// duplicates.
 std::vector<std::string> content_terms(std::string_view query);
 /// Whether a word of text matches term: terms of up to 5 characters match whole words only;
 /// longer terms match any word that shares the term's first max(5, n - 3) characters
