@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <fstream>
 #include <mutex>
 
 #include "grappi/error.hpp"
@@ -28,6 +29,11 @@ Db::Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms
     if (create) flags |= SQLITE_OPEN_CREATE;
   }
   int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+  if (rc != SQLITE_OK && !create && !path.empty() && path != ":memory:" && !std::ifstream(path).good()) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw Error(ErrorCode::not_found, "database '" + path + "' does not exist (grappi import creates one)");
+  }
   if (rc != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);

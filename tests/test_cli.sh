@@ -1,14 +1,51 @@
 #!/usr/bin/env bash
-# End-to-end test of the grappi command line on the bundled data.
+# End-to-end tests of the grappi command line on the bundled data, in parts that ctest runs as
+# separate tests (tests/CMakeLists.txt): two set-up parts import the yeast network and the
+# human demo data once into $DBDIR, the other parts use those databases (copying them first
+# when they change them).
+#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes
 set -euo pipefail
-: "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}"
+: "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}" "${DBDIR:?directory of the shared databases}"
+PART=${1:?part}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+fail() { echo "FAIL ($PART): $*" >&2; exit 1; }
+HERE=$(cd "$(dirname "$0")" && pwd)
+Y="$DBDIR/y.db"
+H="$DBDIR/h.db"
+# The exit status of a command expected to fail (its stderr in $T/err).
+status_of() { set +e; "$@" > /dev/null 2> "$T/err"; local rc=$?; set -e; echo "$rc"; }
 
-"$GRAPPI" import --db "$T/y.db" --info "$DATA/4932.protein.info.v12.0.txt.gz" \
-  --aliases "$DATA/4932.protein.aliases.v12.0.txt.gz" --physical "$DATA/4932.protein.physical.links.v12.0.txt.gz" > "$T/out"
-grep -q "physical" "$T/out" || fail "import table"
+case $PART in
+setup-yeast)
+mkdir -p "$DBDIR"
+rm -f "$Y" "$Y"-* "$Y".*
+"$GRAPPI" import --db "$Y" --info "$DATA/4932.protein.info.v12.0.txt.gz" \
+  --aliases "$DATA/4932.protein.aliases.v12.0.txt.gz" --physical "$DATA/4932.protein.physical.links.v12.0.txt.gz" \
+  --json > "$T/import.json"
+python3 - "$T/import.json" <<'PY'
+import json, sys
+files = json.load(open(sys.argv[1]))["files"]
+assert [f["format"] for f in files] == ["info", "aliases", "physical"], files
+info, aliases, physical = files
+assert info["lines"] == 6600 and info["nodes_created"] == 6600, info
+assert aliases["aliases_created"] == 287378 and aliases["nodes_created"] == 0, aliases
+assert physical["edges_created"] == 176303 and physical["nodes_created"] == 0, physical
+assert all(not f["already_imported"] and f["rows_skipped"] == 0 for f in files)
+PY
+;;
+
+setup-human)
+mkdir -p "$DBDIR"
+rm -f "$H" "$H"-* "$H".*
+"$GRAPPI" import --db "$H" --info "$DATA/9606.protein.info.v12.0.txt.gz" \
+  --export "$DATA/export_v12_alzheimer/string_interactions.tsv" > /dev/null
+"$GRAPPI" embed --db "$H" | grep -q "embedded 19699" || fail "embed"
+"$GRAPPI" embed --db "$H" | grep -q "embedded 0, unchanged 19699" || fail "re-embed must be incremental"
+;;
+
+yeast)  # changes the database: a private copy
+cp "$Y" "$T/y.db"
 "$GRAPPI" info --db "$T/y.db" --json > "$T/info.json"
 python3 - "$T/info.json" <<'PY'
 import json, sys
@@ -48,13 +85,9 @@ after=$("$GRAPPI" info --db "$T/y.db" --json | python3 -c 'import json,sys; j=js
 "$GRAPPI" import --db "$T/y.db" --physical "$DATA/4932.protein.physical.links.v12.0.txt.gz" --json | grep -q '"already_imported": true' || fail "re-import"
 "$GRAPPI" remove-dataset --db "$T/y.db" 3 > /dev/null
 "$GRAPPI" info --db "$T/y.db" --json | python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["edges"] == 0, j'
+;;
 
-# Retrieval on the human demo data: embed, search, window, paths, khop, pagerank.
-H="$T/h.db"
-"$GRAPPI" import --db "$H" --info "$DATA/9606.protein.info.v12.0.txt.gz" \
-  --export "$DATA/export_v12_alzheimer/string_interactions.tsv" > /dev/null
-"$GRAPPI" embed --db "$H" | grep -q "embedded 19699" || fail "embed"
-"$GRAPPI" embed --db "$H" | grep -q "embedded 0, unchanged 19699" || fail "re-embed must be incremental"
+retrieval)
 "$GRAPPI" search --db "$H" "microtubule-associated protein tau" --k 20 --json | python3 -c '
 import json, sys
 hits = json.load(sys.stdin)
@@ -119,9 +152,11 @@ head -1 "$T/r.csv" | grep -q "^node_id,node_attr$" && grep -q "^src,edge_attr,ds
 import json, sys
 r = json.load(sys.stdin)
 assert r["nodes"] and len(r["edges"]) >= len(r["nodes"]) - 1, r'
+;;
 
+pcst)
 # pcst: a bundled benchmark instance (gzip), both event orders, --improve; the JSON names scripts use.
-P="$(dirname "$0")/data/pcst/er_m1e3_dense.txt.gz"
+P="$HERE/data/pcst/er_m1e3_dense.txt.gz"
 for args in "--pruning gw" "--pruning gw --reference-order" "--pruning strong --reference-order --improve"; do
   "$GRAPPI" pcst --instance "$P" $args --json
 done > "$T/pcst.jsonl"
@@ -139,7 +174,9 @@ assert imp["objective"] <= 4704 and imp["improve"]
 PY
 "$GRAPPI" pcst --instance "$P" --pruning best 2> "$T/err" && fail "pcst accepted an unknown pruning"
 grep -q "unknown pruning" "$T/err" || fail "pcst error message"
+;;
 
+explore)
 # explore: the main job, extractive (offline) and over HTTP against a loopback server.
 "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 10,2 --top 5 \
   --json "$T/ex.json" --report "$T/ex.md" --cx2 "$T/ex.cx2" > "$T/ex.txt" 2> "$T/ex.err"
@@ -174,7 +211,11 @@ set +e
 "$GRAPPI" explore --db "$H" --protein MAPT --query q --llm openai 2> "$T/err"; rc=$?
 set -e
 [ "$rc" -eq 2 ] && grep -q -- "--model" "$T/err" || fail "openai without --model"
+;;
 
+explore-http)  # writes the response cache: a private copy
+cp "$H" "$T/h.db"
+H="$T/h.db"
 # A loopback OpenAI-compatible server counting requests.
 cat > "$T/server.py" <<'PY'
 import http.server, json, sys, threading
@@ -232,4 +273,36 @@ import json, sys
 j = json.load(sys.stdin)
 assert j["partial"] is True and j["usage"]["model_calls"] == 3, j["usage"]'
 grep -q "partial result" "$T/err" || fail "partial result must be reported"
-echo "cli: all checks passed"
+;;
+
+exit-codes)  # 0 success; 2 a bad argument or a name that does not resolve; 1 a failure of the work
+[ "$(status_of "$GRAPPI" --help)" -eq 0 ] || fail "--help"
+[ "$(status_of "$GRAPPI" --version)" -eq 0 ] || fail "--version"
+for args in "neighbors --db $Y NO_SUCH_PROTEIN" "paths --db $Y --from CDC28 --to NO_SUCH_PROTEIN" \
+            "window --db $Y --protein NO_SUCH_PROTEIN" "pagerank --db $Y --seed NO_SUCH_PROTEIN" \
+            "explore --db $Y --protein NO_SUCH_PROTEIN --query q" "resolve --db $Y NO_SUCH_PROTEIN" \
+            "resolve --db $Y NO_SUCH_PROTEIN --json"; do
+  # shellcheck disable=SC2086
+  rc=$(status_of "$GRAPPI" $args)
+  [ "$rc" -eq 2 ] || fail "unresolved name: $args exited $rc"
+  grep -q "NO_SUCH_PROTEIN" "$T/err" || [ "${args%--json}" != "$args" ] || fail "the message names the name: $args"
+done
+for args in "neighbors --db $Y" "neighbors --db $Y CDC28 --limit many" "window --db $Y --protein CDC28 --bogus" \
+            "nosuchcommand" "window --db $Y --protein CDC28 --window 0" "explore --db $Y --protein CDC28 --query q --k 0" \
+            "import --db $T/new.db" "neighbors --db $T/missing.db CDC28"; do
+  # shellcheck disable=SC2086
+  rc=$(status_of "$GRAPPI" $args)
+  [ "$rc" -eq 2 ] || fail "bad argument: $args exited $rc"
+  [ "$(wc -l < "$T/err")" -ge 1 ] || fail "no message: $args"
+done
+[ ! -e "$T/missing.db" ] || fail "a command other than import created a database"
+printf 'not a database, just text\n' > "$T/text.db"
+rc=$(status_of "$GRAPPI" info --db "$T/text.db")
+[ "$rc" -eq 1 ] || fail "a file that is not a database exited $rc"
+;;
+
+*)
+fail "unknown part"
+;;
+esac
+echo "cli $PART: all checks passed"

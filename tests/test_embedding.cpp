@@ -13,7 +13,7 @@
 using namespace testutil;
 using grappi::KnowledgeGraph;
 
-TEST_CASE("the hashing embedder gives real lexical similarity on the human annotations") {
+TEST_CASE("the hashing embedder gives real lexical similarity on the human annotations" * doctest::test_suite("threads")) {
   TempDir d;
   KnowledgeGraph kg(d.file("h.db"));
   kg.import_string({{data("9606.protein.info.v12.0.txt.gz")}});
@@ -42,7 +42,7 @@ TEST_CASE("the hashing embedder gives real lexical similarity on the human annot
   CHECK_THROWS_AS(grappi::HashingEmbedder{bad}, grappi::Error);
 }
 
-TEST_CASE("embeddings persist and re-running embeds only new or changed texts") {
+TEST_CASE("embeddings persist and re-running embeds only new or changed texts" * doctest::test_suite("threads")) {
   TempDir d;
   const auto db = d.file("e.db");
   std::string model;
@@ -223,7 +223,7 @@ TEST_CASE("the HNSW graph is stored in the database and rebuilt when the embeddi
   }
 }
 
-TEST_CASE("the callback embedder checks what the callback returns") {
+TEST_CASE("the callback embedder checks what the callback returns" * doctest::test_suite("threads")) {
   grappi::CallbackEmbedder ok("cb", 2, [](const std::vector<std::string> &t) {
     grappi::Embeddings e;
     e.dim = 2;
@@ -274,7 +274,7 @@ grappi::HttpEmbedderOptions options_for(const HttpServer &s) {
 }
 }  // namespace
 
-TEST_CASE("HTTP embedder: batches / order by index / and the API key in the header only") {
+TEST_CASE("HTTP embedder: batches / order by index / and the API key in the header only" * doctest::test_suite("threads")) {
   setenv("GRAPPI_TEST_KEY", "sk-secret-test", 1);
   std::atomic<int> batches{0};
   std::string auth;
@@ -299,7 +299,7 @@ TEST_CASE("HTTP embedder: batches / order by index / and the API key in the head
   unsetenv("GRAPPI_TEST_KEY");
 }
 
-TEST_CASE("HTTP embedder: 429 with Retry-After / 500 then success / malformed answers / closed connections") {
+TEST_CASE("HTTP embedder: 429 with Retry-After / 500 then success / malformed answers / closed connections" * doctest::test_suite("threads")) {
   std::atomic<int> calls{0};
   std::string mode;
   HttpServer s([&](const HttpRequest &r) {

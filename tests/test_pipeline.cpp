@@ -199,7 +199,7 @@ TEST_CASE("prompt templates: fields / files / versions") {
   CHECK_THROWS_AS(t.load("", d.file("missing.txt"), ""), grappi::Error);
 }
 
-TEST_CASE("HTTP model: each distinct edge once / each path once / then a second run makes no calls") {
+TEST_CASE("HTTP model: each distinct edge once / each path once / then a second run makes no calls" * doctest::test_suite("threads")) {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -292,7 +292,7 @@ TEST_CASE("HTTP model: each distinct edge once / each path once / then a second 
   unsetenv("GRAPPI_TEST_CHAT_KEY");
 }
 
-TEST_CASE("HTTP model: fenced JSON / text around / string scores / malformed JSON and missing fields") {
+TEST_CASE("HTTP model: fenced JSON / text around / string scores / malformed JSON and missing fields" * doctest::test_suite("threads")) {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -356,7 +356,7 @@ TEST_CASE("HTTP model: fenced JSON / text around / string scores / malformed JSO
   CHECK(r3.usage.model_calls == 0);
 }
 
-TEST_CASE("HTTP model: 429 with Retry-After / 500 then success / a timeout and a refused connection") {
+TEST_CASE("HTTP model: 429 with Retry-After / 500 then success / a timeout and a refused connection" * doctest::test_suite("threads")) {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -436,7 +436,7 @@ TEST_CASE("HTTP model: 429 with Retry-After / 500 then success / a timeout and a
   }
 }
 
-TEST_CASE("HTTP model: a server without JSON mode / and the concurrency limit") {
+TEST_CASE("HTTP model: a server without JSON mode / and the concurrency limit" * doctest::test_suite("threads")) {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -472,7 +472,7 @@ TEST_CASE("HTTP model: a server without JSON mode / and the concurrency limit") 
   CHECK(static_cast<std::size_t>(s.requests()) == r.usage.model_calls + static_cast<std::size_t>(rejected.load()));
 }
 
-TEST_CASE("budgets stop the run cleanly and mark the result partial - dry runs send nothing") {
+TEST_CASE("budgets stop the run cleanly and mark the result partial - dry runs send nothing" * doctest::test_suite("threads")) {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -525,7 +525,7 @@ TEST_CASE("budgets stop the run cleanly and mark the result partial - dry runs s
   CHECK_FALSE(rf.partial);
 }
 
-TEST_CASE("explain-top explains only the best candidates by the prior") {
+TEST_CASE("explain-top explains only the best candidates by the prior" * doctest::test_suite("threads")) {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -555,7 +555,7 @@ TEST_CASE("explain-top explains only the best candidates by the prior") {
   CHECK(better <= 3);
 }
 
-TEST_CASE("callback failures are recorded per item with their reasons") {
+TEST_CASE("callback failures are recorded per item with their reasons" * doctest::test_suite("threads")) {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -578,7 +578,7 @@ TEST_CASE("callback failures are recorded per item with their reasons") {
   CHECK(r.usage.paths_failed == 0);
 }
 
-TEST_CASE("the extractive model is deterministic / offline / and says it is extractive") {
+TEST_CASE("the extractive model is deterministic / offline / and says it is extractive" * doctest::test_suite("threads")) {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -621,7 +621,7 @@ TEST_CASE("the extractive model is deterministic / offline / and says it is extr
   CHECK_THROWS_AS(x.chat(q), grappi::Error);
 }
 
-TEST_CASE("explore outputs: JSON names / Markdown / CX2 - errors for bad input") {
+TEST_CASE("explore outputs: JSON names / Markdown / CX2 - errors for bad input" * doctest::test_suite("threads")) {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   build_graph(kg);
@@ -684,7 +684,7 @@ TEST_CASE("explore outputs: JSON names / Markdown / CX2 - errors for bad input")
   CHECK_THROWS_AS(pipe.explore("MAPT", bad), grappi::Error);
 }
 
-TEST_CASE("explore on the bundled STRING data with embeddings: the demo MAPT window") {
+TEST_CASE("explore on the bundled STRING data with embeddings: the demo MAPT window" * doctest::test_suite("threads")) {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   kg.import_string({{data("9606.protein.info.v12.0.txt.gz"), grappi::StringFormat::info},

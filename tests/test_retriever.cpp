@@ -81,7 +81,7 @@ using Members = std::map<std::string, std::pair<std::size_t, std::string>>;
 
 }  // namespace
 
-TEST_CASE("moving kNN windows on a hand-built graph with hand-chosen embeddings") {
+TEST_CASE("moving kNN windows on a hand-built graph with hand-chosen embeddings" * doctest::test_suite("threads")) {
   Hand h;
   auto r = h.retriever();
   grappi::WindowOptions o;
@@ -259,7 +259,7 @@ TEST_CASE("Yen's k shortest simple paths agree with brute force on random small 
   }
 }
 
-TEST_CASE("personalised PageRank equals the direct linear solve") {
+TEST_CASE("personalised PageRank equals the direct linear solve" * doctest::test_suite("threads")) {
   Hand h;
   grappi::Retriever r(h.kg.snapshot());
   auto &g = r.graph();
@@ -481,7 +481,7 @@ TEST_CASE("PCST retrieval / seed-002 prizes - errors") {
   CHECK_THROWS_AS(novec.pcst_retrieve(p.question(), {}), grappi::Error);
 }
 
-TEST_CASE("windows: siblings sharing a neighborhood take their picks in order (the re-ranking fallback)") {
+TEST_CASE("windows: siblings sharing a neighborhood take their picks in order (the re-ranking fallback)" * doctest::test_suite("threads")) {
   TempDir d;
   KnowledgeGraph kg(d.file("shared.db"));
   std::map<std::string, int64_t> id;
@@ -514,7 +514,7 @@ TEST_CASE("windows: siblings sharing a neighborhood take their picks in order (t
   CHECK(children["D"] == std::vector<std::string>{"N16", "N17", "N18", "N19", "N20"});
 }
 
-TEST_CASE("the neighbor ranking gives the same windows as ranking on the fly / its file is used only when it matches") {
+TEST_CASE("the neighbor ranking gives the same windows as ranking on the fly / its file is used only when it matches" * doctest::test_suite("threads")) {
   TempDir d;
   KnowledgeGraph kg(d.file("ranked.db"));
   std::mt19937 rng(11);

@@ -105,7 +105,7 @@ TEST_CASE("the snapshot is cached per generation and sees later writes only when
   CHECK(kg.snapshot()->node_count() == 3);
 }
 
-TEST_CASE("many threads read one snapshot at once") {
+TEST_CASE("many threads read one snapshot at once" * doctest::test_suite("threads")) {
   TempDir d;
   KnowledgeGraph kg(d.file("y.db"));
   kg.import_string({{data("4932.protein.physical.links.v12.0.txt.gz")}});

@@ -6,13 +6,51 @@
 #include <zlib.h>
 
 #include <cstdio>
+#include <exception>
 #include <fstream>
+#include <functional>
+#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace testutil {
+
+/// Threads of a test. An exception thrown on one is caught and kept (it would otherwise end the
+/// whole test program); join() waits for all and returns the messages of those exceptions, for
+/// the test to CHECK that there are none.
+class TestThreads {
+ public:
+  ~TestThreads() { join(); }
+  void spawn(std::function<void()> fn) {
+    threads_.emplace_back([this, fn = std::move(fn)] {
+      try {
+        fn();
+      } catch (const std::exception &e) {
+        keep(e.what());
+      } catch (...) {
+        keep("unknown exception");
+      }
+    });
+  }
+  std::vector<std::string> join() {
+    for (auto &t : threads_)
+      if (t.joinable()) t.join();
+    std::lock_guard<std::mutex> lock(mu_);
+    return errors_;
+  }
+
+ private:
+  void keep(const std::string &what) {
+    std::lock_guard<std::mutex> lock(mu_);
+    errors_.push_back(what);
+  }
+  std::vector<std::thread> threads_;
+  std::mutex mu_;
+  std::vector<std::string> errors_;
+};
 
 inline std::string data(const std::string &rel) { return std::string(GRAPPI_DATA_DIR) + "/" + rel; }
 
