@@ -13,7 +13,10 @@
 
 namespace grappi::cli {
 
-/// Registration of every command (one file each).
+/// Registration of every command: an add_x that declares its flags into an args struct and a run
+/// that calls the library, per command; the files group them by area (graph_commands.cpp,
+/// retrieval_commands.cpp, explore_command.cpp), since CLI11's templates make every translation
+/// unit costly to compile.
 void add_import(CLI::App &app);
 void add_info(CLI::App &app);
 void add_neighbors(CLI::App &app);

@@ -1,0 +1,221 @@
+// grappi import, info, resolve, remove-dataset, neighbors: the database, its contents and its names.
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+#include "common.hpp"
+
+namespace grappi::cli {
+
+namespace {
+
+struct ImportArgs {
+  std::string db;
+  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, detect;
+  int min_score = 0;
+  bool skip_bad_lines = false, json = false;
+};
+
+void run_import(const ImportArgs &a) {
+  std::vector<ImportSource> sources;
+  const auto add = [&](const std::vector<std::string> &files, StringFormat f) {
+    for (const auto &p : files) sources.push_back({p, f});
+  };
+  add(a.info, StringFormat::info);
+  add(a.aliases, StringFormat::aliases);
+  add(a.links, StringFormat::links);
+  add(a.detailed, StringFormat::detailed);
+  add(a.physical, StringFormat::physical);
+  add(a.actions, StringFormat::actions);
+  add(a.web_export, StringFormat::web_export);
+  add(a.detect, StringFormat::detect);
+  if (sources.empty()) throw Error(ErrorCode::invalid_argument, "import: name at least one file");
+  KnowledgeGraph g = open_graph(a.db, true, 256);
+  ImportOptions opt;
+  opt.min_score = a.min_score;
+  opt.skip_bad_lines = a.skip_bad_lines;
+  ProgressBar bar;
+  opt.progress = [&bar](const ImportProgress &p) {
+    bar(p.stage, p.stage == "done" ? 1 : p.bytes_read, p.stage == "done" ? 1 : p.bytes_total, p.path);
+  };
+  const ImportReport rep = g.import_string(sources, opt);
+  if (a.json) {
+    std::cout << to_json(rep).dump(2) << '\n';
+    return;
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto &f : rep.files)
+    rows.push_back({f.path, to_string(f.format), f.already_imported ? "already imported" : "imported", std::to_string(f.lines),
+                    std::to_string(f.nodes_created), std::to_string(f.edges_created), std::to_string(f.aliases_created),
+                    std::to_string(f.rows_below_min_score), std::to_string(f.rows_skipped), fmt(f.seconds, 2)});
+  print_table({"file", "format", "status", "lines", "nodes+", "edges+", "aliases+", "below-min", "skipped", "s"}, rows);
+  for (const auto &f : rep.files)
+    if (f.rows_skipped) {
+      std::cerr << f.path << ": skipped " << f.rows_skipped << " bad line(s), for example:\n";
+      for (const auto &e : f.bad_line_examples) std::cerr << "  " << e << '\n';
+    }
+}
+
+}  // namespace
+
+void add_import(CLI::App &app) {
+  auto a = std::make_shared<ImportArgs>();
+  auto *c = app.add_subcommand("import", "Import STRING files (applied in order info, aliases, links, actions; one transaction)");
+  add_db_option(c, a->db, true);
+  c->add_option("--links", a->links, "protein.links file(s)");
+  c->add_option("--detailed", a->detailed, "protein.links.detailed file(s)");
+  c->add_option("--physical", a->physical, "protein.physical.links (or .detailed) file(s)");
+  c->add_option("--info", a->info, "protein.info file(s)");
+  c->add_option("--aliases", a->aliases, "protein.aliases file(s)");
+  c->add_option("--actions", a->actions, "protein.actions file(s)");
+  c->add_option("--export", a->web_export, "STRING website export string_interactions.tsv file(s)");
+  c->add_option("files", a->detect, "Files whose format is detected from the header");
+  c->add_option("--min-score", a->min_score, "Keep links with combined score >= N (0-1000; 150 low, 400 medium, 700 high, 900 highest)")
+      ->check(CLI::Range(0, 1000));
+  c->add_flag("--skip-bad-lines", a->skip_bad_lines, "Import the good lines and report the bad ones instead of failing");
+  c->add_flag("--json", a->json, "Print the import report as JSON");
+  c->callback([a] { run_import(*a); });
+}
+
+namespace {
+
+struct InfoArgs {
+  std::string db;
+  bool json = false;
+};
+
+void run_info(const InfoArgs &a) {
+  KnowledgeGraph g = open_graph(a.db, false);
+  const GraphStats s = g.stats();
+  if (a.json) {
+    std::cout << to_json(s).dump(2) << '\n';
+    return;
+  }
+  std::cout << "database: " << a.db << " (schema " << s.schema_version << ")\n"
+            << "nodes:    " << s.nodes << "\nedges:    " << s.edges << "\naliases:  " << s.aliases << "\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto &r : s.edges_by_relation) rows.push_back({r.first, std::to_string(r.second)});
+  if (!rows.empty()) {
+    print_table({"relation", "edges"}, rows);
+    std::cout << '\n';
+  }
+  rows.clear();
+  for (const auto &d : s.datasets) {
+    const auto counts = nlohmann::json::parse(d.counts, nullptr, false);
+    const int64_t lines = counts.is_object() ? counts.value("lines", int64_t{0}) : 0;
+    rows.push_back({std::to_string(d.id), d.name, d.format, d.string_version, std::to_string(d.taxon), std::to_string(lines),
+                    d.sha256.substr(0, 12), d.imported_at});
+  }
+  if (!rows.empty()) print_table({"dataset", "file", "format", "version", "taxon", "lines", "sha256", "imported"}, rows);
+}
+
+struct ResolveArgs {
+  std::string db, name;
+  bool json = false;
+};
+
+void run_resolve(const ResolveArgs &a) {
+  KnowledgeGraph g = open_graph(a.db, false);
+  const ResolveResult r = g.lookup(a.name);
+  if (a.json) {
+    std::cout << to_json(r).dump(2) << '\n';
+    if (r.status != ResolveResult::Status::found) throw ExitStatus{kExitUsage};
+    return;
+  }
+  if (r.status != ResolveResult::Status::found) (void)g.resolve(a.name);  // throws the not-found / ambiguous message
+  const auto n = g.node(r.id);
+  std::cout << n->name << "\t" << n->external_id << "\t(id " << n->id << ", matched by " << r.candidates[0].matched_by << ")\n";
+  if (!n->annotation.empty()) std::cout << n->annotation << '\n';
+}
+
+struct RemoveArgs {
+  std::string db;
+  int64_t dataset = 0;
+};
+
+void run_remove(const RemoveArgs &a) {
+  KnowledgeGraph g = open_graph(a.db, false);
+  g.remove_dataset(a.dataset);
+  std::cout << "removed dataset " << a.dataset << '\n';
+}
+
+}  // namespace
+
+void add_info(CLI::App &app) {
+  auto a = std::make_shared<InfoArgs>();
+  auto *c = app.add_subcommand("info", "Counts of nodes and edges, datasets and their provenance");
+  add_db_option(c, a->db);
+  c->add_flag("--json", a->json, "JSON output");
+  c->callback([a] { run_info(*a); });
+}
+
+void add_resolve(CLI::App &app) {
+  auto a = std::make_shared<ResolveArgs>();
+  auto *c = app.add_subcommand("resolve", "Resolve a name, alias or id to a node");
+  add_db_option(c, a->db);
+  c->add_option("name", a->name, "Name to resolve")->required();
+  c->add_flag("--json", a->json, "JSON output (exit status 2 when the name does not resolve to one node)");
+  c->callback([a] { run_resolve(*a); });
+}
+
+void add_remove_dataset(CLI::App &app) {
+  auto a = std::make_shared<RemoveArgs>();
+  auto *c = app.add_subcommand("remove-dataset", "Remove everything one imported dataset contributed");
+  add_db_option(c, a->db);
+  c->add_option("dataset", a->dataset, "Dataset id (see grappi info)")->required();
+  c->callback([a] { run_remove(*a); });
+}
+
+namespace {
+
+struct NeighborsArgs {
+  std::string db, protein;
+  double min_score = 0;
+  std::vector<std::string> relations;
+  std::size_t limit = 0;
+  bool json = false;
+};
+
+void run_neighbors(const NeighborsArgs &a) {
+  KnowledgeGraph g = open_graph(a.db, false);
+  const int64_t id = g.resolve(a.protein);
+  const auto snap = g.snapshot();
+  NeighborFilter f;
+  f.min_score = score_arg(a.min_score);
+  f.relations = a.relations;
+  auto list = snap->neighbors(id, f);
+  std::stable_sort(list.begin(), list.end(), [](const Neighbor &x, const Neighbor &y) {
+    return x.score != y.score ? x.score > y.score : x.node < y.node;
+  });
+  if (a.limit && list.size() > a.limit) list.resize(a.limit);
+  if (a.json) {
+    std::cout << to_json(*snap, id, list).dump(2) << '\n';
+    return;
+  }
+  const uint32_t self = *snap->index_of(id);
+  std::cout << snap->name(self) << " (" << snap->external_id(self) << "): " << list.size() << " neighbor(s) shown, degree "
+            << snap->degree(id) << "\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto &n : list) {
+    const uint32_t ix = *snap->index_of(n.node);
+    rows.push_back({snap->name(ix), snap->external_id(ix), fmt(n.score), snap->relation_name(n.relation),
+                    n.direction == Direction::undirected ? "-" : (n.direction == Direction::outgoing ? "->" : "<-")});
+  }
+  print_table({"neighbor", "external_id", "score", "relation", "dir"}, rows);
+}
+
+}  // namespace
+
+void add_neighbors(CLI::App &app) {
+  auto a = std::make_shared<NeighborsArgs>();
+  auto *c = app.add_subcommand("neighbors", "Neighbors of a protein, strongest first");
+  add_db_option(c, a->db);
+  c->add_option("protein", a->protein, "Protein name, alias or STRING id")->required();
+  c->add_option("--min-score", a->min_score, "Minimum score, 0-1 or STRING's 0-1000")->check(CLI::Range(0.0, 1000.0));
+  c->add_option("--relation", a->relations, "Relation type(s) to keep, e.g. string.physical");
+  c->add_option("--limit", a->limit, "Show at most N neighbors (0 = all)");
+  c->add_flag("--json", a->json, "JSON output");
+  c->callback([a] { run_neighbors(*a); });
+}
+
+}  // namespace grappi::cli
