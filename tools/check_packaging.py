@@ -42,7 +42,7 @@ tool_deps = set(port.get("features", {}).get("tools", {}).get("dependencies", []
 vcpkg_port_of = {"SQLite3": "sqlite3", "ZLIB": "zlib", "OpenSSL": "openssl", "nlohmann_json": "nlohmann-json",
                  "Eigen3": "eigen3", "hnswlib": "hnswlib", "CURL": "curl", "CLI11": "cli11"}
 for pkg in packages:
-    if pkg in ("Threads", "doctest", "benchmark"):
+    if pkg in ("Threads", "doctest", "benchmark", "Doxygen", "Python3"):
         continue
     if pkg not in vcpkg_port_of:
         errors.append("find_package(%s) has no vcpkg port mapping in check_packaging.py" % pkg)
@@ -53,6 +53,8 @@ for pkg in packages:
             errors.append("vcpkg.json: the tools feature must depend on %s" % want)
     elif want not in deps:
         errors.append("vcpkg.json: missing dependency %s (find_package(%s))" % (want, pkg))
+if port.get("supports") != "linux":
+    errors.append("vcpkg.json: supports must be \"linux\" (the platform grappi is built and tested on)")
 portfile = read("packaging", "vcpkg", "grappi", "portfile.cmake")
 for opt in set(re.findall(r"-D(\w+)=", portfile)) | set(re.findall(r"tools (\w+)", portfile)):
     if opt not in options:
@@ -92,6 +94,8 @@ conan_pkg_of = {"SQLite3": "sqlite3/", "ZLIB": "zlib/", "OpenSSL": "openssl/", "
 for pkg in packages:
     if pkg in conan_pkg_of and 'self.requires("%s' % conan_pkg_of[pkg] not in recipe:
         errors.append("conanfile.py: missing requirement %s (find_package(%s))" % (conan_pkg_of[pkg], pkg))
+if 'raise ConanInvalidConfiguration' not in recipe or 'self.settings.os != "Linux"' not in recipe:
+    errors.append("conanfile.py: validate() must refuse platforms other than Linux")
 tp = read("packaging", "conan", "test_package", "CMakeLists.txt")
 for t in set(re.findall(r"grappi::\w+", tp)) - targets:
     errors.append("test_package names %s, which is not exported" % t)

@@ -16,10 +16,13 @@ namespace grappi {
 
 /// Row-major float32 matrix: rows() vectors of dim floats each.
 struct Embeddings {
-  std::size_t dim = 0;
-  std::vector<float> data;
+  std::size_t dim = 0;      ///< floats per vector
+  std::vector<float> data;  ///< rows() * dim floats, row after row
+  /// Number of vectors.
   std::size_t rows() const { return dim ? data.size() / dim : 0; }
+  /// Vector i.
   const float *row(std::size_t i) const { return data.data() + i * dim; }
+  /// Vector i, writable.
   float *row(std::size_t i) { return data.data() + i * dim; }
 };
 
@@ -29,21 +32,24 @@ class GRAPPI_CXX_API Embedder {
   virtual ~Embedder() = default;
   /// Identifies the model and every parameter that changes its vectors; stored with them.
   virtual std::string model() const = 0;
+  /// Floats per vector (0 while an HTTP model's size is not known yet).
   virtual std::size_t dimension() const = 0;
   /// One vector per text, in order. Throws grappi::Error on failure.
   virtual Embeddings embed(const std::vector<std::string> &texts) = 0;
   /// "hashing", "openai", "callback": how a stored model is re-created for queries.
   virtual std::string kind() const = 0;
-  /// Configuration (JSON text) and state (bytes) needed to re-create the embedder.
+  /// Configuration (JSON text) needed to re-create the embedder; stored with its vectors.
   virtual std::string config() const { return "{}"; }
+  /// State (bytes) needed to re-create it, such as learned weights; stored with its vectors.
   virtual std::string state() const { return {}; }
 };
 
+/// Options of HashingEmbedder.
 struct HashingEmbedderOptions {
-  std::size_t dimension = 384;
-  int min_char_ngram = 4;       ///< character n-grams of each word, with boundary marks
-  int max_char_ngram = 5;
-  bool word_bigrams = true;
+  std::size_t dimension = 384;  ///< vector size (hash buckets)
+  int min_char_ngram = 4;       ///< character n-grams of each word, with boundary marks, from
+  int max_char_ngram = 5;       ///< this length to this one (0 turns them off)
+  bool word_bigrams = true;     ///< also pairs of consecutive words
 };
 
 /// The offline default: feature hashing of words, word bigrams and character n-grams with
@@ -52,6 +58,7 @@ struct HashingEmbedderOptions {
 /// and corpus give the same vectors on every machine. Thread-safe after fit().
 class GRAPPI_CXX_API HashingEmbedder : public Embedder {
  public:
+  /// An embedder that has not learned its weights yet (fit() does).
   explicit HashingEmbedder(HashingEmbedderOptions options = {});
   /// Learns document frequencies from a corpus (usually every node's annotation). Without
   /// fit() every feature weighs the same.
@@ -75,6 +82,7 @@ class GRAPPI_CXX_API HashingEmbedder : public Embedder {
   std::vector<float> idf_;    // derived from df_; 0 marks a dropped feature
 };
 
+/// Options of HttpEmbedder.
 struct HttpEmbedderOptions {
   std::string base_url = "http://127.0.0.1:8080/v1";  ///< POST {base_url}/embeddings
   std::string model;                                  ///< e.g. "text-embedding-3-small", "nomic-embed-text"
@@ -84,9 +92,9 @@ struct HttpEmbedderOptions {
   std::size_t max_batch_chars = 400000;  ///< also split batches by size (~100k tokens)
   int max_retries = 5;             ///< on connection errors, timeouts, 408, 409, 429 and 5xx
   double retry_base_seconds = 0.5; ///< backoff min(base * 2^attempt, retry_cap_seconds) * jitter
-  double retry_cap_seconds = 8.0;
-  double connect_timeout_seconds = 10;
-  double timeout_seconds = 120;
+  double retry_cap_seconds = 8.0;  ///< the longest wait between retries
+  double connect_timeout_seconds = 10;  ///< to establish the connection
+  double timeout_seconds = 120;    ///< per request, the answer included
 };
 
 /// OpenAI-compatible embeddings over HTTP (OpenAI, vLLM, llama.cpp server, Ollama's /v1).
@@ -94,6 +102,7 @@ struct HttpEmbedderOptions {
 /// Thread-safe: each call uses its own connection.
 class GRAPPI_CXX_API HttpEmbedder : public Embedder {
  public:
+  /// A client of the server the options name (no request is made until embed()).
   explicit HttpEmbedder(HttpEmbedderOptions options);
   std::string model() const override;
   std::size_t dimension() const override;
@@ -114,7 +123,9 @@ class GRAPPI_CXX_API HttpEmbedder : public Embedder {
 /// Calls a user function; the C API passes a function pointer through it.
 class GRAPPI_CXX_API CallbackEmbedder : public Embedder {
  public:
+  /// The function: one vector of `dimension` floats per text, in order.
   using Fn = std::function<Embeddings(const std::vector<std::string> &)>;
+  /// An embedder named `model` (stored with its vectors) calling fn.
   CallbackEmbedder(std::string model, std::size_t dimension, Fn fn);
   std::string model() const override { return model_; }
   std::size_t dimension() const override { return dim_; }
@@ -144,7 +155,7 @@ struct EmbedderSpec {
   HttpEmbedderOptions http;
   /// callback: the name stored with the vectors, and the function.
   std::string name;
-  CallbackEmbedder::Fn callback;
+  CallbackEmbedder::Fn callback;  ///< callback: the function
 };
 
 /// Cosine similarity of two vectors of length n (0 when either is zero).

@@ -29,7 +29,9 @@ GRAPPI_CXX_API const char *to_string(ErrorCode code) noexcept;
 /// where (file:line, argument, id) and why.
 class GRAPPI_CXX_API Error : public std::runtime_error {
  public:
+  /// An error of the given kind; the message is what what() returns.
   Error(ErrorCode code, const std::string &message) : std::runtime_error(message), code_(code) {}
+  /// The kind of failure.
   ErrorCode code() const noexcept { return code_; }
 
  private:

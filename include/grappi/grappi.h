@@ -1,5 +1,5 @@
 /**
- * @file grappi/grappi.h
+ * @file grappi.h
  * @brief The stable C API of grappi.
  *
  * Conventions:
@@ -74,6 +74,7 @@ GRAPPI_API void grappi_free(void *p);
 /** An open knowledge-graph database (one SQLite file). */
 typedef struct grappi_graph grappi_graph;
 
+/** The current version of ::grappi_open_options (the library accepts 1 to this). */
 #define GRAPPI_OPEN_OPTIONS_VERSION 1
 /** Options of grappi_graph_open(). */
 typedef struct grappi_open_options {
@@ -165,6 +166,7 @@ GRAPPI_API grappi_status grappi_graph_node_name(grappi_graph *g, int64_t id, cha
  */
 typedef int32_t (*grappi_embed_fn)(void *user_data, const char *const *texts, size_t count, float *out, size_t dim);
 
+/** The current version of ::grappi_embed_options (the library accepts 1 to this). */
 #define GRAPPI_EMBED_OPTIONS_VERSION 1
 /** Options of grappi_graph_embed(). */
 typedef struct grappi_embed_options {
@@ -217,6 +219,7 @@ GRAPPI_API grappi_status grappi_graph_search_vector(grappi_graph *g, const float
 
 /* ---- retrieval (results as JSON text; free with grappi_free) -------------------------------- */
 
+/** The current version of ::grappi_window_options (the library accepts 1 to this). */
 #define GRAPPI_WINDOW_OPTIONS_VERSION 1
 /** Options of grappi_graph_window_json(). */
 typedef struct grappi_window_options {
@@ -247,6 +250,10 @@ GRAPPI_API grappi_status grappi_graph_window_json(grappi_graph *g, int64_t root,
                                                   char **out_json);
 /**
  * @brief Up to k shortest simple paths (Yen) with at most max_length edges.
+ * @param g The graph.
+ * @param from,to The end nodes' ids.
+ * @param max_length At most this many edges.
+ * @param k Paths wanted.
  * @param weighted Non-zero: rank by the sum of -log(score) instead of hop count.
  * @param[out] out_json JSON list of {"proteins", "length", ...}; free with grappi_free().
  */
@@ -254,14 +261,24 @@ GRAPPI_API grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, 
                                                  int32_t weighted, char **out_json);
 /**
  * @brief Seeds by similarity to a question, then k-hop expansion.
+ * @param g The graph.
+ * @param question The question, embedded with the latest stored model.
+ * @param seeds Seed nodes wanted.
+ * @param hops Hops to expand.
+ * @param degree_cap Expand each node through its top-d edges by score (0: all).
  * @param[out] out_json JSON {"seeds", "nodes", "edges"}; free with grappi_free().
  */
 GRAPPI_API grappi_status grappi_graph_khop_json(grappi_graph *g, const char *question, size_t seeds, size_t hops,
                                                 size_t degree_cap, char **out_json);
 /**
  * @brief PageRank (personalised when seed_count > 0), weighted by score.
+ * @param g The graph.
+ * @param seeds Node ids to restart to; may be NULL when seed_count is 0 (global PageRank).
+ * @param seed_count Entries in seeds.
+ * @param damping In [0, 1); 0.85 is usual.
  * @param[out] out_ids,out_scores Caller-owned arrays of `capacity` entries: the top
- *        min(capacity, node count) nodes, best first.
+ *        min(capacity, node count) nodes, best first (out_scores may be NULL).
+ * @param capacity Length of the arrays.
  * @param[out] out_count The number written.
  */
 GRAPPI_API grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *seeds, size_t seed_count, double damping,
@@ -273,6 +290,7 @@ GRAPPI_API grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *s
 #define GRAPPI_PCST_ORDER_FAST 1      /**< grappi's radix-queue order: fastest; differs from pcst_fast only on ties */
 #define GRAPPI_PCST_ORDER_REFERENCE 2 /**< pcst_fast's own event order: its results exactly, ties included */
 
+/** The current version of ::grappi_retrieve_options (the library accepts 1 to this). */
 #define GRAPPI_RETRIEVE_OPTIONS_VERSION 2
 /** Options of grappi_graph_retrieve_json() and grappi_graph_retrieve_csv(). */
 typedef struct grappi_retrieve_options {
@@ -287,7 +305,10 @@ typedef struct grappi_retrieve_options {
   size_t topk_e;        /**< gretriever: default 5 */
   double cost_e;        /**< gretriever: default 0.5 */
   int32_t pyg_cap;      /**< gretriever: non-zero for the PyG cap (previous - 0.01) */
-  double alpha, beta, gamma, lambda; /**< prize: defaults 1, 1, 0.5, 1 */
+  double alpha;         /**< prize: weight of a node's question similarity, default 1 */
+  double beta;          /**< prize: bonus of a seed node, default 1 */
+  double gamma;         /**< prize: weight of an edge's score as its prize, default 0.5 */
+  double lambda;        /**< prize: cost of an edge, default 1 */
   const char *pruning;  /**< "none", "simple", "gw" (default), "strong" */
   int32_t num_clusters; /**< default 1 */
   /* version 2 */
@@ -316,6 +337,9 @@ GRAPPI_API grappi_status grappi_graph_retrieve_json(grappi_graph *g, const char 
 /**
  * @brief The same subgraph as grappi_graph_retrieve_json(), as G-Retriever's CSV text
  *        ("node_id,node_attr" rows, a blank line, "src,edge_attr,dst" rows).
+ * @param g The graph.
+ * @param question The question text.
+ * @param opts Options, or NULL for the defaults.
  * @param[out] out_csv The text; free with grappi_free().
  */
 GRAPPI_API grappi_status grappi_graph_retrieve_csv(grappi_graph *g, const char *question,
@@ -347,6 +371,7 @@ GRAPPI_API grappi_status grappi_chat_reply_set(grappi_chat_reply *reply, const c
 /** @brief Copies a failure reason into the reply (used when the callback returns non-zero). */
 GRAPPI_API grappi_status grappi_chat_reply_set_error(grappi_chat_reply *reply, const char *message);
 
+/** The current version of ::grappi_explore_options (the library accepts 1 to this). */
 #define GRAPPI_EXPLORE_OPTIONS_VERSION 1
 /** Options of grappi_graph_explore_json(). */
 typedef struct grappi_explore_options {
@@ -399,6 +424,7 @@ GRAPPI_API grappi_status grappi_graph_explore_json(grappi_graph *g, int64_t root
 /** A PCST solver: keeps its buffers between solves. Not thread-safe: use one per thread. */
 typedef struct grappi_pcst_solver grappi_pcst_solver;
 
+/** The current version of ::grappi_pcst_options (the library accepts 1 to this). */
 #define GRAPPI_PCST_OPTIONS_VERSION 1
 /** Options of grappi_pcst_solver_solve(). */
 typedef struct grappi_pcst_options {
@@ -415,6 +441,7 @@ typedef struct grappi_pcst_options {
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_PCST_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_pcst_options_init(grappi_pcst_options *opts, uint32_t version);
 
+/** The current version of ::grappi_pcst_result. */
 #define GRAPPI_PCST_RESULT_VERSION 1
 /**
  * A solution, filled by grappi_pcst_solver_solve(). The caller sets `version` (or uses

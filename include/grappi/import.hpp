@@ -33,17 +33,19 @@ GRAPPI_CXX_API StringFormat string_format_from_name(std::string_view name);
 
 /// One file to import.
 struct ImportSource {
-  std::string path;
-  StringFormat format = StringFormat::detect;
+  std::string path;                            ///< plain or gzipped
+  StringFormat format = StringFormat::detect;  ///< forced, or detected from the header
 };
 
+/// How far an import has come (ImportOptions::progress).
 struct ImportProgress {
-  std::string path;
+  std::string path;          ///< the file being imported
   uint64_t bytes_read = 0;   ///< bytes of the file on disk consumed so far
   uint64_t bytes_total = 0;  ///< file size on disk
   std::string stage;         ///< "reading", "writing", "done"
 };
 
+/// Options of KnowledgeGraph::import_string.
 struct ImportOptions {
   /// Keep only links with a combined score >= min_score, on STRING's 0-1000 scale (150 low,
   /// 400 medium, 700 high, 900 highest confidence). Applies to every link-like format.
@@ -58,28 +60,29 @@ struct ImportOptions {
 
 /// What happened to one file.
 struct FileReport {
-  std::string path;
+  std::string path;                            ///< as given
   StringFormat format = StringFormat::detect;  ///< the detected or forced format
-  std::string string_version;
-  int64_t taxon = 0;
-  int64_t dataset_id = 0;
+  std::string string_version;                  ///< e.g. "12.0", from the file name; empty when unknown
+  int64_t taxon = 0;                           ///< organism of the file's ids; 0 when mixed or unknown
+  int64_t dataset_id = 0;                      ///< the dataset recorded for it
   bool already_imported = false;  ///< identical file with identical options: nothing was added
   uint64_t lines = 0;             ///< data lines read (header excluded)
-  uint64_t rows_below_min_score = 0;
+  uint64_t rows_below_min_score = 0;  ///< links left out by ImportOptions::min_score
   uint64_t rows_skipped = 0;      ///< bad lines skipped (only with skip_bad_lines)
-  uint64_t nodes_created = 0;
-  uint64_t nodes_updated = 0;
-  uint64_t edges_created = 0;
+  uint64_t nodes_created = 0;     ///< new nodes
+  uint64_t nodes_updated = 0;     ///< existing nodes given a name, annotation or size
+  uint64_t edges_created = 0;     ///< new edges
   uint64_t edges_existing = 0;    ///< edges that were already in the database (merged)
-  uint64_t aliases_created = 0;
+  uint64_t aliases_created = 0;   ///< new aliases
   uint64_t score_conflicts = 0;   ///< both directions of a link listed with different scores
   std::vector<std::string> bad_line_examples;  ///< "file:line: problem"
-  double seconds = 0;
+  double seconds = 0;                          ///< wall time of this file's import
 };
 
+/// What an import did (KnowledgeGraph::import_string).
 struct ImportReport {
   std::vector<FileReport> files;  ///< in the order they were applied
-  double seconds = 0;
+  double seconds = 0;             ///< wall time of the whole import
 };
 
 }  // namespace grappi

@@ -21,6 +21,7 @@ namespace grappi {
 
 class Retriever;
 
+/// Options of KnowledgeGraph::embed.
 struct EmbedOptions {
   std::size_t batch_size = 256;  ///< texts per Embedder::embed call
   /// Called after each batch with (texts embedded so far, texts to embed); may be empty.
@@ -31,30 +32,33 @@ struct EmbedOptions {
   unsigned threads = 0;  ///< for the neighbor ranking; 0: all cores
 };
 
+/// What KnowledgeGraph::embed did.
 struct EmbedReport {
-  std::string model;
-  std::size_t dimension = 0;
+  std::string model;          ///< the model's name (as stored)
+  std::size_t dimension = 0;  ///< its vector size
   std::size_t embedded = 0;   ///< new or changed texts embedded now
   std::size_t unchanged = 0;  ///< vectors kept (same text as before)
   std::size_t removed = 0;    ///< vectors of nodes that no longer exist
   std::size_t neighbor_ranking_entries = 0;  ///< neighbor entries ranked (0 when not ranked)
-  double neighbor_ranking_seconds = 0;
+  double neighbor_ranking_seconds = 0;  ///< wall time of the neighbor ranking
   /// Why the neighbor ranking was not written when it was asked for (for example a directory
   /// without write access: windows then rank on the fly); empty otherwise.
   std::string warning;
-  double seconds = 0;
+  double seconds = 0;  ///< wall time of the embedding (without the ranking)
 };
 
+/// A stored embedding model (KnowledgeGraph::embedding_models).
 struct EmbeddingModel {
-  int64_t id = 0;
-  std::string name;
-  std::string kind;    ///< "hashing", "openai", "callback"
-  std::size_t dimension = 0;
-  std::string config;  ///< JSON text
-  std::size_t vectors = 0;
-  std::string created_at;
+  int64_t id = 0;             ///< database id
+  std::string name;           ///< the model's name (Embedder::model)
+  std::string kind;           ///< "hashing", "openai", "callback"
+  std::size_t dimension = 0;  ///< vector size
+  std::string config;         ///< JSON text
+  std::size_t vectors = 0;    ///< vectors stored
+  std::string created_at;     ///< UTC, ISO 8601
 };
 
+/// Options of the KnowledgeGraph constructor.
 struct OpenOptions {
   bool create = true;        ///< create the database file when it does not exist
   bool read_only = false;    ///< open read-only (no schema creation or migration)
@@ -82,11 +86,14 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// file cannot be opened, Error(database) when it is not a grappi database of a known schema.
   explicit KnowledgeGraph(const std::string &path, const OpenOptions &options = {});
   ~KnowledgeGraph();
+  /// Movable (the moved-from object must not be used), not copyable.
   KnowledgeGraph(KnowledgeGraph &&) noexcept;
+  /// Movable (the moved-from object must not be used), not copyable.
   KnowledgeGraph &operator=(KnowledgeGraph &&) noexcept;
   KnowledgeGraph(const KnowledgeGraph &) = delete;
   KnowledgeGraph &operator=(const KnowledgeGraph &) = delete;
 
+  /// The database file, as given.
   const std::string &path() const;
   /// Incremented by every committed change, by any connection.
   uint64_t generation() const;
@@ -102,11 +109,15 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// contributed them), its aliases, the nodes no other dataset names, and the node
   /// annotations it set. Throws Error(not_found) for an unknown id.
   void remove_dataset(int64_t dataset_id);
+  /// Every imported dataset with its provenance, in import order.
   std::vector<Dataset> datasets() const;
+  /// Counts of nodes, edges (by relation) and aliases, and the datasets.
   GraphStats stats() const;
 
   // ---- nodes, names, edges -------------------------------------------------------------------
+  /// The node with a database id, if any.
   std::optional<Node> node(int64_t id) const;
+  /// The node with an external id (exact match), if any.
   std::optional<Node> node_by_external_id(std::string_view external_id) const;
   /// (alias, source) pairs of a node, sorted.
   std::vector<std::pair<std::string, std::string>> aliases(int64_t id) const;
@@ -116,6 +127,7 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// Like lookup but returns the id, throwing Error(not_found) with suggestions or
   /// Error(ambiguous) listing the candidates.
   int64_t resolve(std::string_view name) const;
+  /// The edge with a database id, with its evidence, if any.
   std::optional<Edge> edge(int64_t id) const;
   /// All edges between two nodes, any relation and direction, ordered by id.
   std::vector<Edge> edges_between(int64_t a, int64_t b) const;
@@ -125,6 +137,7 @@ class GRAPPI_CXX_API KnowledgeGraph {
   int64_t add_node(const NodeInput &node);
   /// Adds an edge, or returns the id of the identical (endpoints, relation, direction) edge.
   int64_t add_edge(const EdgeInput &edge);
+  /// Adds a name a node may be found by (`source`: where the name comes from, e.g. "UniProt_AC").
   void add_alias(int64_t node, std::string_view alias, std::string_view source);
 
   // ---- embeddings ----------------------------------------------------------------------------
@@ -146,6 +159,7 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// there is one (so that re-running embeds only new or changed texts), otherwise a new one
   /// fitted on every node's text. refit forces a new fit.
   std::unique_ptr<HashingEmbedder> hashing_embedder(const HashingEmbedderOptions &options = {}, bool refit = false) const;
+  /// The stored embedding models, oldest first.
   std::vector<EmbeddingModel> embedding_models() const;
   /// Name of the model used when none is named: the most recently created one. Throws
   /// Error(not_found) when nothing was embedded.

@@ -18,14 +18,15 @@
 
 namespace grappi {
 
+/// One message of a chat.
 struct ChatMessage {
-  std::string role;  ///< "system", "user" or "assistant"
-  std::string content;
+  std::string role;     ///< "system", "user" or "assistant"
+  std::string content;  ///< its text
 };
 
 /// One request to a language model.
 struct ChatRequest {
-  std::vector<ChatMessage> messages;
+  std::vector<ChatMessage> messages;  ///< the conversation, oldest first
   bool json = false;   ///< the answer must be one JSON object
   int max_tokens = 0;  ///< 0: the model's configured default
   /// The facts the prompt was rendered from: {"kind": "edge" | "path", "query": ..., ...} (the
@@ -34,11 +35,12 @@ struct ChatRequest {
   nlohmann::json task;
 };
 
+/// A model's answer.
 struct ChatResponse {
-  std::string content;
+  std::string content;        ///< the answer text
   std::string finish_reason;  ///< "stop", "length", ... ("" when the model does not say)
-  int64_t prompt_tokens = 0;
-  int64_t completion_tokens = 0;
+  int64_t prompt_tokens = 0;      ///< as the server counted them (an estimate when it does not say)
+  int64_t completion_tokens = 0;  ///< likewise
   std::string model;          ///< the model as the server names it
 };
 
@@ -52,6 +54,7 @@ class GRAPPI_CXX_API LanguageModel {
   /// Everything that changes the answers (kind, server, model, sampling parameters): part of the
   /// response cache key and of the provenance.
   virtual std::string identity() const = 0;
+  /// Answers one request; throws grappi::Error (network, llm, ...) when it cannot.
   virtual ChatResponse chat(const ChatRequest &request) = 0;
   /// False for models that compute answers locally (caching them would only cost disk).
   virtual bool cacheable() const { return true; }
@@ -61,24 +64,25 @@ class GRAPPI_CXX_API LanguageModel {
   virtual nlohmann::json describe() const;
 };
 
+/// Options of OpenAIChatModel.
 struct OpenAIChatOptions {
   std::string base_url = "http://127.0.0.1:8080/v1";  ///< ".../v1"; POST {base_url}/chat/completions
-  std::string model = "gpt-4o-mini";
+  std::string model = "gpt-4o-mini";  ///< the model's name on the server
   /// Environment variable holding the API key ("Authorization: Bearer <key>", or "none" when
   /// unset). The key is never logged, cached or written anywhere.
   std::string api_key_env = "OPENAI_API_KEY";
-  double temperature = 0.0;
-  std::optional<int64_t> seed = 42;
-  int max_tokens = 512;
+  double temperature = 0.0;          ///< sampling temperature (0: the most deterministic)
+  std::optional<int64_t> seed = 42;  ///< sampling seed sent to the server (none: not sent)
+  int max_tokens = 512;              ///< answer limit when a request sets none
   /// Ask for response_format {"type": "json_object"} when a request wants JSON. When the server
   /// rejects it (HTTP 400 naming response_format or JSON mode) the client drops it for the rest
   /// of its life and relies on the prompt and the tolerant parser.
   bool json_mode = true;
-  double connect_timeout_seconds = 10;
+  double connect_timeout_seconds = 10;  ///< to establish the connection
   double timeout_seconds = 120;  ///< per request, including the answer
   int max_retries = 5;           ///< on connection errors, timeouts, 408, 409, 429, 5xx
-  double backoff_base_seconds = 0.5;
-  double backoff_cap_seconds = 8.0;
+  double backoff_base_seconds = 0.5;  ///< first wait before a retry (then doubled, with jitter)
+  double backoff_cap_seconds = 8.0;   ///< the longest wait (a Retry-After header wins)
   std::size_t concurrency = 8;   ///< requests in flight at once, across all threads
   nlohmann::json extra_body = nlohmann::json::object();  ///< vendor extras merged into the body
 };
@@ -86,6 +90,7 @@ struct OpenAIChatOptions {
 /// OpenAI-compatible chat completions over HTTP (libcurl; TLS verification on).
 class GRAPPI_CXX_API OpenAIChatModel : public LanguageModel {
  public:
+  /// A client of the server the options name (no request is made until chat()).
   explicit OpenAIChatModel(OpenAIChatOptions options);
   ~OpenAIChatModel() override;
   std::string kind() const override { return "openai"; }
@@ -108,7 +113,10 @@ class GRAPPI_CXX_API OpenAIChatModel : public LanguageModel {
 /// exception becomes a failure of that one request.
 class GRAPPI_CXX_API CallbackModel : public LanguageModel {
  public:
+  /// The function: an answer per request.
   using Function = std::function<ChatResponse(const ChatRequest &)>;
+  /// A model named `name` (part of every cache key) calling fn; `cacheable` false keeps its
+  /// answers out of the response cache; `concurrency` limits the calls in flight (0: none).
   CallbackModel(std::string name, Function fn, bool cacheable = true, std::size_t concurrency = 0);
   std::string kind() const override { return "callback"; }
   std::string identity() const override { return "callback:" + name_; }
@@ -162,10 +170,10 @@ GRAPPI_CXX_API std::shared_ptr<LanguageModel> make_chat_model(const ChatModelSpe
 /// version is part of every cache key and of the provenance; templates read from files get the
 /// version "custom-<sha256 prefix>".
 struct GRAPPI_CXX_API PromptTemplates {
-  std::string version;
-  std::string system;
-  std::string edge;
-  std::string path;
+  std::string version;  ///< "grappi-1-<hash>" for the built-in ones, "custom-<hash>" otherwise
+  std::string system;   ///< system message (empty: none)
+  std::string edge;     ///< the edge request
+  std::string path;     ///< the path request
   std::string repair;  ///< follow-up turn after an unparseable path answer
 
   /// The built-in templates (after the paper's co-designed steps: edge < 35 words; path < 80
@@ -181,8 +189,8 @@ struct GRAPPI_CXX_API PromptTemplates {
 
 /// A parsed path answer.
 struct PathAnswer {
-  bool ok = false;
-  std::string explanation;
+  bool ok = false;              ///< the answer parsed
+  std::string explanation;      ///< the explanation text
   double relevance_score = 0;  ///< clamped to [0, 100]
   bool clamped = false;        ///< the model's score was out of range
   std::string error;           ///< why parsing failed
@@ -194,10 +202,11 @@ struct PathAnswer {
 /// with its reason, never a silent 0.
 GRAPPI_CXX_API PathAnswer parse_path_answer(std::string_view text);
 
+/// A parsed edge answer.
 struct EdgeAnswer {
-  bool ok = false;
-  std::string explanation;
-  std::string error;
+  bool ok = false;           ///< the answer parsed
+  std::string explanation;   ///< the explanation text
+  std::string error;         ///< why parsing failed
 };
 
 /// An edge answer is free text; fences, surrounding quotes and a JSON {"explanation": ...}

@@ -1,5 +1,6 @@
-// grappi/pcst.hpp — prize-collecting Steiner tree/forest (Goemans-Williamson with pruning), the
-// semantics of pcst_fast (Hegde, Indyk, Schmidt 2015) as ALGORITHMS.md §5 describes them.
+// grappi/pcst.hpp — prize-collecting Steiner tree/forest: Goemans-Williamson moat growing with
+// pruning, the semantics of pcst_fast (Hegde, Indyk, Schmidt: "A nearly-linear time framework
+// for graph-structured sparsity", ICML 2015), the solver G-Retriever and PyG call.
 #pragma once
 
 #include "grappi/export.h"
@@ -21,12 +22,14 @@ enum class Pruning {
 
 /// "none", "simple", "gw", "strong" in any letter case; Error(invalid_argument) otherwise.
 GRAPPI_CXX_API Pruning pruning_from_name(std::string_view name);
+/// "none", "simple", "gw" or "strong".
 GRAPPI_CXX_API const char *to_string(Pruning p) noexcept;
 
+/// Options of PCSTSolver::solve.
 struct PcstOptions {
   int64_t root = -1;     ///< -1: unrooted
   int num_clusters = 1;  ///< trees wanted when unrooted; must be 1 when rooted
-  Pruning pruning = Pruning::gw;
+  Pruning pruning = Pruning::gw;  ///< what to keep of the forest the growth phase built
   /// After pruning, improve the solution by local search: re-span each tree's nodes with a
   /// minimum spanning tree of the edges among them, attach the outside paths whose prizes exceed
   /// their costs (multi-source Dijkstra from the trees), strong-prune, and repeat while the
@@ -34,13 +37,13 @@ struct PcstOptions {
   bool improve = false;
   /// Take the events in pcst_fast's own order - its per-cluster pairing heaps' tie-breaking and
   /// its arithmetic - instead of the default radix-queue order: the forest, and so the result,
-  /// is then the reference solver's (and G-Retriever's) to the last tie, in 0.17-0.45x the
-  /// reference's time on the benchmarks (1.1-3.3x the default order's). The default's results
-  /// differ from it only where events tie: by at most 0.11% in objective on the benchmarks
-  /// (gw and strong), cheaper on many rows.
+  /// is then the reference solver's (and G-Retriever's) to the last tie. The default order is
+  /// faster and differs only where several events happen at the same time; the README and
+  /// BENCHMARKS.md give the measured times and objectives of both.
   bool reference_order = false;
 };
 
+/// A solution (PCSTSolver::solve).
 struct PcstResult {
   std::vector<int64_t> nodes;  ///< selected nodes, ascending
   std::vector<int64_t> edges;  ///< selected edge indices, ascending
@@ -50,14 +53,16 @@ struct PcstResult {
   int improve_rounds = 0;      ///< local-search rounds that lowered the objective
 };
 
-/// A problem instance, as read from the pcst-instance v1 format (../shared/pcst/README.md).
+/// A problem instance.
 struct PcstInstance {
-  std::vector<double> prizes;
-  std::vector<std::pair<int64_t, int64_t>> edges;
-  std::vector<double> costs;
+  std::vector<double> prizes;                      ///< per node, >= 0
+  std::vector<std::pair<int64_t, int64_t>> edges;  ///< 0-based endpoints
+  std::vector<double> costs;                       ///< per edge, >= 0
 };
 
-/// Reads a pcst-instance v1 file (plain or gzip); errors name the file and line.
+/// Reads a pcst-instance v1 file (plain or gzip): an "n m" line, n prize lines, m "u v cost"
+/// lines with 0-based endpoints, and '#' comment lines anywhere. Error(parse) names the file
+/// and line of the first problem; Error(not_found) or Error(io) when it cannot be read.
 GRAPPI_CXX_API PcstInstance read_pcst_instance(const std::string &path);
 
 /// The solver. Inputs are validated: prizes and costs must be finite and >= 0, endpoints in
@@ -76,9 +81,10 @@ class GRAPPI_CXX_API PCSTSolver {
   PCSTSolver(const PCSTSolver &) = delete;
   PCSTSolver &operator=(const PCSTSolver &) = delete;
 
+  /// Solves the instance (prizes per node, edges as endpoint pairs, costs per edge).
   PcstResult solve(const std::vector<double> &prizes, const std::vector<std::pair<int64_t, int64_t>> &edges,
                    const std::vector<double> &costs, const PcstOptions &options = {});
-  /// edges holds 2 * num_edges endpoints.
+  /// The same on plain arrays: edges holds 2 * num_edges endpoints.
   PcstResult solve(std::size_t num_nodes, const double *prizes, std::size_t num_edges, const int64_t *edges,
                    const double *costs, const PcstOptions &options = {});
 

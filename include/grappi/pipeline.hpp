@@ -20,12 +20,14 @@
 
 namespace grappi {
 
+/// How far explore has come (ExploreOptions::progress).
 struct ExploreProgress {
-  std::string stage;  ///< "retrieve", "edges", "paths"
-  std::size_t done = 0;
-  std::size_t total = 0;
+  std::string stage;      ///< "retrieve", "edges", "paths"
+  std::size_t done = 0;   ///< items of the stage finished
+  std::size_t total = 0;  ///< items of the stage
 };
 
+/// Options of AgentPipeline::explore.
 struct ExploreOptions {
   std::string query;                     ///< the therapeutic impact, e.g. "inhibit tau phosphorylation"
   std::vector<std::size_t> windows = {1};  ///< window numbers (1-based), each its own graph
@@ -47,79 +49,93 @@ struct ExploreOptions {
   bool repair = true;                    ///< one follow-up turn for an unparseable path answer
   int edge_max_tokens = 120;             ///< answer limit per edge request
   int path_max_tokens = 300;             ///< answer limit per path request
-  PromptTemplates templates = PromptTemplates::defaults();
+  PromptTemplates templates = PromptTemplates::defaults();  ///< the prompts (replaceable; versioned)
   /// Called from worker threads (one call at a time) as work completes.
   std::function<void(const ExploreProgress &)> progress;
 };
 
+/// Model usage of one stage (edges or paths).
 struct StageUsage {
-  std::size_t model_calls = 0;
-  std::size_t cache_hits = 0;
-  int64_t prompt_tokens = 0;
-  int64_t completion_tokens = 0;
-  std::size_t failed = 0;
+  std::size_t model_calls = 0;     ///< requests sent to the model (repairs included)
+  std::size_t cache_hits = 0;      ///< answers taken from the response cache
+  int64_t prompt_tokens = 0;       ///< of the requests sent
+  int64_t completion_tokens = 0;   ///< of their answers
+  std::size_t failed = 0;          ///< items whose answer failed (the reason is on the item)
   std::size_t skipped = 0;  ///< not sent because a budget ran out
   std::size_t repairs = 0;  ///< follow-up turns after unparseable answers
-  double seconds = 0;
+  double seconds = 0;       ///< wall time of the stage
 };
 
+/// What a run used and did.
 struct ExploreUsage {
-  std::size_t model_calls = 0, cache_hits = 0;
-  int64_t prompt_tokens = 0, completion_tokens = 0;
-  std::size_t edges_explained = 0, paths_explained = 0;  ///< answered (from the model or the cache)
-  std::size_t edges_failed = 0, paths_failed = 0;
+  std::size_t model_calls = 0;       ///< both stages
+  std::size_t cache_hits = 0;        ///< both stages
+  int64_t prompt_tokens = 0;         ///< both stages
+  int64_t completion_tokens = 0;     ///< both stages
+  std::size_t edges_explained = 0;   ///< edges answered (from the model or the cache)
+  std::size_t paths_explained = 0;   ///< paths answered (from the model or the cache)
+  std::size_t edges_failed = 0;      ///< edges whose answer failed
+  std::size_t paths_failed = 0;      ///< paths whose answer failed
   std::size_t candidate_paths = 0;  ///< distinct paths found in the windows
   std::size_t selected_paths = 0;   ///< paths sent to be explained (after --explain-top)
   std::size_t distinct_edges = 0;   ///< distinct edges of the selected paths
-  double retrieve_seconds = 0;
-  StageUsage edges, paths;
+  double retrieve_seconds = 0;      ///< windows, candidates and selection
+  StageUsage edges;                 ///< the edge stage
+  StageUsage paths;                 ///< the path stage
   double seconds = 0;  ///< wall time of the whole run
 };
 
 /// A protein that appears in the windows, with what the model was told about it.
 struct ExploreProtein {
-  int64_t id = 0;
-  std::string name, external_id, annotation;
+  int64_t id = 0;               ///< node id
+  std::string name;             ///< preferred name
+  std::string external_id;      ///< external id
+  std::string annotation;       ///< the annotation the prompts quote
   double query_similarity = 0;  ///< cosine to the query (NaN without embeddings)
 };
 
-/// Status of an explanation: "ok", "failed" (the reason in `error`), "skipped" (a budget ran
-/// out), "pending" (dry run).
+/// A distinct edge of the selected paths and its explanation. Status: "ok", "failed" (the
+/// reason in `error`), "skipped" (a budget ran out), "pending" (dry run).
 struct ExplainedEdge {
-  int64_t edge = 0;
-  int64_t source = 0, target = 0;  ///< as presented to the model (the direction of first use)
-  std::string relation;
-  double score = 0;
-  bool directed = false;
-  std::vector<Channel> channels;
-  std::vector<int64_t> pmids;
-  std::string evidence;
-  std::string status = "pending";
-  std::string explanation, error;
-  bool cached = false;
+  int64_t edge = 0;                ///< edge id
+  int64_t source = 0;              ///< as presented to the model (the direction of first use)
+  int64_t target = 0;              ///< as presented to the model
+  std::string relation;            ///< relation type
+  double score = 0;                ///< the edge's score
+  bool directed = false;           ///< a directed relation
+  std::vector<Channel> channels;   ///< evidence channels
+  std::vector<int64_t> pmids;      ///< supporting PubMed ids
+  std::string evidence;            ///< free evidence text
+  std::string status = "pending";  ///< see the struct's description
+  std::string explanation;         ///< the model's explanation when "ok"
+  std::string error;               ///< why it failed or was skipped
+  bool cached = false;             ///< the explanation came from the response cache
 };
 
+/// A candidate path and its explanation (status as for ExplainedEdge).
 struct ExplainedPath {
   std::size_t rank = 0;             ///< 1-based among the kept paths; 0 otherwise
   std::vector<int64_t> nodes;       ///< node ids from the initial protein on
   std::vector<std::size_t> edges;   ///< indices into ExploreResult::edges, in path order
   std::vector<std::size_t> windows; ///< the windows the path was found in
   double prior = 0;                 ///< the cheap pre-ranking score
-  std::string status = "pending";
+  std::string status = "pending";   ///< "ok", "failed", "skipped" or "pending"
   double relevance_score = 0;       ///< 0-100
   bool clamped = false;             ///< the model's score was out of range and was clamped
-  std::string explanation, error;
-  bool cached = false;
+  std::string explanation;          ///< the model's explanation when "ok"
+  std::string error;                ///< why it failed or was skipped
+  bool cached = false;              ///< the answer came from the response cache
 };
 
+/// The result of AgentPipeline::explore.
 struct GRAPPI_CXX_API ExploreResult {
-  std::string query;
-  int64_t root = 0;
+  std::string query;           ///< the therapeutic impact asked about
+  int64_t root = 0;            ///< the initial protein's node id
   nlohmann::json parameters;   ///< the options that shaped the result
   nlohmann::json provenance;   ///< database, datasets, grappi version, embedding model
   nlohmann::json model;        ///< LanguageModel::describe()
-  std::string template_version;
-  std::vector<Window> windows;
+  std::string template_version;          ///< PromptTemplates::version
+  std::vector<Window> windows;           ///< the windows the candidates came from
   std::vector<ExploreProtein> proteins;  ///< every protein of the windows, ascending id
   std::vector<ExplainedEdge> edges;      ///< distinct edges of the selected paths
   /// The top n scored paths, best first. Order: relevance_score descending, then fewer edges,
@@ -128,12 +144,13 @@ struct GRAPPI_CXX_API ExploreResult {
   std::vector<ExplainedPath> failed;     ///< selected paths that failed or were skipped
   bool candidates_truncated = false;     ///< max_paths was reached
   bool partial = false;                  ///< a budget stopped the run
-  std::string partial_reason;
-  bool dry_run = false;
+  std::string partial_reason;            ///< which budget, when partial
+  bool dry_run = false;                  ///< nothing was sent (planned_* say what would be)
   std::size_t planned_calls = 0;         ///< dry run: model calls the run would make
   int64_t planned_prompt_tokens = 0;     ///< dry run: estimated prompt tokens of those calls
-  ExploreUsage usage;
+  ExploreUsage usage;                    ///< what the run used
 
+  /// The protein with a node id among `proteins`, or nullptr.
   const ExploreProtein *protein(int64_t id) const;
 };
 

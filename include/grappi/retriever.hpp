@@ -23,57 +23,64 @@ struct EdgeFilter {
   double min_score = 0.0;              ///< 0-1 scale
 };
 
-/// Options of a GraPPI moving kNN window (ALGORITHMS.md §2).
+/// Options of a GraPPI moving kNN window (GraPPI, "retrieve" step: a protein's neighbors ranked
+/// by embedding similarity, window i the ranks [(i-1)k, ik), then each node above depth M adds
+/// its top neighbors).
 struct WindowOptions {
   /// k per depth: k[0] for the root's ranking, k[d] for nodes at depth d; the last value
   /// repeats. The code default of the reference is {30, 4}; the paper's experiments {10, 2}.
   std::vector<std::size_t> k = {30, 4};
   std::size_t depth = 2;   ///< M: nodes are expanded while their depth is < M
   std::size_t window = 1;  ///< i (1-based): the root keeps ranks [(i-1)k0, i*k0)
-  EdgeFilter filter;
+  EdgeFilter filter;       ///< the edges followed
   /// Optional blending (0 = the reference behaviour: rank by similarity of the neighbor's
   /// embedding to the expanding node's embedding only). rank = (1 - wq - ws) * sim(node) +
   /// wq * sim(query) + ws * edge score.
   std::vector<float> query;
-  double query_weight = 0.0;
-  double score_weight = 0.0;
+  double query_weight = 0.0;  ///< wq above
+  double score_weight = 0.0;  ///< ws above
 };
 
+/// A node of a window.
 struct WindowNode {
-  int64_t id = 0;
-  std::string name;
-  std::size_t depth = 0;
+  int64_t id = 0;                 ///< node id
+  std::string name;               ///< preferred name
+  std::size_t depth = 0;          ///< 0 for the root
   std::optional<int64_t> parent;  ///< node it was reached from; empty for the root
   double rank_score = 0;          ///< the ranking value that selected it (1 for the root)
 };
 
+/// An edge of a window or subgraph.
 struct WindowEdge {
-  int64_t edge = 0;  ///< edge id in the database
-  int64_t source = 0, target = 0;
-  std::string relation;
-  double score = 0;
-  bool directed = false;
+  int64_t edge = 0;       ///< edge id in the database
+  int64_t source = 0;     ///< node id (the smaller one for undirected edges)
+  int64_t target = 0;     ///< node id
+  std::string relation;   ///< relation type
+  double score = 0;       ///< score in [0,1]
+  bool directed = false;  ///< from source to target
 };
 
 /// A window graph: its nodes in the order they were added (root first, then by depth and
 /// rank) and every edge between two of its nodes that passes the filter.
 struct Window {
-  std::size_t index = 1;
-  int64_t root = 0;
-  std::vector<WindowNode> nodes;
-  std::vector<WindowEdge> edges;
+  std::size_t index = 1;          ///< the window number (1-based)
+  int64_t root = 0;               ///< the root's node id
+  std::vector<WindowNode> nodes;  ///< root first, then by depth and rank
+  std::vector<WindowEdge> edges;  ///< ascending edge id
 };
 
 /// A path: nodes[0] .. nodes[n]; edges[i] joins nodes[i] and nodes[i+1] (the best-scoring edge
 /// when several relations join them).
 struct Path {
-  std::vector<int64_t> nodes;
-  std::vector<int64_t> edges;
+  std::vector<int64_t> nodes;  ///< node ids, start to end
+  std::vector<int64_t> edges;  ///< edge ids, edges[i] joining nodes[i] and nodes[i+1]
   std::vector<double> scores;  ///< score of each edge
   double weight = 0;           ///< hop count, or the sum of -log(score) for weighted searches
+  /// Number of edges.
   std::size_t length() const { return edges.size(); }
 };
 
+/// Options of Retriever::window_paths.
 struct PathOptions {
   std::size_t max_length = 4;      ///< L: at most this many edges
   std::size_t max_paths = 100000;  ///< stop after this many paths (the result says so)
@@ -83,34 +90,41 @@ struct PathOptions {
 /// steps[i].parent (or the root alone when the parent is -1) extended by one edge. Compact
 /// (16 bytes a path); path(i) materialises one. Paths are numbered in depth-first order.
 struct GRAPPI_CXX_API PathSet {
+  /// One path: its parent path extended by one edge.
   struct Step {
     int32_t parent;     ///< previous path, -1 for one-edge paths
     uint32_t node;      ///< position in node_ids of the path's last protein
     uint32_t edge;      ///< position in edge_ids / edge_scores of its last edge
     uint32_t length;    ///< edges in the path
   };
-  std::vector<Step> steps;
+  std::vector<Step> steps;           ///< one per path, in depth-first order
   std::vector<int64_t> node_ids;     ///< the window's node ids, root first
   std::vector<int64_t> edge_ids;     ///< the window's edges used by paths
-  std::vector<double> edge_scores;
+  std::vector<double> edge_scores;   ///< their scores
   bool truncated = false;            ///< max_paths was reached
 
+  /// Number of paths.
   std::size_t size() const { return steps.size(); }
+  /// Edges in path i.
   std::size_t length(std::size_t i) const { return steps.at(i).length; }
+  /// Path i, materialised.
   Path path(std::size_t i) const;
+  /// Every path, materialised (large: prefer path(i) over big sets).
   std::vector<Path> all() const;
 };
 
+/// Options of Retriever::shortest_paths.
 struct ShortestPathOptions {
-  std::size_t k = 10;
-  std::size_t max_length = 4;
+  std::size_t k = 10;          ///< paths wanted
+  std::size_t max_length = 4;  ///< at most this many edges
   bool weighted = false;  ///< false: by hop count; true: by the sum of -log(score)
-  EdgeFilter filter;
+  EdgeFilter filter;      ///< the edges followed
 };
 
+/// Options of Retriever::khop.
 struct KhopOptions {
-  std::size_t hops = 1;
-  EdgeFilter filter;
+  std::size_t hops = 1;             ///< expansion steps from the seeds
+  EdgeFilter filter;                ///< the edges followed (and kept among the nodes)
   std::vector<std::string> labels;  ///< node labels to keep (empty: all); seeds are always kept
   std::size_t degree_cap = 0;       ///< expand each node through its top-d edges by score (0: all)
   std::size_t node_budget = 0;      ///< stop adding nodes beyond this many (0: no limit)
@@ -126,41 +140,47 @@ struct Subgraph {
 /// Seeds by similarity to a question and the k-hop subgraph around them (Retriever::question_khop).
 struct QuestionSubgraph {
   std::vector<SearchHit> seeds;  ///< the seed nodes, most similar first
-  Subgraph subgraph;
+  Subgraph subgraph;             ///< the seeds and the nodes reached from them
 };
 
+/// Options of Retriever::pagerank.
 struct PageRankOptions {
-  double damping = 0.85;
+  double damping = 0.85;          ///< the probability of following an edge, in [0, 1)
   double tolerance = 1e-9;        ///< stop when the L1 change is below this
-  std::size_t max_iterations = 100;
+  std::size_t max_iterations = 100;  ///< stop after this many iterations (the result says whether it converged)
   std::vector<int64_t> seeds;     ///< personalised: restart to these nodes (uniformly); empty: global
-  EdgeFilter filter;
+  EdgeFilter filter;              ///< the edges followed
   bool weighted = true;           ///< weight edges by score
   std::size_t threads = 0;        ///< 0: hardware concurrency
 };
 
+/// A node with a score (PageRankResult::top).
 struct RankedNode {
-  int64_t id = 0;
-  double score = 0;
+  int64_t id = 0;     ///< node id
+  double score = 0;   ///< its score
 };
 
+/// The result of Retriever::pagerank.
 struct GRAPPI_CXX_API PageRankResult {
-  std::vector<double> rank;  ///< by snapshot index; sums to 1
-  std::size_t iterations = 0;
-  bool converged = false;
+  std::vector<double> rank;    ///< by snapshot index; sums to 1
+  std::size_t iterations = 0;  ///< power iterations run
+  bool converged = false;      ///< the change fell below the tolerance
   /// The top n nodes, descending score, ties by ascending id.
   std::vector<RankedNode> top(const GraphSnapshot &g, std::size_t n) const;
 };
 
-/// Question-driven retrieval of a connected, compact subgraph by PCST (ALGORITHMS.md §4).
+/// Question-driven retrieval of a connected, compact subgraph by PCST (G-Retriever: He et al.,
+/// "G-Retriever: Retrieval-Augmented Generation for Textual Graph Understanding and Question
+/// Answering", NeurIPS 2024).
 struct PcstRetrieveOptions {
   /// "gretriever": G-Retriever's prizes (top-k ranks for nodes, distinct-value ranks for edges,
-  /// edge cost rule, virtual nodes); "prize": the seed-002 form p(v) = alpha cos(q, v) + beta
-  /// [v is a seed], p(e) = gamma w(e), cost lambda per edge.
+  /// edge cost rule, virtual nodes); "prize": p(v) = alpha cos(q, v) + beta [v is a seed],
+  /// p(e) = gamma w(e), cost lambda per edge.
   std::string mode = "gretriever";
   // Base subgraph: seeds by similarity, then k-hop expansion.
   std::size_t seeds = 10;          ///< top nodes by similarity to the question
   bool connected_seeds = true;     ///< seeds only among nodes with at least one edge passing the filter
+  /// The base subgraph's expansion (2 hops, degree cap 20, at most 2000 nodes by default).
   KhopOptions khop = [] {
     KhopOptions k;
     k.hops = 2;
@@ -173,22 +193,29 @@ struct PcstRetrieveOptions {
   std::size_t topk_e = 5;          ///< distinct edge similarity values with prizes
   double cost_e = 0.5;             ///< edge cost before the min(cost_e, 0.995 max edge prize) rule
   bool pyg_cap = false;            ///< cap each edge prize at previous - 0.01 (PyG) instead of 0.99 x previous
-  // seed-002.
-  double alpha = 1.0, beta = 1.0, gamma = 0.5, lambda = 1.0;
+  // The prize rule.
+  double alpha = 1.0;   ///< prize: weight of a node's question similarity
+  double beta = 1.0;    ///< prize: bonus of a seed node
+  double gamma = 0.5;   ///< prize: weight of an edge's score as its prize
+  double lambda = 1.0;  ///< prize: cost of an edge
   // Solver.
-  Pruning pruning = Pruning::gw;
-  int num_clusters = 1;
+  Pruning pruning = Pruning::gw;  ///< PcstOptions::pruning
+  int num_clusters = 1;           ///< trees wanted
   bool reference_order = false;  ///< PcstOptions::reference_order: pcst_fast's (G-Retriever's) tree to the last tie
 };
 
+/// The result of Retriever::pcst_retrieve.
 struct PcstRetrieval {
   Subgraph subgraph;                 ///< selected nodes (ascending id, hops from the seeds) and edges
   std::vector<int64_t> seeds;        ///< the seed nodes, best first
   std::vector<double> node_prizes;   ///< prize of each selected node (subgraph.nodes order)
   std::vector<double> edge_prizes;   ///< prize of each selected edge (subgraph.edges order)
   double edge_cost = 0;              ///< the per-edge cost used
-  double objective = 0, net_worth = 0;
-  std::size_t base_nodes = 0, base_edges = 0, virtual_nodes = 0;
+  double objective = 0;              ///< the PCST objective of the selection
+  double net_worth = 0;              ///< prizes taken in - costs taken in
+  std::size_t base_nodes = 0;        ///< nodes of the base subgraph
+  std::size_t base_edges = 0;        ///< edges of the base subgraph
+  std::size_t virtual_nodes = 0;     ///< edges turned into virtual nodes (G-Retriever's rule)
 };
 
 /// Similarity of the question to each base edge's text (for G-Retriever edge prizes), one value
@@ -198,6 +225,7 @@ using EdgeSimilarity = std::function<std::vector<double>(const std::vector<Windo
 
 class KnowledgeGraph;
 
+/// Options of the Retriever constructor.
 struct RetrieverOptions {
   /// A neighbor ranking file (save_neighbor_ranking): used when it was written for this
   /// snapshot's adjacency and these vectors, silently ignored otherwise (missing, stale,
@@ -221,14 +249,18 @@ class GRAPPI_CXX_API Retriever {
   /// lookup instead of a similarity pass over all neighbors. 4 bytes per neighbor entry;
   /// seconds on the human network with all links. threads 0: all cores. Needs vectors.
   void rank_neighbors(unsigned threads = 0);
+  /// Whether the neighbor ranking was computed or loaded from its file.
   bool has_neighbor_ranking() const { return ranked_; }
+  /// Neighbor entries ranked (0 without a ranking).
   std::size_t neighbor_ranking_entries() const { return rank_nodes_.size(); }
   /// Writes the neighbor ranking with a fingerprint of the adjacency and the vectors it was
   /// computed from (RetrieverOptions::neighbor_ranking_file reads it back). Error(io) when the
   /// file cannot be written; Error(invalid_argument) without a ranking.
   void save_neighbor_ranking(const std::string &path) const;
 
+  /// The snapshot it retrieves from.
   const GraphSnapshot &graph() const { return *graph_; }
+  /// The vectors it ranks with, or nullptr.
   const VectorIndex *vectors() const { return vectors_.get(); }
 
   /// One moving kNN window around root. Without vectors, neighbors are ranked by edge score.

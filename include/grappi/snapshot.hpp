@@ -30,9 +30,9 @@ struct NeighborFilter {
 struct Neighbor {
   int64_t node = 0;  ///< neighbor node id
   int64_t edge = 0;  ///< edge id in the database
-  double score = 0;
+  double score = 0;  ///< the edge's score in [0,1]
   int32_t relation = 0;  ///< index into GraphSnapshot::relation_name
-  Direction direction = Direction::undirected;
+  Direction direction = Direction::undirected;  ///< how the edge relates to the node it is listed under
 };
 
 /// An immutable compressed-sparse-row snapshot of all edges, built by
@@ -46,6 +46,7 @@ struct Neighbor {
 class GRAPPI_CXX_API GraphSnapshot {
  public:
   struct Data;
+  /// Built by KnowledgeGraph::snapshot(); Data is internal.
   explicit GraphSnapshot(Data data);
   ~GraphSnapshot();
   GraphSnapshot(const GraphSnapshot &) = delete;
@@ -54,32 +55,39 @@ class GRAPPI_CXX_API GraphSnapshot {
   /// Raw adjacency of one node: parallel arrays of length size.
   struct Adjacency {
     const uint32_t *neighbor;  ///< neighbor index
-    const float *score;
+    const float *score;        ///< edge score (float32: round to decimals for display)
     const uint32_t *edge;      ///< edge id
     const uint16_t *relation;  ///< relation index
     const uint8_t *direction;  ///< Direction
-    std::size_t size;
+    std::size_t size;          ///< entries in each array
   };
 
+  /// Number of nodes (also of the edgeless ones).
   std::size_t node_count() const;
   /// Distinct edges (each undirected edge once).
   std::size_t edge_count() const;
   /// Database generation the snapshot was taken at.
   uint64_t generation() const;
 
+  /// Database id of the node at a dense index (index < node_count()).
   int64_t node_id(uint32_t index) const;
   /// Dense index of a node id; nullopt when the id is not a node of the snapshot.
   std::optional<uint32_t> index_of(int64_t id) const;
+  /// Preferred name of the node at an index.
   const std::string &name(uint32_t index) const;
+  /// External id of the node at an index.
   const std::string &external_id(uint32_t index) const;
   /// Node label ("Protein", "Gene", ...).
   const std::string &label(uint32_t index) const;
 
+  /// Number of relation types.
   std::size_t relation_count() const;
+  /// Name of a relation index (Neighbor::relation); Error(invalid_argument) when out of range.
   const std::string &relation_name(int32_t relation) const;
   /// Index of a relation name; -1 when no edge has it.
   int32_t relation_index(std::string_view name) const;
 
+  /// The raw adjacency of the node at an index, for algorithms (no copies).
   Adjacency adjacency(uint32_t index) const;
 
   /// Number of adjacency entries of a node (incident edges, all relation types). Throws

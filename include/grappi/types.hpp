@@ -23,19 +23,19 @@ struct Node {
 /// A STRING evidence channel score in [0,1] (neighborhood, fusion, cooccurrence, coexpression,
 /// experimental, database, textmining, homology, or a *_transferred variant).
 struct Channel {
-  std::string name;
-  double score = 0;
+  std::string name;  ///< the channel's name, e.g. "experimental"
+  double score = 0;  ///< its score in [0,1]
 };
 
 /// An edge (relation) with its evidence.
 struct Edge {
-  int64_t id = 0;
+  int64_t id = 0;              ///< database id
   int64_t source = 0;          ///< node id; for undirected edges the smaller id
   int64_t target = 0;          ///< node id
   std::string relation;        ///< interned relation type, e.g. "string.combined"
-  bool directed = false;
+  bool directed = false;       ///< a directed relation from source to target
   double score = 0;            ///< confidence in [0,1]
-  std::vector<Channel> channels;
+  std::vector<Channel> channels;  ///< evidence channels with their scores (STRING's, for example)
   std::vector<int64_t> pmids;  ///< PubMed ids of supporting literature
   std::string evidence;        ///< free evidence text
   int64_t dataset_id = 0;      ///< dataset that first contributed the edge
@@ -43,29 +43,29 @@ struct Edge {
 
 /// Input for KnowledgeGraph::add_node.
 struct NodeInput {
-  std::string external_id;
-  std::string name;  ///< defaults to external_id when empty
-  std::string label = "Protein";
-  std::string annotation;
-  int64_t size = 0;
+  std::string external_id;        ///< unique external id, with its namespace
+  std::string name;               ///< defaults to external_id when empty
+  std::string label = "Protein";  ///< the node's type
+  std::string annotation;         ///< free annotation text
+  int64_t size = 0;               ///< protein length in amino acids; 0 when unknown
   std::string attributes = "{}";  ///< must be a JSON object
 };
 
 /// Input for KnowledgeGraph::add_edge.
 struct EdgeInput {
-  int64_t source = 0;
-  int64_t target = 0;
-  std::string relation;
-  bool directed = false;
-  double score = 1.0;
-  std::vector<Channel> channels;
-  std::vector<int64_t> pmids;
-  std::string evidence;
+  int64_t source = 0;             ///< node id
+  int64_t target = 0;             ///< node id
+  std::string relation;           ///< relation type, interned on first use
+  bool directed = false;          ///< from source to target
+  double score = 1.0;             ///< confidence in [0,1]
+  std::vector<Channel> channels;  ///< evidence channels
+  std::vector<int64_t> pmids;     ///< PubMed ids of supporting literature
+  std::string evidence;           ///< free evidence text
 };
 
 /// Provenance of one imported file.
 struct Dataset {
-  int64_t id = 0;
+  int64_t id = 0;              ///< dataset id (grappi remove-dataset takes it)
   std::string name;            ///< the file's base name
   std::string path;            ///< the path as given at import time
   uint64_t file_size = 0;      ///< bytes on disk
@@ -81,19 +81,19 @@ struct Dataset {
 
 /// Whole-database counts (KnowledgeGraph::stats).
 struct GraphStats {
-  int64_t nodes = 0;
-  int64_t edges = 0;
-  int64_t aliases = 0;
+  int64_t nodes = 0;    ///< node count
+  int64_t edges = 0;    ///< distinct edges
+  int64_t aliases = 0;  ///< aliases stored
   std::vector<std::pair<std::string, int64_t>> edges_by_relation;  ///< sorted by relation name
-  std::vector<Dataset> datasets;
-  int schema_version = 0;
+  std::vector<Dataset> datasets;  ///< every imported dataset, with its provenance
+  int schema_version = 0;         ///< PRAGMA user_version of the database
 };
 
 /// One node a name may refer to.
 struct ResolveCandidate {
-  int64_t id = 0;
-  std::string external_id;
-  std::string name;
+  int64_t id = 0;           ///< node id
+  std::string external_id;  ///< the node's external id
+  std::string name;         ///< its preferred name
   std::string matched_by;  ///< "external_id", "name", "alias:<source>"
 };
 
@@ -101,19 +101,20 @@ struct ResolveCandidate {
 struct CachedResponse {
   std::string key;               ///< SHA-256 hex of model identity, template version and request
   std::string model;             ///< the model's identity
-  std::string template_version;
+  std::string template_version;  ///< version of the prompt templates the request came from
   std::string kind;              ///< "edge", "path", "repair"
-  std::string content;
-  std::string finish_reason;
-  int64_t prompt_tokens = 0;
-  int64_t completion_tokens = 0;
+  std::string content;           ///< the answer text
+  std::string finish_reason;     ///< as the model reported it ("stop", "length", ...)
+  int64_t prompt_tokens = 0;     ///< tokens of the request, as the model counted them
+  int64_t completion_tokens = 0; ///< tokens of the answer
   std::string created_at;        ///< UTC, ISO 8601 (set when stored)
 };
 
 /// Outcome of KnowledgeGraph::lookup.
 struct ResolveResult {
+  /// Whether the name named one node, several, or none.
   enum class Status { found, ambiguous, not_found };
-  Status status = Status::not_found;
+  Status status = Status::not_found;        ///< the outcome
   int64_t id = 0;                           ///< set when found
   std::vector<ResolveCandidate> candidates; ///< the match, or every candidate when ambiguous
   std::vector<std::string> suggestions;     ///< close names when not found

@@ -18,17 +18,19 @@ enum class Metric {
   l2,             ///< score = -Euclidean distance (so that higher is always closer)
 };
 
+/// One result of a vector search.
 struct SearchHit {
   int64_t id = 0;   ///< node id
   float score = 0;  ///< higher is closer; see Metric
 };
 
+/// Parameters of an HNSW graph (hnswlib).
 struct HnswOptions {
-  std::size_t M = 16;
-  std::size_t ef_construction = 200;
+  std::size_t M = 16;                 ///< links per node
+  std::size_t ef_construction = 200;  ///< search breadth while building
   std::size_t ef = 128;  ///< search breadth; raised to k when smaller
   Metric metric = Metric::cosine;  ///< cosine or l2 (inner_product is served as cosine on unit vectors)
-  uint64_t seed = 100;
+  uint64_t seed = 100;             ///< hnswlib's random seed (the graph is deterministic for a seed)
 };
 
 /// Vectors of one embedding model, keyed by node id. Immutable after construction except for
@@ -36,14 +38,21 @@ struct HnswOptions {
 /// const and thread-safe. Results are deterministic: equal scores are ordered by ascending id.
 class GRAPPI_CXX_API VectorIndex {
  public:
+  /// The vectors of `model`: row i of `vectors` belongs to node ids[i] (ids ascending).
   VectorIndex(std::string model, std::vector<int64_t> ids, Embeddings vectors);
   ~VectorIndex();
+  /// Movable, not copyable.
   VectorIndex(VectorIndex &&) noexcept;
+  /// Movable, not copyable.
   VectorIndex &operator=(VectorIndex &&) noexcept;
 
+  /// The embedding model's name.
   const std::string &model() const { return model_; }
+  /// Number of vectors.
   std::size_t size() const { return ids_.size(); }
+  /// Their dimension.
   std::size_t dim() const { return vectors_.dim; }
+  /// The node ids, ascending.
   const std::vector<int64_t> &ids() const { return ids_; }
   /// The stored vector of a node, or nullptr.
   const float *vector(int64_t id) const;
@@ -59,11 +68,13 @@ class GRAPPI_CXX_API VectorIndex {
 
   /// Builds the HNSW graph over all vectors.
   void build_hnsw(const HnswOptions &options = {});
+  /// Whether an HNSW graph was built or loaded.
   bool has_hnsw() const;
   /// Approximate top-k with the HNSW graph (requires build_hnsw or load_hnsw).
   std::vector<SearchHit> search_hnsw(const float *q, std::size_t k) const;
-  /// The HNSW graph as bytes (hnswlib's format) and back.
+  /// The HNSW graph as bytes (hnswlib's format).
   std::string save_hnsw() const;
+  /// Loads a graph save_hnsw() wrote for these vectors; Error(parse) for bytes that are not one.
   void load_hnsw(const std::string &bytes, const HnswOptions &options);
 
  private:

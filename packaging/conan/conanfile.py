@@ -3,6 +3,7 @@ import os
 
 from conan import ConanFile
 from conan.tools.cmake import CMake, CMakeDeps, CMakeToolchain, cmake_layout
+from conan.errors import ConanInvalidConfiguration
 from conan.tools.files import copy
 
 
@@ -25,6 +26,12 @@ class GrappiConan(ConanFile):
         root = os.path.join(self.recipe_folder, "..", "..")
         for pattern in self.exports_sources:
             copy(self, pattern, root, self.export_sources_folder)
+
+    def validate(self):
+        # Built and tested on Linux only (POSIX file and memory calls, GNU linker version
+        # scripts); other platforms are not claimed.
+        if self.settings.os != "Linux":
+            raise ConanInvalidConfiguration("grappi is built and tested on Linux only")
 
     def config_options(self):
         if self.settings.os == "Windows":
