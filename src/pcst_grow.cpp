@@ -23,6 +23,7 @@
 #include <cstring>
 #include <limits>
 
+#include "prefetch.hpp"
 #include "pcst_impl.hpp"
 
 namespace grappi {
@@ -143,9 +144,9 @@ int32_t PCSTSolver::Impl::next_event() {
         // software pipeline over the entries still to come (taken from the back): their
         // part, then its twin (for the node), then the node's merge-tree record
         const std::size_t k = rq.b[0].size();
-        if (k > 12) __builtin_prefetch(&P(rq.b[0][k - 13].part));
-        if (k > 8) __builtin_prefetch(&P(P(rq.b[0][k - 9].part).twin));
-        if (k > 4) __builtin_prefetch(&up[static_cast<std::size_t>(P(P(rq.b[0][k - 5].part).twin).other)]);
+        if (k > 12) GRAPPI_PREFETCH(&P(rq.b[0][k - 13].part));
+        if (k > 8) GRAPPI_PREFETCH(&P(P(rq.b[0][k - 9].part).twin));
+        if (k > 4) GRAPPI_PREFETCH(&up[static_cast<std::size_t>(P(P(rq.b[0][k - 5].part).twin).other)]);
       }
       const int32_t p = rq.b[0].back().part;
       rq.pop();

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <limits>
 
+#include "prefetch.hpp"
 #include "pcst_impl.hpp"
 
 namespace grappi {
@@ -202,9 +203,9 @@ void PCSTSolver::Impl::grow_reference(int64_t root, int64_t target) {
     const bool dead = pp.dead;
     const int32_t q = pp.twin;
     if (!dead) {
-      __builtin_prefetch(&RC(pp.node));
-      __builtin_prefetch(&RP(q));
-      __builtin_prefetch(&R(q));  // re-keyed below unless the edge merges
+      GRAPPI_PREFETCH(&RC(pp.node));
+      GRAPPI_PREFETCH(&RP(q));
+      GRAPPI_PREFETCH(&R(q));  // re-keyed below unless the edge merges
     }
     ppop(RC(ec).heap);
     rqueue_min(ec);
@@ -212,8 +213,8 @@ void PCSTSolver::Impl::grow_reference(int64_t root, int64_t target) {
     const double ce = pp.cost;
     {
       const RCluster &kp = RC(pp.node), &kq = RC(RP(q).node);
-      if (kp.merged_into >= 0) __builtin_prefetch(&RC(kp.skip_up >= 0 ? kp.skip_up : kp.merged_into));
-      if (kq.merged_into >= 0) __builtin_prefetch(&RC(kq.skip_up >= 0 ? kq.skip_up : kq.merged_into));
+      if (kp.merged_into >= 0) GRAPPI_PREFETCH(&RC(kp.skip_up >= 0 ? kp.skip_up : kp.merged_into));
+      if (kq.merged_into >= 0) GRAPPI_PREFETCH(&RC(kq.skip_up >= 0 ? kq.skip_up : kq.merged_into));
     }
     double sp, fp, sq, fq;
     const int32_t cc = rsum(p, t, sp, fp), oc = rsum(q, t, sq, fq);

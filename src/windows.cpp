@@ -4,6 +4,7 @@
 #include <limits>
 #include <optional>
 
+#include "prefetch.hpp"
 #include "grappi/error.hpp"
 #include "grappi/retriever.hpp"
 #include "parallel.hpp"
@@ -124,12 +125,10 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
       approx.clear();
       constexpr std::size_t kAhead = 8;  // the pass is bound by memory latency: prefetch rows
       for (std::size_t i = 0; i < cands.size(); ++i) {
-#if defined(__GNUC__)
         if (i + kAhead < cands.size()) {
           const int8_t *next = unit8_.data() + static_cast<std::size_t>(cands[i + kAhead].node) * dim_;
-          for (std::size_t off = 0; off < dim_; off += 64) __builtin_prefetch(next + off);
+          for (std::size_t off = 0; off < dim_; off += 64) GRAPPI_PREFETCH(next + off);
         }
-#endif
         const Cand &c = cands[i];
         double s = ninf;
         if (has_vec_[c.node]) {

@@ -1,0 +1,232 @@
+// The stages of AgentPipeline::explore one by one (explore_stages.hpp), and ModelCalls, the
+// cached, budgeted, repairing request path the agents share.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cmath>
+
+#include "explore_stages.hpp"
+#include "grappi/grappi.hpp"
+#include "model_calls.hpp"
+#include "test_util.hpp"
+#include "text_util.hpp"
+
+using namespace testutil;
+using grappi::detail::Candidate;
+using grappi::detail::ExploreContext;
+using grappi::detail::ExploreRun;
+
+namespace {
+
+// A small graph: R joined to A (0.9), B (0.8) and C (0.5); A-B (0.7); annotations mention
+// kinases on A only.
+struct Fixture {
+  TempDir dir;
+  grappi::KnowledgeGraph kg{dir.file("s.db")};
+  int64_t r = 0, a = 0, b = 0, c = 0;
+  Fixture() {
+    r = kg.add_node({"1.R", "R", "Protein", "root protein", 0, "{}"});
+    a = kg.add_node({"1.A", "A", "Protein", "a tau kinase", 0, "{}"});
+    b = kg.add_node({"1.B", "B", "Protein", "a scaffold", 0, "{}"});
+    c = kg.add_node({"1.C", "C", "Protein", "unrelated", 0, "{}"});
+    auto edge = [&](int64_t x, int64_t y, double s) {
+      grappi::EdgeInput e;
+      e.source = x;
+      e.target = y;
+      e.relation = "string.combined";
+      e.score = s;
+      kg.add_edge(e);
+    };
+    edge(r, a, 0.9);
+    edge(r, b, 0.8);
+    edge(r, c, 0.5);
+    edge(a, b, 0.7);
+  }
+};
+
+Candidate candidate(std::vector<int64_t> nodes, std::vector<double> scores, std::size_t order) {
+  Candidate c;
+  c.nodes = std::move(nodes);
+  c.scores = std::move(scores);
+  c.edge_ids.assign(c.scores.size(), 0);
+  c.order = order;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("explore stages: windows / proteins / candidates distinct by node sequence across windows" * doctest::test_suite("threads")) {
+  Fixture f;
+  auto retriever = f.kg.retriever();
+  grappi::ExploreOptions o;
+  o.query = "kinase";
+  o.windows = {1, 2};
+  o.window.k = {2, 2};
+  ExploreContext ctx{f.kg, *retriever, nullptr, "", o, {}, grappi::detail::content_terms(o.query)};
+  ExploreRun run;
+  run.result.root = f.r;
+  grappi::detail::retrieve_windows(ctx, run);
+  REQUIRE(run.result.windows.size() == 2);
+  // Without embeddings the edge score ranks: window 1 takes A and B, window 2 takes C.
+  CHECK(run.result.windows[0].nodes.size() == 3);
+  CHECK(run.result.windows[1].nodes[1].id == f.c);
+  grappi::detail::collect_proteins(ctx, run);
+  REQUIRE(run.result.proteins.size() == 4);
+  CHECK(std::isnan(run.result.proteins[0].query_similarity));  // no vectors
+  grappi::detail::enumerate_candidates(ctx, run);
+  // Window 1: R-A, R-A-B, R-B, R-B-A; window 2: R-C.
+  CHECK(run.candidates.size() == 5);
+  CHECK(run.result.usage.candidate_paths == 5);
+  for (std::size_t i = 0; i < run.candidates.size(); ++i) CHECK(run.candidates[i].order == i);
+  CHECK(run.candidates.back().windows == std::vector<std::size_t>{2});
+  CHECK_FALSE(run.result.candidates_truncated);
+  // A bound cuts the enumeration and says so.
+  o.max_paths = 2;
+  ExploreRun bounded;
+  bounded.result.root = f.r;
+  grappi::detail::retrieve_windows(ctx, bounded);
+  grappi::detail::enumerate_candidates(ctx, bounded);
+  CHECK(bounded.candidates.size() == 2);
+  CHECK(bounded.result.candidates_truncated);
+}
+
+TEST_CASE("explore stages: the prior and the selection by prior") {
+  Fixture f;
+  auto retriever = f.kg.retriever();
+  grappi::ExploreOptions o;
+  o.query = "inhibit the kinase";
+  ExploreContext ctx{f.kg, *retriever, nullptr, "", o, {}, grappi::detail::content_terms(o.query)};
+  REQUIRE(ctx.terms == std::vector<std::string>{"inhibit", "kinase"});
+  ExploreRun run;
+  for (int64_t id : {f.r, f.a, f.b, f.c}) {
+    grappi::ExploreProtein p;
+    p.id = id;
+    p.name = f.kg.node(id)->name;
+    p.annotation = f.kg.node(id)->annotation;
+    p.query_similarity = std::nan("");
+    run.result.proteins.push_back(p);
+  }
+  // Without vectors: Q = the fraction of the query's content words found after the first
+  // protein ("kinase" on A: 1 of 2), C = the geometric mean of the edge scores.
+  const Candidate ra = candidate({f.r, f.a}, {0.9}, 0), rab = candidate({f.r, f.a, f.b}, {0.9, 0.4}, 1),
+                  rb = candidate({f.r, f.b}, {0.8}, 2), rc = candidate({f.r, f.c}, {0.5}, 3);
+  CHECK(grappi::detail::path_prior(ctx, run.result, ra) == doctest::Approx(0.5 * 0.5 + 0.5 * 0.9));
+  CHECK(grappi::detail::path_prior(ctx, run.result, rab) == doctest::Approx(0.5 * 0.5 + 0.5 * std::sqrt(0.9 * 0.4)));
+  CHECK(grappi::detail::path_prior(ctx, run.result, rb) == doctest::Approx(0.5 * 0.8));
+  run.candidates = {ra, rab, rb, rc};
+  grappi::detail::score_priors(ctx, run);
+  // explain_top 2 keeps the two best priors (R-A 0.7, R-A-B 0.55), in discovery order.
+  o.explain_top = 2;
+  grappi::detail::select_candidates(ctx, run);
+  CHECK(run.selected == std::vector<std::size_t>{0, 1});
+  CHECK(run.result.usage.selected_paths == 2);
+  // 0: everything, in discovery order.
+  o.explain_top = 0;
+  grappi::detail::select_candidates(ctx, run);
+  CHECK(run.selected == std::vector<std::size_t>{0, 1, 2, 3});
+  // Equal priors: the shorter path first.
+  run.candidates = {candidate({f.r, f.a, f.b}, {0.8, 0.8}, 0), candidate({f.r, f.b}, {0.8}, 1)};
+  run.candidates[0].prior = run.candidates[1].prior = 0.5;
+  o.explain_top = 1;
+  grappi::detail::select_candidates(ctx, run);
+  CHECK(run.selected == std::vector<std::size_t>{1});
+}
+
+TEST_CASE("explore stages: ranking by relevance then fewer edges then the prior - failures apart") {
+  Fixture f;
+  auto retriever = f.kg.retriever();
+  grappi::ExploreOptions o;
+  o.query = "q";
+  o.top = 3;
+  ExploreContext ctx{f.kg, *retriever, nullptr, "", o, {}, {}};
+  const auto model = grappi::make_chat_model({});
+  grappi::detail::ModelCalls calls(f.kg, *model, {});
+  ExploreRun run;
+  auto path = [](std::size_t edges, double relevance, double prior, const char *status) {
+    grappi::ExplainedPath p;
+    p.edges.assign(edges, 0);
+    p.relevance_score = relevance;
+    p.prior = prior;
+    p.status = status;
+    return p;
+  };
+  run.paths = {path(2, 80, 0.1, "ok"), path(1, 80, 0.1, "ok"), path(1, 80, 0.9, "ok"),
+               path(1, 95, 0.0, "ok"), path(1, 99, 1.0, "failed"), path(1, 99, 1.0, "skipped")};
+  grappi::detail::rank_paths(ctx, run, calls);
+  REQUIRE(run.result.paths.size() == 3);
+  CHECK(run.result.paths[0].relevance_score == 95);
+  CHECK(run.result.paths[1].prior == 0.9);   // 80, one edge, the higher prior
+  CHECK(run.result.paths[2].prior == 0.1);   // 80, one edge
+  CHECK(run.result.paths[2].edges.size() == 1);
+  for (std::size_t i = 0; i < 3; ++i) CHECK(run.result.paths[i].rank == i + 1);
+  CHECK(run.result.failed.size() == 2);
+  CHECK(run.result.usage.paths_explained == 4);
+  CHECK(run.result.usage.paths_failed == 1);
+  CHECK(run.result.usage.paths.skipped == 1);
+}
+
+TEST_CASE("ModelCalls: cached answers / one repair turn / budgets that skip with a reason") {
+  Fixture f;
+  std::atomic<int> calls_made{0};
+  // Answers "not json" to a first request and a good JSON object to its repair turn.
+  grappi::ChatModelSpec spec;
+  spec.kind = "callback";
+  spec.name = "stage-test";
+  spec.callback = [&](const grappi::ChatRequest &q) {
+    ++calls_made;
+    grappi::ChatResponse r;
+    r.content = q.messages.size() > 1 ? R"({"explanation": "fixed", "relevance_score": 70})" : "not json";
+    r.prompt_tokens = 10;
+    r.completion_tokens = 5;
+    return r;
+  };
+  auto model = grappi::make_chat_model(spec);
+  grappi::ChatRequest req;
+  req.messages = {{"user", "explain"}};
+  req.task = nlohmann::json::object();
+  grappi::StageUsage usage;
+  grappi::detail::ModelCalls::Settings settings;
+  settings.template_version = "t1";
+  {
+    grappi::detail::ModelCalls calls(f.kg, *model, settings);
+    auto a = calls.ask<grappi::PathAnswer>("path", req, grappi::parse_path_answer, usage, "Fix it: {{error}}");
+    CHECK(a.status == "ok");
+    CHECK(a.answer.explanation == "fixed");
+    CHECK_FALSE(a.cached);
+    CHECK(usage.model_calls == 2);
+    CHECK(usage.repairs == 1);
+    CHECK(usage.prompt_tokens == 20);
+    calls.flush();
+  }
+  CHECK(f.kg.response_cache_size() == 1);
+  {
+    // The answer that parsed was stored under the first request's key: no call now.
+    grappi::detail::ModelCalls calls(f.kg, *model, settings);
+    auto a = calls.ask<grappi::PathAnswer>("path", req, grappi::parse_path_answer, usage, "Fix it: {{error}}");
+    CHECK(a.status == "ok");
+    CHECK(a.cached);
+    CHECK(calls_made == 2);
+    CHECK(usage.cache_hits == 1);
+  }
+  {
+    // Without a repair template the unparseable answer is a failure with the parser's reason.
+    settings.use_cache = false;
+    grappi::detail::ModelCalls calls(f.kg, *model, settings);
+    auto a = calls.ask<grappi::PathAnswer>("path", req, grappi::parse_path_answer, usage);
+    CHECK(a.status == "failed");
+    CHECK_FALSE(a.error.empty());
+  }
+  {
+    // A budget of one call: the first request is sent, the next is skipped with the reason.
+    settings.max_calls = 1;
+    grappi::detail::ModelCalls calls(f.kg, *model, settings);
+    grappi::StageUsage u;
+    auto a = calls.ask<grappi::EdgeAnswer>("edge", req, grappi::parse_edge_answer, u);
+    auto b = calls.ask<grappi::EdgeAnswer>("edge", req, grappi::parse_edge_answer, u);
+    CHECK(a.status == "ok");
+    CHECK(b.status == "skipped");
+    CHECK(b.error.find("call budget of 1") != std::string::npos);
+    CHECK(calls.exhausted());
+    CHECK(u.model_calls == 1);
+  }
+}
