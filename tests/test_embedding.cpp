@@ -301,9 +301,21 @@ TEST_CASE("HTTP embedder: batches / order by index / and the API key in the head
 
 TEST_CASE("HTTP embedder: 429 with Retry-After / 500 then success / malformed answers / closed connections" * doctest::test_suite("threads")) {
   std::atomic<int> calls{0};
-  std::string mode;
+  // The server's threads read the mode while the test sets the next one: guarded (a handler of
+  // a request the client gave up on may still be running).
+  std::mutex mode_mu;
+  std::string mode_value;
+  auto set_mode = [&](const std::string &m) {
+    std::lock_guard<std::mutex> lock(mode_mu);
+    mode_value = m;
+  };
   HttpServer s([&](const HttpRequest &r) {
     int n = ++calls;
+    std::string mode;
+    {
+      std::lock_guard<std::mutex> lock(mode_mu);
+      mode = mode_value;
+    }
     if (mode == "429") {
       if (n == 1) {
         HttpReply x = reply(429, R"({"error":{"message":"Rate limit reached","code":"rate_limit_exceeded"}})");
@@ -331,7 +343,7 @@ TEST_CASE("HTTP embedder: 429 with Retry-After / 500 then success / malformed an
   });
   auto o = options_for(s);
   {
-    mode = "429";
+    set_mode("429");
     calls = 0;
     grappi::HttpEmbedder e(o);
     auto t0 = std::chrono::steady_clock::now();
@@ -341,14 +353,14 @@ TEST_CASE("HTTP embedder: 429 with Retry-After / 500 then success / malformed an
     CHECK(calls == 2);
   }
   {
-    mode = "500";
+    set_mode("500");
     calls = 0;
     grappi::HttpEmbedder e(o);
     CHECK(e.embed({"x"}).rows() == 1);
     CHECK(calls == 3);
   }
   auto fails_with = [&](const std::string &m, const std::string &text, int max_calls) {
-    mode = m;
+    set_mode(m);
     calls = 0;
     grappi::HttpEmbedder e(o);
     try {
@@ -369,7 +381,7 @@ TEST_CASE("HTTP embedder: 429 with Retry-After / 500 then success / malformed an
   o.timeout_seconds = 0.5;
   o.max_retries = 1;
   {
-    mode = "slow";
+    set_mode("slow");
     calls = 0;
     grappi::HttpEmbedder e(o);
     CHECK_THROWS_WITH_AS(e.embed({"x"}), doctest::Contains("failed"), grappi::Error);
