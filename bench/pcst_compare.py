@@ -2,10 +2,10 @@
 """Runs `grappi pcst` on every instance of ../shared/pcst/instances for the prunings in the
 reference file and prints objective and median solve time next to pcst_fast's figures.
 Usage: bench/pcst_compare.py BUILD_DIR PCST_DIR [RUNS] [--markdown] [--instances DIR] [--only NAME,NAME]
-                              [--reference-order]
+                              [--fast-order]
 (--instances: where the instance files are, .txt.gz or .txt, default PCST_DIR/instances; the
-generated *_m3e6_* and ba_string_full_* files live elsewhere; --reference-order: solve in
-pcst_fast's own event order, with and without --improve)"""
+generated *_m3e6_* and ba_string_full_* files live elsewhere; the default is pcst_fast's own
+event order, --fast-order grappi's faster one; both with and without --improve)"""
 import json, statistics, subprocess, sys, os
 
 build, pdir = sys.argv[1], sys.argv[2]
@@ -15,7 +15,7 @@ def opt(name):
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
 idir = opt("--instances") or os.path.join(pdir, "instances")
 only = set(opt("--only").split(",")) if opt("--only") else None
-extra = ["--reference-order"] if "--reference-order" in sys.argv else []
+extra = ["--fast-order"] if "--fast-order" in sys.argv else []
 ref = {}
 with open(os.path.join(pdir, "reference_pcst_fast.jsonl")) as f:
     for line in f:

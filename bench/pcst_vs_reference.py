@@ -9,8 +9,8 @@ REF_CMD is a command template with {instance} and {pruning}; one run of it must 
 once (unrooted, one cluster) and print one JSON object with "objective" and "median_s" (its solve
 time in seconds: building the solver, running it and freeing it, input already in memory) - for
 example pcst_fast (github.com/fraenkel-lab/pcst_fast, MIT) built as a C++ program with -O3, as in
-BENCHMARKS.md. FLAGS are more options for `grappi pcst` in one argument (e.g.
-"--reference-order"). Prints a Markdown row per instance and pruning: median ms of each, the ratio
+BENCHMARKS.md. FLAGS are more options for `grappi pcst` in one argument (e.g. "--fast-order";
+the default is pcst_fast's own event order). Prints a Markdown row per instance and pruning: median ms of each, the ratio
 grappi / reference, both objectives (of the last run).
 """
 import json

@@ -193,13 +193,13 @@ grappi_status init_options(T *opts, uint32_t version, const char *fn) {
 
 // ---- conversions to the C++ options ---------------------------------------------------------------
 
-bool reference_order(int32_t event_order, const char *fn) {
-  switch (event_order) {
-    case GRAPPI_PCST_ORDER_DEFAULT: return grappi::PcstOptions{}.reference_order;
-    case GRAPPI_PCST_ORDER_FAST: return false;
-    case GRAPPI_PCST_ORDER_REFERENCE: return true;
+grappi::PcstEventOrder event_order(int32_t order, const char *fn) {
+  switch (order) {
+    case GRAPPI_PCST_ORDER_DEFAULT: return grappi::PcstOptions{}.event_order;
+    case GRAPPI_PCST_ORDER_FAST: return grappi::PcstEventOrder::fast;
+    case GRAPPI_PCST_ORDER_REFERENCE: return grappi::PcstEventOrder::reference;
     default:
-      invalid(std::string(fn) + ": event_order " + std::to_string(event_order) +
+      invalid(std::string(fn) + ": event_order " + std::to_string(order) +
               " is not GRAPPI_PCST_ORDER_DEFAULT, _FAST or _REFERENCE");
   }
 }
@@ -223,7 +223,7 @@ grappi::PcstRetrieveOptions retrieve_options(const grappi_retrieve_options *opts
   r.lambda = o.lambda;
   r.pruning = grappi::pruning_from_name(text_or(o.pruning, "gw", fn, "pruning"));
   r.num_clusters = o.num_clusters;
-  r.reference_order = reference_order(o.event_order, fn);
+  r.event_order = event_order(o.event_order, fn);
   return r;
 }
 
@@ -301,7 +301,7 @@ grappi::PcstOptions pcst_options(const grappi_pcst_options *opts, const char *fn
   p.num_clusters = o.num_clusters;
   p.pruning = grappi::pruning_from_name(text_or(o.pruning, "gw", fn, "pruning"));
   p.improve = o.improve != 0;
-  p.reference_order = reference_order(o.event_order, fn);
+  p.event_order = event_order(o.event_order, fn);
   return p;
 }
 
@@ -769,7 +769,8 @@ grappi_status grappi_pcst_solve_flags(size_t num_nodes, const double *prizes, si
     o.num_clusters = num_clusters;
     o.pruning = grappi::pruning_from_name(text_or(pruning, "gw", fn, "pruning"));
     o.improve = (flags & GRAPPI_PCST_IMPROVE) != 0;
-    o.reference_order = (flags & GRAPPI_PCST_REFERENCE_ORDER) != 0;  // the fast order otherwise, as always
+    // The fast order without the flag, as always: these superseded functions keep their meaning.
+    o.event_order = (flags & GRAPPI_PCST_REFERENCE_ORDER) ? grappi::PcstEventOrder::reference : grappi::PcstEventOrder::fast;
     grappi::PCSTSolver solver;
     const auto r = solver.solve(num_nodes, prizes, num_edges, edges, costs, o);
     std::copy(r.nodes.begin(), r.nodes.end(), out_nodes);

@@ -219,7 +219,8 @@ json to_json(const PcstResult &r, const PcstOptions &o) {
               {"root", o.root},
               {"clusters", o.num_clusters},
               {"improve", o.improve},
-              {"reference_order", o.reference_order}};
+              {"event_order", to_string(o.event_order)},
+              {"reference_order", o.event_order == PcstEventOrder::reference}};
 }
 
 }  // namespace grappi

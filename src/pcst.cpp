@@ -21,6 +21,16 @@ Pruning pruning_from_name(std::string_view name) {
   throw Error(ErrorCode::invalid_argument, "unknown pruning '" + std::string(name) + "' (none, simple, gw or strong)");
 }
 
+const char *to_string(PcstEventOrder o) noexcept { return o == PcstEventOrder::fast ? "fast" : "reference"; }
+
+PcstEventOrder pcst_event_order_from_name(std::string_view name) {
+  std::string s(name);
+  for (auto &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (s == "reference") return PcstEventOrder::reference;
+  if (s == "fast") return PcstEventOrder::fast;
+  throw Error(ErrorCode::invalid_argument, "unknown event order '" + std::string(name) + "' (reference or fast)");
+}
+
 const char *to_string(Pruning p) noexcept {
   switch (p) {
     case Pruning::none: return "none";
@@ -81,7 +91,7 @@ PcstResult PCSTSolver::solve(std::size_t num_nodes, const double *prizes, std::s
   impl_->prize = prizes;
   impl_->ends = edges;
   impl_->cost = costs;
-  return impl_->run(o.root, o.num_clusters, o.pruning, o.improve, o.reference_order);
+  return impl_->run(o.root, o.num_clusters, o.pruning, o.improve, o.event_order == PcstEventOrder::reference);
 }
 
 }  // namespace grappi

@@ -143,7 +143,7 @@ PcstRetrieval Retriever::pcst_retrieve(const std::vector<float> &question, const
   PcstOptions po;
   po.pruning = o.pruning;
   po.num_clusters = o.num_clusters;
-  po.reference_order = o.reference_order;
+  po.event_order = o.event_order;
   auto sol = solver.solve(prizes.size(), prizes.data(), costs.size(), ends.data(), costs.data(), po);
 
   // Map back.

@@ -147,8 +147,8 @@ assert any(e["score"] == 0.999 for e in r["edges"])  # scores as imported'
 "$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --mode prize --pruning strong --csv > "$T/r.csv"
 head -1 "$T/r.csv" | grep -q "^node_id,node_attr$" && grep -q "^src,edge_attr,dst$" "$T/r.csv" || fail "retrieve csv"
 
-# retrieve in pcst_fast's own event order: still one connected subgraph.
-"$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --reference-order --json | python3 -c '
+# retrieve in the fast event order: still one connected subgraph.
+"$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --fast-order --json | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 assert r["nodes"] and len(r["edges"]) >= len(r["nodes"]) - 1, r'
@@ -157,7 +157,7 @@ assert r["nodes"] and len(r["edges"]) >= len(r["nodes"]) - 1, r'
 pcst)
 # pcst: a bundled benchmark instance (gzip), both event orders, --improve; the JSON names scripts use.
 P="$HERE/data/pcst/er_m1e3_dense.txt.gz"
-for args in "--pruning gw" "--pruning gw --reference-order" "--pruning strong --reference-order --improve"; do
+for args in "--pruning gw --fast-order" "--pruning gw" "--pruning strong --reference-order --improve"; do
   "$GRAPPI" pcst --instance "$P" $args --json
 done > "$T/pcst.jsonl"
 python3 - "$T/pcst.jsonl" <<'PY'
@@ -167,11 +167,13 @@ for r in (fast, ref, imp):
     assert set(r) >= {"objective", "net_worth", "nodes", "edges", "solve_seconds"}, r.keys()
     assert len(r["nodes"]) == r["num_nodes"] and r["nodes"] == sorted(r["nodes"])
 assert (fast["reference_order"], ref["reference_order"]) == (False, True)
-assert ref["objective"] == 5205, ref["objective"]      # pcst_fast's figure for this instance (gw)
-assert fast["objective"] == 5197, fast["objective"]    # the default order's tree
+assert (fast["event_order"], ref["event_order"], imp["event_order"]) == ("fast", "reference", "reference")
+assert ref["objective"] == 5205, ref["objective"]      # pcst_fast's figure for this instance (gw): the default
+assert fast["objective"] == 5197, fast["objective"]    # the fast order's tree
 assert imp["objective_before_improve"] == 4704        # pcst_fast's strong figure
 assert imp["objective"] <= 4704 and imp["improve"]
 PY
+"$GRAPPI" pcst --instance "$P" --fast-order --reference-order 2> /dev/null && fail "pcst accepted both orders"
 "$GRAPPI" pcst --instance "$P" --pruning best 2> "$T/err" && fail "pcst accepted an unknown pruning"
 grep -q "unknown pruning" "$T/err" || fail "pcst error message"
 ;;

@@ -19,10 +19,14 @@ using E = std::vector<std::pair<int64_t, int64_t>>;
 using V = std::vector<int64_t>;
 
 namespace {
+// The order every golden case is solved in (both are checked).
+grappi::PcstEventOrder golden_order = grappi::PcstEventOrder::reference;
+
 grappi::PcstResult run(const std::vector<double> &prizes, const E &edges, const std::vector<double> &costs, int64_t root,
                        int clusters, const char *pruning) {
   PCSTSolver s;
   PcstOptions o;
+  o.event_order = golden_order;
   o.root = root;
   o.num_clusters = clusters;
   o.pruning = grappi::pruning_from_name(pruning);
@@ -30,67 +34,74 @@ grappi::PcstResult run(const std::vector<double> &prizes, const E &edges, const 
 }
 }  // namespace
 
-TEST_CASE("PCST golden cases (ALGORITHMS.md §5)") {
-  E e1{{0, 1}, {1, 2}};
-  auto r = run({0, 5, 6}, e1, {3, 4}, 0, 1, "none");
-  CHECK(r.nodes == V{0, 1, 2});
-  CHECK(r.edges == V{0, 1});
-  for (const char *p : {"none", "gw", "strong", "GW", "Strong"}) {
-    r = run({0, 5, 6}, e1, {3, 4}, -1, 1, p);
-    CHECK(r.nodes == V{1, 2});
-    CHECK(r.edges == V{1});
-  }
-  E path{{0, 1}, {1, 2}, {2, 3}};
-  r = run({10, 0, 1, 10}, path, {10, 4, 3}, 0, 1, "none");
-  CHECK(r.nodes == V{0, 1, 2, 3});
-  CHECK(r.edges == V{1, 2});
-  r = run({10, 0, 1, 10}, path, {10, 4, 3}, 0, 1, "gw");
-  CHECK(r.nodes == V{0});
-  CHECK(r.edges.empty());
-  for (const char *p : {"none", "gw"}) {
-    r = run({10, 10, 1, 10}, path, {10, 6, 5}, 0, 1, p);
+TEST_CASE("PCST golden cases in both event orders") {
+  for (const auto order : {grappi::PcstEventOrder::reference, grappi::PcstEventOrder::fast}) {
+    CAPTURE(grappi::to_string(order));
+    golden_order = order;
+    E e1{{0, 1}, {1, 2}};
+    auto r = run({0, 5, 6}, e1, {3, 4}, 0, 1, "none");
+    CHECK(r.nodes == V{0, 1, 2});
+    CHECK(r.edges == V{0, 1});
+    for (const char *p : {"none", "gw", "strong", "GW", "Strong"}) {
+      r = run({0, 5, 6}, e1, {3, 4}, -1, 1, p);
+      CHECK(r.nodes == V{1, 2});
+      CHECK(r.edges == V{1});
+    }
+    E path{{0, 1}, {1, 2}, {2, 3}};
+    r = run({10, 0, 1, 10}, path, {10, 4, 3}, 0, 1, "none");
     CHECK(r.nodes == V{0, 1, 2, 3});
-    CHECK(r.edges == V{0, 1, 2});
+    CHECK(r.edges == V{1, 2});
+    r = run({10, 0, 1, 10}, path, {10, 4, 3}, 0, 1, "gw");
+    CHECK(r.nodes == V{0});
+    CHECK(r.edges.empty());
+    for (const char *p : {"none", "gw"}) {
+      r = run({10, 10, 1, 10}, path, {10, 6, 5}, 0, 1, p);
+      CHECK(r.nodes == V{0, 1, 2, 3});
+      CHECK(r.edges == V{0, 1, 2});
+    }
+    r = run({10, 3, 3}, e1, {100, 2}, 0, 1, "none");
+    CHECK(r.nodes == V{0, 1, 2});
+    CHECK(r.edges == V{1});
+    r = run({10, 3, 3}, e1, {100, 2}, 0, 1, "gw");
+    CHECK(r.nodes == V{0});
+    r = run({10, 3, 3}, e1, {100, 2}, -1, 2, "gw");
+    CHECK(r.nodes == V{0, 1, 2});
+    CHECK(r.edges == V{1});
+    r = run({10, 3, 3}, e1, {100, 2}, -1, 1, "gw");
+    CHECK(r.nodes == V{0});
+    r = run({10, 0, 6, 6}, path, {100, 2, 5}, -1, 2, "gw");
+    CHECK(r.nodes == V{0, 2, 3});
+    CHECK(r.edges == V{2});
+    E path8;
+    for (int i = 0; i < 7; ++i) path8.emplace_back(i, i + 1);
+    r = run({100, 0, 0, 1, 0, 0, 0, 100}, path8, std::vector<double>(7, 0.9), -1, 1, "gw");
+    CHECK(r.nodes.size() == 8);
+    CHECK(r.edges.size() == 7);
+    E star{{0, 1}, {0, 2}, {2, 3}, {3, 4}};
+    r = run({0, 2.2, 0, 0, 2.1}, star, {1, 1, 1, 1}, -1, 1, "strong");
+    CHECK(r.nodes == V{1});
+    CHECK(r.edges.empty());
+    r = run({0, 2.2, 0, 0, 2.1}, star, {1, 1, 1, 1}, -1, 1, "gw");
+    CHECK(r.nodes == V{0, 1, 2, 3, 4});
+    CHECK(r.edges == V{0, 1, 2, 3});
+    r = run({2, 2, 2}, e1, {0, 5}, -1, 1, "strong");
+    CHECK(r.nodes == V{0, 1});
+    CHECK(r.edges == V{0});
+    r = run({1, 1, 1, 1}, path, {0.8, 1.8, 2.8}, -1, 1, "strong");
+    CHECK(r.nodes == V{0, 1});
+    CHECK(r.edges == V{0});
+    E pend{{0, 1}, {1, 2}, {2, 3}, {1, 4}, {2, 5}, {3, 6}};
+    r = run({100, 0, 0, 0, 100, 100, 100}, pend, {10, 100, 10, 10, 10, 10}, -1, 2, "strong");
+    CHECK(r.nodes == V{0, 1, 2, 3, 4, 5, 6});
+    CHECK(r.edges == V{0, 2, 3, 4, 5});
+    // Objective and net worth.
+    r = run({0, 5, 6}, e1, {3, 4}, -1, 1, "gw");
+    CHECK(r.objective == doctest::Approx(0 + 4));
+    CHECK(r.net_worth == doctest::Approx(11 - 4));
   }
-  r = run({10, 3, 3}, e1, {100, 2}, 0, 1, "none");
-  CHECK(r.nodes == V{0, 1, 2});
-  CHECK(r.edges == V{1});
-  r = run({10, 3, 3}, e1, {100, 2}, 0, 1, "gw");
-  CHECK(r.nodes == V{0});
-  r = run({10, 3, 3}, e1, {100, 2}, -1, 2, "gw");
-  CHECK(r.nodes == V{0, 1, 2});
-  CHECK(r.edges == V{1});
-  r = run({10, 3, 3}, e1, {100, 2}, -1, 1, "gw");
-  CHECK(r.nodes == V{0});
-  r = run({10, 0, 6, 6}, path, {100, 2, 5}, -1, 2, "gw");
-  CHECK(r.nodes == V{0, 2, 3});
-  CHECK(r.edges == V{2});
-  E path8;
-  for (int i = 0; i < 7; ++i) path8.emplace_back(i, i + 1);
-  r = run({100, 0, 0, 1, 0, 0, 0, 100}, path8, std::vector<double>(7, 0.9), -1, 1, "gw");
-  CHECK(r.nodes.size() == 8);
-  CHECK(r.edges.size() == 7);
-  E star{{0, 1}, {0, 2}, {2, 3}, {3, 4}};
-  r = run({0, 2.2, 0, 0, 2.1}, star, {1, 1, 1, 1}, -1, 1, "strong");
-  CHECK(r.nodes == V{1});
-  CHECK(r.edges.empty());
-  r = run({0, 2.2, 0, 0, 2.1}, star, {1, 1, 1, 1}, -1, 1, "gw");
-  CHECK(r.nodes == V{0, 1, 2, 3, 4});
-  CHECK(r.edges == V{0, 1, 2, 3});
-  r = run({2, 2, 2}, e1, {0, 5}, -1, 1, "strong");
-  CHECK(r.nodes == V{0, 1});
-  CHECK(r.edges == V{0});
-  r = run({1, 1, 1, 1}, path, {0.8, 1.8, 2.8}, -1, 1, "strong");
-  CHECK(r.nodes == V{0, 1});
-  CHECK(r.edges == V{0});
-  E pend{{0, 1}, {1, 2}, {2, 3}, {1, 4}, {2, 5}, {3, 6}};
-  r = run({100, 0, 0, 0, 100, 100, 100}, pend, {10, 100, 10, 10, 10, 10}, -1, 2, "strong");
-  CHECK(r.nodes == V{0, 1, 2, 3, 4, 5, 6});
-  CHECK(r.edges == V{0, 2, 3, 4, 5});
-  // Objective and net worth.
-  r = run({0, 5, 6}, e1, {3, 4}, -1, 1, "gw");
-  CHECK(r.objective == doctest::Approx(0 + 4));
-  CHECK(r.net_worth == doctest::Approx(11 - 4));
+  CHECK(PcstOptions{}.event_order == grappi::PcstEventOrder::reference);  // the default
+  CHECK(grappi::pcst_event_order_from_name("FAST") == grappi::PcstEventOrder::fast);
+  CHECK_THROWS_AS(grappi::pcst_event_order_from_name("fastest"), grappi::Error);
 }
 
 TEST_CASE("PCST input validation") {
@@ -202,14 +213,14 @@ TEST_CASE("PCST property tests on random small graphs against exhaustive search"
     const int64_t root = rooted ? static_cast<int64_t>(rng() % n) : -1;
     const int k = rooted ? 1 : static_cast<int>(1 + rng() % 2);
     const double opt = brute_force(prize, edges, cost, root, k);
-    for (const bool reference_order : {false, true}) {
+    for (const auto order : {grappi::PcstEventOrder::fast, grappi::PcstEventOrder::reference}) {
     double gw_obj = 0;
     for (Pruning p : {Pruning::none, Pruning::simple, Pruning::gw, Pruning::strong}) {
       PcstOptions o;
       o.root = root;
       o.num_clusters = k;
       o.pruning = p;
-      o.reference_order = reference_order;
+      o.event_order = order;
       auto r = solver.solve(prize, edges, cost, o);
       // A forest: edges among selected nodes, no cycles.
       for (auto e : r.edges) {
@@ -375,6 +386,7 @@ void check_growth(PCSTSolver &solver, std::mt19937 &rng, int trial, const std::v
   o.root = root;
   o.num_clusters = k;
   o.pruning = Pruning::none;
+  o.event_order = grappi::PcstEventOrder::fast;  // the simulation follows the fast order's tie rule
   const auto r = solver.solve(prize, edges, cost, o);
   CHECK_MESSAGE(std::set<int64_t>(r.edges.begin(), r.edges.end()) == want_edges, "trial " << trial);
   CHECK_MESSAGE(std::set<int64_t>(r.nodes.begin(), r.nodes.end()) == want_nodes, "trial " << trial);
@@ -398,7 +410,7 @@ TEST_CASE("PCST growth phase equals a direct simulation of Goemans-Williamson on
   }
 }
 
-TEST_CASE("PCST default order takes simultaneous events in its documented order (integer and decimal ties)") {
+TEST_CASE("PCST fast order takes simultaneous events in its documented order (integer and decimal ties)") {
   // Small integer prizes and costs: many events share a time, and which one goes first decides
   // the tree (with the wrong order G-Retriever-style instances grow many times larger trees).
   // Then decimal ones (STRING-like costs in thousandths): the same times reached along different
@@ -436,8 +448,7 @@ TEST_CASE("PCST in reference order reproduces pcst_fast on the bundled benchmark
     const auto inst = grappi::read_pcst_instance(std::string(GRAPPI_TEST_DATA_DIR) + "/pcst/" + row.file + ".txt.gz");
     for (const auto &[pruning, reference] : {std::pair{Pruning::none, row.none}, {Pruning::gw, row.gw}, {Pruning::strong, row.strong}}) {
       PcstOptions o;
-      o.pruning = pruning;
-      o.reference_order = true;
+      o.pruning = pruning;  // the default order is the reference's
       const auto r = solver.solve(inst.prizes, inst.edges, inst.costs, o);
       CHECK_MESSAGE(std::abs(r.objective - reference) < 6e-4, row.file << " " << grappi::to_string(pruning) << ": " << r.objective);
       CHECK(r.net_worth == doctest::Approx(std::accumulate(inst.prizes.begin(), inst.prizes.end(), 0.0) - r.objective));
@@ -448,18 +459,19 @@ TEST_CASE("PCST in reference order reproduces pcst_fast on the bundled benchmark
       CHECK(ri.objective <= r.objective + 1e-9);
     }
   }
-  // the same solver goes on in the default order afterwards as a fresh one would (separate
-  // state); on this instance the default order's tree is cheaper than the reference's (5205)
+  // the same solver goes on in the fast order afterwards as a fresh one would (separate state);
+  // on this instance the fast order's tree is cheaper than the reference's (5205)
   const auto inst = grappi::read_pcst_instance(std::string(GRAPPI_TEST_DATA_DIR) + "/pcst/er_m1e3_dense.txt.gz");
   PcstOptions o;
   o.pruning = Pruning::gw;
+  o.event_order = grappi::PcstEventOrder::fast;
   PCSTSolver fresh;
   const auto a = solver.solve(inst.prizes, inst.edges, inst.costs, o), b = fresh.solve(inst.prizes, inst.edges, inst.costs, o);
   CHECK(a.edges == b.edges);
   CHECK(a.objective == 5197.0);
 }
 
-TEST_CASE("PCST on bundled benchmark instances is no worse than the reference solver") {
+TEST_CASE("PCST in fast order on bundled benchmark instances is no worse than the reference solver") {
   // Instances of ../shared/pcst (tests/data/pcst, generated with fixed seeds) and pcst_fast's
   // objectives on them (reference_pcst_fast.jsonl). The kg_* ones are tie-heavy (all costs 0.5):
   // taking simultaneous events in another order grows trees up to 11 times as expensive with
@@ -478,6 +490,7 @@ TEST_CASE("PCST on bundled benchmark instances is no worse than the reference so
     const auto inst = grappi::read_pcst_instance(std::string(GRAPPI_TEST_DATA_DIR) + "/pcst/" + row.file + ".txt.gz");
     PcstOptions o;
     o.pruning = grappi::pruning_from_name(row.pruning);
+    o.event_order = grappi::PcstEventOrder::fast;
     const auto r = solver.solve(inst.prizes, inst.edges, inst.costs, o);
     CHECK_MESSAGE(r.objective <= row.reference * 1.001, row.file << " " << row.pruning << ": " << r.objective);
     o.improve = true;

@@ -62,9 +62,9 @@ TEST_CASE("PCST solver reused allocates nothing but its result") {
     }
     for (const Pruning pruning : {Pruning::none, Pruning::simple, Pruning::gw, Pruning::strong}) {
       for (const int64_t root : {int64_t{-1}, int64_t{7}}) {
-        for (const bool reference_order : {false, true}) {
+        for (const auto order : {grappi::PcstEventOrder::fast, grappi::PcstEventOrder::reference}) {
         PcstOptions o;
-        o.reference_order = reference_order;
+        o.event_order = order;
         o.pruning = pruning;
         o.root = root;
         o.num_clusters = root >= 0 ? 1 : 3;
@@ -79,7 +79,7 @@ TEST_CASE("PCST solver reused allocates nothing but its result") {
         CHECK(again.edges == first.edges);
         CHECK_MESSAGE(counted <= 2, "pruning " << std::string(grappi::to_string(pruning)) << " root " << root
                                                << (decimal ? " decimal" : " integer")
-                                               << (reference_order ? " reference order" : "") << ": " << counted
+                                               << " " << grappi::to_string(order) << " order" << ": " << counted
                                                << " allocations");
         }
       }

@@ -422,12 +422,12 @@ TEST_CASE("PCST retrieval / G-Retriever prizes: ranks / distinct-value edge priz
   CHECK(res.edge_prizes[1] == doctest::Approx(1.5));
   CHECK(res.edge_prizes[2] == doctest::Approx(1.485));
   CHECK(res.edge_prizes[3] == doctest::Approx(1.0));
-  // pcst_fast's own event order (G-Retriever's solver): the same subgraph on this instance
-  o.reference_order = true;
+  // the fast event order: the same subgraph on this instance
+  o.event_order = grappi::PcstEventOrder::fast;
   auto ref = r.pcst_retrieve(p.question(), o, sims);
   CHECK(p.node_names(ref.subgraph) == p.node_names(res.subgraph));
   CHECK(ref.objective == doctest::Approx(res.objective));
-  o.reference_order = false;
+  o.event_order = grappi::PcstEventOrder::reference;
   o.pyg_cap = true;  // previous - 0.01
   auto pyg = r.pcst_retrieve(p.question(), o, sims);
   REQUIRE(pyg.edge_prizes.size() == 4);

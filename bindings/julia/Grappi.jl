@@ -144,8 +144,8 @@ function Base.close(s::PcstSolver)
 end
 
 """Prize-collecting Steiner tree: (nodes, edge indices, objective); node ids are 0-based.
-`improve`: local search after pruning (never worse); `event_order`: :default, :fast, or
-:reference (pcst_fast's own order: its results exactly)."""
+`improve`: local search after pruning (never worse); `event_order`: :default or :reference
+(pcst_fast's own order: its results exactly), or :fast (faster; differs only where events tie)."""
 function solve(s::PcstSolver, prizes::Vector{Float64}, edges::Vector{Tuple{Int,Int}}, costs::Vector{Float64};
                root::Integer=-1, clusters::Integer=1, pruning::String="gw", improve::Bool=false,
                event_order::Symbol=:default)

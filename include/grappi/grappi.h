@@ -286,7 +286,7 @@ GRAPPI_API grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *s
                                                size_t *out_count);
 
 /* Event orders of the PCST solver (::grappi_pcst_options, ::grappi_retrieve_options). */
-#define GRAPPI_PCST_ORDER_DEFAULT 0   /**< the library's default order (today: fast) */
+#define GRAPPI_PCST_ORDER_DEFAULT 0   /**< the library's default order: pcst_fast's (reference) */
 #define GRAPPI_PCST_ORDER_FAST 1      /**< grappi's radix-queue order: fastest; differs from pcst_fast only on ties */
 #define GRAPPI_PCST_ORDER_REFERENCE 2 /**< pcst_fast's own event order: its results exactly, ties included */
 

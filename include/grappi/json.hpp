@@ -54,7 +54,7 @@ GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const PcstRetrieva
 // ---- PCST and explore ------------------------------------------------------------------------
 /// {"objective", "net_worth", "nodes", "edges", "num_nodes", "num_edges",
 /// "objective_before_improve", "improve_rounds", "pruning", "root", "clusters", "improve",
-/// "reference_order"}.
+/// "event_order" ("reference" or "fast"), "reference_order" (the same as a boolean)}.
 GRAPPI_CXX_API nlohmann::json to_json(const PcstResult &result, const PcstOptions &options);
 /// The explore result (README "explore output").
 GRAPPI_CXX_API nlohmann::json to_json(const ExploreResult &result);

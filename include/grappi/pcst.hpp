@@ -25,6 +25,22 @@ GRAPPI_CXX_API Pruning pruning_from_name(std::string_view name);
 /// "none", "simple", "gw" or "strong".
 GRAPPI_CXX_API const char *to_string(Pruning p) noexcept;
 
+/// Which growth engine takes the events of Goemans-Williamson (several events often happen at
+/// the same time - with integer or uniform costs - and the order decides the tree).
+enum class PcstEventOrder {
+  /// pcst_fast's own order and arithmetic (its per-cluster pairing heaps' tie-breaking): the
+  /// forest, and so every pruning's result, is the reference solver's - and G-Retriever's - to
+  /// the last tie. The default.
+  reference,
+  /// grappi's radix-queue order: faster; differs from the reference only where events tie.
+  fast,
+};
+
+/// "reference" or "fast".
+GRAPPI_CXX_API const char *to_string(PcstEventOrder order) noexcept;
+/// Inverse of to_string (any letter case); Error(invalid_argument) otherwise.
+GRAPPI_CXX_API PcstEventOrder pcst_event_order_from_name(std::string_view name);
+
 /// Options of PCSTSolver::solve.
 struct PcstOptions {
   int64_t root = -1;     ///< -1: unrooted
@@ -35,12 +51,9 @@ struct PcstOptions {
   /// their costs (multi-source Dijkstra from the trees), strong-prune, and repeat while the
   /// objective drops. Never worse than the pruned solution.
   bool improve = false;
-  /// Take the events in pcst_fast's own order - its per-cluster pairing heaps' tie-breaking and
-  /// its arithmetic - instead of the default radix-queue order: the forest, and so the result,
-  /// is then the reference solver's (and G-Retriever's) to the last tie. The default order is
-  /// faster and differs only where several events happen at the same time; the README and
-  /// BENCHMARKS.md give the measured times and objectives of both.
-  bool reference_order = false;
+  /// The order events are taken in; the README and BENCHMARKS.md give both orders' measured
+  /// times and objectives.
+  PcstEventOrder event_order = PcstEventOrder::reference;
 };
 
 /// A solution (PCSTSolver::solve).

@@ -201,7 +201,9 @@ struct PcstRetrieveOptions {
   // Solver.
   Pruning pruning = Pruning::gw;  ///< PcstOptions::pruning
   int num_clusters = 1;           ///< trees wanted
-  bool reference_order = false;  ///< PcstOptions::reference_order: pcst_fast's (G-Retriever's) tree to the last tie
+  /// PcstOptions::event_order: by default pcst_fast's, so the subgraph is G-Retriever's to the
+  /// last tie.
+  PcstEventOrder event_order = PcstEventOrder::reference;
 };
 
 /// The result of Retriever::pcst_retrieve.

@@ -379,9 +379,8 @@ class PcstSolver:
                 "improve_rounds": r.improve_rounds}
 
 
-def pcst_solve(prizes, edges, costs, root=-1, num_clusters=1, pruning="gw", improve=False, reference_order=False):
-    """Returns (nodes, edge indices, objective) with a one-off PcstSolver. reference_order: events in
-    pcst_fast's own order (its results exactly); otherwise the default order."""
-    r = PcstSolver().solve(prizes, edges, costs, root, num_clusters, pruning, improve,
-                           "reference" if reference_order else "default")
+def pcst_solve(prizes, edges, costs, root=-1, num_clusters=1, pruning="gw", improve=False, event_order="default"):
+    """Returns (nodes, edge indices, objective) with a one-off PcstSolver. event_order: "default"
+    (pcst_fast's own order: its results exactly), "reference" (the same) or "fast"."""
+    r = PcstSolver().solve(prizes, edges, costs, root, num_clusters, pruning, improve, event_order)
     return r["nodes"], r["edges"], r["objective"]

@@ -168,7 +168,7 @@ class PcstTest(unittest.TestCase):
         self.assertEqual((nodes, edges), ([1, 2], [1]))
         self.assertAlmostEqual(obj, 4.0)
         self.assertEqual(grappi.pcst_solve([0, 5, 6], [(0, 1), (1, 2)], [3, 4], pruning="strong",
-                                           improve=True, reference_order=True)[:2], ([1, 2], [1]))
+                                           improve=True, event_order="fast")[:2], ([1, 2], [1]))
         with self.assertRaises(grappi.Error) as e:
             grappi.pcst_solve([0, 5, 6], [(0, 1), (1, 2)], [3, -4])
         self.assertEqual(e.exception.status, -1)

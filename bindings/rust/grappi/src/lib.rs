@@ -280,7 +280,7 @@ impl Drop for Graph {
 /// The PCST solver's event order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventOrder {
-    /// The library's default.
+    /// The library's default: pcst_fast's order.
     Default = 0,
     /// grappi's radix-queue order: fastest; differs from pcst_fast only where events tie.
     Fast = 1,
