@@ -13,8 +13,8 @@ namespace grappi {
 
 using nlohmann::json;
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StageUsage, model_calls, cache_hits, prompt_tokens, completion_tokens, failed, skipped,
-                                   repairs, seconds)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StageUsage, model_calls, local_answers, cache_hits, prompt_tokens, completion_tokens,
+                                   failed, skipped, repairs, seconds)
 
 namespace {
 
@@ -130,6 +130,7 @@ json to_json(const ExploreResult &r) {
   if (r.dry_run) j["plan"] = {{"model_calls", r.planned_calls}, {"prompt_tokens_estimate", r.planned_prompt_tokens}};
   const auto &u = r.usage;
   j["usage"] = {{"model_calls", u.model_calls},
+                {"extractive_answers", u.extractive_answers},
                 {"cache_hits", u.cache_hits},
                 {"prompt_tokens", u.prompt_tokens},
                 {"completion_tokens", u.completion_tokens},

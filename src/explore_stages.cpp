@@ -284,6 +284,7 @@ ChatRequest path_request(const ExploreContext &ctx, const ExploreResult &R, cons
 
 void plan_calls(const ExploreContext &ctx, ExploreRun &run, ModelCalls &calls) {
   ExploreResult &R = run.result;
+  if (calls.local()) return;  // nothing would be sent
   for (auto &e : R.edges) {
     const ChatRequest req = edge_request(ctx, R, e);
     if (auto hit = calls.cached<EdgeAnswer>("edge", req, parse_edge_answer)) {
@@ -386,6 +387,7 @@ void rank_paths(const ExploreContext &ctx, ExploreRun &run, const ModelCalls &ca
   R.partial_reason = calls.reason();
   auto &u = R.usage;
   u.model_calls = u.edges.model_calls + u.paths.model_calls;
+  u.extractive_answers = u.edges.local_answers + u.paths.local_answers;
   u.cache_hits = u.edges.cache_hits + u.paths.cache_hits;
   u.prompt_tokens = u.edges.prompt_tokens + u.paths.prompt_tokens;
   u.completion_tokens = u.edges.completion_tokens + u.paths.completion_tokens;

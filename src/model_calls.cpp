@@ -11,6 +11,7 @@ using nlohmann::json;
 ModelCalls::ModelCalls(KnowledgeGraph &kg, LanguageModel &model, Settings settings)
     : kg_(kg), model_(model), settings_(std::move(settings)) {
   caching_ = settings_.use_cache && model_.cacheable();
+  local_ = model_.local();
   writing_ = caching_ && !kg_.read_only();
 }
 
@@ -66,6 +67,17 @@ std::string ModelCalls::reason() const {
 
 ModelCalls::Reply ModelCalls::send(const ChatRequest &req, StageUsage &usage) {
   Reply r;
+  if (local_) {  // not a language model: no budget, counted apart
+    try {
+      r.response = model_.chat(req);
+      r.ok = true;
+    } catch (const std::exception &e) {
+      r.error = e.what();
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    ++usage.local_answers;
+    return r;
+  }
   if (!reserve(estimate(req))) {
     r.skipped = true;
     r.error = reason();

@@ -43,6 +43,8 @@ class ModelCalls {
 
   /// Whether answers are read from the cache (use_cache and a cacheable model).
   bool caching() const { return caching_; }
+  /// Whether the model is a local stand-in (LanguageModel::local).
+  bool local() const { return local_; }
   /// Worker threads for this model: min(concurrency, the model's own limit), at least 1.
   std::size_t threads() const;
   LanguageModel &model() const { return model_; }
@@ -139,7 +141,7 @@ class ModelCalls {
   KnowledgeGraph &kg_;
   LanguageModel &model_;
   Settings settings_;
-  bool caching_ = false, writing_ = false;
+  bool caching_ = false, writing_ = false, local_ = false;
   std::atomic<std::size_t> calls_{0};
   std::atomic<int64_t> tokens_{0};
   std::atomic<bool> exhausted_{false};

@@ -18,7 +18,7 @@ PageRankResult Retriever::pagerank(const PageRankOptions &o) const {
   const std::size_t n = g.node_count();
   PageRankResult r;
   if (n == 0) return r;
-  const Filter f(g, o.filter);
+  const Filter f(g, o.filter, "pagerank");
   // Personalisation vector.
   std::vector<double> p(n, 0.0);
   if (o.seeds.empty()) {

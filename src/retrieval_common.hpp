@@ -10,6 +10,7 @@
 #include "grappi/error.hpp"
 #include "grappi/retriever.hpp"
 #include "grappi/snapshot.hpp"
+#include "relation_filter.hpp"
 #include "score.hpp"
 
 namespace grappi::detail {
@@ -24,14 +25,10 @@ inline uint32_t index_or_throw(const GraphSnapshot &g, int64_t id, const char *w
 struct Filter {
   std::vector<char> keep;  // empty: all
   float min_score = 0;
-  Filter(const GraphSnapshot &g, const EdgeFilter &f) : min_score(static_cast<float>(f.min_score)) {
-    if (!f.relations.empty()) {
-      keep.assign(g.relation_count(), 0);
-      for (auto &r : f.relations) {
-        int32_t k = g.relation_index(r);
-        if (k >= 0) keep[static_cast<std::size_t>(k)] = 1;
-      }
-    }
+  /// what: the operation, for the error of an unknown relation or a score outside 0-1.
+  Filter(const GraphSnapshot &g, const EdgeFilter &f, const char *what = "filter")
+      : keep(relation_mask(g, f.relations, what)), min_score(static_cast<float>(f.min_score)) {
+    check_min_score(f.min_score, what);
   }
   bool pass(const GraphSnapshot::Adjacency &a, std::size_t i) const {
     return a.score[i] >= min_score && (keep.empty() || keep[a.relation[i]]);

@@ -56,7 +56,7 @@ std::vector<SearchHit> Retriever::seeds(const std::vector<float> &query, std::si
 
 Subgraph Retriever::khop(const std::vector<int64_t> &seed_ids, const KhopOptions &o) const {
   const GraphSnapshot &g = *graph_;
-  const Filter f(g, o.filter);
+  const Filter f(g, o.filter, "khop");
   std::unordered_set<std::string> labels(o.labels.begin(), o.labels.end());
   std::unordered_map<uint32_t, std::size_t> hop;
   std::vector<uint32_t> order, frontier, next;

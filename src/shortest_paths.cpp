@@ -1,8 +1,18 @@
-// The k shortest simple paths between two nodes (Yen's algorithm), by hops or by -log(score).
+// The k shortest simple paths between two nodes (Yen's algorithm with Lawler's refinement), by
+// hops or by the sum of -log(score), with at most max_length edges.
+//
+// Every spur search is guided and pruned by distances to the target computed once on the whole
+// filtered graph (hops by breadth-first search, weights by Dijkstra): a spur graph only lacks
+// nodes and edges, so these distances are lower bounds there - an admissible A* heuristic, and
+// a node whose hops so far plus its hop distance exceed the budget is never expanded. A loose
+// max_length therefore costs nothing: the budget only bites where it binds. In weighted mode
+// the spur search first ignores the budget; only when its best path is too long does an exact
+// search over (node, hops) states run, still pruned by both bounds.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <queue>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -17,86 +27,258 @@ using detail::Filter;
 
 namespace {
 
-struct SearchCtx {
-  const GraphSnapshot &g;
-  const Filter &f;
-  bool weighted;
-};
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
 
-double hop_cost(const SearchCtx &c, float score) {
-  return c.weighted ? -std::log(std::max(static_cast<double>(score), 1e-12)) : 1.0;
+double edge_cost(bool weighted, float score) {
+  return weighted ? -std::log(std::max(static_cast<double>(score), 1e-12)) : 1.0;
 }
 
-// Cheapest path s -> t with at most max_hops edges avoiding banned nodes and node pairs; nodes
-// as snapshot indices. Layered relaxation (exact for hop limits, non-negative weights).
-std::optional<std::vector<uint32_t>> constrained_shortest(const SearchCtx &c, uint32_t s, uint32_t t, std::size_t max_hops,
-                                                          const std::vector<char> &banned_node,
-                                                          const std::set<std::pair<uint32_t, uint32_t>> &banned_pair) {
-  if (s == t) return std::vector<uint32_t>{s};
-  const double inf = std::numeric_limits<double>::infinity();
-  std::vector<std::unordered_map<uint32_t, std::pair<double, uint32_t>>> layer(max_hops + 1);  // node -> (dist, pred)
-  layer[0][s] = {0.0, s};
-  std::vector<uint32_t> frontier{s}, next;
-  for (std::size_t h = 0; h < max_hops && !frontier.empty(); ++h) {
-    next.clear();
-    std::sort(frontier.begin(), frontier.end());
-    for (uint32_t v : frontier) {
-      const double dv = layer[h][v].first;
-      if (v == t) continue;
-      auto a = c.g.adjacency(v);
+class PathSearch {
+ public:
+  PathSearch(const GraphSnapshot &g, const Filter &f, bool weighted, uint32_t target)
+      : g_(g), f_(f), weighted_(weighted), t_(target), n_(g.node_count()) {
+    banned_.assign(n_, 0);
+    dist_.assign(n_, kInf);
+    pred_.assign(n_, 0);
+    hops_.assign(n_, 0);
+    stamp_.assign(n_, 0);
+    distances_to_target();
+  }
+
+  std::size_t hops_to_target(uint32_t v) const { return hop_to_t_[v]; }
+
+  void ban_node(uint32_t v) { banned_[v] = 1; }
+  void unban_node(uint32_t v) { banned_[v] = 0; }
+  void ban_edge(uint32_t a, uint32_t b) { banned_edges_.emplace_back(std::min(a, b), std::max(a, b)); }
+  void clear_banned_edges() { banned_edges_.clear(); }
+
+  /// The cheapest path from s to the target with at most `budget` edges avoiding the banned
+  /// nodes and node pairs (s itself is allowed), or nullopt.
+  std::optional<std::vector<uint32_t>> shortest(uint32_t s, std::size_t budget) {
+    if (hop_to_t_[s] == kUnreached || hop_to_t_[s] > budget) return std::nullopt;
+    if (s == t_) return std::vector<uint32_t>{s};
+    auto p = weighted_ ? astar(s, budget) : bfs(s, budget);
+    if (p && p->size() - 1 > budget) p = constrained(s, budget);
+    return p;
+  }
+
+ private:
+  bool passes(uint32_t u, const GraphSnapshot::Adjacency &a, std::size_t i) const {
+    const uint32_t v = a.neighbor[i];
+    if (v == u || banned_[v] || !f_.pass(a, i)) return false;
+    if (!banned_edges_.empty()) {
+      const std::pair<uint32_t, uint32_t> key{std::min(u, v), std::max(u, v)};
+      for (const auto &b : banned_edges_)
+        if (b == key) return false;
+    }
+    return true;
+  }
+
+  // Hop and weight distances from every node to the target on the whole filtered graph.
+  void distances_to_target() {
+    hop_to_t_.assign(n_, kUnreached);
+    std::vector<uint32_t> queue{t_};
+    hop_to_t_[t_] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const uint32_t u = queue[head];
+      const auto a = g_.adjacency(u);
       for (std::size_t i = 0; i < a.size; ++i) {
-        const uint32_t w = a.neighbor[i];
-        if (w == v || !c.f.pass(a, i) || banned_node[w]) continue;
-        if (banned_pair.count({std::min(v, w), std::max(v, w)})) continue;
-        const double nd = dv + hop_cost(c, a.score[i]);
-        auto it = layer[h + 1].find(w);
-        if (it == layer[h + 1].end()) {
-          layer[h + 1].emplace(w, std::make_pair(nd, v));
-          next.push_back(w);
-        } else if (nd < it->second.first) {
-          it->second = {nd, v};
+        const uint32_t v = a.neighbor[i];
+        if (v == u || hop_to_t_[v] != kUnreached || !f_.pass(a, i)) continue;
+        hop_to_t_[v] = hop_to_t_[u] + 1;
+        queue.push_back(v);
+      }
+    }
+    if (!weighted_) return;
+    w_to_t_.assign(n_, kInf);
+    using Item = std::pair<double, uint32_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
+    w_to_t_[t_] = 0;
+    pq.push({0.0, t_});
+    while (!pq.empty()) {
+      const auto [d, u] = pq.top();
+      pq.pop();
+      if (d > w_to_t_[u]) continue;
+      const auto a = g_.adjacency(u);
+      for (std::size_t i = 0; i < a.size; ++i) {
+        const uint32_t v = a.neighbor[i];
+        if (v == u || !f_.pass(a, i)) continue;
+        const double nd = d + edge_cost(true, a.score[i]);
+        if (nd < w_to_t_[v]) {
+          w_to_t_[v] = nd;
+          pq.push({nd, v});
         }
       }
     }
-    std::swap(frontier, next);
   }
-  std::size_t best_h = 0;
-  double best = inf;
-  for (std::size_t h = 1; h <= max_hops; ++h) {
-    auto it = layer[h].find(t);
-    if (it != layer[h].end() && it->second.first < best) {
-      best = it->second.first;
-      best_h = h;
-    }
-  }
-  if (best == inf) return std::nullopt;
-  std::vector<uint32_t> path{t};
-  uint32_t cur = t;
-  for (std::size_t h = best_h; h > 0; --h) {
-    cur = layer[h][cur].second;
-    path.push_back(cur);
-  }
-  std::reverse(path.begin(), path.end());
-  std::vector<uint32_t> sorted = path;
-  std::sort(sorted.begin(), sorted.end());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return std::nullopt;  // not simple
-  return path;
-}
 
-Path to_path(const SearchCtx &c, const std::vector<uint32_t> &nodes) {
+  // Per-search node state without clearing n entries each time.
+  bool fresh(uint32_t v) const { return stamp_[v] != search_; }
+  void touch(uint32_t v) {
+    stamp_[v] = search_;
+    dist_[v] = kInf;
+  }
+  std::vector<uint32_t> trace(uint32_t s) const {
+    std::vector<uint32_t> p{t_};
+    for (uint32_t x = t_; x != s;) p.push_back(x = pred_[x]);
+    std::reverse(p.begin(), p.end());
+    return p;
+  }
+
+  // Hops: breadth-first from s, nodes that cannot reach the target within the budget skipped.
+  std::optional<std::vector<uint32_t>> bfs(uint32_t s, std::size_t budget) {
+    ++search_;
+    std::vector<uint32_t> &queue = queue_;
+    queue.assign(1, s);
+    touch(s);
+    hops_[s] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const uint32_t u = queue[head];
+      const auto a = g_.adjacency(u);
+      for (std::size_t i = 0; i < a.size; ++i) {
+        const uint32_t v = a.neighbor[i];
+        if (!fresh(v) || !passes(u, a, i)) continue;
+        const std::size_t h = hops_[u] + 1;
+        if (hop_to_t_[v] == kUnreached || h + hop_to_t_[v] > budget) continue;
+        touch(v);
+        hops_[v] = static_cast<uint32_t>(h);
+        pred_[v] = u;
+        if (v == t_) return trace(s);
+        queue.push_back(v);
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Weights: A* from s with the distance to the target as heuristic (the budget is checked by
+  // the caller).
+  std::optional<std::vector<uint32_t>> astar(uint32_t s, std::size_t budget) {
+    ++search_;
+    using Item = std::tuple<double, double, uint32_t>;  // (f, g, node): ties to the nearer node
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
+    touch(s);
+    dist_[s] = 0;
+    hops_[s] = 0;
+    pq.push({w_to_t_[s], 0.0, s});
+    while (!pq.empty()) {
+      const auto [fv, gv, u] = pq.top();
+      pq.pop();
+      if (gv > dist_[u]) continue;
+      if (u == t_) return trace(s);
+      const auto a = g_.adjacency(u);
+      for (std::size_t i = 0; i < a.size; ++i) {
+        const uint32_t v = a.neighbor[i];
+        if (!passes(u, a, i) || w_to_t_[v] == kInf) continue;
+        if (hop_to_t_[v] > budget) continue;  // cannot be on any path within the budget
+        if (fresh(v)) touch(v);
+        const double nd = gv + edge_cost(true, a.score[i]);
+        if (nd < dist_[v]) {
+          dist_[v] = nd;
+          pred_[v] = u;
+          hops_[v] = hops_[u] + 1;
+          pq.push({nd + w_to_t_[v], nd, v});
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The exact search under the budget: A* over (node, hops) states, a state kept only when no
+  // state of its node with no more hops is at least as cheap.
+  std::optional<std::vector<uint32_t>> constrained(uint32_t s, std::size_t budget) {
+    struct Label {
+      double g;
+      uint32_t node, hops;
+      int32_t parent;  // label index
+    };
+    std::vector<Label> labels{{0.0, s, 0, -1}};
+    std::unordered_map<uint32_t, std::vector<int32_t>> kept;  // node -> its labels
+    kept[s].push_back(0);
+    using Item = std::tuple<double, double, int32_t>;  // (f, g, label)
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
+    pq.push({w_to_t_[s], 0.0, 0});
+    std::vector<char> dead(1, 0);
+    while (!pq.empty()) {
+      const auto [fv, gv, li] = pq.top();
+      pq.pop();
+      if (dead[static_cast<std::size_t>(li)]) continue;
+      const Label cur = labels[static_cast<std::size_t>(li)];
+      if (cur.node == t_) {
+        std::vector<uint32_t> p;
+        for (int32_t x = li; x >= 0; x = labels[static_cast<std::size_t>(x)].parent) p.push_back(labels[static_cast<std::size_t>(x)].node);
+        std::reverse(p.begin(), p.end());
+        return simple(p);
+      }
+      const auto a = g_.adjacency(cur.node);
+      for (std::size_t i = 0; i < a.size; ++i) {
+        const uint32_t v = a.neighbor[i];
+        if (!passes(cur.node, a, i) || w_to_t_[v] == kInf) continue;
+        const uint32_t h = cur.hops + 1;
+        if (h + hop_to_t_[v] > budget) continue;
+        const double nd = gv + edge_cost(true, a.score[i]);
+        auto &mine = kept[v];
+        bool dominated = false;
+        for (int32_t o : mine) {
+          const Label &x = labels[static_cast<std::size_t>(o)];
+          if (!dead[static_cast<std::size_t>(o)] && x.hops <= h && x.g <= nd) dominated = true;
+        }
+        if (dominated) continue;
+        for (int32_t o : mine) {
+          const Label &x = labels[static_cast<std::size_t>(o)];
+          if (x.hops >= h && x.g >= nd) dead[static_cast<std::size_t>(o)] = 1;
+        }
+        labels.push_back({nd, v, h, li});
+        dead.push_back(0);
+        const auto idx = static_cast<int32_t>(labels.size() - 1);
+        mine.push_back(idx);
+        pq.push({nd + w_to_t_[v], nd, idx});
+      }
+    }
+    return std::nullopt;
+  }
+
+  // A walk made simple: a repeated node's loop cut out (no heavier and with fewer edges, since
+  // no edge weighs less than zero).
+  static std::vector<uint32_t> simple(const std::vector<uint32_t> &walk) {
+    std::vector<uint32_t> out;
+    for (uint32_t v : walk) {
+      auto it = std::find(out.begin(), out.end(), v);
+      if (it != out.end()) out.erase(it + 1, out.end());
+      else out.push_back(v);
+    }
+    return out;
+  }
+
+  const GraphSnapshot &g_;
+  const Filter &f_;
+  const bool weighted_;
+  const uint32_t t_;
+  const std::size_t n_;
+  std::vector<uint32_t> hop_to_t_;
+  std::vector<double> w_to_t_;
+  std::vector<char> banned_;
+  std::vector<std::pair<uint32_t, uint32_t>> banned_edges_;
+  std::vector<double> dist_;
+  std::vector<uint32_t> pred_, hops_, stamp_, queue_;
+  uint32_t search_ = 0;
+};
+
+// The path of a node sequence: the best-scoring edge passing the filter between each pair.
+Path to_path(const GraphSnapshot &g, const Filter &f, bool weighted, const std::vector<uint32_t> &nodes) {
   Path p;
-  for (uint32_t v : nodes) p.nodes.push_back(c.g.node_id(v));
+  for (uint32_t v : nodes) p.nodes.push_back(g.node_id(v));
   for (std::size_t i = 0; i + 1 < nodes.size(); ++i) {
-    auto a = c.g.adjacency(nodes[i]);
+    const auto a = g.adjacency(nodes[i]);
     const uint32_t *lo = std::lower_bound(a.neighbor, a.neighbor + a.size, nodes[i + 1]);
     std::size_t bi = a.size;
     for (const uint32_t *q = lo; q != a.neighbor + a.size && *q == nodes[i + 1]; ++q) {
-      std::size_t k = static_cast<std::size_t>(q - a.neighbor);
-      if (c.f.pass(a, k) && (bi == a.size || a.score[k] > a.score[bi])) bi = k;
+      const auto k = static_cast<std::size_t>(q - a.neighbor);
+      if (f.pass(a, k) && (bi == a.size || a.score[k] > a.score[bi])) bi = k;
     }
     p.edges.push_back(a.edge[bi]);
-    p.scores.push_back(a.score[bi]);
-    p.weight += hop_cost(c, a.score[bi]);
+    p.scores.push_back(detail::decimal(a.score[bi]));
+    p.weight += edge_cost(weighted, a.score[bi]);
   }
   return p;
 }
@@ -107,45 +289,51 @@ std::vector<Path> Retriever::shortest_paths(int64_t from, int64_t to, const Shor
   const GraphSnapshot &g = *graph_;
   const uint32_t s = detail::index_or_throw(g, from, "paths"), t = detail::index_or_throw(g, to, "paths");
   if (s == t) throw Error(ErrorCode::invalid_argument, "paths: the two proteins are the same node");
-  const Filter f(g, o.filter);
-  const SearchCtx c{g, f, o.weighted};
-  std::vector<std::vector<uint32_t>> A;
+  if (o.k == 0) throw Error(ErrorCode::invalid_argument, "paths: k must be at least 1");
+  if (o.max_length == 0) throw Error(ErrorCode::invalid_argument, "paths: the maximum length must be at least 1 edge");
+  const Filter f(g, o.filter, "paths");
+  PathSearch search(g, f, o.weighted, t);
   std::vector<Path> out;
-  if (o.k == 0 || o.max_length == 0) return out;
-  std::vector<char> banned(g.node_count(), 0);
-  auto first = constrained_shortest(c, s, t, o.max_length, banned, {});
+  auto first = search.shortest(s, o.max_length);
   if (!first) return out;
-  A.push_back(*first);
-  // Candidates ordered by (weight, hops, insertion order) for determinism.
+  // Yen: A holds the paths found (with the position where each left its parent: Lawler's
+  // refinement spurs only from there on), B the candidates by (weight, edges, insertion order).
+  struct Found {
+    std::vector<uint32_t> nodes;
+    std::size_t deviation;
+  };
+  std::vector<Found> A{{*first, 0}};
   std::set<std::tuple<double, std::size_t, std::size_t>> B;
-  std::vector<std::vector<uint32_t>> cand_paths;
+  std::vector<Found> candidates;
   std::set<std::vector<uint32_t>> seen{*first};
   while (A.size() < o.k) {
-    const std::vector<uint32_t> &prev = A.back();
-    for (std::size_t i = 0; i + 1 < prev.size(); ++i) {
-      const uint32_t spur = prev[i];
-      std::set<std::pair<uint32_t, uint32_t>> banned_pair;
+    const Found prev = A.back();
+    for (std::size_t i = prev.deviation; i + 1 < prev.nodes.size(); ++i) {
+      if (i >= o.max_length) break;
+      const uint32_t spur = prev.nodes[i];
+      if (search.hops_to_target(spur) > o.max_length - i) continue;
+      search.clear_banned_edges();
       for (const auto &p : A)
-        if (p.size() > i + 1 && std::equal(prev.begin(), prev.begin() + static_cast<std::ptrdiff_t>(i + 1), p.begin()))
-          banned_pair.insert({std::min(p[i], p[i + 1]), std::max(p[i], p[i + 1])});
-      std::fill(banned.begin(), banned.end(), 0);
-      for (std::size_t j = 0; j < i; ++j) banned[prev[j]] = 1;
-      if (o.max_length <= i) continue;
-      auto spur_path = constrained_shortest(c, spur, t, o.max_length - i, banned, banned_pair);
+        if (p.nodes.size() > i + 1 &&
+            std::equal(prev.nodes.begin(), prev.nodes.begin() + static_cast<std::ptrdiff_t>(i + 1), p.nodes.begin()))
+          search.ban_edge(p.nodes[i], p.nodes[i + 1]);
+      for (std::size_t j = 0; j < i; ++j) search.ban_node(prev.nodes[j]);
+      auto spur_path = search.shortest(spur, o.max_length - i);
+      for (std::size_t j = 0; j < i; ++j) search.unban_node(prev.nodes[j]);
       if (!spur_path) continue;
-      std::vector<uint32_t> total(prev.begin(), prev.begin() + static_cast<std::ptrdiff_t>(i));
+      std::vector<uint32_t> total(prev.nodes.begin(), prev.nodes.begin() + static_cast<std::ptrdiff_t>(i));
       total.insert(total.end(), spur_path->begin(), spur_path->end());
       if (!seen.insert(total).second) continue;
-      const double wgt = to_path(c, total).weight;
-      B.insert({wgt, total.size(), cand_paths.size()});
-      cand_paths.push_back(std::move(total));
+      const double weight = to_path(g, f, o.weighted, total).weight;
+      B.insert({weight, total.size(), candidates.size()});
+      candidates.push_back({std::move(total), i});
     }
     if (B.empty()) break;
-    auto best = *B.begin();
+    const auto best = *B.begin();
     B.erase(B.begin());
-    A.push_back(cand_paths[std::get<2>(best)]);
+    A.push_back(candidates[std::get<2>(best)]);
   }
-  for (const auto &p : A) out.push_back(to_path(c, p));
+  for (const auto &p : A) out.push_back(to_path(g, f, o.weighted, p.nodes));
   return out;
 }
 

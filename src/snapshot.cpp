@@ -8,6 +8,7 @@
 
 #include "visibility.hpp"
 #include "cache_file.hpp"
+#include "relation_filter.hpp"
 #include "graph_impl.hpp"
 #include "score.hpp"
 #include "grappi/error.hpp"
@@ -95,14 +96,8 @@ std::size_t GraphSnapshot::degree(int64_t id) const { return adjacency(require_i
 
 std::vector<Neighbor> GraphSnapshot::neighbors(int64_t id, const NeighborFilter &f) const {
   Adjacency a = adjacency(require_index(*this, id));
-  std::vector<char> keep;
-  if (!f.relations.empty()) {
-    keep.assign(d().relations.size(), 0);
-    for (auto &r : f.relations) {
-      int32_t k = relation_index(r);
-      if (k >= 0) keep[static_cast<std::size_t>(k)] = 1;
-    }
-  }
+  detail::check_min_score(f.min_score, "neighbors");
+  const std::vector<char> keep = detail::relation_mask(*this, f.relations, "neighbors");
   const float min_score = static_cast<float>(f.min_score);
   std::vector<Neighbor> out;
   for (std::size_t i = 0; i < a.size; ++i) {
@@ -141,6 +136,35 @@ std::size_t GraphSnapshot::memory_bytes() const {
 }
 
 namespace detail {
+
+std::vector<char> relation_mask(const GraphSnapshot &g, const std::vector<std::string> &relations, const char *what) {
+  std::vector<char> keep;
+  if (relations.empty()) return keep;
+  keep.assign(g.relation_count(), 0);
+  for (const auto &r : relations) {
+    const int32_t k = g.relation_index(r);
+    if (k >= 0) {
+      keep[static_cast<std::size_t>(k)] = 1;
+      continue;
+    }
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < g.relation_count(); ++i) names.push_back(g.relation_name(static_cast<int32_t>(i)));
+    std::sort(names.begin(), names.end());
+    std::string known;
+    for (std::size_t i = 0; i < names.size() && i < 30; ++i) known += (i ? ", " : "") + names[i];
+    if (g.relation_count() > 30) known += ", ... (" + std::to_string(g.relation_count()) + " in all)";
+    throw Error(ErrorCode::invalid_argument, std::string(what) + ": unknown relation '" + r + "' (" +
+                                                 (known.empty() ? std::string("the graph has no edges") : "the graph has " + known) +
+                                                 ")");
+  }
+  return keep;
+}
+
+void check_min_score(double min_score, const char *what) {
+  if (!(min_score >= 0 && min_score <= 1))
+    throw Error(ErrorCode::invalid_argument, std::string(what) + ": minimum score " + std::to_string(min_score) +
+                                                 " is outside 0-1");
+}
 
 namespace {
 

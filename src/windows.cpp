@@ -26,7 +26,7 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
   if (o.query_weight > 0 && (o.query.empty() || !vectors_ || o.query.size() != vectors_->dim()))
     throw Error(ErrorCode::invalid_argument, "window: query blending needs a query vector of the index's dimension");
   const uint32_t root = detail::index_or_throw(g, root_id, "window");
-  const Filter f(g, o.filter);
+  const Filter f(g, o.filter, "window");
   Window w;
   w.index = o.window;
   w.root = root_id;

@@ -203,7 +203,7 @@ cx = json.load(open(sys.argv[2]))
 assert cx[0]["CXVersion"] == "2.0" and "status" in cx[-1]
 PY
 "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 10,2 --dry-run 2> "$T/dry.err" > /dev/null
-grep -q "^dry run: [0-9]* model calls, about [0-9]* prompt tokens" "$T/dry.err" || fail "dry run line"
+grep -q "^dry run: 0 model calls (the extractive model is not a language model" "$T/dry.err" || fail "extractive dry run line"
 printf 'Edge {{source}} {{colour}}\n' > "$T/bad.tpl"
 set +e
 "$GRAPPI" explore --db "$H" --protein MAPT --query q --edge-template "$T/bad.tpl" 2> "$T/err"; rc=$?
@@ -263,6 +263,10 @@ assert u["prompt_tokens"] == 11 * n and j["paths"][0]["explanation"] == "served"
 assert j["paths"][0]["relevance_score"] >= j["paths"][-1]["relevance_score"]
 PY
 before=$(cat "$T/count")
+"$GRAPPI" explore --db "$H" --protein MAPT --query "tau phosphorylation kinase" --k 5,2 --max-len 3 --dry-run \
+  --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test 2> "$T/dry.err" > /dev/null
+grep -q "^dry run: [1-9][0-9]* model calls, about [0-9]* prompt tokens" "$T/dry.err" || fail "dry run line: $(cat "$T/dry.err")"
+[ "$(cat "$T/count")" = "$before" ] || fail "a dry run must make no HTTP calls"
 "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 \
   --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test --json - 2> /dev/null | python3 -c '
 import json, sys

@@ -191,20 +191,24 @@ TEST_CASE("window paths: every simple path from the root / prefixes included / a
 }
 
 TEST_CASE("Yen's k shortest simple paths agree with brute force on random small graphs") {
+  // Random graphs, every maximum length from 1 to 7 (so that the hop limit binds in weighted
+  // searches, where the lightest path may have too many edges), by hops and by weight.
   std::mt19937 rng(5);
-  for (int trial = 0; trial < 12; ++trial) {
+  for (int trial = 0; trial < 40; ++trial) {
     TempDir d;
     KnowledgeGraph kg(d.file("y.db"));
-    const int n = 8;
+    const int n = 8 + trial % 4;
     std::vector<int64_t> ids;
     for (int i = 0; i < n; ++i) ids.push_back(kg.add_node({"1.n" + std::to_string(i), "N" + std::to_string(i), "Protein", "", 0, "{}"}));
     std::map<std::pair<int, int>, double> w;
-    while (w.size() < 14) {
+    const std::size_t m = 12 + static_cast<std::size_t>(trial % 12);
+    while (w.size() < m) {
       int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
       if (a == b) continue;
       auto key = std::make_pair(std::min(a, b), std::max(a, b));
       if (w.count(key)) continue;
-      double s = 0.05 + 0.95 * static_cast<double>(rng() % 1000) / 1000.0;
+      // Scores in steps of 0.05: many equal weights (ties), and some edges of weight 0.
+      double s = 0.05 * static_cast<double>(1 + rng() % 20);
       w[key] = s;
       grappi::EdgeInput e;
       e.source = ids[a];
@@ -214,8 +218,12 @@ TEST_CASE("Yen's k shortest simple paths agree with brute force on random small 
       kg.add_edge(e);
     }
     grappi::Retriever r(kg.snapshot());
+    const std::size_t max_len = 1 + static_cast<std::size_t>(trial % 7);
     for (bool weighted : {false, true}) {
-      // Brute force: every simple path 0 -> n-1 with <= 4 edges.
+      CAPTURE(trial);
+      CAPTURE(weighted);
+      CAPTURE(max_len);
+      // Brute force: every simple path 0 -> n-1 with <= max_len edges.
       std::vector<double> all;
       std::vector<int> p{0};
       std::function<void()> rec = [&] {
@@ -223,12 +231,12 @@ TEST_CASE("Yen's k shortest simple paths agree with brute force on random small 
           double c = 0;
           for (std::size_t i = 0; i + 1 < p.size(); ++i) {
             double s = w.at({std::min(p[i], p[i + 1]), std::max(p[i], p[i + 1])});
-            c += weighted ? -std::log(s) : 1.0;
+            c += weighted ? -std::log(static_cast<double>(static_cast<float>(s))) : 1.0;
           }
           all.push_back(c);
           return;
         }
-        if (p.size() == 5) return;
+        if (p.size() == max_len + 1) return;
         for (int v = 0; v < n; ++v) {
           if (std::find(p.begin(), p.end(), v) != p.end()) continue;
           if (!w.count({std::min(p.back(), v), std::max(p.back(), v)})) continue;
@@ -240,22 +248,27 @@ TEST_CASE("Yen's k shortest simple paths agree with brute force on random small 
       rec();
       std::sort(all.begin(), all.end());
       grappi::ShortestPathOptions o;
-      o.k = 6;
+      o.k = 1 + static_cast<std::size_t>(rng() % 12);
+      o.max_length = max_len;
       o.weighted = weighted;
       auto got = r.shortest_paths(ids[0], ids[n - 1], o);
-      REQUIRE(got.size() == std::min<std::size_t>(6, all.size()));
+      REQUIRE(got.size() == std::min<std::size_t>(o.k, all.size()));
       std::set<std::vector<int64_t>> uniq;
       for (std::size_t i = 0; i < got.size(); ++i) {
         CHECK(got[i].weight == doctest::Approx(all[i]).epsilon(1e-5));
         CHECK(got[i].nodes.front() == ids[0]);
         CHECK(got[i].nodes.back() == ids[n - 1]);
-        CHECK(got[i].length() <= 4);
+        CHECK(got[i].length() <= max_len);
         std::set<int64_t> s(got[i].nodes.begin(), got[i].nodes.end());
         CHECK(s.size() == got[i].nodes.size());  // simple
         uniq.insert(got[i].nodes);
+        for (double sc : got[i].scores) CHECK(sc == std::round(sc * 1000) / 1000);  // as imported, no float32 noise
       }
       CHECK(uniq.size() == got.size());
     }
+    grappi::ShortestPathOptions bad;
+    bad.k = 0;
+    CHECK_THROWS_WITH_AS(r.shortest_paths(ids[0], ids[n - 1], bad), doctest::Contains("k must be at least 1"), grappi::Error);
   }
 }
 

@@ -50,7 +50,7 @@ TEST_CASE("snapshot neighbors agree with a brute-force scan of a random graph") 
         grappi::NeighborFilter f;
         f.min_score = min;
         if (relmask == 1) f.relations = {"string.physical"};
-        if (relmask == 2) f.relations = {"string.combined", "string.action.inhibition", "no.such.relation"};
+        if (relmask == 2) f.relations = {"string.combined", "string.action.inhibition"};
         f.incoming = (v % 2) == 0;
         std::multiset<std::pair<int64_t, std::string>> want, got;
         for (auto &e : edges) {
@@ -77,6 +77,14 @@ TEST_CASE("snapshot neighbors agree with a brute-force scan of a random graph") 
     CHECK(kg.edges_between(e.s, e.t).size() == between.size());
   }
   CHECK_THROWS_AS(snap->neighbors(987654), grappi::Error);
+  // A relation the graph does not have is an error that lists the ones it has.
+  grappi::NeighborFilter unknown;
+  unknown.relations = {"string.physical", "string.phsyical"};
+  CHECK_THROWS_WITH_AS(snap->neighbors(ids[0], unknown),
+                       doctest::Contains("unknown relation 'string.phsyical' (the graph has string.action.inhibition, string.combined, string.physical)"), grappi::Error);
+  grappi::NeighborFilter out_of_range;
+  out_of_range.min_score = 1.5;
+  CHECK_THROWS_WITH_AS(snap->neighbors(ids[0], out_of_range), doctest::Contains("outside 0-1"), grappi::Error);
   CHECK(snap->relation_index("nope") == -1);
   CHECK(snap->memory_bytes() > 0);
 }

@@ -58,6 +58,9 @@ class GRAPPI_CXX_API LanguageModel {
   virtual ChatResponse chat(const ChatRequest &request) = 0;
   /// False for models that compute answers locally (caching them would only cost disk).
   virtual bool cacheable() const { return true; }
+  /// True for a local stand-in that is not a language model (the extractive model): its
+  /// answers are counted apart from model calls and use no budget.
+  virtual bool local() const { return false; }
   /// Requests that may run at once (0: no limit of its own).
   virtual std::size_t max_concurrency() const { return 0; }
   /// Provenance description (kind, identity, and the configuration without secrets).
@@ -144,6 +147,7 @@ class GRAPPI_CXX_API ExtractiveModel : public LanguageModel {
   std::string identity() const override { return "extractive:v1"; }
   ChatResponse chat(const ChatRequest &request) override;
   bool cacheable() const override { return false; }
+  bool local() const override { return true; }
 };
 
 /// A language model named by kind and settings, as the command line, the C API and programs name

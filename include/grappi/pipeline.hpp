@@ -56,7 +56,8 @@ struct ExploreOptions {
 
 /// Model usage of one stage (edges or paths).
 struct StageUsage {
-  std::size_t model_calls = 0;     ///< requests sent to the model (repairs included)
+  std::size_t model_calls = 0;     ///< requests sent to a language model (repairs included)
+  std::size_t local_answers = 0;   ///< answers of a local stand-in (the extractive model): no model call
   std::size_t cache_hits = 0;      ///< answers taken from the response cache
   int64_t prompt_tokens = 0;       ///< of the requests sent
   int64_t completion_tokens = 0;   ///< of their answers
@@ -68,7 +69,8 @@ struct StageUsage {
 
 /// What a run used and did.
 struct ExploreUsage {
-  std::size_t model_calls = 0;       ///< both stages
+  std::size_t model_calls = 0;       ///< both stages: requests sent to a language model
+  std::size_t extractive_answers = 0;  ///< both stages: answers the extractive model made locally
   std::size_t cache_hits = 0;        ///< both stages
   int64_t prompt_tokens = 0;         ///< both stages
   int64_t completion_tokens = 0;     ///< both stages

@@ -60,6 +60,11 @@ void run(ExploreArgs &a) {
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
   if (!a.cx2.empty()) write_output(a.cx2, to_cx2(r).dump(1) + "\n");
   const ExploreUsage &u = r.usage;
+  if (o.dry_run && model->local()) {
+    std::cerr << "dry run: 0 model calls (the extractive model is not a language model: it would answer "
+              << u.distinct_edges + u.selected_paths << " requests locally); nothing was sent\n";
+    return;
+  }
   if (o.dry_run) {
     std::cerr << "dry run: " << r.planned_calls << " model calls, about " << r.planned_prompt_tokens << " prompt tokens ("
               << u.selected_paths << " paths, " << u.distinct_edges << " distinct edges, "
@@ -70,7 +75,9 @@ void run(ExploreArgs &a) {
   std::cout.flush();
   std::cerr << "candidates " << u.candidate_paths << (r.candidates_truncated ? " (bound reached)" : "") << ", explained "
             << u.paths_explained << " paths and " << u.edges_explained << " edges (" << u.paths_failed << " + "
-            << u.edges_failed << " failed); " << u.model_calls << " model calls, " << u.cache_hits << " cache hits, "
+            << u.edges_failed << " failed); "
+            << (u.extractive_answers ? std::to_string(u.extractive_answers) + " extractive answers (no language model), " : "")
+            << u.model_calls << " model calls, " << u.cache_hits << " cache hits, "
             << u.prompt_tokens << " prompt + " << u.completion_tokens << " completion tokens; " << fmt(u.seconds, 2) << " s\n";
   if (r.partial) std::cerr << "grappi: partial result: " << r.partial_reason << '\n';
 }
