@@ -142,7 +142,8 @@ struct Versions<grappi_retrieve_options> {
 template <>
 struct Versions<grappi_explore_options> {
   static constexpr const char *name = "grappi_explore_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_explore_options, user_data)};
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_explore_options, user_data),
+                                        GRAPPI_FIELD_END(grappi_explore_options, max_visited)};
   static grappi_explore_options defaults() { return GRAPPI_EXPLORE_OPTIONS_INIT; }
 };
 template <>
@@ -291,6 +292,8 @@ grappi::ExploreOptions explore_options(const grappi_explore_options &o, const ch
   eo.max_tokens = o.max_tokens;
   eo.dry_run = o.dry_run != 0;
   eo.use_cache = o.use_cache != 0;
+  eo.diversity = o.diversity;
+  eo.max_visited = o.max_visited;
   return eo;
 }
 

@@ -1,4 +1,5 @@
 // Embeddings in the database: KnowledgeGraph::embed, stored models, vector indexes.
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -187,9 +188,17 @@ std::unique_ptr<Embedder> KnowledgeGraph::make_embedder(const EmbedderSpec &spec
 }
 
 std::vector<float> KnowledgeGraph::query_vector(std::string_view text, const std::string &model) const {
-  auto e = query_embedder(model)->embed({std::string(text)});
+  if (detail::trim_copy(std::string(text)).empty()) throw Error(ErrorCode::invalid_argument, "the query is empty");
+  auto embedder = query_embedder(model);
+  auto e = embedder->embed({std::string(text)});
   if (e.rows() != 1) throw Error(ErrorCode::internal, "the query embedder returned no vector");
-  return std::vector<float>(e.row(0), e.row(0) + e.dim);
+  std::vector<float> v(e.row(0), e.row(0) + e.dim);
+  // A zero vector (an offline model that knows none of the words) ranks every node at 0:
+  // an arbitrary order, which must not pass for an answer.
+  if (std::all_of(v.begin(), v.end(), [](float x) { return x == 0.0f; }))
+    throw Error(ErrorCode::invalid_argument, "the query '" + std::string(text) + "' has no usable terms for " +
+                                                 embedder->model() + " (only stop words, or words no node text has)");
+  return v;
 }
 
 std::unique_ptr<HashingEmbedder> KnowledgeGraph::hashing_embedder(const HashingEmbedderOptions &options, bool refit) const {

@@ -31,6 +31,9 @@ void validate_explore_options(const ExploreOptions &opt) {
   if (opt.max_length == 0) throw Error(ErrorCode::invalid_argument, "explore: max_length must be at least 1");
   if (opt.top == 0) throw Error(ErrorCode::invalid_argument, "explore: top must be at least 1");
   if (opt.max_paths == 0) throw Error(ErrorCode::invalid_argument, "explore: max_paths must be at least 1");
+  if (opt.max_visited == 0) throw Error(ErrorCode::invalid_argument, "explore: max_visited must be at least 1");
+  if (!(opt.diversity >= 0 && opt.diversity <= 1))
+    throw Error(ErrorCode::invalid_argument, "explore: diversity must be between 0 and 1");
   if (opt.max_tokens < 0) throw Error(ErrorCode::invalid_argument, "explore: max_tokens must not be negative");
   if (trim_copy(opt.query).empty() || !valid_utf8(opt.query))
     throw Error(ErrorCode::invalid_argument, "explore: the query is empty or not valid UTF-8");
@@ -40,6 +43,8 @@ void retrieve_windows(const ExploreContext &ctx, ExploreRun &run) {
   WindowOptions w = ctx.options.window;
   if (w.query_weight > 0 && w.query.empty()) w.query = ctx.query;
   run.result.windows = ctx.retriever.windows(run.result.root, ctx.options.windows, w);
+  for (const auto &win : run.result.windows)
+    if (!win.note.empty()) run.result.notes.push_back("window " + std::to_string(win.index) + ": " + win.note);
 }
 
 void collect_proteins(const ExploreContext &ctx, ExploreRun &run) {
@@ -60,88 +65,6 @@ void collect_proteins(const ExploreContext &ctx, ExploreRun &run) {
     if (ctx.vectors && !ctx.query.empty()) p.query_similarity = ctx.vectors->score(ctx.query.data(), id);
     run.result.proteins.push_back(std::move(p));
   }
-}
-
-void enumerate_candidates(const ExploreContext &ctx, ExploreRun &run) {
-  const ExploreOptions &opt = ctx.options;
-  auto &cands = run.candidates;
-  std::map<std::vector<int64_t>, std::size_t> seen;
-  for (const auto &w : run.result.windows) {
-    if (cands.size() >= opt.max_paths) {
-      run.result.candidates_truncated = true;
-      break;
-    }
-    PathOptions po;
-    po.max_length = opt.max_length;
-    po.max_paths = opt.max_paths - cands.size();
-    PathSet ps = ctx.retriever.window_paths(w, po);
-    if (ps.truncated) run.result.candidates_truncated = true;
-    for (std::size_t i = 0; i < ps.size(); ++i) {
-      Path p = ps.path(i);
-      auto it = seen.find(p.nodes);
-      if (it != seen.end()) {
-        cands[it->second].windows.push_back(w.index);
-        continue;
-      }
-      seen.emplace(p.nodes, cands.size());
-      Candidate c;
-      c.nodes = std::move(p.nodes);
-      c.edge_ids = std::move(p.edges);
-      c.scores = std::move(p.scores);
-      c.windows = {w.index};
-      c.order = cands.size();
-      cands.push_back(std::move(c));
-    }
-  }
-  run.result.usage.candidate_paths = cands.size();
-}
-
-double path_prior(const ExploreContext &ctx, const ExploreResult &result, const Candidate &c) {
-  double log_sum = 0;
-  for (double sc : c.scores) log_sum += std::log(std::clamp(sc, 1e-6, 1.0));
-  const double conf = std::exp(log_sum / static_cast<double>(std::max<std::size_t>(1, c.scores.size())));
-  double q = 0;
-  if (ctx.vectors && !ctx.query.empty()) {
-    double sum = 0;
-    for (std::size_t i = 1; i < c.nodes.size(); ++i) {
-      const auto *p = result.protein(c.nodes[i]);
-      if (p && std::isfinite(p->query_similarity)) sum += std::max(0.0, p->query_similarity);
-    }
-    q = sum / static_cast<double>(c.nodes.size() - 1);
-  } else if (!ctx.terms.empty()) {
-    std::size_t hit = 0;
-    for (const auto &t : ctx.terms)
-      for (std::size_t i = 1; i < c.nodes.size(); ++i) {
-        const auto *p = result.protein(c.nodes[i]);
-        if (p && text_has_term(p->name + " " + p->annotation, t)) {
-          ++hit;
-          break;
-        }
-      }
-    q = static_cast<double>(hit) / static_cast<double>(ctx.terms.size());
-  }
-  return 0.5 * q + 0.5 * conf;
-}
-
-void score_priors(const ExploreContext &ctx, ExploreRun &run) {
-  for (auto &c : run.candidates) c.prior = path_prior(ctx, run.result, c);
-}
-
-void select_candidates(const ExploreContext &ctx, ExploreRun &run) {
-  const auto &cands = run.candidates;
-  auto &sel = run.selected;
-  sel.resize(cands.size());
-  for (std::size_t i = 0; i < sel.size(); ++i) sel[i] = i;
-  const std::size_t top = ctx.options.explain_top;
-  if (top > 0 && top < cands.size()) {
-    std::stable_sort(sel.begin(), sel.end(), [&](std::size_t a, std::size_t b) {
-      if (cands[a].prior != cands[b].prior) return cands[a].prior > cands[b].prior;
-      return cands[a].nodes.size() < cands[b].nodes.size();
-    });
-    sel.resize(top);
-    std::sort(sel.begin(), sel.end());  // back to discovery order
-  }
-  run.result.usage.selected_paths = sel.size();
 }
 
 void collect_edges(const ExploreContext &ctx, ExploreRun &run) {
@@ -357,6 +280,79 @@ void explain_paths(const ExploreContext &ctx, ExploreRun &run, ModelCalls &calls
   R.usage.paths.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+namespace {
+
+// The proteins of a path after the initial one, sorted and distinct.
+std::vector<int64_t> protein_set(const ExplainedPath &p) {
+  std::vector<int64_t> s(p.nodes.begin() + (p.nodes.empty() ? 0 : 1), p.nodes.end());
+  std::sort(s.begin(), s.end());
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return s;
+}
+
+double jaccard(const std::vector<int64_t> &a, const std::vector<int64_t> &b) {
+  std::size_t common = 0;
+  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i] == b[j]) {
+      ++common;
+      ++i;
+      ++j;
+    } else if (a[i] < b[j]) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  const std::size_t all = a.size() + b.size() - common;
+  return all ? static_cast<double>(common) / static_cast<double>(all) : 1.0;
+}
+
+}  // namespace
+
+std::vector<std::size_t> diverse_top(const std::vector<ExplainedPath> &paths, const std::vector<std::size_t> &ranked,
+                                     std::size_t top, double diversity, std::size_t &folded) {
+  folded = 0;
+  if (diversity <= 0) return std::vector<std::size_t>(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(std::min(top, ranked.size())));
+  // One ordering per protein set: the best-ranked one.
+  std::vector<std::size_t> pool;
+  std::vector<std::vector<int64_t>> sets;
+  std::map<std::vector<int64_t>, bool> seen;
+  for (auto i : ranked) {
+    auto set = protein_set(paths[i]);
+    if (!seen.emplace(set, true).second) {
+      ++folded;
+      continue;
+    }
+    pool.push_back(i);
+    sets.push_back(std::move(set));
+  }
+  // Maximal marginal relevance over the rest, in ranking order on equal values.
+  std::vector<std::size_t> out;
+  std::vector<double> max_sim(pool.size(), 0.0);
+  std::vector<char> taken(pool.size(), 0);
+  while (out.size() < top && out.size() < pool.size()) {
+    std::size_t best = pool.size();
+    double best_value = 0;
+    for (std::size_t k = 0; k < pool.size(); ++k) {
+      if (taken[k]) continue;
+      const double value = (1 - diversity) * paths[pool[k]].relevance_score / 100.0 - diversity * max_sim[k];
+      if (best == pool.size() || value > best_value) {
+        best = k;
+        best_value = value;
+      }
+    }
+    taken[best] = 1;
+    out.push_back(pool[best]);
+    for (std::size_t k = 0; k < pool.size(); ++k)
+      if (!taken[k]) max_sim[k] = std::max(max_sim[k], jaccard(sets[k], sets[best]));
+  }
+  // Shown in ranking order: diversity decides which paths are in the top n, not their order.
+  std::vector<std::size_t> position(paths.size());
+  for (std::size_t r = 0; r < ranked.size(); ++r) position[ranked[r]] = r;
+  std::sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) { return position[a] < position[b]; });
+  return out;
+}
+
 void rank_paths(const ExploreContext &ctx, ExploreRun &run, const ModelCalls &calls) {
   ExploreResult &R = run.result;
   auto &paths = run.paths;
@@ -371,15 +367,17 @@ void rank_paths(const ExploreContext &ctx, ExploreRun &run, const ModelCalls &ca
     }
   }
   R.usage.paths.failed = R.usage.paths_failed;
+  // paths are in candidate order, so the stable sort breaks the last ties by it.
   std::stable_sort(ok.begin(), ok.end(), [&](std::size_t a, std::size_t b) {
     const auto &x = paths[a], &y = paths[b];
     if (x.relevance_score != y.relevance_score) return x.relevance_score > y.relevance_score;
     if (x.edges.size() != y.edges.size()) return x.edges.size() < y.edges.size();
     return x.prior > y.prior;
   });
-  for (std::size_t r = 0; r < ok.size() && r < ctx.options.top; ++r) {
-    paths[ok[r]].rank = r + 1;
-    R.paths.push_back(paths[ok[r]]);
+  const auto top = diverse_top(paths, ok, ctx.options.top, ctx.options.diversity, R.usage.orderings_folded);
+  for (std::size_t r = 0; r < top.size(); ++r) {
+    paths[top[r]].rank = r + 1;
+    R.paths.push_back(paths[top[r]]);
   }
   for (auto &p : paths)
     if (p.status != "ok") R.failed.push_back(std::move(p));
@@ -426,6 +424,8 @@ void record_parameters(const ExploreContext &ctx, ExploreRun &run, bool cache) {
                                {"score_weight", opt.window.score_weight},
                                {"max_length", opt.max_length},
                                {"max_paths", opt.max_paths},
+                               {"max_visited", opt.max_visited},
+                               {"diversity", opt.diversity},
                                {"top", opt.top},
                                {"explain_top", opt.explain_top},
                                {"concurrency", opt.concurrency},

@@ -41,14 +41,16 @@ struct Candidate {
   std::vector<double> scores;
   std::vector<std::size_t> windows;  ///< every window it was found in
   double prior = 0;
-  std::size_t order = 0;             ///< discovery order (depth first, window by window)
+  /// Position in the candidate order: prior descending, then fewer edges, then the sequence
+  /// of external ids (a total order that does not depend on how the paths were found).
+  std::size_t order = 0;
 };
 
 /// What the stages build up; `result` is what explore returns.
 struct ExploreRun {
   ExploreResult result;
   std::vector<Candidate> candidates;
-  std::vector<std::size_t> selected;  ///< candidates to explain, in discovery order
+  std::vector<std::size_t> selected;  ///< candidates to explain, in candidate order
   std::vector<ExplainedPath> paths;   ///< the selected candidates as paths to explain
 };
 
@@ -69,13 +71,16 @@ void validate_explore_options(const ExploreOptions &options);
 void retrieve_windows(const ExploreContext &ctx, ExploreRun &run);
 /// Every protein of the windows with its annotation and query similarity, ascending id.
 void collect_proteins(const ExploreContext &ctx, ExploreRun &run);
-/// The candidate paths of every window, distinct by node sequence, at most options.max_paths.
+/// The best options.max_paths candidate paths of all windows by the candidate order, distinct
+/// by node sequence, best first, with their priors (explore_candidates.cpp). Stops after
+/// options.max_visited paths (a note says so).
 void enumerate_candidates(const ExploreContext &ctx, ExploreRun &run);
-/// The cheap prior of a candidate: 0.5 Q + 0.5 C (ExploreOptions::explain_top).
+/// The cheap prior of a candidate: 0.5 Q + 0.5 C (ExploreOptions::explain_top); the value
+/// enumerate_candidates computes incrementally, to the last bit.
 double path_prior(const ExploreContext &ctx, const ExploreResult &result, const Candidate &c);
 void score_priors(const ExploreContext &ctx, ExploreRun &run);
 /// The candidates to explain: all, or the best options.explain_top by prior (ties: fewer
-/// edges, then discovery order), in discovery order.
+/// edges, then candidate order), in candidate order.
 void select_candidates(const ExploreContext &ctx, ExploreRun &run);
 /// The distinct edges of the selected paths (oriented as first used) and the paths over them.
 void collect_edges(const ExploreContext &ctx, ExploreRun &run);
@@ -89,8 +94,14 @@ void explain_edges(const ExploreContext &ctx, ExploreRun &run, ModelCalls &calls
 /// Every selected path explained and scored from its edges' explanations, in parallel.
 void explain_paths(const ExploreContext &ctx, ExploreRun &run, ModelCalls &calls, ExploreProgressReporter &progress);
 /// The top options.top scored paths, best first (relevance, then fewer edges, then the higher
-/// prior, then discovery order); failed and skipped paths apart; usage totals.
+/// prior, then candidate order), with options.diversity folding other orderings of a protein
+/// set and penalising near-duplicates; failed and skipped paths apart; usage totals.
 void rank_paths(const ExploreContext &ctx, ExploreRun &run, const ModelCalls &calls);
+/// The top `top` of `ranked` (indices into paths, best first) with ExploreOptions::diversity:
+/// at 0 the first `top`; above 0, one ordering per protein set (`folded` counts the others),
+/// then the top chosen by maximal marginal relevance and returned in ranking order.
+std::vector<std::size_t> diverse_top(const std::vector<ExplainedPath> &paths, const std::vector<std::size_t> &ranked,
+                                     std::size_t top, double diversity, std::size_t &folded);
 /// The options that shaped the result (cache: whether the response cache was used), and its
 /// provenance.
 void record_parameters(const ExploreContext &ctx, ExploreRun &run, bool cache);

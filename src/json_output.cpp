@@ -158,7 +158,9 @@ nlohmann::json to_json(const GraphSnapshot &g, const Window &w) {
                      {"parent_id", n.parent ? nlohmann::json(*n.parent) : nlohmann::json(nullptr)},
                      {"rank_score", n.rank_score}});
   for (const auto &e : w.edges) edges.push_back(edge_json(g, e));
-  return {{"window", w.index}, {"root", name_of(g, w.root)}, {"nodes", nodes}, {"edges", edges}};
+  nlohmann::json j{{"window", w.index}, {"root", name_of(g, w.root)}, {"nodes", nodes}, {"edges", edges}};
+  if (!w.note.empty()) j["note"] = w.note;
+  return j;
 }
 
 nlohmann::json to_json(const GraphSnapshot &g, const std::vector<Path> &paths) {

@@ -21,7 +21,7 @@
 namespace grappi {
 
 namespace {
-constexpr char kRankMagic[16] = "grappi-knn-v1\n";
+constexpr char kRankMagic[16] = "grappi-knn-v2\n";
 }  // namespace
 
 uint64_t Retriever::fingerprint() const {
@@ -71,7 +71,7 @@ void Retriever::rank_neighbors(unsigned threads) {
         list.emplace_back(std::isnan(s) ? ninf : s, v);
       }
       std::sort(list.begin(), list.end(), [&](const auto &x, const auto &y) {
-        return x.first != y.first ? x.first > y.first : g.node_id(x.second) < g.node_id(y.second);
+        return x.first != y.first ? x.first > y.first : g.external_id(x.second) < g.external_id(y.second);
       });
       for (std::size_t k = 0; k < list.size(); ++k) nodes[off[u] + k] = list[k].second;
     }

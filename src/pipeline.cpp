@@ -61,14 +61,18 @@ ExploreResult AgentPipeline::explore(int64_t root, const ExploreOptions &opt) co
     throw Error(ErrorCode::not_found, "explore: no node with id " + std::to_string(root) + " in the graph");
   LanguageModel &model = *s_->model;
   detail::ExploreContext ctx{*s_->graph, *s_->retriever, s_->retriever->vectors(), s_->embedding_model, opt, {}, {}};
+  detail::ExploreRun run;
+  ExploreResult &R = run.result;
   if (s_->query_embedder) {
     auto e = s_->query_embedder->embed({opt.query});
-    if (e.rows() == 1) ctx.query.assign(e.row(0), e.row(0) + e.dim);
+    if (e.rows() == 1 && std::any_of(e.row(0), e.row(0) + e.dim, [](float x) { return x != 0.0f; }))
+      ctx.query.assign(e.row(0), e.row(0) + e.dim);
+    else
+      R.notes.push_back("the query has no usable terms for " + s_->query_embedder->model() +
+                        ": query similarities are unknown and the prior uses the query's words, if any");
   }
   ctx.terms = detail::content_terms(opt.query);
 
-  detail::ExploreRun run;
-  ExploreResult &R = run.result;
   R.query = opt.query;
   R.root = root;
   R.dry_run = opt.dry_run;

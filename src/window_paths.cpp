@@ -2,17 +2,16 @@
 #include <algorithm>
 
 #include "grappi/retriever.hpp"
+#include "window_graph.hpp"
 
 namespace grappi {
 
-PathSet Retriever::window_paths(const Window &w, const PathOptions &o) const {
-  PathSet out;
-  if (w.nodes.empty()) return out;
+namespace detail {
+
+WindowGraph window_graph(const GraphSnapshot &g, const Window &w) {
+  WindowGraph out;
   const std::size_t n = w.nodes.size();
   for (const auto &x : w.nodes) out.node_ids.push_back(x.id);
-  // The window graph, undirected, with the best edge per node pair (highest score, then lowest
-  // edge id); neighbors in window order.
-  const GraphSnapshot &g = *graph_;
   std::vector<int32_t> pos(g.node_count(), -1);  // snapshot index -> window position
   for (std::size_t i = 0; i < n; ++i)
     if (auto x = g.index_of(w.nodes[i].id)) pos[*x] = static_cast<int32_t>(i);
@@ -30,22 +29,37 @@ PathSet Retriever::window_paths(const Window &w, const PathOptions &o) const {
                        static_cast<uint32_t>(k));
   }
   std::sort(pairs.begin(), pairs.end());
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adj(n);  // (neighbor position, edge slot)
+  out.adj.resize(n);
   for (std::size_t i = 0; i < pairs.size();) {
     std::size_t best = i, j = i + 1;
     for (; j < pairs.size() && pairs[j].first == pairs[i].first; ++j) {
       const auto &c = w.edges[pairs[best].second], &e = w.edges[pairs[j].second];
-      if (e.score > c.score || (e.score == c.score && e.edge < c.edge)) best = j;
+      if (e.score != c.score ? e.score > c.score : e.relation != c.relation ? e.relation < c.relation : e.edge < c.edge)
+        best = j;
     }
     const auto lo = static_cast<uint32_t>(pairs[i].first >> 32), hi = static_cast<uint32_t>(pairs[i].first & 0xffffffffu);
     const auto slot = static_cast<uint32_t>(out.edge_ids.size());
     out.edge_ids.push_back(w.edges[pairs[best].second].edge);
     out.edge_scores.push_back(w.edges[pairs[best].second].score);
-    adj[lo].emplace_back(hi, slot);
-    adj[hi].emplace_back(lo, slot);
+    out.adj[lo].emplace_back(hi, slot);
+    out.adj[hi].emplace_back(lo, slot);
     i = j;
   }
-  for (auto &l : adj) std::sort(l.begin(), l.end());
+  for (auto &l : out.adj) std::sort(l.begin(), l.end());
+  return out;
+}
+
+}  // namespace detail
+
+PathSet Retriever::window_paths(const Window &w, const PathOptions &o) const {
+  PathSet out;
+  if (w.nodes.empty()) return out;
+  const std::size_t n = w.nodes.size();
+  detail::WindowGraph wg = detail::window_graph(*graph_, w);
+  out.node_ids = std::move(wg.node_ids);
+  out.edge_ids = std::move(wg.edge_ids);
+  out.edge_scores = std::move(wg.edge_scores);
+  const auto &adj = wg.adj;
   // Iterative depth-first enumeration; each path is recorded once, as its parent plus a step.
   struct Frame {
     uint32_t node;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <sstream>
 
 #include "prefetch.hpp"
 #include "grappi/error.hpp"
@@ -49,7 +50,8 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
       for (auto &x : unit_query) x = static_cast<float>(x / std::sqrt(norm));
   }
   // Ranks u's candidates (not yet in the window) by the blended similarity; the best `keep`
-  // come first, in order (ties by node id).
+  // come first, in order (ties by external id: not by node id, which depends on the order the
+  // nodes were imported in).
   std::vector<int8_t> query8(unit_query.size());
   for (std::size_t k = 0; k < unit_query.size(); ++k)
     query8[k] = static_cast<int8_t>(std::lround(std::clamp(unit_query[k], -1.0f, 1.0f) * 127.0f));
@@ -75,7 +77,7 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
     bool truncated = false;  // candidates beyond `keep` were cut
   };
   // Ranks u's candidates not in the window by the blended score; the best `keep` come first, in
-  // order (ties by node id). Reads in_window only, so several threads may rank at once.
+  // order (ties by external id). Reads in_window only, so several threads may rank at once.
   // With the neighbor ranking and neither a query nor edge scores blended in, u's order is
   // known: take the first `keep` neighbors not in the window that an edge passing the filter
   // reaches (the same scores and the same tie order as ranking them here).
@@ -150,7 +152,7 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
       for (const Cand &c : cands) ranked.emplace_back(exact(u, c), c.node);
     }
     auto better = [&](const auto &a, const auto &b) {
-      return a.first != b.first ? a.first > b.first : g.node_id(a.second) < g.node_id(b.second);
+      return a.first != b.first ? a.first > b.first : g.external_id(a.second) < g.external_id(b.second);
     };
     if (keep < ranked.size()) {
       std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep), ranked.end(), better);
@@ -160,12 +162,30 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
     }
   };
   auto k_at = [&](std::size_t depth) { return o.k[std::min(depth, o.k.size() - 1)]; };
+  if (o.depth == 0) w.note = "depth 0: the window is the root alone";
   if (o.depth > 0) {
     Scratch main;
     const std::size_t k0 = k_at(0), start = (o.window - 1) * k0;
     rank(root, start + k0, main);
     for (std::size_t r = start; r < main.ranked.size() && r < start + k0; ++r)
       add(main.ranked[r].second, 1, root_id, main.ranked[r].first);
+    if (main.ranked.size() <= start) {
+      const std::size_t have = main.ranked.size();
+      std::string filter;
+      if (f.active()) {
+        std::ostringstream min_score;
+        min_score << o.filter.min_score;
+        filter = " under the filters (min score " + min_score.str();
+        for (std::size_t i = 0; i < o.filter.relations.size(); ++i)
+          filter += (i ? ", " : "; relations ") + o.filter.relations[i];
+        filter += ")";
+      }
+      w.note = g.name(root) + " has " + (have ? std::to_string(have) : std::string("no")) +
+               (have == 1 ? " neighbor" : " neighbors") + filter +
+               (have ? "; window " + std::to_string(o.window) + " starts at rank " + std::to_string(start + 1) +
+                           " (k = " + std::to_string(k0) + "), so it holds " + g.name(root) + " alone"
+                     : std::string());
+    }
     // Then level by level. The nodes of a level are ranked against the window as it was when
     // the level began, in parallel when the work is large; the picks are then made in order,
     // skipping nodes an earlier sibling took (which is what expanding them one after the other

@@ -95,6 +95,8 @@ int main(void) {
   FIELD(grappi_explore_options, api_key_env);
   FIELD(grappi_explore_options, chat);
   FIELD(grappi_explore_options, user_data);
+  FIELD(grappi_explore_options, diversity);
+  FIELD(grappi_explore_options, max_visited);
   end();
 
   BEGIN(grappi_pcst_options);

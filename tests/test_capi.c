@@ -63,6 +63,22 @@ typedef struct retrieve_options_v1 {
   int32_t num_clusters;
 } retrieve_options_v1;
 
+/* grappi_explore_options as version 1 had it (before diversity and max_visited). */
+typedef struct explore_options_v1 {
+  uint32_t version;
+  const size_t *windows;
+  size_t window_count;
+  const size_t *k;
+  size_t k_count, depth;
+  double min_score;
+  size_t max_length, max_paths, top, explain_top, concurrency, max_calls;
+  int64_t max_tokens;
+  int32_t dry_run, use_cache;
+  const char *llm, *base_url, *model, *api_key_env;
+  grappi_chat_fn chat;
+  void *user_data;
+} explore_options_v1;
+
 static int same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
 
 /* Each _INIT macro gives what its _init function gives. */
@@ -97,7 +113,8 @@ static void check_init_macros(void) {
         x1.explain_top == x2.explain_top && x1.concurrency == x2.concurrency && x1.max_calls == x2.max_calls &&
         x1.max_tokens == x2.max_tokens && x1.dry_run == x2.dry_run && x1.use_cache == x2.use_cache &&
         same_text(x1.llm, x2.llm) && same_text(x1.base_url, x2.base_url) && same_text(x1.model, x2.model) &&
-        same_text(x1.api_key_env, x2.api_key_env) && x1.chat == x2.chat && x1.user_data == x2.user_data);
+        same_text(x1.api_key_env, x2.api_key_env) && x1.chat == x2.chat && x1.user_data == x2.user_data &&
+        x1.diversity == x2.diversity && x1.max_visited == x2.max_visited);
   CHECK(grappi_pcst_options_init(&p2, GRAPPI_PCST_OPTIONS_VERSION) == GRAPPI_OK);
   CHECK(p1.version == p2.version && p1.root == p2.root && p1.num_clusters == p2.num_clusters &&
         same_text(p1.pruning, p2.pruning) && p1.improve == p2.improve && p1.event_order == p2.event_order);
@@ -358,6 +375,30 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_explore(g, "cdc28", "cell cycle kinase", NULL, &json) == GRAPPI_OK && json != NULL); /* by name */
     grappi_free(json);
     json = NULL;
+    /* A version-1 caller gets the later fields' defaults (diversity 0.1); its struct is read for
+     * its own size only (allocated at that size: a sanitizer build sees any over-read). */
+    {
+      explore_options_v1 *old = (explore_options_v1 *)malloc(sizeof *old);
+      CHECK(grappi_explore_options_init((grappi_explore_options *)(void *)old, 1) == GRAPPI_OK);
+      CHECK(old->version == 1 && old->top == 10);
+      old->k = ks;
+      old->k_count = 2;
+      CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", (const grappi_explore_options *)(const void *)old,
+                                      &json) == GRAPPI_OK);
+      CHECK(json && strstr(json, "\"diversity\":0.1") != NULL && strstr(json, "\"max_visited\":50000000") != NULL);
+      grappi_free(json);
+      json = NULL;
+      free(old);
+    }
+    xo.diversity = 0;
+    CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_OK);
+    CHECK(json && strstr(json, "\"diversity\":0.0") != NULL && strstr(json, "\"orderings_folded\":0") != NULL);
+    grappi_free(json);
+    json = NULL;
+    xo.diversity = 1.5;
+    CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(strstr(grappi_last_error_message(), "diversity") != NULL);
+    xo.diversity = 0.1;
 
     xo.llm = "callback";
     xo.model = "c-test-model";

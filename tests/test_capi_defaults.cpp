@@ -60,6 +60,8 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(x.max_tokens == xo.max_tokens);
   CHECK((x.dry_run != 0) == xo.dry_run);
   CHECK((x.use_cache != 0) == xo.use_cache);
+  CHECK(x.diversity == xo.diversity);
+  CHECK(x.max_visited == xo.max_visited);
   const grappi::ChatModelSpec chat;
   CHECK(std::string(x.llm) == chat.kind);
   CHECK(std::string(x.base_url) == chat.openai.base_url);

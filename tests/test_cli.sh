@@ -302,6 +302,35 @@ for args in "neighbors --db $Y" "neighbors --db $Y CDC28 --limit many" "window -
   [ "$(wc -l < "$T/err")" -ge 1 ] || fail "no message: $args"
 done
 [ ! -e "$T/missing.db" ] || fail "a command other than import created a database"
+# Bad input is named, never accepted silently: each case, its exit status and a word of its message.
+while IFS='|' read -r args word; do
+  # shellcheck disable=SC2086
+  rc=$(status_of "$GRAPPI" $args)
+  [ "$rc" -eq 2 ] || fail "$args exited $rc"
+  grep -q -- "$word" "$T/err" || fail "$args: the message lacks '$word': $(cat "$T/err")"
+done <<EOF_CASES
+neighbors --db $Y CDC28 --relation string.phsyical|string.physical
+neighbors --db $Y CDC28 --min-score 1.5|whole number
+neighbors --db $Y CDC28 --min-score 1001|0-1000
+window --db $Y --protein CDC28 --window 0|--window
+paths --db $Y --from CDC28 --to CLB2 --k 0|k must be
+paths --db $Y --from CDC28 --to CLB2 --max-len 0|maximum length
+search --db $H the|no usable terms
+explore --db $Y --protein CDC28 --query q --diversity 2|--diversity
+explore --db $Y --protein CDC28 --query q --diversity 0.2 --no-diversity|excludes
+EOF_CASES
+# --min-score: 1 is 1.0 and 700 is 0.7.
+"$GRAPPI" neighbors --db "$Y" CDC28 --min-score 1 | grep -q "^CDC28 (4932.YBR160W): 0 neighbor(s) shown" || fail "--min-score 1 means 1.0"
+[ "$("$GRAPPI" neighbors --db "$Y" CDC28 --min-score 700 --json)" = "$("$GRAPPI" neighbors --db "$Y" CDC28 --min-score 0.7 --json)" ] ||
+  fail "--min-score 700 and 0.7 differ"
+# Empty results say why: a window past the root's neighbors, a protein without edges.
+"$GRAPPI" window --db "$Y" --protein CDC28 --window 40 > /dev/null 2> "$T/err"
+grep -q "window 40: CDC28 has [0-9]* neighbors; window 40 starts at rank 1171 (k = 30), so it holds CDC28 alone" "$T/err" ||
+  fail "window note: $(cat "$T/err")"
+# Q0010 has no physical interaction in STRING v12 (one of 675 yeast proteins without one).
+"$GRAPPI" explore --db "$Y" --protein Q0010 --query "cell cycle" --json "$T/lonely.json" --quiet 2> "$T/err"
+grep -q "note: window 1: Q0010 has no neighbors" "$T/err" || fail "explore note: $(cat "$T/err")"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["paths"] == [] and any("no neighbors" in n for n in j["notes"]), j["notes"]' "$T/lonely.json"
 printf 'not a database, just text\n' > "$T/text.db"
 rc=$(status_of "$GRAPPI" info --db "$T/text.db")
 [ "$rc" -eq 1 ] || fail "a file that is not a database exited $rc"

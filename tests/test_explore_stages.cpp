@@ -2,8 +2,11 @@
 // cached, budgeted, repairing request path the agents share.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <map>
+#include <random>
 
 #include "explore_stages.hpp"
 #include "grappi/grappi.hpp"
@@ -74,20 +77,168 @@ TEST_CASE("explore stages: windows / proteins / candidates distinct by node sequ
   REQUIRE(run.result.proteins.size() == 4);
   CHECK(std::isnan(run.result.proteins[0].query_similarity));  // no vectors
   grappi::detail::enumerate_candidates(ctx, run);
-  // Window 1: R-A, R-A-B, R-B, R-B-A; window 2: R-C.
-  CHECK(run.candidates.size() == 5);
+  // Window 1: R-A, R-A-B, R-B, R-B-A; window 2: R-C. In candidate order (prior descending):
+  // R-A 0.5 + 0.45, R-A-B 0.5 + 0.5 sqrt(0.63), R-B-A 0.5 + 0.5 sqrt(0.56), R-B 0.4, R-C 0.25.
+  REQUIRE(run.candidates.size() == 5);
   CHECK(run.result.usage.candidate_paths == 5);
-  for (std::size_t i = 0; i < run.candidates.size(); ++i) CHECK(run.candidates[i].order == i);
+  const std::vector<std::vector<int64_t>> expected{{f.r, f.a}, {f.r, f.a, f.b}, {f.r, f.b, f.a}, {f.r, f.b}, {f.r, f.c}};
+  for (std::size_t i = 0; i < run.candidates.size(); ++i) {
+    CHECK(run.candidates[i].order == i);
+    CHECK(run.candidates[i].nodes == expected[i]);
+    // The search's incremental prior is path_prior's, to the last bit.
+    CHECK(run.candidates[i].prior == grappi::detail::path_prior(ctx, run.result, run.candidates[i]));
+  }
   CHECK(run.candidates.back().windows == std::vector<std::size_t>{2});
   CHECK_FALSE(run.result.candidates_truncated);
-  // A bound cuts the enumeration and says so.
+  CHECK(run.result.notes.empty());
+  // A bound keeps the best by prior, not the first found, and says that more existed.
   o.max_paths = 2;
   ExploreRun bounded;
   bounded.result.root = f.r;
   grappi::detail::retrieve_windows(ctx, bounded);
+  grappi::detail::collect_proteins(ctx, bounded);
   grappi::detail::enumerate_candidates(ctx, bounded);
-  CHECK(bounded.candidates.size() == 2);
+  REQUIRE(bounded.candidates.size() == 2);
+  CHECK(bounded.candidates[0].nodes == expected[0]);
+  CHECK(bounded.candidates[1].nodes == expected[1]);
   CHECK(bounded.result.candidates_truncated);
+  // The visiting bound stops the search and leaves a note.
+  o.max_paths = 20000;
+  o.max_visited = 3;
+  ExploreRun capped;
+  capped.result.root = f.r;
+  grappi::detail::retrieve_windows(ctx, capped);
+  grappi::detail::collect_proteins(ctx, capped);
+  grappi::detail::enumerate_candidates(ctx, capped);
+  CHECK(capped.candidates.size() == 3);
+  CHECK(capped.result.usage.candidate_paths_visited == 3);
+  CHECK(capped.result.candidates_truncated);
+  REQUIRE(capped.result.notes.size() == 1);
+  CHECK(capped.result.notes[0].find("max_visited") != std::string::npos);
+  // A window past the root's neighbors holds the root alone, and says why.
+  o.max_visited = 1000;
+  o.windows = {3};
+  ExploreRun empty;
+  empty.result.root = f.r;
+  grappi::detail::retrieve_windows(ctx, empty);
+  grappi::detail::collect_proteins(ctx, empty);
+  grappi::detail::enumerate_candidates(ctx, empty);
+  CHECK(empty.candidates.empty());
+  REQUIRE(empty.result.notes.size() == 2);
+  CHECK(empty.result.notes[0] == "window 3: R has 3 neighbors; window 3 starts at rank 5 (k = 2), so it holds R alone");
+  CHECK(empty.result.notes[1].find("no candidate paths") != std::string::npos);
+}
+
+namespace {
+
+// Every path of the windows, its prior, and the best `keep` in the candidate order (prior
+// descending, fewer edges, external ids): what the bounded search must return.
+std::vector<std::vector<int64_t>> brute_force_best(const ExploreContext &ctx, const ExploreRun &run, std::size_t keep) {
+  struct Entry {
+    double prior;
+    std::size_t edges;
+    std::vector<std::string> ext;
+    std::vector<int64_t> nodes;
+  };
+  std::map<std::vector<int64_t>, Entry> all;
+  for (const auto &w : run.result.windows) {
+    grappi::PathOptions po;
+    po.max_length = ctx.options.max_length;
+    po.max_paths = 10000000;
+    const auto ps = ctx.retriever.window_paths(w, po);
+    REQUIRE_FALSE(ps.truncated);
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      const auto p = ps.path(i);
+      Candidate c;
+      c.nodes = p.nodes;
+      c.scores = p.scores;
+      Entry e{grappi::detail::path_prior(ctx, run.result, c), p.edges.size(), {}, p.nodes};
+      for (auto id : p.nodes) e.ext.push_back(run.result.protein(id)->external_id);
+      all.emplace(p.nodes, std::move(e));
+    }
+  }
+  std::vector<Entry> v;
+  for (auto &kv : all) v.push_back(kv.second);
+  std::sort(v.begin(), v.end(), [](const Entry &a, const Entry &b) {
+    if (a.prior != b.prior) return a.prior > b.prior;
+    if (a.edges != b.edges) return a.edges < b.edges;
+    return a.ext < b.ext;
+  });
+  std::vector<std::vector<int64_t>> out;
+  for (std::size_t i = 0; i < v.size() && i < keep; ++i) out.push_back(v[i].nodes);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("explore stages: the bounded candidate search keeps exactly the best paths by prior (random graphs)" *
+          doctest::test_suite("threads")) {
+  // Random graphs with repeated scores (ties) and annotations drawing on the query's words;
+  // with and without vectors; the bound from 1 to more than all paths.
+  for (int trial = 0; trial < 12; ++trial) {
+    TempDir dir;
+    grappi::KnowledgeGraph kg(dir.file("r.db"));
+    std::mt19937 rng(static_cast<unsigned>(trial));
+    const int n = 14 + trial % 5;
+    const std::vector<std::string> words{"kinase", "tau", "phosphorylation", "scaffold", "membrane", "binding"};
+    std::vector<int64_t> ids;
+    std::vector<int> labels(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) labels[static_cast<std::size_t>(i)] = i;
+    std::shuffle(labels.begin(), labels.end(), rng);
+    for (int i = 0; i < n; ++i) {
+      // Imported in a scrambled order: node ids do not follow external ids.
+      const int label = labels[static_cast<std::size_t>(i)];
+      std::string annotation;
+      for (int w = 0; w < 3; ++w) annotation += words[rng() % words.size()] + " ";
+      ids.push_back(kg.add_node({"9.P" + std::to_string(100 + label), "P" + std::to_string(label), "Protein", annotation, 0, "{}"}));
+    }
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j)
+        if (rng() % 100 < 40) {
+          grappi::EdgeInput e;
+          e.source = ids[static_cast<std::size_t>(i)];
+          e.target = ids[static_cast<std::size_t>(j)];
+          e.relation = "string.combined";
+          e.score = 0.4 + 0.1 * static_cast<double>(rng() % 6);
+          kg.add_edge(e);
+        }
+    const bool vectors = trial % 2 == 1;
+    if (vectors) {
+      auto emb = kg.make_embedder({});
+      kg.embed(*emb);
+    }
+    auto retriever = kg.retriever();
+    grappi::ExploreOptions o;
+    o.query = "inhibit tau kinase phosphorylation";
+    o.windows = {1, 2};
+    o.window.k = {3, 3};
+    o.max_length = 4;
+    ExploreContext ctx{kg, *retriever, retriever->vectors(), vectors ? kg.default_model() : "", o, {},
+                       grappi::detail::content_terms(o.query)};
+    if (vectors) ctx.query = kg.query_vector(o.query);
+    ExploreRun base;
+    base.result.root = ids[0];
+    grappi::detail::retrieve_windows(ctx, base);
+    grappi::detail::collect_proteins(ctx, base);
+    const auto everything = brute_force_best(ctx, base, std::size_t(-1));
+    REQUIRE(everything.size() > 5);
+    for (std::size_t keep : {std::size_t{1}, std::size_t{2}, std::size_t{7}, everything.size() / 2, everything.size(),
+                             everything.size() + 5}) {
+      o.max_paths = keep;
+      ExploreRun run;
+      run.result.root = ids[0];
+      grappi::detail::retrieve_windows(ctx, run);
+      grappi::detail::collect_proteins(ctx, run);
+      grappi::detail::enumerate_candidates(ctx, run);
+      const auto expected = brute_force_best(ctx, run, keep);
+      REQUIRE(run.candidates.size() == expected.size());
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        CHECK_MESSAGE(run.candidates[i].nodes == expected[i], "trial " << trial << " keep " << keep << " rank " << i);
+        CHECK(run.candidates[i].prior == grappi::detail::path_prior(ctx, run.result, run.candidates[i]));
+      }
+      CHECK(run.result.candidates_truncated == (keep < everything.size()));
+    }
+  }
 }
 
 TEST_CASE("explore stages: the prior and the selection by prior") {
@@ -138,6 +289,7 @@ TEST_CASE("explore stages: ranking by relevance then fewer edges then the prior 
   grappi::ExploreOptions o;
   o.query = "q";
   o.top = 3;
+  o.diversity = 0;  // the reference ranking
   ExploreContext ctx{f.kg, *retriever, nullptr, "", o, {}, {}};
   const auto model = grappi::make_chat_model({});
   grappi::detail::ModelCalls calls(f.kg, *model, {});
@@ -163,6 +315,34 @@ TEST_CASE("explore stages: ranking by relevance then fewer edges then the prior 
   CHECK(run.result.usage.paths_explained == 4);
   CHECK(run.result.usage.paths_failed == 1);
   CHECK(run.result.usage.paths.skipped == 1);
+}
+
+TEST_CASE("explore stages: diversity folds orderings of one protein set and penalises near-duplicates") {
+  auto path = [](std::vector<int64_t> nodes, double relevance) {
+    grappi::ExplainedPath p;
+    p.nodes = std::move(nodes);
+    p.edges.assign(p.nodes.size() - 1, 0);
+    p.relevance_score = relevance;
+    p.status = "ok";
+    return p;
+  };
+  // Root 0. Ranked: 0-1-2 (80), 0-2-1 (80, the same set), 0-1-2-3 (79, shares 2 of 3), 0-4 (76),
+  // 0-1 (75, shares 1 of 2 with 0-1-2).
+  const std::vector<grappi::ExplainedPath> paths{path({0, 1, 2}, 80), path({0, 2, 1}, 80), path({0, 1, 2, 3}, 79),
+                                                 path({0, 4}, 76), path({0, 1}, 75)};
+  const std::vector<std::size_t> ranked{0, 1, 2, 3, 4};
+  std::size_t folded = 99;
+  // 0: the reference ranking, every ordering.
+  CHECK(grappi::detail::diverse_top(paths, ranked, 3, 0.0, folded) == std::vector<std::size_t>{0, 1, 2});
+  CHECK(folded == 0);
+  // 0.1: 0-2-1 folded; then 0-1-2 (0.72); next 0-4 (0.684) beats 0-1-2-3 (0.711 - 0.1 * 2/3 = 0.644)
+  // and 0-1 (0.675 - 0.05 = 0.625); then 0-1-2-3 (0.644). Listed in ranking order.
+  CHECK(grappi::detail::diverse_top(paths, ranked, 3, 0.1, folded) == std::vector<std::size_t>{0, 2, 3});
+  CHECK(folded == 1);
+  // Asking for more than there are sets gives every set once.
+  CHECK(grappi::detail::diverse_top(paths, ranked, 10, 0.1, folded) == std::vector<std::size_t>{0, 2, 3, 4});
+  // 1: only novelty counts (after the first pick): 0-4 shares nothing.
+  CHECK(grappi::detail::diverse_top(paths, ranked, 2, 1.0, folded) == std::vector<std::size_t>{0, 3});
 }
 
 TEST_CASE("ModelCalls: cached answers / one repair turn / budgets that skip with a reason") {

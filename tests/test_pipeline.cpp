@@ -342,14 +342,16 @@ TEST_CASE("HTTP model: fenced JSON / text around / string scores / malformed JSO
     if (end == "GSK3B") CHECK(p.relevance_score == 85);
   }
   CHECK(r.usage.paths_failed == app + alb);
-  CHECK(r.paths.size() + r.failed.size() == r.usage.selected_paths);
+  // Every selected path is ranked, failed, or folded into a better-ranked ordering of its proteins.
+  CHECK(r.paths.size() + r.failed.size() + r.usage.orderings_folded == r.usage.selected_paths);
+  CHECK(r.usage.orderings_folded > 0);
   // Failures are not cached: with repair turns on, the same run asks again and repairs them.
   o.repair = true;
   auto r2 = pipe.explore("MAPT", o);
   CHECK(r2.usage.paths.repairs == app + alb);
   CHECK(static_cast<std::size_t>(repairs) == app + alb);
   CHECK(r2.usage.paths.model_calls == 2 * (app + alb));
-  CHECK(r2.usage.paths.cache_hits == r.paths.size());
+  CHECK(r2.usage.paths.cache_hits == r.paths.size() + r.usage.orderings_folded);
   CHECK(r2.failed.empty());
   // And now everything is cached.
   auto r3 = pipe.explore("MAPT", o);

@@ -372,7 +372,7 @@ GRAPPI_API grappi_status grappi_chat_reply_set(grappi_chat_reply *reply, const c
 GRAPPI_API grappi_status grappi_chat_reply_set_error(grappi_chat_reply *reply, const char *message);
 
 /** The current version of ::grappi_explore_options (the library accepts 1 to this). */
-#define GRAPPI_EXPLORE_OPTIONS_VERSION 1
+#define GRAPPI_EXPLORE_OPTIONS_VERSION 2
 /** Options of grappi_graph_explore_json(). */
 typedef struct grappi_explore_options {
   uint32_t version;        /**< #GRAPPI_EXPLORE_OPTIONS_VERSION */
@@ -397,11 +397,14 @@ typedef struct grappi_explore_options {
   const char *api_key_env; /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
   grappi_chat_fn chat;     /**< callback */
   void *user_data;         /**< passed to chat */
+  /* version 2 */
+  double diversity;        /**< 0-1, default 0.1 (0: the reference ranking; README "Diversity") */
+  size_t max_visited;      /**< safety bound on the paths the candidate search visits, default 50000000 */
 } grappi_explore_options;
 /** The defaults of ::grappi_explore_options, as an initializer. */
 #define GRAPPI_EXPLORE_OPTIONS_INIT                                                                                    \
   {GRAPPI_EXPLORE_OPTIONS_VERSION, NULL, 0, NULL, 0, 2, 0.0, 4, 20000, 10, 0, 8, 0, 0, 0, 1, "extractive",           \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL}
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 0.1, 50000000}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_EXPLORE_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_explore_options_init(grappi_explore_options *opts, uint32_t version);

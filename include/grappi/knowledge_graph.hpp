@@ -171,7 +171,9 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// embedders are safe to use from several threads.
   std::shared_ptr<Embedder> query_embedder(const std::string &model = "") const;
   /// A query text embedded with a stored model (default: default_model()) by its
-  /// query_embedder(): the vector to search or rank with.
+  /// query_embedder(): the vector to search or rank with. Error(invalid_argument) for an empty
+  /// query or one that embeds to the zero vector (only stop words, or no word the offline
+  /// model learned): every node would score 0, an arbitrary order.
   std::vector<float> query_vector(std::string_view text, const std::string &model = "") const;
   /// The vectors of a model (default: default_model()), cached per generation. With hnsw, the
   /// model's HNSW graph is loaded from the database, or built and stored when missing or stale.

@@ -34,8 +34,22 @@ struct ExploreOptions {
   /// k per depth, depth M, relation and score filters, ranking blend (window number ignored).
   WindowOptions window;
   std::size_t max_length = 4;            ///< L: path length in edges
-  std::size_t max_paths = 20000;         ///< bound on candidate paths over all windows
+  /// Candidate paths kept over all windows: the best by the prior (see explain_top; ties:
+  /// fewer edges, then the external ids), found by a bounded search over every path, so the
+  /// set does not depend on the order the graph lists neighbors in.
+  std::size_t max_paths = 20000;
+  /// Safety bound on the paths that search visits (it prunes prefixes that cannot beat the
+  /// kept ones; this bound is reached only on very dense windows). A note says when it was.
+  std::size_t max_visited = 50000000;
   std::size_t top = 10;                  ///< n: ranked paths kept
+  /// Diversity of the top n, 0-1 (0: the reference ranking). Above 0, a protein set is shown
+  /// in one ordering only (its best-ranked one) and the top n are chosen by maximal marginal
+  /// relevance: each next path maximises (1 - diversity) * relevance / 100 - diversity * its
+  /// highest Jaccard similarity to the paths already chosen (protein sets without the
+  /// initial protein; equal values: the ranking's order). The chosen paths keep the ranking's
+  /// order. At 0.1 a path sharing half its proteins with a chosen one needs about 5.6
+  /// relevance points more than one sharing none.
+  double diversity = 0.1;
   /// Explain only the best N candidate paths by the prior (0: all). The prior is
   /// 0.5 * Q + 0.5 * C: C the geometric mean of the path's edge scores, Q the mean query
   /// similarity of the proteins after the first (with embeddings) or the fraction of the query's
@@ -78,7 +92,9 @@ struct ExploreUsage {
   std::size_t paths_explained = 0;   ///< paths answered (from the model or the cache)
   std::size_t edges_failed = 0;      ///< edges whose answer failed
   std::size_t paths_failed = 0;      ///< paths whose answer failed
-  std::size_t candidate_paths = 0;  ///< distinct paths found in the windows
+  std::size_t candidate_paths = 0;  ///< distinct candidate paths kept (at most max_paths)
+  std::size_t candidate_paths_visited = 0;  ///< paths the candidate search visited
+  std::size_t orderings_folded = 0;  ///< explained paths left out as another ordering of a better-ranked protein set
   std::size_t selected_paths = 0;   ///< paths sent to be explained (after --explain-top)
   std::size_t distinct_edges = 0;   ///< distinct edges of the selected paths
   double retrieve_seconds = 0;      ///< windows, candidates and selection
@@ -140,11 +156,18 @@ struct GRAPPI_CXX_API ExploreResult {
   std::vector<Window> windows;           ///< the windows the candidates came from
   std::vector<ExploreProtein> proteins;  ///< every protein of the windows, ascending id
   std::vector<ExplainedEdge> edges;      ///< distinct edges of the selected paths
-  /// The top n scored paths, best first. Order: relevance_score descending, then fewer edges,
-  /// then higher prior, then discovery order (depth-first, window by window).
+  /// The top n scored paths, best first. The ranking: relevance_score descending, then fewer
+  /// edges, then higher prior, then the candidate order (external ids); with
+  /// ExploreOptions::diversity above 0, the top n are chosen from it by maximal marginal
+  /// relevance, one ordering per protein set, and listed in the ranking's order.
   std::vector<ExplainedPath> paths;
   std::vector<ExplainedPath> failed;     ///< selected paths that failed or were skipped
-  bool candidates_truncated = false;     ///< max_paths was reached
+  /// More paths than max_paths existed (the best by the prior were kept), or the search
+  /// stopped at max_visited (a note says so).
+  bool candidates_truncated = false;
+  /// Why a result is empty or smaller than asked (a window holding only the initial protein,
+  /// no edges under the filters, a query without usable terms, a bound reached), for people.
+  std::vector<std::string> notes;
   bool partial = false;                  ///< a budget stopped the run
   std::string partial_reason;            ///< which budget, when partial
   bool dry_run = false;                  ///< nothing was sent (planned_* say what would be)

@@ -25,7 +25,8 @@ struct EdgeFilter {
 
 /// Options of a GraPPI moving kNN window (GraPPI, "retrieve" step: a protein's neighbors ranked
 /// by embedding similarity, window i the ranks [(i-1)k, ik), then each node above depth M adds
-/// its top neighbors).
+/// its top neighbors). Equal ranking values are ordered by external id, so a window does not
+/// depend on the order the nodes were imported in.
 struct WindowOptions {
   /// k per depth: k[0] for the root's ranking, k[d] for nodes at depth d; the last value
   /// repeats. The code default of the reference is {30, 4}; the paper's experiments {10, 2}.
@@ -67,6 +68,9 @@ struct Window {
   int64_t root = 0;               ///< the root's node id
   std::vector<WindowNode> nodes;  ///< root first, then by depth and rank
   std::vector<WindowEdge> edges;  ///< ascending edge id
+  /// Why the window holds the root alone (fewer neighbors under the filters than the window
+  /// starts at, no neighbors, depth 0); empty otherwise.
+  std::string note;
 };
 
 /// A path: nodes[0] .. nodes[n]; edges[i] joins nodes[i] and nodes[i+1] (the best-scoring edge
@@ -246,7 +250,7 @@ class GRAPPI_CXX_API Retriever {
                      const RetrieverOptions &options = {});
 
   /// Ranks every node's distinct neighbors once by the cosine similarity of their vectors to
-  /// the node's own (descending, ties by node id, neighbors without a vector last): the order
+  /// the node's own (descending, ties by external id, neighbors without a vector last): the order
   /// a window uses when it blends in neither a query nor edge scores, which then becomes a
   /// lookup instead of a similarity pass over all neighbors. 4 bytes per neighbor entry;
   /// seconds on the human network with all links. threads 0: all cores. Needs vectors.

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -22,7 +23,18 @@ KnowledgeGraph open_graph(const std::string &db, bool writable, int cache_mib) {
   return KnowledgeGraph(db, o);
 }
 
-double score_arg(double v) { return v > 1.0 ? v / 1000.0 : v; }
+double score_arg(double v, const char *flag) {
+  std::ostringstream shown;
+  shown << v;
+  if (!(v >= 0 && v <= 1000))
+    throw Error(ErrorCode::invalid_argument, std::string(flag) + " " + shown.str() + ": scores are 0-1 (or 0-1000 on STRING's scale)");
+  if (v <= 1) return v;
+  if (v != std::floor(v))
+    throw Error(ErrorCode::invalid_argument, std::string(flag) + " " + shown.str() +
+                                                 ": a value above 1 is read on STRING's 0-1000 scale and must be a whole "
+                                                 "number (700 = 0.7); give 0-1 or a whole number up to 1000");
+  return v / 1000.0;
+}
 
 std::vector<std::size_t> parse_k(const std::string &spec, const char *flag) {
   std::vector<std::size_t> k;

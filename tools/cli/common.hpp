@@ -49,8 +49,10 @@ void add_db_option(CLI::App *cmd, std::string &db, bool create = false);
 /// Opens the database; `writable` also creates it when missing.
 KnowledgeGraph open_graph(const std::string &db, bool writable, int cache_mib = 64);
 
-/// Edge scores on the command line: 0-1, or STRING's 0-1000 when greater than 1.
-double score_arg(double v);
+/// Edge scores on the command line: 0-1 as they are (1 means 1.0); above 1, a whole number on
+/// STRING's 0-1000 scale (700 = 0.7). Error(invalid_argument) naming the flag for anything else
+/// (negative, above 1000, or a fraction above 1 such as 1.5, which no scale reads plainly).
+double score_arg(double v, const char *flag = "--min-score");
 /// "30,4" -> {30, 4}: positive integers.
 std::vector<std::size_t> parse_k(const std::string &spec, const char *flag = "--k");
 /// "1-3", "2", "1,3,5" -> window numbers (from 1).

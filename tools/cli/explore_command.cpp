@@ -15,7 +15,7 @@ struct ExploreArgs {
   std::string model, system_template, edge_template, path_template, json, report, cx2;
   double min_score = 0;
   std::vector<std::string> relations;
-  bool no_cache = false, no_repair = false, no_json_mode = false, quiet = false;
+  bool no_cache = false, no_repair = false, no_json_mode = false, quiet = false, no_diversity = false;
 };
 
 void print_summary(const ExploreArgs &a, const ExploreResult &r, bool extractive) {
@@ -47,6 +47,7 @@ void run(ExploreArgs &a) {
   o.window.k = parse_k(a.k);
   o.window.filter.min_score = score_arg(a.min_score);
   o.window.filter.relations = a.relations;
+  if (a.no_diversity) o.diversity = 0;
   o.use_cache = !a.no_cache;
   o.repair = !a.no_repair;
   o.templates.load(a.system_template, a.edge_template, a.path_template);
@@ -60,6 +61,7 @@ void run(ExploreArgs &a) {
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
   if (!a.cx2.empty()) write_output(a.cx2, to_cx2(r).dump(1) + "\n");
   const ExploreUsage &u = r.usage;
+  for (const auto &n : r.notes) std::cerr << "grappi: note: " << n << '\n';
   if (o.dry_run && model->local()) {
     std::cerr << "dry run: 0 model calls (the extractive model is not a language model: it would answer "
               << u.distinct_edges + u.selected_paths << " requests locally); nothing was sent\n";
@@ -73,7 +75,9 @@ void run(ExploreArgs &a) {
   }
   if (!a.quiet && a.json != "-") print_summary(a, r, model->kind() == "extractive");
   std::cout.flush();
-  std::cerr << "candidates " << u.candidate_paths << (r.candidates_truncated ? " (bound reached)" : "") << ", explained "
+  std::cerr << "candidates " << u.candidate_paths
+            << (r.candidates_truncated ? " (the best by prior of " + std::to_string(u.candidate_paths_visited) + " visited)" : "")
+            << ", explained "
             << u.paths_explained << " paths and " << u.edges_explained << " edges (" << u.paths_failed << " + "
             << u.edges_failed << " failed); "
             << (u.extractive_answers ? std::to_string(u.extractive_answers) + " extractive answers (no language model), " : "")
@@ -96,10 +100,16 @@ void add_explore(CLI::App &app) {
   c->add_option("--k", a->k, "k per depth, e.g. 30,4 (code default) or 10,2 (paper)");
   c->add_option("--depth", o.window.depth, "Depth M");
   c->add_option("--max-len", o.max_length, "Longest path in edges (L)");
-  c->add_option("--max-paths", o.max_paths, "Bound on candidate paths over all windows");
+  c->add_option("--max-paths", o.max_paths, "Candidate paths kept over all windows: the best by the prior");
+  c->add_option("--max-visited", o.max_visited, "Safety bound on the paths the candidate search visits");
   c->add_option("--top", o.top, "Ranked paths to keep (n)");
+  auto *div = c->add_option("--diversity", o.diversity,
+                            "Diversity of the top n, 0-1: one ordering per protein set, maximal marginal relevance")
+                  ->check(CLI::Range(0.0, 1.0));
+  c->add_flag("--no-diversity", a->no_diversity, "The reference ranking: relevance only, every ordering (--diversity 0)")
+      ->excludes(div);
   c->add_option("--explain-top", o.explain_top, "Explain only the best N candidate paths by a cheap prior (0 = all)");
-  c->add_option("--min-score", a->min_score, "Minimum edge score (0-1 or 0-1000)");
+  c->add_option("--min-score", a->min_score, "Minimum edge score: 0-1, or a whole number 2-1000 on STRING's scale");
   c->add_option("--relation", a->relations, "Relation type(s) to follow");
   c->add_option("--query-weight", o.window.query_weight, "Blend query similarity into the window ranking (0 = reference behaviour)");
   c->add_option("--score-weight", o.window.score_weight, "Blend the edge score into the window ranking");

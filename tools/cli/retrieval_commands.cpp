@@ -119,6 +119,8 @@ void run_window(const WindowArgs &a) {
   const int64_t root = g.resolve(a.protein);
   const auto r = g.retriever(a.model);
   const auto ws = r->windows(root, windows, o);
+  for (const auto &w : ws)
+    if (!w.note.empty()) std::cerr << "grappi: window " << w.index << ": " << w.note << '\n';
   if (a.json) {
     if (ws.size() == 1) {
       std::cout << to_json(r->graph(), ws[0]).dump(2) << '\n';
@@ -151,7 +153,7 @@ void add_window(CLI::App &app) {
   c->add_option("--window", a->windows, "Window number(s): 1, 1-3 or 1,3");
   c->add_option("--k", a->k, "k per depth, e.g. 30,4 (code default) or 10,2 (paper)");
   c->add_option("--depth", a->depth, "Depth M");
-  c->add_option("--min-score", a->min_score, "Minimum edge score (0-1 or 0-1000)");
+  c->add_option("--min-score", a->min_score, "Minimum edge score: 0-1, or a whole number 2-1000 on STRING's scale");
   c->add_option("--relation", a->relations, "Relation type(s) to follow");
   c->add_option("--model", a->model, "Embedding model (default: the latest)");
   c->add_option("--query", a->query, "Query text to blend into the ranking (with --query-weight)");
@@ -207,7 +209,7 @@ void add_paths(CLI::App &app) {
   c->add_option("--to", a->to, "End protein")->required();
   c->add_option("--max-len", a->max_length, "Maximum number of edges");
   c->add_option("--k", a->k, "Number of paths");
-  c->add_option("--min-score", a->min_score, "Minimum edge score (0-1 or 0-1000)");
+  c->add_option("--min-score", a->min_score, "Minimum edge score: 0-1, or a whole number 2-1000 on STRING's scale");
   c->add_option("--relation", a->relations, "Relation type(s) to follow");
   c->add_flag("--weighted", a->weighted, "Shortest by sum of -log(score) instead of hop count");
   c->add_flag("--json", a->json, "JSON output");
@@ -263,7 +265,7 @@ void add_khop(CLI::App &app) {
   c->add_option("--hops", a->hops, "Hops to expand");
   c->add_option("--degree-cap", a->degree_cap, "Expand each node through its top-d edges by score (0 = all)");
   c->add_option("--node-budget", a->node_budget, "At most this many nodes (0 = no limit)");
-  c->add_option("--min-score", a->min_score, "Minimum edge score (0-1 or 0-1000)");
+  c->add_option("--min-score", a->min_score, "Minimum edge score: 0-1, or a whole number 2-1000 on STRING's scale");
   c->add_option("--relation", a->relations, "Relation type(s) to follow");
   c->add_option("--label", a->labels, "Node label(s) to keep");
   c->add_option("--model", a->model, "Embedding model (default: the latest)");
@@ -314,7 +316,7 @@ void add_pagerank(CLI::App &app) {
   c->add_option("--top", a->top, "Show the top N");
   c->add_option("--damping", a->damping, "Damping factor");
   c->add_option("--max-iterations", a->max_iterations, "Iteration cap");
-  c->add_option("--min-score", a->min_score, "Minimum edge score (0-1 or 0-1000)");
+  c->add_option("--min-score", a->min_score, "Minimum edge score: 0-1, or a whole number 2-1000 on STRING's scale");
   c->add_flag("--unweighted", a->unweighted, "Ignore edge scores");
   c->add_flag("--json", a->json, "JSON output");
   c->callback([a] { run_pagerank(*a); });
@@ -391,7 +393,7 @@ void add_retrieve(CLI::App &app) {
   c->add_option("--hops", o.khop.hops, "Base subgraph: hops from the seeds");
   c->add_option("--degree-cap", o.khop.degree_cap, "Base subgraph: expand each node through its top-d edges by score (0: all)");
   c->add_option("--node-budget", o.khop.node_budget, "Base subgraph: at most this many nodes (0: no limit)");
-  c->add_option("--min-score", a->min_score, "Minimum edge score (0-1 or 0-1000)");
+  c->add_option("--min-score", a->min_score, "Minimum edge score: 0-1, or a whole number 2-1000 on STRING's scale");
   c->add_option("--relation", a->relations, "Relation type(s) to follow");
   c->add_option("--label", a->labels, "Node label(s) to keep");
   c->add_option("--pruning", a->pruning, "none, simple, gw or strong");

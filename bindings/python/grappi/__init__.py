@@ -104,7 +104,7 @@ class _ExploreOptions(ctypes.Structure):
                 ("concurrency", _size), ("max_calls", _size), ("max_tokens", _i64), ("dry_run", ctypes.c_int32),
                 ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
                 ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN),
-                ("user_data", ctypes.c_void_p)]
+                ("user_data", ctypes.c_void_p), ("diversity", ctypes.c_double), ("max_visited", _size)]
 
 
 class _PcstOptions(ctypes.Structure):
@@ -123,7 +123,7 @@ _MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _Win
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult}
 _VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_retrieve_options": 2,
-             "grappi_explore_options": 1, "grappi_pcst_options": 1, "grappi_pcst_result": 1}
+             "grappi_explore_options": 2, "grappi_pcst_options": 1, "grappi_pcst_result": 1}
 
 _embed_init = _fn("grappi_embed_options_init", _status, ctypes.POINTER(_EmbedOptions), ctypes.c_uint32)
 _embed = _fn("grappi_graph_embed", _status, ctypes.c_void_p, ctypes.POINTER(_EmbedOptions), ctypes.POINTER(_size))
@@ -271,15 +271,23 @@ class Graph:
 
     def explore(self, root, query, windows=(1,), k=(30, 4), depth=2, max_length=4, top=10, explain_top=0,
                 min_score=0.0, concurrency=8, max_calls=0, max_tokens=0, dry_run=False, use_cache=True,
-                llm="extractive", base_url=None, model=None, api_key_env=None, chat=None):
+                llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, diversity=None,
+                max_paths=None, max_visited=None):
         """Ranked, explained paths from root (a node id, or a name to resolve) for a therapeutic query
         (the explore JSON as a dict).
 
         llm is "extractive" (offline), "openai" (base_url, model) or "callback": then chat is a
         function taking the request dict ({"messages", "json", "max_tokens", "task"}) and returning
         the answer text, or (text, prompt_tokens, completion_tokens); an exception fails that one
-        request. model names the callback model in the response cache."""
+        request. model names the callback model in the response cache. diversity (0-1; 0 for the
+        reference ranking), max_paths and max_visited default to the library's."""
         o = _options("grappi_explore_options", _explore_init)
+        if diversity is not None:
+            o.diversity = diversity
+        if max_paths is not None:
+            o.max_paths = max_paths
+        if max_visited is not None:
+            o.max_visited = max_visited
         ws = (_size * len(windows))(*windows)
         ks = (_size * len(k))(*k)
         o.windows, o.window_count, o.k, o.k_count = ws, len(windows), ks, len(k)

@@ -77,6 +77,12 @@ class GraphTest(unittest.TestCase):
         self.assertEqual(len(r["paths"]), 5)
         self.assertTrue(all(p["proteins"][0] == "CDC28" for p in r["paths"]))
         self.assertTrue(r["paths"][0]["explanation"].startswith("Extractive summary"))
+        self.assertEqual(r["parameters"]["diversity"], 0.1)
+        ref = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=3, top=5, diversity=0, max_paths=50)
+        self.assertEqual(ref["parameters"]["diversity"], 0)
+        self.assertEqual(ref["usage"]["orderings_folded"], 0)
+        self.assertEqual(ref["usage"]["candidate_paths"], 50)
+        self.assertTrue(ref["candidates_truncated"])
         calls = []
 
         def chat(request):

@@ -107,7 +107,7 @@ pub struct grappi_retrieve_options {
 pub type grappi_chat_fn =
     Option<unsafe extern "C" fn(user_data: *mut c_void, request_json: *const c_char, reply: *mut grappi_chat_reply) -> i32>;
 
-pub const GRAPPI_EXPLORE_OPTIONS_VERSION: u32 = 1;
+pub const GRAPPI_EXPLORE_OPTIONS_VERSION: u32 = 2;
 #[repr(C)]
 pub struct grappi_explore_options {
     pub version: u32,
@@ -132,6 +132,9 @@ pub struct grappi_explore_options {
     pub api_key_env: *const c_char,
     pub chat: grappi_chat_fn,
     pub user_data: *mut c_void,
+    // version 2
+    pub diversity: c_double,
+    pub max_visited: usize,
 }
 
 pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
@@ -262,7 +265,7 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
         "grappi_explore_options" => layout!(grappi_explore_options; version, windows, window_count, k, k_count, depth,
                                             min_score, max_length, max_paths, top, explain_top, concurrency, max_calls,
                                             max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env, chat,
-                                            user_data),
+                                            user_data, diversity, max_visited),
         "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
         "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
                                         net_worth, objective_before_improve, improve_rounds),

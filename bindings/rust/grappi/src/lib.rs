@@ -174,8 +174,14 @@ pub struct ExploreOptions {
     pub k: Vec<usize>,
     pub depth: usize,
     pub max_length: usize,
+    /// Candidate paths kept: the best by the prior.
+    pub max_paths: usize,
+    /// Safety bound on the paths the candidate search visits.
+    pub max_visited: usize,
     pub top: usize,
     pub explain_top: usize,
+    /// 0-1: one ordering per protein set and maximal marginal relevance (0: the reference ranking).
+    pub diversity: f64,
     pub concurrency: usize,
     pub max_calls: usize,
     pub dry_run: bool,
@@ -193,8 +199,11 @@ impl Default for ExploreOptions {
             k: vec![30, 4],
             depth: 2,
             max_length: 4,
+            max_paths: 20000,
+            max_visited: 50_000_000,
             top: 10,
             explain_top: 0,
+            diversity: 0.1,
             concurrency: 8,
             max_calls: 0,
             dry_run: false,
@@ -220,8 +229,11 @@ impl Graph {
         opts.k_count = o.k.len();
         opts.depth = o.depth;
         opts.max_length = o.max_length;
+        opts.max_paths = o.max_paths;
+        opts.max_visited = o.max_visited;
         opts.top = o.top;
         opts.explain_top = o.explain_top;
+        opts.diversity = o.diversity;
         opts.concurrency = o.concurrency;
         opts.max_calls = o.max_calls;
         opts.dry_run = o.dry_run as i32;

@@ -32,6 +32,9 @@ fn import_resolve_neighbors_retrieval() {
     let opts = grappi::ExploreOptions { k: vec![5, 2], max_length: 3, top: 3, ..Default::default() };
     let ex = g.explore(cdc28, "cell cycle kinase", &opts).unwrap();
     assert!(ex.contains("\"rank\":3") && ex.contains("Extractive summary (not generated)"));
+    let reference = grappi::ExploreOptions { diversity: 0.0, max_paths: 50, ..opts.clone() };
+    let ex = g.explore(cdc28, "cell cycle kinase", &reference).unwrap();
+    assert!(ex.contains("\"diversity\":0.0") && ex.contains("\"candidate_paths\":50,"));
     let bad = grappi::ExploreOptions { llm: "gpt".into(), ..Default::default() };
     assert_eq!(g.explore(cdc28, "q", &bad).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     assert_eq!(g.explore(-1, "q", &opts).unwrap_err().status, grappi_sys::GRAPPI_ENOTFOUND);
