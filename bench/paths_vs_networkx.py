@@ -8,9 +8,9 @@ Usage (Debian's python3 with python3-networkx; the grappi Python bindings on PYT
       bench/paths_vs_networkx.py DB [PAIRS] [K] [MAXLEN,MAXLEN...]
 DB is a grappi database (e.g. the yeast physical network of data/). Times are per query, after
 one warm-up query of each (grappi's snapshot and networkx's graph built once); the table gives
-the median of 3 runs (one run when it takes more than 2 s). networkx has no length limit: its paths are taken in order and those
-longer than the limit skipped until k are found, which is what "the k shortest with at most L
-edges" means. By hops the enumeration stops at the first path longer than the limit (none after
+the median of 3 runs (one run when it takes more than 2 s). networkx has no length limit: its
+paths are taken in order and those longer than the limit skipped until k are found, which is
+what "the k shortest with at most L edges" means. By hops the enumeration stops at the first path longer than the limit (none after
 it can be shorter); by weight it gives up after NX_CAP paths (the row says so), since with
 fewer than k short paths networkx would enumerate every simple path of the graph."""
 import itertools

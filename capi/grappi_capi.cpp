@@ -465,7 +465,7 @@ grappi_status grappi_graph_embed(grappi_graph *g, const grappi_embed_options *op
     auto &kg = graph_of(g, fn);
     const grappi_embed_options o = read_options(opts, fn);
     grappi::EmbedderSpec spec;
-    spec.kind = text_or(o.embedder, "hashing", fn, "embedder");
+    spec.kind = text_or(o.embedder, "lsa", fn, "embedder");
     spec.dimension = o.dimension;
     spec.name = text_or(o.model, "", fn, "model");
     spec.http.model = spec.name;

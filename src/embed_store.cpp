@@ -169,6 +169,24 @@ std::unique_ptr<Embedder> KnowledgeGraph::make_embedder(const EmbedderSpec &spec
     if (spec.dimension) o.dimension = spec.dimension;
     return hashing_embedder(o, spec.refit);
   }
+  if (spec.kind == "lsa") {
+    LsaEmbedderOptions o;
+    if (spec.dimension) o.dimension = spec.dimension;
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    if (!spec.refit) {
+      Stmt st(impl_->db, "SELECT config, state FROM embedding_models WHERE kind = 'lsa' ORDER BY id DESC");
+      while (st.step()) {
+        std::string state(static_cast<const char *>(st.col_blob(1)), st.col_bytes(1));
+        auto e = LsaEmbedder::restore(st.col_text(0), state);
+        if (e->options().dimension == o.dimension && e->options().lexical_weight == o.lexical_weight) return e;
+      }
+    }
+    auto e = std::make_unique<LsaEmbedder>(o);
+    std::vector<std::string> corpus;
+    for (auto &nt : all_node_texts(impl_->db)) corpus.push_back(std::move(nt.text));
+    e->fit(corpus);
+    return e;
+  }
   if (spec.kind == "openai") {
     if (spec.http.model.empty())
       throw Error(ErrorCode::invalid_argument, "embedder \"openai\" needs a model name");
@@ -184,7 +202,7 @@ std::unique_ptr<Embedder> KnowledgeGraph::make_embedder(const EmbedderSpec &spec
     if (spec.name.empty()) throw Error(ErrorCode::invalid_argument, "embedder \"callback\" needs a name for its vectors");
     return std::make_unique<CallbackEmbedder>(spec.name, spec.dimension, spec.callback);
   }
-  throw Error(ErrorCode::invalid_argument, "unknown embedder '" + spec.kind + "' (hashing, openai or callback)");
+  throw Error(ErrorCode::invalid_argument, "unknown embedder '" + spec.kind + "' (hashing, lsa, openai or callback)");
 }
 
 std::vector<float> KnowledgeGraph::query_vector(std::string_view text, const std::string &model) const {
@@ -248,6 +266,9 @@ std::shared_ptr<Embedder> KnowledgeGraph::query_embedder(const std::string &mode
   if (kind == "hashing") {
     std::string state(static_cast<const char *>(st.col_blob(2)), st.col_bytes(2));
     e = HashingEmbedder::restore(st.col_text(1), state);
+  } else if (kind == "lsa") {
+    std::string state(static_cast<const char *>(st.col_blob(2)), st.col_bytes(2));
+    e = LsaEmbedder::restore(st.col_text(1), state);
   } else if (kind == "openai") {
     e = HttpEmbedder::restore(st.col_text(1));
   }

@@ -58,7 +58,7 @@ class PathSearch {
   std::optional<std::vector<uint32_t>> shortest(uint32_t s, std::size_t budget) {
     if (hop_to_t_[s] == kUnreached || hop_to_t_[s] > budget) return std::nullopt;
     if (s == t_) return std::vector<uint32_t>{s};
-    auto p = weighted_ ? astar(s, budget) : bfs(s, budget);
+    auto p = weighted_ ? astar(s, budget) : hop_astar(s, budget);
     if (p && p->size() - 1 > budget) p = constrained(s, budget);
     return p;
   }
@@ -126,26 +126,36 @@ class PathSearch {
     return p;
   }
 
-  // Hops: breadth-first from s, nodes that cannot reach the target within the budget skipped.
-  std::optional<std::vector<uint32_t>> bfs(uint32_t s, std::size_t budget) {
+  // Hops: A* by hop count with the hop distance to the target as heuristic, in buckets of
+  // f = hops + distance (nodes that cannot reach the target within the budget never enter).
+  // Within a bucket the deepest node goes first (last in, first out), so where the spur graph
+  // still has a path as short as the heuristic says, the search walks straight down it.
+  std::optional<std::vector<uint32_t>> hop_astar(uint32_t s, std::size_t budget) {
     ++search_;
-    std::vector<uint32_t> &queue = queue_;
-    queue.assign(1, s);
+    if (buckets_.size() < budget + 1) buckets_.resize(budget + 1);
+    for (auto &b : buckets_) b.clear();
     touch(s);
     hops_[s] = 0;
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      const uint32_t u = queue[head];
-      const auto a = g_.adjacency(u);
-      for (std::size_t i = 0; i < a.size; ++i) {
-        const uint32_t v = a.neighbor[i];
-        if (!fresh(v) || !passes(u, a, i)) continue;
-        const std::size_t h = hops_[u] + 1;
-        if (hop_to_t_[v] == kUnreached || h + hop_to_t_[v] > budget) continue;
-        touch(v);
-        hops_[v] = static_cast<uint32_t>(h);
-        pred_[v] = u;
-        if (v == t_) return trace(s);
-        queue.push_back(v);
+    buckets_[hop_to_t_[s]].push_back({s, 0});
+    for (std::size_t f = hop_to_t_[s]; f <= budget; ++f) {
+      auto &bucket = buckets_[f];
+      while (!bucket.empty()) {
+        const auto [u, gu] = bucket.back();
+        bucket.pop_back();
+        if (gu != hops_[u]) continue;  // reached again with fewer hops since
+        const auto a = g_.adjacency(u);
+        const uint32_t h = gu + 1;
+        for (std::size_t i = 0; i < a.size; ++i) {
+          const uint32_t v = a.neighbor[i];
+          if (!fresh(v) && hops_[v] <= h) continue;
+          const uint32_t d = hop_to_t_[v];
+          if (d == kUnreached || h + d > budget || !passes(u, a, i)) continue;
+          touch(v);
+          hops_[v] = h;
+          pred_[v] = u;
+          if (v == t_) return trace(s);  // f(t) = h = f: no path is shorter
+          buckets_[h + d].push_back({v, h});
+        }
       }
     }
     return std::nullopt;
@@ -260,7 +270,8 @@ class PathSearch {
   std::vector<char> banned_;
   std::vector<std::pair<uint32_t, uint32_t>> banned_edges_;
   std::vector<double> dist_;
-  std::vector<uint32_t> pred_, hops_, stamp_, queue_;
+  std::vector<uint32_t> pred_, hops_, stamp_;
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> buckets_;  // hop search: (node, hops) by f
   uint32_t search_ = 0;
 };
 

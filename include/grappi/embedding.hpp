@@ -36,7 +36,7 @@ class GRAPPI_CXX_API Embedder {
   virtual std::size_t dimension() const = 0;
   /// One vector per text, in order. Throws grappi::Error on failure.
   virtual Embeddings embed(const std::vector<std::string> &texts) = 0;
-  /// "hashing", "openai", "callback": how a stored model is re-created for queries.
+  /// "lsa", "hashing", "openai", "callback": how a stored model is re-created for queries.
   virtual std::string kind() const = 0;
   /// Configuration (JSON text) needed to re-create the embedder; stored with its vectors.
   virtual std::string config() const { return "{}"; }
@@ -80,6 +80,69 @@ class GRAPPI_CXX_API HashingEmbedder : public Embedder {
   uint32_t docs_ = 0;
   std::vector<uint16_t> df_;  // document frequency per feature bucket (saturating)
   std::vector<float> idf_;    // derived from df_; 0 marks a dropped feature
+};
+
+/// Options of LsaEmbedder.
+struct LsaEmbedderOptions {
+  std::size_t dimension = 256;    ///< concepts kept (the truncated SVD's rank)
+  std::size_t max_terms = 50000;  ///< vocabulary bound: the terms in most documents are kept
+  uint32_t min_df = 2;            ///< a term must occur in at least this many documents
+  double max_df = 0.25;           ///< and in at most this fraction of them (corpora of 20+ documents)
+  std::size_t oversampling = 16;  ///< extra random directions of the randomized SVD
+  int power_iterations = 3;       ///< subspace iterations of the randomized SVD
+  /// Weight of the lexical part, 0-1 (0: concepts only). The vector is the concepts' unit
+  /// vector times sqrt(1 - w) followed by a HashingEmbedder's unit vector times sqrt(w), so a
+  /// cosine is (1 - w) * cos(concepts) + w * cos(lexical): the concepts rank neighbors by
+  /// topic, the lexical part keeps exact words ("tau", "CDC28") decisive for search
+  /// (BENCHMARKS.md measures both).
+  double lexical_weight = 0.7;
+  HashingEmbedderOptions lexical;  ///< the lexical part (384 dimensions by default)
+};
+
+/// Latent semantic analysis learned from the graph's own annotations, with a lexical part:
+/// words (no stop words) weighted by TF-IDF (sublinear term frequency, smoothed IDF, rows
+/// L2-normalised), then a rank-`dimension` truncated SVD of the document-term matrix by a
+/// randomized range finder with subspace iteration (Halko, Martinsson and Tropp 2011; a fixed
+/// Rademacher sketch, so the same corpus gives the same model). A text's concept vector is its
+/// TF-IDF vector projected on the right singular vectors (for the training documents: U times
+/// Sigma), L2-normalised; words that occur in the same annotations ("cyclin", "cdk",
+/// "mitotic") come out close even when two texts share none of them. Words the model never saw
+/// add no concept. The lexical part (LsaEmbedderOptions::lexical_weight) is a HashingEmbedder
+/// fitted on the same corpus. Thread-safe after fit().
+class GRAPPI_CXX_API LsaEmbedder : public Embedder {
+ public:
+  /// An embedder that has not learned yet (fit() does; before it every text embeds to zero).
+  explicit LsaEmbedder(LsaEmbedderOptions options = {});
+  ~LsaEmbedder() override;
+  /// Learns the vocabulary, the IDF weights and the concepts (and the lexical part's weights)
+  /// from a corpus (usually every node's text). When no term occurs in min_df documents (an
+  /// empty or tiny corpus) there is no concept and texts embed by their lexical part alone.
+  void fit(const std::vector<std::string> &corpus);
+  /// Re-creates an embedder from config() and state().
+  static std::unique_ptr<LsaEmbedder> restore(const std::string &config, const std::string &state);
+
+  std::string model() const override;
+  /// options.dimension concepts, plus options.lexical.dimension when lexical_weight > 0.
+  std::size_t dimension() const override;
+  Embeddings embed(const std::vector<std::string> &texts) override;
+  std::string kind() const override { return "lsa"; }
+  std::string config() const override;
+  std::string state() const override;
+  /// Number of terms learned.
+  std::size_t terms() const;
+  /// The options it was made (or restored) with.
+  const LsaEmbedderOptions &options() const { return options_; }
+  /// The singular values of the kept concepts, largest first (zeros past the corpus' rank).
+  const std::vector<float> &singular_values() const { return sigma_; }
+
+ private:
+  struct Model;
+  void embed_one(const std::string &text, float *out) const;
+  LsaEmbedderOptions options_;
+  uint32_t docs_ = 0;
+  std::unique_ptr<Model> m_;
+  std::unique_ptr<HashingEmbedder> lexical_;
+  std::vector<float> sigma_;
 };
 
 /// Options of HttpEmbedder.
@@ -142,13 +205,16 @@ class GRAPPI_CXX_API CallbackEmbedder : public Embedder {
 /// (KnowledgeGraph::make_embedder builds it: the hashing embedder is fitted on the graph's own
 /// texts).
 struct EmbedderSpec {
-  /// "hashing" (built-in, offline), "openai" (an OpenAI-compatible server) or "callback".
-  std::string kind = "hashing";
+  /// "lsa" (built-in, offline, latent semantic analysis of the graph's annotations: the
+  /// default, it ranks neighbors better than hashing - BENCHMARKS.md), "hashing" (built-in,
+  /// offline, lexical), "openai" (an OpenAI-compatible server) or "callback".
+  std::string kind = "lsa";
   /// Vector size; 0 means the embedder's own default (hashing: 384; openai: the model's native
-  /// size, nothing is requested). Required for "callback".
+  /// size, nothing is requested). For "lsa", the number of concepts (default 256; the vector
+  /// adds the 384 dimensions of its lexical part). Required for "callback".
   std::size_t dimension = 0;
-  /// hashing: learn the feature weights again from the current texts instead of reusing the
-  /// stored model of this dimension.
+  /// hashing, lsa: learn again from the current texts instead of reusing the stored model of
+  /// this dimension.
   bool refit = false;
   /// openai: server, model, key variable, batching, retries and timeouts (its `dimensions` is
   /// taken from `dimension`).

@@ -171,8 +171,8 @@ typedef int32_t (*grappi_embed_fn)(void *user_data, const char *const *texts, si
 /** Options of grappi_graph_embed(). */
 typedef struct grappi_embed_options {
   uint32_t version;         /**< #GRAPPI_EMBED_OPTIONS_VERSION */
-  const char *embedder;     /**< "hashing" (default), "openai" or "callback" */
-  size_t dimension;         /**< 0: the embedder's default (hashing 384, openai the model's); callback: required */
+  const char *embedder;     /**< "lsa" (default; NULL too), "hashing", "openai" or "callback" */
+  size_t dimension;         /**< 0: the embedder's default (hashing 384, lsa 256 concepts + 384 lexical, openai the model's); callback: required */
   const char *base_url;     /**< openai: e.g. "http://127.0.0.1:8080/v1" (the default) */
   const char *model;        /**< openai: model name; callback: a name for the vectors (required) */
   const char *api_key_env;  /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
@@ -181,7 +181,7 @@ typedef struct grappi_embed_options {
 } grappi_embed_options;
 /** The defaults of ::grappi_embed_options, as an initializer. */
 #define GRAPPI_EMBED_OPTIONS_INIT \
-  {GRAPPI_EMBED_OPTIONS_VERSION, "hashing", 0, "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL}
+  {GRAPPI_EMBED_OPTIONS_VERSION, "lsa", 0, "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_EMBED_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_embed_options_init(grappi_embed_options *opts, uint32_t version);

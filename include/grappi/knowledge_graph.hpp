@@ -51,7 +51,7 @@ struct EmbedReport {
 struct EmbeddingModel {
   int64_t id = 0;             ///< database id
   std::string name;           ///< the model's name (Embedder::model)
-  std::string kind;           ///< "hashing", "openai", "callback"
+  std::string kind;           ///< "hashing", "lsa", "openai", "callback"
   std::size_t dimension = 0;  ///< vector size
   std::string config;         ///< JSON text
   std::size_t vectors = 0;    ///< vectors stored
@@ -150,9 +150,9 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// the ranking file (a file that cannot be written is a warning in the report, not an error).
   /// This is the one embedding entry point: the C API and the command line call it.
   EmbedReport embed(Embedder &embedder, const EmbedOptions &options = {});
-  /// The embedder a spec names. "hashing" returns the stored hashing model of that dimension
-  /// when there is one (so that re-running embeds only new or changed texts), otherwise one
-  /// fitted on every node's text. Error(invalid_argument) for an unknown kind or a spec that
+  /// The embedder a spec names. "hashing" and "lsa" return the stored model of that kind and
+  /// dimension when there is one (so that re-running embeds only new or changed texts; refit
+  /// learns again), otherwise one fitted on every node's text. Error(invalid_argument) for an unknown kind or a spec that
   /// lacks what its kind needs (a model name for openai, a dimension and function for callback).
   std::unique_ptr<Embedder> make_embedder(const EmbedderSpec &spec) const;
   /// The built-in embedder for this graph: the stored hashing model with these options when
@@ -164,7 +164,7 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// Name of the model used when none is named: the most recently created one. Throws
   /// Error(not_found) when nothing was embedded.
   std::string default_model() const;
-  /// Re-creates the embedder of a stored model for queries (hashing: from its stored state;
+  /// Re-creates the embedder of a stored model for queries (hashing, lsa: from its stored state;
   /// openai: from its configuration, the API key from the environment). Callback models cannot
   /// be re-created: Error(invalid_argument). Cached per model (a model's stored state never
   /// changes under its name), so repeated queries do not re-read or re-derive it; the returned

@@ -10,7 +10,7 @@ namespace grappi::cli {
 namespace {
 
 struct EmbedArgs {
-  std::string db, embedder = "hashing", base_url = HttpEmbedderOptions{}.base_url, model, api_key_env = "OPENAI_API_KEY";
+  std::string db, embedder = "lsa", base_url = HttpEmbedderOptions{}.base_url, model, api_key_env = "OPENAI_API_KEY";
   std::size_t dimension = 0, batch = 0;
   bool refit = false, no_ranking = false;
 };
@@ -27,7 +27,7 @@ void run_embed(const EmbedArgs &a) {
   spec.http.api_key_env = a.api_key_env;
   auto embedder = g.make_embedder(spec);
   EmbedOptions eo;
-  eo.batch_size = a.batch ? a.batch : (a.embedder == "hashing" ? 256 : 128);
+  eo.batch_size = a.batch ? a.batch : (a.embedder == "openai" ? 128 : 256);
   eo.neighbor_ranking = !a.no_ranking;
   ProgressBar bar;
   eo.progress = [&bar](std::size_t done, std::size_t total) { bar("embedding", done, total); };
@@ -70,14 +70,14 @@ void add_embed(CLI::App &app) {
   auto a = std::make_shared<EmbedArgs>();
   auto *c = app.add_subcommand("embed", "Embed every node's name and annotation (only new or changed texts)");
   add_db_option(c, a->db);
-  c->add_option("--embedder", a->embedder, "hashing (built-in, offline) or openai (OpenAI-compatible HTTP)")
-      ->check(CLI::IsMember({"hashing", "openai"}));
+  c->add_option("--embedder", a->embedder, "lsa (built-in: latent semantic analysis of the annotations), hashing (built-in, lexical) or openai (OpenAI-compatible HTTP)")
+      ->check(CLI::IsMember({"hashing", "lsa", "openai"}));
   c->add_option("--base-url", a->base_url, "OpenAI-compatible base URL (POST {base}/embeddings)");
   c->add_option("--model", a->model, "Model name for --embedder openai");
   c->add_option("--api-key-env", a->api_key_env, "Environment variable holding the API key");
-  c->add_option("--dim", a->dimension, "Dimension; 0 = the embedder's default (hashing 384, openai the model's)");
-  c->add_option("--batch", a->batch, "Texts per request (0 = 256 hashing, 128 openai)");
-  c->add_flag("--refit", a->refit, "Hashing: learn the weights again from the current annotations");
+  c->add_option("--dim", a->dimension, "Dimension; 0 = the embedder's default (hashing 384, lsa 256 concepts + 384 lexical, openai the model's)");
+  c->add_option("--batch", a->batch, "Texts per batch (0 = 256 built-in, 128 openai)");
+  c->add_flag("--refit", a->refit, "hashing, lsa: learn again from the current annotations");
   c->add_flag("--no-neighbor-ranking", a->no_ranking,
               "Do not rank every node's neighbors by similarity afterwards (<db>.knn, used by windows)");
   c->callback([a] { run_embed(*a); });

@@ -234,9 +234,10 @@ class Graph:
         for i in range(count.value):
             yield ids[i], scores[i]
 
-    def embed(self, embedder="hashing", dimension=0, base_url=None, model=None, api_key_env=None):
-        """Embeds new or changed node texts ("hashing": built-in and offline; "openai": an
-        OpenAI-compatible server) and ranks every node's neighbors; returns how many were embedded."""
+    def embed(self, embedder="lsa", dimension=0, base_url=None, model=None, api_key_env=None):
+        """Embeds new or changed node texts ("lsa": built-in, offline, latent semantic analysis;
+        "hashing": built-in, offline, lexical; "openai": an OpenAI-compatible server) and ranks every
+        node's neighbors; returns how many were embedded."""
         o = _options("grappi_embed_options", _embed_init)
         o.embedder, o.dimension = embedder.encode(), dimension
         if base_url:

@@ -115,8 +115,9 @@ impl Graph {
         Ok(ids.into_iter().zip(scores))
     }
 
-    /// Embeds new or changed node texts with the built-in (offline) embedder and ranks every
-    /// node's neighbors; returns how many texts were embedded.
+    /// Embeds new or changed node texts with the built-in offline embedder (latent semantic
+    /// analysis of the annotations) and ranks every node's neighbors; returns how many texts
+    /// were embedded.
     pub fn embed(&self) -> Result<usize> {
         let mut n = 0;
         check(unsafe { sys::grappi_graph_embed(self.h, ptr::null(), &mut n) })?;
