@@ -306,7 +306,9 @@ std::string LsaEmbedder::config() const {
 std::string LsaEmbedder::state() const {
   const Model &m = *m_;
   std::string s(kStateMagic, sizeof kStateMagic);
-  auto put = [&s](const void *p, std::size_t n) { s.append(static_cast<const char *>(p), n); };
+  auto put = [&s](const void *p, std::size_t n) {
+    if (n) s.append(static_cast<const char *>(p), n);
+  };
   const auto count = static_cast<uint32_t>(m.terms.size());
   put(&count, sizeof count);
   for (const auto &t : m.terms) {
@@ -358,7 +360,7 @@ std::unique_ptr<LsaEmbedder> LsaEmbedder::restore(const std::string &config, con
   std::size_t at = 0;
   auto take = [&](void *p, std::size_t n) {
     if (state.size() - at < n) throw bad();
-    std::memcpy(p, state.data() + at, n);
+    if (n) std::memcpy(p, state.data() + at, n);  // (an empty vector's data() may be null)
     at += n;
   };
   char magic[sizeof kStateMagic];
