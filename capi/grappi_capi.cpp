@@ -386,9 +386,7 @@ grappi_status grappi_graph_import(grappi_graph *g, const char *kind, const char 
   return guard([&]() -> grappi_status {
     const char *fn = "grappi_graph_import";
     auto &kg = graph_of(g, fn);
-    grappi::ImportSource s{text(path, fn, "path"),
-                           grappi::string_format_from_name(text_or(kind, "detect", fn, "kind"))};
-    kg.import_string({s});
+    kg.import({grappi::SourceFile{text(path, fn, "path"), text_or(kind, "detect", fn, "kind")}});
     return GRAPPI_OK;
   });
 }

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "graph_impl.hpp"
+#include "importers.hpp"
 #include "score.hpp"
 #include "grappi/error.hpp"
 #include "text_reader.hpp"
@@ -466,6 +467,7 @@ FileReport Importer::run(const ImportSource &src, StringFormat format, const std
   rep_ = FileReport{};
   rep_.path = src.path;
   rep_.format = format;
+  rep_.kind = to_string(format);
   rep_.taxon = -1;
   rep_.string_version = string_version_of(src.path);
   touched_.assign(ids_.size(), 0);
@@ -514,6 +516,7 @@ FileReport Importer::run(const ImportSource &src, StringFormat format, const std
       FileReport r;
       r.path = src.path;
       r.format = format;
+      r.kind = to_string(format);
       r.string_version = rep_.string_version;
       r.taxon = rep_.taxon;
       r.dataset_id = same.col_int(0);
@@ -839,6 +842,11 @@ void Importer::write_batches(BatchQueue &queue, const std::vector<std::string> &
 ImportReport KnowledgeGraph::import_string(const std::vector<ImportSource> &sources, const ImportOptions &options) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->require_writable("import");
+  return detail::import_string_files(*impl_, sources, options);
+}
+
+ImportReport detail::import_string_files(KnowledgeGraph::Impl &impl, const std::vector<ImportSource> &sources,
+                                         const ImportOptions &options) {
   if (sources.empty()) throw Error(ErrorCode::invalid_argument, "import: no files given");
   if (options.min_score < 0 || options.min_score > 1000)
     throw Error(ErrorCode::invalid_argument, "import: min_score " + std::to_string(options.min_score) +
@@ -859,7 +867,7 @@ ImportReport KnowledgeGraph::import_string(const std::vector<ImportSource> &sour
     Detected d = detect_format(s.path, header);
     if (d.format == StringFormat::detect)
       throw Error(ErrorCode::parse, s.path + ":1: unrecognised header '" + std::string(header.substr(0, 120)) +
-                                        "' (not a STRING info, aliases, links, detailed, physical, actions or export file)");
+                                        "' (not a STRING info, aliases, links, detailed, physical, actions or export file, nor an OBO ontology)");
     StringFormat f = d.format;
     if (s.format != StringFormat::detect) {
       // A links or physical file given with channel columns is its detailed variant.
@@ -877,10 +885,10 @@ ImportReport KnowledgeGraph::import_string(const std::vector<ImportSource> &sour
   }
   std::stable_sort(jobs.begin(), jobs.end(), [](const Job &a, const Job &b) { return order_of(a.format) < order_of(b.format); });
   ImportReport report;
-  Savepoint tx(impl_->db, "grappi_import");
-  Importer imp(*impl_, options);
+  Savepoint tx(impl.db, "grappi_import");
+  Importer imp(impl, options);
   for (const auto &j : jobs) report.files.push_back(imp.run(j.src, j.format, j.columns));
-  impl_->bump_generation();
+  impl.bump_generation();
   tx.commit();
   report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return report;

@@ -17,10 +17,31 @@ NLOHMANN_JSON_SERIALIZE_ENUM(StringFormat, {{StringFormat::detect, "detect"},
                                             {StringFormat::physical_detailed, "physical_detailed"},
                                             {StringFormat::actions, "actions"},
                                             {StringFormat::web_export, "web_export"}})
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FileReport, path, format, string_version, taxon, dataset_id, already_imported, lines,
-                                   rows_below_min_score, rows_skipped, nodes_created, nodes_updated, edges_created,
-                                   edges_existing, aliases_created, score_conflicts, bad_line_examples, seconds)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ImportReport, files, seconds)
+// "format" is the format's name whatever the kind of file; "details" an object.
+void to_json(json &j, const FileReport &r) {
+  json details = json::object();
+  for (const auto &[k, v] : r.details) details[k] = v;
+  j = json{{"path", r.path},
+           {"format", r.kind.empty() ? json(r.format) : json(r.kind)},
+           {"string_version", r.string_version},
+           {"taxon", r.taxon},
+           {"dataset_id", r.dataset_id},
+           {"already_imported", r.already_imported},
+           {"lines", r.lines},
+           {"rows_below_min_score", r.rows_below_min_score},
+           {"rows_skipped", r.rows_skipped},
+           {"nodes_created", r.nodes_created},
+           {"nodes_updated", r.nodes_updated},
+           {"placeholder_nodes", r.placeholder_nodes},
+           {"edges_created", r.edges_created},
+           {"edges_existing", r.edges_existing},
+           {"aliases_created", r.aliases_created},
+           {"score_conflicts", r.score_conflicts},
+           {"details", details},
+           {"bad_line_examples", r.bad_line_examples},
+           {"seconds", r.seconds}};
+}
+void to_json(json &j, const ImportReport &r) { j = json{{"files", r.files}, {"seconds", r.seconds}}; }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ResolveCandidate, id, external_id, name, matched_by)
 
 namespace {

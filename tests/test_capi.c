@@ -546,6 +546,19 @@ int main(int argc, char **argv) {
   CHECK(grappi_graph_resolve(g, "CDC28", &id) == GRAPPI_OK && id == cdc28);
   grappi_graph_free(g);
 
+  /* An OBO ontology beside the proteins: detected from its header, or named. */
+  opts.read_only = 0;
+  CHECK(grappi_graph_open(db, &opts, &g) == GRAPPI_OK);
+  snprintf(path, sizeof path, "%s/ontology/goslim_generic.obo", data);
+  CHECK(grappi_graph_import(g, NULL, path) == GRAPPI_OK);
+  CHECK(grappi_graph_resolve(g, "GO:0005694", &id) == GRAPPI_OK);
+  CHECK(grappi_graph_node_name(g, id, &name) == GRAPPI_OK && name && strcmp(name, "chromosome") == 0);
+  grappi_free(name);
+  name = NULL;
+  snprintf(path, sizeof path, "%s/4932.protein.info.v12.0.txt.gz", data);
+  CHECK(grappi_graph_import(g, "obo", path) == GRAPPI_EPARSE); /* not an ontology */
+  grappi_graph_free(g);
+
   remove(db);
   snprintf(path, sizeof path, "%s-wal", db);
   remove(path);

@@ -3,7 +3,7 @@
 # separate tests (tests/CMakeLists.txt): two set-up parts import the yeast network and the
 # human demo data once into $DBDIR, the other parts use those databases (copying them first
 # when they change them).
-#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes
+#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology
 set -euo pipefail
 : "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}" "${DBDIR:?directory of the shared databases}"
 PART=${1:?part}
@@ -334,6 +334,35 @@ python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["paths"] =
 printf 'not a database, just text\n' > "$T/text.db"
 rc=$(status_of "$GRAPPI" info --db "$T/text.db")
 [ "$rc" -eq 1 ] || fail "a file that is not a database exited $rc"
+;;
+
+ontology)  # its own database: PSI-MI and the GO slim, detected from their headers
+O="$T/o.db"
+"$GRAPPI" import --db "$O" "$DATA/ontology/psi-mi.obo" --obo "$DATA/ontology/goslim_generic.obo" --json > "$T/import.json"
+python3 - "$T/import.json" <<'PY'
+import json, sys
+files = json.load(open(sys.argv[1]))["files"]
+assert [f["format"] for f in files] == ["obo", "obo"], files
+go, mi = files  # named formats before detected ones
+assert mi["details"]["terms"] == 1652 and mi["details"]["obsolete_terms"] == 178, mi
+assert go["details"]["terms"] == 141 and go["details"]["typedefs"] == 11, go
+PY
+"$GRAPPI" ontology --db "$O" --root MI:0190 --json > "$T/sub.json"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); d=j["descendants"]; assert len(d)==145 and max(t["distance"] for t in d)==9, len(d)' "$T/sub.json"
+"$GRAPPI" ontology --db "$O" "direct interaction" --ancestors | grep -Eq "^MI:0915 +physical association +1 *$" || fail "ancestors"
+"$GRAPPI" ontology --db "$O" MI:0407 --root MI:0190 | grep -q "depth under MI:0190: 4" || fail "depth"
+"$GRAPPI" ontology --db "$O" MI:0407 --lca MI:0403 --json |
+  python3 -c 'import json,sys; j=json.load(sys.stdin); assert [t["external_id"] for t in j["lowest_common_ancestors"]]==["MI:0190"] and j["distance"]==5, j'
+"$GRAPPI" ontology --db "$O" GO:0000228 --parents --relation obo.is_a --relation obo.part_of | grep -q "GO:0005634" || fail "part_of parent"
+for args in "ontology --db $O MI:99999" "ontology --db $O MI:0407 --relation obo.part-of" "ontology --db $O MI:0407 --parents --children" "ontology --db $O --ancestors"; do
+  # shellcheck disable=SC2086
+  rc=$(status_of "$GRAPPI" $args)
+  [ "$rc" -eq 2 ] || fail "$args exited $rc"
+done
+printf 'format-version: 1.2\n\n[Term]\nid: T:1\ndef: "unterminated\n' > "$T/bad.obo"
+rc=$(status_of "$GRAPPI" import --db "$O" "$T/bad.obo")
+[ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || fail "bad OBO exited $rc"
+grep -q "bad.obo:5: unterminated quoted text" "$T/err" || fail "bad OBO message: $(cat "$T/err")"
 ;;
 
 *)

@@ -1,4 +1,4 @@
-// grappi/import.hpp — options and reports of the STRING importers.
+// grappi/import.hpp — options and reports of the importers (STRING files, OBO ontologies, ...).
 #pragma once
 
 #include "grappi/export.h"
@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace grappi {
@@ -37,6 +38,18 @@ struct ImportSource {
   StringFormat format = StringFormat::detect;  ///< forced, or detected from the header
 };
 
+/// One file for KnowledgeGraph::import, any supported format.
+struct SourceFile {
+  std::string path;  ///< plain or gzipped
+  /// "detect" (from the header), a STRING format name (to_string(StringFormat): "info",
+  /// "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export";
+  /// also "export"), or "obo" (an OBO 1.2/1.4 ontology). import_formats() lists them.
+  std::string format = "detect";
+};
+
+/// Every format name KnowledgeGraph::import accepts, "detect" first.
+GRAPPI_CXX_API std::vector<std::string> import_formats();
+
 /// How far an import has come (ImportOptions::progress).
 struct ImportProgress {
   std::string path;          ///< the file being imported
@@ -61,7 +74,9 @@ struct ImportOptions {
 /// What happened to one file.
 struct FileReport {
   std::string path;                            ///< as given
-  StringFormat format = StringFormat::detect;  ///< the detected or forced format
+  /// The detected or forced format's name: a STRING format (to_string(format)) or "obo".
+  std::string kind;
+  StringFormat format = StringFormat::detect;  ///< a STRING file's format; detect for other formats
   std::string string_version;                  ///< e.g. "12.0", from the file name; empty when unknown
   int64_t taxon = 0;                           ///< organism of the file's ids; 0 when mixed or unknown
   int64_t dataset_id = 0;                      ///< the dataset recorded for it
@@ -75,6 +90,13 @@ struct FileReport {
   uint64_t edges_existing = 0;    ///< edges that were already in the database (merged)
   uint64_t aliases_created = 0;   ///< new aliases
   uint64_t score_conflicts = 0;   ///< both directions of a link listed with different scores
+  /// Nodes created for identifiers the file refers to but does not define and no stored node
+  /// or alias has (an ontology term's parent from another file, for example): counted, never
+  /// dropped. Also included in nodes_created.
+  uint64_t placeholder_nodes = 0;
+  /// Counts particular to the format, e.g. OBO: "terms", "obsolete_terms", "typedefs",
+  /// "is_a", "relationships", "other_stanzas".
+  std::vector<std::pair<std::string, uint64_t>> details;
   std::vector<std::string> bad_line_examples;  ///< "file:line: problem"
   double seconds = 0;                          ///< wall time of this file's import
 };

@@ -105,6 +105,11 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// the same content and options is reported as already_imported and adds nothing.
   ImportReport import_string(const std::vector<ImportSource> &sources,
                              const ImportOptions &options = {});
+  /// Imports files of any supported format (SourceFile::format; import_formats()), all in one
+  /// transaction: STRING files first in their dependency order, then ontologies, in the order
+  /// given within each kind. The same bad-input rules as import_string: on any bad line
+  /// Error(parse) names the file, line and problem and nothing is written.
+  ImportReport import(const std::vector<SourceFile> &files, const ImportOptions &options = {});
   /// Removes everything a dataset contributed: its edges (unless another dataset also
   /// contributed them), its aliases, the nodes no other dataset names, and the node
   /// annotations it set. Throws Error(not_found) for an unknown id.

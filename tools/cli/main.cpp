@@ -25,6 +25,7 @@ int main(int argc, char **argv) {
   add_pcst(app);
   add_retrieve(app);
   add_explore(app);
+  add_ontology(app);
   try {
     app.parse(argc, argv);  // a command runs in its callback
   } catch (const ExitStatus &e) {

@@ -1,0 +1,75 @@
+// KnowledgeGraph::import: files of any supported format in one transaction, dispatched to the
+// importer of each format (importers.hpp).
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+
+#include "grappi/error.hpp"
+#include "grappi/knowledge_graph.hpp"
+#include "importers.hpp"
+#include "obo_parser.hpp"
+#include "text_reader.hpp"
+#include "text_util.hpp"
+
+namespace grappi {
+
+std::vector<std::string> import_formats() {
+  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo"};
+}
+
+namespace {
+
+std::string joined_formats() {
+  std::string s;
+  for (const auto &f : import_formats()) s += (s.empty() ? "" : ", ") + f;
+  return s;
+}
+
+// The first line that is neither blank nor an OBO comment, for detection.
+std::string first_content_line(const std::string &path) {
+  detail::LineReader r(path);
+  std::string_view line;
+  for (int i = 0; i < 64 && r.next(line); ++i) {
+    const std::string t = detail::trim_copy(line);
+    if (!t.empty() && t.front() != '!') return t;
+  }
+  return {};
+}
+
+}  // namespace
+
+ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const ImportOptions &options) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->require_writable("import");
+  if (files.empty()) throw Error(ErrorCode::invalid_argument, "import: no files given");
+  const auto t0 = std::chrono::steady_clock::now();
+  // Every file's kind is settled before anything is written.
+  std::vector<ImportSource> string_files;
+  std::vector<std::string> obo_files;
+  for (const auto &f : files) {
+    const std::string format = f.format.empty() ? "detect" : f.format;
+    if (format == "obo") {
+      obo_files.push_back(f.path);
+    } else if (format == "detect") {
+      if (detail::looks_like_obo(first_content_line(f.path))) obo_files.push_back(f.path);
+      else string_files.push_back({f.path, StringFormat::detect});
+    } else {
+      const auto known = import_formats();
+      if (std::find(known.begin(), known.end(), format) == known.end() && format != "export" &&
+          format != "physical-detailed")
+        throw Error(ErrorCode::invalid_argument,
+                    "import: unknown format '" + format + "' for " + f.path + " (" + joined_formats() + ")");
+      string_files.push_back({f.path, string_format_from_name(format)});
+    }
+  }
+  ImportReport report;
+  detail::Savepoint tx(impl_->db, "grappi_import_all");
+  if (!string_files.empty()) report = detail::import_string_files(*impl_, string_files, options);
+  for (const auto &p : obo_files) report.files.push_back(detail::import_obo_file(*impl_, p, options));
+  impl_->bump_generation();
+  tx.commit();
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return report;
+}
+
+}  // namespace grappi

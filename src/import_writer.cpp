@@ -1,0 +1,170 @@
+// ImportWriter (import_writer.hpp): the database side of every importer of a non-STRING format.
+#include "import_writer.hpp"
+
+#include "grappi/error.hpp"
+
+namespace grappi::detail {
+
+namespace {
+
+std::string base_name_of(const std::string &path) {
+  const std::size_t slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+ImportWriter::ImportWriter(KnowledgeGraph::Impl &impl, const std::string &path, const std::string &kind,
+                           uint64_t file_size, const nlohmann::json &options)
+    : impl_(impl), db_(impl.db), kind_(kind) {
+  sp_ = std::make_unique<Savepoint>(db_, "grappi_file");
+  Stmt ins(db_, "INSERT INTO datasets(name, path, file_size, sha256, format, options, imported_at) VALUES(?,?,?,'',?,?,?)");
+  ins.bind(1, base_name_of(path)).bind(2, path).bind(3, static_cast<int64_t>(file_size)).bind(4, kind)
+      .bind(5, options.dump()).bind(6, utc_now()).run();
+  dataset_ = db_.last_insert_rowid();
+  rep_.path = path;
+  rep_.kind = kind;
+  rep_.dataset_id = dataset_;
+}
+
+ImportWriter::~ImportWriter() = default;
+
+std::optional<int64_t> ImportWriter::find(std::string_view external_id) {
+  if (!find_) find_ = std::make_unique<Stmt>(db_, "SELECT id FROM nodes WHERE external_id = ?");
+  find_->reset();
+  find_->bind(1, external_id);
+  std::optional<int64_t> id;
+  if (find_->step()) id = find_->col_int(0);
+  find_->reset();
+  return id;
+}
+
+void ImportWriter::claim_node(int64_t id) {
+  if (!claim_) claim_ = std::make_unique<Stmt>(db_, "INSERT OR IGNORE INTO node_claims(node_id, dataset_id) VALUES(?,?)");
+  claim_->bind(1, id).bind(2, dataset_).run();
+}
+
+int64_t ImportWriter::define_node(const NodeInput &n, int64_t taxon) {
+  const std::string name = n.name.empty() ? n.external_id : n.name;
+  int64_t id;
+  if (auto existing = find(n.external_id)) {
+    id = *existing;
+    if (!update_node_)
+      update_node_ = std::make_unique<Stmt>(
+          db_, "UPDATE nodes SET name = ?, label = ?, annotation = ?, attributes = ?, info_dataset = ? WHERE id = ?");
+    update_node_->bind(1, name).bind(2, n.label).bind(3, n.annotation).bind(4, n.attributes).bind(5, dataset_)
+        .bind(6, id).run();
+    ++rep_.nodes_updated;
+  } else {
+    if (!insert_node_)
+      insert_node_ = std::make_unique<Stmt>(
+          db_, "INSERT INTO nodes(external_id, name, label, annotation, size, attributes, taxon, info_dataset) "
+               "VALUES(?,?,?,?,?,?,?,?)");
+    insert_node_->bind(1, n.external_id).bind(2, name).bind(3, n.label).bind(4, n.annotation).bind(5, n.size)
+        .bind(6, n.attributes).bind(7, taxon).bind(8, dataset_).run();
+    id = db_.last_insert_rowid();
+    ++rep_.nodes_created;
+  }
+  claim_node(id);
+  return id;
+}
+
+int64_t ImportWriter::reference_node(std::string_view external_id, const std::string &label) {
+  if (auto existing = find(external_id)) {
+    claim_node(*existing);
+    return *existing;
+  }
+  if (!insert_node_)
+    insert_node_ = std::make_unique<Stmt>(
+        db_, "INSERT INTO nodes(external_id, name, label, annotation, size, attributes, taxon, info_dataset) "
+             "VALUES(?,?,?,?,?,?,?,?)");
+  insert_node_->bind(1, external_id).bind(2, external_id).bind(3, label).bind(4, "").bind(5, int64_t{0})
+      .bind(6, "{}").bind(7, int64_t{0}).bind_null(8).run();
+  const int64_t id = db_.last_insert_rowid();
+  ++rep_.nodes_created;
+  ++rep_.placeholder_nodes;
+  claim_node(id);
+  return id;
+}
+
+void ImportWriter::add_alias(int64_t node, std::string_view alias, std::string_view source) {
+  if (alias.empty()) return;
+  if (!alias_)
+    alias_ = std::make_unique<Stmt>(db_, "INSERT OR IGNORE INTO aliases(node_id, alias, source, dataset_id) VALUES(?,?,?,?)");
+  alias_->bind(1, node).bind(2, alias).bind(3, source).bind(4, dataset_).run();
+  if (db_.changes() > 0) ++rep_.aliases_created;
+}
+
+int64_t ImportWriter::relation_id(std::string_view name) {
+  auto it = relations_.find(std::string(name));
+  if (it != relations_.end()) return it->second;
+  const int64_t id = impl_.intern_relation(name);
+  relations_.emplace(std::string(name), id);
+  return id;
+}
+
+int64_t ImportWriter::add_edge(int64_t source, int64_t target, std::string_view relation, bool directed, double score,
+                               const std::string &evidence_json) {
+  if (!directed && source > target) std::swap(source, target);
+  const int64_t rel = relation_id(relation);
+  if (!find_edge_)
+    find_edge_ = std::make_unique<Stmt>(
+        db_, "SELECT id, dataset_id FROM edges WHERE source = ? AND target = ? AND relation = ? AND directed = ?");
+  find_edge_->reset();
+  find_edge_->bind(1, source).bind(2, target).bind(3, rel).bind(4, directed ? 1 : 0);
+  if (find_edge_->step()) {
+    const int64_t id = find_edge_->col_int(0), owner = find_edge_->col_null(1) ? 0 : find_edge_->col_int(1);
+    find_edge_->reset();
+    if (owner != dataset_) {
+      if (!claim_edge_)
+        claim_edge_ = std::make_unique<Stmt>(db_, "INSERT OR IGNORE INTO edge_claims(edge_id, dataset_id) VALUES(?,?)");
+      claim_edge_->bind(1, id).bind(2, dataset_).run();
+    }
+    ++rep_.edges_existing;
+    return id;
+  }
+  find_edge_->reset();
+  if (!insert_edge_)
+    insert_edge_ = std::make_unique<Stmt>(
+        db_, "INSERT INTO edges(source, target, relation, directed, score, channels, evidence, dataset_id) "
+             "VALUES(?,?,?,?,?,NULL,?,?)");
+  insert_edge_->bind(1, source).bind(2, target).bind(3, rel).bind(4, directed ? 1 : 0).bind(5, score);
+  if (evidence_json.empty()) insert_edge_->bind_null(6);
+  else insert_edge_->bind(6, evidence_json);
+  insert_edge_->bind(7, dataset_).run();
+  ++rep_.edges_created;
+  return db_.last_insert_rowid();
+}
+
+FileReport ImportWriter::finish(const std::string &sha256, double seconds) {
+  rep_.seconds = seconds;
+  {
+    Stmt same(db_, "SELECT id FROM datasets WHERE sha256 = ? AND format = ? AND id <> ?");
+    same.bind(1, sha256).bind(2, kind_).bind(3, dataset_);
+    if (same.step()) {
+      FileReport r;
+      r.path = rep_.path;
+      r.kind = kind_;
+      r.dataset_id = same.col_int(0);
+      r.already_imported = true;
+      r.lines = rep_.lines;
+      r.seconds = seconds;
+      sp_.reset();  // rolls this file back
+      return r;
+    }
+  }
+  nlohmann::json counts = {{"lines", rep_.lines},
+                           {"nodes_created", rep_.nodes_created},
+                           {"nodes_updated", rep_.nodes_updated},
+                           {"placeholder_nodes", rep_.placeholder_nodes},
+                           {"edges_created", rep_.edges_created},
+                           {"edges_existing", rep_.edges_existing},
+                           {"aliases_created", rep_.aliases_created}};
+  for (const auto &[k, v] : rep_.details) counts[k] = v;
+  Stmt upd(db_, "UPDATE datasets SET sha256 = ?, counts = ?, seconds = ? WHERE id = ?");
+  upd.bind(1, sha256).bind(2, counts.dump()).bind(3, seconds).bind(4, dataset_).run();
+  sp_->commit();
+  return rep_;
+}
+
+}  // namespace grappi::detail

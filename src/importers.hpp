@@ -1,0 +1,19 @@
+// Internal: the importers KnowledgeGraph::import dispatches to, one file each. Each runs
+// inside the caller's transaction, with the graph's lock held.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "graph_impl.hpp"
+#include "grappi/import.hpp"
+
+namespace grappi::detail {
+
+/// STRING files (import_string.cpp): format detection, dependency order, its own savepoint.
+ImportReport import_string_files(KnowledgeGraph::Impl &impl, const std::vector<ImportSource> &sources,
+                                 const ImportOptions &options);
+/// An OBO ontology (import_obo.cpp).
+FileReport import_obo_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+
+}  // namespace grappi::detail
