@@ -295,6 +295,7 @@ class GRAPPI_CXX_API Retriever {
                               const EdgeSimilarity &edge_similarity = {}) const;
 
  private:
+  class WindowRanker;  // ranks a node's neighbors for a window (windows.cpp)
   /// Cosine similarity of two snapshot nodes' vectors; NaN when either has none.
   float similarity(uint32_t a, uint32_t b) const;
   /// Cosine similarity of a unit query vector and a node's vector; NaN when it has none.
