@@ -82,7 +82,7 @@ int64_t ImportWriter::reference_node(std::string_view external_id, const std::st
       .bind(6, "{}").bind(7, int64_t{0}).bind_null(8).run();
   const int64_t id = db_.last_insert_rowid();
   ++rep_.nodes_created;
-  ++rep_.placeholder_nodes;
+  ++rep_.referenced_nodes_created;
   claim_node(id);
   return id;
 }
@@ -156,7 +156,7 @@ FileReport ImportWriter::finish(const std::string &sha256, double seconds) {
   nlohmann::json counts = {{"lines", rep_.lines},
                            {"nodes_created", rep_.nodes_created},
                            {"nodes_updated", rep_.nodes_updated},
-                           {"placeholder_nodes", rep_.placeholder_nodes},
+                           {"referenced_nodes_created", rep_.referenced_nodes_created},
                            {"edges_created", rep_.edges_created},
                            {"edges_existing", rep_.edges_existing},
                            {"aliases_created", rep_.aliases_created}};

@@ -39,7 +39,7 @@ class ImportWriter {
   /// marks it as described by this dataset; counted as created or updated. Claims it.
   int64_t define_node(const NodeInput &node, int64_t taxon = 0);
   /// The node of an identifier the file refers to without defining it: an existing node, or a
-  /// new placeholder of that label (counted as placeholder_nodes). Claims it.
+  /// new node of that label named by the id (counted as referenced_nodes_created). Claims it.
   int64_t reference_node(std::string_view external_id, const std::string &label);
   /// Adds (node, alias, source) unless present; counted when new.
   void add_alias(int64_t node, std::string_view alias, std::string_view source);

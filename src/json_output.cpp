@@ -32,7 +32,7 @@ void to_json(json &j, const FileReport &r) {
            {"rows_skipped", r.rows_skipped},
            {"nodes_created", r.nodes_created},
            {"nodes_updated", r.nodes_updated},
-           {"placeholder_nodes", r.placeholder_nodes},
+           {"referenced_nodes_created", r.referenced_nodes_created},
            {"edges_created", r.edges_created},
            {"edges_existing", r.edges_existing},
            {"aliases_created", r.aliases_created},

@@ -79,7 +79,7 @@ TEST_CASE("PSI-MI imports whole: every term and is_a line of the file - checked 
   const auto &f = rep.files[0];
   CHECK(f.kind == "obo");
   CHECK(f.nodes_created == raw.size());
-  CHECK(f.placeholder_nodes == 0);
+  CHECK(f.referenced_nodes_created == 0);
   CHECK(detail_of(f, "terms") == raw.size());
   CHECK(detail_of(f, "obsolete_terms") == obsolete);
   CHECK(detail_of(f, "is_a") == is_a);
@@ -243,7 +243,7 @@ TEST_CASE("GO slim: relationships become typed edges and two ontologies share on
   CHECK(kg.stats().edges_by_relation.size() == 1);
 }
 
-TEST_CASE("OBO: references to terms the file does not define become counted placeholder nodes") {
+TEST_CASE("OBO: references to terms the file does not define become new nodes - counted") {
   TempDir d;
   KnowledgeGraph kg(d.file("kg.db"));
   const std::string f = d.file("mini.obo");
@@ -254,7 +254,7 @@ TEST_CASE("OBO: references to terms the file does not define become counted plac
              "relationship: part_of X:2 {source=\"x\"}\n\n[Term]\nid: X:2\nname: two\n\n[Instance]\nid: i\n");
   const auto rep = kg.import({{f}});
   const auto &r = rep.files[0];
-  CHECK(r.placeholder_nodes == 1);
+  CHECK(r.referenced_nodes_created == 1);
   CHECK(r.nodes_created == 3);
   CHECK(detail_of(r, "other_stanzas") == 1);
   const auto one = kg.node_by_external_id("X:1");
@@ -270,6 +270,14 @@ TEST_CASE("OBO: references to terms the file does not define become counted plac
   std::vector<std::string> parents;
   for (int64_t p : ont.parents(kg.resolve("X:1"))) parents.push_back(ext(kg, p));
   CHECK(parents == std::vector<std::string>{"X:0", "X:2"});
+  // A later file that refers to X:2 and X:0 without defining them joins the stored nodes.
+  const std::string g = d.file("more.obo");
+  write_file(g, "format-version: 1.4\n\n[Term]\nid: X:3\nis_a: X:2\nis_a: X:0\n");
+  const auto more = kg.import({{g}});
+  CHECK(more.files[0].referenced_nodes_created == 0);
+  CHECK(more.files[0].nodes_created == 1);
+  grappi::Ontology after(kg.snapshot());
+  CHECK(after.parents(kg.resolve("X:3")) == std::vector<int64_t>{kg.resolve("X:0"), kg.resolve("X:2")});
 }
 
 TEST_CASE("bad OBO input: the file and line are named and the database is unchanged") {

@@ -91,9 +91,9 @@ struct FileReport {
   uint64_t aliases_created = 0;   ///< new aliases
   uint64_t score_conflicts = 0;   ///< both directions of a link listed with different scores
   /// Nodes created for identifiers the file refers to but does not define and no stored node
-  /// or alias has (an ontology term's parent from another file, for example): counted, never
-  /// dropped. Also included in nodes_created.
-  uint64_t placeholder_nodes = 0;
+  /// has as its external id (an ontology term's parent from another file, for example), each
+  /// named by its id: counted, never dropped. Also included in nodes_created.
+  uint64_t referenced_nodes_created = 0;
   /// Counts particular to the format, e.g. OBO: "terms", "obsolete_terms", "typedefs",
   /// "is_a", "relationships", "other_stanzas".
   std::vector<std::pair<std::string, uint64_t>> details;

@@ -51,8 +51,8 @@ void run_import(const ImportArgs &a) {
                     std::to_string(f.rows_below_min_score), std::to_string(f.rows_skipped), fmt(f.seconds, 2)});
   print_table({"file", "format", "status", "lines", "nodes+", "edges+", "aliases+", "below-min", "skipped", "s"}, rows);
   for (const auto &f : rep.files)
-    if (f.placeholder_nodes)
-      std::cerr << f.path << ": " << f.placeholder_nodes
+    if (f.referenced_nodes_created)
+      std::cerr << f.path << ": " << f.referenced_nodes_created
                 << " referenced identifier(s) the file does not define and the database did not have became new nodes\n";
   for (const auto &f : rep.files)
     if (f.rows_skipped) {
