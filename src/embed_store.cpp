@@ -47,6 +47,26 @@ std::string model_or_default(detail::Db &db, const std::string &model) {
   return st.col_text(0);
 }
 
+// The newest stored model of `kind` that `fits`, re-created from its state; otherwise (or with
+// refit) a new one from `make`, fitted on every node's text.
+template <class E, class Fits, class Make>
+std::unique_ptr<E> stored_or_fitted(detail::Db &db, const char *kind, bool refit, Fits fits, Make make) {
+  if (!refit) {
+    Stmt st(db, "SELECT config, state FROM embedding_models WHERE kind = ? ORDER BY id DESC");
+    st.bind(1, kind);
+    while (st.step()) {
+      std::string state(static_cast<const char *>(st.col_blob(1)), st.col_bytes(1));
+      auto e = E::restore(st.col_text(0), state);
+      if (fits(*e)) return e;
+    }
+  }
+  auto e = make();
+  std::vector<std::string> corpus;
+  for (auto &nt : all_node_texts(db)) corpus.push_back(std::move(nt.text));
+  e->fit(corpus);
+  return e;
+}
+
 }  // namespace
 
 std::string KnowledgeGraph::node_text(const Node &node) {
@@ -173,19 +193,12 @@ std::unique_ptr<Embedder> KnowledgeGraph::make_embedder(const EmbedderSpec &spec
     LsaEmbedderOptions o;
     if (spec.dimension) o.dimension = spec.dimension;
     std::lock_guard<std::mutex> lock(impl_->mu);
-    if (!spec.refit) {
-      Stmt st(impl_->db, "SELECT config, state FROM embedding_models WHERE kind = 'lsa' ORDER BY id DESC");
-      while (st.step()) {
-        std::string state(static_cast<const char *>(st.col_blob(1)), st.col_bytes(1));
-        auto e = LsaEmbedder::restore(st.col_text(0), state);
-        if (e->options().dimension == o.dimension && e->options().lexical_weight == o.lexical_weight) return e;
-      }
-    }
-    auto e = std::make_unique<LsaEmbedder>(o);
-    std::vector<std::string> corpus;
-    for (auto &nt : all_node_texts(impl_->db)) corpus.push_back(std::move(nt.text));
-    e->fit(corpus);
-    return e;
+    return stored_or_fitted<LsaEmbedder>(
+        impl_->db, "lsa", spec.refit,
+        [&](const LsaEmbedder &e) {
+          return e.options().dimension == o.dimension && e.options().lexical_weight == o.lexical_weight;
+        },
+        [&] { return std::make_unique<LsaEmbedder>(o); });
   }
   if (spec.kind == "openai") {
     if (spec.http.model.empty())
@@ -221,19 +234,9 @@ std::vector<float> KnowledgeGraph::query_vector(std::string_view text, const std
 
 std::unique_ptr<HashingEmbedder> KnowledgeGraph::hashing_embedder(const HashingEmbedderOptions &options, bool refit) const {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  if (!refit) {
-    Stmt st(impl_->db, "SELECT config, state FROM embedding_models WHERE kind = 'hashing' ORDER BY id DESC");
-    while (st.step()) {
-      std::string state(static_cast<const char *>(st.col_blob(1)), st.col_bytes(1));
-      auto e = HashingEmbedder::restore(st.col_text(0), state);
-      if (e->dimension() == options.dimension) return e;
-    }
-  }
-  auto e = std::make_unique<HashingEmbedder>(options);
-  std::vector<std::string> corpus;
-  for (auto &nt : all_node_texts(impl_->db)) corpus.push_back(std::move(nt.text));
-  e->fit(corpus);
-  return e;
+  return stored_or_fitted<HashingEmbedder>(
+      impl_->db, "hashing", refit, [&](const HashingEmbedder &e) { return e.dimension() == options.dimension; },
+      [&] { return std::make_unique<HashingEmbedder>(options); });
 }
 
 std::vector<EmbeddingModel> KnowledgeGraph::embedding_models() const {

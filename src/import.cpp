@@ -1,6 +1,5 @@
 // KnowledgeGraph::import: files of any supported format in one transaction, dispatched to the
 // importer of each format (importers.hpp).
-#include <algorithm>
 #include <chrono>
 #include <mutex>
 
@@ -54,12 +53,14 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
       if (detail::looks_like_obo(first_content_line(f.path))) obo_files.push_back(f.path);
       else string_files.push_back({f.path, StringFormat::detect});
     } else {
-      const auto known = import_formats();
-      if (std::find(known.begin(), known.end(), format) == known.end() && format != "export" &&
-          format != "physical-detailed")
+      StringFormat sf;
+      try {
+        sf = string_format_from_name(format);  // the STRING names and their aliases
+      } catch (const Error &) {
         throw Error(ErrorCode::invalid_argument,
                     "import: unknown format '" + format + "' for " + f.path + " (" + joined_formats() + ")");
-      string_files.push_back({f.path, string_format_from_name(format)});
+      }
+      string_files.push_back({f.path, sf});
     }
   }
   ImportReport report;

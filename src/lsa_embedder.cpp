@@ -37,9 +37,7 @@ uint64_t splitmix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// An orthonormal basis of y's columns. Cholesky QR twice (two products with the Gram matrix:
-// fast, and orthonormal to rounding after the second pass); Householder QR when y is too close
-// to rank deficient for Cholesky (a tiny corpus, repeated texts).
+// Thin Householder QR: Q of y.
 Matrix householder_orthonormal(const Matrix &y) {
   Eigen::HouseholderQR<Eigen::MatrixXf> qr(y);
   Eigen::MatrixXf q = qr.householderQ() * Eigen::MatrixXf::Identity(y.rows(), y.cols());
@@ -89,6 +87,9 @@ bool cholesky_pass(Matrix &y) {
   return true;
 }
 
+// An orthonormal basis of y's columns. Cholesky QR twice (two products with the Gram matrix:
+// fast, and orthonormal to rounding after the second pass); Householder QR when y is too close
+// to rank deficient for Cholesky (a tiny corpus, repeated texts).
 Matrix orthonormal(const Matrix &y) {
   Matrix q = y;
   if (cholesky_pass(q) && cholesky_pass(q)) return q;

@@ -101,7 +101,7 @@ class Parser {
 
   void finish(const OboStanza *s) const {
     if (s && s->id.empty())
-      throw Error(ErrorCode::parse, r_.path() + ":" + std::to_string(s->line) + ": stanza without an id: line");
+      throw Error(ErrorCode::parse, r_.path() + ":" + std::to_string(s->line) + ": stanza without an 'id:' line");
   }
 
   void single(std::string &field, const std::string &value, std::string_view tag) const {

@@ -73,6 +73,12 @@ std::vector<int64_t> Ontology::children(int64_t term) const { return first_level
 
 std::vector<TermDistance> Ontology::ancestors(int64_t term) const { return walk(term, true); }
 
+std::vector<TermDistance> Ontology::self_and_ancestors(int64_t term) const {
+  auto v = walk(term, true);
+  v.insert(v.begin(), TermDistance{term, 0});
+  return v;
+}
+
 std::vector<TermDistance> Ontology::descendants(int64_t term) const { return walk(term, false); }
 
 std::optional<std::size_t> Ontology::depth(int64_t term, int64_t root) const {
@@ -85,12 +91,7 @@ std::optional<std::size_t> Ontology::depth(int64_t term, int64_t root) const {
 
 std::vector<int64_t> Ontology::lowest_common_ancestors(int64_t a, int64_t b) const {
   // Common ancestors (each term counts as its own ancestor at distance 0).
-  auto up = [&](int64_t t) {
-    auto v = walk(t, true);
-    v.insert(v.begin(), TermDistance{t, 0});
-    return v;
-  };
-  const auto ua = up(a), ub = up(b);
+  const auto ua = self_and_ancestors(a), ub = self_and_ancestors(b);
   std::vector<int64_t> common;
   {
     std::vector<int64_t> ids_b;
@@ -118,12 +119,7 @@ std::vector<int64_t> Ontology::lowest_common_ancestors(int64_t a, int64_t b) con
 }
 
 std::optional<std::size_t> Ontology::distance(int64_t a, int64_t b) const {
-  auto up = [&](int64_t t) {
-    auto v = walk(t, true);
-    v.insert(v.begin(), TermDistance{t, 0});
-    return v;
-  };
-  const auto ua = up(a), ub = up(b);
+  const auto ua = self_and_ancestors(a), ub = self_and_ancestors(b);
   std::optional<std::size_t> best;
   for (const auto &x : ua)
     for (const auto &y : ub)

@@ -292,7 +292,7 @@ TEST_CASE("bad OBO input: the file and line are named and the database is unchan
   const std::vector<std::pair<std::string, std::string>> cases = {
       {head + "[Term\nid: T:2\n", ":6: a stanza header must end with ']'"},
       {head + "this line has no tag\n", ":6: expected 'tag: value'"},
-      {head + "\n[Term]\nname: nameless\n", ":7: stanza without an id"},
+      {head + "\n[Term]\nname: nameless\n", ":7: stanza without an 'id:' line"},
       {head + "\n[Term]\nid: T:1\n", "the id 'T:1' was already defined by the stanza at line 3"},
       {head + "def: \"never closed\n", ":6: unterminated quoted text in 'def:'"},
       {head + "def: no quotes\n", ":6: 'def:' needs a quoted text"},

@@ -65,6 +65,7 @@ class GRAPPI_CXX_API Ontology {
 
  private:
   std::vector<TermDistance> walk(int64_t term, bool up, std::size_t max_distance = std::numeric_limits<std::size_t>::max()) const;
+  std::vector<TermDistance> self_and_ancestors(int64_t term) const;  // the term at distance 0 first
   uint32_t index(int64_t id) const;
 
   std::shared_ptr<const GraphSnapshot> graph_;
