@@ -16,7 +16,7 @@
 namespace grappi {
 
 namespace detail {
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
 /// Creates or checks the schema and sets the connection's pragmas.
 void open_schema(Db &db, bool read_only, int cache_mib);
 /// Current time, UTC, ISO 8601.

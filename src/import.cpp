@@ -6,6 +6,7 @@
 #include "grappi/error.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "importers.hpp"
+#include "mitab_parser.hpp"
 #include "obo_parser.hpp"
 #include "text_reader.hpp"
 #include "text_util.hpp"
@@ -13,7 +14,7 @@
 namespace grappi {
 
 std::vector<std::string> import_formats() {
-  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo"};
+  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab"};
 }
 
 namespace {
@@ -25,6 +26,7 @@ std::string joined_formats() {
 }
 
 // The first line that is neither blank nor an OBO comment, for detection.
+// (A MITAB header starts with '#', which is not an OBO comment.)
 std::string first_content_line(const std::string &path) {
   detail::LineReader r(path);
   std::string_view line;
@@ -44,13 +46,15 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   const auto t0 = std::chrono::steady_clock::now();
   // Every file's kind is settled before anything is written.
   std::vector<ImportSource> string_files;
-  std::vector<std::string> obo_files;
+  std::vector<std::pair<std::string, std::string>> other_files;  // (format, path), in order
   for (const auto &f : files) {
     const std::string format = f.format.empty() ? "detect" : f.format;
-    if (format == "obo") {
-      obo_files.push_back(f.path);
+    if (format == "obo" || format == "mitab") {
+      other_files.emplace_back(format, f.path);
     } else if (format == "detect") {
-      if (detail::looks_like_obo(first_content_line(f.path))) obo_files.push_back(f.path);
+      const std::string first = first_content_line(f.path);
+      if (detail::looks_like_obo(first)) other_files.emplace_back("obo", f.path);
+      else if (detail::looks_like_mitab(first)) other_files.emplace_back("mitab", f.path);
       else string_files.push_back({f.path, StringFormat::detect});
     } else {
       StringFormat sf;
@@ -66,7 +70,14 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   ImportReport report;
   detail::Savepoint tx(impl_->db, "grappi_import_all");
   if (!string_files.empty()) report = detail::import_string_files(*impl_, string_files, options);
-  for (const auto &p : obo_files) report.files.push_back(detail::import_obo_file(*impl_, p, options));
+  // Ontologies first (their terms are what interaction files cite), then interactions, each
+  // joining the proteins the STRING files defined.
+  for (const char *kind : {"obo", "mitab"})
+    for (const auto &[format, path] : other_files) {
+      if (format != kind) continue;
+      report.files.push_back(format == "obo" ? detail::import_obo_file(*impl_, path, options)
+                                             : detail::import_mitab_file(*impl_, path, options));
+    }
   impl_->bump_generation();
   tx.commit();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

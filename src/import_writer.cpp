@@ -87,6 +87,70 @@ int64_t ImportWriter::reference_node(std::string_view external_id, const std::st
   return id;
 }
 
+std::vector<std::pair<int64_t, int64_t>> ImportWriter::nodes_named(std::string_view id) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  if (id.empty()) return out;
+  if (auto n = find(id)) {
+    Stmt t(db_, "SELECT taxon FROM nodes WHERE id = ?");
+    t.bind(1, *n);
+    t.step();
+    out.emplace_back(*n, t.col_int(0));
+    return out;
+  }
+  // The alias index is case-insensitive; the comparison that decides is exact.
+  if (!by_alias_)
+    by_alias_ = std::make_unique<Stmt>(
+        db_, "SELECT DISTINCT a.node_id, n.taxon FROM aliases a JOIN nodes n ON n.id = a.node_id "
+             "WHERE a.alias = ?1 COLLATE NOCASE AND a.alias = ?1 ORDER BY a.node_id");
+  by_alias_->reset();
+  by_alias_->bind(1, id);
+  while (by_alias_->step()) out.emplace_back(by_alias_->col_int(0), by_alias_->col_int(1));
+  by_alias_->reset();
+  return out;
+}
+
+std::optional<int64_t> ImportWriter::join(const std::vector<std::string> &keys, int64_t taxon, bool &ambiguous) {
+  ambiguous = false;
+  for (const auto &k : keys) {
+    const auto found = nodes_named(k);
+    if (found.size() == 1) return found[0].first;
+    if (found.size() > 1) {
+      std::optional<int64_t> same;
+      int n = 0;
+      for (const auto &[node, t] : found)
+        if (taxon != 0 && t == taxon) {
+          same = node;
+          ++n;
+        }
+      if (n == 1) return same;
+      ambiguous = true;  // a less trusted key does not overrule an ambiguous one
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+void ImportWriter::raise_score(int64_t edge, double score) {
+  if (!score_) score_ = std::make_unique<Stmt>(db_, "UPDATE edges SET score = max(score, ?) WHERE id = ? AND dataset_id = ?");
+  score_->bind(1, score).bind(2, edge).bind(3, dataset_).run();
+}
+
+bool ImportWriter::created_here(int64_t edge) {
+  if (!owner_) owner_ = std::make_unique<Stmt>(db_, "SELECT dataset_id FROM edges WHERE id = ?");
+  owner_->reset();
+  owner_->bind(1, edge);
+  const bool mine = owner_->step() && !owner_->col_null(0) && owner_->col_int(0) == dataset_;
+  owner_->reset();
+  return mine;
+}
+
+void ImportWriter::add_evidence(int64_t edge, uint64_t line, const std::string &record_json, std::string_view raw) {
+  if (!evidence_)
+    evidence_ = std::make_unique<Stmt>(
+        db_, "INSERT INTO edge_evidence(edge_id, dataset_id, line, record, raw) VALUES(?,?,?,?,?)");
+  evidence_->bind(1, edge).bind(2, dataset_).bind(3, static_cast<int64_t>(line)).bind(4, record_json).bind(5, raw).run();
+}
+
 void ImportWriter::add_alias(int64_t node, std::string_view alias, std::string_view source) {
   if (alias.empty()) return;
   if (!alias_)

@@ -41,12 +41,28 @@ class ImportWriter {
   /// The node of an identifier the file refers to without defining it: an existing node, or a
   /// new node of that label named by the id (counted as referenced_nodes_created). Claims it.
   int64_t reference_node(std::string_view external_id, const std::string &label);
+  /// Nodes an identifier names: the node with that external id, else every node with a stored
+  /// alias equal to it (case-sensitive). Node ids ascending, each with its taxon.
+  std::vector<std::pair<int64_t, int64_t>> nodes_named(std::string_view id);
+  /// The existing node the first key that names any node names (keys in order of trust): one
+  /// node joins; several join the one of `taxon` when exactly one has it, else nothing joins and
+  /// `ambiguous` is set (a less trusted key does not overrule an ambiguous one: UniProt's
+  /// P02994 is both TEF1 and TEF2 in STRING).
+  std::optional<int64_t> join(const std::vector<std::string> &keys, int64_t taxon, bool &ambiguous);
   /// Adds (node, alias, source) unless present; counted when new.
   void add_alias(int64_t node, std::string_view alias, std::string_view source);
   /// The edge (endpoints ordered for undirected edges), created with this dataset as its
   /// contributor or claimed when it exists; counted as created or existing.
   int64_t add_edge(int64_t source, int64_t target, std::string_view relation, bool directed, double score,
                    const std::string &evidence_json = {});
+
+  /// Sets the score of an edge this file created (merged evidence: the best score).
+  void raise_score(int64_t edge, double score);
+  /// Stores one source row behind an edge (edge_evidence): its line, what was read from it
+  /// (a JSON object) and the row itself.
+  void add_evidence(int64_t edge, uint64_t line, const std::string &record_json, std::string_view raw);
+  /// Whether `edge` was created by this file (rather than found).
+  bool created_here(int64_t edge);
 
   /// Ends the file: the sha256, the counts (rep_ plus `details`) and the wall time on the
   /// dataset row; releases the savepoint. When the same bytes were imported before in this
@@ -64,7 +80,8 @@ class ImportWriter {
   int64_t dataset_ = 0;
   std::string kind_;
   std::unordered_map<std::string, int64_t> relations_;
-  std::unique_ptr<Stmt> find_, insert_node_, update_node_, claim_, alias_, find_edge_, insert_edge_, claim_edge_;
+  std::unique_ptr<Stmt> find_, insert_node_, update_node_, claim_, alias_, find_edge_, insert_edge_, claim_edge_,
+      by_alias_, score_, evidence_, owner_;
 };
 
 }  // namespace grappi::detail

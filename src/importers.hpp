@@ -15,5 +15,7 @@ ImportReport import_string_files(KnowledgeGraph::Impl &impl, const std::vector<I
                                  const ImportOptions &options);
 /// An OBO ontology (import_obo.cpp).
 FileReport import_obo_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+/// A PSI-MITAB 2.5/2.6/2.7 file (import_mitab.cpp).
+FileReport import_mitab_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 
 }  // namespace grappi::detail

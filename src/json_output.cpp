@@ -85,10 +85,14 @@ json to_json(const Node &n) {
 json to_json(const Edge &e) {
   json ch = json::object();
   for (auto &c : e.channels) ch[c.name] = c.score;
+  json records = json::array();
+  for (const auto &r : e.records)
+    records.push_back(json{{"dataset_id", r.dataset_id}, {"line", r.line}, {"record", parse_or_string(r.record)},
+                           {"raw", r.raw}});
   return json{{"id", e.id},         {"source", e.source},   {"target", e.target},
               {"relation", e.relation}, {"directed", e.directed}, {"score", e.score},
               {"channels", ch},     {"pmids", e.pmids},     {"evidence", e.evidence},
-              {"dataset_id", e.dataset_id}};
+              {"dataset_id", e.dataset_id}, {"records", records}};
 }
 
 json to_json(const Dataset &d) {

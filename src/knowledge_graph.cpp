@@ -88,6 +88,28 @@ Edge read_edge(const Stmt &st) {
   return e;
 }
 
+// The evidence records of an edge, their PubMed ids merged into the edge's (sorted, unique).
+void read_records(detail::Db &db, Edge &e) {
+  Stmt st(db, "SELECT dataset_id, line, record, raw FROM edge_evidence WHERE edge_id = ? ORDER BY id");
+  st.bind(1, e.id);
+  bool more_pmids = false;
+  while (st.step()) {
+    EvidenceRecord r{st.col_int(0), st.col_int(1), st.col_text(2), st.col_text(3)};
+    auto j = nlohmann::json::parse(r.record, nullptr, false);
+    if (j.is_object() && j.contains("pmids") && j["pmids"].is_array())
+      for (auto &p : j["pmids"])
+        if (p.is_number_integer()) {
+          e.pmids.push_back(p.get<int64_t>());
+          more_pmids = true;
+        }
+    e.records.push_back(std::move(r));
+  }
+  if (more_pmids) {
+    std::sort(e.pmids.begin(), e.pmids.end());
+    e.pmids.erase(std::unique(e.pmids.begin(), e.pmids.end()), e.pmids.end());
+  }
+}
+
 Dataset read_dataset(const Stmt &st) {
   Dataset d;
   d.id = st.col_int(0);
@@ -169,7 +191,10 @@ std::optional<Edge> KnowledgeGraph::edge(int64_t id) const {
   Stmt st(impl_->db, (std::string(kEdgeSelect) + "WHERE e.id = ?").c_str());
   st.bind(1, id);
   if (!st.step()) return std::nullopt;
-  return read_edge(st);
+  Edge e = read_edge(st);
+  st.reset();
+  read_records(impl_->db, e);
+  return e;
 }
 
 std::vector<Edge> KnowledgeGraph::edges_between(int64_t a, int64_t b) const {
@@ -181,6 +206,7 @@ std::vector<Edge> KnowledgeGraph::edges_between(int64_t a, int64_t b) const {
   st.bind(1, a).bind(2, b);
   std::vector<Edge> out;
   while (st.step()) out.push_back(read_edge(st));
+  for (auto &e : out) read_records(impl_->db, e);
   return out;
 }
 

@@ -58,30 +58,48 @@ ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_sugg
                                          how.empty() ? "alias:" + st.col_text(3) : how});
     }
   };
-  // 1. External id (exact, then case-insensitive).
-  {
-    Stmt st(db, "SELECT id, external_id, name FROM nodes WHERE external_id = ?1 "
-                "UNION SELECT id, external_id, name FROM nodes WHERE external_id = ?1 COLLATE NOCASE");
-    st.bind(1, q);
-    collect(st, "external_id");
-  }
-  // 2. Preferred name.
-  if (found.empty()) {
-    Stmt st(db, "SELECT id, external_id, name FROM nodes WHERE name = ?1 COLLATE NOCASE ORDER BY id");
-    st.bind(1, q);
-    collect(st, "name");
-  }
-  // 3. Aliases, and external ids without their taxon prefix ("ENSP00000340820").
-  if (found.empty()) {
-    Stmt st(db,
-            "SELECT n.id, n.external_id, n.name, a.source FROM aliases a JOIN nodes n ON n.id = a.node_id "
-            "WHERE a.alias = ?1 COLLATE NOCASE ORDER BY n.id, a.source");
-    st.bind(1, q);
-    collect(st, "");
-    Stmt st2(db, "SELECT id, external_id, name FROM nodes WHERE external_id LIKE '%.' || ?1 "
-                 "AND instr(?1, '%') = 0 AND instr(?1, '_') = 0 ORDER BY id");
-    st2.bind(1, q);
-    if (found.empty()) collect(st2, "external_id");
+  const auto match = [&](const std::string &key) {
+    // 1. External id (exact, then case-insensitive).
+    {
+      Stmt st(db, "SELECT id, external_id, name FROM nodes WHERE external_id = ?1 "
+                  "UNION SELECT id, external_id, name FROM nodes WHERE external_id = ?1 COLLATE NOCASE");
+      st.bind(1, key);
+      collect(st, "external_id");
+    }
+    // 2. Preferred name.
+    if (found.empty()) {
+      Stmt st(db, "SELECT id, external_id, name FROM nodes WHERE name = ?1 COLLATE NOCASE ORDER BY id");
+      st.bind(1, key);
+      collect(st, "name");
+    }
+    // 3. Aliases, and external ids without their taxon prefix ("ENSP00000340820").
+    if (found.empty()) {
+      Stmt st(db,
+              "SELECT n.id, n.external_id, n.name, a.source FROM aliases a JOIN nodes n ON n.id = a.node_id "
+              "WHERE a.alias = ?1 COLLATE NOCASE ORDER BY n.id, a.source");
+      st.bind(1, key);
+      collect(st, "");
+      Stmt st2(db, "SELECT id, external_id, name FROM nodes WHERE external_id LIKE '%.' || ?1 "
+                   "AND instr(?1, '%') = 0 AND instr(?1, '_') = 0 ORDER BY id");
+      st2.bind(1, key);
+      if (found.empty()) collect(st2, "external_id");
+    }
+  };
+  match(q);
+  // 4. A namespaced id ("uniprotkb:P10636", "ensembl:ENSG00000186868") that no node carries as
+  // such: the id without its namespace.
+  const std::size_t colon = q.find(':');
+  if (found.empty() && colon != std::string::npos && colon > 0 && colon + 1 < q.size() &&
+      std::isalpha(static_cast<unsigned char>(q[0]))) {
+    bool plain = true;
+    for (std::size_t i = 0; i < colon; ++i) {
+      const unsigned char c = static_cast<unsigned char>(q[i]);
+      plain = plain && (std::isalnum(c) || c == '_' || c == '-' || c == '.' || c == ' ');
+    }
+    if (plain) {
+      match(q.substr(colon + 1));
+      for (auto &kv : found) kv.second.matched_by += " (without namespace " + q.substr(0, colon) + ")";
+    }
   }
   for (auto &kv : found) r.candidates.push_back(kv.second);
   if (r.candidates.size() == 1) {

@@ -117,6 +117,22 @@ CREATE TABLE llm_cache(
 CREATE INDEX llm_cache_model ON llm_cache(model);
 )SQL";
 
+// Schema version 4: evidence records, one per source row behind an edge (an IntAct interaction,
+// a BEL statement, ...): what the importer read from it as JSON and the row itself, so that
+// every edge can show (and a curator can check) the rows it rests on. They go with their
+// dataset and with their edge.
+const char *kSchemaV4 = R"SQL(
+CREATE TABLE edge_evidence(
+  id INTEGER PRIMARY KEY,
+  edge_id INTEGER NOT NULL REFERENCES edges(id) ON DELETE CASCADE,
+  dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  line INTEGER NOT NULL,
+  record TEXT NOT NULL,
+  raw TEXT NOT NULL DEFAULT '');
+CREATE INDEX edge_evidence_edge ON edge_evidence(edge_id);
+CREATE INDEX edge_evidence_dataset ON edge_evidence(dataset_id);
+)SQL";
+
 }  // namespace
 
 void open_schema(Db &db, bool read_only, int cache_mib) {
@@ -153,6 +169,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     db.exec(kSchemaV1);
     db.exec(kSchemaV2);
     db.exec(kSchemaV3);
+    db.exec(kSchemaV4);
     Stmt ins(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     ins.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion)).run();
     ins.bind(1, "created_by").bind(2, std::string("grappi ") + GRAPPI_VERSION_STRING).run();
@@ -169,6 +186,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
       Savepoint sp(db, "grappi_migrate");
       if (version < 2) db.exec(kSchemaV2);
       if (version < 3) db.exec(kSchemaV3);
+      if (version < 4) db.exec(kSchemaV4);
       db.exec(("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'").c_str());
       db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
       sp.commit();

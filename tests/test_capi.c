@@ -557,6 +557,15 @@ int main(int argc, char **argv) {
   name = NULL;
   snprintf(path, sizeof path, "%s/4932.protein.info.v12.0.txt.gz", data);
   CHECK(grappi_graph_import(g, "obo", path) == GRAPPI_EPARSE); /* not an ontology */
+  /* IntAct interactions joined to the yeast proteins through their UniProt accessions. */
+  snprintf(path, sizeof path, "%s/intact/intact_sample.mitab27.tsv.gz", data);
+  CHECK(grappi_graph_import(g, "mitab", path) == GRAPPI_OK);
+  CHECK(grappi_graph_resolve(g, "uniprotkb:P40460", &id) == GRAPPI_OK);
+  CHECK(grappi_graph_node_name(g, id, &name) == GRAPPI_OK && name && strcmp(name, "NDC80") == 0);
+  grappi_free(name);
+  name = NULL;
+  snprintf(path, sizeof path, "%s/ontology/goslim_generic.obo", data);
+  CHECK(grappi_graph_import(g, "mitab", path) == GRAPPI_EPARSE); /* not MITAB */
   grappi_graph_free(g);
 
   remove(db);

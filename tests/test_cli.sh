@@ -3,7 +3,7 @@
 # separate tests (tests/CMakeLists.txt): two set-up parts import the yeast network and the
 # human demo data once into $DBDIR, the other parts use those databases (copying them first
 # when they change them).
-#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology
+#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab
 set -euo pipefail
 : "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}" "${DBDIR:?directory of the shared databases}"
 PART=${1:?part}
@@ -363,6 +363,36 @@ printf 'format-version: 1.2\n\n[Term]\nid: T:1\ndef: "unterminated\n' > "$T/bad.
 rc=$(status_of "$GRAPPI" import --db "$O" "$T/bad.obo")
 [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || fail "bad OBO exited $rc"
 grep -q "bad.obo:5: unterminated quoted text" "$T/err" || fail "bad OBO message: $(cat "$T/err")"
+;;
+
+mitab)  # IntAct beside the yeast network (a copy of it)
+M="$T/m.db"
+cp "$Y" "$M"
+"$GRAPPI" import --db "$M" "$DATA/intact/intact_sample.mitab27.tsv.gz" --json > "$T/import.json"
+python3 - "$T/import.json" <<'PY'
+import json, sys
+(f,) = json.load(open(sys.argv[1]))["files"]
+d = f["details"]
+assert f["format"] == "mitab" and f["lines"] == 823, f
+assert d["interactions"] == 823 and d["interactors"] == 377 and d["interactors_joined"] == 59, d
+assert d["ambiguous_joins"] == 1 and d["interactors_created"] == 318 and d["mitab_version"] == 27, d
+PY
+"$GRAPPI" import --db "$T/alone.db" --mitab "$DATA/intact/intact_sample.mitab27.tsv.gz" > /dev/null 2> "$T/alone.err"
+grep -q "377 interactor(s) matched no stored protein" "$T/alone.err" || fail "created interactors not reported: $(cat "$T/alone.err")"
+"$GRAPPI" resolve --db "$M" uniprotkb:P40460 | grep -q "^NDC80	4932.YIL144W" || fail "namespaced resolve"
+"$GRAPPI" edges --db "$M" uniprotkb:P40460 uniprotkb:P40460 > "$T/edges.txt"
+grep -q "^mitab.physical_association  score 0.370" "$T/edges.txt" || fail "edge: $(cat "$T/edges.txt")"
+[ "$(grep -c "intact:EBI-.*PMID 11087867  type physical association (MI:0915)  method two hybrid (MI:0018)" "$T/edges.txt")" -eq 4 ] ||
+  fail "records: $(cat "$T/edges.txt")"
+"$GRAPPI" edges --db "$M" uniprotkb:P40460 uniprotkb:P40460 --json |
+  python3 -c 'import json,sys; (e,)=json.load(sys.stdin); r=e["records"]; assert len(r)==4 and r[0]["raw"].startswith("uniprotkb:P40460\t") and e["pmids"]==[11087867], e'
+"$GRAPPI" info --db "$M" | grep -Eq "^mitab.physical_association +[0-9]+" || fail "info relations"
+"$GRAPPI" edges --db "$M" CDC28 CLN2 | grep -q "^string.physical  score 0.998" || fail "STRING edge"
+printf '#ID(s) interactor A\tID(s) interactor B\nuniprotkb:P1\tuniprotkb:P2\n' > "$T/bad.tsv"
+rc=$(status_of "$GRAPPI" import --db "$M" --mitab "$T/bad.tsv")
+[ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || fail "bad MITAB exited $rc"
+grep -q "bad.tsv:2: expected 15 (MITAB 2.5), 36 (2.6) or 42 (2.7) tab-separated columns, found 2" "$T/err" ||
+  fail "bad MITAB message: $(cat "$T/err")"
 ;;
 
 *)

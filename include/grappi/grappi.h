@@ -106,10 +106,10 @@ GRAPPI_API grappi_status grappi_graph_open(const char *path, const grappi_open_o
 GRAPPI_API void grappi_graph_free(grappi_graph *g);
 
 /**
- * @brief Imports one file (a STRING file or an OBO ontology) in one transaction.
+ * @brief Imports one file (a STRING file, an OBO ontology or a PSI-MITAB file) in one transaction.
  * @param g The graph.
  * @param kind "info", "aliases", "links", "detailed", "physical", "actions", "export", "obo",
- *        or NULL/"detect" to detect the format from the header.
+ *        "mitab", or NULL/"detect" to detect the format from the header.
  * @param path The file, plain or gzipped.
  * @return #GRAPPI_OK; on a bad line nothing is imported and #GRAPPI_EPARSE names the file and line.
  */

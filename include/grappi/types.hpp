@@ -27,6 +27,16 @@ struct Channel {
   double score = 0;  ///< its score in [0,1]
 };
 
+/// One source row behind an edge: an interaction of a PSI-MITAB file, a BEL statement, ...
+struct EvidenceRecord {
+  int64_t dataset_id = 0;  ///< the dataset (imported file) it came from
+  int64_t line = 0;        ///< its line in that file, 1-based
+  /// What the importer read from the row, as a JSON object text; the keys of each format are
+  /// listed in the README (MITAB: interaction_ids, pmids, detection_method, interaction_type, ...).
+  std::string record;
+  std::string raw;  ///< the row as read from the file
+};
+
 /// An edge (relation) with its evidence.
 struct Edge {
   int64_t id = 0;              ///< database id
@@ -36,9 +46,12 @@ struct Edge {
   bool directed = false;       ///< a directed relation from source to target
   double score = 0;            ///< confidence in [0,1]
   std::vector<Channel> channels;  ///< evidence channels with their scores (STRING's, for example)
-  std::vector<int64_t> pmids;  ///< PubMed ids of supporting literature
+  std::vector<int64_t> pmids;  ///< PubMed ids of supporting literature (with those of `records`)
   std::string evidence;        ///< free evidence text
   int64_t dataset_id = 0;      ///< dataset that first contributed the edge
+  /// The source rows behind the edge, in import order (KnowledgeGraph::edge and edges_between
+  /// fill it; empty for STRING edges, whose evidence is their channels).
+  std::vector<EvidenceRecord> records;
 };
 
 /// Input for KnowledgeGraph::add_node.
@@ -94,7 +107,9 @@ struct ResolveCandidate {
   int64_t id = 0;           ///< node id
   std::string external_id;  ///< the node's external id
   std::string name;         ///< its preferred name
-  std::string matched_by;  ///< "external_id", "name", "alias:<source>"
+  /// "external_id", "name", "alias:<source>"; followed by " (without namespace NS)" when a
+  /// namespaced query ("uniprotkb:P10636") matched by its bare id.
+  std::string matched_by;
 };
 
 /// One stored language-model answer (KnowledgeGraph's response cache).

@@ -11,7 +11,7 @@ namespace {
 
 struct ImportArgs {
   std::string db;
-  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, detect;
+  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, mitab, detect;
   int min_score = 0;
   bool skip_bad_lines = false, json = false;
 };
@@ -29,6 +29,7 @@ void run_import(const ImportArgs &a) {
   add(a.actions, "actions");
   add(a.web_export, "web_export");
   add(a.obo, "obo");
+  add(a.mitab, "mitab");
   add(a.detect, "detect");
   if (sources.empty()) throw Error(ErrorCode::invalid_argument, "import: name at least one file");
   KnowledgeGraph g = open_graph(a.db, true, 256);
@@ -55,6 +56,11 @@ void run_import(const ImportArgs &a) {
       std::cerr << f.path << ": " << f.referenced_nodes_created
                 << " referenced identifier(s) the file does not define and the database did not have became new nodes\n";
   for (const auto &f : rep.files)
+    for (const auto &[k, v] : f.details)
+      if (k == "interactors_created" && v)
+        std::cerr << f.path << ": " << v
+                  << " interactor(s) matched no stored protein by any of their ids and became new nodes\n";
+  for (const auto &f : rep.files)
     if (f.rows_skipped) {
       std::cerr << f.path << ": skipped " << f.rows_skipped << " bad line(s), for example:\n";
       for (const auto &e : f.bad_line_examples) std::cerr << "  " << e << '\n';
@@ -65,7 +71,7 @@ void run_import(const ImportArgs &a) {
 
 void add_import(CLI::App &app) {
   auto a = std::make_shared<ImportArgs>();
-  auto *c = app.add_subcommand("import", "Import STRING files and OBO ontologies (STRING in order info, aliases, links, actions, then ontologies; one transaction)");
+  auto *c = app.add_subcommand("import", "Import STRING files, OBO ontologies and PSI-MITAB interactions (STRING in order info, aliases, links, actions, then ontologies, then MITAB; one transaction)");
   add_db_option(c, a->db, true);
   c->add_option("--links", a->links, "protein.links file(s)");
   c->add_option("--detailed", a->detailed, "protein.links.detailed file(s)");
@@ -75,7 +81,8 @@ void add_import(CLI::App &app) {
   c->add_option("--actions", a->actions, "protein.actions file(s)");
   c->add_option("--export", a->web_export, "STRING website export string_interactions.tsv file(s)");
   c->add_option("--obo", a->obo, "OBO 1.2/1.4 ontology file(s) (PSI-MI, GO, ...)");
-  c->add_option("files", a->detect, "Files whose format is detected from the header (STRING files, OBO)");
+  c->add_option("--mitab", a->mitab, "PSI-MITAB 2.5/2.6/2.7 interaction file(s) (IntAct, MINT, BioGRID, DIP)");
+  c->add_option("files", a->detect, "Files whose format is detected from the header (STRING files, OBO, MITAB)");
   c->add_option("--min-score", a->min_score, "Keep links with combined score >= N (0-1000; 150 low, 400 medium, 700 high, 900 highest)")
       ->check(CLI::Range(0, 1000));
   c->add_flag("--skip-bad-lines", a->skip_bad_lines, "Import the good lines and report the bad ones instead of failing");
@@ -222,6 +229,79 @@ void add_neighbors(CLI::App &app) {
   c->add_option("--limit", a->limit, "Show at most N neighbors (0 = all)");
   c->add_flag("--json", a->json, "JSON output");
   c->callback([a] { run_neighbors(*a); });
+}
+
+namespace {
+
+struct EdgesArgs {
+  std::string db, a, b;
+  bool json = false;
+};
+
+// One line per evidence record: what a curator checks (ids, papers, method, type, score).
+std::string record_summary(const EvidenceRecord &r) {
+  const auto j = nlohmann::json::parse(r.record, nullptr, false);
+  if (!j.is_object()) return r.record;
+  std::string out;
+  const auto names = [&](const char *key) {
+    std::string s;
+    if (j.contains(key) && j[key].is_array())
+      for (const auto &t : j[key])
+        if (t.is_object()) s += (s.empty() ? "" : ", ") + t.value("name", std::string()) + " (" + t.value("id", std::string()) + ")";
+    return s;
+  };
+  if (j.contains("interaction_ids") && !j["interaction_ids"].empty()) out += j["interaction_ids"][0].get<std::string>();
+  if (j.contains("pmids") && !j["pmids"].empty()) {
+    out += "  PMID";
+    for (const auto &p : j["pmids"]) out += " " + p.dump();
+  }
+  const std::string type = names("interaction_types"), method = names("detection_methods");
+  if (!type.empty()) out += "  type " + type;
+  if (!method.empty()) out += "  method " + method;
+  if (j.contains("confidence") && j["confidence"].is_object())
+    for (auto it = j["confidence"].begin(); it != j["confidence"].end(); ++it) out += "  " + it.key() + " " + it->dump();
+  if (j.value("negative", false)) out += "  NEGATIVE";
+  return out + "  (dataset " + std::to_string(r.dataset_id) + " line " + std::to_string(r.line) + ")";
+}
+
+void run_edges(const EdgesArgs &a) {
+  KnowledgeGraph g = open_graph(a.db, false);
+  const int64_t x = g.resolve(a.a), y = g.resolve(a.b);
+  const auto edges = g.edges_between(x, y);
+  if (a.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto &e : edges) out.push_back(to_json(e));
+    std::cout << out.dump(2) << '\n';
+    return;
+  }
+  const auto na = g.node(x), nb = g.node(y);
+  std::cout << na->name << " (" << na->external_id << ") - " << nb->name << " (" << nb->external_id
+            << "): " << edges.size() << " edge(s)\n";
+  for (const auto &e : edges) {
+    std::cout << "\n" << e.relation << (e.directed ? (e.source == x ? " ->" : " <-") : "") << "  score " << fmt(e.score);
+    for (const auto &ch : e.channels)
+      if (ch.score > 0) std::cout << "  " << ch.name << " " << fmt(ch.score);
+    std::cout << '\n';
+    if (!e.pmids.empty()) {
+      std::cout << "  PubMed:";
+      for (std::size_t i = 0; i < e.pmids.size(); ++i) std::cout << (i ? ", " : " ") << e.pmids[i];
+      std::cout << '\n';
+    }
+    if (!e.evidence.empty()) std::cout << "  " << e.evidence << '\n';
+    for (const auto &r : e.records) std::cout << "  - " << record_summary(r) << '\n';
+  }
+}
+
+}  // namespace
+
+void add_edges(CLI::App &app) {
+  auto a = std::make_shared<EdgesArgs>();
+  auto *c = app.add_subcommand("edges", "Every edge between two nodes with its evidence (STRING channels, PubMed ids, IntAct interactions)");
+  add_db_option(c, a->db);
+  c->add_option("a", a->a, "A protein or node: name, alias or id (uniprotkb:P40460 works)")->required();
+  c->add_option("b", a->b, "The other one (the same one for self-interactions)")->required();
+  c->add_flag("--json", a->json, "JSON output: the edges with their records, each with its raw source row");
+  c->callback([a] { run_edges(*a); });
 }
 
 }  // namespace grappi::cli

@@ -15,6 +15,7 @@ int main(int argc, char **argv) {
   add_info(app);
   add_neighbors(app);
   add_resolve(app);
+  add_edges(app);
   add_remove_dataset(app);
   add_embed(app);
   add_search(app);
