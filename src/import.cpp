@@ -14,7 +14,7 @@
 namespace grappi {
 
 std::vector<std::string> import_formats() {
-  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab"};
+  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "edges"};
 }
 
 namespace {
@@ -49,7 +49,7 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   std::vector<std::pair<std::string, std::string>> other_files;  // (format, path), in order
   for (const auto &f : files) {
     const std::string format = f.format.empty() ? "detect" : f.format;
-    if (format == "obo" || format == "mitab") {
+    if (format == "obo" || format == "mitab" || format == "mapping" || format == "edges") {
       other_files.emplace_back(format, f.path);
     } else if (format == "detect") {
       const std::string first = first_content_line(f.path);
@@ -70,13 +70,16 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   ImportReport report;
   detail::Savepoint tx(impl_->db, "grappi_import_all");
   if (!string_files.empty()) report = detail::import_string_files(*impl_, string_files, options);
-  // Ontologies first (their terms are what interaction files cite), then interactions, each
-  // joining the proteins the STRING files defined.
-  for (const char *kind : {"obo", "mitab"})
+  // After STRING: ontologies (their terms are what interaction files cite), mapping tables
+  // (which give the proteins the identifiers other files use), then interactions and edge
+  // lists, each joining the nodes the files before it defined.
+  for (const char *kind : {"obo", "mapping", "mitab", "edges"})
     for (const auto &[format, path] : other_files) {
       if (format != kind) continue;
-      report.files.push_back(format == "obo" ? detail::import_obo_file(*impl_, path, options)
-                                             : detail::import_mitab_file(*impl_, path, options));
+      if (format == "obo") report.files.push_back(detail::import_obo_file(*impl_, path, options));
+      else if (format == "mapping") report.files.push_back(detail::import_mapping_file(*impl_, path, options));
+      else if (format == "mitab") report.files.push_back(detail::import_mitab_file(*impl_, path, options));
+      else report.files.push_back(detail::import_edge_list_file(*impl_, path, options));
     }
   impl_->bump_generation();
   tx.commit();

@@ -91,21 +91,38 @@ std::vector<std::pair<int64_t, int64_t>> ImportWriter::nodes_named(std::string_v
   std::vector<std::pair<int64_t, int64_t>> out;
   if (id.empty()) return out;
   if (auto n = find(id)) {
-    Stmt t(db_, "SELECT taxon FROM nodes WHERE id = ?");
-    t.bind(1, *n);
-    t.step();
-    out.emplace_back(*n, t.col_int(0));
+    if (!taxon_) taxon_ = std::make_unique<Stmt>(db_, "SELECT taxon FROM nodes WHERE id = ?");
+    taxon_->reset();
+    taxon_->bind(1, *n);
+    taxon_->step();
+    out.emplace_back(*n, taxon_->col_int(0));
+    taxon_->reset();
     return out;
   }
   // The alias index is case-insensitive; the comparison that decides is exact.
   if (!by_alias_)
     by_alias_ = std::make_unique<Stmt>(
         db_, "SELECT DISTINCT a.node_id, n.taxon FROM aliases a JOIN nodes n ON n.id = a.node_id "
-             "WHERE a.alias = ?1 COLLATE NOCASE AND a.alias = ?1 ORDER BY a.node_id");
+             "WHERE a.alias = ?1 COLLATE NOCASE AND a.alias = ?1 AND (a.dataset_id IS NULL OR a.dataset_id <> ?2) "
+             "ORDER BY a.node_id");
   by_alias_->reset();
-  by_alias_->bind(1, id);
+  by_alias_->bind(1, id).bind(2, dataset_);
   while (by_alias_->step()) out.emplace_back(by_alias_->col_int(0), by_alias_->col_int(1));
   by_alias_->reset();
+  return out;
+}
+
+std::vector<std::pair<int64_t, int64_t>> ImportWriter::nodes_with_name(std::string_view name) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  if (name.empty()) return out;
+  // The name index is case-insensitive; the comparison that decides is exact.
+  if (!by_name_)
+    by_name_ = std::make_unique<Stmt>(
+        db_, "SELECT id, taxon FROM nodes WHERE name = ?1 COLLATE NOCASE AND name = ?1 ORDER BY id");
+  by_name_->reset();
+  by_name_->bind(1, name);
+  while (by_name_->step()) out.emplace_back(by_name_->col_int(0), by_name_->col_int(1));
+  by_name_->reset();
   return out;
 }
 

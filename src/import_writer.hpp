@@ -41,9 +41,13 @@ class ImportWriter {
   /// The node of an identifier the file refers to without defining it: an existing node, or a
   /// new node of that label named by the id (counted as referenced_nodes_created). Claims it.
   int64_t reference_node(std::string_view external_id, const std::string &label);
-  /// Nodes an identifier names: the node with that external id, else every node with a stored
-  /// alias equal to it (case-sensitive). Node ids ascending, each with its taxon.
+  /// Nodes an identifier names: the node with that external id, else every node with an alias
+  /// equal to it (case-sensitive) stored before this file - the aliases this file adds do not
+  /// join, so that the result does not depend on the order of the file's rows. Node ids
+  /// ascending, each with its taxon.
   std::vector<std::pair<int64_t, int64_t>> nodes_named(std::string_view id);
+  /// Nodes whose preferred name is `name` (case-sensitive), ascending, each with its taxon.
+  std::vector<std::pair<int64_t, int64_t>> nodes_with_name(std::string_view name);
   /// The existing node the first key that names any node names (keys in order of trust): one
   /// node joins; several join the one of `taxon` when exactly one has it, else nothing joins and
   /// `ambiguous` is set (a less trusted key does not overrule an ambiguous one: UniProt's
@@ -81,7 +85,7 @@ class ImportWriter {
   std::string kind_;
   std::unordered_map<std::string, int64_t> relations_;
   std::unique_ptr<Stmt> find_, insert_node_, update_node_, claim_, alias_, find_edge_, insert_edge_, claim_edge_,
-      by_alias_, score_, evidence_, owner_;
+      by_alias_, by_name_, taxon_, score_, evidence_, owner_;
 };
 
 }  // namespace grappi::detail

@@ -17,5 +17,9 @@ ImportReport import_string_files(KnowledgeGraph::Impl &impl, const std::vector<I
 FileReport import_obo_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 /// A PSI-MITAB 2.5/2.6/2.7 file (import_mitab.cpp).
 FileReport import_mitab_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+/// An identifier mapping table (import_mapping.cpp).
+FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+/// An edge list read as options.edges says (import_edges.cpp).
+FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 
 }  // namespace grappi::detail

@@ -388,6 +388,14 @@ grep -q "^mitab.physical_association  score 0.370" "$T/edges.txt" || fail "edge:
   python3 -c 'import json,sys; (e,)=json.load(sys.stdin); r=e["records"]; assert len(r)==4 and r[0]["raw"].startswith("uniprotkb:P40460\t") and e["pmids"]==[11087867], e'
 "$GRAPPI" info --db "$M" | grep -Eq "^mitab.physical_association +[0-9]+" || fail "info relations"
 "$GRAPPI" edges --db "$M" CDC28 CLN2 | grep -q "^string.physical  score 0.998" || fail "STRING edge"
+# An edge list by names, with its score column and a relation, beside MITAB and STRING.
+"$GRAPPI" import --db "$M" --edges "$DATA/export_v12_alzheimer/string_interactions.tsv" --source-column node1 \
+  --target-column node2 --score-column combined_score --relation alz.web --json |
+  python3 -c 'import json,sys; (f,)=json.load(sys.stdin)["files"]; assert f["format"]=="edges" and f["lines"]==240 and f["edges_created"]==120 and f["details"]["header"]==1, f'
+rc=$(status_of "$GRAPPI" import --db "$M" --edges "$DATA/export_v12_alzheimer/string_interactions.tsv" --score-column 1)
+[ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || fail "bad score column exited $rc"
+rc=$(status_of "$GRAPPI" import --db "$M" --edges "$DATA/export_v12_alzheimer/string_interactions.tsv" --separator pipe)
+[ "$rc" -eq 2 ] || fail "bad separator exited $rc"
 printf '#ID(s) interactor A\tID(s) interactor B\nuniprotkb:P1\tuniprotkb:P2\n' > "$T/bad.tsv"
 rc=$(status_of "$GRAPPI" import --db "$M" --mitab "$T/bad.tsv")
 [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || fail "bad MITAB exited $rc"

@@ -109,7 +109,9 @@ GRAPPI_API void grappi_graph_free(grappi_graph *g);
  * @brief Imports one file (a STRING file, an OBO ontology or a PSI-MITAB file) in one transaction.
  * @param g The graph.
  * @param kind "info", "aliases", "links", "detailed", "physical", "actions", "export", "obo",
- *        "mitab", or NULL/"detect" to detect the format from the header.
+ *        "mitab", "mapping" (an identifier mapping table), "edges" (an edge list: columns 1 and 2,
+ *        no score; the C++ EdgeListOptions choose others), or NULL/"detect" to detect the format
+ *        from the header (mapping tables and edge lists are never detected).
  * @param path The file, plain or gzipped.
  * @return #GRAPPI_OK; on a bad line nothing is imported and #GRAPPI_EPARSE names the file and line.
  */

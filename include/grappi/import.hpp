@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -43,7 +44,9 @@ struct SourceFile {
   std::string path;  ///< plain or gzipped
   /// "detect" (from the header), a STRING format name (to_string(StringFormat): "info",
   /// "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export";
-  /// also "export"), or "obo" (an OBO 1.2/1.4 ontology). import_formats() lists them.
+  /// also "export"), "obo" (an OBO 1.2/1.4 ontology), "mitab" (PSI-MITAB 2.5/2.6/2.7),
+  /// "mapping" (an identifier mapping table; never detected) or "edges" (an edge list read as
+  /// ImportOptions::edges says; never detected). import_formats() lists them.
   std::string format = "detect";
 };
 
@@ -58,6 +61,29 @@ struct ImportProgress {
   std::string stage;         ///< "reading", "writing", "done"
 };
 
+/// How an edge list (format "edges") is read: which columns hold the two ids, the score and the
+/// relation. Columns are named by their header text or by their 1-based number ("1", "2").
+struct EdgeListOptions {
+  std::string source_column = "1";  ///< the first id's column
+  std::string target_column = "2";  ///< the second id's column
+  std::string score_column;         ///< empty: no score (every edge scores 1)
+  /// Scores are divided by this and must then lie in [0,1] (1000 for STRING's 0-1000 scale).
+  double score_scale = 1.0;
+  std::string relation_column;      ///< empty: every edge has `relation`
+  /// The relation of every edge (or the prefix "edges." of a relation column's values); empty:
+  /// "edges.<file name without extensions>".
+  std::string relation;
+  bool directed = false;           ///< source -> target edges instead of undirected ones
+  std::string label = "Protein";   ///< the label of nodes made for ids that join nothing
+  /// Whether the first line is a header; unset: detected (a line starting with '#', naming a
+  /// configured column, with a non-number in the score column, or whose two id cells read like
+  /// column names: "protein1 protein2", "gene_a gene_b", "source target", "from to").
+  std::optional<bool> header;
+  /// The field separator: a tab, ',', or ' ' for any run of blanks; 0 detects it from the first
+  /// line (a tab, else a comma, else blanks).
+  char separator = 0;
+};
+
 /// Options of KnowledgeGraph::import_string.
 struct ImportOptions {
   /// Keep only links with a combined score >= min_score, on STRING's 0-1000 scale (150 low,
@@ -67,6 +93,11 @@ struct ImportOptions {
   bool skip_bad_lines = false;
   /// How many bad lines to quote in the report when skipping.
   std::size_t max_bad_examples = 5;
+  /// Identifier mapping tables and edge lists join only nodes of this NCBI taxon (and nodes
+  /// without one); 0 joins any.
+  int64_t taxon = 0;
+  /// How edge lists (format "edges") are read.
+  EdgeListOptions edges;
   /// Called from the importing thread now and then; may be empty.
   std::function<void(const ImportProgress &)> progress;
 };

@@ -11,7 +11,11 @@ namespace {
 
 struct ImportArgs {
   std::string db;
-  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, mitab, detect;
+  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, mitab, mapping, edges, detect;
+  EdgeListOptions edge_list;
+  std::string separator;
+  int64_t taxon = 0;
+  bool header_yes = false, header_no = false;
   int min_score = 0;
   bool skip_bad_lines = false, json = false;
 };
@@ -30,12 +34,22 @@ void run_import(const ImportArgs &a) {
   add(a.web_export, "web_export");
   add(a.obo, "obo");
   add(a.mitab, "mitab");
+  add(a.mapping, "mapping");
+  add(a.edges, "edges");
   add(a.detect, "detect");
   if (sources.empty()) throw Error(ErrorCode::invalid_argument, "import: name at least one file");
   KnowledgeGraph g = open_graph(a.db, true, 256);
   ImportOptions opt;
   opt.min_score = a.min_score;
   opt.skip_bad_lines = a.skip_bad_lines;
+  opt.taxon = a.taxon;
+  opt.edges = a.edge_list;
+  if (a.header_yes || a.header_no) opt.edges.header = a.header_yes;
+  if (a.separator == "tab" || a.separator == "\\t") opt.edges.separator = '\t';
+  else if (a.separator == "comma" || a.separator == ",") opt.edges.separator = ',';
+  else if (a.separator == "space" || a.separator == " ") opt.edges.separator = ' ';
+  else if (!a.separator.empty() && a.separator != "detect")
+    throw Error(ErrorCode::invalid_argument, "--separator must be tab, comma, space or detect, not '" + a.separator + "'");
   ProgressBar bar;
   opt.progress = [&bar](const ImportProgress &p) {
     bar(p.stage, p.stage == "done" ? 1 : p.bytes_read, p.stage == "done" ? 1 : p.bytes_total, p.path);
@@ -56,10 +70,16 @@ void run_import(const ImportArgs &a) {
       std::cerr << f.path << ": " << f.referenced_nodes_created
                 << " referenced identifier(s) the file does not define and the database did not have became new nodes\n";
   for (const auto &f : rep.files)
-    for (const auto &[k, v] : f.details)
+    for (const auto &[k, v] : f.details) {
       if (k == "interactors_created" && v)
         std::cerr << f.path << ": " << v
                   << " interactor(s) matched no stored protein by any of their ids and became new nodes\n";
+      if ((k == "rows_unmatched" || k == "rows_ambiguous") && v)
+        std::cerr << f.path << ": " << v << " row(s) "
+                  << (k == "rows_unmatched" ? "named no stored node" : "named several nodes") << " and added nothing\n";
+      if (k == "ids_ambiguous" && v)
+        std::cerr << f.path << ": " << v << " id(s) named several nodes and became nodes of their own\n";
+    }
   for (const auto &f : rep.files)
     if (f.rows_skipped) {
       std::cerr << f.path << ": skipped " << f.rows_skipped << " bad line(s), for example:\n";
@@ -71,7 +91,7 @@ void run_import(const ImportArgs &a) {
 
 void add_import(CLI::App &app) {
   auto a = std::make_shared<ImportArgs>();
-  auto *c = app.add_subcommand("import", "Import STRING files, OBO ontologies and PSI-MITAB interactions (STRING in order info, aliases, links, actions, then ontologies, then MITAB; one transaction)");
+  auto *c = app.add_subcommand("import", "Import STRING files, OBO ontologies, identifier mappings, PSI-MITAB interactions and edge lists (in that order; one transaction)");
   add_db_option(c, a->db, true);
   c->add_option("--links", a->links, "protein.links file(s)");
   c->add_option("--detailed", a->detailed, "protein.links.detailed file(s)");
@@ -82,6 +102,25 @@ void add_import(CLI::App &app) {
   c->add_option("--export", a->web_export, "STRING website export string_interactions.tsv file(s)");
   c->add_option("--obo", a->obo, "OBO 1.2/1.4 ontology file(s) (PSI-MI, GO, ...)");
   c->add_option("--mitab", a->mitab, "PSI-MITAB 2.5/2.6/2.7 interaction file(s) (IntAct, MINT, BioGRID, DIP)");
+  c->add_option("--mapping", a->mapping,
+                 "Identifier mapping table(s): TSV whose header names entrez_gene_id, symbol, ensembl_gene_ids, "
+                 "ensembl_protein_ids, uniprot_accessions, hgnc_id or string_id columns");
+  c->add_option("--edges", a->edges, "Edge list file(s): two id columns, optional score and relation columns");
+  c->add_option("--source-column", a->edge_list.source_column, "Edge lists: the first id's column (header name or 1-based number)")
+      ->capture_default_str();
+  c->add_option("--target-column", a->edge_list.target_column, "Edge lists: the second id's column")->capture_default_str();
+  c->add_option("--score-column", a->edge_list.score_column, "Edge lists: the score column (none: every edge scores 1)");
+  c->add_option("--score-scale", a->edge_list.score_scale, "Edge lists: divide scores by this (1000 for STRING's scale)")
+      ->capture_default_str();
+  c->add_option("--relation-column", a->edge_list.relation_column, "Edge lists: a column naming each edge's relation (edges.<value>)");
+  c->add_option("--relation", a->edge_list.relation, "Edge lists: the relation of every edge (default edges.<file name>)");
+  c->add_flag("--directed", a->edge_list.directed, "Edge lists: source -> target edges");
+  auto *yes = c->add_flag("--header", a->header_yes, "Edge lists: the first line is a header (detected when neither this nor --no-header is given)");
+  c->add_flag("--no-header", a->header_no, "Edge lists: the first line is an edge")->excludes(yes);
+  c->add_option("--label", a->edge_list.label, "Edge lists: the label of nodes made for ids that join nothing")
+      ->capture_default_str();
+  c->add_option("--separator", a->separator, "Edge lists: tab, comma, space (any blanks) or detect")->capture_default_str();
+  c->add_option("--taxon", a->taxon, "Mapping tables and edge lists join only nodes of this NCBI taxon (0: any)");
   c->add_option("files", a->detect, "Files whose format is detected from the header (STRING files, OBO, MITAB)");
   c->add_option("--min-score", a->min_score, "Keep links with combined score >= N (0-1000; 150 low, 400 medium, 700 high, 900 highest)")
       ->check(CLI::Range(0, 1000));

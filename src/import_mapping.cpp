@@ -1,0 +1,190 @@
+// Identifier mapping tables (format "mapping"): a tab-separated file with a header whose
+// columns name identifier kinds (entrez_gene_id, symbol, ensembl_gene_ids, ensembl_protein_ids,
+// uniprot_accessions, hgnc_id, string_id; several values in a cell joined by '|' or ';'), such
+// as the gene table exported from Bioconductor's org.Hs.eg.db. Each row is joined to one stored
+// node through its most specific identifiers first (STRING id, Ensembl protein, UniProt,
+// Entrez, HGNC, Ensembl gene, then the symbol as a preferred name or alias); the joined node
+// gains every identifier of the row as an alias, namespaced ("ncbigene:7157",
+// "ensembl:ENSG00000141510", "uniprotkb:P04637") and bare, so that later imports (edge lists
+// of Ensembl genes, MITAB files of UniProt accessions) and `resolve` find it. A mapping table
+// describes identifiers, not entities: rows that join no node (or several) add nothing and
+// are counted (rows_unmatched, rows_ambiguous).
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "grappi/error.hpp"
+#include "import_writer.hpp"
+#include "importers.hpp"
+#include "text_reader.hpp"
+#include "text_util.hpp"
+
+namespace grappi::detail {
+
+namespace {
+
+// Identifier kinds in the order a row is joined by them (most specific first).
+enum class IdKind { string_id, ensembl_protein, uniprot, entrez, hgnc, ensembl_gene, symbol };
+
+struct KindInfo {
+  IdKind kind;
+  const char *name;       // in the report: joined_by_<name>
+  const char *prefix;     // the namespace of the aliases added ("" for none)
+  const char *headers[9]; // header names that mean this kind (lower case)
+};
+
+const KindInfo kKinds[] = {
+    {IdKind::string_id, "string", "", {"string_id", "string_protein_id", "string", "string_ids"}},
+    {IdKind::ensembl_protein, "ensembl_protein", "ensembl",
+     {"ensembl_protein_ids", "ensembl_protein_id", "ensembl_protein", "ensp", "ensembl_peptide_id"}},
+    {IdKind::uniprot, "uniprot", "uniprotkb",
+     {"uniprot_accessions", "uniprot_accession", "uniprot", "uniprotkb", "uniprot_ac", "uniprot_ids", "uniprot_id"}},
+    {IdKind::entrez, "entrez", "ncbigene",
+     {"entrez_gene_id", "entrez_gene_ids", "entrez", "entrez_id", "entrezgene", "ncbigene", "ncbi_gene_id", "gene_id",
+      "geneid"}},
+    {IdKind::hgnc, "hgnc", "HGNC", {"hgnc_id", "hgnc_ids", "hgnc"}},
+    {IdKind::ensembl_gene, "ensembl_gene", "ensembl",
+     {"ensembl_gene_ids", "ensembl_gene_id", "ensembl_gene", "ensg", "ensembl"}},
+    {IdKind::symbol, "symbol", "", {"symbol", "gene_symbol", "hgnc_symbol", "preferred_name", "symbols"}},
+};
+
+const KindInfo *kind_of_header(std::string h) {
+  for (auto &c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const auto &k : kKinds)
+    for (const char *name : k.headers)
+      if (name && h == name) return &k;
+  return nullptr;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t p = s.find(sep, start);
+    out.push_back(s.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start));
+    if (p == std::string_view::npos) return out;
+    start = p + 1;
+  }
+}
+
+std::vector<std::string> values_of(std::string_view cell) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= cell.size(); ++i)
+    if (i == cell.size() || cell[i] == '|' || cell[i] == ';') {
+      std::string v = trim_copy(cell.substr(start, i - start));
+      if (!v.empty() && v != "-" && v != "NA") out.push_back(std::move(v));
+      start = i + 1;
+    }
+  return out;
+}
+
+}  // namespace
+
+FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  LineReader reader(path);
+  std::string_view line;
+  if (!reader.next(line)) throw Error(ErrorCode::parse, path + ": empty file (no header line)");
+  if (!valid_utf8(line)) throw Error(ErrorCode::parse, path + ":1: header is not valid UTF-8 text");
+  std::string_view header = line;
+  if (!header.empty() && header.front() == '#') header.remove_prefix(1);
+  std::vector<std::string> names;
+  std::vector<const KindInfo *> kinds;
+  std::string recognised;
+  for (auto h : split(header, '\t')) {
+    names.push_back(trim_copy(h));
+    kinds.push_back(kind_of_header(names.back()));
+    if (kinds.back()) recognised += (recognised.empty() ? "" : ", ") + names.back();
+  }
+  if (recognised.empty()) {
+    std::string known;
+    for (const auto &k : kKinds) known += (known.empty() ? "" : ", ") + std::string(k.headers[0]);
+    throw Error(ErrorCode::parse, path + ":1: no identifier column in the header '" +
+                                      std::string(header.substr(0, 120)) + "' (tab-separated; known: " + known + ")");
+  }
+  const nlohmann::json opts = {{"format", "mapping"}, {"columns", names}, {"identifier_columns", recognised},
+                               {"taxon", options.taxon}, {"skip_bad_lines", options.skip_bad_lines}};
+  ImportWriter w(impl, path, "mapping", reader.file_size(), opts);
+  FileReport &rep = w.report();
+  // The taxa of the stored nodes: an Ensembl protein id is tried as STRING's "<taxon>.ENSP...".
+  std::vector<int64_t> taxa;
+  {
+    Stmt st(impl.db, "SELECT DISTINCT taxon FROM nodes WHERE taxon > 0 ORDER BY taxon");
+    while (st.step())
+      if (options.taxon == 0 || st.col_int(0) == options.taxon) taxa.push_back(st.col_int(0));
+  }
+  std::map<std::string, uint64_t> joined_by;
+  uint64_t joined = 0, unmatched = 0, ambiguous = 0;
+  std::vector<std::vector<std::string>> values(names.size());
+  while (reader.next(line)) {
+    const uint64_t no = reader.line_number();
+    if (line.empty()) continue;
+    ++rep.lines;
+    std::string problem;
+    if (!valid_utf8(line)) problem = "invalid UTF-8";
+    const auto cells = split(line, '\t');
+    if (problem.empty() && cells.size() != names.size())
+      problem = "expected " + std::to_string(names.size()) + " tab-separated columns as in the header, found " +
+                std::to_string(cells.size());
+    if (!problem.empty()) {
+      const std::string where = path + ":" + std::to_string(no) + ": " + problem;
+      if (!options.skip_bad_lines) throw Error(ErrorCode::parse, where);
+      ++rep.rows_skipped;
+      if (rep.bad_line_examples.size() < options.max_bad_examples) rep.bad_line_examples.push_back(where);
+      continue;
+    }
+    for (std::size_t c = 0; c < cells.size(); ++c) values[c] = kinds[c] ? values_of(cells[c]) : std::vector<std::string>{};
+    // The first kind whose identifiers name any stored node decides.
+    std::optional<int64_t> node;
+    bool is_ambiguous = false;
+    for (const auto &k : kKinds) {
+      std::set<int64_t> found;
+      bool any = false;
+      for (std::size_t c = 0; c < names.size(); ++c) {
+        if (kinds[c] != &k) continue;
+        for (const auto &v : values[c]) {
+          any = true;
+          std::vector<std::pair<int64_t, int64_t>> hits;
+          const auto add = [&](const std::vector<std::pair<int64_t, int64_t>> &h) { hits.insert(hits.end(), h.begin(), h.end()); };
+          if (*k.prefix) add(w.nodes_named(std::string(k.prefix) + ":" + v));
+          add(w.nodes_named(v));
+          if (k.kind == IdKind::ensembl_protein)
+            for (int64_t t : taxa) add(w.nodes_named(std::to_string(t) + "." + v));
+          if (k.kind == IdKind::symbol) add(w.nodes_with_name(v));
+          for (const auto &[id, taxon] : hits)
+            if (options.taxon == 0 || taxon == 0 || taxon == options.taxon) found.insert(id);
+        }
+      }
+      if (!any || found.empty()) continue;
+      if (found.size() == 1) {
+        node = *found.begin();
+        ++joined_by[k.name];
+      } else {
+        is_ambiguous = true;
+      }
+      break;
+    }
+    if (!node) {
+      ++(is_ambiguous ? ambiguous : unmatched);
+      continue;
+    }
+    ++joined;
+    for (std::size_t c = 0; c < names.size(); ++c) {
+      if (!kinds[c]) continue;
+      const std::string source = "mapping:" + names[c];
+      for (const auto &v : values[c]) {
+        w.add_alias(*node, v, source);
+        if (*kinds[c]->prefix && v.find(':') == std::string::npos)
+          w.add_alias(*node, std::string(kinds[c]->prefix) + ":" + v, source);
+      }
+    }
+  }
+  if (rep.lines == 0) throw Error(ErrorCode::parse, path + ": no rows after the header");
+  rep.details = {{"rows_joined", joined}, {"rows_unmatched", unmatched}, {"rows_ambiguous", ambiguous}};
+  for (const auto &k : kKinds) rep.details.emplace_back(std::string("joined_by_") + k.name, joined_by[k.name]);
+  if (options.progress) options.progress(ImportProgress{path, reader.file_size(), reader.file_size(), "done"});
+  return w.finish(reader.sha256_hex(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+}  // namespace grappi::detail
