@@ -590,6 +590,50 @@ grappi_status grappi_graph_khop_json(grappi_graph *g, const char *question, size
   });
 }
 
+grappi_status grappi_graph_edges_json(grappi_graph *g, int64_t a, int64_t b, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_edges_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto &e : kg.edges_between(a, b)) out.push_back(grappi::to_json(e));
+    *out_json = copy_out(out.dump());
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, const char *term, const char *other,
+                                         const char *relations, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_ontology_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    grappi::OntologyQuestion q;
+    q.kind = grappi::ontology_question_kind(text(question, fn, "question"));
+    q.term = text_or(term, "", fn, "term");
+    if (q.kind == grappi::OntologyQuestion::Kind::term) q.root = text_or(other, "", fn, "other");
+    else q.other = text_or(other, "", fn, "other");
+    if (relations) {
+      q.relations.clear();
+      const std::string list = text(relations, fn, "relations");
+      std::size_t start = 0;
+      for (;;) {
+        const std::size_t comma = list.find(',', start);
+        std::string r = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        while (!r.empty() && r.front() == ' ') r.erase(0, 1);
+        while (!r.empty() && r.back() == ' ') r.pop_back();
+        if (!r.empty()) q.relations.push_back(r);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    }
+    *out_json = copy_out(grappi::ontology_json(kg, q).dump());
+    return GRAPPI_OK;
+  });
+}
+
 grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *seeds, size_t seed_count, double damping,
                                     int64_t *out_ids, double *out_scores, size_t capacity, size_t *out_count) {
   return guard([&]() -> grappi_status {

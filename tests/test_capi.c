@@ -564,6 +564,32 @@ int main(int argc, char **argv) {
   CHECK(grappi_graph_node_name(g, id, &name) == GRAPPI_OK && name && strcmp(name, "NDC80") == 0);
   grappi_free(name);
   name = NULL;
+  {
+    char *json = NULL;
+    CHECK(grappi_graph_edges_json(g, id, id, &json) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "\"relation\":\"mitab.physical_association\"") != NULL);
+    CHECK(json && strstr(json, "\"interaction_ids\":[\"intact:EBI-599804\"]") != NULL);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_edges_json(g, id, id, NULL) == GRAPPI_EINVAL);
+    /* Ontology questions over the GO slim imported above. */
+    CHECK(grappi_graph_ontology_json(g, "ancestors", "GO:0005694", NULL, NULL, &json) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "\"ancestors\"") != NULL && strstr(json, "GO:0043226") != NULL);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_ontology_json(g, "parents", "GO:0000228", NULL, "obo.is_a, obo.part_of", &json) == GRAPPI_OK);
+    CHECK(json && strstr(json, "GO:0005634") != NULL);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_ontology_json(g, "roots", NULL, NULL, NULL, &json) == GRAPPI_OK && json);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_ontology_json(g, "siblings", "GO:0005694", NULL, NULL, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(strstr(grappi_last_error_message(), "unknown question") != NULL);
+    CHECK(grappi_graph_ontology_json(g, "term", "GO:9999999", NULL, NULL, &json) == GRAPPI_ENOTFOUND);
+    CHECK(grappi_graph_ontology_json(g, "ancestors", "GO:0005694", NULL, "obo.nope", &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_ontology_json(g, "lca", "GO:0005694", NULL, NULL, &json) == GRAPPI_EINVAL);
+  }
   snprintf(path, sizeof path, "%s/ontology/goslim_generic.obo", data);
   CHECK(grappi_graph_import(g, "mitab", path) == GRAPPI_EPARSE); /* not MITAB */
   grappi_graph_free(g);

@@ -273,6 +273,31 @@ GRAPPI_API grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, 
 GRAPPI_API grappi_status grappi_graph_khop_json(grappi_graph *g, const char *question, size_t seeds, size_t hops,
                                                 size_t degree_cap, char **out_json);
 /**
+ * @brief Every edge between two nodes with its evidence, as `grappi edges --json` prints it.
+ * @param g The graph.
+ * @param a,b Node ids (the same id twice for self-interactions).
+ * @param[out] out_json JSON list of edges {id, source, target, relation, directed, score,
+ *        channels, pmids, evidence, dataset_id, records: [{dataset_id, line, record, raw}]}
+ *        (README "Molecular interactions"); free with grappi_free().
+ */
+GRAPPI_API grappi_status grappi_graph_edges_json(grappi_graph *g, int64_t a, int64_t b, char **out_json);
+/**
+ * @brief Answers a question about the ontologies in the graph, as `grappi ontology --json` does.
+ * @param g The graph.
+ * @param question "term", "ancestors", "descendants", "parents", "children", "lca", "subtree"
+ *        or "roots".
+ * @param term A term by id, name or synonym ("MI:0407", "direct interaction"); the root for
+ *        "subtree"; may be NULL for "roots".
+ * @param other The other term for "lca"; for "term", a root to report the depth under; else NULL.
+ * @param relations Child-to-parent relations followed, separated by commas ("obo.is_a,obo.part_of"),
+ *        or NULL for "obo.is_a".
+ * @param[out] out_json The answer (README "Ontologies"); free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EINVAL for an unknown question or relation; #GRAPPI_ENOTFOUND or
+ *         #GRAPPI_EAMBIGUOUS for a term that does not name one node.
+ */
+GRAPPI_API grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, const char *term,
+                                                    const char *other, const char *relations, char **out_json);
+/**
  * @brief PageRank (personalised when seed_count > 0), weighted by score.
  * @param g The graph.
  * @param seeds Node ids to restart to; may be NULL when seed_count is 0 (global PageRank).

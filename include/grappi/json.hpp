@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "grappi/import.hpp"
+#include "grappi/knowledge_graph.hpp"
+#include "grappi/ontology.hpp"
 #include "grappi/pcst.hpp"
 #include "grappi/pipeline.hpp"
 #include "grappi/retriever.hpp"
@@ -58,5 +60,14 @@ GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const PcstRetrieva
 GRAPPI_CXX_API nlohmann::json to_json(const PcstResult &result, const PcstOptions &options);
 /// The explore result (README "explore output").
 GRAPPI_CXX_API nlohmann::json to_json(const ExploreResult &result);
+
+// ---- ontologies ------------------------------------------------------------------------------
+/// The answer to an ontology question (README "Ontologies"). Terms are {id, external_id, name}
+/// (with "distance" in lists). term: the term plus label, definition, attributes, parents,
+/// children and, given a root, depth (null when not below it); ancestors / descendants /
+/// parents / children: {"term", "<kind>": [...]}; lca: {"a", "b", "lowest_common_ancestors",
+/// "distance"}; subtree: {"root", "descendants"}; roots: {"roots"}. Names that do not resolve
+/// throw as KnowledgeGraph::resolve does.
+GRAPPI_CXX_API nlohmann::json ontology_json(const KnowledgeGraph &graph, const OntologyQuestion &question);
 
 }  // namespace grappi

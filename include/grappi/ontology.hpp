@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "grappi/snapshot.hpp"
@@ -28,6 +29,25 @@ struct TermDistance {
   int64_t id = 0;            ///< node id of the term
   std::size_t distance = 0;  ///< steps along the relations (1 for a parent or a child)
 };
+
+/// One question about the ontologies of a knowledge graph, as `grappi ontology` and
+/// grappi_graph_ontology_json ask it; ontology_json (grappi/json.hpp) answers it.
+struct OntologyQuestion {
+  /// What is asked: a term's description (with its parents, children and, given `root`, its
+  /// depth), its ancestors, descendants, parents or children, the lowest common ancestors of
+  /// `term` and `other`, the subtree under `term`, or the roots.
+  enum class Kind { term, ancestors, descendants, parents, children, lca, subtree, roots };
+  Kind kind = Kind::term;  ///< the question
+  std::string term;   ///< a term by id, name or synonym (the root for `subtree`)
+  std::string other;  ///< `lca`: the other term
+  std::string root;   ///< `term`: report the depth under this root; empty: none
+  std::vector<std::string> relations = {"obo.is_a"};  ///< child -> parent relations followed
+};
+
+/// "term", "ancestors", "descendants", "parents", "children", "lca", "subtree", "roots".
+GRAPPI_CXX_API const char *to_string(OntologyQuestion::Kind kind) noexcept;
+/// Inverse of to_string; Error(invalid_argument) listing the names otherwise.
+GRAPPI_CXX_API OntologyQuestion::Kind ontology_question_kind(std::string_view name);
 
 /// Parents, children, ancestors, descendants, depths and lowest common ancestors over the
 /// directed relations of OntologyOptions (child -> parent edges), on an immutable snapshot:

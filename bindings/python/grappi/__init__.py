@@ -66,6 +66,9 @@ _paths = _fn("grappi_graph_paths_json", _status, ctypes.c_void_p, _i64, _i64, _s
              ctypes.POINTER(ctypes.c_void_p))
 _khop = _fn("grappi_graph_khop_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size, _size, _size,
             ctypes.POINTER(ctypes.c_void_p))
+_edges = _fn("grappi_graph_edges_json", _status, ctypes.c_void_p, _i64, _i64, ctypes.POINTER(ctypes.c_void_p))
+_ontology = _fn("grappi_graph_ontology_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
 _pagerank = _fn("grappi_graph_pagerank", _status, ctypes.c_void_p, ctypes.POINTER(_i64), _size, ctypes.c_double,
                 ctypes.POINTER(_i64), ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_size))
 
@@ -328,6 +331,23 @@ class Graph:
         n = _size()
         _check(_pagerank(self._handle(), s if seeds else None, len(seeds), damping, ids, scores, top, ctypes.byref(n)))
         return [(ids[i], scores[i]) for i in range(n.value)]
+
+    def edges(self, a, b):
+        """Every edge between two node ids with its evidence: STRING channels, PubMed ids, and the
+        source rows behind it ("records": IntAct interactions with their ids, MI types, raw rows)."""
+        p = ctypes.c_void_p()
+        _check(_edges(self._handle(), a, b, ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def ontology(self, question, term=None, other=None, relations=None):
+        """An ontology question: "term", "ancestors", "descendants", "parents", "children", "lca"
+        (other: the second term), "subtree" (term: the root) or "roots"; for "term", other is a
+        root to report the depth under. relations: child-to-parent relations (default obo.is_a)."""
+        enc = lambda v: v.encode() if v is not None else None
+        rel = ",".join(relations).encode() if relations else None
+        p = ctypes.c_void_p()
+        _check(_ontology(self._handle(), question.encode(), enc(term), enc(other), rel, ctypes.byref(p)))
+        return json.loads(_take_string(p))
 
     def khop(self, question, seeds=3, hops=1, degree_cap=0):
         """Seeds by similarity to the question, expanded hops steps: {"seeds", "nodes", "edges"}."""

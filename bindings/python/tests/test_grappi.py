@@ -47,6 +47,30 @@ class GraphTest(unittest.TestCase):
         with self.assertRaises(grappi.Error):
             self.g.import_file("/nonexistent/file.txt")
 
+    def test_interactions_and_ontologies(self):
+        with tempfile.TemporaryDirectory() as d:
+            g = grappi.Graph(os.path.join(d, "kb.db"))
+            g.import_file(os.path.join(DATA, "4932.protein.info.v12.0.txt.gz"))
+            g.import_file(os.path.join(DATA, "4932.protein.aliases.v12.0.txt.gz"))
+            g.import_file(os.path.join(DATA, "intact", "intact_sample.mitab27.tsv.gz"), kind="mitab")
+            g.import_file(os.path.join(DATA, "ontology", "psi-mi.obo"))
+            ndc80 = g.resolve("uniprotkb:P40460")
+            (edge,) = g.edges(ndc80, ndc80)
+            self.assertEqual(edge["relation"], "mitab.physical_association")
+            self.assertEqual(len(edge["records"]), 4)
+            self.assertEqual(edge["pmids"], [11087867])
+            types = {r["record"]["interaction_types"][0]["id"] for r in edge["records"]}
+            self.assertEqual(types, {"MI:0915"})
+            sub = g.ontology("subtree", "MI:0190")
+            self.assertEqual(len(sub["descendants"]), 145)
+            lca = g.ontology("lca", "MI:0407", other="MI:0403")
+            self.assertEqual([t["external_id"] for t in lca["lowest_common_ancestors"]], ["MI:0190"])
+            anc = g.ontology("ancestors", "direct interaction", relations=["obo.is_a"])
+            self.assertEqual(anc["ancestors"][0]["external_id"], "MI:0915")
+            with self.assertRaises(grappi.Error):
+                g.ontology("siblings", "MI:0407")
+            g.close()
+
     def test_retrieval(self):
         self.assertEqual(self.g.embed() + self.g.embed(), 6600)  # the second run embeds nothing
         hits = self.g.search("cyclin-dependent kinase master regulator of mitotic and meiotic cell cycles", k=3)

@@ -257,6 +257,29 @@ impl Graph {
         Ok(unsafe { take_string(out) })
     }
 
+    /// Every edge between two nodes with its evidence (channels, PubMed ids, and the source rows
+    /// behind it: IntAct interactions with their ids, MI types and raw rows), as JSON.
+    pub fn edges_json(&self, a: i64, b: i64) -> Result<String> {
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_edges_json(self.h, a, b, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    /// An ontology question as JSON: `question` is "term", "ancestors", "descendants", "parents",
+    /// "children", "lca" (`other`: the second term), "subtree" (`term`: the root) or "roots"; for
+    /// "term", `other` is a root to report the depth under. `relations`: child-to-parent
+    /// relations (empty: obo.is_a).
+    pub fn ontology_json(&self, question: &str, term: Option<&str>, other: Option<&str>, relations: &[&str]) -> Result<String> {
+        let q = cstring(question)?;
+        let t = term.map(cstring).transpose()?;
+        let o = other.map(cstring).transpose()?;
+        let r = if relations.is_empty() { None } else { Some(cstring(&relations.join(","))?) };
+        let p = |c: &Option<CString>| c.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_ontology_json(self.h, q.as_ptr(), p(&t), p(&o), p(&r), &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
     fn retrieve_options(mode: &CString, order: EventOrder) -> Result<sys::grappi_retrieve_options> {
         let mut opts = init(|p| unsafe { sys::grappi_retrieve_options_init(p, sys::GRAPPI_RETRIEVE_OPTIONS_VERSION) })?;
         opts.mode = mode.as_ptr();

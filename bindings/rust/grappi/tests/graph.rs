@@ -8,6 +8,27 @@ fn data(name: &str) -> PathBuf {
 }
 
 #[test]
+fn interactions_and_ontologies() {
+    let dir = std::env::temp_dir().join(format!("grappi-rust-mitab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let g = grappi::Graph::open(dir.join("kb.db")).unwrap();
+    g.import(data("4932.protein.info.v12.0.txt.gz"), None).unwrap();
+    g.import(data("4932.protein.aliases.v12.0.txt.gz"), None).unwrap();
+    g.import(data("intact/intact_sample.mitab27.tsv.gz"), Some("mitab")).unwrap();
+    g.import(data("ontology/psi-mi.obo"), None).unwrap();
+    let ndc80 = g.resolve("uniprotkb:P40460").unwrap();
+    let edges = g.edges_json(ndc80, ndc80).unwrap();
+    assert!(edges.contains("\"relation\":\"mitab.physical_association\"") && edges.contains("intact:EBI-599804"));
+    let sub = g.ontology_json("subtree", Some("MI:0190"), None, &[]).unwrap();
+    assert_eq!(sub.matches("\"distance\"").count(), 145);
+    let lca = g.ontology_json("lca", Some("MI:0407"), Some("MI:0403"), &["obo.is_a"]).unwrap();
+    assert!(lca.contains("\"distance\":5"));
+    assert_eq!(g.ontology_json("siblings", Some("MI:0407"), None, &[]).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    drop(g);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn import_resolve_neighbors_retrieval() {
     let dir = std::env::temp_dir().join(format!("grappi-rust-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
