@@ -391,6 +391,22 @@ grappi_status grappi_graph_import(grappi_graph *g, const char *kind, const char 
   });
 }
 
+grappi_status grappi_graph_export(grappi_graph *g, const char *format, const char *path, uint64_t *out_nodes,
+                                  uint64_t *out_edges) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_export";
+    if (out_nodes) *out_nodes = 0;
+    if (out_edges) *out_edges = 0;
+    auto &kg = graph_of(g, fn);
+    grappi::ExportOptions o;
+    o.format = grappi::export_format_from_name(text(format, fn, "format"));
+    const auto rep = kg.export_graph(text(path, fn, "path"), o);
+    if (out_nodes) *out_nodes = rep.nodes;
+    if (out_edges) *out_edges = rep.edges;
+    return GRAPPI_OK;
+  });
+}
+
 grappi_status grappi_graph_resolve(grappi_graph *g, const char *name, int64_t *out_id) {
   return guard([&]() -> grappi_status {
     const char *fn = "grappi_graph_resolve";

@@ -14,7 +14,7 @@
 namespace grappi {
 
 std::vector<std::string> import_formats() {
-  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "edges"};
+  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "edges", "jsonl"};
 }
 
 namespace {
@@ -49,12 +49,13 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   std::vector<std::pair<std::string, std::string>> other_files;  // (format, path), in order
   for (const auto &f : files) {
     const std::string format = f.format.empty() ? "detect" : f.format;
-    if (format == "obo" || format == "mitab" || format == "mapping" || format == "edges") {
+    if (format == "obo" || format == "mitab" || format == "mapping" || format == "edges" || format == "jsonl") {
       other_files.emplace_back(format, f.path);
     } else if (format == "detect") {
       const std::string first = first_content_line(f.path);
       if (detail::looks_like_obo(first)) other_files.emplace_back("obo", f.path);
       else if (detail::looks_like_mitab(first)) other_files.emplace_back("mitab", f.path);
+      else if (detail::looks_like_jsonl(first)) other_files.emplace_back("jsonl", f.path);
       else string_files.push_back({f.path, StringFormat::detect});
     } else {
       StringFormat sf;
@@ -73,12 +74,13 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   // After STRING: ontologies (their terms are what interaction files cite), mapping tables
   // (which give the proteins the identifiers other files use), then interactions and edge
   // lists, each joining the nodes the files before it defined.
-  for (const char *kind : {"obo", "mapping", "mitab", "edges"})
+  for (const char *kind : {"obo", "jsonl", "mapping", "mitab", "edges"})
     for (const auto &[format, path] : other_files) {
       if (format != kind) continue;
       if (format == "obo") report.files.push_back(detail::import_obo_file(*impl_, path, options));
       else if (format == "mapping") report.files.push_back(detail::import_mapping_file(*impl_, path, options));
       else if (format == "mitab") report.files.push_back(detail::import_mitab_file(*impl_, path, options));
+      else if (format == "jsonl") report.files.push_back(detail::import_jsonl_file(*impl_, path, options));
       else report.files.push_back(detail::import_edge_list_file(*impl_, path, options));
     }
   impl_->bump_generation();

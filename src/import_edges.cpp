@@ -196,7 +196,7 @@ FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &
     std::string rel = relation;
     if (rel_col != std::string::npos) {
       if (f[rel_col].empty()) return "an empty relation";
-      rel = "edges." + std::string(f[rel_col]);
+      rel = std::string(f[rel_col]);
     }
     const int64_t a = node_of(f[src]), b = node_of(f[dst]);
     self_loops += a == b ? 1 : 0;

@@ -185,7 +185,7 @@ int64_t ImportWriter::relation_id(std::string_view name) {
 }
 
 int64_t ImportWriter::add_edge(int64_t source, int64_t target, std::string_view relation, bool directed, double score,
-                               const std::string &evidence_json) {
+                               const std::string &evidence_json, const std::string &channels_json) {
   if (!directed && source > target) std::swap(source, target);
   const int64_t rel = relation_id(relation);
   if (!find_edge_)
@@ -208,11 +208,13 @@ int64_t ImportWriter::add_edge(int64_t source, int64_t target, std::string_view 
   if (!insert_edge_)
     insert_edge_ = std::make_unique<Stmt>(
         db_, "INSERT INTO edges(source, target, relation, directed, score, channels, evidence, dataset_id) "
-             "VALUES(?,?,?,?,?,NULL,?,?)");
+             "VALUES(?,?,?,?,?,?,?,?)");
   insert_edge_->bind(1, source).bind(2, target).bind(3, rel).bind(4, directed ? 1 : 0).bind(5, score);
-  if (evidence_json.empty()) insert_edge_->bind_null(6);
-  else insert_edge_->bind(6, evidence_json);
-  insert_edge_->bind(7, dataset_).run();
+  if (channels_json.empty()) insert_edge_->bind_null(6);
+  else insert_edge_->bind(6, channels_json);
+  if (evidence_json.empty()) insert_edge_->bind_null(7);
+  else insert_edge_->bind(7, evidence_json);
+  insert_edge_->bind(8, dataset_).run();
   ++rep_.edges_created;
   return db_.last_insert_rowid();
 }

@@ -58,7 +58,7 @@ class ImportWriter {
   /// The edge (endpoints ordered for undirected edges), created with this dataset as its
   /// contributor or claimed when it exists; counted as created or existing.
   int64_t add_edge(int64_t source, int64_t target, std::string_view relation, bool directed, double score,
-                   const std::string &evidence_json = {});
+                   const std::string &evidence_json = {}, const std::string &channels_json = {});
 
   /// Sets the score of an edge this file created (merged evidence: the best score).
   void raise_score(int64_t edge, double score);

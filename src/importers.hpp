@@ -19,6 +19,9 @@ FileReport import_obo_file(KnowledgeGraph::Impl &impl, const std::string &path, 
 FileReport import_mitab_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 /// An identifier mapping table (import_mapping.cpp).
 FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+/// grappi's JSON lines (import_jsonl.cpp), and whether a first line is its header.
+FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+bool looks_like_jsonl(std::string_view first_line);
 /// An edge list read as options.edges says (import_edges.cpp).
 FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 

@@ -590,6 +590,29 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_ontology_json(g, "ancestors", "GO:0005694", NULL, "obo.nope", &json) == GRAPPI_EINVAL);
     CHECK(grappi_graph_ontology_json(g, "lca", "GO:0005694", NULL, NULL, &json) == GRAPPI_EINVAL);
   }
+  {
+    /* The whole graph as JSON lines, read back into a second database: the same counts. */
+    uint64_t nodes_out = 0, edges_out = 0;
+    int64_t n1 = 0, e1 = 0, n2 = 0, e2 = 0;
+    grappi_graph *copy = NULL;
+    char out[700], db2[600];
+    snprintf(out, sizeof out, "%s.jsonl", db);
+    snprintf(db2, sizeof db2, "%s.copy", db);
+    CHECK(grappi_graph_export(g, "jsonl", out, &nodes_out, &edges_out) == GRAPPI_OK);
+    CHECK(grappi_graph_counts(g, &n1, &e1) == GRAPPI_OK && (uint64_t)n1 == nodes_out && (uint64_t)e1 == edges_out);
+    CHECK(grappi_graph_export(g, "cx3", out, NULL, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_export(g, "jsonl", "/nonexistent/dir/x.jsonl", NULL, NULL) == GRAPPI_EIO);
+    CHECK(grappi_graph_open(db2, NULL, &copy) == GRAPPI_OK);
+    CHECK(grappi_graph_import(copy, NULL, out) == GRAPPI_OK);
+    CHECK(grappi_graph_counts(copy, &n2, &e2) == GRAPPI_OK && n2 == n1 && e2 == e1);
+    grappi_graph_free(copy);
+    remove(out);
+    remove(db2);
+    snprintf(out, sizeof out, "%s-wal", db2);
+    remove(out);
+    snprintf(out, sizeof out, "%s-shm", db2);
+    remove(out);
+  }
   snprintf(path, sizeof path, "%s/ontology/goslim_generic.obo", data);
   CHECK(grappi_graph_import(g, "mitab", path) == GRAPPI_EPARSE); /* not MITAB */
   grappi_graph_free(g);

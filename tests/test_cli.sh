@@ -396,6 +396,19 @@ rc=$(status_of "$GRAPPI" import --db "$M" --edges "$DATA/export_v12_alzheimer/st
 [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || fail "bad score column exited $rc"
 rc=$(status_of "$GRAPPI" import --db "$M" --edges "$DATA/export_v12_alzheimer/string_interactions.tsv" --separator pipe)
 [ "$rc" -eq 2 ] || fail "bad separator exited $rc"
+# Export and re-import: the same graph, the same bytes.
+"$GRAPPI" export --db "$M" -o "$T/m.jsonl" 2> "$T/export.err"
+grep -q "evidence record(s) as jsonl to $T/m.jsonl" "$T/export.err" || fail "export report: $(cat "$T/export.err")"
+"$GRAPPI" import --db "$T/copy.db" "$T/m.jsonl" > /dev/null
+"$GRAPPI" export --db "$T/copy.db" -o "$T/copy.jsonl" 2> /dev/null
+cmp -s "$T/m.jsonl" "$T/copy.jsonl" || fail "jsonl round trip differs"
+"$GRAPPI" export --db "$M" --format tsv --khop CDC28 --hops 1 --min-score 950 | head -1 |
+  grep -q "^source	target	source_name	target_name	relation	score	directed	pmids$" || fail "tsv header"
+rc=$(status_of "$GRAPPI" export --db "$M" --format cx3)
+[ "$rc" -eq 2 ] || fail "unknown export format exited $rc"
+rc=$(status_of "$GRAPPI" export --db "$M" --relation string.nope -o "$T/x.jsonl")
+[ "$rc" -eq 2 ] || fail "unknown relation exited $rc"
+[ ! -e "$T/x.jsonl" ] && [ ! -e "$T/x.jsonl.part" ] || fail "a failed export left a file"
 printf '#ID(s) interactor A\tID(s) interactor B\nuniprotkb:P1\tuniprotkb:P2\n' > "$T/bad.tsv"
 rc=$(status_of "$GRAPPI" import --db "$M" --mitab "$T/bad.tsv")
 [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || fail "bad MITAB exited $rc"

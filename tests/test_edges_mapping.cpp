@@ -195,7 +195,7 @@ TEST_CASE("The STRING web export read as an edge list: by STRING ids and by name
   CHECK(detail_of(r2.files[0], "header") == 1);
   CHECK(r2.files[0].nodes_created == 0);
   CHECK(r2.files[0].edges_created == 240);  // directed: both directions are edges
-  CHECK(kg2.stats().edges_by_relation.at(0).first == "edges.textmining");
+  CHECK(kg2.stats().edges_by_relation.at(0).first == "textmining");
   grappi::ImportOptions o3;
   o3.edges.score_column = "3";
   o3.edges.relation = "alz.blank";

@@ -109,13 +109,26 @@ GRAPPI_API void grappi_graph_free(grappi_graph *g);
  * @brief Imports one file (a STRING file, an OBO ontology or a PSI-MITAB file) in one transaction.
  * @param g The graph.
  * @param kind "info", "aliases", "links", "detailed", "physical", "actions", "export", "obo",
- *        "mitab", "mapping" (an identifier mapping table), "edges" (an edge list: columns 1 and 2,
+ *        "mitab", "jsonl" (grappi's own export), "mapping" (an identifier mapping table), "edges" (an edge list: columns 1 and 2,
  *        no score; the C++ EdgeListOptions choose others), or NULL/"detect" to detect the format
  *        from the header (mapping tables and edge lists are never detected).
  * @param path The file, plain or gzipped.
  * @return #GRAPPI_OK; on a bad line nothing is imported and #GRAPPI_EPARSE names the file and line.
  */
 GRAPPI_API grappi_status grappi_graph_import(grappi_graph *g, const char *kind, const char *path);
+
+/**
+ * @brief Writes the whole graph to a file, as `grappi export` does.
+ * @param g The graph.
+ * @param format "jsonl" (lossless; grappi_graph_import reads it back), "tsv" or "graphml".
+ * @param path The file; written beside it and renamed into place, so a failure leaves no
+ *        partial file.
+ * @param[out] out_nodes,out_edges Nodes and edges written; each may be NULL.
+ * @return #GRAPPI_OK, #GRAPPI_EINVAL for an unknown format, #GRAPPI_EIO when the file cannot be
+ *         written.
+ */
+GRAPPI_API grappi_status grappi_graph_export(grappi_graph *g, const char *format, const char *path, uint64_t *out_nodes,
+                                             uint64_t *out_edges);
 
 /**
  * @brief Resolves a name, alias or external id (case-insensitive) to a node id.

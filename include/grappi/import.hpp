@@ -45,8 +45,9 @@ struct SourceFile {
   /// "detect" (from the header), a STRING format name (to_string(StringFormat): "info",
   /// "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export";
   /// also "export"), "obo" (an OBO 1.2/1.4 ontology), "mitab" (PSI-MITAB 2.5/2.6/2.7),
-  /// "mapping" (an identifier mapping table; never detected) or "edges" (an edge list read as
-  /// ImportOptions::edges says; never detected). import_formats() lists them.
+  /// "mapping" (an identifier mapping table; never detected), "edges" (an edge list read as
+  /// ImportOptions::edges says; never detected) or "jsonl" (grappi's own JSON lines, as
+  /// KnowledgeGraph::export_graph writes them). import_formats() lists them.
   std::string format = "detect";
 };
 
@@ -69,9 +70,9 @@ struct EdgeListOptions {
   std::string score_column;         ///< empty: no score (every edge scores 1)
   /// Scores are divided by this and must then lie in [0,1] (1000 for STRING's 0-1000 scale).
   double score_scale = 1.0;
-  std::string relation_column;      ///< empty: every edge has `relation`
-  /// The relation of every edge (or the prefix "edges." of a relation column's values); empty:
-  /// "edges.<file name without extensions>".
+  std::string relation_column;      ///< each edge's relation, as written; empty: every edge has `relation`
+  /// The relation of every edge without a relation column; empty: "edges." followed by the
+  /// file name without its extensions.
   std::string relation;
   bool directed = false;           ///< source -> target edges instead of undirected ones
   std::string label = "Protein";   ///< the label of nodes made for ids that join nothing

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "grappi/embedding.hpp"
+#include "grappi/graph_export.hpp"
 #include "grappi/import.hpp"
 #include "grappi/snapshot.hpp"
 #include "grappi/types.hpp"
@@ -118,6 +120,15 @@ class GRAPPI_CXX_API KnowledgeGraph {
   std::vector<Dataset> datasets() const;
   /// Counts of nodes, edges (by relation) and aliases, and the datasets.
   GraphStats stats() const;
+
+  /// Writes the graph, or the part ExportOptions selects, to `out` in a stable order (nodes by
+  /// external id; edges by their endpoints' external ids, relation and direction), so that two
+  /// exports of the same graph are byte for byte the same. Error(invalid_argument) for an
+  /// unknown relation or a score outside [0,1]; names that do not resolve throw as resolve does.
+  ExportReport export_graph(std::ostream &out, const ExportOptions &options = {}) const;
+  /// The same into a file, written as "<path>.part" and renamed into place: a failed export
+  /// leaves no partial file. Error(io) when it cannot be written.
+  ExportReport export_graph(const std::string &path, const ExportOptions &options = {}) const;
 
   // ---- nodes, names, edges -------------------------------------------------------------------
   /// The node with a database id, if any.

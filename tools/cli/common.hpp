@@ -22,6 +22,7 @@ void add_info(CLI::App &app);
 void add_neighbors(CLI::App &app);
 void add_resolve(CLI::App &app);
 void add_edges(CLI::App &app);
+void add_export(CLI::App &app);
 void add_remove_dataset(CLI::App &app);
 void add_embed(CLI::App &app);
 void add_search(CLI::App &app);

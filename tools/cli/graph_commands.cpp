@@ -1,5 +1,6 @@
 // grappi import, info, resolve, remove-dataset, neighbors: the database, its contents and its names.
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -112,7 +113,7 @@ void add_import(CLI::App &app) {
   c->add_option("--score-column", a->edge_list.score_column, "Edge lists: the score column (none: every edge scores 1)");
   c->add_option("--score-scale", a->edge_list.score_scale, "Edge lists: divide scores by this (1000 for STRING's scale)")
       ->capture_default_str();
-  c->add_option("--relation-column", a->edge_list.relation_column, "Edge lists: a column naming each edge's relation (edges.<value>)");
+  c->add_option("--relation-column", a->edge_list.relation_column, "Edge lists: a column naming each edge's relation");
   c->add_option("--relation", a->edge_list.relation, "Edge lists: the relation of every edge (default edges.<file name>)");
   c->add_flag("--directed", a->edge_list.directed, "Edge lists: source -> target edges");
   auto *yes = c->add_flag("--header", a->header_yes, "Edge lists: the first line is a header (detected when neither this nor --no-header is given)");
@@ -341,6 +342,57 @@ void add_edges(CLI::App &app) {
   c->add_option("b", a->b, "The other one (the same one for self-interactions)")->required();
   c->add_flag("--json", a->json, "JSON output: the edges with their records, each with its raw source row");
   c->callback([a] { run_edges(*a); });
+}
+
+namespace {
+
+struct ExportArgs {
+  std::string db, format = "jsonl", out = "-", nodes_file, khop;
+  std::vector<std::string> relations;
+  double min_score = 0;
+  std::size_t hops = 1;
+};
+
+void run_export(const ExportArgs &a) {
+  KnowledgeGraph g = open_graph(a.db, false);
+  ExportOptions o;
+  o.format = export_format_from_name(a.format);
+  o.relations = a.relations;
+  o.min_score = score_arg(a.min_score);
+  o.khop = a.khop;
+  o.hops = a.hops;
+  if (!a.nodes_file.empty()) {
+    std::ifstream in(a.nodes_file);
+    if (!in) throw Error(ErrorCode::not_found, "export: cannot open the node list '" + a.nodes_file + "'");
+    std::string line;
+    while (std::getline(in, line)) {
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+      if (!line.empty() && line[0] != '#') o.nodes.push_back(line);
+    }
+    if (o.nodes.empty()) throw Error(ErrorCode::invalid_argument, "export: the node list '" + a.nodes_file + "' names no node");
+  }
+  ExportReport rep;
+  if (a.out == "-") rep = g.export_graph(std::cout, o);
+  else rep = g.export_graph(a.out, o);
+  std::cerr << "exported " << rep.nodes << " node(s), " << rep.edges << " edge(s)";
+  if (rep.records) std::cerr << ", " << rep.records << " evidence record(s)";
+  std::cerr << " as " << a.format << (a.out == "-" ? "" : " to " + a.out) << '\n';
+}
+
+}  // namespace
+
+void add_export(CLI::App &app) {
+  auto a = std::make_shared<ExportArgs>();
+  auto *c = app.add_subcommand("export", "Write the graph or a part of it: jsonl (lossless, re-imports), tsv (edge table), graphml");
+  add_db_option(c, a->db);
+  c->add_option("--format", a->format, "jsonl, tsv or graphml")->capture_default_str();
+  c->add_option("--out,-o", a->out, "Output file ('-': standard output)")->capture_default_str();
+  c->add_option("--relation", a->relations, "Only edges of these relation(s)");
+  c->add_option("--min-score", a->min_score, "Only edges scoring at least this: 0-1, or a whole number 2-1000 on STRING's scale");
+  c->add_option("--nodes", a->nodes_file, "A file of node names or ids, one per line: only these nodes and the edges among them");
+  c->add_option("--khop", a->khop, "Only the nodes within --hops steps of this one and the edges among them");
+  c->add_option("--hops", a->hops, "Steps from --khop")->capture_default_str();
+  c->callback([a] { run_export(*a); });
 }
 
 }  // namespace grappi::cli

@@ -16,6 +16,7 @@ int main(int argc, char **argv) {
   add_neighbors(app);
   add_resolve(app);
   add_edges(app);
+  add_export(app);
   add_remove_dataset(app);
   add_embed(app);
   add_search(app);

@@ -66,6 +66,8 @@ _paths = _fn("grappi_graph_paths_json", _status, ctypes.c_void_p, _i64, _i64, _s
              ctypes.POINTER(ctypes.c_void_p))
 _khop = _fn("grappi_graph_khop_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size, _size, _size,
             ctypes.POINTER(ctypes.c_void_p))
+_export = _fn("grappi_graph_export", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+              ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64))
 _edges = _fn("grappi_graph_edges_json", _status, ctypes.c_void_p, _i64, _i64, ctypes.POINTER(ctypes.c_void_p))
 _ontology = _fn("grappi_graph_ontology_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
                 ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
@@ -331,6 +333,13 @@ class Graph:
         n = _size()
         _check(_pagerank(self._handle(), s if seeds else None, len(seeds), damping, ids, scores, top, ctypes.byref(n)))
         return [(ids[i], scores[i]) for i in range(n.value)]
+
+    def export(self, path, format="jsonl"):
+        """Writes the whole graph to path ("jsonl": lossless, import_file reads it back; "tsv";
+        "graphml"); returns (nodes, edges) written."""
+        n, e = ctypes.c_uint64(), ctypes.c_uint64()
+        _check(_export(self._handle(), format.encode(), os.fsencode(path), ctypes.byref(n), ctypes.byref(e)))
+        return n.value, e.value
 
     def edges(self, a, b):
         """Every edge between two node ids with its evidence: STRING channels, PubMed ids, and the

@@ -69,6 +69,16 @@ class GraphTest(unittest.TestCase):
             self.assertEqual(anc["ancestors"][0]["external_id"], "MI:0915")
             with self.assertRaises(grappi.Error):
                 g.ontology("siblings", "MI:0407")
+            nodes, edges = g.export(os.path.join(d, "kb.jsonl"))
+            self.assertEqual((nodes, edges), g.counts())
+            copy = grappi.Graph(os.path.join(d, "copy.db"))
+            copy.import_file(os.path.join(d, "kb.jsonl"))
+            self.assertEqual(copy.counts(), g.counts())
+            c = copy.resolve("uniprotkb:P40460")
+            (copied,) = copy.edges(c, c)
+            self.assertEqual([r["raw"] for r in copied["records"]], [r["raw"] for r in edge["records"]])
+            self.assertEqual(copied["pmids"], edge["pmids"])
+            copy.close()
             g.close()
 
     def test_retrieval(self):

@@ -194,6 +194,8 @@ extern "C" {
                                    weighted: i32, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_khop_json(g: *mut grappi_graph, question: *const c_char, seeds: usize, hops: usize,
                                   degree_cap: usize, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_export(g: *mut grappi_graph, format: *const c_char, path: *const c_char, out_nodes: *mut u64,
+                               out_edges: *mut u64) -> grappi_status;
     pub fn grappi_graph_edges_json(g: *mut grappi_graph, a: i64, b: i64, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_ontology_json(g: *mut grappi_graph, question: *const c_char, term: *const c_char,
                                       other: *const c_char, relations: *const c_char,

@@ -257,6 +257,16 @@ impl Graph {
         Ok(unsafe { take_string(out) })
     }
 
+    /// Writes the whole graph to a file ("jsonl": lossless, `import` reads it back; "tsv";
+    /// "graphml"); returns (nodes, edges) written.
+    pub fn export<P: AsRef<Path>>(&self, path: P, format: &str) -> Result<(u64, u64)> {
+        let p = cstring(&path.as_ref().to_string_lossy())?;
+        let f = cstring(format)?;
+        let (mut n, mut e) = (0u64, 0u64);
+        check(unsafe { sys::grappi_graph_export(self.h, f.as_ptr(), p.as_ptr(), &mut n, &mut e) })?;
+        Ok((n, e))
+    }
+
     /// Every edge between two nodes with its evidence (channels, PubMed ids, and the source rows
     /// behind it: IntAct interactions with their ids, MI types and raw rows), as JSON.
     pub fn edges_json(&self, a: i64, b: i64) -> Result<String> {

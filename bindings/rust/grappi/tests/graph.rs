@@ -24,6 +24,14 @@ fn interactions_and_ontologies() {
     let lca = g.ontology_json("lca", Some("MI:0407"), Some("MI:0403"), &["obo.is_a"]).unwrap();
     assert!(lca.contains("\"distance\":5"));
     assert_eq!(g.ontology_json("siblings", Some("MI:0407"), None, &[]).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    let (nodes, edges_out) = g.export(dir.join("kb.jsonl"), "jsonl").unwrap();
+    let (n, e) = g.counts().unwrap();
+    assert_eq!((nodes as i64, edges_out as i64), (n, e));
+    let copy = grappi::Graph::open(dir.join("copy.db")).unwrap();
+    copy.import(dir.join("kb.jsonl"), None).unwrap();
+    assert_eq!(copy.counts().unwrap(), (n, e));
+    assert_eq!(g.export(dir.join("x"), "cx3").unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    drop(copy);
     drop(g);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,0 +1,62 @@
+// grappi/graph_export.hpp — writing the knowledge graph (or a part of it) out: JSON lines
+// (lossless; KnowledgeGraph::import reads it back), an edge table and GraphML.
+#pragma once
+
+#include "grappi/export.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace grappi {
+
+/// The formats KnowledgeGraph::export_graph writes.
+enum class ExportFormat {
+  /// One JSON object per line: a header, every node (external id, name, label, annotation,
+  /// size, taxon, attributes, aliases with their sources), then every edge (endpoints by
+  /// external id, relation, direction, score, channels, evidence, evidence records with their
+  /// raw rows). Import format "jsonl" reads it back into the same graph.
+  jsonl,
+  /// Tab-separated edges with a header: source, target (external ids), source_name,
+  /// target_name, relation, score, directed, pmids. Import format "edges" reads it back
+  /// (--source-column source --target-column target --score-column score --relation-column
+  /// relation).
+  tsv,
+  /// GraphML (graphml.graphdrawing.org): nodes with external_id, name, label, annotation,
+  /// taxon; edges with relation, score and, for directed edges, directed="true". Opens in
+  /// networkx, igraph, Cytoscape and Gephi.
+  graphml,
+};
+
+/// "jsonl", "tsv", "graphml".
+GRAPPI_CXX_API const char *to_string(ExportFormat format) noexcept;
+/// Inverse of to_string; Error(invalid_argument) naming the formats otherwise.
+GRAPPI_CXX_API ExportFormat export_format_from_name(std::string_view name);
+
+/// What KnowledgeGraph::export_graph writes.
+struct ExportOptions {
+  ExportFormat format = ExportFormat::jsonl;  ///< the format
+  /// Only edges of these relations (empty: all); an unknown name is an error listing the
+  /// graph's relations.
+  std::vector<std::string> relations;
+  double min_score = 0;  ///< only edges scoring at least this, in [0,1]
+  /// Only these nodes (names, aliases or ids, as KnowledgeGraph::resolve takes them) and the
+  /// edges among them. Empty: every node (isolated ones included).
+  std::vector<std::string> nodes;
+  /// Only the nodes within `hops` steps of this one (along the edges the relation and score
+  /// filters keep) and the edges among them; empty: no such restriction. Combines with `nodes`
+  /// by intersection.
+  std::string khop;
+  std::size_t hops = 1;  ///< steps from `khop`
+};
+
+/// What an export wrote.
+struct ExportReport {
+  uint64_t nodes = 0;    ///< nodes written
+  uint64_t edges = 0;    ///< edges written
+  uint64_t records = 0;  ///< evidence records written (jsonl)
+};
+
+}  // namespace grappi

@@ -1,0 +1,303 @@
+// KnowledgeGraph::export_graph (grappi/graph_export.hpp): JSON lines, an edge table, GraphML.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+#include <set>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+#include "graph_impl.hpp"
+#include "grappi/error.hpp"
+#include "grappi/version.h"
+
+namespace grappi {
+
+using detail::Stmt;
+using nlohmann::json;
+
+const char *to_string(ExportFormat f) noexcept {
+  switch (f) {
+    case ExportFormat::jsonl: return "jsonl";
+    case ExportFormat::tsv: return "tsv";
+    case ExportFormat::graphml: return "graphml";
+  }
+  return "jsonl";
+}
+
+ExportFormat export_format_from_name(std::string_view name) {
+  for (ExportFormat f : {ExportFormat::jsonl, ExportFormat::tsv, ExportFormat::graphml})
+    if (name == to_string(f)) return f;
+  throw Error(ErrorCode::invalid_argument, "export: unknown format '" + std::string(name) + "' (jsonl, tsv, graphml)");
+}
+
+namespace {
+
+// XML text with the five special characters escaped; control characters other than tab and
+// newline (not allowed in XML 1.0) become spaces.
+std::string xml(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        out += (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') ? ' ' : c;
+    }
+  }
+  return out;
+}
+
+// A cell of the edge table: tabs and line breaks would break the row.
+std::string cell(std::string_view s) {
+  std::string out(s);
+  for (auto &c : out)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  return out;
+}
+
+std::string number(double v) {
+  json j = v;
+  return j.dump();  // the shortest text that reads back as the same double
+}
+
+struct NodeRow {
+  int64_t id;
+  std::string external_id, name, label, annotation, attributes;
+  int64_t size, taxon;
+};
+
+}  // namespace
+
+ExportReport KnowledgeGraph::export_graph(std::ostream &out, const ExportOptions &o) const {
+  if (!(o.min_score >= 0 && o.min_score <= 1))
+    throw Error(ErrorCode::invalid_argument, "export: min_score must lie in [0,1]");
+  // The selection first (resolve and snapshot take the lock themselves).
+  std::optional<std::unordered_set<int64_t>> keep;
+  if (!o.nodes.empty()) {
+    keep.emplace();
+    for (const auto &n : o.nodes) keep->insert(resolve(n));
+  }
+  if (!o.khop.empty()) {
+    const int64_t root = resolve(o.khop);
+    const auto snap = snapshot();
+    NeighborFilter f;
+    f.relations = o.relations;
+    f.min_score = o.min_score;
+    std::unordered_set<int64_t> ball{root};
+    std::vector<int64_t> level{root};
+    for (std::size_t h = 0; h < o.hops && !level.empty(); ++h) {
+      std::vector<int64_t> next;
+      for (int64_t u : level)
+        for (const auto &nb : snap->neighbors(u, f))
+          if (ball.insert(nb.node).second) next.push_back(nb.node);
+      level = std::move(next);
+    }
+    if (keep) {
+      std::unordered_set<int64_t> both;
+      for (int64_t id : *keep)
+        if (ball.count(id)) both.insert(id);
+      keep = std::move(both);
+    } else {
+      keep = std::move(ball);
+    }
+  }
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  auto &db = impl_->db;
+  std::set<std::string> wanted(o.relations.begin(), o.relations.end());
+  if (!wanted.empty()) {
+    std::set<std::string> have;
+    Stmt st(db, "SELECT name FROM relations ORDER BY name");
+    while (st.step()) have.insert(st.col_text(0));
+    for (const auto &r : wanted)
+      if (!have.count(r)) {
+        std::string list;
+        for (const auto &h : have) list += (list.empty() ? "" : ", ") + h;
+        throw Error(ErrorCode::invalid_argument, "export: no relation '" + r + "' in the graph (" + list + ")");
+      }
+  }
+  ExportReport rep;
+
+  // Nodes, by external id.
+  std::vector<NodeRow> nodes;
+  {
+    Stmt st(db, "SELECT id, external_id, name, label, annotation, attributes, size, taxon FROM nodes ORDER BY external_id");
+    while (st.step()) {
+      const int64_t id = st.col_int(0);
+      if (keep && !keep->count(id)) continue;
+      nodes.push_back({id, st.col_text(1), st.col_text(2), st.col_text(3), st.col_text(4), st.col_text(5), st.col_int(6),
+                       st.col_int(7)});
+    }
+  }
+  // Edges: undirected ones written with their endpoints in external-id order.
+  Stmt edges(db,
+             "SELECT e.id, s.id, t.id, s.external_id, t.external_id, s.name, t.name, r.name, e.directed, e.score, "
+             "e.channels, e.evidence, "
+             "CASE WHEN e.directed = 0 AND s.external_id > t.external_id THEN 1 ELSE 0 END AS swap "
+             "FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target "
+             "JOIN relations r ON r.id = e.relation WHERE e.score >= ?1 "
+             "ORDER BY CASE WHEN swap = 1 THEN t.external_id ELSE s.external_id END, "
+             "CASE WHEN swap = 1 THEN s.external_id ELSE t.external_id END, r.name, e.directed");
+  edges.bind(1, o.min_score);
+  Stmt records(db, "SELECT line, record, raw FROM edge_evidence WHERE edge_id = ? ORDER BY id");
+  Stmt aliases(db, "SELECT alias, source FROM aliases WHERE node_id = ? ORDER BY alias, source");
+  struct EdgeRow {
+    int64_t id;
+    std::string source, target, source_name, target_name, relation, channels, evidence;
+    bool directed;
+    double score;
+  };
+  const auto next_edge = [&](EdgeRow &e) {
+    while (edges.step()) {
+      const int64_t s = edges.col_int(1), t = edges.col_int(2);
+      if (keep && (!keep->count(s) || !keep->count(t))) continue;
+      e.relation = edges.col_text(7);
+      if (!wanted.empty() && !wanted.count(e.relation)) continue;
+      const bool swap = edges.col_int(12) != 0;
+      e.id = edges.col_int(0);
+      e.source = edges.col_text(swap ? 4 : 3);
+      e.target = edges.col_text(swap ? 3 : 4);
+      e.source_name = edges.col_text(swap ? 6 : 5);
+      e.target_name = edges.col_text(swap ? 5 : 6);
+      e.directed = edges.col_int(8) != 0;
+      e.score = edges.col_double(9);
+      e.channels = edges.col_null(10) ? std::string() : edges.col_text(10);
+      e.evidence = edges.col_null(11) ? std::string() : edges.col_text(11);
+      return true;
+    }
+    return false;
+  };
+  const auto pmids_of = [](const std::string &evidence) {
+    std::vector<int64_t> p;
+    const auto j = json::parse(evidence, nullptr, false);
+    if (j.is_object() && j.contains("pmids") && j["pmids"].is_array())
+      for (const auto &x : j["pmids"])
+        if (x.is_number_integer()) p.push_back(x.get<int64_t>());
+    return p;
+  };
+
+  EdgeRow e;
+  switch (o.format) {
+    case ExportFormat::jsonl: {
+      out << json{{"format", "grappi-jsonl"}, {"version", 1}, {"grappi", GRAPPI_VERSION_STRING}}.dump() << '\n';
+      for (const auto &n : nodes) {
+        json j = {{"type", "node"},   {"id", n.external_id}, {"name", n.name}, {"label", n.label},
+                  {"annotation", n.annotation}, {"size", n.size}, {"taxon", n.taxon}};
+        const auto attrs = json::parse(n.attributes, nullptr, false);
+        j["attributes"] = attrs.is_object() ? attrs : json::object();
+        json al = json::array();
+        aliases.reset();
+        aliases.bind(1, n.id);
+        while (aliases.step()) al.push_back(json::array({aliases.col_text(0), aliases.col_text(1)}));
+        aliases.reset();
+        if (!al.empty()) j["aliases"] = std::move(al);
+        out << j.dump() << '\n';
+        ++rep.nodes;
+      }
+      while (next_edge(e)) {
+        json j = {{"type", "edge"},         {"source", e.source}, {"target", e.target},
+                  {"relation", e.relation}, {"directed", e.directed}, {"score", e.score}};
+        if (!e.channels.empty()) j["channels"] = json::parse(e.channels, nullptr, false);
+        if (!e.evidence.empty()) j["evidence"] = json::parse(e.evidence, nullptr, false);
+        json rs = json::array();
+        records.reset();
+        records.bind(1, e.id);
+        while (records.step()) {
+          auto r = json::parse(records.col_view(1), nullptr, false);
+          rs.push_back(json{{"line", records.col_int(0)}, {"record", r.is_discarded() ? json(records.col_text(1)) : r},
+                            {"raw", records.col_text(2)}});
+        }
+        records.reset();
+        rep.records += rs.size();
+        if (!rs.empty()) j["records"] = std::move(rs);
+        out << j.dump() << '\n';
+        ++rep.edges;
+      }
+      break;
+    }
+    case ExportFormat::tsv: {
+      rep.nodes = nodes.size();
+      out << "source\ttarget\tsource_name\ttarget_name\trelation\tscore\tdirected\tpmids\n";
+      while (next_edge(e)) {
+        std::string pm;
+        for (int64_t p : pmids_of(e.evidence)) pm += (pm.empty() ? "" : ",") + std::to_string(p);
+        records.reset();
+        records.bind(1, e.id);
+        std::set<int64_t> more;
+        while (records.step()) {
+          for (int64_t p : pmids_of(records.col_text(1))) more.insert(p);
+        }
+        records.reset();
+        for (int64_t p : more) pm += (pm.empty() ? "" : ",") + std::to_string(p);
+        out << cell(e.source) << '\t' << cell(e.target) << '\t' << cell(e.source_name) << '\t' << cell(e.target_name)
+            << '\t' << cell(e.relation) << '\t' << number(e.score) << '\t' << (e.directed ? "true" : "false") << '\t'
+            << pm << '\n';
+        ++rep.edges;
+      }
+      break;
+    }
+    case ExportFormat::graphml: {
+      out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" "
+             "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
+             "xsi:schemaLocation=\"http://graphml.graphdrawing.org/xmlns "
+             "http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd\">\n"
+             "  <key id=\"external_id\" for=\"node\" attr.name=\"external_id\" attr.type=\"string\"/>\n"
+             "  <key id=\"name\" for=\"node\" attr.name=\"name\" attr.type=\"string\"/>\n"
+             "  <key id=\"label\" for=\"node\" attr.name=\"label\" attr.type=\"string\"/>\n"
+             "  <key id=\"annotation\" for=\"node\" attr.name=\"annotation\" attr.type=\"string\"/>\n"
+             "  <key id=\"taxon\" for=\"node\" attr.name=\"taxon\" attr.type=\"long\"/>\n"
+             "  <key id=\"relation\" for=\"edge\" attr.name=\"relation\" attr.type=\"string\"/>\n"
+             "  <key id=\"score\" for=\"edge\" attr.name=\"score\" attr.type=\"double\"/>\n"
+             "  <graph id=\"grappi\" edgedefault=\"undirected\">\n";
+      for (const auto &n : nodes) {
+        // Empty texts are left out (GraphML's way of saying "no value").
+        out << "    <node id=\"" << xml(n.external_id) << "\"><data key=\"external_id\">" << xml(n.external_id)
+            << "</data><data key=\"name\">" << xml(n.name) << "</data><data key=\"label\">" << xml(n.label) << "</data>";
+        if (!n.annotation.empty()) out << "<data key=\"annotation\">" << xml(n.annotation) << "</data>";
+        out << "<data key=\"taxon\">" << n.taxon << "</data></node>\n";
+        ++rep.nodes;
+      }
+      while (next_edge(e)) {
+        out << "    <edge id=\"e" << rep.edges << "\" source=\"" << xml(e.source) << "\" target=\"" << xml(e.target)
+            << (e.directed ? "\" directed=\"true" : "") << "\"><data key=\"relation\">" << xml(e.relation)
+            << "</data><data key=\"score\">" << number(e.score) << "</data></edge>\n";
+        ++rep.edges;
+      }
+      out << "  </graph>\n</graphml>\n";
+      break;
+    }
+  }
+  out.flush();
+  if (!out) throw Error(ErrorCode::io, "export: writing the output failed");
+  return rep;
+}
+
+ExportReport KnowledgeGraph::export_graph(const std::string &path, const ExportOptions &options) const {
+  const std::string tmp = path + ".part";
+  ExportReport rep;
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    if (!f) throw Error(ErrorCode::io, "export: cannot write '" + tmp + "'");
+    try {
+      rep = export_graph(f, options);
+    } catch (...) {
+      f.close();
+      std::remove(tmp.c_str());
+      throw;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw Error(ErrorCode::io, "export: cannot rename '" + tmp + "' to '" + path + "'");
+  }
+  return rep;
+}
+
+}  // namespace grappi
