@@ -209,11 +209,7 @@ FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &
   const auto handle = [&](std::string_view text, uint64_t no) {
     ++rep.lines;
     const std::string problem = row(text, no);
-    if (problem.empty()) return;
-    const std::string where = path + ":" + std::to_string(no) + ": " + problem;
-    if (!options.skip_bad_lines) throw Error(ErrorCode::parse, where);
-    ++rep.rows_skipped;
-    if (rep.bad_line_examples.size() < options.max_bad_examples) rep.bad_line_examples.push_back(where);
+    if (!problem.empty()) w.bad_line(no, problem, options);
   };
   if (!has_header) handle(first, 1);
   while (reader.next(line)) {

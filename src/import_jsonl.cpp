@@ -143,10 +143,7 @@ FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path
         throw std::invalid_argument("unknown type '" + type + "' (node or edge)");
       }
     } catch (const std::invalid_argument &e) {
-      const std::string where = path + ":" + std::to_string(no) + ": " + e.what();
-      if (!options.skip_bad_lines) throw Error(ErrorCode::parse, where);
-      ++rep.rows_skipped;
-      if (rep.bad_line_examples.size() < options.max_bad_examples) rep.bad_line_examples.push_back(where);
+      w.bad_line(no, e.what(), options);
     }
   }
   rep.details = {{"node_lines", node_lines}, {"edge_lines", edge_lines}, {"evidence_records", records}};

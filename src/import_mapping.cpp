@@ -128,10 +128,7 @@ FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &pa
       problem = "expected " + std::to_string(names.size()) + " tab-separated columns as in the header, found " +
                 std::to_string(cells.size());
     if (!problem.empty()) {
-      const std::string where = path + ":" + std::to_string(no) + ": " + problem;
-      if (!options.skip_bad_lines) throw Error(ErrorCode::parse, where);
-      ++rep.rows_skipped;
-      if (rep.bad_line_examples.size() < options.max_bad_examples) rep.bad_line_examples.push_back(where);
+      w.bad_line(no, problem, options);
       continue;
     }
     for (std::size_t c = 0; c < cells.size(); ++c) values[c] = kinds[c] ? values_of(cells[c]) : std::vector<std::string>{};

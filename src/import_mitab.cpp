@@ -33,19 +33,6 @@ namespace {
 
 using nlohmann::json;
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (auto &c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
-
 // "physical association" -> "physical_association".
 std::string relation_word(std::string_view name) {
   std::string r;
@@ -130,7 +117,7 @@ class MitabImporter {
       if (opt_.progress && (rep.lines & 0xFFF) == 0)
         opt_.progress(ImportProgress{path_, reader_.bytes_read(), reader_.file_size(), "reading"});
       std::string problem = row(line, no, cols);
-      if (!problem.empty()) bad(no, problem);
+      if (!problem.empty()) w_->bad_line(no, problem, opt_);
     }
     if (rows_ == 0 && rep.rows_skipped == 0) throw Error(ErrorCode::parse, path_ + ": no interaction rows");
     rep.details = {{"mitab_version", static_cast<uint64_t>(version_)},
@@ -148,14 +135,6 @@ class MitabImporter {
   }
 
  private:
-  void bad(uint64_t no, const std::string &problem) {
-    const std::string where = path_ + ":" + std::to_string(no) + ": " + problem;
-    FileReport &rep = w_->report();
-    if (!opt_.skip_bad_lines) throw Error(ErrorCode::parse, where);
-    ++rep.rows_skipped;
-    if (rep.bad_line_examples.size() < opt_.max_bad_examples) rep.bad_line_examples.push_back(where);
-  }
-
   // Reads and stores one row; the problem when it is bad (nothing is stored then).
   std::string row(std::string_view line, uint64_t no, std::vector<std::string_view> &cols) {
     if (!valid_utf8(line)) return "invalid UTF-8";
@@ -210,7 +189,7 @@ class MitabImporter {
     if (a.ids.empty()) return "column 1 (ID(s) interactor A) is empty";
     bool negative = false;
     if (version_ >= 27) {
-      const std::string n = lower(detail::trim_copy(cols[kNegative]));
+      const std::string n = lower_copy(detail::trim_copy(cols[kNegative]));
       if (n == "true") negative = true;
       else if (n != "false" && n != "-" && !n.empty())
         return "column 36 (Negative) is '" + std::string(cols[kNegative].substr(0, 40)) + "', not true or false";
@@ -273,7 +252,7 @@ class MitabImporter {
     std::vector<std::string> keys;
     auto add = [&](const MitabXref &id) {
       keys.push_back(id.db + ":" + id.id);
-      const std::string db = lower(id.db);
+      const std::string db = lower_copy(id.db);
       if (db == "intact" || db == "chebi" || db == "psi-mi" || db == "go") return;  // only meaningful namespaced
       keys.push_back(id.id);
       if ((db == "uniprotkb" || db == "uniprot") && id.id.find('-') != std::string::npos)
@@ -317,7 +296,7 @@ class MitabImporter {
       for (const auto &al : x.aliases)
         if (!al.text.empty() && !iequals(al.text, "display_long")) w_->add_alias(id, al.id, "mitab:" + al.text);
       for (const auto &i : x.ids)
-        if (lower(i.db) == "uniprotkb") w_->add_alias(id, i.id, "mitab:uniprotkb");
+        if (lower_copy(i.db) == "uniprotkb") w_->add_alias(id, i.id, "mitab:uniprotkb");
     }
     for (const auto &i : x.ids) w_->add_alias(id, i.db + ":" + i.id, "mitab");
     for (const auto &i : x.alts) w_->add_alias(id, i.db + ":" + i.id, "mitab");

@@ -147,6 +147,13 @@ std::optional<int64_t> ImportWriter::join(const std::vector<std::string> &keys, 
   return std::nullopt;
 }
 
+void ImportWriter::bad_line(uint64_t line, const std::string &problem, const ImportOptions &options) {
+  const std::string where = rep_.path + ":" + std::to_string(line) + ": " + problem;
+  if (!options.skip_bad_lines) throw Error(ErrorCode::parse, where);
+  ++rep_.rows_skipped;
+  if (rep_.bad_line_examples.size() < options.max_bad_examples) rep_.bad_line_examples.push_back(where);
+}
+
 void ImportWriter::raise_score(int64_t edge, double score) {
   if (!score_) score_ = std::make_unique<Stmt>(db_, "UPDATE edges SET score = max(score, ?) WHERE id = ? AND dataset_id = ?");
   score_->bind(1, score).bind(2, edge).bind(3, dataset_).run();

@@ -60,6 +60,9 @@ class ImportWriter {
   int64_t add_edge(int64_t source, int64_t target, std::string_view relation, bool directed, double score,
                    const std::string &evidence_json = {}, const std::string &channels_json = {});
 
+  /// A bad line: Error(parse) naming the file, line and problem, or - with
+  /// options.skip_bad_lines - counted in rows_skipped and quoted among the first examples.
+  void bad_line(uint64_t line, const std::string &problem, const ImportOptions &options);
   /// Sets the score of an edge this file created (merged evidence: the best score).
   void raise_score(int64_t edge, double score);
   /// Stores one source row behind an edge (edge_evidence): its line, what was read from it

@@ -3,16 +3,11 @@
 
 #include <cctype>
 
+#include "text_util.hpp"
+
 namespace grappi::detail {
 
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -174,9 +169,8 @@ const MitabXref *first_xref(const std::vector<MitabXref> &xrefs, std::string_vie
 
 bool looks_like_mitab(std::string_view line) {
   if (!line.empty() && line.front() == '#') {
-    std::string lower;
-    for (char c : line.substr(0, 200)) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return lower.find("interactor a") != std::string::npos && line.find('\t') != std::string_view::npos;
+    return lower_copy(line.substr(0, 200)).find("interactor a") != std::string::npos &&
+           line.find('\t') != std::string_view::npos;
   }
   std::size_t columns = 1;
   for (char c : line) columns += c == '\t' ? 1 : 0;

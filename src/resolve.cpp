@@ -6,18 +6,13 @@
 
 #include "graph_impl.hpp"
 #include "grappi/error.hpp"
+#include "text_util.hpp"
 
 namespace grappi {
 
 using detail::Stmt;
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (auto &c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
 
 // Levenshtein distance with an early exit once every entry of a row exceeds limit.
 std::size_t edit_distance(const std::string &a, const std::string &b, std::size_t limit) {
@@ -114,12 +109,12 @@ ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_sugg
   // Not found: suggest close preferred names and aliases (edit distance, then prefix).
   r.status = ResolveResult::Status::not_found;
   if (max_suggestions == 0) return r;
-  const std::string lq = lower(q);
+  const std::string lq = detail::lower_copy(q);
   const std::size_t limit = lq.size() <= 4 ? 1 : 2;
   std::vector<std::pair<std::size_t, std::string>> scored;
   std::set<std::string> seen;
   auto consider = [&](const std::string &cand) {
-    std::string lc = lower(cand);
+    std::string lc = detail::lower_copy(cand);
     if (!seen.insert(lc).second) return;
     std::size_t dist = edit_distance(lq, lc, limit);
     if (dist <= limit) scored.emplace_back(dist, cand);
@@ -146,7 +141,7 @@ ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_sugg
     st.bind(1, esc);
     while (st.step()) {
       std::string s = st.col_text(0);
-      if (seen.insert(lower(s)).second) scored.emplace_back(limit + 1, s);
+      if (seen.insert(detail::lower_copy(s)).second) scored.emplace_back(limit + 1, s);
     }
   }
   std::stable_sort(scored.begin(), scored.end(), [](const auto &a, const auto &b) {

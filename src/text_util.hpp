@@ -9,6 +9,10 @@
 
 namespace grappi::detail {
 
+/// s in ASCII lower case.
+std::string lower_copy(std::string_view s);
+/// Whether a and b are equal ignoring ASCII case.
+bool iequals(std::string_view a, std::string_view b) noexcept;
 /// s without leading and trailing white space.
 std::string trim_copy(std::string_view s);
 /// Lower-case words of letters and digits ("tau", "phosphorylation", "gsk3b"); bytes of UTF-8
