@@ -122,21 +122,24 @@ FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &
   if (hash) head.remove_prefix(1);
   const auto cells = fields(head, sep);
   // A header names a configured column, starts with '#', or has a non-number where the score is.
-  bool has_header = hash;
-  for (const std::string *spec : {&o.source_column, &o.target_column, &o.score_column, &o.relation_column})
-    for (const auto &c : cells)
-      if (!spec->empty() && c == *spec && parse_number(*spec) == std::nullopt) has_header = true;
+  // (--header / --no-header decide before any of that.)
+  bool has_header = o.header ? *o.header : hash;
+  if (!o.header)
+    for (const std::string *spec : {&o.source_column, &o.target_column, &o.score_column, &o.relation_column})
+      for (const auto &c : cells)
+        if (!spec->empty() && c == *spec && parse_number(*spec) == std::nullopt) has_header = true;
   const std::size_t src = column_index(o.source_column, cells, has_header, path, "source");
   const std::size_t dst = column_index(o.target_column, cells, has_header, path, "target");
   const std::size_t score_col = column_index(o.score_column, cells, has_header, path, "score");
   const std::size_t rel_col = column_index(o.relation_column, cells, has_header, path, "relation");
   if (src == std::string::npos || dst == std::string::npos || src == dst)
     throw Error(ErrorCode::invalid_argument, path + ": the source and target columns must be two different columns");
-  if (!has_header && score_col != std::string::npos && score_col < cells.size() && !parse_number(cells[score_col]))
+  if (!o.header && !has_header && score_col != std::string::npos && score_col < cells.size() &&
+      !parse_number(cells[score_col]))
     has_header = true;
-  if (!has_header && src < cells.size() && dst < cells.size() && look_like_column_names(cells[src], cells[dst]))
+  if (!o.header && !has_header && src < cells.size() && dst < cells.size() &&
+      look_like_column_names(cells[src], cells[dst]))
     has_header = true;
-  if (o.header) has_header = *o.header;
   const std::string relation = o.relation.empty() ? "edges." + stem(path) : o.relation;
   const nlohmann::json opts = {{"format", "edges"},
                                {"source_column", o.source_column},

@@ -202,6 +202,23 @@ TEST_CASE("The STRING web export read as an edge list: by STRING ids and by name
   const auto r3 = kg2.import({{d.file("alz.txt"), "edges"}}, o3);
   CHECK(detail_of(r3.files[0], "header") == 1);  // "#node1 node2" read like column names
   CHECK(r3.files[0].edges_created == pairs.size());
+  // A forced header is read for column names; a forced "no header" makes the first line an edge.
+  write_file(d.file("named.tsv"), "x y\nMAPT GSK3B\n");
+  grappi::ImportOptions o4;
+  o4.edges.header = true;
+  o4.edges.source_column = "x";
+  o4.edges.target_column = "y";
+  o4.edges.relation = "named";
+  const auto r4 = kg2.import({{d.file("named.tsv"), "edges"}}, o4);
+  CHECK(r4.files[0].lines == 1);
+  CHECK(detail_of(r4.files[0], "ids_joined") == 2);
+  write_file(d.file("first.tsv"), "protein1\tprotein2\nMAPT\tAPP\n");
+  grappi::ImportOptions o5;
+  o5.edges.header = false;
+  o5.edges.relation = "unnamed";
+  const auto r5 = kg2.import({{d.file("first.tsv"), "edges"}}, o5);
+  CHECK(r5.files[0].lines == 2);
+  CHECK(r5.files[0].referenced_nodes_created == 2);  // "protein1" and "protein2" became nodes
 }
 
 TEST_CASE("Edge lists: bad input is named by file and line and changes nothing") {
