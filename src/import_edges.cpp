@@ -34,16 +34,12 @@ std::vector<std::string_view> fields(std::string_view line, char sep) {
     }
     return out;
   }
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t p = line.find(sep, start);
-    std::string_view f = line.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start);
+  for (std::string_view f : split_view(line, sep)) {
     while (!f.empty() && (f.front() == ' ' || f.front() == '"')) f.remove_prefix(1);
     while (!f.empty() && (f.back() == ' ' || f.back() == '"' || f.back() == '\r')) f.remove_suffix(1);
     out.push_back(f);
-    if (p == std::string_view::npos) return out;
-    start = p + 1;
   }
+  return out;
 }
 
 std::optional<double> parse_number(std::string_view s) {
@@ -203,9 +199,7 @@ FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &
     }
     const int64_t a = node_of(f[src]), b = node_of(f[dst]);
     self_loops += a == b ? 1 : 0;
-    const uint64_t before = rep.edges_created;
-    const int64_t e = w.add_edge(a, b, rel, o.directed, score);
-    if (rep.edges_created == before) w.raise_score(e, score);  // a repeated pair keeps its best score
+    w.add_edge(a, b, rel, o.directed, score);  // a repeated pair keeps its best score
     (void)no;
     return {};
   };

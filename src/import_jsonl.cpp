@@ -6,7 +6,6 @@
 // rows). Exporting the imported graph again gives the same bytes.
 #include <chrono>
 #include <cmath>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "grappi/error.hpp"
@@ -57,17 +56,9 @@ FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path
   }
   ImportWriter w(impl, path, "jsonl", reader.file_size(), json{{"format", "jsonl"}});
   FileReport &rep = w.report();
-  std::unordered_map<std::string, int64_t> ids;
   std::unordered_set<std::string> defined;
   std::unordered_set<int64_t> edges_seen;
   uint64_t node_lines = 0, edge_lines = 0, records = 0;
-  const auto node_of = [&](const std::string &ext) {
-    auto it = ids.find(ext);
-    if (it != ids.end()) return it->second;
-    const int64_t id = w.reference_node(ext, "Protein");
-    ids.emplace(ext, id);
-    return id;
-  };
   while (reader.next(line)) {
     const uint64_t no = reader.line_number();
     if (line.empty()) continue;
@@ -102,7 +93,6 @@ FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path
           }
         }
         const int64_t id = w.define_node(n, taxon);
-        ids[n.external_id] = id;
         defined.insert(n.external_id);
         for (const auto &[alias, source] : aliases) w.add_alias(id, alias, source);
         ++node_lines;
@@ -132,7 +122,7 @@ FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path
             recs.emplace_back(int_field(r, "line"), r["record"].dump(), text_field(r, "raw", false, "a record"));
           }
         }
-        const int64_t a = node_of(s), b = node_of(t);
+        const int64_t a = w.reference_node(s, "Protein"), b = w.reference_node(t, "Protein");
         const int64_t edge = w.add_edge(a, b, relation, j["directed"].get<bool>(), score, evidence, channels);
         if (!edges_seen.insert(edge).second)
           throw std::invalid_argument("edge " + s + " - " + t + " (" + relation + ") listed twice");

@@ -56,17 +56,6 @@ const KindInfo *kind_of_header(std::string h) {
   return nullptr;
 }
 
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t p = s.find(sep, start);
-    out.push_back(s.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start));
-    if (p == std::string_view::npos) return out;
-    start = p + 1;
-  }
-}
-
 std::vector<std::string> values_of(std::string_view cell) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -92,7 +81,7 @@ FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &pa
   std::vector<std::string> names;
   std::vector<const KindInfo *> kinds;
   std::string recognised;
-  for (auto h : split(header, '\t')) {
+  for (auto h : split_view(header, '\t')) {
     names.push_back(trim_copy(h));
     kinds.push_back(kind_of_header(names.back()));
     if (kinds.back()) recognised += (recognised.empty() ? "" : ", ") + names.back();
@@ -123,7 +112,7 @@ FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &pa
     ++rep.lines;
     std::string problem;
     if (!valid_utf8(line)) problem = "invalid UTF-8";
-    const auto cells = split(line, '\t');
+    const auto cells = split_view(line, '\t');
     if (problem.empty() && cells.size() != names.size())
       problem = "expected " + std::to_string(names.size()) + " tab-separated columns as in the header, found " +
                 std::to_string(cells.size());

@@ -105,7 +105,6 @@ class MitabImporter {
     const auto t0 = std::chrono::steady_clock::now();
     FileReport &rep = w_->report();
     std::string_view line;
-    std::vector<std::string_view> cols;
     while (reader_.next(line)) {
       const uint64_t no = reader_.line_number();
       if (no == 1 && !line.empty() && line.front() == '#') {
@@ -116,7 +115,7 @@ class MitabImporter {
       ++rep.lines;
       if (opt_.progress && (rep.lines & 0xFFF) == 0)
         opt_.progress(ImportProgress{path_, reader_.bytes_read(), reader_.file_size(), "reading"});
-      std::string problem = row(line, no, cols);
+      const std::string problem = row(line, no);
       if (!problem.empty()) w_->bad_line(no, problem, opt_);
     }
     if (rows_ == 0 && rep.rows_skipped == 0) throw Error(ErrorCode::parse, path_ + ": no interaction rows");
@@ -136,16 +135,9 @@ class MitabImporter {
 
  private:
   // Reads and stores one row; the problem when it is bad (nothing is stored then).
-  std::string row(std::string_view line, uint64_t no, std::vector<std::string_view> &cols) {
+  std::string row(std::string_view line, uint64_t no) {
     if (!valid_utf8(line)) return "invalid UTF-8";
-    cols.clear();
-    std::size_t start = 0;
-    for (;;) {
-      const std::size_t tab = line.find('\t', start);
-      cols.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
-      if (tab == std::string_view::npos) break;
-      start = tab + 1;
-    }
+    const auto cols = split_view(line, '\t');
     const int version = mitab_version_of_columns(cols.size());
     if (version == 0)
       return "expected 15 (MITAB 2.5), 36 (2.6) or 42 (2.7) tab-separated columns, found " + std::to_string(cols.size());
@@ -217,8 +209,7 @@ class MitabImporter {
     const MitabXref *t = type.empty() ? nullptr : &type.front();
     const std::string relation =
         std::string(negative ? "mitab.negative." : "mitab.") + relation_word(t ? (t->text.empty() ? t->id : t->text) : "");
-    const int64_t edge = w_->add_edge(na, nb, relation, false, score.value_or(0.0));
-    if (score && w_->created_here(edge)) w_->raise_score(edge, *score);
+    const int64_t edge = w_->add_edge(na, nb, relation, false, score.value_or(0.0));  // best score of its rows
     json rec = {{"interactor_a", a.key()},
                 {"interactor_b", intramolecular ? a.key() : b.key()},
                 {"interaction_ids", json::array()},

@@ -9,7 +9,6 @@
 // new node named by its id, counted (referenced_nodes_created). [Typedef] stanzas are recorded in the dataset's options.
 #include <chrono>
 #include <cstring>
-#include <unordered_map>
 
 #include "grappi/error.hpp"
 #include "import_writer.hpp"
@@ -89,7 +88,6 @@ FileReport import_obo_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   ImportWriter w(impl, path, "obo", reader.file_size(), opts);
   FileReport &rep = w.report();
   rep.lines = doc.lines;
-  std::unordered_map<std::string, int64_t> ids;
   uint64_t obsolete = 0, is_a = 0, relationships = 0;
   for (const auto &t : doc.terms) {
     NodeInput n;
@@ -99,20 +97,14 @@ FileReport import_obo_file(KnowledgeGraph::Impl &impl, const std::string &path, 
     n.annotation = t.definition;
     n.attributes = attributes_of(t, ontology).dump();
     const int64_t id = w.define_node(n);
-    ids.emplace(t.id, id);
     for (const auto &s : t.synonyms) w.add_alias(id, s.text, "obo:synonym:" + s.scope);
     for (const auto &a : t.alt_ids) w.add_alias(id, a, "obo:alt_id");
     obsolete += t.obsolete ? 1 : 0;
   }
-  const auto node_of = [&](const std::string &ext) {
-    auto it = ids.find(ext);
-    if (it != ids.end()) return it->second;
-    const int64_t id = w.reference_node(ext, "OntologyTerm");
-    ids.emplace(ext, id);
-    return id;
-  };
+  // Terms the file defined are known to the writer; other parents join or become nodes.
+  const auto node_of = [&](const std::string &ext) { return w.reference_node(ext, "OntologyTerm"); };
   for (const auto &t : doc.terms) {
-    const int64_t child = ids.at(t.id);
+    const int64_t child = node_of(t.id);
     for (const auto &parent : t.is_a) {
       w.add_edge(child, node_of(parent), "obo.is_a", true, 1.0);
       ++is_a;

@@ -30,6 +30,7 @@ ImportWriter::ImportWriter(KnowledgeGraph::Impl &impl, const std::string &path, 
 ImportWriter::~ImportWriter() = default;
 
 std::optional<int64_t> ImportWriter::find(std::string_view external_id) {
+  if (auto it = known_.find(std::string(external_id)); it != known_.end()) return it->second;
   if (!find_) find_ = std::make_unique<Stmt>(db_, "SELECT id FROM nodes WHERE external_id = ?");
   find_->reset();
   find_->bind(1, external_id);
@@ -66,12 +67,15 @@ int64_t ImportWriter::define_node(const NodeInput &n, int64_t taxon) {
     ++rep_.nodes_created;
   }
   claim_node(id);
+  known_[n.external_id] = id;
   return id;
 }
 
 int64_t ImportWriter::reference_node(std::string_view external_id, const std::string &label) {
+  if (auto it = known_.find(std::string(external_id)); it != known_.end()) return it->second;  // claimed already
   if (auto existing = find(external_id)) {
     claim_node(*existing);
+    known_.emplace(std::string(external_id), *existing);
     return *existing;
   }
   if (!insert_node_)
@@ -84,6 +88,7 @@ int64_t ImportWriter::reference_node(std::string_view external_id, const std::st
   ++rep_.nodes_created;
   ++rep_.referenced_nodes_created;
   claim_node(id);
+  known_.emplace(std::string(external_id), id);
   return id;
 }
 
@@ -154,20 +159,6 @@ void ImportWriter::bad_line(uint64_t line, const std::string &problem, const Imp
   if (rep_.bad_line_examples.size() < options.max_bad_examples) rep_.bad_line_examples.push_back(where);
 }
 
-void ImportWriter::raise_score(int64_t edge, double score) {
-  if (!score_) score_ = std::make_unique<Stmt>(db_, "UPDATE edges SET score = max(score, ?) WHERE id = ? AND dataset_id = ?");
-  score_->bind(1, score).bind(2, edge).bind(3, dataset_).run();
-}
-
-bool ImportWriter::created_here(int64_t edge) {
-  if (!owner_) owner_ = std::make_unique<Stmt>(db_, "SELECT dataset_id FROM edges WHERE id = ?");
-  owner_->reset();
-  owner_->bind(1, edge);
-  const bool mine = owner_->step() && !owner_->col_null(0) && owner_->col_int(0) == dataset_;
-  owner_->reset();
-  return mine;
-}
-
 void ImportWriter::add_evidence(int64_t edge, uint64_t line, const std::string &record_json, std::string_view raw) {
   if (!evidence_)
     evidence_ = std::make_unique<Stmt>(
@@ -207,6 +198,10 @@ int64_t ImportWriter::add_edge(int64_t source, int64_t target, std::string_view 
       if (!claim_edge_)
         claim_edge_ = std::make_unique<Stmt>(db_, "INSERT OR IGNORE INTO edge_claims(edge_id, dataset_id) VALUES(?,?)");
       claim_edge_->bind(1, id).bind(2, dataset_).run();
+    } else {
+      // Met again in this file: the best score stands (another dataset's edge keeps its own).
+      if (!score_) score_ = std::make_unique<Stmt>(db_, "UPDATE edges SET score = ? WHERE id = ? AND score < ?");
+      score_->bind(1, score).bind(2, id).bind(3, score).run();
     }
     ++rep_.edges_existing;
     return id;

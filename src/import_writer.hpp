@@ -33,7 +33,8 @@ class ImportWriter {
   int64_t dataset() const { return dataset_; }
   FileReport &report() { return rep_; }
 
-  /// The node with this external id (exact), if any.
+  /// The node with this external id (exact), if any; ids this file defined or referred to are
+  /// answered from memory.
   std::optional<int64_t> find(std::string_view external_id);
   /// Creates the node, or (when it exists) sets its name, label, annotation and attributes and
   /// marks it as described by this dataset; counted as created or updated. Claims it.
@@ -56,20 +57,17 @@ class ImportWriter {
   /// Adds (node, alias, source) unless present; counted when new.
   void add_alias(int64_t node, std::string_view alias, std::string_view source);
   /// The edge (endpoints ordered for undirected edges), created with this dataset as its
-  /// contributor or claimed when it exists; counted as created or existing.
+  /// contributor or claimed when it exists; counted as created or existing. An edge this file
+  /// created and meets again (several rows about one pair) keeps the best of its scores.
   int64_t add_edge(int64_t source, int64_t target, std::string_view relation, bool directed, double score,
                    const std::string &evidence_json = {}, const std::string &channels_json = {});
 
   /// A bad line: Error(parse) naming the file, line and problem, or - with
   /// options.skip_bad_lines - counted in rows_skipped and quoted among the first examples.
   void bad_line(uint64_t line, const std::string &problem, const ImportOptions &options);
-  /// Sets the score of an edge this file created (merged evidence: the best score).
-  void raise_score(int64_t edge, double score);
   /// Stores one source row behind an edge (edge_evidence): its line, what was read from it
   /// (a JSON object) and the row itself.
   void add_evidence(int64_t edge, uint64_t line, const std::string &record_json, std::string_view raw);
-  /// Whether `edge` was created by this file (rather than found).
-  bool created_here(int64_t edge);
 
   /// Ends the file: the sha256, the counts (rep_ plus `details`) and the wall time on the
   /// dataset row; releases the savepoint. When the same bytes were imported before in this
@@ -88,7 +86,8 @@ class ImportWriter {
   std::string kind_;
   std::unordered_map<std::string, int64_t> relations_;
   std::unique_ptr<Stmt> find_, insert_node_, update_node_, claim_, alias_, find_edge_, insert_edge_, claim_edge_,
-      by_alias_, by_name_, taxon_, score_, evidence_, owner_;
+      by_alias_, by_name_, taxon_, score_, evidence_;
+  std::unordered_map<std::string, int64_t> known_;  // external id -> node, for ids this file met
 };
 
 }  // namespace grappi::detail

@@ -13,6 +13,9 @@ namespace grappi::detail {
 std::string lower_copy(std::string_view s);
 /// Whether a and b are equal ignoring ASCII case.
 bool iequals(std::string_view a, std::string_view b) noexcept;
+/// The fields of s between occurrences of sep (n separators give n + 1 fields, empty ones
+/// included), as views into s.
+std::vector<std::string_view> split_view(std::string_view s, char sep);
 /// s without leading and trailing white space.
 std::string trim_copy(std::string_view s);
 /// Lower-case words of letters and digits ("tau", "phosphorylation", "gsk3b"); bytes of UTF-8

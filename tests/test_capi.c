@@ -79,6 +79,16 @@ typedef struct explore_options_v1 {
   void *user_data;
 } explore_options_v1;
 
+/* Removes a database with its WAL and shared-memory files. */
+static void remove_db(const char *db) {
+  char p[700];
+  remove(db);
+  snprintf(p, sizeof p, "%s-wal", db);
+  remove(p);
+  snprintf(p, sizeof p, "%s-shm", db);
+  remove(p);
+}
+
 static int same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
 
 /* Each _INIT macro gives what its _init function gives. */
@@ -607,21 +617,13 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_counts(copy, &n2, &e2) == GRAPPI_OK && n2 == n1 && e2 == e1);
     grappi_graph_free(copy);
     remove(out);
-    remove(db2);
-    snprintf(out, sizeof out, "%s-wal", db2);
-    remove(out);
-    snprintf(out, sizeof out, "%s-shm", db2);
-    remove(out);
+    remove_db(db2);
   }
   snprintf(path, sizeof path, "%s/ontology/goslim_generic.obo", data);
   CHECK(grappi_graph_import(g, "mitab", path) == GRAPPI_EPARSE); /* not MITAB */
   grappi_graph_free(g);
 
-  remove(db);
-  snprintf(path, sizeof path, "%s-wal", db);
-  remove(path);
-  snprintf(path, sizeof path, "%s-shm", db);
-  remove(path);
+  remove_db(db);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

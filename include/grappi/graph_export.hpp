@@ -54,7 +54,7 @@ struct ExportOptions {
 
 /// What an export wrote.
 struct ExportReport {
-  uint64_t nodes = 0;    ///< nodes written
+  uint64_t nodes = 0;    ///< nodes written (0 for tsv, a table of edges)
   uint64_t edges = 0;    ///< edges written
   uint64_t records = 0;  ///< evidence records written (jsonl)
 };
