@@ -28,6 +28,7 @@ int main(int argc, char **argv) {
   add_retrieve(app);
   add_explore(app);
   add_ontology(app);
+  add_bel(app);
   try {
     app.parse(argc, argv);  // a command runs in its callback
   } catch (const ExitStatus &e) {
