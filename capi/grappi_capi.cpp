@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -646,6 +647,24 @@ grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, 
       }
     }
     *out_json = copy_out(grappi::ontology_json(kg, q).dump());
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_bel_validate(const char *bel, uint32_t flags, char **out_json, size_t *out_errors) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_bel_validate";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    if (out_errors) *out_errors = 0;
+    require((flags & ~(GRAPPI_BEL_LONG_FORM | GRAPPI_BEL_ALLOW_UNKNOWN_NAMESPACES)) == 0, fn, "unknown flags");
+    grappi::BelOptions options;
+    options.long_form = (flags & GRAPPI_BEL_LONG_FORM) != 0;
+    options.unknown_namespace_is_error = (flags & GRAPPI_BEL_ALLOW_UNKNOWN_NAMESPACES) == 0;
+    std::istringstream in(text(bel, fn, "text"));
+    const grappi::BelDocument doc = grappi::read_bel_script(in, options);
+    *out_json = copy_out(grappi::to_json(doc, options.long_form).dump());
+    if (out_errors) *out_errors = doc.errors();
     return GRAPPI_OK;
   });
 }

@@ -619,6 +619,27 @@ int main(int argc, char **argv) {
     remove(out);
     remove_db(db2);
   }
+  {
+    /* BEL validation needs no graph: a valid statement, an invalid one, flags. */
+    char *json = NULL;
+    size_t errors = 99;
+    CHECK(grappi_bel_validate("p(HGNC:AKT1) -> p(HGNC:EGFR)\na(HGNC:AKT1) -| bp(GO:\"cell cycle\")\n", 0, &json,
+                              &errors) == GRAPPI_OK);
+    CHECK(errors == 1);
+    CHECK(json && strstr(json, "\"canonical\":\"p(HGNC:AKT1) increases p(HGNC:EGFR)\"") != NULL);
+    CHECK(json && strstr(json, "\"namespace_kind\"") != NULL);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_bel_validate("p(MYNS:X) -> p(HGNC:A)", GRAPPI_BEL_LONG_FORM | GRAPPI_BEL_ALLOW_UNKNOWN_NAMESPACES, &json,
+                              &errors) == GRAPPI_OK);
+    CHECK(errors == 0);
+    CHECK(json && strstr(json, "proteinAbundance(MYNS:X) increases proteinAbundance(HGNC:A)") != NULL);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_bel_validate("p(HGNC:A)", 4u, &json, NULL) == GRAPPI_EINVAL && json == NULL);
+    CHECK(grappi_bel_validate(NULL, 0, &json, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_bel_validate("p(HGNC:A)", 0, NULL, NULL) == GRAPPI_EINVAL);
+  }
   snprintf(path, sizeof path, "%s/ontology/goslim_generic.obo", data);
   CHECK(grappi_graph_import(g, "mitab", path) == GRAPPI_EPARSE); /* not MITAB */
   grappi_graph_free(g);

@@ -3,7 +3,7 @@
 # separate tests (tests/CMakeLists.txt): two set-up parts import the yeast network and the
 # human demo data once into $DBDIR, the other parts use those databases (copying them first
 # when they change them).
-#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab
+#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab | bel
 set -euo pipefail
 : "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}" "${DBDIR:?directory of the shared databases}"
 PART=${1:?part}
@@ -414,6 +414,35 @@ rc=$(status_of "$GRAPPI" import --db "$M" --mitab "$T/bad.tsv")
 [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || fail "bad MITAB exited $rc"
 grep -q "bad.tsv:2: expected 15 (MITAB 2.5), 36 (2.6) or 42 (2.7) tab-separated columns, found 2" "$T/err" ||
   fail "bad MITAB message: $(cat "$T/err")"
+;;
+
+bel)  # BEL validation: scripts, statements, JSON, canonical forms, exit codes
+"$GRAPPI" bel validate "$DATA/bel/pybel_test_bel.bel" > "$T/ok.txt" || fail "valid script exited non-zero"
+grep -q "pybel_test_bel.bel: 5 statements, 5 valid, 0 with errors; 0 errors, 0 warnings" "$T/ok.txt" || fail "summary: $(cat "$T/ok.txt")"
+rc=$(status_of "$GRAPPI" bel validate "$DATA/bel/pybel_thorough.bel")
+[ "$rc" -eq 1 ] || fail "a script with an error exited $rc"
+"$GRAPPI" bel validate --quiet "$DATA/bel/pybel_thorough.bel" > "$T/thorough.txt" || true
+grep -q "pybel_thorough.bel:62:44: error: a statement has one relation" "$T/thorough.txt" || fail "error line: $(cat "$T/thorough.txt")"
+[ "$(grep -c warning: "$T/thorough.txt")" -eq 0 ] || fail "--quiet printed warnings"
+out=$("$GRAPPI" bel validate --canonical -e 'kin(p(HGNC:AKT1)) -> complex(p(HGNC:JUN), p(HGNC:FOS))' 2> /dev/null)
+[ "$out" = "act(p(HGNC:AKT1), ma(kin)) increases complex(p(HGNC:FOS), p(HGNC:JUN))" ] || fail "canonical: $out"
+out=$(echo 'p(HGNC:AKT1) => p(HGNC:MTOR)' | "$GRAPPI" bel validate --canonical --long - 2> /dev/null)
+[ "$out" = "proteinAbundance(HGNC:AKT1) directlyIncreases proteinAbundance(HGNC:MTOR)" ] || fail "long form: $out"
+rc=$(status_of "$GRAPPI" bel validate -e 'a(HGNC:AKT1) -> p(HGNC:EGFR)')
+[ "$rc" -eq 1 ] || fail "invalid statement exited $rc"
+"$GRAPPI" bel validate --json -e 'a(HGNC:AKT1) -> p(HGNC:EGFR)' > "$T/bad.json" || true
+python3 - "$T/bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["statements"] == 1 and d["valid_statements"] == 0 and d["errors"] == 1, d
+(p,) = d["problems"]
+assert p["code"] == "namespace_kind" and p["line"] == 1 and p["column"] == 3, p
+assert "p(HGNC:AKT1)" in p["message"], p
+PY
+rc=$(status_of "$GRAPPI" bel validate "$T/missing.bel")
+[ "$rc" -eq 1 ] || fail "missing file exited $rc"
+rc=$(status_of "$GRAPPI" bel validate)
+[ "$rc" -eq 2 ] || fail "no input exited $rc"
 ;;
 
 *)

@@ -310,6 +310,24 @@ GRAPPI_API grappi_status grappi_graph_edges_json(grappi_graph *g, int64_t a, int
  */
 GRAPPI_API grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, const char *term,
                                                     const char *other, const char *relations, char **out_json);
+/** grappi_bel_validate flag: the canonical form spells functions out (proteinAbundance(...)). */
+#define GRAPPI_BEL_LONG_FORM 1u
+/** grappi_bel_validate flag: unknown namespaces are warnings instead of errors. */
+#define GRAPPI_BEL_ALLOW_UNKNOWN_NAMESPACES 2u
+
+/**
+ * @brief Checks BEL 2.1: a BEL script or statements one per line, as `grappi bel validate`
+ *        does. Needs no graph.
+ * @param text The BEL text (UTF-8, NUL-terminated).
+ * @param flags 0 or GRAPPI_BEL_* flags combined with `|`.
+ * @param[out] out_json The document's JSON (README "BEL": properties, problems with line,
+ *        column, severity, code and message, and per statement its canonical form, citation,
+ *        evidence and annotations); free with grappi_free().
+ * @param[out] out_errors How many errors the text has; may be NULL.
+ * @return #GRAPPI_OK whether or not the BEL is valid (its problems are in the JSON);
+ *         #GRAPPI_EINVAL for a NULL argument or an unknown flag.
+ */
+GRAPPI_API grappi_status grappi_bel_validate(const char *text, uint32_t flags, char **out_json, size_t *out_errors);
 /**
  * @brief PageRank (personalised when seed_count > 0), weighted by score.
  * @param g The graph.

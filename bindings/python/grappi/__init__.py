@@ -15,7 +15,7 @@ import ctypes.util
 import json
 import os
 
-__all__ = ["Error", "Graph", "PcstSolver", "version", "pcst_solve"]
+__all__ = ["Error", "Graph", "PcstSolver", "version", "pcst_solve", "bel_validate"]
 
 _i64 = ctypes.c_int64
 _size = ctypes.c_size_t
@@ -71,6 +71,8 @@ _export = _fn("grappi_graph_export", _status, ctypes.c_void_p, ctypes.c_char_p, 
 _edges = _fn("grappi_graph_edges_json", _status, ctypes.c_void_p, _i64, _i64, ctypes.POINTER(ctypes.c_void_p))
 _ontology = _fn("grappi_graph_ontology_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
                 ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
+_bel_validate = _fn("grappi_bel_validate", _status, ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_void_p),
+                    ctypes.POINTER(_size))
 _pagerank = _fn("grappi_graph_pagerank", _status, ctypes.c_void_p, ctypes.POINTER(_i64), _size, ctypes.c_double,
                 ctypes.POINTER(_i64), ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_size))
 
@@ -178,6 +180,16 @@ def _take_string(ptr):
 
 def version():
     return _version().decode()
+
+
+def bel_validate(text, long_form=False, allow_unknown_namespaces=False):
+    """Checks BEL 2.1 (a BEL script or statements one per line): a dict with "problems" (line,
+    column, severity, code, message), "statements", "valid_statements", "errors" and per
+    statement "results" (canonical form, citation, evidence, annotations)."""
+    flags = (1 if long_form else 0) | (2 if allow_unknown_namespaces else 0)
+    p = ctypes.c_void_p()
+    _check(_bel_validate(text.encode(), flags, ctypes.byref(p), None))
+    return json.loads(_take_string(p))
 
 
 class Graph:

@@ -47,6 +47,16 @@ class GraphTest(unittest.TestCase):
         with self.assertRaises(grappi.Error):
             self.g.import_file("/nonexistent/file.txt")
 
+    def test_bel_validate(self):
+        r = grappi.bel_validate("kin(p(HGNC:AKT1)) -> p(HGNC:EGFR)\na(HGNC:AKT1) -- p(HGNC:X)\n")
+        self.assertEqual(r["statements"], 2)
+        self.assertEqual(r["valid_statements"], 1)
+        self.assertEqual(r["results"][0]["canonical"], "act(p(HGNC:AKT1), ma(kin)) increases p(HGNC:EGFR)")
+        self.assertEqual([p["code"] for p in r["problems"]], ["bel1", "namespace_kind"])
+        self.assertEqual(r["problems"][1]["line"], 2)
+        long = grappi.bel_validate("p(X:A) -> p(HGNC:B)", long_form=True, allow_unknown_namespaces=True)
+        self.assertEqual(long["results"][0]["canonical"], "proteinAbundance(X:A) increases proteinAbundance(HGNC:B)")
+
     def test_interactions_and_ontologies(self):
         with tempfile.TemporaryDirectory() as d:
             g = grappi.Graph(os.path.join(d, "kb.db"))

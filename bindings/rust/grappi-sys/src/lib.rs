@@ -24,6 +24,8 @@ pub const GRAPPI_PCST_ORDER_DEFAULT: i32 = 0;
 pub const GRAPPI_PCST_ORDER_FAST: i32 = 1;
 pub const GRAPPI_PCST_ORDER_REFERENCE: i32 = 2;
 /// Flags of the superseded grappi_pcst_solve_flags.
+pub const GRAPPI_BEL_LONG_FORM: u32 = 1;
+pub const GRAPPI_BEL_ALLOW_UNKNOWN_NAMESPACES: u32 = 2;
 pub const GRAPPI_PCST_IMPROVE: u32 = 1;
 pub const GRAPPI_PCST_REFERENCE_ORDER: u32 = 2;
 
@@ -200,6 +202,8 @@ extern "C" {
     pub fn grappi_graph_ontology_json(g: *mut grappi_graph, question: *const c_char, term: *const c_char,
                                       other: *const c_char, relations: *const c_char,
                                       out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_bel_validate(text: *const c_char, flags: u32, out_json: *mut *mut c_char, out_errors: *mut usize)
+                               -> grappi_status;
     pub fn grappi_graph_pagerank(g: *mut grappi_graph, seeds: *const i64, seed_count: usize, damping: c_double,
                                  out_ids: *mut i64, out_scores: *mut c_double, capacity: usize,
                                  out_count: *mut usize) -> grappi_status;

@@ -55,6 +55,24 @@ pub fn version() -> String {
     unsafe { CStr::from_ptr(sys::grappi_version_string()) }.to_string_lossy().into_owned()
 }
 
+/// Checks BEL 2.1 (a BEL script or statements one per line) and returns the JSON document
+/// (problems with line, column, severity, code and message; per statement its canonical form,
+/// citation, evidence and annotations) with the number of errors. Invalid BEL is not an `Err`.
+pub fn bel_validate(text: &str, long_form: bool, allow_unknown_namespaces: bool) -> Result<(String, usize)> {
+    let t = cstring(text)?;
+    let mut flags = 0u32;
+    if long_form {
+        flags |= sys::GRAPPI_BEL_LONG_FORM;
+    }
+    if allow_unknown_namespaces {
+        flags |= sys::GRAPPI_BEL_ALLOW_UNKNOWN_NAMESPACES;
+    }
+    let mut out = ptr::null_mut();
+    let mut errors = 0usize;
+    check(unsafe { sys::grappi_bel_validate(t.as_ptr(), flags, &mut out, &mut errors) })?;
+    Ok((unsafe { take_string(out) }, errors))
+}
+
 /// A knowledge-graph database (created when missing); closed when dropped.
 pub struct Graph {
     h: *mut sys::grappi_graph,

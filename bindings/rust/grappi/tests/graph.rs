@@ -8,6 +8,17 @@ fn data(name: &str) -> PathBuf {
 }
 
 #[test]
+fn bel_validate() {
+    let (json, errors) = grappi::bel_validate("p(HGNC:AKT1) -> p(HGNC:EGFR)\na(HGNC:AKT1) -- p(HGNC:X)\n", false, false).unwrap();
+    assert_eq!(errors, 1);
+    assert!(json.contains("\"canonical\":\"p(HGNC:AKT1) increases p(HGNC:EGFR)\""));
+    assert!(json.contains("\"namespace_kind\""));
+    let (long, errors) = grappi::bel_validate("p(X:A) -> p(HGNC:B)", true, true).unwrap();
+    assert_eq!(errors, 0);
+    assert!(long.contains("proteinAbundance(X:A) increases proteinAbundance(HGNC:B)"));
+}
+
+#[test]
 fn interactions_and_ontologies() {
     let dir = std::env::temp_dir().join(format!("grappi-rust-mitab-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
