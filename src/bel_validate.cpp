@@ -79,7 +79,9 @@ class Checker {
     } else {
       out.relation = std::string(rel->long_name);
       if (rel->legacy)
-        error(at, "bel1", "'" + raw.relation + "' is a BEL 1 relation that BEL 2 removed");
+        warning(at, "bel1",
+                "'" + raw.relation + "' is a BEL 1 relation that BEL 2 dropped (the act(), tloc(), "
+                "complex() or var() term itself says it); kept as written");
       else if (rel->nonstandard)
         warning(at, "nonstandard",
                 "'" + raw.relation + "' is a pybel extension, not BEL 2.1; BEL 2.1 writes "

@@ -14,7 +14,7 @@
 namespace grappi {
 
 std::vector<std::string> import_formats() {
-  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "edges", "jsonl"};
+  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "edges", "jsonl", "bel", "jgf"};
 }
 
 namespace {
@@ -37,6 +37,17 @@ std::string first_content_line(const std::string &path) {
   return {};
 }
 
+// The first line that is neither blank nor a '#' comment (BEL scripts open with comments).
+std::string first_uncommented_line(const std::string &path) {
+  detail::LineReader r(path);
+  std::string_view line;
+  for (int i = 0; i < 256 && r.next(line); ++i) {
+    const std::string t = detail::trim_copy(line);
+    if (!t.empty() && t.front() != '#') return t;
+  }
+  return {};
+}
+
 }  // namespace
 
 ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const ImportOptions &options) {
@@ -49,13 +60,19 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   std::vector<std::pair<std::string, std::string>> other_files;  // (format, path), in order
   for (const auto &f : files) {
     const std::string format = f.format.empty() ? "detect" : f.format;
-    if (format == "obo" || format == "mitab" || format == "mapping" || format == "edges" || format == "jsonl") {
+    if (format == "bel") {
+      // "bel" covers BEL scripts and BEL JSON graphs.
+      other_files.emplace_back(detail::looks_like_jgf(first_content_line(f.path)) ? "jgf" : "bel", f.path);
+    } else if (format == "obo" || format == "mitab" || format == "mapping" || format == "edges" || format == "jsonl" ||
+               format == "jgf") {
       other_files.emplace_back(format, f.path);
     } else if (format == "detect") {
       const std::string first = first_content_line(f.path);
       if (detail::looks_like_obo(first)) other_files.emplace_back("obo", f.path);
       else if (detail::looks_like_mitab(first)) other_files.emplace_back("mitab", f.path);
       else if (detail::looks_like_jsonl(first)) other_files.emplace_back("jsonl", f.path);
+      else if (detail::looks_like_jgf(first)) other_files.emplace_back("jgf", f.path);
+      else if (detail::looks_like_bel(first_uncommented_line(f.path))) other_files.emplace_back("bel", f.path);
       else string_files.push_back({f.path, StringFormat::detect});
     } else {
       StringFormat sf;
@@ -73,14 +90,17 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   if (!string_files.empty()) report = detail::import_string_files(*impl_, string_files, options);
   // After STRING: ontologies (their terms are what interaction files cite), mapping tables
   // (which give the proteins the identifiers other files use), then interactions and edge
-  // lists, each joining the nodes the files before it defined.
-  for (const char *kind : {"obo", "jsonl", "mapping", "mitab", "edges"})
+  // lists, each joining the nodes the files before it defined; BEL (scripts, JSON graphs) after
+  // them, so that gene and protein terms meet the proteins those files named.
+  for (const char *kind : {"obo", "jsonl", "mapping", "mitab", "bel", "jgf", "edges"})
     for (const auto &[format, path] : other_files) {
       if (format != kind) continue;
       if (format == "obo") report.files.push_back(detail::import_obo_file(*impl_, path, options));
       else if (format == "mapping") report.files.push_back(detail::import_mapping_file(*impl_, path, options));
       else if (format == "mitab") report.files.push_back(detail::import_mitab_file(*impl_, path, options));
       else if (format == "jsonl") report.files.push_back(detail::import_jsonl_file(*impl_, path, options));
+      else if (format == "bel") report.files.push_back(detail::import_bel_file(*impl_, path, options));
+      else if (format == "jgf") report.files.push_back(detail::import_jgf_file(*impl_, path, options));
       else report.files.push_back(detail::import_edge_list_file(*impl_, path, options));
     }
   impl_->bump_generation();

@@ -22,6 +22,12 @@ FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &pa
 /// grappi's JSON lines (import_jsonl.cpp), and whether a first line is its header.
 FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 bool looks_like_jsonl(std::string_view first_line);
+/// A BEL script (import_bel.cpp), and whether a first line (after '#' comments) starts one.
+FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+bool looks_like_bel(std::string_view first_line);
+/// A BEL JSON Graph Format file (import_bel.cpp), and whether a first line may start one.
+FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+bool looks_like_jgf(std::string_view first_line);
 /// An edge list read as options.edges says (import_edges.cpp).
 FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "graph_impl.hpp"
+#include "grappi/bel.hpp"
 #include "grappi/error.hpp"
 #include "text_util.hpp"
 
@@ -81,7 +82,16 @@ ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_sugg
     }
   };
   match(q);
-  // 4. A namespaced id ("uniprotkb:P10636", "ensembl:ENSG00000186868") that no node carries as
+  // 4. A BEL term in any spelling ("kin(p(HGNC:FYN))", "proteinAbundance(HGNC:AKT1)"): the
+  // node of its canonical form.
+  if (found.empty() && q.find('(') != std::string::npos && q.back() == ')') {
+    const BelResult bel = validate_bel(q);
+    if (bel.valid() && bel.statement->relation.empty() && bel.canonical != q) {
+      match(bel.canonical);
+      for (auto &kv : found) kv.second.matched_by += " (canonical BEL " + bel.canonical + ")";
+    }
+  }
+  // 5. A namespaced id ("uniprotkb:P10636", "ensembl:ENSG00000186868") that no node carries as
   // such: the id without its namespace.
   const std::size_t colon = q.find(':');
   if (found.empty() && colon != std::string::npos && colon > 0 && colon + 1 < q.size() &&

@@ -640,6 +640,13 @@ int main(int argc, char **argv) {
     CHECK(grappi_bel_validate(NULL, 0, &json, NULL) == GRAPPI_EINVAL);
     CHECK(grappi_bel_validate("p(HGNC:A)", 0, NULL, NULL) == GRAPPI_EINVAL);
   }
+  {
+    /* BEL: the CBN network, its terms found in any spelling. */
+    int64_t term = 0;
+    snprintf(path, sizeof path, "%s/bel/cbn_cytotoxic_t-cell_signaling-2.0-hs.bel.jgf.json.gz", data);
+    CHECK(grappi_graph_import(g, "bel", path) == GRAPPI_OK);
+    CHECK(grappi_graph_resolve(g, "kinaseActivity(proteinAbundance(HGNC:FYN))", &term) == GRAPPI_OK && term > 0);
+  }
   snprintf(path, sizeof path, "%s/ontology/goslim_generic.obo", data);
   CHECK(grappi_graph_import(g, "mitab", path) == GRAPPI_EPARSE); /* not MITAB */
   grappi_graph_free(g);

@@ -439,6 +439,22 @@ assert d["statements"] == 1 and d["valid_statements"] == 0 and d["errors"] == 1,
 assert p["code"] == "namespace_kind" and p["line"] == 1 and p["column"] == 3, p
 assert "p(HGNC:AKT1)" in p["message"], p
 PY
+"$GRAPPI" import --db "$T/bel.db" --bel "$DATA/bel/cbn_cytotoxic_t-cell_signaling-2.0-hs.bel.jgf.json.gz" \
+  "$DATA/bel/pybel_test_bel.bel" --json > "$T/import.json"
+python3 - "$T/import.json" <<'PY'
+import json, sys
+files = json.load(open(sys.argv[1]))["files"]
+assert [f["format"] for f in files] == ["bel", "jgf"], files
+d = files[1]["details"]
+assert d["jgf_nodes"] == 55 and d["jgf_edges"] == 56 and d["jgf_evidences"] == 435, d
+PY
+"$GRAPPI" edges --db "$T/bel.db" 'kin(p(HGNC:FYN))' 'kin(p(HGNC:LCK))' > "$T/bel_edges.txt"
+grep -q "Fyn plays an essential role by positive regulation of Lck activity." "$T/bel_edges.txt" ||
+  fail "BEL evidence: $(cat "$T/bel_edges.txt")"
+printf 'SET Citation = {"PubMed", "1"}\np(HGNC:A) -> p(HGNC:B\n' > "$T/bad.bel"
+rc=$(status_of "$GRAPPI" import --db "$T/bel.db" "$T/bad.bel")
+[ "$rc" -eq 1 ] || fail "bad BEL exited $rc"
+grep -q "bad.bel:2: missing ')'" "$T/err" || fail "bad BEL message: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" bel validate "$T/missing.bel")
 [ "$rc" -eq 1 ] || fail "missing file exited $rc"
 rc=$(status_of "$GRAPPI" bel validate)

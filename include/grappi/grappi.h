@@ -106,12 +106,14 @@ GRAPPI_API grappi_status grappi_graph_open(const char *path, const grappi_open_o
 GRAPPI_API void grappi_graph_free(grappi_graph *g);
 
 /**
- * @brief Imports one file (a STRING file, an OBO ontology or a PSI-MITAB file) in one transaction.
+ * @brief Imports one file (a STRING file, an ontology, interactions, BEL, ...) in one transaction.
  * @param g The graph.
  * @param kind "info", "aliases", "links", "detailed", "physical", "actions", "export", "obo",
- *        "mitab", "jsonl" (grappi's own export), "mapping" (an identifier mapping table), "edges" (an edge list: columns 1 and 2,
- *        no score; the C++ EdgeListOptions choose others), or NULL/"detect" to detect the format
- *        from the header (mapping tables and edge lists are never detected).
+ *        "mitab", "jsonl" (grappi's own export), "bel" (a BEL script or BEL JSON graph), "jgf"
+ *        (a BEL JSON graph), "mapping" (an identifier mapping table), "edges" (an edge list:
+ *        columns 1 and 2, no score; the C++ EdgeListOptions choose others), or NULL/"detect"
+ *        to detect the format from the header (mapping tables and edge lists are never
+ *        detected).
  * @param path The file, plain or gzipped.
  * @return #GRAPPI_OK; on a bad line nothing is imported and #GRAPPI_EPARSE names the file and line.
  */

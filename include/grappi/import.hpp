@@ -46,8 +46,10 @@ struct SourceFile {
   /// "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export";
   /// also "export"), "obo" (an OBO 1.2/1.4 ontology), "mitab" (PSI-MITAB 2.5/2.6/2.7),
   /// "mapping" (an identifier mapping table; never detected), "edges" (an edge list read as
-  /// ImportOptions::edges says; never detected) or "jsonl" (grappi's own JSON lines, as
-  /// KnowledgeGraph::export_graph writes them). import_formats() lists them.
+  /// ImportOptions::edges says; never detected), "jsonl" (grappi's own JSON lines, as
+  /// KnowledgeGraph::export_graph writes them), "bel" (a BEL script, detected from its first
+  /// SET/DEFINE line; forced, it also reads a BEL JSON graph) or "jgf" (a BEL JSON Graph
+  /// Format file such as the Causal Biological Networks'). import_formats() lists them.
   std::string format = "detect";
 };
 

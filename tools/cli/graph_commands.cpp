@@ -12,7 +12,7 @@ namespace {
 
 struct ImportArgs {
   std::string db;
-  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, mitab, mapping, edges, detect;
+  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, mitab, mapping, edges, bel, detect;
   EdgeListOptions edge_list;
   std::string separator;
   int64_t taxon = 0;
@@ -35,6 +35,7 @@ void run_import(const ImportArgs &a) {
   add(a.web_export, "web_export");
   add(a.obo, "obo");
   add(a.mitab, "mitab");
+  add(a.bel, "bel");
   add(a.mapping, "mapping");
   add(a.edges, "edges");
   add(a.detect, "detect");
@@ -92,7 +93,7 @@ void run_import(const ImportArgs &a) {
 
 void add_import(CLI::App &app) {
   auto a = std::make_shared<ImportArgs>();
-  auto *c = app.add_subcommand("import", "Import STRING files, OBO ontologies, identifier mappings, PSI-MITAB interactions and edge lists (in that order; one transaction)");
+  auto *c = app.add_subcommand("import", "Import STRING files, OBO ontologies, identifier mappings, PSI-MITAB interactions, BEL and edge lists (in that order; one transaction)");
   add_db_option(c, a->db, true);
   c->add_option("--links", a->links, "protein.links file(s)");
   c->add_option("--detailed", a->detailed, "protein.links.detailed file(s)");
@@ -103,6 +104,7 @@ void add_import(CLI::App &app) {
   c->add_option("--export", a->web_export, "STRING website export string_interactions.tsv file(s)");
   c->add_option("--obo", a->obo, "OBO 1.2/1.4 ontology file(s) (PSI-MI, GO, ...)");
   c->add_option("--mitab", a->mitab, "PSI-MITAB 2.5/2.6/2.7 interaction file(s) (IntAct, MINT, BioGRID, DIP)");
+  c->add_option("--bel", a->bel, "BEL script(s) or BEL JSON graph(s) (CBN): statements as bel.* edges between BEL terms");
   c->add_option("--mapping", a->mapping,
                  "Identifier mapping table(s): TSV whose header names entrez_gene_id, symbol, ensembl_gene_ids, "
                  "ensembl_protein_ids, uniprot_accessions, hgnc_id or string_id columns");
@@ -301,7 +303,17 @@ std::string record_summary(const EvidenceRecord &r) {
   if (j.contains("confidence") && j["confidence"].is_object())
     for (auto it = j["confidence"].begin(); it != j["confidence"].end(); ++it) out += "  " + it.key() + " " + it->dump();
   if (j.value("negative", false)) out += "  NEGATIVE";
-  return out + "  (dataset " + std::to_string(r.dataset_id) + " line " + std::to_string(r.line) + ")";
+  // BEL: the statement, then its evidence sentence and its context annotations.
+  if (j.contains("statement") && j["statement"].is_string()) out += "  " + j["statement"].get<std::string>();
+  out += "  (dataset " + std::to_string(r.dataset_id) + " line " + std::to_string(r.line) + ")";
+  if (j.contains("evidence") && j["evidence"].is_string()) out += "\n      \"" + j["evidence"].get<std::string>() + "\"";
+  if (j.contains("annotations") && j["annotations"].is_object() && !j["annotations"].empty()) {
+    std::string a;
+    for (auto it = j["annotations"].begin(); it != j["annotations"].end(); ++it)
+      a += (a.empty() ? "" : ", ") + it.key() + " " + (it->is_string() ? it->get<std::string>() : it->dump());
+    out += "\n      " + a;
+  }
+  return out;
 }
 
 void run_edges(const EdgesArgs &a) {

@@ -1,0 +1,178 @@
+// BEL statements into the knowledge graph (see bel_graph.hpp).
+#include "bel_graph.hpp"
+
+#include <algorithm>
+
+#include "bel_vocabulary.hpp"
+#include "text_util.hpp"
+
+namespace grappi::detail {
+
+namespace {
+
+using bel::Fn;
+using nlohmann::json;
+
+Fn fn_of(const BelTerm &t) {
+  const auto *f = bel::find_function(t.name);
+  return f ? f->fn : Fn::list;
+}
+
+// The namespace and value a term is about: its first entity, looking inside wrappers.
+const BelTerm *principal_entity(const BelTerm &t) {
+  if (t.kind == BelTerm::Kind::entity) return &t;
+  if (t.kind != BelTerm::Kind::function || t.args.empty()) return nullptr;
+  return principal_entity(t.args[0]);
+}
+
+// NCBI taxon of a species-specific gene namespace; 0 for the others.
+int64_t namespace_taxon(const std::string &ns) {
+  if (ns == "HGNC") return 9606;
+  if (ns == "MGI") return 10090;
+  if (ns == "RGD") return 10116;
+  return 0;
+}
+
+}  // namespace
+
+int64_t BelGraphWriter::edge(int64_t a, int64_t b, const std::string &relation, double score) {
+  return w_.add_edge(a, b, "bel." + relation, !bel_relation_is_undirected(relation), score);
+}
+
+int64_t BelGraphWriter::term(const BelTerm &t) {
+  const std::string canonical = to_bel(t);
+  if (auto it = terms_.find(canonical); it != terms_.end()) return it->second;
+  NodeInput n;
+  n.external_id = canonical;
+  n.name = canonical;
+  n.label = "BelTerm";
+  json attributes = {{"function", t.name}, {"bel", canonical}};
+  if (const BelTerm *e = principal_entity(t)) {
+    attributes["namespace"] = e->ns;
+    attributes["value"] = e->name;
+  }
+  n.attributes = attributes.dump();
+  const int64_t node = w_.define_node(n);
+  terms_.emplace(canonical, node);
+
+  const Fn fn = fn_of(t);
+  switch (fn) {
+    case Fn::complex:
+    case Fn::composite:
+      for (const BelTerm &a : t.args)
+        if (a.kind == BelTerm::Kind::function && bel::is_term_function(fn_of(a))) edge(node, term(a), "hasComponent");
+      break;
+    case Fn::reaction:
+      for (const BelTerm &side : t.args)
+        for (const BelTerm &a : side.args)
+          edge(node, term(a), fn_of(side) == Fn::reactants ? "hasReactant" : "hasProduct");
+      break;
+    case Fn::activity:
+    case Fn::translocation:
+    case Fn::secretion:
+    case Fn::surface:
+    case Fn::degradation:
+      if (!t.args.empty()) edge(node, term(t.args[0]), "wraps");
+      break;
+    default:
+      if (bel::is_abundance(fn) && !t.args.empty() && t.args[0].kind == BelTerm::Kind::entity) {
+        if (t.args.size() > 1) {
+          BelTerm plain = t;
+          plain.args.resize(1);
+          edge(term(plain), node, "hasVariant");
+        } else if (fn == Fn::protein || fn == Fn::gene || fn == Fn::rna) {
+          represent(t, node);
+        }
+      }
+      break;
+  }
+  return node;
+}
+
+// p(NS:x), g(NS:x) and r(NS:x) of a gene namespace -> the stored protein of that gene.
+void BelGraphWriter::represent(const BelTerm &t, int64_t node) {
+  const BelTerm &e = t.args[0];
+  if (e.ns == "FPLX" || e.ns == "SFAM" || e.ns == "PFAM" || e.ns == "INTERPRO") return;
+  const int64_t taxon = namespace_taxon(e.ns) ? namespace_taxon(e.ns) : opt_.taxon;
+  bool ambiguous = false;
+  std::optional<int64_t> protein =
+      w_.join({e.ns + ":" + e.name, lower_copy(e.ns) + ":" + e.name, e.name}, taxon, ambiguous);
+  if (!protein && !ambiguous) {
+    std::vector<int64_t> named;
+    for (const auto &[id, tx] : w_.nodes_with_name(e.name))
+      if (taxon == 0 || tx == taxon) named.push_back(id);
+    if (named.size() == 1) protein = named[0];
+    if (named.size() > 1) ambiguous = true;
+  }
+  if (protein && *protein != node) {
+    w_.add_edge(node, *protein, "bel.represents", true, 1.0);
+    ++represented_;
+  } else if (ambiguous) {
+    ++ambiguous_;
+  } else {
+    ++unjoined_;
+  }
+}
+
+void BelGraphWriter::statement(const BelStatement &s, const std::string &canonical, uint64_t line, json context,
+                               std::string_view raw) {
+  ++statements_;
+  const int64_t subject = term(s.subject);
+  if (s.relation.empty()) {
+    ++term_only_;
+    return;
+  }
+  context["statement"] = canonical;
+  context["nested"] = s.nested != nullptr;
+  const std::string record = context.dump();
+  auto store = [&](int64_t e) {
+    w_.add_evidence(e, line, record, raw);
+    ++records_;
+  };
+  if (s.nested) {
+    // A increases (B decreases C): the edge A -> B with the outer relation and the edge B -> C,
+    // both carrying the whole statement (as pybel stores nested statements).
+    ++nested_;
+    const int64_t inner_subject = term(s.nested->subject);
+    store(edge(subject, inner_subject, s.relation));
+    if (s.nested->object) store(edge(inner_subject, term(*s.nested->object), s.nested->relation));
+    return;
+  }
+  if (!s.object) return;
+  if ((s.relation == "hasMembers" || s.relation == "hasComponents") && fn_of(*s.object) == Fn::list) {
+    const std::string one = s.relation == "hasMembers" ? "hasMember" : "hasComponent";
+    for (const BelTerm &m : s.object->args) store(edge(subject, term(m), one));
+    return;
+  }
+  store(edge(subject, term(*s.object), s.relation));
+}
+
+std::vector<std::pair<std::string, uint64_t>> BelGraphWriter::details() const {
+  return {{"statements", statements_},         {"term_statements", term_only_},
+          {"nested_statements", nested_},      {"terms", terms_.size()},
+          {"evidence_records", records_},      {"terms_representing_proteins", represented_},
+          {"gene_terms_unjoined", unjoined_},  {"ambiguous_joins", ambiguous_}};
+}
+
+json bel_context(const BelScriptStatement &s) {
+  json c = json::object();
+  json pmids = json::array();
+  if (s.citation) {
+    c["citation"] = {{"type", s.citation->type}, {"id", s.citation->id}};
+    if (!s.citation->name.empty()) c["citation"]["name"] = s.citation->name;
+    if (!s.citation->date.empty()) c["citation"]["date"] = s.citation->date;
+    if (!s.citation->authors.empty()) c["citation"]["authors"] = s.citation->authors;
+    if (iequals(s.citation->type, "PubMed") && !s.citation->id.empty() &&
+        s.citation->id.find_first_not_of("0123456789") == std::string::npos && s.citation->id.size() < 19)
+      pmids.push_back(std::stoll(s.citation->id));
+  }
+  c["pmids"] = std::move(pmids);
+  if (!s.evidence.empty()) c["evidence"] = s.evidence;
+  if (!s.statement_group.empty()) c["statement_group"] = s.statement_group;
+  json annotations = json::object();
+  for (const auto &[k, v] : s.annotations) annotations[k] = v;
+  c["annotations"] = std::move(annotations);
+  return c;
+}
+
+}  // namespace grappi::detail

@@ -1,0 +1,52 @@
+// Internal: BEL statements into the knowledge graph, shared by the BEL script, BEL JSON graph
+// and CX2 (textToKnowledgeGraph) importers. One node per canonical BEL term (label "BelTerm",
+// external id the canonical short form); statements become `bel.<relation>` edges with one
+// evidence record per occurrence; terms are tied to the terms inside them (bel.hasVariant,
+// bel.hasComponent, bel.hasReactant, bel.hasProduct, bel.wraps) and plain gene, RNA and
+// protein terms to the stored protein of their gene (bel.represents).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/bel.hpp"
+#include "grappi/import.hpp"
+#include "import_writer.hpp"
+
+namespace grappi::detail {
+
+class BelGraphWriter {
+ public:
+  BelGraphWriter(ImportWriter &w, const ImportOptions &options) : w_(w), opt_(options) {}
+
+  /// The node of a (canonical) term, created with the nodes of the terms inside it.
+  int64_t term(const BelTerm &t);
+  /// Stores a valid statement: its edges, each with an evidence record holding the canonical
+  /// statement and `context` (citation, pmids, evidence, annotations, ...), and `raw`.
+  void statement(const BelStatement &s, const std::string &canonical, uint64_t line, nlohmann::json context,
+                 std::string_view raw);
+  /// Counts for FileReport::details.
+  std::vector<std::pair<std::string, uint64_t>> details() const;
+
+ private:
+  int64_t edge(int64_t a, int64_t b, const std::string &relation, double score = 1.0);
+  void represent(const BelTerm &t, int64_t node);
+
+  ImportWriter &w_;
+  const ImportOptions &opt_;
+  std::unordered_map<std::string, int64_t> terms_;  // canonical term -> node
+  uint64_t statements_ = 0, term_only_ = 0, nested_ = 0, records_ = 0, represented_ = 0, unjoined_ = 0,
+           ambiguous_ = 0;
+};
+
+/// The citation, PubMed ids, evidence and annotations of a BEL script statement as the JSON
+/// context of its evidence record.
+nlohmann::json bel_context(const BelScriptStatement &s);
+
+}  // namespace grappi::detail

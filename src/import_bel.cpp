@@ -1,0 +1,180 @@
+// BEL into the knowledge graph: BEL scripts (format "bel") and BEL JSON Graph Format files
+// such as the Causal Biological Networks' (format "jgf"). Every statement is checked by the
+// BEL validator first; an invalid one is a bad line (the import fails naming it, or with
+// skip_bad_lines it is counted and quoted), never stored half.
+#include <chrono>
+#include <sstream>
+
+#include "bel_graph.hpp"
+#include "grappi/error.hpp"
+#include "import_writer.hpp"
+#include "importers.hpp"
+#include "text_reader.hpp"
+
+namespace grappi::detail {
+
+namespace {
+
+using nlohmann::json;
+
+// The whole file (plain or gzipped) as text, with its sha256 and size.
+struct WholeFile {
+  std::string text, sha256;
+  uint64_t size = 0;
+};
+
+WholeFile read_whole(const std::string &path) {
+  LineReader reader(path);
+  WholeFile f;
+  f.size = reader.file_size();
+  std::string_view line;
+  while (reader.next(line)) {
+    if (!valid_utf8(line))
+      throw Error(ErrorCode::parse, path + ":" + std::to_string(reader.line_number()) + ": invalid UTF-8");
+    f.text.append(line);
+    f.text += '\n';
+  }
+  f.sha256 = reader.sha256_hex();
+  return f;
+}
+
+std::string first_error(const BelResult &r) {
+  for (const BelProblem &p : r.problems)
+    if (p.severity == BelProblem::Severity::error) return p.message + " (at character " + std::to_string(p.offset + 1) + ")";
+  return "not a BEL statement";
+}
+
+}  // namespace
+
+bool looks_like_bel(std::string_view first_line) {
+  for (std::string_view k : {"SET ", "DEFINE ", "UNSET "})
+    if (first_line.substr(0, k.size()) == k) return true;
+  return false;
+}
+
+bool looks_like_jgf(std::string_view first_line) {
+  return first_line == "{" || first_line.substr(0, 8) == "{\"graph\"" || first_line.substr(0, 9) == "{ \"graph\"";
+}
+
+FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  WholeFile file = read_whole(path);
+  std::istringstream in(file.text);
+  const BelDocument doc = read_bel_script(in);
+  ImportWriter w(impl, path, "bel", file.size, json{{"format", "bel"}, {"skip_bad_lines", options.skip_bad_lines}});
+  FileReport &rep = w.report();
+  // Control lines with errors (a citation without a PMID, an annotation value outside its
+  // list) spoil the statements under them: they are bad lines too.
+  for (const BelScriptProblem &p : doc.problems)
+    if (p.problem.severity == BelProblem::Severity::error && p.problem.code == "script")
+      w.bad_line(p.line, p.problem.message, options);
+  BelGraphWriter g(w, options);
+  for (const BelScriptStatement &s : doc.statements) {
+    ++rep.lines;
+    if (!s.result.valid()) {
+      w.bad_line(s.line, first_error(s.result), options);
+      continue;
+    }
+    g.statement(*s.result.statement, s.result.canonical, s.line, bel_context(s), s.text);
+  }
+  if (doc.statements.empty()) throw Error(ErrorCode::parse, path + ": no BEL statements");
+  rep.details = g.details();
+  rep.details.emplace_back("document_properties", doc.properties.size());
+  return w.finish(file.sha256, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  WholeFile file = read_whole(path);
+  json doc;
+  try {
+    doc = json::parse(file.text);
+  } catch (const json::parse_error &e) {
+    throw Error(ErrorCode::parse, path + ": not valid JSON (" + std::string(e.what()) + ")");
+  }
+  if (!doc.is_object() || !doc.contains("graph") || !doc["graph"].is_object())
+    throw Error(ErrorCode::parse, path + ": not a BEL JSON graph (no \"graph\" object)");
+  const json &graph = doc["graph"];
+  const json nodes = graph.value("nodes", json::array()), edges = graph.value("edges", json::array());
+  if (!nodes.is_array() || !edges.is_array())
+    throw Error(ErrorCode::parse, path + ": \"nodes\" and \"edges\" must be arrays");
+  ImportWriter w(impl, path, "jgf", file.size, json{{"format", "jgf"}, {"skip_bad_lines", options.skip_bad_lines}});
+  FileReport &rep = w.report();
+  BelValidator validator;
+  BelGraphWriter g(w, options);
+  uint64_t evidences = 0;
+  // Nodes: BEL terms (items are numbered from 1 in the messages: node 3, edge 7).
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    ++rep.lines;
+    const json &n = nodes[k];
+    const std::string where = "node " + std::to_string(k + 1);
+    if (!n.is_object() || !n.contains("id") || !n["id"].is_string()) {
+      w.bad_line(k + 1, where + ": no string \"id\"", options);
+      continue;
+    }
+    const BelResult r = validator.check(n["id"].get<std::string>());
+    if (!r.valid() || !r.statement->relation.empty()) {
+      w.bad_line(k + 1, where + " '" + n["id"].get<std::string>() + "': " +
+                            (r.valid() ? std::string("a statement, not a term") : first_error(r)), options);
+      continue;
+    }
+    g.term(r.statement->subject);
+  }
+  // Edges: one statement each, with its evidences as records.
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    ++rep.lines;
+    const json &e = edges[k];
+    const std::string where = "edge " + std::to_string(k + 1);
+    if (!e.is_object() || !e.contains("source") || !e.contains("target") || !e.contains("relation") ||
+        !e["source"].is_string() || !e["target"].is_string() || !e["relation"].is_string()) {
+      w.bad_line(k + 1, where + ": needs string \"source\", \"relation\" and \"target\"", options);
+      continue;
+    }
+    const std::string text = e["source"].get<std::string>() + " " + e["relation"].get<std::string>() + " " +
+                             e["target"].get<std::string>();
+    const BelResult r = validator.check(text);
+    if (!r.valid()) {
+      w.bad_line(k + 1, where + " '" + text + "': " + first_error(r), options);
+      continue;
+    }
+    const json metadata = e.value("metadata", json::object());
+    const json list = metadata.is_object() ? metadata.value("evidences", json::array()) : json::array();
+    if (!list.is_array() || list.empty()) {
+      g.statement(*r.statement, r.canonical, k + 1, json{{"pmids", json::array()}}, text);
+      continue;
+    }
+    for (const json &ev : list) {
+      json c = json::object();
+      json pmids = json::array();
+      if (ev.is_object()) {
+        if (ev.contains("citation") && ev["citation"].is_object()) {
+          const json &cit = ev["citation"];
+          c["citation"] = cit;
+          const std::string type = cit.value("type", ""), id = cit.value("id", "");
+          if ((type == "PubMed" || type == "pubmed") && !id.empty() && id.size() < 19 &&
+              id.find_first_not_of("0123456789") == std::string::npos)
+            pmids.push_back(std::stoll(id));
+        }
+        if (ev.contains("summary_text") && ev["summary_text"].is_string()) c["evidence"] = ev["summary_text"];
+        if (ev.contains("experiment_context") && ev["experiment_context"].is_object()) {
+          json annotations = json::object();
+          for (const auto &[key, value] : ev["experiment_context"].items())
+            if (value.is_string() && !value.get<std::string>().empty()) annotations[key] = value;
+          c["annotations"] = std::move(annotations);
+        }
+      }
+      c["pmids"] = std::move(pmids);
+      const std::string raw = ev.is_object() ? ev.value("bel_statement", text) : text;
+      g.statement(*r.statement, r.canonical, k + 1, std::move(c), raw);
+      ++evidences;
+    }
+  }
+  if (rep.lines == 0) throw Error(ErrorCode::parse, path + ": a BEL JSON graph without nodes or edges");
+  rep.details = g.details();
+  rep.details.emplace_back("jgf_nodes", nodes.size());
+  rep.details.emplace_back("jgf_edges", edges.size());
+  rep.details.emplace_back("jgf_evidences", evidences);
+  return w.finish(file.sha256, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+}  // namespace grappi::detail

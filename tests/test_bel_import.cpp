@@ -1,0 +1,239 @@
+// BEL into the knowledge graph: the Causal Biological Networks JSON graph and pybel's BEL
+// scripts beside the human STRING proteins, counted against an independent reading of the
+// files; gene and protein terms joined to the proteins; bad BEL named by file and line with the
+// database unchanged; the JSON-lines round trip.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/grappi.hpp"
+#include "test_util.hpp"
+
+using namespace testutil;
+using grappi::KnowledgeGraph;
+using nlohmann::json;
+
+namespace {
+
+const std::string kCbn = "bel/cbn_cytotoxic_t-cell_signaling-2.0-hs.bel.jgf.json.gz";
+
+uint64_t detail_of(const grappi::FileReport &r, const std::string &key) {
+  for (const auto &[k, v] : r.details)
+    if (k == key) return v;
+  FAIL("no detail " << key);
+  return 0;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && s.front() == ' ') s.erase(0, 1);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("The CBN BEL JSON graph: every node and edge and evidence beside the human proteins") {
+  TempDir d;
+  const std::string db = d.file("kb.db");
+  KnowledgeGraph kg(db);
+  const auto rep = kg.import({{data("9606.protein.info.v12.0.txt.gz")}, {data(kCbn)}});
+  REQUIRE(rep.files.size() == 2);
+  const auto &f = rep.files[1];
+  CHECK(f.kind == "jgf");
+  CHECK(f.rows_skipped == 0);
+  CHECK(detail_of(f, "jgf_nodes") == 55);
+  CHECK(detail_of(f, "jgf_edges") == 56);
+  CHECK(detail_of(f, "jgf_evidences") == 435);
+
+  // The independent reading: the raw JSON.
+  const std::vector<std::string> lines = read_lines_gz(data(kCbn));
+  std::string text;
+  for (const auto &l : lines) text += l + "\n";
+  const json graph = json::parse(text)["graph"];
+  REQUIRE(graph["nodes"].size() == 55);
+  REQUIRE(graph["edges"].size() == 56);
+  std::set<int64_t> pmids_in_file, pmids_in_graph;
+  std::size_t evidences = 0;
+  for (const auto &n : graph["nodes"]) CHECK(kg.resolve(n["id"].get<std::string>()) > 0);
+  for (const auto &e : graph["edges"]) {
+    const int64_t s = kg.resolve(e["source"].get<std::string>()), t = kg.resolve(e["target"].get<std::string>());
+    const std::string relation = "bel." + trim(e["relation"].get<std::string>());
+    const auto between = kg.edges_between(s, t);
+    const grappi::Edge *edge = nullptr;
+    for (const auto &x : between)
+      if (x.relation == relation) edge = &x;
+    INFO("edge " << e["label"].get<std::string>());
+    REQUIRE(edge != nullptr);
+    CHECK(edge->directed == !grappi::bel_relation_is_undirected(trim(e["relation"].get<std::string>())));
+    std::size_t here = 0;
+    for (const auto &ev : e["metadata"]["evidences"]) {
+      ++here;
+      // 17 evidences cite "Other" sources by number: those are not PubMed ids.
+      if (ev["citation"]["type"] == "PubMed") pmids_in_file.insert(std::stoll(ev["citation"]["id"].get<std::string>()));
+    }
+    evidences += here;
+    // One record per evidence (an edge without evidence keeps one record of its statement).
+    CHECK(edge->records.size() == std::max<std::size_t>(here, 1));
+    std::size_t with_text = 0;
+    for (const auto &r : edge->records) {
+      const json j = json::parse(r.record);
+      if (j.contains("evidence")) ++with_text;
+      for (const auto &p : j["pmids"]) pmids_in_graph.insert(p.get<int64_t>());
+    }
+    CHECK(with_text == here);
+  }
+  CHECK(evidences == 435);
+  CHECK(pmids_in_file.size() == 317);
+  CHECK(pmids_in_graph == pmids_in_file);
+
+  // An evidence with its sentence and context.
+  const auto fyn_lck = kg.edges_between(kg.resolve("kin(p(HGNC:FYN))"), kg.resolve("kin(p(HGNC:LCK))"));
+  REQUIRE(fyn_lck.size() == 1);
+  CHECK(fyn_lck[0].relation == "bel.increases");
+  CHECK(fyn_lck[0].pmids == std::vector<int64_t>{15465914});
+  const json r0 = json::parse(fyn_lck[0].records[0].record);
+  CHECK(r0["statement"] == "act(p(HGNC:FYN), ma(kin)) increases act(p(HGNC:LCK), ma(kin))");
+  CHECK(r0["evidence"] == "Fyn plays an essential role by positive regulation of Lck activity.");
+  CHECK(r0["annotations"]["cell"] == "naive T-cell");
+  CHECK(r0["citation"]["id"] == "15465914");
+
+  // Protein terms meet the STRING proteins: p(HGNC:CD8A) represents CD8A.
+  const int64_t cd8a = kg.resolve("p(HGNC:CD8A)");
+  const auto rep_edges = kg.edges_between(cd8a, kg.resolve("9606.ENSP00000386559"));
+  REQUIRE(rep_edges.size() == 1);
+  CHECK(rep_edges[0].relation == "bel.represents");
+  // The activity term wraps its protein, the complex has its members.
+  CHECK(kg.edges_between(kg.resolve("kin(p(HGNC:FYN))"), kg.resolve("p(HGNC:FYN)")).at(0).relation == "bel.wraps");
+  CHECK(kg.edges_between(kg.resolve("complex(p(HGNC:CD8A), p(HGNC:CD8B))"), cd8a).at(0).relation ==
+        "bel.hasComponent");
+  CHECK(detail_of(f, "terms_representing_proteins") >= 25);
+
+  // The same bytes again: nothing added.
+  const auto again = kg.import({{data(kCbn)}});
+  CHECK(again.files[0].already_imported);
+}
+
+TEST_CASE("pybel's BEL scripts: statements with their citation evidence and annotations") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("kb.db"));
+  grappi::ImportOptions o;
+  o.skip_bad_lines = true;  // thorough.bel chains two relations on line 62
+  const auto rep = kg.import({{data("bel/pybel_test_bel.bel")}, {data("bel/pybel_thorough.bel"), "bel"}}, o);
+  REQUIRE(rep.files.size() == 2);
+  const auto &simple = rep.files[0], &thorough = rep.files[1];
+  CHECK(simple.kind == "bel");
+  CHECK(simple.rows_skipped == 0);
+  CHECK(detail_of(simple, "statements") == 5);
+  CHECK(detail_of(simple, "evidence_records") == 5);
+  CHECK(thorough.rows_skipped == 1);
+  REQUIRE(thorough.bad_line_examples.size() == 1);
+  CHECK(thorough.bad_line_examples[0].find("pybel_thorough.bel:62: a statement has one relation") != std::string::npos);
+  CHECK(detail_of(thorough, "statements") == 53);
+  CHECK(detail_of(thorough, "nested_statements") == 2);
+
+  const auto e = kg.edges_between(kg.resolve("p(HGNC:EGFR)"), kg.resolve("p(HGNC:FADD)"));
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].relation == "bel.decreases");
+  CHECK(e[0].pmids == std::vector<int64_t>{123455});
+  const json r = json::parse(e[0].records.at(0).record);
+  CHECK(r["evidence"] == "Evidence 2");
+  CHECK(r["annotations"]["Species"] == json::array({"9606"}));
+  CHECK(r["annotations"]["CellLine"] == json::array({"10B9 cell"}));
+  CHECK(r["statement_group"] == "Group 1");
+  CHECK(e[0].records[0].line == 38);
+  // association is undirected.
+  const auto assoc = kg.edges_between(kg.resolve("p(HGNC:AKT1)"), kg.resolve("p(HGNC:CASP8)"));
+  REQUIRE(assoc.size() == 1);
+  CHECK_FALSE(assoc[0].directed);
+  // A nested statement: A -| B and B -> C, both carrying the whole statement.
+  const auto outer = kg.edges_between(kg.resolve("p(HGNC:CAT)"), kg.resolve("a(CHEBI:\"hydrogen peroxide\")"));
+  REQUIRE(outer.size() == 1);
+  CHECK(outer[0].relation == "bel.decreases");
+  CHECK(outer[0].records.size() == 2);  // the statement is written twice
+  CHECK(json::parse(outer[0].records[0].record)["nested"] == true);
+  // hasMembers with a list: one hasMember edge per member.
+  const auto member = kg.edges_between(kg.resolve("p(TESTNS2:PRKC)"), kg.resolve("p(HGNC:PRKCA)"));
+  REQUIRE(member.size() == 1);
+  CHECK(member[0].relation == "bel.hasMember");
+  // Variants hang off their plain term; any spelling of a term resolves.
+  CHECK(kg.edges_between(kg.resolve("p(HGNC:AKT1)"), kg.resolve("proteinAbundance(HGNC:AKT1, pmod(P, S, 473))"))
+            .at(0)
+            .relation == "bel.hasVariant");
+}
+
+TEST_CASE("Bad BEL input is named by file and line and leaves the database unchanged") {
+  TempDir d;
+  const std::string db = d.file("kb.db");
+  {
+    KnowledgeGraph kg(db);
+    kg.import({{data("bel/pybel_test_bel.bel")}});
+  }
+  const std::string before = fingerprint(db);
+  const std::string head = "SET Citation = {\"PubMed\", \"1\"}\nSET Evidence = \"e\"\n";
+  struct Case {
+    const char *name, *format, *expect;
+    std::string text;
+  };
+  const std::vector<Case> cases = {
+      {"unbalanced", "bel", "bad.txt:3: missing ')'", head + "p(HGNC:A) -> p(HGNC:B\n"},
+      {"unknown function", "bel", "bad.txt:4: unknown function 'foo'", head + "p(HGNC:A) -> p(HGNC:B)\nfoo(HGNC:A) -> p(HGNC:B)\n"},
+      {"unknown relation", "bel", "bad.txt:3: unknown relation 'hasActivity'", head + "p(HGNC:A) hasActivity p(HGNC:B)\n"},
+      {"wrong namespace kind", "bel", "bad.txt:3: a() takes chemicals", head + "a(HGNC:A) -> p(HGNC:B)\n"},
+      {"bad citation", "bel", "bad.txt:1: a PubMed citation needs a numeric PMID", "SET Citation = {\"PubMed\", \"x1\"}\np(HGNC:A) -> p(HGNC:B)\n"},
+      {"no statements", "bel", "no BEL statements", head},
+      {"binary garbage", "bel", "invalid UTF-8", std::string("p(HGNC:A) -> p(HGNC:B)\n\xff\xfe\x01\x02(\n", 28)},
+      {"truncated JSON", "jgf", "not valid JSON", "{\"graph\": {\"nodes\": [{\"id\": \"p(HGNC:A)\"}"},
+      {"not a graph", "jgf", "no \"graph\" object", "[1, 2]"},
+      {"bad node", "jgf", "bad.txt:2: node 2 'p(HGNC:A': missing ')'",
+       "{\"graph\": {\"nodes\": [{\"id\": \"p(HGNC:A)\"}, {\"id\": \"p(HGNC:A\"}], \"edges\": []}}"},
+      {"bad edge", "jgf", "bad.txt:1: edge 1: needs string",
+       "{\"graph\": {\"nodes\": [], \"edges\": [{\"source\": \"p(HGNC:A)\", \"target\": 3}]}}"},
+      {"empty graph", "jgf", "without nodes or edges", "{\"graph\": {\"nodes\": [], \"edges\": []}}"},
+  };
+  for (const Case &c : cases) {
+    INFO("case " << c.name);
+    write_file(d.file("bad.txt"), c.text);
+    KnowledgeGraph kg(db);
+    try {
+      kg.import({{d.file("bad.txt"), c.format}});
+      FAIL("imported " << c.name);
+    } catch (const grappi::Error &e) {
+      const std::string what = e.what();
+      CHECK(e.code() == grappi::ErrorCode::parse);
+      CHECK_MESSAGE(what.find(c.expect) != std::string::npos, what);
+    }
+    CHECK(fingerprint(db) == before);
+  }
+  // Detection: a BEL script opening with comments, a JSON graph opening with '{'.
+  write_file(d.file("s.txt"), "# a comment\n\n" + head + "p(HGNC:A) -> p(HGNC:B)\n");
+  write_file(d.file("g.txt"), "{\n \"graph\": {\"nodes\": [{\"id\": \"p(HGNC:Q)\"}], \"edges\": []}\n}\n");
+  KnowledgeGraph kg(db);
+  const auto rep = kg.import({{d.file("s.txt")}, {d.file("g.txt")}});
+  CHECK(rep.files[0].kind == "bel");
+  CHECK(rep.files[1].kind == "jgf");
+  CHECK(kg.resolve("p(HGNC:Q)") > 0);
+}
+
+TEST_CASE("A BEL graph exports to JSON lines and imports back to the same bytes") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("a.db"));
+  kg.import({{data("9606.protein.info.v12.0.txt.gz")}, {data(kCbn)}, {data("bel/pybel_test_bel.bel")}});
+  grappi::ExportOptions o;
+  o.relations = {"bel.increases", "bel.decreases", "bel.directlyIncreases", "bel.actsIn", "bel.isA",
+                 "bel.negativeCorrelation", "bel.association", "bel.directlyDecreases", "bel.represents",
+                 "bel.wraps", "bel.hasComponent", "bel.hasVariant"};
+  o.nodes = {};
+  std::ostringstream first;
+  kg.export_graph(first, o);
+  write_file(d.file("a.jsonl"), first.str());
+  KnowledgeGraph copy(d.file("b.db"));
+  copy.import({{d.file("a.jsonl")}});
+  std::ostringstream second;
+  copy.export_graph(second, o);
+  CHECK(second.str() == first.str());
+  CHECK(first.str().find("Fyn plays an essential role") != std::string::npos);
+}
