@@ -21,13 +21,6 @@ namespace {
 
 const std::string kCbn = "bel/cbn_cytotoxic_t-cell_signaling-2.0-hs.bel.jgf.json.gz";
 
-uint64_t detail_of(const grappi::FileReport &r, const std::string &key) {
-  for (const auto &[k, v] : r.details)
-    if (k == key) return v;
-  FAIL("no detail " << key);
-  return 0;
-}
-
 std::string trim(std::string s) {
   while (!s.empty() && s.front() == ' ') s.erase(0, 1);
   while (!s.empty() && s.back() == ' ') s.pop_back();

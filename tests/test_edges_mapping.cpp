@@ -34,13 +34,6 @@ std::vector<std::string> split(const std::string &line, char sep) {
   }
 }
 
-uint64_t detail_of(const grappi::FileReport &r, const std::string &key) {
-  for (const auto &[k, v] : r.details)
-    if (k == key) return v;
-  FAIL("no detail " << key);
-  return 0;
-}
-
 }  // namespace
 
 TEST_CASE("A mapping table joins IntAct's human interactors to the human STRING proteins") {

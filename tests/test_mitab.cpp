@@ -56,13 +56,6 @@ std::string mi_of(const std::string &field) {
   return std::regex_search(field, m, re) ? m[1].str() : std::string();
 }
 
-uint64_t detail_of(const grappi::FileReport &r, const std::string &key) {
-  for (const auto &[k, v] : r.details)
-    if (k == key) return v;
-  FAIL("no detail " << key);
-  return 0;
-}
-
 // Every evidence record of the database, by line.
 std::map<int64_t, std::pair<grappi::Edge, nlohmann::json>> records_by_line(const KnowledgeGraph &kg,
                                                                              const std::string &db) {

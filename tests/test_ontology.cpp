@@ -52,13 +52,6 @@ std::map<std::string, RawTerm> raw_terms(const std::string &path) {
   return out;
 }
 
-uint64_t detail_of(const grappi::FileReport &r, const std::string &key) {
-  for (const auto &[k, v] : r.details)
-    if (k == key) return v;
-  FAIL("no detail " << key);
-  return 0;
-}
-
 std::string ext(const KnowledgeGraph &kg, int64_t id) { return kg.node(id)->external_id; }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <zlib.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -51,6 +52,14 @@ class TestThreads {
   std::mutex mu_;
   std::vector<std::string> errors_;
 };
+
+/// A FileReport's format-specific count by name; throws (a test failure) when it has none.
+template <class Report>
+uint64_t detail_of(const Report &report, const std::string &key) {
+  for (const auto &[k, v] : report.details)
+    if (k == key) return v;
+  throw std::runtime_error("the report has no detail '" + key + "'");
+}
 
 inline std::string data(const std::string &rel) { return std::string(GRAPPI_DATA_DIR) + "/" + rel; }
 
