@@ -90,7 +90,7 @@ class ScriptReader {
       if (text.empty() || text[0] == '#') continue;
       indent_ = l.text.find_first_not_of(" \t");
       if (l.unterminated) {
-        problem(0, Severity::error, "syntax", "unterminated quoted value: the file ends inside it");
+        problem(0, Severity::error, "script", "unterminated quoted value: the file ends inside it");
         continue;
       }
       if (starts_with(text, "SET ")) {

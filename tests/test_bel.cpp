@@ -314,7 +314,8 @@ TEST_CASE("BEL script: control-line problems and annotation values") {
       "SET Citation = {\"PubMed\"}\n"
       "DEFINE THING X AS URL \"u\"\n"
       "UNSET Nothing\n"
-      "p(HGNC:A) -> p(HGNC:\n");
+      "p(HGNC:A) -> p(HGNC:\n"
+      "SET Evidence = \"never closed\n");
   BelDocument d = read_bel_script(in);
   REQUIRE(d.statements.size() == 2);
   CHECK(d.statements[0].evidence == "spans\ntwo lines");
@@ -324,7 +325,7 @@ TEST_CASE("BEL script: control-line problems and annotation values") {
   for (const auto &p : d.problems) got.emplace_back(p.line, std::string(to_string(p.problem.severity)));
   const std::vector<std::pair<std::size_t, std::string>> expected = {
       {4, "error"}, {5, "error"}, {6, "warning"}, {10, "error"}, {11, "error"}, {12, "error"},
-      {13, "warning"}, {14, "error"}};
+      {13, "warning"}, {14, "error"}, {15, "error"}};
   CHECK(got == expected);
   nlohmann::json j = to_json(d);
   CHECK(j["statements"] == 2);

@@ -94,7 +94,8 @@ struct BelProblem {
   /// A stable short name: "syntax", "unknown_function", "unknown_relation", "misplaced",
   /// "arity", "unknown_namespace", "namespace_kind", "pmod", "amino_acid", "position",
   /// "activity", "variant", "fragment", "relation_terms", "bel1", "nonstandard",
-  /// "unquoted_value", "legacy_namespace".
+  /// "unquoted_value", "legacy_namespace"; in a BEL script also "script" (a SET, UNSET or
+  /// DEFINE line that is malformed or sets a value its definition does not allow).
   std::string code;
   std::size_t offset = 0;  ///< byte offset in the statement where the problem starts
   std::string message;     ///< what is wrong and what to write instead, for a person
