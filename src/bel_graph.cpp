@@ -13,11 +13,6 @@ namespace {
 using bel::Fn;
 using nlohmann::json;
 
-Fn fn_of(const BelTerm &t) {
-  const auto *f = bel::find_function(t.name);
-  return f ? f->fn : Fn::list;
-}
-
 // The namespace and value a term is about: its first entity, looking inside wrappers.
 const BelTerm *principal_entity(const BelTerm &t) {
   if (t.kind == BelTerm::Kind::entity) return &t;
@@ -55,17 +50,19 @@ int64_t BelGraphWriter::term(const BelTerm &t) {
   const int64_t node = w_.define_node(n);
   terms_.emplace(canonical, node);
 
-  const Fn fn = fn_of(t);
+  const auto known = bel::function_of(t);
+  if (!known) return node;  // (a canonical term always has a known function)
+  const Fn fn = *known;
   switch (fn) {
     case Fn::complex:
     case Fn::composite:
       for (const BelTerm &a : t.args)
-        if (a.kind == BelTerm::Kind::function && bel::is_term_function(fn_of(a))) edge(node, term(a), "hasComponent");
+        if (const auto f = bel::function_of(a); f && bel::is_term_function(*f)) edge(node, term(a), "hasComponent");
       break;
     case Fn::reaction:
       for (const BelTerm &side : t.args)
         for (const BelTerm &a : side.args)
-          edge(node, term(a), fn_of(side) == Fn::reactants ? "hasReactant" : "hasProduct");
+          edge(node, term(a), bel::function_of(side) == Fn::reactants ? "hasReactant" : "hasProduct");
       break;
     case Fn::activity:
     case Fn::translocation:
@@ -114,37 +111,39 @@ void BelGraphWriter::represent(const BelTerm &t, int64_t node) {
   }
 }
 
-void BelGraphWriter::statement(const BelStatement &s, const std::string &canonical, uint64_t line, json context,
-                               std::string_view raw) {
-  ++statements_;
+void BelGraphWriter::statement(const BelStatement &s, const std::string &canonical, uint64_t line,
+                               const std::vector<BelOccurrence> &occurrences) {
+  statements_ += occurrences.size();
   const int64_t subject = term(s.subject);
   if (s.relation.empty()) {
-    ++term_only_;
+    term_only_ += occurrences.size();
     return;
   }
-  context["statement"] = canonical;
-  context["nested"] = s.nested != nullptr;
-  const std::string record = context.dump();
-  auto store = [&](int64_t e) {
-    w_.add_evidence(e, line, record, raw);
-    ++records_;
-  };
+  // The statement's edges, found once; then every occurrence's record on each of them.
+  std::vector<int64_t> edges;
   if (s.nested) {
     // A increases (B decreases C): the edge A -> B with the outer relation and the edge B -> C,
     // both carrying the whole statement (as pybel stores nested statements).
-    ++nested_;
+    nested_ += occurrences.size();
     const int64_t inner_subject = term(s.nested->subject);
-    store(edge(subject, inner_subject, s.relation));
-    if (s.nested->object) store(edge(inner_subject, term(*s.nested->object), s.nested->relation));
+    edges.push_back(edge(subject, inner_subject, s.relation));
+    if (s.nested->object) edges.push_back(edge(inner_subject, term(*s.nested->object), s.nested->relation));
+  } else if (!s.object) {
     return;
-  }
-  if (!s.object) return;
-  if ((s.relation == "hasMembers" || s.relation == "hasComponents") && fn_of(*s.object) == Fn::list) {
+  } else if ((s.relation == "hasMembers" || s.relation == "hasComponents") && bel::function_of(*s.object) == Fn::list) {
     const std::string one = s.relation == "hasMembers" ? "hasMember" : "hasComponent";
-    for (const BelTerm &m : s.object->args) store(edge(subject, term(m), one));
-    return;
+    for (const BelTerm &m : s.object->args) edges.push_back(edge(subject, term(m), one));
+  } else {
+    edges.push_back(edge(subject, term(*s.object), s.relation));
   }
-  store(edge(subject, term(*s.object), s.relation));
+  for (const BelOccurrence &o : occurrences) {
+    json context = o.context;
+    context["statement"] = canonical;
+    context["nested"] = s.nested != nullptr;
+    const std::string record = context.dump();
+    for (int64_t e : edges) w_.add_evidence(e, line, record, o.raw);
+    records_ += edges.size();
+  }
 }
 
 std::vector<std::pair<std::string, uint64_t>> BelGraphWriter::details() const {
@@ -152,6 +151,12 @@ std::vector<std::pair<std::string, uint64_t>> BelGraphWriter::details() const {
           {"nested_statements", nested_},      {"terms", terms_.size()},
           {"evidence_records", records_},      {"terms_representing_proteins", represented_},
           {"gene_terms_unjoined", unjoined_},  {"ambiguous_joins", ambiguous_}};
+}
+
+std::optional<int64_t> pubmed_id(std::string_view type, std::string_view id) {
+  if (!iequals(type, "PubMed") || id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
+  return std::stoll(std::string(id));
 }
 
 json bel_context(const BelScriptStatement &s) {
@@ -162,9 +167,7 @@ json bel_context(const BelScriptStatement &s) {
     if (!s.citation->name.empty()) c["citation"]["name"] = s.citation->name;
     if (!s.citation->date.empty()) c["citation"]["date"] = s.citation->date;
     if (!s.citation->authors.empty()) c["citation"]["authors"] = s.citation->authors;
-    if (iequals(s.citation->type, "PubMed") && !s.citation->id.empty() &&
-        s.citation->id.find_first_not_of("0123456789") == std::string::npos && s.citation->id.size() < 19)
-      pmids.push_back(std::stoll(s.citation->id));
+    if (const auto pmid = pubmed_id(s.citation->type, s.citation->id)) pmids.push_back(*pmid);
   }
   c["pmids"] = std::move(pmids);
   if (!s.evidence.empty()) c["evidence"] = s.evidence;

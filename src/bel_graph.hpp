@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,16 +22,23 @@
 
 namespace grappi::detail {
 
+/// One occurrence of a statement in a source: its context (citation, pmids, evidence,
+/// annotations, ...) and the text it was read from.
+struct BelOccurrence {
+  nlohmann::json context = nlohmann::json::object();
+  std::string raw;
+};
+
 class BelGraphWriter {
  public:
   BelGraphWriter(ImportWriter &w, const ImportOptions &options) : w_(w), opt_(options) {}
 
   /// The node of a (canonical) term, created with the nodes of the terms inside it.
   int64_t term(const BelTerm &t);
-  /// Stores a valid statement: its edges, each with an evidence record holding the canonical
-  /// statement and `context` (citation, pmids, evidence, annotations, ...), and `raw`.
-  void statement(const BelStatement &s, const std::string &canonical, uint64_t line, nlohmann::json context,
-                 std::string_view raw);
+  /// Stores a valid statement: its edges, each with one evidence record per occurrence
+  /// holding the canonical statement, the occurrence's context and its raw text.
+  void statement(const BelStatement &s, const std::string &canonical, uint64_t line,
+                 const std::vector<BelOccurrence> &occurrences);
   /// Counts for FileReport::details.
   std::vector<std::pair<std::string, uint64_t>> details() const;
 
@@ -44,6 +52,10 @@ class BelGraphWriter {
   uint64_t statements_ = 0, term_only_ = 0, nested_ = 0, records_ = 0, represented_ = 0, unjoined_ = 0,
            ambiguous_ = 0;
 };
+
+/// The PubMed id of a citation of that type ("PubMed", any case) and id; nullopt for other
+/// sources and ids that are not a number.
+std::optional<int64_t> pubmed_id(std::string_view type, std::string_view id);
 
 /// The citation, PubMed ids, evidence and annotations of a BEL script statement as the JSON
 /// context of its evidence record.

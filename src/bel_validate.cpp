@@ -332,32 +332,39 @@ class Checker {
     return out;
   }
 
+  // An argument naming something from a vocabulary: NS:term (a namespace of `kinds`), or a
+  // name the BEL table spells `canonical` (empty: an unknown name, the error `code` with
+  // `unknown` as its message).
+  BelTerm named_value(const BelTerm &arg, std::string_view canonical, uint32_t kinds, std::string_view fn,
+                      const char *code, std::string unknown) {
+    if (arg.kind == Kind::entity) return entity(arg, kinds, fn);
+    if (arg.kind == Kind::function) {
+      error(arg.offset, "misplaced", std::string(fn) + "() takes a name or NS:term here, not a term");
+      return arg;
+    }
+    if (canonical.empty()) {
+      error(arg.offset, code, std::move(unknown));
+      return arg;
+    }
+    return value_node(std::string(canonical), false, arg.offset);
+  }
+
   BelTerm pmod(const BelTerm &raw) {
     BelTerm out = function_node(Fn::pmod, raw.offset);
     if (!arity(raw, 1, 3, "a modification type with an optional amino acid and position"))
       return out;
     const BelTerm &type = raw.args[0];
-    if (type.kind == Kind::entity) {
-      out.args.push_back(entity(type, bel_any, "pmod"));
-    } else if (type.kind == Kind::value) {
-      bool legacy = false;
-      std::string_view t = detail::bel::pmod_type(type.name, legacy);
-      if (t.empty()) {
-        error(type.offset, "pmod",
-              "unknown protein modification '" + type.name +
-                  "' (BEL 2.1: Ph, Ac, Me, Me1, Me2, Me3, Ub, UbK48, UbK63, UbMono, UbPoly, Sumo, "
-                  "Glyco, NGlyco, OGlyco, Hy, Farn, Gerger, Myr, Palm, Nedd, NO, ISG, Sulf, "
-                  "ADPRib; or NS:term)");
-        out.args.push_back(type);
-      } else {
-        if (legacy)
-          warning(type.offset, "bel1",
-                  "'" + type.name + "' is a BEL 1 modification code; BEL 2 writes " + std::string(t));
-        out.args.push_back(value_node(std::string(t), false, type.offset));
-      }
-    } else {
-      error(type.offset, "misplaced", "pmod() takes a modification type first, e.g. pmod(Ph)");
-    }
+    bool legacy = false;
+    const std::string_view t =
+        type.kind == Kind::value ? detail::bel::pmod_type(type.name, legacy) : std::string_view{};
+    if (legacy)
+      warning(type.offset, "bel1",
+              "'" + type.name + "' is a BEL 1 modification code; BEL 2 writes " + std::string(t));
+    out.args.push_back(named_value(type, t, bel_any, "pmod", "pmod",
+                                   "unknown protein modification '" + spelled(type) +
+                                       "' (BEL 2.1: Ph, Ac, Me, Me1, Me2, Me3, Ub, UbK48, UbK63, UbMono, "
+                                       "UbPoly, Sumo, Glyco, NGlyco, OGlyco, Hy, Farn, Gerger, Myr, Palm, "
+                                       "Nedd, NO, ISG, Sulf, ADPRib; or NS:term)"));
     if (raw.args.size() >= 2) out.args.push_back(residue(raw.args[1]));
     if (raw.args.size() == 3) out.args.push_back(position(raw.args[2]));
     return out;
@@ -386,17 +393,9 @@ class Checker {
     BelTerm out = function_node(Fn::gmod, raw.offset);
     if (!arity(raw, 1, 1, "one modification type")) return out;
     const BelTerm &type = raw.args[0];
-    if (type.kind == Kind::entity) {
-      out.args.push_back(entity(type, bel_any, "gmod"));
-      return out;
-    }
-    std::string_view t = type.kind == Kind::value ? detail::bel::gmod_type(type.name) : std::string_view{};
-    if (t.empty()) {
-      error(type.offset, "pmod", "unknown gene modification '" + spelled(type) + "' (Me, ADPRib)");
-      out.args.push_back(type);
-    } else {
-      out.args.push_back(value_node(std::string(t), false, type.offset));
-    }
+    const std::string_view t = type.kind == Kind::value ? detail::bel::gmod_type(type.name) : std::string_view{};
+    out.args.push_back(named_value(type, t, bel_any, "gmod", "pmod",
+                                   "unknown gene modification '" + spelled(type) + "' (Me, ADPRib)"));
     return out;
   }
 
@@ -555,20 +554,11 @@ class Checker {
     BelTerm out = function_node(Fn::molecular_activity, raw.offset);
     if (!arity(raw, 1, 1, "one activity")) return out;
     const BelTerm &a = raw.args[0];
-    if (a.kind == Kind::entity) {
-      out.args.push_back(entity(a, bel_activity, "ma"));
-      return out;
-    }
-    std::string_view name = a.kind == Kind::value ? detail::bel::activity_name(a.name) : std::string_view{};
-    if (name.empty()) {
-      error(a.offset, "activity",
-            "unknown molecular activity '" + spelled(a) +
-                "' (defaults: cat, chap, gtp, kin, pep, phos, ribo, tscript, tport; or a molecular "
-                "function, ma(GO:\"kinase activity\"))");
-      out.args.push_back(a);
-    } else {
-      out.args.push_back(value_node(std::string(name), false, a.offset));
-    }
+    const std::string_view name = a.kind == Kind::value ? detail::bel::activity_name(a.name) : std::string_view{};
+    out.args.push_back(named_value(a, name, bel_activity, "ma", "activity",
+                                   "unknown molecular activity '" + spelled(a) +
+                                       "' (defaults: cat, chap, gtp, kin, pep, phos, ribo, tscript, "
+                                       "tport; or a molecular function, ma(GO:\"kinase activity\"))"));
     return out;
   }
 
@@ -644,15 +634,10 @@ class Checker {
     return out;
   }
 
-  static Fn fn_of(const BelTerm &t) {
-    const auto *f = detail::bel::find_function(t.name);
-    return f ? f->fn : Fn::list;
-  }
-
   void relation_terms(const detail::bel::RelationInfo &rel, const BelStatement &st, const RawStatement &raw) {
-    const BelTerm &s = st.subject, &o = *st.object;
-    if (s.kind != Kind::function || o.kind != Kind::function) return;
-    Fn sf = fn_of(s), of = fn_of(o);
+    const auto subject = detail::bel::function_of(st.subject), object = detail::bel::function_of(*st.object);
+    if (!subject || !object) return;  // an unknown function is reported already
+    const Fn sf = *subject, of = *object;
     std::string_view r = rel.long_name;
     auto bad = [&](const std::string &why) { error(raw.relation_offset, "relation_terms", std::string(r) + ": " + why); };
     if ((r == "hasMembers" || r == "hasComponents") && of != Fn::list)

@@ -162,6 +162,12 @@ const FunctionInfo *find_function(std::string_view name) {
   return nullptr;
 }
 
+std::optional<Fn> function_of(const BelTerm &t) {
+  if (t.kind != BelTerm::Kind::function) return std::nullopt;
+  const FunctionInfo *f = find_function(t.name);
+  return f ? std::optional<Fn>(f->fn) : std::nullopt;
+}
+
 const FunctionInfo &function_info(Fn fn) {
   for (const FunctionInfo &f : kFunctions)
     if (f.fn == fn) return f;

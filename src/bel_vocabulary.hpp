@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
+
+#include "grappi/bel.hpp"
 
 namespace grappi::detail::bel {
 
@@ -32,6 +35,10 @@ struct FunctionInfo {
 const FunctionInfo *find_function(std::string_view name);
 /// The entry of a function (for printing its names).
 const FunctionInfo &function_info(Fn fn);
+
+/// The function a term node denotes (any spelling); nullopt for entities, values and unknown
+/// function names.
+std::optional<Fn> function_of(const BelTerm &t);
 
 /// Whether a function denotes an abundance or process term that may stand as a statement's
 /// subject or object.

@@ -25,27 +25,24 @@ std::string joined_formats() {
   return s;
 }
 
-// The first line that is neither blank nor an OBO comment, for detection.
-// (A MITAB header starts with '#', which is not an OBO comment.)
-std::string first_content_line(const std::string &path) {
-  detail::LineReader r(path);
-  std::string_view line;
-  for (int i = 0; i < 64 && r.next(line); ++i) {
-    const std::string t = detail::trim_copy(line);
-    if (!t.empty() && t.front() != '!') return t;
-  }
-  return {};
-}
+// The first lines detection looks at, read in one pass: the first that is neither blank nor
+// an OBO comment ('!'; a MITAB header starts with '#', which is not one), and the first that is
+// neither blank nor a '#' comment (BEL scripts open with comments).
+struct FirstLines {
+  std::string content, uncommented;
+};
 
-// The first line that is neither blank nor a '#' comment (BEL scripts open with comments).
-std::string first_uncommented_line(const std::string &path) {
+FirstLines first_lines(const std::string &path) {
   detail::LineReader r(path);
   std::string_view line;
-  for (int i = 0; i < 256 && r.next(line); ++i) {
+  FirstLines out;
+  for (int i = 0; i < 256 && (out.content.empty() || out.uncommented.empty()) && r.next(line); ++i) {
     const std::string t = detail::trim_copy(line);
-    if (!t.empty() && t.front() != '#') return t;
+    if (t.empty()) continue;
+    if (out.content.empty() && t.front() != '!') out.content = t;
+    if (out.uncommented.empty() && t.front() != '#') out.uncommented = t;
   }
-  return {};
+  return out;
 }
 
 }  // namespace
@@ -62,17 +59,18 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
     const std::string format = f.format.empty() ? "detect" : f.format;
     if (format == "bel") {
       // "bel" covers BEL scripts and BEL JSON graphs.
-      other_files.emplace_back(detail::looks_like_jgf(first_content_line(f.path)) ? "jgf" : "bel", f.path);
+      other_files.emplace_back(detail::looks_like_jgf(first_lines(f.path).content) ? "jgf" : "bel", f.path);
     } else if (format == "obo" || format == "mitab" || format == "mapping" || format == "edges" || format == "jsonl" ||
                format == "jgf") {
       other_files.emplace_back(format, f.path);
     } else if (format == "detect") {
-      const std::string first = first_content_line(f.path);
+      const FirstLines lines = first_lines(f.path);
+      const std::string &first = lines.content;
       if (detail::looks_like_obo(first)) other_files.emplace_back("obo", f.path);
       else if (detail::looks_like_mitab(first)) other_files.emplace_back("mitab", f.path);
       else if (detail::looks_like_jsonl(first)) other_files.emplace_back("jsonl", f.path);
       else if (detail::looks_like_jgf(first)) other_files.emplace_back("jgf", f.path);
-      else if (detail::looks_like_bel(first_uncommented_line(f.path))) other_files.emplace_back("bel", f.path);
+      else if (detail::looks_like_bel(lines.uncommented)) other_files.emplace_back("bel", f.path);
       else string_files.push_back({f.path, StringFormat::detect});
     } else {
       StringFormat sf;

@@ -75,7 +75,7 @@ FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, 
       w.bad_line(s.line, first_error(s.result), options);
       continue;
     }
-    g.statement(*s.result.statement, s.result.canonical, s.line, bel_context(s), s.text);
+    g.statement(*s.result.statement, s.result.canonical, s.line, {{bel_context(s), s.text}});
   }
   if (doc.statements.empty()) throw Error(ErrorCode::parse, path + ": no BEL statements");
   rep.details = g.details();
@@ -95,7 +95,9 @@ FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   if (!doc.is_object() || !doc.contains("graph") || !doc["graph"].is_object())
     throw Error(ErrorCode::parse, path + ": not a BEL JSON graph (no \"graph\" object)");
   const json &graph = doc["graph"];
-  const json nodes = graph.value("nodes", json::array()), edges = graph.value("edges", json::array());
+  static const json kNone = json::array();
+  const json &nodes = graph.contains("nodes") ? graph["nodes"] : kNone;
+  const json &edges = graph.contains("edges") ? graph["edges"] : kNone;
   if (!nodes.is_array() || !edges.is_array())
     throw Error(ErrorCode::parse, path + ": \"nodes\" and \"edges\" must be arrays");
   ImportWriter w(impl, path, "jgf", file.size, json{{"format", "jgf"}, {"skip_bad_lines", options.skip_bad_lines}});
@@ -137,23 +139,22 @@ FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, 
       w.bad_line(k + 1, where + " '" + text + "': " + first_error(r), options);
       continue;
     }
-    const json metadata = e.value("metadata", json::object());
-    const json list = metadata.is_object() ? metadata.value("evidences", json::array()) : json::array();
-    if (!list.is_array() || list.empty()) {
-      g.statement(*r.statement, r.canonical, k + 1, json{{"pmids", json::array()}}, text);
-      continue;
-    }
-    for (const json &ev : list) {
-      json c = json::object();
+    const json *list = &kNone;
+    if (const auto m = e.find("metadata"); m != e.end() && m->is_object())
+      if (const auto l = m->find("evidences"); l != m->end() && l->is_array()) list = &*l;
+    std::vector<BelOccurrence> occurrences;
+    for (const json &ev : *list) {
+      BelOccurrence o;
+      json &c = o.context;
       json pmids = json::array();
       if (ev.is_object()) {
         if (ev.contains("citation") && ev["citation"].is_object()) {
           const json &cit = ev["citation"];
           c["citation"] = cit;
-          const std::string type = cit.value("type", ""), id = cit.value("id", "");
-          if ((type == "PubMed" || type == "pubmed") && !id.empty() && id.size() < 19 &&
-              id.find_first_not_of("0123456789") == std::string::npos)
-            pmids.push_back(std::stoll(id));
+          const auto text_of = [&](const char *key) {
+            return cit.contains(key) && cit[key].is_string() ? cit[key].get<std::string>() : std::string();
+          };
+          if (const auto pmid = pubmed_id(text_of("type"), text_of("id"))) pmids.push_back(*pmid);
         }
         if (ev.contains("summary_text") && ev["summary_text"].is_string()) c["evidence"] = ev["summary_text"];
         if (ev.contains("experiment_context") && ev["experiment_context"].is_object()) {
@@ -164,10 +165,13 @@ FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, 
         }
       }
       c["pmids"] = std::move(pmids);
-      const std::string raw = ev.is_object() ? ev.value("bel_statement", text) : text;
-      g.statement(*r.statement, r.canonical, k + 1, std::move(c), raw);
-      ++evidences;
+      o.raw = ev.is_object() ? ev.value("bel_statement", text) : text;
+      occurrences.push_back(std::move(o));
     }
+    evidences += occurrences.size();
+    // An edge without evidence keeps one record: the statement itself.
+    if (occurrences.empty()) occurrences.push_back({json{{"pmids", json::array()}}, text});
+    g.statement(*r.statement, r.canonical, k + 1, occurrences);
   }
   if (rep.lines == 0) throw Error(ErrorCode::parse, path + ": a BEL JSON graph without nodes or edges");
   rep.details = g.details();

@@ -212,7 +212,12 @@ TEST_CASE("BEL parser survives garbage and deep nesting") {
     std::size_t n = rng() % 80;
     for (std::size_t i = 0; i < n; ++i) s += static_cast<char>(rng() % 256);
     BelResult r = check(s);
-    CHECK((r.valid() || r.errors() > 0));
+    // Either a statement without errors, or at least one problem that says something.
+    CHECK(r.valid() == (r.errors() == 0));
+    if (r.valid())
+      CHECK(check(r.canonical).canonical == r.canonical);
+    else
+      CHECK_FALSE(r.problems.front().message.empty());
   }
   const std::string alphabet = "p(HGNC:A,)\" -><|=a:complex";
   for (int k = 0; k < 5000; ++k) {
