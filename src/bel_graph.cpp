@@ -159,6 +159,12 @@ std::optional<int64_t> pubmed_id(std::string_view type, std::string_view id) {
   return std::stoll(std::string(id));
 }
 
+std::string bel_first_error(const BelResult &r) {
+  for (const BelProblem &p : r.problems)
+    if (p.severity == BelProblem::Severity::error) return p.message + " (at character " + std::to_string(p.offset + 1) + ")";
+  return "not a BEL statement";
+}
+
 json bel_context(const BelScriptStatement &s) {
   json c = json::object();
   json pmids = json::array();

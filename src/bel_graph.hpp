@@ -57,6 +57,9 @@ class BelGraphWriter {
 /// sources and ids that are not a number.
 std::optional<int64_t> pubmed_id(std::string_view type, std::string_view id);
 
+/// The first error of an invalid result with its character position, for a bad-line message.
+std::string bel_first_error(const BelResult &r);
+
 /// The citation, PubMed ids, evidence and annotations of a BEL script statement as the JSON
 /// context of its evidence record.
 nlohmann::json bel_context(const BelScriptStatement &s);

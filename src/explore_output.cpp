@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "grappi/json.hpp"
+#include "cx2.hpp"
 #include "grappi/pipeline.hpp"
 #include "text_util.hpp"
 
@@ -313,52 +314,11 @@ json to_cx2(const ExploreResult &r) {
                                   " ranked by relevance to \"" + r.query + "\"; model " +
                                   r.model.value("identity", std::string("?")) + ", templates " + r.template_version},
               {"version", "1.0"}};
-  json style = {
-      {"default",
-       {{"network", {{"NETWORK_BACKGROUND_COLOR", "#FFFFFF"}}},
-        {"node",
-         {{"NODE_SHAPE", "ellipse"},
-          {"NODE_BACKGROUND_COLOR", "#89D0F5"},
-          {"NODE_WIDTH", 40.0},
-          {"NODE_HEIGHT", 40.0},
-          {"NODE_LABEL_FONT_SIZE", 12}}},
-        {"edge",
-         {{"EDGE_LINE_COLOR", "#848484"}, {"EDGE_WIDTH", 2.0}, {"EDGE_TARGET_ARROW_SHAPE", "none"}, {"EDGE_OPACITY", 1.0}}}}},
-      {"nodeMapping", {{"NODE_LABEL", {{"type", "PASSTHROUGH"}, {"definition", {{"attribute", "name"}}}}}}},
-      {"edgeMapping",
-       {{"EDGE_WIDTH",
-         {{"type", "CONTINUOUS"},
-          {"definition",
-           {{"attribute", "score"},
-            {"map",
-             json::array({{{"includeMin", false}, {"includeMax", false}, {"max", 0.15}, {"maxVPValue", 1.0}},
-                          {{"includeMin", true},
-                           {"includeMax", true},
-                           {"min", 0.15},
-                           {"max", 1.0},
-                           {"minVPValue", 1.0},
-                           {"maxVPValue", 8.0}},
-                          {{"includeMin", false}, {"includeMax", false}, {"min", 1.0}, {"minVPValue", 8.0}}})}}}}},
-        {"EDGE_TOOLTIP", {{"type", "PASSTHROUGH"}, {"definition", {{"attribute", "explanation"}}}}}}}};
   json bypass = json::array(
       {{{"id", static_cast<int64_t>(cx_id.at(r.root))},
         {"v", {{"NODE_BACKGROUND_COLOR", "#FF6F61"}, {"NODE_WIDTH", 60.0}, {"NODE_HEIGHT", 60.0}, {"NODE_BORDER_WIDTH", 4.0}}}}});
-  json doc = json::array();
-  doc.push_back({{"CXVersion", "2.0"}, {"hasFragments", false}});
-  doc.push_back({{"metaData", json::array({{{"name", "attributeDeclarations"}, {"elementCount", 1}},
-                                           {{"name", "networkAttributes"}, {"elementCount", 1}},
-                                           {{"name", "nodes"}, {"elementCount", nodes.size()}},
-                                           {{"name", "edges"}, {"elementCount", edges.size()}},
-                                           {{"name", "visualProperties"}, {"elementCount", 1}},
-                                           {{"name", "nodeBypasses"}, {"elementCount", 1}}})}});
-  doc.push_back({{"attributeDeclarations", json::array({decl})}});
-  doc.push_back({{"networkAttributes", json::array({net})}});
-  doc.push_back({{"nodes", nodes}});
-  doc.push_back({{"edges", edges}});
-  doc.push_back({{"visualProperties", json::array({style})}});
-  doc.push_back({{"nodeBypasses", bypass}});
-  doc.push_back({{"status", json::array({{{"error", ""}, {"success", true}}})}});
-  return doc;
+  return detail::cx2_document(decl, net, std::move(nodes), std::move(edges), detail::cx2_default_style("explanation"),
+                              bypass);
 }
 
 }  // namespace grappi

@@ -1,4 +1,5 @@
-// KnowledgeGraph::export_graph (grappi/graph_export.hpp): JSON lines, an edge table, GraphML.
+// KnowledgeGraph::export_graph (grappi/graph_export.hpp): JSON lines, an edge table, GraphML;
+// CX2 in export_cx2.cpp.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -10,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "graph_impl.hpp"
+#include "export_rows.hpp"
 #include "grappi/error.hpp"
 #include "grappi/version.h"
 
@@ -24,14 +25,16 @@ const char *to_string(ExportFormat f) noexcept {
     case ExportFormat::jsonl: return "jsonl";
     case ExportFormat::tsv: return "tsv";
     case ExportFormat::graphml: return "graphml";
+    case ExportFormat::cx2: return "cx2";
   }
   return "jsonl";
 }
 
 ExportFormat export_format_from_name(std::string_view name) {
-  for (ExportFormat f : {ExportFormat::jsonl, ExportFormat::tsv, ExportFormat::graphml})
+  for (ExportFormat f : {ExportFormat::jsonl, ExportFormat::tsv, ExportFormat::graphml, ExportFormat::cx2})
     if (name == to_string(f)) return f;
-  throw Error(ErrorCode::invalid_argument, "export: unknown format '" + std::string(name) + "' (jsonl, tsv, graphml)");
+  throw Error(ErrorCode::invalid_argument,
+              "export: unknown format '" + std::string(name) + "' (jsonl, tsv, graphml, cx2)");
 }
 
 namespace {
@@ -63,25 +66,95 @@ std::string cell(std::string_view s) {
   return out;
 }
 
+}  // namespace
+
+namespace detail {
+
 std::string number(double v) {
   json j = v;
   return j.dump();  // the shortest text that reads back as the same double
 }
 
-struct NodeRow {
-  int64_t id;
-  std::string external_id, name, label, annotation, attributes;
-  int64_t size, taxon;
-};
+std::vector<NodeRow> read_nodes(Db &db, const Keep &keep) {
+  std::vector<NodeRow> nodes;
+  Stmt st(db, "SELECT id, external_id, name, label, annotation, attributes, size, taxon FROM nodes ORDER BY external_id");
+  while (st.step()) {
+    const int64_t id = st.col_int(0);
+    if (keep && !keep->count(id)) continue;
+    nodes.push_back({id, st.col_text(1), st.col_text(2), st.col_text(3), st.col_text(4), st.col_text(5), st.col_int(6),
+                     st.col_int(7)});
+  }
+  return nodes;
+}
 
-struct EdgeRow {
-  int64_t id;
-  std::string source, target, source_name, target_name, relation, channels, evidence;
-  bool directed;
-  double score;
-};
+EdgeCursor::EdgeCursor(Db &db, const ExportOptions &o, const Keep &keep, const std::set<std::string> &wanted)
+    : edges_(db,
+             "SELECT e.id, s.id, t.id, s.external_id, t.external_id, s.name, t.name, r.name, e.directed, e.score, "
+             "e.channels, e.evidence, "
+             "CASE WHEN e.directed = 0 AND s.external_id > t.external_id THEN 1 ELSE 0 END AS swap "
+             "FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target "
+             "JOIN relations r ON r.id = e.relation WHERE e.score >= ?1 "
+             "ORDER BY CASE WHEN swap = 1 THEN t.external_id ELSE s.external_id END, "
+             "CASE WHEN swap = 1 THEN s.external_id ELSE t.external_id END, r.name, e.directed"),
+      records_(db, "SELECT line, record, raw FROM edge_evidence WHERE edge_id = ? ORDER BY id"),
+      keep_(keep),
+      wanted_(wanted) {
+  edges_.bind(1, o.min_score);
+}
 
-using Keep = std::optional<std::unordered_set<int64_t>>;
+bool EdgeCursor::next(EdgeRow &e) {
+  while (edges_.step()) {
+    const int64_t s = edges_.col_int(1), t = edges_.col_int(2);
+    if (keep_ && (!keep_->count(s) || !keep_->count(t))) continue;
+    e.relation = edges_.col_text(7);
+    if (!wanted_.empty() && !wanted_.count(e.relation)) continue;
+    const bool swap = edges_.col_int(12) != 0;
+    e.id = edges_.col_int(0);
+    e.source = edges_.col_text(swap ? 4 : 3);
+    e.target = edges_.col_text(swap ? 3 : 4);
+    e.source_name = edges_.col_text(swap ? 6 : 5);
+    e.target_name = edges_.col_text(swap ? 5 : 6);
+    e.directed = edges_.col_int(8) != 0;
+    e.score = edges_.col_double(9);
+    e.channels = edges_.col_null(10) ? std::string() : edges_.col_text(10);
+    e.evidence = edges_.col_null(11) ? std::string() : edges_.col_text(11);
+    return true;
+  }
+  return false;
+}
+
+json EdgeCursor::records(int64_t edge) {
+  json rs = json::array();
+  records_.reset();
+  records_.bind(1, edge);
+  while (records_.step()) {
+    auto r = json::parse(records_.col_view(1), nullptr, false);
+    rs.push_back(json{{"line", records_.col_int(0)}, {"record", r.is_discarded() ? json(records_.col_text(1)) : r},
+                      {"raw", records_.col_text(2)}});
+  }
+  records_.reset();
+  return rs;
+}
+
+std::vector<int64_t> pmids_of(const json &evidence) {
+  std::vector<int64_t> p;
+  if (evidence.is_object() && evidence.contains("pmids") && evidence["pmids"].is_array())
+    for (const auto &x : evidence["pmids"])
+      if (x.is_number_integer()) p.push_back(x.get<int64_t>());
+  return p;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::EdgeCursor;
+using detail::EdgeRow;
+using detail::Keep;
+using detail::NodeRow;
+using detail::number;
+using detail::pmids_of;
+using detail::read_nodes;
 
 // Every relation asked for must exist.
 void check_relations(detail::Db &db, const std::set<std::string> &wanted) {
@@ -97,86 +170,6 @@ void check_relations(detail::Db &db, const std::set<std::string> &wanted) {
     }
 }
 
-// The selected nodes, by external id.
-std::vector<NodeRow> read_nodes(detail::Db &db, const Keep &keep) {
-  std::vector<NodeRow> nodes;
-  Stmt st(db, "SELECT id, external_id, name, label, annotation, attributes, size, taxon FROM nodes ORDER BY external_id");
-  while (st.step()) {
-    const int64_t id = st.col_int(0);
-    if (keep && !keep->count(id)) continue;
-    nodes.push_back({id, st.col_text(1), st.col_text(2), st.col_text(3), st.col_text(4), st.col_text(5), st.col_int(6),
-                     st.col_int(7)});
-  }
-  return nodes;
-}
-
-// The selected edges in export order (undirected ones with their endpoints in external-id
-// order), one at a time; and the evidence records of an edge.
-class EdgeCursor {
- public:
-  EdgeCursor(detail::Db &db, const ExportOptions &o, const Keep &keep, const std::set<std::string> &wanted)
-      : edges_(db,
-               "SELECT e.id, s.id, t.id, s.external_id, t.external_id, s.name, t.name, r.name, e.directed, e.score, "
-               "e.channels, e.evidence, "
-               "CASE WHEN e.directed = 0 AND s.external_id > t.external_id THEN 1 ELSE 0 END AS swap "
-               "FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target "
-               "JOIN relations r ON r.id = e.relation WHERE e.score >= ?1 "
-               "ORDER BY CASE WHEN swap = 1 THEN t.external_id ELSE s.external_id END, "
-               "CASE WHEN swap = 1 THEN s.external_id ELSE t.external_id END, r.name, e.directed"),
-        records_(db, "SELECT line, record, raw FROM edge_evidence WHERE edge_id = ? ORDER BY id"),
-        keep_(keep),
-        wanted_(wanted) {
-    edges_.bind(1, o.min_score);
-  }
-
-  bool next(EdgeRow &e) {
-    while (edges_.step()) {
-      const int64_t s = edges_.col_int(1), t = edges_.col_int(2);
-      if (keep_ && (!keep_->count(s) || !keep_->count(t))) continue;
-      e.relation = edges_.col_text(7);
-      if (!wanted_.empty() && !wanted_.count(e.relation)) continue;
-      const bool swap = edges_.col_int(12) != 0;
-      e.id = edges_.col_int(0);
-      e.source = edges_.col_text(swap ? 4 : 3);
-      e.target = edges_.col_text(swap ? 3 : 4);
-      e.source_name = edges_.col_text(swap ? 6 : 5);
-      e.target_name = edges_.col_text(swap ? 5 : 6);
-      e.directed = edges_.col_int(8) != 0;
-      e.score = edges_.col_double(9);
-      e.channels = edges_.col_null(10) ? std::string() : edges_.col_text(10);
-      e.evidence = edges_.col_null(11) ? std::string() : edges_.col_text(11);
-      return true;
-    }
-    return false;
-  }
-
-  // {line, record (parsed), raw} of each record of the edge.
-  json records(int64_t edge) {
-    json rs = json::array();
-    records_.reset();
-    records_.bind(1, edge);
-    while (records_.step()) {
-      auto r = json::parse(records_.col_view(1), nullptr, false);
-      rs.push_back(json{{"line", records_.col_int(0)}, {"record", r.is_discarded() ? json(records_.col_text(1)) : r},
-                        {"raw", records_.col_text(2)}});
-    }
-    records_.reset();
-    return rs;
-  }
-
- private:
-  Stmt edges_, records_;
-  const Keep &keep_;
-  const std::set<std::string> &wanted_;
-};
-
-std::vector<int64_t> pmids_of(const json &evidence) {
-  std::vector<int64_t> p;
-  if (evidence.is_object() && evidence.contains("pmids") && evidence["pmids"].is_array())
-    for (const auto &x : evidence["pmids"])
-      if (x.is_number_integer()) p.push_back(x.get<int64_t>());
-  return p;
-}
 
 void write_jsonl(std::ostream &out, detail::Db &db, const std::vector<NodeRow> &nodes, EdgeCursor &edges,
                  ExportReport &rep) {
@@ -306,6 +299,7 @@ ExportReport KnowledgeGraph::export_graph(std::ostream &out, const ExportOptions
     case ExportFormat::jsonl: write_jsonl(out, db, read_nodes(db, keep), edges, rep); break;
     case ExportFormat::tsv: write_tsv(out, edges, rep); break;  // edges only: no node is written
     case ExportFormat::graphml: write_graphml(out, read_nodes(db, keep), edges, rep); break;
+    case ExportFormat::cx2: detail::write_cx2(out, db, read_nodes(db, keep), edges, rep); break;
   }
   out.flush();
   if (!out) throw Error(ErrorCode::io, "export: writing the output failed");

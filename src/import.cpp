@@ -5,6 +5,7 @@
 
 #include "grappi/error.hpp"
 #include "grappi/knowledge_graph.hpp"
+#include "cx2.hpp"
 #include "importers.hpp"
 #include "mitab_parser.hpp"
 #include "obo_parser.hpp"
@@ -14,7 +15,7 @@
 namespace grappi {
 
 std::vector<std::string> import_formats() {
-  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "edges", "jsonl", "bel", "jgf"};
+  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "edges", "jsonl", "bel", "jgf", "cx2"};
 }
 
 namespace {
@@ -61,7 +62,7 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
       // "bel" covers BEL scripts and BEL JSON graphs.
       other_files.emplace_back(detail::looks_like_jgf(first_lines(f.path).content) ? "jgf" : "bel", f.path);
     } else if (format == "obo" || format == "mitab" || format == "mapping" || format == "edges" || format == "jsonl" ||
-               format == "jgf") {
+               format == "jgf" || format == "cx2") {
       other_files.emplace_back(format, f.path);
     } else if (format == "detect") {
       const FirstLines lines = first_lines(f.path);
@@ -70,6 +71,7 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
       else if (detail::looks_like_mitab(first)) other_files.emplace_back("mitab", f.path);
       else if (detail::looks_like_jsonl(first)) other_files.emplace_back("jsonl", f.path);
       else if (detail::looks_like_jgf(first)) other_files.emplace_back("jgf", f.path);
+      else if (detail::looks_like_cx(first)) other_files.emplace_back("cx2", f.path);
       else if (detail::looks_like_bel(lines.uncommented)) other_files.emplace_back("bel", f.path);
       else string_files.push_back({f.path, StringFormat::detect});
     } else {
@@ -88,9 +90,9 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   if (!string_files.empty()) report = detail::import_string_files(*impl_, string_files, options);
   // After STRING: ontologies (their terms are what interaction files cite), mapping tables
   // (which give the proteins the identifiers other files use), then interactions and edge
-  // lists, each joining the nodes the files before it defined; BEL (scripts, JSON graphs) after
-  // them, so that gene and protein terms meet the proteins those files named.
-  for (const char *kind : {"obo", "jsonl", "mapping", "mitab", "bel", "jgf", "edges"})
+  // lists, each joining the nodes the files before it defined; BEL (scripts, JSON graphs, CX2
+  // networks) after them, so that gene and protein terms meet the proteins those files named.
+  for (const char *kind : {"obo", "jsonl", "mapping", "mitab", "bel", "jgf", "cx2", "edges"})
     for (const auto &[format, path] : other_files) {
       if (format != kind) continue;
       if (format == "obo") report.files.push_back(detail::import_obo_file(*impl_, path, options));
@@ -99,6 +101,7 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
       else if (format == "jsonl") report.files.push_back(detail::import_jsonl_file(*impl_, path, options));
       else if (format == "bel") report.files.push_back(detail::import_bel_file(*impl_, path, options));
       else if (format == "jgf") report.files.push_back(detail::import_jgf_file(*impl_, path, options));
+      else if (format == "cx2") report.files.push_back(detail::import_cx2_file(*impl_, path, options));
       else report.files.push_back(detail::import_edge_list_file(*impl_, path, options));
     }
   impl_->bump_generation();

@@ -13,38 +13,7 @@
 
 namespace grappi::detail {
 
-namespace {
-
 using nlohmann::json;
-
-// The whole file (plain or gzipped) as text, with its sha256 and size.
-struct WholeFile {
-  std::string text, sha256;
-  uint64_t size = 0;
-};
-
-WholeFile read_whole(const std::string &path) {
-  LineReader reader(path);
-  WholeFile f;
-  f.size = reader.file_size();
-  std::string_view line;
-  while (reader.next(line)) {
-    if (!valid_utf8(line))
-      throw Error(ErrorCode::parse, path + ":" + std::to_string(reader.line_number()) + ": invalid UTF-8");
-    f.text.append(line);
-    f.text += '\n';
-  }
-  f.sha256 = reader.sha256_hex();
-  return f;
-}
-
-std::string first_error(const BelResult &r) {
-  for (const BelProblem &p : r.problems)
-    if (p.severity == BelProblem::Severity::error) return p.message + " (at character " + std::to_string(p.offset + 1) + ")";
-  return "not a BEL statement";
-}
-
-}  // namespace
 
 bool looks_like_bel(std::string_view first_line) {
   for (std::string_view k : {"SET ", "DEFINE ", "UNSET "})
@@ -58,7 +27,7 @@ bool looks_like_jgf(std::string_view first_line) {
 
 FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
   const auto t0 = std::chrono::steady_clock::now();
-  WholeFile file = read_whole(path);
+  WholeFile file = read_whole_file(path);
   std::istringstream in(file.text);
   const BelDocument doc = read_bel_script(in);
   ImportWriter w(impl, path, "bel", file.size, json{{"format", "bel"}, {"skip_bad_lines", options.skip_bad_lines}});
@@ -72,7 +41,7 @@ FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   for (const BelScriptStatement &s : doc.statements) {
     ++rep.lines;
     if (!s.result.valid()) {
-      w.bad_line(s.line, first_error(s.result), options);
+      w.bad_line(s.line, bel_first_error(s.result), options);
       continue;
     }
     g.statement(*s.result.statement, s.result.canonical, s.line, {{bel_context(s), s.text}});
@@ -85,7 +54,7 @@ FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, 
 
 FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
   const auto t0 = std::chrono::steady_clock::now();
-  WholeFile file = read_whole(path);
+  WholeFile file = read_whole_file(path);
   json doc;
   try {
     doc = json::parse(file.text);
@@ -117,7 +86,7 @@ FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, 
     const BelResult r = validator.check(n["id"].get<std::string>());
     if (!r.valid() || !r.statement->relation.empty()) {
       w.bad_line(k + 1, where + " '" + n["id"].get<std::string>() + "': " +
-                            (r.valid() ? std::string("a statement, not a term") : first_error(r)), options);
+                            (r.valid() ? std::string("a statement, not a term") : bel_first_error(r)), options);
       continue;
     }
     g.term(r.statement->subject);
@@ -136,7 +105,7 @@ FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, 
                              e["target"].get<std::string>();
     const BelResult r = validator.check(text);
     if (!r.valid()) {
-      w.bad_line(k + 1, where + " '" + text + "': " + first_error(r), options);
+      w.bad_line(k + 1, where + " '" + text + "': " + bel_first_error(r), options);
       continue;
     }
     const json *list = &kNone;

@@ -28,6 +28,8 @@ bool looks_like_bel(std::string_view first_line);
 /// A BEL JSON Graph Format file (import_bel.cpp), and whether a first line may start one.
 FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 bool looks_like_jgf(std::string_view first_line);
+/// A CX2 or CX1 network (import_cx2.cpp); cx2.hpp's looks_like_cx detects one.
+FileReport import_cx2_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 /// An edge list read as options.edges says (import_edges.cpp).
 FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 

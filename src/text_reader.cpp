@@ -27,7 +27,8 @@ constexpr std::size_t kRawChunk = 1u << 20;
 constexpr std::size_t kBufChunk = 4u << 20;
 }  // namespace
 
-LineReader::LineReader(const std::string &path) : path_(path), st_(std::make_unique<State>()) {
+LineReader::LineReader(const std::string &path, std::size_t max_line)
+    : path_(path), max_line_(max_line), st_(std::make_unique<State>()) {
   struct stat sb {};
   if (::stat(path.c_str(), &sb) != 0)
     throw Error(errno == ENOENT ? ErrorCode::not_found : ErrorCode::io,
@@ -72,9 +73,9 @@ bool LineReader::fill() {
     pos_ = 0;
   }
   if (len_ == buf_.size()) {
-    if (buf_.size() >= kMaxLine + kBufChunk)
-      throw Error(ErrorCode::parse, path_ + ":" + std::to_string(line_no_ + 1) +
-                                        ": line longer than 16 MiB (binary or corrupt file?)");
+    if (buf_.size() >= max_line_ + kBufChunk)
+      throw Error(ErrorCode::parse, path_ + ":" + std::to_string(line_no_ + 1) + ": line longer than " +
+                                        std::to_string(max_line_ >> 20) + " MiB (binary or corrupt file?)");
     buf_.resize(buf_.size() * 2);
   }
   for (;;) {
@@ -213,6 +214,21 @@ bool valid_utf8(std::string_view s) noexcept {
     p += n + 1;
   }
   return true;
+}
+
+WholeFile read_whole_file(const std::string &path) {
+  LineReader reader(path, LineReader::kMaxDocument);
+  WholeFile f;
+  f.size = reader.file_size();
+  std::string_view line;
+  while (reader.next(line)) {
+    if (!valid_utf8(line))
+      throw Error(ErrorCode::parse, path + ":" + std::to_string(reader.line_number()) + ": invalid UTF-8");
+    f.text.append(line);
+    f.text += '\n';
+  }
+  f.sha256 = reader.sha256_hex();
+  return f;
 }
 
 }  // namespace grappi::detail

@@ -15,7 +15,8 @@ namespace grappi::detail {
 
 class LineReader {
  public:
-  explicit LineReader(const std::string &path);
+  /// Reads `path`; a line longer than `max_line` bytes is an error (binary or corrupt file).
+  explicit LineReader(const std::string &path, std::size_t max_line = kMaxLine);
   ~LineReader();
   LineReader(const LineReader &) = delete;
   LineReader &operator=(const LineReader &) = delete;
@@ -34,6 +35,8 @@ class LineReader {
   const std::string &path() const { return path_; }
 
   static constexpr std::size_t kMaxLine = 16u << 20;
+  /// The longest line of a JSON document read whole (CX2 and JSON graphs are often one line).
+  static constexpr std::size_t kMaxDocument = std::size_t{1} << 30;
 
  private:
   bool fill();  // appends decoded bytes to buf_; false at the end of input
@@ -47,6 +50,7 @@ class LineReader {
   uint64_t file_size_ = 0;
   uint64_t raw_read_ = 0;
   uint64_t line_no_ = 0;
+  std::size_t max_line_ = kMaxLine;
   std::vector<char> raw_;
   std::size_t raw_pos_ = 0, raw_len_ = 0;
   std::vector<char> buf_;
@@ -55,6 +59,15 @@ class LineReader {
   std::unique_ptr<State> st_;
   std::string digest_;
 };
+
+/// A whole text file (plain or gzipped) with its SHA-256 and size on disk.
+struct WholeFile {
+  std::string text, sha256;
+  uint64_t size = 0;
+};
+/// Reads a file whole for the parsers of JSON documents (CX2, BEL JSON graphs): lines joined
+/// with '\n'; invalid UTF-8 is an Error(parse) naming the file and line.
+WholeFile read_whole_file(const std::string &path);
 
 /// True when s is valid UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF).
 bool valid_utf8(std::string_view s) noexcept;

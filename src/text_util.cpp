@@ -16,6 +16,12 @@ std::string lower_copy(std::string_view s) {
   return r;
 }
 
+std::string upper_copy(std::string_view s) {
+  std::string r(s);
+  for (auto &c : r) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return r;
+}
+
 bool iequals(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)

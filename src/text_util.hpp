@@ -11,6 +11,8 @@ namespace grappi::detail {
 
 /// s in ASCII lower case.
 std::string lower_copy(std::string_view s);
+/// s in ASCII upper case.
+std::string upper_copy(std::string_view s);
 /// Whether a and b are equal ignoring ASCII case.
 bool iequals(std::string_view a, std::string_view b) noexcept;
 /// The fields of s between occurrences of sep (n separators give n + 1 fields, empty ones

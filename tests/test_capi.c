@@ -618,6 +618,17 @@ int main(int argc, char **argv) {
     grappi_graph_free(copy);
     remove(out);
     remove_db(db2);
+    /* The same through CX2 (Cytoscape, NDEx): written, then read back as format "cx2". */
+    snprintf(out, sizeof out, "%s.cx2", db);
+    CHECK(grappi_graph_export(g, "cx2", out, &nodes_out, &edges_out) == GRAPPI_OK);
+    CHECK((uint64_t)n1 == nodes_out && (uint64_t)e1 == edges_out);
+    CHECK(grappi_graph_open(db2, NULL, &copy) == GRAPPI_OK);
+    CHECK(grappi_graph_import(copy, "cx2", out) == GRAPPI_OK);
+    CHECK(grappi_graph_counts(copy, &n2, &e2) == GRAPPI_OK && n2 == n1 && e2 == e1);
+    CHECK(grappi_graph_import(copy, "cx2", db) == GRAPPI_EPARSE); /* a database is not CX2 */
+    grappi_graph_free(copy);
+    remove(out);
+    remove_db(db2);
   }
   {
     /* BEL validation needs no graph: a valid statement, an invalid one, flags. */

@@ -3,7 +3,7 @@
 # separate tests (tests/CMakeLists.txt): two set-up parts import the yeast network and the
 # human demo data once into $DBDIR, the other parts use those databases (copying them first
 # when they change them).
-#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab | bel
+#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab | bel | cx2
 set -euo pipefail
 : "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}" "${DBDIR:?directory of the shared databases}"
 PART=${1:?part}
@@ -459,6 +459,30 @@ rc=$(status_of "$GRAPPI" bel validate "$T/missing.bel")
 [ "$rc" -eq 1 ] || fail "missing file exited $rc"
 rc=$(status_of "$GRAPPI" bel validate)
 [ "$rc" -eq 2 ] || fail "no input exited $rc"
+;;
+
+cx2)  # CX2 in and out: a textToKnowledgeGraph network as BEL, an export that re-imports
+"$GRAPPI" import --db "$T/c.db" --info "$DATA/9606.protein.info.v12.0.txt.gz" \
+  --cx2 "$DATA/cx2/llm_kg_pmid24360018_sirt1_parp1.cx2" "$DATA/cx2/glypican2.cx2" --skip-bad-lines --json > "$T/import.json"
+python3 - "$T/import.json" <<'PY'
+import json, sys
+files = json.load(open(sys.argv[1]))["files"]
+assert [f["format"] for f in files] == ["info", "cx2", "cx2"], files
+bel, ndex = files[1], files[2]
+assert bel["details"]["cx_edges"] == 122 and bel["details"]["statements"] + bel["rows_skipped"] >= 122, bel
+assert bel["details"]["groundings"] > 0, bel
+assert ndex["details"]["nodes_joined"] == 2 and ndex["edges_created"] == 1, ndex
+PY
+"$GRAPPI" export --db "$T/c.db" --format cx2 -o "$T/c.cx2" 2> "$T/export.txt"
+grep -q "as cx2 to" "$T/export.txt" || fail "export report: $(cat "$T/export.txt")"
+"$GRAPPI" import --db "$T/d.db" "$T/c.cx2" > /dev/null
+"$GRAPPI" export --db "$T/c.db" -o "$T/c.jsonl" 2> /dev/null
+"$GRAPPI" export --db "$T/d.db" -o "$T/d.jsonl" 2> /dev/null
+cmp -s "$T/c.jsonl" "$T/d.jsonl" || fail "the CX2 export did not re-import to the same graph"
+printf '[{"CXVersion":"2.0"},{"nodes":[{"id":1},{"id":1}]},{"status":[{"success":true}]}]' > "$T/bad.cx2"
+rc=$(status_of "$GRAPPI" import --db "$T/d.db" --cx2 "$T/bad.cx2")
+[ "$rc" -eq 1 ] || fail "bad CX2 exited $rc"
+grep -q "bad.cx2:2: node 2 (id 1): duplicate node id 1" "$T/err" || fail "bad CX2 message: $(cat "$T/err")"
 ;;
 
 *)

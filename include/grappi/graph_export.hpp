@@ -28,9 +28,17 @@ enum class ExportFormat {
   /// taxon; edges with relation, score and, for directed edges, directed="true". Opens in
   /// networkx, igraph, Cytoscape and Gephi.
   graphml,
+  /// CX2 (Cytoscape, NDEx): nodes with name, represents (the external id), type (the label),
+  /// annotation, taxon, size, alias and alias_source lists, their attributes as typed columns
+  /// where every node agrees on a type, and all of them as JSON in grappi_attributes; edges with
+  /// interaction (the relation), score, directed, pmids (pubmed:N), STRING channels
+  /// (channel_<name>), the first BEL evidence sentence (evidence), and the edge's evidence and
+  /// records as JSON (grappi_evidence, grappi_records). A plain style; import format "cx2" reads
+  /// it back into the same graph (the network attribute "generator" says grappi wrote it).
+  cx2,
 };
 
-/// "jsonl", "tsv", "graphml".
+/// "jsonl", "tsv", "graphml", "cx2".
 GRAPPI_CXX_API const char *to_string(ExportFormat format) noexcept;
 /// Inverse of to_string; Error(invalid_argument) naming the formats otherwise.
 GRAPPI_CXX_API ExportFormat export_format_from_name(std::string_view name);

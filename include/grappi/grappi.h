@@ -110,7 +110,7 @@ GRAPPI_API void grappi_graph_free(grappi_graph *g);
  * @param g The graph.
  * @param kind "info", "aliases", "links", "detailed", "physical", "actions", "export", "obo",
  *        "mitab", "jsonl" (grappi's own export), "bel" (a BEL script or BEL JSON graph), "jgf"
- *        (a BEL JSON graph), "mapping" (an identifier mapping table), "edges" (an edge list:
+ *        (a BEL JSON graph), "cx2" (a CX2 or CX1 network), "mapping" (an identifier mapping table), "edges" (an edge list:
  *        columns 1 and 2, no score; the C++ EdgeListOptions choose others), or NULL/"detect"
  *        to detect the format from the header (mapping tables and edge lists are never
  *        detected).
@@ -122,7 +122,8 @@ GRAPPI_API grappi_status grappi_graph_import(grappi_graph *g, const char *kind, 
 /**
  * @brief Writes the whole graph to a file, as `grappi export` does.
  * @param g The graph.
- * @param format "jsonl" (lossless; grappi_graph_import reads it back), "tsv" or "graphml".
+ * @param format "jsonl" (lossless; grappi_graph_import reads it back), "tsv", "graphml" or "cx2"
+ *        (Cytoscape/NDEx; grappi_graph_import reads it back).
  * @param path The file; written beside it and renamed into place, so a failure leaves no
  *        partial file.
  * @param[out] out_nodes,out_edges Nodes and edges written; each may be NULL.

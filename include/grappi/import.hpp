@@ -49,7 +49,9 @@ struct SourceFile {
   /// ImportOptions::edges says; never detected), "jsonl" (grappi's own JSON lines, as
   /// KnowledgeGraph::export_graph writes them), "bel" (a BEL script, detected from its first
   /// SET/DEFINE line; forced, it also reads a BEL JSON graph) or "jgf" (a BEL JSON Graph
-  /// Format file such as the Causal Biological Networks'). import_formats() lists them.
+  /// Format file such as the Causal Biological Networks'), "cx2" (a CX2 network, or a CX1
+  /// one, detected from a leading '['; textToKnowledgeGraph's BEL networks are read as BEL,
+  /// grappi's own CX2 export back into the same graph). import_formats() lists them.
   std::string format = "detect";
 };
 

@@ -12,7 +12,7 @@ namespace {
 
 struct ImportArgs {
   std::string db;
-  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, mitab, mapping, edges, bel, detect;
+  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, mitab, mapping, edges, bel, cx2, detect;
   EdgeListOptions edge_list;
   std::string separator;
   int64_t taxon = 0;
@@ -36,6 +36,7 @@ void run_import(const ImportArgs &a) {
   add(a.obo, "obo");
   add(a.mitab, "mitab");
   add(a.bel, "bel");
+  add(a.cx2, "cx2");
   add(a.mapping, "mapping");
   add(a.edges, "edges");
   add(a.detect, "detect");
@@ -93,7 +94,7 @@ void run_import(const ImportArgs &a) {
 
 void add_import(CLI::App &app) {
   auto a = std::make_shared<ImportArgs>();
-  auto *c = app.add_subcommand("import", "Import STRING files, OBO ontologies, identifier mappings, PSI-MITAB interactions, BEL and edge lists (in that order; one transaction)");
+  auto *c = app.add_subcommand("import", "Import STRING files, OBO ontologies, identifier mappings, PSI-MITAB interactions, BEL, CX2 networks and edge lists (in that order; one transaction)");
   add_db_option(c, a->db, true);
   c->add_option("--links", a->links, "protein.links file(s)");
   c->add_option("--detailed", a->detailed, "protein.links.detailed file(s)");
@@ -105,6 +106,9 @@ void add_import(CLI::App &app) {
   c->add_option("--obo", a->obo, "OBO 1.2/1.4 ontology file(s) (PSI-MI, GO, ...)");
   c->add_option("--mitab", a->mitab, "PSI-MITAB 2.5/2.6/2.7 interaction file(s) (IntAct, MINT, BioGRID, DIP)");
   c->add_option("--bel", a->bel, "BEL script(s) or BEL JSON graph(s) (CBN): statements as bel.* edges between BEL terms");
+  c->add_option("--cx2", a->cx2,
+                 "CX2 or CX1 network(s) (Cytoscape, NDEx): nodes joined to stored proteins, edges as cx2.<interaction>; "
+                 "textToKnowledgeGraph's BEL networks as BEL; grappi's own CX2 export back into the same graph");
   c->add_option("--mapping", a->mapping,
                  "Identifier mapping table(s): TSV whose header names entrez_gene_id, symbol, ensembl_gene_ids, "
                  "ensembl_protein_ids, uniprot_accessions, hgnc_id or string_id columns");
@@ -124,7 +128,7 @@ void add_import(CLI::App &app) {
       ->capture_default_str();
   c->add_option("--separator", a->separator, "Edge lists: tab, comma, space (any blanks) or detect")->capture_default_str();
   c->add_option("--taxon", a->taxon, "Mapping tables and edge lists join only nodes of this NCBI taxon (0: any)");
-  c->add_option("files", a->detect, "Files whose format is detected from the header (STRING files, OBO, MITAB)");
+  c->add_option("files", a->detect, "Files whose format is detected from the header (STRING files, OBO, MITAB, BEL, JSON graphs, CX2, grappi jsonl)");
   c->add_option("--min-score", a->min_score, "Keep links with combined score >= N (0-1000; 150 low, 400 medium, 700 high, 900 highest)")
       ->check(CLI::Range(0, 1000));
   c->add_flag("--skip-bad-lines", a->skip_bad_lines, "Import the good lines and report the bad ones instead of failing");
@@ -395,9 +399,9 @@ void run_export(const ExportArgs &a) {
 
 void add_export(CLI::App &app) {
   auto a = std::make_shared<ExportArgs>();
-  auto *c = app.add_subcommand("export", "Write the graph or a part of it: jsonl (lossless, re-imports), tsv (edge table), graphml");
+  auto *c = app.add_subcommand("export", "Write the graph or a part of it: jsonl (lossless, re-imports), tsv (edge table), graphml, cx2 (Cytoscape/NDEx; re-imports)");
   add_db_option(c, a->db);
-  c->add_option("--format", a->format, "jsonl, tsv or graphml")->capture_default_str();
+  c->add_option("--format", a->format, "jsonl, tsv, graphml or cx2")->capture_default_str();
   c->add_option("--out,-o", a->out, "Output file ('-': standard output)")->capture_default_str();
   c->add_option("--relation", a->relations, "Only edges of these relation(s)");
   c->add_option("--min-score", a->min_score, "Only edges scoring at least this: 0-1, or a whole number 2-1000 on STRING's scale");

@@ -348,7 +348,8 @@ class Graph:
 
     def export(self, path, format="jsonl"):
         """Writes the whole graph to path ("jsonl": lossless, import_file reads it back; "tsv";
-        "graphml"); returns (nodes, edges) written."""
+        "graphml"; "cx2": Cytoscape/NDEx, import_file reads it back); returns (nodes, edges)
+        written."""
         n, e = ctypes.c_uint64(), ctypes.c_uint64()
         _check(_export(self._handle(), format.encode(), os.fsencode(path), ctypes.byref(n), ctypes.byref(e)))
         return n.value, e.value

@@ -89,6 +89,12 @@ class GraphTest(unittest.TestCase):
             self.assertEqual([r["raw"] for r in copied["records"]], [r["raw"] for r in edge["records"]])
             self.assertEqual(copied["pmids"], edge["pmids"])
             copy.close()
+            # The same through CX2, read back with its kind named.
+            self.assertEqual(g.export(os.path.join(d, "kb.cx2"), format="cx2"), g.counts())
+            via_cx2 = grappi.Graph(os.path.join(d, "cx2.db"))
+            via_cx2.import_file(os.path.join(d, "kb.cx2"), kind="cx2")
+            self.assertEqual(via_cx2.counts(), g.counts())
+            via_cx2.close()
             g.close()
 
     def test_retrieval(self):

@@ -276,7 +276,7 @@ impl Graph {
     }
 
     /// Writes the whole graph to a file ("jsonl": lossless, `import` reads it back; "tsv";
-    /// "graphml"); returns (nodes, edges) written.
+    /// "graphml"; "cx2": Cytoscape/NDEx, `import` reads it back); returns (nodes, edges) written.
     pub fn export<P: AsRef<Path>>(&self, path: P, format: &str) -> Result<(u64, u64)> {
         let p = cstring(&path.as_ref().to_string_lossy())?;
         let f = cstring(format)?;

@@ -42,6 +42,12 @@ fn interactions_and_ontologies() {
     copy.import(dir.join("kb.jsonl"), None).unwrap();
     assert_eq!(copy.counts().unwrap(), (n, e));
     assert_eq!(g.export(dir.join("x"), "cx3").unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    // The same through CX2 (Cytoscape, NDEx).
+    assert_eq!(g.export(dir.join("kb.cx2"), "cx2").unwrap(), (n as u64, e as u64));
+    let via_cx2 = grappi::Graph::open(dir.join("cx2.db")).unwrap();
+    via_cx2.import(dir.join("kb.cx2"), Some("cx2")).unwrap();
+    assert_eq!(via_cx2.counts().unwrap(), (n, e));
+    drop(via_cx2);
     drop(copy);
     drop(g);
     std::fs::remove_dir_all(&dir).unwrap();
