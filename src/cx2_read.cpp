@@ -168,20 +168,57 @@ std::string element_name(const char *kind, std::size_t index, const std::optiona
   return std::string(kind) + " " + std::to_string(index + 1) + (id ? " (id " + std::to_string(*id) + ")" : "");
 }
 
-bool status_says_failure(const json &status, std::string &error) {
-  for (const auto &s : status)
-    if (s.is_object() && s.contains("success") && s["success"].is_boolean() && !s["success"].get<bool>()) {
-      error = s.contains("error") && s["error"].is_string() ? s["error"].get<std::string>() : std::string();
-      return true;
-    }
-  return false;
-}
+// The document's aspects from element `first` on, by name, fragments in file order. Each
+// element must be an object with one array ({name: [elements]}); a second descriptor and a
+// status reporting failure are errors; metaData (and CX1's numberVerification) carry counts
+// only and are skipped.
+struct Aspects {
+  std::map<std::string, std::vector<const json *>> blocks;
+  bool status = false;
 
-// An aspect object: {name: [elements]}.
-std::pair<std::string, const json *> aspect_of(const json &element, std::size_t k, const std::string &path) {
-  if (!element.is_object() || element.size() != 1 || !element.begin().value().is_array())
-    fail(path, "element " + std::to_string(k + 1) + " of the document: an aspect must be an object with one key whose value is an array");
-  return {element.begin().key(), &element.begin().value()};
+  const std::vector<const json *> &operator[](const std::string &name) const {
+    static const std::vector<const json *> none;
+    auto it = blocks.find(name);
+    return it == blocks.end() ? none : it->second;
+  }
+  // Aspects other than `known`, with their element counts.
+  std::vector<std::pair<std::string, uint64_t>> others(const std::set<std::string> &known) const {
+    std::vector<std::pair<std::string, uint64_t>> out;
+    for (const auto &[name, list] : blocks) {
+      if (known.count(name)) continue;
+      uint64_t n = 0;
+      for (const json *b : list) n += b->size();
+      out.emplace_back(name, n);
+    }
+    return out;
+  }
+};
+
+Aspects group_aspects(const json &doc, std::size_t first, const std::string &path) {
+  Aspects a;
+  for (std::size_t k = first; k < doc.size(); ++k) {
+    const json &element = doc[k];
+    const std::string where = "element " + std::to_string(k + 1) + " of the document";
+    if (element.is_object() && element.contains("CXVersion")) fail(path, where + ": a second CXVersion descriptor");
+    if (!element.is_object() || element.size() != 1 || !element.begin().value().is_array())
+      fail(path, where + ": an aspect must be an object with one key whose value is an array");
+    const std::string &name = element.begin().key();
+    const json &elements = element.begin().value();
+    if (name == "metaData" || name == "numberVerification" || name == "preMetaData" || name == "postMetaData") continue;
+    if (name == "status") {
+      a.status = true;
+      for (const auto &st : elements)
+        if (st.is_object() && st.contains("success") && st["success"].is_boolean() && !st["success"].get<bool>()) {
+          const std::string error = st.contains("error") && st["error"].is_string() ? st["error"].get<std::string>() : "";
+          fail(path, "the file's status reports a failure" + (error.empty() ? std::string() : ": " + error));
+        }
+      continue;
+    }
+    // Without fragments each aspect appears once; with them, its blocks are concatenated.
+    // (Repeated blocks are concatenated either way: nothing in them is dropped.)
+    a.blocks[name].push_back(&elements);
+  }
+  return a;
 }
 
 // Nodes and edges: ids (unique), endpoints (existing nodes), values, positions.
@@ -251,36 +288,10 @@ CxNetwork read_cx2(const json &doc, const std::string &path) {
     fail(path, "CX version '" + version + "' is not supported (grappi reads CX 2.x and CX 1)");
   if (descriptor.contains("hasFragments") && !descriptor["hasFragments"].is_boolean())
     fail(path, "\"hasFragments\" must be true or false");
-  bool status = false;
-  std::vector<const json *> decl_blocks, net_blocks, node_blocks, edge_blocks;
-  std::map<std::string, uint64_t> others;
-  for (std::size_t k = 1; k < doc.size(); ++k) {
-    if (doc[k].is_object() && doc[k].contains("CXVersion")) fail(path, "element " + std::to_string(k + 1) + ": a second CXVersion descriptor");
-    const auto [name, elements] = aspect_of(doc[k], k, path);
-    // Without fragments each aspect appears once; with them, its blocks are concatenated.
-    // (Repeated blocks are concatenated either way: nothing in them is dropped.)
-    if (name == "status") {
-      status = true;
-      std::string error;
-      if (status_says_failure(*elements, error))
-        fail(path, "the file's status reports a failure" + (error.empty() ? std::string() : ": " + error));
-    } else if (name == "metaData") {
-      continue;  // counts only; the data itself is what is read
-    } else if (name == "attributeDeclarations") {
-      decl_blocks.push_back(elements);
-    } else if (name == "networkAttributes") {
-      net_blocks.push_back(elements);
-    } else if (name == "nodes") {
-      node_blocks.push_back(elements);
-    } else if (name == "edges") {
-      edge_blocks.push_back(elements);
-    } else {
-      others[name] += elements->size();
-    }
-  }
-  if (!status) fail(path, "no status aspect (a CX2 document ends with {\"status\": [{\"success\": true}]})");
+  const Aspects aspects = group_aspects(doc, 1, path);
+  if (!aspects.status) fail(path, "no status aspect (a CX2 document ends with {\"status\": [{\"success\": true}]})");
   Declarations node_decl, edge_decl, net_decl;
-  for (const json *block : decl_blocks)
+  for (const json *block : aspects["attributeDeclarations"])
     for (const json &d : *block) {
       if (!d.is_object()) fail(path, "attributeDeclarations: each element must be an object");
       for (const auto &[kind, attrs] : d.items()) {
@@ -293,7 +304,7 @@ CxNetwork read_cx2(const json &doc, const std::string &path) {
         }
       }
     }
-  for (const json *block : net_blocks)
+  for (const json *block : aspects["networkAttributes"])
     for (const json &a : *block) {
       if (!a.is_object()) fail(path, "networkAttributes: each element must be an object");
       for (const auto &[key, value] : a.items()) {
@@ -307,8 +318,8 @@ CxNetwork read_cx2(const json &doc, const std::string &path) {
         if (!net.network_attributes.contains(name)) net.network_attributes[name] = value;
       }
     }
-  read_elements(net, node_blocks, edge_blocks, node_decl, edge_decl);
-  for (const auto &[name, count] : others) net.other_aspects.emplace_back(name, count);
+  read_elements(net, aspects["nodes"], aspects["edges"], node_decl, edge_decl);
+  net.other_aspects = aspects.others({"attributeDeclarations", "networkAttributes", "nodes", "edges"});
   return net;
 }
 
@@ -352,32 +363,8 @@ std::optional<json> cx1_value(const json &v, const std::string &type) {
 CxNetwork read_cx1(const json &doc, const std::string &path) {
   CxNetwork net;
   net.version = 1;
-  std::vector<const json *> node_blocks, edge_blocks, node_attrs, edge_attrs, net_attrs, layouts;
-  std::map<std::string, uint64_t> others;
-  for (std::size_t k = 0; k < doc.size(); ++k) {
-    const auto [name, elements] = aspect_of(doc[k], k, path);
-    if (name == "status") {
-      std::string error;
-      if (status_says_failure(*elements, error))
-        fail(path, "the file's status reports a failure" + (error.empty() ? std::string() : ": " + error));
-    } else if (name == "metaData" || name == "numberVerification" || name == "preMetaData" || name == "postMetaData") {
-      continue;
-    } else if (name == "nodes") {
-      node_blocks.push_back(elements);
-    } else if (name == "edges") {
-      edge_blocks.push_back(elements);
-    } else if (name == "nodeAttributes") {
-      node_attrs.push_back(elements);
-    } else if (name == "edgeAttributes") {
-      edge_attrs.push_back(elements);
-    } else if (name == "networkAttributes") {
-      net_attrs.push_back(elements);
-    } else if (name == "cartesianLayout") {
-      layouts.push_back(elements);
-    } else {
-      others[name] += elements->size();
-    }
-  }
+  const Aspects aspects = group_aspects(doc, 0, path);  // CX1 files may lack a status
+  const auto &node_blocks = aspects["nodes"], &edge_blocks = aspects["edges"];
   // CX1 elements in the CX2 shape: "@id" -> "id", n/r -> name/represents, i -> interaction.
   json nodes = json::array(), edges = json::array();
   for (const json *block : node_blocks)
@@ -456,10 +443,10 @@ CxNetwork read_cx1(const json &doc, const std::string &path) {
         }
       }
   };
-  attributes(node_attrs, "nodeAttributes", net.nodes, node_at);
-  attributes(edge_attrs, "edgeAttributes", net.edges, edge_at);
+  attributes(aspects["nodeAttributes"], "nodeAttributes", net.nodes, node_at);
+  attributes(aspects["edgeAttributes"], "edgeAttributes", net.edges, edge_at);
   std::size_t k = 0;
-  for (const json *block : net_attrs)
+  for (const json *block : aspects["networkAttributes"])
     for (const json &a : *block) {
       ++k;
       if (!a.is_object() || !a.contains("n") || !a["n"].is_string() || !a.contains("v")) {
@@ -475,7 +462,7 @@ CxNetwork read_cx1(const json &doc, const std::string &path) {
       if (!net.network_attributes.contains(a["n"].get<std::string>())) net.network_attributes[a["n"].get<std::string>()] = *value;
     }
   k = 0;
-  for (const json *block : layouts)
+  for (const json *block : aspects["cartesianLayout"])
     for (const json &p : *block) {
       ++k;
       const auto id = p.is_object() && p.contains("node") ? id_of(p["node"]) : std::nullopt;
@@ -490,7 +477,8 @@ CxNetwork read_cx1(const json &doc, const std::string &path) {
       n.y = p["y"].get<double>();
       if (p.contains("z") && p["z"].is_number()) n.z = p["z"].get<double>();
     }
-  for (const auto &[name, count] : others) net.other_aspects.emplace_back(name, count);
+  net.other_aspects =
+      aspects.others({"nodes", "edges", "nodeAttributes", "edgeAttributes", "networkAttributes", "cartesianLayout"});
   return net;
 }
 
