@@ -60,5 +60,7 @@ std::vector<int64_t> pmids_of(const nlohmann::json &evidence);
 
 /// The CX2 writer (export_cx2.cpp).
 void write_cx2(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, EdgeCursor &edges, ExportReport &rep);
+/// The BEL writer (export_bel.cpp).
+void write_bel(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, EdgeCursor &edges, ExportReport &rep);
 
 }  // namespace grappi::detail

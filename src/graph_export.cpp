@@ -1,5 +1,5 @@
 // KnowledgeGraph::export_graph (grappi/graph_export.hpp): JSON lines, an edge table, GraphML;
-// CX2 in export_cx2.cpp.
+// CX2 and BEL in export_cx2.cpp and export_bel.cpp.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -26,15 +26,16 @@ const char *to_string(ExportFormat f) noexcept {
     case ExportFormat::tsv: return "tsv";
     case ExportFormat::graphml: return "graphml";
     case ExportFormat::cx2: return "cx2";
+    case ExportFormat::bel: return "bel";
   }
   return "jsonl";
 }
 
 ExportFormat export_format_from_name(std::string_view name) {
-  for (ExportFormat f : {ExportFormat::jsonl, ExportFormat::tsv, ExportFormat::graphml, ExportFormat::cx2})
+  for (ExportFormat f : {ExportFormat::jsonl, ExportFormat::tsv, ExportFormat::graphml, ExportFormat::cx2, ExportFormat::bel})
     if (name == to_string(f)) return f;
   throw Error(ErrorCode::invalid_argument,
-              "export: unknown format '" + std::string(name) + "' (jsonl, tsv, graphml, cx2)");
+              "export: unknown format '" + std::string(name) + "' (jsonl, tsv, graphml, cx2, bel)");
 }
 
 namespace {
@@ -300,6 +301,7 @@ ExportReport KnowledgeGraph::export_graph(std::ostream &out, const ExportOptions
     case ExportFormat::tsv: write_tsv(out, edges, rep); break;  // edges only: no node is written
     case ExportFormat::graphml: write_graphml(out, read_nodes(db, keep), edges, rep); break;
     case ExportFormat::cx2: detail::write_cx2(out, db, read_nodes(db, keep), edges, rep); break;
+    case ExportFormat::bel: detail::write_bel(out, db, read_nodes(db, keep), edges, rep); break;
   }
   out.flush();
   if (!out) throw Error(ErrorCode::io, "export: writing the output failed");

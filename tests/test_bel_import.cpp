@@ -226,3 +226,69 @@ TEST_CASE("A BEL graph exports to JSON lines and imports back to the same bytes"
   CHECK(second.str() == first.str());
   CHECK(first.str().find("Fyn plays an essential role") != std::string::npos);
 }
+
+TEST_CASE("A BEL export re-imports to the same BEL terms and statements") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("a.db"));
+  grappi::ImportOptions skip;
+  skip.skip_bad_lines = true;  // the LLM-made CX2 network has invalid statements
+  kg.import({{data("9606.protein.info.v12.0.txt.gz")},
+             {data("export_v12_alzheimer/string_interactions.tsv")},
+             {data(kCbn)},
+             {data("bel/pybel_test_bel.bel")},
+             {data("cx2/llm_kg_pmid24360018_sirt1_parp1.cx2")}},
+            skip);
+  grappi::ExportOptions o;
+  o.format = grappi::ExportFormat::bel;
+  const auto rep = kg.export_graph(d.file("kb.bel"), o);
+  // STRING's edges are not BEL: counted, not written.
+  std::size_t string_edges = 0;
+  for (const auto &[relation, n] : kg.stats().edges_by_relation)
+    if (relation.rfind("bel.", 0) != 0) string_edges += static_cast<std::size_t>(n);
+  CHECK(rep.not_written == string_edges);
+  KnowledgeGraph copy(d.file("b.db"));
+  copy.import({{data("9606.protein.info.v12.0.txt.gz")}, {d.file("kb.bel")}});  // detected as BEL
+  // The same BEL terms, the same BEL edges (bel.represents included: the terms join the same
+  // proteins), and on every statement edge the same statements with the same evidence,
+  // citations and annotations.
+  const auto bel_of = [](const KnowledgeGraph &g) {
+    std::map<std::string, std::multiset<std::string>> out;
+    std::ostringstream text;
+    g.export_graph(text);
+    std::istringstream in(text.str());
+    std::string line;
+    while (std::getline(in, line)) {
+      const json j = json::parse(line);
+      if (j.value("type", "") == "node" && j["label"] == "BelTerm") out["node " + j["id"].get<std::string>()];
+      if (j.value("type", "") != "edge" || j["relation"].get<std::string>().rfind("bel.", 0) != 0) continue;
+      auto &records = out[j["source"].get<std::string>() + " " + j["relation"].get<std::string>() + " " +
+                          j["target"].get<std::string>() + (j["directed"].get<bool>() ? " >" : " -")];
+      for (const auto &r : j.value("records", json::array())) {
+        json rec = r["record"];
+        // What a BEL script carries: not CX2's passage and groundings, nor a JSON graph's
+        // extra citation fields; annotations as lists.
+        json c = rec.value("citation", json::object());
+        json kept = {{"statement", rec["statement"]}, {"pmids", rec["pmids"]}, {"evidence", rec.value("evidence", "")},
+                     {"citation", {c.value("type", ""), c.value("id", "")}}, {"group", rec.value("statement_group", "")}};
+        const json annotations = rec.value("annotations", json::object());
+        for (const auto &[k, v] : annotations.items())
+          kept["annotations"][k] = v.is_array() ? v : json::array({v});
+        records.insert(kept.dump());
+      }
+    }
+    return out;
+  };
+  const auto before = bel_of(kg), after = bel_of(copy);
+  CHECK(before.size() > 200);
+  for (const auto &[key, records] : before) {
+    INFO(key);
+    const auto it = after.find(key);
+    REQUIRE(it != after.end());
+    CHECK(it->second == records);
+  }
+  CHECK(after.size() == before.size());
+  // A selection without BEL is refused rather than written as an empty script.
+  o.nodes = {"MAPT", "GSK3B"};
+  std::ostringstream none;
+  CHECK_THROWS_WITH_AS(kg.export_graph(none, o), doctest::Contains("no BEL statements"), grappi::Error);
+}

@@ -657,6 +657,14 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/bel/cbn_cytotoxic_t-cell_signaling-2.0-hs.bel.jgf.json.gz", data);
     CHECK(grappi_graph_import(g, "bel", path) == GRAPPI_OK);
     CHECK(grappi_graph_resolve(g, "kinaseActivity(proteinAbundance(HGNC:FYN))", &term) == GRAPPI_OK && term > 0);
+    {
+      /* Its statements as a BEL script: the edges that hold statements are counted. */
+      char out[700];
+      uint64_t bel_edges = 0;
+      snprintf(out, sizeof out, "%s.bel", db);
+      CHECK(grappi_graph_export(g, "bel", out, NULL, &bel_edges) == GRAPPI_OK && bel_edges >= 56);
+      remove(out);
+    }
   }
   snprintf(path, sizeof path, "%s/ontology/goslim_generic.obo", data);
   CHECK(grappi_graph_import(g, "mitab", path) == GRAPPI_EPARSE); /* not MITAB */

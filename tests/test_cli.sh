@@ -451,6 +451,13 @@ PY
 "$GRAPPI" edges --db "$T/bel.db" 'kin(p(HGNC:FYN))' 'kin(p(HGNC:LCK))' > "$T/bel_edges.txt"
 grep -q "Fyn plays an essential role by positive regulation of Lck activity." "$T/bel_edges.txt" ||
   fail "BEL evidence: $(cat "$T/bel_edges.txt")"
+# The BEL statements out as a BEL script and back into a second database: the same evidence.
+"$GRAPPI" export --db "$T/bel.db" --format bel -o "$T/out.bel" 2> "$T/export.txt"
+grep -q "exported .* BEL statement(s) of .* edge(s) as bel" "$T/export.txt" || fail "BEL export: $(cat "$T/export.txt")"
+"$GRAPPI" import --db "$T/bel2.db" "$T/out.bel" > /dev/null
+"$GRAPPI" edges --db "$T/bel2.db" 'kin(p(HGNC:FYN))' 'kin(p(HGNC:LCK))' > "$T/bel2_edges.txt"
+grep -q "Fyn plays an essential role by positive regulation of Lck activity." "$T/bel2_edges.txt" ||
+  fail "BEL evidence after the round trip: $(cat "$T/bel2_edges.txt")"
 printf 'SET Citation = {"PubMed", "1"}\np(HGNC:A) -> p(HGNC:B\n' > "$T/bad.bel"
 rc=$(status_of "$GRAPPI" import --db "$T/bel.db" "$T/bad.bel")
 [ "$rc" -eq 1 ] || fail "bad BEL exited $rc"

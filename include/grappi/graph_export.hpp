@@ -36,9 +36,18 @@ enum class ExportFormat {
   /// records as JSON (grappi_evidence, grappi_records). A plain style; import format "cx2" reads
   /// it back into the same graph (the network attribute "generator" says grappi wrote it).
   cx2,
+  /// A BEL 2.1 script of the BEL statements: every evidence record of a bel.* edge is one
+  /// statement (its canonical form) under its citation, evidence, annotations and statement
+  /// group (records several edges share - nested statements, hasMembers lists - once); terms
+  /// in no statement as term statements; DEFINE NAMESPACE for namespaces outside the default
+  /// table. Import format "bel" reads it back into the same BEL terms and statement edges.
+  /// Edges that are not BEL statements (STRING, IntAct, ...) are counted in
+  /// ExportReport::not_written; the edges an import derives from terms (bel.wraps,
+  /// bel.hasVariant, complex members, bel.represents) are neither written nor counted.
+  bel,
 };
 
-/// "jsonl", "tsv", "graphml", "cx2".
+/// "jsonl", "tsv", "graphml", "cx2", "bel".
 GRAPPI_CXX_API const char *to_string(ExportFormat format) noexcept;
 /// Inverse of to_string; Error(invalid_argument) naming the formats otherwise.
 GRAPPI_CXX_API ExportFormat export_format_from_name(std::string_view name);
@@ -62,9 +71,11 @@ struct ExportOptions {
 
 /// What an export wrote.
 struct ExportReport {
-  uint64_t nodes = 0;    ///< nodes written (0 for tsv, a table of edges)
-  uint64_t edges = 0;    ///< edges written
-  uint64_t records = 0;  ///< evidence records written (jsonl)
+  uint64_t nodes = 0;    ///< nodes written (0 for tsv and bel, which list edges and statements)
+  uint64_t edges = 0;    ///< edges written (bel: edges whose statements were written)
+  uint64_t records = 0;  ///< evidence records written (jsonl, cx2); statements written (bel)
+  /// Edges of the selection the format cannot hold (bel: edges that are not BEL statements).
+  uint64_t not_written = 0;
 };
 
 }  // namespace grappi

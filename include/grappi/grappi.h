@@ -122,8 +122,9 @@ GRAPPI_API grappi_status grappi_graph_import(grappi_graph *g, const char *kind, 
 /**
  * @brief Writes the whole graph to a file, as `grappi export` does.
  * @param g The graph.
- * @param format "jsonl" (lossless; grappi_graph_import reads it back), "tsv", "graphml" or "cx2"
- *        (Cytoscape/NDEx; grappi_graph_import reads it back).
+ * @param format "jsonl" (lossless; grappi_graph_import reads it back), "tsv", "graphml", "cx2"
+ *        (Cytoscape/NDEx; grappi_graph_import reads it back) or "bel" (the BEL statements as a
+ *        BEL script; out_edges counts the edges whose statements were written).
  * @param path The file; written beside it and renamed into place, so a failure leaves no
  *        partial file.
  * @param[out] out_nodes,out_edges Nodes and edges written; each may be NULL.

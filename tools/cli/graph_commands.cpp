@@ -390,18 +390,25 @@ void run_export(const ExportArgs &a) {
   ExportReport rep;
   if (a.out == "-") rep = g.export_graph(std::cout, o);
   else rep = g.export_graph(a.out, o);
-  std::cerr << "exported " << rep.nodes << " node(s), " << rep.edges << " edge(s)";
-  if (rep.records) std::cerr << ", " << rep.records << " evidence record(s)";
+  if (o.format == ExportFormat::bel) {
+    std::cerr << "exported " << rep.records << " BEL statement(s) of " << rep.edges << " edge(s)";
+  } else {
+    std::cerr << "exported " << rep.nodes << " node(s), " << rep.edges << " edge(s)";
+    if (rep.records) std::cerr << ", " << rep.records << " evidence record(s)";
+  }
   std::cerr << " as " << a.format << (a.out == "-" ? "" : " to " + a.out) << '\n';
+  if (rep.not_written)
+    std::cerr << rep.not_written << " edge(s) of the selection not written: " << a.format
+              << " cannot hold them (not BEL statements)\n";
 }
 
 }  // namespace
 
 void add_export(CLI::App &app) {
   auto a = std::make_shared<ExportArgs>();
-  auto *c = app.add_subcommand("export", "Write the graph or a part of it: jsonl (lossless, re-imports), tsv (edge table), graphml, cx2 (Cytoscape/NDEx; re-imports)");
+  auto *c = app.add_subcommand("export", "Write the graph or a part of it: jsonl (lossless, re-imports), tsv (edge table), graphml, cx2 (Cytoscape/NDEx; re-imports), bel (the BEL statements as a BEL script; re-imports)");
   add_db_option(c, a->db);
-  c->add_option("--format", a->format, "jsonl, tsv, graphml or cx2")->capture_default_str();
+  c->add_option("--format", a->format, "jsonl, tsv, graphml, cx2 or bel")->capture_default_str();
   c->add_option("--out,-o", a->out, "Output file ('-': standard output)")->capture_default_str();
   c->add_option("--relation", a->relations, "Only edges of these relation(s)");
   c->add_option("--min-score", a->min_score, "Only edges scoring at least this: 0-1, or a whole number 2-1000 on STRING's scale");
