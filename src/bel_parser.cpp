@@ -39,7 +39,13 @@ class Parser {
     skip_space();
     if (at_end(nested)) return;
     out.relation_offset = i_;
-    while (i_ < s_.size() && !is_space(s_[i_]) && s_[i_] != '(' && s_[i_] != ')') ++i_;
+    // A relation is a word (increases) or a run of symbols (->, -|, =>, →) that may touch the
+    // object: p(A)->p(B).
+    const auto is_alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    const bool word = i_ < s_.size() && is_alpha(s_[i_]);
+    while (i_ < s_.size() && !is_space(s_[i_]) && s_[i_] != '(' && s_[i_] != ')' &&
+           (word ? is_alpha(s_[i_]) : !is_alpha(s_[i_]) && !(s_[i_] >= '0' && s_[i_] <= '9')))
+      ++i_;
     out.relation = std::string(s_.substr(out.relation_offset, i_ - out.relation_offset));
     if (out.relation.empty())
       fail(i_, "expected a relation (increases, ->, decreases, ...) after the subject, found '" +

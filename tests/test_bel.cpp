@@ -39,6 +39,11 @@ TEST_CASE("BEL canonical forms of long and short spellings are equal") {
       {"proteinAbundance(HGNC:AKT1) increases proteinAbundance(HGNC:EGFR)", "p(HGNC:AKT1) increases p(HGNC:EGFR)"},
       {"p(HGNC:AKT1)  =>   p(HGNC:EGFR)", "p(HGNC:AKT1) directlyIncreases p(HGNC:EGFR)"},
       {"p(HGNC:AKT1) -| p(HGNC:EGFR)", "p(HGNC:AKT1) decreases p(HGNC:EGFR)"},
+      // Symbols may touch the terms: p(A)->p(B).
+      {"p(HGNC:AKT1)->p(HGNC:EGFR)", "p(HGNC:AKT1) increases p(HGNC:EGFR)"},
+      {"p(HGNC:AKT1) -|p(HGNC:EGFR)", "p(HGNC:AKT1) decreases p(HGNC:EGFR)"},
+      {"p(HGNC:AKT1)\xE2\x86\x92p(HGNC:EGFR)", "p(HGNC:AKT1) increases p(HGNC:EGFR)"},
+      {"p(HGNC:A)->(p(HGNC:B)=|p(HGNC:C))", "p(HGNC:A) increases (p(HGNC:B) directlyDecreases p(HGNC:C))"},
       {"p(HGNC:AKT1) =| p(HGNC:EGFR)", "p(HGNC:AKT1) directlyDecreases p(HGNC:EGFR)"},
       {"p(HGNC:AKT1) -- p(HGNC:EGFR)", "p(HGNC:AKT1) association p(HGNC:EGFR)"},
       {"p(HGNC:AKT1) \xE2\x86\x92 p(HGNC:EGFR)", "p(HGNC:AKT1) increases p(HGNC:EGFR)"},
