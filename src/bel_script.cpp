@@ -14,6 +14,9 @@
 namespace grappi {
 namespace {
 
+// The longest annotation value checked against a DEFINE ANNOTATION ... AS PATTERN.
+constexpr std::size_t kMaxPatternValue = 2048;
+
 using Severity = BelProblem::Severity;
 
 struct LogicalLine {
@@ -209,6 +212,13 @@ class ScriptReader {
     } else {
       for (const std::string &v : values) {
         const Annotation &a = def->second;
+        // std::regex recurses per character: a long value could exhaust the stack.
+        if (a.kind == Annotation::Kind::pattern && v.size() > kMaxPatternValue) {
+          problem(4, Severity::error, "script",
+                  "a value of annotation '" + key + "' is longer than " + std::to_string(kMaxPatternValue) +
+                      " characters: too long to check against its PATTERN");
+          continue;
+        }
         bool ok = a.kind == Annotation::Kind::url ||
                   (a.kind == Annotation::Kind::list && std::find(a.values.begin(), a.values.end(), v) != a.values.end()) ||
                   (a.kind == Annotation::Kind::pattern && a.pattern && std::regex_match(v, *a.pattern));

@@ -356,3 +356,16 @@ TEST_CASE("BEL JSON of a statement") {
   CHECK(j["problems"][0]["code"] == "namespace_kind");
   CHECK(j["relation"].is_null());
 }
+
+TEST_CASE("BEL script: a PATTERN annotation value too long to check is an error and no crash") {
+  // std::regex recurses per character; a value of a megabyte would exhaust the stack.
+  std::istringstream in("DEFINE ANNOTATION Number AS PATTERN \"([0-9]|a)+\"\n"
+                        "SET Citation = {\"PubMed\", \"12345\"}\n"
+                        "SET Number = \"" + std::string(1 << 20, '7') + "\"\n"
+                        "SET Evidence = \"e\"\n"
+                        "p(HGNC:A) -> p(HGNC:B)\n");
+  const BelDocument d = read_bel_script(in);
+  REQUIRE(d.problems.size() == 1);
+  CHECK(d.problems[0].line == 3);
+  CHECK(d.problems[0].problem.message.find("too long to check against its PATTERN") != std::string::npos);
+}
