@@ -154,6 +154,12 @@ struct Versions<grappi_pcst_options> {
   static grappi_pcst_options defaults() { return GRAPPI_PCST_OPTIONS_INIT; }
 };
 template <>
+struct Versions<grappi_export_options> {
+  static constexpr const char *name = "grappi_export_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_export_options, hops)};
+  static grappi_export_options defaults() { return GRAPPI_EXPORT_OPTIONS_INIT; }
+};
+template <>
 struct Versions<grappi_pcst_result> {
   static constexpr const char *name = "grappi_pcst_result";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_pcst_result, improve_rounds)};
@@ -394,16 +400,35 @@ grappi_status grappi_graph_import(grappi_graph *g, const char *kind, const char 
 
 grappi_status grappi_graph_export(grappi_graph *g, const char *format, const char *path, uint64_t *out_nodes,
                                   uint64_t *out_edges) {
+  return grappi_graph_export_selection(g, format, path, nullptr, out_nodes, out_edges, nullptr);
+}
+
+grappi_status grappi_export_options_init(grappi_export_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_export_options_init"); });
+}
+
+grappi_status grappi_graph_export_selection(grappi_graph *g, const char *format, const char *path,
+                                            const grappi_export_options *opts, uint64_t *out_nodes, uint64_t *out_edges,
+                                            uint64_t *out_not_written) {
   return guard([&]() -> grappi_status {
-    const char *fn = "grappi_graph_export";
-    if (out_nodes) *out_nodes = 0;
-    if (out_edges) *out_edges = 0;
+    const char *fn = "grappi_graph_export_selection";
+    for (uint64_t *out : {out_nodes, out_edges, out_not_written})
+      if (out) *out = 0;
     auto &kg = graph_of(g, fn);
+    const grappi_export_options sel = read_options(opts, fn);
     grappi::ExportOptions o;
     o.format = grappi::export_format_from_name(text(format, fn, "format"));
+    require(sel.relation_count == 0 || sel.relations, fn, "relations is NULL but relation_count is not 0");
+    for (std::size_t i = 0; i < sel.relation_count; ++i) o.relations.push_back(text(sel.relations[i], fn, "a relation"));
+    require(sel.node_count == 0 || sel.nodes, fn, "nodes is NULL but node_count is not 0");
+    for (std::size_t i = 0; i < sel.node_count; ++i) o.nodes.push_back(text(sel.nodes[i], fn, "a node"));
+    o.min_score = sel.min_score;
+    if (sel.khop) o.khop = text(sel.khop, fn, "khop");
+    o.hops = sel.hops;
     const auto rep = kg.export_graph(text(path, fn, "path"), o);
     if (out_nodes) *out_nodes = rep.nodes;
     if (out_edges) *out_edges = rep.edges;
+    if (out_not_written) *out_not_written = rep.not_written;
     return GRAPPI_OK;
   });
 }

@@ -40,6 +40,17 @@ int main(void) {
   FIELD(grappi_embed_options, user_data);
   end();
 
+  BEGIN(grappi_export_options);
+  FIELD(grappi_export_options, version);
+  FIELD(grappi_export_options, relations);
+  FIELD(grappi_export_options, relation_count);
+  FIELD(grappi_export_options, min_score);
+  FIELD(grappi_export_options, nodes);
+  FIELD(grappi_export_options, node_count);
+  FIELD(grappi_export_options, khop);
+  FIELD(grappi_export_options, hops);
+  end();
+
   BEGIN(grappi_window_options);
   FIELD(grappi_window_options, version);
   FIELD(grappi_window_options, k);

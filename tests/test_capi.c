@@ -618,6 +618,38 @@ int main(int argc, char **argv) {
     grappi_graph_free(copy);
     remove(out);
     remove_db(db2);
+    {
+      /* A selection: one relation, or the neighbourhood of one protein. */
+      const char *rel[] = {"string.physical"};
+      const char *few[] = {"CDC28", "CLN2", "no such protein"};
+      grappi_export_options sel;
+      uint64_t not_written = 99;
+      CHECK(grappi_export_options_init(&sel, 1) == GRAPPI_OK && sel.hops == 1 && sel.relations == NULL);
+      CHECK(grappi_export_options_init(&sel, 2) == GRAPPI_EINVAL);
+      sel.relations = rel;
+      sel.relation_count = 1;
+      sel.min_score = 0.9;
+      CHECK(grappi_graph_export_selection(g, "tsv", out, &sel, NULL, &edges_out, &not_written) == GRAPPI_OK);
+      CHECK(edges_out > 0 && (int64_t)edges_out < e1 && not_written == 0);
+      sel.relation_count = 0;
+      sel.relations = NULL;
+      sel.min_score = 0;
+      sel.khop = "CDC28";
+      CHECK(grappi_graph_export_selection(g, "jsonl", out, &sel, &nodes_out, &edges_out, NULL) == GRAPPI_OK);
+      CHECK(nodes_out > 1 && (int64_t)nodes_out < n1);
+      sel.khop = NULL;
+      sel.nodes = few;
+      sel.node_count = 3;
+      CHECK(grappi_graph_export_selection(g, "jsonl", out, &sel, NULL, NULL, NULL) == GRAPPI_ENOTFOUND);
+      sel.node_count = 2;
+      CHECK(grappi_graph_export_selection(g, "jsonl", out, &sel, &nodes_out, NULL, NULL) == GRAPPI_OK && nodes_out == 2);
+      sel.relations = NULL;
+      sel.relation_count = 1;
+      CHECK(grappi_graph_export_selection(g, "jsonl", out, &sel, NULL, NULL, NULL) == GRAPPI_EINVAL);
+      sel.version = 7;
+      sel.relation_count = 0;
+      CHECK(grappi_graph_export_selection(g, "jsonl", out, &sel, NULL, NULL, NULL) == GRAPPI_EINVAL);
+    }
     /* The same through CX2 (Cytoscape, NDEx): written, then read back as format "cx2". */
     snprintf(out, sizeof out, "%s.cx2", db);
     CHECK(grappi_graph_export(g, "cx2", out, &nodes_out, &edges_out) == GRAPPI_OK);

@@ -18,6 +18,12 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(std::string(embed.base_url) == spec.http.base_url);
   CHECK(std::string(embed.api_key_env) == spec.http.api_key_env);
 
+  const grappi_export_options exp = GRAPPI_EXPORT_OPTIONS_INIT;
+  const grappi::ExportOptions eo;
+  CHECK(exp.min_score == eo.min_score);
+  CHECK(exp.hops == eo.hops);
+  CHECK((exp.relations == nullptr && exp.nodes == nullptr && exp.khop == nullptr));
+
   const grappi_window_options window = GRAPPI_WINDOW_OPTIONS_INIT;
   const grappi::WindowOptions wo;
   CHECK(window.depth == wo.depth);

@@ -134,6 +134,41 @@ GRAPPI_API grappi_status grappi_graph_import(grappi_graph *g, const char *kind, 
 GRAPPI_API grappi_status grappi_graph_export(grappi_graph *g, const char *format, const char *path, uint64_t *out_nodes,
                                              uint64_t *out_edges);
 
+#define GRAPPI_EXPORT_OPTIONS_VERSION 1
+/** What grappi_graph_export_selection() writes: a part of the graph, as `grappi export` selects it. */
+typedef struct grappi_export_options {
+  uint32_t version;              /**< #GRAPPI_EXPORT_OPTIONS_VERSION */
+  const char *const *relations;  /**< only edges of these relations (an unknown one is #GRAPPI_EINVAL); NULL: all */
+  size_t relation_count;         /**< entries in relations */
+  double min_score;              /**< only edges scoring at least this, in [0,1] (default 0) */
+  const char *const *nodes;      /**< only these nodes (names, aliases or ids) and the edges among them; NULL: all */
+  size_t node_count;             /**< entries in nodes */
+  const char *khop;              /**< only the nodes within `hops` steps of this one; NULL: no such restriction */
+  size_t hops;                   /**< steps from khop (default 1) */
+} grappi_export_options;
+#define GRAPPI_EXPORT_OPTIONS_INIT {GRAPPI_EXPORT_OPTIONS_VERSION, NULL, 0, 0.0, NULL, 0, NULL, 1}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_EXPORT_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_export_options_init(grappi_export_options *opts, uint32_t version);
+
+/**
+ * @brief Writes a part of the graph to a file: grappi_graph_export() with a selection.
+ * @param g The graph.
+ * @param format As grappi_graph_export() takes it.
+ * @param path The file (written beside it and renamed into place).
+ * @param opts The selection; NULL: the whole graph. Node lists and k-hop intersect; an edge is
+ *        written when both its ends are kept.
+ * @param[out] out_nodes,out_edges Nodes and edges written; each may be NULL.
+ * @param[out] out_not_written Edges of the selection the format cannot hold ("bel": edges that
+ *        are not BEL statements); may be NULL.
+ * @return #GRAPPI_OK, #GRAPPI_EINVAL (unknown format or relation, a score outside [0,1], an
+ *         unknown options version), #GRAPPI_ENOTFOUND (a node that does not resolve),
+ *         #GRAPPI_EIO.
+ */
+GRAPPI_API grappi_status grappi_graph_export_selection(grappi_graph *g, const char *format, const char *path,
+                                                       const grappi_export_options *opts, uint64_t *out_nodes,
+                                                       uint64_t *out_edges, uint64_t *out_not_written);
+
 /**
  * @brief Resolves a name, alias or external id (case-insensitive) to a node id.
  * @param g The graph.

@@ -66,8 +66,6 @@ _paths = _fn("grappi_graph_paths_json", _status, ctypes.c_void_p, _i64, _i64, _s
              ctypes.POINTER(ctypes.c_void_p))
 _khop = _fn("grappi_graph_khop_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size, _size, _size,
             ctypes.POINTER(ctypes.c_void_p))
-_export = _fn("grappi_graph_export", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
-              ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64))
 _edges = _fn("grappi_graph_edges_json", _status, ctypes.c_void_p, _i64, _i64, ctypes.POINTER(ctypes.c_void_p))
 _ontology = _fn("grappi_graph_ontology_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
                 ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
@@ -101,6 +99,12 @@ class _RetrieveOptions(ctypes.Structure):
                 ("pruning", ctypes.c_char_p), ("num_clusters", ctypes.c_int32), ("event_order", ctypes.c_int32)]
 
 
+class _ExportOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_count", _size),
+                ("min_score", ctypes.c_double), ("nodes", ctypes.POINTER(ctypes.c_char_p)), ("node_count", _size),
+                ("khop", ctypes.c_char_p), ("hops", _size)]
+
+
 _CHAT_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
 
 
@@ -127,13 +131,19 @@ class _PcstResult(ctypes.Structure):
 
 
 _MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _WindowOptions,
+            "grappi_export_options": _ExportOptions,
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult}
-_VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_retrieve_options": 2,
+_VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
+             "grappi_retrieve_options": 2,
              "grappi_explore_options": 2, "grappi_pcst_options": 1, "grappi_pcst_result": 1}
 
 _embed_init = _fn("grappi_embed_options_init", _status, ctypes.POINTER(_EmbedOptions), ctypes.c_uint32)
 _embed = _fn("grappi_graph_embed", _status, ctypes.c_void_p, ctypes.POINTER(_EmbedOptions), ctypes.POINTER(_size))
+_export_init = _fn("grappi_export_options_init", _status, ctypes.POINTER(_ExportOptions), ctypes.c_uint32)
+_export_selection = _fn("grappi_graph_export_selection", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                        ctypes.POINTER(_ExportOptions), ctypes.POINTER(ctypes.c_uint64),
+                        ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64))
 _window_init = _fn("grappi_window_options_init", _status, ctypes.POINTER(_WindowOptions), ctypes.c_uint32)
 _retrieve_init = _fn("grappi_retrieve_options_init", _status, ctypes.POINTER(_RetrieveOptions), ctypes.c_uint32)
 _retrieve_json = _fn("grappi_graph_retrieve_json", _status, ctypes.c_void_p, ctypes.c_char_p,
@@ -346,12 +356,29 @@ class Graph:
         _check(_pagerank(self._handle(), s if seeds else None, len(seeds), damping, ids, scores, top, ctypes.byref(n)))
         return [(ids[i], scores[i]) for i in range(n.value)]
 
-    def export(self, path, format="jsonl"):
-        """Writes the whole graph to path ("jsonl": lossless, import_file reads it back; "tsv";
-        "graphml"; "cx2": Cytoscape/NDEx, import_file reads it back); returns (nodes, edges)
-        written."""
-        n, e = ctypes.c_uint64(), ctypes.c_uint64()
-        _check(_export(self._handle(), format.encode(), os.fsencode(path), ctypes.byref(n), ctypes.byref(e)))
+    def export(self, path, format="jsonl", relations=None, min_score=0.0, nodes=None, khop=None, hops=1):
+        """Writes the graph, or the part the selection keeps, to path ("jsonl": lossless,
+        import_file reads it back; "tsv"; "graphml"; "cx2": Cytoscape/NDEx, import_file reads it
+        back; "bel": the BEL statements as a BEL script). relations: only edges of these;
+        min_score: only edges scoring at least this; nodes: only these (names or ids) and the
+        edges among them; khop/hops: only the nodes within hops steps of khop. Returns (nodes,
+        edges) written."""
+        o = _ExportOptions()
+        _check(_export_init(ctypes.byref(o), 1))
+        rel = [r.encode() for r in (relations or [])]
+        nod = [x.encode() for x in (nodes or [])]
+        rel_array = (ctypes.c_char_p * max(len(rel), 1))(*rel)
+        nod_array = (ctypes.c_char_p * max(len(nod), 1))(*nod)
+        if rel:
+            o.relations, o.relation_count = rel_array, len(rel)
+        if nod:
+            o.nodes, o.node_count = nod_array, len(nod)
+        o.min_score = min_score
+        o.khop = khop.encode() if khop else None
+        o.hops = hops
+        n, e, skipped = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
+        _check(_export_selection(self._handle(), format.encode(), os.fsencode(path), ctypes.byref(o), ctypes.byref(n),
+                                 ctypes.byref(e), ctypes.byref(skipped)))
         return n.value, e.value
 
     def edges(self, a, b):

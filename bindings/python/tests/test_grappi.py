@@ -95,6 +95,13 @@ class GraphTest(unittest.TestCase):
             via_cx2.import_file(os.path.join(d, "kb.cx2"), kind="cx2")
             self.assertEqual(via_cx2.counts(), g.counts())
             via_cx2.close()
+            # A selection: the edges of one relation.
+            n_sel, e_sel = g.export(os.path.join(d, "part.tsv"), format="tsv", relations=["mitab.physical_association"])
+            self.assertTrue(0 < e_sel < g.counts()[1])
+            n_sel, e_sel = g.export(os.path.join(d, "part.jsonl"), nodes=["CDC28", "CLN2"])
+            self.assertEqual(n_sel, 2)
+            with self.assertRaises(grappi.Error):
+                g.export(os.path.join(d, "part.jsonl"), relations=["no.such.relation"])
             g.close()
 
     def test_retrieval(self):

@@ -83,6 +83,19 @@ pub struct grappi_window_options {
     pub max_paths: usize,
 }
 
+pub const GRAPPI_EXPORT_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_export_options {
+    pub version: u32,
+    pub relations: *const *const c_char,
+    pub relation_count: usize,
+    pub min_score: c_double,
+    pub nodes: *const *const c_char,
+    pub node_count: usize,
+    pub khop: *const c_char,
+    pub hops: usize,
+}
+
 pub const GRAPPI_RETRIEVE_OPTIONS_VERSION: u32 = 2;
 #[repr(C)]
 pub struct grappi_retrieve_options {
@@ -198,6 +211,10 @@ extern "C" {
                                   degree_cap: usize, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_export(g: *mut grappi_graph, format: *const c_char, path: *const c_char, out_nodes: *mut u64,
                                out_edges: *mut u64) -> grappi_status;
+    pub fn grappi_export_options_init(opts: *mut grappi_export_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_export_selection(g: *mut grappi_graph, format: *const c_char, path: *const c_char,
+                                         opts: *const grappi_export_options, out_nodes: *mut u64, out_edges: *mut u64,
+                                         out_not_written: *mut u64) -> grappi_status;
     pub fn grappi_graph_edges_json(g: *mut grappi_graph, a: i64, b: i64, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_ontology_json(g: *mut grappi_graph, question: *const c_char, term: *const c_char,
                                       other: *const c_char, relations: *const c_char,
@@ -267,6 +284,8 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
         "grappi_open_options" => layout!(grappi_open_options; version, read_only, create, busy_timeout_ms),
         "grappi_embed_options" => layout!(grappi_embed_options; version, embedder, dimension, base_url, model, api_key_env,
                                           callback, user_data),
+        "grappi_export_options" => layout!(grappi_export_options; version, relations, relation_count, min_score, nodes,
+                                           node_count, khop, hops),
         "grappi_window_options" => layout!(grappi_window_options; version, k, k_count, depth, window, min_score,
                                            max_path_length, max_paths),
         "grappi_retrieve_options" => layout!(grappi_retrieve_options; version, mode, seeds, hops, degree_cap, node_budget,

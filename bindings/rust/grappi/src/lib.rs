@@ -187,6 +187,23 @@ impl Graph {
 }
 
 /// Options of [`Graph::explore`] (defaults as the C API's).
+/// What `Graph::export_selection` keeps: edges of these relations (empty: all) scoring at least
+/// `min_score`, among these nodes (empty: all) and within `hops` steps of `khop` (when set).
+#[derive(Clone, Debug)]
+pub struct ExportSelection {
+    pub relations: Vec<String>,
+    pub min_score: f64,
+    pub nodes: Vec<String>,
+    pub khop: Option<String>,
+    pub hops: usize,
+}
+
+impl Default for ExportSelection {
+    fn default() -> Self {
+        ExportSelection { relations: Vec::new(), min_score: 0.0, nodes: Vec::new(), khop: None, hops: 1 }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ExploreOptions {
     pub windows: Vec<usize>,
@@ -276,13 +293,45 @@ impl Graph {
     }
 
     /// Writes the whole graph to a file ("jsonl": lossless, `import` reads it back; "tsv";
-    /// "graphml"; "cx2": Cytoscape/NDEx, `import` reads it back); returns (nodes, edges) written.
+    /// "graphml"; "cx2": Cytoscape/NDEx, `import` reads it back; "bel"); returns (nodes, edges)
+    /// written.
     pub fn export<P: AsRef<Path>>(&self, path: P, format: &str) -> Result<(u64, u64)> {
         let p = cstring(&path.as_ref().to_string_lossy())?;
         let f = cstring(format)?;
         let (mut n, mut e) = (0u64, 0u64);
         check(unsafe { sys::grappi_graph_export(self.h, f.as_ptr(), p.as_ptr(), &mut n, &mut e) })?;
         Ok((n, e))
+    }
+
+    /// Writes the part of the graph a selection keeps (`export` with a selection; "bel" writes
+    /// the BEL statements as a BEL script); returns (nodes, edges, edges not written because the
+    /// format cannot hold them).
+    pub fn export_selection<P: AsRef<Path>>(&self, path: P, format: &str, selection: &ExportSelection)
+                                            -> Result<(u64, u64, u64)> {
+        let p = cstring(&path.as_ref().to_string_lossy())?;
+        let f = cstring(format)?;
+        let relations = selection.relations.iter().map(|r| cstring(r)).collect::<Result<Vec<_>>>()?;
+        let nodes = selection.nodes.iter().map(|n| cstring(n)).collect::<Result<Vec<_>>>()?;
+        let relation_ptrs: Vec<*const c_char> = relations.iter().map(|r| r.as_ptr()).collect();
+        let node_ptrs: Vec<*const c_char> = nodes.iter().map(|n| n.as_ptr()).collect();
+        let khop = selection.khop.as_deref().map(cstring).transpose()?;
+        let mut o: sys::grappi_export_options = init(|p| unsafe { sys::grappi_export_options_init(p, 1) })?;
+        if !relation_ptrs.is_empty() {
+            o.relations = relation_ptrs.as_ptr();
+            o.relation_count = relation_ptrs.len();
+        }
+        if !node_ptrs.is_empty() {
+            o.nodes = node_ptrs.as_ptr();
+            o.node_count = node_ptrs.len();
+        }
+        o.min_score = selection.min_score;
+        o.khop = khop.as_ref().map_or(std::ptr::null(), |k| k.as_ptr());
+        o.hops = selection.hops;
+        let (mut n, mut e, mut skipped) = (0u64, 0u64, 0u64);
+        check(unsafe {
+            sys::grappi_graph_export_selection(self.h, f.as_ptr(), p.as_ptr(), &o, &mut n, &mut e, &mut skipped)
+        })?;
+        Ok((n, e, skipped))
     }
 
     /// Every edge between two nodes with its evidence (channels, PubMed ids, and the source rows

@@ -48,6 +48,14 @@ fn interactions_and_ontologies() {
     via_cx2.import(dir.join("kb.cx2"), Some("cx2")).unwrap();
     assert_eq!(via_cx2.counts().unwrap(), (n, e));
     drop(via_cx2);
+    // A selection: the IntAct edges only, then two proteins.
+    let only = grappi::ExportSelection { relations: vec!["mitab.physical_association".into()], ..Default::default() };
+    let (_, part, skipped) = g.export_selection(dir.join("part.tsv"), "tsv", &only).unwrap();
+    assert!(part > 0 && (part as i64) < e && skipped == 0);
+    let two = grappi::ExportSelection { nodes: vec!["CDC28".into(), "CLN2".into()], ..Default::default() };
+    assert_eq!(g.export_selection(dir.join("two.jsonl"), "jsonl", &two).unwrap().0, 2);
+    let bad = grappi::ExportSelection { relations: vec!["no.such".into()], ..Default::default() };
+    assert_eq!(g.export_selection(dir.join("x"), "jsonl", &bad).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     drop(copy);
     drop(g);
     std::fs::remove_dir_all(&dir).unwrap();
