@@ -46,6 +46,19 @@ FirstLines first_lines(const std::string &path) {
   return out;
 }
 
+// The format other than STRING's a file's first lines show; empty when none does.
+std::string other_format(const std::string &path) {
+  const FirstLines lines = first_lines(path);
+  const std::string &first = lines.content;
+  if (detail::looks_like_obo(first)) return "obo";
+  if (detail::looks_like_mitab(first)) return "mitab";
+  if (detail::looks_like_jsonl(first)) return "jsonl";
+  if (detail::looks_like_jgf(first)) return "jgf";
+  if (detail::looks_like_cx(first)) return "cx2";
+  if (detail::looks_like_bel(lines.uncommented)) return "bel";
+  return {};
+}
+
 }  // namespace
 
 ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const ImportOptions &options) {
@@ -65,14 +78,8 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
                format == "jgf" || format == "cx2") {
       other_files.emplace_back(format, f.path);
     } else if (format == "detect") {
-      const FirstLines lines = first_lines(f.path);
-      const std::string &first = lines.content;
-      if (detail::looks_like_obo(first)) other_files.emplace_back("obo", f.path);
-      else if (detail::looks_like_mitab(first)) other_files.emplace_back("mitab", f.path);
-      else if (detail::looks_like_jsonl(first)) other_files.emplace_back("jsonl", f.path);
-      else if (detail::looks_like_jgf(first)) other_files.emplace_back("jgf", f.path);
-      else if (detail::looks_like_cx(first)) other_files.emplace_back("cx2", f.path);
-      else if (detail::looks_like_bel(lines.uncommented)) other_files.emplace_back("bel", f.path);
+      const std::string other = other_format(f.path);
+      if (!other.empty()) other_files.emplace_back(other, f.path);
       else string_files.push_back({f.path, StringFormat::detect});
     } else {
       StringFormat sf;
@@ -82,6 +89,11 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
         throw Error(ErrorCode::invalid_argument,
                     "import: unknown format '" + format + "' for " + f.path + " (" + joined_formats() + ")");
       }
+      // A file forced as a STRING format that is plainly another format (on the command line,
+      // a file listed after --export A B belongs to --export) is named as what it is.
+      if (const std::string other = other_format(f.path); !other.empty())
+        throw Error(ErrorCode::parse, f.path + ": given as " + format + " (a STRING format), but it reads as " + other +
+                                          ": give it as " + other + " or let its format be detected");
       string_files.push_back({f.path, sf});
     }
   }

@@ -30,7 +30,10 @@ FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   WholeFile file = read_whole_file(path);
   std::istringstream in(file.text);
   const BelDocument doc = read_bel_script(in);
-  ImportWriter w(impl, path, "bel", file.size, json{{"format", "bel"}, {"skip_bad_lines", options.skip_bad_lines}});
+  json document = json::object();
+  for (const auto &[key, value] : doc.properties) document[key] = value;
+  ImportWriter w(impl, path, "bel", file.size,
+                 json{{"format", "bel"}, {"document", document}, {"skip_bad_lines", options.skip_bad_lines}});
   FileReport &rep = w.report();
   // Control lines with errors (a citation without a PMID, an annotation value outside its
   // list) spoil the statements under them: they are bad lines too.
@@ -69,7 +72,11 @@ FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   const json &edges = graph.contains("edges") ? graph["edges"] : kNone;
   if (!nodes.is_array() || !edges.is_array())
     throw Error(ErrorCode::parse, path + ": \"nodes\" and \"edges\" must be arrays");
-  ImportWriter w(impl, path, "jgf", file.size, json{{"format", "jgf"}, {"skip_bad_lines", options.skip_bad_lines}});
+  // The graph's label and metadata (name, version, description, ...) are its provenance.
+  json network = graph.contains("metadata") && graph["metadata"].is_object() ? graph["metadata"] : json::object();
+  if (!network.contains("name") && graph.contains("label") && graph["label"].is_string()) network["name"] = graph["label"];
+  ImportWriter w(impl, path, "jgf", file.size,
+                 json{{"format", "jgf"}, {"network", network}, {"skip_bad_lines", options.skip_bad_lines}});
   FileReport &rep = w.report();
   BelValidator validator;
   BelGraphWriter g(w, options);

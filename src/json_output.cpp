@@ -107,7 +107,9 @@ json to_json(const Dataset &d) {
               {"options", parse_or_string(d.options)},
               {"counts", parse_or_string(d.counts)},
               {"imported_at", d.imported_at},
-              {"seconds", d.seconds}};
+              {"seconds", d.seconds},
+              {"source", d.source},
+              {"holds", {{"nodes", d.nodes}, {"edges", d.edges}, {"records", d.records}, {"aliases", d.aliases}}}};
 }
 
 json to_json(const GraphStats &s) {

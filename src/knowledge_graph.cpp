@@ -110,6 +110,32 @@ void read_records(detail::Db &db, Edge &e) {
   }
 }
 
+// A few words on what a file is, from what its import recorded.
+std::string describe_source(const Dataset &d) {
+  const auto o = nlohmann::json::parse(d.options, nullptr, false);
+  const auto text = [&](const nlohmann::json &j, const char *key) {
+    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+  };
+  std::string s;
+  if (d.format == "obo") {
+    s = text(o, "ontology");
+    const nlohmann::json h = o.is_object() && o.contains("header") ? o["header"] : nlohmann::json();
+    std::string v = text(h, "data-version");
+    if (v.empty()) v = text(h, "date");
+    if (!v.empty()) s += " " + v;
+  } else if (d.format == "cx2" || d.format == "jgf") {
+    s = o.is_object() && o.contains("network") ? text(o["network"], "name") : std::string();
+  } else if (d.format == "bel") {
+    s = o.is_object() && o.contains("document") ? text(o["document"], "Name") : std::string();
+    const std::string v = o.is_object() && o.contains("document") ? text(o["document"], "Version") : std::string();
+    if (!v.empty()) s += (s.empty() ? "" : " ") + v;
+  } else if (!d.string_version.empty()) {
+    s = "STRING " + d.string_version;
+  }
+  if (d.taxon != 0 && !s.empty()) s += " (taxon " + std::to_string(d.taxon) + ")";
+  return s;
+}
+
 Dataset read_dataset(const Stmt &st) {
   Dataset d;
   d.id = st.col_int(0);
@@ -124,6 +150,7 @@ Dataset read_dataset(const Stmt &st) {
   d.counts = st.col_text(9);
   d.imported_at = st.col_text(10);
   d.seconds = st.col_double(11);
+  d.source = describe_source(d);
   return d;
 }
 
@@ -241,10 +268,34 @@ GraphStats KnowledgeGraph::stats() const {
   s.edges = count("SELECT count(*) FROM edges");
   s.aliases = count("SELECT count(*) FROM aliases");
   s.schema_version = static_cast<int>(count("PRAGMA user_version"));
-  Stmt st(impl_->db,
-          "SELECT r.name, c.n FROM (SELECT relation, count(*) AS n FROM edges GROUP BY relation) c "
-          "JOIN relations r ON r.id = c.relation ORDER BY r.name");
-  while (st.step()) s.edges_by_relation.emplace_back(st.col_text(0), st.col_int(1));
+  // Edges by relation and by owning dataset, in one pass over the edges.
+  std::map<std::string, int64_t> by_relation;
+  std::map<int64_t, Dataset *> by_id;
+  for (auto &d : s.datasets) by_id[d.id] = &d;
+  const auto add = [&](int64_t dataset, int64_t Dataset::*field, int64_t n) {
+    if (auto it = by_id.find(dataset); it != by_id.end()) it->second->*field += n;
+  };
+  {
+    Stmt st(impl_->db,
+            "SELECT r.name, c.dataset_id, c.n FROM (SELECT relation, dataset_id, count(*) AS n FROM edges "
+            "GROUP BY relation, dataset_id) c JOIN relations r ON r.id = c.relation");
+    while (st.step()) {
+      by_relation[st.col_text(0)] += st.col_int(2);
+      if (!st.col_null(1)) add(st.col_int(1), &Dataset::edges, st.col_int(2));
+    }
+  }
+  for (const auto &[name, n] : by_relation) s.edges_by_relation.emplace_back(name, n);
+  const auto per_dataset = [&](const char *sql, int64_t Dataset::*field) {
+    Stmt st(impl_->db, sql);
+    while (st.step()) add(st.col_int(0), field, st.col_int(1));
+  };
+  per_dataset("SELECT dataset_id, count(*) FROM edge_claims GROUP BY dataset_id", &Dataset::edges);
+  per_dataset("SELECT dataset_id, count(*) FROM (SELECT node_id, dataset_id FROM node_claims UNION "
+              "SELECT id, info_dataset FROM nodes WHERE info_dataset IS NOT NULL) GROUP BY dataset_id",
+              &Dataset::nodes);
+  per_dataset("SELECT dataset_id, count(*) FROM edge_evidence GROUP BY dataset_id", &Dataset::records);
+  per_dataset("SELECT dataset_id, count(*) FROM aliases WHERE dataset_id IS NOT NULL GROUP BY dataset_id",
+              &Dataset::aliases);
   read.commit();
   return s;
 }

@@ -305,6 +305,12 @@ TEST_CASE("a forced format must agree with the header") {
   CHECK(kg.stats().edges_by_relation.at(0).first == "string.physical");
   CHECK(grappi::string_format_from_name("export") == StringFormat::web_export);
   CHECK_THROWS_AS(grappi::string_format_from_name("bogus"), grappi::Error);
+  // A file of another format forced as a STRING one (grappi import --export A B.obo) is named
+  // as what it is.
+  CHECK_THROWS_WITH_AS(kg.import({{data("ontology/goslim_generic.obo"), "web_export"}}),
+                       doctest::Contains("given as web_export (a STRING format), but it reads as obo"), grappi::Error);
+  CHECK_THROWS_WITH_AS(kg.import({{data("cx2/glypican2.cx2"), "links"}}), doctest::Contains("it reads as cx2"),
+                       grappi::Error);
 }
 
 TEST_CASE("the two listings of a link with different scores: one edge / the higher score / counted") {

@@ -134,6 +134,7 @@ GRAPPI_API grappi_status grappi_graph_import(grappi_graph *g, const char *kind, 
 GRAPPI_API grappi_status grappi_graph_export(grappi_graph *g, const char *format, const char *path, uint64_t *out_nodes,
                                              uint64_t *out_edges);
 
+/** The current version of ::grappi_export_options (the library accepts 1 to this). */
 #define GRAPPI_EXPORT_OPTIONS_VERSION 1
 /** What grappi_graph_export_selection() writes: a part of the graph, as `grappi export` selects it. */
 typedef struct grappi_export_options {
@@ -146,6 +147,7 @@ typedef struct grappi_export_options {
   const char *khop;              /**< only the nodes within `hops` steps of this one; NULL: no such restriction */
   size_t hops;                   /**< steps from khop (default 1) */
 } grappi_export_options;
+/** The defaults of ::grappi_export_options, as an initializer. */
 #define GRAPPI_EXPORT_OPTIONS_INIT {GRAPPI_EXPORT_OPTIONS_VERSION, NULL, 0, 0.0, NULL, 0, NULL, 1}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_EXPORT_OPTIONS_VERSION). */

@@ -90,6 +90,14 @@ struct Dataset {
   std::string counts;          ///< row counts as JSON text
   std::string imported_at;     ///< UTC, ISO 8601
   double seconds = 0;          ///< wall time of this file's import
+  /// What the file is, in a few words: an ontology's name and data version, a network's or BEL
+  /// document's name, "STRING 12.0 (taxon 9606)"; empty when the file says nothing more.
+  std::string source;
+  // What it holds now (KnowledgeGraph::stats fills these; datasets() leaves them 0):
+  int64_t nodes = 0;    ///< nodes it described or referred to
+  int64_t edges = 0;    ///< edges it created or also holds (several sources may hold one edge)
+  int64_t records = 0;  ///< evidence records (IntAct rows, BEL statements, CX2 edges)
+  int64_t aliases = 0;  ///< aliases it added
 };
 
 /// Whole-database counts (KnowledgeGraph::stats).

@@ -128,7 +128,8 @@ void add_import(CLI::App &app) {
       ->capture_default_str();
   c->add_option("--separator", a->separator, "Edge lists: tab, comma, space (any blanks) or detect")->capture_default_str();
   c->add_option("--taxon", a->taxon, "Mapping tables and edge lists join only nodes of this NCBI taxon (0: any)");
-  c->add_option("files", a->detect, "Files whose format is detected from the header (STRING files, OBO, MITAB, BEL, JSON graphs, CX2, grappi jsonl)");
+  c->add_option("files", a->detect, "Files whose format is detected from the header (STRING files, OBO, MITAB, BEL, JSON graphs, CX2, grappi jsonl); "
+                "give them before the options: a list option such as --bel takes the files after it");
   c->add_option("--min-score", a->min_score, "Keep links with combined score >= N (0-1000; 150 low, 400 medium, 700 high, 900 highest)")
       ->check(CLI::Range(0, 1000));
   c->add_flag("--skip-bad-lines", a->skip_bad_lines, "Import the good lines and report the bad ones instead of failing");
@@ -162,10 +163,19 @@ void run_info(const InfoArgs &a) {
   for (const auto &d : s.datasets) {
     const auto counts = nlohmann::json::parse(d.counts, nullptr, false);
     const int64_t lines = counts.is_object() ? counts.value("lines", int64_t{0}) : 0;
-    rows.push_back({std::to_string(d.id), d.name, d.format, d.string_version, std::to_string(d.taxon), std::to_string(lines),
-                    d.sha256.substr(0, 12), d.imported_at});
+    std::string source = d.source;
+    if (source.size() > 48) {
+      std::size_t cut = 45;
+      while (cut > 0 && (static_cast<unsigned char>(source[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+      source = source.substr(0, cut) + "...";
+    }
+    rows.push_back({std::to_string(d.id), d.name, d.format, source, std::to_string(lines), std::to_string(d.nodes),
+                    std::to_string(d.edges), std::to_string(d.records), std::to_string(d.aliases), d.sha256.substr(0, 12),
+                    d.imported_at});
   }
-  if (!rows.empty()) print_table({"dataset", "file", "format", "version", "taxon", "lines", "sha256", "imported"}, rows);
+  if (!rows.empty())
+    print_table({"dataset", "file", "format", "source", "lines", "nodes", "edges", "records", "aliases", "sha256", "imported"},
+                rows);
 }
 
 struct ResolveArgs {
