@@ -94,13 +94,7 @@ void BelGraphWriter::represent(const BelTerm &t, int64_t node) {
   bool ambiguous = false;
   std::optional<int64_t> protein =
       w_.join({e.ns + ":" + e.name, lower_copy(e.ns) + ":" + e.name, e.name}, taxon, ambiguous);
-  if (!protein && !ambiguous) {
-    std::vector<int64_t> named;
-    for (const auto &[id, tx] : w_.nodes_with_name(e.name))
-      if (taxon == 0 || tx == taxon) named.push_back(id);
-    if (named.size() == 1) protein = named[0];
-    if (named.size() > 1) ambiguous = true;
-  }
+  if (!protein && !ambiguous) protein = w_.join_by_name(e.name, taxon, ambiguous);
   if (protein && *protein != node) {
     w_.add_edge(node, *protein, "bel.represents", true, 1.0);
     ++represented_;

@@ -360,6 +360,16 @@ std::optional<json> cx1_value(const json &v, const std::string &type) {
   return json(x);
 }
 
+// The value of a CX1 attribute {"n", "v", "d"} in its declared type; nullopt with the problem.
+std::optional<json> cx1_attribute(const json &a, std::string &problem) {
+  const std::string type = a.contains("d") && a["d"].is_string() ? normal_type(a["d"].get<std::string>()) : "string";
+  auto value = type.empty() ? std::nullopt : cx1_value(a["v"], type);
+  if (!value)
+    problem = "value " + quote(a["v"]) + " of '" + a["n"].get<std::string>() + "' is not a " +
+              (type.empty() ? quote(a["d"]) + " (unknown type)" : type);
+  return value;
+}
+
 CxNetwork read_cx1(const json &doc, const std::string &path) {
   CxNetwork net;
   net.version = 1;
@@ -422,11 +432,10 @@ CxNetwork read_cx1(const json &doc, const std::string &path) {
           net.problems.push_back({k, what, "needs \"po\", a string \"n\" and \"v\""});
           continue;
         }
-        const std::string type = a.contains("d") && a["d"].is_string() ? normal_type(a["d"].get<std::string>()) : "string";
-        const auto value = type.empty() ? std::nullopt : cx1_value(a["v"], type);
+        std::string problem;
+        const auto value = cx1_attribute(a, problem);
         if (!value) {
-          net.problems.push_back({k, what, "value " + quote(a["v"]) + " of '" + a["n"].get<std::string>() + "' is not a " +
-                                               (type.empty() ? quote(a["d"]) + " (unknown type)" : type)});
+          net.problems.push_back({k, what, problem});
           continue;
         }
         const json owners = a["po"].is_array() ? a["po"] : json::array({a["po"]});
@@ -453,10 +462,10 @@ CxNetwork read_cx1(const json &doc, const std::string &path) {
         net.problems.push_back({k, "networkAttributes " + std::to_string(k), "needs a string \"n\" and \"v\""});
         continue;
       }
-      const std::string type = a.contains("d") && a["d"].is_string() ? normal_type(a["d"].get<std::string>()) : "string";
-      const auto value = type.empty() ? std::nullopt : cx1_value(a["v"], type);
+      std::string problem;
+      const auto value = cx1_attribute(a, problem);
       if (!value) {
-        net.problems.push_back({k, "networkAttributes " + std::to_string(k), "value " + quote(a["v"]) + " is not a " + type});
+        net.problems.push_back({k, "networkAttributes " + std::to_string(k), problem});
         continue;
       }
       if (!net.network_attributes.contains(a["n"].get<std::string>())) net.network_attributes[a["n"].get<std::string>()] = *value;

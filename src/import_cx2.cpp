@@ -134,7 +134,7 @@ class Cx2Importer {
         keys.push_back(name);
         bool ambiguous = false;
         joined = w_.join(keys, opt_.taxon, ambiguous);
-        if (!joined && !ambiguous) joined = by_name(name, ambiguous);
+        if (!joined && !ambiguous) joined = w_.join_by_name(name, opt_.taxon, ambiguous);
         ambiguous_ += ambiguous ? 1 : 0;
       }
       int64_t id;
@@ -332,23 +332,6 @@ class Cx2Importer {
   }
 
  private:
-  // The stored node whose preferred name this is (STRING's info names, "MDK"): one, or the one
-  // of ImportOptions::taxon among several.
-  std::optional<int64_t> by_name(const std::string &name, bool &ambiguous) {
-    const auto found = w_.nodes_with_name(name);
-    if (found.size() == 1) return found[0].first;
-    std::optional<int64_t> same;
-    int n = 0;
-    for (const auto &[node, taxon] : found)
-      if (opt_.taxon != 0 && taxon == opt_.taxon) {
-        same = node;
-        ++n;
-      }
-    if (n == 1) return same;
-    ambiguous = found.size() > 1;
-    return std::nullopt;
-  }
-
   // An edge whose element and endpoints could be read; otherwise a bad line.
   bool usable(const CxElement &e) {
     if (!e.problem.empty()) {

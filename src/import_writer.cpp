@@ -152,6 +152,15 @@ std::optional<int64_t> ImportWriter::join(const std::vector<std::string> &keys, 
   return std::nullopt;
 }
 
+std::optional<int64_t> ImportWriter::join_by_name(std::string_view name, int64_t taxon, bool &ambiguous) {
+  std::vector<int64_t> named;
+  for (const auto &[id, tx] : nodes_with_name(name))
+    if (taxon == 0 || tx == taxon) named.push_back(id);
+  if (named.size() > 1) ambiguous = true;
+  if (named.size() == 1) return named[0];
+  return std::nullopt;
+}
+
 void ImportWriter::bad_line(uint64_t line, const std::string &problem, const ImportOptions &options) {
   const std::string where = rep_.path + ":" + std::to_string(line) + ": " + problem;
   if (!options.skip_bad_lines) throw Error(ErrorCode::parse, where);

@@ -54,6 +54,10 @@ class ImportWriter {
   /// `ambiguous` is set (a less trusted key does not overrule an ambiguous one: UniProt's
   /// P02994 is both TEF1 and TEF2 in STRING).
   std::optional<int64_t> join(const std::vector<std::string> &keys, int64_t taxon, bool &ambiguous);
+  /// The stored node whose preferred name is `name` (case-sensitive): the one node of `taxon`
+  /// with it (any taxon when 0); several set `ambiguous` and join nothing. The last resort of
+  /// the importers that join by name (BEL gene terms, CX2 nodes).
+  std::optional<int64_t> join_by_name(std::string_view name, int64_t taxon, bool &ambiguous);
   /// Adds (node, alias, source) unless present; counted when new.
   void add_alias(int64_t node, std::string_view alias, std::string_view source);
   /// The edge (endpoints ordered for undirected edges), created with this dataset as its
