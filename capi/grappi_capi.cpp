@@ -676,9 +676,12 @@ grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, 
   });
 }
 
-grappi_status grappi_bel_validate(const char *bel, uint32_t flags, char **out_json, size_t *out_errors) {
+namespace {
+
+// grappi_bel_validate (with_graph false) and grappi_graph_bel_validate.
+grappi_status bel_validate(const char *fn, bool with_graph, grappi_graph *g, const char *bel, uint32_t flags,
+                           char **out_json, size_t *out_errors) {
   return guard([&]() -> grappi_status {
-    const char *fn = "grappi_bel_validate";
     require(out_json != nullptr, fn, "out_json is NULL");
     *out_json = nullptr;
     if (out_errors) *out_errors = 0;
@@ -687,11 +690,23 @@ grappi_status grappi_bel_validate(const char *bel, uint32_t flags, char **out_js
     options.long_form = (flags & GRAPPI_BEL_LONG_FORM) != 0;
     options.unknown_namespace_is_error = (flags & GRAPPI_BEL_ALLOW_UNKNOWN_NAMESPACES) == 0;
     std::istringstream in(text(bel, fn, "text"));
+    if (with_graph) options.resolver = graph_of(g, fn).bel_resolver();
     const grappi::BelDocument doc = grappi::read_bel_script(in, options);
     *out_json = copy_out(grappi::to_json(doc, options.long_form).dump());
     if (out_errors) *out_errors = doc.errors();
     return GRAPPI_OK;
   });
+}
+
+}  // namespace
+
+grappi_status grappi_bel_validate(const char *bel, uint32_t flags, char **out_json, size_t *out_errors) {
+  return bel_validate("grappi_bel_validate", false, nullptr, bel, flags, out_json, out_errors);
+}
+
+grappi_status grappi_graph_bel_validate(grappi_graph *g, const char *bel, uint32_t flags, char **out_json,
+                                        size_t *out_errors) {
+  return bel_validate("grappi_graph_bel_validate", true, g, bel, flags, out_json, out_errors);
 }
 
 grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *seeds, size_t seed_count, double damping,

@@ -45,6 +45,7 @@ int64_t BelGraphWriter::term(const BelTerm &t) {
   if (const BelTerm *e = principal_entity(t)) {
     attributes["namespace"] = e->ns;
     attributes["value"] = e->name;
+    if (!e->label.empty()) attributes["label"] = e->label;
   }
   n.attributes = attributes.dump();
   const int64_t node = w_.define_node(n);
@@ -92,9 +93,14 @@ void BelGraphWriter::represent(const BelTerm &t, int64_t node) {
   if (e.ns == "FPLX" || e.ns == "SFAM" || e.ns == "PFAM" || e.ns == "INTERPRO") return;
   const int64_t taxon = namespace_taxon(e.ns) ? namespace_taxon(e.ns) : opt_.taxon;
   bool ambiguous = false;
-  std::optional<int64_t> protein =
-      w_.join({e.ns + ":" + e.name, lower_copy(e.ns) + ":" + e.name, e.name}, taxon, ambiguous);
-  if (!protein && !ambiguous) protein = w_.join_by_name(e.name, taxon, ambiguous);
+  // An HGNC id (HGNC:391 ! AKT1) joins by its CURIE only: the bare number may be another
+  // gene's Entrez id. Its label is the symbol to join by name.
+  const bool number = e.name.find_first_not_of("0123456789") == std::string::npos;
+  std::vector<std::string> keys = {e.ns + ":" + e.name, lower_copy(e.ns) + ":" + e.name};
+  if (!number) keys.push_back(e.name);
+  std::optional<int64_t> protein = w_.join(keys, taxon, ambiguous);
+  const std::string &name = e.label.empty() ? e.name : e.label;
+  if (!protein && !ambiguous && !(number && e.label.empty())) protein = w_.join_by_name(name, taxon, ambiguous);
   if (protein && *protein != node) {
     w_.add_edge(node, *protein, "bel.represents", true, 1.0);
     ++represented_;

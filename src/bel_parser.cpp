@@ -192,18 +192,43 @@ class Parser {
       if (i_ < s_.size() && s_[i_] == '"') {
         a.name = quoted();
         a.quoted = true;
-        return a;
+      } else {
+        a.name = plain_value(a.ns);
       }
-      std::size_t vstart = i_;
-      while (i_ < s_.size() && !is_space(s_[i_]) && s_[i_] != ',' && s_[i_] != '(' &&
-             s_[i_] != ')' && s_[i_] != '"')
-        ++i_;
-      if (i_ == vstart) fail(vstart, "namespace '" + a.ns + "' has no value after ':'");
-      a.name = std::string(s_.substr(vstart, i_ - vstart));
+      label(a);
       return a;
     }
     a.name = std::string(word);
     return a;
+  }
+
+  // An unquoted namespace value: up to a blank, ',', '(', ')', '"' or the '!' of a label.
+  std::string plain_value(const std::string &ns) {
+    std::size_t vstart = i_;
+    while (i_ < s_.size() && !is_space(s_[i_]) && s_[i_] != ',' && s_[i_] != '(' && s_[i_] != ')' &&
+           s_[i_] != '"' && s_[i_] != '!')
+      ++i_;
+    if (i_ == vstart) fail(vstart, "namespace '" + ns + "' has no value after ':'");
+    return std::string(s_.substr(vstart, i_ - vstart));
+  }
+
+  // BEL 2.2's label after an identifier: `HGNC:391 ! AKT1`, `HGNC:391!"AKT1"`.
+  void label(BelTerm &a) {
+    std::size_t j = i_;
+    while (j < s_.size() && is_space(s_[j])) ++j;
+    if (j >= s_.size() || s_[j] != '!') return;
+    i_ = j + 1;
+    while (i_ < s_.size() && is_space(s_[i_])) ++i_;
+    if (i_ < s_.size() && s_[i_] == '"') {
+      a.label = quoted();
+      return;
+    }
+    std::size_t start = i_;
+    while (i_ < s_.size() && !is_space(s_[i_]) && s_[i_] != ',' && s_[i_] != '(' && s_[i_] != ')' && s_[i_] != '"' &&
+           s_[i_] != '!')
+      ++i_;
+    if (i_ == start) fail(j, "'!' after " + a.ns + ":" + a.name + " must be followed by a label, e.g. HGNC:391 ! AKT1");
+    a.label = std::string(s_.substr(start, i_ - start));
   }
 
   std::string_view s_;

@@ -171,8 +171,24 @@ class Checker {
       error(raw.offset, "namespace_kind",
             std::string(fn) + "() takes " + describe_kinds(kinds) + "; " + raw.ns + " names " +
                 describe_kinds(ns.kinds) + kind_advice(ns.kinds, e));
+      return out;
     }
+    resolve(out);
     return out;
+  }
+
+  // The identifier and label the resolver knows for an entity; a label written after '!'
+  // that is not the resolver's is replaced, with a warning.
+  void resolve(BelTerm &e) {
+    if (!options_.resolver) return;
+    const std::optional<BelEntityId> id = options_.resolver(e.ns, e.name);
+    if (!id || id->id.empty()) return;
+    if (!e.label.empty() && e.label != id->label)
+      warning(e.offset, "label",
+              e.ns + ":" + id->id + " is " + id->label + ", not " + e.label + "; the canonical form says " + id->label);
+    e.name = id->id;
+    e.label = id->label;
+    e.quoted = false;
   }
 
   static bool is_function(const BelTerm &raw, std::initializer_list<Fn> fns,

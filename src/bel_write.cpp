@@ -46,6 +46,10 @@ void append_term(std::string &out, const BelTerm &t, bool long_form) {
     out += t.ns;
     out += ':';
     append_value(out, t.name, false);
+    if (!t.label.empty()) {
+      out += " ! ";
+      append_value(out, t.label, false);
+    }
     return;
   }
   const auto *info = detail::bel::find_function(t.name);

@@ -16,6 +16,7 @@
 namespace grappi {
 
 namespace detail {
+class BelIdTable;
 constexpr int kSchemaVersion = 4;
 /// Creates or checks the schema and sets the connection's pragmas.
 void open_schema(Db &db, bool read_only, int cache_mib);
@@ -38,6 +39,9 @@ struct GRAPPI_HIDDEN KnowledgeGraph::Impl {
   mutable uint64_t vectors_generation = 0;
   mutable std::string vectors_hnsw_params;  // HNSW parameters of the cached index ("" without HNSW)
   mutable std::map<std::string, std::shared_ptr<Embedder>> query_embedders;  // by model name
+  // KnowledgeGraph::bel_resolver's table, kept while the generation is the same (under mu).
+  mutable std::shared_ptr<const detail::BelIdTable> bel_ids;
+  mutable uint64_t bel_ids_generation = 0;
   // KnowledgeGraph::retriever: one per model name ("" without vectors), kept while its
   // snapshot and vectors are the current ones. Its own lock: building one takes a while.
   mutable std::mutex retrievers_mu;

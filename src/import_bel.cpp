@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "bel_graph.hpp"
+#include "bel_resolver.hpp"
 #include "grappi/error.hpp"
 #include "import_writer.hpp"
 #include "importers.hpp"
@@ -29,7 +30,11 @@ FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   const auto t0 = std::chrono::steady_clock::now();
   WholeFile file = read_whole_file(path);
   std::istringstream in(file.text);
-  const BelDocument doc = read_bel_script(in);
+  // Entities are resolved to the identifiers the database knows (HGNC symbols to ids, ontology
+  // term names to ids), so that one entity has one term node however the script names it.
+  BelOptions bel_options;
+  bel_options.resolver = bel_resolver(impl.db);
+  const BelDocument doc = read_bel_script(in, bel_options);
   json document = json::object();
   for (const auto &[key, value] : doc.properties) document[key] = value;
   ImportWriter w(impl, path, "bel", file.size,
@@ -78,7 +83,9 @@ FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   ImportWriter w(impl, path, "jgf", file.size,
                  json{{"format", "jgf"}, {"network", network}, {"skip_bad_lines", options.skip_bad_lines}});
   FileReport &rep = w.report();
-  BelValidator validator;
+  BelOptions bel_options;
+  bel_options.resolver = bel_resolver(impl.db);
+  const BelValidator validator(std::move(bel_options));
   BelGraphWriter g(w, options);
   uint64_t evidences = 0;
   // Nodes: BEL terms (items are numbered from 1 in the messages: node 3, edge 7).

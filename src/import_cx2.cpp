@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "bel_graph.hpp"
+#include "bel_resolver.hpp"
 #include "cx2.hpp"
 #include "grappi/error.hpp"
 #include "import_writer.hpp"
@@ -238,8 +239,11 @@ class Cx2Importer {
     }
   }
 
-  void bel() {
-    BelValidator validator;
+  // Terms are resolved to the identifiers the database knows (see import_bel_file).
+  void bel(BelEntityResolver resolver) {
+    BelOptions bel_options;
+    bel_options.resolver = std::move(resolver);
+    const BelValidator validator(std::move(bel_options));
     BelGraphWriter g(w_, opt_);
     const json paper = network_citation(net_.network_attributes);
     std::unordered_map<int64_t, std::string> term_of;       // CX node id -> canonical term
@@ -383,7 +387,7 @@ FileReport import_cx2_file(KnowledgeGraph::Impl &impl, const std::string &path, 
                       {"skip_bad_lines", options.skip_bad_lines}});
   for (const CxProblem &p : net.problems) w.bad_line(p.number, p.what + ": " + p.message, options);
   Cx2Importer importer(w, net, path, options);
-  if (bel_layout) importer.bel();
+  if (bel_layout) importer.bel(bel_resolver(impl.db));
   else importer.generic(by_grappi);
   w.report().details = importer.details();
   return w.finish(file.sha256, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

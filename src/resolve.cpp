@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "bel_resolver.hpp"
 #include "graph_impl.hpp"
 #include "grappi/bel.hpp"
 #include "grappi/error.hpp"
@@ -83,10 +84,14 @@ ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_sugg
   };
   match(q);
   // 4. A BEL term in any spelling ("kin(p(HGNC:FYN))", "proteinAbundance(HGNC:AKT1)"): the
-  // node of its canonical form.
+  // node of its canonical form, with the identifiers the database knows (p(HGNC:AKT1) is
+  // p(HGNC:391 ! AKT1)) and as written (for terms imported before those identifiers).
   if (found.empty() && q.find('(') != std::string::npos && q.back() == ')') {
-    const BelResult bel = validate_bel(q);
-    if (bel.valid() && bel.statement->relation.empty() && bel.canonical != q) {
+    BelOptions with_ids;
+    with_ids.resolver = detail::cached_bel_resolver(*impl_);
+    for (const BelOptions &o : {with_ids, BelOptions{}}) {
+      const BelResult bel = validate_bel(q, o);
+      if (!found.empty() || !bel.valid() || !bel.statement->relation.empty() || bel.canonical == q) continue;
       match(bel.canonical);
       for (auto &kv : found) kv.second.matched_by += " (canonical BEL " + bel.canonical + ")";
     }

@@ -369,3 +369,65 @@ TEST_CASE("BEL script: a PATTERN annotation value too long to check is an error 
   CHECK(d.problems[0].line == 3);
   CHECK(d.problems[0].problem.message.find("too long to check against its PATTERN") != std::string::npos);
 }
+
+TEST_CASE("BEL 2.2 labels after identifiers are read and written") {
+  const std::pair<const char *, const char *> cases[] = {
+      {"p(HGNC:391 ! AKT1)", "p(HGNC:391 ! AKT1)"},
+      {"p(HGNC:391!AKT1)", "p(HGNC:391 ! AKT1)"},
+      {"p(HGNC:\"391\" ! \"AKT1\")", "p(HGNC:391 ! AKT1)"},
+      {"bp(GO:0006915 ! \"apoptotic process\")", "bp(GO:0006915 ! \"apoptotic process\")"},
+      {"complex(p(HGNC:3942 ! MTOR), p(HGNC:391 ! AKT1)) -> bp(GO:0006915!\"apoptotic process\")",
+       "complex(p(HGNC:391 ! AKT1), p(HGNC:3942 ! MTOR)) increases bp(GO:0006915 ! \"apoptotic process\")"},
+  };
+  for (const auto &[in, out] : cases) {
+    INFO(in);
+    const BelResult r = check(in);
+    CHECK(r.valid());
+    CHECK(r.canonical == out);
+  }
+  const BelResult parsed = check("p(HGNC:391 ! AKT1)");
+  REQUIRE(parsed.statement);
+  CHECK(parsed.statement->subject.args.at(0).name == "391");
+  CHECK(parsed.statement->subject.args.at(0).label == "AKT1");
+  // A '!' with nothing after it is an error at the '!'.
+  const BelResult bad = check("p(HGNC:391 !)");
+  CHECK_FALSE(bad.valid());
+  REQUIRE(first_error(bad));
+  CHECK(first_error(bad)->offset == 11);
+  CHECK(first_error(bad)->message.find("label") != std::string::npos);
+}
+
+TEST_CASE("BEL entities resolved to identifiers deduplicate statements that name them differently") {
+  int calls = 0;
+  BelOptions o;
+  o.resolver = [&calls](std::string_view ns, std::string_view value) -> std::optional<BelEntityId> {
+    ++calls;
+    if (ns == "HGNC" && (value == "AKT1" || value == "391")) return BelEntityId{"391", "AKT1"};
+    if (ns == "HGNC" && (value == "MTOR" || value == "3942")) return BelEntityId{"3942", "MTOR"};
+    if (ns == "GO" && (value == "apoptotic process" || value == "0006915")) return BelEntityId{"0006915", "apoptotic process"};
+    return std::nullopt;
+  };
+  const BelResult a = check("p(HGNC:AKT1) -> act(p(HGNC:MTOR), ma(kin))", o);
+  const BelResult b = check("proteinAbundance(HGNC:391) increases activity(p(HGNC:\"3942\"), ma(kin))", o);
+  const BelResult c = check("p(HGNC:391 ! AKT1) -> act(p(HGNC:3942 ! MTOR), ma(kin))", o);
+  CHECK(a.valid());
+  CHECK(a.canonical == "p(HGNC:391 ! AKT1) increases act(p(HGNC:3942 ! MTOR), ma(kin))");
+  CHECK(b.canonical == a.canonical);
+  CHECK(c.canonical == a.canonical);
+  CHECK(a.problems.empty());
+  CHECK(calls > 0);
+  // GOBP (BEL 1) is upgraded before it is resolved.
+  CHECK(check("bp(GOBP:\"apoptotic process\")", o).canonical == "bp(GO:0006915 ! \"apoptotic process\")");
+  // Unknown entities stay as written; a wrong label is replaced with a warning.
+  CHECK(check("p(HGNC:TP53)", o).canonical == "p(HGNC:TP53)");
+  const BelResult wrong = check("p(HGNC:391 ! AKT2)", o);
+  CHECK(wrong.valid());
+  CHECK(wrong.canonical == "p(HGNC:391 ! AKT1)");
+  REQUIRE(wrong.problems.size() == 1);
+  CHECK(wrong.problems[0].code == "label");
+  CHECK(wrong.problems[0].severity == BelProblem::Severity::warning);
+  // An entity of the wrong kind is an error and is not looked up.
+  calls = 0;
+  CHECK_FALSE(check("a(HGNC:AKT1)", o).valid());
+  CHECK(calls == 0);
+}

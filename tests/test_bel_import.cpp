@@ -292,3 +292,88 @@ TEST_CASE("A BEL export re-imports to the same BEL terms and statements") {
   std::ostringstream none;
   CHECK_THROWS_WITH_AS(kg.export_graph(none, o), doctest::Contains("no BEL statements"), grappi::Error);
 }
+
+TEST_CASE("BEL terms take the HGNC and ontology identifiers the database knows") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("kb.db"));
+  // STRING v12 aliases for AKT1 and MTOR (HGNC ids and approved symbols), a mapping table
+  // giving TP53 its HGNC id, and a slice of GO.
+  write_file(d.file("aliases.tsv"),
+             "#string_protein_id\talias\tsource\n"
+             "9606.ENSP00000451828\tHGNC:391\tEnsembl_HGNC_hgnc_id\n"
+             "9606.ENSP00000451828\tAKT1\tEnsembl_HGNC_symbol\n"
+             "9606.ENSP00000451828\tPKB\tUniProt_GN_Synonym\n"
+             "9606.ENSP00000354558\tHGNC:3942\tEnsembl_HGNC_hgnc_id\n"
+             "9606.ENSP00000354558\tMTOR\tEnsembl_HGNC_symbol\n");
+  write_file(d.file("hgnc.tsv"), "symbol\thgnc_id\nTP53\tHGNC:11998\n");
+  write_file(d.file("go.obo"),
+             "format-version: 1.2\nontology: go\n\n"
+             "[Term]\nid: GO:0006915\nname: apoptotic process\nnamespace: biological_process\n\n"
+             "[Term]\nid: GO:0012501\nname: programmed cell death\nnamespace: biological_process\n\n"
+             "[Term]\nid: GO:0000001\nname: programmed cell death\nnamespace: biological_process\nis_obsolete: true\n");
+  write_file(d.file("kb.bel"),
+             "SET Citation = {\"PubMed\", \"A\", \"111\"}\n"
+             "SET Evidence = \"AKT1 activates mTOR.\"\n"
+             "p(HGNC:AKT1) increases act(p(HGNC:MTOR), ma(kin))\n"
+             "SET Citation = {\"PubMed\", \"B\", \"222\"}\n"
+             "SET Evidence = \"The same, by identifier.\"\n"
+             "p(HGNC:391) increases act(p(HGNC:\"3942\"), ma(kin))\n"
+             "SET Evidence = \"p53 and apoptosis.\"\n"
+             "p(HGNC:TP53) increases bp(GO:\"apoptotic process\")\n"
+             "p(HGNC:11998 ! TP53) increases bp(GO:0006915)\n"
+             "p(HGNC:TP53) increases bp(GO:\"programmed cell death\")\n"
+             "p(HGNC:PKB) increases p(HGNC:MDM2)\n");
+
+  // Before any identifiers are stored there is nothing to resolve by.
+  CHECK_FALSE(kg.bel_resolver());
+  kg.import({{data("9606.protein.info.v12.0.txt.gz")}, {d.file("aliases.tsv"), "aliases"}, {d.file("hgnc.tsv"), "mapping"},
+             {d.file("go.obo")}});
+  const grappi::BelEntityResolver resolve = kg.bel_resolver();
+  REQUIRE(resolve);
+  const auto id = [&](std::string_view ns, std::string_view v) {
+    const auto r = resolve(ns, v);
+    return r ? r->id + " ! " + r->label : std::string("-");
+  };
+  CHECK(id("HGNC", "AKT1") == "391 ! AKT1");
+  CHECK(id("HGNC", "391") == "391 ! AKT1");
+  CHECK(id("HGNC", "HGNC:391") == "391 ! AKT1");
+  CHECK(id("HGNC", "11998") == "11998 ! TP53");
+  CHECK(id("HGNC", "PKB") == "-");  // a synonym is not an approved symbol
+  CHECK(id("GO", "apoptotic process") == "0006915 ! apoptotic process");
+  CHECK(id("GO", "programmed cell death") == "0012501 ! programmed cell death");  // the live term
+  CHECK(id("GO", "0000001") == "0000001 ! programmed cell death");
+  CHECK(id("CHEBI", "water") == "-");
+
+  const auto rep = kg.import({{d.file("kb.bel")}});
+  REQUIRE(rep.files.size() == 1);
+  CHECK(rep.files[0].rows_skipped == 0);
+  // One term node per entity however it was named, each joined to its protein.
+  const auto akt1 = kg.node_by_external_id("p(HGNC:391 ! AKT1)");
+  REQUIRE(akt1);
+  CHECK_FALSE(kg.node_by_external_id("p(HGNC:AKT1)"));
+  CHECK_FALSE(kg.node_by_external_id("p(HGNC:391)"));
+  const auto mtor = kg.node_by_external_id("act(p(HGNC:3942 ! MTOR), ma(kin))");
+  REQUIRE(mtor);
+  const auto e = kg.edges_between(akt1->id, mtor->id);
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].relation == "bel.increases");
+  CHECK(e[0].records.size() == 2);
+  CHECK(e[0].pmids == std::vector<int64_t>{111, 222});
+  const auto represented = kg.edges_between(akt1->id, kg.resolve("9606.ENSP00000451828"));
+  REQUIRE(represented.size() == 1);
+  CHECK(represented[0].relation == "bel.represents");
+  const auto p53 = kg.node_by_external_id("p(HGNC:11998 ! TP53)");
+  REQUIRE(p53);
+  const auto apoptosis = kg.node_by_external_id("bp(GO:0006915 ! \"apoptotic process\")");
+  REQUIRE(apoptosis);
+  CHECK(kg.edges_between(p53->id, apoptosis->id).at(0).records.size() == 2);
+  CHECK(kg.node_by_external_id("bp(GO:0012501 ! \"programmed cell death\")"));
+  CHECK(kg.edges_between(p53->id, kg.resolve("9606.ENSP00000269305")).at(0).relation == "bel.represents");
+  // Unknown to the database: kept as written, joined by name as before.
+  REQUIRE(kg.node_by_external_id("p(HGNC:MDM2)"));
+  CHECK(kg.node_by_external_id("p(HGNC:PKB)"));
+  // Any spelling finds the node.
+  CHECK(kg.resolve("p(HGNC:AKT1)") == akt1->id);
+  CHECK(kg.resolve("proteinAbundance(HGNC:391)") == akt1->id);
+  CHECK(kg.lookup("p(HGNC:AKT1)").candidates.at(0).matched_by.find("canonical BEL p(HGNC:391 ! AKT1)") != std::string::npos);
+}

@@ -601,6 +601,26 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_ontology_json(g, "lca", "GO:0005694", NULL, NULL, &json) == GRAPPI_EINVAL);
   }
   {
+    /* BEL with the graph's identifiers: GO terms by name or id have one canonical form. */
+    char *json = NULL;
+    size_t errors = 99;
+    CHECK(grappi_graph_bel_validate(g, "p(HGNC:AKT1) -> bp(GO:autophagy)\np(HGNC:AKT1) -> bp(GO:0006914)\n", 0,
+                                    &json, &errors) == GRAPPI_OK);
+    CHECK(errors == 0);
+    {
+      /* Both statements (by name and by id) have the one canonical form. */
+      const char *canonical = "\"canonical\":\"p(HGNC:AKT1) increases bp(GO:0006914 ! autophagy)\"";
+      const char *first = json ? strstr(json, canonical) : NULL;
+      CHECK(first != NULL);
+      CHECK(first && strstr(first + 1, canonical) != NULL);
+    }
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_bel_validate(NULL, "p(HGNC:A)", 0, &json, NULL) == GRAPPI_EINVAL && json == NULL);
+    CHECK(grappi_graph_bel_validate(g, "p(HGNC:A)", 8u, &json, NULL) == GRAPPI_EINVAL && json == NULL);
+  }
+
+  {
     /* The whole graph as JSON lines, read back into a second database: the same counts. */
     uint64_t nodes_out = 0, edges_out = 0;
     int64_t n1 = 0, e1 = 0, n2 = 0, e2 = 0;

@@ -462,6 +462,13 @@ printf 'SET Citation = {"PubMed", "1"}\np(HGNC:A) -> p(HGNC:B\n' > "$T/bad.bel"
 rc=$(status_of "$GRAPPI" import --db "$T/bel.db" "$T/bad.bel")
 [ "$rc" -eq 1 ] || fail "bad BEL exited $rc"
 grep -q "bad.bel:2: missing ')'" "$T/err" || fail "bad BEL message: $(cat "$T/err")"
+# With a knowledge base, entities take the identifiers it holds (the GO slim's terms).
+"$GRAPPI" import --db "$T/go.db" --obo "$DATA/ontology/goslim_generic.obo" > /dev/null
+out=$("$GRAPPI" bel validate --db "$T/go.db" --canonical -e 'p(HGNC:AKT1) -> bp(GOBP:autophagy)' -e 'p(HGNC:AKT1) -> bp(GO:0006914)' 2> /dev/null)
+[ "$out" = "p(HGNC:AKT1) increases bp(GO:0006914 ! autophagy)
+p(HGNC:AKT1) increases bp(GO:0006914 ! autophagy)" ] || fail "canonical with --db: $out"
+rc=$(status_of "$GRAPPI" bel validate --db "$T/nowhere.db" -e 'p(HGNC:AKT1)')
+[ "$rc" -ne 0 ] && [ ! -e "$T/nowhere.db" ] || fail "bel validate --db of a missing database exited $rc"
 rc=$(status_of "$GRAPPI" bel validate "$T/missing.bel")
 [ "$rc" -eq 1 ] || fail "missing file exited $rc"
 rc=$(status_of "$GRAPPI" bel validate)

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <memory>
 #include <optional>
@@ -28,6 +29,9 @@ struct BelTerm {
   /// surface"); value: the text (without quotes).
   std::string name;
   std::string ns;          ///< entity: the namespace prefix ("HGNC", "GO"); empty otherwise
+  /// entity: the label written after `!` (BEL 2.2, `HGNC:391 ! AKT1`) or the one a
+  /// BelEntityResolver gave; empty otherwise
+  std::string label;
   bool quoted = false;     ///< the value was written in double quotes
   std::vector<BelTerm> args;  ///< a function's arguments, in order
   std::size_t offset = 0;  ///< byte offset of the node's first character in the statement
@@ -72,6 +76,18 @@ struct BelNamespace {
 /// and the BEL 1 prefixes GOBP, GOCC, GOMF, EGID, SP, SFAM, SCHEM, SDIS, SCOMP, MESHPP).
 GRAPPI_CXX_API std::vector<BelNamespace> default_bel_namespaces();
 
+/// What a namespaced value stands for: its identifier in that namespace and its label.
+struct BelEntityId {
+  std::string id;     ///< the identifier without the prefix ("391" for HGNC:391 ! AKT1)
+  std::string label;  ///< the preferred label ("AKT1")
+};
+
+/// Looks up a namespaced value, given either as a name ("HGNC", "AKT1"; "GO", "apoptotic
+/// process") or as an identifier ("HGNC", "391"; "GO", "0006915"); nullopt when the value is
+/// unknown or names more than one entity. Called from BelValidator::check, so it must be
+/// safe to call from the threads that share a validator.
+using BelEntityResolver = std::function<std::optional<BelEntityId>(std::string_view ns, std::string_view value)>;
+
 /// How BEL is validated and written.
 struct BelOptions {
   /// The namespaces known to the validator (a BEL script's DEFINE NAMESPACE adds to them for
@@ -83,6 +99,12 @@ struct BelOptions {
   /// The canonical form spells functions in long form (`proteinAbundance(HGNC:AKT1)`) instead
   /// of short form (`p(HGNC:AKT1)`).
   bool long_form = false;
+  /// When set, every entity the resolver knows is rewritten to its identifier and label
+  /// (`p(HGNC:AKT1)` and `p(HGNC:391)` both become `p(HGNC:391 ! AKT1)`), so that statements
+  /// naming one entity in different ways have one canonical form; a label written after `!`
+  /// that differs from the resolver's gets a warning ("label"). KnowledgeGraph::bel_resolver()
+  /// gives one built from the identifiers a knowledge base holds.
+  BelEntityResolver resolver;
 };
 
 /// One problem found in a statement.
@@ -94,7 +116,7 @@ struct BelProblem {
   /// A stable short name: "syntax", "unknown_function", "unknown_relation", "misplaced",
   /// "arity", "unknown_namespace", "namespace_kind", "pmod", "amino_acid", "position",
   /// "activity", "variant", "fragment", "relation_terms", "bel1", "nonstandard",
-  /// "unquoted_value", "legacy_namespace"; in a BEL script also "script" (a SET, UNSET or
+  /// "unquoted_value", "legacy_namespace", "label"; in a BEL script also "script" (a SET, UNSET or
   /// DEFINE line that is malformed or sets a value its definition does not allow).
   std::string code;
   std::size_t offset = 0;  ///< byte offset in the statement where the problem starts

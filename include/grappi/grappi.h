@@ -370,6 +370,21 @@ GRAPPI_API grappi_status grappi_graph_ontology_json(grappi_graph *g, const char 
  */
 GRAPPI_API grappi_status grappi_bel_validate(const char *text, uint32_t flags, char **out_json, size_t *out_errors);
 /**
+ * @brief Checks BEL as grappi_bel_validate does, with the identifiers a graph holds: HGNC
+ *        symbols and ids and imported ontology terms are written as `NS:id ! label` in the
+ *        canonical form (`p(HGNC:AKT1)` and `p(HGNC:391)` both become `p(HGNC:391 ! AKT1)`),
+ *        as `grappi bel validate --db` and BEL imports do.
+ * @param g The graph.
+ * @param text The BEL text (UTF-8, NUL-terminated).
+ * @param flags 0 or GRAPPI_BEL_* flags combined with `|`.
+ * @param[out] out_json As for grappi_bel_validate; free with grappi_free().
+ * @param[out] out_errors How many errors the text has; may be NULL.
+ * @return #GRAPPI_OK whether or not the BEL is valid; #GRAPPI_EINVAL for a NULL argument or
+ *         an unknown flag; a database error code when the identifiers cannot be read.
+ */
+GRAPPI_API grappi_status grappi_graph_bel_validate(grappi_graph *g, const char *text, uint32_t flags, char **out_json,
+                                                   size_t *out_errors);
+/**
  * @brief PageRank (personalised when seed_count > 0), weighted by score.
  * @param g The graph.
  * @param seeds Node ids to restart to; may be NULL when seed_count is 0 (global PageRank).

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "grappi/bel.hpp"
 #include "grappi/embedding.hpp"
 #include "grappi/graph_export.hpp"
 #include "grappi/import.hpp"
@@ -137,6 +138,11 @@ class GRAPPI_CXX_API KnowledgeGraph {
   std::optional<Node> node_by_external_id(std::string_view external_id) const;
   /// (alias, source) pairs of a node, sorted.
   std::vector<std::pair<std::string, std::string>> aliases(int64_t id) const;
+  /// A BelOptions::resolver over the identifiers this database holds now: HGNC symbols and
+  /// ids (from STRING's alias file or a mapping table with an hgnc_id column) and the names
+  /// and ids of every imported OBO ontology's terms (GO, CHEBI, DOID, ...). Empty when the
+  /// database holds none. The resolver is a snapshot: later imports do not change it.
+  BelEntityResolver bel_resolver() const;
   /// Case-insensitive name resolution: external id, then preferred name, then aliases (also the
   /// external id without its taxon prefix). Never throws for unknown or ambiguous names.
   ResolveResult lookup(std::string_view name, std::size_t max_suggestions = 5) const;

@@ -15,6 +15,7 @@ namespace {
 struct BelArgs {
   std::vector<std::string> files;
   std::vector<std::string> statements;
+  std::string db;
   bool json = false, canonical = false, long_form = false, allow_unknown = false, quiet = false;
 };
 
@@ -31,6 +32,7 @@ void run_validate(const BelArgs &a) {
   BelOptions options;
   options.long_form = a.long_form;
   options.unknown_namespace_is_error = !a.allow_unknown;
+  if (!a.db.empty()) options.resolver = open_graph(a.db, false).bel_resolver();
   std::vector<std::pair<std::string, BelDocument>> docs;
   for (const std::string &f : a.files) docs.emplace_back(f, read_document(f, options));
   if (!a.statements.empty()) {
@@ -79,6 +81,9 @@ void add_bel(CLI::App &app) {
   auto *c = bel->add_subcommand("validate", "Check BEL statements (a BEL script or one statement per line); exit 1 on any error");
   c->add_option("file", a->files, "BEL script or statement list, plain text; - reads standard input");
   c->add_option("-e,--statement", a->statements, "A statement to check (repeatable)");
+  c->add_option("--db", a->db,
+                 "Knowledge base whose identifiers the canonical form uses: HGNC symbols and ids, ontology term "
+                 "names and ids, written NS:id ! label");
   c->add_flag("--json", a->json, "Print JSON: every problem and every statement with its canonical form and context");
   c->add_flag("--canonical", a->canonical, "Print the canonical form of every valid statement (problems go to standard error)");
   c->add_flag("--long", a->long_form, "Canonical form with long function names (proteinAbundance instead of p)");

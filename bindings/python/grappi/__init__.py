@@ -71,6 +71,8 @@ _ontology = _fn("grappi_graph_ontology_json", _status, ctypes.c_void_p, ctypes.c
                 ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
 _bel_validate = _fn("grappi_bel_validate", _status, ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_void_p),
                     ctypes.POINTER(_size))
+_graph_bel_validate = _fn("grappi_graph_bel_validate", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32,
+                          ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(_size))
 _pagerank = _fn("grappi_graph_pagerank", _status, ctypes.c_void_p, ctypes.POINTER(_i64), _size, ctypes.c_double,
                 ctypes.POINTER(_i64), ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_size))
 
@@ -396,6 +398,14 @@ class Graph:
         rel = ",".join(relations).encode() if relations else None
         p = ctypes.c_void_p()
         _check(_ontology(self._handle(), question.encode(), enc(term), enc(other), rel, ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def bel_validate(self, text, long_form=False, allow_unknown_namespaces=False):
+        """bel_validate with this graph's identifiers: HGNC symbols and ids and imported ontology
+        terms are written NS:id ! label in the canonical forms."""
+        flags = (1 if long_form else 0) | (2 if allow_unknown_namespaces else 0)
+        p = ctypes.c_void_p()
+        _check(_graph_bel_validate(self._handle(), text.encode(), flags, ctypes.byref(p), None))
         return json.loads(_take_string(p))
 
     def khop(self, question, seeds=3, hops=1, degree_cap=0):

@@ -79,6 +79,10 @@ class GraphTest(unittest.TestCase):
             self.assertEqual(anc["ancestors"][0]["external_id"], "MI:0915")
             with self.assertRaises(grappi.Error):
                 g.ontology("siblings", "MI:0407")
+            # BEL with the graph's identifiers: a GO term by name or by id, one canonical form.
+            g.import_file(os.path.join(DATA, "ontology", "goslim_generic.obo"))
+            r = g.bel_validate("p(HGNC:AKT1) -> bp(GO:autophagy)\np(HGNC:AKT1) -> bp(GO:0006914)\n")
+            self.assertEqual({x["canonical"] for x in r["results"]}, {"p(HGNC:AKT1) increases bp(GO:0006914 ! autophagy)"})
             nodes, edges = g.export(os.path.join(d, "kb.jsonl"))
             self.assertEqual((nodes, edges), g.counts())
             copy = grappi.Graph(os.path.join(d, "copy.db"))

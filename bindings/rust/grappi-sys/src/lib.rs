@@ -221,6 +221,8 @@ extern "C" {
                                       out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_bel_validate(text: *const c_char, flags: u32, out_json: *mut *mut c_char, out_errors: *mut usize)
                                -> grappi_status;
+    pub fn grappi_graph_bel_validate(g: *mut grappi_graph, text: *const c_char, flags: u32, out_json: *mut *mut c_char,
+                                     out_errors: *mut usize) -> grappi_status;
     pub fn grappi_graph_pagerank(g: *mut grappi_graph, seeds: *const i64, seed_count: usize, damping: c_double,
                                  out_ids: *mut i64, out_scores: *mut c_double, capacity: usize,
                                  out_count: *mut usize) -> grappi_status;

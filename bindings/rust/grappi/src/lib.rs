@@ -60,6 +60,14 @@ pub fn version() -> String {
 /// citation, evidence and annotations) with the number of errors. Invalid BEL is not an `Err`.
 pub fn bel_validate(text: &str, long_form: bool, allow_unknown_namespaces: bool) -> Result<(String, usize)> {
     let t = cstring(text)?;
+    let flags = bel_flags(long_form, allow_unknown_namespaces);
+    let mut out = ptr::null_mut();
+    let mut errors = 0usize;
+    check(unsafe { sys::grappi_bel_validate(t.as_ptr(), flags, &mut out, &mut errors) })?;
+    Ok((unsafe { take_string(out) }, errors))
+}
+
+fn bel_flags(long_form: bool, allow_unknown_namespaces: bool) -> u32 {
     let mut flags = 0u32;
     if long_form {
         flags |= sys::GRAPPI_BEL_LONG_FORM;
@@ -67,10 +75,7 @@ pub fn bel_validate(text: &str, long_form: bool, allow_unknown_namespaces: bool)
     if allow_unknown_namespaces {
         flags |= sys::GRAPPI_BEL_ALLOW_UNKNOWN_NAMESPACES;
     }
-    let mut out = ptr::null_mut();
-    let mut errors = 0usize;
-    check(unsafe { sys::grappi_bel_validate(t.as_ptr(), flags, &mut out, &mut errors) })?;
-    Ok((unsafe { take_string(out) }, errors))
+    flags
 }
 
 /// A knowledge-graph database (created when missing); closed when dropped.
@@ -355,6 +360,17 @@ impl Graph {
         let mut out = ptr::null_mut();
         check(unsafe { sys::grappi_graph_ontology_json(self.h, q.as_ptr(), p(&t), p(&o), p(&r), &mut out) })?;
         Ok(unsafe { take_string(out) })
+    }
+
+    /// `bel_validate` with this graph's identifiers: HGNC symbols and ids and imported ontology
+    /// terms are written `NS:id ! label` in the canonical forms.
+    pub fn bel_validate(&self, text: &str, long_form: bool, allow_unknown_namespaces: bool) -> Result<(String, usize)> {
+        let t = cstring(text)?;
+        let mut out = ptr::null_mut();
+        let mut errors = 0usize;
+        let flags = bel_flags(long_form, allow_unknown_namespaces);
+        check(unsafe { sys::grappi_graph_bel_validate(self.h, t.as_ptr(), flags, &mut out, &mut errors) })?;
+        Ok((unsafe { take_string(out) }, errors))
     }
 
     fn retrieve_options(mode: &CString, order: EventOrder) -> Result<sys::grappi_retrieve_options> {

@@ -35,6 +35,11 @@ fn interactions_and_ontologies() {
     let lca = g.ontology_json("lca", Some("MI:0407"), Some("MI:0403"), &["obo.is_a"]).unwrap();
     assert!(lca.contains("\"distance\":5"));
     assert_eq!(g.ontology_json("siblings", Some("MI:0407"), None, &[]).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    // BEL with the graph's identifiers: GO terms by name and by id have one canonical form.
+    g.import(data("ontology/goslim_generic.obo"), None).unwrap();
+    let (bel, errors) = g.bel_validate("p(HGNC:AKT1) -> bp(GO:autophagy)\np(HGNC:AKT1) -> bp(GO:0006914)\n", false, false).unwrap();
+    assert_eq!(errors, 0);
+    assert_eq!(bel.matches("\"canonical\":\"p(HGNC:AKT1) increases bp(GO:0006914 ! autophagy)\"").count(), 2);
     let (nodes, edges_out) = g.export(dir.join("kb.jsonl"), "jsonl").unwrap();
     let (n, e) = g.counts().unwrap();
     assert_eq!((nodes as i64, edges_out as i64), (n, e));
