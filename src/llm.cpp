@@ -12,6 +12,8 @@
 #include <set>
 #include <sstream>
 
+#include "answer_json.hpp"
+#include "grounding_offline.hpp"
 #include "grappi/error.hpp"
 #include "http.hpp"
 #include "text_util.hpp"
@@ -254,6 +256,10 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
   ChatResponse out;
   out.model = identity();
   out.finish_reason = "stop";
+  if (kind.rfind("ground.", 0) == 0) {
+    out.content = detail::offline_grounding_answer(t);
+    return out;
+  }
   if (kind == "edge") {
     const json &s = t.value("source", json::object()), &g = t.value("target", json::object());
     const std::string a = str_field(s, "name"), b = str_field(g, "name");
@@ -399,23 +405,33 @@ bool number_from_string(const std::string &s, double &out) {
 
 }  // namespace
 
-PathAnswer parse_path_answer(std::string_view text) {
-  PathAnswer a;
+namespace detail {
+
+bool json_object_in(std::string_view text, json &out, std::string &error) {
   std::string body = strip_fences(text);
   auto [b, e] = find_object(body, 0);
   if (b == std::string::npos) {
-    a.error = body.empty() ? "empty answer" : "no JSON object in the answer";
-    return a;
+    error = body.empty() ? "empty answer" : "no JSON object in the answer";
+    return false;
   }
   if (e == std::string::npos) {
-    a.error = "truncated JSON object in the answer";
-    return a;
+    error = "truncated JSON object in the answer";
+    return false;
   }
-  json j = json::parse(body.substr(b, e - b), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    a.error = "malformed JSON in the answer";
-    return a;
+  out = json::parse(body.substr(b, e - b), nullptr, false);
+  if (out.is_discarded() || !out.is_object()) {
+    error = "malformed JSON in the answer";
+    return false;
   }
+  return true;
+}
+
+}  // namespace detail
+
+PathAnswer parse_path_answer(std::string_view text) {
+  PathAnswer a;
+  json j;
+  if (!detail::json_object_in(text, j, a.error)) return a;
   const json *score = nullptr;
   for (const char *key : {"relevance_score", "relevance", "score"})
     if (j.contains(key)) {

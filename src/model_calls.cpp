@@ -112,6 +112,20 @@ void ModelCalls::remember(const std::string &key, const std::string &kind, const
   to_store_.push_back(std::move(cr));
 }
 
+std::optional<std::string> ModelCalls::cached_text(const std::string &key) const {
+  if (!caching_) return std::nullopt;
+  auto hit = kg_.cached_response(key);
+  if (!hit) return std::nullopt;
+  return std::move(hit->content);
+}
+
+void ModelCalls::remember_text(const std::string &key, const std::string &kind, const std::string &content) {
+  ChatResponse r;
+  r.content = content;
+  r.finish_reason = "derived";
+  remember(key, kind, r);
+}
+
 void ModelCalls::flush() {
   std::vector<CachedResponse> batch;
   {

@@ -117,6 +117,12 @@ class ModelCalls {
     return out;
   }
 
+  /// A text the agent stored under a key of its own making (a part of an answer, such as one
+  /// term's score out of a listwise answer), when caching.
+  std::optional<std::string> cached_text(const std::string &key) const;
+  /// Remembers such a text under its key (flush() stores it).
+  void remember_text(const std::string &key, const std::string &kind, const std::string &content);
+
   /// Stores the answers remembered so far in one transaction (nothing when not caching or the
   /// database is read-only).
   void flush();

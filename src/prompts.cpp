@@ -7,6 +7,7 @@
 
 #include "grappi/error.hpp"
 #include "grappi/llm.hpp"
+#include "templates.hpp"
 #include "text_util.hpp"
 
 namespace grappi {
@@ -62,7 +63,18 @@ void scan(const std::string &t, const std::string &where, Text &&text, Field &&f
   text(pos, t.size());
 }
 
-void check(const std::string &t, const std::set<std::string> &allowed, const std::string &where) {
+using detail::check_template;
+using detail::read_template;
+
+std::string hash_version(const PromptTemplates &t) {
+  return detail::sha256_hex(t.system + '\0' + t.edge + '\0' + t.path + '\0' + t.repair).substr(0, 12);
+}
+
+}  // namespace
+
+namespace detail {
+
+void check_template(const std::string &t, const std::set<std::string> &allowed, const std::string &where) {
   scan(
       t, where, [](std::size_t, std::size_t) {},
       [&](const std::string &f) {
@@ -70,7 +82,7 @@ void check(const std::string &t, const std::set<std::string> &allowed, const std
       });
 }
 
-std::string read_all(const std::string &path) {
+std::string read_template(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorCode::io, "cannot read template file '" + path + "'");
   std::ostringstream s;
@@ -78,11 +90,7 @@ std::string read_all(const std::string &path) {
   return s.str();
 }
 
-std::string hash_version(const PromptTemplates &t) {
-  return detail::sha256_hex(t.system + '\0' + t.edge + '\0' + t.path + '\0' + t.repair).substr(0, 12);
-}
-
-}  // namespace
+}  // namespace detail
 
 PromptTemplates PromptTemplates::defaults() {
   PromptTemplates t;
@@ -97,16 +105,16 @@ PromptTemplates PromptTemplates::defaults() {
 void PromptTemplates::load(const std::string &system_file, const std::string &edge_file, const std::string &path_file) {
   PromptTemplates t = *this;
   if (!system_file.empty()) {
-    t.system = read_all(system_file);
-    check(t.system, {}, "system template '" + system_file + "'");
+    t.system = read_template(system_file);
+    check_template(t.system, {}, "system template '" + system_file + "'");
   }
   if (!edge_file.empty()) {
-    t.edge = read_all(edge_file);
-    check(t.edge, kEdgeFields, "edge template '" + edge_file + "'");
+    t.edge = read_template(edge_file);
+    check_template(t.edge, kEdgeFields, "edge template '" + edge_file + "'");
   }
   if (!path_file.empty()) {
-    t.path = read_all(path_file);
-    check(t.path, kPathFields, "path template '" + path_file + "'");
+    t.path = read_template(path_file);
+    check_template(t.path, kPathFields, "path template '" + path_file + "'");
   }
   if (system_file.empty() && edge_file.empty() && path_file.empty()) return;
   t.version = "custom-" + hash_version(t);

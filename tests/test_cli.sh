@@ -3,7 +3,7 @@
 # separate tests (tests/CMakeLists.txt): two set-up parts import the yeast network and the
 # human demo data once into $DBDIR, the other parts use those databases (copying them first
 # when they change them).
-#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab | bel | cx2
+#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab | bel | cx2 | ground
 set -euo pipefail
 : "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}" "${DBDIR:?directory of the shared databases}"
 PART=${1:?part}
@@ -363,6 +363,44 @@ printf 'format-version: 1.2\n\n[Term]\nid: T:1\ndef: "unterminated\n' > "$T/bad.
 rc=$(status_of "$GRAPPI" import --db "$O" "$T/bad.obo")
 [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ] || fail "bad OBO exited $rc"
 grep -q "bad.obo:5: unterminated quoted text" "$T/err" || fail "bad OBO message: $(cat "$T/err")"
+;;
+
+ground)  # PSI-MI grounding with the offline model on BioInfer abstracts and a yeast sentence
+G="$T/g.db"
+LIT="$HERE/data/literature"
+"$GRAPPI" import --db "$G" --info "$DATA/4932.protein.info.v12.0.txt.gz" --obo "$DATA/ontology/psi-mi.obo" > /dev/null
+out=$("$GRAPPI" ground --db "$G" --text "$LIT/BioInfer.d403.PMID11418599.txt" --pair TESK2,cofilin --strategy stuff)
+echo "$out" | grep -q "^TESK2 - cofilin (stuff): MI:0217 phosphorylation reaction, score" || fail "ground: $out"
+echo "$out" | grep -q "not a language model" || fail "the offline model must say so: $out"
+echo "$out" | grep -q "quote: Like TESK1, TESK2 phosphorylated cofilin" || fail "quote: $out"
+printf 'We show that Cdc28 phosphorylates Sic1 in vitro.\n\nSic1 binds Cdc28 directly in a two-hybrid assay.\n' > "$T/yeast.txt"
+"$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy all > "$T/all.txt"
+for s in bfs dfs dynamic pagerank random rag stuff; do grep -q "^$s " "$T/all.txt" || fail "no $s row: $(cat "$T/all.txt")"; done
+"$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy bfs --batch 4 --json - > "$T/one.json"
+python3 - "$T/one.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["strategy"] == "bfs" and r["root"] == "MI:0190" and r["candidates"] == 146, r
+assert r["term"]["id"].startswith("MI:") and r["offline"] is True, r
+assert "CDC28" in r["names_a"] and r["trace"]["visits"][0]["id"] == "MI:0190", r["trace"]
+assert all(q["in_text"] for q in r["quotes"]) and len(r["quotes"]) == 2, r["quotes"]
+assert r["usage"]["model_calls"] == 0 and r["usage"]["summary"]["local_answers"] == 1, r["usage"]
+PY
+# FILE<TAB>A<TAB>B lines: a relative FILE is read beside the pairs file.
+mkdir "$T/papers" && cp "$LIT/BioInfer.d403.PMID11418599.txt" "$LIT/BioInfer.d499.PMID10613909.txt" "$T/papers/"
+printf 'BioInfer.d403.PMID11418599.txt\tTESK2\tcofilin\n# a comment\nBioInfer.d499.PMID10613909.txt\tcofilin\tactin\n' > "$T/papers/pairs.tsv"
+"$GRAPPI" ground --db "$G" --pairs "$T/papers/pairs.tsv" --concurrency 2 --json "$T/pairs.json" --quiet
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert [r["protein_b"] for r in j]==["cofilin","actin"] and all(r["term"] for r in j), j' "$T/pairs.json"
+"$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --dry-run | grep -q "dry run: at most 148 model calls" || fail "dry run"
+rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28)
+[ "$rc" -eq 2 ] && grep -q "a pair is two proteins separated by a comma" "$T/err" || fail "one protein exited $rc: $(cat "$T/err")"
+rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --root MI:9999)
+[ "$rc" -eq 2 ] && grep -q "the root 'MI:9999' is not in the database" "$T/err" || fail "unknown root exited $rc: $(cat "$T/err")"
+rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/missing.txt" --pair CDC28,SIC1)
+[ "$rc" -eq 1 ] && grep -q "cannot read the text file" "$T/err" || fail "missing text exited $rc"
+printf 'only-one-field\n' > "$T/badpairs.tsv"
+rc=$(status_of "$GRAPPI" ground --db "$G" --pairs "$T/badpairs.tsv")
+[ "$rc" -eq 2 ] && grep -q "badpairs.tsv:1: expected" "$T/err" || fail "bad pairs file exited $rc: $(cat "$T/err")"
 ;;
 
 mitab)  # IntAct beside the yeast network (a copy of it)

@@ -29,6 +29,7 @@ int main(int argc, char **argv) {
   add_explore(app);
   add_ontology(app);
   add_bel(app);
+  add_ground(app);
   try {
     app.parse(argc, argv);  // a command runs in its callback
   } catch (const ExitStatus &e) {

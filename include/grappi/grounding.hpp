@@ -1,0 +1,199 @@
+// grappi/grounding.hpp — relation grounding by ontology traversal: which term of an ontology
+// (PSI-MI "interaction type" by default) best describes how two proteins interact in a text,
+// with the evidence quotes, a confidence and the trace of the terms considered. After Reder et
+// al., "Agentic Knowledge Graph Traversal in Protein-Protein Relation Grounding": a relation
+// summary, a traversal that scores terms 1-5 against it, and a pick among the best-scored terms.
+#pragma once
+
+#include "grappi/export.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/knowledge_graph.hpp"
+#include "grappi/llm.hpp"
+#include "grappi/pipeline.hpp"
+
+namespace grappi {
+
+/// How the ontology is walked.
+enum class GroundingStrategy {
+  bfs,       ///< breadth-first from the root, children by external id
+  dfs,       ///< depth-first (pre-order) from the root, children by external id
+  dynamic,   ///< greedy: the root's children, then the children of a term only when it scores >= threshold
+  pagerank,  ///< every term, by descending PageRank of the ontology graph (ties by id)
+  random,    ///< every term in a seeded random order
+  rag,       ///< only the rag_k terms whose text is most similar to the summary
+  stuff      ///< every term in one listwise request
+};
+
+/// "bfs", "dfs", "dynamic", "pagerank", "random", "rag", "stuff".
+GRAPPI_CXX_API const char *to_string(GroundingStrategy strategy) noexcept;
+/// Inverse of to_string; Error(invalid_argument) listing the names otherwise.
+GRAPPI_CXX_API GroundingStrategy grounding_strategy(std::string_view name);
+/// Every strategy, in the order above.
+GRAPPI_CXX_API std::vector<GroundingStrategy> all_grounding_strategies();
+
+/// Prompt templates of the three stages ({{name}} fields; see the README "Grounding"). The
+/// version is part of every cache key.
+struct GRAPPI_CXX_API GroundingTemplates {
+  std::string version;  ///< "ground-1-<hash>" built in, "custom-<hash>" after load
+  std::string system;   ///< the system message
+  /// The first chunk: {{protein_a}}, {{protein_b}}, {{chunk}}, {{part}}, {{parts}}.
+  std::string summary;
+  /// Every later chunk: the same fields and {{summary}} (the summary so far).
+  std::string refine;
+  /// Scoring: {{protein_a}}, {{protein_b}}, {{summary}}, {{terms}} (id, name, definition and
+  /// synonyms of each term of the request, one block per term).
+  std::string score;
+  /// Picking: {{protein_a}}, {{protein_b}}, {{summary}}, {{terms}} (the best-scored terms).
+  std::string pick;
+  /// The follow-up turn after an answer that does not parse: {{error}}.
+  std::string repair;
+  /// The built-in templates.
+  static GroundingTemplates defaults();
+  /// Replaces the non-empty templates with files' contents, checks their fields
+  /// (Error(invalid_argument) naming the file and field) and sets the version.
+  void load(const std::string &system_file, const std::string &summary_file, const std::string &refine_file,
+            const std::string &score_file, const std::string &pick_file);
+};
+
+/// Options of ground().
+struct GroundingOptions {
+  GroundingStrategy strategy = GroundingStrategy::pagerank;  ///< how the ontology is walked
+  std::string root = "MI:0190";  ///< the subtree whose live terms may be chosen (id or name)
+  std::vector<std::string> relations = {"obo.is_a"};  ///< child -> parent relations
+  std::size_t batch = 1;          ///< terms per scoring request (listwise when > 1); stuff: all
+  std::size_t chunk_size = 4000;  ///< characters per chunk of the text (relation summary)
+  std::size_t chunk_overlap = 400;  ///< characters shared by consecutive chunks
+  /// bfs, dfs, random, pagerank: stop when the last `patience` evaluations found no better
+  /// score and then `lookahead` more do not either (0: score every term).
+  std::size_t patience = 10;
+  std::size_t lookahead = 5;  ///< terms scored after the patience ran out
+  int threshold = 3;          ///< dynamic: the score whose children are queued
+  std::size_t rag_k = 10;     ///< rag: terms scored
+  uint64_t seed = 1;          ///< random: the order's seed
+  std::size_t max_calls = 0;  ///< model-call budget of one grounding (0: none)
+  int64_t max_tokens = 0;     ///< token budget (0: none)
+  bool use_cache = true;      ///< read and write the database's response cache
+  /// Plan only: no model call; the result holds the estimated calls and prompt tokens (the
+  /// traversal's as an upper bound: every term it could score).
+  bool dry_run = false;
+  GroundingTemplates templates = GroundingTemplates::defaults();  ///< the prompts
+};
+
+/// A quote the summary gives as evidence, checked against the text.
+struct GroundingQuote {
+  std::string text;        ///< as the model gave it
+  bool in_text = false;    ///< found verbatim in the input (blanks and case aside)
+  std::size_t offset = 0;  ///< where it starts in the input, when found
+};
+
+/// One term considered by the traversal.
+struct GroundingVisit {
+  int64_t term = 0;         ///< node id
+  std::string id;           ///< external id ("MI:0407")
+  std::string name;         ///< term name
+  std::optional<int> score; ///< 1-5; none when the answer failed or was skipped
+  std::string status;       ///< "ok", "cached", "failed", "skipped"
+  std::string error;        ///< why it failed or was skipped
+  bool lookahead = false;   ///< scored during a look-ahead
+};
+
+/// The outcome of one grounding.
+struct GroundingResult {
+  std::string protein_a;  ///< the first protein as named
+  std::string protein_b;  ///< the second protein as named
+  std::vector<std::string> names_a;  ///< the names of the first protein searched for in the text
+  std::vector<std::string> names_b;  ///< the names of the second protein searched for in the text
+  GroundingStrategy strategy = GroundingStrategy::pagerank;  ///< the walk used
+  std::string root;                  ///< the root's external id
+  std::size_t chunks = 0;            ///< chunks of the text
+  std::string summary;               ///< the relation summary
+  std::string summary_status;        ///< "ok" or "failed" (the error says why)
+  std::string summary_error;         ///< why the summary failed
+  std::vector<GroundingQuote> quotes;  ///< evidence quotes, each checked against the text
+  std::vector<GroundingVisit> visits;  ///< the terms scored, in visit order
+  std::size_t candidates = 0;        ///< live terms under the root
+  std::string stop_reason;           ///< why the traversal stopped
+  /// The chosen term: a live term under the root among the best-scored ones; none when no
+  /// term could be scored.
+  std::optional<GroundingVisit> term;
+  int best_score = 0;               ///< the best score reached (0: none)
+  std::vector<std::string> tied;    ///< external ids of the terms that reached it
+  std::optional<int> confidence;    ///< the model's self-assessed confidence (1-5)
+  std::string pick_status;          ///< "single", "ok", "cached", "fallback" (the pick failed), "none"
+  std::string pick_error;           ///< why the pick fell back
+  StageUsage summary_usage;    ///< model use of the relation summary
+  StageUsage traversal_usage;  ///< model use of the traversal (scoring)
+  StageUsage pick_usage;       ///< model use of the pick
+  bool offline = false;  ///< the answers came from the offline model, not a language model
+  bool dry_run = false;  ///< planned only (estimated_* hold the plan)
+  std::size_t estimated_calls = 0;         ///< dry run: model calls (at most)
+  int64_t estimated_prompt_tokens = 0;     ///< dry run: prompt tokens (at most)
+  nlohmann::json model;  ///< the model's description
+  std::string template_version;  ///< the templates used
+};
+
+/// One pair to ground in a text (the text is the caller's and must outlive the call).
+struct GroundingJob {
+  std::string_view text;  ///< the paper's text
+  std::string protein_a;  ///< the first protein as the user names it
+  std::string protein_b;  ///< the second protein
+};
+
+/// Grounds protein pairs in texts over one ontology subtree, read once: its live terms, their
+/// texts, the PageRank order and the term-text statistics are shared by every grounding.
+/// ground() is thread-safe: pairs may be grounded from several threads at once.
+class GRAPPI_CXX_API Grounder {
+ public:
+  /// Reads the subtree under options.root. Error(not_found) when the root is not a term of
+  /// the database, Error(invalid_argument) for a zero batch or chunk size, an overlap not
+  /// below the chunk size or an unknown relation.
+  Grounder(KnowledgeGraph &kg, LanguageModel &model, GroundingOptions options = {});
+  ~Grounder();
+  Grounder(const Grounder &) = delete;
+  Grounder &operator=(const Grounder &) = delete;
+  /// Grounds the relation between two proteins in a text with the options' strategy. The
+  /// proteins are named as the user knows them; the names searched for in the text are those
+  /// names and, when the knowledge base resolves them, the protein's preferred name and
+  /// name-like aliases. Never throws for a failing model: failures are recorded in the
+  /// result. Error(invalid_argument) for an empty name or text.
+  GroundingResult ground(std::string_view text, const std::string &protein_a, const std::string &protein_b) const;
+  /// The same with another strategy (the summary and term scores are shared through the
+  /// response cache).
+  GroundingResult ground(std::string_view text, const std::string &protein_a, const std::string &protein_b,
+                         GroundingStrategy strategy) const;
+  /// Grounds many jobs, up to `concurrency` at once, each with every strategy given in turn
+  /// (the later ones reuse the summary and the term scores through the response cache):
+  /// result[i][k] is job i with strategies[k]. The first error (a bad job) is rethrown after
+  /// the running jobs finish.
+  std::vector<std::vector<GroundingResult>> ground(const std::vector<GroundingJob> &jobs,
+                                                   const std::vector<GroundingStrategy> &strategies,
+                                                   std::size_t concurrency) const;
+  /// Live terms under the root (the root included).
+  std::size_t terms() const;
+  /// The options in force.
+  const GroundingOptions &options() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// One grounding with a fresh Grounder; see Grounder::ground.
+GRAPPI_CXX_API GroundingResult ground(KnowledgeGraph &kg, LanguageModel &model, std::string_view text,
+                                      const std::string &protein_a, const std::string &protein_b,
+                                      const GroundingOptions &options = {});
+
+/// The result as JSON (README "Grounding").
+GRAPPI_CXX_API nlohmann::json to_json(const GroundingResult &result);
+
+}  // namespace grappi

@@ -1,0 +1,61 @@
+// Internal: the text side of relation grounding: chunks, sentences, protein mentions, quote
+// checks and the lexical similarity of a summary to ontology terms (TF-IDF over word stems).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace grappi::detail {
+
+/// [begin, end) ranges of about `size` characters covering text, consecutive ones sharing
+/// `overlap` characters; a range ends at a sentence or line end, or a blank, when one lies in
+/// its last quarter. Requires overlap < size.
+std::vector<std::pair<std::size_t, std::size_t>> chunk_ranges(std::string_view text, std::size_t size,
+                                                              std::size_t overlap);
+
+/// [begin, end) of each sentence: split after '.', '!' or '?' followed by a blank, and at
+/// blank lines; surrounding blanks trimmed; empty sentences dropped.
+std::vector<std::pair<std::size_t, std::size_t>> sentence_ranges(std::string_view text);
+
+/// Finds mentions of a protein by its names, as whole words ignoring case, except that a name
+/// of up to 5 characters with an upper-case letter (a gene symbol: "CAT", "CDC28") does not
+/// match an occurrence written all in lower case ("cat").
+class MentionFinder {
+ public:
+  explicit MentionFinder(std::vector<std::string> names);
+  bool mentioned_in(std::string_view text) const;
+  const std::vector<std::string> &names() const { return names_; }
+
+ private:
+  std::vector<std::string> names_;
+};
+
+/// Where a quote occurs in text, comparing case-insensitively with runs of blanks as one
+/// blank and ignoring quotation marks and an ellipsis around the quote; nullopt when it does not.
+std::optional<std::size_t> find_quote(std::string_view text, std::string_view quote);
+
+/// Lower-case word stems of a text: words() with common English suffixes removed
+/// ("phosphorylates", "phosphorylation" -> "phosphoryl"; "binding", "binds" -> "bind"); stop
+/// words dropped.
+std::vector<std::string> stems(std::string_view text);
+
+/// Cosine similarity of a text to each of a set of documents (ontology terms), with TF-IDF
+/// weights learned from the documents themselves.
+class TermSimilarity {
+ public:
+  explicit TermSimilarity(const std::vector<std::string> &documents);
+  std::vector<double> similarity(std::string_view text) const;
+
+ private:
+  std::unordered_map<std::string, double> idf_;
+  std::vector<std::unordered_map<std::string, double>> docs_;  // normalised TF-IDF vectors
+  double default_idf_ = 0;
+  std::unordered_map<std::string, double> vector_of(std::string_view text) const;
+};
+
+}  // namespace grappi::detail

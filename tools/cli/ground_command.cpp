@@ -1,0 +1,215 @@
+// grappi ground: the ontology term (PSI-MI interaction type by default) that best describes how
+// two proteins interact in a text, with quotes, a confidence and the trace (grappi/grounding.hpp).
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+
+namespace grappi::cli {
+
+namespace {
+
+struct GroundArgs {
+  std::string db, text, pair, pairs, strategy = "pagerank", llm = "extractive", model, json;
+  std::string system_template, summary_template, refine_template, score_template, pick_template;
+  GroundingOptions o;
+  OpenAIChatOptions chat;
+  std::size_t concurrency = 4;
+  bool no_cache = false, no_json_mode = false, quiet = false;
+};
+
+std::string read_text(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCode::io, "ground: cannot read the text file '" + path + "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::pair<std::string, std::string> split_pair(const std::string &spec, const std::string &where) {
+  const auto comma = spec.find(',');
+  if (comma == std::string::npos || spec.find(',', comma + 1) != std::string::npos)
+    throw Error(ErrorCode::invalid_argument, where + ": a pair is two proteins separated by a comma, e.g. MAPT,GSK3B");
+  return {spec.substr(0, comma), spec.substr(comma + 1)};
+}
+
+// One grounding job: a text and a pair (the text is read once per file).
+struct Job {
+  std::string file, a, b;
+};
+
+std::vector<Job> read_pairs(const GroundArgs &a) {
+  std::vector<Job> jobs;
+  if (!a.pair.empty()) {
+    if (a.text.empty()) throw Error(ErrorCode::invalid_argument, "ground: --pair needs --text FILE");
+    auto [x, y] = split_pair(a.pair, "--pair");
+    jobs.push_back({a.text, x, y});
+  }
+  if (!a.pairs.empty()) {
+    // Lines "A<TAB>B" (with --text) or "FILE<TAB>A<TAB>B"; '#' comments; a FILE is relative to
+    // the pairs file's directory.
+    std::ifstream in(a.pairs);
+    if (!in) throw Error(ErrorCode::io, "ground: cannot read the pairs file '" + a.pairs + "'");
+    const auto slash = a.pairs.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "" : a.pairs.substr(0, slash + 1);
+    std::string line;
+    for (std::size_t no = 1; std::getline(in, line); ++no) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.empty() || line[0] == '#') continue;
+      std::vector<std::string> f;
+      std::stringstream ss(line);
+      for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
+      const std::string where = a.pairs + ":" + std::to_string(no);
+      if (f.size() == 2) {
+        if (a.text.empty()) throw Error(ErrorCode::invalid_argument, where + ": two columns need --text FILE");
+        jobs.push_back({a.text, f[0], f[1]});
+      } else if (f.size() == 3) {
+        jobs.push_back({!f[0].empty() && f[0][0] == '/' ? f[0] : dir + f[0], f[1], f[2]});
+      } else {
+        throw Error(ErrorCode::invalid_argument, where + ": expected 'A<TAB>B' or 'FILE<TAB>A<TAB>B', found " +
+                                                     std::to_string(f.size()) + " tab-separated fields");
+      }
+    }
+  }
+  if (jobs.empty()) throw Error(ErrorCode::invalid_argument, "ground: give --text FILE --pair A,B or --pairs FILE");
+  return jobs;
+}
+
+void print_one(const GroundingResult &r) {
+  std::cout << r.protein_a << " - " << r.protein_b << " (" << to_string(r.strategy) << "): ";
+  if (r.term) {
+    std::cout << r.term->id << " " << r.term->name << ", score " << r.best_score;
+    if (r.confidence) std::cout << ", confidence " << *r.confidence;
+    if (r.tied.size() > 1) std::cout << " (picked among " << r.tied.size() << " terms scored " << r.best_score << ")";
+    if (r.pick_status == "fallback") std::cout << " [the pick failed: the first best-scored term]";
+  } else {
+    std::cout << "no term (" << r.stop_reason << ")";
+  }
+  std::cout << '\n';
+  if (r.offline) std::cout << "  (offline model: extractive summary and word-overlap scores, not a language model)\n";
+  for (const GroundingQuote &q : r.quotes)
+    std::cout << "  " << (q.in_text ? "quote: " : "quote NOT IN THE TEXT: ") << q.text.substr(0, 300) << '\n';
+  std::cout << "  " << r.visits.size() << " of " << r.candidates << " terms scored; " << r.stop_reason << '\n';
+}
+
+void run(GroundArgs &a) {
+  if (a.llm == "openai" && a.model.empty()) throw Error(ErrorCode::invalid_argument, "ground: --llm openai needs --model");
+  const std::vector<Job> jobs = read_pairs(a);
+  std::vector<GroundingStrategy> strategies;
+  if (a.strategy == "all") strategies = all_grounding_strategies();
+  else strategies.push_back(grounding_strategy(a.strategy));
+  KnowledgeGraph g = open_graph(a.db, false);
+  ChatModelSpec spec;
+  spec.kind = a.llm;
+  spec.openai = a.chat;
+  spec.openai.model = a.model;
+  spec.openai.json_mode = !a.no_json_mode;
+  spec.openai.concurrency = a.concurrency;
+  auto model = make_chat_model(spec);
+  GroundingOptions o = a.o;
+  o.strategy = strategies.front();
+  o.use_cache = !a.no_cache;
+  o.templates.load(a.system_template, a.summary_template, a.refine_template, a.score_template, a.pick_template);
+  const Grounder grounder(g, *model, o);
+  // Texts read once.
+  std::map<std::string, std::string> texts;
+  for (const Job &j : jobs)
+    if (!texts.count(j.file)) texts[j.file] = read_text(j.file);
+  std::vector<GroundingJob> work;
+  for (const Job &j : jobs) work.push_back({texts.at(j.file), j.a, j.b});
+  const auto results = grounder.ground(work, strategies, a.concurrency);
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    for (const GroundingResult &r : results[i]) {
+      nlohmann::json j = to_json(r);
+      j["text_file"] = jobs[i].file;
+      out.push_back(std::move(j));
+    }
+  if (!a.json.empty()) write_output(a.json, (out.size() == 1 ? out[0] : out).dump(2) + "\n");
+  if (a.quiet || a.json == "-") return;
+  if (o.dry_run) {
+    std::size_t calls = 0;
+    int64_t tokens = 0;
+    for (const auto &rs : results)
+      for (const GroundingResult &r : rs) calls += r.estimated_calls, tokens += r.estimated_prompt_tokens;
+    std::cout << "dry run: at most " << calls << " model calls and about " << tokens << " prompt tokens"
+              << (model->local() ? " (the offline model is not a language model: it would answer them locally)" : "")
+              << "; nothing was sent\n";
+    return;
+  }
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (strategies.size() == 1) {
+      print_one(results[i][0]);
+      continue;
+    }
+    std::cout << jobs[i].a << " - " << jobs[i].b << " in " << jobs[i].file << ":\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const GroundingResult &r : results[i]) {
+      const std::size_t calls = r.summary_usage.model_calls + r.traversal_usage.model_calls + r.pick_usage.model_calls;
+      const int64_t tokens = r.summary_usage.prompt_tokens + r.traversal_usage.prompt_tokens + r.pick_usage.prompt_tokens;
+      const std::size_t hits = r.summary_usage.cache_hits + r.traversal_usage.cache_hits + r.pick_usage.cache_hits;
+      rows.push_back({to_string(r.strategy), r.term ? r.term->id + " " + r.term->name : "-", std::to_string(r.best_score),
+                      r.confidence ? std::to_string(*r.confidence) : "-", std::to_string(r.visits.size()),
+                      std::to_string(calls), std::to_string(tokens), std::to_string(hits), r.stop_reason});
+    }
+    print_table({"strategy", "term", "score", "confidence", "scored", "calls", "prompt tokens", "cache hits", "stop"}, rows);
+  }
+  if (model->local()) std::cout << "(offline model: extractive summaries and word-overlap scores, not a language model)\n";
+}
+
+}  // namespace
+
+void add_ground(CLI::App &app) {
+  auto a = std::make_shared<GroundArgs>();
+  auto &o = a->o;
+  auto &chat = a->chat;
+  auto *c = app.add_subcommand("ground", "The ontology term (PSI-MI interaction type) that best describes how two proteins "
+                                         "interact in a text, with quotes, confidence and trace");
+  add_db_option(c, a->db);
+  c->add_option("--text", a->text, "The text: plain text or Markdown");
+  c->add_option("--pair", a->pair, "The two proteins, e.g. MAPT,GSK3B (names, aliases or ids)");
+  c->add_option("--pairs", a->pairs, "Many pairs: lines A<TAB>B (with --text) or FILE<TAB>A<TAB>B");
+  c->add_option("--root", o.root, "The ontology subtree to choose from (id or name)");
+  c->add_option("--relation", o.relations, "Child-to-parent relation(s) of the ontology");
+  c->add_option("--strategy", a->strategy, "pagerank, bfs, dfs, dynamic, random, rag, stuff, or all (side by side)")
+      ->check(CLI::IsMember({"pagerank", "bfs", "dfs", "dynamic", "random", "rag", "stuff", "all"}));
+  c->add_option("--batch", o.batch, "Terms per scoring request (1: one at a time as the reference; more: listwise)")
+      ->check(CLI::PositiveNumber);
+  c->add_option("--chunk-size", o.chunk_size, "Characters per chunk of the text")->check(CLI::PositiveNumber);
+  c->add_option("--chunk-overlap", o.chunk_overlap, "Characters shared by consecutive chunks");
+  c->add_option("--patience", o.patience, "bfs, dfs, random, pagerank: evaluations without a better score before the "
+                                          "look-ahead (0: score every term)");
+  c->add_option("--lookahead", o.lookahead, "Terms scored after the patience ran out");
+  c->add_option("--threshold", o.threshold, "dynamic: the score (1-5) whose children are visited")->check(CLI::Range(1, 5));
+  c->add_option("--rag-k", o.rag_k, "rag: terms scored")->check(CLI::PositiveNumber);
+  c->add_option("--random-seed", o.seed, "random: the order's seed");
+  c->add_option("--llm", a->llm, "extractive (offline default, not a language model) or openai (OpenAI-compatible HTTP)")
+      ->check(CLI::IsMember({"extractive", "openai"}));
+  c->add_option("--base-url", chat.base_url, "OpenAI-compatible base URL (POST {base}/chat/completions)");
+  c->add_option("--model", a->model, "Chat model name (required with --llm openai)");
+  c->add_option("--api-key-env", chat.api_key_env, "Environment variable holding the API key (never logged)");
+  c->add_option("--temperature", chat.temperature, "Sampling temperature");
+  c->add_option("--seed", chat.seed, "Sampling seed sent to the server");
+  c->add_option("--timeout", chat.timeout_seconds, "Seconds per request");
+  c->add_option("--retries", chat.max_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx");
+  c->add_flag("--no-json-mode", a->no_json_mode, "Do not send response_format json_object");
+  c->add_option("--concurrency", a->concurrency, "Pairs grounded at once (and model calls in flight)")->check(CLI::PositiveNumber);
+  c->add_option("--max-calls", o.max_calls, "Model-call budget per grounding (0: none)");
+  c->add_option("--max-tokens", o.max_tokens, "Token budget per grounding (0: none)");
+  c->add_flag("--dry-run", o.dry_run, "Print the most model calls and prompt tokens it could take; send nothing");
+  c->add_flag("--no-cache", a->no_cache, "Neither read nor write the response cache");
+  c->add_option("--system-template", a->system_template, "File replacing the system prompt");
+  c->add_option("--summary-template", a->summary_template, "File replacing the first-chunk summary prompt");
+  c->add_option("--refine-template", a->refine_template, "File replacing the refine prompt");
+  c->add_option("--score-template", a->score_template, "File replacing the scoring prompt");
+  c->add_option("--pick-template", a->pick_template, "File replacing the pick prompt");
+  c->add_option("--json", a->json, "Write the JSON result(s) to this file ('-' for standard output)");
+  c->add_flag("--quiet", a->quiet, "No summary on standard output");
+  c->callback([a] { run(*a); });
+}
+
+}  // namespace grappi::cli
