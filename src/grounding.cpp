@@ -735,6 +735,8 @@ std::size_t Grounder::terms() const { return impl_->terms.size(); }
 
 const GroundingOptions &Grounder::options() const { return impl_->opt; }
 
+KnowledgeGraph &Grounder::graph() const { return impl_->kg; }
+
 GroundingResult ground(KnowledgeGraph &kg, LanguageModel &model, std::string_view text, const std::string &a,
                        const std::string &b, const GroundingOptions &options) {
   return Grounder(kg, model, options).ground(text, a, b);

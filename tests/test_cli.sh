@@ -398,6 +398,13 @@ rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC
 [ "$rc" -eq 2 ] && grep -q "the root 'MI:9999' is not in the database" "$T/err" || fail "unknown root exited $rc: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/missing.txt" --pair CDC28,SIC1)
 [ "$rc" -eq 1 ] && grep -q "cannot read the text file" "$T/err" || fail "missing text exited $rc"
+# The evaluation against IntAct-style rows: the offline model finds the curated type.
+printf 'uniprotkb:Q96S53\tuniprotkb:P23528\t-\t-\tuniprotkb:TESK2(gene name)\tuniprotkb:cofilin(gene name)\tpsi-mi:"MI:0424"(protein kinase assay)\t-\tpubmed:11418599\ttaxid:9606\ttaxid:9606\tpsi-mi:"MI:0217"(phosphorylation reaction)\tpsi-mi:"MI:0469"(IntAct)\tintact:EBI-1\tintact-miscore:0.56\n' > "$T/gold.mitab"
+"$GRAPPI" eval grounding --db "$G" --gold "$T/gold.mitab" --texts "$LIT" --strategy stuff --json "$T/eval.json" > "$T/eval.txt"
+grep -q "gold: 1 pairs in papers (0 rows without a PubMed id or type), 1 with a text, 0 without" "$T/eval.txt" || fail "eval: $(cat "$T/eval.txt")"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); f=j["figures"][0]; assert f["strategy"]=="stuff" and f["exact"]==1 and j["cases"][0]["predicted"]=="MI:0217", j' "$T/eval.json"
+rc=$(status_of "$GRAPPI" eval grounding --db "$G" --gold "$T/gold.mitab" --texts "$T/nowhere")
+[ "$rc" -eq 1 ] && grep -q "is not a directory" "$T/err" || fail "eval without texts exited $rc"
 printf 'only-one-field\n' > "$T/badpairs.tsv"
 rc=$(status_of "$GRAPPI" ground --db "$G" --pairs "$T/badpairs.tsv")
 [ "$rc" -eq 2 ] && grep -q "badpairs.tsv:1: expected" "$T/err" || fail "bad pairs file exited $rc: $(cat "$T/err")"

@@ -611,3 +611,89 @@ TEST_CASE("Grounding refuses bad arguments and plans a dry run") {
   CHECK(stuff.estimated_calls == 3);
   CHECK(stuff.estimated_prompt_tokens > 9000);  // every term's definition in one request (~12k tokens)
 }
+
+TEST_CASE("The grounding evaluation reads IntAct rows as gold and places each prediction in PSI-MI") {
+  Kb kb;
+  const std::string dir = std::string(GRAPPI_TEST_DATA_DIR) + "/literature/";
+  // MITAB 2.5 rows: three pairs of PMID 11418599 with hand-picked types, one pair in a paper
+  // without a text, and a row without a PubMed id.
+  const auto row = [](const std::string &a, const std::string &b, const std::string &pub, const std::string &type,
+                      const std::string &score) {
+    return "uniprotkb:P" + a + "\tuniprotkb:P" + b + "\t-\t-\tuniprotkb:" + a + "(gene name)\tuniprotkb:" + b +
+           "(gene name)\tpsi-mi:\"MI:0424\"(protein kinase assay)\t-\t" + pub + "\ttaxid:9606\ttaxid:9606\tpsi-mi:\"" + type +
+           "\"(t)\tpsi-mi:\"MI:0469\"(IntAct)\tintact:EBI-1\tintact-miscore:" + score + "\n";
+  };
+  const std::string mitab = "#ID(s) interactor A\tID(s) interactor B\n" + row("AAA1", "BBB1", "pubmed:11418599", "MI:0403", "0.30") +
+                            row("AAA2", "BBB2", "pubmed:11418599", "MI:0407", "0.50") +
+                            row("BBB2", "AAA2", "pubmed:11418599", "MI:0407", "0.70") +  // the same pair reversed
+                            row("AAA3", "BBB3", "pubmed:11418599", "MI:0915", "0.40") +
+                            row("AAA4", "BBB4", "pubmed:11418599", "MI:0915", "0.40") +
+                            row("AAA5", "BBB5", "pubmed:99999999", "MI:0915", "0.40") + row("AAA6", "BBB6", "-", "MI:0915", "0.40");
+  write_file(kb.d.file("gold.mitab"), mitab);
+  std::size_t skipped = 0;
+  const auto gold = grappi::read_grounding_gold(kb.d.file("gold.mitab"), &skipped);
+  CHECK(skipped == 1);
+  REQUIRE(gold.size() == 5);
+  CHECK(gold[1].protein_a == "AAA2");
+  CHECK(gold[1].rows == 2);
+  CHECK(gold[1].miscore == doctest::Approx(0.7));
+  CHECK(gold[1].terms == std::vector<std::string>{"MI:0407"});
+  // A scripted model that scores one term 5 per pair: the prediction.
+  const std::map<std::string, std::string> predict = {
+      {"AAA1", "MI:0407"}, {"AAA2", "MI:0915"}, {"AAA3", "MI:0407"}, {"AAA4", "MI:0915"}};
+  grappi::CallbackModel model("eval", [&predict](const grappi::ChatRequest &q) {
+    grappi::ChatResponse r;
+    const std::string kind = q.task["kind"];
+    if (kind == "ground.summary") r.content = R"({"summary": "They interact.", "quotes": []})";
+    if (kind == "ground.pick") r.content = json{{"term", q.task["terms"][0]["id"]}, {"confidence", 3}}.dump();
+    if (kind == "ground.score") {
+      json s = json::object();
+      const std::string want = predict.at(q.task["protein_a"].get<std::string>());
+      for (const auto &t : q.task["terms"]) s[t["id"].get<std::string>()] = t["id"] == want ? 5 : 1;
+      r.content = json{{"scores", s}}.dump();
+    }
+    return r;
+  });
+  auto o = with(GroundingStrategy::stuff);
+  const grappi::Grounder g(*kb.kg, model, o);
+  const std::map<std::string, std::string> texts = {{"11418599", read_file(dir + "BioInfer.d403.PMID11418599.txt")}};
+  const auto ev = grappi::evaluate_grounding(g, gold, texts, {GroundingStrategy::stuff}, 2);
+  CHECK(ev.without_text == 1);
+  REQUIRE(ev.cases.size() == 4);
+  // Hand-computed on PSI-MI: MI:0407 direct interaction < MI:0915 physical association <
+  // MI:0914 association < MI:2232 molecular association < MI:0190; MI:0403 colocalization <
+  // MI:0190.
+  const auto &c = ev.cases;
+  CHECK(c[0].predicted == "MI:0407");  // gold MI:0403: another branch, 4 up and 1 down
+  CHECK(c[0].relation == "related");
+  CHECK(c[0].distance == 5u);
+  CHECK(c[0].lca_depth == 0u);
+  CHECK(c[1].relation == "ancestor");  // MI:0915 above the gold MI:0407
+  CHECK(c[1].distance == 1u);
+  CHECK(c[1].lca_depth == 3u);
+  CHECK(c[2].relation == "descendant");  // MI:0407 below the gold MI:0915
+  CHECK(c[2].distance == 1u);
+  CHECK(c[2].lca_depth == 3u);
+  CHECK(c[3].relation == "exact");
+  CHECK(c[3].distance == 0u);
+  CHECK(c[3].lca_depth == 3u);
+  REQUIRE(ev.figures.size() == 1);
+  const auto &f = ev.figures[0];
+  CHECK(f.cases == 4);
+  CHECK(f.exact == 1);
+  CHECK(f.ancestor == 1);
+  CHECK(f.descendant == 1);
+  CHECK(f.related == 1);
+  CHECK(f.mean_distance == doctest::Approx(7.0 / 4));
+  CHECK(f.calls_per_grounding == doctest::Approx(3.0));  // summary, one stuff request, pick
+  REQUIRE(f.by_confidence.count("3"));
+  CHECK(std::get<0>(f.by_confidence.at("3")) == 4);
+  CHECK(std::get<2>(f.by_confidence.at("3")) == doctest::Approx((0.3 + 0.7 + 0.4 + 0.4) / 4));
+  const json j = grappi::to_json(ev);
+  CHECK(j["figures"][0]["exact"] == 1);
+  CHECK(j["cases"][0]["distance"] == 5);
+  // A malformed row is named by file and line.
+  write_file(kb.d.file("bad.mitab"), "uniprotkb:P1\tuniprotkb:P2\n");
+  CHECK_THROWS_WITH_AS(grappi::read_grounding_gold(kb.d.file("bad.mitab")), doctest::Contains("bad.mitab:1: expected 15"),
+                       grappi::Error);
+}

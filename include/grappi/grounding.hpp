@@ -9,10 +9,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -182,6 +184,8 @@ class GRAPPI_CXX_API Grounder {
   std::size_t terms() const;
   /// The options in force.
   const GroundingOptions &options() const;
+  /// The knowledge graph it reads.
+  KnowledgeGraph &graph() const;
 
  private:
   struct Impl;
@@ -195,5 +199,81 @@ GRAPPI_CXX_API GroundingResult ground(KnowledgeGraph &kg, LanguageModel &model, 
 
 /// The result as JSON (README "Grounding").
 GRAPPI_CXX_API nlohmann::json to_json(const GroundingResult &result);
+
+// ---- evaluation against curated labels ------------------------------------------------------
+
+/// What a curator recorded for a protein pair in a paper: the interaction types (IntAct's
+/// MITAB rows of that publication and pair).
+struct GroundingGold {
+  std::string pmid;                 ///< the paper
+  std::string protein_a;            ///< the first interactor's name (gene name, else its id)
+  std::string protein_b;            ///< the second interactor's name
+  std::vector<std::string> terms;   ///< the curated interaction types ("MI:0915"), sorted
+  double miscore = 0;               ///< the best intact-miscore of the rows (0 when none)
+  std::size_t rows = 0;             ///< MITAB rows behind it
+  std::string where;                ///< file:line of its first row
+};
+
+/// The gold labels of a PSI-MITAB 2.5/2.6/2.7 file (plain or gzipped), one per publication and
+/// unordered pair of interactors; rows without a PubMed id or an interaction type are left
+/// out (and counted in `skipped`). Error(parse) naming the file and line for a malformed row.
+GRAPPI_CXX_API std::vector<GroundingGold> read_grounding_gold(const std::string &mitab_path,
+                                                              std::size_t *skipped = nullptr);
+
+/// One gold case grounded with one strategy.
+struct GroundingCase {
+  std::size_t gold = 0;              ///< index into the gold list
+  GroundingStrategy strategy = GroundingStrategy::pagerank;  ///< the strategy
+  std::string predicted;             ///< the chosen term ("" when none)
+  std::string predicted_name;        ///< its name
+  /// "exact", "ancestor" (the prediction is more general than a gold term), "descendant"
+  /// (more specific), "related" (another branch), "none" (no prediction), "unknown_gold"
+  /// (no gold term is in the ontology).
+  std::string relation;
+  std::optional<std::size_t> distance;   ///< fewest is_a steps to the nearest gold term via a common ancestor
+  std::optional<std::size_t> lca_depth;  ///< depth under the root of that lowest common ancestor
+  std::optional<int> confidence;         ///< the model's self-assessed confidence
+  int score = 0;                         ///< the best score of the traversal
+  std::size_t model_calls = 0;           ///< calls of this grounding (all stages)
+  int64_t prompt_tokens = 0;             ///< prompt tokens of this grounding
+  std::size_t cache_hits = 0;            ///< answers from the cache
+};
+
+/// The figures of one strategy over the cases.
+struct GroundingFigures {
+  GroundingStrategy strategy = GroundingStrategy::pagerank;  ///< the strategy
+  std::size_t cases = 0;         ///< cases grounded
+  std::size_t answered = 0;      ///< with a predicted term
+  std::size_t exact = 0;         ///< prediction equal to a gold term
+  std::size_t ancestor = 0;      ///< prediction an ancestor of a gold term
+  std::size_t descendant = 0;    ///< prediction a descendant of a gold term
+  std::size_t related = 0;       ///< elsewhere in the ontology
+  double mean_distance = 0;      ///< over the answered cases with a distance
+  double mean_lca_depth = 0;     ///< likewise
+  double calls_per_grounding = 0;   ///< model calls per case
+  double tokens_per_grounding = 0;  ///< prompt tokens per case
+  /// By self-assessed confidence ("1".."5", "none"): cases, exact matches and the mean
+  /// miscore of their gold (the reference's Figure 1D in numbers).
+  std::map<std::string, std::tuple<std::size_t, std::size_t, double>> by_confidence;
+};
+
+/// The evaluation: every case, and the figures per strategy.
+struct GroundingEvaluation {
+  std::vector<GroundingGold> gold;      ///< the gold cases evaluated (those with a text)
+  std::size_t without_text = 0;         ///< gold cases whose paper had no text
+  std::vector<GroundingCase> cases;     ///< gold x strategy, in gold order
+  std::vector<GroundingFigures> figures;  ///< per strategy, in the order given
+};
+
+/// Grounds every gold case whose PMID has a text (`texts`: PMID -> text) with each strategy and
+/// compares the predictions with the gold terms in the grounder's ontology; `concurrency`
+/// cases at once.
+GRAPPI_CXX_API GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vector<GroundingGold> &gold,
+                                                      const std::map<std::string, std::string> &texts,
+                                                      const std::vector<GroundingStrategy> &strategies,
+                                                      std::size_t concurrency = 4);
+
+/// The evaluation as JSON (README "Grounding").
+GRAPPI_CXX_API nlohmann::json to_json(const GroundingEvaluation &evaluation);
 
 }  // namespace grappi

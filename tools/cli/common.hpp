@@ -36,6 +36,7 @@ void add_explore(CLI::App &app);
 void add_ontology(CLI::App &app);
 void add_bel(CLI::App &app);
 void add_ground(CLI::App &app);
+void add_eval(CLI::App &app);
 
 /// Exit statuses: 0 success, 1 a failure of the work itself (I/O, database, network, model),
 /// 2 a bad argument or a name that does not resolve.

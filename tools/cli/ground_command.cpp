@@ -1,8 +1,11 @@
 // grappi ground: the ontology term (PSI-MI interaction type by default) that best describes how
 // two proteins interact in a text, with quotes, a confidence and the trace (grappi/grounding.hpp).
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <regex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -96,24 +99,37 @@ void print_one(const GroundingResult &r) {
   std::cout << "  " << r.visits.size() << " of " << r.candidates << " terms scored; " << r.stop_reason << '\n';
 }
 
-void run(GroundArgs &a) {
-  if (a.llm == "openai" && a.model.empty()) throw Error(ErrorCode::invalid_argument, "ground: --llm openai needs --model");
-  const std::vector<Job> jobs = read_pairs(a);
-  std::vector<GroundingStrategy> strategies;
-  if (a.strategy == "all") strategies = all_grounding_strategies();
-  else strategies.push_back(grounding_strategy(a.strategy));
-  KnowledgeGraph g = open_graph(a.db, false);
+std::vector<GroundingStrategy> strategies_of(const GroundArgs &a) {
+  if (a.strategy == "all") return all_grounding_strategies();
+  return {grounding_strategy(a.strategy)};
+}
+
+std::shared_ptr<LanguageModel> model_of(const GroundArgs &a, const char *command) {
+  if (a.llm == "openai" && a.model.empty())
+    throw Error(ErrorCode::invalid_argument, std::string(command) + ": --llm openai needs --model");
   ChatModelSpec spec;
   spec.kind = a.llm;
   spec.openai = a.chat;
   spec.openai.model = a.model;
   spec.openai.json_mode = !a.no_json_mode;
   spec.openai.concurrency = a.concurrency;
-  auto model = make_chat_model(spec);
+  return make_chat_model(spec);
+}
+
+GroundingOptions options_of(const GroundArgs &a, GroundingStrategy first) {
   GroundingOptions o = a.o;
-  o.strategy = strategies.front();
+  o.strategy = first;
   o.use_cache = !a.no_cache;
   o.templates.load(a.system_template, a.summary_template, a.refine_template, a.score_template, a.pick_template);
+  return o;
+}
+
+void run(GroundArgs &a) {
+  const std::vector<Job> jobs = read_pairs(a);
+  const std::vector<GroundingStrategy> strategies = strategies_of(a);
+  auto model = model_of(a, "ground");
+  KnowledgeGraph g = open_graph(a.db, false);
+  const GroundingOptions o = options_of(a, strategies.front());
   const Grounder grounder(g, *model, o);
   // Texts read once.
   std::map<std::string, std::string> texts;
@@ -161,21 +177,58 @@ void run(GroundArgs &a) {
   if (model->local()) std::cout << "(offline model: extractive summaries and word-overlap scores, not a language model)\n";
 }
 
-}  // namespace
+// The texts of a directory by PubMed id: <PMID>.txt, or a name holding "PMID<digits>".
+std::map<std::string, std::string> texts_by_pmid(const std::string &dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw Error(ErrorCode::io, "eval grounding: --texts '" + dir + "' is not a directory");
+  static const std::regex pmid_re("(^|PMID)([0-9]{1,10})(\\.|$|[^0-9])");
+  std::map<std::string, std::string> out;
+  std::vector<fs::path> files;
+  for (const auto &e : fs::directory_iterator(dir)) if (e.is_regular_file()) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto &f : files) {
+    std::smatch m;
+    const std::string name = f.filename().string();
+    if (!std::regex_search(name, m, pmid_re)) continue;
+    if (!out.count(m[2].str())) out[m[2].str()] = read_text(f.string());
+  }
+  return out;
+}
 
-void add_ground(CLI::App &app) {
-  auto a = std::make_shared<GroundArgs>();
-  auto &o = a->o;
-  auto &chat = a->chat;
-  auto *c = app.add_subcommand("ground", "The ontology term (PSI-MI interaction type) that best describes how two proteins "
-                                         "interact in a text, with quotes, confidence and trace");
-  add_db_option(c, a->db);
-  c->add_option("--text", a->text, "The text: plain text or Markdown");
-  c->add_option("--pair", a->pair, "The two proteins, e.g. MAPT,GSK3B (names, aliases or ids)");
-  c->add_option("--pairs", a->pairs, "Many pairs: lines A<TAB>B (with --text) or FILE<TAB>A<TAB>B");
+void run_eval(GroundArgs &a) {
+  const std::vector<GroundingStrategy> strategies = strategies_of(a);
+  std::size_t skipped = 0;
+  const std::vector<GroundingGold> gold = read_grounding_gold(a.pairs, &skipped);
+  const auto texts = texts_by_pmid(a.text);
+  auto model = model_of(a, "eval grounding");
+  KnowledgeGraph g = open_graph(a.db, false);
+  const Grounder grounder(g, *model, options_of(a, strategies.front()));
+  const GroundingEvaluation ev = evaluate_grounding(grounder, gold, texts, strategies, a.concurrency);
+  if (!a.json.empty()) write_output(a.json, to_json(ev).dump(2) + "\n");
+  if (a.quiet || a.json == "-") return;
+  std::cout << "gold: " << gold.size() << " pairs in papers (" << skipped << " rows without a PubMed id or type), "
+            << ev.gold.size() << " with a text, " << ev.without_text << " without\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const GroundingFigures &f : ev.figures)
+    rows.push_back({to_string(f.strategy), std::to_string(f.cases), std::to_string(f.exact), std::to_string(f.ancestor),
+                    std::to_string(f.descendant), std::to_string(f.related), std::to_string(f.cases - f.answered),
+                    fmt(f.mean_distance, 2), fmt(f.mean_lca_depth, 2), fmt(f.calls_per_grounding, 1),
+                    fmt(f.tokens_per_grounding, 0)});
+  print_table({"strategy", "cases", "exact", "ancestor", "descendant", "related", "none", "distance", "lca depth",
+               "calls", "prompt tokens"},
+              rows);
+  if (model->local()) std::cout << "(offline model: extractive summaries and word-overlap scores, not a language model)\n";
+}
+
+// The flags ground and eval grounding share: the ontology, the walk, the model, budgets, cache,
+// templates.
+void add_grounding_flags(CLI::App *c, GroundArgs &a) {
+  auto &o = a.o;
+  auto &chat = a.chat;
   c->add_option("--root", o.root, "The ontology subtree to choose from (id or name)");
   c->add_option("--relation", o.relations, "Child-to-parent relation(s) of the ontology");
-  c->add_option("--strategy", a->strategy, "pagerank, bfs, dfs, dynamic, random, rag, stuff, or all (side by side)")
+  c->add_option("--strategy", a.strategy, "pagerank, bfs, dfs, dynamic, random, rag, stuff, or all (side by side)")
       ->check(CLI::IsMember({"pagerank", "bfs", "dfs", "dynamic", "random", "rag", "stuff", "all"}));
   c->add_option("--batch", o.batch, "Terms per scoring request (1: one at a time as the reference; more: listwise)")
       ->check(CLI::PositiveNumber);
@@ -187,29 +240,56 @@ void add_ground(CLI::App &app) {
   c->add_option("--threshold", o.threshold, "dynamic: the score (1-5) whose children are visited")->check(CLI::Range(1, 5));
   c->add_option("--rag-k", o.rag_k, "rag: terms scored")->check(CLI::PositiveNumber);
   c->add_option("--random-seed", o.seed, "random: the order's seed");
-  c->add_option("--llm", a->llm, "extractive (offline default, not a language model) or openai (OpenAI-compatible HTTP)")
+  c->add_option("--llm", a.llm, "extractive (offline default, not a language model) or openai (OpenAI-compatible HTTP)")
       ->check(CLI::IsMember({"extractive", "openai"}));
   c->add_option("--base-url", chat.base_url, "OpenAI-compatible base URL (POST {base}/chat/completions)");
-  c->add_option("--model", a->model, "Chat model name (required with --llm openai)");
+  c->add_option("--model", a.model, "Chat model name (required with --llm openai)");
   c->add_option("--api-key-env", chat.api_key_env, "Environment variable holding the API key (never logged)");
   c->add_option("--temperature", chat.temperature, "Sampling temperature");
   c->add_option("--seed", chat.seed, "Sampling seed sent to the server");
   c->add_option("--timeout", chat.timeout_seconds, "Seconds per request");
   c->add_option("--retries", chat.max_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx");
-  c->add_flag("--no-json-mode", a->no_json_mode, "Do not send response_format json_object");
-  c->add_option("--concurrency", a->concurrency, "Pairs grounded at once (and model calls in flight)")->check(CLI::PositiveNumber);
+  c->add_flag("--no-json-mode", a.no_json_mode, "Do not send response_format json_object");
+  c->add_option("--concurrency", a.concurrency, "Pairs grounded at once (and model calls in flight)")->check(CLI::PositiveNumber);
   c->add_option("--max-calls", o.max_calls, "Model-call budget per grounding (0: none)");
   c->add_option("--max-tokens", o.max_tokens, "Token budget per grounding (0: none)");
-  c->add_flag("--dry-run", o.dry_run, "Print the most model calls and prompt tokens it could take; send nothing");
-  c->add_flag("--no-cache", a->no_cache, "Neither read nor write the response cache");
-  c->add_option("--system-template", a->system_template, "File replacing the system prompt");
-  c->add_option("--summary-template", a->summary_template, "File replacing the first-chunk summary prompt");
-  c->add_option("--refine-template", a->refine_template, "File replacing the refine prompt");
-  c->add_option("--score-template", a->score_template, "File replacing the scoring prompt");
-  c->add_option("--pick-template", a->pick_template, "File replacing the pick prompt");
-  c->add_option("--json", a->json, "Write the JSON result(s) to this file ('-' for standard output)");
-  c->add_flag("--quiet", a->quiet, "No summary on standard output");
+  c->add_flag("--no-cache", a.no_cache, "Neither read nor write the response cache");
+  c->add_option("--system-template", a.system_template, "File replacing the system prompt");
+  c->add_option("--summary-template", a.summary_template, "File replacing the first-chunk summary prompt");
+  c->add_option("--refine-template", a.refine_template, "File replacing the refine prompt");
+  c->add_option("--score-template", a.score_template, "File replacing the scoring prompt");
+  c->add_option("--pick-template", a.pick_template, "File replacing the pick prompt");
+  c->add_option("--json", a.json, "Write the JSON result(s) to this file ('-' for standard output)");
+  c->add_flag("--quiet", a.quiet, "No summary on standard output");
+}
+
+}  // namespace
+
+void add_ground(CLI::App &app) {
+  auto a = std::make_shared<GroundArgs>();
+  auto *c = app.add_subcommand("ground", "The ontology term (PSI-MI interaction type) that best describes how two proteins "
+                                         "interact in a text, with quotes, confidence and trace");
+  add_db_option(c, a->db);
+  c->add_option("--text", a->text, "The text: plain text or Markdown");
+  c->add_option("--pair", a->pair, "The two proteins, e.g. MAPT,GSK3B (names, aliases or ids)");
+  c->add_option("--pairs", a->pairs, "Many pairs: lines A<TAB>B (with --text) or FILE<TAB>A<TAB>B");
+  add_grounding_flags(c, *a);
+  c->add_flag("--dry-run", a->o.dry_run, "Print the most model calls and prompt tokens it could take; send nothing");
   c->callback([a] { run(*a); });
+}
+
+void add_eval(CLI::App &app) {
+  auto *e = app.add_subcommand("eval", "Evaluate an agent against curated labels");
+  e->require_subcommand(1);
+  auto a = std::make_shared<GroundArgs>();
+  auto *c = e->add_subcommand("grounding", "Relation grounding against IntAct's curated interaction types (PSI-MITAB)");
+  add_db_option(c, a->db);
+  c->add_option("--gold", a->pairs, "PSI-MITAB file (IntAct, plain or gzipped): pair, PubMed id and interaction type per row")
+      ->required();
+  c->add_option("--texts", a->text, "Directory of the papers' texts: files named <PMID>.txt or ...PMID<PMID>...")
+      ->required();
+  add_grounding_flags(c, *a);
+  c->callback([a] { run_eval(*a); });
 }
 
 }  // namespace grappi::cli
