@@ -148,6 +148,12 @@ struct Versions<grappi_explore_options> {
   static grappi_explore_options defaults() { return GRAPPI_EXPLORE_OPTIONS_INIT; }
 };
 template <>
+struct Versions<grappi_ground_options> {
+  static constexpr const char *name = "grappi_ground_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ground_options, concurrency)};
+  static grappi_ground_options defaults() { return GRAPPI_GROUND_OPTIONS_INIT; }
+};
+template <>
 struct Versions<grappi_pcst_options> {
   static constexpr const char *name = "grappi_pcst_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_pcst_options, event_order)};
@@ -201,6 +207,24 @@ grappi_status init_options(T *opts, uint32_t version, const char *fn) {
 
 // ---- conversions to the C++ options ---------------------------------------------------------------
 
+// "obo.is_a, obo.part_of" -> {"obo.is_a", "obo.part_of"}: blanks around the names dropped, empty
+// names skipped.
+std::vector<std::string> relation_list(const char *relations, const char *fn) {
+  const std::string list = text(relations, fn, "relations");
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = list.find(',', start);
+    std::string r = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    while (!r.empty() && r.front() == ' ') r.erase(0, 1);
+    while (!r.empty() && r.back() == ' ') r.pop_back();
+    if (!r.empty()) out.push_back(r);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
 grappi::PcstEventOrder event_order(int32_t order, const char *fn) {
   switch (order) {
     case GRAPPI_PCST_ORDER_DEFAULT: return grappi::PcstOptions{}.event_order;
@@ -247,7 +271,9 @@ std::string retrieve_csv(grappi::KnowledgeGraph &kg, const grappi::PcstRetrieval
                                    [&](int64_t id) { return grappi::KnowledgeGraph::node_text(*kg.node(id)); });
 }
 
-std::shared_ptr<grappi::LanguageModel> chat_model(const grappi_explore_options &o, const char *fn) {
+// The model an options struct names (explore and ground options share the fields).
+template <class Options>
+std::shared_ptr<grappi::LanguageModel> chat_model(const Options &o, const char *fn) {
   grappi::ChatModelSpec spec;
   spec.kind = text_or(o.llm, "extractive", fn, "llm");
   spec.name = text_or(o.model, "", fn, "model");
@@ -657,20 +683,7 @@ grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, 
     q.term = text_or(term, "", fn, "term");
     if (q.kind == grappi::OntologyQuestion::Kind::term) q.root = text_or(other, "", fn, "other");
     else q.other = text_or(other, "", fn, "other");
-    if (relations) {
-      q.relations.clear();
-      const std::string list = text(relations, fn, "relations");
-      std::size_t start = 0;
-      for (;;) {
-        const std::size_t comma = list.find(',', start);
-        std::string r = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        while (!r.empty() && r.front() == ' ') r.erase(0, 1);
-        while (!r.empty() && r.back() == ' ') r.pop_back();
-        if (!r.empty()) q.relations.push_back(r);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-    }
+    if (relations) q.relations = relation_list(relations, fn);
     *out_json = copy_out(grappi::ontology_json(kg, q).dump());
     return GRAPPI_OK;
   });
@@ -822,6 +835,44 @@ grappi_status grappi_graph_explore(grappi_graph *g, const char *protein, const c
     const grappi::ExploreOptions eo = explore_options(o, query, fn);
     grappi::AgentPipeline pipe(kg, chat_model(o, fn));
     *out_json = copy_out(grappi::to_json(pipe.explore(name, eo)).dump());
+    return GRAPPI_OK;
+  });
+}
+
+// ---- ground ---------------------------------------------------------------------------------------
+
+grappi_status grappi_ground_options_init(grappi_ground_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_ground_options_init"); });
+}
+
+grappi_status grappi_graph_ground_json(grappi_graph *g, const char *text_in, const char *protein_a, const char *protein_b,
+                                       const grappi_ground_options *opts, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_ground_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string body = text(text_in, fn, "text"), a = text(protein_a, fn, "protein_a"), b = text(protein_b, fn, "protein_b");
+    const grappi_ground_options o = read_options(opts, fn);
+    grappi::GroundingOptions go;
+    go.strategy = grappi::grounding_strategy(text_or(o.strategy, "pagerank", fn, "strategy"));
+    go.root = text_or(o.root, go.root, fn, "root");
+    if (o.relations) go.relations = relation_list(o.relations, fn);
+    go.batch = o.batch;
+    go.chunk_size = o.chunk_size;
+    go.chunk_overlap = o.chunk_overlap;
+    go.patience = o.patience;
+    go.lookahead = o.lookahead;
+    go.threshold = o.threshold;
+    go.rag_k = o.rag_k;
+    go.seed = o.seed;
+    go.max_calls = o.max_calls;
+    go.max_tokens = o.max_tokens;
+    go.dry_run = o.dry_run != 0;
+    go.use_cache = o.use_cache != 0;
+    const auto model = chat_model(o, fn);
+    const grappi::Grounder grounder(kg, *model, go);
+    *out_json = copy_out(grappi::to_json(grounder.ground(body, a, b)).dump());
     return GRAPPI_OK;
   });
 }

@@ -40,6 +40,32 @@ int main(void) {
   FIELD(grappi_embed_options, user_data);
   end();
 
+  BEGIN(grappi_ground_options);
+  FIELD(grappi_ground_options, version);
+  FIELD(grappi_ground_options, strategy);
+  FIELD(grappi_ground_options, root);
+  FIELD(grappi_ground_options, relations);
+  FIELD(grappi_ground_options, batch);
+  FIELD(grappi_ground_options, chunk_size);
+  FIELD(grappi_ground_options, chunk_overlap);
+  FIELD(grappi_ground_options, patience);
+  FIELD(grappi_ground_options, lookahead);
+  FIELD(grappi_ground_options, threshold);
+  FIELD(grappi_ground_options, rag_k);
+  FIELD(grappi_ground_options, seed);
+  FIELD(grappi_ground_options, max_calls);
+  FIELD(grappi_ground_options, max_tokens);
+  FIELD(grappi_ground_options, dry_run);
+  FIELD(grappi_ground_options, use_cache);
+  FIELD(grappi_ground_options, llm);
+  FIELD(grappi_ground_options, base_url);
+  FIELD(grappi_ground_options, model);
+  FIELD(grappi_ground_options, api_key_env);
+  FIELD(grappi_ground_options, chat);
+  FIELD(grappi_ground_options, user_data);
+  FIELD(grappi_ground_options, concurrency);
+  end();
+
   BEGIN(grappi_export_options);
   FIELD(grappi_export_options, version);
   FIELD(grappi_export_options, relations);

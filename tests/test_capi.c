@@ -37,6 +37,24 @@ static int32_t chat_cb(void *user, const char *request_json, grappi_chat_reply *
   return grappi_chat_reply_set(reply, "edge from C", 50, 10) == GRAPPI_OK ? 0 : 1;
 }
 
+/* A grounding model in C: a scripted summary, 5 for MI:0407 and 1 for any other term (one term
+ * per request), and the first term offered as the pick. */
+static int32_t ground_cb(void *user, const char *request_json, grappi_chat_reply *reply) {
+  const char *terms = strstr(request_json, "\"terms\":[");
+  const char *id = terms ? strstr(terms, "\"id\":\"") : NULL;
+  char answer[128];
+  ++*(int *)user;
+  if (strstr(request_json, "\"kind\":\"ground.summary\"") != NULL)
+    return grappi_chat_reply_set(reply, "{\"summary\": \"They bind directly.\", \"quotes\": [\"Sic1 binds Cdc28\"]}", 30, 9);
+  if (!id) return 1;
+  id += 6;
+  if (strstr(request_json, "\"kind\":\"ground.pick\"") != NULL)
+    snprintf(answer, sizeof answer, "{\"term\": \"%.7s\", \"confidence\": 4}", id);
+  else
+    snprintf(answer, sizeof answer, "{\"score\": %d}", strncmp(id, "MI:0407", 7) == 0 ? 5 : 1);
+  return grappi_chat_reply_set(reply, answer, 20, 3) == GRAPPI_OK ? 0 : 1;
+}
+
 #define CHECK(cond)                                                         \
   do {                                                                      \
     if (cond) {                                                             \
@@ -125,6 +143,19 @@ static void check_init_macros(void) {
         same_text(x1.llm, x2.llm) && same_text(x1.base_url, x2.base_url) && same_text(x1.model, x2.model) &&
         same_text(x1.api_key_env, x2.api_key_env) && x1.chat == x2.chat && x1.user_data == x2.user_data &&
         x1.diversity == x2.diversity && x1.max_visited == x2.max_visited);
+  {
+    grappi_ground_options g1 = GRAPPI_GROUND_OPTIONS_INIT, g2;
+    CHECK(grappi_ground_options_init(&g2, GRAPPI_GROUND_OPTIONS_VERSION) == GRAPPI_OK);
+    CHECK(g1.version == g2.version && same_text(g1.strategy, g2.strategy) && same_text(g1.root, g2.root) &&
+          same_text(g1.relations, g2.relations) && g1.batch == g2.batch && g1.chunk_size == g2.chunk_size &&
+          g1.chunk_overlap == g2.chunk_overlap && g1.patience == g2.patience && g1.lookahead == g2.lookahead &&
+          g1.threshold == g2.threshold && g1.rag_k == g2.rag_k && g1.seed == g2.seed && g1.max_calls == g2.max_calls &&
+          g1.max_tokens == g2.max_tokens && g1.dry_run == g2.dry_run && g1.use_cache == g2.use_cache &&
+          same_text(g1.llm, g2.llm) && same_text(g1.base_url, g2.base_url) && same_text(g1.model, g2.model) &&
+          same_text(g1.api_key_env, g2.api_key_env) && g1.chat == g2.chat && g1.user_data == g2.user_data &&
+          g1.concurrency == g2.concurrency);
+    CHECK(grappi_ground_options_init(&g2, 2) == GRAPPI_EINVAL);
+  }
   CHECK(grappi_pcst_options_init(&p2, GRAPPI_PCST_OPTIONS_VERSION) == GRAPPI_OK);
   CHECK(p1.version == p2.version && p1.root == p2.root && p1.num_clusters == p2.num_clusters &&
         same_text(p1.pruning, p2.pruning) && p1.improve == p2.improve && p1.event_order == p2.event_order);
@@ -720,6 +751,42 @@ int main(int argc, char **argv) {
   }
   snprintf(path, sizeof path, "%s/ontology/goslim_generic.obo", data);
   CHECK(grappi_graph_import(g, "mitab", path) == GRAPPI_EPARSE); /* not MITAB */
+  {
+    /* Grounding on PSI-MI: a C model, the offline default, bad arguments. */
+    const char *text = "We show that Cdc28 phosphorylates Sic1 in vitro. Sic1 binds Cdc28 directly.";
+    grappi_ground_options go;
+    char *json = NULL;
+    int calls = 0;
+    snprintf(path, sizeof path, "%s/ontology/psi-mi.obo", data);
+    CHECK(grappi_graph_import(g, NULL, path) == GRAPPI_OK);
+    CHECK(grappi_ground_options_init(&go, GRAPPI_GROUND_OPTIONS_VERSION) == GRAPPI_OK);
+    go.strategy = "bfs";
+    go.patience = 0;
+    go.llm = "callback";
+    go.model = "c-ground";
+    go.chat = ground_cb;
+    go.user_data = &calls;
+    go.use_cache = 0;
+    CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "\"term\":{\"id\":\"MI:0407\"") != NULL);
+    CHECK(json && strstr(json, "\"confidence\":4") != NULL);
+    CHECK(json && strstr(json, "\"in_text\":true") != NULL);
+    CHECK(calls == 148); /* a summary, 146 terms one by one, a pick */
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", NULL, &json) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "not a language model") != NULL);
+    grappi_free(json);
+    json = NULL;
+    go.root = "MI:9999";
+    CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_ENOTFOUND && json == NULL);
+    go.root = NULL;
+    go.strategy = "astar";
+    CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(strstr(grappi_last_error_message(), "unknown grounding strategy 'astar'") != NULL);
+    CHECK(grappi_graph_ground_json(g, NULL, "CDC28", "SIC1", NULL, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", NULL, NULL) == GRAPPI_EINVAL);
+  }
   grappi_graph_free(g);
 
   remove_db(db);

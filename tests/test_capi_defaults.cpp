@@ -73,6 +73,28 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(std::string(x.base_url) == chat.openai.base_url);
   CHECK(std::string(x.api_key_env) == chat.openai.api_key_env);
 
+  const grappi_ground_options gr = GRAPPI_GROUND_OPTIONS_INIT;
+  const grappi::GroundingOptions go;
+  CHECK(std::string(gr.strategy) == grappi::to_string(go.strategy));
+  CHECK(std::string(gr.root) == go.root);
+  CHECK(std::vector<std::string>{gr.relations} == go.relations);
+  CHECK(gr.batch == go.batch);
+  CHECK(gr.chunk_size == go.chunk_size);
+  CHECK(gr.chunk_overlap == go.chunk_overlap);
+  CHECK(gr.patience == go.patience);
+  CHECK(gr.lookahead == go.lookahead);
+  CHECK(gr.threshold == go.threshold);
+  CHECK(gr.rag_k == go.rag_k);
+  CHECK(gr.seed == go.seed);
+  CHECK(gr.max_calls == go.max_calls);
+  CHECK(gr.max_tokens == go.max_tokens);
+  CHECK((gr.dry_run != 0) == go.dry_run);
+  CHECK((gr.use_cache != 0) == go.use_cache);
+  CHECK(std::string(gr.llm) == chat.kind);
+  CHECK(std::string(gr.base_url) == chat.openai.base_url);
+  CHECK(std::string(gr.api_key_env) == chat.openai.api_key_env);
+  CHECK(gr.concurrency == chat.openai.concurrency);
+
   const grappi_pcst_options p = GRAPPI_PCST_OPTIONS_INIT;
   const grappi::PcstOptions po;
   CHECK(p.root == po.root);

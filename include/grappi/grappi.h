@@ -536,6 +536,61 @@ GRAPPI_API grappi_status grappi_explore_options_init(grappi_explore_options *opt
 GRAPPI_API grappi_status grappi_graph_explore_json(grappi_graph *g, int64_t root, const char *query,
                                                    const grappi_explore_options *opts, char **out_json);
 
+/* ---- ground: the ontology term of a protein pair's relation in a text --------------------- */
+
+/** The current version of ::grappi_ground_options (the library accepts 1 to this). */
+#define GRAPPI_GROUND_OPTIONS_VERSION 1
+/** Options of grappi_graph_ground_json() (README "Relation grounding"). */
+typedef struct grappi_ground_options {
+  uint32_t version;        /**< #GRAPPI_GROUND_OPTIONS_VERSION */
+  const char *strategy;    /**< "pagerank" (default; NULL too), "bfs", "dfs", "dynamic", "random", "rag", "stuff" */
+  const char *root;        /**< the subtree to choose from, id or name; NULL: "MI:0190" */
+  const char *relations;   /**< comma-separated child-to-parent relations; NULL: "obo.is_a" */
+  size_t batch;            /**< terms per scoring request, default 1 */
+  size_t chunk_size;       /**< characters per chunk of the text, default 4000 */
+  size_t chunk_overlap;    /**< characters shared by consecutive chunks, default 400 */
+  size_t patience;         /**< evaluations without a better score before the look-ahead, default 10 (0: every term) */
+  size_t lookahead;        /**< terms scored after the patience ran out, default 5 */
+  int32_t threshold;       /**< dynamic: the score (1-5) whose children are visited, default 3 */
+  size_t rag_k;            /**< rag: terms scored, default 10 */
+  uint64_t seed;           /**< random: the order's seed, default 1 */
+  size_t max_calls;        /**< model-call budget, 0 = none */
+  int64_t max_tokens;      /**< token budget, 0 = none */
+  int32_t dry_run;         /**< non-zero: plan only, no model calls */
+  int32_t use_cache;       /**< default 1: read and write the database's response cache */
+  const char *llm;         /**< "extractive" (default; offline, not a language model), "openai" or "callback" */
+  const char *base_url;    /**< openai: default "http://127.0.0.1:8080/v1" */
+  const char *model;       /**< openai: model name (required); callback: its name, part of the cache key */
+  const char *api_key_env; /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
+  grappi_chat_fn chat;     /**< callback: called with the request JSON, whose "task" has "kind" "ground.summary", "ground.score" or "ground.pick" */
+  void *user_data;         /**< passed to chat */
+  size_t concurrency;      /**< model calls in flight, default 8 */
+} grappi_ground_options;
+/** The defaults of ::grappi_ground_options, as an initializer. */
+#define GRAPPI_GROUND_OPTIONS_INIT                                                                                     \
+  {GRAPPI_GROUND_OPTIONS_VERSION, "pagerank", "MI:0190", "obo.is_a", 1, 4000, 400, 10, 5, 3, 10, 1, 0, 0, 0, 1,       \
+   "extractive", "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 8}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_GROUND_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_ground_options_init(grappi_ground_options *opts, uint32_t version);
+
+/**
+ * @brief Grounds the relation between two proteins in a text: the ontology term (PSI-MI
+ *        interaction type under MI:0190 by default) among the best-scored, with the relation
+ *        summary, quotes checked against the text, a confidence and the trace.
+ * @param g The graph (the ontology must be imported).
+ * @param text The paper's text, UTF-8.
+ * @param protein_a,protein_b The two proteins as named in the text (names, aliases or ids).
+ * @param opts Options, or NULL for the defaults (the offline model).
+ * @param[out] out_json The grounding JSON (README "Relation grounding": "term", "score",
+ *        "confidence", "quotes", "trace", "usage", ...); free with grappi_free().
+ * @return #GRAPPI_OK: model failures are recorded in the JSON; #GRAPPI_ENOTFOUND for a root
+ *         that is not in the database; #GRAPPI_EINVAL for bad arguments or options.
+ */
+GRAPPI_API grappi_status grappi_graph_ground_json(grappi_graph *g, const char *text, const char *protein_a,
+                                                  const char *protein_b, const grappi_ground_options *opts,
+                                                  char **out_json);
+
 /* ---- prize-collecting Steiner tree ------------------------------------------------------ */
 
 /** A PCST solver: keeps its buffers between solves. Not thread-safe: use one per thread. */

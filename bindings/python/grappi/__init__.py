@@ -120,6 +120,16 @@ class _ExploreOptions(ctypes.Structure):
                 ("user_data", ctypes.c_void_p), ("diversity", ctypes.c_double), ("max_visited", _size)]
 
 
+class _GroundOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("strategy", ctypes.c_char_p), ("root", ctypes.c_char_p),
+                ("relations", ctypes.c_char_p), ("batch", _size), ("chunk_size", _size), ("chunk_overlap", _size),
+                ("patience", _size), ("lookahead", _size), ("threshold", ctypes.c_int32), ("rag_k", _size),
+                ("seed", ctypes.c_uint64), ("max_calls", _size), ("max_tokens", _i64), ("dry_run", ctypes.c_int32),
+                ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
+                ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN),
+                ("user_data", ctypes.c_void_p), ("concurrency", _size)]
+
+
 class _PcstOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("root", _i64), ("num_clusters", ctypes.c_int32),
                 ("pruning", ctypes.c_char_p), ("improve", ctypes.c_int32), ("event_order", ctypes.c_int32)]
@@ -135,10 +145,12 @@ class _PcstResult(ctypes.Structure):
 _MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _WindowOptions,
             "grappi_export_options": _ExportOptions,
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
+            "grappi_ground_options": _GroundOptions,
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult}
 _VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
              "grappi_retrieve_options": 2,
-             "grappi_explore_options": 2, "grappi_pcst_options": 1, "grappi_pcst_result": 1}
+             "grappi_explore_options": 2, "grappi_ground_options": 1, "grappi_pcst_options": 1,
+             "grappi_pcst_result": 1}
 
 _embed_init = _fn("grappi_embed_options_init", _status, ctypes.POINTER(_EmbedOptions), ctypes.c_uint32)
 _embed = _fn("grappi_graph_embed", _status, ctypes.c_void_p, ctypes.POINTER(_EmbedOptions), ctypes.POINTER(_size))
@@ -152,6 +164,9 @@ _retrieve_json = _fn("grappi_graph_retrieve_json", _status, ctypes.c_void_p, cty
                      ctypes.POINTER(_RetrieveOptions), ctypes.POINTER(ctypes.c_void_p))
 _retrieve_csv = _fn("grappi_graph_retrieve_csv", _status, ctypes.c_void_p, ctypes.c_char_p,
                     ctypes.POINTER(_RetrieveOptions), ctypes.POINTER(ctypes.c_void_p))
+_ground_init = _fn("grappi_ground_options_init", _status, ctypes.POINTER(_GroundOptions), ctypes.c_uint32)
+_ground = _fn("grappi_graph_ground_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+              ctypes.POINTER(_GroundOptions), ctypes.POINTER(ctypes.c_void_p))
 _explore_init = _fn("grappi_explore_options_init", _status, ctypes.POINTER(_ExploreOptions), ctypes.c_uint32)
 _explore = _fn("grappi_graph_explore_json", _status, ctypes.c_void_p, _i64, ctypes.c_char_p,
                ctypes.POINTER(_ExploreOptions), ctypes.POINTER(ctypes.c_void_p))
@@ -188,6 +203,23 @@ def _take_string(ptr):
         return ctypes.string_at(ptr.value).decode("utf-8")
     finally:
         _free(ptr)
+
+
+def _chat_callback(chat):
+    """A C chat callback calling chat(request dict) -> text or (text, prompt_tokens,
+    completion_tokens); an exception fails that one request. Keep it referenced during the call."""
+    def trampoline(_user, request, reply):
+        try:
+            answer = chat(json.loads(request.decode("utf-8")))
+            if isinstance(answer, tuple):
+                text, pt, ct = answer
+            else:
+                text, pt, ct = answer, 0, 0
+            return 0 if _reply_set(reply, text.encode("utf-8"), pt, ct) == 0 else 1
+        except Exception as e:  # noqa: BLE001 - reported as this request's failure
+            _reply_error(reply, ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace"))
+            return 1
+    return _CHAT_FN(trampoline)
 
 
 def version():
@@ -332,22 +364,41 @@ class Graph:
             o.api_key_env = api_key_env.encode()
         callback = None
         if chat is not None:
-            def trampoline(_user, request, reply):
-                try:
-                    answer = chat(json.loads(request.decode("utf-8")))
-                    if isinstance(answer, tuple):
-                        text, pt, ct = answer
-                    else:
-                        text, pt, ct = answer, 0, 0
-                    return 0 if _reply_set(reply, text.encode("utf-8"), pt, ct) == 0 else 1
-                except Exception as e:  # noqa: BLE001 - reported as this request's failure
-                    _reply_error(reply, ("%s: %s" % (type(e).__name__, e)).encode("utf-8", "replace"))
-                    return 1
-            callback = _CHAT_FN(trampoline)
+            callback = _chat_callback(chat)
             o.chat = callback
         p = ctypes.c_void_p()
         node = self.resolve(root) if isinstance(root, str) else root
         _check(_explore(self._handle(), node, query.encode(), ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def ground(self, text, protein_a, protein_b, strategy="pagerank", root="MI:0190", relations=None, batch=1,
+               patience=10, lookahead=5, threshold=3, rag_k=10, seed=1, max_calls=0, max_tokens=0, dry_run=False,
+               use_cache=True, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None,
+               concurrency=8):
+        """The ontology term (PSI-MI interaction type under root) that best describes how two
+        proteins interact in a text, with the summary, quotes checked against the text, confidence
+        and trace (the grounding JSON as a dict). llm and chat as for explore; the callback's
+        request "task" has "kind" "ground.summary", "ground.score" or "ground.pick"."""
+        o = _options("grappi_ground_options", _ground_init)
+        o.strategy, o.root = strategy.encode(), root.encode()
+        if relations:
+            o.relations = ",".join(relations).encode()
+        o.batch, o.patience, o.lookahead, o.threshold, o.rag_k, o.seed = batch, patience, lookahead, threshold, rag_k, seed
+        o.max_calls, o.max_tokens, o.concurrency = max_calls, max_tokens, concurrency
+        o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
+        o.llm = llm.encode()
+        if base_url:
+            o.base_url = base_url.encode()
+        o.model = model.encode() if model else (b"python-callback" if chat else None)
+        if api_key_env:
+            o.api_key_env = api_key_env.encode()
+        callback = None
+        if chat is not None:
+            callback = _chat_callback(chat)
+            o.chat = callback
+        p = ctypes.c_void_p()
+        _check(_ground(self._handle(), text.encode(), protein_a.encode(), protein_b.encode(), ctypes.byref(o),
+                       ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def pagerank(self, seeds=(), top=10, damping=0.85):

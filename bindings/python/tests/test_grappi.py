@@ -79,6 +79,24 @@ class GraphTest(unittest.TestCase):
             self.assertEqual(anc["ancestors"][0]["external_id"], "MI:0915")
             with self.assertRaises(grappi.Error):
                 g.ontology("siblings", "MI:0407")
+            # Grounding: the offline model, and a Python model that prefers direct interaction.
+            text = "TESK2 phosphorylated cofilin specifically at Ser-3."
+            r = g.ground(text, "TESK2", "cofilin", strategy="stuff")
+            self.assertEqual(r["term"]["id"], "MI:0217")
+            self.assertTrue(r["offline"])
+
+            def chat(request):
+                task = request["task"]
+                if task["kind"] == "ground.summary":
+                    return json.dumps({"summary": "TESK2 binds cofilin.", "quotes": [text]})
+                if task["kind"] == "ground.pick":
+                    return json.dumps({"term": task["terms"][0]["id"], "confidence": 5})
+                return json.dumps({"scores": {t["id"]: 5 if t["id"] == "MI:0407" else 1 for t in task["terms"]}})
+            r = g.ground(text, "TESK2", "cofilin", strategy="stuff", llm="callback", chat=chat, use_cache=False)
+            self.assertEqual((r["term"]["id"], r["confidence"]), ("MI:0407", 5))
+            self.assertTrue(r["quotes"][0]["in_text"])
+            with self.assertRaises(grappi.Error):
+                g.ground(text, "TESK2", "cofilin", root="MI:9999")
             # BEL with the graph's identifiers: a GO term by name or by id, one canonical form.
             g.import_file(os.path.join(DATA, "ontology", "goslim_generic.obo"))
             r = g.bel_validate("p(HGNC:AKT1) -> bp(GO:autophagy)\np(HGNC:AKT1) -> bp(GO:0006914)\n")

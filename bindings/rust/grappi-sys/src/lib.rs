@@ -152,6 +152,34 @@ pub struct grappi_explore_options {
     pub max_visited: usize,
 }
 
+pub const GRAPPI_GROUND_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_ground_options {
+    pub version: u32,
+    pub strategy: *const c_char,
+    pub root: *const c_char,
+    pub relations: *const c_char,
+    pub batch: usize,
+    pub chunk_size: usize,
+    pub chunk_overlap: usize,
+    pub patience: usize,
+    pub lookahead: usize,
+    pub threshold: i32,
+    pub rag_k: usize,
+    pub seed: u64,
+    pub max_calls: usize,
+    pub max_tokens: i64,
+    pub dry_run: i32,
+    pub use_cache: i32,
+    pub llm: *const c_char,
+    pub base_url: *const c_char,
+    pub model: *const c_char,
+    pub api_key_env: *const c_char,
+    pub chat: grappi_chat_fn,
+    pub user_data: *mut c_void,
+    pub concurrency: usize,
+}
+
 pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_pcst_options {
@@ -221,6 +249,10 @@ extern "C" {
                                       out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_bel_validate(text: *const c_char, flags: u32, out_json: *mut *mut c_char, out_errors: *mut usize)
                                -> grappi_status;
+    pub fn grappi_ground_options_init(opts: *mut grappi_ground_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_ground_json(g: *mut grappi_graph, text: *const c_char, protein_a: *const c_char,
+                                    protein_b: *const c_char, opts: *const grappi_ground_options,
+                                    out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_bel_validate(g: *mut grappi_graph, text: *const c_char, flags: u32, out_json: *mut *mut c_char,
                                      out_errors: *mut usize) -> grappi_status;
     pub fn grappi_graph_pagerank(g: *mut grappi_graph, seeds: *const i64, seed_count: usize, damping: c_double,
@@ -297,6 +329,10 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                             min_score, max_length, max_paths, top, explain_top, concurrency, max_calls,
                                             max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env, chat,
                                             user_data, diversity, max_visited),
+        "grappi_ground_options" => layout!(grappi_ground_options; version, strategy, root, relations, batch, chunk_size,
+                                           chunk_overlap, patience, lookahead, threshold, rag_k, seed, max_calls,
+                                           max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env, chat,
+                                           user_data, concurrency),
         "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
         "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
                                         net_worth, objective_before_improve, improve_rounds),

@@ -191,7 +191,6 @@ impl Graph {
     }
 }
 
-/// Options of [`Graph::explore`] (defaults as the C API's).
 /// What `Graph::export_selection` keeps: edges of these relations (empty: all) scoring at least
 /// `min_score`, among these nodes (empty: all) and within `hops` steps of `khop` (when set).
 #[derive(Clone, Debug)]
@@ -209,6 +208,7 @@ impl Default for ExportSelection {
     }
 }
 
+/// Options of [`Graph::explore`] (defaults as the C API's).
 #[derive(Clone, Debug)]
 pub struct ExploreOptions {
     pub windows: Vec<usize>,
@@ -256,7 +256,86 @@ impl Default for ExploreOptions {
     }
 }
 
+/// Options of [`Graph::ground`] (defaults as the C API's; README "Relation grounding").
+#[derive(Clone, Debug)]
+pub struct GroundOptions {
+    /// "pagerank", "bfs", "dfs", "dynamic", "random", "rag" or "stuff".
+    pub strategy: String,
+    /// The subtree to choose from (id or name).
+    pub root: String,
+    /// Terms per scoring request.
+    pub batch: usize,
+    /// Evaluations without a better score before the look-ahead (0: every term).
+    pub patience: usize,
+    pub lookahead: usize,
+    /// dynamic: the score whose children are visited.
+    pub threshold: i32,
+    pub rag_k: usize,
+    /// random: the order's seed.
+    pub seed: u64,
+    pub max_calls: usize,
+    pub dry_run: bool,
+    pub use_cache: bool,
+    /// "extractive" (offline, not a language model) or "openai" (then base_url and model).
+    pub llm: String,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    pub concurrency: usize,
+}
+
+impl Default for GroundOptions {
+    fn default() -> Self {
+        GroundOptions {
+            strategy: "pagerank".into(),
+            root: "MI:0190".into(),
+            batch: 1,
+            patience: 10,
+            lookahead: 5,
+            threshold: 3,
+            rag_k: 10,
+            seed: 1,
+            max_calls: 0,
+            dry_run: false,
+            use_cache: true,
+            llm: "extractive".into(),
+            base_url: None,
+            model: None,
+            concurrency: 8,
+        }
+    }
+}
+
 impl Graph {
+    /// The ontology term (PSI-MI interaction type by default) that best describes how two
+    /// proteins interact in a text, with quotes, confidence and trace, as the library's JSON.
+    pub fn ground(&self, text: &str, protein_a: &str, protein_b: &str, o: &GroundOptions) -> Result<String> {
+        let (t, a, b) = (cstring(text)?, cstring(protein_a)?, cstring(protein_b)?);
+        let (strategy, root, llm) = (cstring(&o.strategy)?, cstring(&o.root)?, cstring(&o.llm)?);
+        let base = o.base_url.as_deref().map(cstring).transpose()?;
+        let model = o.model.as_deref().map(cstring).transpose()?;
+        let mut opts = init(|p| unsafe { sys::grappi_ground_options_init(p, sys::GRAPPI_GROUND_OPTIONS_VERSION) })?;
+        opts.strategy = strategy.as_ptr();
+        opts.root = root.as_ptr();
+        opts.batch = o.batch;
+        opts.patience = o.patience;
+        opts.lookahead = o.lookahead;
+        opts.threshold = o.threshold;
+        opts.rag_k = o.rag_k;
+        opts.seed = o.seed;
+        opts.max_calls = o.max_calls;
+        opts.dry_run = o.dry_run as i32;
+        opts.use_cache = o.use_cache as i32;
+        opts.llm = llm.as_ptr();
+        if let Some(b) = &base {
+            opts.base_url = b.as_ptr();
+        }
+        opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        opts.concurrency = o.concurrency;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_ground_json(self.h, t.as_ptr(), a.as_ptr(), b.as_ptr(), &opts, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
     /// Ranked, explained paths from a node (`resolve` turns a name into one) toward a
     /// therapeutic query, as the library's JSON text (README "explore output").
     pub fn explore(&self, root: i64, query: &str, o: &ExploreOptions) -> Result<String> {

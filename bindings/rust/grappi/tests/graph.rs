@@ -35,6 +35,12 @@ fn interactions_and_ontologies() {
     let lca = g.ontology_json("lca", Some("MI:0407"), Some("MI:0403"), &["obo.is_a"]).unwrap();
     assert!(lca.contains("\"distance\":5"));
     assert_eq!(g.ontology_json("siblings", Some("MI:0407"), None, &[]).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    // Grounding a pair in a text with the offline model: the phosphorylation it states.
+    let o = grappi::GroundOptions { strategy: "stuff".into(), ..Default::default() };
+    let grounded = g.ground("TESK2 phosphorylated cofilin specifically at Ser-3.", "TESK2", "cofilin", &o).unwrap();
+    assert!(grounded.contains("\"term\":{\"id\":\"MI:0217\""), "{grounded}");
+    let bad = grappi::GroundOptions { root: "MI:9999".into(), ..Default::default() };
+    assert_eq!(g.ground("x y", "A", "B", &bad).unwrap_err().status, grappi_sys::GRAPPI_ENOTFOUND);
     // BEL with the graph's identifiers: GO terms by name and by id have one canonical form.
     g.import(data("ontology/goslim_generic.obo"), None).unwrap();
     let (bel, errors) = g.bel_validate("p(HGNC:AKT1) -> bp(GO:autophagy)\np(HGNC:AKT1) -> bp(GO:0006914)\n", false, false).unwrap();
