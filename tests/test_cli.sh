@@ -404,7 +404,12 @@ printf 'uniprotkb:Q96S53\tuniprotkb:P23528\t-\t-\tuniprotkb:TESK2(gene name)\tun
 grep -q "gold: 1 pairs in papers (0 rows without a PubMed id or type), 1 with a text, 0 without" "$T/eval.txt" || fail "eval: $(cat "$T/eval.txt")"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); f=j["figures"][0]; assert f["strategy"]=="stuff" and f["exact"]==1 and j["cases"][0]["predicted"]=="MI:0217", j' "$T/eval.json"
 rc=$(status_of "$GRAPPI" eval grounding --db "$G" --gold "$T/gold.mitab" --texts "$T/nowhere")
-[ "$rc" -eq 1 ] && grep -q "is not a directory" "$T/err" || fail "eval without texts exited $rc"
+[ "$rc" -eq 1 ] && grep -q "is neither a directory nor a file" "$T/err" || fail "eval without texts exited $rc"
+# A corpus file: one of its documents by PubMed id; without --document, the choice is asked for.
+out=$("$GRAPPI" ground --db "$G" --text "$LIT/BioRED.Test.first3.PubTator" --document 15485686 --pair SCN5A,LQTS --strategy stuff)
+echo "$out" | grep -q "^SCN5A - LQTS (stuff): MI:" || fail "ground in a PubTator document: $out"
+rc=$(status_of "$GRAPPI" ground --db "$G" --text "$LIT/BioRED.Test.first3.BioC.xml" --pair SCN5A,LQTS)
+[ "$rc" -eq 2 ] && grep -q "holds 3 documents; choose one with --document ID" "$T/err" || fail "several documents exited $rc: $(cat "$T/err")"
 printf 'only-one-field\n' > "$T/badpairs.tsv"
 rc=$(status_of "$GRAPPI" ground --db "$G" --pairs "$T/badpairs.tsv")
 [ "$rc" -eq 2 ] && grep -q "badpairs.tsv:1: expected" "$T/err" || fail "bad pairs file exited $rc: $(cat "$T/err")"

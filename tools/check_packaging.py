@@ -40,7 +40,7 @@ if port["version"] != version:
 deps = {d if isinstance(d, str) else d["name"] for d in port["dependencies"]}
 tool_deps = set(port.get("features", {}).get("tools", {}).get("dependencies", []))
 vcpkg_port_of = {"SQLite3": "sqlite3", "ZLIB": "zlib", "OpenSSL": "openssl", "nlohmann_json": "nlohmann-json",
-                 "Eigen3": "eigen3", "hnswlib": "hnswlib", "CURL": "curl", "CLI11": "cli11"}
+                 "Eigen3": "eigen3", "hnswlib": "hnswlib", "CURL": "curl", "LibXml2": "libxml2", "CLI11": "cli11"}
 for pkg in packages:
     if pkg in ("Threads", "doctest", "benchmark", "Doxygen", "Python3"):
         continue
@@ -90,7 +90,7 @@ for src in ast.literal_eval(attrs["exports_sources"]):
     if not glob.glob(os.path.join(root, base)):
         errors.append("conanfile.py exports %s, which does not exist" % src)
 conan_pkg_of = {"SQLite3": "sqlite3/", "ZLIB": "zlib/", "OpenSSL": "openssl/", "nlohmann_json": "nlohmann_json/",
-                "Eigen3": "eigen/", "hnswlib": "hnswlib/", "CURL": "libcurl/", "CLI11": "cli11/"}
+                "Eigen3": "eigen/", "hnswlib": "hnswlib/", "CURL": "libcurl/", "LibXml2": "libxml2/", "CLI11": "cli11/"}
 for pkg in packages:
     if pkg in conan_pkg_of and 'self.requires("%s' % conan_pkg_of[pkg] not in recipe:
         errors.append("conanfile.py: missing requirement %s (find_package(%s))" % (conan_pkg_of[pkg], pkg))

@@ -4,7 +4,7 @@
 set -euo pipefail
 PKGS=(build-essential cmake pkg-config ca-certificates binutils python3
       libsqlite3-dev libeigen3-dev libhnswlib-dev nlohmann-json3-dev doctest-dev
-      zlib1g-dev libssl-dev libcurl4-openssl-dev libcli11-dev libbenchmark-dev sqlite3 doxygen
+      zlib1g-dev libssl-dev libcurl4-openssl-dev libxml2-dev libcli11-dev libbenchmark-dev sqlite3 doxygen
       python3-networkx python3-igraph)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -49,6 +49,7 @@ class GrappiConan(ConanFile):
         self.requires("zlib/1.3.1")
         self.requires("openssl/3.2.1")
         self.requires("libcurl/8.6.0")
+        self.requires("libxml2/2.12.5")
         self.requires("nlohmann_json/3.11.3", transitive_headers=True)
         self.requires("eigen/3.4.0")
         self.requires("hnswlib/0.8.0")
@@ -81,7 +82,7 @@ class GrappiConan(ConanFile):
         cpp.set_property("cmake_target_name", "grappi::grappi")
         cpp.libs = ["grappi"]
         cpp.requires = ["sqlite3::sqlite3", "zlib::zlib", "openssl::crypto", "libcurl::libcurl",
-                        "nlohmann_json::nlohmann_json", "eigen::eigen", "hnswlib::hnswlib"]
+                        "libxml2::libxml2", "nlohmann_json::nlohmann_json", "eigen::eigen", "hnswlib::hnswlib"]
         c = self.cpp_info.components["grappi_c"]
         c.set_property("cmake_target_name", "grappi::grappi_c")
         c.set_property("pkg_config_name", "grappi")

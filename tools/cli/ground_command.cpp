@@ -5,7 +5,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <regex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -17,7 +16,7 @@ namespace grappi::cli {
 namespace {
 
 struct GroundArgs {
-  std::string db, text, pair, pairs, strategy = "pagerank", llm = "extractive", model, json;
+  std::string db, text, pair, pairs, strategy = "pagerank", llm = "extractive", model, json, format = "detect", document;
   std::string system_template, summary_template, refine_template, score_template, pick_template;
   GroundingOptions o;
   OpenAIChatOptions chat;
@@ -25,12 +24,22 @@ struct GroundArgs {
   bool no_cache = false, no_json_mode = false, quiet = false;
 };
 
-std::string read_text(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::io, "ground: cannot read the text file '" + path + "'");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// The text of a paper file: plain text, Markdown, PubTator, BioC XML/JSON or PPI corpus XML;
+// a file of several documents needs --document (an id or PubMed id).
+std::string read_text(const std::string &path, const GroundArgs &a) {
+  if (!std::ifstream(path)) throw Error(ErrorCode::io, "ground: cannot read the text file '" + path + "'");
+  const std::vector<Document> docs = read_documents(path, document_format(a.format));
+  if (docs.empty()) throw Error(ErrorCode::invalid_argument, "ground: '" + path + "' holds no document");
+  if (a.document.empty()) {
+    if (docs.size() > 1)
+      throw Error(ErrorCode::invalid_argument, "ground: '" + path + "' holds " + std::to_string(docs.size()) +
+                                                   " documents; choose one with --document ID (an id or PubMed id, e.g. " +
+                                                   (docs[0].pmid.empty() ? docs[0].id : docs[0].pmid) + ")");
+    return docs[0].text();
+  }
+  for (const Document &d : docs)
+    if (d.id == a.document || d.pmid == a.document) return d.text();
+  throw Error(ErrorCode::not_found, "ground: '" + path + "' has no document " + a.document);
 }
 
 std::pair<std::string, std::string> split_pair(const std::string &spec, const std::string &where) {
@@ -134,7 +143,7 @@ void run(GroundArgs &a) {
   // Texts read once.
   std::map<std::string, std::string> texts;
   for (const Job &j : jobs)
-    if (!texts.count(j.file)) texts[j.file] = read_text(j.file);
+    if (!texts.count(j.file)) texts[j.file] = read_text(j.file, a);
   std::vector<GroundingJob> work;
   for (const Job &j : jobs) work.push_back({texts.at(j.file), j.a, j.b});
   const auto results = grounder.ground(work, strategies, a.concurrency);
@@ -177,22 +186,25 @@ void run(GroundArgs &a) {
   if (model->local()) std::cout << "(offline model: extractive summaries and word-overlap scores, not a language model)\n";
 }
 
-// The texts of a directory by PubMed id: <PMID>.txt, or a name holding "PMID<digits>".
-std::map<std::string, std::string> texts_by_pmid(const std::string &dir) {
+// The papers' texts by PubMed id: every document of a corpus file, or of every file of a
+// directory (a text file's PubMed id from its name: <PMID>.txt, ...PMID<digits>...).
+std::map<std::string, std::string> texts_by_pmid(const std::string &where, const GroundArgs &a) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw Error(ErrorCode::io, "eval grounding: --texts '" + dir + "' is not a directory");
-  static const std::regex pmid_re("(^|PMID)([0-9]{1,10})(\\.|$|[^0-9])");
-  std::map<std::string, std::string> out;
   std::vector<fs::path> files;
-  for (const auto &e : fs::directory_iterator(dir)) if (e.is_regular_file()) files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const auto &f : files) {
-    std::smatch m;
-    const std::string name = f.filename().string();
-    if (!std::regex_search(name, m, pmid_re)) continue;
-    if (!out.count(m[2].str())) out[m[2].str()] = read_text(f.string());
+  if (fs::is_directory(where, ec)) {
+    for (const auto &e : fs::directory_iterator(where))
+      if (e.is_regular_file()) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+  } else if (fs::is_regular_file(where, ec)) {
+    files.push_back(where);
+  } else {
+    throw Error(ErrorCode::io, "eval grounding: --texts '" + where + "' is neither a directory nor a file");
   }
+  std::map<std::string, std::string> out;
+  for (const auto &f : files)
+    for (const Document &d : read_documents(f.string(), document_format(a.format)))
+      if (!d.pmid.empty() && !out.count(d.pmid)) out[d.pmid] = d.text();
   return out;
 }
 
@@ -200,7 +212,7 @@ void run_eval(GroundArgs &a) {
   const std::vector<GroundingStrategy> strategies = strategies_of(a);
   std::size_t skipped = 0;
   const std::vector<GroundingGold> gold = read_grounding_gold(a.pairs, &skipped);
-  const auto texts = texts_by_pmid(a.text);
+  const auto texts = texts_by_pmid(a.text, a);
   auto model = model_of(a, "eval grounding");
   KnowledgeGraph g = open_graph(a.db, false);
   const Grounder grounder(g, *model, options_of(a, strategies.front()));
@@ -270,7 +282,9 @@ void add_ground(CLI::App &app) {
   auto *c = app.add_subcommand("ground", "The ontology term (PSI-MI interaction type) that best describes how two proteins "
                                          "interact in a text, with quotes, confidence and trace");
   add_db_option(c, a->db);
-  c->add_option("--text", a->text, "The text: plain text or Markdown");
+  c->add_option("--text", a->text, "The paper: plain text, Markdown, PubTator, BioC XML/JSON or PPI corpus XML");
+  c->add_option("--format", a->format, "Its format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml");
+  c->add_option("--document", a->document, "The document of a file that holds several (id or PubMed id)");
   c->add_option("--pair", a->pair, "The two proteins, e.g. MAPT,GSK3B (names, aliases or ids)");
   c->add_option("--pairs", a->pairs, "Many pairs: lines A<TAB>B (with --text) or FILE<TAB>A<TAB>B");
   add_grounding_flags(c, *a);
@@ -286,8 +300,10 @@ void add_eval(CLI::App &app) {
   add_db_option(c, a->db);
   c->add_option("--gold", a->pairs, "PSI-MITAB file (IntAct, plain or gzipped): pair, PubMed id and interaction type per row")
       ->required();
-  c->add_option("--texts", a->text, "Directory of the papers' texts: files named <PMID>.txt or ...PMID<PMID>...")
+  c->add_option("--texts", a->text, "The papers: a corpus file (PubTator, BioC, PPI XML) or a directory of files "
+                                     "(text files named <PMID>.txt or ...PMID<PMID>...)")
       ->required();
+  c->add_option("--format", a->format, "Format of the papers: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml");
   add_grounding_flags(c, *a);
   c->callback([a] { run_eval(*a); });
 }

@@ -1,0 +1,77 @@
+// grappi/documents.hpp — papers as the literature agents read them: plain text and Markdown,
+// PubTator, BioC XML and JSON, and the PPI-extraction corpora's XML, each as documents of
+// passages with their entity annotations and their PubMed id.
+#pragma once
+
+#include "grappi/export.h"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace grappi {
+
+/// An entity mention in a passage.
+struct DocumentAnnotation {
+  std::size_t offset = 0;  ///< where it starts, in bytes from the start of the passage's text
+  std::size_t length = 0;  ///< its length in bytes
+  std::string text;        ///< the mention as written
+  std::string type;        ///< "Gene", "GeneOrGeneProduct", "Disease", "Individual_protein", ...
+  std::string id;          ///< the concept id when the source gives one ("6331", "MESH:D008133"); may be empty
+};
+
+/// A passage: a title, an abstract, a paragraph, a sentence.
+struct DocumentPassage {
+  std::string type;         ///< "title", "abstract", "paragraph", "sentence", a BioC section type ("INTRO", "REF", ...)
+  std::size_t offset = 0;   ///< its offset in the document as the source numbers it
+  std::string text;         ///< its text
+  std::vector<DocumentAnnotation> annotations;  ///< the mentions in it, by offset
+};
+
+/// A pair of mentions the source says interact (the PPI corpora's positive pairs).
+struct DocumentPair {
+  std::size_t passage = 0;  ///< the passage (sentence) the two mentions are in
+  std::size_t a = 0;        ///< index of the first mention in that passage's annotations
+  std::size_t b = 0;        ///< index of the second
+};
+
+/// A document of a corpus.
+struct GRAPPI_CXX_API Document {
+  std::string id;     ///< the source's document id
+  std::string pmid;   ///< the PubMed id, when known
+  std::string pmcid;  ///< the PubMed Central id, when known
+  std::string year;   ///< the publication year, when known
+  std::vector<DocumentPassage> passages;  ///< in order
+  std::vector<DocumentPair> pairs;        ///< interacting pairs the source marks (PPI corpora)
+  /// The passages' texts joined by blank lines.
+  std::string text() const;
+};
+
+/// The formats read_documents knows.
+enum class DocumentFormat {
+  detect,     ///< from the content (and a ".md"/".txt" name for text)
+  text,       ///< plain text or Markdown: paragraphs split on blank lines, a heading starts a section
+  pubtator,   ///< PubTator: "PMID|t|title", "PMID|a|abstract", tab-separated annotation lines
+  bioc_xml,   ///< BioC XML (a <collection> of <document>s of <passage>s with <annotation>s)
+  bioc_json,  ///< BioC JSON ({"documents": [{"id", "passages": [...]}]})
+  ppi_xml     ///< the PPI corpora's XML (<corpus> of <document origId=PMID> of <sentence> with <entity> and <interaction>)
+};
+
+/// "detect", "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml".
+GRAPPI_CXX_API const char *to_string(DocumentFormat format) noexcept;
+/// Inverse of to_string; Error(invalid_argument) listing the names otherwise.
+GRAPPI_CXX_API DocumentFormat document_format(std::string_view name);
+
+/// The documents of a file (plain or gzipped). A text file is one document whose PubMed id is
+/// taken from its name when the name holds "PMID<digits>" or starts with digits; Markdown
+/// sections headed References, Bibliography, Acknowledg(e)ments, Funding or Conflicts of
+/// interest are dropped. Error(parse) naming the file and line (or byte) for malformed
+/// input, Error(io) when it cannot be read.
+GRAPPI_CXX_API std::vector<Document> read_documents(const std::string &path, DocumentFormat format = DocumentFormat::detect);
+
+/// The same for text in memory; `name` is used in messages and for a text's PubMed id.
+GRAPPI_CXX_API std::vector<Document> parse_documents(std::string_view content, DocumentFormat format,
+                                                     const std::string &name);
+
+}  // namespace grappi

@@ -1,0 +1,384 @@
+// Papers as documents (grappi/documents.hpp): format detection, plain text and Markdown,
+// PubTator and BioC JSON; the XML formats are in documents_xml.cpp.
+#include "grappi/documents.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "documents_impl.hpp"
+#include "grappi/error.hpp"
+#include "text_reader.hpp"
+#include "text_util.hpp"
+
+namespace grappi {
+
+namespace detail {
+
+std::size_t line_of(std::string_view text, std::size_t byte) {
+  return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(byte, text.size())), '\n'));
+}
+
+// The byte offset of a character offset in UTF-8 text (offsets past the end give npos).
+std::size_t byte_of_char(std::string_view text, std::size_t chars) {
+  std::size_t i = 0, n = 0;
+  while (n < chars) {
+    if (i >= text.size()) return std::string::npos;
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    i += c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    ++n;
+  }
+  return i <= text.size() ? i : std::string::npos;
+}
+
+bool place_annotation(const DocumentPassage &p, std::size_t start, std::size_t length, DocumentAnnotation &a) {
+  // Sources count in characters (PubTator, BioC) or bytes; the mention's text decides, and
+  // where it does not say (no text given), characters.
+  if (start < p.offset) return false;
+  const std::size_t rel = start - p.offset;
+  const std::size_t b = byte_of_char(p.text, rel), e = b == std::string::npos ? b : byte_of_char(p.text, rel + length);
+  const bool chars_fit = b != std::string::npos && e != std::string::npos;
+  const bool bytes_fit = rel + length <= p.text.size();
+  if (chars_fit && (a.text.empty() || p.text.compare(b, e - b, a.text) == 0)) {
+    a.offset = b;
+    a.length = e - b;
+    return true;
+  }
+  if (bytes_fit && (a.text.empty() || p.text.compare(rel, length, a.text) == 0)) {
+    a.offset = rel;
+    a.length = length;
+    return true;
+  }
+  if (chars_fit) {  // the offsets fit but the source's mention text differs: keep the offsets
+    a.offset = b;
+    a.length = e - b;
+    return true;
+  }
+  return false;
+}
+
+void sort_annotations(Document &d) {
+  for (auto &p : d.passages)
+    std::stable_sort(p.annotations.begin(), p.annotations.end(),
+                     [](const DocumentAnnotation &x, const DocumentAnnotation &y) { return x.offset < y.offset; });
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::line_of;
+using nlohmann::json;
+
+bool blank_line(std::string_view l) {
+  return std::all_of(l.begin(), l.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+// A Markdown heading's level (0: not a heading) and its words.
+int heading_level(std::string_view l, std::string &title) {
+  std::size_t k = 0;
+  while (k < l.size() && l[k] == '#') ++k;
+  if (k == 0 || k > 6 || (k < l.size() && l[k] != ' ')) return 0;
+  title = detail::trim_copy(l.substr(k));
+  return static_cast<int>(k);
+}
+
+bool dropped_section(const std::string &title) {
+  std::string t = detail::lower_copy(title);
+  // "7. References", "References and notes"
+  while (!t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '.' || t[0] == ' ')) t.erase(0, 1);
+  for (const char *p : {"reference", "bibliograph", "acknowledg", "funding", "conflict", "competing interest"})
+    if (t.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+std::string pmid_from_name(const std::string &name) {
+  const auto slash = name.find_last_of('/');
+  const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+  static const std::regex re("(^|PMID)([0-9]{1,10})([^0-9]|$)");
+  std::smatch m;
+  if (std::regex_search(base, m, re)) return m[2].str();
+  return {};
+}
+
+std::vector<Document> parse_text(std::string_view s, const std::string &name) {
+  Document d;
+  d.id = name;
+  d.pmid = pmid_from_name(name);
+  std::size_t pos = 0, para_start = std::string::npos, para_end = 0;
+  int drop_level = 0;  // inside a dropped section of this level (0: none)
+  auto flush = [&] {
+    if (para_start == std::string::npos) return;
+    DocumentPassage p;
+    p.type = "paragraph";
+    p.offset = para_start;
+    p.text = detail::trim_copy(s.substr(para_start, para_end - para_start));
+    if (!p.text.empty()) d.passages.push_back(std::move(p));
+    para_start = std::string::npos;
+  };
+  while (pos < s.size()) {
+    std::size_t nl = s.find('\n', pos);
+    if (nl == std::string_view::npos) nl = s.size();
+    const std::string_view line = s.substr(pos, nl - pos);
+    std::string title;
+    const int level = heading_level(line, title);
+    if (level > 0) {
+      flush();
+      if (drop_level && level > drop_level) {  // a subsection of a dropped section
+      } else if (dropped_section(title)) {
+        drop_level = level;
+      } else {
+        drop_level = 0;
+        DocumentPassage h;
+        h.type = "heading";
+        h.offset = pos;
+        h.text = title;
+        d.passages.push_back(std::move(h));
+      }
+    } else if (blank_line(line)) {
+      flush();
+    } else if (!drop_level) {
+      if (para_start == std::string::npos) para_start = pos;
+      para_end = nl;
+    }
+    pos = nl + 1;
+  }
+  flush();
+  return {std::move(d)};
+}
+
+std::vector<Document> parse_pubtator(std::string_view s, const std::string &name) {
+  std::vector<Document> out;
+  Document *cur = nullptr;
+  std::size_t pos = 0, line_no = 0;
+  while (pos < s.size()) {
+    std::size_t nl = s.find('\n', pos);
+    if (nl == std::string_view::npos) nl = s.size();
+    std::string_view line = s.substr(pos, nl - pos);
+    pos = nl + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::string where = name + ":" + std::to_string(line_no);
+    if (blank_line(line)) {
+      cur = nullptr;
+      continue;
+    }
+    const std::size_t bar = line.find('|');
+    const std::size_t tab = line.find('\t');
+    if (bar != std::string_view::npos && (tab == std::string_view::npos || bar < tab) && bar + 2 < line.size() &&
+        line[bar + 2] == '|') {
+      const std::string pmid(line.substr(0, bar));
+      const char kind = line[bar + 1];
+      if (pmid.empty() || pmid.find_first_not_of("0123456789") != std::string::npos)
+        throw Error(ErrorCode::parse, where + ": a PubTator text line starts with a PubMed id, found '" + pmid.substr(0, 40) + "'");
+      if (!cur || cur->id != pmid) {
+        out.emplace_back();
+        cur = &out.back();
+        cur->id = cur->pmid = pmid;
+      }
+      DocumentPassage p;
+      p.type = kind == 't' ? "title" : kind == 'a' ? "abstract" : std::string(1, kind);
+      // Passage offsets count characters: each earlier passage and one separator.
+      std::size_t chars = 0;
+      for (const auto &q : cur->passages) {
+        std::size_t n = 0;
+        for (unsigned char c : q.text) n += (c & 0xc0) != 0x80;
+        chars += n + 1;
+      }
+      p.offset = chars;
+      p.text = std::string(line.substr(bar + 3));
+      cur->passages.push_back(std::move(p));
+      continue;
+    }
+    const auto f = detail::split_view(line, '\t');
+    if (f.size() < 4) throw Error(ErrorCode::parse, where + ": expected 'PMID|t|title', 'PMID|a|abstract' or a tab-separated annotation line, found '" +
+                                                         std::string(line.substr(0, 60)) + "'");
+    if (!cur || f[0] != cur->pmid)
+      throw Error(ErrorCode::parse, where + ": an annotation of PubMed id " + std::string(f[0]) + " outside that document's lines");
+    const bool numbers = f.size() >= 5 && !f[1].empty() && !f[2].empty() &&
+                         f[1].find_first_not_of("0123456789") == std::string_view::npos &&
+                         f[2].find_first_not_of("0123456789") == std::string_view::npos;
+    if (!numbers) continue;  // a relation line (PMID, type, id, id[, novelty]): not a mention
+    const std::size_t start = std::stoul(std::string(f[1])), end = std::stoul(std::string(f[2]));
+    if (end < start) throw Error(ErrorCode::parse, where + ": the annotation ends (" + std::string(f[2]) + ") before it starts");
+    DocumentAnnotation a;
+    a.text = std::string(f[3]);
+    a.type = std::string(f[4]);
+    if (f.size() > 5) a.id = std::string(f[5]);
+    bool placed = false;
+    for (auto &p : cur->passages) {
+      std::size_t n = 0;
+      for (unsigned char c : p.text) n += (c & 0xc0) != 0x80;
+      if (start >= p.offset && end <= p.offset + n && detail::place_annotation(p, start, end - start, a)) {
+        p.annotations.push_back(std::move(a));
+        placed = true;
+        break;
+      }
+    }
+    if (!placed)
+      throw Error(ErrorCode::parse, where + ": the annotation " + std::string(f[1]) + "-" + std::string(f[2]) +
+                                        " lies outside the document's title and abstract");
+  }
+  for (auto &d : out) detail::sort_annotations(d);
+  if (out.empty()) throw Error(ErrorCode::parse, name + ": no PubTator documents");
+  return out;
+}
+
+std::string infon(const json &j, const char *key) {
+  if (!j.is_object() || !j.contains("infons") || !j["infons"].is_object()) return {};
+  const json &i = j["infons"];
+  if (!i.contains(key)) return {};
+  if (i[key].is_string()) return i[key].get<std::string>();
+  if (i[key].is_number()) return i[key].dump();
+  return {};
+}
+
+std::vector<Document> parse_bioc_json(std::string_view s, const std::string &name) {
+  json j;
+  try {
+    j = json::parse(s);
+  } catch (const json::parse_error &e) {
+    throw Error(ErrorCode::parse, name + ":" + std::to_string(line_of(s, e.byte ? e.byte - 1 : 0)) +
+                                      ": not valid JSON (" + std::string(e.what()) + ")");
+  }
+  // A collection, or a list of collections (as PubTator's API returns them).
+  std::vector<const json *> docs;
+  const auto collect = [&docs, &name](const json &c) {
+    if (!c.is_object() || !c.contains("documents") || !c["documents"].is_array())
+      throw Error(ErrorCode::parse, name + ": a BioC JSON collection is an object with a \"documents\" array");
+    for (const auto &d : c["documents"]) docs.push_back(&d);
+  };
+  if (j.is_array()) {
+    for (const auto &c : j) collect(c);
+  } else {
+    collect(j);
+  }
+  std::vector<Document> out;
+  for (std::size_t k = 0; k < docs.size(); ++k) {
+    const json &dj = *docs[k];
+    const std::string where = name + ": document " + std::to_string(k + 1);
+    if (!dj.is_object() || !dj.contains("passages") || !dj["passages"].is_array())
+      throw Error(ErrorCode::parse, where + ": no \"passages\" array");
+    Document d;
+    if (dj.contains("id") && (dj["id"].is_string() || dj["id"].is_number()))
+      d.id = dj["id"].is_string() ? dj["id"].get<std::string>() : dj["id"].dump();
+    detail::BiocInfons meta;
+    meta.take("document", infon(dj, "article-id_pmid"), infon(dj, "article-id_pmc"), infon(dj, "year"));
+    for (std::size_t q = 0; q < dj["passages"].size(); ++q) {
+      const json &pj = dj["passages"][q];
+      const std::string pwhere = where + ", passage " + std::to_string(q + 1);
+      if (!pj.is_object()) throw Error(ErrorCode::parse, pwhere + ": not an object");
+      DocumentPassage p;
+      p.type = infon(pj, "section_type");
+      if (p.type.empty()) p.type = infon(pj, "type");
+      if (pj.contains("offset") && pj["offset"].is_number_unsigned()) p.offset = pj["offset"].get<std::size_t>();
+      if (pj.contains("text") && pj["text"].is_string()) p.text = pj["text"].get<std::string>();
+      meta.take(pwhere, infon(pj, "article-id_pmid"), infon(pj, "article-id_pmc"), infon(pj, "year"));
+      if (pj.contains("annotations") && pj["annotations"].is_array())
+        for (const auto &aj : pj["annotations"]) {
+          DocumentAnnotation a;
+          a.type = infon(aj, "type");
+          a.id = infon(aj, "identifier");
+          if (a.id.empty()) a.id = infon(aj, "Identifier");
+          if (aj.contains("text") && aj["text"].is_string()) a.text = aj["text"].get<std::string>();
+          const json *loc = aj.contains("locations") && aj["locations"].is_array() && !aj["locations"].empty()
+                                ? &aj["locations"][0]
+                                : nullptr;
+          if (!loc || !loc->is_object() || !(*loc).contains("offset") || !(*loc)["offset"].is_number_unsigned() ||
+              !(*loc).contains("length") || !(*loc)["length"].is_number_unsigned())
+            throw Error(ErrorCode::parse, pwhere + ": an annotation without a location (offset and length)");
+          if (!detail::place_annotation(p, (*loc)["offset"].get<std::size_t>(), (*loc)["length"].get<std::size_t>(), a))
+            throw Error(ErrorCode::parse, pwhere + ": the annotation '" + a.text.substr(0, 40) + "' lies outside its passage");
+          p.annotations.push_back(std::move(a));
+        }
+      d.passages.push_back(std::move(p));
+    }
+    d.pmid = meta.pmid.empty() && !d.id.empty() && d.id.find_first_not_of("0123456789") == std::string::npos && meta.pmcid.empty()
+                 ? d.id
+                 : meta.pmid;
+    d.pmcid = meta.pmcid;
+    d.year = meta.year;
+    detail::sort_annotations(d);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace detail {
+
+void BiocInfons::take(const std::string &, const std::string &p, const std::string &c, const std::string &y) {
+  if (pmid.empty()) pmid = p;
+  if (pmcid.empty()) pmcid = c;
+  if (year.empty()) year = y;
+}
+
+}  // namespace detail
+
+std::string Document::text() const {
+  std::string out;
+  for (const auto &p : passages) {
+    if (p.text.empty()) continue;
+    if (!out.empty()) out += "\n\n";
+    out += p.text;
+  }
+  return out;
+}
+
+const char *to_string(DocumentFormat f) noexcept {
+  switch (f) {
+    case DocumentFormat::detect: return "detect";
+    case DocumentFormat::text: return "text";
+    case DocumentFormat::pubtator: return "pubtator";
+    case DocumentFormat::bioc_xml: return "bioc-xml";
+    case DocumentFormat::bioc_json: return "bioc-json";
+    case DocumentFormat::ppi_xml: return "ppi-xml";
+  }
+  return "?";
+}
+
+DocumentFormat document_format(std::string_view name) {
+  for (DocumentFormat f : {DocumentFormat::detect, DocumentFormat::text, DocumentFormat::pubtator, DocumentFormat::bioc_xml,
+                           DocumentFormat::bioc_json, DocumentFormat::ppi_xml})
+    if (name == to_string(f)) return f;
+  throw Error(ErrorCode::invalid_argument, "unknown document format '" + std::string(name) +
+                                               "' (known: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml)");
+}
+
+std::vector<Document> parse_documents(std::string_view s, DocumentFormat format, const std::string &name) {
+  if (format == DocumentFormat::detect) {
+    std::size_t i = 0;
+    if (s.substr(0, 3) == "\xef\xbb\xbf") i = 3;  // a byte-order mark
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    const std::string_view head = s.substr(i, 4096);
+    static const std::regex pubtator("^[0-9]+\\|[a-z]\\|");
+    if (!head.empty() && head[0] == '<') {
+      format = detail::xml_root_is(head, "corpus") ? DocumentFormat::ppi_xml : DocumentFormat::bioc_xml;
+    } else if (!head.empty() && (head[0] == '{' || head[0] == '[')) {
+      format = DocumentFormat::bioc_json;
+    } else if (std::regex_search(std::string(head.substr(0, head.find('\n'))), pubtator)) {
+      format = DocumentFormat::pubtator;
+    } else {
+      format = DocumentFormat::text;
+    }
+  }
+  switch (format) {
+    case DocumentFormat::text: return parse_text(s, name);
+    case DocumentFormat::pubtator: return parse_pubtator(s, name);
+    case DocumentFormat::bioc_json: return parse_bioc_json(s, name);
+    case DocumentFormat::bioc_xml: return detail::parse_bioc_xml(s, name);
+    case DocumentFormat::ppi_xml: return detail::parse_ppi_xml(s, name);
+    case DocumentFormat::detect: break;
+  }
+  return {};
+}
+
+std::vector<Document> read_documents(const std::string &path, DocumentFormat format) {
+  const detail::WholeFile file = detail::read_whole_file(path);
+  return parse_documents(file.text, format, path);
+}
+
+}  // namespace grappi

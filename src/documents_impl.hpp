@@ -1,0 +1,36 @@
+// Internal: what the document readers share (documents.cpp, documents_xml.cpp).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "grappi/documents.hpp"
+
+namespace grappi::detail {
+
+/// 1-based line of a byte offset.
+std::size_t line_of(std::string_view text, std::size_t byte);
+/// The byte offset of a character offset in UTF-8 text; npos past the end.
+std::size_t byte_of_char(std::string_view text, std::size_t chars);
+/// Places a mention given by its document offset `start` and `length` (characters, or bytes
+/// when only that reading matches the mention's text) in passage p: sets a.offset and a.length
+/// relative to the passage, in bytes; false when it does not lie in the passage.
+bool place_annotation(const DocumentPassage &p, std::size_t start, std::size_t length, DocumentAnnotation &a);
+/// Sorts every passage's annotations by offset.
+void sort_annotations(Document &d);
+
+/// The ids a BioC document carries in its passages' or its own infons (the first of each).
+struct BiocInfons {
+  std::string pmid, pmcid, year;
+  void take(const std::string &where, const std::string &pmid, const std::string &pmcid, const std::string &year);
+};
+
+/// Whether an XML text's root element (after the declaration, comments and doctype) has this name.
+bool xml_root_is(std::string_view head, std::string_view name);
+/// BioC XML and the PPI corpora's XML (documents_xml.cpp, with libxml2).
+std::vector<Document> parse_bioc_xml(std::string_view content, const std::string &name);
+std::vector<Document> parse_ppi_xml(std::string_view content, const std::string &name);
+
+}  // namespace grappi::detail
