@@ -8,7 +8,10 @@
 #include "grappi/error.hpp"
 #include "grappi/grounding.hpp"
 #include "grappi/ontology.hpp"
+#include "answer_json.hpp"
 #include "mitab_parser.hpp"
+#include "model_calls.hpp"
+#include "parallel.hpp"
 #include "text_reader.hpp"
 #include "text_util.hpp"
 
@@ -25,6 +28,48 @@ std::string interactor_name(const std::vector<detail::MitabXref> &ids, const std
   for (const auto &x : aliases)
     if (detail::iequals(x.text, "display_short")) return x.id;
   return ids.empty() ? std::string() : ids.front().id;
+}
+
+const char *kJudgeSystem =
+    "You are a senior biocurator. You compare two interaction-type terms of a controlled vocabulary as "
+    "descriptions of how two proteins interact according to a paper. Use only the paper. Answer with one JSON "
+    "object and nothing else.";
+
+const char *kJudgeRepair = "Your answer could not be used ({{error}}). Reply with only {\"better\": \"1\" | \"2\" | \"tie\"}.";
+
+struct JudgeAnswer {
+  bool ok = false;
+  std::string error;
+  int better = 0;  // 1, 2, or 0 for a tie
+};
+
+JudgeAnswer parse_judge(std::string_view text) {
+  JudgeAnswer a;
+  json j;
+  if (!detail::json_object_in(text, j, a.error)) return a;
+  const json *b = nullptr;
+  for (const char *k : {"better", "answer", "choice"})
+    if (j.contains(k)) b = &j[k];
+  if (!b) {
+    a.error = "missing field \"better\"";
+    return a;
+  }
+  std::string v = b->is_string() ? detail::lower_copy(detail::trim_copy(b->get<std::string>())) : b->is_number() ? b->dump() : "";
+  if (v == "1" || v == "term 1") a.better = 1;
+  else if (v == "2" || v == "term 2") a.better = 2;
+  else if (v == "tie" || v == "equal" || v == "0") a.better = 0;
+  else {
+    a.error = "\"better\" is not \"1\", \"2\" or \"tie\": " + v.substr(0, 40);
+    return a;
+  }
+  a.ok = true;
+  return a;
+}
+
+std::string term_description(const Node &n) {
+  std::string d = detail::trim_copy(n.annotation);
+  if (d.size() >= 2 && d.front() == '"') d = d.substr(1, d.rfind('"') > 0 ? d.rfind('"') - 1 : std::string::npos);
+  return n.external_id + " " + n.name + (d.empty() ? "" : ": " + d);
 }
 
 }  // namespace
@@ -90,7 +135,11 @@ std::vector<GroundingGold> read_grounding_gold(const std::string &path, std::siz
 
 GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vector<GroundingGold> &gold,
                                        const std::map<std::string, std::string> &texts,
-                                       const std::vector<GroundingStrategy> &strategies, std::size_t concurrency) {
+                                       const std::vector<GroundingStrategy> &strategies, std::size_t concurrency,
+                                       const std::vector<LanguageModel *> &judges) {
+  if (judges.size() > 2) throw Error(ErrorCode::invalid_argument, "evaluate_grounding: one or two judges");
+  for (const LanguageModel *j : judges)
+    if (!j) throw Error(ErrorCode::invalid_argument, "evaluate_grounding: a judge is NULL");
   if (strategies.empty()) throw Error(ErrorCode::invalid_argument, "evaluate_grounding: no strategy");
   GroundingEvaluation ev;
   std::vector<GroundingJob> jobs;
@@ -159,6 +208,68 @@ GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vect
       ev.cases.push_back(std::move(c));
     }
   }
+  if (!judges.empty()) {
+    // The gold's most specific term (deepest under the root; ties by id) per gold case.
+    std::optional<int64_t> root;
+    if (!results.empty() && !results[0].empty()) root = node_of(results[0][0].root);
+    std::vector<std::optional<Node>> gold_term(ev.gold.size());
+    for (std::size_t i = 0; i < ev.gold.size(); ++i) {
+      std::size_t best = 0;
+      for (const auto &t : ev.gold[i].terms) {
+        const auto n = kg.node_by_external_id(t);
+        if (!n) continue;
+        const std::size_t depth = root ? onto.depth(n->id, *root).value_or(0) : 0;
+        if (!gold_term[i] || depth > best) gold_term[i] = n, best = depth;
+      }
+    }
+    std::vector<std::unique_ptr<detail::ModelCalls>> calls;
+    for (LanguageModel *j : judges) {
+      detail::ModelCalls::Settings st;
+      st.template_version = "judge-1";
+      st.use_cache = grounder.options().use_cache;
+      calls.push_back(std::make_unique<detail::ModelCalls>(kg, *j, st));
+    }
+    detail::parallel_for(ev.cases.size(), std::max<std::size_t>(1, concurrency), [&](std::size_t k) {
+      GroundingCase &c = ev.cases[k];
+      if (c.relation == "exact") {
+        c.verdict = "tie";
+        return;
+      }
+      if (c.relation == "none" || c.relation == "unknown_gold" || !gold_term[c.gold]) return;
+      const GroundingGold &g = ev.gold[c.gold];
+      const auto predicted = kg.node_by_external_id(c.predicted);
+      if (!predicted) return;
+      const bool predicted_first = k % 2 == 0;  // alternate the order against position bias
+      const Node &t1 = predicted_first ? *predicted : *gold_term[c.gold], &t2 = predicted_first ? *gold_term[c.gold] : *predicted;
+      const std::string text = texts.at(g.pmid).substr(0, 12000);
+      ChatRequest q;
+      q.messages = {{"system", kJudgeSystem},
+                    {"user", "Paper:\n\"\"\"\n" + text + "\n\"\"\"\nHow do " + g.protein_a + " and " + g.protein_b +
+                                 " interact according to this paper? Which term describes it better?\nTerm 1: " +
+                                 term_description(t1) + "\nTerm 2: " + term_description(t2) +
+                                 "\nAnswer: {\"better\": \"1\" | \"2\" | \"tie\"}"}};
+      q.json = true;
+      q.max_tokens = 30;
+      q.task = {{"kind", "ground.judge"}, {"protein_a", g.protein_a}, {"protein_b", g.protein_b}, {"text", text},
+                {"terms", json::array({{{"id", t1.external_id}, {"name", t1.name}, {"definition", term_description(t1)}},
+                                       {{"id", t2.external_id}, {"name", t2.name}, {"definition", term_description(t2)}}})}};
+      std::vector<std::string> verdicts;
+      for (auto &mc : calls) {
+        StageUsage usage;
+        auto a = mc->ask<JudgeAnswer>("ground.judge", q, parse_judge, usage, kJudgeRepair);
+        if (a.status != "ok") {
+          verdicts.push_back("failed");
+          continue;
+        }
+        const int better = a.answer.better;
+        verdicts.push_back(better == 0 ? "tie" : (better == 1) == predicted_first ? "win" : "loss");
+      }
+      if (std::find(verdicts.begin(), verdicts.end(), "failed") != verdicts.end()) c.verdict = "failed";
+      else if (verdicts.size() == 2 && verdicts[0] != verdicts[1]) c.verdict = "disagree";
+      else c.verdict = verdicts[0];
+    });
+    for (auto &mc : calls) mc->flush();
+  }
   for (GroundingStrategy s : strategies) {
     GroundingFigures f;
     f.strategy = s;
@@ -168,6 +279,10 @@ GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vect
     for (const GroundingCase &c : ev.cases) {
       if (c.strategy != s) continue;
       ++f.cases;
+      f.wins += c.verdict == "win";
+      f.ties += c.verdict == "tie";
+      f.losses += c.verdict == "loss";
+      f.disagreements += c.verdict == "disagree";
       calls += static_cast<double>(c.model_calls);
       tokens += static_cast<double>(c.prompt_tokens);
       if (c.relation == "none") continue;
@@ -210,6 +325,7 @@ json to_json(const GroundingEvaluation &ev) {
     e["distance"] = c.distance ? json(*c.distance) : json(nullptr);
     e["lca_depth"] = c.lca_depth ? json(*c.lca_depth) : json(nullptr);
     e["confidence"] = c.confidence ? json(*c.confidence) : json(nullptr);
+    if (!c.verdict.empty()) e["verdict"] = c.verdict;
     cases.push_back(std::move(e));
   }
   j["cases"] = std::move(cases);
@@ -221,6 +337,7 @@ json to_json(const GroundingEvaluation &ev) {
     figures.push_back({{"strategy", to_string(f.strategy)}, {"cases", f.cases}, {"answered", f.answered},
                        {"exact", f.exact}, {"ancestor", f.ancestor}, {"descendant", f.descendant},
                        {"related", f.related}, {"mean_distance", f.mean_distance}, {"mean_lca_depth", f.mean_lca_depth},
+                       {"wins", f.wins}, {"ties", f.ties}, {"losses", f.losses}, {"disagreements", f.disagreements},
                        {"calls_per_grounding", f.calls_per_grounding}, {"tokens_per_grounding", f.tokens_per_grounding},
                        {"by_confidence", std::move(conf)}});
   }

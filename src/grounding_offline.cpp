@@ -4,7 +4,7 @@
 // term's text relative to the most similar term of the subtree (both computed by the grounder
 // and given in the task), in bands (>= 0.75: 4, >= 0.5: 3, >= 0.25: 2, else 1); a term with no
 // word in common with the summary is 1. Pick: the most similar of the best-scored terms (ties
-// by id), with its score as the confidence.
+// by id), with its score as the confidence. Judge: see judge_answer.
 #include "grounding_offline.hpp"
 
 #include <algorithm>
@@ -108,6 +108,24 @@ json pick_answer(const json &t) {
   return {{"term", text_of(*best, "id")}, {"confidence", std::clamp(score, 1, 5)}};
 }
 
+// The judge: the term whose name and definition share the larger part of their word stems
+// with the paper; within 0.05 of each other, a tie.
+json judge_answer(const json &t) {
+  const auto s = stems(text_of(t, "text"));
+  const std::set<std::string> paper(s.begin(), s.end());
+  double share[2] = {0, 0};
+  if (!t.contains("terms") || !t["terms"].is_array() || t["terms"].size() != 2)
+    throw Error(ErrorCode::invalid_argument, "offline grounding: a judge task compares two terms");
+  for (int k = 0; k < 2; ++k) {
+    const auto w = stems(text_of(t["terms"][k], "definition"));
+    std::size_t hit = 0;
+    for (const auto &x : w) hit += paper.count(x) > 0;
+    share[k] = w.empty() ? 0.0 : static_cast<double>(hit) / static_cast<double>(w.size());
+  }
+  const char *better = share[0] > share[1] + 0.05 ? "1" : share[1] > share[0] + 0.05 ? "2" : "tie";
+  return {{"better", better}};
+}
+
 }  // namespace
 
 std::string offline_grounding_answer(const json &task) {
@@ -115,6 +133,7 @@ std::string offline_grounding_answer(const json &task) {
   if (kind == "ground.summary") return summary_answer(task).dump();
   if (kind == "ground.score") return score_answer(task).dump();
   if (kind == "ground.pick") return pick_answer(task).dump();
+  if (kind == "ground.judge") return judge_answer(task).dump();
   throw Error(ErrorCode::invalid_argument, "offline grounding: unknown task kind '" + kind + "'");
 }
 

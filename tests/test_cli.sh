@@ -403,6 +403,8 @@ printf 'uniprotkb:Q96S53\tuniprotkb:P23528\t-\t-\tuniprotkb:TESK2(gene name)\tun
 "$GRAPPI" eval grounding --db "$G" --gold "$T/gold.mitab" --texts "$LIT" --strategy stuff --json "$T/eval.json" > "$T/eval.txt"
 grep -q "gold: 1 pairs in papers (0 rows without a PubMed id or type), 1 with a text, 0 without" "$T/eval.txt" || fail "eval: $(cat "$T/eval.txt")"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); f=j["figures"][0]; assert f["strategy"]=="stuff" and f["exact"]==1 and j["cases"][0]["predicted"]=="MI:0217", j' "$T/eval.json"
+"$GRAPPI" eval grounding --db "$G" --gold "$T/gold.mitab" --texts "$LIT" --strategy dynamic --judge extractive > "$T/judged.txt"
+grep -q "win/tie/loss" "$T/judged.txt" || fail "judged eval: $(cat "$T/judged.txt")"
 rc=$(status_of "$GRAPPI" eval grounding --db "$G" --gold "$T/gold.mitab" --texts "$T/nowhere")
 [ "$rc" -eq 1 ] && grep -q "is neither a directory nor a file" "$T/err" || fail "eval without texts exited $rc"
 # A corpus file: one of its documents by PubMed id; without --document, the choice is asked for.

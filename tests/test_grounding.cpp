@@ -689,6 +689,34 @@ TEST_CASE("The grounding evaluation reads IntAct rows as gold and places each pr
   REQUIRE(f.by_confidence.count("3"));
   CHECK(std::get<0>(f.by_confidence.at("3")) == 4);
   CHECK(std::get<2>(f.by_confidence.at("3")) == doctest::Approx((0.3 + 0.7 + 0.4 + 0.4) / 4));
+  // Judges: one that always prefers the first term shown (the order alternates from case to
+  // case), one that always says tie, one that answers garbage.
+  const auto judge = [](const std::string &answer) {
+    return std::make_shared<grappi::CallbackModel>("judge " + answer, [answer](const grappi::ChatRequest &q) {
+      CHECK(q.task["kind"] == "ground.judge");
+      CHECK(q.task["terms"].size() == 2);
+      grappi::ChatResponse r;
+      r.content = answer;
+      return r;
+    });
+  };
+  const auto first = judge(R"({"better": "1"})"), tie = judge(R"({"better": "tie"})"), garbage = judge("no idea");
+  const auto judged = grappi::evaluate_grounding(g, gold, texts, {GroundingStrategy::stuff}, 2, {first.get()});
+  std::vector<std::string> verdicts;
+  for (const auto &x : judged.cases) verdicts.push_back(x.verdict);
+  CHECK(verdicts == std::vector<std::string>{"win", "loss", "win", "tie"});  // the prediction shown first in cases 0 and 2
+  CHECK(judged.figures[0].wins == 2);
+  CHECK(judged.figures[0].losses == 1);
+  CHECK(judged.figures[0].ties == 1);
+  const auto two = grappi::evaluate_grounding(g, gold, texts, {GroundingStrategy::stuff}, 2, {first.get(), tie.get()});
+  CHECK(two.cases[0].verdict == "disagree");
+  CHECK(two.cases[3].verdict == "tie");  // an exact match needs no judge
+  CHECK(two.figures[0].disagreements == 3);
+  const auto failed = grappi::evaluate_grounding(g, gold, texts, {GroundingStrategy::stuff}, 2, {garbage.get()});
+  CHECK(failed.cases[0].verdict == "failed");
+  CHECK_THROWS_AS(grappi::evaluate_grounding(g, gold, texts, {GroundingStrategy::stuff}, 2,
+                                             {first.get(), tie.get(), garbage.get()}),
+                  grappi::Error);
   const json j = grappi::to_json(ev);
   CHECK(j["figures"][0]["exact"] == 1);
   CHECK(j["cases"][0]["distance"] == 5);

@@ -234,6 +234,10 @@ struct GroundingCase {
   std::optional<std::size_t> lca_depth;  ///< depth under the root of that lowest common ancestor
   std::optional<int> confidence;         ///< the model's self-assessed confidence
   int score = 0;                         ///< the best score of the traversal
+  /// The judges' verdict on the prediction against the gold term: "win" (the prediction
+  /// describes the text better), "tie" (as well; always for an exact match), "loss", "disagree"
+  /// (two judges did not agree), "failed" (a judge's answer failed), "" (no judge).
+  std::string verdict;
   std::size_t model_calls = 0;           ///< calls of this grounding (all stages)
   int64_t prompt_tokens = 0;             ///< prompt tokens of this grounding
   std::size_t cache_hits = 0;            ///< answers from the cache
@@ -250,6 +254,10 @@ struct GroundingFigures {
   std::size_t related = 0;       ///< elsewhere in the ontology
   double mean_distance = 0;      ///< over the answered cases with a distance
   double mean_lca_depth = 0;     ///< likewise
+  std::size_t wins = 0;          ///< judged: the prediction better than the gold term
+  std::size_t ties = 0;          ///< judged as good (exact matches included)
+  std::size_t losses = 0;        ///< judged worse
+  std::size_t disagreements = 0; ///< two judges disagreed (not counted as a verdict)
   double calls_per_grounding = 0;   ///< model calls per case
   double tokens_per_grounding = 0;  ///< prompt tokens per case
   /// By self-assessed confidence ("1".."5", "none"): cases, exact matches and the mean
@@ -267,11 +275,17 @@ struct GroundingEvaluation {
 
 /// Grounds every gold case whose PMID has a text (`texts`: PMID -> text) with each strategy and
 /// compares the predictions with the gold terms in the grounder's ontology; `concurrency`
-/// cases at once.
+/// cases at once. With judges (one or two models), each prediction that is not the gold term
+/// is judged against the gold's most specific term on the text, as the reference did: the
+/// judge is shown both terms (in an order that alternates from case to case) and says which
+/// describes the pair's interaction better, or that they tie; with two judges only the
+/// verdicts they agree on count. A judge's answer is parsed like every other; one that fails
+/// is recorded as "failed".
 GRAPPI_CXX_API GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vector<GroundingGold> &gold,
                                                       const std::map<std::string, std::string> &texts,
                                                       const std::vector<GroundingStrategy> &strategies,
-                                                      std::size_t concurrency = 4);
+                                                      std::size_t concurrency = 4,
+                                                      const std::vector<LanguageModel *> &judges = {});
 
 /// The evaluation as JSON (README "Grounding").
 GRAPPI_CXX_API nlohmann::json to_json(const GroundingEvaluation &evaluation);

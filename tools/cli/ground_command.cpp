@@ -20,6 +20,7 @@ struct GroundArgs {
   std::string system_template, summary_template, refine_template, score_template, pick_template;
   GroundingOptions o;
   OpenAIChatOptions chat;
+  std::vector<std::string> judges;  // eval: judge models by name ("extractive": the offline judge)
   std::size_t concurrency = 4;
   bool no_cache = false, no_json_mode = false, quiet = false;
 };
@@ -216,20 +217,39 @@ void run_eval(GroundArgs &a) {
   auto model = model_of(a, "eval grounding");
   KnowledgeGraph g = open_graph(a.db, false);
   const Grounder grounder(g, *model, options_of(a, strategies.front()));
-  const GroundingEvaluation ev = evaluate_grounding(grounder, gold, texts, strategies, a.concurrency);
+  // Judges: OpenAI-compatible models on --base-url by name, or the offline judge.
+  if (a.judges.size() > 2) throw Error(ErrorCode::invalid_argument, "eval grounding: give one or two --judge models");
+  std::vector<std::shared_ptr<LanguageModel>> judges;
+  std::vector<LanguageModel *> judge_ptrs;
+  for (const std::string &name : a.judges) {
+    ChatModelSpec spec;
+    spec.kind = name == "extractive" ? "extractive" : "openai";
+    spec.openai = a.chat;
+    spec.openai.model = name;
+    spec.openai.json_mode = !a.no_json_mode;
+    spec.openai.concurrency = a.concurrency;
+    judges.push_back(make_chat_model(spec));
+    judge_ptrs.push_back(judges.back().get());
+  }
+  const GroundingEvaluation ev = evaluate_grounding(grounder, gold, texts, strategies, a.concurrency, judge_ptrs);
   if (!a.json.empty()) write_output(a.json, to_json(ev).dump(2) + "\n");
   if (a.quiet || a.json == "-") return;
   std::cout << "gold: " << gold.size() << " pairs in papers (" << skipped << " rows without a PubMed id or type), "
             << ev.gold.size() << " with a text, " << ev.without_text << " without\n";
   std::vector<std::vector<std::string>> rows;
-  for (const GroundingFigures &f : ev.figures)
+  for (const GroundingFigures &f : ev.figures) {
     rows.push_back({to_string(f.strategy), std::to_string(f.cases), std::to_string(f.exact), std::to_string(f.ancestor),
                     std::to_string(f.descendant), std::to_string(f.related), std::to_string(f.cases - f.answered),
                     fmt(f.mean_distance, 2), fmt(f.mean_lca_depth, 2), fmt(f.calls_per_grounding, 1),
                     fmt(f.tokens_per_grounding, 0)});
-  print_table({"strategy", "cases", "exact", "ancestor", "descendant", "related", "none", "distance", "lca depth",
-               "calls", "prompt tokens"},
-              rows);
+    if (!judges.empty())
+      rows.back().push_back(std::to_string(f.wins) + "/" + std::to_string(f.ties) + "/" + std::to_string(f.losses) +
+                            (f.disagreements ? " (" + std::to_string(f.disagreements) + " disagree)" : ""));
+  }
+  std::vector<std::string> head = {"strategy", "cases", "exact", "ancestor", "descendant", "related", "none",
+                                   "distance", "lca depth", "calls", "prompt tokens"};
+  if (!judges.empty()) head.push_back("win/tie/loss");
+  print_table(head, rows);
   if (model->local()) std::cout << "(offline model: extractive summaries and word-overlap scores, not a language model)\n";
 }
 
@@ -304,6 +324,8 @@ void add_eval(CLI::App &app) {
                                      "(text files named <PMID>.txt or ...PMID<PMID>...)")
       ->required();
   c->add_option("--format", a->format, "Format of the papers: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml");
+  c->add_option("--judge", a->judges, "A judge model on --base-url comparing the prediction with the gold term on the "
+                                      "text (twice: only their agreed verdicts count; 'extractive': the offline judge)");
   add_grounding_flags(c, *a);
   c->callback([a] { run_eval(*a); });
 }
