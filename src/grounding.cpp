@@ -321,6 +321,13 @@ void Grounder::Impl::load() {
   const Node root = *kg.node(r.id);
   if (root.label != "OntologyTerm")
     throw Error(ErrorCode::invalid_argument, "grounding: the root '" + opt.root + "' is a " + root.label + ", not an ontology term");
+  if (!opt.ontology.empty()) {
+    const json a = json::parse(root.attributes, nullptr, false);
+    const std::string of = a.is_object() && a.contains("ontology") && a["ontology"].is_string() ? a["ontology"].get<std::string>() : "";
+    if (!detail::iequals(of, opt.ontology))
+      throw Error(ErrorCode::invalid_argument, "grounding: the root " + root.external_id + " is a term of '" + of +
+                                                   "', not of the ontology '" + opt.ontology + "'");
+  }
   OntologyOptions oo;
   oo.relations = opt.relations;
   const Ontology onto(kg.snapshot(), oo);

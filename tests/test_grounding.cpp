@@ -589,6 +589,12 @@ TEST_CASE("Grounding refuses bad arguments and plans a dry run") {
   o.chunk_overlap = o.chunk_size;
   CHECK_THROWS_WITH_AS(grappi::Grounder(*kb.kg, offline, o), doctest::Contains("overlap"), grappi::Error);
   o = GroundingOptions{};
+  o.ontology = "go";
+  CHECK_THROWS_WITH_AS(grappi::Grounder(*kb.kg, offline, o), doctest::Contains("is a term of 'mi', not of the ontology 'go'"),
+                       grappi::Error);
+  o.ontology = "MI";
+  CHECK(grappi::Grounder(*kb.kg, offline, o).terms() == 146);
+  o = GroundingOptions{};
   o.batch = 0;
   CHECK_THROWS_AS(grappi::Grounder(*kb.kg, offline, o), grappi::Error);
   const grappi::Grounder g(*kb.kg, offline, GroundingOptions{});

@@ -71,6 +71,10 @@ struct GRAPPI_CXX_API GroundingTemplates {
 struct GroundingOptions {
   GroundingStrategy strategy = GroundingStrategy::pagerank;  ///< how the ontology is walked
   std::string root = "MI:0190";  ///< the subtree whose live terms may be chosen (id or name)
+  /// The ontology the root must belong to, as its OBO `ontology:` header names it ("mi" for
+  /// PSI-MI, "go"; a file without the header: its file name), any case; empty: any. A root
+  /// of another ontology is an error.
+  std::string ontology;
   std::vector<std::string> relations = {"obo.is_a"};  ///< child -> parent relations
   std::size_t batch = 1;          ///< terms per scoring request (listwise when > 1); stuff: all
   std::size_t chunk_size = 4000;  ///< characters per chunk of the text (relation summary)

@@ -259,6 +259,8 @@ void add_grounding_flags(CLI::App *c, GroundArgs &a) {
   auto &o = a.o;
   auto &chat = a.chat;
   c->add_option("--root", o.root, "The ontology subtree to choose from (id or name)");
+  c->add_option("--ontology", o.ontology, "The ontology the root must belong to, as its OBO 'ontology:' header names it "
+                                          "(mi for PSI-MI, go); default: any");
   c->add_option("--relation", o.relations, "Child-to-parent relation(s) of the ontology");
   c->add_option("--strategy", a.strategy, "pagerank, bfs, dfs, dynamic, random, rag, stuff, or all (side by side)")
       ->check(CLI::IsMember({"pagerank", "bfs", "dfs", "dynamic", "random", "rag", "stuff", "all"}));
