@@ -130,13 +130,7 @@ json protein_json(const ExploreResult &r, int64_t id) {
 }
 
 ChatRequest request(const ExploreOptions &opt, const std::string &prompt, bool want_json, int max_tokens, json task) {
-  ChatRequest r;
-  if (!opt.templates.system.empty()) r.messages.push_back({"system", opt.templates.system});
-  r.messages.push_back({"user", prompt});
-  r.json = want_json;
-  r.max_tokens = max_tokens;
-  r.task = std::move(task);
-  return r;
+  return chat_request(opt.templates.system, prompt, want_json, max_tokens, std::move(task));
 }
 
 }  // namespace

@@ -273,13 +273,7 @@ struct GRAPPI_HIDDEN Grounder::Impl {
   void plan(std::string_view text, const std::vector<std::pair<std::size_t, std::size_t>> &chunks, GroundingResult &r) const;
 
   ChatRequest request(const std::string &user, int max_tokens, json task) const {
-    ChatRequest q;
-    if (!opt.templates.system.empty()) q.messages.push_back({"system", opt.templates.system});
-    q.messages.push_back({"user", user});
-    q.json = true;
-    q.max_tokens = max_tokens;
-    q.task = std::move(task);
-    return q;
+    return detail::chat_request(opt.templates.system, user, true, max_tokens, std::move(task));
   }
   std::string terms_text(const std::vector<uint32_t> &batch) const {
     std::string s;

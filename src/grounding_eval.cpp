@@ -242,17 +242,15 @@ GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vect
       const bool predicted_first = k % 2 == 0;  // alternate the order against position bias
       const Node &t1 = predicted_first ? *predicted : *gold_term[c.gold], &t2 = predicted_first ? *gold_term[c.gold] : *predicted;
       const std::string text = texts.at(g.pmid).substr(0, 12000);
-      ChatRequest q;
-      q.messages = {{"system", kJudgeSystem},
-                    {"user", "Paper:\n\"\"\"\n" + text + "\n\"\"\"\nHow do " + g.protein_a + " and " + g.protein_b +
-                                 " interact according to this paper? Which term describes it better?\nTerm 1: " +
-                                 term_description(t1) + "\nTerm 2: " + term_description(t2) +
-                                 "\nAnswer: {\"better\": \"1\" | \"2\" | \"tie\"}"}};
-      q.json = true;
-      q.max_tokens = 30;
-      q.task = {{"kind", "ground.judge"}, {"protein_a", g.protein_a}, {"protein_b", g.protein_b}, {"text", text},
-                {"terms", json::array({{{"id", t1.external_id}, {"name", t1.name}, {"definition", term_description(t1)}},
-                                       {{"id", t2.external_id}, {"name", t2.name}, {"definition", term_description(t2)}}})}};
+      const ChatRequest q = detail::chat_request(
+          kJudgeSystem,
+          "Paper:\n\"\"\"\n" + text + "\n\"\"\"\nHow do " + g.protein_a + " and " + g.protein_b +
+              " interact according to this paper? Which term describes it better?\nTerm 1: " + term_description(t1) +
+              "\nTerm 2: " + term_description(t2) + "\nAnswer: {\"better\": \"1\" | \"2\" | \"tie\"}",
+          true, 30,
+          {{"kind", "ground.judge"}, {"protein_a", g.protein_a}, {"protein_b", g.protein_b}, {"text", text},
+           {"terms", json::array({{{"id", t1.external_id}, {"name", t1.name}, {"definition", term_description(t1)}},
+                                  {{"id", t2.external_id}, {"name", t2.name}, {"definition", term_description(t2)}}})}});
       std::vector<std::string> verdicts;
       for (auto &mc : calls) {
         StageUsage usage;

@@ -29,6 +29,18 @@ struct Asked {
   std::string error;               ///< why it failed or was skipped
 };
 
+/// A request of a system message (none when empty) and one user prompt.
+inline ChatRequest chat_request(const std::string &system, std::string prompt, bool json, int max_tokens,
+                                nlohmann::json task) {
+  ChatRequest r;
+  if (!system.empty()) r.messages.push_back({"system", system});
+  r.messages.push_back({"user", std::move(prompt)});
+  r.json = json;
+  r.max_tokens = max_tokens;
+  r.task = std::move(task);
+  return r;
+}
+
 class ModelCalls {
  public:
   struct Settings {

@@ -205,6 +205,22 @@ def _take_string(ptr):
         _free(ptr)
 
 
+def _set_model(o, llm, base_url, model, api_key_env, chat):
+    """Fills the model fields of explore or ground options; returns the C callback (or None),
+    which must stay referenced during the call."""
+    o.llm = llm.encode()
+    if base_url:
+        o.base_url = base_url.encode()
+    o.model = model.encode() if model else (b"python-callback" if chat else None)
+    if api_key_env:
+        o.api_key_env = api_key_env.encode()
+    if chat is None:
+        return None
+    callback = _chat_callback(chat)
+    o.chat = callback
+    return callback
+
+
 def _chat_callback(chat):
     """A C chat callback calling chat(request dict) -> text or (text, prompt_tokens,
     completion_tokens); an exception fails that one request. Keep it referenced during the call."""
@@ -356,16 +372,7 @@ class Graph:
         o.depth, o.max_length, o.top, o.explain_top, o.min_score = depth, max_length, top, explain_top, min_score
         o.concurrency, o.max_calls, o.max_tokens = concurrency, max_calls, max_tokens
         o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
-        o.llm = llm.encode()
-        if base_url:
-            o.base_url = base_url.encode()
-        o.model = model.encode() if model else (b"python-callback" if chat else None)
-        if api_key_env:
-            o.api_key_env = api_key_env.encode()
-        callback = None
-        if chat is not None:
-            callback = _chat_callback(chat)
-            o.chat = callback
+        callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         node = self.resolve(root) if isinstance(root, str) else root
         _check(_explore(self._handle(), node, query.encode(), ctypes.byref(o), ctypes.byref(p)))
@@ -386,16 +393,7 @@ class Graph:
         o.batch, o.patience, o.lookahead, o.threshold, o.rag_k, o.seed = batch, patience, lookahead, threshold, rag_k, seed
         o.max_calls, o.max_tokens, o.concurrency = max_calls, max_tokens, concurrency
         o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
-        o.llm = llm.encode()
-        if base_url:
-            o.base_url = base_url.encode()
-        o.model = model.encode() if model else (b"python-callback" if chat else None)
-        if api_key_env:
-            o.api_key_env = api_key_env.encode()
-        callback = None
-        if chat is not None:
-            callback = _chat_callback(chat)
-            o.chat = callback
+        callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         _check(_ground(self._handle(), text.encode(), protein_a.encode(), protein_b.encode(), ctypes.byref(o),
                        ctypes.byref(p)))
