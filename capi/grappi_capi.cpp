@@ -150,7 +150,7 @@ struct Versions<grappi_explore_options> {
 template <>
 struct Versions<grappi_ground_options> {
   static constexpr const char *name = "grappi_ground_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ground_options, concurrency)};
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ground_options, ontology)};
   static grappi_ground_options defaults() { return GRAPPI_GROUND_OPTIONS_INIT; }
 };
 template <>
@@ -857,6 +857,7 @@ grappi_status grappi_graph_ground_json(grappi_graph *g, const char *text_in, con
     grappi::GroundingOptions go;
     go.strategy = grappi::grounding_strategy(text_or(o.strategy, "pagerank", fn, "strategy"));
     go.root = text_or(o.root, go.root, fn, "root");
+    go.ontology = text_or(o.ontology, "", fn, "ontology");
     if (o.relations) go.relations = relation_list(o.relations, fn);
     go.batch = o.batch;
     go.chunk_size = o.chunk_size;

@@ -1,4 +1,5 @@
-// Internal: the tolerant reading of a language model's JSON answer, shared by every agent.
+// Internal: the tolerant reading of a language model's JSON answer, shared by every agent, and
+// the one string accessor of JSON objects the readers share.
 #pragma once
 
 #include <string>
@@ -7,6 +8,14 @@
 #include <nlohmann/json.hpp>
 
 namespace grappi::detail {
+
+/// The string value of `key` in the object j; empty when j is not an object or the value is
+/// missing or not a string.
+inline std::string json_string(const nlohmann::json &j, const char *key) {
+  if (!j.is_object()) return {};
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
 
 /// The first JSON object in a model's answer, with ```json fences and text around it allowed.
 /// False with the reason ("empty answer", "no JSON object in the answer", "truncated JSON

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <set>
 
+#include "answer_json.hpp"
 #include "grappi/error.hpp"
 #include "grounding_text.hpp"
 #include "text_util.hpp"
@@ -30,13 +31,9 @@ std::vector<std::string> strings(const json &j, const char *key) {
   return out;
 }
 
-std::string text_of(const json &j, const char *key) {
-  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
-}
-
 json summary_answer(const json &t) {
-  const std::string chunk = text_of(t, "chunk"), previous = text_of(t, "summary");
-  const std::string a = text_of(t, "protein_a"), b = text_of(t, "protein_b");
+  const std::string chunk = json_string(t, "chunk"), previous = json_string(t, "summary");
+  const std::string a = json_string(t, "protein_a"), b = json_string(t, "protein_b");
   const MentionFinder fa(strings(t, "names_a")), fb(strings(t, "names_b"));
   std::vector<std::string> found;
   for (const auto &[from, to] : sentence_ranges(chunk)) {
@@ -81,13 +78,13 @@ double similarity_of(const json &term) {
 }
 
 json score_answer(const json &t) {
-  const auto s = stems(text_of(t, "summary"));
+  const auto s = stems(json_string(t, "summary"));
   const std::set<std::string> summary(s.begin(), s.end());
   json scores = json::object();
   if (t.contains("terms") && t["terms"].is_array())
     for (const auto &term : t["terms"])
-      scores[text_of(term, "id")] =
-          name_in(text_of(term, "name"), summary)
+      scores[json_string(term, "id")] =
+          name_in(json_string(term, "name"), summary)
               ? 5
               : similarity_of(term) > 0 && term.contains("relative_similarity") && term["relative_similarity"].is_number()
                     ? band(term["relative_similarity"].get<double>())
@@ -100,24 +97,24 @@ json pick_answer(const json &t) {
   if (t.contains("terms") && t["terms"].is_array())
     for (const auto &term : t["terms"]) {
       if (!best || similarity_of(term) > similarity_of(*best) ||
-          (similarity_of(term) == similarity_of(*best) && text_of(term, "id") < text_of(*best, "id")))
+          (similarity_of(term) == similarity_of(*best) && json_string(term, "id") < json_string(*best, "id")))
         best = &term;
     }
   if (!best) throw Error(ErrorCode::invalid_argument, "offline grounding: a pick task without terms");
   const int score = best->contains("score") && (*best)["score"].is_number_integer() ? (*best)["score"].get<int>() : 1;
-  return {{"term", text_of(*best, "id")}, {"confidence", std::clamp(score, 1, 5)}};
+  return {{"term", json_string(*best, "id")}, {"confidence", std::clamp(score, 1, 5)}};
 }
 
 // The judge: the term whose name and definition share the larger part of their word stems
 // with the paper; within 0.05 of each other, a tie.
 json judge_answer(const json &t) {
-  const auto s = stems(text_of(t, "text"));
+  const auto s = stems(json_string(t, "text"));
   const std::set<std::string> paper(s.begin(), s.end());
   double share[2] = {0, 0};
   if (!t.contains("terms") || !t["terms"].is_array() || t["terms"].size() != 2)
     throw Error(ErrorCode::invalid_argument, "offline grounding: a judge task compares two terms");
   for (int k = 0; k < 2; ++k) {
-    const auto w = stems(text_of(t["terms"][k], "definition"));
+    const auto w = stems(json_string(t["terms"][k], "definition"));
     std::size_t hit = 0;
     for (const auto &x : w) hit += paper.count(x) > 0;
     share[k] = w.empty() ? 0.0 : static_cast<double>(hit) / static_cast<double>(w.size());
@@ -129,7 +126,7 @@ json judge_answer(const json &t) {
 }  // namespace
 
 std::string offline_grounding_answer(const json &task) {
-  const std::string kind = text_of(task, "kind");
+  const std::string kind = json_string(task, "kind");
   if (kind == "ground.summary") return summary_answer(task).dump();
   if (kind == "ground.score") return score_answer(task).dump();
   if (kind == "ground.pick") return pick_answer(task).dump();

@@ -16,6 +16,7 @@
 #include <regex>
 #include <unordered_map>
 
+#include "answer_json.hpp"
 #include "bel_graph.hpp"
 #include "bel_resolver.hpp"
 #include "cx2.hpp"
@@ -30,11 +31,6 @@ namespace grappi::detail {
 namespace {
 
 using nlohmann::json;
-
-std::string text_of(const json &values, const char *key) {
-  const auto it = values.find(key);
-  return it != values.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 // The file name without directories and extensions: the namespace of ids made for nodes that
 // have neither a usable "represents" nor a unique name.
@@ -96,7 +92,7 @@ bool names_pmids(const std::string &attribute) {
 // The paper a textToKnowledgeGraph network was extracted from: a PMID in its "reference" (a
 // PubMed link or "PMID: n") or name ("Kohn et al.: pmid10436023"), and a DOI in its reference.
 json network_citation(const json &attrs) {
-  const std::string reference = text_of(attrs, "reference"), name = text_of(attrs, "name");
+  const std::string reference = json_string(attrs, "reference"), name = json_string(attrs, "name");
   static const std::regex pmid_re(R"((?:pmid:?\s*|pubmed\.ncbi\.nlm\.nih\.gov/)(\d{1,12}))", std::regex::icase);
   static const std::regex doi_re(R"(doi\.org/(10\.[^\s"<>]+))", std::regex::icase);
   json c = json::object();
@@ -115,8 +111,8 @@ class Cx2Importer {
   void generic(bool by_grappi) {
     std::unordered_map<std::string, int> represents_count, name_count;
     for (const auto &n : net_.nodes) {
-      ++represents_count[text_of(n.values, "represents")];
-      ++name_count[text_of(n.values, "name")];
+      ++represents_count[json_string(n.values, "represents")];
+      ++name_count[json_string(n.values, "name")];
     }
     for (const auto &n : net_.nodes) {
       ++w_.report().lines;
@@ -124,7 +120,7 @@ class Cx2Importer {
         w_.bad_line(n.index + 1, n.problem, opt_);
         continue;
       }
-      const std::string represents = text_of(n.values, "represents"), name = text_of(n.values, "name");
+      const std::string represents = json_string(n.values, "represents"), name = json_string(n.values, "name");
       const json aliases = n.values.contains("alias") && n.values["alias"].is_array() ? n.values["alias"] : json::array();
       std::optional<int64_t> joined;
       if (!by_grappi) {
@@ -149,13 +145,13 @@ class Cx2Importer {
         else if (represents.empty() && !name.empty() && name_count[name] == 1) in.external_id = name;
         if (in.external_id.empty()) in.external_id = "cx2:" + stem_ + ":" + std::to_string(n.id);
         in.name = name;
-        const std::string type = text_of(n.values, "type");
+        const std::string type = json_string(n.values, "type");
         in.label = type.empty() ? "Node" : type;
-        in.annotation = text_of(n.values, "annotation");
+        in.annotation = json_string(n.values, "annotation");
         if (n.values.contains("size") && n.values["size"].is_number_integer()) in.size = n.values["size"].get<int64_t>();
         json attrs;
         if (by_grappi && n.values.contains("grappi_attributes")) {
-          attrs = json::parse(text_of(n.values, "grappi_attributes"), nullptr, false);
+          attrs = json::parse(json_string(n.values, "grappi_attributes"), nullptr, false);
           if (!attrs.is_object()) {
             w_.bad_line(n.index + 1, "node " + std::to_string(n.index + 1) + ": grappi_attributes is not a JSON object", opt_);
             continue;
@@ -187,7 +183,7 @@ class Cx2Importer {
     for (const auto &e : net_.edges) {
       ++w_.report().lines;
       if (!usable(e)) continue;
-      const std::string interaction = text_of(e.values, "interaction");
+      const std::string interaction = json_string(e.values, "interaction");
       if (by_grappi && interaction.empty()) {
         w_.bad_line(e.index + 1, "edge " + std::to_string(e.index + 1) + ": no interaction (its relation)", opt_);
         continue;
@@ -206,12 +202,12 @@ class Cx2Importer {
       std::string evidence, channels;
       json records = json::array();
       if (by_grappi) {
-        if (e.values.contains("grappi_evidence")) evidence = text_of(e.values, "grappi_evidence");
+        if (e.values.contains("grappi_evidence")) evidence = json_string(e.values, "grappi_evidence");
         json ch = json::object();
         for (const auto &[key, value] : e.values.items())
           if (key.rfind("channel_", 0) == 0 && value.is_number()) ch[key.substr(8)] = value;
         if (!ch.empty()) channels = ch.dump();
-        if (e.values.contains("grappi_records")) records = json::parse(text_of(e.values, "grappi_records"), nullptr, false);
+        if (e.values.contains("grappi_records")) records = json::parse(json_string(e.values, "grappi_records"), nullptr, false);
         if ((!evidence.empty() && !json::accept(evidence)) || !records.is_array()) {
           w_.bad_line(e.index + 1, "edge " + std::to_string(e.index + 1) + ": grappi_evidence or grappi_records is not valid JSON", opt_);
           continue;
@@ -254,7 +250,7 @@ class Cx2Importer {
         w_.bad_line(n.index + 1, n.problem, opt_);
         continue;
       }
-      const std::string name = text_of(n.values, "name");
+      const std::string name = json_string(n.values, "name");
       const std::string where = "node " + std::to_string(n.index + 1) + " (id " + std::to_string(n.id) + ") '" + name + "'";
       const BelResult r = validator.check(name);
       if (!r.valid() || !r.statement->relation.empty()) {
@@ -268,7 +264,7 @@ class Cx2Importer {
       // The grounding textToKnowledgeGraph gives a term (https://identifiers.org/HGNC:14929)
       // names its entity, which several terms share (p(), g(), act(p())): it goes into the
       // records of the term's statements, not into an alias that would make the id ambiguous.
-      std::string grounding = text_of(n.values, "id");
+      std::string grounding = json_string(n.values, "id");
       if (const std::size_t at = grounding.find("identifiers.org/"); at != std::string::npos)
         grounding = grounding.substr(at + 16);
       if (!grounding.empty()) {
@@ -282,12 +278,12 @@ class Cx2Importer {
         w_.bad_line(e.index + 1, e.problem, opt_);
         continue;
       }
-      std::string text = text_of(e.values, "bel_expression");
+      std::string text = json_string(e.values, "bel_expression");
       if (text.empty()) {
         // No expression: the statement its endpoints' terms and its interaction make.
         const auto s = term_of.find(e.source), t = term_of.find(e.target);
         if (s != term_of.end() && t != term_of.end())
-          text = s->second + " " + text_of(e.values, "interaction") + " " + t->second;
+          text = s->second + " " + json_string(e.values, "interaction") + " " + t->second;
       }
       const BelResult r = validator.check(text);
       if (!r.valid()) {
@@ -305,8 +301,8 @@ class Cx2Importer {
         o.context["citation"] = {{"type", "DOI"}, {"id", paper["doi"]}};
       }
       if (paper.contains("doi")) o.context["doi"] = paper["doi"];
-      if (const std::string ev = text_of(e.values, "evidence"); !ev.empty()) o.context["evidence"] = ev;
-      if (const std::string passage = text_of(e.values, "text"); !passage.empty()) o.context["text"] = passage;
+      if (const std::string ev = json_string(e.values, "evidence"); !ev.empty()) o.context["evidence"] = ev;
+      if (const std::string passage = json_string(e.values, "text"); !passage.empty()) o.context["text"] = passage;
       for (int64_t end : {e.source, e.target})
         if (const auto gr = grounding_of.find(end); gr != grounding_of.end())
           o.context["groundings"][term_of.at(end)] = gr->second;
@@ -374,7 +370,7 @@ FileReport import_cx2_file(KnowledgeGraph::Impl &impl, const std::string &path, 
     }
     net = read_cx(doc, path);
   }
-  const bool by_grappi = text_of(net.network_attributes, "generator").rfind("grappi", 0) == 0;
+  const bool by_grappi = json_string(net.network_attributes, "generator").rfind("grappi", 0) == 0;
   bool bel_layout = false;
   for (const auto &e : net.edges)
     if (!by_grappi && e.values.contains("bel_expression")) bel_layout = true;

@@ -205,11 +205,6 @@ ChatResponse CallbackModel::chat(const ChatRequest &request) {
 
 namespace {
 
-std::string str_field(const json &j, const char *key) {
-  if (j.is_object() && j.contains(key) && j[key].is_string()) return j[key].get<std::string>();
-  return {};
-}
-
 double num_field(const json &j, const char *key, double fallback) {
   if (j.is_object() && j.contains(key) && j[key].is_number()) return j[key].get<double>();
   return fallback;
@@ -250,8 +245,8 @@ std::string matched_list(const std::vector<std::pair<std::string, std::string>> 
 
 ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
   const json &t = request.task;
-  const std::string kind = str_field(t, "kind");
-  const std::string query = str_field(t, "query");
+  const std::string kind = detail::json_string(t, "kind");
+  const std::string query = detail::json_string(t, "query");
   const auto terms = detail::content_terms(query);
   ChatResponse out;
   out.model = identity();
@@ -262,10 +257,10 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
   }
   if (kind == "edge") {
     const json &s = t.value("source", json::object()), &g = t.value("target", json::object());
-    const std::string a = str_field(s, "name"), b = str_field(g, "name");
-    std::string text = "Extractive summary (not generated): " + a + " (" + annotation_gist(str_field(s, "annotation"), 12) +
-                       ") and " + b + " (" + annotation_gist(str_field(g, "annotation"), 12) + ") are linked by " +
-                       str_field(t, "relation") + " with STRING confidence " + detail::fixed(num_field(t, "score", 0), 3);
+    const std::string a = detail::json_string(s, "name"), b = detail::json_string(g, "name");
+    std::string text = "Extractive summary (not generated): " + a + " (" + annotation_gist(detail::json_string(s, "annotation"), 12) +
+                       ") and " + b + " (" + annotation_gist(detail::json_string(g, "annotation"), 12) + ") are linked by " +
+                       detail::json_string(t, "relation") + " with STRING confidence " + detail::fixed(num_field(t, "score", 0), 3);
     if (t.contains("channels") && t["channels"].is_object() && !t["channels"].empty()) {
       std::vector<std::pair<double, std::string>> ch;
       for (auto it = t["channels"].begin(); it != t["channels"].end(); ++it)
@@ -284,8 +279,8 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
     std::vector<std::pair<std::string, std::string>> matched;
     for (const auto &term : terms) {
       std::string who;
-      if (detail::text_has_term(a + " " + str_field(s, "annotation"), term)) who = a;
-      if (detail::text_has_term(b + " " + str_field(g, "annotation"), term)) who += (who.empty() ? "" : ", ") + b;
+      if (detail::text_has_term(a + " " + detail::json_string(s, "annotation"), term)) who = a;
+      if (detail::text_has_term(b + " " + detail::json_string(g, "annotation"), term)) who += (who.empty() ? "" : ", ") + b;
       if (!who.empty()) matched.emplace_back(term, who);
     }
     text += matched.empty() ? " No query term appears in either annotation."
@@ -299,14 +294,14 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
     if (!proteins.is_array() || proteins.size() < 2 || !edges.is_array() || edges.size() + 1 != proteins.size())
       throw Error(ErrorCode::invalid_argument, "extractive model: a path task needs proteins and edges");
     std::vector<std::string> names;
-    for (const auto &p : proteins) names.push_back(str_field(p, "name"));
+    for (const auto &p : proteins) names.push_back(detail::json_string(p, "name"));
     // Query relevance from the proteins after the first (the initial protein is on every path).
     std::vector<std::pair<std::string, std::string>> matched;
     double best_sim = 0;
     for (const auto &term : terms) {
       std::string who;
       for (std::size_t i = 1; i < proteins.size(); ++i)
-        if (detail::text_has_term(names[i] + " " + str_field(proteins[i], "annotation"), term))
+        if (detail::text_has_term(names[i] + " " + detail::json_string(proteins[i], "annotation"), term))
           who += (who.empty() ? "" : ", ") + names[i];
       if (!who.empty()) matched.emplace_back(term, who);
     }
@@ -335,7 +330,7 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
     std::string text = "Extractive summary (not generated): " + chain + " (" + std::to_string(edges.size()) + " edge" +
                        (edges.size() > 1 ? "s" : "") + ", geometric mean STRING confidence " + detail::fixed(c, 3);
     if (edges.size() > 1)
-      text += ", weakest " + str_field(edges[weakest_i], "source") + "-" + str_field(edges[weakest_i], "target") + " " +
+      text += ", weakest " + detail::json_string(edges[weakest_i], "source") + "-" + detail::json_string(edges[weakest_i], "target") + " " +
               detail::fixed(weakest, 3);
     text += "). ";
     text += matched.empty() ? "No query term appears in the annotations of " + chain.substr(names[0].size() + 4) + "."

@@ -64,6 +64,7 @@ int main(void) {
   FIELD(grappi_ground_options, chat);
   FIELD(grappi_ground_options, user_data);
   FIELD(grappi_ground_options, concurrency);
+  FIELD(grappi_ground_options, ontology);
   end();
 
   BEGIN(grappi_export_options);

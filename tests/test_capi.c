@@ -153,7 +153,7 @@ static void check_init_macros(void) {
           g1.max_tokens == g2.max_tokens && g1.dry_run == g2.dry_run && g1.use_cache == g2.use_cache &&
           same_text(g1.llm, g2.llm) && same_text(g1.base_url, g2.base_url) && same_text(g1.model, g2.model) &&
           same_text(g1.api_key_env, g2.api_key_env) && g1.chat == g2.chat && g1.user_data == g2.user_data &&
-          g1.concurrency == g2.concurrency);
+          g1.concurrency == g2.concurrency && same_text(g1.ontology, g2.ontology));
     CHECK(grappi_ground_options_init(&g2, 2) == GRAPPI_EINVAL);
   }
   CHECK(grappi_pcst_options_init(&p2, GRAPPI_PCST_OPTIONS_VERSION) == GRAPPI_OK);
@@ -781,6 +781,10 @@ int main(int argc, char **argv) {
     go.root = "MI:9999";
     CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_ENOTFOUND && json == NULL);
     go.root = NULL;
+    go.ontology = "go";
+    CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(strstr(grappi_last_error_message(), "not of the ontology 'go'") != NULL);
+    go.ontology = NULL;
     go.strategy = "astar";
     CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_EINVAL && json == NULL);
     CHECK(strstr(grappi_last_error_message(), "unknown grounding strategy 'astar'") != NULL);

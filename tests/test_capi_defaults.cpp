@@ -94,6 +94,8 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(std::string(gr.base_url) == chat.openai.base_url);
   CHECK(std::string(gr.api_key_env) == chat.openai.api_key_env);
   CHECK(gr.concurrency == chat.openai.concurrency);
+  CHECK(gr.ontology == nullptr);
+  CHECK(go.ontology.empty());
 
   const grappi_pcst_options p = GRAPPI_PCST_OPTIONS_INIT;
   const grappi::PcstOptions po;

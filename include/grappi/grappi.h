@@ -565,11 +565,12 @@ typedef struct grappi_ground_options {
   grappi_chat_fn chat;     /**< callback: called with the request JSON, whose "task" has "kind" "ground.summary", "ground.score" or "ground.pick" */
   void *user_data;         /**< passed to chat */
   size_t concurrency;      /**< model calls in flight, default 8 */
+  const char *ontology;    /**< the ontology the root must belong to, as its OBO header names it ("mi"); NULL: any */
 } grappi_ground_options;
 /** The defaults of ::grappi_ground_options, as an initializer. */
 #define GRAPPI_GROUND_OPTIONS_INIT                                                                                     \
   {GRAPPI_GROUND_OPTIONS_VERSION, "pagerank", "MI:0190", "obo.is_a", 1, 4000, 400, 10, 5, 3, 10, 1, 0, 0, 0, 1,       \
-   "extractive", "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 8}
+   "extractive", "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 8, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_GROUND_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_ground_options_init(grappi_ground_options *opts, uint32_t version);

@@ -127,7 +127,7 @@ class _GroundOptions(ctypes.Structure):
                 ("seed", ctypes.c_uint64), ("max_calls", _size), ("max_tokens", _i64), ("dry_run", ctypes.c_int32),
                 ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
                 ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN),
-                ("user_data", ctypes.c_void_p), ("concurrency", _size)]
+                ("user_data", ctypes.c_void_p), ("concurrency", _size), ("ontology", ctypes.c_char_p)]
 
 
 class _PcstOptions(ctypes.Structure):
@@ -378,7 +378,7 @@ class Graph:
         _check(_explore(self._handle(), node, query.encode(), ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
-    def ground(self, text, protein_a, protein_b, strategy="pagerank", root="MI:0190", relations=None, batch=1,
+    def ground(self, text, protein_a, protein_b, strategy="pagerank", root="MI:0190", ontology=None, relations=None, batch=1,
                patience=10, lookahead=5, threshold=3, rag_k=10, seed=1, max_calls=0, max_tokens=0, dry_run=False,
                use_cache=True, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None,
                concurrency=8):
@@ -388,6 +388,8 @@ class Graph:
         request "task" has "kind" "ground.summary", "ground.score" or "ground.pick"."""
         o = _options("grappi_ground_options", _ground_init)
         o.strategy, o.root = strategy.encode(), root.encode()
+        if ontology:
+            o.ontology = ontology.encode()
         if relations:
             o.relations = ",".join(relations).encode()
         o.batch, o.patience, o.lookahead, o.threshold, o.rag_k, o.seed = batch, patience, lookahead, threshold, rag_k, seed

@@ -97,6 +97,7 @@ class GraphTest(unittest.TestCase):
             self.assertTrue(r["quotes"][0]["in_text"])
             with self.assertRaises(grappi.Error):
                 g.ground(text, "TESK2", "cofilin", root="MI:9999")
+            self.assertEqual(g.ground(text, "TESK2", "cofilin", strategy="stuff", ontology="mi")["term"]["id"], "MI:0217")
             # BEL with the graph's identifiers: a GO term by name or by id, one canonical form.
             g.import_file(os.path.join(DATA, "ontology", "goslim_generic.obo"))
             r = g.bel_validate("p(HGNC:AKT1) -> bp(GO:autophagy)\np(HGNC:AKT1) -> bp(GO:0006914)\n")

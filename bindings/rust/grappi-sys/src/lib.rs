@@ -178,6 +178,7 @@ pub struct grappi_ground_options {
     pub chat: grappi_chat_fn,
     pub user_data: *mut c_void,
     pub concurrency: usize,
+    pub ontology: *const c_char,
 }
 
 pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
@@ -332,7 +333,7 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
         "grappi_ground_options" => layout!(grappi_ground_options; version, strategy, root, relations, batch, chunk_size,
                                            chunk_overlap, patience, lookahead, threshold, rag_k, seed, max_calls,
                                            max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env, chat,
-                                           user_data, concurrency),
+                                           user_data, concurrency, ontology),
         "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
         "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
                                         net_worth, objective_before_improve, improve_rounds),

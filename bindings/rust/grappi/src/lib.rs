@@ -263,6 +263,8 @@ pub struct GroundOptions {
     pub strategy: String,
     /// The subtree to choose from (id or name).
     pub root: String,
+    /// The ontology the root must belong to, as its OBO header names it ("mi"); None: any.
+    pub ontology: Option<String>,
     /// Terms per scoring request.
     pub batch: usize,
     /// Evaluations without a better score before the look-ahead (0: every term).
@@ -288,6 +290,7 @@ impl Default for GroundOptions {
         GroundOptions {
             strategy: "pagerank".into(),
             root: "MI:0190".into(),
+            ontology: None,
             batch: 1,
             patience: 10,
             lookahead: 5,
@@ -313,9 +316,11 @@ impl Graph {
         let (strategy, root, llm) = (cstring(&o.strategy)?, cstring(&o.root)?, cstring(&o.llm)?);
         let base = o.base_url.as_deref().map(cstring).transpose()?;
         let model = o.model.as_deref().map(cstring).transpose()?;
+        let ontology = o.ontology.as_deref().map(cstring).transpose()?;
         let mut opts = init(|p| unsafe { sys::grappi_ground_options_init(p, sys::GRAPPI_GROUND_OPTIONS_VERSION) })?;
         opts.strategy = strategy.as_ptr();
         opts.root = root.as_ptr();
+        opts.ontology = ontology.as_ref().map_or(ptr::null(), |c| c.as_ptr());
         opts.batch = o.batch;
         opts.patience = o.patience;
         opts.lookahead = o.lookahead;

@@ -41,6 +41,8 @@ fn interactions_and_ontologies() {
     assert!(grounded.contains("\"term\":{\"id\":\"MI:0217\""), "{grounded}");
     let bad = grappi::GroundOptions { root: "MI:9999".into(), ..Default::default() };
     assert_eq!(g.ground("x y", "A", "B", &bad).unwrap_err().status, grappi_sys::GRAPPI_ENOTFOUND);
+    let other = grappi::GroundOptions { ontology: Some("go".into()), ..Default::default() };
+    assert_eq!(g.ground("x y", "A", "B", &other).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     // BEL with the graph's identifiers: GO terms by name and by id have one canonical form.
     g.import(data("ontology/goslim_generic.obo"), None).unwrap();
     let (bel, errors) = g.bel_validate("p(HGNC:AKT1) -> bp(GO:autophagy)\np(HGNC:AKT1) -> bp(GO:0006914)\n", false, false).unwrap();
