@@ -98,10 +98,9 @@ std::vector<Document> parse_bioc_xml(std::string_view s, const std::string &name
   std::vector<Document> out;
   for (const xmlNode *dn = root->children; dn; dn = dn->next) {
     if (!is(dn, "document")) continue;
-    const std::string where = name + ":" + std::to_string(xmlGetLineNo(dn));
     Document d;
     BiocInfons meta;
-    meta.take(where, infon(dn, "article-id_pmid"), infon(dn, "article-id_pmc"), infon(dn, "year"));
+    meta.take(infon(dn, "article-id_pmid"), infon(dn, "article-id_pmc"), infon(dn, "year"));
     for (const xmlNode *c = dn->children; c; c = c->next) {
       if (is(c, "id")) d.id = trim_copy(content(c));
       if (!is(c, "passage")) continue;
@@ -109,7 +108,7 @@ std::vector<Document> parse_bioc_xml(std::string_view s, const std::string &name
       DocumentPassage p;
       p.type = infon(c, "section_type");
       if (p.type.empty()) p.type = infon(c, "type");
-      meta.take(pwhere, infon(c, "article-id_pmid"), infon(c, "article-id_pmc"), infon(c, "year"));
+      meta.take(infon(c, "article-id_pmid"), infon(c, "article-id_pmc"), infon(c, "year"));
       for (const xmlNode *e = c->children; e; e = e->next) {
         if (is(e, "offset")) p.offset = number(trim_copy(content(e)), pwhere, "a passage <offset>");
         if (is(e, "text")) p.text = content(e);

@@ -10,7 +10,6 @@
 #include <deque>
 #include <map>
 #include <random>
-#include <set>
 
 #include "answer_json.hpp"
 #include "grappi/error.hpp"
@@ -221,9 +220,13 @@ std::vector<std::string> names_of(const KnowledgeGraph &kg, const std::string &g
   return names;
 }
 
-StageUsage &timed(StageUsage &u, std::chrono::steady_clock::time_point t0) {
+// Answer lengths the requests allow: a summary can be no longer than this, which bounds the
+// dry run's estimate of the prompts that carry it.
+constexpr int kSummaryTokens = 700;
+constexpr int kPickTokens = 100;
+
+void timed(StageUsage &u, std::chrono::steady_clock::time_point t0) {
   u.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return u;
 }
 
 }  // namespace
@@ -390,7 +393,7 @@ void Grounder::Impl::summarise(detail::ModelCalls &calls, std::string_view text,
     json task = {{"kind", "ground.summary"}, {"protein_a", r.protein_a}, {"protein_b", r.protein_b},
                  {"names_a", r.names_a}, {"names_b", r.names_b}, {"chunk", chunk}, {"summary", summary},
                  {"part", k + 1}, {"parts", chunks.size()}};
-    const ChatRequest q = request(PromptTemplates::render(refine ? opt.templates.refine : opt.templates.summary, vars), 700,
+    const ChatRequest q = request(PromptTemplates::render(refine ? opt.templates.refine : opt.templates.summary, vars), kSummaryTokens,
                                   std::move(task));
     auto got = calls.ask<SummaryAnswer>("ground.summary", q, parse_summary, r.summary_usage, opt.templates.repair);
     if (got.status != "ok") {
@@ -608,7 +611,7 @@ void Grounder::Impl::pick(detail::ModelCalls &calls, const std::vector<double> &
   for (auto &f : facts) f["score"] = r.best_score;
   json task = {{"kind", "ground.pick"}, {"protein_a", r.protein_a}, {"protein_b", r.protein_b}, {"summary", r.summary},
                {"terms", std::move(facts)}};
-  const ChatRequest q = request(PromptTemplates::render(opt.templates.pick, vars), 100, std::move(task));
+  const ChatRequest q = request(PromptTemplates::render(opt.templates.pick, vars), kPickTokens, std::move(task));
   auto answer = calls.ask<PickAnswer>(
       "ground.pick", q, [ids = r.tied](std::string_view t) { return parse_pick(t, ids); }, r.pick_usage,
       opt.templates.repair);
@@ -628,13 +631,14 @@ void Grounder::Impl::pick(detail::ModelCalls &calls, const std::vector<double> &
 
 void Grounder::Impl::plan(std::string_view text, const std::vector<std::pair<std::size_t, std::size_t>> &chunks,
                           GroundingResult &r) const {
-  // Upper bounds: every chunk summarised, every term the strategy could score, one pick.
-  const std::string placeholder(1200, 'x');  // a summary of about 300 tokens
+  // Every chunk summarised, every term the strategy could score, one pick; the prompts that
+  // carry the summary are estimated with the longest summary the request allows.
+  const std::string longest_summary(static_cast<std::size_t>(kSummaryTokens) * 4, 'x');
   for (std::size_t k = 0; k < chunks.size(); ++k) {
     const std::string chunk(text.substr(chunks[k].first, chunks[k].second - chunks[k].first));
     std::map<std::string, std::string> vars = {{"protein_a", r.protein_a}, {"protein_b", r.protein_b}, {"chunk", chunk},
                                                {"part", std::to_string(k + 1)}, {"parts", std::to_string(chunks.size())}};
-    if (k) vars["summary"] = placeholder;
+    if (k) vars["summary"] = longest_summary;
     r.estimated_prompt_tokens +=
         detail::ModelCalls::estimate(request(PromptTemplates::render(k ? opt.templates.refine : opt.templates.summary, vars), 0, {}));
     ++r.estimated_calls;
@@ -647,12 +651,12 @@ void Grounder::Impl::plan(std::string_view text, const std::vector<std::pair<std
     const std::vector<uint32_t> part(all.begin() + static_cast<std::ptrdiff_t>(i),
                                      all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), i + batch)));
     const std::map<std::string, std::string> vars = {
-        {"protein_a", r.protein_a}, {"protein_b", r.protein_b}, {"summary", placeholder}, {"terms", terms_text(part)}};
+        {"protein_a", r.protein_a}, {"protein_b", r.protein_b}, {"summary", longest_summary}, {"terms", terms_text(part)}};
     r.estimated_prompt_tokens += detail::ModelCalls::estimate(request(PromptTemplates::render(opt.templates.score, vars), 0, {}));
     ++r.estimated_calls;
   }
   const std::map<std::string, std::string> vars = {
-      {"protein_a", r.protein_a}, {"protein_b", r.protein_b}, {"summary", placeholder}, {"terms", terms_text({0})}};
+      {"protein_a", r.protein_a}, {"protein_b", r.protein_b}, {"summary", longest_summary}, {"terms", terms_text({0})}};
   r.estimated_prompt_tokens += detail::ModelCalls::estimate(request(PromptTemplates::render(opt.templates.pick, vars), 0, {}));
   ++r.estimated_calls;
   r.stop_reason = "dry run: no model call";

@@ -3,7 +3,6 @@
 // distance through the lowest common ancestor, that ancestor's depth), figures per strategy.
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include "grappi/error.hpp"
 #include "grappi/grounding.hpp"

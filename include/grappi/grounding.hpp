@@ -89,8 +89,9 @@ struct GroundingOptions {
   std::size_t max_calls = 0;  ///< model-call budget of one grounding (0: none)
   int64_t max_tokens = 0;     ///< token budget (0: none)
   bool use_cache = true;      ///< read and write the database's response cache
-  /// Plan only: no model call; the result holds the estimated calls and prompt tokens (the
-  /// traversal's as an upper bound: every term it could score).
+  /// Plan only: no model call; the result holds the most calls the strategy could make (every
+  /// chunk, every term it could score, one pick) and their prompt tokens, estimated with the
+  /// longest summary the summary request allows and one term shown to the pick.
   bool dry_run = false;
   GroundingTemplates templates = GroundingTemplates::defaults();  ///< the prompts
 };
