@@ -57,6 +57,9 @@ class BelGraphWriter {
 /// sources and ids that are not a number.
 std::optional<int64_t> pubmed_id(std::string_view type, std::string_view id);
 
+/// A quoted BEL script value: backslash before '"' and '\' (read_bel_script undoes it).
+std::string bel_quoted(const std::string &s);
+
 /// The first error of an invalid result with its character position, for a bad-line message.
 std::string bel_first_error(const BelResult &r);
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "bel_graph.hpp"
 #include "export_rows.hpp"
 #include "grappi/bel.hpp"
 #include "grappi/error.hpp"
@@ -15,11 +16,6 @@
 
 namespace grappi::detail {
 
-namespace {
-
-using nlohmann::json;
-
-// A quoted BEL value: backslash before '"' and '\' (bel_script.cpp's reader undoes it).
 std::string bel_quoted(const std::string &s) {
   std::string out = "\"";
   for (char c : s) {
@@ -28,6 +24,10 @@ std::string bel_quoted(const std::string &s) {
   }
   return out + '"';
 }
+
+namespace {
+
+using nlohmann::json;
 
 std::string text_of(const json &j, const char *key) {
   const auto it = j.find(key);

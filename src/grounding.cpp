@@ -207,15 +207,7 @@ std::vector<std::string> names_of(const KnowledgeGraph &kg, const std::string &g
   names.push_back(r.candidates.at(0).name);
   for (const auto &[alias, source] : kg.aliases(id)) {
     (void)source;
-    if (alias.size() < 3 || alias.size() > 60 || alias.find_first_of(":_|") != std::string::npos) continue;
-    std::size_t digits = 0, run = 0;
-    for (char c : alias) {
-      run = std::isdigit(static_cast<unsigned char>(c)) ? run + 1 : 0;
-      digits = std::max(digits, run);
-    }
-    if (digits >= 4 || digits == alias.size()) continue;  // accessions and numbers
-    if (alias.find('.') != std::string::npos && digits > 0) continue;  // "NP_001.2", "9606.ENSP..."
-    names.push_back(alias);
+    if (detail::name_like_alias(alias)) names.push_back(alias);
   }
   return names;
 }

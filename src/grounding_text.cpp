@@ -12,7 +12,6 @@ namespace grappi::detail {
 namespace {
 
 bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || (static_cast<unsigned char>(c) & 0x80); }
 
 }  // namespace
 
@@ -71,6 +70,27 @@ std::vector<std::pair<std::size_t, std::size_t>> sentence_ranges(std::string_vie
   return out;
 }
 
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || (static_cast<unsigned char>(c) & 0x80); }
+
+bool name_like_alias(std::string_view alias) {
+  if (alias.size() < 3 || alias.size() > 60 || alias.find_first_of(":_|") != std::string_view::npos) return false;
+  std::size_t digits = 0, run = 0;
+  for (char c : alias) {
+    run = std::isdigit(static_cast<unsigned char>(c)) ? run + 1 : 0;
+    digits = std::max(digits, run);
+  }
+  if (digits >= 4 || digits == alias.size()) return false;               // accessions and numbers
+  return !(alias.find('.') != std::string_view::npos && digits > 0);     // "NP_001.2", "9606.ENSP..."
+}
+
+bool symbol_like(std::string_view name) {
+  return name.size() <= 5 && std::any_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
+bool case_compatible(std::string_view name, std::string_view seen) {
+  return !symbol_like(name) || std::any_of(seen.begin(), seen.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
 MentionFinder::MentionFinder(std::vector<std::string> names) {
   for (auto &n : names) {
     n = trim_copy(n);
@@ -81,7 +101,6 @@ MentionFinder::MentionFinder(std::vector<std::string> names) {
 bool MentionFinder::mentioned_in(std::string_view text) const {
   const std::string hay = lower_copy(text);
   for (const std::string &name : names_) {
-    const bool symbol = name.size() <= 5 && std::any_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
     const std::string needle = lower_copy(name);
     for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) {
       const bool left = at == 0 || !word_char(hay[at - 1]) || !word_char(needle.front());
@@ -90,8 +109,7 @@ bool MentionFinder::mentioned_in(std::string_view text) const {
       if (!left || !right) continue;
       // A gene symbol written all in lower case is an English word ("cat" is not CAT; "Cdc28"
       // and "CDC28" are CDC28).
-      const std::string_view seen = text.substr(at, needle.size());
-      if (symbol && std::none_of(seen.begin(), seen.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) continue;
+      if (!case_compatible(name, text.substr(at, needle.size()))) continue;
       return true;
     }
   }

@@ -22,6 +22,20 @@ std::vector<std::pair<std::size_t, std::size_t>> chunk_ranges(std::string_view t
 /// blank lines; surrounding blanks trimmed; empty sentences dropped.
 std::vector<std::pair<std::size_t, std::size_t>> sentence_ranges(std::string_view text);
 
+/// Whether a byte belongs to a word: a letter, a digit, or part of a multi-byte UTF-8 character.
+bool word_char(char c);
+
+/// Whether an alias reads like a name a text would use rather than an identifier: 3 to 60
+/// characters, no ':', '_' or '|', no run of 4 digits, not all digits, no '.' next to digits.
+bool name_like_alias(std::string_view alias);
+
+/// Whether a name is written like a gene symbol: up to 5 characters with an upper-case letter.
+bool symbol_like(std::string_view name);
+
+/// Whether text as written can mention a name: a symbol-like name is not mentioned by a text
+/// written all in lower case ("cat" is not CAT; "Cdc28" and "CDC28" are CDC28).
+bool case_compatible(std::string_view name, std::string_view seen);
+
 /// Finds mentions of a protein by its names, as whole words ignoring case, except that a name
 /// of up to 5 characters with an upper-case letter (a gene symbol: "CAT", "CDC28") does not
 /// match an occurrence written all in lower case ("cat").

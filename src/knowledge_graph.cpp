@@ -213,6 +213,22 @@ std::vector<std::pair<std::string, std::string>> KnowledgeGraph::aliases(int64_t
   return out;
 }
 
+std::vector<NodeName> KnowledgeGraph::names(const std::vector<std::string> &labels) const {
+  std::string where;
+  for (std::size_t i = 0; i < labels.size(); ++i) where += (i ? ", ?" : "WHERE n.label IN (?");
+  if (!labels.empty()) where += ")";
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  Stmt st(impl_->db, ("SELECT n.id, n.name, '' AS source, 0 AS k FROM nodes n " + where +
+                      " UNION ALL SELECT a.node_id, a.alias, a.source, 1 FROM aliases a JOIN nodes n ON n.id = a.node_id " +
+                      where + " ORDER BY 1, 4, 2, 3")
+                         .c_str());
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t i = 0; i < labels.size(); ++i) st.bind(static_cast<int>(pass * labels.size() + i + 1), labels[i]);
+  std::vector<NodeName> out;
+  while (st.step()) out.push_back({st.col_int(0), st.col_text(1), st.col_text(2)});
+  return out;
+}
+
 std::optional<Edge> KnowledgeGraph::edge(int64_t id) const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   Stmt st(impl_->db, (std::string(kEdgeSelect) + "WHERE e.id = ?").c_str());

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "answer_json.hpp"
+#include "extraction_offline.hpp"
 #include "grounding_offline.hpp"
 #include "grappi/error.hpp"
 #include "http.hpp"
@@ -253,6 +254,10 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
   out.finish_reason = "stop";
   if (kind.rfind("ground.", 0) == 0) {
     out.content = detail::offline_grounding_answer(t);
+    return out;
+  }
+  if (kind == "extract.statements") {
+    out.content = detail::offline_extraction_answer(t);
     return out;
   }
   if (kind == "edge") {

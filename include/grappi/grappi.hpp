@@ -8,6 +8,8 @@
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
 #include "grappi/documents.hpp"
+#include "grappi/entities.hpp"
+#include "grappi/extraction.hpp"
 #include "grappi/grounding.hpp"
 #include "grappi/ontology.hpp"
 #include "grappi/pcst.hpp"

@@ -138,6 +138,9 @@ class GRAPPI_CXX_API KnowledgeGraph {
   std::optional<Node> node_by_external_id(std::string_view external_id) const;
   /// (alias, source) pairs of a node, sorted.
   std::vector<std::pair<std::string, std::string>> aliases(int64_t id) const;
+  /// The preferred name and every alias of each node with one of `labels` (every node when
+  /// empty), by node id; the preferred name first.
+  std::vector<NodeName> names(const std::vector<std::string> &labels = {}) const;
   /// A BelOptions::resolver over the identifiers this database holds now: HGNC symbols and
   /// ids (from STRING's alias file or a mapping table with an hgnc_id column) and the names
   /// and ids of every imported OBO ontology's terms (GO, CHEBI, DOID, ...). Empty when the

@@ -20,6 +20,13 @@ struct Node {
   int64_t taxon = 0;          ///< NCBI taxon of the external id prefix; 0 when none
 };
 
+/// One name of a node: its preferred name or one of its aliases (KnowledgeGraph::names).
+struct NodeName {
+  int64_t node = 0;    ///< node id
+  std::string name;    ///< the preferred name or the alias
+  std::string source;  ///< "" for the preferred name; the alias's source otherwise
+};
+
 /// A STRING evidence channel score in [0,1] (neighborhood, fusion, cooccurrence, coexpression,
 /// experimental, database, textmining, homology, or a *_transferred variant).
 struct Channel {

@@ -37,6 +37,9 @@ void add_ontology(CLI::App &app);
 void add_bel(CLI::App &app);
 void add_ground(CLI::App &app);
 void add_eval(CLI::App &app);
+void add_extract(CLI::App &app);
+/// `eval extraction`, under the eval command add_eval makes.
+void add_eval_extraction(CLI::App &eval);
 
 /// Exit statuses: 0 success, 1 a failure of the work itself (I/O, database, network, model),
 /// 2 a bad argument or a name that does not resolve.

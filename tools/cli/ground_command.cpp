@@ -330,6 +330,7 @@ void add_eval(CLI::App &app) {
                                       "text (twice: only their agreed verdicts count; 'extractive': the offline judge)");
   add_grounding_flags(c, *a);
   c->callback([a] { run_eval(*a); });
+  add_eval_extraction(*e);
 }
 
 }  // namespace grappi::cli

@@ -30,6 +30,7 @@ int main(int argc, char **argv) {
   add_ontology(app);
   add_bel(app);
   add_ground(app);
+  add_extract(app);
   add_eval(app);
   try {
     app.parse(argc, argv);  // a command runs in its callback

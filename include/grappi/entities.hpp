@@ -1,0 +1,109 @@
+// grappi/entities.hpp — entity grounding without a network: dictionary named-entity
+// recognition from the knowledge base itself (protein names and aliases, ontology term names
+// and synonyms), with gene-symbol case rules, a stop-list, and ambiguity kept with its
+// candidates and resolved by the organism and the other entities of the passage; annotations a
+// document already carries (PubTator, BioC, the PPI corpora) are reconciled with it.
+#pragma once
+
+#include "grappi/export.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "grappi/documents.hpp"
+#include "grappi/knowledge_graph.hpp"
+
+namespace grappi {
+
+/// A node a mention may stand for.
+struct EntityCandidate {
+  int64_t node = 0;         ///< node id
+  std::string id;           ///< its external id ("9606.ENSP00000270202", "GO:0006915")
+  std::string name;         ///< its preferred name
+  std::string label;        ///< its label ("Protein", "OntologyTerm")
+  int64_t taxon = 0;        ///< its organism (0: none)
+  std::string matched;      ///< the dictionary name that matched, as stored
+  std::string source;       ///< where that name comes from: "name" (preferred name) or the alias's source
+  /// The BEL function for the entity ("p", "bp", "a", "path", "complex"); empty when BEL has no
+  /// namespace for it.
+  std::string function;
+  std::string ns;           ///< its BEL namespace ("HGNC", "SGD", "UniProt", "GO", "CHEBI", "DOID", ...)
+  std::string value;        ///< its value in that namespace ("AKT1", "apoptotic process")
+  /// The BEL term for it (`p(HGNC:AKT1)`, `bp(GO:"apoptotic process")`); empty without a namespace.
+  std::string bel;
+};
+
+/// An entity mention in a text.
+struct EntityMention {
+  std::size_t offset = 0;   ///< where it starts, in bytes
+  std::size_t length = 0;   ///< its length in bytes
+  std::string text;         ///< as written
+  /// "dictionary" (found by the tagger), "annotation" (given by the document only) or "both".
+  std::string source;
+  std::string type;         ///< the annotation's type, else the chosen candidate's label
+  std::string annotation_id;  ///< the annotation's concept id, when it gave one
+  std::vector<EntityCandidate> candidates;  ///< best first
+  /// "unique" (one candidate), "resolved" (several, one chosen: see resolution), "ambiguous"
+  /// (several, none chosen), "ungrounded" (an annotation no node matches)
+  std::string status;
+  /// How an ambiguity was resolved: "organism", "context" (edges to the passage's other
+  /// entities), "preferred_name"; empty otherwise.
+  std::string resolution;
+  std::optional<std::size_t> chosen;  ///< index of the chosen candidate
+  /// The chosen candidate, if any.
+  const EntityCandidate *entity() const { return chosen ? &candidates[*chosen] : nullptr; }
+};
+
+/// How the dictionary is built and used.
+struct EntityTaggerOptions {
+  /// Node labels whose names are looked for (empty: "Protein" and "OntologyTerm").
+  std::vector<std::string> labels;
+  /// Preferred organism (NCBI taxon) for ambiguous names; 0: the organism most of the passage's
+  /// unambiguous mentions are of.
+  int64_t taxon = 0;
+  /// Shortest name looked for, in characters (at least 2).
+  std::size_t min_length = 2;
+  /// Words never taken for entities, added to the built-in stop-list (English words that are
+  /// also gene symbols or aliases: "was", "can", "large", "protein", ...), any case.
+  std::vector<std::string> stop_words;
+  /// Ontology terms (labels "OntologyTerm") shorter than this are not looked for ("binding",
+  /// "cell" are too common to be meant as the term).
+  std::size_t min_term_length = 5;
+};
+
+/// A dictionary tagger over one knowledge base, built once (the names read at construction);
+/// tag() is thread-safe.
+class GRAPPI_CXX_API EntityTagger {
+ public:
+  /// Reads the names. Error(invalid_argument) for a min_length below 2.
+  explicit EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options = {});
+  ~EntityTagger();
+  EntityTagger(const EntityTagger &) = delete;
+  EntityTagger &operator=(const EntityTagger &) = delete;
+  /// The mentions of a text, by offset: the longest dictionary name at each word boundary
+  /// (names compared ignoring case and with blank runs as one blank), except a gene-symbol-like
+  /// name (up to 5 characters with an upper-case letter) written all in lower case ("cat" is
+  /// not CAT) and stop words (unless written all in capitals and naming a symbol: "SET").
+  std::vector<EntityMention> tag(std::string_view text) const;
+  /// The mentions of a passage: its annotations reconciled with the dictionary. An annotation
+  /// overlapping dictionary mentions replaces them (source "both", the dictionary's candidates
+  /// for its text kept, or those of its concept id when the database knows it as an alias);
+  /// one the dictionary does not know is kept ("annotation", "ungrounded" unless its id
+  /// resolves); dictionary mentions outside every annotation are kept as "dictionary".
+  std::vector<EntityMention> tag(const DocumentPassage &passage) const;
+  /// Distinct names in the dictionary.
+  std::size_t names() const;
+  /// The options in force.
+  const EntityTaggerOptions &options() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace grappi

@@ -1,0 +1,446 @@
+// Dictionary entity grounding (grappi/entities.hpp): the knowledge base's names in one hash map
+// keyed by their case-folded form, a longest-match scan at word boundaries, the case and
+// stop-list rules, the document's own annotations reconciled with the matches, and ambiguity
+// resolved by organism, by edges to the passage's other entities, and by preferred names.
+#include "grappi/entities.hpp"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/bel.hpp"
+#include "grappi/error.hpp"
+#include "grappi/snapshot.hpp"
+#include "graph_impl.hpp"
+#include "grounding_text.hpp"
+#include "text_util.hpp"
+
+namespace grappi {
+
+namespace {
+
+// English words that are also gene symbols, aliases or short ontology names, and words of
+// biology too general to be meant as one entity.
+const char *const kStopWords[] = {
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "can", "did", "do", "for", "from", "had", "has", "have",
+    "he", "her", "his", "if", "in", "into", "is", "it", "its", "may", "me", "my", "no", "not", "of", "on", "or",
+    "our", "per", "set", "she", "so", "than", "that", "the", "their", "then", "there", "these", "they", "this",
+    "those", "to", "up", "us", "via", "was", "we", "were", "which", "who", "will", "with", "yet", "all", "also",
+    "any", "both", "each", "end", "ends", "few", "how", "large", "less", "more", "most", "much", "new", "now",
+    "old", "one", "two", "out", "over", "own", "same", "such", "very", "when", "where", "while", "why", "age",
+    "aim", "act", "arm", "art", "bad", "bat", "bed", "big", "box", "car", "cat", "cap", "cut", "day", "dog",
+    "ear", "eye", "fat", "fit", "fix", "gap", "got", "hit", "hot", "key", "lab", "let", "lay", "led", "low",
+    "man", "map", "men", "met", "mix", "net", "not", "pan", "pat", "pig", "put", "ran", "raw", "red", "run",
+    "sad", "sat", "saw", "say", "see", "sex", "sit", "six", "ten", "tip", "top", "war", "wee", "win",
+    "impact", "camp", "chip", "clock", "face", "fast", "hole", "lamp", "light", "mask", "mass", "mice", "mind",
+    "miss", "moon", "past", "pole", "rest", "ring", "rope", "sink", "soft", "spin", "star", "step", "tube",
+    "wave", "white", "black", "cell", "cells", "gene", "genes", "protein", "proteins", "kinase", "kinases",
+    "receptor", "receptors", "factor", "factors", "complex", "domain", "domains", "activity", "binding",
+    "human", "humans", "mouse", "yeast", "rat", "type", "types", "region", "subunit", "alpha", "beta", "gamma",
+    "delta", "kappa", "family", "member", "members", "site", "sites", "form", "forms", "level", "levels",
+    "role", "function", "functions", "response", "signal", "signaling", "signalling", "pathway", "pathways",
+    "growth", "death", "cancer", "tumor", "tumour", "disease", "mutant", "mutants", "wild", "control",
+    "component", "process", "transport", "membrane", "nucleus", "cytoplasm", "dna", "rna", "mrna", "atp",
+    "gtp", "gtpase", "gtpases", "atpase", "atpases", "phosphatase", "helicase", "protease", "ligase",
+    "transferase", "synthase", "reductase", "oxidase", "dehydrogenase", "polymerase", "nuclease", "hydrolase",
+    "isomerase", "permease", "transporter", "channel", "enzyme", "ii", "iii", "iv", "vi", "ca", "mg", "na", "ph", "ml", "mm", "nm", "kda", "min", "hr", "h", "rt"};
+
+std::string fold(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out.push_back(' ');
+    space = false;
+    out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return out;
+}
+
+bool all_capitals(std::string_view s) {
+  bool letter = false;
+  for (char c : s) {
+    if (c >= 'a' && c <= 'z') return false;
+    letter = letter || (c >= 'A' && c <= 'Z');
+  }
+  return letter;
+}
+
+// The organism of the BEL namespaces that name genes by symbol.
+const char *symbol_namespace(int64_t taxon) {
+  switch (taxon) {
+    case 9606: return "HGNC";
+    case 10090: return "MGI";
+    case 10116: return "RGD";
+    case 4932:
+    case 559292: return "SGD";
+    default: return nullptr;
+  }
+}
+
+std::string term_bel(const std::string &function, const std::string &ns, const std::string &value) {
+  BelTerm e;
+  e.kind = BelTerm::Kind::entity;
+  e.ns = ns;
+  e.name = value;
+  BelTerm f;
+  f.kind = BelTerm::Kind::function;
+  f.name = function;
+  f.args.push_back(std::move(e));
+  return to_bel(f);
+}
+
+}  // namespace
+
+struct GRAPPI_HIDDEN EntityTagger::Impl {
+  EntityTaggerOptions options;
+  struct NodeInfo {
+    EntityCandidate base;  // without matched/source
+  };
+  std::vector<NodeInfo> nodes;
+  std::unordered_map<int64_t, uint32_t> index_of;  // node id -> nodes index
+  struct Entry {
+    uint32_t node;
+    std::string name, source;
+  };
+  std::vector<Entry> entries;
+  std::unordered_map<std::string, std::vector<uint32_t>> by_name;  // folded name -> entries
+  std::unordered_map<std::string, std::vector<uint32_t>> by_id;    // folded id-like alias -> node indices
+  std::unordered_set<std::string> stop;
+  std::size_t max_chars = 0, max_words = 1;
+  std::shared_ptr<const GraphSnapshot> snapshot;
+
+  std::vector<EntityMention> scan(std::string_view text) const;
+  std::vector<EntityCandidate> candidates(const std::vector<uint32_t> &hits, std::string_view seen) const;
+  void resolve(std::vector<EntityMention> &mentions) const;
+};
+
+EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options) : impl_(std::make_unique<Impl>()) {
+  if (options.min_length < 2)
+    throw Error(ErrorCode::invalid_argument, "entity tagger: min_length must be at least 2 (got " +
+                                                 std::to_string(options.min_length) + ")");
+  if (options.labels.empty()) options.labels = {"Protein", "OntologyTerm"};
+  Impl &m = *impl_;
+  m.options = options;
+  for (const char *w : kStopWords) m.stop.insert(w);
+  for (const auto &w : options.stop_words) m.stop.insert(fold(w));
+  const BelEntityResolver resolver = kg.bel_resolver();
+  const std::vector<NodeName> names = kg.names(options.labels);
+  for (std::size_t i = 0; i < names.size();) {
+    const int64_t node = names[i].node;
+    std::size_t j = i;
+    while (j < names.size() && names[j].node == node) ++j;
+    const std::optional<Node> n = kg.node(node);
+    if (!n) {
+      i = j;
+      continue;
+    }
+    EntityCandidate c;
+    c.node = n->id;
+    c.id = n->external_id;
+    c.name = n->name;
+    c.label = n->label;
+    c.taxon = n->taxon;
+    const bool term = n->label == "OntologyTerm";
+    if (n->label == "Protein") {
+      if (const char *ns = symbol_namespace(n->taxon)) {
+        c.ns = ns;
+        c.value = n->name;
+        if (resolver && c.ns == "HGNC")
+          if (auto id = resolver("HGNC", n->name)) c.value = id->label;
+      } else {
+        for (std::size_t k = i; k < j; ++k)
+          if (names[k].source.find("UniProt_AC") != std::string::npos) {
+            c.ns = "UniProt";
+            c.value = names[k].name;
+            break;
+          }
+      }
+      if (!c.ns.empty()) c.function = "p";
+    } else if (term) {
+      const std::string prefix = detail::upper_copy(c.id.substr(0, c.id.find(':')));
+      std::string space;
+      try {
+        space = nlohmann::json::parse(n->attributes).value("namespace", std::string());
+      } catch (const nlohmann::json::exception &) {
+      }
+      if (prefix == "GO" && space == "biological_process") c.function = "bp";
+      else if (prefix == "GO" && space == "cellular_component" && c.name.size() > 8 &&
+               c.name.compare(c.name.size() - 8, 8, " complex") == 0)
+        c.function = "complex";
+      else if (prefix == "CHEBI") c.function = "a";
+      else if (prefix == "DOID" || prefix == "HP" || prefix == "MONDO") c.function = "path";
+      if (!c.function.empty()) {
+        c.ns = prefix;
+        c.value = c.name;
+      }
+    }
+    if (!c.ns.empty()) c.bel = term_bel(c.function, c.ns, c.value);
+    const auto index = static_cast<uint32_t>(m.nodes.size());
+    m.index_of.emplace(node, index);
+    m.nodes.push_back({std::move(c)});
+    for (std::size_t k = i; k < j; ++k) {
+      const NodeName &nm = names[k];
+      const bool preferred = nm.source.empty();
+      const bool synonym = nm.source.rfind("obo:synonym:", 0) == 0;
+      if (!preferred && nm.source.find("PDB") != std::string::npos) continue;
+      if (!preferred && !(synonym ? (nm.source == "obo:synonym:EXACT" || nm.source == "obo:synonym:NARROW")
+                                  : detail::name_like_alias(nm.name))) {
+        // Identifiers (an Entrez id, "HGNC:391") find an annotation's concept id.
+        if (!synonym && nm.name.size() <= 40) m.by_id[fold(nm.name)].push_back(index);
+        continue;
+      }
+      const std::string key = fold(nm.name);
+      if (key.size() < options.min_length || (term && key.size() < options.min_term_length)) continue;
+      if (key.find_first_not_of("0123456789 .,-") == std::string::npos) continue;
+      auto &list = m.by_name[key];
+      bool seen = false;
+      for (uint32_t e : list) seen = seen || (m.entries[e].node == index && m.entries[e].name == nm.name);
+      if (seen) continue;
+      list.push_back(static_cast<uint32_t>(m.entries.size()));
+      m.entries.push_back({index, nm.name, preferred ? "name" : nm.source});
+      m.max_chars = std::max(m.max_chars, key.size());
+      m.max_words = std::max<std::size_t>(m.max_words, 1 + static_cast<std::size_t>(std::count(key.begin(), key.end(), ' ')));
+    }
+    i = j;
+  }
+  m.max_words = std::min<std::size_t>(m.max_words, 8);
+  m.snapshot = kg.snapshot();
+}
+
+EntityTagger::~EntityTagger() = default;
+
+std::size_t EntityTagger::names() const { return impl_->by_name.size(); }
+
+const EntityTaggerOptions &EntityTagger::options() const { return impl_->options; }
+
+// The candidates of a dictionary hit as written (`seen`): the case rule applied to each name,
+// one candidate per node, those matched in the exact case and by preferred name first.
+std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<uint32_t> &hits, std::string_view seen) const {
+  struct Ranked {
+    int rank;
+    uint32_t entry;
+  };
+  std::vector<Ranked> kept;
+  for (uint32_t e : hits) {
+    const Entry &en = entries[e];
+    if (!detail::case_compatible(en.name, seen)) continue;
+    const int rank = (en.name == seen ? 0 : 2) + (en.source == "name" ? 0 : 1);
+    kept.push_back({rank, e});
+  }
+  std::stable_sort(kept.begin(), kept.end(), [&](const Ranked &a, const Ranked &b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    return nodes[entries[a.entry].node].base.node < nodes[entries[b.entry].node].base.node;
+  });
+  std::vector<EntityCandidate> out;
+  std::unordered_set<uint32_t> done;
+  for (const Ranked &r : kept) {
+    const Entry &en = entries[r.entry];
+    if (!done.insert(en.node).second) continue;
+    EntityCandidate c = nodes[en.node].base;
+    c.matched = en.name;
+    c.source = en.source;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view text) const {
+  std::vector<EntityMention> out;
+  const std::size_t n = text.size();
+  for (std::size_t s = 0; s < n;) {
+    if (!detail::word_char(text[s]) || (s > 0 && detail::word_char(text[s - 1]))) {
+      ++s;
+      continue;
+    }
+    std::string key;
+    std::size_t words = 1, best_end = 0;
+    std::vector<EntityCandidate> best;
+    bool space = false;
+    for (std::size_t e = s; e < n && e - s < max_chars + 8; ++e) {
+      const char c = text[e];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        if (c == '\n' && space) break;  // (not across a blank line)
+        space = true;
+        continue;
+      }
+      if (space) {
+        if (++words > max_words) break;
+        key.push_back(' ');
+        space = false;
+      }
+      key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+      if (key.size() > max_chars) break;
+      if (!detail::word_char(c) || (e + 1 < n && detail::word_char(text[e + 1]))) continue;
+      auto it = by_name.find(key);
+      if (it == by_name.end()) continue;
+      const std::string_view seen = text.substr(s, e + 1 - s);
+      if (stop.count(key)) {
+        // A stop word counts only in capitals and naming a symbol ("SET", "CAT").
+        bool symbol = false;
+        for (uint32_t x : it->second) symbol = symbol || detail::symbol_like(entries[x].name);
+        if (!(symbol && seen.size() >= 3 && all_capitals(seen))) continue;
+      }
+      std::vector<EntityCandidate> cands = candidates(it->second, seen);
+      if (cands.empty()) continue;
+      best = std::move(cands);
+      best_end = e + 1;
+    }
+    if (best.empty()) {
+      ++s;
+      continue;
+    }
+    EntityMention m;
+    m.offset = s;
+    m.length = best_end - s;
+    m.text = std::string(text.substr(s, m.length));
+    m.source = "dictionary";
+    m.candidates = std::move(best);
+    out.push_back(std::move(m));
+    s = best_end;
+  }
+  return out;
+}
+
+namespace {
+
+// Keeps the first `front` candidates that `keep` says yes to in front, when it says yes to some
+// but not all of them; returns whether it narrowed them.
+template <class Keep>
+bool narrow(std::vector<EntityCandidate> &c, std::size_t &front, Keep keep) {
+  std::unordered_set<int64_t> yes;
+  for (std::size_t i = 0; i < front; ++i)
+    if (keep(c[i])) yes.insert(c[i].node);
+  if (yes.empty() || yes.size() == front) return false;
+  std::stable_partition(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(front),
+                        [&](const EntityCandidate &x) { return yes.count(x.node) > 0; });
+  front = yes.size();
+  return true;
+}
+
+}  // namespace
+
+// Unique mentions stay; ambiguous ones are narrowed by the organism (options.taxon, else the
+// one most unique mentions are of), then by edges to the nodes of the mentions that are now
+// settled, then by preferred names; what remains ambiguous keeps its candidates, the narrowed
+// ones first.
+void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions) const {
+  std::map<int64_t, std::size_t> taxa;
+  for (const EntityMention &m : mentions)
+    if (m.candidates.size() == 1 && m.candidates[0].taxon) ++taxa[m.candidates[0].taxon];
+  int64_t taxon = options.taxon;
+  if (!taxon) {
+    std::size_t most = 0;
+    for (const auto &[t, count] : taxa)
+      if (count > most) most = count, taxon = t;
+  }
+  std::vector<std::size_t> front(mentions.size());
+  std::vector<std::string> how(mentions.size());
+  std::vector<int64_t> anchors;
+  for (std::size_t k = 0; k < mentions.size(); ++k) {
+    EntityMention &m = mentions[k];
+    front[k] = m.candidates.size();
+    if (front[k] > 1 && taxon && narrow(m.candidates, front[k], [&](const EntityCandidate &x) { return x.taxon == taxon; }))
+      how[k] = "organism";
+    if (front[k] == 1) anchors.push_back(m.candidates[0].node);
+  }
+  std::sort(anchors.begin(), anchors.end());
+  anchors.erase(std::unique(anchors.begin(), anchors.end()), anchors.end());
+  for (std::size_t k = 0; k < mentions.size(); ++k) {
+    EntityMention &m = mentions[k];
+    std::vector<EntityCandidate> &c = m.candidates;
+    if (c.empty()) {
+      m.status = "ungrounded";
+      continue;
+    }
+    if (front[k] > 1 && snapshot && !anchors.empty()) {
+      std::vector<std::size_t> links(front[k]);
+      std::size_t best = 0;
+      for (std::size_t i = 0; i < front[k]; ++i) {
+        for (int64_t a : anchors)
+          if (a != c[i].node && !snapshot->edges_between(c[i].node, a).empty()) ++links[i];
+        best = std::max(best, links[i]);
+      }
+      std::unordered_set<int64_t> top;
+      for (std::size_t i = 0; i < front[k]; ++i)
+        if (best > 0 && links[i] == best) top.insert(c[i].node);
+      if (narrow(c, front[k], [&](const EntityCandidate &x) { return top.count(x.node) > 0; })) how[k] = "context";
+    }
+    if (front[k] > 1 && narrow(c, front[k], [](const EntityCandidate &x) { return x.source == "name"; }))
+      how[k] = "preferred_name";
+    if (front[k] == 1) {
+      m.status = c.size() == 1 ? "unique" : "resolved";
+      if (c.size() > 1) m.resolution = how[k];
+      m.chosen = 0;
+      if (m.type.empty()) m.type = c[0].label;
+    } else {
+      m.status = "ambiguous";
+    }
+  }
+}
+
+std::vector<EntityMention> EntityTagger::tag(std::string_view text) const {
+  std::vector<EntityMention> out = impl_->scan(text);
+  impl_->resolve(out);
+  return out;
+}
+
+std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage) const {
+  const Impl &m = *impl_;
+  std::vector<EntityMention> dict = m.scan(passage.text);
+  std::vector<char> covered(dict.size(), 0);
+  std::vector<EntityMention> out;
+  for (const DocumentAnnotation &a : passage.annotations) {
+    if (a.offset > passage.text.size() || a.length == 0) continue;
+    const std::size_t end = std::min(passage.text.size(), a.offset + a.length);
+    EntityMention mention;
+    mention.offset = a.offset;
+    mention.length = end - a.offset;
+    mention.text = passage.text.substr(a.offset, mention.length);
+    mention.type = a.type;
+    mention.annotation_id = a.id;
+    mention.source = "annotation";
+    for (std::size_t i = 0; i < dict.size(); ++i) {
+      const EntityMention &d = dict[i];
+      if (d.offset >= end || d.offset + d.length <= a.offset) continue;
+      covered[i] = 1;
+      mention.source = "both";
+      if (d.offset == mention.offset && d.length == mention.length) mention.candidates = d.candidates;
+    }
+    // The annotation's concept ids ("6331", "MESH:D008133", "6331;6332") as the database's aliases.
+    std::vector<uint32_t> by_id;
+    for (std::string_view id : detail::split_view(a.id, ';'))
+      for (std::string_view part : detail::split_view(id, ','))
+        if (auto it = m.by_id.find(fold(detail::trim_copy(part))); !part.empty() && it != m.by_id.end())
+          by_id.insert(by_id.end(), it->second.begin(), it->second.end());
+    std::sort(by_id.begin(), by_id.end());
+    by_id.erase(std::unique(by_id.begin(), by_id.end()), by_id.end());
+    if (!by_id.empty()) {
+      std::vector<EntityCandidate> c;
+      for (uint32_t i : by_id) {
+        c.push_back(m.nodes[i].base);
+        c.back().matched = a.id;
+        c.back().source = "annotation_id";
+      }
+      mention.candidates = std::move(c);
+    } else if (mention.candidates.empty()) {
+      auto it = m.by_name.find(fold(mention.text));
+      if (it != m.by_name.end()) mention.candidates = m.candidates(it->second, mention.text);
+    }
+    out.push_back(std::move(mention));
+  }
+  for (std::size_t i = 0; i < dict.size(); ++i)
+    if (!covered[i]) out.push_back(std::move(dict[i]));
+  std::stable_sort(out.begin(), out.end(), [](const EntityMention &x, const EntityMention &y) { return x.offset < y.offset; });
+  m.resolve(out);
+  return out;
+}
+
+}  // namespace grappi

@@ -1,0 +1,339 @@
+// What an extraction writes (grappi/extraction.hpp): JSON per paragraph, a BEL script with one
+// citation and evidence per occurrence, CX2 in textToKnowledgeGraph's layout with a style, and
+// the import of the script as a BEL dataset.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "bel_graph.hpp"
+#include "cx2.hpp"
+#include "grappi/error.hpp"
+#include "grappi/extraction.hpp"
+#include "grappi/version.h"
+#include "text_util.hpp"
+
+namespace grappi {
+
+namespace {
+
+using nlohmann::json;
+
+bool exported(const ExtractedStatement &s, bool flagged) {
+  return s.status == "valid" || (flagged && s.status == "flagged");
+}
+
+json entity_json(const EntityMention &m) {
+  json j = {{"text", m.text}, {"offset", m.offset}, {"length", m.length}, {"source", m.source},
+            {"type", m.type}, {"status", m.status}};
+  if (!m.annotation_id.empty()) j["annotation_id"] = m.annotation_id;
+  if (!m.resolution.empty()) j["resolution"] = m.resolution;
+  if (const EntityCandidate *c = m.entity()) {
+    j["id"] = c->id;
+    j["name"] = c->name;
+    j["node"] = c->node;
+    if (!c->bel.empty()) j["bel"] = c->bel;
+    j["matched"] = c->matched;
+    j["matched_source"] = c->source;
+  }
+  if (m.candidates.size() > 1) {
+    json cs = json::array();
+    for (const EntityCandidate &c : m.candidates)
+      cs.push_back({{"id", c.id}, {"name", c.name}, {"node", c.node}, {"taxon", c.taxon}, {"bel", c.bel}, {"matched", c.matched}});
+    j["candidates"] = std::move(cs);
+  }
+  return j;
+}
+
+json statement_json(const ExtractedStatement &s, std::size_t index) {
+  json problems = json::array();
+  for (const BelProblem &p : s.problems)
+    problems.push_back({{"severity", to_string(p.severity)}, {"code", p.code}, {"offset", p.offset}, {"message", p.message}});
+  json j = {{"index", index},          {"bel", s.bel},         {"canonical", s.canonical}, {"status", s.status},
+            {"flags", s.flags},        {"problems", problems}, {"evidence", s.evidence},   {"origin", s.origin},
+            {"entities", s.mentions}};
+  j["evidence_offset"] = s.evidence_offset ? json(*s.evidence_offset) : json(nullptr);
+  if (!s.original.empty()) j["original"] = s.original;
+  if (!s.original_problems.empty()) j["original_problems"] = s.original_problems;
+  j["duplicate_of"] = s.duplicate_of ? json(*s.duplicate_of) : json(nullptr);
+  return j;
+}
+
+json usage_json(const StageUsage &u) {
+  return {{"model_calls", u.model_calls}, {"local_answers", u.local_answers}, {"cache_hits", u.cache_hits},
+          {"prompt_tokens", u.prompt_tokens}, {"completion_tokens", u.completion_tokens}, {"failed", u.failed},
+          {"skipped", u.skipped}, {"repairs", u.repairs}, {"seconds", u.seconds}};
+}
+
+// The paragraph's citation: its PMID, else its PMCID, else its document id.
+std::string reference_of(const ExtractionParagraph &p) {
+  if (!p.pmid.empty()) return "PMID:" + p.pmid;
+  if (!p.pmcid.empty()) return p.pmcid;
+  return p.document;
+}
+
+// identifiers.org URL of an entity term; empty when its value is not an identifier.
+std::string identifiers_url(const BelTerm &e) {
+  const std::string ns = detail::upper_copy(e.ns);
+  const bool number = !e.name.empty() && e.name.find_first_not_of("0123456789") == std::string::npos;
+  if (ns == "HGNC") return number ? "https://identifiers.org/hgnc:" + e.name : "https://identifiers.org/hgnc.symbol:" + e.name;
+  if ((ns == "GO" || ns == "CHEBI" || ns == "DOID" || ns == "HP" || ns == "MONDO") && number)
+    return "https://identifiers.org/" + ns + ":" + e.name;
+  if (ns == "UNIPROT" || ns == "UP") return "https://identifiers.org/uniprot:" + e.name;
+  if (ns == "NCBIGENE" && number) return "https://identifiers.org/ncbigene:" + e.name;
+  if (ns == "FPLX") return "https://identifiers.org/fplx:" + e.name;
+  return {};
+}
+
+// A term as people read it: entities by their labels ("act(AKT1, ma(kin))"; a plain p(AKT1)
+// is "AKT1").
+std::string readable(const BelTerm &t) {
+  if (t.kind == BelTerm::Kind::entity) return t.label.empty() ? t.name : t.label;
+  if (t.kind == BelTerm::Kind::value) return t.name;
+  const std::string f = bel_short_name(t.name);
+  if ((f == "p" || f == "g" || f == "r" || f == "a" || f == "bp" || f == "path") && t.args.size() == 1 &&
+      t.args[0].kind == BelTerm::Kind::entity)
+    return readable(t.args[0]);
+  std::string out = f + "(";
+  for (std::size_t i = 0; i < t.args.size(); ++i) out += (i ? ", " : "") + readable(t.args[i]);
+  return out + ")";
+}
+
+const BelTerm *single_entity(const BelTerm &t) {
+  if (t.kind == BelTerm::Kind::entity) return &t;
+  if (t.kind == BelTerm::Kind::function && t.args.size() == 1) return single_entity(t.args[0]);
+  return nullptr;
+}
+
+json extraction_style() {
+  json style = detail::cx2_default_style("bel_expression");
+  auto &node = style["default"]["node"];
+  node["NODE_BACKGROUND_COLOR"] = "#F5F5DC";
+  node["NODE_WIDTH"] = 60.0;
+  style["nodeMapping"]["NODE_LABEL"] = {{"type", "PASSTHROUGH"}, {"definition", {{"attribute", "label"}}}};
+  const auto discrete = [](const char *attribute, const std::vector<std::pair<const char *, const char *>> &map) {
+    json m = json::array();
+    for (const auto &[v, vp] : map) m.push_back({{"v", v}, {"vp", vp}});
+    return json{{"type", "DISCRETE"}, {"definition", {{"attribute", attribute}, {"map", std::move(m)}}}};
+  };
+  style["nodeMapping"]["NODE_SHAPE"] =
+      discrete("type", {{"p", "ellipse"}, {"g", "ellipse"}, {"r", "ellipse"}, {"complex", "hexagon"},
+                        {"act", "round-rectangle"}, {"a", "triangle"}, {"bp", "rectangle"}, {"path", "diamond"},
+                        {"deg", "octagon"}, {"tloc", "parallelogram"}, {"statement", "vee"}});
+  style["nodeMapping"]["NODE_BACKGROUND_COLOR"] =
+      discrete("type", {{"p", "#89D0F5"}, {"complex", "#C7A4E0"}, {"act", "#A8E6A3"}, {"a", "#FFD27F"},
+                        {"bp", "#F5B7B1"}, {"path", "#F1948A"}});
+  const std::vector<std::pair<const char *, const char *>> colours = {
+      {"increases", "#2E8B57"}, {"directlyIncreases", "#1E6B3F"}, {"decreases", "#C0392B"},
+      {"directlyDecreases", "#922B21"}, {"regulates", "#2874A6"}, {"association", "#7F8C8D"},
+      {"positiveCorrelation", "#58D68D"}, {"negativeCorrelation", "#EC7063"}, {"hasComponent", "#8E44AD"}};
+  style["edgeMapping"]["EDGE_LINE_COLOR"] = discrete("interaction", colours);
+  style["edgeMapping"]["EDGE_TARGET_ARROW_COLOR"] = discrete("interaction", colours);
+  style["edgeMapping"]["EDGE_TARGET_ARROW_SHAPE"] =
+      discrete("interaction", {{"increases", "triangle"}, {"directlyIncreases", "triangle"}, {"decreases", "tee"},
+                               {"directlyDecreases", "tee"}, {"regulates", "diamond"}, {"hasComponent", "circle"}});
+  style["edgeMapping"].erase("EDGE_WIDTH");  // (no score on these edges)
+  return style;
+}
+
+}  // namespace
+
+json to_json(const ExtractionResult &r) {
+  json j;
+  j["documents"] = r.documents;
+  j["skipped_passages"] = r.skipped_passages;
+  j["offline"] = r.offline;
+  if (r.offline)
+    j["note"] = "Rule-based extraction, not a language model: sentences with two grounded entities and a trigger word "
+                "became statements by grappi's rule table (README \"Extraction\").";
+  j["model"] = r.model;
+  j["template_version"] = r.template_version;
+  j["dry_run"] = r.dry_run;
+  if (r.dry_run) {
+    j["estimated_calls"] = r.estimated_calls;
+    j["estimated_prompt_tokens"] = r.estimated_prompt_tokens;
+  }
+  j["usage"] = usage_json(r.usage);
+  j["budget"] = r.budget;
+  std::map<std::string, std::size_t> counts = {{"valid", 0}, {"flagged", 0}, {"rejected", 0}, {"repaired", 0}, {"duplicates", 0}};
+  for (const ExtractedStatement &s : r.statements) {
+    ++counts[s.status];
+    counts["repaired"] += s.origin == "repaired";
+    counts["duplicates"] += s.duplicate_of.has_value();
+  }
+  std::size_t entities = 0, grounded = 0;
+  for (const ExtractionParagraph &p : r.paragraphs)
+    for (const EntityMention &m : p.entities) {
+      ++entities;
+      grounded += m.chosen.has_value();
+    }
+  json c = {{"paragraphs", r.paragraphs.size()}, {"statements", r.statements.size()}, {"entities", entities}, {"grounded_entities", grounded}};
+  for (const auto &[k, v] : counts) c[k] = v;
+  j["counts"] = std::move(c);
+  json paragraphs = json::array();
+  std::vector<json> statements(r.paragraphs.size(), json::array());
+  for (std::size_t i = 0; i < r.statements.size(); ++i)
+    statements[r.statements[i].paragraph].push_back(statement_json(r.statements[i], i));
+  for (std::size_t i = 0; i < r.paragraphs.size(); ++i) {
+    const ExtractionParagraph &p = r.paragraphs[i];
+    json es = json::array();
+    for (const EntityMention &m : p.entities) es.push_back(entity_json(m));
+    json pj = {{"index", i},          {"document", p.document}, {"pmid", p.pmid},     {"pmcid", p.pmcid},
+               {"passage", p.passage}, {"section", p.section},   {"text", p.text},     {"status", p.status},
+               {"cached", p.cached},   {"entities", std::move(es)}, {"statements", std::move(statements[i])}};
+    if (!p.error.empty()) pj["error"] = p.error;
+    paragraphs.push_back(std::move(pj));
+  }
+  j["paragraphs"] = std::move(paragraphs);
+  return j;
+}
+
+void write_bel_script(std::ostream &out, const ExtractionResult &r, bool flagged) {
+  using detail::bel_quoted;
+  std::set<std::string> pmids;
+  for (const ExtractionParagraph &p : r.paragraphs)
+    if (!p.pmid.empty()) pmids.insert(p.pmid);
+  std::string from;
+  for (const std::string &p : pmids) from += (from.empty() ? "" : ", ") + p;
+  out << "SET DOCUMENT Name = \"grappi extract\"\nSET DOCUMENT Version = \"1.0\"\n"
+      << "SET DOCUMENT Description = "
+      << bel_quoted("BEL statements extracted by grappi " GRAPPI_VERSION_STRING " (" +
+                    std::string(r.offline ? "rule-based, not a language model" : "language model") + "; templates " +
+                    r.template_version + ")" + (from.empty() ? std::string() : " from PMID " + from))
+      << "\n";
+  bool text_ns = false;
+  for (const ExtractedStatement &s : r.statements)
+    if (exported(s, flagged) && s.canonical.find("TEXT:") != std::string::npos) text_ns = true;
+  if (text_ns) out << "DEFINE NAMESPACE TEXT AS PATTERN \".*\"\n";
+  for (const char *a : {"Paragraph", "ExtractedBy", "Template", "Status"}) out << "DEFINE ANNOTATION " << a << " AS PATTERN \".*\"\n";
+  for (const ExtractedStatement &s : r.statements) {
+    if (!exported(s, flagged)) continue;
+    const ExtractionParagraph &p = r.paragraphs[s.paragraph];
+    out << "\n";
+    if (!p.pmid.empty() && p.pmid.find_first_not_of("0123456789") == std::string::npos)
+      out << "SET Citation = {\"PubMed\", " << bel_quoted(p.document) << ", " << bel_quoted(p.pmid) << "}\n";
+    else
+      out << "SET Citation = {\"Other\", " << bel_quoted(p.document) << ", " << bel_quoted(reference_of(p)) << "}\n";
+    out << "SET Evidence = " << bel_quoted(s.evidence.empty() ? p.text : s.evidence) << "\n"
+        << "SET Paragraph = " << bel_quoted(p.document + "#" + std::to_string(p.passage)) << "\n"
+        << "SET ExtractedBy = " << bel_quoted(s.origin == "model" || s.origin == "repaired"
+                                                  ? s.origin + ":" + r.model.value("identity", r.model.value("kind", std::string("model")))
+                                                  : s.origin)
+        << "\n"
+        << "SET Template = " << bel_quoted(r.template_version) << "\n"
+        << "SET Status = " << bel_quoted(s.status) << "\n"
+        << s.canonical << "\n";
+  }
+}
+
+json to_cx2(const ExtractionResult &r, const std::string &name, bool flagged) {
+  BelOptions bo;
+  BelValidator v(bo);
+  v.define_namespace({"TEXT", bel_any, ""});
+  std::map<std::string, int64_t> node_of;  // canonical term -> node id
+  json nodes = json::array(), edges = json::array();
+  const auto node = [&](const BelTerm &t) {
+    const std::string key = to_bel(t);
+    auto [it, fresh] = node_of.emplace(key, static_cast<int64_t>(node_of.size()));
+    if (fresh) {
+      json values = {{"name", key}, {"label", readable(t)}, {"type", t.kind == BelTerm::Kind::function ? bel_short_name(t.name) : "entity"}};
+      if (const BelTerm *e = single_entity(t))
+        if (std::string url = identifiers_url(*e); !url.empty()) values["id"] = url;
+      nodes.push_back({{"id", it->second}, {"v", std::move(values)}});
+    }
+    return it->second;
+  };
+  // One edge per distinct statement; its occurrences' PMIDs and paragraphs gathered on it.
+  struct Gathered {
+    std::size_t first;
+    std::set<std::string> pmids;
+    std::set<std::size_t> paragraphs;
+  };
+  std::map<std::string, Gathered> by_statement;
+  std::vector<std::string> order;
+  for (std::size_t i = 0; i < r.statements.size(); ++i) {
+    const ExtractedStatement &s = r.statements[i];
+    if (!exported(s, flagged)) continue;
+    auto [it, fresh] = by_statement.emplace(s.canonical, Gathered{i, {}, {}});
+    if (fresh) order.push_back(s.canonical);
+    if (!r.paragraphs[s.paragraph].pmid.empty()) it->second.pmids.insert(r.paragraphs[s.paragraph].pmid);
+    it->second.paragraphs.insert(s.paragraph);
+  }
+  std::set<std::string> references;
+  for (const std::string &canonical : order) {
+    const Gathered &g = by_statement[canonical];
+    const ExtractedStatement &s = r.statements[g.first];
+    const ExtractionParagraph &p = r.paragraphs[s.paragraph];
+    const BelResult parsed = v.check(canonical);
+    if (!parsed.statement) continue;
+    const BelStatement &st = *parsed.statement;
+    const int64_t source = node(st.subject);
+    for (const std::string &pm : g.pmids) references.insert("PMID:" + pm);
+    if (st.relation.empty()) continue;  // a term alone is a node
+    int64_t target;
+    if (st.object) {
+      target = node(*st.object);
+    } else {
+      BelTerm nested;
+      nested.kind = BelTerm::Kind::value;
+      nested.name = "(" + to_bel(*st.nested) + ")";
+      const std::string key = nested.name;
+      auto [it, fresh] = node_of.emplace(key, static_cast<int64_t>(node_of.size()));
+      if (fresh) nodes.push_back({{"id", it->second}, {"v", {{"name", key}, {"label", key}, {"type", "statement"}}}});
+      target = it->second;
+    }
+    json pmids = json::array(), paragraphs = json::array();
+    for (const std::string &pm : g.pmids) pmids.push_back(pm);
+    for (std::size_t k : g.paragraphs) paragraphs.push_back(static_cast<int64_t>(k));
+    json values = {{"interaction", st.relation}, {"bel_expression", canonical}, {"text", p.text},
+                   {"evidence", s.evidence},     {"pmid", p.pmid},              {"pmids", pmids},
+                   {"paragraphs", paragraphs},   {"origin", s.origin},          {"status", s.status},
+                   {"template", r.template_version}};
+    values["model"] = r.model.value("identity", r.model.value("kind", std::string()));
+    edges.push_back({{"id", static_cast<int64_t>(edges.size())}, {"s", source}, {"t", target}, {"v", std::move(values)}});
+  }
+  std::string reference;
+  for (const std::string &ref : references) reference += (reference.empty() ? "" : ", ") + ref;
+  json network = {{"name", name},
+                  {"description", "BEL statements grappi " GRAPPI_VERSION_STRING " extracted from " + std::to_string(r.paragraphs.size()) +
+                                      " paragraphs (" + (r.offline ? "rule-based, not a language model" : "language model") +
+                                      "), each validated; " + (flagged ? "valid and flagged" : "valid") + " statements only"},
+                  {"reference", reference},
+                  {"template_version", r.template_version},
+                  {"generator", "grappi " GRAPPI_VERSION_STRING}};
+  const json declarations = {
+      {"networkAttributes",
+       {{"name", {{"d", "string"}}}, {"description", {{"d", "string"}}}, {"reference", {{"d", "string"}}},
+        {"template_version", {{"d", "string"}}}, {"generator", {{"d", "string"}}}}},
+      {"nodes", {{"name", {{"d", "string"}}}, {"label", {{"d", "string"}}}, {"type", {{"d", "string"}}}, {"id", {{"d", "string"}}}}},
+      {"edges",
+       {{"interaction", {{"d", "string"}}}, {"bel_expression", {{"d", "string"}}}, {"text", {{"d", "string"}}},
+        {"evidence", {{"d", "string"}}}, {"pmid", {{"d", "string"}}}, {"pmids", {{"d", "list_of_string"}}},
+        {"paragraphs", {{"d", "list_of_long"}}}, {"origin", {{"d", "string"}}}, {"status", {{"d", "string"}}},
+        {"template", {{"d", "string"}}}, {"model", {{"d", "string"}}}}}};
+  return detail::cx2_document(declarations, network, std::move(nodes), std::move(edges), extraction_style());
+}
+
+FileReport import_extraction(KnowledgeGraph &kg, const ExtractionResult &r, const std::string &bel_path, bool flagged) {
+  std::size_t n = 0;
+  for (const ExtractedStatement &s : r.statements) n += exported(s, flagged);
+  if (n == 0)
+    throw Error(ErrorCode::invalid_argument, std::string("extraction: no ") + (flagged ? "valid or flagged" : "valid") +
+                                                 " statement to import");
+  {
+    const std::string part = bel_path + ".part";
+    std::ofstream out(part, std::ios::binary);
+    if (!out) throw Error(ErrorCode::io, "extraction: cannot write '" + bel_path + "'");
+    write_bel_script(out, r, flagged);
+    out.close();
+    if (!out) throw Error(ErrorCode::io, "extraction: cannot write '" + bel_path + "'");
+    std::error_code ec;
+    std::filesystem::rename(part, bel_path, ec);
+    if (ec) throw Error(ErrorCode::io, "extraction: cannot write '" + bel_path + "': " + ec.message());
+  }
+  ImportReport rep = kg.import({{bel_path, "bel"}});
+  return rep.files.at(0);
+}
+
+}  // namespace grappi

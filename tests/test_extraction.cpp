@@ -1,0 +1,570 @@
+// From papers to BEL: the dictionary tagger (case rules, stop-list, longest match, ambiguity
+// resolved by organism and by edges, PubTator annotations reconciled), the offline rule table on
+// hand-written and BioInfer sentences, a scripted model whose statements are validated,
+// repaired once, flagged or rejected, the cache and budgets, the dry run, the BEL script, CX2
+// and import outputs read back by grappi's own readers, the pair-level evaluation and the
+// audit of textToKnowledgeGraph's networks.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/grappi.hpp"
+#include "test_util.hpp"
+
+using namespace testutil;
+using grappi::Document;
+using grappi::EntityMention;
+using grappi::EntityTagger;
+using grappi::ExtractedStatement;
+using grappi::ExtractionOptions;
+using grappi::ExtractionResult;
+using grappi::KnowledgeGraph;
+using nlohmann::json;
+
+namespace {
+
+std::string lit(const std::string &f) { return std::string(GRAPPI_TEST_DATA_DIR) + "/literature/" + f; }
+
+// Human proteins (names only), the yeast proteins with their aliases and physical links, and
+// the GO slim: built once, read by every test.
+const std::string &kb_path() {
+  static TempDir dir;
+  static const std::string path = [] {
+    const std::string p = dir.file("kb.db");
+    KnowledgeGraph kg(p);
+    kg.import({{data("9606.protein.info.v12.0.txt.gz")}, {data("4932.protein.info.v12.0.txt.gz")},
+               {data("4932.protein.aliases.v12.0.txt.gz")}, {data("4932.protein.physical.links.v12.0.txt.gz")},
+               {data("ontology/goslim_generic.obo")}});
+    return p;
+  }();
+  return path;
+}
+
+const EntityMention *find(const std::vector<EntityMention> &ms, const std::string &text, std::size_t from = 0) {
+  for (const EntityMention &m : ms)
+    if (m.text == text && m.offset >= from) return &m;
+  return nullptr;
+}
+
+Document text_document(const std::string &text, const std::string &name = "PMID12345.md") {
+  auto docs = grappi::parse_documents(text, grappi::DocumentFormat::text, name);
+  REQUIRE(docs.size() == 1);
+  return docs[0];
+}
+
+std::vector<std::string> canonical_of(const ExtractionResult &r, const char *status = "valid") {
+  std::vector<std::string> out;
+  for (const ExtractedStatement &s : r.statements)
+    if (s.status == status) out.push_back(s.canonical);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("The dictionary tagger finds gene symbols by their case rules and the longest names") {
+  KnowledgeGraph kg(kb_path());
+  const EntityTagger tagger(kg);
+  CHECK(tagger.names() > 20000);
+  const std::string text = "CAT protects the cat from damage; AKT1 and Akt1 bind MTOR. Programmed cell death and "
+                           "DNA repair need TP53, as WAS the case; it was not.";
+  const auto ms = tagger.tag(text);
+  // The gene in capitals, not the animal; a symbol in mixed case too.
+  const EntityMention *cat = find(ms, "CAT");
+  REQUIRE(cat);
+  CHECK(cat->offset == 0);
+  CHECK(cat->status == "resolved");  // (yeast's CTA1 has the alias too; the human proteins around decide)
+  CHECK(cat->resolution == "organism");
+  CHECK(cat->entity()->id == "9606.ENSP00000241052");
+  CHECK(cat->entity()->bel == "p(HGNC:CAT)");
+  CHECK_FALSE(find(ms, "cat"));
+  REQUIRE(find(ms, "Akt1"));
+  CHECK(find(ms, "Akt1")->entity()->name == "AKT1");
+  CHECK(find(ms, "Akt1")->offset == text.find("Akt1"));
+  // The longest name: the GO term, not "cell" or "death".
+  const EntityMention *pcd = find(ms, "Programmed cell death");
+  REQUIRE(pcd);
+  CHECK(pcd->entity()->id == "GO:0012501");
+  CHECK(pcd->entity()->bel == "bp(GO:\"programmed cell death\")");
+  REQUIRE(find(ms, "DNA repair"));
+  CHECK(find(ms, "DNA repair")->entity()->function == "bp");
+  // "WAS" is a human gene symbol and an English word in capitals: a stop word in capitals that
+  // names a symbol counts; "was" never does.
+  CHECK(find(ms, "WAS"));
+  CHECK_FALSE(find(ms, "was"));
+  for (const EntityMention &m : ms) CHECK(text.substr(m.offset, m.length) == m.text);
+
+  grappi::EntityTaggerOptions o;
+  o.stop_words = {"cat", "Akt1"};
+  const EntityTagger strict(kg, o);
+  const auto ms2 = strict.tag(text);
+  CHECK_FALSE(find(ms2, "Akt1"));
+  CHECK(find(ms2, "CAT"));  // (capitals naming a symbol)
+  CHECK(find(ms2, "AKT1"));
+  o.min_length = 1;
+  CHECK_THROWS_AS(EntityTagger(kg, o), grappi::Error);
+}
+
+TEST_CASE("An ambiguous name is resolved by the organism and by edges to the other entities of the passage") {
+  KnowledgeGraph kg(kb_path());
+  const EntityTagger tagger(kg);
+  // CDC42 is a human and a yeast protein: alone it stays ambiguous with both candidates.
+  auto ms = tagger.tag("CDC42 is a small GTPase.");
+  REQUIRE(find(ms, "CDC42"));
+  CHECK(find(ms, "CDC42")->status == "ambiguous");
+  CHECK_FALSE(find(ms, "CDC42")->chosen);
+  CHECK(find(ms, "CDC42")->candidates.size() == 2);
+  // Beside yeast proteins it is the yeast one.
+  ms = tagger.tag("Cdc42 binds Bem1 and Cdc24 at the bud site.");
+  REQUIRE(find(ms, "Cdc42"));
+  CHECK(find(ms, "Cdc42")->status == "resolved");
+  CHECK(find(ms, "Cdc42")->resolution == "organism");
+  CHECK(find(ms, "Cdc42")->entity()->id == "4932.YLR229C");
+  CHECK(find(ms, "Cdc42")->entity()->bel == "p(SGD:CDC42)");
+  // The preferred organism decides when asked.
+  grappi::EntityTaggerOptions human;
+  human.taxon = 9606;
+  const EntityTagger htagger(kg, human);
+  ms = htagger.tag("CDC42 is a small GTPase.");
+  CHECK(find(ms, "CDC42")->entity()->id == "9606.ENSP00000497733");
+  // "galactokinase" names GAL1 and GAL3 (UniProt's names); ELP3 (yeast here: Cdc24 is
+  // yeast) has a physical link to GAL1 only.
+  ms = tagger.tag("Galactokinase co-purified with ELP3 and Cdc24.");
+  const EntityMention *gal = find(ms, "Galactokinase");
+  REQUIRE(gal);
+  CHECK(gal->status == "resolved");
+  CHECK(gal->resolution == "context");
+  CHECK(gal->entity()->name == "GAL1");
+  CHECK(gal->candidates.size() == 2);
+  CHECK(find(ms, "ELP3")->resolution == "organism");
+}
+
+TEST_CASE("PubTator annotations are reconciled with the dictionary and grounded by their concept ids") {
+  TempDir d;
+  const std::string db = d.file("kb.db");
+  {
+    KnowledgeGraph kg(db);
+    kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
+    const auto scn5a = kg.node_by_external_id("9606.ENSP00000328968");
+    REQUIRE(scn5a);
+    // SCN5A's Entrez id as STRING's alias files give it.
+    write_file(d.file("aliases.tsv"), "#string_protein_id\talias\tsource\n9606.ENSP00000328968\t6331\tEnsembl_EntrezGene\n");
+    kg.import({{d.file("aliases.tsv"), "aliases"}});
+  }
+  KnowledgeGraph kg(db);
+  const EntityTagger tagger(kg);
+  const auto docs = grappi::read_documents(lit("BioRED.Test.first3.PubTator"));
+  REQUIRE(docs.size() == 3);
+  const grappi::DocumentPassage &title = docs[0].passages.at(0);
+  const grappi::DocumentPassage &abstract = docs[0].passages.at(1);
+  auto ms = tagger.tag(title);
+  // "SCN5A" is annotated (Gene 6331) and in the dictionary: both; the diseases are annotations
+  // no protein matches.
+  const EntityMention *scn5a = find(ms, "SCN5A");
+  REQUIRE(scn5a);
+  CHECK(scn5a->source == "both");
+  CHECK(scn5a->annotation_id == "6331");
+  CHECK(scn5a->type == "GeneOrGeneProduct");
+  CHECK(scn5a->entity()->name == "SCN5A");
+  const EntityMention *lqt = find(ms, "long QT syndrome");
+  REQUIRE(lqt);
+  CHECK(lqt->source == "annotation");
+  CHECK(lqt->status == "ungrounded");
+  // "Na(v)1.5" is no name in the database, but its concept id is SCN5A's Entrez id.
+  ms = tagger.tag(abstract);
+  const EntityMention *nav = find(ms, "Na(v)1.5");
+  REQUIRE(nav);
+  CHECK(nav->source == "annotation");
+  CHECK(nav->status == "unique");
+  CHECK(nav->entity()->name == "SCN5A");
+  CHECK(nav->entity()->source == "annotation_id");
+  for (const EntityMention &m : ms) CHECK(abstract.text.substr(m.offset, m.length) == m.text);
+}
+
+TEST_CASE("The offline extractor writes the rule table's statements for hand-written sentences" * doctest::test_suite("threads")) {
+  KnowledgeGraph kg(kb_path());
+  grappi::ExtractiveModel model;
+  ExtractionOptions o;
+  o.entities.taxon = 9606;
+  const Document doc = text_document(
+      "AKT1 phosphorylates MTOR at Ser2448. MTOR is phosphorylated by AKT1 in muscle.\n\n"
+      "GRB2 binds EGFR, SOS1 and SHC1 after stimulation. TP53 does not activate BRCA1 here.\n\n"
+      "The interaction between BRCA1 and BARD1 was confirmed. Phosphorylation of BAD by AKT1 blocks apoptosis.\n\n"
+      "# References\n\nAKT1 phosphorylates everything in this section, which is dropped.\n");
+  const ExtractionResult r = grappi::extract(kg, model, {doc}, o);
+  CHECK(r.offline);
+  CHECK(r.paragraphs.size() == 3);
+  CHECK(r.usage.model_calls == 0);
+  CHECK(r.usage.local_answers == 3);
+  const std::vector<std::string> valid = canonical_of(r);
+  const std::vector<std::string> expected = {
+      "act(p(HGNC:AKT1), ma(kin)) increases p(HGNC:MTOR, pmod(Ph))",
+      "act(p(HGNC:AKT1), ma(kin)) increases p(HGNC:MTOR, pmod(Ph))",
+      "complex(p(HGNC:EGFR), p(HGNC:GRB2))",
+      "complex(p(HGNC:GRB2), p(HGNC:SOS1))",
+      "complex(p(HGNC:GRB2), p(HGNC:SHC1))",
+      "complex(p(HGNC:BARD1), p(HGNC:BRCA1))",
+      "act(p(HGNC:AKT1), ma(kin)) increases p(HGNC:BAD, pmod(Ph))"};
+  CHECK(valid == expected);
+  CHECK(canonical_of(r, "flagged").empty());
+  CHECK(canonical_of(r, "rejected").empty());
+  // The passive sentence is the same statement: a duplicate of the first.
+  REQUIRE(r.statements.size() == 7);
+  CHECK_FALSE(r.statements[0].duplicate_of);
+  CHECK(r.statements[1].duplicate_of == std::optional<std::size_t>(0));
+  CHECK(r.statements[0].origin == "rule:phosphorylation");
+  CHECK(r.statements[2].origin == "rule:binding");
+  // Evidence: the sentence, found where it is.
+  const auto &p0 = r.paragraphs[0];
+  CHECK(r.statements[1].evidence == "MTOR is phosphorylated by AKT1 in muscle.");
+  CHECK(r.statements[1].evidence_offset == p0.text.find("MTOR is"));
+  CHECK(r.statements[0].mentions.size() == 2);
+  CHECK(p0.entities[r.statements[0].mentions[0]].text == "AKT1");
+  for (const auto &p : r.paragraphs) CHECK(p.text.find("everything") == std::string::npos);
+  const json j = grappi::to_json(r);
+  CHECK(j["offline"] == true);
+  CHECK(j["note"].get<std::string>().find("not a language model") != std::string::npos);
+  CHECK(j["counts"]["valid"] == 7);
+  CHECK(j["counts"]["duplicates"] == 1);
+}
+
+TEST_CASE("The offline extractor on BioInfer sentences finds the stated binding and no inhibition in an assay's name" * doctest::test_suite("threads")) {
+  KnowledgeGraph kg(kb_path());
+  grappi::ExtractiveModel model;
+  const auto docs = grappi::read_documents(lit("BioInfer-test.first6.xml"));
+  const ExtractionResult r = grappi::extract(kg, model, docs);
+  // BioInfer.d38 (PMID 6509022): "... the DNase I inhibition assay demonstrate that cofilin
+  // binds to actin filaments ... and that cofilin increases the monomeric actin ...": cofilin
+  // is COF1 and actin ACT1 in yeast (UniProt's names).
+  std::vector<std::string> d38;
+  for (const ExtractedStatement &s : r.statements)
+    if (r.paragraphs[s.paragraph].pmid == "6509022") d38.push_back(s.canonical + " " + s.status);
+  const std::vector<std::string> expected = {"complex(p(SGD:ACT1), p(SGD:COF1)) valid",
+                                             "p(SGD:COF1) increases p(SGD:ACT1) valid"};
+  CHECK(d38 == expected);
+}
+
+namespace {
+
+// A scripted model: answers by the paragraph it is shown and counts its calls.
+struct Scripted {
+  std::atomic<int> calls{0};
+  std::mutex mu;
+  std::vector<std::string> kinds;
+  grappi::ChatResponse answer(const grappi::ChatRequest &q) {
+    ++calls;
+    const std::string kind = q.task.value("kind", "");
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      kinds.push_back(kind);
+    }
+    grappi::ChatResponse r;
+    r.finish_reason = "stop";
+    const std::string paragraph = q.task.value("paragraph", "");
+    if (kind == "extract.repair") {
+      // The statements come back in order: the binding first, then hasActivity.
+      const std::string &problems = q.messages.back().content;
+      CHECK(problems.find("1. p(HGNC:GRB2) interacts p(HGNC:EGFR)") != std::string::npos);
+      CHECK(problems.find("2. p(HGNC:AKT1) hasActivity") != std::string::npos);
+      r.content = R"j({"statements": [{"index": 1, "bel": "complex(p(HGNC:GRB2), p(HGNC:EGFR))", "evidence": "GRB2 binds EGFR."},
+                     {"index": 2, "bel": ""}]})j";
+    } else if (paragraph.find("Ser2448") != std::string::npos) {
+      r.content = R"j(Here you are: {"statements": [
+        {"bel": "act(p(HGNC:AKT1), ma(kin)) increases p(HGNC:MTOR, pmod(Ph, Ser, 2448))", "evidence": "AKT1 phosphorylates MTOR at Ser2448."},
+        {"bel": "p(HGNC:GRB2) interacts p(HGNC:EGFR)", "evidence": "GRB2 binds EGFR."},
+        {"bel": "p(HGNC:EGFR) increases p(HGNC:KRAS)", "evidence": "EGFR signals to KRAS."},
+        {"bel": "p(HGNC:AKT1) hasActivity act(p(HGNC:AKT1))", "evidence": "AKT1 phosphorylates MTOR at Ser2448."}]})j";
+    } else {
+      r.content = R"j({"statements": [
+        {"bel": "complex(p(HGNC:BRCA1), p(HGNC:BARD1))", "evidence": "The interaction between BRCA1 and BARD1 was confirmed."},
+        {"bel": "act(p(HGNC:AKT1), ma(kin)) increases p(HGNC:MTOR, pmod(Ph, Ser, 2448))", "evidence": "AKT1 phosphorylates MTOR."},
+        {"bel": "p(HGNC:BRCA1)", "evidence": "The interaction between BRCA1 and BARD1 was confirmed."}]})j";
+    }
+    return r;
+  }
+};
+
+const char *kPaper =
+    "AKT1 phosphorylates MTOR at Ser2448. GRB2 binds EGFR.\n\n"
+    "The interaction between BRCA1 and BARD1 was confirmed. AKT1 phosphorylates MTOR.\n";
+
+const ExtractedStatement *statement_of(const ExtractionResult &r, const std::string &bel_start) {
+  for (const ExtractedStatement &s : r.statements)
+    if (s.bel.rfind(bel_start, 0) == 0) return &s;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("A scripted model's statements are validated and repaired once or flagged or rejected with their reasons" * doctest::test_suite("threads")) {
+  TempDir d;
+  const std::string db = d.file("kb.db");
+  {
+    KnowledgeGraph kg(db);
+    kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
+  }
+  KnowledgeGraph kg(db);
+  Scripted script;
+  grappi::CallbackModel model("scripted", [&script](const grappi::ChatRequest &q) { return script.answer(q); });
+  ExtractionOptions o;
+  o.concurrency = 2;
+  const grappi::Extractor extractor(kg, model, o);
+  const ExtractionResult r = extractor.extract({text_document(kPaper)});
+  CHECK_FALSE(r.offline);
+  CHECK(script.calls == 3);  // two paragraphs and one repair turn
+  CHECK(r.usage.model_calls == 3);
+  REQUIRE(r.paragraphs.size() == 2);
+  CHECK(r.paragraphs[0].status == "ok");
+  CHECK(r.paragraphs[0].pmid == "12345");
+  // Valid as written.
+  const ExtractedStatement *phos = statement_of(r, "act(p(HGNC:AKT1)");
+  REQUIRE(phos);
+  CHECK(phos->status == "valid");
+  CHECK(phos->origin == "model");
+  CHECK(phos->canonical == "act(p(HGNC:AKT1), ma(kin)) increases p(HGNC:MTOR, pmod(Ph, Ser, 2448))");
+  CHECK(phos->evidence_offset == std::optional<std::size_t>(0));
+  // Repaired: the validator's message went back and the model's correction is valid.
+  const ExtractedStatement *binding = statement_of(r, "complex(p(HGNC:GRB2)");
+  REQUIRE(binding);
+  CHECK(binding->status == "valid");
+  CHECK(binding->origin == "repaired");
+  CHECK(binding->original == "p(HGNC:GRB2) interacts p(HGNC:EGFR)");
+  REQUIRE(binding->original_problems.size() == 1);
+  CHECK(binding->original_problems[0].find("interacts") != std::string::npos);
+  // An entity the paragraph does not name and an evidence it does not hold: flagged.
+  const ExtractedStatement *kras = statement_of(r, "p(HGNC:EGFR) increases");
+  REQUIRE(kras);
+  CHECK(kras->status == "flagged");
+  const std::vector<std::string> flags = {"ungrounded:HGNC:KRAS", "paraphrased_evidence"};
+  std::vector<std::string> got = kras->flags;
+  std::sort(got.begin(), got.end());
+  std::vector<std::string> want = flags;
+  std::sort(want.begin(), want.end());
+  CHECK(got == want);
+  CHECK_FALSE(kras->evidence_offset);
+  // Not repairable: rejected with the validator's reason, never imported.
+  const ExtractedStatement *bad = statement_of(r, "p(HGNC:AKT1) hasActivity");
+  REQUIRE(bad);
+  CHECK(bad->status == "rejected");
+  CHECK(bad->canonical.empty());
+  bool relation = false;
+  for (const grappi::BelProblem &p : bad->problems) relation = relation || p.code == "unknown_relation";
+  CHECK(relation);
+  // The second paragraph: a duplicate of the first statement across paragraphs, a term alone kept.
+  const ExtractedStatement *dup = nullptr;
+  for (const ExtractedStatement &s : r.statements)
+    if (s.paragraph == 1 && s.bel.rfind("act(", 0) == 0) dup = &s;
+  REQUIRE(dup);
+  CHECK(dup->duplicate_of.has_value());
+  CHECK(&r.statements[*dup->duplicate_of] == phos);
+  const ExtractedStatement *term = statement_of(r, "p(HGNC:BRCA1)");
+  REQUIRE(term);
+  CHECK(term->status == "valid");
+  CHECK(term->canonical == "p(HGNC:BRCA1)");
+
+  SUBCASE("a second run answers from the cache") {
+    const ExtractionResult again = extractor.extract({text_document(kPaper)});
+    CHECK(script.calls == 3);
+    CHECK(again.usage.model_calls == 0);
+    CHECK(again.usage.cache_hits == 3);
+    CHECK(canonical_of(again) == canonical_of(r));
+    CHECK(canonical_of(again, "rejected").size() == 1);
+  }
+  SUBCASE("a call budget skips what it does not allow, and says so") {
+    ExtractionOptions b = o;
+    b.use_cache = false;
+    b.max_calls = 1;
+    b.concurrency = 1;
+    const ExtractionResult cut = grappi::extract(kg, model, {text_document(kPaper)}, b);
+    CHECK(script.calls == 4);
+    CHECK(cut.paragraphs[0].status == "ok");
+    CHECK(cut.paragraphs[1].status == "skipped");
+    CHECK_FALSE(cut.budget.empty());
+    CHECK(cut.usage.skipped == 1);
+    // The repair turn was skipped too: the bad statements stay rejected and say why.
+    const ExtractedStatement *b2 = statement_of(cut, "p(HGNC:GRB2) interacts");
+    REQUIRE(b2);
+    CHECK(b2->status == "rejected");
+    REQUIRE_FALSE(b2->original_problems.empty());
+    CHECK(b2->original_problems[0].find("skipped") != std::string::npos);
+  }
+  SUBCASE("no repair turn when asked") {
+    ExtractionOptions n = o;
+    n.repair = false;
+    n.use_cache = false;
+    const ExtractionResult plain = grappi::extract(kg, model, {text_document(kPaper)}, n);
+    CHECK(script.calls == 5);
+    CHECK(statement_of(plain, "p(HGNC:GRB2) interacts")->status == "rejected");
+  }
+  SUBCASE("a dry run plans the calls and sends none") {
+    ExtractionOptions n = o;
+    n.dry_run = true;
+    const ExtractionResult plan = grappi::extract(kg, model, {text_document(kPaper)}, n);
+    CHECK(script.calls == 3);
+    CHECK(plan.dry_run);
+    CHECK(plan.estimated_calls == 4);
+    CHECK(plan.estimated_prompt_tokens > 400);
+    CHECK(plan.statements.empty());
+    CHECK(plan.paragraphs[0].status == "planned");
+  }
+}
+
+TEST_CASE("Extracted statements go out as a BEL script and CX2 and a dataset that can be removed again" * doctest::test_suite("threads")) {
+  TempDir d;
+  const std::string db = d.file("kb.db");
+  {
+    KnowledgeGraph kg(db);
+    kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
+  }
+  KnowledgeGraph kg(db);
+  Scripted script;
+  grappi::CallbackModel model("scripted", [&script](const grappi::ChatRequest &q) { return script.answer(q); });
+  const ExtractionResult r = grappi::extract(kg, model, {text_document(kPaper)});
+
+  // The BEL script reads back without errors: the valid statements, one citation and evidence each.
+  std::ostringstream bel;
+  grappi::write_bel_script(bel, r);
+  std::istringstream in(bel.str());
+  const grappi::BelDocument doc = grappi::read_bel_script(in);
+  CHECK(doc.errors() == 0);
+  REQUIRE(doc.statements.size() == 5);  // (the duplicate included: a second piece of evidence)
+  CHECK(doc.valid_statements() == 5);
+  for (const auto &s : doc.statements) {
+    REQUIRE(s.citation);
+    CHECK(s.citation->type == "PubMed");
+    CHECK(s.citation->id == "12345");
+    CHECK_FALSE(s.evidence.empty());
+  }
+  CHECK(bel.str().find("KRAS") == std::string::npos);       // flagged: left out
+  CHECK(bel.str().find("hasActivity") == std::string::npos);  // rejected: left out
+  std::ostringstream with_flagged;
+  grappi::write_bel_script(with_flagged, r, true);
+  CHECK(with_flagged.str().find("KRAS") != std::string::npos);
+
+  // CX2: the rules of CX2.md, and grappi's own CX2 importer reads it back as BEL.
+  const json cx = grappi::to_cx2(r, "test network");
+  REQUIRE(cx.is_array());
+  CHECK(cx.front().value("CXVersion", "") == "2.0");
+  std::set<int64_t> node_ids;
+  json nodes, edges, network, style, declared;
+  std::map<std::string, std::size_t> meta;
+  for (const json &aspect : cx) {
+    if (aspect.contains("nodes")) nodes = aspect["nodes"];
+    if (aspect.contains("edges")) edges = aspect["edges"];
+    if (aspect.contains("networkAttributes")) network = aspect["networkAttributes"][0];
+    if (aspect.contains("visualProperties")) style = aspect["visualProperties"][0];
+    if (aspect.contains("attributeDeclarations")) declared = aspect["attributeDeclarations"][0];
+    if (aspect.contains("metaData"))
+      for (const json &m : aspect["metaData"]) meta[m["name"]] = m["elementCount"];
+  }
+  CHECK(meta["nodes"] == nodes.size());
+  CHECK(meta["edges"] == edges.size());
+  for (const json &n : nodes) {
+    CHECK(node_ids.insert(n["id"].get<int64_t>()).second);
+    for (const auto &[k, v] : n["v"].items()) CHECK(declared["nodes"].contains(k));
+  }
+  std::set<std::string> interactions;
+  for (const json &e : edges) {
+    CHECK(node_ids.count(e["s"].get<int64_t>()));
+    CHECK(node_ids.count(e["t"].get<int64_t>()));
+    for (const auto &[k, v] : e["v"].items()) CHECK(declared["edges"].contains(k));
+    CHECK(e["v"]["pmid"] == "12345");
+    interactions.insert(e["v"]["interaction"]);
+  }
+  CHECK(edges.size() == 1);  // the phosphorylation (complexes and the term are nodes)
+  CHECK(interactions == std::set<std::string>{"increases"});
+  CHECK(network["name"] == "test network");
+  CHECK(network["reference"] == "PMID:12345");
+  CHECK(style["nodeMapping"]["NODE_SHAPE"]["type"] == "DISCRETE");
+  CHECK(style["edgeMapping"]["EDGE_LINE_COLOR"]["definition"]["attribute"] == "interaction");
+  bool labelled = false;
+  for (const json &n : nodes)
+    if (n["v"]["name"] == "p(HGNC:MTOR, pmod(Ph, Ser, 2448))") {
+      labelled = true;
+      CHECK(n["v"]["label"] == "p(MTOR, pmod(Ph, Ser, 2448))");  // (not cut at a parenthesis)
+      CHECK(n["v"]["type"] == "p");
+    }
+  CHECK(labelled);
+  write_file(d.file("out.cx2"), cx.dump());
+  {
+    TempDir other;
+    KnowledgeGraph back(other.file("back.db"));
+    const auto rep = back.import({{d.file("out.cx2"), "cx2"}});
+    CHECK(rep.files.at(0).edges_created >= 1);
+  }
+
+  // The import: one BEL dataset, joined to the STRING proteins, removable.
+  const auto before = kg.stats();
+  const grappi::FileReport f = grappi::import_extraction(kg, r, d.file("extract.bel"));
+  CHECK(f.kind == "bel");
+  CHECK(f.edges_created > 0);
+  CHECK(f.rows_skipped == 0);
+  const auto akt1 = kg.resolve("AKT1");
+  bool represented = false;
+  for (const auto &n : kg.snapshot()->neighbors(akt1))
+    represented = represented || kg.snapshot()->relation_name(n.relation) == "bel.represents";
+  CHECK(represented);
+  // The phosphorylation's two occurrences are evidence records of its edge (the complexes and
+  // the term alone are nodes).
+  CHECK(sql_count(db, "SELECT count(*) FROM edge_evidence WHERE record LIKE '%12345%'") == 2);
+  kg.remove_dataset(f.dataset_id);
+  CHECK(kg.stats().edges == before.edges);
+  // Nothing valid: nothing to import.
+  ExtractionResult empty = r;
+  empty.statements.clear();
+  CHECK_THROWS_AS(grappi::import_extraction(kg, empty, d.file("none.bel")), grappi::Error);
+}
+
+TEST_CASE("Pair-level evaluation on the BioInfer slice counts gold and predicted pairs per sentence" * doctest::test_suite("threads")) {
+  KnowledgeGraph kg(kb_path());
+  grappi::ExtractiveModel model;
+  const auto docs = grappi::read_documents(lit("BioInfer-test.first6.xml"));
+  std::size_t gold = 0;
+  for (const Document &d : docs) gold += d.pairs.size();
+  ExtractionOptions o;
+  o.annotations_only = true;
+  const ExtractionResult r = grappi::extract(kg, model, docs, o);
+  // Only the corpus's entities: every mention is an annotation.
+  for (const auto &p : r.paragraphs)
+    for (const EntityMention &m : p.entities) CHECK(m.source != "dictionary");
+  const grappi::ExtractionEvaluation e = grappi::evaluate_extraction(r, docs);
+  CHECK(e.documents == docs.size());
+  CHECK(e.gold_pairs == gold);
+  CHECK(e.predicted_pairs > 0);
+  CHECK(e.true_positives > 0);
+  CHECK(e.true_positives <= e.predicted_pairs);
+  CHECK(e.precision == doctest::Approx(double(e.true_positives) / double(e.predicted_pairs)));
+  CHECK(e.recall == doctest::Approx(double(e.true_positives) / double(e.gold_pairs)));
+  // An empty extraction predicts nothing and finds every gold pair missing.
+  ExtractionResult none = r;
+  none.statements.clear();
+  const auto z = grappi::evaluate_extraction(none, docs);
+  CHECK(z.predicted_pairs == 0);
+  CHECK(z.gold_pairs == gold);
+  CHECK(z.f1 == 0);
+  CHECK(grappi::to_json(e)["f1"].get<double>() == doctest::Approx(e.f1));
+}
+
+TEST_CASE("The audit of textToKnowledgeGraph networks rejects their invalid BEL by reason") {
+  const grappi::BelAudit a = grappi::audit_bel_cx2(data("cx2/llm_kg_pmid10436023_cell_cycle.cx2"));
+  CHECK(a.statements > 50);
+  CHECK(a.valid + a.rejected == a.statements);
+  CHECK(a.rejected > 0);
+  std::size_t by_reason = 0;
+  for (const auto &[code, n] : a.errors) by_reason += n;
+  CHECK(by_reason == a.rejected);
+  for (const auto &[code, examples] : a.examples) {
+    CHECK(a.errors.count(code));
+    CHECK(examples.size() <= 3);
+  }
+  TempDir d;
+  write_file(d.file("not.cx2"), "{\"nodes\": 1}");
+  CHECK_THROWS_AS(grappi::audit_bel_cx2(d.file("not.cx2")), grappi::Error);
+  CHECK_THROWS_AS(grappi::audit_bel_cx2(d.file("missing.cx2")), grappi::Error);
+}

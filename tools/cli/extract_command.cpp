@@ -1,0 +1,261 @@
+// grappi extract: BEL statements from papers, validated and grounded, written as JSON, a BEL
+// script and CX2, and imported on request; grappi eval extraction: pair-level figures on the
+// PPI corpora and an audit of another tool's BEL (grappi/extraction.hpp).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+
+namespace grappi::cli {
+
+namespace {
+
+struct ExtractArgs {
+  std::string db, format = "detect", document, llm = "extractive", model, json, bel, cx2, name;
+  std::vector<std::string> texts, biocs, corpora, references;
+  std::string system_template, extract_template, repair_template;
+  ExtractionOptions o;
+  OpenAIChatOptions chat;
+  bool no_cache = false, no_json_mode = false, no_repair = false, import = false, flagged = false, quiet = false;
+};
+
+std::vector<Document> read_inputs(const ExtractArgs &a, const char *what) {
+  std::vector<Document> docs;
+  const auto read = [&](const std::vector<std::string> &files, DocumentFormat fallback) {
+    for (const std::string &f : files) {
+      if (!std::ifstream(f)) throw Error(ErrorCode::io, std::string(what) + ": cannot read '" + f + "'");
+      const DocumentFormat format = a.format == "detect" ? fallback : document_format(a.format);
+      for (Document &d : read_documents(f, format))
+        if (a.document.empty() || d.id == a.document || d.pmid == a.document || d.pmcid == a.document)
+          docs.push_back(std::move(d));
+    }
+  };
+  read(a.texts, DocumentFormat::detect);
+  read(a.biocs, DocumentFormat::detect);
+  read(a.corpora, DocumentFormat::detect);
+  if (a.texts.empty() && a.biocs.empty() && a.corpora.empty())
+    throw Error(ErrorCode::invalid_argument, std::string(what) + ": give the papers with --text, --bioc or --corpus");
+  if (docs.empty())
+    throw Error(ErrorCode::not_found, std::string(what) + ": no document" +
+                                          (a.document.empty() ? std::string() : " " + a.document) + " in the input");
+  return docs;
+}
+
+std::shared_ptr<LanguageModel> model_of(const ExtractArgs &a, const char *what) {
+  if (a.llm == "openai" && a.model.empty())
+    throw Error(ErrorCode::invalid_argument, std::string(what) + ": --llm openai needs --model NAME");
+  ChatModelSpec spec;
+  spec.kind = a.llm;
+  spec.openai = a.chat;
+  spec.openai.model = a.model;
+  spec.openai.json_mode = !a.no_json_mode;
+  spec.openai.concurrency = a.o.concurrency;
+  return make_chat_model(spec);
+}
+
+ExtractionOptions options_of(const ExtractArgs &a) {
+  ExtractionOptions o = a.o;
+  o.use_cache = !a.no_cache;
+  o.repair = !a.no_repair;
+  o.templates.load(a.system_template, a.extract_template, a.repair_template);
+  return o;
+}
+
+void print_counts(const nlohmann::json &j) {
+  const nlohmann::json &c = j["counts"];
+  std::cout << j["documents"].get<std::size_t>() << " document(s), " << c["paragraphs"].get<std::size_t>() << " paragraph(s) ("
+            << j["skipped_passages"].get<std::size_t>() << " passage(s) skipped), " << c["grounded_entities"].get<std::size_t>()
+            << " of " << c["entities"].get<std::size_t>() << " entity mention(s) grounded\n"
+            << c["statements"].get<std::size_t>() << " statement(s): " << c["valid"].get<std::size_t>() << " valid, "
+            << c["flagged"].get<std::size_t>() << " flagged, " << c["rejected"].get<std::size_t>() << " rejected, "
+            << c["repaired"].get<std::size_t>() << " repaired, " << c["duplicates"].get<std::size_t>() << " duplicate(s)\n";
+}
+
+void run(ExtractArgs &a) {
+  const std::vector<Document> docs = read_inputs(a, "extract");
+  auto model = model_of(a, "extract");
+  KnowledgeGraph g = open_graph(a.db, false);  // (an existing database: its names are the dictionary)
+  const Extractor extractor(g, *model, options_of(a));
+  const ExtractionResult r = extractor.extract(docs);
+  const nlohmann::json j = to_json(r);
+  if (!a.json.empty()) write_output(a.json, j.dump(2) + "\n");
+  if (r.dry_run) {
+    if (!a.quiet && a.json != "-")
+      std::cout << "dry run: " << r.paragraphs.size() << " paragraph(s); at most " << r.estimated_calls
+                << " model calls and about " << r.estimated_prompt_tokens << " prompt tokens"
+                << (model->local() ? " (the offline extractor is rule-based, not a language model: it would answer them locally)" : "")
+                << "; nothing was sent\n";
+    return;
+  }
+  if (!a.bel.empty()) {
+    std::ostringstream s;
+    write_bel_script(s, r, a.flagged);
+    write_output(a.bel, s.str());
+  }
+  if (!a.cx2.empty()) {
+    std::string name = a.name;
+    if (name.empty()) {
+      const std::string &first = !a.texts.empty() ? a.texts[0] : !a.biocs.empty() ? a.biocs[0] : a.corpora[0];
+      name = "grappi extract: " + std::filesystem::path(first).filename().string();
+    }
+    write_output(a.cx2, to_cx2(r, name, a.flagged).dump() + "\n");
+  }
+  std::optional<FileReport> imported;
+  if (a.import) {
+    std::string path = a.bel;
+    if (path.empty() || path == "-") {
+      // Next to the database, named by the content: the same extraction imports as the same dataset.
+      std::ostringstream s;
+      write_bel_script(s, r, a.flagged);
+      std::ostringstream name;
+      name << a.db << ".extract-" << std::hex << std::hash<std::string>{}(s.str()) << ".bel";
+      path = name.str();
+    }
+    imported = import_extraction(g, r, path, a.flagged);
+  }
+  if (a.quiet || a.json == "-" || a.bel == "-" || a.cx2 == "-") return;
+  print_counts(j);
+  std::vector<std::vector<std::string>> rows;
+  for (const ExtractedStatement &s : r.statements) {
+    if (s.duplicate_of || (s.status == "rejected" && rows.size() >= 40)) continue;
+    const ExtractionParagraph &p = r.paragraphs[s.paragraph];
+    std::string note = s.status;
+    if (!s.flags.empty()) note += " (" + s.flags[0] + (s.flags.size() > 1 ? ", ..." : "") + ")";
+    if (s.status == "rejected") {
+      for (const BelProblem &b : s.problems)
+        if (b.severity == BelProblem::Severity::error) {
+          note += ": " + b.code;
+          break;
+        }
+    }
+    rows.push_back({s.canonical.empty() ? s.bel : s.canonical, note, p.pmid.empty() ? p.document : p.pmid, s.origin});
+    if (rows.size() == 40) break;
+  }
+  if (!rows.empty()) print_table({"statement", "status", "pmid", "origin"}, rows);
+  if (r.statements.size() > rows.size()) std::cout << "(" << r.statements.size() - rows.size() << " more in --json)\n";
+  if (!r.budget.empty()) std::cout << "budget: " << r.budget << "\n";
+  const StageUsage &u = r.usage;
+  std::cout << "model calls: " << u.model_calls << ", cache hits: " << u.cache_hits << ", repairs: " << u.repairs
+            << ", failed paragraphs: " << u.failed << ", skipped: " << u.skipped << "\n";
+  if (imported)
+    std::cout << "imported as dataset " << imported->dataset_id << (imported->already_imported ? " (already imported)" : "")
+              << " from " << imported->path << ": " << imported->edges_created << " new edge(s), " << imported->nodes_created
+              << " new node(s)\n";
+  if (r.offline) std::cout << "(rule-based extraction, not a language model: see README \"Extraction\")\n";
+}
+
+void run_eval(ExtractArgs &a) {
+  nlohmann::json out = nlohmann::json::object();
+  if (!a.corpora.empty() || !a.texts.empty() || !a.biocs.empty()) {
+    if (a.db.empty()) throw Error(ErrorCode::invalid_argument, "eval extraction: --corpus needs --db FILE");
+    const std::vector<Document> docs = read_inputs(a, "eval extraction");
+    auto model = model_of(a, "eval extraction");
+    KnowledgeGraph g = open_graph(a.db, false);
+    ExtractionOptions o = options_of(a);
+    o.annotations_only = true;
+    const Extractor extractor(g, *model, o);
+    const ExtractionResult r = extractor.extract(docs);
+    const ExtractionEvaluation ev = evaluate_extraction(r, docs);
+    out["pairs"] = to_json(ev);
+    out["model"] = r.model;
+    out["offline"] = r.offline;
+    if (!a.quiet && a.json != "-") {
+      std::cout << ev.documents << " document(s), " << ev.sentences << " sentence(s), " << ev.gold_pairs << " gold pair(s), "
+                << ev.predicted_pairs << " predicted\n"
+                << "precision " << fmt(ev.precision) << ", recall " << fmt(ev.recall) << ", F1 " << fmt(ev.f1) << " ("
+                << ev.statements << " statement(s): " << ev.rejected << " rejected, " << ev.flagged << " flagged)\n";
+      if (r.offline) std::cout << "(rule-based extraction, not a language model)\n";
+    }
+  }
+  if (!a.references.empty()) {
+    BelOptions bo;
+    nlohmann::json audits = nlohmann::json::array();
+    std::vector<std::vector<std::string>> rows;
+    for (const std::string &f : a.references) {
+      const BelAudit audit = audit_bel_cx2(f, bo);
+      audits.push_back(to_json(audit));
+      std::string reasons;
+      for (const auto &[code, n] : audit.errors) reasons += (reasons.empty() ? "" : ", ") + code + " " + std::to_string(n);
+      rows.push_back({std::filesystem::path(f).filename().string(), std::to_string(audit.statements), std::to_string(audit.valid),
+                      std::to_string(audit.rejected), reasons});
+    }
+    out["references"] = std::move(audits);
+    if (!a.quiet && a.json != "-") print_table({"network", "statements", "valid", "rejected", "rejected by reason"}, rows);
+  }
+  if (out.empty())
+    throw Error(ErrorCode::invalid_argument, "eval extraction: give a corpus (--corpus) or networks to audit (--reference)");
+  if (!a.json.empty()) write_output(a.json, out.dump(2) + "\n");
+}
+
+void add_model_flags(CLI::App *c, ExtractArgs &a) {
+  auto &o = a.o;
+  auto &chat = a.chat;
+  c->add_option("--format", a.format, "Force the input format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml");
+  c->add_option("--document", a.document, "Only this document of the input (id, PubMed id or PMC id)");
+  c->add_option("--llm", a.llm, "extractive (offline default: the rule table, not a language model) or openai")
+      ->check(CLI::IsMember({"extractive", "openai"}));
+  c->add_option("--base-url", chat.base_url, "OpenAI-compatible base URL (POST {base}/chat/completions)");
+  c->add_option("--model", a.model, "Chat model name (required with --llm openai)");
+  c->add_option("--api-key-env", chat.api_key_env, "Environment variable holding the API key (never logged)");
+  c->add_option("--temperature", chat.temperature, "Sampling temperature");
+  c->add_option("--seed", chat.seed, "Sampling seed sent to the server");
+  c->add_option("--timeout", chat.timeout_seconds, "Seconds per request");
+  c->add_option("--retries", chat.max_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx");
+  c->add_flag("--no-json-mode", a.no_json_mode, "Do not send response_format json_object");
+  c->add_option("--concurrency", o.concurrency, "Paragraphs in flight")->check(CLI::PositiveNumber);
+  c->add_option("--max-calls", o.max_calls, "Model-call budget of the run (0: none)");
+  c->add_option("--max-tokens", o.max_tokens, "Token budget of the run (0: none)");
+  c->add_flag("--no-cache", a.no_cache, "Neither read nor write the response cache");
+  c->add_flag("--no-repair", a.no_repair, "No repair turn for statements the validator rejects");
+  c->add_option("--taxon", o.entities.taxon, "Preferred organism (NCBI taxon) for ambiguous names");
+  c->add_option("--stop-word", o.entities.stop_words, "A word never taken for an entity (repeatable)");
+  c->add_option("--min-passage-chars", o.min_passage_chars, "Shorter passages are skipped");
+  c->add_option("--system-template", a.system_template, "File replacing the system prompt");
+  c->add_option("--extract-template", a.extract_template, "File replacing the paragraph prompt");
+  c->add_option("--repair-template", a.repair_template, "File replacing the repair prompt");
+  c->add_option("--json", a.json, "Write the JSON result to this file ('-' for standard output)");
+  c->add_flag("--quiet", a.quiet, "No summary on standard output");
+}
+
+}  // namespace
+
+void add_extract(CLI::App &app) {
+  auto a = std::make_shared<ExtractArgs>();
+  auto *c = app.add_subcommand("extract", "BEL statements from papers: entities grounded in the database, every statement "
+                                          "validated, written as JSON, BEL and CX2, imported on request");
+  add_db_option(c, a->db);
+  c->add_option("--text", a->texts, "A paper as plain text or Markdown (repeatable)");
+  c->add_option("--bioc", a->biocs, "PubTator/BioC passages: BioC XML or JSON (repeatable)");
+  c->add_option("--corpus", a->corpora, "A corpus: PubTator, BioC or the PPI corpora's XML (repeatable)");
+  add_model_flags(c, *a);
+  c->add_flag("--annotations-only", a->o.annotations_only, "The input's own annotations are the entities (the dictionary "
+                                                           "grounds them but adds none)");
+  c->add_option("--bel", a->bel, "Write the valid statements as a BEL script");
+  c->add_option("--cx2", a->cx2, "Write the valid statements as CX2 for Cytoscape and NDEx");
+  c->add_option("--name", a->name, "The CX2 network's name");
+  c->add_flag("--import", a->import, "Import the valid statements into the database as a BEL dataset (written to --bel, "
+                                     "or next to the database)");
+  c->add_flag("--include-flagged", a->flagged, "Also write and import flagged statements (ungrounded entities, "
+                                               "paraphrased evidence)");
+  c->add_flag("--dry-run", a->o.dry_run, "Print the most model calls and prompt tokens it could take; send nothing");
+  c->callback([a] { run(*a); });
+}
+
+void add_eval_extraction(CLI::App &eval) {
+  auto a = std::make_shared<ExtractArgs>();
+  auto *c = eval.add_subcommand("extraction", "Extraction against the PPI corpora's gold pairs (precision, recall, F1), "
+                                              "and an audit of another tool's BEL networks");
+  c->add_option("--db", a->db, "Database file (its names ground the corpus's entities; needed with --corpus)");
+  c->add_option("--corpus", a->corpora, "A corpus with gold pairs: AIMed, BioInfer or HPRD50 XML (repeatable)");
+  c->add_option("--reference", a->references, "A CX2 network another tool extracted: its BEL validated (repeatable)");
+  add_model_flags(c, *a);
+  c->callback([a] { run_eval(*a); });
+}
+
+}  // namespace grappi::cli
