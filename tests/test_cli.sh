@@ -3,7 +3,7 @@
 # separate tests (tests/CMakeLists.txt): two set-up parts import the yeast network and the
 # human demo data once into $DBDIR, the other parts use those databases (copying them first
 # when they change them).
-#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab | bel | cx2 | ground
+#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab | bel | cx2 | ground | extract
 set -euo pipefail
 : "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}" "${DBDIR:?directory of the shared databases}"
 PART=${1:?part}
@@ -415,6 +415,66 @@ rc=$(status_of "$GRAPPI" ground --db "$G" --text "$LIT/BioRED.Test.first3.BioC.x
 printf 'only-one-field\n' > "$T/badpairs.tsv"
 rc=$(status_of "$GRAPPI" ground --db "$G" --pairs "$T/badpairs.tsv")
 [ "$rc" -eq 2 ] && grep -q "badpairs.tsv:1: expected" "$T/err" || fail "bad pairs file exited $rc: $(cat "$T/err")"
+;;
+
+extract)  # BEL extraction with the offline rule table on BioInfer sentences, into a copy of the yeast network
+E="$T/e.db"
+cp "$Y" "$E"
+LIT="$HERE/data/literature"
+"$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --json "$T/x.json" --bel "$T/x.bel" --cx2 "$T/x.cx2" \
+  > "$T/x.txt"
+grep -q "^6 document(s), 8 paragraph(s)" "$T/x.txt" || fail "extract summary: $(cat "$T/x.txt")"
+grep -q "rule-based extraction, not a language model" "$T/x.txt" || fail "offline note: $(cat "$T/x.txt")"
+python3 - "$T/x.json" "$T/x.cx2" "$T/x.bel" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["offline"] and "not a language model" in j["note"], j.keys()
+valid = [s["canonical"] for p in j["paragraphs"] for s in p["statements"] if s["status"] == "valid"]
+assert "complex(p(SGD:ACT1), p(SGD:COF1))" in valid, valid
+assert j["counts"]["valid"] == len(valid) and j["counts"]["rejected"] == 0, j["counts"]
+p38 = [p for p in j["paragraphs"] if p["pmid"] == "6509022"][0]
+cof = [e for e in p38["entities"] if e["text"] == "cofilin"][0]
+assert cof["id"] == "4932.YLL050C" and cof["bel"] == "p(SGD:COF1)" and cof["source"] == "both", cof
+cx = json.load(open(sys.argv[2]))
+aspects = {k: v for a in cx for k, v in a.items()}
+assert aspects["networkAttributes"][0]["reference"].startswith("PMID:"), aspects["networkAttributes"]
+names = {n["v"]["name"] for n in aspects["nodes"]}
+assert "complex(p(SGD:ACT1), p(SGD:COF1))" in names, names
+bel = open(sys.argv[3]).read()
+assert 'SET Citation = {"PubMed", "BioInfer.d38", "6509022"}' in bel, bel[:500]
+PY
+"$GRAPPI" bel validate "$T/x.bel" --quiet > /dev/null || fail "the BEL script does not validate"
+# Import, then remove again.
+"$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --import --bel "$T/imported.bel" > "$T/imp.txt"
+grep -q "imported as dataset 4 from $T/imported.bel" "$T/imp.txt" || fail "import: $(cat "$T/imp.txt")"
+"$GRAPPI" info --db "$E" --json | python3 -c 'import json,sys; j=json.load(sys.stdin); r=j["edges_by_relation"]; assert r.get("bel.represents", 0) > 0 and r.get("bel.increases", 0) > 0, r'
+"$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --import --bel "$T/imported.bel" | grep -q "(already imported)" ||
+  fail "a second import of the same statements must add nothing"
+"$GRAPPI" remove-dataset --db "$E" 4 > /dev/null
+"$GRAPPI" info --db "$E" --json | python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["edges_by_relation"] == {"string.physical": 176303}, j["edges_by_relation"]'
+# A dry run plans one request and one repair turn per paragraph and sends nothing.
+"$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --dry-run | grep -q "^dry run: 8 paragraph(s); at most 16 model calls" ||
+  fail "dry run"
+# The evaluation against the corpus's gold pairs, and the audit of textToKnowledgeGraph's BEL.
+"$GRAPPI" eval extraction --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --reference "$DATA/cx2/llm_kg_pmid24360018_sirt1_parp1.cx2" \
+  --json "$T/ev.json" > "$T/ev.txt"
+grep -q "^precision " "$T/ev.txt" || fail "eval: $(cat "$T/ev.txt")"
+python3 - "$T/ev.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+p = j["pairs"]
+assert p["gold_pairs"] == 17 and p["true_positives"] > 0 and 0 < p["f1"] <= 1, p
+(a,) = j["references"]
+assert a["statements"] > 0 and a["rejected"] > 0 and sum(a["errors"].values()) == a["rejected"], a
+PY
+rc=$(status_of "$GRAPPI" extract --db "$E")
+[ "$rc" -eq 2 ] && grep -q "give the papers with --text, --bioc or --corpus" "$T/err" || fail "no input exited $rc: $(cat "$T/err")"
+rc=$(status_of "$GRAPPI" extract --db "$E" --text "$T/missing.txt")
+[ "$rc" -eq 1 ] && grep -q "cannot read" "$T/err" || fail "missing input exited $rc: $(cat "$T/err")"
+rc=$(status_of "$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --llm openai)
+[ "$rc" -eq 2 ] && grep -q "needs --model" "$T/err" || fail "openai without a model exited $rc"
+rc=$(status_of "$GRAPPI" eval extraction)
+[ "$rc" -eq 2 ] || fail "eval extraction without input exited $rc"
 ;;
 
 mitab)  # IntAct beside the yeast network (a copy of it)
