@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <new>
 #include <sstream>
@@ -152,6 +153,12 @@ struct Versions<grappi_ground_options> {
   static constexpr const char *name = "grappi_ground_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ground_options, ontology)};
   static grappi_ground_options defaults() { return GRAPPI_GROUND_OPTIONS_INIT; }
+};
+template <>
+struct Versions<grappi_extract_options> {
+  static constexpr const char *name = "grappi_extract_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_extract_options, import_statements)};
+  static grappi_extract_options defaults() { return GRAPPI_EXTRACT_OPTIONS_INIT; }
 };
 template <>
 struct Versions<grappi_pcst_options> {
@@ -874,6 +881,61 @@ grappi_status grappi_graph_ground_json(grappi_graph *g, const char *text_in, con
     const auto model = chat_model(o, fn);
     const grappi::Grounder grounder(kg, *model, go);
     *out_json = copy_out(grappi::to_json(grounder.ground(body, a, b)).dump());
+    return GRAPPI_OK;
+  });
+}
+
+// ---- extract --------------------------------------------------------------------------------------
+
+grappi_status grappi_extract_options_init(grappi_extract_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_extract_options_init"); });
+}
+
+grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content, const grappi_extract_options *opts,
+                                        char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_extract_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string body = text(content, fn, "content");
+    const grappi_extract_options o = read_options(opts, fn);
+    const std::string bel_path = text_or(o.bel_path, "", fn, "bel_path"), cx2_path = text_or(o.cx2_path, "", fn, "cx2_path");
+    require(!o.import_statements || !bel_path.empty(), fn, "import_statements needs bel_path (the dataset's file)");
+    const auto docs = grappi::parse_documents(body, grappi::document_format(text_or(o.format, "detect", fn, "format")),
+                                              text_or(o.name, "input", fn, "name"));
+    grappi::ExtractionOptions eo;
+    eo.repair = o.repair != 0;
+    eo.annotations_only = o.annotations_only != 0;
+    eo.entities.taxon = o.taxon;
+    eo.min_passage_chars = o.min_passage_chars;
+    eo.max_calls = o.max_calls;
+    eo.max_tokens = o.max_tokens;
+    eo.dry_run = o.dry_run != 0;
+    eo.use_cache = o.use_cache != 0;
+    if (o.concurrency) eo.concurrency = o.concurrency;
+    const auto model = chat_model(o, fn);
+    const grappi::ExtractionResult r = grappi::Extractor(kg, *model, eo).extract(docs);
+    nlohmann::json j = grappi::to_json(r);
+    const bool flagged = o.include_flagged != 0;
+    if (!r.dry_run && !bel_path.empty() && !o.import_statements) {
+      std::ofstream out(bel_path, std::ios::binary);
+      if (out) grappi::write_bel_script(out, r, flagged);
+      if (out) out.close();
+      if (!out) throw grappi::Error(grappi::ErrorCode::io, std::string(fn) + ": cannot write '" + bel_path + "'");
+    }
+    if (!r.dry_run && !cx2_path.empty()) {
+      std::ofstream out(cx2_path, std::ios::binary);
+      if (out) out << grappi::to_cx2(r, text_or(o.name, "input", fn, "name"), flagged).dump() << "\n";
+      if (out) out.close();
+      if (!out) throw grappi::Error(grappi::ErrorCode::io, std::string(fn) + ": cannot write '" + cx2_path + "'");
+    }
+    if (!r.dry_run && o.import_statements) {
+      const grappi::FileReport f = grappi::import_extraction(kg, r, bel_path, flagged);
+      j["import"] = {{"dataset_id", f.dataset_id}, {"edges_created", f.edges_created}, {"nodes_created", f.nodes_created},
+                     {"already_imported", f.already_imported}};
+    }
+    *out_json = copy_out(j.dump());
     return GRAPPI_OK;
   });
 }

@@ -67,6 +67,31 @@ int main(void) {
   FIELD(grappi_ground_options, ontology);
   end();
 
+  BEGIN(grappi_extract_options);
+  FIELD(grappi_extract_options, version);
+  FIELD(grappi_extract_options, format);
+  FIELD(grappi_extract_options, name);
+  FIELD(grappi_extract_options, repair);
+  FIELD(grappi_extract_options, annotations_only);
+  FIELD(grappi_extract_options, taxon);
+  FIELD(grappi_extract_options, min_passage_chars);
+  FIELD(grappi_extract_options, max_calls);
+  FIELD(grappi_extract_options, max_tokens);
+  FIELD(grappi_extract_options, dry_run);
+  FIELD(grappi_extract_options, use_cache);
+  FIELD(grappi_extract_options, llm);
+  FIELD(grappi_extract_options, base_url);
+  FIELD(grappi_extract_options, model);
+  FIELD(grappi_extract_options, api_key_env);
+  FIELD(grappi_extract_options, chat);
+  FIELD(grappi_extract_options, user_data);
+  FIELD(grappi_extract_options, concurrency);
+  FIELD(grappi_extract_options, include_flagged);
+  FIELD(grappi_extract_options, bel_path);
+  FIELD(grappi_extract_options, cx2_path);
+  FIELD(grappi_extract_options, import_statements);
+  end();
+
   BEGIN(grappi_export_options);
   FIELD(grappi_export_options, version);
   FIELD(grappi_export_options, relations);

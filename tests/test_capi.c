@@ -55,6 +55,21 @@ static int32_t ground_cb(void *user, const char *request_json, grappi_chat_reply
   return grappi_chat_reply_set(reply, answer, 20, 3) == GRAPPI_OK ? 0 : 1;
 }
 
+/* An extraction model in C: a statement the validator rejects, then its correction in the
+ * repair turn. */
+static int32_t extract_cb(void *user, const char *request_json, grappi_chat_reply *reply) {
+  ++*(int *)user;
+  if (strstr(request_json, "\"kind\":\"extract.repair\"") != NULL)
+    return grappi_chat_reply_set(reply,
+                                 "{\"statements\": [{\"index\": 1, \"bel\": \"complex(p(SGD:CDC28), p(SGD:SIC1))\", "
+                                 "\"evidence\": \"Sic1 binds Cdc28 directly.\"}]}",
+                                 40, 20) == GRAPPI_OK ? 0 : 1;
+  return grappi_chat_reply_set(reply,
+                               "{\"statements\": [{\"bel\": \"p(SGD:SIC1) interacts p(SGD:CDC28)\", "
+                               "\"evidence\": \"Sic1 binds Cdc28 directly.\"}]}",
+                               30, 15) == GRAPPI_OK ? 0 : 1;
+}
+
 #define CHECK(cond)                                                         \
   do {                                                                      \
     if (cond) {                                                             \
@@ -790,6 +805,47 @@ int main(int argc, char **argv) {
     CHECK(strstr(grappi_last_error_message(), "unknown grounding strategy 'astar'") != NULL);
     CHECK(grappi_graph_ground_json(g, NULL, "CDC28", "SIC1", NULL, &json) == GRAPPI_EINVAL);
     CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", NULL, NULL) == GRAPPI_EINVAL);
+  }
+  {
+    /* Extraction: the offline rule table, a C model whose statement is repaired, the BEL script
+     * imported as a dataset, bad arguments. */
+    const char *paper = "We show that Cdc28 phosphorylates Sic1 in vitro. Sic1 binds Cdc28 directly.\n";
+    grappi_extract_options xo;
+    char *json = NULL, bel[700];
+    int calls = 0;
+    CHECK(grappi_graph_extract_json(g, paper, NULL, &json) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "\"canonical\":\"act(p(SGD:CDC28), ma(kin)) increases p(SGD:SIC1, pmod(Ph))\"") != NULL);
+    CHECK(json && strstr(json, "\"canonical\":\"complex(p(SGD:CDC28), p(SGD:SIC1))\"") != NULL);
+    CHECK(json && strstr(json, "not a language model") != NULL);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_extract_options_init(&xo, GRAPPI_EXTRACT_OPTIONS_VERSION) == GRAPPI_OK);
+    xo.llm = "callback";
+    xo.model = "c-extract";
+    xo.chat = extract_cb;
+    xo.user_data = &calls;
+    xo.use_cache = 0;
+    snprintf(bel, sizeof bel, "%s.extract.bel", db);
+    xo.bel_path = bel;
+    xo.import_statements = 1;
+    CHECK(grappi_graph_extract_json(g, paper, &xo, &json) == GRAPPI_OK && json);
+    CHECK(calls == 2); /* the paragraph and one repair turn */
+    CHECK(json && strstr(json, "\"origin\":\"repaired\"") != NULL);
+    CHECK(json && strstr(json, "\"original\":\"p(SGD:SIC1) interacts p(SGD:CDC28)\"") != NULL);
+    CHECK(json && strstr(json, "\"import\":{\"already_imported\":false,\"dataset_id\":") != NULL);
+    grappi_free(json);
+    json = NULL;
+    xo.bel_path = NULL;
+    CHECK(grappi_graph_extract_json(g, paper, &xo, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(strstr(grappi_last_error_message(), "import_statements needs bel_path") != NULL);
+    xo.import_statements = 0;
+    xo.format = "ppi-xml";
+    CHECK(grappi_graph_extract_json(g, paper, &xo, &json) == GRAPPI_EPARSE && json == NULL);
+    xo.format = "latex";
+    CHECK(grappi_graph_extract_json(g, paper, &xo, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(grappi_graph_extract_json(g, NULL, NULL, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_extract_options_init(&xo, 2) == GRAPPI_EINVAL);
+    remove(bel);
   }
   grappi_graph_free(g);
 

@@ -97,6 +97,26 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(gr.ontology == nullptr);
   CHECK(go.ontology.empty());
 
+  const grappi_extract_options ex = GRAPPI_EXTRACT_OPTIONS_INIT;
+  const grappi::ExtractionOptions xopts;
+  CHECK(std::string(ex.format) == grappi::to_string(grappi::DocumentFormat::detect));
+  CHECK((ex.repair != 0) == xopts.repair);
+  CHECK((ex.annotations_only != 0) == xopts.annotations_only);
+  CHECK(ex.taxon == xopts.entities.taxon);
+  CHECK(ex.min_passage_chars == xopts.min_passage_chars);
+  CHECK(ex.max_calls == xopts.max_calls);
+  CHECK(ex.max_tokens == xopts.max_tokens);
+  CHECK((ex.dry_run != 0) == xopts.dry_run);
+  CHECK((ex.use_cache != 0) == xopts.use_cache);
+  CHECK(std::string(ex.llm) == chat.kind);
+  CHECK(std::string(ex.base_url) == chat.openai.base_url);
+  CHECK(std::string(ex.api_key_env) == chat.openai.api_key_env);
+  CHECK(ex.concurrency == xopts.concurrency);
+  CHECK(ex.include_flagged == 0);
+  CHECK(ex.bel_path == nullptr);
+  CHECK(ex.cx2_path == nullptr);
+  CHECK(ex.import_statements == 0);
+
   const grappi_pcst_options p = GRAPPI_PCST_OPTIONS_INIT;
   const grappi::PcstOptions po;
   CHECK(p.root == po.root);

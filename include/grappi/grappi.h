@@ -592,6 +592,63 @@ GRAPPI_API grappi_status grappi_graph_ground_json(grappi_graph *g, const char *t
                                                   const char *protein_b, const grappi_ground_options *opts,
                                                   char **out_json);
 
+/* ---- extract: BEL statements from papers ------------------------------------------------- */
+
+/** The current version of ::grappi_extract_options (the library accepts 1 to this). */
+#define GRAPPI_EXTRACT_OPTIONS_VERSION 1
+/** Options of grappi_graph_extract_json() (README "From papers to BEL"). */
+typedef struct grappi_extract_options {
+  uint32_t version;           /**< #GRAPPI_EXTRACT_OPTIONS_VERSION */
+  const char *format;         /**< the input's format: "detect" (default; NULL too), "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml" */
+  const char *name;           /**< the input's name in messages; a text's PubMed id is read from "PMID<digits>" in it; NULL: "input" */
+  int32_t repair;             /**< default 1: one repair turn for statements the validator rejects */
+  int32_t annotations_only;   /**< non-zero: the input's annotations are the entities (the dictionary adds none) */
+  int64_t taxon;              /**< preferred organism (NCBI taxon) for ambiguous names; 0: the paragraph's */
+  size_t min_passage_chars;   /**< shorter passages are skipped, default 20 */
+  size_t max_calls;           /**< model-call budget, 0 = none */
+  int64_t max_tokens;         /**< token budget, 0 = none */
+  int32_t dry_run;            /**< non-zero: plan only, no model calls */
+  int32_t use_cache;          /**< default 1: read and write the database's response cache */
+  const char *llm;            /**< "extractive" (default; the rule table, not a language model), "openai" or "callback" */
+  const char *base_url;       /**< openai: default "http://127.0.0.1:8080/v1" */
+  const char *model;          /**< openai: model name (required); callback: its name, part of the cache key */
+  const char *api_key_env;    /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
+  grappi_chat_fn chat;        /**< callback: called with the request JSON, whose "task" has "kind" "extract.statements" or "extract.repair" */
+  void *user_data;            /**< passed to chat */
+  size_t concurrency;         /**< paragraphs (and model calls) in flight, default 4 */
+  int32_t include_flagged;    /**< non-zero: flagged statements are written and imported too */
+  const char *bel_path;       /**< write the BEL script here; NULL: none (needed with import) */
+  const char *cx2_path;       /**< write CX2 here; NULL: none */
+  int32_t import_statements;  /**< non-zero: import the statements as a BEL dataset (from bel_path) */
+} grappi_extract_options;
+/** The defaults of ::grappi_extract_options, as an initializer. */
+#define GRAPPI_EXTRACT_OPTIONS_INIT                                                                                    \
+  {GRAPPI_EXTRACT_OPTIONS_VERSION, "detect", "input", 1, 0, 0, 20, 0, 0, 0, 1, "extractive", "http://127.0.0.1:8080/v1", \
+   NULL, "OPENAI_API_KEY", NULL, NULL, 4, 0, NULL, NULL, 0}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_EXTRACT_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_extract_options_init(grappi_extract_options *opts, uint32_t version);
+
+/**
+ * @brief Extracts BEL statements from papers: each paragraph's entities grounded in the
+ *        database, every statement validated (rejected ones repaired once), flagged when an
+ *        entity is not grounded or the evidence is not in the paragraph; optionally written as
+ *        a BEL script and CX2 and imported as a dataset.
+ * @param g The graph (its names are the dictionary).
+ * @param content The papers: plain text or Markdown, PubTator, BioC XML or JSON, or the PPI
+ *        corpora's XML, UTF-8.
+ * @param opts Options, or NULL for the defaults (the offline rule table).
+ * @param[out] out_json The extraction JSON (README "From papers to BEL": "counts",
+ *        "paragraphs" with their "entities" and "statements", "usage", ...; with
+ *        import_statements also "import": {"dataset_id", "edges_created", "nodes_created",
+ *        "already_imported"}); free with grappi_free().
+ * @return #GRAPPI_OK: model failures are recorded in the JSON; #GRAPPI_EPARSE for malformed
+ *         input; #GRAPPI_EINVAL for bad options (import without bel_path, nothing valid to
+ *         import); #GRAPPI_EIO when an output cannot be written.
+ */
+GRAPPI_API grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content,
+                                                   const grappi_extract_options *opts, char **out_json);
+
 /* ---- prize-collecting Steiner tree ------------------------------------------------------ */
 
 /** A PCST solver: keeps its buffers between solves. Not thread-safe: use one per thread. */

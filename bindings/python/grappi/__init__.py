@@ -130,6 +130,16 @@ class _GroundOptions(ctypes.Structure):
                 ("user_data", ctypes.c_void_p), ("concurrency", _size), ("ontology", ctypes.c_char_p)]
 
 
+class _ExtractOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("format", ctypes.c_char_p), ("name", ctypes.c_char_p),
+                ("repair", ctypes.c_int32), ("annotations_only", ctypes.c_int32), ("taxon", _i64),
+                ("min_passage_chars", _size), ("max_calls", _size), ("max_tokens", _i64), ("dry_run", ctypes.c_int32),
+                ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
+                ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN),
+                ("user_data", ctypes.c_void_p), ("concurrency", _size), ("include_flagged", ctypes.c_int32),
+                ("bel_path", ctypes.c_char_p), ("cx2_path", ctypes.c_char_p), ("import_statements", ctypes.c_int32)]
+
+
 class _PcstOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("root", _i64), ("num_clusters", ctypes.c_int32),
                 ("pruning", ctypes.c_char_p), ("improve", ctypes.c_int32), ("event_order", ctypes.c_int32)]
@@ -145,11 +155,12 @@ class _PcstResult(ctypes.Structure):
 _MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _WindowOptions,
             "grappi_export_options": _ExportOptions,
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
-            "grappi_ground_options": _GroundOptions,
+            "grappi_ground_options": _GroundOptions, "grappi_extract_options": _ExtractOptions,
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult}
 _VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
              "grappi_retrieve_options": 2,
-             "grappi_explore_options": 2, "grappi_ground_options": 1, "grappi_pcst_options": 1,
+             "grappi_explore_options": 2, "grappi_ground_options": 1, "grappi_extract_options": 1,
+             "grappi_pcst_options": 1,
              "grappi_pcst_result": 1}
 
 _embed_init = _fn("grappi_embed_options_init", _status, ctypes.POINTER(_EmbedOptions), ctypes.c_uint32)
@@ -167,6 +178,9 @@ _retrieve_csv = _fn("grappi_graph_retrieve_csv", _status, ctypes.c_void_p, ctype
 _ground_init = _fn("grappi_ground_options_init", _status, ctypes.POINTER(_GroundOptions), ctypes.c_uint32)
 _ground = _fn("grappi_graph_ground_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
               ctypes.POINTER(_GroundOptions), ctypes.POINTER(ctypes.c_void_p))
+_extract_init = _fn("grappi_extract_options_init", _status, ctypes.POINTER(_ExtractOptions), ctypes.c_uint32)
+_extract = _fn("grappi_graph_extract_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_ExtractOptions),
+               ctypes.POINTER(ctypes.c_void_p))
 _explore_init = _fn("grappi_explore_options_init", _status, ctypes.POINTER(_ExploreOptions), ctypes.c_uint32)
 _explore = _fn("grappi_graph_explore_json", _status, ctypes.c_void_p, _i64, ctypes.c_char_p,
                ctypes.POINTER(_ExploreOptions), ctypes.POINTER(ctypes.c_void_p))
@@ -206,7 +220,7 @@ def _take_string(ptr):
 
 
 def _set_model(o, llm, base_url, model, api_key_env, chat):
-    """Fills the model fields of explore or ground options; returns the C callback (or None),
+    """Fills the model fields of explore, ground or extract options; returns the C callback (or None),
     which must stay referenced during the call."""
     o.llm = llm.encode()
     if base_url:
@@ -399,6 +413,28 @@ class Graph:
         p = ctypes.c_void_p()
         _check(_ground(self._handle(), text.encode(), protein_a.encode(), protein_b.encode(), ctypes.byref(o),
                        ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def extract(self, content, format="detect", name="input", repair=True, annotations_only=False, taxon=0,
+                max_calls=0, max_tokens=0, dry_run=False, use_cache=True, llm="extractive", base_url=None, model=None,
+                api_key_env=None, chat=None, concurrency=4, include_flagged=False, bel_path=None, cx2_path=None,
+                import_statements=False):
+        """BEL statements from papers (text, Markdown, PubTator, BioC, PPI corpus XML): the
+        entities grounded in the graph, every statement validated, repaired once or flagged or
+        rejected (the extraction JSON as a dict). llm and chat as for explore; the callback's
+        request "task" has "kind" "extract.statements" or "extract.repair". With
+        import_statements the statements are imported from bel_path as a BEL dataset."""
+        o = _options("grappi_extract_options", _extract_init)
+        o.format, o.name = format.encode(), name.encode()
+        o.repair, o.annotations_only, o.taxon = 1 if repair else 0, 1 if annotations_only else 0, taxon
+        o.max_calls, o.max_tokens, o.concurrency = max_calls, max_tokens, concurrency
+        o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
+        o.include_flagged, o.import_statements = 1 if include_flagged else 0, 1 if import_statements else 0
+        o.bel_path = os.fsencode(bel_path) if bel_path else None
+        o.cx2_path = os.fsencode(cx2_path) if cx2_path else None
+        callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
+        p = ctypes.c_void_p()
+        _check(_extract(self._handle(), content.encode(), ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def pagerank(self, seeds=(), top=10, damping=0.85):

@@ -98,6 +98,24 @@ class GraphTest(unittest.TestCase):
             with self.assertRaises(grappi.Error):
                 g.ground(text, "TESK2", "cofilin", root="MI:9999")
             self.assertEqual(g.ground(text, "TESK2", "cofilin", strategy="stuff", ontology="mi")["term"]["id"], "MI:0217")
+            # Extraction: the offline rule table, then a Python model whose statement is repaired.
+            paper = "We show that Cdc28 phosphorylates Sic1 in vitro. Sic1 binds Cdc28 directly.\n"
+            x = g.extract(paper)
+            self.assertTrue(x["offline"])
+            found = {s["canonical"] for p in x["paragraphs"] for s in p["statements"]}
+            self.assertIn("act(p(SGD:CDC28), ma(kin)) increases p(SGD:SIC1, pmod(Ph))", found)
+
+            def bel_model(request):
+                if request["task"]["kind"] == "extract.repair":
+                    return json.dumps({"statements": [{"index": 1, "bel": "complex(p(SGD:SIC1), p(SGD:CDC28))",
+                                                       "evidence": "Sic1 binds Cdc28 directly."}]})
+                return json.dumps({"statements": [{"bel": "p(SGD:SIC1) binds_to p(SGD:CDC28)",
+                                                   "evidence": "Sic1 binds Cdc28 directly."}]})
+            x = g.extract(paper, llm="callback", chat=bel_model, use_cache=False)
+            (s,) = x["paragraphs"][0]["statements"]
+            self.assertEqual((s["status"], s["origin"], s["canonical"]), ("valid", "repaired", "complex(p(SGD:CDC28), p(SGD:SIC1))"))
+            with self.assertRaises(grappi.Error):
+                g.extract(paper, import_statements=True)  # (no bel_path)
             # BEL with the graph's identifiers: a GO term by name or by id, one canonical form.
             g.import_file(os.path.join(DATA, "ontology", "goslim_generic.obo"))
             r = g.bel_validate("p(HGNC:AKT1) -> bp(GO:autophagy)\np(HGNC:AKT1) -> bp(GO:0006914)\n")

@@ -181,6 +181,33 @@ pub struct grappi_ground_options {
     pub ontology: *const c_char,
 }
 
+pub const GRAPPI_EXTRACT_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_extract_options {
+    pub version: u32,
+    pub format: *const c_char,
+    pub name: *const c_char,
+    pub repair: i32,
+    pub annotations_only: i32,
+    pub taxon: i64,
+    pub min_passage_chars: usize,
+    pub max_calls: usize,
+    pub max_tokens: i64,
+    pub dry_run: i32,
+    pub use_cache: i32,
+    pub llm: *const c_char,
+    pub base_url: *const c_char,
+    pub model: *const c_char,
+    pub api_key_env: *const c_char,
+    pub chat: grappi_chat_fn,
+    pub user_data: *mut c_void,
+    pub concurrency: usize,
+    pub include_flagged: i32,
+    pub bel_path: *const c_char,
+    pub cx2_path: *const c_char,
+    pub import_statements: i32,
+}
+
 pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_pcst_options {
@@ -254,6 +281,9 @@ extern "C" {
     pub fn grappi_graph_ground_json(g: *mut grappi_graph, text: *const c_char, protein_a: *const c_char,
                                     protein_b: *const c_char, opts: *const grappi_ground_options,
                                     out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_extract_options_init(opts: *mut grappi_extract_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_extract_json(g: *mut grappi_graph, content: *const c_char, opts: *const grappi_extract_options,
+                                     out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_bel_validate(g: *mut grappi_graph, text: *const c_char, flags: u32, out_json: *mut *mut c_char,
                                      out_errors: *mut usize) -> grappi_status;
     pub fn grappi_graph_pagerank(g: *mut grappi_graph, seeds: *const i64, seed_count: usize, damping: c_double,
@@ -334,6 +364,10 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                            chunk_overlap, patience, lookahead, threshold, rag_k, seed, max_calls,
                                            max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env, chat,
                                            user_data, concurrency, ontology),
+        "grappi_extract_options" => layout!(grappi_extract_options; version, format, name, repair, annotations_only,
+                                            taxon, min_passage_chars, max_calls, max_tokens, dry_run, use_cache, llm,
+                                            base_url, model, api_key_env, chat, user_data, concurrency,
+                                            include_flagged, bel_path, cx2_path, import_statements),
         "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
         "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
                                         net_worth, objective_before_improve, improve_rounds),

@@ -4,7 +4,7 @@ use grappi_sys as sys;
 use std::ffi::{CStr, CString};
 use std::fmt;
 use std::os::raw::c_char;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::ptr;
 
 /// A failure reported by grappi: its status code and message.
@@ -308,7 +308,93 @@ impl Default for GroundOptions {
     }
 }
 
+/// Options of [`Graph::extract`] (defaults as the C API's; README "From papers to BEL").
+#[derive(Clone, Debug)]
+pub struct ExtractOptions {
+    /// The input's format: "detect", "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml".
+    pub format: String,
+    /// The input's name in messages (a text's PubMed id is read from "PMID<digits>" in it).
+    pub name: String,
+    /// One repair turn for statements the validator rejects.
+    pub repair: bool,
+    /// The input's annotations are the entities (the dictionary adds none).
+    pub annotations_only: bool,
+    /// Preferred organism (NCBI taxon) for ambiguous names; 0: the paragraph's.
+    pub taxon: i64,
+    pub max_calls: usize,
+    pub dry_run: bool,
+    pub use_cache: bool,
+    /// "extractive" (the offline rule table, not a language model) or "openai" (then base_url and model).
+    pub llm: String,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    pub concurrency: usize,
+    /// Flagged statements are written and imported too.
+    pub include_flagged: bool,
+    /// Write the BEL script here (with `import`: the dataset's file).
+    pub bel_path: Option<PathBuf>,
+    /// Write CX2 here.
+    pub cx2_path: Option<PathBuf>,
+    /// Import the statements as a BEL dataset (needs `bel_path`).
+    pub import: bool,
+}
+
+impl Default for ExtractOptions {
+    fn default() -> Self {
+        ExtractOptions {
+            format: "detect".into(),
+            name: "input".into(),
+            repair: true,
+            annotations_only: false,
+            taxon: 0,
+            max_calls: 0,
+            dry_run: false,
+            use_cache: true,
+            llm: "extractive".into(),
+            base_url: None,
+            model: None,
+            concurrency: 4,
+            include_flagged: false,
+            bel_path: None,
+            cx2_path: None,
+            import: false,
+        }
+    }
+}
+
 impl Graph {
+    /// BEL statements from papers (text, Markdown, PubTator, BioC, PPI corpus XML): entities
+    /// grounded in the graph, every statement validated, as the library's JSON.
+    pub fn extract(&self, content: &str, o: &ExtractOptions) -> Result<String> {
+        let (c, format, name, llm) = (cstring(content)?, cstring(&o.format)?, cstring(&o.name)?, cstring(&o.llm)?);
+        let base = o.base_url.as_deref().map(cstring).transpose()?;
+        let model = o.model.as_deref().map(cstring).transpose()?;
+        let path = |p: &Option<PathBuf>| p.as_ref().map(|p| cstring(&p.to_string_lossy())).transpose();
+        let (bel, cx2) = (path(&o.bel_path)?, path(&o.cx2_path)?);
+        let mut opts = init(|p| unsafe { sys::grappi_extract_options_init(p, sys::GRAPPI_EXTRACT_OPTIONS_VERSION) })?;
+        opts.format = format.as_ptr();
+        opts.name = name.as_ptr();
+        opts.repair = o.repair as i32;
+        opts.annotations_only = o.annotations_only as i32;
+        opts.taxon = o.taxon;
+        opts.max_calls = o.max_calls;
+        opts.dry_run = o.dry_run as i32;
+        opts.use_cache = o.use_cache as i32;
+        opts.llm = llm.as_ptr();
+        if let Some(b) = &base {
+            opts.base_url = b.as_ptr();
+        }
+        opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        opts.concurrency = o.concurrency;
+        opts.include_flagged = o.include_flagged as i32;
+        opts.bel_path = bel.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        opts.cx2_path = cx2.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        opts.import_statements = o.import as i32;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_extract_json(self.h, c.as_ptr(), &opts, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
     /// The ontology term (PSI-MI interaction type by default) that best describes how two
     /// proteins interact in a text, with quotes, confidence and trace, as the library's JSON.
     pub fn ground(&self, text: &str, protein_a: &str, protein_b: &str, o: &GroundOptions) -> Result<String> {

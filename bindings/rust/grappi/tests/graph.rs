@@ -69,6 +69,14 @@ fn interactions_and_ontologies() {
     assert_eq!(g.export_selection(dir.join("two.jsonl"), "jsonl", &two).unwrap().0, 2);
     let bad = grappi::ExportSelection { relations: vec!["no.such".into()], ..Default::default() };
     assert_eq!(g.export_selection(dir.join("x"), "jsonl", &bad).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    // BEL from a paper with the offline rule table, imported as a dataset.
+    let paper = "We show that Cdc28 phosphorylates Sic1 in vitro. Sic1 binds Cdc28 directly.\n";
+    let xo = grappi::ExtractOptions { bel_path: Some(dir.join("x.bel")), import: true, ..Default::default() };
+    let x = g.extract(paper, &xo).unwrap();
+    assert!(x.contains("\"canonical\":\"complex(p(SGD:CDC28), p(SGD:SIC1))\""), "{x}");
+    assert!(x.contains("\"import\":{\"already_imported\":false"), "{x}");
+    let no_file = grappi::ExtractOptions { import: true, ..Default::default() };
+    assert_eq!(g.extract(paper, &no_file).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     drop(copy);
     drop(g);
     std::fs::remove_dir_all(&dir).unwrap();
