@@ -105,12 +105,14 @@ bool skipped_section(const std::string &type, const std::vector<std::string> &sk
   return false;
 }
 
-// The BEL term a mention is offered as: its chosen candidate's, else (a gene or protein the
-// document annotates that no database grounds) a TEXT term.
+// The BEL term a mention is offered as: its chosen candidate's, else (a gene or protein that
+// no database grounds, or that stays ambiguous) a TEXT term.
 std::pair<std::string, std::string> offered(const EntityMention &m) {
   if (const EntityCandidate *c = m.entity(); c && !c->bel.empty()) return {c->bel, c->function};
-  if (m.status == "ungrounded") {
-    // (the corpora's protein annotations carry all kinds of type names; other kinds say so)
+  if (m.status == "ungrounded" || m.status == "ambiguous") {
+    // A gene or protein no database grounds, or one of several: a TEXT term (statements using
+    // it are flagged). (The corpora's protein annotations carry all kinds of type names; other
+    // kinds say so.)
     const std::string t = detail::lower_copy(m.type);
     bool other = false;
     for (const char *kind : {"disease", "chemical", "drug", "species", "organism", "cell", "mutation", "variant", "snp"})
@@ -142,7 +144,7 @@ void collect_entities(const BelStatement &s, std::vector<const BelTerm *> &out) 
 }
 
 bool names_mention(const BelTerm &e, const EntityMention &m) {
-  if (e.ns == kTextNamespace) return m.status == "ungrounded" && detail::iequals(e.name, m.text);
+  if (e.ns == kTextNamespace) return !m.chosen && detail::iequals(e.name, m.text);
   for (const EntityCandidate &c : m.candidates) {
     if (c.ns.empty() || !detail::iequals(c.ns, e.ns)) continue;
     if (detail::iequals(c.value, e.name) || (!e.label.empty() && detail::iequals(c.value, e.label))) return true;
@@ -183,20 +185,19 @@ ChatRequest Extractor::Impl::request(const ExtractionParagraph &p, json &entitie
   std::vector<std::string> listed;
   for (const EntityMention &m : p.entities) {
     const auto [bel, function] = offered(m);
-    std::string line;
-    if (!bel.empty()) {
-      entities_out.push_back({{"offset", m.offset}, {"length", m.length}, {"text", m.text}, {"bel", bel}, {"function", function}});
-      line = "- \"" + m.text + "\": " + bel;
-      if (const EntityCandidate *c = m.entity()) line += " (" + c->name + ", " + c->id + ")";
-      else line += " (not in the knowledge base)";
+    if (bel.empty()) continue;
+    entities_out.push_back({{"offset", m.offset}, {"length", m.length}, {"text", m.text}, {"bel", bel}, {"function", function}});
+    std::string line = "- \"" + m.text + "\": " + bel;
+    if (const EntityCandidate *c = m.entity()) {
+      line += " (" + c->name + ", " + c->id + ")";
     } else if (m.status == "ambiguous") {
-      line = "- \"" + m.text + "\": ambiguous, one of";
+      std::string some;
       std::size_t shown = 0;
-      for (const EntityCandidate &c : m.candidates)
-        if (!c.bel.empty() && shown++ < 4) line += " " + c.bel;
-      if (shown == 0) continue;
+      for (const EntityCandidate &x : m.candidates)
+        if (!x.bel.empty() && shown++ < 4) some += (some.empty() ? "" : " | ") + x.bel + " " + x.id;
+      line += " (ambiguous" + (some.empty() ? std::string() : ": " + some) + ")";
     } else {
-      continue;
+      line += " (not in the knowledge base)";
     }
     if (std::find(listed.begin(), listed.end(), line) != listed.end()) continue;
     listed.push_back(line);
