@@ -100,10 +100,16 @@ std::string readable(const BelTerm &t) {
   return out + ")";
 }
 
-const BelTerm *single_entity(const BelTerm &t) {
+// The entity a term is about: the first argument's, through activities, modifications and
+// the like (`act(p(HGNC:391 ! AKT1), ma(kin))` is about HGNC:391); none for complexes and
+// compositions, which are about several.
+const BelTerm *primary_entity(const BelTerm &t) {
   if (t.kind == BelTerm::Kind::entity) return &t;
-  if (t.kind == BelTerm::Kind::function && t.args.size() == 1) return single_entity(t.args[0]);
-  return nullptr;
+  if (t.kind != BelTerm::Kind::function || t.args.empty()) return nullptr;
+  const std::string f = bel_short_name(t.name);
+  if (f == "complex" && t.args.size() == 1 && t.args[0].kind == BelTerm::Kind::entity) return &t.args[0];
+  if (f == "complex" || f == "composite" || f == "rxn") return nullptr;
+  return primary_entity(t.args[0]);
 }
 
 json extraction_style() {
@@ -238,7 +244,7 @@ json to_cx2(const ExtractionResult &r, const std::string &name, bool flagged) {
     auto [it, fresh] = node_of.emplace(key, static_cast<int64_t>(node_of.size()));
     if (fresh) {
       json values = {{"name", key}, {"label", readable(t)}, {"type", t.kind == BelTerm::Kind::function ? bel_short_name(t.name) : "entity"}};
-      if (const BelTerm *e = single_entity(t))
+      if (const BelTerm *e = primary_entity(t))
         if (std::string url = identifiers_url(*e); !url.empty()) values["id"] = url;
       nodes.push_back({{"id", it->second}, {"v", std::move(values)}});
     }

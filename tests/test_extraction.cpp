@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "grappi/grappi.hpp"
+#include "http_server.hpp"
 #include "test_util.hpp"
 
 using namespace testutil;
@@ -567,4 +568,100 @@ TEST_CASE("The audit of textToKnowledgeGraph networks rejects their invalid BEL 
   write_file(d.file("not.cx2"), "{\"nodes\": 1}");
   CHECK_THROWS_AS(grappi::audit_bel_cx2(d.file("not.cx2")), grappi::Error);
   CHECK_THROWS_AS(grappi::audit_bel_cx2(d.file("missing.cx2")), grappi::Error);
+}
+
+TEST_CASE("Extraction through an OpenAI-compatible server on loopback records garbage and errors per paragraph" *
+          doctest::test_suite("threads")) {
+  TempDir d;
+  const std::string db = d.file("kb.db");
+  {
+    KnowledgeGraph kg(db);
+    kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
+  }
+  KnowledgeGraph kg(db);
+  std::atomic<int> requests{0};
+  std::mutex mu;
+  std::string first_prompt;
+  HttpServer s([&](const HttpRequest &r) {
+    ++requests;
+    const json body = json::parse(r.body);
+    const std::string user = body["messages"][1]["content"].get<std::string>();
+    HttpReply rep;
+    std::string content;
+    if (user.find("Ser2448") != std::string::npos) {
+      std::lock_guard<std::mutex> lock(mu);
+      first_prompt = user;
+      content = "```json\n{\"statements\": [{\"bel\": \"act(p(HGNC:AKT1), ma(kin)) increases p(HGNC:MTOR, pmod(Ph, Ser, 2448))\", "
+                "\"evidence\": \"AKT1 phosphorylates MTOR at Ser2448.\"}]}\n```";
+    } else if (user.find("BRCA1") != std::string::npos) {
+      content = "I cannot find any interactions, sorry.";  // (and again after the repair turn)
+    } else {
+      rep.status = 500;
+      rep.body = "{\"error\": \"overloaded\"}";
+      return rep;
+    }
+    rep.body = json{{"choices", json::array({{{"message", {{"role", "assistant"}, {"content", content}}}, {"finish_reason", "stop"}}})},
+                    {"usage", {{"prompt_tokens", 120}, {"completion_tokens", 30}}}}
+                   .dump();
+    return rep;
+  });
+  grappi::OpenAIChatOptions mo;
+  mo.base_url = s.base_url();
+  mo.model = "test-chat";
+  mo.timeout_seconds = 10;
+  mo.max_retries = 0;
+  grappi::OpenAIChatModel model(mo);
+  const Document doc = text_document(
+      "AKT1 phosphorylates MTOR at Ser2448.\n\nThe interaction between BRCA1 and BARD1 was confirmed.\n\n"
+      "GRB2 binds EGFR after stimulation with EGF.\n");
+  const ExtractionResult r = grappi::extract(kg, model, {doc});
+  REQUIRE(r.paragraphs.size() == 3);
+  CHECK(r.paragraphs[0].status == "ok");
+  CHECK(r.paragraphs[1].status == "failed");
+  CHECK(r.paragraphs[1].error.find("after a repair turn") != std::string::npos);
+  CHECK(r.paragraphs[2].status == "failed");
+  CHECK(r.paragraphs[2].error.find("500") != std::string::npos);
+  CHECK(r.usage.failed == 2);
+  CHECK(r.usage.model_calls == static_cast<std::size_t>(requests.load()));
+  CHECK(r.usage.repairs == 1);
+  CHECK(r.usage.prompt_tokens == 120 * static_cast<int64_t>(r.usage.model_calls) - 120);  // (the 500 has no usage)
+  REQUIRE(r.statements.size() == 1);
+  CHECK(r.statements[0].status == "valid");
+  // The prompt gave the paragraph's grounded entities with their BEL terms.
+  CHECK(first_prompt.find("- \"AKT1\": p(HGNC:AKT1) (AKT1, 9606.ENSP00000451828)") != std::string::npos);
+  CHECK(first_prompt.find("PMID 12345") != std::string::npos);
+}
+
+TEST_CASE("HGNC symbols become identifiers when the database holds them" * doctest::test_suite("threads")) {
+  TempDir d;
+  const std::string db = d.file("kb.db");
+  {
+    KnowledgeGraph kg(db);
+    write_file(d.file("aliases.tsv"),
+               "#string_protein_id\talias\tsource\n"
+               "9606.ENSP00000451828\tHGNC:391\tEnsembl_HGNC_hgnc_id\n"
+               "9606.ENSP00000451828\tAKT1\tEnsembl_HGNC_symbol\n"
+               "9606.ENSP00000451828\tPKB\tUniProt_GN_Synonym\n"
+               "9606.ENSP00000354558\tHGNC:3942\tEnsembl_HGNC_hgnc_id\n"
+               "9606.ENSP00000354558\tMTOR\tEnsembl_HGNC_symbol\n");
+    kg.import({{data("9606.protein.info.v12.0.txt.gz")}, {d.file("aliases.tsv"), "aliases"}});
+  }
+  KnowledgeGraph kg(db);
+  grappi::ExtractiveModel model;
+  // PKB is AKT1's synonym: the dictionary finds it, the statement names AKT1 by its id.
+  const ExtractionResult r = grappi::extract(kg, model, {text_document("PKB phosphorylates MTOR in muscle cells.\n")});
+  REQUIRE(r.statements.size() == 1);
+  const ExtractedStatement &s = r.statements[0];
+  CHECK(s.status == "valid");
+  CHECK(s.canonical == "act(p(HGNC:391 ! AKT1), ma(kin)) increases p(HGNC:3942 ! MTOR, pmod(Ph))");
+  CHECK(s.mentions.size() == 2);
+  CHECK(r.paragraphs[0].entities[0].text == "PKB");
+  CHECK(r.paragraphs[0].entities[0].entity()->source == "UniProt_GN_Synonym");
+  const json cx = grappi::to_cx2(r, "ids");
+  std::set<std::string> urls;
+  for (const json &aspect : cx)
+    if (aspect.contains("nodes"))
+      for (const json &n : aspect["nodes"])
+        if (n["v"].contains("id")) urls.insert(n["v"]["id"]);
+  CHECK(urls == std::set<std::string>{"https://identifiers.org/hgnc:391", "https://identifiers.org/hgnc:3942"});
 }
