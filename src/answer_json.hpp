@@ -1,5 +1,5 @@
-// Internal: the tolerant reading of a language model's JSON answer, shared by every agent, and
-// the one string accessor of JSON objects the readers share.
+// Internal: the tolerant reading of a language model's JSON answer, shared by every agent, the
+// one string accessor of JSON objects the readers share, and the JSON of a stage's model use.
 #pragma once
 
 #include <string>
@@ -7,7 +7,16 @@
 
 #include <nlohmann/json.hpp>
 
+namespace grappi {
+struct StageUsage;
+}
+
 namespace grappi::detail {
+
+/// A stage's model use as JSON (model_calls, local_answers, cache_hits, prompt_tokens,
+/// completion_tokens, failed, skipped, repairs, seconds): explore, grounding and extraction
+/// write it alike.
+nlohmann::json usage_json(const StageUsage &usage);
 
 /// The string value of `key` in the object j; empty when j is not an object or the value is
 /// missing or not a string.

@@ -219,6 +219,21 @@ EntityTagger::~EntityTagger() = default;
 
 std::size_t EntityTagger::names() const { return impl_->by_name.size(); }
 
+std::vector<EntityCandidate> EntityTagger::by_id(std::string_view id) const {
+  std::vector<EntityCandidate> out;
+  const auto it = impl_->by_id.find(fold(detail::trim_copy(id)));
+  if (it == impl_->by_id.end()) return out;
+  std::vector<uint32_t> nodes = it->second;
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  for (uint32_t i : nodes) {
+    out.push_back(impl_->nodes[i].base);
+    out.back().matched = std::string(id);
+    out.back().source = "annotation_id";
+  }
+  return out;
+}
+
 const EntityTaggerOptions &EntityTagger::options() const { return impl_->options; }
 
 // The candidates of a dictionary hit as written (`seen`): the case rule applied to each name,
@@ -415,21 +430,18 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage) con
       if (d.offset == mention.offset && d.length == mention.length) mention.candidates = d.candidates;
     }
     // The annotation's concept ids ("6331", "MESH:D008133", "6331;6332") as the database's aliases.
-    std::vector<uint32_t> by_id;
-    for (std::string_view id : detail::split_view(a.id, ';'))
-      for (std::string_view part : detail::split_view(id, ','))
-        if (auto it = m.by_id.find(fold(detail::trim_copy(part))); !part.empty() && it != m.by_id.end())
-          by_id.insert(by_id.end(), it->second.begin(), it->second.end());
-    std::sort(by_id.begin(), by_id.end());
-    by_id.erase(std::unique(by_id.begin(), by_id.end()), by_id.end());
+    std::vector<EntityCandidate> by_id;
+    // (a gene's Entrez id, or a namespaced id; a species' "9606" is no gene's id)
+    if (detail::gene_type(a.type) || a.id.find(':') != std::string::npos) {
+      for (std::string_view id : detail::split_view(a.id, ';'))
+        for (std::string_view part : detail::split_view(id, ','))
+          for (EntityCandidate &c : this->by_id(part))
+            if (std::none_of(by_id.begin(), by_id.end(), [&](const EntityCandidate &x) { return x.node == c.node; }))
+              by_id.push_back(std::move(c));
+    }
     if (!by_id.empty()) {
-      std::vector<EntityCandidate> c;
-      for (uint32_t i : by_id) {
-        c.push_back(m.nodes[i].base);
-        c.back().matched = a.id;
-        c.back().source = "annotation_id";
-      }
-      mention.candidates = std::move(c);
+      for (EntityCandidate &c : by_id) c.matched = a.id;
+      mention.candidates = std::move(by_id);
     } else if (mention.candidates.empty()) {
       auto it = m.by_name.find(fold(mention.text));
       if (it != m.by_name.end()) mention.candidates = m.candidates(it->second, mention.text);

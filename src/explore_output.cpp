@@ -7,6 +7,7 @@
 
 #include "grappi/json.hpp"
 #include "cx2.hpp"
+#include "answer_json.hpp"
 #include "grappi/pipeline.hpp"
 #include "text_util.hpp"
 
@@ -16,6 +17,8 @@ using nlohmann::json;
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StageUsage, model_calls, local_answers, cache_hits, prompt_tokens, completion_tokens,
                                    failed, skipped, repairs, seconds)
+
+json detail::usage_json(const StageUsage &usage) { return usage; }
 
 namespace {
 

@@ -318,18 +318,26 @@ std::vector<ExtractedStatement> Extractor::Impl::run(detail::ModelCalls &calls, 
     for (std::size_t i : bad) out[i].original_problems.push_back("repair turn " + again.status + ": " + again.error);
     return out;
   }
+  std::vector<char> answered(bad.size(), 0);
   for (std::size_t k = 0; k < again.answer.statements.size(); ++k) {
     const Proposed &x = again.answer.statements[k];
     const std::size_t which = x.index ? *x.index - 1 : k;
-    if (which >= bad.size() || x.bel.empty()) continue;
+    if (which >= bad.size() || answered[which]) continue;
+    answered[which] = 1;
     ExtractedStatement &s = out[bad[which]];
-    if (s.origin == "repaired") continue;
+    if (x.bel.empty()) {
+      s.original_problems.push_back("the repair turn gave no correction");
+      continue;
+    }
     ExtractedStatement t = s;
     t.bel = x.bel;
     if (!x.evidence.empty()) t.evidence = x.evidence;
     judge(t, p);
     if (t.status == "rejected") {
-      s.original_problems.push_back("after the repair turn: " + x.bel);
+      std::string why;
+      for (const BelProblem &b : t.problems)
+        if (b.severity == BelProblem::Severity::error && why.empty()) why = b.message;
+      s.original_problems.push_back("after the repair turn, still invalid: " + x.bel + ": " + why);
       continue;
     }
     t.original = s.bel;

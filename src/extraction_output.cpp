@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "answer_json.hpp"
 #include "bel_graph.hpp"
 #include "cx2.hpp"
 #include "grappi/error.hpp"
@@ -58,12 +59,6 @@ json statement_json(const ExtractedStatement &s, std::size_t index) {
   if (!s.original_problems.empty()) j["original_problems"] = s.original_problems;
   j["duplicate_of"] = s.duplicate_of ? json(*s.duplicate_of) : json(nullptr);
   return j;
-}
-
-json usage_json(const StageUsage &u) {
-  return {{"model_calls", u.model_calls}, {"local_answers", u.local_answers}, {"cache_hits", u.cache_hits},
-          {"prompt_tokens", u.prompt_tokens}, {"completion_tokens", u.completion_tokens}, {"failed", u.failed},
-          {"skipped", u.skipped}, {"repairs", u.repairs}, {"seconds", u.seconds}};
 }
 
 // The paragraph's citation: its PMID, else its PMCID, else its document id.
@@ -160,7 +155,7 @@ json to_json(const ExtractionResult &r) {
     j["estimated_calls"] = r.estimated_calls;
     j["estimated_prompt_tokens"] = r.estimated_prompt_tokens;
   }
-  j["usage"] = usage_json(r.usage);
+  j["usage"] = detail::usage_json(r.usage);
   j["budget"] = r.budget;
   std::map<std::string, std::size_t> counts = {{"valid", 0}, {"flagged", 0}, {"rejected", 0}, {"repaired", 0}, {"duplicates", 0}};
   for (const ExtractedStatement &s : r.statements) {

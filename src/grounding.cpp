@@ -741,12 +741,6 @@ GroundingResult ground(KnowledgeGraph &kg, LanguageModel &model, std::string_vie
 
 namespace {
 
-json usage_json(const StageUsage &u) {
-  return {{"model_calls", u.model_calls}, {"local_answers", u.local_answers}, {"cache_hits", u.cache_hits},
-          {"prompt_tokens", u.prompt_tokens}, {"completion_tokens", u.completion_tokens}, {"failed", u.failed},
-          {"skipped", u.skipped}, {"repairs", u.repairs}, {"seconds", u.seconds}};
-}
-
 json visit_json(const GroundingVisit &v) {
   json j = {{"id", v.id}, {"name", v.name}, {"node", v.term}, {"status", v.status}};
   j["score"] = v.score ? json(*v.score) : json(nullptr);
@@ -788,8 +782,8 @@ json to_json(const GroundingResult &r) {
   json trace = json::array();
   for (const GroundingVisit &v : r.visits) trace.push_back(visit_json(v));
   j["trace"] = {{"visits", std::move(trace)}, {"stop_reason", r.stop_reason}};
-  j["usage"] = {{"summary", usage_json(r.summary_usage)}, {"traversal", usage_json(r.traversal_usage)},
-                {"pick", usage_json(r.pick_usage)}};
+  j["usage"] = {{"summary", detail::usage_json(r.summary_usage)}, {"traversal", detail::usage_json(r.traversal_usage)},
+                {"pick", detail::usage_json(r.pick_usage)}};
   std::size_t calls = r.summary_usage.model_calls + r.traversal_usage.model_calls + r.pick_usage.model_calls;
   int64_t tokens = r.summary_usage.prompt_tokens + r.traversal_usage.prompt_tokens + r.pick_usage.prompt_tokens;
   j["usage"]["model_calls"] = calls;

@@ -83,6 +83,11 @@ bool name_like_alias(std::string_view alias) {
   return !(alias.find('.') != std::string_view::npos && digits > 0);     // "NP_001.2", "9606.ENSP..."
 }
 
+bool gene_type(std::string_view annotation_type) {
+  const std::string l = lower_copy(annotation_type);
+  return l == "gene" || l == "geneorgeneproduct" || l.find("protein") != std::string::npos;
+}
+
 bool symbol_like(std::string_view name) {
   return name.size() <= 5 && std::any_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
 }

@@ -29,6 +29,11 @@ bool word_char(char c);
 /// characters, no ':', '_' or '|', no run of 4 digits, not all digits, no '.' next to digits.
 bool name_like_alias(std::string_view alias);
 
+/// Whether an annotation type names genes or proteins ("Gene", "GeneOrGeneProduct",
+/// "Protein", "Individual_protein", any case): their concept ids (Entrez ids) may be looked up
+/// among the aliases; a species' or a disease's numeric id must not be.
+bool gene_type(std::string_view annotation_type);
+
 /// Whether a name is written like a gene symbol: up to 5 characters with an upper-case letter.
 bool symbol_like(std::string_view name);
 

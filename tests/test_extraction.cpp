@@ -60,6 +60,13 @@ Document text_document(const std::string &text, const std::string &name = "PMID1
   return docs[0];
 }
 
+// A database of the human proteins (names only) in `dir`.
+std::string human_db(const TempDir &dir) {
+  const std::string db = dir.file("kb.db");
+  KnowledgeGraph(db).import({{data("9606.protein.info.v12.0.txt.gz")}});
+  return db;
+}
+
 std::vector<std::string> canonical_of(const ExtractionResult &r, const char *status = "valid") {
   std::vector<std::string> out;
   for (const ExtractedStatement &s : r.statements)
@@ -305,11 +312,7 @@ const ExtractedStatement *statement_of(const ExtractionResult &r, const std::str
 
 TEST_CASE("A scripted model's statements are validated and repaired once or flagged or rejected with their reasons" * doctest::test_suite("threads")) {
   TempDir d;
-  const std::string db = d.file("kb.db");
-  {
-    KnowledgeGraph kg(db);
-    kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
-  }
+  const std::string db = human_db(d);
   KnowledgeGraph kg(db);
   Scripted script;
   grappi::CallbackModel model("scripted", [&script](const grappi::ChatRequest &q) { return script.answer(q); });
@@ -357,6 +360,8 @@ TEST_CASE("A scripted model's statements are validated and repaired once or flag
   bool relation = false;
   for (const grappi::BelProblem &p : bad->problems) relation = relation || p.code == "unknown_relation";
   CHECK(relation);
+  REQUIRE_FALSE(bad->original_problems.empty());
+  CHECK(bad->original_problems.back() == "the repair turn gave no correction");
   // The second paragraph: a duplicate of the first statement across paragraphs, a term alone kept.
   const ExtractedStatement *dup = nullptr;
   for (const ExtractedStatement &s : r.statements)
@@ -418,11 +423,7 @@ TEST_CASE("A scripted model's statements are validated and repaired once or flag
 
 TEST_CASE("Extracted statements go out as a BEL script and CX2 and a dataset that can be removed again" * doctest::test_suite("threads")) {
   TempDir d;
-  const std::string db = d.file("kb.db");
-  {
-    KnowledgeGraph kg(db);
-    kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
-  }
+  const std::string db = human_db(d);
   KnowledgeGraph kg(db);
   Scripted script;
   grappi::CallbackModel model("scripted", [&script](const grappi::ChatRequest &q) { return script.answer(q); });
@@ -573,11 +574,7 @@ TEST_CASE("The audit of textToKnowledgeGraph networks rejects their invalid BEL 
 TEST_CASE("Extraction through an OpenAI-compatible server on loopback records garbage and errors per paragraph" *
           doctest::test_suite("threads")) {
   TempDir d;
-  const std::string db = d.file("kb.db");
-  {
-    KnowledgeGraph kg(db);
-    kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
-  }
+  const std::string db = human_db(d);
   KnowledgeGraph kg(db);
   std::atomic<int> requests{0};
   std::mutex mu;

@@ -96,6 +96,9 @@ class GRAPPI_CXX_API EntityTagger {
   /// one the dictionary does not know is kept ("annotation", "ungrounded" unless its id
   /// resolves); dictionary mentions outside every annotation are kept as "dictionary".
   std::vector<EntityMention> tag(const DocumentPassage &passage) const;
+  /// The nodes an identifier names among the aliases (an Entrez id "6331", "HGNC:391"; any
+  /// case), one candidate per node; empty when none does.
+  std::vector<EntityCandidate> by_id(std::string_view id) const;
   /// Distinct names in the dictionary.
   std::size_t names() const;
   /// The options in force.

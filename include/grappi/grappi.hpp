@@ -7,6 +7,7 @@
 #include "grappi/json.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
+#include "grappi/cooccurrence.hpp"
 #include "grappi/documents.hpp"
 #include "grappi/entities.hpp"
 #include "grappi/extraction.hpp"

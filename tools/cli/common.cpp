@@ -16,6 +16,32 @@ void add_db_option(CLI::App *cmd, std::string &db, bool create) {
   cmd->add_option("--db", db, create ? "Database file (created when missing)" : "Database file")->required();
 }
 
+void add_chat_flags(CLI::App *c, ChatArgs &a, const std::string &offline) {
+  auto &chat = a.chat;
+  c->add_option("--llm", a.llm, "extractive (offline default: " + offline + ") or openai (OpenAI-compatible HTTP)")
+      ->check(CLI::IsMember({"extractive", "openai"}));
+  c->add_option("--base-url", chat.base_url, "OpenAI-compatible base URL (POST {base}/chat/completions)");
+  c->add_option("--model", a.model, "Chat model name (required with --llm openai)");
+  c->add_option("--api-key-env", chat.api_key_env, "Environment variable holding the API key (never logged)");
+  c->add_option("--temperature", chat.temperature, "Sampling temperature");
+  c->add_option("--seed", chat.seed, "Sampling seed sent to the server");
+  c->add_option("--timeout", chat.timeout_seconds, "Seconds per request");
+  c->add_option("--retries", chat.max_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx");
+  c->add_flag("--no-json-mode", a.no_json_mode, "Do not send response_format json_object");
+}
+
+std::shared_ptr<LanguageModel> chat_model_of(const ChatArgs &a, std::size_t concurrency, const std::string &command) {
+  if (a.llm == "openai" && a.model.empty())
+    throw Error(ErrorCode::invalid_argument, command + ": --llm openai needs --model NAME");
+  ChatModelSpec spec;
+  spec.kind = a.llm;
+  spec.openai = a.chat;
+  spec.openai.model = a.model;
+  spec.openai.json_mode = !a.no_json_mode;
+  spec.openai.concurrency = concurrency;
+  return make_chat_model(spec);
+}
+
 KnowledgeGraph open_graph(const std::string &db, bool writable, int cache_mib) {
   OpenOptions o;
   o.create = writable;

@@ -38,6 +38,7 @@ void add_bel(CLI::App &app);
 void add_ground(CLI::App &app);
 void add_eval(CLI::App &app);
 void add_extract(CLI::App &app);
+void add_cooc(CLI::App &app);
 /// `eval extraction`, under the eval command add_eval makes.
 void add_eval_extraction(CLI::App &eval);
 
@@ -51,6 +52,22 @@ constexpr int kExitUsage = 2;
 struct ExitStatus {
   int status;
 };
+
+/// The language-model flags explore, ground and extract share.
+struct ChatArgs {
+  std::string llm = "extractive";  ///< "extractive" (offline) or "openai"
+  std::string model;               ///< the chat model's name (openai)
+  OpenAIChatOptions chat;          ///< base URL, key variable, sampling, timeout, retries
+  bool no_json_mode = false;       ///< do not send response_format json_object
+};
+
+/// Declares --llm (whose help says what the offline default is), --base-url, --model,
+/// --api-key-env, --temperature, --seed, --timeout, --retries and --no-json-mode.
+void add_chat_flags(CLI::App *cmd, ChatArgs &a, const std::string &offline);
+
+/// The model the flags name, with `concurrency` requests in flight; Error(invalid_argument)
+/// naming the command for openai without a model.
+std::shared_ptr<LanguageModel> chat_model_of(const ChatArgs &a, std::size_t concurrency, const std::string &command);
 
 /// The --db option every graph command has.
 void add_db_option(CLI::App *cmd, std::string &db, bool create = false);

@@ -9,13 +9,13 @@ namespace grappi::cli {
 namespace {
 
 struct ExploreArgs {
-  std::string db, protein, query, windows = "1", k = "30,4", llm = "extractive", embedding_model;
-  ExploreOptions o;       // numeric options and flags, bound directly
-  OpenAIChatOptions chat;  // the openai model's settings, bound directly
-  std::string model, system_template, edge_template, path_template, json, report, cx2;
+  std::string db, protein, query, windows = "1", k = "30,4", embedding_model;
+  ExploreOptions o;  // numeric options and flags, bound directly
+  ChatArgs m;        // the model
+  std::string system_template, edge_template, path_template, json, report, cx2;
   double min_score = 0;
   std::vector<std::string> relations;
-  bool no_cache = false, no_repair = false, no_json_mode = false, quiet = false, no_diversity = false;
+  bool no_cache = false, no_repair = false, quiet = false, no_diversity = false;
 };
 
 void print_summary(const ExploreArgs &a, const ExploreResult &r, bool extractive) {
@@ -31,15 +31,8 @@ void print_summary(const ExploreArgs &a, const ExploreResult &r, bool extractive
 }
 
 void run(ExploreArgs &a) {
-  if (a.llm == "openai" && a.model.empty()) throw Error(ErrorCode::invalid_argument, "explore: --llm openai needs --model");
+  auto model = chat_model_of(a.m, a.o.concurrency, "explore");
   KnowledgeGraph g = open_graph(a.db, false, 256);
-  ChatModelSpec spec;
-  spec.kind = a.llm;
-  spec.openai = a.chat;
-  spec.openai.model = a.model;
-  spec.openai.json_mode = !a.no_json_mode;
-  spec.openai.concurrency = a.o.concurrency;
-  auto model = make_chat_model(spec);
 
   ExploreOptions o = a.o;
   o.query = a.query;
@@ -91,7 +84,6 @@ void run(ExploreArgs &a) {
 void add_explore(CLI::App &app) {
   auto a = std::make_shared<ExploreArgs>();
   auto &o = a->o;
-  auto &chat = a->chat;
   auto *c = app.add_subcommand("explore", "Ranked, explained PPI paths from a protein toward a therapeutic impact (the main job)");
   add_db_option(c, a->db);
   c->add_option("--protein", a->protein, "Initial protein (name, alias or STRING id)")->required();
@@ -114,16 +106,7 @@ void add_explore(CLI::App &app) {
   c->add_option("--query-weight", o.window.query_weight, "Blend query similarity into the window ranking (0 = reference behaviour)");
   c->add_option("--score-weight", o.window.score_weight, "Blend the edge score into the window ranking");
   c->add_option("--embedding-model", a->embedding_model, "Embedding model for ranking (default: the latest)");
-  c->add_option("--llm", a->llm, "extractive (offline default, no model) or openai (OpenAI-compatible HTTP)")
-      ->check(CLI::IsMember({"extractive", "openai"}));
-  c->add_option("--base-url", chat.base_url, "OpenAI-compatible base URL (POST {base}/chat/completions)");
-  c->add_option("--model", a->model, "Chat model name (required with --llm openai)");
-  c->add_option("--api-key-env", chat.api_key_env, "Environment variable holding the API key (never logged)");
-  c->add_option("--temperature", chat.temperature, "Sampling temperature");
-  c->add_option("--seed", chat.seed, "Sampling seed sent to the server");
-  c->add_option("--timeout", chat.timeout_seconds, "Seconds per request");
-  c->add_option("--retries", chat.max_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx");
-  c->add_flag("--no-json-mode", a->no_json_mode, "Do not send response_format json_object");
+  add_chat_flags(c, a->m, "extractive summaries, no model");
   c->add_option("--concurrency", o.concurrency, "Model calls in flight");
   c->add_option("--max-calls", o.max_calls, "Stop after this many model calls (partial result, marked)");
   c->add_option("--max-tokens", o.max_tokens, "Stop after this many prompt + completion tokens (partial result, marked)");

@@ -17,12 +17,12 @@ namespace grappi::cli {
 namespace {
 
 struct ExtractArgs {
-  std::string db, format = "detect", document, llm = "extractive", model, json, bel, cx2, name;
+  std::string db, format = "detect", document, json, bel, cx2, name;
   std::vector<std::string> texts, biocs, corpora, references;
   std::string system_template, extract_template, repair_template;
   ExtractionOptions o;
-  OpenAIChatOptions chat;
-  bool no_cache = false, no_json_mode = false, no_repair = false, import = false, flagged = false, quiet = false;
+  ChatArgs m;  // the model
+  bool no_cache = false, no_repair = false, import = false, flagged = false, quiet = false;
 };
 
 std::vector<Document> read_inputs(const ExtractArgs &a, const char *what) {
@@ -47,18 +47,6 @@ std::vector<Document> read_inputs(const ExtractArgs &a, const char *what) {
   return docs;
 }
 
-std::shared_ptr<LanguageModel> model_of(const ExtractArgs &a, const char *what) {
-  if (a.llm == "openai" && a.model.empty())
-    throw Error(ErrorCode::invalid_argument, std::string(what) + ": --llm openai needs --model NAME");
-  ChatModelSpec spec;
-  spec.kind = a.llm;
-  spec.openai = a.chat;
-  spec.openai.model = a.model;
-  spec.openai.json_mode = !a.no_json_mode;
-  spec.openai.concurrency = a.o.concurrency;
-  return make_chat_model(spec);
-}
-
 ExtractionOptions options_of(const ExtractArgs &a) {
   ExtractionOptions o = a.o;
   o.use_cache = !a.no_cache;
@@ -79,7 +67,7 @@ void print_counts(const nlohmann::json &j) {
 
 void run(ExtractArgs &a) {
   const std::vector<Document> docs = read_inputs(a, "extract");
-  auto model = model_of(a, "extract");
+  auto model = chat_model_of(a.m, a.o.concurrency, "extract");
   KnowledgeGraph g = open_graph(a.db, false);  // (an existing database: its names are the dictionary)
   const Extractor extractor(g, *model, options_of(a));
   const ExtractionResult r = extractor.extract(docs);
@@ -155,7 +143,7 @@ void run_eval(ExtractArgs &a) {
   if (!a.corpora.empty() || !a.texts.empty() || !a.biocs.empty()) {
     if (a.db.empty()) throw Error(ErrorCode::invalid_argument, "eval extraction: --corpus needs --db FILE");
     const std::vector<Document> docs = read_inputs(a, "eval extraction");
-    auto model = model_of(a, "eval extraction");
+    auto model = chat_model_of(a.m, a.o.concurrency, "eval extraction");
     KnowledgeGraph g = open_graph(a.db, false);
     ExtractionOptions o = options_of(a);
     o.annotations_only = true;
@@ -195,19 +183,9 @@ void run_eval(ExtractArgs &a) {
 
 void add_model_flags(CLI::App *c, ExtractArgs &a) {
   auto &o = a.o;
-  auto &chat = a.chat;
   c->add_option("--format", a.format, "Force the input format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml");
   c->add_option("--document", a.document, "Only this document of the input (id, PubMed id or PMC id)");
-  c->add_option("--llm", a.llm, "extractive (offline default: the rule table, not a language model) or openai")
-      ->check(CLI::IsMember({"extractive", "openai"}));
-  c->add_option("--base-url", chat.base_url, "OpenAI-compatible base URL (POST {base}/chat/completions)");
-  c->add_option("--model", a.model, "Chat model name (required with --llm openai)");
-  c->add_option("--api-key-env", chat.api_key_env, "Environment variable holding the API key (never logged)");
-  c->add_option("--temperature", chat.temperature, "Sampling temperature");
-  c->add_option("--seed", chat.seed, "Sampling seed sent to the server");
-  c->add_option("--timeout", chat.timeout_seconds, "Seconds per request");
-  c->add_option("--retries", chat.max_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx");
-  c->add_flag("--no-json-mode", a.no_json_mode, "Do not send response_format json_object");
+  add_chat_flags(c, a.m, "the rule table, not a language model");
   c->add_option("--concurrency", o.concurrency, "Paragraphs in flight")->check(CLI::PositiveNumber);
   c->add_option("--max-calls", o.max_calls, "Model-call budget of the run (0: none)");
   c->add_option("--max-tokens", o.max_tokens, "Token budget of the run (0: none)");

@@ -16,13 +16,13 @@ namespace grappi::cli {
 namespace {
 
 struct GroundArgs {
-  std::string db, text, pair, pairs, strategy = "pagerank", llm = "extractive", model, json, format = "detect", document;
+  std::string db, text, pair, pairs, strategy = "pagerank", json, format = "detect", document;
   std::string system_template, summary_template, refine_template, score_template, pick_template;
   GroundingOptions o;
-  OpenAIChatOptions chat;
+  ChatArgs m;  // the model
   std::vector<std::string> judges;  // eval: judge models by name ("extractive": the offline judge)
   std::size_t concurrency = 4;
-  bool no_cache = false, no_json_mode = false, quiet = false;
+  bool no_cache = false, quiet = false;
 };
 
 // The text of a paper file: plain text, Markdown, PubTator, BioC XML/JSON or PPI corpus XML;
@@ -114,18 +114,6 @@ std::vector<GroundingStrategy> strategies_of(const GroundArgs &a) {
   return {grounding_strategy(a.strategy)};
 }
 
-std::shared_ptr<LanguageModel> model_of(const GroundArgs &a, const char *command) {
-  if (a.llm == "openai" && a.model.empty())
-    throw Error(ErrorCode::invalid_argument, std::string(command) + ": --llm openai needs --model");
-  ChatModelSpec spec;
-  spec.kind = a.llm;
-  spec.openai = a.chat;
-  spec.openai.model = a.model;
-  spec.openai.json_mode = !a.no_json_mode;
-  spec.openai.concurrency = a.concurrency;
-  return make_chat_model(spec);
-}
-
 GroundingOptions options_of(const GroundArgs &a, GroundingStrategy first) {
   GroundingOptions o = a.o;
   o.strategy = first;
@@ -137,7 +125,7 @@ GroundingOptions options_of(const GroundArgs &a, GroundingStrategy first) {
 void run(GroundArgs &a) {
   const std::vector<Job> jobs = read_pairs(a);
   const std::vector<GroundingStrategy> strategies = strategies_of(a);
-  auto model = model_of(a, "ground");
+  auto model = chat_model_of(a.m, a.concurrency, "ground");
   KnowledgeGraph g = open_graph(a.db, false);
   const GroundingOptions o = options_of(a, strategies.front());
   const Grounder grounder(g, *model, o);
@@ -214,7 +202,7 @@ void run_eval(GroundArgs &a) {
   std::size_t skipped = 0;
   const std::vector<GroundingGold> gold = read_grounding_gold(a.pairs, &skipped);
   const auto texts = texts_by_pmid(a.text, a);
-  auto model = model_of(a, "eval grounding");
+  auto model = chat_model_of(a.m, a.concurrency, "eval grounding");
   KnowledgeGraph g = open_graph(a.db, false);
   const Grounder grounder(g, *model, options_of(a, strategies.front()));
   // Judges: OpenAI-compatible models on --base-url by name, or the offline judge.
@@ -224,9 +212,9 @@ void run_eval(GroundArgs &a) {
   for (const std::string &name : a.judges) {
     ChatModelSpec spec;
     spec.kind = name == "extractive" ? "extractive" : "openai";
-    spec.openai = a.chat;
+    spec.openai = a.m.chat;
     spec.openai.model = name;
-    spec.openai.json_mode = !a.no_json_mode;
+    spec.openai.json_mode = !a.m.no_json_mode;
     spec.openai.concurrency = a.concurrency;
     judges.push_back(make_chat_model(spec));
     judge_ptrs.push_back(judges.back().get());
@@ -257,7 +245,6 @@ void run_eval(GroundArgs &a) {
 // templates.
 void add_grounding_flags(CLI::App *c, GroundArgs &a) {
   auto &o = a.o;
-  auto &chat = a.chat;
   c->add_option("--root", o.root, "The ontology subtree to choose from (id or name)");
   c->add_option("--ontology", o.ontology, "The ontology the root must belong to, as its OBO 'ontology:' header names it "
                                           "(mi for PSI-MI, go); default: any");
@@ -274,16 +261,7 @@ void add_grounding_flags(CLI::App *c, GroundArgs &a) {
   c->add_option("--threshold", o.threshold, "dynamic: the score (1-5) whose children are visited")->check(CLI::Range(1, 5));
   c->add_option("--rag-k", o.rag_k, "rag: terms scored")->check(CLI::PositiveNumber);
   c->add_option("--random-seed", o.seed, "random: the order's seed");
-  c->add_option("--llm", a.llm, "extractive (offline default, not a language model) or openai (OpenAI-compatible HTTP)")
-      ->check(CLI::IsMember({"extractive", "openai"}));
-  c->add_option("--base-url", chat.base_url, "OpenAI-compatible base URL (POST {base}/chat/completions)");
-  c->add_option("--model", a.model, "Chat model name (required with --llm openai)");
-  c->add_option("--api-key-env", chat.api_key_env, "Environment variable holding the API key (never logged)");
-  c->add_option("--temperature", chat.temperature, "Sampling temperature");
-  c->add_option("--seed", chat.seed, "Sampling seed sent to the server");
-  c->add_option("--timeout", chat.timeout_seconds, "Seconds per request");
-  c->add_option("--retries", chat.max_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx");
-  c->add_flag("--no-json-mode", a.no_json_mode, "Do not send response_format json_object");
+  add_chat_flags(c, a.m, "extractive summaries and word-overlap scores, not a language model");
   c->add_option("--concurrency", a.concurrency, "Pairs grounded at once (and model calls in flight)")->check(CLI::PositiveNumber);
   c->add_option("--max-calls", o.max_calls, "Model-call budget per grounding (0: none)");
   c->add_option("--max-tokens", o.max_tokens, "Token budget per grounding (0: none)");

@@ -31,6 +31,7 @@ int main(int argc, char **argv) {
   add_bel(app);
   add_ground(app);
   add_extract(app);
+  add_cooc(app);
   add_eval(app);
   try {
     app.parse(argc, argv);  // a command runs in its callback

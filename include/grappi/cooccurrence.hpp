@@ -1,0 +1,101 @@
+// grappi/cooccurrence.hpp — literature co-occurrence graphs (after HGCR, Tyagin et al.): the
+// concepts annotated in (or grounded by the dictionary in) a corpus, an undirected edge between
+// two concepts that appear in the same document (or sentence), weighted by the number of
+// shared documents, with their PubMed ids and years and association weights (NPMI, Jaccard);
+// built with sparse matrices and stored in the knowledge base as a removable dataset.
+#pragma once
+
+#include "grappi/export.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/documents.hpp"
+#include "grappi/entities.hpp"
+#include "grappi/import.hpp"
+#include "grappi/knowledge_graph.hpp"
+
+namespace grappi {
+
+/// How a co-occurrence graph is built.
+struct CoocOptions {
+  /// The unit two concepts co-occur in.
+  enum class Scope { document, sentence };
+  Scope scope = Scope::document;  ///< documents (the reference) or sentences
+  /// Titles: "include" (the reference's default; a title is a sentence of its own), "only"
+  /// (titles alone) or "exclude".
+  std::string titles = "include";
+  /// Concept types kept ("Gene", "Disease", "Chemical", ...; any case); empty: every type.
+  std::vector<std::string> types;
+  std::size_t min_count = 1;  ///< edges shared by fewer units are left out
+  /// Only documents published before this year (their year known); documents without a year
+  /// are left out and counted. Unset: every document.
+  std::optional<int> as_of;
+  /// Text without annotations goes through the dictionary tagger (Extractor's grounding) when
+  /// the graph is built over a knowledge base; true also adds dictionary mentions to
+  /// annotated passages.
+  bool dictionary = false;
+};
+
+/// A concept of the graph.
+struct CoocConcept {
+  /// Its external id: the knowledge base's node when the concept joins one (a gene's Entrez id
+  /// found among a protein's aliases, a dictionary mention), else the annotation's id with a
+  /// prefix: its own, or "NCBIGene:" (genes), "NCBITaxon:" (species), "MESH:" (PubTator's bare
+  /// MeSH ids, D/C and digits), "dbSNP:" (rs ids), else the type ("SequenceVariant:p|SUB|V|1763|M").
+  std::string id;
+  std::string name;       ///< the mention written most often (the node's name when joined)
+  std::string type;       ///< the annotation's type ("Gene", "Disease"), or the node's label
+  std::size_t units = 0;  ///< documents (or sentences) it appears in
+  int64_t node = 0;       ///< the knowledge base node it joins (0: none)
+};
+
+/// An edge: two concepts co-occurring.
+struct CoocEdge {
+  uint32_t a = 0;            ///< the first concept's index (a < b)
+  uint32_t b = 0;            ///< the second concept's index
+  std::size_t count = 0;     ///< units shared
+  double npmi = 0;           ///< normalised pointwise mutual information over units, in [-1, 1]
+  double jaccard = 0;        ///< count / (units of a + units of b - count)
+  std::vector<std::string> pmids;  ///< the documents behind it (their PubMed ids, else document ids), sorted, distinct
+  std::vector<int> years;          ///< their years (0 when unknown), in the order of pmids
+};
+
+/// A co-occurrence graph.
+struct CoocGraph {
+  std::vector<CoocConcept> concepts;  ///< by first appearance
+  std::vector<CoocEdge> edges;        ///< by (a, b)
+  std::size_t documents = 0;          ///< documents used
+  std::size_t units = 0;              ///< units counted (documents or sentences with a concept)
+  std::size_t undated = 0;            ///< documents left out by as_of for want of a year
+  std::size_t later = 0;              ///< documents left out by as_of (published that year or later)
+  std::size_t mentions = 0;           ///< mentions counted
+  std::size_t unidentified = 0;       ///< annotations without a concept id (not counted)
+  CoocOptions options;                ///< how it was built
+};
+
+/// Builds the graph. With a tagger, concepts join the knowledge base's nodes (annotation ids
+/// looked up among the aliases; dictionary mentions when options.dictionary); without one,
+/// concepts are the annotations' ids. Error(invalid_argument) for a bad `titles` value.
+GRAPPI_CXX_API CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocOptions &options = {},
+                                            const EntityTagger *tagger = nullptr);
+
+/// The relation of a graph's edges: "cooc.document" or "cooc.sentence".
+GRAPPI_CXX_API std::string cooccurrence_relation(const CoocOptions &options);
+
+/// Stores the graph as one dataset (grappi's JSON lines, written to `path`, the dataset's
+/// file): concept nodes (joined to the nodes they join), undirected edges of
+/// cooccurrence_relation() with score max(0, NPMI), the PubMed ids (Edge::pmids), a text
+/// ("co-occur in 3 document(s), NPMI 0.412") and one evidence record {count, npmi, jaccard,
+/// pmids, years (0: unknown), documents (ids of documents without a PubMed id, when any)}. Removable with remove_dataset; a graph built alike imports once.
+GRAPPI_CXX_API FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &graph, const std::string &path);
+
+/// The graph's figures and its strongest edges as JSON (README "Co-occurrence").
+GRAPPI_CXX_API nlohmann::json to_json(const CoocGraph &graph, std::size_t top_edges = 20);
+
+}  // namespace grappi

@@ -1,0 +1,245 @@
+// Literature co-occurrence graphs: counts and PubMed ids against an independent count of the
+// PubTator file itself (BioRED's test slice; the whole test split when ../shared is present),
+// NPMI and Jaccard from the counts, sentence scope, titles, types, the minimum count, as-of
+// snapshots, and the dataset in the knowledge base (gene concepts joined to the STRING
+// proteins whose aliases hold their Entrez ids, removable, imported once).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "grappi/grappi.hpp"
+#include "test_util.hpp"
+
+using namespace testutil;
+using grappi::CoocGraph;
+using grappi::CoocOptions;
+using grappi::Document;
+
+namespace {
+
+std::string lit(const std::string &f) { return std::string(GRAPPI_TEST_DATA_DIR) + "/literature/" + f; }
+
+// An independent reading of a PubTator file: per PMID the set of (type, id) of its annotation
+// lines, with each id of a ';'-list and without "-".
+std::map<std::string, std::set<std::pair<std::string, std::string>>> pubtator_concepts(const std::string &path) {
+  std::ifstream in(path);
+  REQUIRE(in);
+  std::map<std::string, std::set<std::pair<std::string, std::string>>> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
+    if (f.size() < 6) continue;
+    std::stringstream ids(f[5]);
+    for (std::string id; std::getline(ids, id, ';');)
+      if (!id.empty() && id != "-") out[f[0]].insert({f[4], id});
+  }
+  return out;
+}
+
+// Pair -> PMIDs, counted document by document.
+using Pairs = std::map<std::pair<std::string, std::string>, std::set<std::string>>;
+
+Pairs count_pairs(const std::map<std::string, std::set<std::pair<std::string, std::string>>> &docs,
+                  const std::function<std::string(const std::string &, const std::string &)> &key) {
+  Pairs out;
+  for (const auto &[pmid, concepts] : docs) {
+    std::set<std::string> keys;
+    for (const auto &[type, id] : concepts) keys.insert(key(type, id));
+    for (auto a = keys.begin(); a != keys.end(); ++a)
+      for (auto b = std::next(a); b != keys.end(); ++b) out[{*a, *b}].insert(pmid);
+  }
+  return out;
+}
+
+Pairs graph_pairs(const CoocGraph &g) {
+  Pairs out;
+  for (const auto &e : g.edges) {
+    std::string a = g.concepts[e.a].id, b = g.concepts[e.b].id;
+    if (b < a) std::swap(a, b);
+    out[{a, b}] = std::set<std::string>(e.pmids.begin(), e.pmids.end());
+    CHECK(e.count == e.pmids.size());  // (documents: one unit each)
+  }
+  return out;
+}
+
+// Concept ids as the graph names them without a knowledge base.
+std::string key_of(const std::string &type, const std::string &id) {
+  if (type == "GeneOrGeneProduct") return "NCBIGene:" + id;
+  if (type == "OrganismTaxon") return "NCBITaxon:" + id;
+  if ((id[0] == 'D' || id[0] == 'C') && id.size() >= 7 && id.find_first_not_of("0123456789", 1) == std::string::npos)
+    return "MESH:" + id;
+  if (id.rfind("rs", 0) == 0) return "dbSNP:" + id;
+  return type + ":" + id;
+}
+
+void check_against_independent_count(const std::string &path) {
+  const auto docs = grappi::read_documents(path);
+  const CoocGraph g = grappi::build_cooccurrence(docs);
+  const auto concepts = pubtator_concepts(path);
+  CHECK(g.documents == docs.size());
+  std::set<std::string> ids;
+  for (const auto &[pmid, cs] : concepts)
+    for (const auto &[type, id] : cs) ids.insert(key_of(type, id));
+  CHECK(g.concepts.size() == ids.size());
+  CHECK(graph_pairs(g) == count_pairs(concepts, key_of));
+}
+
+}  // namespace
+
+TEST_CASE("Co-occurrence counts and PubMed ids match an independent count of the PubTator file") {
+  check_against_independent_count(lit("BioRED.Test.first3.PubTator"));
+  const std::string full = std::string(GRAPPI_DATA_DIR) + "/../../shared/data/literature/pubtator/BioRED/Test.PubTator";
+  if (std::ifstream(full)) check_against_independent_count(full);
+  else MESSAGE("../shared/data/literature/pubtator/BioRED not present: the whole test split skipped");
+}
+
+TEST_CASE("Co-occurrence weights follow from the counts and the options filter what is counted") {
+  const auto docs = grappi::read_documents(lit("BioRED.Test.first3.PubTator"));
+  const CoocGraph g = grappi::build_cooccurrence(docs);
+  REQUIRE(g.units == 3);
+  for (const auto &e : g.edges) {
+    const double na = double(g.concepts[e.a].units), nb = double(g.concepts[e.b].units), n = 3, ab = double(e.count);
+    const double expected = ab >= n ? 1.0 : std::log((ab / n) / ((na / n) * (nb / n))) / -std::log(ab / n);
+    CHECK(e.npmi == doctest::Approx(expected));
+    CHECK(e.jaccard == doctest::Approx(ab / (na + nb - ab)));
+    CHECK(e.a < e.b);
+  }
+  // SCN5A (6331) and long QT syndrome (D008133) share PMID 15485686 only.
+  bool found = false;
+  for (const auto &e : g.edges)
+    if (g.concepts[e.a].id == "NCBIGene:6331" && g.concepts[e.b].id == "MESH:D008133") {
+      found = true;
+      CHECK(e.pmids == std::vector<std::string>{"15485686"});
+      CHECK(g.concepts[e.a].name == "Na(v)1.5");  // (written twice, SCN5A once)
+    }
+  CHECK(found);
+
+  CoocOptions types;
+  types.types = {"GeneOrGeneProduct", "diseaseorphenotypicfeature"};
+  const CoocGraph gd = grappi::build_cooccurrence(docs, types);
+  for (const auto &c : gd.concepts) CHECK((c.type == "GeneOrGeneProduct" || c.type == "DiseaseOrPhenotypicFeature"));
+  CHECK(gd.edges.size() < g.edges.size());
+
+  CoocOptions sentences;
+  sentences.scope = CoocOptions::Scope::sentence;
+  const CoocGraph gs = grappi::build_cooccurrence(docs, sentences);
+  CHECK(grappi::cooccurrence_relation(sentences) == "cooc.sentence");
+  CHECK(gs.units > g.units);
+  const Pairs by_doc = graph_pairs(g);
+  for (const auto &e : gs.edges) {
+    std::string a = gs.concepts[e.a].id, b = gs.concepts[e.b].id;
+    if (b < a) std::swap(a, b);
+    CHECK(by_doc.count({a, b}));  // a sentence pair is a document pair
+  }
+  CHECK(gs.edges.size() < g.edges.size());
+
+  CoocOptions titles;
+  titles.titles = "only";
+  const CoocGraph gt = grappi::build_cooccurrence(docs, titles);
+  CHECK(gt.concepts.size() < g.concepts.size());
+  // Only the titles' concepts.
+  std::set<std::string> in_titles;
+  for (const Document &doc : docs)
+    for (const auto &a : doc.passages[0].annotations) in_titles.insert(key_of(a.type, a.id));
+  REQUIRE(docs[0].passages[0].type == "title");
+  for (const auto &c : gt.concepts) CHECK(in_titles.count(c.id));
+  CHECK(gt.concepts.size() == in_titles.size());
+
+  CoocOptions two;
+  two.min_count = 2;
+  for (const auto &e : grappi::build_cooccurrence(docs, two).edges) CHECK(e.count >= 2);
+  CoocOptions bad;
+  bad.titles = "some";
+  CHECK_THROWS_AS(grappi::build_cooccurrence(docs, bad), grappi::Error);
+}
+
+TEST_CASE("An as-of snapshot counts only the documents published before that year") {
+  const auto doc = [](const std::string &pmid, const std::string &year, std::vector<std::string> ids) {
+    Document d;
+    d.id = d.pmid = pmid;
+    d.year = year;
+    grappi::DocumentPassage p;
+    p.type = "abstract";
+    for (const std::string &id : ids) {
+      grappi::DocumentAnnotation a;
+      a.offset = p.text.size();
+      a.text = id;
+      a.length = id.size();
+      a.type = "Disease";
+      a.id = "MESH:" + id;
+      p.text += id + " ";
+      p.annotations.push_back(a);
+    }
+    d.passages.push_back(p);
+    return d;
+  };
+  const std::vector<Document> docs = {doc("1", "2001", {"A", "B"}), doc("2", "2010", {"A", "C"}), doc("3", "", {"B", "C"}),
+                                      doc("4", "2004", {"A", "B", "C"})};
+  CoocOptions o;
+  o.as_of = 2005;
+  const CoocGraph g = grappi::build_cooccurrence(docs, o);
+  CHECK(g.documents == 2);
+  CHECK(g.later == 1);
+  CHECK(g.undated == 1);
+  std::map<std::string, std::size_t> count;
+  for (const auto &e : g.edges) count[g.concepts[e.a].id + "-" + g.concepts[e.b].id] = e.count;
+  CHECK(count == std::map<std::string, std::size_t>{{"MESH:A-MESH:B", 2}, {"MESH:A-MESH:C", 1}, {"MESH:B-MESH:C", 1}});
+  const CoocGraph all = grappi::build_cooccurrence(docs);
+  CHECK(all.documents == 4);
+  CHECK(all.edges.size() == 3);
+}
+
+TEST_CASE("A co-occurrence graph is a dataset joined to the proteins by their Entrez ids and removable") {
+  TempDir d;
+  const std::string db = d.file("kb.db");
+  grappi::KnowledgeGraph kg(db);
+  // SCN5A's Entrez id; and 9606 as another gene's Entrez id, which the species 9606 must not join.
+  write_file(d.file("aliases.tsv"), "#string_protein_id\talias\tsource\n9606.ENSP00000328968\t6331\tEnsembl_EntrezGene\n"
+                                    "9606.ENSP00000241052\t9606\tEnsembl_EntrezGene\n");
+  kg.import({{data("9606.protein.info.v12.0.txt.gz")}, {d.file("aliases.tsv"), "aliases"}});
+  const auto before = kg.stats();
+  const grappi::EntityTagger tagger(kg);
+  const auto docs = grappi::read_documents(lit("BioRED.Test.first3.PubTator"));
+  const CoocGraph g = grappi::build_cooccurrence(docs, {}, &tagger);
+  // SCN5A's concept is the STRING protein.
+  const grappi::CoocConcept *scn5a = nullptr;
+  for (const auto &c : g.concepts)
+    if (c.id == "9606.ENSP00000328968") scn5a = &c;
+  REQUIRE(scn5a);
+  bool human = false;
+  for (const auto &c : g.concepts) human = human || (c.id == "NCBITaxon:9606" && c.node == 0);
+  CHECK(human);
+  CHECK(scn5a->node == kg.resolve("SCN5A"));
+  const grappi::FileReport f = grappi::import_cooccurrence(kg, g, d.file("cooc.jsonl"));
+  CHECK(f.edges_created == g.edges.size());
+  CHECK(f.nodes_created == g.concepts.size() - 1);
+  const auto lqt = kg.node_by_external_id("MESH:D008133");
+  REQUIRE(lqt);
+  CHECK(lqt->label == "DiseaseOrPhenotypicFeature");
+  CHECK(lqt->name == "LQTS");  // (written most often)
+  const auto edges = kg.snapshot()->edges_between(scn5a->node, lqt->id);
+  REQUIRE(edges.size() == 1);
+  const auto e = kg.edge(edges[0].edge);
+  REQUIRE(e);
+  CHECK(e->relation == "cooc.document");
+  CHECK(e->pmids == std::vector<int64_t>{15485686});
+  CHECK(e->evidence.rfind("co-occur in 1 document(s), NPMI ", 0) == 0);
+  REQUIRE(e->records.size() == 1);
+  const auto rec = nlohmann::json::parse(e->records[0].record);
+  CHECK(rec["pmids"] == nlohmann::json::array({15485686}));
+  CHECK(rec["count"] == 1);
+  CHECK(rec["years"] == nlohmann::json::array({0}));
+  // The same graph again: already imported.
+  CHECK(grappi::import_cooccurrence(kg, g, d.file("cooc.jsonl")).already_imported);
+  kg.remove_dataset(f.dataset_id);
+  CHECK(kg.stats().edges == before.edges);
+  CHECK(kg.stats().nodes == before.nodes);
+  CHECK_THROWS_AS(grappi::import_cooccurrence(kg, CoocGraph{}, d.file("none.jsonl")), grappi::Error);
+}

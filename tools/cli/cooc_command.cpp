@@ -1,0 +1,98 @@
+// grappi cooc build: a literature co-occurrence graph from annotated documents, stored in the
+// database as a dataset (grappi/cooccurrence.hpp).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+
+namespace grappi::cli {
+
+namespace {
+
+struct CoocArgs {
+  std::string db, format = "detect", out, json, scope = "document";
+  std::vector<std::string> corpora;
+  int as_of = 0;
+  CoocOptions o;
+  bool no_import = false, quiet = false;
+};
+
+void run_build(CoocArgs &a) {
+  CoocOptions o = a.o;
+  o.scope = a.scope == "sentence" ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
+  if (a.as_of) o.as_of = a.as_of;
+  std::vector<Document> docs;
+  for (const std::string &f : a.corpora) {
+    if (!std::ifstream(f)) throw Error(ErrorCode::io, "cooc build: cannot read '" + f + "'");
+    for (Document &d : read_documents(f, document_format(a.format))) docs.push_back(std::move(d));
+  }
+  KnowledgeGraph g = open_graph(a.db, false);
+  const EntityTagger tagger(g);  // (joins gene concepts to the proteins whose aliases hold their ids)
+  const CoocGraph graph = build_cooccurrence(docs, o, &tagger);
+  nlohmann::json j = to_json(graph);
+  std::optional<FileReport> imported;
+  if (!a.no_import && !graph.edges.empty()) {
+    std::string path = a.out;
+    if (path.empty()) {
+      // Next to the database, named by what it holds: the same graph imports once.
+      std::ostringstream name;
+      name << a.db << ".cooc-" << std::hex << std::hash<std::string>{}(j.dump()) << ".jsonl";
+      path = name.str();
+    }
+    imported = import_cooccurrence(g, graph, path);
+    j["import"] = {{"dataset_id", imported->dataset_id}, {"path", imported->path},
+                   {"already_imported", imported->already_imported}, {"edges_created", imported->edges_created},
+                   {"nodes_created", imported->nodes_created}};
+  }
+  if (!a.json.empty()) write_output(a.json, j.dump(2) + "\n");
+  if (a.quiet || a.json == "-") return;
+  std::cout << graph.documents << " document(s), " << graph.units << " unit(s) with a concept, " << graph.concepts.size()
+            << " concept(s), " << graph.edges.size() << " edge(s) (" << cooccurrence_relation(graph.options) << ")";
+  if (graph.unidentified) std::cout << "; " << graph.unidentified << " annotation(s) without a concept id left out";
+  if (o.as_of)
+    std::cout << "; as of " << *o.as_of << ": " << graph.later << " later and " << graph.undated << " undated document(s) left out";
+  std::cout << "\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const auto &e : j["top_edges"])
+    rows.push_back({e["a"]["name"].get<std::string>() + " (" + e["a"]["id"].get<std::string>() + ")",
+                    e["b"]["name"].get<std::string>() + " (" + e["b"]["id"].get<std::string>() + ")",
+                    std::to_string(e["count"].get<std::size_t>()), fmt(e["npmi"].get<double>())});
+  if (!rows.empty()) print_table({"concept", "concept", "count", "npmi"}, rows);
+  if (imported)
+    std::cout << "imported as dataset " << imported->dataset_id << (imported->already_imported ? " (already imported)" : "")
+              << " from " << imported->path << "\n";
+}
+
+}  // namespace
+
+void add_cooc(CLI::App &app) {
+  auto *cooc = app.add_subcommand("cooc", "Literature co-occurrence graphs");
+  cooc->require_subcommand(1);
+  auto a = std::make_shared<CoocArgs>();
+  auto *c = cooc->add_subcommand("build", "Build a co-occurrence graph from annotated documents and store it as a dataset");
+  add_db_option(c, a->db);
+  c->add_option("--corpus", a->corpora, "Annotated documents: PubTator, BioC XML/JSON (repeatable); text goes through the "
+                                        "dictionary")
+      ->required();
+  c->add_option("--format", a->format, "Force the input format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml");
+  c->add_option("--scope", a->scope, "Co-occurrence in the same document or the same sentence")
+      ->check(CLI::IsMember({"document", "sentence"}));
+  c->add_option("--titles", a->o.titles, "Titles: include, only or exclude")->check(CLI::IsMember({"include", "only", "exclude"}));
+  c->add_option("--types", a->o.types, "Concept types kept, comma-separated (e.g. Gene,Disease,Chemical); default: all")
+      ->delimiter(',');
+  c->add_option("--min-count", a->o.min_count, "Edges shared by fewer documents (sentences) are left out");
+  c->add_option("--as-of", a->as_of, "Only documents published before this year");
+  c->add_flag("--dictionary", a->o.dictionary, "Also the dictionary's mentions in annotated passages");
+  c->add_option("--out", a->out, "The dataset's file (grappi JSON lines); default: next to the database");
+  c->add_flag("--no-import", a->no_import, "Build and report only");
+  c->add_option("--json", a->json, "Write the figures and strongest edges as JSON ('-' for standard output)");
+  c->add_flag("--quiet", a->quiet, "No summary on standard output");
+  c->callback([a] { run_build(*a); });
+}
+
+}  // namespace grappi::cli
