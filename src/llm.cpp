@@ -15,6 +15,7 @@
 #include "answer_json.hpp"
 #include "extraction_offline.hpp"
 #include "grounding_offline.hpp"
+#include "hypothesis_offline.hpp"
 #include "grappi/error.hpp"
 #include "http.hpp"
 #include "text_util.hpp"
@@ -254,6 +255,10 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
   out.finish_reason = "stop";
   if (kind.rfind("ground.", 0) == 0) {
     out.content = detail::offline_grounding_answer(t);
+    return out;
+  }
+  if (kind == "hypothesis.explain") {
+    out.content = detail::offline_hypothesis_answer(t);
     return out;
   }
   if (kind == "extract.statements") {

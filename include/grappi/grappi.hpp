@@ -12,6 +12,7 @@
 #include "grappi/entities.hpp"
 #include "grappi/extraction.hpp"
 #include "grappi/grounding.hpp"
+#include "grappi/hypothesis.hpp"
 #include "grappi/ontology.hpp"
 #include "grappi/pcst.hpp"
 #include "grappi/pipeline.hpp"

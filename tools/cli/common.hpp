@@ -39,6 +39,7 @@ void add_ground(CLI::App &app);
 void add_eval(CLI::App &app);
 void add_extract(CLI::App &app);
 void add_cooc(CLI::App &app);
+void add_hypothesize(CLI::App &app);
 /// `eval extraction`, under the eval command add_eval makes.
 void add_eval_extraction(CLI::App &eval);
 

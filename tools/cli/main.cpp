@@ -32,6 +32,7 @@ int main(int argc, char **argv) {
   add_ground(app);
   add_extract(app);
   add_cooc(app);
+  add_hypothesize(app);
   add_eval(app);
   try {
     app.parse(argc, argv);  // a command runs in its callback
