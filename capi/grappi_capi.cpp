@@ -161,6 +161,18 @@ struct Versions<grappi_extract_options> {
   static grappi_extract_options defaults() { return GRAPPI_EXTRACT_OPTIONS_INIT; }
 };
 template <>
+struct Versions<grappi_cooc_options> {
+  static constexpr const char *name = "grappi_cooc_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_cooc_options, path)};
+  static grappi_cooc_options defaults() { return GRAPPI_COOC_OPTIONS_INIT; }
+};
+template <>
+struct Versions<grappi_hypothesis_options> {
+  static constexpr const char *name = "grappi_hypothesis_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_hypothesis_options, concurrency)};
+  static grappi_hypothesis_options defaults() { return GRAPPI_HYPOTHESIS_OPTIONS_INIT; }
+};
+template <>
 struct Versions<grappi_pcst_options> {
   static constexpr const char *name = "grappi_pcst_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_pcst_options, event_order)};
@@ -215,9 +227,9 @@ grappi_status init_options(T *opts, uint32_t version, const char *fn) {
 // ---- conversions to the C++ options ---------------------------------------------------------------
 
 // "obo.is_a, obo.part_of" -> {"obo.is_a", "obo.part_of"}: blanks around the names dropped, empty
-// names skipped.
-std::vector<std::string> relation_list(const char *relations, const char *fn) {
-  const std::string list = text(relations, fn, "relations");
+// names skipped. (Any comma-separated field: `field` names it in messages.)
+std::vector<std::string> relation_list(const char *relations, const char *fn, const char *field = "relations") {
+  const std::string list = text(relations, fn, field);
   std::vector<std::string> out;
   std::size_t start = 0;
   for (;;) {
@@ -936,6 +948,80 @@ grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content, co
                      {"already_imported", f.already_imported}};
     }
     *out_json = copy_out(j.dump());
+    return GRAPPI_OK;
+  });
+}
+
+// ---- co-occurrence and hypotheses -----------------------------------------------------------------
+
+grappi_status grappi_cooc_options_init(grappi_cooc_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_cooc_options_init"); });
+}
+
+grappi_status grappi_graph_cooc_build_json(grappi_graph *g, const char *content, const grappi_cooc_options *opts,
+                                           char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_cooc_build_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string body = text(content, fn, "content");
+    const grappi_cooc_options o = read_options(opts, fn);
+    grappi::CoocOptions co;
+    const std::string scope = text_or(o.scope, "document", fn, "scope");
+    require(scope == "document" || scope == "sentence", fn, "scope must be \"document\" or \"sentence\"");
+    co.scope = scope == "sentence" ? grappi::CoocOptions::Scope::sentence : grappi::CoocOptions::Scope::document;
+    co.titles = text_or(o.titles, "include", fn, "titles");
+    if (o.types) co.types = relation_list(o.types, fn, "types");
+    co.min_count = o.min_count;
+    if (o.as_of) co.as_of = o.as_of;
+    co.dictionary = o.dictionary != 0;
+    const auto docs = grappi::parse_documents(body, grappi::document_format(text_or(o.format, "detect", fn, "format")),
+                                              text_or(o.name, "corpus", fn, "name"));
+    const grappi::EntityTagger tagger(kg);
+    const grappi::CoocGraph graph = grappi::build_cooccurrence(docs, co, &tagger);
+    nlohmann::json j = grappi::to_json(graph);
+    if (const std::string path = text_or(o.path, "", fn, "path"); !path.empty()) {
+      const grappi::FileReport f = grappi::import_cooccurrence(kg, graph, path);
+      j["import"] = {{"dataset_id", f.dataset_id}, {"edges_created", f.edges_created}, {"nodes_created", f.nodes_created},
+                     {"already_imported", f.already_imported}};
+    }
+    *out_json = copy_out(j.dump());
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_hypothesis_options_init(grappi_hypothesis_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_hypothesis_options_init"); });
+}
+
+grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source, const char *target, const char *corpus,
+                                            const grappi_hypothesis_options *opts, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_hypothesize_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string a = text(source, fn, "source"), b = text(target, fn, "target");
+    const grappi_hypothesis_options o = read_options(opts, fn);
+    std::vector<grappi::Document> docs;
+    if (corpus)
+      docs = grappi::parse_documents(text(corpus, fn, "corpus"),
+                                     grappi::document_format(text_or(o.corpus_format, "detect", fn, "corpus_format")), "corpus");
+    grappi::HypothesisOptions ho;
+    if (o.relations) ho.relations = relation_list(o.relations, fn);
+    ho.max_length = o.max_length;
+    ho.paths = o.paths;
+    ho.mask_direct = o.mask_direct != 0;
+    if (o.intermediate_labels) ho.intermediate_labels = relation_list(o.intermediate_labels, fn, "intermediate_labels");
+    ho.context = o.context;
+    ho.rounds = o.rounds;
+    if (o.support_relations) ho.support_relations = relation_list(o.support_relations, fn, "support_relations");
+    ho.max_calls = o.max_calls;
+    ho.max_tokens = o.max_tokens;
+    ho.use_cache = o.use_cache != 0;
+    const auto model = chat_model(o, fn);
+    *out_json = copy_out(grappi::to_json(grappi::hypothesize(kg, *model, a, b, docs, ho)).dump());
     return GRAPPI_OK;
   });
 }

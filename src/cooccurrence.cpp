@@ -100,6 +100,9 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
     }
     ++g.documents;
     std::vector<uint32_t> doc_concepts;
+    // A document without any annotation is text: the dictionary finds its concepts.
+    const bool annotated = std::any_of(d.passages.begin(), d.passages.end(),
+                                       [](const DocumentPassage &p) { return !p.annotations.empty(); });
     for (std::size_t pi = 0; pi < d.passages.size(); ++pi) {
       const DocumentPassage &p = d.passages[pi];
       const bool title = detail::iequals(p.type, "title") || detail::iequals(p.type, "front");
@@ -124,7 +127,7 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
           ++g.mentions;
         }
       }
-      if (tagger && (options.dictionary || p.annotations.empty()))
+      if (tagger && (options.dictionary || !annotated))
         for (const EntityMention &m : tagger->tag(p.text)) {
           const EntityCandidate *c = m.entity();
           if (!c || !type_kept(c->label)) continue;

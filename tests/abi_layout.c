@@ -92,6 +92,42 @@ int main(void) {
   FIELD(grappi_extract_options, import_statements);
   end();
 
+  BEGIN(grappi_cooc_options);
+  FIELD(grappi_cooc_options, version);
+  FIELD(grappi_cooc_options, format);
+  FIELD(grappi_cooc_options, name);
+  FIELD(grappi_cooc_options, scope);
+  FIELD(grappi_cooc_options, titles);
+  FIELD(grappi_cooc_options, types);
+  FIELD(grappi_cooc_options, min_count);
+  FIELD(grappi_cooc_options, as_of);
+  FIELD(grappi_cooc_options, dictionary);
+  FIELD(grappi_cooc_options, path);
+  end();
+
+  BEGIN(grappi_hypothesis_options);
+  FIELD(grappi_hypothesis_options, version);
+  FIELD(grappi_hypothesis_options, relations);
+  FIELD(grappi_hypothesis_options, max_length);
+  FIELD(grappi_hypothesis_options, paths);
+  FIELD(grappi_hypothesis_options, mask_direct);
+  FIELD(grappi_hypothesis_options, intermediate_labels);
+  FIELD(grappi_hypothesis_options, context);
+  FIELD(grappi_hypothesis_options, rounds);
+  FIELD(grappi_hypothesis_options, support_relations);
+  FIELD(grappi_hypothesis_options, corpus_format);
+  FIELD(grappi_hypothesis_options, max_calls);
+  FIELD(grappi_hypothesis_options, max_tokens);
+  FIELD(grappi_hypothesis_options, use_cache);
+  FIELD(grappi_hypothesis_options, llm);
+  FIELD(grappi_hypothesis_options, base_url);
+  FIELD(grappi_hypothesis_options, model);
+  FIELD(grappi_hypothesis_options, api_key_env);
+  FIELD(grappi_hypothesis_options, chat);
+  FIELD(grappi_hypothesis_options, user_data);
+  FIELD(grappi_hypothesis_options, concurrency);
+  end();
+
   BEGIN(grappi_export_options);
   FIELD(grappi_export_options, version);
   FIELD(grappi_export_options, relations);

@@ -847,6 +847,46 @@ int main(int argc, char **argv) {
     CHECK(grappi_extract_options_init(&xo, 2) == GRAPPI_EINVAL);
     remove(bel);
   }
+  {
+    /* A co-occurrence graph of three concepts in two abstracts, stored; then a hypothesis. */
+    const char *corpus =
+        "101|t|Cdc28 and Sic1 in yeast\n"
+        "101|a|Cdc28 phosphorylates Sic1.\n"
+        "101\t0\t5\tCdc28\tGene\tGENE:CDC28\n"
+        "101\t10\t14\tSic1\tGene\tGENE:SIC1\n"
+        "\n"
+        "102|t|Sic1 and Cln2\n"
+        "102|a|Sic1 meets Cln2.\n"
+        "102\t0\t4\tSic1\tGene\tGENE:SIC1\n"
+        "102\t9\t13\tCln2\tGene\tGENE:CLN2\n";
+    grappi_cooc_options co;
+    grappi_hypothesis_options ho;
+    char *json = NULL, jsonl[700];
+    CHECK(grappi_cooc_options_init(&co, GRAPPI_COOC_OPTIONS_VERSION) == GRAPPI_OK);
+    CHECK(grappi_graph_cooc_build_json(g, corpus, &co, &json) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "\"edges\":2") != NULL && strstr(json, "\"import\"") == NULL);
+    grappi_free(json);
+    json = NULL;
+    snprintf(jsonl, sizeof jsonl, "%s.cooc.jsonl", db);
+    co.path = jsonl;
+    CHECK(grappi_graph_cooc_build_json(g, corpus, &co, &json) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "\"edges_created\":2") != NULL);
+    grappi_free(json);
+    json = NULL;
+    co.scope = "paragraph";
+    CHECK(grappi_graph_cooc_build_json(g, corpus, &co, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(grappi_hypothesis_options_init(&ho, GRAPPI_HYPOTHESIS_OPTIONS_VERSION) == GRAPPI_OK);
+    CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "\"stop_reason\":\"converged\"") != NULL);
+    CHECK(json && strstr(json, "\"context\":[\"101\",\"102\"]") != NULL);
+    grappi_free(json);
+    json = NULL;
+    CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "NO:SUCH", corpus, &ho, &json) == GRAPPI_ENOTFOUND && json == NULL);
+    ho.rounds = 0;
+    CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_hypothesis_options_init(&ho, 2) == GRAPPI_EINVAL);
+    remove(jsonl);
+  }
   grappi_graph_free(g);
 
   remove_db(db);

@@ -117,6 +117,38 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(ex.cx2_path == nullptr);
   CHECK(ex.import_statements == 0);
 
+  const grappi_cooc_options co = GRAPPI_COOC_OPTIONS_INIT;
+  const grappi::CoocOptions cooc;
+  CHECK(std::string(co.scope) == "document");
+  CHECK(cooc.scope == grappi::CoocOptions::Scope::document);
+  CHECK(std::string(co.titles) == cooc.titles);
+  CHECK(co.types == nullptr);
+  CHECK(cooc.types.empty());
+  CHECK(co.min_count == cooc.min_count);
+  CHECK(co.as_of == 0);
+  CHECK_FALSE(cooc.as_of);
+  CHECK((co.dictionary != 0) == cooc.dictionary);
+  CHECK(co.path == nullptr);
+
+  const grappi_hypothesis_options ho = GRAPPI_HYPOTHESIS_OPTIONS_INIT;
+  const grappi::HypothesisOptions hopts;
+  CHECK(std::vector<std::string>{ho.relations} == hopts.relations);
+  CHECK(ho.max_length == hopts.max_length);
+  CHECK(ho.paths == hopts.paths);
+  CHECK((ho.mask_direct != 0) == hopts.mask_direct);
+  CHECK(ho.intermediate_labels == nullptr);
+  CHECK(hopts.intermediate_labels.empty());
+  CHECK(ho.context == hopts.context);
+  CHECK(ho.rounds == hopts.rounds);
+  CHECK(ho.support_relations == nullptr);
+  CHECK(hopts.support_relations.empty());
+  CHECK(ho.max_calls == hopts.max_calls);
+  CHECK(ho.max_tokens == hopts.max_tokens);
+  CHECK((ho.use_cache != 0) == hopts.use_cache);
+  CHECK(std::string(ho.llm) == chat.kind);
+  CHECK(std::string(ho.base_url) == chat.openai.base_url);
+  CHECK(std::string(ho.api_key_env) == chat.openai.api_key_env);
+
   const grappi_pcst_options p = GRAPPI_PCST_OPTIONS_INIT;
   const grappi::PcstOptions po;
   CHECK(p.root == po.root);

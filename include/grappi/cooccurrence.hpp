@@ -36,9 +36,8 @@ struct CoocOptions {
   /// Only documents published before this year (their year known); documents without a year
   /// are left out and counted. Unset: every document.
   std::optional<int> as_of;
-  /// Text without annotations goes through the dictionary tagger (Extractor's grounding) when
-  /// the graph is built over a knowledge base; true also adds dictionary mentions to
-  /// annotated passages.
+  /// A document without annotations goes through the dictionary tagger when the graph is built
+  /// with one; true also adds the dictionary's mentions to annotated documents.
   bool dictionary = false;
 };
 

@@ -649,6 +649,92 @@ GRAPPI_API grappi_status grappi_extract_options_init(grappi_extract_options *opt
 GRAPPI_API grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content,
                                                    const grappi_extract_options *opts, char **out_json);
 
+/* ---- co-occurrence graphs and hypotheses ------------------------------------------------- */
+
+/** The current version of ::grappi_cooc_options (the library accepts 1 to this). */
+#define GRAPPI_COOC_OPTIONS_VERSION 1
+/** Options of grappi_graph_cooc_build_json() (README "Literature co-occurrence and hypotheses"). */
+typedef struct grappi_cooc_options {
+  uint32_t version;       /**< #GRAPPI_COOC_OPTIONS_VERSION */
+  const char *format;     /**< the corpus format: "detect" (default; NULL too), "pubtator", "bioc-xml", "bioc-json", "text", "ppi-xml" */
+  const char *name;       /**< the corpus's name in messages; NULL: "corpus" */
+  const char *scope;      /**< "document" (default; NULL too) or "sentence" */
+  const char *titles;     /**< "include" (default; NULL too), "only" or "exclude" */
+  const char *types;      /**< comma-separated concept types kept; NULL: every type */
+  size_t min_count;       /**< edges shared by fewer units are left out, default 1 */
+  int32_t as_of;          /**< only documents published before this year; 0: every document */
+  int32_t dictionary;     /**< non-zero: also the dictionary's mentions in annotated passages */
+  const char *path;       /**< the dataset's file (grappi JSON lines); NULL: build and report only */
+} grappi_cooc_options;
+/** The defaults of ::grappi_cooc_options, as an initializer. */
+#define GRAPPI_COOC_OPTIONS_INIT {GRAPPI_COOC_OPTIONS_VERSION, "detect", "corpus", "document", "include", NULL, 1, 0, 0, NULL}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_COOC_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_cooc_options_init(grappi_cooc_options *opts, uint32_t version);
+
+/**
+ * @brief Builds a literature co-occurrence graph from annotated documents (gene concepts joined
+ *        to the graph's proteins by their Entrez ids) and, with a path, stores it as a dataset.
+ * @param g The graph.
+ * @param content The corpus (PubTator, BioC XML or JSON, ...), UTF-8.
+ * @param opts Options, or NULL for the defaults (build and report only).
+ * @param[out] out_json The figures and strongest edges (`grappi cooc build --json`), with
+ *        "import" ({"dataset_id", "edges_created", "nodes_created", "already_imported"}) when
+ *        stored; free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EPARSE for a malformed corpus; #GRAPPI_EINVAL for bad options or
+ *         a graph without edges to store; #GRAPPI_EIO when the path cannot be written.
+ */
+GRAPPI_API grappi_status grappi_graph_cooc_build_json(grappi_graph *g, const char *content,
+                                                      const grappi_cooc_options *opts, char **out_json);
+
+/** The current version of ::grappi_hypothesis_options (the library accepts 1 to this). */
+#define GRAPPI_HYPOTHESIS_OPTIONS_VERSION 1
+/** Options of grappi_graph_hypothesize_json(). */
+typedef struct grappi_hypothesis_options {
+  uint32_t version;              /**< #GRAPPI_HYPOTHESIS_OPTIONS_VERSION */
+  const char *relations;         /**< comma-separated relations the paths follow; NULL: "cooc.document" */
+  size_t max_length;             /**< edges in a path at most, default 4 */
+  size_t paths;                  /**< ranked paths kept, default 10 */
+  int32_t mask_direct;           /**< non-zero: leave out the direct edge */
+  const char *intermediate_labels; /**< comma-separated labels the intermediate concepts must have; NULL: any */
+  size_t context;                /**< abstracts given to the model, default 7 */
+  size_t rounds;                 /**< explanations at most, default 5 */
+  const char *support_relations; /**< comma-separated relations that support a sentence's pair; NULL: any */
+  const char *corpus_format;     /**< the corpus format: "detect" (default; NULL too), ... */
+  size_t max_calls;              /**< model-call budget, 0 = none */
+  int64_t max_tokens;            /**< token budget, 0 = none */
+  int32_t use_cache;             /**< default 1: read and write the database's response cache */
+  const char *llm;               /**< "extractive" (default; quoted sentences, not a language model), "openai" or "callback" */
+  const char *base_url;          /**< openai: default "http://127.0.0.1:8080/v1" */
+  const char *model;             /**< openai: model name (required); callback: its name, part of the cache key */
+  const char *api_key_env;       /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
+  grappi_chat_fn chat;           /**< callback: called with the request JSON, whose "task" has "kind" "hypothesis.explain" */
+  void *user_data;               /**< passed to chat */
+  size_t concurrency;            /**< model calls in flight, default 1 */
+} grappi_hypothesis_options;
+/** The defaults of ::grappi_hypothesis_options, as an initializer. */
+#define GRAPPI_HYPOTHESIS_OPTIONS_INIT                                                                                 \
+  {GRAPPI_HYPOTHESIS_OPTIONS_VERSION, "cooc.document", 4, 10, 0, NULL, 7, 5, NULL, "detect", 0, 0, 1, "extractive",     \
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_HYPOTHESIS_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_hypothesis_options_init(grappi_hypothesis_options *opts, uint32_t version);
+
+/**
+ * @brief How two concepts may be related: ranked paths between them, an explanation from the
+ *        abstracts behind the best paths, every sentence checked against the graph and re-worked.
+ * @param g The graph (with a co-occurrence graph, see grappi_graph_cooc_build_json()).
+ * @param source,target The two concepts (names, aliases or ids).
+ * @param corpus The documents whose abstracts are the context (UTF-8), or NULL for none.
+ * @param opts Options, or NULL for the defaults (the offline model).
+ * @param[out] out_json The result (`grappi hypothesize --json`); free with grappi_free().
+ * @return #GRAPPI_OK: model failures are in the JSON; #GRAPPI_ENOTFOUND for a concept that does
+ *         not resolve; #GRAPPI_EINVAL for bad options.
+ */
+GRAPPI_API grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source, const char *target,
+                                                       const char *corpus, const grappi_hypothesis_options *opts,
+                                                       char **out_json);
+
 /* ---- prize-collecting Steiner tree ------------------------------------------------------ */
 
 /** A PCST solver: keeps its buffers between solves. Not thread-safe: use one per thread. */

@@ -140,6 +140,21 @@ class _ExtractOptions(ctypes.Structure):
                 ("bel_path", ctypes.c_char_p), ("cx2_path", ctypes.c_char_p), ("import_statements", ctypes.c_int32)]
 
 
+class _CoocOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("format", ctypes.c_char_p), ("name", ctypes.c_char_p),
+                ("scope", ctypes.c_char_p), ("titles", ctypes.c_char_p), ("types", ctypes.c_char_p),
+                ("min_count", _size), ("as_of", ctypes.c_int32), ("dictionary", ctypes.c_int32), ("path", ctypes.c_char_p)]
+
+
+class _HypothesisOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("relations", ctypes.c_char_p), ("max_length", _size), ("paths", _size),
+                ("mask_direct", ctypes.c_int32), ("intermediate_labels", ctypes.c_char_p), ("context", _size),
+                ("rounds", _size), ("support_relations", ctypes.c_char_p), ("corpus_format", ctypes.c_char_p),
+                ("max_calls", _size), ("max_tokens", _i64), ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p),
+                ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p),
+                ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p), ("concurrency", _size)]
+
+
 class _PcstOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("root", _i64), ("num_clusters", ctypes.c_int32),
                 ("pruning", ctypes.c_char_p), ("improve", ctypes.c_int32), ("event_order", ctypes.c_int32)]
@@ -156,10 +171,12 @@ _MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _Win
             "grappi_export_options": _ExportOptions,
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
             "grappi_ground_options": _GroundOptions, "grappi_extract_options": _ExtractOptions,
+            "grappi_cooc_options": _CoocOptions, "grappi_hypothesis_options": _HypothesisOptions,
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult}
 _VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
              "grappi_retrieve_options": 2,
              "grappi_explore_options": 2, "grappi_ground_options": 1, "grappi_extract_options": 1,
+             "grappi_cooc_options": 1, "grappi_hypothesis_options": 1,
              "grappi_pcst_options": 1,
              "grappi_pcst_result": 1}
 
@@ -181,6 +198,12 @@ _ground = _fn("grappi_graph_ground_json", _status, ctypes.c_void_p, ctypes.c_cha
 _extract_init = _fn("grappi_extract_options_init", _status, ctypes.POINTER(_ExtractOptions), ctypes.c_uint32)
 _extract = _fn("grappi_graph_extract_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_ExtractOptions),
                ctypes.POINTER(ctypes.c_void_p))
+_cooc_init = _fn("grappi_cooc_options_init", _status, ctypes.POINTER(_CoocOptions), ctypes.c_uint32)
+_cooc_build = _fn("grappi_graph_cooc_build_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_CoocOptions),
+                  ctypes.POINTER(ctypes.c_void_p))
+_hypothesis_init = _fn("grappi_hypothesis_options_init", _status, ctypes.POINTER(_HypothesisOptions), ctypes.c_uint32)
+_hypothesize = _fn("grappi_graph_hypothesize_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                   ctypes.c_char_p, ctypes.POINTER(_HypothesisOptions), ctypes.POINTER(ctypes.c_void_p))
 _explore_init = _fn("grappi_explore_options_init", _status, ctypes.POINTER(_ExploreOptions), ctypes.c_uint32)
 _explore = _fn("grappi_graph_explore_json", _status, ctypes.c_void_p, _i64, ctypes.c_char_p,
                ctypes.POINTER(_ExploreOptions), ctypes.POINTER(ctypes.c_void_p))
@@ -220,7 +243,7 @@ def _take_string(ptr):
 
 
 def _set_model(o, llm, base_url, model, api_key_env, chat):
-    """Fills the model fields of explore, ground or extract options; returns the C callback (or None),
+    """Fills the model fields of explore, ground, extract or hypothesis options; returns the C callback (or None),
     which must stay referenced during the call."""
     o.llm = llm.encode()
     if base_url:
@@ -435,6 +458,35 @@ class Graph:
         callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         _check(_extract(self._handle(), content.encode(), ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def cooc_build(self, content, scope="document", titles="include", types=None, min_count=1, as_of=0,
+                   dictionary=False, path=None, format="detect"):
+        """A literature co-occurrence graph of an annotated corpus (PubTator, BioC), stored as a
+        dataset at path when given (the figures and strongest edges as a dict)."""
+        o = _options("grappi_cooc_options", _cooc_init)
+        o.format, o.scope, o.titles = format.encode(), scope.encode(), titles.encode()
+        o.types = ",".join(types).encode() if types else None
+        o.min_count, o.as_of, o.dictionary = min_count, as_of, 1 if dictionary else 0
+        o.path = os.fsencode(path) if path else None
+        p = ctypes.c_void_p()
+        _check(_cooc_build(self._handle(), content.encode(), ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def hypothesize(self, source, target, corpus=None, relations=("cooc.document",), max_length=4, paths=10,
+                    mask_direct=False, context=7, rounds=5, llm="extractive", base_url=None, model=None,
+                    api_key_env=None, chat=None, use_cache=True, max_calls=0):
+        """How two concepts may be related: ranked paths, an explanation from the corpus's
+        abstracts, each sentence checked against the graph (the result as a dict). The
+        callback's request "task" has "kind" "hypothesis.explain"."""
+        o = _options("grappi_hypothesis_options", _hypothesis_init)
+        o.relations = ",".join(relations).encode()
+        o.max_length, o.paths, o.context, o.rounds, o.max_calls = max_length, paths, context, rounds, max_calls
+        o.mask_direct, o.use_cache = 1 if mask_direct else 0, 1 if use_cache else 0
+        callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
+        p = ctypes.c_void_p()
+        _check(_hypothesize(self._handle(), source.encode(), target.encode(), corpus.encode() if corpus else None,
+                            ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def pagerank(self, seeds=(), top=10, damping=0.85):

@@ -116,6 +116,16 @@ class GraphTest(unittest.TestCase):
             self.assertEqual((s["status"], s["origin"], s["canonical"]), ("valid", "repaired", "complex(p(SGD:CDC28), p(SGD:SIC1))"))
             with self.assertRaises(grappi.Error):
                 g.extract(paper, import_statements=True)  # (no bel_path)
+            # A co-occurrence graph of two abstracts, then a hypothesis through it.
+            corpus = ("101|t|Cdc28 and Sic1\n101|a|x\n101\t0\t5\tCdc28\tGene\tGENE:CDC28\n101\t10\t14\tSic1\tGene\tGENE:SIC1\n\n"
+                      "102|t|Sic1 and Cln2\n102|a|y\n102\t0\t4\tSic1\tGene\tGENE:SIC1\n102\t9\t13\tCln2\tGene\tGENE:CLN2\n")
+            lit = grappi.Graph(os.path.join(d, "lit.db"))
+            built = lit.cooc_build(corpus, path=os.path.join(d, "cooc.jsonl"))
+            self.assertEqual((built["edges"], built["import"]["edges_created"]), (2, 2))
+            h = lit.hypothesize("GENE:CDC28", "GENE:CLN2", corpus)
+            self.assertEqual(h["stop_reason"], "converged")
+            self.assertEqual([p["names"] for p in h["paths"]], [["Cdc28", "Sic1", "Cln2"]])
+            lit.close()
             # BEL with the graph's identifiers: a GO term by name or by id, one canonical form.
             g.import_file(os.path.join(DATA, "ontology", "goslim_generic.obo"))
             r = g.bel_validate("p(HGNC:AKT1) -> bp(GO:autophagy)\np(HGNC:AKT1) -> bp(GO:0006914)\n")

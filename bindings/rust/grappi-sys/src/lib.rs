@@ -208,6 +208,46 @@ pub struct grappi_extract_options {
     pub import_statements: i32,
 }
 
+pub const GRAPPI_COOC_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_cooc_options {
+    pub version: u32,
+    pub format: *const c_char,
+    pub name: *const c_char,
+    pub scope: *const c_char,
+    pub titles: *const c_char,
+    pub types: *const c_char,
+    pub min_count: usize,
+    pub as_of: i32,
+    pub dictionary: i32,
+    pub path: *const c_char,
+}
+
+pub const GRAPPI_HYPOTHESIS_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_hypothesis_options {
+    pub version: u32,
+    pub relations: *const c_char,
+    pub max_length: usize,
+    pub paths: usize,
+    pub mask_direct: i32,
+    pub intermediate_labels: *const c_char,
+    pub context: usize,
+    pub rounds: usize,
+    pub support_relations: *const c_char,
+    pub corpus_format: *const c_char,
+    pub max_calls: usize,
+    pub max_tokens: i64,
+    pub use_cache: i32,
+    pub llm: *const c_char,
+    pub base_url: *const c_char,
+    pub model: *const c_char,
+    pub api_key_env: *const c_char,
+    pub chat: grappi_chat_fn,
+    pub user_data: *mut c_void,
+    pub concurrency: usize,
+}
+
 pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_pcst_options {
@@ -284,6 +324,13 @@ extern "C" {
     pub fn grappi_extract_options_init(opts: *mut grappi_extract_options, version: u32) -> grappi_status;
     pub fn grappi_graph_extract_json(g: *mut grappi_graph, content: *const c_char, opts: *const grappi_extract_options,
                                      out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_cooc_options_init(opts: *mut grappi_cooc_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_cooc_build_json(g: *mut grappi_graph, content: *const c_char, opts: *const grappi_cooc_options,
+                                        out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_hypothesis_options_init(opts: *mut grappi_hypothesis_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_hypothesize_json(g: *mut grappi_graph, source: *const c_char, target: *const c_char,
+                                         corpus: *const c_char, opts: *const grappi_hypothesis_options,
+                                         out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_bel_validate(g: *mut grappi_graph, text: *const c_char, flags: u32, out_json: *mut *mut c_char,
                                      out_errors: *mut usize) -> grappi_status;
     pub fn grappi_graph_pagerank(g: *mut grappi_graph, seeds: *const i64, seed_count: usize, damping: c_double,
@@ -368,6 +415,12 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                             taxon, min_passage_chars, max_calls, max_tokens, dry_run, use_cache, llm,
                                             base_url, model, api_key_env, chat, user_data, concurrency,
                                             include_flagged, bel_path, cx2_path, import_statements),
+        "grappi_cooc_options" => layout!(grappi_cooc_options; version, format, name, scope, titles, types, min_count,
+                                         as_of, dictionary, path),
+        "grappi_hypothesis_options" => layout!(grappi_hypothesis_options; version, relations, max_length, paths,
+                                               mask_direct, intermediate_labels, context, rounds, support_relations,
+                                               corpus_format, max_calls, max_tokens, use_cache, llm, base_url, model,
+                                               api_key_env, chat, user_data, concurrency),
         "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
         "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
                                         net_worth, objective_before_improve, improve_rounds),

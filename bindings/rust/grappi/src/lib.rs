@@ -308,6 +308,62 @@ impl Default for GroundOptions {
     }
 }
 
+/// Options of [`Graph::cooc_build`] (defaults as the C API's; README "Literature co-occurrence").
+#[derive(Clone, Debug)]
+pub struct CoocOptions {
+    /// "document" or "sentence".
+    pub scope: String,
+    /// "include", "only" or "exclude".
+    pub titles: String,
+    /// Concept types kept (empty: every type).
+    pub types: Vec<String>,
+    pub min_count: usize,
+    /// Only documents published before this year (0: every document).
+    pub as_of: i32,
+    /// The dataset's file; None: build and report only.
+    pub path: Option<PathBuf>,
+}
+
+impl Default for CoocOptions {
+    fn default() -> Self {
+        CoocOptions { scope: "document".into(), titles: "include".into(), types: vec![], min_count: 1, as_of: 0, path: None }
+    }
+}
+
+/// Options of [`Graph::hypothesize`] (defaults as the C API's).
+#[derive(Clone, Debug)]
+pub struct HypothesisOptions {
+    /// Relations the paths follow.
+    pub relations: Vec<String>,
+    pub max_length: usize,
+    pub paths: usize,
+    pub mask_direct: bool,
+    /// Abstracts given to the model.
+    pub context: usize,
+    /// Explanations at most.
+    pub rounds: usize,
+    /// "extractive" (quoted sentences, not a language model) or "openai" (then base_url and model).
+    pub llm: String,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+}
+
+impl Default for HypothesisOptions {
+    fn default() -> Self {
+        HypothesisOptions {
+            relations: vec!["cooc.document".into()],
+            max_length: 4,
+            paths: 10,
+            mask_direct: false,
+            context: 7,
+            rounds: 5,
+            llm: "extractive".into(),
+            base_url: None,
+            model: None,
+        }
+    }
+}
+
 /// Options of [`Graph::extract`] (defaults as the C API's; README "From papers to BEL").
 #[derive(Clone, Debug)]
 pub struct ExtractOptions {
@@ -392,6 +448,50 @@ impl Graph {
         opts.import_statements = o.import as i32;
         let mut out = ptr::null_mut();
         check(unsafe { sys::grappi_graph_extract_json(self.h, c.as_ptr(), &opts, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    /// A literature co-occurrence graph of an annotated corpus (PubTator, BioC), stored as a
+    /// dataset when `o.path` is set; the figures and strongest edges as the library's JSON.
+    pub fn cooc_build(&self, content: &str, o: &CoocOptions) -> Result<String> {
+        let (c, scope, titles) = (cstring(content)?, cstring(&o.scope)?, cstring(&o.titles)?);
+        let types = if o.types.is_empty() { None } else { Some(cstring(&o.types.join(","))?) };
+        let path = o.path.as_ref().map(|p| cstring(&p.to_string_lossy())).transpose()?;
+        let mut opts = init(|p| unsafe { sys::grappi_cooc_options_init(p, sys::GRAPPI_COOC_OPTIONS_VERSION) })?;
+        opts.scope = scope.as_ptr();
+        opts.titles = titles.as_ptr();
+        opts.types = types.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        opts.min_count = o.min_count;
+        opts.as_of = o.as_of;
+        opts.path = path.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_cooc_build_json(self.h, c.as_ptr(), &opts, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    /// How two concepts may be related: ranked paths, an explanation from the corpus's abstracts
+    /// checked against the graph, as the library's JSON.
+    pub fn hypothesize(&self, source: &str, target: &str, corpus: Option<&str>, o: &HypothesisOptions) -> Result<String> {
+        let (s, t, llm) = (cstring(source)?, cstring(target)?, cstring(&o.llm)?);
+        let docs = corpus.map(cstring).transpose()?;
+        let relations = cstring(&o.relations.join(","))?;
+        let base = o.base_url.as_deref().map(cstring).transpose()?;
+        let model = o.model.as_deref().map(cstring).transpose()?;
+        let mut opts = init(|p| unsafe { sys::grappi_hypothesis_options_init(p, sys::GRAPPI_HYPOTHESIS_OPTIONS_VERSION) })?;
+        opts.relations = relations.as_ptr();
+        opts.max_length = o.max_length;
+        opts.paths = o.paths;
+        opts.mask_direct = o.mask_direct as i32;
+        opts.context = o.context;
+        opts.rounds = o.rounds;
+        opts.llm = llm.as_ptr();
+        if let Some(b) = &base {
+            opts.base_url = b.as_ptr();
+        }
+        opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        let mut out = ptr::null_mut();
+        let docs_ptr = docs.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        check(unsafe { sys::grappi_graph_hypothesize_json(self.h, s.as_ptr(), t.as_ptr(), docs_ptr, &opts, &mut out) })?;
         Ok(unsafe { take_string(out) })
     }
 

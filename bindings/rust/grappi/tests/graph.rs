@@ -75,6 +75,16 @@ fn interactions_and_ontologies() {
     let x = g.extract(paper, &xo).unwrap();
     assert!(x.contains("\"canonical\":\"complex(p(SGD:CDC28), p(SGD:SIC1))\""), "{x}");
     assert!(x.contains("\"import\":{\"already_imported\":false"), "{x}");
+    // A co-occurrence graph of two abstracts, stored; then a hypothesis through it.
+    let corpus = "101|t|Cdc28 and Sic1\n101|a|x\n101\t0\t5\tCdc28\tGene\tGENE:CDC28\n101\t10\t14\tSic1\tGene\tGENE:SIC1\n\n\
+                  102|t|Sic1 and Cln2\n102|a|y\n102\t0\t4\tSic1\tGene\tGENE:SIC1\n102\t9\t13\tCln2\tGene\tGENE:CLN2\n";
+    let co = grappi::CoocOptions { path: Some(dir.join("cooc.jsonl")), ..Default::default() };
+    let built = g.cooc_build(corpus, &co).unwrap();
+    assert!(built.contains("\"edges_created\":2"), "{built}");
+    let h = g.hypothesize("GENE:CDC28", "GENE:CLN2", Some(corpus), &grappi::HypothesisOptions::default()).unwrap();
+    assert!(h.contains("\"stop_reason\":\"converged\""), "{h}");
+    let bad = grappi::HypothesisOptions { rounds: 0, ..Default::default() };
+    assert_eq!(g.hypothesize("GENE:CDC28", "GENE:CLN2", None, &bad).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     let no_file = grappi::ExtractOptions { import: true, ..Default::default() };
     assert_eq!(g.extract(paper, &no_file).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     drop(copy);
