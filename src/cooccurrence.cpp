@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -68,7 +69,8 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
     return types.empty() || std::find(types.begin(), types.end(), detail::lower_copy(t)) != types.end();
   };
   std::unordered_map<std::string, uint32_t> index_of;
-  std::vector<std::map<std::string, std::size_t>> spellings;  // per concept: mention text -> count
+  std::vector<std::unordered_map<std::string, std::size_t>> spellings;  // per concept: mention text -> count
+  std::unordered_map<std::string, uint32_t> by_annotation;  // "type\x1fid" -> concept (looked up once)
   const auto concept_of = [&](const std::string &id, const std::string &name, const std::string &type, int64_t node) {
     auto [it, fresh] = index_of.emplace(id, static_cast<uint32_t>(g.concepts.size()));
     if (fresh) {
@@ -83,17 +85,37 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
     return it->second;
   };
   // The units: each a document index and its concepts.
-  std::vector<std::size_t> unit_doc;
+  std::vector<uint32_t> unit_doc;  // the graph document of each unit
   std::vector<std::vector<uint32_t>> unit_concepts;
+  // Documents in the order of their PubMed ids (else ids), so that each edge's documents come out
+  // of the column intersection already sorted.
+  std::vector<std::string> key(documents.size());
+  std::vector<int> year(documents.size());
+  std::vector<std::size_t> order(documents.size());
   for (std::size_t di = 0; di < documents.size(); ++di) {
+    key[di] = documents[di].pmid.empty() ? documents[di].id : documents[di].pmid;
+    year[di] = std::max(0, std::atoi(documents[di].year.c_str()));
+    order[di] = di;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return key[x] < key[y]; });
+  // Documents with one PubMed id are one document of the graph.
+  std::vector<uint32_t> graph_doc(documents.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::size_t di = order[i];
+    if (i == 0 || key[di] != key[order[i - 1]]) {
+      g.pmids.push_back(key[di]);
+      g.years.push_back(year[di]);
+    }
+    graph_doc[di] = static_cast<uint32_t>(g.pmids.size() - 1);
+  }
+  for (const std::size_t di : order) {
     const Document &d = documents[di];
     if (options.as_of) {
-      const int year = std::atoi(d.year.c_str());
-      if (year <= 0) {
+      if (year[di] <= 0) {
         ++g.undated;
         continue;
       }
-      if (year >= *options.as_of) {
+      if (year[di] >= *options.as_of) {
         ++g.later;
         continue;
       }
@@ -118,12 +140,18 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
         for (std::string_view one : detail::split_view(a.id, ';')) {
           const std::string id = detail::trim_copy(one);
           if (id.empty() || id == "-") continue;
-          std::vector<EntityCandidate> joined;
-          if (tagger && (detail::gene_type(a.type) || id.find(':') != std::string::npos)) joined = tagger->by_id(id);
-          if (joined.size() == 1)
-            found.emplace_back(a.offset, concept_of(joined[0].id, a.text, a.type, joined[0].node));
-          else
-            found.emplace_back(a.offset, concept_of(concept_id(a.type, id), a.text, a.type, 0));
+          const std::string seen = a.type + '\x1f' + id;
+          if (auto hit = by_annotation.find(seen); hit != by_annotation.end()) {
+            ++spellings[hit->second][a.text];
+            found.emplace_back(a.offset, hit->second);
+          } else {
+            std::vector<EntityCandidate> joined;
+            if (tagger && (detail::gene_type(a.type) || id.find(':') != std::string::npos)) joined = tagger->by_id(id);
+            const uint32_t c = joined.size() == 1 ? concept_of(joined[0].id, a.text, a.type, joined[0].node)
+                                                  : concept_of(concept_id(a.type, id), a.text, a.type, 0);
+            by_annotation.emplace(seen, c);
+            found.emplace_back(a.offset, c);
+          }
           ++g.mentions;
         }
       }
@@ -152,7 +180,7 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
         std::sort(cs.begin(), cs.end());
         cs.erase(std::unique(cs.begin(), cs.end()), cs.end());
         if (cs.empty()) continue;
-        unit_doc.push_back(di);
+        unit_doc.push_back(graph_doc[di]);
         unit_concepts.push_back(std::move(cs));
       }
     }
@@ -160,7 +188,7 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
       std::sort(doc_concepts.begin(), doc_concepts.end());
       doc_concepts.erase(std::unique(doc_concepts.begin(), doc_concepts.end()), doc_concepts.end());
       if (doc_concepts.empty()) continue;
-      unit_doc.push_back(di);
+      unit_doc.push_back(graph_doc[di]);
       unit_concepts.push_back(std::move(doc_concepts));
     }
   }
@@ -168,7 +196,7 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
   for (std::size_t c = 0; c < g.concepts.size(); ++c) {
     std::size_t best = 0;
     for (const auto &[text, n] : spellings[c])
-      if (n > best) best = n, g.concepts[c].name = text;
+      if (n > best || (n == best && text < g.concepts[c].name)) best = n, g.concepts[c].name = text;
   }
   // D: units × concepts, boolean; DᵀD: the counts.
   std::vector<Eigen::Triplet<int>> triplets;
@@ -193,8 +221,9 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
       const std::size_t na = g.concepts[e.a].units, nb = g.concepts[e.b].units;
       e.npmi = npmi(e.count, na, nb, g.units);
       e.jaccard = double(e.count) / double(na + nb - e.count);
-      // The units both columns hold (sorted): their documents.
-      std::vector<std::size_t> docs;
+      // The units both columns hold: their documents, in PubMed id order (a document's units
+      // are consecutive).
+      uint32_t last = UINT32_MAX;
       for (const int *x = inner + outer[a], *xe = inner + outer[a + 1], *y = inner + outer[b], *ye = inner + outer[b + 1];
            x != xe && y != ye;) {
         if (*x < *y) {
@@ -202,22 +231,11 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
         } else if (*y < *x) {
           ++y;
         } else {
-          docs.push_back(unit_doc[static_cast<std::size_t>(*x)]);
+          const uint32_t doc = unit_doc[static_cast<std::size_t>(*x)];
+          if (doc != last) e.documents.push_back(doc);
+          last = doc;
           ++x, ++y;
         }
-      }
-      std::sort(docs.begin(), docs.end());
-      docs.erase(std::unique(docs.begin(), docs.end()), docs.end());
-      std::vector<std::pair<std::string, int>> cited;
-      for (std::size_t di : docs) {
-        const Document &doc = documents[di];
-        cited.emplace_back(doc.pmid.empty() ? doc.id : doc.pmid, std::atoi(doc.year.c_str()));
-      }
-      std::sort(cited.begin(), cited.end());
-      cited.erase(std::unique(cited.begin(), cited.end()), cited.end());
-      for (auto &[pmid, year] : cited) {
-        e.pmids.push_back(std::move(pmid));
-        e.years.push_back(std::max(0, year));
       }
       g.edges.push_back(std::move(e));
     }
@@ -245,13 +263,16 @@ FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &g, const std
       ++line;
       // PubMed ids as numbers (Edge::pmids); other document ids apart.
       json pmids = json::array(), others = json::array();
-      for (const std::string &p : e.pmids) {
+      json years = json::array();
+      for (uint32_t doc : e.documents) {
+        const std::string &p = g.pmids[doc];
+        years.push_back(g.years[doc]);
         if (!p.empty() && p.size() < 19 && p.find_first_not_of("0123456789") == std::string::npos)
           pmids.push_back(std::stoll(p));
         else
           others.push_back(p);
       }
-      json record = {{"count", e.count}, {"npmi", e.npmi}, {"jaccard", e.jaccard}, {"pmids", pmids}, {"years", e.years}};
+      json record = {{"count", e.count}, {"npmi", e.npmi}, {"jaccard", e.jaccard}, {"pmids", pmids}, {"years", years}};
       if (!others.empty()) record["documents"] = others;
       char npmi[32];
       std::snprintf(npmi, sizeof npmi, "%.3f", e.npmi);
@@ -277,6 +298,13 @@ FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &g, const std
     if (ec) throw Error(ErrorCode::io, "co-occurrence: cannot write '" + path + "': " + ec.message());
   }
   return kg.import({{path, "jsonl"}}).files.at(0);
+}
+
+std::vector<std::string> CoocGraph::pmids_of(const CoocEdge &e) const {
+  std::vector<std::string> out;
+  out.reserve(e.documents.size());
+  for (uint32_t d : e.documents) out.push_back(pmids[d]);
+  return out;
 }
 
 json to_json(const CoocGraph &g, std::size_t top_edges) {
@@ -305,7 +333,7 @@ json to_json(const CoocGraph &g, std::size_t top_edges) {
     const CoocConcept &a = g.concepts[e.a], &b = g.concepts[e.b];
     top.push_back({{"a", {{"id", a.id}, {"name", a.name}, {"type", a.type}}},
                    {"b", {{"id", b.id}, {"name", b.name}, {"type", b.type}}},
-                   {"count", e.count}, {"npmi", e.npmi}, {"jaccard", e.jaccard}, {"pmids", e.pmids}});
+                   {"count", e.count}, {"npmi", e.npmi}, {"jaccard", e.jaccard}, {"pmids", g.pmids_of(e)}});
   }
   j["top_edges"] = std::move(top);
   return j;

@@ -5,6 +5,7 @@
 // proteins whose aliases hold their Entrez ids, removable, imported once).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -63,8 +64,10 @@ Pairs graph_pairs(const CoocGraph &g) {
   for (const auto &e : g.edges) {
     std::string a = g.concepts[e.a].id, b = g.concepts[e.b].id;
     if (b < a) std::swap(a, b);
-    out[{a, b}] = std::set<std::string>(e.pmids.begin(), e.pmids.end());
-    CHECK(e.count == e.pmids.size());  // (documents: one unit each)
+    const auto pmids = g.pmids_of(e);
+    out[{a, b}] = std::set<std::string>(pmids.begin(), pmids.end());
+    CHECK(e.count == pmids.size());  // (documents: one unit each)
+    CHECK(std::is_sorted(pmids.begin(), pmids.end()));
   }
   return out;
 }
@@ -116,7 +119,7 @@ TEST_CASE("Co-occurrence weights follow from the counts and the options filter w
   for (const auto &e : g.edges)
     if (g.concepts[e.a].id == "NCBIGene:6331" && g.concepts[e.b].id == "MESH:D008133") {
       found = true;
-      CHECK(e.pmids == std::vector<std::string>{"15485686"});
+      CHECK(g.pmids_of(e) == std::vector<std::string>{"15485686"});
       CHECK(g.concepts[e.a].name == "Na(v)1.5");  // (written twice, SCN5A once)
     }
   CHECK(found);

@@ -61,12 +61,16 @@ struct CoocEdge {
   std::size_t count = 0;     ///< units shared
   double npmi = 0;           ///< normalised pointwise mutual information over units, in [-1, 1]
   double jaccard = 0;        ///< count / (units of a + units of b - count)
-  std::vector<std::string> pmids;  ///< the documents behind it (their PubMed ids, else document ids), sorted, distinct
-  std::vector<int> years;          ///< their years (0 when unknown), in the order of pmids
+  /// The documents behind it: indices into CoocGraph::pmids (and years), in PubMed id order.
+  std::vector<uint32_t> documents;
 };
 
 /// A co-occurrence graph.
-struct CoocGraph {
+struct GRAPPI_CXX_API CoocGraph {
+  /// The documents used, one per PubMed id (else document id), sorted: what CoocEdge::documents
+  /// index.
+  std::vector<std::string> pmids;
+  std::vector<int> years;  ///< their publication years (0 when unknown), in the order of pmids
   std::vector<CoocConcept> concepts;  ///< by first appearance
   std::vector<CoocEdge> edges;        ///< by (a, b)
   std::size_t documents = 0;          ///< documents used
@@ -76,6 +80,8 @@ struct CoocGraph {
   std::size_t mentions = 0;           ///< mentions counted
   std::size_t unidentified = 0;       ///< annotations without a concept id (not counted)
   CoocOptions options;                ///< how it was built
+  /// An edge's PubMed ids (else document ids), in order.
+  std::vector<std::string> pmids_of(const CoocEdge &edge) const;
 };
 
 /// Builds the graph. With a tagger, concepts join the knowledge base's nodes (annotation ids
