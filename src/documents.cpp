@@ -265,7 +265,7 @@ std::vector<Document> parse_bioc_json(std::string_view s, const std::string &nam
     if (dj.contains("id") && (dj["id"].is_string() || dj["id"].is_number()))
       d.id = dj["id"].is_string() ? dj["id"].get<std::string>() : dj["id"].dump();
     detail::BiocInfons meta;
-    meta.take(infon(dj, "article-id_pmid"), infon(dj, "article-id_pmc"), infon(dj, "year"));
+    meta.take(infon(dj, "article-id_pmid"), infon(dj, "article-id_pmc"), infon(dj, "year"), infon(dj, "article-id_doi"));
     for (std::size_t q = 0; q < dj["passages"].size(); ++q) {
       const json &pj = dj["passages"][q];
       const std::string pwhere = where + ", passage " + std::to_string(q + 1);
@@ -275,7 +275,7 @@ std::vector<Document> parse_bioc_json(std::string_view s, const std::string &nam
       if (p.type.empty()) p.type = infon(pj, "type");
       if (pj.contains("offset") && pj["offset"].is_number_unsigned()) p.offset = pj["offset"].get<std::size_t>();
       if (pj.contains("text") && pj["text"].is_string()) p.text = pj["text"].get<std::string>();
-      meta.take(infon(pj, "article-id_pmid"), infon(pj, "article-id_pmc"), infon(pj, "year"));
+      meta.take(infon(pj, "article-id_pmid"), infon(pj, "article-id_pmc"), infon(pj, "year"), infon(pj, "article-id_doi"));
       if (pj.contains("annotations") && pj["annotations"].is_array())
         for (const auto &aj : pj["annotations"]) {
           DocumentAnnotation a;
@@ -299,6 +299,7 @@ std::vector<Document> parse_bioc_json(std::string_view s, const std::string &nam
                  ? d.id
                  : meta.pmid;
     d.pmcid = meta.pmcid;
+    d.doi = meta.doi;
     d.year = meta.year;
     detail::sort_annotations(d);
     out.push_back(std::move(d));
@@ -310,10 +311,11 @@ std::vector<Document> parse_bioc_json(std::string_view s, const std::string &nam
 
 namespace detail {
 
-void BiocInfons::take(const std::string &p, const std::string &c, const std::string &y) {
+void BiocInfons::take(const std::string &p, const std::string &c, const std::string &y, const std::string &d) {
   if (pmid.empty()) pmid = p;
   if (pmcid.empty()) pmcid = c;
   if (year.empty()) year = y;
+  if (doi.empty()) doi = d;
 }
 
 }  // namespace detail

@@ -23,8 +23,8 @@ void sort_annotations(Document &d);
 
 /// The ids a BioC document carries in its passages' or its own infons (the first of each).
 struct BiocInfons {
-  std::string pmid, pmcid, year;
-  void take(const std::string &pmid, const std::string &pmcid, const std::string &year);
+  std::string pmid, pmcid, year, doi;
+  void take(const std::string &pmid, const std::string &pmcid, const std::string &year, const std::string &doi);
 };
 
 /// Whether an XML text's root element (after the declaration, comments and doctype) has this name.

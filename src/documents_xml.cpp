@@ -100,7 +100,7 @@ std::vector<Document> parse_bioc_xml(std::string_view s, const std::string &name
     if (!is(dn, "document")) continue;
     Document d;
     BiocInfons meta;
-    meta.take(infon(dn, "article-id_pmid"), infon(dn, "article-id_pmc"), infon(dn, "year"));
+    meta.take(infon(dn, "article-id_pmid"), infon(dn, "article-id_pmc"), infon(dn, "year"), infon(dn, "article-id_doi"));
     for (const xmlNode *c = dn->children; c; c = c->next) {
       if (is(c, "id")) d.id = trim_copy(content(c));
       if (!is(c, "passage")) continue;
@@ -108,7 +108,7 @@ std::vector<Document> parse_bioc_xml(std::string_view s, const std::string &name
       DocumentPassage p;
       p.type = infon(c, "section_type");
       if (p.type.empty()) p.type = infon(c, "type");
-      meta.take(infon(c, "article-id_pmid"), infon(c, "article-id_pmc"), infon(c, "year"));
+      meta.take(infon(c, "article-id_pmid"), infon(c, "article-id_pmc"), infon(c, "year"), infon(c, "article-id_doi"));
       for (const xmlNode *e = c->children; e; e = e->next) {
         if (is(e, "offset")) p.offset = number(trim_copy(content(e)), pwhere, "a passage <offset>");
         if (is(e, "text")) p.text = content(e);
@@ -138,6 +138,7 @@ std::vector<Document> parse_bioc_xml(std::string_view s, const std::string &name
                  ? d.id
                  : meta.pmid;
     d.pmcid = meta.pmcid;
+    d.doi = meta.doi;
     d.year = meta.year;
     sort_annotations(d);
     out.push_back(std::move(d));

@@ -380,6 +380,7 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
       p.document = d.id;
       p.pmid = d.pmid;
       p.pmcid = d.pmcid;
+      p.doi = d.doi;
       p.passage = i;
       p.section = ps.type;
       p.text = ps.text;

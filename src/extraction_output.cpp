@@ -61,10 +61,11 @@ json statement_json(const ExtractedStatement &s, std::size_t index) {
   return j;
 }
 
-// The paragraph's citation: its PMID, else its PMCID, else its document id.
+// The paragraph's citation: its PMID, else its PMCID, else its DOI, else its document id.
 std::string reference_of(const ExtractionParagraph &p) {
   if (!p.pmid.empty()) return "PMID:" + p.pmid;
   if (!p.pmcid.empty()) return p.pmcid;
+  if (!p.doi.empty()) return "doi:" + p.doi;
   return p.document;
 }
 
@@ -180,7 +181,7 @@ json to_json(const ExtractionResult &r) {
     const ExtractionParagraph &p = r.paragraphs[i];
     json es = json::array();
     for (const EntityMention &m : p.entities) es.push_back(entity_json(m));
-    json pj = {{"index", i},          {"document", p.document}, {"pmid", p.pmid},     {"pmcid", p.pmcid},
+    json pj = {{"index", i},          {"document", p.document}, {"pmid", p.pmid},     {"pmcid", p.pmcid}, {"doi", p.doi},
                {"passage", p.passage}, {"section", p.section},   {"text", p.text},     {"status", p.status},
                {"cached", p.cached},   {"entities", std::move(es)}, {"statements", std::move(statements[i])}};
     if (!p.error.empty()) pj["error"] = p.error;
@@ -214,6 +215,8 @@ void write_bel_script(std::ostream &out, const ExtractionResult &r, bool flagged
     out << "\n";
     if (!p.pmid.empty() && p.pmid.find_first_not_of("0123456789") == std::string::npos)
       out << "SET Citation = {\"PubMed\", " << bel_quoted(p.document) << ", " << bel_quoted(p.pmid) << "}\n";
+    else if (!p.doi.empty())
+      out << "SET Citation = {\"DOI\", " << bel_quoted(p.document) << ", " << bel_quoted(p.doi) << "}\n";
     else
       out << "SET Citation = {\"Other\", " << bel_quoted(p.document) << ", " << bel_quoted(reference_of(p)) << "}\n";
     out << "SET Evidence = " << bel_quoted(s.evidence.empty() ? p.text : s.evidence) << "\n"

@@ -115,6 +115,7 @@ TEST_CASE("A PubTator Central full text keeps its sections ids and year") {
   CHECK(d.id == "4272812");
   CHECK(d.pmid == "25497491");
   CHECK(d.pmcid == "4272812");
+  CHECK(d.doi == "10.1186/s40478-014-0176-9");
   CHECK(d.year == "2014");
   // Independent counts from the raw file.
   const std::string raw = read_file(lit("PTC.PMC4272812.BioC.xml"));

@@ -41,6 +41,7 @@ struct GRAPPI_CXX_API Document {
   std::string id;     ///< the source's document id
   std::string pmid;   ///< the PubMed id, when known
   std::string pmcid;  ///< the PubMed Central id, when known
+  std::string doi;    ///< the DOI, when known (BioC's article-id_doi infon)
   std::string year;   ///< the publication year, when known
   std::vector<DocumentPassage> passages;  ///< in order
   std::vector<DocumentPair> pairs;        ///< interacting pairs the source marks (PPI corpora)

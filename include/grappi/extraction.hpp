@@ -71,6 +71,7 @@ struct ExtractionParagraph {
   std::string document;    ///< the document's id
   std::string pmid;        ///< its PubMed id, when known
   std::string pmcid;       ///< its PubMed Central id, when known
+  std::string doi;         ///< its DOI, when known
   std::size_t passage = 0; ///< the passage's index in the document
   std::string section;     ///< the passage's type ("abstract", "INTRO", "paragraph", "sentence")
   std::string text;        ///< its text
