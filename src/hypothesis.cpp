@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
-#include <map>
 #include <regex>
 #include <set>
 #include <unordered_map>
@@ -116,8 +115,10 @@ ExplainAnswer parse_explanation(std::string_view answer) {
   return a;
 }
 
-// The co-occurrence statistics of an edge (its evidence record), when it has them.
+// What an edge says: its relation, its co-occurrence statistics (its evidence record) when it
+// has them, else its score.
 struct EdgeFacts {
+  std::string relation;
   double weight = 0;
   std::size_t support = 0;
   std::vector<int64_t> pmids;  // most recent first
@@ -128,6 +129,7 @@ EdgeFacts facts_of(const KnowledgeGraph &kg, int64_t edge_id, double score) {
   f.weight = score;
   const auto e = kg.edge(edge_id);
   if (!e) return f;
+  f.relation = e->relation;
   std::vector<std::pair<int, int64_t>> dated;
   for (const EvidenceRecord &r : e->records) {
     const json j = json::parse(r.record, nullptr, false);
@@ -144,6 +146,192 @@ EdgeFacts facts_of(const KnowledgeGraph &kg, int64_t edge_id, double score) {
   std::sort(dated.begin(), dated.end(), [](const auto &x, const auto &y) { return x > y; });  // recent, then larger PMID
   for (const auto &[year, pmid] : dated) f.pmids.push_back(pmid);
   return f;
+}
+
+// Stage 1: up to 4 x o.paths shortest simple paths, filtered, scored, ranked, the best o.paths kept.
+std::vector<HypothesisPath> ranked_paths(const KnowledgeGraph &kg, int64_t source, int64_t target, const HypothesisOptions &o) {
+  const auto snap = kg.snapshot();
+  ShortestPathOptions so;
+  so.max_length = o.max_length;
+  so.filter.relations = o.relations;
+  so.k = std::max<std::size_t>(o.paths * 4, o.paths + 1);
+  std::vector<std::string> wanted;
+  for (const std::string &l : o.intermediate_labels) wanted.push_back(detail::lower_copy(l));
+  const auto label_wanted = [&](int64_t node) {
+    const auto idx = snap->index_of(node);
+    return idx && std::find(wanted.begin(), wanted.end(), detail::lower_copy(snap->label(*idx))) != wanted.end();
+  };
+  std::vector<HypothesisPath> out;
+  for (const Path &p : kg.retriever()->shortest_paths(source, target, so)) {
+    if (o.mask_direct && p.length() == 1) continue;
+    if (!wanted.empty() && !std::all_of(p.nodes.begin() + 1, p.nodes.end() - 1, label_wanted)) continue;
+    HypothesisPath h;
+    h.nodes = p.nodes;
+    h.edges = p.edges;
+    for (int64_t n : p.nodes) {
+      const auto idx = snap->index_of(n);
+      h.names.push_back(idx ? snap->name(*idx) : std::to_string(n));
+      h.labels.push_back(idx ? snap->label(*idx) : std::string());
+    }
+    for (std::size_t i = 0; i < p.edges.size(); ++i) {
+      EdgeFacts f = facts_of(kg, p.edges[i], p.scores[i]);
+      h.relations.push_back(std::move(f.relation));
+      h.weights.push_back(f.weight);
+      h.support.push_back(f.support);
+      h.pmids.push_back(std::move(f.pmids));
+    }
+    h.min_weight = *std::min_element(h.weights.begin(), h.weights.end());
+    double sum = 0;
+    for (double w : h.weights) sum += w;
+    h.mean_weight = sum / double(h.weights.size());
+    h.score = o.scorer ? o.scorer(h) : 0.5 * h.mean_weight + 0.5 * h.min_weight;
+    out.push_back(std::move(h));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const HypothesisPath &a, const HypothesisPath &b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (a.edges.size() != b.edges.size()) return a.edges.size() < b.edges.size();
+    return a.nodes < b.nodes;
+  });
+  if (out.size() > o.paths) out.resize(o.paths);
+  return out;
+}
+
+// Stage 2: the abstracts given to the model. Each distinct edge of the ranked paths (best path
+// first) is a queue of its PubMed ids that the corpus has a text for, most recent first; the
+// context takes one from each queue in turn, and a replacement takes the next unused one of the
+// same queue.
+class Context {
+ public:
+  Context(const std::vector<HypothesisPath> &paths, const std::vector<Document> &corpus, std::size_t k) {
+    std::unordered_map<std::string, const Document *> by_pmid;
+    for (const Document &d : corpus)
+      if (!d.pmid.empty()) by_pmid.emplace(d.pmid, &d);
+    std::set<int64_t> seen;
+    for (const HypothesisPath &h : paths)
+      for (std::size_t i = 0; i < h.edges.size(); ++i) {
+        if (!seen.insert(h.edges[i]).second) continue;
+        std::vector<std::string> queue;
+        for (int64_t p : h.pmids[i]) {
+          const std::string pmid = std::to_string(p);
+          const auto d = by_pmid.find(pmid);
+          if (d == by_pmid.end()) continue;
+          if (!text_.count(pmid)) text_.emplace(pmid, d->second->text());
+          queue.push_back(pmid);
+        }
+        if (!queue.empty()) queues_.push_back({std::move(queue), 0});
+      }
+    for (bool more = true; more && pmids_.size() < k;) {
+      more = false;
+      for (std::size_t q = 0; q < queues_.size() && pmids_.size() < k; ++q)
+        if (auto p = take(q)) {
+          pmids_.push_back(*p);
+          more = true;
+        }
+    }
+  }
+  const std::vector<std::string> &pmids() const { return pmids_; }
+  const std::string &text(const std::string &pmid) const { return text_.at(pmid); }
+  bool has(const std::string &pmid) const { return std::find(pmids_.begin(), pmids_.end(), pmid) != pmids_.end(); }
+  // Replaces the abstract at `position` by the next unused one of its queue; nullopt when none is left.
+  std::optional<std::string> replace(std::size_t position) {
+    auto next = take(queue_of_.at(pmids_[position]));
+    if (next) pmids_[position] = *next;
+    return next;
+  }
+
+ private:
+  struct Queue {
+    std::vector<std::string> pmids;
+    std::size_t next = 0;
+  };
+  std::optional<std::string> take(std::size_t q) {
+    Queue &queue = queues_[q];
+    while (queue.next < queue.pmids.size()) {
+      const std::string &p = queue.pmids[queue.next++];
+      if (queue_of_.emplace(p, q).second) return p;  // (each abstract is given once)
+    }
+    return std::nullopt;
+  }
+  std::vector<Queue> queues_;
+  std::unordered_map<std::string, std::size_t> queue_of_;  // every PMID taken -> its queue
+  std::unordered_map<std::string, std::string> text_;      // PMID -> the document's text
+  std::vector<std::string> pmids_;
+};
+
+// Stage 3: a sentence checked: its entities (the dictionary over every label of the database),
+// each pair of them joined by an edge of the supporting relations, its citations in the context.
+class SentenceChecker {
+ public:
+  SentenceChecker(const KnowledgeGraph &kg, const std::vector<std::string> &support)
+      : snap_(kg.snapshot()), tagger_(kg, every_label(*snap_)) {
+    for (const std::string &rel : support) support_.push_back(snap_->relation_index(rel));
+  }
+  HypothesisSentence check(const Proposed &p, const Context &context) const {
+    HypothesisSentence s;
+    s.text = p.text;
+    s.citations = p.pmids;
+    std::vector<std::pair<int64_t, std::string>> found;
+    for (const EntityMention &m : tagger_.tag(p.text))
+      if (const EntityCandidate *c = m.entity())
+        if (std::none_of(found.begin(), found.end(), [&](const auto &x) { return x.first == c->node; }))
+          found.emplace_back(c->node, c->name);
+    for (const auto &[node, name] : found) s.entities.push_back(name);
+    bool unsupported = false;
+    for (std::size_t i = 0; i < found.size(); ++i)
+      for (std::size_t k = i + 1; k < found.size(); ++k) {
+        HypothesisCheck c{found[i].second, found[k].second, false, {}};
+        std::set<std::string> rels;
+        for (const Neighbor &n : snap_->edges_between(found[i].first, found[k].first))
+          if (support_.empty() || std::find(support_.begin(), support_.end(), n.relation) != support_.end())
+            rels.insert(snap_->relation_name(n.relation));
+        c.relations.assign(rels.begin(), rels.end());
+        c.supported = !rels.empty();
+        unsupported = unsupported || !c.supported;
+        s.checks.push_back(std::move(c));
+      }
+    const bool bad_citation =
+        std::any_of(s.citations.begin(), s.citations.end(), [&](const std::string &pm) { return !context.has(pm); });
+    s.status = unsupported ? "unsupported" : bad_citation ? "bad_citation" : found.size() >= 2 ? "supported" : "unchecked";
+    return s;
+  }
+
+ private:
+  static EntityTaggerOptions every_label(const GraphSnapshot &snap) {
+    std::set<std::string> labels;
+    for (std::size_t i = 0; i < snap.node_count(); ++i) labels.insert(snap.label(static_cast<uint32_t>(i)));
+    EntityTaggerOptions o;
+    o.labels.assign(labels.begin(), labels.end());
+    return o;
+  }
+  std::shared_ptr<const GraphSnapshot> snap_;
+  EntityTagger tagger_;
+  std::vector<int32_t> support_;
+};
+
+bool needs_rework(const HypothesisSentence &s) { return s.status == "unsupported" || s.status == "bad_citation"; }
+
+// Stage 4, between rounds: each reworked sentence's most similar abstract (TF-IDF cosine)
+// replaced by the next of its edge; the feedback naming the sentences.
+std::string rework(const HypothesisRound &round, Context &context, std::vector<std::pair<std::string, std::string>> &replaced) {
+  std::vector<std::string> texts;
+  for (const std::string &p : context.pmids()) texts.push_back(context.text(p));
+  const detail::TermSimilarity similarity(texts);
+  std::set<std::size_t> done;
+  std::string feedback = "These sentences of your previous explanation are not supported by the knowledge base or cite an "
+                         "abstract that was not given; the abstracts behind them were replaced:\n";
+  for (const HypothesisSentence &s : round.sentences) {
+    if (!needs_rework(s)) continue;
+    feedback += "- " + s.text + "\n";
+    const std::vector<double> sim = similarity.similarity(s.text);
+    const std::size_t best = static_cast<std::size_t>(std::max_element(sim.begin(), sim.end()) - sim.begin());
+    if (done.count(best)) continue;
+    const std::string old = context.pmids()[best];
+    if (auto next = context.replace(best)) {
+      done.insert(best);
+      replaced.emplace_back(old, *next);
+    }
+  }
+  return feedback + "\n";
 }
 
 }  // namespace
@@ -189,114 +377,24 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
   r.offline = model.local();
   r.model = model.describe();
   r.template_version = o.templates.version;
-  const auto snap = kg.snapshot();
-  const auto retriever = kg.retriever();
-
-  // ---- paths ----
-  ShortestPathOptions so;
-  so.max_length = o.max_length;
-  so.filter.relations = o.relations;
-  so.k = std::max<std::size_t>(o.paths * 4, o.paths + 1);
-  std::vector<std::string> wanted;
-  for (const std::string &l : o.intermediate_labels) wanted.push_back(detail::lower_copy(l));
-  for (const Path &p : retriever->shortest_paths(r.source, r.target, so)) {
-    if (o.mask_direct && p.length() == 1) continue;
-    bool ok = true;
-    for (std::size_t i = 1; i + 1 < p.nodes.size() && ok && !wanted.empty(); ++i) {
-      const auto idx = snap->index_of(p.nodes[i]);
-      ok = idx && std::find(wanted.begin(), wanted.end(), detail::lower_copy(snap->label(*idx))) != wanted.end();
-    }
-    if (!ok) continue;
-    HypothesisPath h;
-    h.nodes = p.nodes;
-    h.edges = p.edges;
-    for (int64_t n : p.nodes) {
-      const auto idx = snap->index_of(n);
-      h.names.push_back(idx ? snap->name(*idx) : std::to_string(n));
-      h.labels.push_back(idx ? snap->label(*idx) : std::string());
-    }
-    for (std::size_t i = 0; i < p.edges.size(); ++i) {
-      const EdgeFacts f = facts_of(kg, p.edges[i], p.scores[i]);
-      const auto e = kg.edge(p.edges[i]);
-      h.relations.push_back(e ? e->relation : std::string());
-      h.weights.push_back(f.weight);
-      h.support.push_back(f.support);
-      h.pmids.push_back(f.pmids);
-    }
-    h.min_weight = *std::min_element(h.weights.begin(), h.weights.end());
-    double sum = 0;
-    for (double w : h.weights) sum += w;
-    h.mean_weight = sum / double(h.weights.size());
-    h.score = o.scorer ? o.scorer(h) : 0.5 * h.mean_weight + 0.5 * h.min_weight;
-    r.paths.push_back(std::move(h));
-  }
-  std::stable_sort(r.paths.begin(), r.paths.end(), [](const HypothesisPath &a, const HypothesisPath &b) {
-    if (a.score != b.score) return a.score > b.score;
-    if (a.edges.size() != b.edges.size()) return a.edges.size() < b.edges.size();
-    return a.nodes < b.nodes;
-  });
-  if (r.paths.size() > o.paths) r.paths.resize(o.paths);
+  r.paths = ranked_paths(kg, r.source, r.target, o);
   if (r.paths.empty()) {
     r.stop_reason = "no_paths";
     return r;
   }
-
-  // ---- context: k abstracts, evenly across the paths' edges, most recent first ----
-  std::unordered_map<std::string, const Document *> by_pmid;
-  for (const Document &d : corpus)
-    if (!d.pmid.empty()) by_pmid.emplace(d.pmid, &d);
-  struct Slot {
-    std::vector<std::string> queue;  // the edge's PMIDs with a text, most recent first
-    std::size_t next = 0;
-  };
-  std::vector<Slot> slots;  // one per (path, edge), best path first
-  std::set<std::pair<int64_t, int64_t>> edge_seen;
-  for (const HypothesisPath &h : r.paths)
-    for (std::size_t i = 0; i < h.edges.size(); ++i) {
-      if (!edge_seen.insert({h.edges[i], 0}).second) continue;
-      Slot s;
-      for (int64_t p : h.pmids[i])
-        if (by_pmid.count(std::to_string(p))) s.queue.push_back(std::to_string(p));
-      if (!s.queue.empty()) slots.push_back(std::move(s));
-    }
-  std::vector<std::string> context;
-  std::map<std::string, std::size_t> slot_of;  // PMID -> the slot it was taken from
-  const auto take = [&](Slot &s, std::size_t which) -> std::optional<std::string> {
-    while (s.next < s.queue.size()) {
-      const std::string p = s.queue[s.next++];
-      if (std::find(context.begin(), context.end(), p) != context.end() || slot_of.count(p)) continue;
-      slot_of[p] = which;
-      return p;
-    }
-    return std::nullopt;
-  };
-  for (bool more = true; more && context.size() < o.context;) {
-    more = false;
-    for (std::size_t k = 0; k < slots.size() && context.size() < o.context; ++k)
-      if (auto p = take(slots[k], k)) {
-        context.push_back(*p);
-        more = true;
-      }
-  }
-  if (context.empty()) {
+  Context context(r.paths, corpus, o.context);
+  if (context.pmids().empty()) {
     r.stop_reason = "no_context";
     return r;
   }
-
-  // ---- the dictionary over every label: the entities a sentence names ----
-  std::set<std::string> labels;
-  for (std::size_t i = 0; i < snap->node_count(); ++i) labels.insert(snap->label(static_cast<uint32_t>(i)));
-  EntityTaggerOptions to;
-  to.labels.assign(labels.begin(), labels.end());
-  const EntityTagger tagger(kg, to);
-  std::vector<int32_t> support_relations;
-  for (const std::string &rel : o.support_relations) support_relations.push_back(snap->relation_index(rel));
-
+  const SentenceChecker checker(kg, o.support_relations);
   std::string paths_text;
+  json task_paths = json::array();
   for (std::size_t i = 0; i < r.paths.size(); ++i) {
     std::string line = std::to_string(i + 1) + ". ";
     for (std::size_t k = 0; k < r.paths[i].names.size(); ++k) line += (k ? " -- " : "") + r.paths[i].names[k];
     paths_text += line + "\n";
+    task_paths.push_back(r.paths[i].names);
   }
   detail::ModelCalls::Settings settings;
   settings.template_version = o.templates.version;
@@ -309,16 +407,13 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
   std::size_t best_rework = SIZE_MAX;
   for (std::size_t round = 0; round < o.rounds; ++round) {
     HypothesisRound hr;
-    hr.context = context;
+    hr.context = context.pmids();
     std::string abstracts;
     json task_abstracts = json::array();
-    for (const std::string &p : context) {
-      const std::string text = by_pmid.at(p)->text();
-      abstracts += "PMID " + p + ":\n" + text + "\n\n";
-      task_abstracts.push_back({{"pmid", p}, {"text", text}});
+    for (const std::string &p : hr.context) {
+      abstracts += "PMID " + p + ":\n" + context.text(p) + "\n\n";
+      task_abstracts.push_back({{"pmid", p}, {"text", context.text(p)}});
     }
-    json task_paths = json::array();
-    for (const HypothesisPath &h : r.paths) task_paths.push_back(h.names);
     const ChatRequest q = detail::chat_request(
         o.templates.system,
         PromptTemplates::render(o.templates.explain, {{"source", r.source_name},
@@ -339,76 +434,20 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
       r.rounds.push_back(std::move(hr));
       break;
     }
-    // ---- the check ----
     for (const Proposed &p : got.answer.sentences) {
-      HypothesisSentence s;
-      s.text = p.text;
-      s.citations = p.pmids;
-      std::vector<std::pair<int64_t, std::string>> found;
-      for (const EntityMention &m : tagger.tag(p.text))
-        if (const EntityCandidate *c = m.entity())
-          if (std::none_of(found.begin(), found.end(), [&](const auto &x) { return x.first == c->node; }))
-            found.emplace_back(c->node, c->name);
-      for (const auto &[node, name] : found) s.entities.push_back(name);
-      bool unsupported = false, bad_citation = false;
-      for (std::size_t i = 0; i < found.size(); ++i)
-        for (std::size_t k = i + 1; k < found.size(); ++k) {
-          HypothesisCheck c;
-          c.a = found[i].second;
-          c.b = found[k].second;
-          std::set<std::string> rels;
-          for (const Neighbor &n : snap->edges_between(found[i].first, found[k].first))
-            if (support_relations.empty() ||
-                std::find(support_relations.begin(), support_relations.end(), n.relation) != support_relations.end())
-              rels.insert(snap->relation_name(n.relation));
-          c.relations.assign(rels.begin(), rels.end());
-          c.supported = !rels.empty();
-          unsupported = unsupported || !c.supported;
-          s.checks.push_back(std::move(c));
-        }
-      for (const std::string &pm : s.citations)
-        bad_citation = bad_citation || std::find(context.begin(), context.end(), pm) == context.end();
-      s.status = unsupported ? "unsupported" : bad_citation ? "bad_citation" : found.size() >= 2 ? "supported" : "unchecked";
-      hr.rework += unsupported || bad_citation;
-      hr.sentences.push_back(std::move(s));
+      hr.sentences.push_back(checker.check(p, context));
+      hr.rework += needs_rework(hr.sentences.back());
     }
     if (hr.rework < best_rework) {
       best_rework = hr.rework;
       r.final_round = static_cast<int>(r.rounds.size());
     }
-    if (hr.rework == 0) {
-      r.stop_reason = "converged";
+    if (hr.rework == 0 || round + 1 == o.rounds) {
+      r.stop_reason = hr.rework == 0 ? "converged" : "max_rounds";
       r.rounds.push_back(std::move(hr));
       break;
     }
-    if (round + 1 == o.rounds) {
-      r.stop_reason = "max_rounds";
-      r.rounds.push_back(std::move(hr));
-      break;
-    }
-    // ---- rework: replace each reworked sentence's most similar abstract ----
-    std::vector<std::string> texts;
-    for (const std::string &p : context) texts.push_back(by_pmid.at(p)->text());
-    const detail::TermSimilarity similarity(texts);
-    std::set<std::size_t> replaced_positions;
-    feedback = "These sentences of your previous explanation are not supported by the knowledge base or cite an "
-               "abstract that was not given; the abstracts behind them were replaced:\n";
-    for (const HypothesisSentence &s : hr.sentences) {
-      if (s.status != "unsupported" && s.status != "bad_citation") continue;
-      feedback += "- " + s.text + "\n";
-      const std::vector<double> sim = similarity.similarity(s.text);
-      std::size_t best = 0;
-      for (std::size_t i = 1; i < sim.size(); ++i)
-        if (sim[i] > sim[best]) best = i;
-      if (replaced_positions.count(best)) continue;
-      const std::string old = context[best];
-      if (auto next = take(slots[slot_of.at(old)], slot_of.at(old))) {
-        context[best] = *next;
-        replaced_positions.insert(best);
-        hr.replaced.emplace_back(old, *next);
-      }
-    }
-    feedback += "\n";
+    feedback = rework(hr, context, hr.replaced);
     const bool replaced_any = !hr.replaced.empty();
     r.rounds.push_back(std::move(hr));
     if (!replaced_any) {
