@@ -133,28 +133,30 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
   for (const auto &w : options.stop_words) m.stop.insert(fold(w));
   const BelEntityResolver resolver = kg.bel_resolver();
   const std::vector<NodeName> names = kg.names(options.labels);
+  const std::shared_ptr<const GraphSnapshot> snap = kg.snapshot();
   for (std::size_t i = 0; i < names.size();) {
     const int64_t node = names[i].node;
     std::size_t j = i;
     while (j < names.size() && names[j].node == node) ++j;
-    const std::optional<Node> n = kg.node(node);
-    if (!n) {
+    // (the node's name, id and label from the snapshot: no query per node)
+    const std::optional<uint32_t> at = snap->index_of(node);
+    if (!at) {
       i = j;
       continue;
     }
     EntityCandidate c;
-    c.node = n->id;
-    c.id = n->external_id;
-    c.name = n->name;
-    c.label = n->label;
-    c.taxon = n->taxon;
-    const bool term = n->label == "OntologyTerm";
-    if (n->label == "Protein") {
-      if (const char *ns = symbol_namespace(n->taxon)) {
+    c.node = node;
+    c.id = snap->external_id(*at);
+    c.name = snap->name(*at);
+    c.label = snap->label(*at);
+    c.taxon = detail::taxon_of(c.id);
+    const bool term = c.label == "OntologyTerm";
+    if (c.label == "Protein") {
+      if (const char *ns = symbol_namespace(c.taxon)) {
         c.ns = ns;
-        c.value = n->name;
+        c.value = c.name;
         if (resolver && c.ns == "HGNC")
-          if (auto id = resolver("HGNC", n->name)) c.value = id->label;
+          if (auto id = resolver("HGNC", c.name)) c.value = id->label;
       } else {
         for (std::size_t k = i; k < j; ++k)
           if (names[k].source.find("UniProt_AC") != std::string::npos) {
@@ -166,11 +168,12 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
       if (!c.ns.empty()) c.function = "p";
     } else if (term) {
       const std::string prefix = detail::upper_copy(c.id.substr(0, c.id.find(':')));
-      std::string space;
-      try {
-        space = nlohmann::json::parse(n->attributes).value("namespace", std::string());
-      } catch (const nlohmann::json::exception &) {
-      }
+      std::string space;  // (GO's namespace, from the term's attributes)
+      if (prefix == "GO")
+        if (const std::optional<Node> n = kg.node(node)) {
+          const auto attributes = nlohmann::json::parse(n->attributes, nullptr, false);
+          if (attributes.is_object()) space = attributes.value("namespace", std::string());
+        }
       if (prefix == "GO" && space == "biological_process") c.function = "bp";
       else if (prefix == "GO" && space == "cellular_component" && c.name.size() > 8 &&
                c.name.compare(c.name.size() - 8, 8, " complex") == 0)
@@ -212,7 +215,7 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
     i = j;
   }
   m.max_words = std::min<std::size_t>(m.max_words, 8);
-  m.snapshot = kg.snapshot();
+  m.snapshot = snap;
 }
 
 EntityTagger::~EntityTagger() = default;

@@ -408,13 +408,8 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
     }
     return r;
   }
-  detail::ModelCalls::Settings settings;
-  settings.template_version = m.opt.templates.version;
-  settings.use_cache = m.opt.use_cache;
-  settings.max_calls = m.opt.max_calls;
-  settings.max_tokens = m.opt.max_tokens;
-  settings.concurrency = m.opt.concurrency;
-  detail::ModelCalls calls(m.kg, m.model, settings);
+  detail::ModelCalls calls(m.kg, m.model,
+                           {m.opt.templates.version, m.opt.use_cache, m.opt.max_calls, m.opt.max_tokens, m.opt.concurrency});
   std::vector<std::vector<ExtractedStatement>> per(r.paragraphs.size());
   detail::parallel_for(r.paragraphs.size(), calls.threads(),
                        [&](std::size_t k) { per[k] = m.run(calls, r.paragraphs[k], k, r.usage); });
