@@ -169,7 +169,7 @@ struct Versions<grappi_cooc_options> {
 template <>
 struct Versions<grappi_hypothesis_options> {
   static constexpr const char *name = "grappi_hypothesis_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_hypothesis_options, concurrency)};
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_hypothesis_options, embedding_model)};
   static grappi_hypothesis_options defaults() { return GRAPPI_HYPOTHESIS_OPTIONS_INIT; }
 };
 template <>
@@ -1020,6 +1020,8 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
     ho.max_calls = o.max_calls;
     ho.max_tokens = o.max_tokens;
     ho.use_cache = o.use_cache != 0;
+    ho.embedding_weight = o.embedding_weight;
+    if (o.embedding_model) ho.embedding_model = o.embedding_model;
     const auto model = chat_model(o, fn);
     *out_json = copy_out(grappi::to_json(grappi::hypothesize(kg, *model, a, b, docs, ho)).dump());
     return GRAPPI_OK;

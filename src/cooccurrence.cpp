@@ -137,20 +137,22 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
           ++g.unidentified;
           continue;
         }
+        // A mention without a place in the text (length 0) counts for its document only.
+        const std::size_t at = a.length ? a.offset : std::string::npos;
         for (std::string_view one : detail::split_view(a.id, ';')) {
           const std::string id = detail::trim_copy(one);
           if (id.empty() || id == "-") continue;
           const std::string seen = a.type + '\x1f' + id;
           if (auto hit = by_annotation.find(seen); hit != by_annotation.end()) {
             ++spellings[hit->second][a.text];
-            found.emplace_back(a.offset, hit->second);
+            found.emplace_back(at, hit->second);
           } else {
             std::vector<EntityCandidate> joined;
             if (tagger && (detail::gene_type(a.type) || id.find(':') != std::string::npos)) joined = tagger->by_id(id);
             const uint32_t c = joined.size() == 1 ? concept_of(joined[0].id, a.text, a.type, joined[0].node)
                                                   : concept_of(concept_id(a.type, id), a.text, a.type, 0);
             by_annotation.emplace(seen, c);
-            found.emplace_back(a.offset, c);
+            found.emplace_back(at, c);
           }
           ++g.mentions;
         }

@@ -338,16 +338,17 @@ const char *to_string(DocumentFormat f) noexcept {
     case DocumentFormat::bioc_xml: return "bioc-xml";
     case DocumentFormat::bioc_json: return "bioc-json";
     case DocumentFormat::ppi_xml: return "ppi-xml";
+    case DocumentFormat::jsonl: return "jsonl";
   }
   return "?";
 }
 
 DocumentFormat document_format(std::string_view name) {
   for (DocumentFormat f : {DocumentFormat::detect, DocumentFormat::text, DocumentFormat::pubtator, DocumentFormat::bioc_xml,
-                           DocumentFormat::bioc_json, DocumentFormat::ppi_xml})
+                           DocumentFormat::bioc_json, DocumentFormat::ppi_xml, DocumentFormat::jsonl})
     if (name == to_string(f)) return f;
   throw Error(ErrorCode::invalid_argument, "unknown document format '" + std::string(name) +
-                                               "' (known: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml)");
+                                               "' (known: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl)");
 }
 
 std::vector<Document> parse_documents(std::string_view s, DocumentFormat format, const std::string &name) {
@@ -359,7 +360,12 @@ std::vector<Document> parse_documents(std::string_view s, DocumentFormat format,
     static const std::regex pubtator("^[0-9]+\\|[a-z]\\|");
     if (!head.empty() && head[0] == '<') {
       format = detail::xml_root_is(head, "corpus") ? DocumentFormat::ppi_xml : DocumentFormat::bioc_xml;
-    } else if (!head.empty() && (head[0] == '{' || head[0] == '[')) {
+    } else if (!head.empty() && head[0] == '{') {
+      // JSON lines when the first line alone is an object that is not a BioC collection.
+      const std::string_view rest = s.substr(i);
+      const json first = json::parse(rest.substr(0, rest.find('\n')), nullptr, false);
+      format = first.is_object() && !first.contains("documents") ? DocumentFormat::jsonl : DocumentFormat::bioc_json;
+    } else if (!head.empty() && head[0] == '[') {
       format = DocumentFormat::bioc_json;
     } else if (std::regex_search(std::string(head.substr(0, head.find('\n'))), pubtator)) {
       format = DocumentFormat::pubtator;
@@ -373,6 +379,7 @@ std::vector<Document> parse_documents(std::string_view s, DocumentFormat format,
     case DocumentFormat::bioc_json: return parse_bioc_json(s, name);
     case DocumentFormat::bioc_xml: return detail::parse_bioc_xml(s, name);
     case DocumentFormat::ppi_xml: return detail::parse_ppi_xml(s, name);
+    case DocumentFormat::jsonl: return detail::parse_jsonl_documents(s, name);
     case DocumentFormat::detect: break;
   }
   return {};

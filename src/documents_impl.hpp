@@ -32,5 +32,7 @@ bool xml_root_is(std::string_view head, std::string_view name);
 /// BioC XML and the PPI corpora's XML (documents_xml.cpp, with libxml2).
 std::vector<Document> parse_bioc_xml(std::string_view content, const std::string &name);
 std::vector<Document> parse_ppi_xml(std::string_view content, const std::string &name);
+/// JSON lines documents (documents_jsonl.cpp).
+std::vector<Document> parse_jsonl_documents(std::string_view content, const std::string &name);
 
 }  // namespace grappi::detail

@@ -20,6 +20,7 @@
 #include "grappi/error.hpp"
 #include "grappi/retriever.hpp"
 #include "grappi/snapshot.hpp"
+#include "grappi/vector_index.hpp"
 #include "grounding_text.hpp"
 #include "model_calls.hpp"
 #include "templates.hpp"
@@ -146,54 +147,6 @@ EdgeFacts facts_of(const KnowledgeGraph &kg, int64_t edge_id, double score) {
   std::sort(dated.begin(), dated.end(), [](const auto &x, const auto &y) { return x > y; });  // recent, then larger PMID
   for (const auto &[year, pmid] : dated) f.pmids.push_back(pmid);
   return f;
-}
-
-// Stage 1: up to 4 x o.paths shortest simple paths, filtered, scored, ranked, the best o.paths kept.
-std::vector<HypothesisPath> ranked_paths(const KnowledgeGraph &kg, int64_t source, int64_t target, const HypothesisOptions &o) {
-  const auto snap = kg.snapshot();
-  ShortestPathOptions so;
-  so.max_length = o.max_length;
-  so.filter.relations = o.relations;
-  so.k = std::max<std::size_t>(o.paths * 4, o.paths + 1);
-  std::vector<std::string> wanted;
-  for (const std::string &l : o.intermediate_labels) wanted.push_back(detail::lower_copy(l));
-  const auto label_wanted = [&](int64_t node) {
-    const auto idx = snap->index_of(node);
-    return idx && std::find(wanted.begin(), wanted.end(), detail::lower_copy(snap->label(*idx))) != wanted.end();
-  };
-  std::vector<HypothesisPath> out;
-  for (const Path &p : kg.retriever()->shortest_paths(source, target, so)) {
-    if (o.mask_direct && p.length() == 1) continue;
-    if (!wanted.empty() && !std::all_of(p.nodes.begin() + 1, p.nodes.end() - 1, label_wanted)) continue;
-    HypothesisPath h;
-    h.nodes = p.nodes;
-    h.edges = p.edges;
-    for (int64_t n : p.nodes) {
-      const auto idx = snap->index_of(n);
-      h.names.push_back(idx ? snap->name(*idx) : std::to_string(n));
-      h.labels.push_back(idx ? snap->label(*idx) : std::string());
-    }
-    for (std::size_t i = 0; i < p.edges.size(); ++i) {
-      EdgeFacts f = facts_of(kg, p.edges[i], p.scores[i]);
-      h.relations.push_back(std::move(f.relation));
-      h.weights.push_back(f.weight);
-      h.support.push_back(f.support);
-      h.pmids.push_back(std::move(f.pmids));
-    }
-    h.min_weight = *std::min_element(h.weights.begin(), h.weights.end());
-    double sum = 0;
-    for (double w : h.weights) sum += w;
-    h.mean_weight = sum / double(h.weights.size());
-    h.score = o.scorer ? o.scorer(h) : 0.5 * h.mean_weight + 0.5 * h.min_weight;
-    out.push_back(std::move(h));
-  }
-  std::stable_sort(out.begin(), out.end(), [](const HypothesisPath &a, const HypothesisPath &b) {
-    if (a.score != b.score) return a.score > b.score;
-    if (a.edges.size() != b.edges.size()) return a.edges.size() < b.edges.size();
-    return a.nodes < b.nodes;
-  });
-  if (out.size() > o.paths) out.resize(o.paths);
-  return out;
 }
 
 // Stage 2: the abstracts given to the model. Each distinct edge of the ranked paths (best path
@@ -363,6 +316,78 @@ void HypothesisTemplates::load(const std::string &system_file, const std::string
   *this = std::move(t);
 }
 
+// Stage 1: up to o.candidates (4 x o.paths) shortest simple paths, filtered, scored, ranked, the best o.paths kept.
+std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int64_t source, int64_t target,
+                                                  const HypothesisOptions &o) {
+  if (o.paths == 0 || o.max_length == 0)
+    throw Error(ErrorCode::invalid_argument, "hypothesis paths: paths and max_length must be at least 1");
+  if (!(o.embedding_weight >= 0 && o.embedding_weight <= 1))
+    throw Error(ErrorCode::invalid_argument, "hypothesis paths: the embedding weight must lie in [0, 1]");
+  if (!kg.node(source) || !kg.node(target))
+    throw Error(ErrorCode::not_found, "hypothesis paths: no node " + std::to_string(kg.node(source) ? target : source));
+  const auto snap = kg.snapshot();
+  std::shared_ptr<const VectorIndex> vectors;
+  if (o.embedding_weight > 0) {
+    if (kg.embedding_models().empty())
+      throw Error(ErrorCode::invalid_argument,
+                  "hypothesis paths: an embedding weight needs the nodes embedded first (grappi embed)");
+    vectors = kg.vectors(o.embedding_model);
+  }
+  const auto cos = [&vectors](int64_t x, int64_t y) {
+    const float *a = vectors->vector(x), *b = vectors->vector(y);
+    return a && b ? double(cosine(a, b, vectors->dim())) : 0.0;
+  };
+  ShortestPathOptions so;
+  so.max_length = o.max_length;
+  so.filter.relations = o.relations;
+  so.k = o.candidates ? o.candidates : std::max<std::size_t>(o.paths * 4, o.paths + 1);
+  std::vector<std::string> wanted;
+  for (const std::string &l : o.intermediate_labels) wanted.push_back(detail::lower_copy(l));
+  const auto label_wanted = [&](int64_t node) {
+    const auto idx = snap->index_of(node);
+    return idx && std::find(wanted.begin(), wanted.end(), detail::lower_copy(snap->label(*idx))) != wanted.end();
+  };
+  std::vector<HypothesisPath> out;
+  for (const Path &p : kg.retriever()->shortest_paths(source, target, so)) {
+    if (o.mask_direct && p.length() == 1) continue;
+    if (!wanted.empty() && !std::all_of(p.nodes.begin() + 1, p.nodes.end() - 1, label_wanted)) continue;
+    HypothesisPath h;
+    h.nodes = p.nodes;
+    h.edges = p.edges;
+    for (int64_t n : p.nodes) {
+      const auto idx = snap->index_of(n);
+      h.names.push_back(idx ? snap->name(*idx) : std::to_string(n));
+      h.labels.push_back(idx ? snap->label(*idx) : std::string());
+    }
+    for (std::size_t i = 0; i < p.edges.size(); ++i) {
+      EdgeFacts f = facts_of(kg, p.edges[i], p.scores[i]);
+      h.relations.push_back(std::move(f.relation));
+      h.weights.push_back(f.weight);
+      h.support.push_back(f.support);
+      h.pmids.push_back(std::move(f.pmids));
+    }
+    h.min_weight = *std::min_element(h.weights.begin(), h.weights.end());
+    double sum = 0;
+    for (double w : h.weights) sum += w;
+    h.mean_weight = sum / double(h.weights.size());
+    if (vectors) {
+      double s = 0;
+      for (std::size_t i = 1; i + 1 < h.nodes.size(); ++i) s += 0.5 * (cos(h.nodes[i], source) + cos(h.nodes[i], target));
+      h.similarity = h.nodes.size() > 2 ? s / double(h.nodes.size() - 2) : cos(source, target);
+    }
+    h.score = o.scorer ? o.scorer(h)
+                       : (1 - o.embedding_weight) * (0.5 * h.mean_weight + 0.5 * h.min_weight) + o.embedding_weight * h.similarity;
+    out.push_back(std::move(h));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const HypothesisPath &a, const HypothesisPath &b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (a.edges.size() != b.edges.size()) return a.edges.size() < b.edges.size();
+    return a.nodes < b.nodes;
+  });
+  if (out.size() > o.paths) out.resize(o.paths);
+  return out;
+}
+
 HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std::string &source, const std::string &target,
                              const std::vector<Document> &corpus, const HypothesisOptions &o) {
   if (o.paths == 0 || o.context == 0 || o.rounds == 0 || o.max_length == 0)
@@ -377,7 +402,7 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
   r.offline = model.local();
   r.model = model.describe();
   r.template_version = o.templates.version;
-  r.paths = ranked_paths(kg, r.source, r.target, o);
+  r.paths = rank_hypothesis_paths(kg, r.source, r.target, o);
   if (r.paths.empty()) {
     r.stop_reason = "no_paths";
     return r;

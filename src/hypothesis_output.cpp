@@ -16,7 +16,8 @@ json path_json(const HypothesisPath &p, std::size_t rank) {
     edges.push_back({{"id", p.edges[i]}, {"relation", p.relations[i]}, {"weight", p.weights[i]}, {"support", p.support[i]},
                      {"pmids", p.pmids[i]}});
   return {{"rank", rank},  {"nodes", p.nodes},         {"names", p.names},         {"labels", p.labels},
-          {"edges", edges}, {"mean_weight", p.mean_weight}, {"min_weight", p.min_weight}, {"score", p.score}};
+          {"edges", edges}, {"mean_weight", p.mean_weight}, {"min_weight", p.min_weight}, {"similarity", p.similarity},
+          {"score", p.score}};
 }
 
 json round_json(const HypothesisRound &r) {

@@ -126,6 +126,8 @@ int main(void) {
   FIELD(grappi_hypothesis_options, chat);
   FIELD(grappi_hypothesis_options, user_data);
   FIELD(grappi_hypothesis_options, concurrency);
+  FIELD(grappi_hypothesis_options, embedding_weight);
+  FIELD(grappi_hypothesis_options, embedding_model);
   end();
 
   BEGIN(grappi_export_options);

@@ -884,6 +884,9 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "NO:SUCH", corpus, &ho, &json) == GRAPPI_ENOTFOUND && json == NULL);
     ho.rounds = 0;
     CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL);
+    ho.rounds = 5;
+    ho.embedding_weight = 1.5; /* outside [0, 1] */
+    CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL && json == NULL);
     CHECK(grappi_hypothesis_options_init(&ho, 2) == GRAPPI_EINVAL);
     remove(jsonl);
   }

@@ -145,6 +145,9 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(ho.max_calls == hopts.max_calls);
   CHECK(ho.max_tokens == hopts.max_tokens);
   CHECK((ho.use_cache != 0) == hopts.use_cache);
+  CHECK(ho.embedding_weight == hopts.embedding_weight);
+  CHECK(ho.embedding_model == nullptr);
+  CHECK(hopts.embedding_model.empty());
   CHECK(std::string(ho.llm) == chat.kind);
   CHECK(std::string(ho.base_url) == chat.openai.base_url);
   CHECK(std::string(ho.api_key_env) == chat.openai.api_key_env);

@@ -511,6 +511,42 @@ rc=$(status_of "$GRAPPI" cooc build --db "$C" --corpus "$T/missing.txt")
 [ "$rc" -eq 1 ] || fail "a missing corpus exited $rc"
 rc=$(status_of "$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.PubTator" --titles some)
 [ "$rc" -eq 2 ] || fail "a bad --titles exited $rc"
+"$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.PubTator" --sentence --no-import | grep -q "(cooc.sentence)" \
+  || fail "--sentence builds the sentence graph"
+rc=$(status_of "$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.PubTator" --sentence --scope document)
+[ "$rc" -eq 2 ] || fail "--sentence with --scope exited $rc"
+rc=$(status_of "$GRAPPI" hypothesize --db "$C" --source SCN5A --target MESH:D008133 --embed-weight 0.5)
+[ "$rc" -eq 2 ] || fail "an embedding weight without embeddings exited $rc"
+# The temporal evaluation on a JSON lines corpus: KRAS and MYC first linked in 2011 (through BRAF).
+python3 - "$T/temporal.jsonl" <<'PY'
+import json, sys
+ids = {"KRAS": "3845", "MYC": "4609", "BRAF": "673", "EGFR": "1956", "RAF1": "5894", "MAPK1": "5594"}
+rows = [(1, 2001, "KRAS BRAF"), (2, 2002, "BRAF MYC"), (3, 2003, "KRAS EGFR"), (4, 2004, "EGFR MYC"), (5, 2005, "KRAS RAF1"),
+        (6, 2006, "RAF1 MAPK1"), (7, 2007, "MAPK1 MYC"), (8, 2008, "BRAF EGFR"), (9, 2011, "KRAS BRAF MYC"), (10, 2012, "EGFR RAF1")]
+with open(sys.argv[1], "w") as f:
+    for pmid, year, names in rows:
+        text = " and ".join(names.split()) + " interact."
+        f.write(json.dumps({"pmid": pmid, "year": year, "title": "", "text": text,
+                            "concepts": [{"id": ids[n], "type": "Gene", "text": n} for n in names.split()]}) + "\n")
+PY
+"$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --as-of 2010 --explain 1 --json "$T/evh.json" --per-pair "$T/evh.jsonl" \
+  > "$T/evh.txt" || fail "eval hypotheses: $(cat "$T/evh.txt")"
+grep -q "^split: year at 2010 (8 document(s) before, 2 after)" "$T/evh.txt" || fail "eval hypotheses: $(cat "$T/evh.txt")"
+grep -q "ROC AUC, micro" "$T/evh.txt" || fail "the AUC table: $(cat "$T/evh.txt")"
+python3 - "$T/evh.json" "$T/evh.jsonl" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["split"]["kind"] == "year" and j["pairs"]["evaluated"] == 2 and j["paths"]["positive"] == 1, j
+assert 0 <= j["auc_micro"] <= 1 and j["top_share"] == 0.5 and j["explanations"]["pairs"] == 1, j
+pairs = [json.loads(l) for l in open(sys.argv[2])]
+km = [p for p in pairs if p["source"]["name"] == "KRAS" and p["target"]["name"] == "MYC"]
+assert len(pairs) == 2 and km and km[0]["later"] == ["9"], pairs
+assert [p["names"] for p in km[0]["top_paths"] if p["positive"]] == [["KRAS", "BRAF", "MYC"]], km[0]["top_paths"]
+PY
+rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --split 1.5)
+[ "$rc" -eq 2 ] || fail "a split outside (0, 1) exited $rc"
+rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --as-of 1990)
+[ "$rc" -eq 2 ] || fail "a split with nothing before it exited $rc"
 ;;
 
 mitab)  # IntAct beside the yeast network (a copy of it)

@@ -103,6 +103,24 @@ TEST_CASE("Co-occurrence counts and PubMed ids match an independent count of the
   else MESSAGE("../shared/data/literature/pubtator/BioRED not present: the whole test split skipped");
 }
 
+TEST_CASE("A JSON lines concept without a place in the text counts for its document and not for a sentence") {
+  const auto docs = grappi::parse_documents(
+      R"({"pmid": 1, "year": 2001, "title": "MDM2 binds TP53.", "text": "It is a ligase. Cancer follows.", )"
+      R"("concepts": [{"id": "4193", "type": "Gene", "text": "MDM2"}, {"id": "7157", "type": "Gene", "text": "TP53"}, )"
+      R"({"id": "D009369", "type": "Disease", "text": "cancer"}, "MESH:D000001"]})",
+      grappi::DocumentFormat::jsonl, "t");
+  const auto ids = [](const CoocGraph &g) {
+    std::set<std::string> out;
+    for (const auto &e : g.edges) out.insert(g.concepts[e.a].id + "|" + g.concepts[e.b].id);
+    return out;
+  };
+  const CoocGraph by_doc = grappi::build_cooccurrence(docs);
+  CHECK(by_doc.edges.size() == 6);  // 4 concepts, every pair
+  CoocOptions sentences;
+  sentences.scope = CoocOptions::Scope::sentence;
+  CHECK(ids(grappi::build_cooccurrence(docs, sentences)) == std::set<std::string>{"NCBIGene:4193|NCBIGene:7157"});
+}
+
 TEST_CASE("Co-occurrence weights follow from the counts and the options filter what is counted") {
   const auto docs = grappi::read_documents(lit("BioRED.Test.first3.PubTator"));
   const CoocGraph g = grappi::build_cooccurrence(docs);

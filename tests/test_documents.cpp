@@ -5,9 +5,12 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "grappi/documents.hpp"
 #include "grappi/error.hpp"
@@ -87,6 +90,53 @@ TEST_CASE("BioRED abstracts read the same from PubTator and BioC XML and JSON") 
   CHECK(grappi::read_documents(lit("BioRED.Test.first3.PubTator"), DocumentFormat::pubtator).size() == 3);
   CHECK(grappi::document_format("bioc-json") == DocumentFormat::bioc_json);
   CHECK_THROWS_AS(grappi::document_format("xml"), grappi::Error);
+}
+
+TEST_CASE("JSON lines documents read like the PubTator file they were written from") {
+  // Each PubTator document written as one JSON line, its mentions as concepts with offsets.
+  std::ifstream in(lit("BioRED.Test.first3.PubTator"), std::ios::binary);
+  REQUIRE(in);
+  std::map<std::string, nlohmann::json> by_pmid;
+  std::vector<std::string> order;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    const auto bar = line.find('|');
+    if (bar != std::string::npos && line.find('\t') == std::string::npos) {
+      const std::string pmid = line.substr(0, bar);
+      if (!by_pmid.count(pmid)) order.push_back(pmid), by_pmid[pmid] = {{"pmid", std::stoll(pmid)}, {"year", 2004}};
+      by_pmid[pmid][line[bar + 1] == 't' ? "title" : "text"] = line.substr(bar + 3);
+      continue;
+    }
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, '\t');) f.push_back(c);
+    if (f.size() != 6) continue;
+    by_pmid[f[0]]["concepts"].push_back({{"id", f[5]}, {"type", f[4]}, {"text", f[3]}, {"offset", std::stoul(f[1])},
+                                         {"length", std::stoul(f[2]) - std::stoul(f[1])}});
+  }
+  std::string jsonl;
+  for (const std::string &p : order) jsonl += by_pmid[p].dump() + "\n";
+  const auto docs = grappi::parse_documents(jsonl, DocumentFormat::detect, "corpus.jsonl");
+  REQUIRE(docs.size() == 3);
+  CHECK(docs[0].pmid == "15485686");
+  CHECK(docs[0].year == "2004");
+  CHECK(docs[0].passages[1].offset == 122);
+  CHECK(mentions(docs) == pubtator_mentions(lit("BioRED.Test.first3.PubTator")));
+  CHECK(grappi::document_format("jsonl") == DocumentFormat::jsonl);
+
+  // Concepts without offsets: placed where their text is written (whole words, any case), else
+  // a mention of the document without a place.
+  const auto loose = grappi::parse_documents(
+      R"({"pmid": "1", "title": "TP53 and MDM2", "text": "Mdm2 binds p53; MDM2s is no word match.", )"
+      R"("concepts": [{"id": "4193", "type": "Gene", "name": "mdm2"}, "MESH:D009369", {"id": "7157", "text": "absent"}]})",
+      DocumentFormat::jsonl, "loose");
+  REQUIRE(loose.size() == 1);
+  std::vector<std::string> placed;
+  for (const auto &p : loose[0].passages)
+    for (const auto &a : p.annotations) placed.push_back(p.type + ":" + std::to_string(a.offset) + "+" + std::to_string(a.length) + ":" + a.text + ":" + a.id);
+  CHECK(placed == std::vector<std::string>{"title:0+0:MESH:D009369:MESH:D009369", "title:0+0:absent:7157",
+                                           "title:9+4:MDM2:4193", "abstract:0+4:Mdm2:4193"});
 }
 
 TEST_CASE("The whole BioRED test split reads alike in its three formats (when ../shared has it)") {
@@ -225,11 +275,25 @@ TEST_CASE("Bad documents are named by file and line") {
   expect_parse_error("{\"documents\": [{\"id\": \"1\", \"passages\": [{\"offset\": 0, \"text\": \"abc\", \"annotations\": "
                      "[{\"text\": \"a\"}]}]}]}",
                      DocumentFormat::bioc_json, "document 1, passage 1: an annotation without a location");
+  // JSON lines: not JSON, not an object, no text, a bad year, a concept outside the text.
+  expect_parse_error("{\"pmid\": 1, \"title\": \"a\"}\n{\"pmid\": 2, \"title\"", DocumentFormat::jsonl,
+                     "bad:2: not a JSON object on one line");
+  expect_parse_error("[1, 2]\n", DocumentFormat::jsonl, "bad:1: each line is a JSON object");
+  expect_parse_error("{\"pmid\": 1}\n", DocumentFormat::jsonl, "bad:1: a document needs a \"title\" or a \"text\"");
+  expect_parse_error("{\"pmid\": 1, \"year\": \"2O04\", \"title\": \"a\"}\n", DocumentFormat::jsonl, "\"year\" must be a year");
+  expect_parse_error("{\"pmid\": [1], \"title\": \"a\"}\n", DocumentFormat::jsonl, "\"pmid\" must be a string or an integer");
+  expect_parse_error("{\"title\": \"abc\", \"concepts\": [{\"id\": \"x\", \"offset\": 2, \"length\": 5}]}\n",
+                     DocumentFormat::jsonl, "bad:1: concept 1: the concept at 2+5 lies outside");
+  expect_parse_error("{\"title\": \"abc\", \"concepts\": [{\"id\": \"x\", \"offset\": -1, \"length\": 1}]}\n",
+                     DocumentFormat::jsonl, "both non-negative integers");
+  expect_parse_error("{\"title\": \"abc\", \"concepts\": [7]}\n", DocumentFormat::jsonl, "a concept is an id");
+  expect_parse_error("{\"title\": \"abc\", \"concepts\": \"x\"}\n", DocumentFormat::jsonl, "\"concepts\" must be an array");
+  expect_parse_error("\n\n", DocumentFormat::jsonl, "bad: no documents");
   // Binary garbage is text with no sentence, or an error; never a crash.
   std::string garbage;
   for (int i = 0; i < 4096; ++i) garbage += static_cast<char>((i * 7919) % 256);
   for (DocumentFormat f : {DocumentFormat::detect, DocumentFormat::pubtator, DocumentFormat::bioc_xml, DocumentFormat::bioc_json,
-                           DocumentFormat::ppi_xml}) {
+                           DocumentFormat::ppi_xml, DocumentFormat::jsonl}) {
     try {
       (void)grappi::parse_documents(garbage, f, "garbage");
     } catch (const grappi::Error &e) {

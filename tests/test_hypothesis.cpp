@@ -7,6 +7,8 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <filesystem>
+#include <tuple>
 #include <map>
 #include <set>
 
@@ -252,4 +254,165 @@ TEST_CASE("ROUGE-1 and ROUGE-L against hand-computed values") {
   CHECK(grappi::rouge_1_f1("BRAF melanoma risk", "braf mutations in melanoma are frequent") == doctest::Approx(4.0 / 9));
   CHECK(grappi::rouge_1_f1("", "x") == 0);
   CHECK(grappi::rouge_l_f1("x", "") == 0);
+}
+
+TEST_CASE("An embedding weight blends the concepts' similarity to the pair into the path score") {
+  auto docs = corpus();
+  docs.push_back(doc("106", "2009", "Axonin and Betalin.", {"Axonin", "Betalin"}));
+  Kb kb(docs);
+  HypothesisOptions o;
+  o.paths = 10;
+  const auto a = kb.kg->resolve("Axonin"), t = kb.kg->resolve("Tumorin");
+  o.embedding_weight = 0.5;
+  CHECK_THROWS_WITH_AS(grappi::rank_hypothesis_paths(*kb.kg, a, t, o), doctest::Contains("embedded first"), grappi::Error);
+  auto embedder = kb.kg->hashing_embedder();
+  grappi::EmbedOptions eo;
+  eo.neighbor_ranking = false;
+  kb.kg->embed(*embedder, eo);
+  const auto vectors = kb.kg->vectors();
+  const auto cos = [&](int64_t x, int64_t y) {
+    return double(grappi::cosine(vectors->vector(x), vectors->vector(y), vectors->dim()));
+  };
+  const auto plain = [&] {
+    HypothesisOptions p = o;
+    p.embedding_weight = 0;
+    return grappi::rank_hypothesis_paths(*kb.kg, a, t, p);
+  }();
+  const auto blended = grappi::rank_hypothesis_paths(*kb.kg, a, t, o);
+  REQUIRE(blended.size() == 2);  // through Xenopin, through Betalin
+  REQUIRE(plain.size() == 2);
+  for (const auto &p : blended) {
+    REQUIRE(p.nodes.size() == 3);
+    const double sim = 0.5 * (cos(p.nodes[1], a) + cos(p.nodes[1], t));
+    CHECK(p.similarity == doctest::Approx(sim));
+    CHECK(p.score == doctest::Approx(0.5 * (0.5 * p.mean_weight + 0.5 * p.min_weight) + 0.5 * sim));
+  }
+  for (const auto &p : plain) CHECK(p.similarity == 0);
+  o.embedding_weight = 1.5;
+  CHECK_THROWS_AS(grappi::rank_hypothesis_paths(*kb.kg, a, t, o), grappi::Error);
+}
+
+namespace {
+
+// ROC AUC as the share of (positive, negative) pairs ordered right, ties half.
+double pairwise_auc(const std::vector<double> &scores, const std::vector<bool> &labels) {
+  double good = 0, n = 0;
+  for (std::size_t i = 0; i < scores.size(); ++i)
+    for (std::size_t j = 0; j < scores.size(); ++j)
+      if (labels[i] && !labels[j]) n += 1, good += scores[i] > scores[j] ? 1 : scores[i] == scores[j] ? 0.5 : 0;
+  return n ? good / n : -1;
+}
+
+// KRAS reaches MYC through BRAF, EGFR and RAF1 - MAPK1 before 2010; in 2011 one paper names
+// KRAS, BRAF and MYC together (their first link), in 2012 one names EGFR and RAF1.
+std::string temporal_corpus() {
+  const std::vector<std::tuple<int, int, std::string, std::vector<std::string>>> rows = {
+      {1, 2001, "KRAS binds BRAF.", {"KRAS", "BRAF"}},       {2, 2002, "BRAF regulates MYC.", {"BRAF", "MYC"}},
+      {3, 2003, "KRAS and EGFR signal.", {"KRAS", "EGFR"}},  {4, 2004, "EGFR drives MYC.", {"EGFR", "MYC"}},
+      {5, 2005, "KRAS activates RAF1.", {"KRAS", "RAF1"}},   {6, 2006, "RAF1 activates MAPK1.", {"RAF1", "MAPK1"}},
+      {7, 2007, "MAPK1 stabilises MYC.", {"MAPK1", "MYC"}},  {8, 2008, "BRAF and EGFR cross-talk.", {"BRAF", "EGFR"}},
+      {9, 2011, "KRAS acts on MYC through BRAF.", {"KRAS", "BRAF", "MYC"}},
+      {10, 2012, "EGFR and RAF1 together.", {"EGFR", "RAF1"}}};
+  const std::map<std::string, std::string> ids = {{"KRAS", "3845"}, {"MYC", "4609"},  {"BRAF", "673"},
+                                                   {"EGFR", "1956"}, {"RAF1", "5894"}, {"MAPK1", "5594"}};
+  std::string out;
+  for (const auto &[pmid, year, text, names] : rows) {
+    json concepts = json::array();
+    for (const std::string &n : names) concepts.push_back({{"id", ids.at(n)}, {"type", "Gene"}, {"text", n}});
+    out += json{{"pmid", pmid}, {"year", year}, {"text", text}, {"concepts", concepts}}.dump() + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("The temporal evaluation labels paths by the later papers and scores them by ROC AUC") {
+  const auto docs = grappi::parse_documents(temporal_corpus(), grappi::DocumentFormat::detect, "temporal.jsonl");
+  REQUIRE(docs.size() == 10);
+  grappi::ExtractiveModel model;
+  grappi::HypothesisEvalOptions o;
+  o.as_of = 2010;
+  o.explain = 1;
+  TempDir work;
+  o.work_dir = work.path;
+  const grappi::HypothesisEvalResult r = grappi::evaluate_hypotheses(docs, model, o);
+  CHECK(r.split == "year");
+  CHECK(r.cutoff == "2010");
+  CHECK(r.before == 8);
+  CHECK(r.after == 2);
+  CHECK(r.concepts == 6);
+  CHECK(r.edges == 8);
+  // KRAS - MYC and EGFR - RAF1 are new; KRAS - BRAF and BRAF - MYC were linked before.
+  CHECK(r.candidates == 2);
+  REQUIRE(r.pairs.size() == 2);
+  const auto &km = r.pairs[0].source == "NCBIGene:3845" ? r.pairs[0] : r.pairs[1];
+  CHECK(km.target == "NCBIGene:4609");
+  CHECK(km.later == std::vector<std::string>{"9"});
+  // Positive: the paths whose intermediate concepts paper 9 names (through BRAF alone).
+  std::vector<double> all_scores;
+  std::vector<bool> all_labels;
+  double macro = 0;
+  std::size_t macro_pairs = 0;
+  for (const auto &p : r.pairs) {
+    std::vector<double> scores;
+    for (std::size_t k = 0; k < p.paths.size(); ++k) {
+      const auto &names = p.paths[k].names;
+      const bool expected = &p == &km && names == std::vector<std::string>{"KRAS", "BRAF", "MYC"};
+      CHECK(p.positive[k] == expected);
+      if (expected) CHECK(p.first_positive == int(k + 1));
+      scores.push_back(p.paths[k].score);
+      all_scores.push_back(p.paths[k].score);
+      all_labels.push_back(p.positive[k]);
+    }
+    CHECK(p.auc == doctest::Approx(pairwise_auc(scores, p.positive)));
+    if (p.auc >= 0) macro += p.auc, ++macro_pairs;
+  }
+  CHECK(km.first_positive > 0);
+  CHECK(km.paths.size() >= 4);  // via BRAF, EGFR, BRAF-EGFR, EGFR-BRAF, RAF1-MAPK1
+  CHECK(r.auc_micro == doctest::Approx(pairwise_auc(all_scores, all_labels)));
+  CHECK(r.auc_pairs == macro_pairs);
+  CHECK(r.auc_macro == doctest::Approx(macro / double(macro_pairs)));
+  CHECK(r.top_share == doctest::Approx(0.5));  // EGFR - RAF1 has no positive path
+  // One explanation, scored against paper 9's text.
+  CHECK(r.explained == 1);
+  const auto &ex = r.pairs[0].explained ? r.pairs[0] : r.pairs[1];
+  REQUIRE(ex.explained);
+  CHECK_FALSE(ex.explanation.empty());
+  const std::string later_text = ex.source == "NCBIGene:3845" ? "KRAS acts on MYC through BRAF." : "EGFR and RAF1 together.";
+  CHECK(ex.rouge_1 == doctest::Approx(grappi::rouge_1_f1(ex.explanation, later_text)));
+  CHECK(ex.rouge_l == doctest::Approx(grappi::rouge_l_f1(ex.explanation, later_text)));
+  CHECK(r.rouge_1 == doctest::Approx(ex.rouge_1));
+  CHECK(ex.rounds >= 1);
+  CHECK(r.offline);
+  // The JSON names scripts rely on.
+  const json j = grappi::to_json(r);
+  CHECK(j["split"]["kind"] == "year");
+  CHECK(j["auc_micro"].get<double>() == doctest::Approx(r.auc_micro));
+  CHECK(j["reference"]["auc_micro"] == 0.895);
+  CHECK(grappi::to_json(km)["top_paths"].size() == std::min<std::size_t>(10, km.paths.size()));
+  // The temporary database is gone.
+  CHECK(std::filesystem::is_empty(work.path));
+
+  // Without a year: PubMed id order, 8 before and 2 after, the same split here.
+  grappi::HypothesisEvalOptions by_pmid = o;
+  by_pmid.as_of.reset();
+  by_pmid.explain = 0;
+  const auto rp = grappi::evaluate_hypotheses(docs, model, by_pmid);
+  CHECK(rp.split == "pmid_order");
+  CHECK(rp.cutoff == "9");
+  CHECK(rp.auc_micro == doctest::Approx(r.auc_micro));
+  // A document without a year turns a year split into PubMed id order, and says so.
+  auto undated = docs;
+  undated[3].year.clear();
+  const auto ru = grappi::evaluate_hypotheses(undated, model, o);
+  CHECK(ru.split == "pmid_order");
+  CHECK(ru.split_note.find("1 document(s) have no year") != std::string::npos);
+  // Bad splits.
+  grappi::HypothesisEvalOptions bad = o;
+  bad.split = 1;
+  bad.as_of.reset();
+  CHECK_THROWS_AS(grappi::evaluate_hypotheses(docs, model, bad), grappi::Error);
+  bad = o;
+  bad.as_of = 2100;
+  CHECK_THROWS_WITH_AS(grappi::evaluate_hypotheses(docs, model, bad), doctest::Contains("0 after it"), grappi::Error);
 }

@@ -56,10 +56,18 @@ enum class DocumentFormat {
   pubtator,   ///< PubTator: "PMID|t|title", "PMID|a|abstract", tab-separated annotation lines
   bioc_xml,   ///< BioC XML (a <collection> of <document>s of <passage>s with <annotation>s)
   bioc_json,  ///< BioC JSON ({"documents": [{"id", "passages": [...]}]})
-  ppi_xml     ///< the PPI corpora's XML (<corpus> of <document origId=PMID> of <sentence> with <entity> and <interaction>)
+  ppi_xml,    ///< the PPI corpora's XML (<corpus> of <document origId=PMID> of <sentence> with <entity> and <interaction>)
+  /// JSON lines, one document per line: {"pmid", "year", "title", "text", "concepts"} (and
+  /// optionally "id", "pmcid", "doi"). A concept is an id ("MESH:D008133") or an object
+  /// {"id", "type", "text" (or "name"), "offset", "length"}; offsets count characters from the
+  /// start of the title, the text starting one character after it (PubTator's numbering). A
+  /// concept without offsets is placed wherever its text is written (whole words, any ASCII
+  /// case); one written nowhere, or given without text, is a mention of the document with no
+  /// place (length 0): it counts for its document, not for a sentence.
+  jsonl
 };
 
-/// "detect", "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml".
+/// "detect", "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml", "jsonl".
 GRAPPI_CXX_API const char *to_string(DocumentFormat format) noexcept;
 /// Inverse of to_string; Error(invalid_argument) listing the names otherwise.
 GRAPPI_CXX_API DocumentFormat document_format(std::string_view name);

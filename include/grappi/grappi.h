@@ -599,7 +599,7 @@ GRAPPI_API grappi_status grappi_graph_ground_json(grappi_graph *g, const char *t
 /** Options of grappi_graph_extract_json() (README "From papers to BEL"). */
 typedef struct grappi_extract_options {
   uint32_t version;           /**< #GRAPPI_EXTRACT_OPTIONS_VERSION */
-  const char *format;         /**< the input's format: "detect" (default; NULL too), "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml" */
+  const char *format;         /**< the input's format: "detect" (default; NULL too), "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml", "jsonl" */
   const char *name;           /**< the input's name in messages; a text's PubMed id is read from "PMID<digits>" in it; NULL: "input" */
   int32_t repair;             /**< default 1: one repair turn for statements the validator rejects */
   int32_t annotations_only;   /**< non-zero: the input's annotations are the entities (the dictionary adds none) */
@@ -656,7 +656,7 @@ GRAPPI_API grappi_status grappi_graph_extract_json(grappi_graph *g, const char *
 /** Options of grappi_graph_cooc_build_json() (README "Literature co-occurrence and hypotheses"). */
 typedef struct grappi_cooc_options {
   uint32_t version;       /**< #GRAPPI_COOC_OPTIONS_VERSION */
-  const char *format;     /**< the corpus format: "detect" (default; NULL too), "pubtator", "bioc-xml", "bioc-json", "text", "ppi-xml" */
+  const char *format;     /**< the corpus format: "detect" (default; NULL too), "pubtator", "bioc-xml", "bioc-json", "text", "ppi-xml", "jsonl" */
   const char *name;       /**< the corpus's name in messages; NULL: "corpus" */
   const char *scope;      /**< "document" (default; NULL too) or "sentence" */
   const char *titles;     /**< "include" (default; NULL too), "only" or "exclude" */
@@ -711,11 +711,13 @@ typedef struct grappi_hypothesis_options {
   grappi_chat_fn chat;           /**< callback: called with the request JSON, whose "task" has "kind" "hypothesis.explain" */
   void *user_data;               /**< passed to chat */
   size_t concurrency;            /**< model calls in flight, default 1 */
+  double embedding_weight;       /**< weight in [0, 1] of the paths' embedding similarity to the pair in their score; 0 (default): off */
+  const char *embedding_model;   /**< the stored embedding model for it; NULL: the database's default */
 } grappi_hypothesis_options;
 /** The defaults of ::grappi_hypothesis_options, as an initializer. */
 #define GRAPPI_HYPOTHESIS_OPTIONS_INIT                                                                                 \
   {GRAPPI_HYPOTHESIS_OPTIONS_VERSION, "cooc.document", 4, 10, 0, NULL, 7, 5, NULL, "detect", 0, 0, 1, "extractive",     \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1}
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, 0.0, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_HYPOTHESIS_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_hypothesis_options_init(grappi_hypothesis_options *opts, uint32_t version);

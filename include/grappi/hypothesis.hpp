@@ -9,11 +9,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "grappi/cooccurrence.hpp"
 #include "grappi/documents.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
@@ -34,7 +36,14 @@ struct HypothesisPath {
   std::vector<std::vector<int64_t>> pmids;  ///< each edge's PubMed ids, most recent first
   double mean_weight = 0;  ///< mean of weights
   double min_weight = 0;   ///< minimum of weights
-  double score = 0;        ///< the ranking score (HypothesisOptions::scorer, else 0.5 mean + 0.5 min)
+  /// Embedding similarity of the path's concepts to the pair (HypothesisOptions::
+  /// embedding_weight): the mean over intermediate nodes of the mean of their cosine
+  /// similarities to the source and to the target (a direct edge: the source's to the target's);
+  /// a node without a vector counts 0. 0 when not computed.
+  double similarity = 0;
+  /// The ranking score: HypothesisOptions::scorer, else (1 - w) (0.5 mean + 0.5 min) + w
+  /// similarity, w the embedding weight (0 by default).
+  double score = 0;
 };
 
 /// Prompt templates of the explanation ({{name}} fields; README "Hypotheses").
@@ -56,6 +65,8 @@ struct HypothesisOptions {
   std::vector<std::string> relations = {"cooc.document"};
   std::size_t max_length = 4;  ///< edges in a path at most
   std::size_t paths = 10;      ///< ranked paths kept
+  /// Shortest simple paths searched before filtering and ranking (0: 4 x paths).
+  std::size_t candidates = 0;
   bool mask_direct = false;    ///< leave out the direct edge (indirect relations only)
   /// Labels the intermediate nodes must have (any case; empty: any).
   std::vector<std::string> intermediate_labels;
@@ -63,8 +74,14 @@ struct HypothesisOptions {
   std::size_t rounds = 5;   ///< explanations at most (the first and the re-worked ones)
   /// Relations that support a pair of entities a sentence names (empty: every relation).
   std::vector<std::string> support_relations;
-  /// A path scorer replacing the default (higher is better); ties are broken by fewer edges,
-  /// then node ids.
+  /// Weight in [0, 1] of the embedding similarity of the path's concepts to the pair in the
+  /// default score (HypothesisPath::similarity; 0: not used). Needs the nodes embedded (grappi
+  /// embed, with any embedder).
+  double embedding_weight = 0;
+  /// The stored embedding model for the similarity (empty: the database's default model).
+  std::string embedding_model;
+  /// A path scorer replacing the default (higher is better; it sees similarity when
+  /// embedding_weight > 0); ties are broken by fewer edges, then node ids.
   std::function<double(const HypothesisPath &)> scorer;
   std::size_t max_calls = 0;  ///< model-call budget (0: none)
   int64_t max_tokens = 0;     ///< token budget (0: none)
@@ -132,10 +149,116 @@ GRAPPI_CXX_API HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &m
                                             const std::string &target, const std::vector<Document> &corpus,
                                             const HypothesisOptions &options = {});
 
+/// The ranked paths hypothesize() starts from (its first stage; no model): up to
+/// options.candidates (default 4 x options.paths) shortest simple paths over options.relations, filtered, scored and ranked,
+/// the best options.paths kept. Error(not_found) for an unknown node, Error(invalid_argument)
+/// for zero paths or max_length, an embedding weight outside [0, 1], or a weight without
+/// stored vectors.
+GRAPPI_CXX_API std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int64_t source, int64_t target,
+                                                                 const HypothesisOptions &options = {});
+
 /// The result as JSON (README "Hypotheses").
 GRAPPI_CXX_API nlohmann::json to_json(const HypothesisResult &result);
 /// The result as a Markdown report.
 GRAPPI_CXX_API std::string to_markdown(const HypothesisResult &result);
+
+/// Options of evaluate_hypotheses(): the reference's temporal protocol.
+struct HypothesisEvalOptions {
+  /// The split: documents published before this year build the graph, the others are the
+  /// future. Unset, or when a document has no year: the documents in PubMed id order, the first
+  /// `split` share before (documents without a PubMed id are left out and counted).
+  std::optional<int> as_of;
+  double split = 0.8;  ///< the share of documents before the split in PubMed id order, in (0, 1)
+  /// How the graphs are built (scope, titles, types; the graph the paths follow keeps edges of
+  /// at least min_count units; as_of is set by the split).
+  CoocOptions cooc;
+  /// Paths and explanations: max_length, intermediate_labels, paths (those given to the
+  /// explanation), context, rounds, budgets, templates, embedding_weight (the concepts are then
+  /// embedded with `embedder`); relations are the graph's own.
+  HypothesisOptions hypothesis;
+  /// Paths per pair for the AUC and the top-`top` share: the shortest ones (the same whatever
+  /// the score), each scored and ranked.
+  std::size_t paths = 50;
+  std::size_t pairs = 200;     ///< test pairs at most: the most often linked after the split first, then by ids
+  std::size_t explain = 20;    ///< pairs explained for ROUGE and the loop's figures (the first ones; 0: none)
+  std::size_t top = 10;        ///< a pair counts when a positive path is among its first `top`
+  std::string embedder = "lsa";  ///< with an embedding weight: "lsa" or "hashing", fitted on the concepts' names
+  /// Where the temporary database of the graph as of the split is made (default: the system's
+  /// temporary directory); it is removed afterwards.
+  std::string work_dir;
+};
+
+/// One test pair: two concepts first linked (in one document) after the split, both in the
+/// graph before it.
+struct HypothesisEvalPair {
+  std::string source;       ///< the first concept's id
+  std::string target;       ///< the second's
+  std::string source_name;  ///< its name
+  std::string target_name;  ///< its name
+  std::vector<std::string> later;  ///< the documents after the split naming both (PubMed ids)
+  std::vector<HypothesisPath> paths;  ///< ranked paths in the graph before the split
+  /// Per path: positive when each of its intermediate concepts is named in one of `later`.
+  std::vector<bool> positive;
+  double auc = -1;          ///< ROC AUC of the path scores (-1: not both classes)
+  int first_positive = 0;   ///< rank of the best positive path (1-based; 0: none)
+  bool explained = false;   ///< an explanation was asked for
+  std::string explanation;  ///< its final text
+  double rouge_1 = 0;       ///< ROUGE-1 F1 against the best-matching later document
+  double rouge_l = 0;       ///< ROUGE-L F1 against the best-matching later document
+  std::size_t rounds = 0;   ///< explanations made
+  std::size_t sentences = 0;  ///< sentences in every round
+  std::size_t reworked = 0;   ///< of them marked for rework
+  std::string stop_reason;    ///< hypothesize()'s stop reason
+};
+
+/// What evaluate_hypotheses() measured.
+struct HypothesisEvalResult {
+  std::string split;         ///< "year" or "pmid_order"
+  std::string split_note;    ///< why PubMed id order was used, when it was
+  std::string cutoff;        ///< the year, or the first PubMed id after the split
+  std::size_t before = 0;    ///< documents before the split
+  std::size_t after = 0;     ///< documents after it
+  std::size_t left_out = 0;  ///< documents without the year or PubMed id the split needs
+  std::string relation;      ///< the graph's relation
+  std::size_t concepts = 0;  ///< concepts of the graph before the split
+  std::size_t edges = 0;     ///< its edges
+  std::size_t candidates = 0;  ///< pairs first linked after the split with both concepts in that graph
+  std::vector<HypothesisEvalPair> pairs;  ///< the evaluated ones, in order
+  std::size_t with_paths = 0;     ///< pairs with at least one path
+  std::size_t paths = 0;          ///< paths ranked in all
+  std::size_t positive_paths = 0; ///< of them positive
+  double auc_micro = -1;     ///< ROC AUC over every pair's paths together (-1: not both classes)
+  double auc_macro = -1;     ///< mean of the pairs' AUCs (-1: no pair has both classes)
+  std::size_t auc_pairs = 0;  ///< pairs with both classes (the macro mean's)
+  double top_share = 0;      ///< share of pairs with paths that have a positive path among the first `top`
+  std::size_t top = 10;      ///< that `top`
+  std::size_t explained = 0;   ///< pairs explained
+  double rouge_1 = 0;          ///< their mean ROUGE-1 F1
+  double rouge_l = 0;          ///< their mean ROUGE-L F1
+  double mean_rounds = 0;      ///< rounds per explained pair
+  double reworked_share = 0;   ///< share of all rounds' sentences marked for rework
+  std::size_t not_converged = 0;  ///< explained pairs whose loop stopped other than "converged"
+  StageUsage usage;            ///< model use of the explanations
+  bool offline = false;        ///< the explanations came from the offline model
+  nlohmann::json model;        ///< the model's description
+  double seconds = 0;          ///< wall time
+};
+
+/// The reference's temporal evaluation (HGCR): the co-occurrence graph of the documents before
+/// the split, in a temporary database; the pairs first linked after it; each pair's ranked paths
+/// labelled positive when their intermediate concepts are named in the later documents that
+/// name the pair; ROC AUC of the path scores (micro over all paths, macro over pairs), the share
+/// of pairs with a positive path in the top `top`; for the first `explain` pairs, the
+/// explanation (with `model`) scored by ROUGE against those later documents, with the
+/// validation loop's figures. Error(invalid_argument) for a split outside (0, 1) or a corpus
+/// with nothing on one side of the split.
+GRAPPI_CXX_API HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, LanguageModel &model,
+                                                        const HypothesisEvalOptions &options = {});
+
+/// The summary as JSON (README "Evaluating hypotheses").
+GRAPPI_CXX_API nlohmann::json to_json(const HypothesisEvalResult &result);
+/// One pair as a JSON line (its first `top` paths, labels, AUC, explanation and scores).
+GRAPPI_CXX_API nlohmann::json to_json(const HypothesisEvalPair &pair, std::size_t top = 10);
 
 /// ROUGE-1 F1 of a text against a reference: unigram overlap of lower-case words.
 GRAPPI_CXX_API double rouge_1_f1(const std::string &text, const std::string &reference);

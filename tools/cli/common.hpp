@@ -42,6 +42,7 @@ void add_cooc(CLI::App &app);
 void add_hypothesize(CLI::App &app);
 /// `eval extraction`, under the eval command add_eval makes.
 void add_eval_extraction(CLI::App &eval);
+void add_eval_hypotheses(CLI::App &eval);
 
 /// Exit statuses: 0 success, 1 a failure of the work itself (I/O, database, network, model),
 /// 2 a bad argument or a name that does not resolve.

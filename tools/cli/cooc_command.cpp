@@ -19,12 +19,12 @@ struct CoocArgs {
   std::vector<std::string> corpora;
   int as_of = 0;
   CoocOptions o;
-  bool no_import = false, quiet = false;
+  bool no_import = false, quiet = false, sentence = false;
 };
 
 void run_build(CoocArgs &a) {
   CoocOptions o = a.o;
-  o.scope = a.scope == "sentence" ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
+  o.scope = a.scope == "sentence" || a.sentence ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
   if (a.as_of) o.as_of = a.as_of;
   std::vector<Document> docs;
   for (const std::string &f : a.corpora) {
@@ -76,12 +76,13 @@ void add_cooc(CLI::App &app) {
   auto a = std::make_shared<CoocArgs>();
   auto *c = cooc->add_subcommand("build", "Build a co-occurrence graph from annotated documents and store it as a dataset");
   add_db_option(c, a->db);
-  c->add_option("--corpus", a->corpora, "Annotated documents: PubTator, BioC XML/JSON (repeatable); text goes through the "
-                                        "dictionary")
+  c->add_option("--corpus", a->corpora, "Annotated documents: PubTator, BioC XML/JSON, JSON lines (repeatable); text goes "
+                                        "through the dictionary")
       ->required();
-  c->add_option("--format", a->format, "Force the input format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml");
+  c->add_option("--format", a->format, "Force the input format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
   c->add_option("--scope", a->scope, "Co-occurrence in the same document or the same sentence")
       ->check(CLI::IsMember({"document", "sentence"}));
+  c->add_flag("--sentence", a->sentence, "The same as --scope sentence")->excludes("--scope");
   c->add_option("--titles", a->o.titles, "Titles: include, only or exclude")->check(CLI::IsMember({"include", "only", "exclude"}));
   c->add_option("--types", a->o.types, "Concept types kept, comma-separated (e.g. Gene,Disease,Chemical); default: all")
       ->delimiter(',');

@@ -183,7 +183,7 @@ void run_eval(ExtractArgs &a) {
 
 void add_model_flags(CLI::App *c, ExtractArgs &a) {
   auto &o = a.o;
-  c->add_option("--format", a.format, "Force the input format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml");
+  c->add_option("--format", a.format, "Force the input format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
   c->add_option("--document", a.document, "Only this document of the input (id, PubMed id or PMC id)");
   add_chat_flags(c, a.m, "the rule table, not a language model");
   c->add_option("--concurrency", o.concurrency, "Paragraphs in flight")->check(CLI::PositiveNumber);

@@ -283,7 +283,7 @@ void add_ground(CLI::App &app) {
                                          "interact in a text, with quotes, confidence and trace");
   add_db_option(c, a->db);
   c->add_option("--text", a->text, "The paper: plain text, Markdown, PubTator, BioC XML/JSON or PPI corpus XML");
-  c->add_option("--format", a->format, "Its format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml");
+  c->add_option("--format", a->format, "Its format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
   c->add_option("--document", a->document, "The document of a file that holds several (id or PubMed id)");
   c->add_option("--pair", a->pair, "The two proteins, e.g. MAPT,GSK3B (names, aliases or ids)");
   c->add_option("--pairs", a->pairs, "Many pairs: lines A<TAB>B (with --text) or FILE<TAB>A<TAB>B");
@@ -303,12 +303,13 @@ void add_eval(CLI::App &app) {
   c->add_option("--texts", a->text, "The papers: a corpus file (PubTator, BioC, PPI XML) or a directory of files "
                                      "(text files named <PMID>.txt or ...PMID<PMID>...)")
       ->required();
-  c->add_option("--format", a->format, "Format of the papers: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml");
+  c->add_option("--format", a->format, "Format of the papers: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
   c->add_option("--judge", a->judges, "A judge model on --base-url comparing the prediction with the gold term on the "
                                       "text (twice: only their agreed verdicts count; 'extractive': the offline judge)");
   add_grounding_flags(c, *a);
   c->callback([a] { run_eval(*a); });
   add_eval_extraction(*e);
+  add_eval_hypotheses(*e);
 }
 
 }  // namespace grappi::cli

@@ -152,7 +152,8 @@ class _HypothesisOptions(ctypes.Structure):
                 ("rounds", _size), ("support_relations", ctypes.c_char_p), ("corpus_format", ctypes.c_char_p),
                 ("max_calls", _size), ("max_tokens", _i64), ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p),
                 ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p),
-                ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p), ("concurrency", _size)]
+                ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p), ("concurrency", _size),
+                ("embedding_weight", ctypes.c_double), ("embedding_model", ctypes.c_char_p)]
 
 
 class _PcstOptions(ctypes.Structure):
@@ -475,14 +476,18 @@ class Graph:
 
     def hypothesize(self, source, target, corpus=None, relations=("cooc.document",), max_length=4, paths=10,
                     mask_direct=False, context=7, rounds=5, llm="extractive", base_url=None, model=None,
-                    api_key_env=None, chat=None, use_cache=True, max_calls=0):
+                    api_key_env=None, chat=None, use_cache=True, max_calls=0, embedding_weight=0.0,
+                    embedding_model=None):
         """How two concepts may be related: ranked paths, an explanation from the corpus's
         abstracts, each sentence checked against the graph (the result as a dict). The
-        callback's request "task" has "kind" "hypothesis.explain"."""
+        callback's request "task" has "kind" "hypothesis.explain". embedding_weight blends the
+        intermediate concepts' embedding similarity to the pair into the paths' score."""
         o = _options("grappi_hypothesis_options", _hypothesis_init)
         o.relations = ",".join(relations).encode()
         o.max_length, o.paths, o.context, o.rounds, o.max_calls = max_length, paths, context, rounds, max_calls
         o.mask_direct, o.use_cache = 1 if mask_direct else 0, 1 if use_cache else 0
+        o.embedding_weight = embedding_weight
+        o.embedding_model = embedding_model.encode() if embedding_model else None
         callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         _check(_hypothesize(self._handle(), source.encode(), target.encode(), corpus.encode() if corpus else None,

@@ -246,6 +246,8 @@ pub struct grappi_hypothesis_options {
     pub chat: grappi_chat_fn,
     pub user_data: *mut c_void,
     pub concurrency: usize,
+    pub embedding_weight: f64,
+    pub embedding_model: *const c_char,
 }
 
 pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
@@ -420,7 +422,8 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
         "grappi_hypothesis_options" => layout!(grappi_hypothesis_options; version, relations, max_length, paths,
                                                mask_direct, intermediate_labels, context, rounds, support_relations,
                                                corpus_format, max_calls, max_tokens, use_cache, llm, base_url, model,
-                                               api_key_env, chat, user_data, concurrency),
+                                               api_key_env, chat, user_data, concurrency, embedding_weight,
+                                               embedding_model),
         "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
         "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
                                         net_worth, objective_before_improve, improve_rounds),

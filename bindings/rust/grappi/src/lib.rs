@@ -346,6 +346,9 @@ pub struct HypothesisOptions {
     pub llm: String,
     pub base_url: Option<String>,
     pub model: Option<String>,
+    /// Weight in [0, 1] of the intermediate concepts' embedding similarity to the pair in the
+    /// paths' score (0: off; needs the nodes embedded).
+    pub embedding_weight: f64,
 }
 
 impl Default for HypothesisOptions {
@@ -360,6 +363,7 @@ impl Default for HypothesisOptions {
             llm: "extractive".into(),
             base_url: None,
             model: None,
+            embedding_weight: 0.0,
         }
     }
 }
@@ -367,7 +371,7 @@ impl Default for HypothesisOptions {
 /// Options of [`Graph::extract`] (defaults as the C API's; README "From papers to BEL").
 #[derive(Clone, Debug)]
 pub struct ExtractOptions {
-    /// The input's format: "detect", "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml".
+    /// The input's format: "detect", "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml", "jsonl".
     pub format: String,
     /// The input's name in messages (a text's PubMed id is read from "PMID<digits>" in it).
     pub name: String,
@@ -484,6 +488,7 @@ impl Graph {
         opts.mask_direct = o.mask_direct as i32;
         opts.context = o.context;
         opts.rounds = o.rounds;
+        opts.embedding_weight = o.embedding_weight;
         opts.llm = llm.as_ptr();
         if let Some(b) = &base {
             opts.base_url = b.as_ptr();
