@@ -21,24 +21,42 @@ std::size_t line_of(std::string_view text, std::size_t byte) {
   return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(byte, text.size())), '\n'));
 }
 
-// The byte offset of a character offset in UTF-8 text (offsets past the end give npos).
-std::size_t byte_of_char(std::string_view text, std::size_t chars) {
-  std::size_t i = 0, n = 0;
-  while (n < chars) {
-    if (i >= text.size()) return std::string::npos;
+CharIndex::CharIndex(std::string_view text) : size_(text.size()) {
+  std::size_t i = 0;
+  for (; i < text.size() && static_cast<unsigned char>(text[i]) < 0x80; ++i) {
+  }
+  if (i == text.size()) {
+    chars_ = text.size();
+    return;
+  }
+  ascii_ = false;
+  starts_.reserve(text.size() + 1);
+  for (std::size_t k = 0; k <= i; ++k) starts_.push_back(k);
+  while (i < text.size()) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     i += c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-    ++n;
+    starts_.push_back(i);
   }
-  return i <= text.size() ? i : std::string::npos;
+  chars_ = starts_.size() - 1;
+}
+
+std::size_t CharIndex::byte(std::size_t chars) const {
+  if (chars > chars_) return std::string::npos;
+  if (ascii_) return chars;
+  return starts_[chars] <= size_ ? starts_[chars] : std::string::npos;
 }
 
 bool place_annotation(const DocumentPassage &p, std::size_t start, std::size_t length, DocumentAnnotation &a) {
+  return place_annotation(p, CharIndex(p.text), start, length, a);
+}
+
+bool place_annotation(const DocumentPassage &p, const CharIndex &index, std::size_t start, std::size_t length,
+                      DocumentAnnotation &a) {
   // Sources count in characters (PubTator, BioC) or bytes; the mention's text decides, and
   // where it does not say (no text given), characters.
   if (start < p.offset) return false;
   const std::size_t rel = start - p.offset;
-  const std::size_t b = byte_of_char(p.text, rel), e = b == std::string::npos ? b : byte_of_char(p.text, rel + length);
+  const std::size_t b = index.byte(rel), e = b == std::string::npos ? b : index.byte(rel + length);
   const bool chars_fit = b != std::string::npos && e != std::string::npos;
   const bool bytes_fit = rel + length <= p.text.size();
   if (chars_fit && (a.text.empty() || p.text.compare(b, e - b, a.text) == 0)) {
@@ -152,6 +170,7 @@ std::vector<Document> parse_text(std::string_view s, const std::string &name) {
 std::vector<Document> parse_pubtator(std::string_view s, const std::string &name) {
   std::vector<Document> out;
   Document *cur = nullptr;
+  std::vector<detail::CharIndex> indices;  // of the current document's passages
   std::size_t pos = 0, line_no = 0;
   while (pos < s.size()) {
     std::size_t nl = s.find('\n', pos);
@@ -177,18 +196,14 @@ std::vector<Document> parse_pubtator(std::string_view s, const std::string &name
         out.emplace_back();
         cur = &out.back();
         cur->id = cur->pmid = pmid;
+        indices.clear();
       }
       DocumentPassage p;
       p.type = kind == 't' ? "title" : kind == 'a' ? "abstract" : std::string(1, kind);
       // Passage offsets count characters: each earlier passage and one separator.
-      std::size_t chars = 0;
-      for (const auto &q : cur->passages) {
-        std::size_t n = 0;
-        for (unsigned char c : q.text) n += (c & 0xc0) != 0x80;
-        chars += n + 1;
-      }
-      p.offset = chars;
+      p.offset = cur->passages.empty() ? 0 : cur->passages.back().offset + indices.back().chars() + 1;
       p.text = std::string(line.substr(bar + 3));
+      indices.emplace_back(p.text);
       cur->passages.push_back(std::move(p));
       continue;
     }
@@ -208,13 +223,11 @@ std::vector<Document> parse_pubtator(std::string_view s, const std::string &name
     a.type = std::string(f[4]);
     if (f.size() > 5) a.id = std::string(f[5]);
     bool placed = false;
-    for (auto &p : cur->passages) {
-      std::size_t n = 0;
-      for (unsigned char c : p.text) n += (c & 0xc0) != 0x80;
-      if (start >= p.offset && end <= p.offset + n && detail::place_annotation(p, start, end - start, a)) {
+    for (std::size_t k = 0; k < cur->passages.size() && !placed; ++k) {
+      DocumentPassage &p = cur->passages[k];
+      if (start >= p.offset && end <= p.offset + indices[k].chars() && detail::place_annotation(p, indices[k], start, end - start, a)) {
         p.annotations.push_back(std::move(a));
         placed = true;
-        break;
       }
     }
     if (!placed)
@@ -276,6 +289,7 @@ std::vector<Document> parse_bioc_json(std::string_view s, const std::string &nam
       if (pj.contains("offset") && pj["offset"].is_number_unsigned()) p.offset = pj["offset"].get<std::size_t>();
       if (pj.contains("text") && pj["text"].is_string()) p.text = pj["text"].get<std::string>();
       meta.take(infon(pj, "article-id_pmid"), infon(pj, "article-id_pmc"), infon(pj, "year"), infon(pj, "article-id_doi"));
+      const detail::CharIndex index(p.text);
       if (pj.contains("annotations") && pj["annotations"].is_array())
         for (const auto &aj : pj["annotations"]) {
           DocumentAnnotation a;
@@ -289,7 +303,7 @@ std::vector<Document> parse_bioc_json(std::string_view s, const std::string &nam
           if (!loc || !loc->is_object() || !(*loc).contains("offset") || !(*loc)["offset"].is_number_unsigned() ||
               !(*loc).contains("length") || !(*loc)["length"].is_number_unsigned())
             throw Error(ErrorCode::parse, pwhere + ": an annotation without a location (offset and length)");
-          if (!detail::place_annotation(p, (*loc)["offset"].get<std::size_t>(), (*loc)["length"].get<std::size_t>(), a))
+          if (!detail::place_annotation(p, index, (*loc)["offset"].get<std::size_t>(), (*loc)["length"].get<std::size_t>(), a))
             throw Error(ErrorCode::parse, pwhere + ": the annotation '" + a.text.substr(0, 40) + "' lies outside its passage");
           p.annotations.push_back(std::move(a));
         }

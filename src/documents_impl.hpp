@@ -12,12 +12,29 @@ namespace grappi::detail {
 
 /// 1-based line of a byte offset.
 std::size_t line_of(std::string_view text, std::size_t byte);
-/// The byte offset of a character offset in UTF-8 text; npos past the end.
-std::size_t byte_of_char(std::string_view text, std::size_t chars);
+/// A passage text's character offsets as byte offsets, computed once (a passage with many
+/// mentions is not walked again for each).
+class CharIndex {
+ public:
+  explicit CharIndex(std::string_view text);
+  /// The byte offset of character `chars` (npos past the end or inside a cut-off character).
+  std::size_t byte(std::size_t chars) const;
+  /// The number of characters.
+  std::size_t chars() const { return chars_; }
+
+ private:
+  std::size_t size_ = 0, chars_ = 0;
+  bool ascii_ = true;
+  std::vector<std::size_t> starts_;  // (not ASCII) the byte after each count of characters, 0..chars_
+};
+
 /// Places a mention given by its document offset `start` and `length` (characters, or bytes
 /// when only that reading matches the mention's text) in passage p: sets a.offset and a.length
 /// relative to the passage, in bytes; false when it does not lie in the passage.
 bool place_annotation(const DocumentPassage &p, std::size_t start, std::size_t length, DocumentAnnotation &a);
+/// The same with the passage text's index.
+bool place_annotation(const DocumentPassage &p, const CharIndex &index, std::size_t start, std::size_t length,
+                      DocumentAnnotation &a);
 /// Sorts every passage's annotations by offset.
 void sort_annotations(Document &d);
 

@@ -52,7 +52,7 @@ std::vector<std::size_t> occurrences(const std::string &text, const std::string 
 // Adds one concept of a document: placed by its offsets, else at every place its text is
 // written, else (nowhere written, or no text) as a mention of the document without a place
 // (offset 0, length 0 in the first passage).
-void add_concept(Document &d, const json &c, const std::string &where) {
+void add_concept(Document &d, const std::vector<CharIndex> &indices, const json &c, const std::string &where) {
   DocumentAnnotation a;
   if (c.is_string()) {
     a.id = c.get<std::string>();
@@ -67,10 +67,10 @@ void add_concept(Document &d, const json &c, const std::string &where) {
       if (!has_offset || !has_length || !c["offset"].is_number_unsigned() || !c["length"].is_number_unsigned())
         throw Error(ErrorCode::parse, where + ": a concept's \"offset\" and \"length\" are both non-negative integers");
       const std::size_t start = c["offset"].get<std::size_t>(), length = c["length"].get<std::size_t>();
-      for (DocumentPassage &p : d.passages) {
-        std::size_t n = 0;
-        for (unsigned char ch : p.text) n += (ch & 0xc0) != 0x80;
-        if (start >= p.offset && start + length <= p.offset + n && place_annotation(p, start, length, a)) {
+      for (std::size_t k = 0; k < d.passages.size(); ++k) {
+        DocumentPassage &p = d.passages[k];
+        if (start >= p.offset && start + length <= p.offset + indices[k].chars() &&
+            place_annotation(p, indices[k], start, length, a)) {
           if (a.text.empty()) a.text = p.text.substr(a.offset, a.length);
           p.annotations.push_back(std::move(a));
           return;
@@ -136,14 +136,15 @@ std::vector<Document> parse_jsonl_documents(std::string_view s, const std::strin
       p.type = type;
       p.offset = chars;
       p.text = *body;
-      for (unsigned char ch : p.text) chars += (ch & 0xc0) != 0x80;
-      ++chars;
+      chars += CharIndex(p.text).chars() + 1;
       d.passages.push_back(std::move(p));
     }
     if (o.contains("concepts") && !o["concepts"].is_null()) {
       if (!o["concepts"].is_array()) throw Error(ErrorCode::parse, where + ": \"concepts\" must be an array");
+      std::vector<CharIndex> indices;
+      for (const DocumentPassage &p : d.passages) indices.emplace_back(p.text);
       for (std::size_t k = 0; k < o["concepts"].size(); ++k)
-        add_concept(d, o["concepts"][k], where + ": concept " + std::to_string(k + 1));
+        add_concept(d, indices, o["concepts"][k], where + ": concept " + std::to_string(k + 1));
     }
     sort_annotations(d);
     out.push_back(std::move(d));

@@ -155,6 +155,14 @@ TEST_CASE("Hypothesis paths on BioRED match an independent search of the co-occu
   o.mask_direct = false;
   o.scorer = [](const grappi::HypothesisPath &p) { return -double(p.edges.size()); };
   CHECK(grappi::hypothesize(*kb.kg, model, s, t, docs, o).paths.at(0).edges.size() == 1);
+  // Ties (every score equal) are broken by fewer edges, then node ids, alike every time.
+  o.scorer = [](const grappi::HypothesisPath &) { return 0.0; };
+  const auto tied = grappi::rank_hypothesis_paths(*kb.kg, kb.kg->resolve(s), kb.kg->resolve(t), o);
+  REQUIRE(tied.size() == expected.size());
+  for (std::size_t i = 1; i < tied.size(); ++i)
+    CHECK(std::make_pair(tied[i - 1].edges.size(), tied[i - 1].nodes) < std::make_pair(tied[i].edges.size(), tied[i].nodes));
+  const auto again = grappi::rank_hypothesis_paths(*kb.kg, kb.kg->resolve(s), kb.kg->resolve(t), o);
+  for (std::size_t i = 0; i < tied.size(); ++i) CHECK(again[i].nodes == tied[i].nodes);
   // The offline explanation: the one abstract behind every edge, each sentence supported.
   const HypothesisResult x = grappi::hypothesize(*kb.kg, model, s, t, docs, HypothesisOptions{});
   REQUIRE(x.final_round == 0);
