@@ -173,6 +173,12 @@ struct Versions<grappi_hypothesis_options> {
   static grappi_hypothesis_options defaults() { return GRAPPI_HYPOTHESIS_OPTIONS_INIT; }
 };
 template <>
+struct Versions<grappi_ask_options> {
+  static constexpr const char *name = "grappi_ask_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ask_options, concurrency)};
+  static grappi_ask_options defaults() { return GRAPPI_ASK_OPTIONS_INIT; }
+};
+template <>
 struct Versions<grappi_pcst_options> {
   static constexpr const char *name = "grappi_pcst_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_pcst_options, event_order)};
@@ -1024,6 +1030,89 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
     if (o.embedding_model) ho.embedding_model = o.embedding_model;
     const auto model = chat_model(o, fn);
     *out_json = copy_out(grappi::to_json(grappi::hypothesize(kg, *model, a, b, docs, ho)).dump());
+    return GRAPPI_OK;
+  });
+}
+
+// ---- grounded answers -------------------------------------------------------------------------------
+
+grappi_status grappi_ask_options_init(grappi_ask_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_ask_options_init"); });
+}
+
+namespace {
+
+grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const grappi_ask_options &o, const char *fn) {
+  grappi::AskOptions a;
+  a.retrieval = retrieve_options(retrieve, fn);
+  if (o.relations) a.retrieval.khop.filter.relations = relation_list(o.relations, fn);
+  if (o.relation_weights)
+    for (const std::string &w : relation_list(o.relation_weights, fn, "relation_weights")) {
+      const auto eq = w.rfind('=');
+      char *end = nullptr;
+      const double v = eq == std::string::npos ? 0 : std::strtod(w.c_str() + eq + 1, &end);
+      if (eq == std::string::npos || eq == 0 || !end || *end != '\0' || end == w.c_str() + eq + 1)
+        invalid(std::string(fn) + ": relation_weights takes relation=weight pairs, not '" + w + "'");
+      a.retrieval.relation_weights[w.substr(0, eq)] = v;
+    }
+  a.embedding_model = text_or(o.embedding_model, "", fn, "embedding_model");
+  a.context = text_or(o.context, "evidence", fn, "context");
+  a.max_context_tokens = o.max_context_tokens;
+  a.top = o.answers;
+  a.exclude_question_entities = o.keep_question_entities == 0;
+  a.repair = o.repair != 0;
+  a.max_calls = o.max_calls;
+  a.max_tokens = o.max_tokens;
+  a.use_cache = o.use_cache != 0;
+  a.dry_run = o.dry_run != 0;
+  return a;
+}
+
+}  // namespace
+
+grappi_status grappi_graph_ask_json(grappi_graph *g, const char *question, const grappi_retrieve_options *retrieve,
+                                    const grappi_ask_options *opts, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_ask_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string q = text(question, fn, "question");
+    const grappi_ask_options o = read_options(opts, fn);
+    const grappi::AskOptions a = ask_options(retrieve, o, fn);
+    const auto model = chat_model(o, fn);
+    *out_json = copy_out(grappi::to_json(grappi::ask(kg, *model, q, a)).dump());
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_eval_qa_json(grappi_graph *g, const char *questions, const grappi_retrieve_options *retrieve,
+                                        const grappi_ask_options *opts, size_t k, char **out_json, char **out_rows) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_eval_qa_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    if (out_rows) *out_rows = nullptr;
+    auto &kg = graph_of(g, fn);
+    const auto set = grappi::parse_qa_questions(text(questions, fn, "questions"), "questions");
+    const grappi_ask_options o = read_options(opts, fn);
+    grappi::QaEvalOptions e;
+    e.ask = ask_options(retrieve, o, fn);
+    if (k) e.k = k;
+    const auto model = chat_model(o, fn);
+    const grappi::QaEvalResult r = grappi::evaluate_qa(kg, *model, set, e);
+    std::string rows;
+    for (const auto &row : r.rows) rows += grappi::to_json(row).dump() + "\n";
+    char *summary = copy_out(grappi::to_json(r).dump());
+    if (out_rows) {
+      try {
+        *out_rows = copy_out(rows);
+      } catch (...) {
+        grappi_free(summary);
+        throw;
+      }
+    }
+    *out_json = summary;
     return GRAPPI_OK;
   });
 }

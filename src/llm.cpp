@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "answer_json.hpp"
+#include "answer_offline.hpp"
 #include "extraction_offline.hpp"
 #include "grounding_offline.hpp"
 #include "hypothesis_offline.hpp"
@@ -255,6 +256,10 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
   out.finish_reason = "stop";
   if (kind.rfind("ground.", 0) == 0) {
     out.content = detail::offline_grounding_answer(t);
+    return out;
+  }
+  if (kind == "ask.answer") {
+    out.content = detail::offline_answer(t);
     return out;
   }
   if (kind == "hypothesis.explain") {

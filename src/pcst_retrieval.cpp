@@ -24,6 +24,9 @@ PcstRetrieval Retriever::pcst_retrieve(const std::vector<float> &question, const
   for (double v : {o.cost_e, o.alpha, o.beta, o.gamma, o.lambda})
     if (!(v >= 0) || !std::isfinite(v))
       throw Error(ErrorCode::invalid_argument, "pcst_retrieve: cost_e, alpha, beta, gamma and lambda must be finite and >= 0");
+  for (const auto &[relation, w] : o.relation_weights)
+    if (!std::isfinite(w) || w < 0)
+      throw Error(ErrorCode::invalid_argument, "pcst_retrieve: the weight of relation '" + relation + "' must be finite and >= 0");
   const GraphSnapshot &g = *graph_;
 
   // Unit question.
@@ -109,6 +112,9 @@ PcstRetrieval Retriever::pcst_retrieve(const std::vector<float> &question, const
     for (std::size_t e = 0; e < m; ++e) eprize[e] = o.gamma * base.edges[e].score;
     cost = o.lambda;
   }
+  if (!o.relation_weights.empty())
+    for (std::size_t e = 0; e < m; ++e)
+      if (const auto it = o.relation_weights.find(base.edges[e].relation); it != o.relation_weights.end()) eprize[e] *= it->second;
   R.edge_cost = cost;
 
   // The PCST instance: real edges cost (cost - prize); an edge worth more than its cost becomes

@@ -152,6 +152,29 @@ int main(void) {
   FIELD(grappi_window_options, max_paths);
   end();
 
+  BEGIN(grappi_ask_options);
+  FIELD(grappi_ask_options, version);
+  FIELD(grappi_ask_options, context);
+  FIELD(grappi_ask_options, max_context_tokens);
+  FIELD(grappi_ask_options, answers);
+  FIELD(grappi_ask_options, keep_question_entities);
+  FIELD(grappi_ask_options, repair);
+  FIELD(grappi_ask_options, relations);
+  FIELD(grappi_ask_options, relation_weights);
+  FIELD(grappi_ask_options, embedding_model);
+  FIELD(grappi_ask_options, max_calls);
+  FIELD(grappi_ask_options, max_tokens);
+  FIELD(grappi_ask_options, use_cache);
+  FIELD(grappi_ask_options, dry_run);
+  FIELD(grappi_ask_options, llm);
+  FIELD(grappi_ask_options, base_url);
+  FIELD(grappi_ask_options, model);
+  FIELD(grappi_ask_options, api_key_env);
+  FIELD(grappi_ask_options, chat);
+  FIELD(grappi_ask_options, user_data);
+  FIELD(grappi_ask_options, concurrency);
+  end();
+
   BEGIN(grappi_retrieve_options);
   FIELD(grappi_retrieve_options, version);
   FIELD(grappi_retrieve_options, mode);

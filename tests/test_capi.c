@@ -376,6 +376,31 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_retrieve_json(g, question, &ro, &csv) == GRAPPI_EINVAL && csv == NULL);
     CHECK(strstr(grappi_last_error_message(), "event_order 7") != NULL);
 
+    /* A grounded answer (offline) and the QA evaluation. */
+    {
+      grappi_ask_options ao;
+      char *rows = NULL;
+      CHECK(grappi_ask_options_init(&ao, 2) == GRAPPI_EINVAL);
+      CHECK(grappi_ask_options_init(&ao, GRAPPI_ASK_OPTIONS_VERSION) == GRAPPI_OK && ao.answers == 10 && ao.repair == 1);
+      CHECK(grappi_graph_ask_json(g, question, NULL, &ao, &csv) == GRAPPI_OK && csv != NULL);
+      CHECK(csv && strstr(csv, "\"answer_entities\"") != NULL && strstr(csv, "\"status\":\"supported\"") != NULL);
+      grappi_free(csv);
+      csv = NULL;
+      ao.relation_weights = "string.physical";
+      CHECK(grappi_graph_ask_json(g, question, NULL, &ao, &csv) == GRAPPI_EINVAL && csv == NULL);
+      CHECK(strstr(grappi_last_error_message(), "relation=weight") != NULL);
+      ao.relation_weights = NULL;
+      CHECK(grappi_graph_ask_json(g, "", NULL, &ao, &csv) == GRAPPI_EINVAL && csv == NULL);
+      CHECK(grappi_graph_eval_qa_json(g, "{\"question\": \"Which kinase drives the cell cycle?\", \"answers\": [\"CDC28\"]}\n",
+                                      NULL, NULL, 5, &csv, &rows) == GRAPPI_OK);
+      CHECK(csv && strstr(csv, "\"hits_at_1\"") != NULL && rows && strstr(rows, "\"answer_entities\"") != NULL);
+      grappi_free(csv);
+      grappi_free(rows);
+      csv = rows = NULL;
+      CHECK(grappi_graph_eval_qa_json(g, "{\"answers\": []}\n", NULL, NULL, 0, &csv, NULL) == GRAPPI_EPARSE && csv == NULL);
+      CHECK(strstr(grappi_last_error_message(), "questions:1") != NULL);
+    }
+
     /* A caller built against version 1: its struct (allocated at its own size, padding filled
      * with garbage where version 2 keeps event_order) is read as version 1, and _init writes
      * only version 1's fields. */

@@ -130,6 +130,23 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK((co.dictionary != 0) == cooc.dictionary);
   CHECK(co.path == nullptr);
 
+  const grappi_ask_options ao = GRAPPI_ASK_OPTIONS_INIT;
+  const grappi::AskOptions aopts;
+  CHECK(std::string(ao.context) == aopts.context);
+  CHECK(ao.max_context_tokens == aopts.max_context_tokens);
+  CHECK(ao.answers == aopts.top);
+  CHECK((ao.keep_question_entities == 0) == aopts.exclude_question_entities);
+  CHECK((ao.repair != 0) == aopts.repair);
+  CHECK(ao.relations == nullptr);
+  CHECK(ao.relation_weights == nullptr);
+  CHECK(ao.embedding_model == nullptr);
+  CHECK(aopts.embedding_model.empty());
+  CHECK(ao.max_calls == aopts.max_calls);
+  CHECK(ao.max_tokens == aopts.max_tokens);
+  CHECK((ao.use_cache != 0) == aopts.use_cache);
+  CHECK((ao.dry_run != 0) == aopts.dry_run);
+  CHECK(std::string(ao.llm) == chat.kind);
+
   const grappi_hypothesis_options ho = GRAPPI_HYPOTHESIS_OPTIONS_INIT;
   const grappi::HypothesisOptions hopts;
   CHECK(std::vector<std::string>{ho.relations} == hopts.relations);

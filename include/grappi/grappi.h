@@ -737,6 +737,71 @@ GRAPPI_API grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const ch
                                                        const char *corpus, const grappi_hypothesis_options *opts,
                                                        char **out_json);
 
+/* ---- grounded answers -------------------------------------------------------------------- */
+
+/** The current version of ::grappi_ask_options (the library accepts 1 to this). */
+#define GRAPPI_ASK_OPTIONS_VERSION 1
+/** Options of grappi_graph_ask_json() and grappi_graph_eval_qa_json() (the subgraph's options are
+ *  a ::grappi_retrieve_options beside it). */
+typedef struct grappi_ask_options {
+  uint32_t version;              /**< #GRAPPI_ASK_OPTIONS_VERSION */
+  const char *context;           /**< "evidence" (default; NULL too) or "csv" (G-Retriever's) */
+  size_t max_context_tokens;     /**< rough token budget of the context, default 4000 (0: none) */
+  size_t answers;                /**< answer entities returned, default 10 */
+  int32_t keep_question_entities; /**< non-zero: keep the entities the question names among the answers */
+  int32_t repair;                /**< default 1: one turn asking the model to fix unsupported sentences */
+  const char *relations;         /**< comma-separated relations the subgraph follows; NULL: all */
+  const char *relation_weights;  /**< "relation=weight,..." multiplying those edges' prizes; NULL: none */
+  const char *embedding_model;   /**< the stored model the question is embedded with; NULL: the latest */
+  size_t max_calls;              /**< model-call budget, 0 = none */
+  int64_t max_tokens;            /**< token budget, 0 = none */
+  int32_t use_cache;             /**< default 1: read and write the database's response cache */
+  int32_t dry_run;               /**< non-zero: count the calls and tokens, send nothing */
+  const char *llm;               /**< "extractive" (default; the best-ranked entities, not a language model), "openai" or "callback" */
+  const char *base_url;          /**< openai: default "http://127.0.0.1:8080/v1" */
+  const char *model;             /**< openai: model name (required); callback: its name, part of the cache key */
+  const char *api_key_env;       /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
+  grappi_chat_fn chat;           /**< callback: called with the request JSON, whose "task" has "kind" "ask.answer" */
+  void *user_data;               /**< passed to chat */
+  size_t concurrency;            /**< model calls in flight, default 1 */
+} grappi_ask_options;
+/** The defaults of ::grappi_ask_options, as an initializer. */
+#define GRAPPI_ASK_OPTIONS_INIT                                                                                        \
+  {GRAPPI_ASK_OPTIONS_VERSION, "evidence", 4000, 10, 0, 1, NULL, NULL, NULL, 0, 0, 1, 0, "extractive",              \
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_ASK_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_ask_options_init(grappi_ask_options *opts, uint32_t version);
+
+/**
+ * @brief A grounded answer to a question: the subgraph by PCST, the answer with every citation
+ *        checked against the context, the ranked answer entities (needs embedded nodes).
+ * @param g The graph.
+ * @param question The question (UTF-8).
+ * @param retrieve The subgraph's options, or NULL for the defaults.
+ * @param opts Options, or NULL for the defaults (the offline model).
+ * @param[out] out_json The result (`grappi ask --json`: answer_entities, sentences, ...); free
+ *        with grappi_free().
+ * @return #GRAPPI_OK: model failures are in the JSON; #GRAPPI_EINVAL for an empty question, bad
+ *         options or nothing embedded.
+ */
+GRAPPI_API grappi_status grappi_graph_ask_json(grappi_graph *g, const char *question, const grappi_retrieve_options *retrieve,
+                                               const grappi_ask_options *opts, char **out_json);
+
+/**
+ * @brief Answers every question of a set and scores the answers (`grappi eval qa`).
+ * @param g The graph.
+ * @param questions The questions: JSON lines {question, answers, options?, reference?} or a KG-RAG CSV text.
+ * @param retrieve The subgraph's options, or NULL for the defaults.
+ * @param opts Options, or NULL for the defaults.
+ * @param k The K of Recall\@K (0: 10).
+ * @param[out] out_json The summary (mrr, hits_at_1, hits_at_5, hits_at_10, recall_at_k, ...); free with grappi_free().
+ * @param[out] out_rows One JSON line per question, or NULL when not wanted; free with grappi_free().
+ * @return #GRAPPI_EPARSE for a malformed question set (the message names the line).
+ */
+GRAPPI_API grappi_status grappi_graph_eval_qa_json(grappi_graph *g, const char *questions, const grappi_retrieve_options *retrieve,
+                                                   const grappi_ask_options *opts, size_t k, char **out_json, char **out_rows);
+
 /* ---- prize-collecting Steiner tree ------------------------------------------------------ */
 
 /** A PCST solver: keeps its buffers between solves. Not thread-safe: use one per thread. */

@@ -1,6 +1,7 @@
 // grappi/grappi.hpp — the whole C++ API.
 #pragma once
 
+#include "grappi/answer.hpp"
 #include "grappi/bel.hpp"
 #include "grappi/error.hpp"
 #include "grappi/import.hpp"

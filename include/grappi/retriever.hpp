@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -202,6 +203,10 @@ struct PcstRetrieveOptions {
   double beta = 1.0;    ///< prize: bonus of a seed node
   double gamma = 0.5;   ///< prize: weight of an edge's score as its prize
   double lambda = 1.0;  ///< prize: cost of an edge
+  /// Weights of relations: each edge's prize (either mode) is multiplied by its relation's
+  /// weight (relations not named: 1), so that, say, curated interactions count more than
+  /// co-occurrence.
+  std::map<std::string, double> relation_weights;
   // Solver.
   Pruning pruning = Pruning::gw;  ///< PcstOptions::pruning
   int num_clusters = 1;           ///< trees wanted

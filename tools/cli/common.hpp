@@ -40,9 +40,11 @@ void add_eval(CLI::App &app);
 void add_extract(CLI::App &app);
 void add_cooc(CLI::App &app);
 void add_hypothesize(CLI::App &app);
+void add_ask(CLI::App &app);
 /// `eval extraction`, under the eval command add_eval makes.
 void add_eval_extraction(CLI::App &eval);
 void add_eval_hypotheses(CLI::App &eval);
+void add_eval_qa(CLI::App &eval);
 
 /// Exit statuses: 0 success, 1 a failure of the work itself (I/O, database, network, model),
 /// 2 a bad argument or a name that does not resolve.
@@ -92,6 +94,22 @@ std::string fmt(double v, int prec = 3);
 void print_table(const std::vector<std::string> &head, const std::vector<std::vector<std::string>> &rows);
 /// Writes text to a file, or to standard output for "-". Error(io) naming the file.
 void write_output(const std::string &path, const std::string &text);
+
+/// The flags of the question's subgraph by PCST (retrieve, ask, eval qa).
+struct RetrievalArgs {
+  std::string mode = "gretriever", pruning = "gw", model;
+  PcstRetrieveOptions o;  ///< the numeric options, bound directly
+  double min_score = 0;
+  std::vector<std::string> relations, labels, weights;
+  bool fast_order = false, reference_order = false;
+};
+/// Declares --mode, --topk, --topk-e, --cost-e, --pyg-cap, --alpha, --beta, --gamma, --lambda,
+/// --seeds, --hops, --degree-cap, --node-budget, --min-score, --relation, --relation-weight,
+/// --label, --pruning, --clusters, --fast-order, --reference-order and `model_flag` (the
+/// embedding model; "--embedding-model" where --model names the chat model).
+void add_retrieval_flags(CLI::App *cmd, RetrievalArgs &a, const std::string &model_flag = "--model");
+/// The options the flags give; Error(invalid_argument) for a bad --relation-weight.
+PcstRetrieveOptions retrieval_options(const RetrievalArgs &a);
 
 /// The one progress bar (stderr, only when it is a terminal): a stage name, done of total.
 class ProgressBar {

@@ -310,6 +310,7 @@ void add_eval(CLI::App &app) {
   c->callback([a] { run_eval(*a); });
   add_eval_extraction(*e);
   add_eval_hypotheses(*e);
+  add_eval_qa(*e);
 }
 
 }  // namespace grappi::cli

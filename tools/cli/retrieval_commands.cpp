@@ -1,5 +1,6 @@
 // grappi embed, search, window, paths, khop, pagerank, retrieve, pcst: embeddings and retrieval.
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -325,24 +326,16 @@ void add_pagerank(CLI::App &app) {
 namespace {
 
 struct RetrieveArgs {
-  std::string db, question, model, mode = "gretriever", pruning = "gw";
-  PcstRetrieveOptions o;  // the numeric options, bound directly
-  double min_score = 0;
-  std::vector<std::string> relations, labels;
-  bool json = false, csv = false, fast_order = false, reference_order = false;
+  std::string db, question;
+  RetrievalArgs r;
+  bool json = false, csv = false;
 };
 
 void run_retrieve(RetrieveArgs &a) {
   KnowledgeGraph g = open_graph(a.db, false);
-  PcstRetrieveOptions o = a.o;
-  o.mode = a.mode;
-  o.khop.filter.min_score = score_arg(a.min_score);
-  o.khop.filter.relations = a.relations;
-  o.khop.labels = a.labels;
-  o.pruning = pruning_from_name(a.pruning);
-  if (a.fast_order) o.event_order = PcstEventOrder::fast;
-  const auto q = g.query_vector(a.question, a.model);
-  const auto r = g.retriever(a.model);
+  const PcstRetrieveOptions o = retrieval_options(a.r);
+  const auto q = g.query_vector(a.question, a.r.model);
+  const auto r = g.retriever(a.r.model);
   const PcstRetrieval res = r->pcst_retrieve(q, o);
   const GraphSnapshot &s = r->graph();
   const auto name = [&](int64_t id) { return s.name(*s.index_of(id)); };
@@ -373,13 +366,9 @@ void run_retrieve(RetrieveArgs &a) {
 
 }  // namespace
 
-void add_retrieve(CLI::App &app) {
-  auto a = std::make_shared<RetrieveArgs>();
-  auto &o = a->o;
-  auto *c = app.add_subcommand("retrieve", "Question -> a connected, compact subgraph by PCST (G-Retriever or prize-rule prizes)");
-  add_db_option(c, a->db);
-  c->add_option("--question", a->question, "Question text")->required();
-  c->add_option("--mode", a->mode, "gretriever (top-k rank prizes, virtual nodes) or prize (alpha/beta/gamma/lambda form)")
+void add_retrieval_flags(CLI::App *c, RetrievalArgs &a, const std::string &model_flag) {
+  auto &o = a.o;
+  c->add_option("--mode", a.mode, "gretriever (top-k rank prizes, virtual nodes) or prize (alpha/beta/gamma/lambda form)")
       ->check(CLI::IsMember({"gretriever", "prize"}));
   c->add_option("--topk", o.topk, "G-Retriever: nodes with rank prizes");
   c->add_option("--topk-e", o.topk_e, "G-Retriever: distinct edge similarity values with rank prizes");
@@ -393,17 +382,45 @@ void add_retrieve(CLI::App &app) {
   c->add_option("--hops", o.khop.hops, "Base subgraph: hops from the seeds");
   c->add_option("--degree-cap", o.khop.degree_cap, "Base subgraph: expand each node through its top-d edges by score (0: all)");
   c->add_option("--node-budget", o.khop.node_budget, "Base subgraph: at most this many nodes (0: no limit)");
-  c->add_option("--min-score", a->min_score, "Minimum edge score: 0-1, or a whole number 2-1000 on STRING's scale");
-  c->add_option("--relation", a->relations, "Relation type(s) to follow");
-  c->add_option("--label", a->labels, "Node label(s) to keep");
-  c->add_option("--pruning", a->pruning, "none, simple, gw or strong");
+  c->add_option("--min-score", a.min_score, "Minimum edge score: 0-1, or a whole number 2-1000 on STRING's scale");
+  c->add_option("--relation", a.relations, "Relation type(s) to follow");
+  c->add_option("--relation-weight", a.weights, "RELATION=W: multiply the prizes of that relation's edges by W (repeatable)");
+  c->add_option("--label", a.labels, "Node label(s) to keep");
+  c->add_option("--pruning", a.pruning, "none, simple, gw or strong");
   c->add_option("--clusters", o.num_clusters, "Number of trees");
-  auto *fast = c->add_flag("--fast-order", a->fast_order,
+  auto *fast = c->add_flag("--fast-order", a.fast_order,
                            "PCST events in grappi's faster order (differs from pcst_fast's only where events tie)");
-  c->add_flag("--reference-order", a->reference_order,
+  c->add_flag("--reference-order", a.reference_order,
               "PCST events in pcst_fast's own order - G-Retriever's subgraph to the last tie (the default)")
       ->excludes(fast);
-  c->add_option("--model", a->model, "Embedding model (default: the latest)");
+  c->add_option(model_flag, a.model, "Embedding model (default: the latest)");
+}
+
+PcstRetrieveOptions retrieval_options(const RetrievalArgs &a) {
+  PcstRetrieveOptions o = a.o;
+  o.mode = a.mode;
+  o.khop.filter.min_score = score_arg(a.min_score);
+  o.khop.filter.relations = a.relations;
+  o.khop.labels = a.labels;
+  o.pruning = pruning_from_name(a.pruning);
+  if (a.fast_order) o.event_order = PcstEventOrder::fast;
+  for (const std::string &w : a.weights) {
+    const auto eq = w.rfind('=');
+    char *end = nullptr;
+    const double v = eq == std::string::npos ? 0 : std::strtod(w.c_str() + eq + 1, &end);
+    if (eq == std::string::npos || eq == 0 || !end || *end != '\0' || end == w.c_str() + eq + 1)
+      throw Error(ErrorCode::invalid_argument, "--relation-weight takes RELATION=WEIGHT, not '" + w + "'");
+    o.relation_weights[w.substr(0, eq)] = v;
+  }
+  return o;
+}
+
+void add_retrieve(CLI::App &app) {
+  auto a = std::make_shared<RetrieveArgs>();
+  auto *c = app.add_subcommand("retrieve", "Question -> a connected, compact subgraph by PCST (G-Retriever or prize-rule prizes)");
+  add_db_option(c, a->db);
+  c->add_option("--question", a->question, "Question text")->required();
+  add_retrieval_flags(c, a->r);
   c->add_flag("--json", a->json, "JSON output");
   c->add_flag("--csv", a->csv, "G-Retriever CSV text (node_id,node_attr / src,edge_attr,dst)");
   c->callback([a] { run_retrieve(*a); });

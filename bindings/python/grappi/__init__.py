@@ -156,6 +156,16 @@ class _HypothesisOptions(ctypes.Structure):
                 ("embedding_weight", ctypes.c_double), ("embedding_model", ctypes.c_char_p)]
 
 
+class _AskOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("context", ctypes.c_char_p), ("max_context_tokens", _size),
+                ("answers", _size), ("keep_question_entities", ctypes.c_int32), ("repair", ctypes.c_int32),
+                ("relations", ctypes.c_char_p), ("relation_weights", ctypes.c_char_p), ("embedding_model", ctypes.c_char_p),
+                ("max_calls", _size), ("max_tokens", _i64), ("use_cache", ctypes.c_int32), ("dry_run", ctypes.c_int32),
+                ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p),
+                ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p),
+                ("concurrency", _size)]
+
+
 class _PcstOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("root", _i64), ("num_clusters", ctypes.c_int32),
                 ("pruning", ctypes.c_char_p), ("improve", ctypes.c_int32), ("event_order", ctypes.c_int32)]
@@ -173,11 +183,12 @@ _MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _Win
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
             "grappi_ground_options": _GroundOptions, "grappi_extract_options": _ExtractOptions,
             "grappi_cooc_options": _CoocOptions, "grappi_hypothesis_options": _HypothesisOptions,
+            "grappi_ask_options": _AskOptions,
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult}
 _VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
              "grappi_retrieve_options": 2,
              "grappi_explore_options": 2, "grappi_ground_options": 1, "grappi_extract_options": 1,
-             "grappi_cooc_options": 1, "grappi_hypothesis_options": 1,
+             "grappi_cooc_options": 1, "grappi_hypothesis_options": 1, "grappi_ask_options": 1,
              "grappi_pcst_options": 1,
              "grappi_pcst_result": 1}
 
@@ -202,6 +213,11 @@ _extract = _fn("grappi_graph_extract_json", _status, ctypes.c_void_p, ctypes.c_c
 _cooc_init = _fn("grappi_cooc_options_init", _status, ctypes.POINTER(_CoocOptions), ctypes.c_uint32)
 _cooc_build = _fn("grappi_graph_cooc_build_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_CoocOptions),
                   ctypes.POINTER(ctypes.c_void_p))
+_ask_init = _fn("grappi_ask_options_init", _status, ctypes.POINTER(_AskOptions), ctypes.c_uint32)
+_ask = _fn("grappi_graph_ask_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_RetrieveOptions),
+           ctypes.POINTER(_AskOptions), ctypes.POINTER(ctypes.c_void_p))
+_eval_qa = _fn("grappi_graph_eval_qa_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_RetrieveOptions),
+               ctypes.POINTER(_AskOptions), _size, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p))
 _hypothesis_init = _fn("grappi_hypothesis_options_init", _status, ctypes.POINTER(_HypothesisOptions), ctypes.c_uint32)
 _hypothesize = _fn("grappi_graph_hypothesize_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
                    ctypes.c_char_p, ctypes.POINTER(_HypothesisOptions), ctypes.POINTER(ctypes.c_void_p))
@@ -493,6 +509,40 @@ class Graph:
         _check(_hypothesize(self._handle(), source.encode(), target.encode(), corpus.encode() if corpus else None,
                             ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
+
+    def _ask_options(self, mode, context, max_context_tokens, answers, repair, relations, llm, base_url, model,
+                     api_key_env, chat, use_cache):
+        r = _options("grappi_retrieve_options", _retrieve_init)
+        r.mode = mode.encode()
+        o = _options("grappi_ask_options", _ask_init)
+        o.context, o.max_context_tokens, o.answers = context.encode(), max_context_tokens, answers
+        o.repair, o.use_cache = 1 if repair else 0, 1 if use_cache else 0
+        o.relations = ",".join(relations).encode() if relations else None
+        callback = _set_model(o, llm, base_url, model, api_key_env, chat)
+        return r, o, callback
+
+    def ask(self, question, mode="gretriever", context="evidence", max_context_tokens=4000, answers=10, repair=True,
+            relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, use_cache=True):
+        """A grounded answer (a dict: answer_entities, sentences with their citations' status, ...).
+        The callback's request "task" has "kind" "ask.answer"."""
+        r, o, callback = self._ask_options(mode, context, max_context_tokens, answers, repair, relations, llm, base_url,
+                                           model, api_key_env, chat, use_cache)  # noqa: F841 - kept alive for the call
+        p = ctypes.c_void_p()
+        _check(_ask(self._handle(), question.encode(), ctypes.byref(r), ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def eval_qa(self, questions, k=10, mode="gretriever", context="evidence", max_context_tokens=4000, repair=True,
+                relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None,
+                use_cache=True):
+        """Answers a question set (JSON lines or KG-RAG CSV text) and scores the answers: (summary dict,
+        list of per-question dicts)."""
+        r, o, callback = self._ask_options(mode, context, max_context_tokens, 10, repair, relations, llm, base_url,
+                                           model, api_key_env, chat, use_cache)  # noqa: F841 - kept alive for the call
+        p, rows = ctypes.c_void_p(), ctypes.c_void_p()
+        _check(_eval_qa(self._handle(), questions.encode(), ctypes.byref(r), ctypes.byref(o), k, ctypes.byref(p),
+                        ctypes.byref(rows)))
+        summary = json.loads(_take_string(p))
+        return summary, [json.loads(line) for line in _take_string(rows).splitlines() if line]
 
     def pagerank(self, seeds=(), top=10, damping=0.85):
         s = (_i64 * len(seeds))(*seeds)

@@ -178,6 +178,23 @@ class GraphTest(unittest.TestCase):
             self.g.retrieve("kinase", pruning="fastest")
         with self.assertRaises(grappi.Error):
             self.g.embed(embedder="nonsense")
+        # A grounded answer (offline), then a Python model citing an id the context did not hold.
+        a = self.g.ask("Which cyclin-dependent kinases drive the cell cycle?")
+        self.assertTrue(a["offline"] and a["answer_entities"] and a["sentences"])
+        self.assertTrue(all(s["status"] == "supported" for s in a["sentences"]))
+
+        def chat(request):
+            return json.dumps({"sentences": [{"text": "Something [PMID:1].", "citations": []}]})
+        a = self.g.ask("Which cyclin-dependent kinases drive the cell cycle?", llm="callback", chat=chat, repair=False,
+                       use_cache=False)
+        self.assertEqual(a["sentences"][0]["status"], "not_in_context")
+        summary, rows = self.g.eval_qa('{"question": "Which kinase drives the cell cycle?", "answers": ["CDC28"]}\n', k=5)
+        self.assertEqual((summary["questions"], summary["k"], len(rows)), (1, 5, 1))
+        self.assertIn("hits_at_1", summary)
+        with self.assertRaises(grappi.Error):
+            self.g.eval_qa("not questions")
+        with self.assertRaises(grappi.Error):
+            self.g.ask("kinase", context="xml")
 
     def test_explore(self):
         r = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=3, top=5)

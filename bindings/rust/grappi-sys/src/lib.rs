@@ -250,6 +250,31 @@ pub struct grappi_hypothesis_options {
     pub embedding_model: *const c_char,
 }
 
+pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_ask_options {
+    pub version: u32,
+    pub context: *const c_char,
+    pub max_context_tokens: usize,
+    pub answers: usize,
+    pub keep_question_entities: i32,
+    pub repair: i32,
+    pub relations: *const c_char,
+    pub relation_weights: *const c_char,
+    pub embedding_model: *const c_char,
+    pub max_calls: usize,
+    pub max_tokens: i64,
+    pub use_cache: i32,
+    pub dry_run: i32,
+    pub llm: *const c_char,
+    pub base_url: *const c_char,
+    pub model: *const c_char,
+    pub api_key_env: *const c_char,
+    pub chat: grappi_chat_fn,
+    pub user_data: *mut c_void,
+    pub concurrency: usize,
+}
+
 pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_pcst_options {
@@ -333,6 +358,12 @@ extern "C" {
     pub fn grappi_graph_hypothesize_json(g: *mut grappi_graph, source: *const c_char, target: *const c_char,
                                          corpus: *const c_char, opts: *const grappi_hypothesis_options,
                                          out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_ask_options_init(opts: *mut grappi_ask_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_ask_json(g: *mut grappi_graph, question: *const c_char, retrieve: *const grappi_retrieve_options,
+                                 opts: *const grappi_ask_options, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_eval_qa_json(g: *mut grappi_graph, questions: *const c_char,
+                                     retrieve: *const grappi_retrieve_options, opts: *const grappi_ask_options, k: usize,
+                                     out_json: *mut *mut c_char, out_rows: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_bel_validate(g: *mut grappi_graph, text: *const c_char, flags: u32, out_json: *mut *mut c_char,
                                      out_errors: *mut usize) -> grappi_status;
     pub fn grappi_graph_pagerank(g: *mut grappi_graph, seeds: *const i64, seed_count: usize, damping: c_double,
@@ -424,6 +455,10 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                                corpus_format, max_calls, max_tokens, use_cache, llm, base_url, model,
                                                api_key_env, chat, user_data, concurrency, embedding_weight,
                                                embedding_model),
+        "grappi_ask_options" => layout!(grappi_ask_options; version, context, max_context_tokens, answers,
+                                        keep_question_entities, repair, relations, relation_weights, embedding_model,
+                                        max_calls, max_tokens, use_cache, dry_run, llm, base_url, model, api_key_env, chat,
+                                        user_data, concurrency),
         "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
         "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
                                         net_worth, objective_before_improve, improve_rounds),

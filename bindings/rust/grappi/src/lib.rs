@@ -368,6 +368,40 @@ impl Default for HypothesisOptions {
     }
 }
 
+/// Options of [`Graph::ask`] and [`Graph::eval_qa`] (defaults as the C API's; README "Questions").
+#[derive(Clone, Debug)]
+pub struct AskOptions {
+    /// The prize mode of the subgraph: "gretriever" or "prize".
+    pub mode: String,
+    /// The context: "evidence" or "csv".
+    pub context: String,
+    /// Rough token budget of the context (0: none).
+    pub max_context_tokens: usize,
+    /// Answer entities returned.
+    pub answers: usize,
+    /// One turn asking the model to fix unsupported sentences.
+    pub repair: bool,
+    /// "extractive" (not a language model) or "openai" (then base_url and model).
+    pub llm: String,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+}
+
+impl Default for AskOptions {
+    fn default() -> Self {
+        AskOptions {
+            mode: "gretriever".into(),
+            context: "evidence".into(),
+            max_context_tokens: 4000,
+            answers: 10,
+            repair: true,
+            llm: "extractive".into(),
+            base_url: None,
+            model: None,
+        }
+    }
+}
+
 /// Options of [`Graph::extract`] (defaults as the C API's; README "From papers to BEL").
 #[derive(Clone, Debug)]
 pub struct ExtractOptions {
@@ -663,6 +697,48 @@ impl Graph {
         let mut out = ptr::null_mut();
         check(unsafe { sys::grappi_graph_retrieve_json(self.h, q.as_ptr(), &opts, &mut out) })?;
         Ok(unsafe { take_string(out) })
+    }
+
+    fn ask_options(o: &AskOptions, context: &CString, llm: &CString, base: &Option<CString>,
+                   model: &Option<CString>) -> Result<sys::grappi_ask_options> {
+        let mut opts = init(|p| unsafe { sys::grappi_ask_options_init(p, sys::GRAPPI_ASK_OPTIONS_VERSION) })?;
+        opts.context = context.as_ptr();
+        opts.answers = o.answers;
+        opts.max_context_tokens = o.max_context_tokens;
+        opts.repair = o.repair as i32;
+        opts.llm = llm.as_ptr();
+        if let Some(b) = base {
+            opts.base_url = b.as_ptr();
+        }
+        opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        Ok(opts)
+    }
+
+    /// A grounded answer to a question (the subgraph by PCST in `o.mode`, every citation checked)
+    /// as the library's JSON: `answer_entities`, `sentences`, ... (README "Questions").
+    pub fn ask(&self, question: &str, o: &AskOptions) -> Result<String> {
+        let (q, m, ctx, llm) = (cstring(question)?, cstring(&o.mode)?, cstring(&o.context)?, cstring(&o.llm)?);
+        let base = o.base_url.as_deref().map(cstring).transpose()?;
+        let model = o.model.as_deref().map(cstring).transpose()?;
+        let retrieve = Self::retrieve_options(&m, EventOrder::Default)?;
+        let opts = Self::ask_options(o, &ctx, &llm, &base, &model)?;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_ask_json(self.h, q.as_ptr(), &retrieve, &opts, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    /// Answers a question set (JSON lines or a KG-RAG CSV text) and scores the answers: the
+    /// summary JSON (`mrr`, `hits_at_1`, ...) and one JSON line per question.
+    pub fn eval_qa(&self, questions: &str, k: usize, o: &AskOptions) -> Result<(String, String)> {
+        let (q, m, ctx, llm) = (cstring(questions)?, cstring(&o.mode)?, cstring(&o.context)?, cstring(&o.llm)?);
+        let base = o.base_url.as_deref().map(cstring).transpose()?;
+        let model = o.model.as_deref().map(cstring).transpose()?;
+        let retrieve = Self::retrieve_options(&m, EventOrder::Default)?;
+        let opts = Self::ask_options(o, &ctx, &llm, &base, &model)?;
+        let (mut out, mut rows) = (ptr::null_mut(), ptr::null_mut());
+        check(unsafe { sys::grappi_graph_eval_qa_json(self.h, q.as_ptr(), &retrieve, &opts, k, &mut out, &mut rows) })?;
+        let summary = unsafe { take_string(out) };
+        Ok((summary, unsafe { take_string(rows) }))
     }
 
     /// The same subgraph as G-Retriever's CSV text.

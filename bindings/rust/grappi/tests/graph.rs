@@ -127,6 +127,13 @@ fn import_resolve_neighbors_retrieval() {
     assert!(sub.contains("\"objective\"") && sub.contains("\"seeds\""));
     assert!(g.retrieve_csv("kinase", "prize", grappi::EventOrder::Default).unwrap().starts_with("node_id,node_attr\n"));
     assert!(g.khop_json("cyclin-dependent kinase", 2, 1, 5).unwrap().contains("\"seeds\""));
+    let ask = g.ask("Which cyclin-dependent kinases drive the cell cycle?", &grappi::AskOptions::default()).unwrap();
+    assert!(ask.contains("\"answer_entities\"") && ask.contains("\"status\":\"supported\""));
+    let (summary, rows) =
+        g.eval_qa("{\"question\": \"Which kinase drives the cell cycle?\", \"answers\": [\"CDC28\"]}\n", 5, &Default::default()).unwrap();
+    assert!(summary.contains("\"mrr\"") && rows.lines().count() == 1);
+    let bad_ask = grappi::AskOptions { context: "xml".into(), ..Default::default() };
+    assert_eq!(g.ask("kinase", &bad_ask).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     assert_eq!(g.embed_openai("http://127.0.0.1:9/v1", "", 0).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     drop(g);
     std::fs::remove_dir_all(&dir).unwrap();

@@ -1,0 +1,233 @@
+// grappi/answer.hpp — grounded answers to free-text questions (the answering half of the
+// G-Retriever-style pipeline): the question's subgraph by PCST, the subgraph written as the
+// model's context (G-Retriever's CSV or a form with each edge's evidence) within a token budget,
+// an answer whose every sentence cites the context's nodes, edges, PubMed ids or interaction
+// ids — each citation checked against the context — and the ranked answer entities.
+#pragma once
+
+#include "grappi/export.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/knowledge_graph.hpp"
+#include "grappi/llm.hpp"
+#include "grappi/pipeline.hpp"
+#include "grappi/retriever.hpp"
+
+namespace grappi {
+
+/// Prompt templates of the answer ({{name}} fields; README "Questions").
+struct GRAPPI_CXX_API AnswerTemplates {
+  std::string version;  ///< "answer-1-<hash>" built in, "custom-<hash>" after load
+  std::string system;   ///< the system message
+  /// {{question}}, {{context}} (the subgraph as written), {{format}} ("csv" or "evidence").
+  std::string answer;
+  /// The repair turn: {{problems}} (each sentence that was not supported, and why).
+  std::string repair;
+  /// The built-in templates.
+  static AnswerTemplates defaults();
+  /// Replaces the non-empty templates with files' contents, checks their fields and sets the version.
+  void load(const std::string &system_file, const std::string &answer_file, const std::string &repair_file = {});
+};
+
+/// Options of ask().
+struct AskOptions {
+  /// The question's subgraph: seeds, k-hop expansion (relations, degree cap), the prize mode
+  /// ("gretriever" or "prize") and its parameters, per-relation weights.
+  PcstRetrieveOptions retrieval;
+  std::string embedding_model;  ///< the stored model the question is embedded with (empty: the latest)
+  /// The context: "evidence" (each node with its annotation, each edge with its evidence:
+  /// channels, PubMed ids, interaction ids and detection methods, evidence text) or "csv"
+  /// (G-Retriever's textualisation).
+  std::string context = "evidence";
+  /// Rough token budget of the context (characters / 4); the lowest-prize nodes and their edges
+  /// are left out until it fits (0: none).
+  std::size_t max_context_tokens = 4000;
+  std::size_t top = 10;  ///< answer entities returned
+  /// Leave the entities the question names out of the answer entities ("which kinases
+  /// phosphorylate tau": tau is not an answer).
+  bool exclude_question_entities = true;
+  bool repair = true;          ///< one turn asking the model to fix the sentences that were not supported
+  std::size_t max_calls = 0;   ///< model-call budget (0: none)
+  int64_t max_tokens = 0;      ///< token budget (0: none)
+  bool use_cache = true;       ///< read and write the database's response cache
+  bool dry_run = false;        ///< build the request and count it; send nothing
+  AnswerTemplates templates = AnswerTemplates::defaults();  ///< the prompts
+};
+
+/// The subgraph as the model read it.
+struct AnswerContext {
+  std::string format;             ///< "evidence" or "csv"
+  std::string text;               ///< the context as written into the prompt
+  std::vector<int64_t> nodes;     ///< node N\<i\> is nodes[i]
+  std::vector<int64_t> edges;     ///< edge E\<i\> is edges[i]
+  std::size_t tokens = 0;         ///< its rough token count
+  std::size_t trimmed_nodes = 0;  ///< nodes of the subgraph left out by the budget (lowest prize first)
+  std::size_t trimmed_edges = 0;  ///< edges left out with them
+};
+
+/// One citation of a sentence, checked.
+struct AnswerCitation {
+  std::string id;      ///< as written: "N3", "E2", "PMID:12345", "EBI-1234", a name or external id
+  std::string kind;    ///< "node", "edge", "pmid", "interaction" or "unknown"
+  /// "supported" (in the context; an edge touching an entity the sentence names),
+  /// "not_in_context" (a real id the context did not hold), "wrong_entities" (a context edge
+  /// that touches none of the entities the sentence names), "unknown_id" (resolves to nothing).
+  std::string status;
+  std::string target;  ///< what it resolved to (a node's name, "A -- B (relation)"); empty when nothing
+  int64_t node = 0;    ///< the node a node citation resolved to (0: none)
+  int64_t edge = 0;    ///< the edge an edge citation resolved to (0: none)
+};
+
+/// One sentence of the answer.
+struct AnswerSentence {
+  std::string text;                       ///< the sentence, citations included
+  std::vector<AnswerCitation> citations;  ///< in order
+  std::vector<std::string> entities;      ///< the context's entities it names
+  /// "supported" (every citation supported), "uncited" (no citation), else the worst
+  /// citation's status: "unknown_id", "not_in_context", "wrong_entities".
+  std::string status;
+};
+
+/// A ranked answer entity.
+struct AnswerEntity {
+  int64_t node = 0;        ///< its node
+  std::string id;          ///< its external id
+  std::string name;        ///< its name
+  std::string label;       ///< its label
+  double score = 0;        ///< its cosine similarity to the question
+  double prize = 0;        ///< its PCST prize
+  bool named = false;      ///< the answer names or cites it (those come first, by prize)
+  std::string evidence;    ///< its strongest edge in the subgraph, as text
+  std::vector<int64_t> edges;  ///< that edge (empty when it has none)
+};
+
+/// What ask() found.
+struct GRAPPI_CXX_API AskResult {
+  std::string question;                     ///< as asked
+  PcstRetrieval retrieval;                  ///< the subgraph and its prizes
+  std::vector<std::string> question_entities;  ///< the subgraph's entities the question names
+  AnswerContext context;                    ///< what the model read
+  std::vector<AnswerEntity> answer_entities;  ///< ranked
+  std::vector<AnswerSentence> sentences;    ///< the answer given, sentence by sentence
+  /// The first answer's sentences when a repair turn was asked (its outcome is `sentences`
+  /// when it did not make things worse).
+  std::vector<AnswerSentence> first_sentences;
+  bool repaired = false;   ///< a repair turn was asked
+  std::string status;      ///< "ok", "failed", "skipped" (budget), "dry_run"
+  std::string error;       ///< why it failed or was skipped
+  StageUsage usage;        ///< model use
+  std::size_t planned_calls = 0;    ///< dry run: calls it could take (the answer and a repair)
+  int64_t planned_tokens = 0;       ///< dry run: prompt tokens of the answer request
+  bool offline = false;             ///< the answer came from the offline model
+  nlohmann::json model;             ///< the model's description
+  std::string template_version;     ///< the templates used
+  /// How many sentences have this status.
+  std::size_t count(const std::string &status) const;
+};
+
+/// Answers a question from the knowledge base (needs embedded nodes: grappi embed):
+/// retrieval by PCST, the context, the model's answer with its citations checked (one repair
+/// turn), the answer entities. Error(invalid_argument) for an empty question, an unknown context
+/// format or nothing embedded.
+GRAPPI_CXX_API AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &question,
+                             const AskOptions &options = {});
+
+/// A question of an evaluation set.
+struct QaQuestion {
+  std::string id;        ///< its id (the line or row number when the file gives none)
+  std::string question;  ///< the text asked
+  /// "entities" (answers are entities, ranked by the answer entities), "choice" (one of
+  /// `options`) or "true_false".
+  std::string kind = "entities";
+  std::vector<std::string> answers;  ///< gold answers: node ids or names (choice: the right option; true_false: "true"/"false")
+  std::vector<std::string> options;  ///< the options of a multiple-choice question
+  std::string reference;             ///< a reference answer text for ROUGE (may be empty)
+};
+
+/// Reads questions: JSON lines {"question", "answers": [ids or names], "options"?, "id"?,
+/// "reference"?, "kind"?} or the KG-RAG CSV forms (multiple choice: `correct_node`,
+/// `options_combined`, `text`; true/false: `text`, `label`), detected from the content.
+/// Error(parse) naming the file and line for malformed input.
+GRAPPI_CXX_API std::vector<QaQuestion> read_qa_questions(const std::string &path);
+/// The same for text in memory (`name` in messages).
+GRAPPI_CXX_API std::vector<QaQuestion> parse_qa_questions(std::string_view content, const std::string &name);
+
+/// Options of evaluate_qa().
+struct QaEvalOptions {
+  AskOptions ask;        ///< how each question is answered (ask.top is raised to at least k and 10)
+  std::size_t k = 10;    ///< the K of Recall\@K
+};
+
+/// One question's outcome.
+struct QaEvalRow {
+  QaQuestion question;                      ///< the question
+  std::string status;                       ///< ask's status, or "error" (the message in error)
+  std::string error;                        ///< why
+  std::vector<AnswerEntity> answer_entities;  ///< ranked
+  std::vector<std::size_t> gold_ranks;      ///< 1-based rank of each gold answer among the entities (0: absent)
+  std::size_t gold_resolved = 0;            ///< gold answers that name a node of the knowledge base
+  double reciprocal_rank = 0;               ///< 1 / rank of the first gold answer (0: none)
+  bool hit = false;                         ///< G-Retriever's Hit: a gold label is a substring of the normalised answer
+  std::string choice;                       ///< the option (or "true"/"false") the answer chose; empty when none
+  bool correct = false;                     ///< choice and true/false questions: the choice is right
+  double rouge_1 = 0;                       ///< against the reference answer, when given
+  double rouge_l = 0;                       ///< against the reference answer, when given
+  std::string answer;                       ///< the answer's text
+  std::size_t sentences = 0;                ///< its sentences
+  std::size_t supported = 0;                ///< of them supported
+  std::size_t uncited = 0;                  ///< of them without a citation
+  StageUsage usage;                         ///< model use
+};
+
+/// What evaluate_qa() measured.
+struct QaEvalResult {
+  std::vector<QaEvalRow> rows;  ///< per question, in order
+  std::size_t k = 10;           ///< the K of Recall\@K
+  std::size_t entity_questions = 0;  ///< questions whose answers are entities (the ranking figures')
+  double mrr = 0;               ///< mean reciprocal rank
+  double hits_at_1 = 0;         ///< share with a gold answer first
+  double hits_at_5 = 0;         ///< ... among the first 5
+  double hits_at_10 = 0;        ///< ... among the first 10
+  double recall_at_k = 0;       ///< mean share of gold answers among the first k
+  double hit = 0;               ///< G-Retriever's Hit over all questions
+  std::size_t choice_questions = 0;  ///< multiple-choice and true/false questions
+  double accuracy = 0;          ///< their share answered right
+  std::size_t reference_questions = 0;  ///< questions with a reference answer
+  double rouge_1 = 0;           ///< their mean ROUGE-1 F1
+  double rouge_l = 0;           ///< their mean ROUGE-L F1
+  double supported_share = 0;   ///< of all sentences: supported
+  double uncited_share = 0;     ///< ... without a citation
+  double unsupported_share = 0; ///< ... citing what the context did not hold or does not resolve
+  std::size_t errors = 0;       ///< questions that could not be answered (see their rows)
+  StageUsage usage;             ///< model use in all
+  double seconds = 0;           ///< wall time
+};
+
+/// Answers every question with ask() and scores the answers (README "Evaluating answers"):
+/// Hits\@1/5/10, Recall\@K and MRR of the ranked answer entities against the gold answers (names,
+/// aliases or ids, resolved to nodes), G-Retriever's Hit, accuracy of multiple-choice and
+/// true/false questions, ROUGE against reference answers, the sentences' statuses. A question
+/// that fails (no subgraph, an error) is a row with its error and counts as a miss.
+GRAPPI_CXX_API QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::vector<QaQuestion> &questions,
+                                        const QaEvalOptions &options = {});
+
+/// The summary as JSON (mrr, hits_at_1, hits_at_5, hits_at_10, recall_at_k, ...).
+GRAPPI_CXX_API nlohmann::json to_json(const QaEvalResult &result);
+/// One row as a JSON line (the question, its ranked answer_entities, its figures).
+GRAPPI_CXX_API nlohmann::json to_json(const QaEvalRow &row);
+
+/// The result as JSON (README "Questions": answer_entities, sentences, ...).
+GRAPPI_CXX_API nlohmann::json to_json(const AskResult &result);
+/// The result as a Markdown report.
+GRAPPI_CXX_API std::string to_markdown(const AskResult &result);
+/// The subgraph as a CX2 network (Cytoscape, NDEx): answer entities and question entities marked.
+GRAPPI_CXX_API nlohmann::json to_cx2(const KnowledgeGraph &kg, const AskResult &result);
+
+}  // namespace grappi

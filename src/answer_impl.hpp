@@ -1,0 +1,76 @@
+// Internal: the parts of ask() (grappi/answer.hpp): the context the model reads
+// (answer_context.cpp), the answer's parsing and its citations' check (answer_citations.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/answer.hpp"
+#include "grounding_text.hpp"
+
+namespace grappi::detail {
+
+/// A node of the subgraph with what ranks it.
+struct RankedSubgraphNode {
+  int64_t node = 0;
+  double prize = 0;       ///< its PCST prize
+  double similarity = 0;  ///< its cosine similarity to the question
+};
+
+/// Subgraph nodes best first: prize, then similarity, then id.
+void rank_subgraph_nodes(std::vector<RankedSubgraphNode> &nodes);
+
+/// Writes the context: the nodes (ranked, best first) and the subgraph's edges among them, in
+/// `format`, leaving out the lowest-ranked nodes (and their edges) until it fits `budget`
+/// rough tokens (0: no budget; the best node always stays). `task` receives the offline
+/// model's view: {"entities": [{label, name, annotation, prize}], "edges": [{label, a, b,
+/// relation, score, pmids}]} in rank order.
+AnswerContext build_answer_context(const KnowledgeGraph &kg, const std::vector<RankedSubgraphNode> &ranked,
+                                   const std::vector<int64_t> &subgraph_edges, const std::string &format,
+                                   std::size_t budget, nlohmann::json &task);
+
+/// A sentence as the model wrote it.
+struct ProposedSentence {
+  std::string text;
+  std::vector<std::string> citations;  ///< from the "citations" list and the [..] in the text, in order, once each
+};
+
+/// A parsed answer: {"sentences": [{"text", "citations"}]} or {"answer": "text [N1]"}.
+struct ParsedAnswer {
+  bool ok = false;
+  std::string error;
+  std::vector<ProposedSentence> sentences;
+  std::string raw;  ///< the answer as received
+};
+ParsedAnswer parse_answer(std::string_view answer);
+
+/// Checks sentences against the context: which of its entities they name and what their
+/// citations resolve to.
+class CitationChecker {
+ public:
+  CitationChecker(const KnowledgeGraph &kg, const AnswerContext &context);
+  AnswerSentence check(const ProposedSentence &sentence) const;
+  /// The context's nodes a text names (by name or name-like alias), in context order.
+  std::vector<int64_t> named(std::string_view text) const;
+
+ private:
+  const KnowledgeGraph &kg_;
+  const AnswerContext &context_;
+  std::vector<MentionFinder> finders_;  // per context node
+  std::vector<std::string> names_;      // per context node
+  std::unordered_map<int64_t, std::size_t> position_;  // node -> context index
+  std::vector<std::pair<int64_t, int64_t>> ends_;      // per context edge
+  std::vector<std::string> edge_text_;                 // per context edge
+  std::unordered_set<std::string> pmids_, interactions_;
+};
+
+/// Severity of a citation or sentence status for choosing the worst (higher is worse).
+int status_rank(const std::string &status);
+
+}  // namespace grappi::detail

@@ -1,0 +1,320 @@
+// Grounded answers: a scripted model whose sentences cite good labels, ids outside the context,
+// unknown ids and nothing gets each sentence's status right; the repair turn; the context budget
+// trims by prize; a cached re-run makes no call; the offline answer; the evaluation's figures
+// against values computed here; the KG-RAG question files as they are; bad input.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/grappi.hpp"
+#include "test_util.hpp"
+
+using namespace testutil;
+using grappi::AskOptions;
+using grappi::AskResult;
+using nlohmann::json;
+
+namespace {
+
+// Tau and its kinases beside amyloid processing and insulin, embedded by the lexical embedder.
+struct TauKb {
+  TempDir dir;
+  std::unique_ptr<grappi::KnowledgeGraph> kg;
+  std::map<std::string, int64_t> id;
+  TauKb() {
+    kg = std::make_unique<grappi::KnowledgeGraph>(dir.file("tau.db"));
+    const std::vector<std::pair<std::string, std::string>> nodes = {
+        {"MAPT", "Microtubule-associated protein tau; promotes microtubule assembly and stability in neurons"},
+        {"GSK3B", "Glycogen synthase kinase-3 beta; serine/threonine kinase that phosphorylates tau"},
+        {"CDK5", "Cyclin-dependent kinase 5; proline-directed serine/threonine kinase that phosphorylates tau"},
+        {"MARK2", "MAP/microtubule affinity-regulating kinase 2; phosphorylates tau and other microtubule proteins"},
+        {"APP", "Amyloid-beta precursor protein; cleaved by secretases into amyloid beta peptides"},
+        {"PSEN1", "Presenilin-1; catalytic subunit of the gamma-secretase complex"},
+        {"INS", "Insulin; hormone that lowers blood glucose"}};
+    for (const auto &[name, annotation] : nodes) {
+      grappi::NodeInput n;
+      n.external_id = "9606." + name;
+      n.name = name;
+      n.annotation = annotation;
+      id[name] = kg->add_node(n);
+    }
+    const auto edge = [&](const char *a, const char *b, double score, std::vector<int64_t> pmids) {
+      grappi::EdgeInput e;
+      e.source = id[a];
+      e.target = id[b];
+      e.relation = "string.combined";
+      e.score = score;
+      e.pmids = std::move(pmids);
+      kg->add_edge(e);
+    };
+    edge("MAPT", "GSK3B", 0.99, {111});
+    edge("MAPT", "CDK5", 0.95, {222});
+    edge("MAPT", "MARK2", 0.90, {});
+    edge("APP", "PSEN1", 0.99, {333});
+    edge("APP", "GSK3B", 0.50, {});
+    edge("INS", "PSEN1", 0.20, {});
+    grappi::EmbedOptions eo;
+    eo.neighbor_ranking = false;
+    kg->embed(*kg->hashing_embedder(), eo);
+  }
+};
+
+grappi::ChatResponse reply(const json &sentences) {
+  grappi::ChatResponse r;
+  r.finish_reason = "stop";
+  r.content = json{{"sentences", sentences}}.dump();
+  return r;
+}
+
+AskOptions options() {
+  AskOptions o;
+  o.retrieval.seeds = 3;
+  o.retrieval.topk = 3;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("Each sentence's citations are checked against the context the model read") {
+  TauKb kb;
+  std::atomic<int> calls{0};
+  std::string outside;  // a node of the database the context did not hold
+  grappi::CallbackModel model("scripted", [&](const grappi::ChatRequest &q) {
+    ++calls;
+    const json &t = q.task;
+    REQUIRE(t["kind"] == "ask.answer");
+    REQUIRE(t["edges"].size() >= 1);
+    const json &e0 = t["edges"][0];
+    std::map<std::string, std::string> name;
+    for (const json &e : t["entities"]) name[e["label"]] = e["name"];
+    std::set<std::string> in_context;
+    for (const auto &[label, n] : name) in_context.insert(n);
+    for (const char *n : {"INS", "PSEN1", "APP", "MARK2", "CDK5", "GSK3B", "MAPT"})
+      if (!in_context.count(n)) outside = n;
+    REQUIRE_FALSE(outside.empty());
+    const std::string a = name[e0["a"]], b = name[e0["b"]];
+    if (t.contains("repair")) {
+      CHECK(q.messages.back().content.find("N99") != std::string::npos);  // (the problems named)
+      return reply(json::array({{{"text", a + " and " + b + " are linked [" + e0["label"].get<std::string>() + "]."}}}));
+    }
+    return reply(json::array({
+        {{"text", a + " and " + b + " are linked."}, {"citations", {e0["label"], e0["a"]}}},       // supported
+        {{"text", "Something else [N99]."}},                                                      // unknown_id
+        {{"text", outside + " is involved [" + outside + "]."}},                                  // not_in_context
+        {{"text", a + " is described [PMID:424242]."}},                                           // not_in_context
+        {{"text", a + " matters."}},                                                              // uncited
+        {{"text", "Nothing named here [" + e0["label"].get<std::string>() + "]."}},               // wrong_entities
+        {{"text", "Made up [X-FOO-1]."}}}));                                                      // unknown_id
+  });
+  AskOptions o = options();
+  const AskResult r = grappi::ask(*kb.kg, model, "Which kinases phosphorylate MAPT?", o);
+  REQUIRE(r.status == "ok");
+  CHECK(r.repaired);
+  REQUIRE(r.first_sentences.size() == 7);
+  const auto status = [&](std::size_t i) { return r.first_sentences[i].status; };
+  CHECK(status(0) == "supported");
+  CHECK(status(1) == "unknown_id");
+  CHECK(status(2) == "not_in_context");
+  CHECK(r.first_sentences[2].citations[0].kind == "node");
+  CHECK(status(3) == "not_in_context");
+  CHECK(r.first_sentences[3].citations[0].kind == "pmid");
+  CHECK(status(4) == "uncited");
+  CHECK(status(5) == "wrong_entities");
+  CHECK(status(6) == "unknown_id");
+  // The repair turn's answer is kept: it is better.
+  REQUIRE(r.sentences.size() == 1);
+  CHECK(r.sentences[0].status == "supported");
+  CHECK(r.count("supported") == 1);
+  CHECK(calls == 2);
+  CHECK(r.usage.model_calls == 2);
+  CHECK_FALSE(r.offline);
+  // Answer entities: the ones the answer names first (MAPT, the question's, left out).
+  REQUIRE_FALSE(r.answer_entities.empty());
+  CHECK(r.answer_entities[0].named);
+  for (const auto &e : r.answer_entities) CHECK(e.name != "MAPT");
+  CHECK(std::find(r.question_entities.begin(), r.question_entities.end(), "MAPT") != r.question_entities.end());
+  // JSON with the names scripts rely on.
+  const json j = grappi::to_json(r);
+  CHECK(j["answer_entities"][0].contains("name"));
+  CHECK(j["answer_entities"][0].contains("id"));
+  CHECK(j["answer_entities"][0].contains("score"));
+  CHECK(j["sentences"][0]["status"] == "supported");
+  CHECK(j["sentences"][0].contains("citations"));
+  CHECK(j["first_sentences"].size() == 7);
+  CHECK(grappi::to_markdown(r).find("## Citations") != std::string::npos);
+  CHECK(grappi::to_cx2(*kb.kg, r).is_array());
+
+  // A cached re-run makes no call.
+  const AskResult again = grappi::ask(*kb.kg, model, "Which kinases phosphorylate MAPT?", o);
+  CHECK(calls == 2);
+  CHECK(again.usage.model_calls == 0);
+  CHECK(again.usage.cache_hits == 2);
+  CHECK(again.sentences.size() == 1);
+  // Without the repair turn, the first answer stays.
+  o.repair = false;
+  o.use_cache = false;
+  const AskResult plain = grappi::ask(*kb.kg, model, "Which kinases phosphorylate MAPT?", o);
+  CHECK(plain.sentences.size() == 7);
+  CHECK_FALSE(plain.repaired);
+}
+
+TEST_CASE("The context budget leaves out the lowest prizes first and the offline answer cites only the context") {
+  TauKb kb;
+  grappi::ExtractiveModel model;
+  AskOptions o = options();
+  o.retrieval.mode = "prize";  // every base node has a prize: a larger subgraph
+  o.retrieval.seeds = 7;
+  const AskResult full = grappi::ask(*kb.kg, model, "Which kinases phosphorylate tau?", o);
+  REQUIRE(full.context.nodes.size() >= 4);
+  CHECK(full.context.trimmed_nodes == 0);
+  o.max_context_tokens = full.context.tokens / 2;
+  const AskResult r = grappi::ask(*kb.kg, model, "Which kinases phosphorylate tau?", o);
+  CHECK(r.context.trimmed_nodes > 0);
+  CHECK(r.context.nodes.size() + r.context.trimmed_nodes == full.context.nodes.size());
+  CHECK(r.context.tokens <= o.max_context_tokens);
+  const auto prize = [&](int64_t node) {
+    const auto &nodes = r.retrieval.subgraph.nodes;
+    return r.retrieval.node_prizes[static_cast<std::size_t>(std::find(nodes.begin(), nodes.end(), node) - nodes.begin())];
+  };
+  double kept_min = 1e9, left_max = -1e9;
+  for (int64_t n : r.retrieval.subgraph.nodes) {
+    if (std::find(r.context.nodes.begin(), r.context.nodes.end(), n) != r.context.nodes.end()) kept_min = std::min(kept_min, prize(n));
+    else left_max = std::max(left_max, prize(n));
+  }
+  CHECK(kept_min >= left_max);
+  // The offline answer: every sentence supported, labelled as not a language model.
+  CHECK(r.offline);
+  REQUIRE_FALSE(full.sentences.empty());
+  for (const auto &s : full.sentences) CHECK(s.status == "supported");
+  CHECK(grappi::to_json(full)["note"].get<std::string>().find("not generated by a language model") != std::string::npos);
+  // The CSV context is G-Retriever's.
+  o.context = "csv";
+  o.max_context_tokens = 0;
+  const AskResult csv = grappi::ask(*kb.kg, model, "Which kinases phosphorylate tau?", o);
+  CHECK(csv.context.text.rfind("node_id,node_attr\n", 0) == 0);
+  CHECK(csv.context.text.find("\nsrc,edge_attr,dst\n") != std::string::npos);
+  // A dry run sends nothing and counts.
+  grappi::CallbackModel never("never", [](const grappi::ChatRequest &) -> grappi::ChatResponse {
+    FAIL("a dry run must not call the model");
+    return {};
+  });
+  o.dry_run = true;
+  const AskResult dry = grappi::ask(*kb.kg, never, "Which kinases phosphorylate tau?", o);
+  CHECK(dry.status == "dry_run");
+  CHECK(dry.planned_calls == 2);
+  CHECK(dry.planned_tokens > 0);
+}
+
+TEST_CASE("ask refuses bad input clearly") {
+  TauKb kb;
+  grappi::ExtractiveModel model;
+  CHECK_THROWS_WITH_AS(grappi::ask(*kb.kg, model, "  "), doctest::Contains("the question is empty"), grappi::Error);
+  AskOptions o;
+  o.context = "xml";
+  CHECK_THROWS_WITH_AS(grappi::ask(*kb.kg, model, "tau?", o), doctest::Contains("\"evidence\" or \"csv\""), grappi::Error);
+  TempDir empty;
+  grappi::KnowledgeGraph bare(empty.file("bare.db"));
+  CHECK_THROWS_WITH_AS(grappi::ask(bare, model, "tau?"), doctest::Contains("grappi embed"), grappi::Error);
+  o = AskOptions{};
+  o.retrieval.relation_weights["string.combined"] = -1;
+  CHECK_THROWS_WITH_AS(grappi::ask(*kb.kg, model, "tau kinases", o), doctest::Contains("must be finite and >= 0"), grappi::Error);
+}
+
+TEST_CASE("The QA evaluation's figures follow from the ranks of the gold answers") {
+  TauKb kb;
+  grappi::ExtractiveModel model;
+  const auto questions = grappi::parse_qa_questions(
+      R"({"question": "Which kinases phosphorylate tau?", "answers": ["GSK3B", "CDK5", "MARK2"], "reference": "GSK3B and CDK5 phosphorylate tau."}
+{"id": "q2", "question": "Which protein is cleaved by secretases?", "answers": ["9606.APP"]}
+{"question": "Which kinase phosphorylates tau?", "options": ["GSK3B", "INS"], "answers": ["GSK3B"]}
+{"question": "GSK3B interacts with MAPT", "kind": "true_false", "answers": ["True"]}
+{"question": "Which hormone is nothing here?", "answers": ["NoSuchProtein"]}
+)",
+      "q.jsonl");
+  REQUIRE(questions.size() == 5);
+  CHECK(questions[1].id == "q2");
+  CHECK(questions[2].kind == "choice");
+  CHECK(questions[3].answers[0] == "true");
+  grappi::QaEvalOptions o;
+  o.ask = options();
+  o.k = 2;
+  const grappi::QaEvalResult r = grappi::evaluate_qa(*kb.kg, model, questions, o);
+  REQUIRE(r.rows.size() == 5);
+  CHECK(r.entity_questions == 3);
+  CHECK(r.choice_questions == 2);
+  // The figures again from the ranks of the gold names among each row's entities.
+  double mrr = 0, h1 = 0, h5 = 0, recall = 0;
+  for (const auto &row : r.rows) {
+    if (row.question.kind != "entities") continue;
+    std::size_t first = 0, within = 0;
+    for (const std::string &g : row.question.answers) {
+      std::size_t rank = 0;
+      for (std::size_t i = 0; i < row.answer_entities.size() && !rank; ++i)
+        if (row.answer_entities[i].name == g || row.answer_entities[i].id == g) rank = i + 1;
+      if (rank && (!first || rank < first)) first = rank;
+      within += rank && rank <= 2;
+    }
+    mrr += first ? 1.0 / double(first) : 0;
+    h1 += first == 1;
+    h5 += first && first <= 5;
+    recall += double(within) / double(row.question.answers.size());
+  }
+  CHECK(r.mrr == doctest::Approx(mrr / 3));
+  CHECK(r.hits_at_1 == doctest::Approx(h1 / 3));
+  CHECK(r.hits_at_5 == doctest::Approx(h5 / 3));
+  CHECK(r.recall_at_k == doctest::Approx(recall / 3));
+  CHECK(r.rows[4].gold_resolved == 0);
+  CHECK(r.rows[4].reciprocal_rank == 0);
+  // The tau question: a kinase is found (the three are tau's only partners).
+  CHECK(r.rows[0].reciprocal_rank > 0);
+  CHECK(r.rows[0].rouge_1 == doctest::Approx(grappi::rouge_1_f1(r.rows[0].answer, "GSK3B and CDK5 phosphorylate tau.")));
+  CHECK(r.reference_questions == 1);
+  // The choice falls on the option ranked first; the statement's two entities are joined.
+  CHECK(r.rows[2].choice == "GSK3B");
+  CHECK(r.rows[2].correct);
+  CHECK(r.rows[3].choice == "true");
+  CHECK(r.accuracy == doctest::Approx(1.0));
+  const json j = grappi::to_json(r);
+  for (const char *k : {"mrr", "hits_at_1", "hits_at_5", "hits_at_10", "recall_at_k"}) CHECK(j.contains(k));
+  const json row = grappi::to_json(r.rows[0]);
+  CHECK(row["question"] == "Which kinases phosphorylate tau?");
+  CHECK(row["answer_entities"][0].contains("name"));
+}
+
+TEST_CASE("The KG-RAG question files read as they are") {
+  const std::string dir = std::string(GRAPPI_TEST_DATA_DIR) + "/qa/";
+  const auto mcq = grappi::read_qa_questions(dir + "kg_rag_mcq_questions.csv");
+  REQUIRE(mcq.size() == 306);
+  CHECK(mcq[0].kind == "choice");
+  CHECK(mcq[0].answers == std::vector<std::string>{"HLA-B"});
+  CHECK(mcq[0].options == std::vector<std::string>{"SHTN1", "HLA-B", "SLC14A2", "BTBD9", "DTNB"});
+  CHECK(mcq[0].question.rfind("Out of the given list, which Gene is associated with psoriasis and Takayasu's arteritis.", 0) == 0);
+  for (const auto &q : mcq) CHECK(std::find(q.options.begin(), q.options.end(), q.answers[0]) != q.options.end());
+  const auto tf = grappi::read_qa_questions(dir + "kg_rag_true_false_questions.csv");
+  REQUIRE(tf.size() == 311);
+  CHECK(tf[0].question == "enhanced S-cone syndrome is not a vitreoretinal degeneration");
+  CHECK(tf[0].answers == std::vector<std::string>{"false"});
+  CHECK(tf[1].answers == std::vector<std::string>{"true"});
+}
+
+TEST_CASE("Bad question files are named by file and line") {
+  const auto bad = [](const std::string &content, const char *where) {
+    CHECK_THROWS_WITH_AS(grappi::parse_qa_questions(content, "bad"), doctest::Contains(where), grappi::Error);
+  };
+  bad("{\"question\": \"a\", \"answers\": [\"x\"]}\n{\"question\": ", "bad:2: each line is a JSON object");
+  bad("{\"answers\": [\"x\"]}\n", "bad:1: no \"question\" text");
+  bad("{\"question\": \"a\"}\n", "bad:1: a question needs \"answers\"");
+  bad("{\"question\": \"a\", \"answers\": [\"x\"], \"kind\": \"essay\"}\n", "\"kind\" is entities, choice or true_false");
+  bad("{\"question\": \"a\", \"kind\": \"true_false\", \"answers\": [\"maybe\"]}\n", "a true_false answer is true or false");
+  bad("{\"question\": \"a\", \"answers\": [{\"x\": 1}]}\n", "\"answers\" must be a list of strings");
+  bad(",text,label\n0,\"unclosed,True\n", "bad:2: a quoted field is not closed");
+  bad("a,b\n1,2\n", "bad:1: not a KG-RAG question file");
+  bad(",text,label\n0,a statement,Perhaps\n", "bad:2: the label is True or False");
+  bad(",text,label\n0,a statement\n", "bad:2: 2 fields, the header has 3");
+  bad("\n \n", "bad: no questions");
+  CHECK_THROWS_AS(grappi::read_qa_questions("/no/such/file.jsonl"), grappi::Error);
+}
