@@ -26,7 +26,7 @@ namespace {
 using nlohmann::json;
 
 constexpr int kAnswerTokens = 1500;
-const char *kParseRepair = "Your answer could not be used ({{error}}). Reply with only the JSON object the request asked for.";
+using detail::kParseRepair;
 
 const char *kSystem =
     "You answer biomedical questions from a knowledge graph, using only the context you are given and citing it. "
@@ -106,6 +106,143 @@ std::size_t AskResult::count(const std::string &s) const {
       std::count_if(sentences.begin(), sentences.end(), [&](const AnswerSentence &x) { return x.status == s; }));
 }
 
+namespace {
+
+// Stage 1's ranking of the subgraph: its nodes by prize (then similarity, id) for the context,
+// and the answer order: partners of the question's entities first, then by prize.
+struct Ranking {
+  std::vector<detail::RankedSubgraphNode> nodes;     // by prize
+  std::unordered_map<int64_t, std::size_t> position;  // node -> index in nodes
+  std::vector<int64_t> asked;                         // the subgraph's entities the question names
+  std::unordered_map<int64_t, bool> partner;          // node -> joined to an asked entity
+  bool before(int64_t x, int64_t y) const {
+    if (partner.at(x) != partner.at(y)) return partner.at(x);
+    return position.at(x) < position.at(y);
+  }
+  const detail::RankedSubgraphNode &of(int64_t node) const { return nodes[position.at(node)]; }
+};
+
+Ranking rank(const KnowledgeGraph &kg, const PcstRetrieval &retrieval, const std::vector<float> &q,
+             const std::string &embedding_model, const std::string &question) {
+  Ranking k;
+  const auto vectors = kg.vectors(embedding_model);
+  for (std::size_t i = 0; i < retrieval.subgraph.nodes.size(); ++i) {
+    const int64_t id = retrieval.subgraph.nodes[i];
+    const float *v = vectors->vector(id);
+    const double sim = v ? double(cosine(q.data(), v, vectors->dim())) : 0.0;
+    k.nodes.push_back({id, i < retrieval.node_prizes.size() ? retrieval.node_prizes[i] : 0.0, sim});
+  }
+  detail::rank_subgraph_nodes(k.nodes);
+  for (std::size_t i = 0; i < k.nodes.size(); ++i) k.position.emplace(k.nodes[i].node, i);
+  // "Which proteins ... interact with X" asks for X's partners: nodes joined to an entity the
+  // question names by an edge of the knowledge base.
+  AnswerContext all;
+  for (const auto &n : k.nodes) all.nodes.push_back(n.node);
+  k.asked = detail::CitationChecker(kg, all).named(question);
+  const auto snapshot = kg.snapshot();
+  for (const auto &n : k.nodes) {
+    bool p = false;
+    for (int64_t a : k.asked) p = p || (a != n.node && !snapshot->edges_between(a, n.node).empty());
+    k.partner[n.node] = p;
+  }
+  return k;
+}
+
+// Stage 3: the answer, its sentences checked, and one turn asking to fix the ones not supported.
+void exchange(KnowledgeGraph &kg, LanguageModel &model, const ChatRequest &request, const detail::CitationChecker &checker,
+              const AskOptions &o, AskResult &r) {
+  detail::ModelCalls calls(kg, model, {o.templates.version, o.use_cache, o.max_calls, o.max_tokens, 1});
+  auto got = calls.ask<detail::ParsedAnswer>("ask.answer", request, detail::parse_answer, r.usage, kParseRepair);
+  r.status = got.status;
+  r.error = got.error;
+  if (got.status != "ok") {
+    r.usage.failed += got.status == "failed";
+    r.usage.skipped += got.status == "skipped";
+    return;
+  }
+  for (const auto &p : got.answer.sentences) r.sentences.push_back(checker.check(p));
+  // (the offline model's answers cite only the context)
+  if (o.repair && !r.offline && unsupported(r.sentences) > 0) {
+    std::string problems;
+    for (const AnswerSentence &s : r.sentences)
+      if (s.status != "supported") problems += "- \"" + s.text + "\": " + why(s) + "\n";
+    ChatRequest fix = request;
+    fix.messages.push_back({"assistant", got.answer.raw});
+    fix.messages.push_back({"user", PromptTemplates::render(o.templates.repair, {{"problems", problems}})});
+    fix.task["repair"] = true;
+    r.repaired = true;
+    auto again = calls.ask<detail::ParsedAnswer>("ask.repair", fix, detail::parse_answer, r.usage, kParseRepair);
+    if (again.status == "ok") {
+      std::vector<AnswerSentence> second;
+      for (const auto &p : again.answer.sentences) second.push_back(checker.check(p));
+      r.first_sentences = r.sentences;
+      // The repaired answer when it is no worse (no more sentences not supported).
+      if (unsupported(second) <= unsupported(r.sentences)) r.sentences = std::move(second);
+    } else {
+      r.usage.failed += again.status == "failed";
+      r.usage.skipped += again.status == "skipped";
+      r.error = "repair turn " + again.status + ": " + again.error;
+    }
+  }
+  calls.flush();
+}
+
+// Stage 4: the entities the answer names or cites, then the subgraph's others, each group in
+// answer order; the question's own left out on request.
+std::vector<AnswerEntity> answer_entities(const KnowledgeGraph &kg, const AskResult &r, const detail::CitationChecker &checker,
+                                          const Ranking &k, const AskOptions &o) {
+  std::vector<int64_t> order;
+  const auto add = [&](int64_t n) {
+    if (o.exclude_question_entities && std::find(k.asked.begin(), k.asked.end(), n) != k.asked.end()) return;
+    if (std::find(order.begin(), order.end(), n) == order.end() && k.position.count(n)) order.push_back(n);
+  };
+  for (const AnswerSentence &s : r.sentences) {
+    for (int64_t n : checker.named(s.text)) add(n);
+    for (const AnswerCitation &c : s.citations)
+      if (c.kind == "node" && c.status == "supported") add(c.node);
+  }
+  const auto before = [&k](int64_t x, int64_t y) { return k.before(x, y); };
+  // (the named ones in answer order too: an answer names a partner beside each entity it gives)
+  std::stable_sort(order.begin(), order.end(), before);
+  const std::size_t named_count = order.size();
+  std::vector<int64_t> rest;
+  for (const auto &n : k.nodes) rest.push_back(n.node);
+  std::stable_sort(rest.begin(), rest.end(), before);
+  for (int64_t n : rest) add(n);
+  std::unordered_map<int64_t, const WindowEdge *> strongest;
+  for (const WindowEdge &e : r.retrieval.subgraph.edges)
+    for (int64_t end : {e.source, e.target}) {
+      auto &best = strongest[end];
+      if (!best || e.score > best->score) best = &e;
+    }
+  std::vector<AnswerEntity> out;
+  for (std::size_t i = 0; i < order.size() && out.size() < o.top; ++i) {
+    const auto node = kg.node(order[i]);
+    if (!node) continue;
+    AnswerEntity a;
+    a.node = node->id;
+    a.id = node->external_id;
+    a.name = node->name;
+    a.label = node->label;
+    a.score = k.of(a.node).similarity;
+    a.prize = k.of(a.node).prize;
+    a.named = i < named_count;
+    if (const auto it = strongest.find(a.node); it != strongest.end()) {
+      const WindowEdge &e = *it->second;
+      const auto other = kg.node(e.source == a.node ? e.target : e.source);
+      char score[32];
+      std::snprintf(score, sizeof score, "%.3f", e.score);
+      a.evidence = a.name + (e.directed ? (e.source == a.node ? " -> " : " <- ") : " -- ") + (other ? other->name : "?") + " (" +
+                   e.relation + " " + score + ")";
+      a.edges.push_back(e.edge);
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+}  // namespace
+
 AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &question, const AskOptions &o) {
   if (detail::trim_copy(question).empty()) throw Error(ErrorCode::invalid_argument, "ask: the question is empty");
   if (o.context != "evidence" && o.context != "csv")
@@ -119,63 +256,31 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
   r.model = model.describe();
   r.template_version = o.templates.version;
 
-  // Retrieval.
+  // Stage 1: the subgraph and its ranking.
   const std::vector<float> q = kg.query_vector(question, o.embedding_model);
   r.retrieval = kg.retriever(o.embedding_model)->pcst_retrieve(q, o.retrieval);
-  const auto vectors = kg.vectors(o.embedding_model);
-  std::vector<detail::RankedSubgraphNode> ranked;
-  for (std::size_t i = 0; i < r.retrieval.subgraph.nodes.size(); ++i) {
-    const int64_t id = r.retrieval.subgraph.nodes[i];
-    const float *v = vectors->vector(id);
-    const double sim = v ? double(cosine(q.data(), v, vectors->dim())) : 0.0;
-    ranked.push_back({id, i < r.retrieval.node_prizes.size() ? r.retrieval.node_prizes[i] : 0.0, sim});
-  }
-  detail::rank_subgraph_nodes(ranked);
-  std::unordered_map<int64_t, const detail::RankedSubgraphNode *> rank_of;
-  for (const auto &n : ranked) rank_of.emplace(n.node, &n);
-  // The entities the question names, and the subgraph's nodes joined to one of them by an edge
-  // of the knowledge base: "which proteins ... interact with X" asks for X's partners.
-  std::vector<int64_t> asked;
-  {
-    AnswerContext all;
-    for (const auto &n : ranked) all.nodes.push_back(n.node);
-    asked = detail::CitationChecker(kg, all).named(question);
-  }
-  const auto snapshot = kg.snapshot();
-  std::unordered_map<int64_t, bool> partner;
-  for (const auto &n : ranked) {
-    bool p = false;
-    for (int64_t a : asked) p = p || (a != n.node && !snapshot->edges_between(a, n.node).empty());
-    partner[n.node] = p;
-  }
-  // Answer order: partners of the question's entities first, then by prize.
-  const auto before = [&](int64_t x, int64_t y) {
-    if (partner.at(x) != partner.at(y)) return partner.at(x);
-    return rank_of.at(x) < rank_of.at(y);
-  };
+  const Ranking k = rank(kg, r.retrieval, q, o.embedding_model, question);
+  for (int64_t n : k.asked) r.question_entities.push_back(kg.node(n)->name);
 
-  // Context.
+  // Stage 2: the context (trimmed by prize), the offline model's view in answer order.
   std::vector<int64_t> edge_ids;
   for (const WindowEdge &e : r.retrieval.subgraph.edges) edge_ids.push_back(e.edge);
   json task = {{"kind", "ask.answer"}, {"question", question}};
-  r.context = detail::build_answer_context(kg, ranked, edge_ids, o.context, o.max_context_tokens, task);
+  r.context = detail::build_answer_context(kg, k.nodes, edge_ids, o.context, o.max_context_tokens, task);
   const detail::CitationChecker checker(kg, r.context);
-  {
-    json &entities = task["entities"];
-    std::unordered_map<std::string, int64_t> node_of_label;
-    for (std::size_t k = 0; k < r.context.nodes.size(); ++k) node_of_label["N" + std::to_string(k)] = r.context.nodes[k];
-    std::stable_sort(entities.begin(), entities.end(), [&](const json &x, const json &y) {
-      return before(node_of_label.at(x["label"].get<std::string>()), node_of_label.at(y["label"].get<std::string>()));
-    });
-  }
+  std::unordered_map<std::string, int64_t> node_of_label;
   json asked_labels = json::array();
-  for (std::size_t k = 0; k < r.context.nodes.size(); ++k)
-    if (std::find(asked.begin(), asked.end(), r.context.nodes[k]) != asked.end())
-      asked_labels.push_back("N" + std::to_string(k));
-  for (int64_t n : asked) r.question_entities.push_back(kg.node(n)->name);
+  for (std::size_t i = 0; i < r.context.nodes.size(); ++i) {
+    const std::string label = "N" + std::to_string(i);
+    node_of_label[label] = r.context.nodes[i];
+    if (std::find(k.asked.begin(), k.asked.end(), r.context.nodes[i]) != k.asked.end()) asked_labels.push_back(label);
+  }
+  std::stable_sort(task["entities"].begin(), task["entities"].end(), [&](const json &x, const json &y) {
+    return k.before(node_of_label.at(x["label"].get<std::string>()), node_of_label.at(y["label"].get<std::string>()));
+  });
   task["question_entities"] = asked_labels;
 
-  // The answer.
+  // Stage 3: the answer.
   const ChatRequest request = detail::chat_request(
       o.templates.system,
       PromptTemplates::render(o.templates.answer, {{"question", question}, {"context", r.context.text}, {"format", o.context}}),
@@ -185,90 +290,11 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
     r.planned_calls = r.offline ? 0 : 1 + (o.repair ? 1 : 0);
     r.planned_tokens = r.offline ? 0 : detail::ModelCalls::estimate(request);
   } else {
-    detail::ModelCalls calls(kg, model, {o.templates.version, o.use_cache, o.max_calls, o.max_tokens, 1});
-    auto got = calls.ask<detail::ParsedAnswer>("ask.answer", request, detail::parse_answer, r.usage, kParseRepair);
-    r.status = got.status;
-    r.error = got.error;
-    if (got.status == "ok") {
-      for (const auto &p : got.answer.sentences) r.sentences.push_back(checker.check(p));
-      // One turn asking the model to fix what was not supported (the offline model's answers
-      // cite only the context).
-      if (o.repair && !r.offline && unsupported(r.sentences) > 0) {
-        std::string problems;
-        for (const AnswerSentence &s : r.sentences)
-          if (s.status != "supported") problems += "- \"" + s.text + "\": " + why(s) + "\n";
-        ChatRequest fix = request;
-        fix.messages.push_back({"assistant", got.answer.raw});
-        fix.messages.push_back({"user", PromptTemplates::render(o.templates.repair, {{"problems", problems}})});
-        fix.task["repair"] = true;
-        r.repaired = true;
-        auto again = calls.ask<detail::ParsedAnswer>("ask.repair", fix, detail::parse_answer, r.usage, kParseRepair);
-        if (again.status == "ok") {
-          std::vector<AnswerSentence> second;
-          for (const auto &p : again.answer.sentences) second.push_back(checker.check(p));
-          r.first_sentences = r.sentences;
-          // The repaired answer when it is no worse (fewer sentences not supported).
-          if (unsupported(second) <= unsupported(r.sentences)) r.sentences = std::move(second);
-        } else {
-          r.usage.failed += again.status == "failed";
-          r.usage.skipped += again.status == "skipped";
-          r.error = "repair turn " + again.status + ": " + again.error;
-        }
-      }
-    } else {
-      r.usage.failed += got.status == "failed";
-      r.usage.skipped += got.status == "skipped";
-    }
-    calls.flush();
+    exchange(kg, model, request, checker, o, r);
   }
 
-  // Answer entities: the ones the answer names or cites (in its order), then the subgraph's by
-  // prize; the question's own entities left out on request.
-  std::vector<int64_t> order;
-  const auto add = [&](int64_t n) {
-    if (o.exclude_question_entities && std::find(asked.begin(), asked.end(), n) != asked.end()) return;
-    if (std::find(order.begin(), order.end(), n) == order.end() && rank_of.count(n)) order.push_back(n);
-  };
-  for (const AnswerSentence &s : r.sentences) {
-    for (int64_t n : checker.named(s.text)) add(n);
-    for (const AnswerCitation &c : s.citations)
-      if (c.kind == "node" && c.status == "supported") add(c.node);
-  }
-  // (the named ones in answer order too: an answer names a partner beside each entity it gives)
-  std::stable_sort(order.begin(), order.end(), before);
-  const std::size_t named_count = order.size();
-  std::vector<int64_t> rest;
-  for (const auto &n : ranked) rest.push_back(n.node);
-  std::stable_sort(rest.begin(), rest.end(), before);
-  for (int64_t n : rest) add(n);
-  std::unordered_map<int64_t, const WindowEdge *> strongest;
-  for (const WindowEdge &e : r.retrieval.subgraph.edges)
-    for (int64_t end : {e.source, e.target}) {
-      auto &best = strongest[end];
-      if (!best || e.score > best->score) best = &e;
-    }
-  for (std::size_t i = 0; i < order.size() && r.answer_entities.size() < o.top; ++i) {
-    const auto node = kg.node(order[i]);
-    if (!node) continue;
-    AnswerEntity a;
-    a.node = node->id;
-    a.id = node->external_id;
-    a.name = node->name;
-    a.label = node->label;
-    a.score = rank_of.at(a.node)->similarity;
-    a.prize = rank_of.at(a.node)->prize;
-    a.named = i < named_count;
-    if (const auto it = strongest.find(a.node); it != strongest.end()) {
-      const WindowEdge &e = *it->second;
-      const auto other = kg.node(e.source == a.node ? e.target : e.source);
-      char score[32];
-      std::snprintf(score, sizeof score, "%.3f", e.score);
-      a.evidence = a.name + (e.directed ? (e.source == a.node ? " -> " : " <- ") : " -- ") + (other ? other->name : "?") + " (" +
-                   e.relation + " " + score + ")";
-      a.edges.push_back(e.edge);
-    }
-    r.answer_entities.push_back(std::move(a));
-  }
+  // Stage 4: the answer entities.
+  r.answer_entities = answer_entities(kg, r, checker, k, o);
   r.usage.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

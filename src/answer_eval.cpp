@@ -10,6 +10,7 @@
 #include "grappi/answer.hpp"
 #include "grappi/error.hpp"
 #include "grappi/hypothesis.hpp"
+#include "model_calls.hpp"
 #include "text_util.hpp"
 
 namespace grappi {
@@ -175,15 +176,7 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
     sentences += row.sentences;
     supported += row.supported;
     uncited += row.uncited;
-    res.usage.model_calls += row.usage.model_calls;
-    res.usage.local_answers += row.usage.local_answers;
-    res.usage.cache_hits += row.usage.cache_hits;
-    res.usage.prompt_tokens += row.usage.prompt_tokens;
-    res.usage.completion_tokens += row.usage.completion_tokens;
-    res.usage.failed += row.usage.failed;
-    res.usage.skipped += row.usage.skipped;
-    res.usage.repairs += row.usage.repairs;
-    res.usage.seconds += row.usage.seconds;
+    detail::add_usage(res.usage, row.usage);
     res.rows.push_back(std::move(row));
   }
   if (res.entity_questions) {

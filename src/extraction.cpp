@@ -28,7 +28,7 @@ constexpr int kAnswerTokens = 2000;
 // The namespace of entities a document names that no database grounds (never imported
 // unless flagged statements are asked for).
 constexpr const char *kTextNamespace = "TEXT";
-const char *kParseRepair = "Your answer could not be used ({{error}}). Reply with only the JSON object the request asked for.";
+using detail::kParseRepair;
 const char *kNamespaces = "HGNC, MGI, RGD, SGD, UniProt, FPLX, CHEBI, GO, DOID, HP, MONDO";
 
 struct Proposed {

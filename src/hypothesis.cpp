@@ -33,7 +33,7 @@ namespace {
 using nlohmann::json;
 
 constexpr int kAnswerTokens = 1500;
-const char *kParseRepair = "Your answer could not be used ({{error}}). Reply with only the JSON object the request asked for.";
+using detail::kParseRepair;
 
 const char *kSystem =
     "You are a biomedical scientist who explains how two concepts may be related, using only the "

@@ -13,6 +13,7 @@
 #include "answer_json.hpp"
 #include "grappi/error.hpp"
 #include "grappi/hypothesis.hpp"
+#include "model_calls.hpp"
 
 namespace grappi {
 
@@ -248,15 +249,7 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
     sentences += p.sentences;
     reworked += p.reworked;
     r.not_converged += p.stop_reason != "converged";
-    r.usage.model_calls += h.usage.model_calls;
-    r.usage.local_answers += h.usage.local_answers;
-    r.usage.cache_hits += h.usage.cache_hits;
-    r.usage.prompt_tokens += h.usage.prompt_tokens;
-    r.usage.completion_tokens += h.usage.completion_tokens;
-    r.usage.failed += h.usage.failed;
-    r.usage.skipped += h.usage.skipped;
-    r.usage.repairs += h.usage.repairs;
-    r.usage.seconds += h.usage.seconds;
+    detail::add_usage(r.usage, h.usage);
   }
   if (r.explained) {
     r.rouge_1 /= double(r.explained);

@@ -29,6 +29,23 @@ struct Asked {
   std::string error;               ///< why it failed or was skipped
 };
 
+/// The follow-up turn after an answer that does not parse (ModelCalls::ask's `repair`).
+inline constexpr const char *kParseRepair =
+    "Your answer could not be used ({{error}}). Reply with only the JSON object the request asked for.";
+
+/// Adds one stage's model use to another's.
+inline void add_usage(StageUsage &into, const StageUsage &from) {
+  into.model_calls += from.model_calls;
+  into.local_answers += from.local_answers;
+  into.cache_hits += from.cache_hits;
+  into.prompt_tokens += from.prompt_tokens;
+  into.completion_tokens += from.completion_tokens;
+  into.failed += from.failed;
+  into.skipped += from.skipped;
+  into.repairs += from.repairs;
+  into.seconds += from.seconds;
+}
+
 /// A request of a system message (none when empty) and one user prompt.
 inline ChatRequest chat_request(const std::string &system, std::string prompt, bool json, int max_tokens,
                                 nlohmann::json task) {
