@@ -10,6 +10,7 @@
 #include "grappi/answer.hpp"
 #include "grappi/error.hpp"
 #include "grappi/hypothesis.hpp"
+#include "grappi/vector_index.hpp"
 #include "model_calls.hpp"
 #include "text_util.hpp"
 
@@ -140,6 +141,18 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
           const std::size_t at = normalised(row.answer).find(normalised(opt));
           if (at != std::string::npos && at < best_at) best_at = at, row.choice = opt;
         }
+      // Else the option whose node is most similar to the question.
+      if (row.choice.empty() && row.status != "error") {
+        const std::vector<float> qv = kg.query_vector(asked_text(q), ao.embedding_model);
+        const auto vectors = kg.vectors(ao.embedding_model);
+        double best = -2;
+        for (const std::string &opt : q.options)
+          for (int64_t n : nodes_named(kg, opt))
+            if (const float *v = vectors->vector(n)) {
+              const double c = cosine(qv.data(), v, vectors->dim());
+              if (c > best) best = c, row.choice = opt;
+            }
+      }
       row.correct = !row.choice.empty() && detail::iequals(row.choice, q.answers[0]);
       row.hit = says(said, q.answers[0]);
     } else {
@@ -149,7 +162,7 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
       const std::string opening = normalised(row.answer).substr(0, 6);
       if (!a.offline && (opening.rfind("true", 0) == 0 || opening.rfind("yes", 0) == 0)) row.choice = "true";
       else if (!a.offline && (opening.rfind("false", 0) == 0 || opening.rfind("no ", 0) == 0)) row.choice = "false";
-      else if (row.status != "error") {
+      else if (row.status != "error" && a.question_entities.size() >= 2) {  // (fewer: undecided)
         std::vector<int64_t> named;
         for (const std::string &n : a.question_entities) {
           const std::set<int64_t> ids = nodes_named(kg, n);
@@ -158,12 +171,12 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
         bool joined = false;
         for (std::size_t i = 0; i < named.size() && !joined; ++i)
           for (std::size_t j = i + 1; j < named.size() && !joined; ++j) joined = !kg.edges_between(named[i], named[j]).empty();
-        const bool negated = says(q.question, "not") || says(q.question, "does not") || says(q.question, "is not");
-        row.choice = joined != negated ? "true" : "false";
+        row.choice = joined != says(q.question, "not") ? "true" : "false";
       }
       row.correct = row.choice == q.answers[0];
       row.hit = row.correct;
     }
+    if (q.kind != "entities" && row.choice.empty()) ++res.undecided;
     correct += row.correct;
     hits += row.hit;
     if (!q.reference.empty()) {
@@ -250,6 +263,7 @@ json to_json(const QaEvalResult &r) {
           {"hit", r.hit},
           {"choice_questions", r.choice_questions},
           {"accuracy", r.accuracy},
+          {"undecided", r.undecided},
           {"reference_questions", r.reference_questions},
           {"rouge_1", r.rouge_1},
           {"rouge_l", r.rouge_l},

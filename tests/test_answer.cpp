@@ -278,6 +278,7 @@ TEST_CASE("The QA evaluation's figures follow from the ranks of the gold answers
   CHECK(r.rows[2].correct);
   CHECK(r.rows[3].choice == "true");
   CHECK(r.accuracy == doctest::Approx(1.0));
+  CHECK(r.undecided == 0);
   const json j = grappi::to_json(r);
   for (const char *k : {"mrr", "hits_at_1", "hits_at_5", "hits_at_10", "recall_at_k"}) CHECK(j.contains(k));
   const json row = grappi::to_json(r.rows[0]);

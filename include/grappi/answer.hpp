@@ -199,6 +199,7 @@ struct QaEvalResult {
   double hit = 0;               ///< G-Retriever's Hit over all questions
   std::size_t choice_questions = 0;  ///< multiple-choice and true/false questions
   double accuracy = 0;          ///< their share answered right
+  std::size_t undecided = 0;    ///< of them left without a choice (counted wrong)
   std::size_t reference_questions = 0;  ///< questions with a reference answer
   double rouge_1 = 0;           ///< their mean ROUGE-1 F1
   double rouge_l = 0;           ///< their mean ROUGE-L F1

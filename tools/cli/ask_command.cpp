@@ -128,7 +128,10 @@ void run_eval_qa(EvalQaArgs &a) {
     rows.push_back({"Recall@" + std::to_string(r.k), fmt(r.recall_at_k), std::to_string(r.entity_questions)});
   }
   rows.push_back({"Hit (G-Retriever)", fmt(r.hit), std::to_string(r.rows.size())});
-  if (r.choice_questions) rows.push_back({"accuracy (choice, true/false)", fmt(r.accuracy), std::to_string(r.choice_questions)});
+  if (r.choice_questions) {
+    rows.push_back({"accuracy (choice, true/false)", fmt(r.accuracy), std::to_string(r.choice_questions)});
+    rows.push_back({"undecided (counted wrong)", std::to_string(r.undecided), std::to_string(r.choice_questions)});
+  }
   if (r.reference_questions) {
     rows.push_back({"ROUGE-1 F1", fmt(r.rouge_1), std::to_string(r.reference_questions)});
     rows.push_back({"ROUGE-L F1", fmt(r.rouge_l), std::to_string(r.reference_questions)});
