@@ -134,7 +134,8 @@ AnswerSentence CitationChecker::check(const ProposedSentence &p) const {
   AnswerSentence s;
   s.text = p.text;
   // The text without its bracketed citations names the entities (N3 is no entity's name).
-  std::string plain = std::regex_replace(p.text, std::regex("\\[[^\\[\\]]*\\]"), " ");
+  static const std::regex brackets("\\[[^\\[\\]]*\\]");
+  const std::string plain = std::regex_replace(p.text, brackets, " ");
   std::vector<int64_t> named = this->named(plain);
   for (const std::string &c : p.citations)
     if (const std::size_t k = label_index(c, 'N'); k != std::string::npos && k < context_.nodes.size() &&
