@@ -1,5 +1,7 @@
 // KnowledgeGraph::import: files of any supported format in one transaction, dispatched to the
 // importer of each format (importers.hpp).
+#include <sys/stat.h>
+
 #include <chrono>
 #include <mutex>
 
@@ -61,6 +63,15 @@ std::string other_format(const std::string &path) {
 
 }  // namespace
 
+void detail::require_regular_file(const std::string &path) {
+  struct stat sb {};
+  if (::stat(path.c_str(), &sb) != 0 || S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)) return;
+  throw Error(ErrorCode::invalid_argument,
+              "import: '" + path + "' is not a regular file (a pipe, FIFO or device): an import reads its input twice " +
+                  "(to detect the format, then to import it) and records its size and SHA-256; save it to a file " +
+                  "first (gzipped files are read as they are, so `zcat` is not needed)");
+}
+
 ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const ImportOptions &options) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->require_writable("import");
@@ -69,6 +80,7 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   // Every file's kind is settled before anything is written.
   std::vector<ImportSource> string_files;
   std::vector<std::pair<std::string, std::string>> other_files;  // (format, path), in order
+  for (const auto &f : files) detail::require_regular_file(f.path);
   for (const auto &f : files) {
     const std::string format = f.format.empty() ? "detect" : f.format;
     if (format == "bel") {

@@ -10,6 +10,12 @@
 
 namespace grappi::detail {
 
+/// Refuses an input that is not a regular file (a pipe, a FIFO, a device): an import reads each
+/// input twice (its format is detected first) and records its size and SHA-256, which a stream
+/// cannot give - it would be cut short silently, or hang. Error(invalid_argument) naming it;
+/// a missing file is left to the reader's own error.
+void require_regular_file(const std::string &path);
+
 /// STRING files (import_string.cpp): format detection, dependency order, its own savepoint.
 ImportReport import_string_files(KnowledgeGraph::Impl &impl, const std::vector<ImportSource> &sources,
                                  const ImportOptions &options);

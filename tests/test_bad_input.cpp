@@ -2,6 +2,8 @@
 // exactly as it was.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include "grappi/grappi.hpp"
 #include "test_util.hpp"
 
@@ -94,6 +96,22 @@ TEST_CASE("truncated gzip / empty file / missing file / unrecognised header") {
         std::string::npos);
   write_file(e, "gene_a,gene_b,score\nA,B,1\n");
   CHECK(fx.fails(e).find("unrecognised header") != std::string::npos);
+}
+
+TEST_CASE("a pipe or FIFO is refused before anything is read (no silent loss, no hang)") {
+  Fixture fx;
+  const std::string fifo = fx.dir.file("links.fifo");
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  // Nobody writes to it: reading it would block for ever.
+  CHECK(fx.fails(fifo, StringFormat::detect, grappi::ErrorCode::invalid_argument).find("is not a regular file") !=
+        std::string::npos);
+  {
+    KnowledgeGraph kg(fx.db);
+    grappi::SourceFile f;
+    f.path = fifo;
+    CHECK_THROWS_WITH_AS(kg.import({f}), doctest::Contains("save it to a file first"), grappi::Error);
+  }
+  CHECK(fingerprint(fx.db) == fx.before);
 }
 
 TEST_CASE("bad lines in info / aliases / actions and export files") {
