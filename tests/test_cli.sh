@@ -319,6 +319,17 @@ search --db $H the|no usable terms
 explore --db $Y --protein CDC28 --query q --diversity 2|--diversity
 explore --db $Y --protein CDC28 --query q --diversity 0.2 --no-diversity|excludes
 EOF_CASES
+# Output that cannot be written is a failure, not a silent success.
+if [ -w /dev/full ]; then
+  for args in "neighbors --db $Y CDC28" "neighbors --db $Y CDC28 --json" "info --db $Y --json"; do
+    set +e
+    # shellcheck disable=SC2086
+    "$GRAPPI" $args > /dev/full 2> "$T/err"
+    rc=$?
+    set -e
+    [ "$rc" -eq 1 ] && grep -q "cannot write" "$T/err" || fail "$args to /dev/full exited $rc: $(cat "$T/err")"
+  done
+fi
 # --min-score: 1 is 1.0 and 700 is 0.7.
 "$GRAPPI" neighbors --db "$Y" CDC28 --min-score 1 | grep -q "^CDC28 (4932.YBR160W): 0 neighbor(s) shown" || fail "--min-score 1 means 1.0"
 [ "$("$GRAPPI" neighbors --db "$Y" CDC28 --min-score 700 --json)" = "$("$GRAPPI" neighbors --db "$Y" CDC28 --min-score 0.7 --json)" ] ||

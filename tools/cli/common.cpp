@@ -140,7 +140,8 @@ void print_table(const std::vector<std::string> &head, const std::vector<std::ve
 
 void write_output(const std::string &path, const std::string &text) {
   if (path == "-") {
-    std::cout << text;
+    std::cout << text << std::flush;
+    if (!std::cout) throw Error(ErrorCode::io, "cannot write to standard output");
     return;
   }
   std::ofstream f(path, std::ios::binary);

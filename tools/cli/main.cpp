@@ -54,5 +54,11 @@ int main(int argc, char **argv) {
     std::cerr << "grappi: " << e.what() << '\n';
     return kExitFailure;
   }
+  // What a command printed must have been written (a full disk, /dev/full, a closed pipe).
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "grappi: cannot write to standard output\n";
+    return kExitFailure;
+  }
   return 0;
 }
