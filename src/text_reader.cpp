@@ -138,6 +138,7 @@ bool LineReader::next(std::string_view &line) {
       ++line_no_;
       if (n > 0 && start[n - 1] == '\r') --n;
       line = std::string_view(start, n);
+      if (line_no_ == 1 && line.substr(0, 3) == "\xef\xbb\xbf") line.remove_prefix(3);  // a UTF-8 byte-order mark
       if (std::memchr(line.data(), '\0', line.size()))
         throw Error(ErrorCode::parse, path_ + ":" + std::to_string(line_no_) +
                                           ": NUL byte in text (binary file?)");
@@ -161,6 +162,7 @@ bool LineReader::next(std::string_view &line) {
       ++line_no_;
       if (n > 0 && s[n - 1] == '\r') --n;
       line = std::string_view(s, n);
+      if (line_no_ == 1 && line.substr(0, 3) == "\xef\xbb\xbf") line.remove_prefix(3);
       if (std::memchr(line.data(), '\0', line.size()))
         throw Error(ErrorCode::parse, path_ + ":" + std::to_string(line_no_) +
                                           ": NUL byte in text (binary file?)");

@@ -98,6 +98,16 @@ TEST_CASE("truncated gzip / empty file / missing file / unrecognised header") {
   CHECK(fx.fails(e).find("unrecognised header") != std::string::npos);
 }
 
+TEST_CASE("a UTF-8 byte-order mark and CRLF line ends are accepted") {
+  Fixture fx;
+  const std::string f = fx.dir.file("bom.links.txt");
+  write_file(f, "\xef\xbb\xbfprotein1 protein2 combined_score\r\n4932.YBR160W 4932.YGR108W 999\r\n");
+  KnowledgeGraph kg(fx.db);
+  const auto report = kg.import_string({{f}});
+  REQUIRE(report.files.size() == 1);
+  CHECK(report.files[0].lines == 1);
+}
+
 TEST_CASE("a pipe or FIFO is refused before anything is read (no silent loss, no hang)") {
   Fixture fx;
   const std::string fifo = fx.dir.file("links.fifo");
