@@ -108,7 +108,7 @@ TEST_CASE("a UTF-8 byte-order mark and CRLF line ends are accepted") {
   CHECK(report.files[0].lines == 1);
 }
 
-TEST_CASE("a pipe or FIFO is refused before anything is read (no silent loss, no hang)") {
+TEST_CASE("a pipe or FIFO is refused before anything is read - no silent loss and no hang") {
   Fixture fx;
   const std::string fifo = fx.dir.file("links.fifo");
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
