@@ -101,7 +101,8 @@ AnswerContext build_answer_context(const KnowledgeGraph &kg, const std::vector<R
   }
   const auto node_line = [&](std::size_t i, std::size_t label) {
     const Node &n = nodes[i];
-    std::string line = "N" + std::to_string(label) + " " + n.name + " [" + n.label + "] (" + n.external_id + ")";
+    std::string line = "N" + std::to_string(label) + " " + one_line(n.name) + " [" + one_line(n.label) + "] (" +
+                       one_line(n.external_id) + ")";
     if (!n.annotation.empty()) line += ": " + clip(one_line(n.annotation), 240);
     return line;
   };
@@ -110,8 +111,9 @@ AnswerContext build_answer_context(const KnowledgeGraph &kg, const std::vector<R
     char score[32];
     std::snprintf(score, sizeof score, "%.3f", e.score);
     std::string line = "E" + std::to_string(label) + " N" + std::to_string(at.at(e.source)) + (e.directed ? " -> N" : " -- N") +
-                       std::to_string(at.at(e.target)) + " " + nodes[rank_of.at(e.source)].name + (e.directed ? " -> " : " -- ") +
-                       nodes[rank_of.at(e.target)].name + ": " + e.relation + " " + score;
+                       std::to_string(at.at(e.target)) + " " + one_line(nodes[rank_of.at(e.source)].name) +
+                       (e.directed ? " -> " : " -- ") + one_line(nodes[rank_of.at(e.target)].name) + ": " + e.relation + " " +
+                       score;
     if (!e.channels.empty()) line += "; channels " + channel_list(e.channels, " ", ", ");
     if (!e.pmids.empty()) {
       line += "; PMIDs";
