@@ -80,22 +80,9 @@ AnswerTemplates AnswerTemplates::defaults() {
 
 void AnswerTemplates::load(const std::string &system_file, const std::string &answer_file, const std::string &repair_file) {
   AnswerTemplates t = *this;
-  bool any = false;
-  if (!system_file.empty()) {
-    t.system = detail::read_template(system_file);
-    detail::check_template(t.system, {}, "system template '" + system_file + "'");
-    any = true;
-  }
-  if (!answer_file.empty()) {
-    t.answer = detail::read_template(answer_file);
-    detail::check_template(t.answer, {"question", "context", "format"}, "answer template '" + answer_file + "'");
-    any = true;
-  }
-  if (!repair_file.empty()) {
-    t.repair = detail::read_template(repair_file);
-    detail::check_template(t.repair, {"problems"}, "repair template '" + repair_file + "'");
-    any = true;
-  }
+  bool any = detail::load_template(t.system, system_file, {}, "system");
+  any = detail::load_template(t.answer, answer_file, {"question", "context", "format"}, "answer") || any;
+  any = detail::load_template(t.repair, repair_file, {"problems"}, "repair") || any;
   if (!any) return;
   t.version = "custom-" + hash_version(t);
   *this = std::move(t);

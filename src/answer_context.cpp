@@ -183,9 +183,10 @@ AnswerContext build_answer_context(const KnowledgeGraph &kg, const std::vector<R
                         {"name", nodes[i].name},
                         {"annotation", clip(one_line(nodes[i].annotation), 240)},
                         {"prize", ranked[i].prize}});
+  std::unordered_map<int64_t, const Edge *> edge_of;
+  for (const EdgeView &v : edges) edge_of.emplace(v.edge.id, &v.edge);
   for (std::size_t k = 0; k < c.edges.size(); ++k) {
-    const auto it = std::find_if(edges.begin(), edges.end(), [&](const EdgeView &v) { return v.edge.id == c.edges[k]; });
-    const Edge &e = it->edge;
+    const Edge &e = *edge_of.at(c.edges[k]);
     task_edges.push_back({{"label", "E" + std::to_string(k)},
                           {"a", "N" + std::to_string(label_of.at(e.source))},
                           {"b", "N" + std::to_string(label_of.at(e.target))},

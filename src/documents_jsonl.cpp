@@ -6,6 +6,7 @@
 
 #include "documents_impl.hpp"
 #include "grappi/error.hpp"
+#include "json_lines.hpp"
 
 namespace grappi::detail {
 
@@ -102,24 +103,12 @@ void add_concept(Document &d, const std::vector<CharIndex> &indices, const json 
 
 std::vector<Document> parse_jsonl_documents(std::string_view s, const std::string &name) {
   std::vector<Document> out;
-  std::size_t pos = 0, line_no = 0;
-  if (s.substr(0, 3) == "\xef\xbb\xbf") pos = 3;
-  while (pos < s.size()) {
-    std::size_t nl = s.find('\n', pos);
-    if (nl == std::string_view::npos) nl = s.size();
-    std::string_view line = s.substr(pos, nl - pos);
-    pos = nl + 1;
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    const std::string where = name + ":" + std::to_string(line_no);
-    const json o = json::parse(line, nullptr, false);
-    if (o.is_discarded()) throw Error(ErrorCode::parse, where + ": not a JSON object on one line");
-    if (!o.is_object()) throw Error(ErrorCode::parse, where + ": each line is a JSON object {pmid, year, title, text, concepts}");
+  for_each_json_line(s, name, "a JSON object {pmid, year, title, text, concepts}", [&](const json &o, const std::string &where) {
     Document d;
     d.pmid = id_field(o, "pmid", where);
     d.id = id_field(o, "id", where);
     if (d.id.empty()) d.id = d.pmid;
-    if (d.id.empty()) d.id = name + ":" + std::to_string(line_no);
+    if (d.id.empty()) d.id = where;  // (the file and line)
     d.pmcid = id_field(o, "pmcid", where);
     d.doi = id_field(o, "doi", where);
     d.year = id_field(o, "year", where);
@@ -148,7 +137,7 @@ std::vector<Document> parse_jsonl_documents(std::string_view s, const std::strin
     }
     sort_annotations(d);
     out.push_back(std::move(d));
-  }
+  });
   if (out.empty()) throw Error(ErrorCode::parse, name + ": no documents (JSON lines)");
   return out;
 }

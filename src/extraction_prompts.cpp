@@ -64,15 +64,9 @@ ExtractionTemplates ExtractionTemplates::defaults() {
 void ExtractionTemplates::load(const std::string &system_file, const std::string &extract_file,
                                const std::string &repair_file) {
   ExtractionTemplates t = *this;
-  const auto one = [](std::string &slot, const std::string &file, const std::set<std::string> &fields, const char *what) {
-    if (file.empty()) return false;
-    slot = detail::read_template(file);
-    detail::check_template(slot, fields, std::string(what) + " template '" + file + "'");
-    return true;
-  };
-  bool any = one(t.system, system_file, {}, "system");
-  any = one(t.extract, extract_file, kExtractFields, "extract") || any;
-  any = one(t.repair, repair_file, kRepairFields, "repair") || any;
+  bool any = detail::load_template(t.system, system_file, {}, "system");
+  any = detail::load_template(t.extract, extract_file, kExtractFields, "extract") || any;
+  any = detail::load_template(t.repair, repair_file, kRepairFields, "repair") || any;
   if (!any) return;
   t.version = "custom-" + hash_version(t);
   *this = std::move(t);

@@ -76,18 +76,11 @@ void GroundingTemplates::load(const std::string &system_file, const std::string 
                               const std::string &refine_file, const std::string &score_file,
                               const std::string &pick_file) {
   GroundingTemplates t = *this;
-  const auto one = [](std::string &slot, const std::string &file, const std::set<std::string> &fields,
-                      const char *what) {
-    if (file.empty()) return false;
-    slot = detail::read_template(file);
-    detail::check_template(slot, fields, std::string(what) + " template '" + file + "'");
-    return true;
-  };
-  bool any = one(t.system, system_file, {}, "system");
-  any = one(t.summary, summary_file, kChunkFields, "summary") || any;
-  any = one(t.refine, refine_file, kRefineFields, "refine") || any;
-  any = one(t.score, score_file, kTermFields, "score") || any;
-  any = one(t.pick, pick_file, kTermFields, "pick") || any;
+  bool any = detail::load_template(t.system, system_file, {}, "system");
+  any = detail::load_template(t.summary, summary_file, kChunkFields, "summary") || any;
+  any = detail::load_template(t.refine, refine_file, kRefineFields, "refine") || any;
+  any = detail::load_template(t.score, score_file, kTermFields, "score") || any;
+  any = detail::load_template(t.pick, pick_file, kTermFields, "pick") || any;
   if (!any) return;
   t.version = "custom-" + hash_version(t);
   *this = std::move(t);

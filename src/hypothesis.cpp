@@ -299,18 +299,9 @@ HypothesisTemplates HypothesisTemplates::defaults() {
 
 void HypothesisTemplates::load(const std::string &system_file, const std::string &explain_file) {
   HypothesisTemplates t = *this;
-  bool any = false;
-  if (!system_file.empty()) {
-    t.system = detail::read_template(system_file);
-    detail::check_template(t.system, {}, "system template '" + system_file + "'");
-    any = true;
-  }
-  if (!explain_file.empty()) {
-    t.explain = detail::read_template(explain_file);
-    detail::check_template(t.explain, {"source", "target", "paths", "abstracts", "feedback"},
-                           "explain template '" + explain_file + "'");
-    any = true;
-  }
+  bool any = detail::load_template(t.system, system_file, {}, "system");
+  any = detail::load_template(t.explain, explain_file, {"source", "target", "paths", "abstracts", "feedback"}, "explain") ||
+        any;
   if (!any) return;
   t.version = "custom-" + hash_version(t);
   *this = std::move(t);

@@ -90,6 +90,14 @@ std::string read_template(const std::string &path) {
   return s.str();
 }
 
+bool load_template(std::string &slot, const std::string &file, const std::set<std::string> &allowed, const char *what) {
+  if (file.empty()) return false;
+  std::string text = read_template(file);
+  check_template(text, allowed, std::string(what) + " template '" + file + "'");
+  slot = std::move(text);
+  return true;
+}
+
 }  // namespace detail
 
 PromptTemplates PromptTemplates::defaults() {
@@ -104,19 +112,10 @@ PromptTemplates PromptTemplates::defaults() {
 
 void PromptTemplates::load(const std::string &system_file, const std::string &edge_file, const std::string &path_file) {
   PromptTemplates t = *this;
-  if (!system_file.empty()) {
-    t.system = read_template(system_file);
-    check_template(t.system, {}, "system template '" + system_file + "'");
-  }
-  if (!edge_file.empty()) {
-    t.edge = read_template(edge_file);
-    check_template(t.edge, kEdgeFields, "edge template '" + edge_file + "'");
-  }
-  if (!path_file.empty()) {
-    t.path = read_template(path_file);
-    check_template(t.path, kPathFields, "path template '" + path_file + "'");
-  }
-  if (system_file.empty() && edge_file.empty() && path_file.empty()) return;
+  bool any = detail::load_template(t.system, system_file, {}, "system");
+  any = detail::load_template(t.edge, edge_file, kEdgeFields, "edge") || any;
+  any = detail::load_template(t.path, path_file, kPathFields, "path") || any;
+  if (!any) return;
   t.version = "custom-" + hash_version(t);
   *this = std::move(t);
 }

@@ -7,6 +7,7 @@
 
 #include "grappi/answer.hpp"
 #include "grappi/error.hpp"
+#include "json_lines.hpp"
 #include "text_reader.hpp"
 #include "text_util.hpp"
 
@@ -86,23 +87,13 @@ std::vector<std::string> string_list(const json &o, const char *key, const std::
 
 std::vector<QaQuestion> parse_jsonl(std::string_view s, const std::string &name) {
   std::vector<QaQuestion> out;
-  std::size_t pos = 0, line_no = 0;
-  while (pos < s.size()) {
-    std::size_t nl = s.find('\n', pos);
-    if (nl == std::string_view::npos) nl = s.size();
-    const std::string_view line = s.substr(pos, nl - pos);
-    pos = nl + 1;
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    const std::string where = name + ":" + std::to_string(line_no);
-    const json o = json::parse(line, nullptr, false);
-    if (!o.is_object()) throw Error(ErrorCode::parse, where + ": each line is a JSON object {question, answers, ...}");
+  detail::for_each_json_line(s, name, "a JSON object {question, answers, ...}", [&](const json &o, const std::string &where) {
     QaQuestion q;
     q.question = o.contains("question") && o["question"].is_string() ? o["question"].get<std::string>() : std::string();
     if (detail::trim_copy(q.question).empty()) throw Error(ErrorCode::parse, where + ": no \"question\" text");
     q.id = o.contains("id") && (o["id"].is_string() || o["id"].is_number_integer())
                ? (o["id"].is_string() ? o["id"].get<std::string>() : o["id"].dump())
-               : std::to_string(line_no);
+               : where.substr(where.rfind(':') + 1);  // (its line)
     q.answers = string_list(o, "answers", where);
     q.options = string_list(o, "options", where);
     if (o.contains("reference") && o["reference"].is_string()) q.reference = o["reference"].get<std::string>();
@@ -121,7 +112,7 @@ std::vector<QaQuestion> parse_jsonl(std::string_view s, const std::string &name)
     if (q.answers.empty() && q.reference.empty())
       throw Error(ErrorCode::parse, where + ": a question needs \"answers\" or a \"reference\" answer");
     out.push_back(std::move(q));
-  }
+  });
   return out;
 }
 

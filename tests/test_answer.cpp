@@ -146,7 +146,13 @@ TEST_CASE("Each sentence's citations are checked against the context the model r
   CHECK(j["sentences"][0].contains("citations"));
   CHECK(j["first_sentences"].size() == 7);
   CHECK(grappi::to_markdown(r).find("## Citations") != std::string::npos);
-  CHECK(grappi::to_cx2(*kb.kg, r).is_array());
+  const json cx2 = grappi::to_cx2(*kb.kg, r);
+  std::size_t cx_nodes = 0, ranked = 0;
+  for (const json &aspect : cx2)
+    if (aspect.contains("nodes"))
+      for (const json &n : aspect["nodes"]) ++cx_nodes, ranked += n["v"]["answer_rank"].get<int64_t>() > 0;
+  CHECK(cx_nodes == r.retrieval.subgraph.nodes.size());
+  CHECK(ranked == r.answer_entities.size());
 
   // A cached re-run makes no call.
   const AskResult again = grappi::ask(*kb.kg, model, "Which kinases phosphorylate MAPT?", o);
@@ -306,7 +312,8 @@ TEST_CASE("Bad question files are named by file and line") {
   const auto bad = [](const std::string &content, const char *where) {
     CHECK_THROWS_WITH_AS(grappi::parse_qa_questions(content, "bad"), doctest::Contains(where), grappi::Error);
   };
-  bad("{\"question\": \"a\", \"answers\": [\"x\"]}\n{\"question\": ", "bad:2: each line is a JSON object");
+  bad("{\"question\": \"a\", \"answers\": [\"x\"]}\n{\"question\": ", "bad:2: not a JSON object on one line (each line is a JSON object {question");
+  bad("{\"question\": \"a\", \"answers\": [\"x\"]}\n[1]\n", "bad:2: each line is a JSON object {question");
   bad("{\"answers\": [\"x\"]}\n", "bad:1: no \"question\" text");
   bad("{\"question\": \"a\"}\n", "bad:1: a question needs \"answers\"");
   bad("{\"question\": \"a\", \"answers\": [\"x\"], \"kind\": \"essay\"}\n", "\"kind\" is entities, choice or true_false");

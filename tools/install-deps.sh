@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages grappi builds and tests with, and its C++ benchmarks. Needs root
-# (or sudo). The Python comparisons in bench/ need more (bench/bel_vs_pybel.py: python3-pybel).
+# (or sudo). The Python comparisons in bench/ need more (bench/bel_vs_pybel.py: python3-pybel; bench/cooc_vs_scipy.py: python3-scipy).
 set -euo pipefail
 PKGS=(build-essential cmake pkg-config ca-certificates binutils python3
       libsqlite3-dev libeigen3-dev libhnswlib-dev nlohmann-json3-dev doctest-dev
