@@ -175,8 +175,15 @@ struct Versions<grappi_hypothesis_options> {
 template <>
 struct Versions<grappi_ask_options> {
   static constexpr const char *name = "grappi_ask_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ask_options, concurrency)};
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ask_options, concurrency),
+                                        GRAPPI_FIELD_END(grappi_ask_options, reader_name)};
   static grappi_ask_options defaults() { return GRAPPI_ASK_OPTIONS_INIT; }
+};
+template <>
+struct Versions<grappi_reader_options> {
+  static constexpr const char *name = "grappi_reader_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_reader_options, threads)};
+  static grappi_reader_options defaults() { return GRAPPI_READER_OPTIONS_INIT; }
 };
 template <>
 struct Versions<grappi_pcst_options> {
@@ -1065,6 +1072,8 @@ grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const gr
   a.max_tokens = o.max_tokens;
   a.use_cache = o.use_cache != 0;
   a.dry_run = o.dry_run != 0;
+  a.reader = text_or(o.reader, "prize", fn, "reader");
+  a.reader_name = text_or(o.reader_name, "gat", fn, "reader_name");
   return a;
 }
 
@@ -1113,6 +1122,63 @@ grappi_status grappi_graph_eval_qa_json(grappi_graph *g, const char *questions, 
       }
     }
     *out_json = summary;
+    return GRAPPI_OK;
+  });
+}
+
+// ---- the graph reader -----------------------------------------------------------------------------
+
+grappi_status grappi_reader_options_init(grappi_reader_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_reader_options_init"); });
+}
+
+grappi_status grappi_graph_train_reader_json(grappi_graph *g, const char *train, const char *valid,
+                                             const grappi_retrieve_options *retrieve, const grappi_ask_options *ask,
+                                             const grappi_reader_options *opts, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_train_reader_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const auto train_set = grappi::parse_qa_questions(text(train, fn, "train"), "train");
+    const auto valid_set =
+        valid ? grappi::parse_qa_questions(text(valid, fn, "valid"), "valid") : std::vector<grappi::QaQuestion>{};
+    const grappi_reader_options o = read_options(opts, fn);
+    grappi::ReaderTrainOptions t;
+    t.ask = ask_options(retrieve, read_options(ask, fn), fn);
+    t.name = text_or(o.name, "gat", fn, "name");
+    t.scope = text_or(o.scope, "subgraph", fn, "scope");
+    t.gat.epochs = o.epochs;
+    t.gat.layers = o.layers;
+    t.gat.hidden = o.hidden;
+    t.gat.heads = o.heads;
+    t.gat.head_hidden = o.head_hidden;
+    t.gat.dropout = o.dropout;
+    t.gat.learning_rate = o.learning_rate;
+    t.gat.weight_decay = o.weight_decay;
+    t.gat.batch = o.batch;
+    t.gat.patience = o.patience;
+    t.gat.valid_share = o.valid_share;
+    t.gat.seed = o.seed;
+    t.gat.threads = o.threads;
+    *out_json = copy_out(grappi::to_json(grappi::train_reader(kg, train_set, valid_set, t)).dump());
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_reader_scores_json(grappi_graph *g, const char *question, const grappi_retrieve_options *retrieve,
+                                              const grappi_ask_options *ask, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_reader_scores_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string q = text(question, fn, "question");
+    const grappi::AskOptions a = ask_options(retrieve, read_options(ask, fn), fn);
+    const grappi::GatReader reader = grappi::GatReader::load(kg, a.reader_name);
+    const std::string scope = reader.info().value("scope", "subgraph");
+    const grappi::ReaderGraph graph = grappi::reader_graph(kg, q, a, scope);
+    *out_json = copy_out(grappi::reader_scores_json(kg, graph, reader.score(graph), a.reader_name, scope).dump());
     return GRAPPI_OK;
   });
 }

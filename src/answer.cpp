@@ -9,10 +9,12 @@
 #include <algorithm>
 #include <chrono>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "answer_impl.hpp"
 #include "answer_json.hpp"
 #include "grappi/error.hpp"
+#include "grappi/reader.hpp"
 #include "grappi/vector_index.hpp"
 #include "grappi/snapshot.hpp"
 #include "model_calls.hpp"
@@ -102,7 +104,9 @@ struct Ranking {
   std::unordered_map<int64_t, std::size_t> position;  // node -> index in nodes
   std::vector<int64_t> asked;                         // the subgraph's entities the question names
   std::unordered_map<int64_t, bool> partner;          // node -> joined to an asked entity
+  std::unordered_map<int64_t, double> reader;         // node -> the graph reader's score (reader "gat")
   bool before(int64_t x, int64_t y) const {
+    if (!reader.empty() && reader.at(x) != reader.at(y)) return reader.at(x) > reader.at(y);
     if (partner.at(x) != partner.at(y)) return partner.at(x);
     return position.at(x) < position.at(y);
   }
@@ -174,6 +178,62 @@ void exchange(KnowledgeGraph &kg, LanguageModel &model, const ChatRequest &reque
   calls.flush();
 }
 
+// "A -- B (relation 0.912)": an answer entity's strongest edge.
+std::string evidence_text(const KnowledgeGraph &kg, const std::string &name, int64_t other, const char *arrow,
+                          const std::string &relation, double score) {
+  const auto o = kg.node(other);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", score);
+  return name + arrow + (o ? o->name : "?") + " (" + relation + " " + text + ")";
+}
+
+// The nodes the answer names or cites.
+std::unordered_set<int64_t> named_by(const AskResult &r, const detail::CitationChecker &checker) {
+  std::unordered_set<int64_t> out;
+  for (const AnswerSentence &s : r.sentences) {
+    for (int64_t n : checker.named(s.text)) out.insert(n);
+    for (const AnswerCitation &c : s.citations)
+      if (c.kind == "node" && c.status == "supported") out.insert(c.node);
+  }
+  return out;
+}
+
+// Stage 4 with the graph reader: its nodes by score (the question's own left out on request).
+std::vector<AnswerEntity> reader_entities(const KnowledgeGraph &kg, const AskResult &r, const detail::CitationChecker &checker,
+                                          const ReaderGraph &g, const std::vector<double> &score, const AskOptions &o) {
+  const std::unordered_set<int64_t> named = named_by(r, checker);
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    if (!(o.exclude_question_entities && g.nodes[i].asked)) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return score[a] > score[b]; });
+  std::vector<const ReaderEdge *> strongest(g.nodes.size(), nullptr);
+  for (const ReaderEdge &e : g.edges)
+    for (std::size_t end : {e.source, e.target})
+      if (!strongest[end] || e.score > strongest[end]->score) strongest[end] = &e;
+  std::vector<AnswerEntity> out;
+  for (std::size_t i : order) {
+    if (out.size() >= o.top) break;
+    const auto node = kg.node(g.nodes[i].node);
+    if (!node) continue;
+    AnswerEntity a;
+    a.node = node->id;
+    a.id = node->external_id;
+    a.name = node->name;
+    a.label = node->label;
+    a.score = g.nodes[i].similarity;
+    a.prize = g.nodes[i].prize;
+    a.named = named.count(a.node) > 0;
+    a.reader_score = score[i];
+    if (const ReaderEdge *e = strongest[i]) {
+      const std::size_t other = e->source == i ? e->target : e->source;
+      a.evidence = evidence_text(kg, a.name, g.nodes[other].node, " -- ", e->relation, e->score);
+      if (e->edge) a.edges.push_back(e->edge);
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
 // Stage 4: the entities the answer names or cites, then the subgraph's others, each group in
 // answer order; the question's own left out on request.
 std::vector<AnswerEntity> answer_entities(const KnowledgeGraph &kg, const AskResult &r, const detail::CitationChecker &checker,
@@ -216,11 +276,8 @@ std::vector<AnswerEntity> answer_entities(const KnowledgeGraph &kg, const AskRes
     a.named = i < named_count;
     if (const auto it = strongest.find(a.node); it != strongest.end()) {
       const WindowEdge &e = *it->second;
-      const auto other = kg.node(e.source == a.node ? e.target : e.source);
-      char score[32];
-      std::snprintf(score, sizeof score, "%.3f", e.score);
-      a.evidence = a.name + (e.directed ? (e.source == a.node ? " -> " : " <- ") : " -- ") + (other ? other->name : "?") + " (" +
-                   e.relation + " " + score + ")";
+      a.evidence = evidence_text(kg, a.name, e.source == a.node ? e.target : e.source,
+                                 e.directed ? (e.source == a.node ? " -> " : " <- ") : " -- ", e.relation, e.score);
       a.edges.push_back(e.edge);
     }
     out.push_back(std::move(a));
@@ -234,19 +291,39 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
   if (detail::trim_copy(question).empty()) throw Error(ErrorCode::invalid_argument, "ask: the question is empty");
   if (o.context != "evidence" && o.context != "csv")
     throw Error(ErrorCode::invalid_argument, "ask: the context is \"evidence\" or \"csv\", not \"" + o.context + "\"");
+  if (o.reader != "prize" && o.reader != "gat")
+    throw Error(ErrorCode::invalid_argument, "ask: the reader is \"prize\" or \"gat\", not \"" + o.reader + "\"");
   if (kg.embedding_models().empty())
     throw Error(ErrorCode::invalid_argument, "ask: nothing is embedded; run grappi embed first");
+  std::shared_ptr<const GatReader> reader;
+  if (o.reader == "gat") reader = o.gat ? o.gat : std::make_shared<const GatReader>(GatReader::load(kg, o.reader_name));
   const auto t0 = std::chrono::steady_clock::now();
   AskResult r;
   r.question = question;
   r.offline = model.local();
   r.model = model.describe();
   r.template_version = o.templates.version;
+  r.reader = o.reader;
+  if (reader) {
+    r.reader_scope = reader->info().value("scope", "subgraph");
+    r.reader_name = o.reader_name;
+  }
 
   // Stage 1: the subgraph and its ranking.
   const std::vector<float> q = kg.query_vector(question, o.embedding_model);
-  r.retrieval = kg.retriever(o.embedding_model)->pcst_retrieve(q, o.retrieval);
-  const Ranking k = rank(kg, r.retrieval, q, o.embedding_model, question);
+  PcstRetrieveOptions ro = o.retrieval;
+  ro.keep_base = ro.keep_base || r.reader_scope == "base";
+  r.retrieval = kg.retriever(o.embedding_model)->pcst_retrieve(q, ro);
+  Ranking k = rank(kg, r.retrieval, q, o.embedding_model, question);
+  ReaderGraph graph;
+  std::vector<double> scores;
+  if (reader) {
+    graph = detail::build_reader_graph(kg, q, kg.vectors(o.embedding_model), r.retrieval, r.reader_scope, question);
+    scores = reader->score(graph);
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) k.reader[graph.nodes[i].node] = scores[i];
+    r.retrieval.base = {};
+    r.retrieval.base_prizes.clear();
+  }
   for (int64_t n : k.asked) r.question_entities.push_back(kg.node(n)->name);
 
   // Stage 2: the context (trimmed by prize), the offline model's view in answer order.
@@ -254,6 +331,7 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
   for (const WindowEdge &e : r.retrieval.subgraph.edges) edge_ids.push_back(e.edge);
   json task = {{"kind", "ask.answer"}, {"question", question}};
   r.context = detail::build_answer_context(kg, k.nodes, edge_ids, o.context, o.max_context_tokens, task);
+  if (reader) detail::add_reader_scores(r.context, k.reader);
   const detail::CitationChecker checker(kg, r.context);
   std::unordered_map<std::string, int64_t> node_of_label;
   json asked_labels = json::array();
@@ -281,7 +359,7 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
   }
 
   // Stage 4: the answer entities.
-  r.answer_entities = answer_entities(kg, r, checker, k, o);
+  r.answer_entities = reader ? reader_entities(kg, r, checker, graph, scores, o) : answer_entities(kg, r, checker, k, o);
   r.usage.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -199,4 +199,23 @@ AnswerContext build_answer_context(const KnowledgeGraph &kg, const std::vector<R
   return c;
 }
 
+void add_reader_scores(AnswerContext &c, const std::unordered_map<int64_t, double> &scores) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < c.nodes.size(); ++i)
+    if (scores.count(c.nodes[i])) order.push_back(i);
+  if (order.empty()) return;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return scores.at(c.nodes[a]) > scores.at(c.nodes[b]); });
+  std::string line = "Graph reader (a graph attention network trained on questions like this one; the probability that "
+                     "a node answers, likeliest first):";
+  for (std::size_t k = 0; k < order.size() && k < 10; ++k) {
+    char p[32];
+    std::snprintf(p, sizeof p, " %.3f", scores.at(c.nodes[order[k]]));
+    line += (k ? ", N" : " N") + std::to_string(order[k]) + p;
+  }
+  if (!c.text.empty() && c.text.back() != '\n') c.text += '\n';
+  c.text += line + "\n";
+  c.tokens = c.text.size() / 4 + 1;
+}
+
 }  // namespace grappi::detail

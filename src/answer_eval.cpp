@@ -6,10 +6,12 @@
 #include <chrono>
 #include <set>
 
+#include "answer_impl.hpp"
 #include "answer_json.hpp"
 #include "grappi/answer.hpp"
 #include "grappi/error.hpp"
 #include "grappi/hypothesis.hpp"
+#include "grappi/reader.hpp"
 #include "grappi/vector_index.hpp"
 #include "model_calls.hpp"
 #include "text_util.hpp"
@@ -32,15 +34,7 @@ std::string normalised(const std::string &s) {
   return out;
 }
 
-// The nodes a gold answer or an option names (an id, a name, an alias; every candidate of an
-// ambiguous name).
-std::set<int64_t> nodes_named(const KnowledgeGraph &kg, const std::string &text) {
-  std::set<int64_t> out;
-  const ResolveResult r = kg.lookup(detail::trim_copy(text), 0);
-  if (r.status == ResolveResult::Status::found) out.insert(r.id);
-  for (const ResolveCandidate &c : r.candidates) out.insert(c.id);
-  return out;
-}
+using detail::nodes_named;
 
 // 1-based rank of the first answer entity among `nodes` (0: none).
 std::size_t rank_among(const std::vector<AnswerEntity> &entities, const std::set<int64_t> &nodes) {
@@ -74,6 +68,14 @@ std::string asked_text(const QaQuestion &q) {
 
 }  // namespace
 
+std::set<int64_t> detail::nodes_named(const KnowledgeGraph &kg, const std::string &text) {
+  std::set<int64_t> out;
+  const ResolveResult r = kg.lookup(detail::trim_copy(text), 0);
+  if (r.status == ResolveResult::Status::found) out.insert(r.id);
+  for (const ResolveCandidate &c : r.candidates) out.insert(c.id);
+  return out;
+}
+
 QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::vector<QaQuestion> &questions,
                          const QaEvalOptions &o) {
   if (o.k == 0) throw Error(ErrorCode::invalid_argument, "eval qa: k must be at least 1");
@@ -82,6 +84,8 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
   res.k = o.k;
   AskOptions ao = o.ask;
   ao.top = std::max({ao.top, o.k, std::size_t{10}});
+  if (ao.reader == "gat" && !ao.gat) ao.gat = std::make_shared<const GatReader>(GatReader::load(kg, ao.reader_name));
+  res.reader = ao.reader;
   double rr = 0, h1 = 0, h5 = 0, h10 = 0, recall = 0, hits = 0, correct = 0, r1 = 0, rl = 0;
   std::size_t sentences = 0, supported = 0, uncited = 0;
   for (const QaQuestion &q : questions) {
@@ -222,7 +226,8 @@ json to_json(const QaEvalRow &r) {
                         {"name", r.answer_entities[i].name},
                         {"id", r.answer_entities[i].id},
                         {"score", r.answer_entities[i].score},
-                        {"prize", r.answer_entities[i].prize}});
+                        {"prize", r.answer_entities[i].prize},
+                        {"reader_score", r.answer_entities[i].reader_score}});
   json j = {{"id", r.question.id},
             {"question", r.question.question},
             {"kind", r.question.kind},
@@ -269,6 +274,7 @@ json to_json(const QaEvalResult &r) {
           {"rouge_l", r.rouge_l},
           {"sentences", {{"supported", r.supported_share}, {"uncited", r.uncited_share}, {"unsupported", r.unsupported_share}}},
           {"errors", r.errors},
+          {"reader", r.reader},
           {"usage", detail::usage_json(r.usage)},
           {"seconds", r.seconds},
           {"seconds_per_question", r.rows.empty() ? 0.0 : r.seconds / double(r.rows.size())}};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "grappi/answer.hpp"
+#include "grappi/reader.hpp"
 #include "grounding_text.hpp"
 
 namespace grappi::detail {
@@ -34,6 +36,10 @@ void rank_subgraph_nodes(std::vector<RankedSubgraphNode> &nodes);
 AnswerContext build_answer_context(const KnowledgeGraph &kg, const std::vector<RankedSubgraphNode> &ranked,
                                    const std::vector<int64_t> &subgraph_edges, const std::string &format,
                                    std::size_t budget, nlohmann::json &task);
+
+/// Appends the graph reader's likeliest answers among the context's nodes (at most 10, with
+/// their probabilities) to the context; the soft prompt's stand-in for an HTTP model.
+void add_reader_scores(AnswerContext &context, const std::unordered_map<int64_t, double> &scores);
 
 /// A sentence as the model wrote it.
 struct ProposedSentence {
@@ -69,6 +75,16 @@ class CitationChecker {
   std::vector<std::string> edge_text_;                 // per context edge
   std::unordered_set<std::string> pmids_, interactions_;
 };
+
+/// The nodes a gold answer or an option names (an id, a name, an alias; every candidate of an
+/// ambiguous name).
+std::set<int64_t> nodes_named(const KnowledgeGraph &kg, const std::string &text);
+
+/// The question's subgraph as the graph reader reads it (`scope` "subgraph": the PCST
+/// selection; "base": the k-hop subgraph it was chosen from, which needs keep_base).
+ReaderGraph build_reader_graph(const KnowledgeGraph &kg, const std::vector<float> &question,
+                               std::shared_ptr<const VectorIndex> vectors, const PcstRetrieval &retrieval,
+                               const std::string &scope, const std::string &question_text);
 
 /// Severity of a citation or sentence status for choosing the worst (higher is worse).
 int status_rank(const std::string &status);

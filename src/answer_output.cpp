@@ -65,6 +65,7 @@ json to_json(const AskResult &r) {
     entities.push_back({{"rank", i + 1},   {"node", a.node},   {"id", a.id},           {"name", a.name},
                         {"label", a.label}, {"score", a.score}, {"prize", a.prize},     {"named", a.named},
                         {"evidence", a.evidence}, {"edges", a.edges}});
+    if (r.reader == "gat") entities.back()["reader_score"] = a.reader_score;
   }
   json counts = json::object();
   for (const char *s : {"supported", "uncited", "not_in_context", "unknown_id", "wrong_entities"}) counts[s] = r.count(s);
@@ -96,7 +97,9 @@ json to_json(const AskResult &r) {
             {"usage", detail::usage_json(r.usage)},
             {"offline", r.offline},
             {"model", r.model},
-            {"template_version", r.template_version}};
+            {"template_version", r.template_version},
+            {"reader", r.reader}};
+  if (r.reader == "gat") j["reader_model"] = {{"name", r.reader_name}, {"scope", r.reader_scope}};
   if (r.repaired) j["first_sentences"] = sentences_json(r.first_sentences);
   if (!r.error.empty()) j["error"] = r.error;
   if (r.offline) j["note"] = kOfflineNote;
@@ -112,11 +115,18 @@ std::string to_markdown(const AskResult &r) {
   out << "## Answer\n\n";
   for (const AnswerSentence &s : r.sentences) out << "- " << pubmed_links(s.text) << " — *" << s.status << "*\n";
   if (r.sentences.empty()) out << "(no answer)\n";
-  out << "\n## Answer entities\n\n| rank | entity | id | score | prize | evidence |\n|---|---|---|---|---|---|\n";
+  const bool gat = r.reader == "gat";
+  out << "\n## Answer entities\n\n";
+  if (gat) out << "Ranked by the graph reader '" << cell(r.reader_name) << "' (scope " << r.reader_scope << ").\n\n";
+  out << "| rank | entity | id | score | prize |" << (gat ? " reader |" : "") << " evidence |\n|---|---|---|---|---|"
+      << (gat ? "---|" : "") << "---|\n";
   for (std::size_t i = 0; i < r.answer_entities.size(); ++i) {
     const AnswerEntity &a = r.answer_entities[i];
     char score[64];
-    std::snprintf(score, sizeof score, "%.3f | %.3f", a.score, a.prize);
+    if (gat)
+      std::snprintf(score, sizeof score, "%.3f | %.3f | %.3f", a.score, a.prize, a.reader_score);
+    else
+      std::snprintf(score, sizeof score, "%.3f | %.3f", a.score, a.prize);
     out << "| " << i + 1 << " | " << cell(a.name) << (a.named ? " (named)" : "") << " | " << cell(a.id) << " | " << score << " | "
         << cell(a.evidence) << " |\n";
   }

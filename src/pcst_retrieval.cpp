@@ -144,6 +144,10 @@ PcstRetrieval Retriever::pcst_retrieve(const std::vector<float> &question, const
     }
   }
   R.virtual_nodes = virtual_edge.size();
+  if (o.keep_base) {
+    R.base = base;
+    R.base_prizes = nprize;
+  }
   if (n == 0) return R;
   PCSTSolver solver;
   PcstOptions po;

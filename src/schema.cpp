@@ -133,6 +133,17 @@ CREATE INDEX edge_evidence_edge ON edge_evidence(edge_id);
 CREATE INDEX edge_evidence_dataset ON edge_evidence(dataset_id);
 )SQL";
 
+// Schema version 5: trained models (the graph reader), their parameters as a blob beside a JSON
+// description; not part of the graph (no generation change).
+const char *kSchemaV5 = R"SQL(
+CREATE TABLE trained_models(
+  name TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  spec TEXT NOT NULL,
+  data BLOB NOT NULL,
+  created_at TEXT NOT NULL) WITHOUT ROWID;
+)SQL";
+
 }  // namespace
 
 void open_schema(Db &db, bool read_only, int cache_mib) {
@@ -170,6 +181,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     db.exec(kSchemaV2);
     db.exec(kSchemaV3);
     db.exec(kSchemaV4);
+    db.exec(kSchemaV5);
     Stmt ins(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     ins.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion)).run();
     ins.bind(1, "created_by").bind(2, std::string("grappi ") + GRAPPI_VERSION_STRING).run();
@@ -187,6 +199,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
       if (version < 2) db.exec(kSchemaV2);
       if (version < 3) db.exec(kSchemaV3);
       if (version < 4) db.exec(kSchemaV4);
+      if (version < 5) db.exec(kSchemaV5);
       db.exec(("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'").c_str());
       db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
       sp.commit();

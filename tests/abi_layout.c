@@ -173,6 +173,27 @@ int main(void) {
   FIELD(grappi_ask_options, chat);
   FIELD(grappi_ask_options, user_data);
   FIELD(grappi_ask_options, concurrency);
+  FIELD(grappi_ask_options, reader);
+  FIELD(grappi_ask_options, reader_name);
+  end();
+
+  BEGIN(grappi_reader_options);
+  FIELD(grappi_reader_options, version);
+  FIELD(grappi_reader_options, name);
+  FIELD(grappi_reader_options, scope);
+  FIELD(grappi_reader_options, epochs);
+  FIELD(grappi_reader_options, layers);
+  FIELD(grappi_reader_options, hidden);
+  FIELD(grappi_reader_options, heads);
+  FIELD(grappi_reader_options, head_hidden);
+  FIELD(grappi_reader_options, dropout);
+  FIELD(grappi_reader_options, learning_rate);
+  FIELD(grappi_reader_options, weight_decay);
+  FIELD(grappi_reader_options, batch);
+  FIELD(grappi_reader_options, patience);
+  FIELD(grappi_reader_options, valid_share);
+  FIELD(grappi_reader_options, seed);
+  FIELD(grappi_reader_options, threads);
   end();
 
   BEGIN(grappi_retrieve_options);

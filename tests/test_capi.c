@@ -380,7 +380,7 @@ int main(int argc, char **argv) {
     {
       grappi_ask_options ao;
       char *rows = NULL;
-      CHECK(grappi_ask_options_init(&ao, 2) == GRAPPI_EINVAL);
+      CHECK(grappi_ask_options_init(&ao, GRAPPI_ASK_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
       CHECK(grappi_ask_options_init(&ao, GRAPPI_ASK_OPTIONS_VERSION) == GRAPPI_OK && ao.answers == 10 && ao.repair == 1);
       CHECK(grappi_graph_ask_json(g, question, NULL, &ao, &csv) == GRAPPI_OK && csv != NULL);
       CHECK(csv && strstr(csv, "\"answer_entities\"") != NULL && strstr(csv, "\"status\":\"supported\"") != NULL);
@@ -399,6 +399,52 @@ int main(int argc, char **argv) {
       csv = rows = NULL;
       CHECK(grappi_graph_eval_qa_json(g, "{\"answers\": []}\n", NULL, NULL, 0, &csv, NULL) == GRAPPI_EPARSE && csv == NULL);
       CHECK(strstr(grappi_last_error_message(), "questions:1") != NULL);
+    }
+
+    /* The graph reader: trained on a few questions about partners, stored, scoring a subgraph,
+     * ranking ask's answer entities. */
+    {
+      const char *train =
+          "{\"question\": \"Which proteins bind the cyclin-dependent kinase CDC28?\", \"answers\": [\"CKS1\", \"CLN2\", \"CLB2\", \"SIC1\"]}\n"
+          "{\"question\": \"Which proteins bind the kinase PHO85?\", \"answers\": [\"PHO80\", \"PCL1\", \"PCL2\"]}\n"
+          "{\"question\": \"Which proteins bind the kinase KIN28?\", \"answers\": [\"CCL1\", \"TFB3\"]}\n";
+      grappi_reader_options rdo;
+      grappi_ask_options ao;
+      CHECK(grappi_reader_options_init(&rdo, 0) == GRAPPI_EINVAL);
+      CHECK(grappi_reader_options_init(&rdo, GRAPPI_READER_OPTIONS_VERSION) == GRAPPI_OK && rdo.epochs == 60 &&
+            rdo.hidden == 64 && strcmp(rdo.scope, "subgraph") == 0);
+      rdo.scope = "base";
+      rdo.epochs = 3;
+      rdo.hidden = 8;
+      rdo.heads = 2;
+      rdo.name = "c-reader";
+      CHECK(grappi_graph_train_reader_json(g, train, NULL, NULL, NULL, &rdo, &csv) == GRAPPI_OK && csv != NULL);
+      CHECK(csv && strstr(csv, "\"best_epoch\"") != NULL && strstr(csv, "\"fingerprint\"") != NULL);
+      grappi_free(csv);
+      csv = NULL;
+      CHECK(grappi_ask_options_init(&ao, GRAPPI_ASK_OPTIONS_VERSION) == GRAPPI_OK && strcmp(ao.reader, "prize") == 0);
+      ao.reader_name = "c-reader";
+      CHECK(grappi_graph_reader_scores_json(g, "Which proteins bind the kinase CDC28?", NULL, &ao, &csv) == GRAPPI_OK);
+      CHECK(csv && strstr(csv, "\"scope\":\"base\"") != NULL && strstr(csv, "\"score\"") != NULL);
+      grappi_free(csv);
+      csv = NULL;
+      ao.reader = "gat";
+      CHECK(grappi_graph_ask_json(g, "Which proteins bind the kinase CDC28?", NULL, &ao, &csv) == GRAPPI_OK);
+      CHECK(csv && strstr(csv, "\"reader_score\"") != NULL);
+      grappi_free(csv);
+      csv = NULL;
+      ao.reader_name = "no-such-reader";
+      CHECK(grappi_graph_ask_json(g, "Which proteins bind the kinase CDC28?", NULL, &ao, &csv) == GRAPPI_ENOTFOUND && csv == NULL);
+      CHECK(grappi_graph_reader_scores_json(g, "CDC28?", NULL, &ao, &csv) == GRAPPI_ENOTFOUND && csv == NULL);
+      CHECK(strstr(grappi_last_error_message(), "no graph reader named 'no-such-reader'") != NULL);
+      ao.reader = "bert";
+      CHECK(grappi_graph_ask_json(g, "CDC28?", NULL, &ao, &csv) == GRAPPI_EINVAL && csv == NULL);
+      rdo.hidden = 6;
+      rdo.heads = 4;
+      CHECK(grappi_graph_train_reader_json(g, train, NULL, NULL, NULL, &rdo, &csv) == GRAPPI_EINVAL && csv == NULL);
+      CHECK(strstr(grappi_last_error_message(), "multiple of heads") != NULL);
+      CHECK(grappi_graph_train_reader_json(g, "{\"answers\": []}\n", NULL, NULL, NULL, NULL, &csv) == GRAPPI_EPARSE);
+      CHECK(grappi_graph_train_reader_json(g, NULL, NULL, NULL, NULL, NULL, &csv) == GRAPPI_EINVAL);
     }
 
     /* A caller built against version 1: its struct (allocated at its own size, padding filled

@@ -612,6 +612,46 @@ rc=$(status_of "$GRAPPI" eval qa --db "$H" --questions "$T/bad.csv")
 [ "$rc" -eq 1 ] && grep -q "bad.csv:1: not a KG-RAG question file" "$T/err" || fail "a bad question file exited $rc: $(cat "$T/err")"
 ;;
 
+reader)  # the graph reader, trained on a copy of the human demo database
+R="$T/r.db"
+cp "$H" "$R"
+printf '%s\n' '{"question": "Which kinases phosphorylate MAPT?", "answers": ["GSK3B", "CDK5"]}' \
+  '{"question": "Which proteins cleave APP?", "answers": ["BACE1", "PSEN1", "ADAM10"]}' \
+  '{"question": "Which proteins interact with PSEN1?", "answers": ["APP", "NCSTN", "APH1A", "PSENEN"]}' \
+  '{"question": "Which proteins interact with BACE1?", "answers": ["APP", "GGA1", "RTN3"]}' > "$T/train.jsonl"
+"$GRAPPI" train-reader --db "$R" --train "$T/train.jsonl" --scope base --epochs 3 --hidden 8 --heads 2 \
+  --json "$T/tr.json" > "$T/tr.txt" || fail "train-reader: $(cat "$T/tr.txt")"
+grep -q "^epoch 1: train loss" "$T/tr.txt" && grep -q "^reader 'gat' stored" "$T/tr.txt" || fail "train-reader: $(cat "$T/tr.txt")"
+"$GRAPPI" train-reader --db "$R" --list --json "$T/list.json" > "$T/list.txt"
+grep -q "^gat " "$T/list.txt" || fail "train-reader --list: $(cat "$T/list.txt")"
+"$GRAPPI" ask --db "$R" "Which proteins interact with APP?" --reader gat --json "$T/a.json" > "$T/a.txt" \
+  || fail "ask --reader gat: $(cat "$T/a.txt")"
+grep -q "reader" "$T/a.txt" || fail "ask --reader gat table: $(cat "$T/a.txt")"
+"$GRAPPI" eval qa --db "$R" --questions "$T/train.jsonl" --reader gat --json "$T/qa.json" --quiet
+python3 - "$T/tr.json" "$T/list.json" "$T/a.json" "$T/qa.json" <<'PY'
+import json, sys
+tr, listed, a, qa = (json.load(open(p)) for p in sys.argv[1:])
+assert len(tr["epochs"]) == 3 and tr["train_questions"] == 4 and len(tr["fingerprint"]) == 64, tr
+assert tr["train_examples"] + tr["valid_examples"] + tr["skipped"] == 4, tr
+assert [r["name"] for r in listed] == ["gat"] and listed[0]["info"]["scope"] == "base", listed
+assert a["reader"] == "gat" and a["reader_model"] == {"name": "gat", "scope": "base"}, a.get("reader_model")
+scores = [e["reader_score"] for e in a["answer_entities"]]
+assert scores and scores == sorted(scores, reverse=True), scores
+assert qa["reader"] == "gat" and qa["questions"] == 4 and qa["errors"] == 0, qa
+PY
+rc=$(status_of "$GRAPPI" ask --db "$R" "Which proteins interact with APP?" --reader gat --reader-name nope)
+[ "$rc" -eq 2 ] && grep -q "no graph reader named 'nope'" "$T/err" || fail "an unknown reader exited $rc: $(cat "$T/err")"
+rc=$(status_of "$GRAPPI" train-reader --db "$R" --train "$T/train.jsonl" --hidden 6 --heads 4)
+[ "$rc" -eq 2 ] && grep -q "multiple of heads" "$T/err" || fail "--hidden 6 --heads 4 exited $rc: $(cat "$T/err")"
+rc=$(status_of "$GRAPPI" train-reader --db "$R")
+[ "$rc" -eq 2 ] && grep -q "give the training questions" "$T/err" || fail "no --train exited $rc: $(cat "$T/err")"
+printf '%s\n' '{"question": "Which proteins interact with APP?", "answers": ["no such protein"]}' > "$T/none.jsonl"
+rc=$(status_of "$GRAPPI" train-reader --db "$R" --train "$T/none.jsonl" --name other)
+[ "$rc" -eq 2 ] && grep -q "none of the 1 training questions" "$T/err" || fail "no answer in a subgraph exited $rc: $(cat "$T/err")"
+[ "$("$GRAPPI" train-reader --db "$R" --list --json - | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 1 ] \
+  || fail "a failed training stored a reader"
+;;
+
 mitab)  # IntAct beside the yeast network (a copy of it)
 M="$T/m.db"
 cp "$Y" "$M"

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,8 @@
 #include "grappi/retriever.hpp"
 
 namespace grappi {
+
+class GatReader;
 
 /// Prompt templates of the answer ({{name}} fields; README "Questions").
 struct GRAPPI_CXX_API AnswerTemplates {
@@ -59,6 +62,14 @@ struct AskOptions {
   bool use_cache = true;       ///< read and write the database's response cache
   bool dry_run = false;        ///< build the request and count it; send nothing
   AnswerTemplates templates = AnswerTemplates::defaults();  ///< the prompts
+  /// How the answer entities are ranked: "prize" (those the answer names, the partners of the
+  /// question's entities, then by PCST prize) or "gat" (the stored graph reader's scores over
+  /// the nodes it was trained to read; its likeliest answers are also listed in the context:
+  /// grappi/reader.hpp).
+  std::string reader = "prize";
+  std::string reader_name = "gat";  ///< the stored reader "gat" uses
+  /// A reader already loaded (evaluate_qa loads it once); when set, reader_name is not read.
+  std::shared_ptr<const GatReader> gat;
 };
 
 /// The subgraph as the model read it.
@@ -106,6 +117,7 @@ struct AnswerEntity {
   bool named = false;      ///< the answer names or cites it (those come first, by prize)
   std::string evidence;    ///< its strongest edge in the subgraph, as text
   std::vector<int64_t> edges;  ///< that edge (empty when it has none)
+  double reader_score = 0; ///< the graph reader's probability that it answers (reader "gat"; else 0)
 };
 
 /// What ask() found.
@@ -128,6 +140,9 @@ struct GRAPPI_CXX_API AskResult {
   bool offline = false;             ///< the answer came from the offline model
   nlohmann::json model;             ///< the model's description
   std::string template_version;     ///< the templates used
+  std::string reader;               ///< how the answer entities were ranked ("prize", "gat")
+  std::string reader_scope;  ///< with reader "gat": the graph reader's scope ("subgraph" or "base")
+  std::string reader_name;   ///< with reader "gat": the stored reader's name
   /// How many sentences have this status.
   std::size_t count(const std::string &status) const;
 };
@@ -209,6 +224,7 @@ struct QaEvalResult {
   std::size_t errors = 0;       ///< questions that could not be answered (see their rows)
   StageUsage usage;             ///< model use in all
   double seconds = 0;           ///< wall time
+  std::string reader;           ///< how the answer entities were ranked ("prize", "gat")
 };
 
 /// Answers every question with ask() and scores the answers (README "Evaluating answers"):

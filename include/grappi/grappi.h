@@ -740,7 +740,7 @@ GRAPPI_API grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const ch
 /* ---- grounded answers -------------------------------------------------------------------- */
 
 /** The current version of ::grappi_ask_options (the library accepts 1 to this). */
-#define GRAPPI_ASK_OPTIONS_VERSION 1
+#define GRAPPI_ASK_OPTIONS_VERSION 2
 /** Options of grappi_graph_ask_json() and grappi_graph_eval_qa_json() (the subgraph's options are
  *  a ::grappi_retrieve_options beside it). */
 typedef struct grappi_ask_options {
@@ -764,11 +764,14 @@ typedef struct grappi_ask_options {
   grappi_chat_fn chat;           /**< callback: called with the request JSON, whose "task" has "kind" "ask.answer" */
   void *user_data;               /**< passed to chat */
   size_t concurrency;            /**< model calls in flight, default 1 */
+  /* version 2 */
+  const char *reader;            /**< "prize" (default; NULL too) or "gat": the stored graph reader ranks the answer entities */
+  const char *reader_name;       /**< the stored reader "gat" uses, default "gat" */
 } grappi_ask_options;
 /** The defaults of ::grappi_ask_options, as an initializer. */
 #define GRAPPI_ASK_OPTIONS_INIT                                                                                        \
   {GRAPPI_ASK_OPTIONS_VERSION, "evidence", 4000, 10, 0, 1, NULL, NULL, NULL, 0, 0, 1, 0, "extractive",              \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1}
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, "prize", "gat"}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_ASK_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_ask_options_init(grappi_ask_options *opts, uint32_t version);
@@ -801,6 +804,67 @@ GRAPPI_API grappi_status grappi_graph_ask_json(grappi_graph *g, const char *ques
  */
 GRAPPI_API grappi_status grappi_graph_eval_qa_json(grappi_graph *g, const char *questions, const grappi_retrieve_options *retrieve,
                                                    const grappi_ask_options *opts, size_t k, char **out_json, char **out_rows);
+
+/* ---- the graph reader -------------------------------------------------------------------- */
+
+/** The current version of ::grappi_reader_options (the library accepts 1 to this). */
+#define GRAPPI_READER_OPTIONS_VERSION 1
+/** Options of grappi_graph_train_reader_json() (README "The graph reader"). */
+typedef struct grappi_reader_options {
+  uint32_t version;       /**< #GRAPPI_READER_OPTIONS_VERSION */
+  const char *name;       /**< stored under this name, default "gat" */
+  const char *scope;      /**< "subgraph" (default: the PCST selection) or "base" (the k-hop subgraph it was chosen from) */
+  size_t epochs;          /**< at most, default 60 */
+  size_t layers;          /**< GAT layers, default 2 */
+  size_t hidden;          /**< each layer's width (heads concatenated), default 64 */
+  size_t heads;           /**< attention heads, default 4 */
+  size_t head_hidden;     /**< the scoring MLP's hidden width, default 32 */
+  double dropout;         /**< default 0.1 */
+  double learning_rate;   /**< Adam's step size, default 0.003 */
+  double weight_decay;    /**< default 0 */
+  size_t batch;           /**< questions per step, default 8 */
+  size_t patience;        /**< epochs without a better validation MRR before stopping, default 10 (0: never) */
+  double valid_share;     /**< share of the training questions that validates without a validation set, default 0.2 */
+  uint64_t seed;          /**< default 1: the same seed, the same reader */
+  uint32_t threads;       /**< questions in parallel, default 0 (all cores) */
+} grappi_reader_options;
+/** The defaults of ::grappi_reader_options, as an initializer. */
+#define GRAPPI_READER_OPTIONS_INIT                                                                                     \
+  {GRAPPI_READER_OPTIONS_VERSION, "gat", "subgraph", 60, 2, 64, 4, 32, 0.1, 0.003, 0.0, 8, 10, 0.2, 1, 0}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_READER_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_reader_options_init(grappi_reader_options *opts, uint32_t version);
+
+/**
+ * @brief Trains the graph reader (a GAT scoring a question's subgraph's nodes as answers) and
+ *        stores it in the database (`grappi train-reader`).
+ * @param g The graph (opened writable, embedded).
+ * @param train Training questions: JSON lines {question, answers} (the eval qa format).
+ * @param valid Validation questions in the same form, or NULL (a seeded share of train validates).
+ * @param retrieve How each question's subgraph is retrieved, or NULL for the defaults.
+ * @param ask The retrieval's embedding model, relations and relation weights, or NULL.
+ * @param opts The network and its training, or NULL for the defaults.
+ * @param[out] out_json The training report (epochs, best_epoch, sizes, fingerprint); free with grappi_free().
+ * @return #GRAPPI_EINVAL when no question has an answer among its subgraph's nodes or for bad
+ *         options; #GRAPPI_EPARSE for a malformed question set.
+ */
+GRAPPI_API grappi_status grappi_graph_train_reader_json(grappi_graph *g, const char *train, const char *valid,
+                                                        const grappi_retrieve_options *retrieve, const grappi_ask_options *ask,
+                                                        const grappi_reader_options *opts, char **out_json);
+
+/**
+ * @brief The stored graph reader's score of every node of a question's subgraph.
+ * @param g The graph.
+ * @param question The question (UTF-8).
+ * @param retrieve How the subgraph is retrieved, or NULL for the defaults.
+ * @param ask The reader (`reader_name`), embedding model and relations, or NULL (the reader "gat").
+ * @param[out] out_json {"reader", "scope", "nodes": [{node, id, name, score, asked, selected}]}, best
+ *        first; free with grappi_free().
+ * @return #GRAPPI_ENOTFOUND when no reader of that name is stored.
+ */
+GRAPPI_API grappi_status grappi_graph_reader_scores_json(grappi_graph *g, const char *question,
+                                                         const grappi_retrieve_options *retrieve,
+                                                         const grappi_ask_options *ask, char **out_json);
 
 /* ---- prize-collecting Steiner tree ------------------------------------------------------ */
 

@@ -17,6 +17,7 @@
 #include "grappi/ontology.hpp"
 #include "grappi/pcst.hpp"
 #include "grappi/pipeline.hpp"
+#include "grappi/reader.hpp"
 #include "grappi/retriever.hpp"
 #include "grappi/snapshot.hpp"
 #include "grappi/types.hpp"

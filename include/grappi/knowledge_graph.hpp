@@ -50,6 +50,17 @@ struct EmbedReport {
   double seconds = 0;  ///< wall time of the embedding (without the ranking)
 };
 
+/// A trained model stored in the database (KnowledgeGraph::store_trained_model): a graph reader,
+/// for instance (grappi/reader.hpp).
+struct TrainedModel {
+  std::string name;        ///< its name (unique in the database)
+  std::string kind;        ///< what it is ("gat_reader")
+  std::string spec;        ///< JSON text: its format version, sizes, options, training and metrics
+  std::string data;        ///< its parameters as bytes (empty in KnowledgeGraph::trained_models)
+  std::size_t bytes = 0;   ///< the size of data as stored
+  std::string created_at;  ///< when it was stored, UTC, ISO 8601
+};
+
 /// A stored embedding model (KnowledgeGraph::embedding_models).
 struct EmbeddingModel {
   int64_t id = 0;             ///< database id
@@ -204,6 +215,17 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// model's HNSW graph is loaded from the database, or built and stored when missing or stale.
   std::shared_ptr<const VectorIndex> vectors(const std::string &model = "", bool hnsw = false,
                                              const HnswOptions &hnsw_options = {}) const;
+
+  // ---- trained models ------------------------------------------------------------------------
+  /// Stores a trained model (replacing one of the same name) in one transaction; does not change
+  /// the generation. Error(invalid_argument) on a read-only database or without a name or kind.
+  void store_trained_model(const TrainedModel &model);
+  /// The model stored under `name`, with its data, if any.
+  std::optional<TrainedModel> trained_model(const std::string &name) const;
+  /// Every stored model, by name, without their data.
+  std::vector<TrainedModel> trained_models() const;
+  /// Removes the model of that name; whether there was one.
+  bool remove_trained_model(const std::string &name);
 
   // ---- language-model response cache ---------------------------------------------------------
   /// The stored answer for a cache key, if any.

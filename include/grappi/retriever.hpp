@@ -213,6 +213,9 @@ struct PcstRetrieveOptions {
   /// PcstOptions::event_order: by default pcst_fast's, so the subgraph is G-Retriever's to the
   /// last tie.
   PcstEventOrder event_order = PcstEventOrder::reference;
+  /// Keep the base subgraph and its node prizes in the result (PcstRetrieval::base; the graph
+  /// reader reads it).
+  bool keep_base = false;
 };
 
 /// The result of Retriever::pcst_retrieve.
@@ -227,6 +230,8 @@ struct PcstRetrieval {
   std::size_t base_nodes = 0;        ///< nodes of the base subgraph
   std::size_t base_edges = 0;        ///< edges of the base subgraph
   std::size_t virtual_nodes = 0;     ///< edges turned into virtual nodes (G-Retriever's rule)
+  Subgraph base;                     ///< the base subgraph (only with PcstRetrieveOptions::keep_base)
+  std::vector<double> base_prizes;   ///< its nodes' prizes (base.nodes order; only with keep_base)
 };
 
 /// Similarity of the question to each base edge's text (for G-Retriever edge prizes), one value

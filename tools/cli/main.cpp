@@ -34,6 +34,7 @@ int main(int argc, char **argv) {
   add_cooc(app);
   add_hypothesize(app);
   add_ask(app);
+  add_train_reader(app);
   add_eval(app);
   try {
     app.parse(argc, argv);  // a command runs in its callback

@@ -163,7 +163,15 @@ class _AskOptions(ctypes.Structure):
                 ("max_calls", _size), ("max_tokens", _i64), ("use_cache", ctypes.c_int32), ("dry_run", ctypes.c_int32),
                 ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p),
                 ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p),
-                ("concurrency", _size)]
+                ("concurrency", _size), ("reader", ctypes.c_char_p), ("reader_name", ctypes.c_char_p)]
+
+
+class _ReaderOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("name", ctypes.c_char_p), ("scope", ctypes.c_char_p), ("epochs", _size),
+                ("layers", _size), ("hidden", _size), ("heads", _size), ("head_hidden", _size),
+                ("dropout", ctypes.c_double), ("learning_rate", ctypes.c_double), ("weight_decay", ctypes.c_double),
+                ("batch", _size), ("patience", _size), ("valid_share", ctypes.c_double), ("seed", ctypes.c_uint64),
+                ("threads", ctypes.c_uint32)]
 
 
 class _PcstOptions(ctypes.Structure):
@@ -183,12 +191,13 @@ _MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _Win
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
             "grappi_ground_options": _GroundOptions, "grappi_extract_options": _ExtractOptions,
             "grappi_cooc_options": _CoocOptions, "grappi_hypothesis_options": _HypothesisOptions,
-            "grappi_ask_options": _AskOptions,
+            "grappi_ask_options": _AskOptions, "grappi_reader_options": _ReaderOptions,
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult}
 _VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
              "grappi_retrieve_options": 2,
              "grappi_explore_options": 2, "grappi_ground_options": 1, "grappi_extract_options": 1,
-             "grappi_cooc_options": 1, "grappi_hypothesis_options": 1, "grappi_ask_options": 1,
+             "grappi_cooc_options": 1, "grappi_hypothesis_options": 1, "grappi_ask_options": 2,
+             "grappi_reader_options": 1,
              "grappi_pcst_options": 1,
              "grappi_pcst_result": 1}
 
@@ -218,6 +227,12 @@ _ask = _fn("grappi_graph_ask_json", _status, ctypes.c_void_p, ctypes.c_char_p, c
            ctypes.POINTER(_AskOptions), ctypes.POINTER(ctypes.c_void_p))
 _eval_qa = _fn("grappi_graph_eval_qa_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_RetrieveOptions),
                ctypes.POINTER(_AskOptions), _size, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p))
+_reader_init = _fn("grappi_reader_options_init", _status, ctypes.POINTER(_ReaderOptions), ctypes.c_uint32)
+_train_reader = _fn("grappi_graph_train_reader_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                    ctypes.POINTER(_RetrieveOptions), ctypes.POINTER(_AskOptions), ctypes.POINTER(_ReaderOptions),
+                    ctypes.POINTER(ctypes.c_void_p))
+_reader_scores = _fn("grappi_graph_reader_scores_json", _status, ctypes.c_void_p, ctypes.c_char_p,
+                     ctypes.POINTER(_RetrieveOptions), ctypes.POINTER(_AskOptions), ctypes.POINTER(ctypes.c_void_p))
 _hypothesis_init = _fn("grappi_hypothesis_options_init", _status, ctypes.POINTER(_HypothesisOptions), ctypes.c_uint32)
 _hypothesize = _fn("grappi_graph_hypothesize_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
                    ctypes.c_char_p, ctypes.POINTER(_HypothesisOptions), ctypes.POINTER(ctypes.c_void_p))
@@ -511,38 +526,69 @@ class Graph:
         return json.loads(_take_string(p))
 
     def _ask_options(self, mode, context, max_context_tokens, answers, repair, relations, llm, base_url, model,
-                     api_key_env, chat, use_cache):
+                     api_key_env, chat, use_cache, reader="prize", reader_name="gat"):
         r = _options("grappi_retrieve_options", _retrieve_init)
         r.mode = mode.encode()
         o = _options("grappi_ask_options", _ask_init)
         o.context, o.max_context_tokens, o.answers = context.encode(), max_context_tokens, answers
         o.repair, o.use_cache = 1 if repair else 0, 1 if use_cache else 0
+        o.reader, o.reader_name = reader.encode(), reader_name.encode()
         o.relations = ",".join(relations).encode() if relations else None
         callback = _set_model(o, llm, base_url, model, api_key_env, chat)
         return r, o, callback
 
     def ask(self, question, mode="gretriever", context="evidence", max_context_tokens=4000, answers=10, repair=True,
-            relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, use_cache=True):
+            relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, use_cache=True,
+            reader="prize", reader_name="gat"):
         """A grounded answer (a dict: answer_entities, sentences with their citations' status, ...).
-        The callback's request "task" has "kind" "ask.answer"."""
+        The callback's request "task" has "kind" "ask.answer". reader "gat": the stored graph
+        reader reader_name ranks the answer entities."""
         r, o, callback = self._ask_options(mode, context, max_context_tokens, answers, repair, relations, llm, base_url,
-                                           model, api_key_env, chat, use_cache)  # noqa: F841 - kept alive for the call
+                                           model, api_key_env, chat, use_cache, reader,
+                                           reader_name)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         _check(_ask(self._handle(), question.encode(), ctypes.byref(r), ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def eval_qa(self, questions, k=10, mode="gretriever", context="evidence", max_context_tokens=4000, repair=True,
                 relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None,
-                use_cache=True):
+                use_cache=True, reader="prize", reader_name="gat"):
         """Answers a question set (JSON lines or KG-RAG CSV text) and scores the answers: (summary dict,
         list of per-question dicts)."""
         r, o, callback = self._ask_options(mode, context, max_context_tokens, 10, repair, relations, llm, base_url,
-                                           model, api_key_env, chat, use_cache)  # noqa: F841 - kept alive for the call
+                                           model, api_key_env, chat, use_cache, reader,
+                                           reader_name)  # noqa: F841 - kept alive for the call
         p, rows = ctypes.c_void_p(), ctypes.c_void_p()
         _check(_eval_qa(self._handle(), questions.encode(), ctypes.byref(r), ctypes.byref(o), k, ctypes.byref(p),
                         ctypes.byref(rows)))
         summary = json.loads(_take_string(p))
         return summary, [json.loads(line) for line in _take_string(rows).splitlines() if line]
+
+    def train_reader(self, train, valid=None, mode="gretriever", seeds=10, topk=3, scope="subgraph", name="gat",
+                     epochs=60, layers=2, hidden=64, heads=4, dropout=0.1, learning_rate=0.003, patience=10, seed=1,
+                     threads=0):
+        """Trains the graph reader on question sets (JSON lines text {question, answers}) and stores it
+        as name; returns the training report (a dict: epochs, best_epoch, ...)."""
+        r = _options("grappi_retrieve_options", _retrieve_init)
+        r.mode, r.seeds, r.topk = mode.encode(), seeds, topk
+        o = _options("grappi_reader_options", _reader_init)
+        o.name, o.scope, o.epochs, o.layers, o.hidden, o.heads = name.encode(), scope.encode(), epochs, layers, hidden, heads
+        o.dropout, o.learning_rate, o.patience, o.seed, o.threads = dropout, learning_rate, patience, seed, threads
+        p = ctypes.c_void_p()
+        _check(_train_reader(self._handle(), train.encode(), valid.encode() if valid is not None else None,
+                             ctypes.byref(r), None, ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def reader_scores(self, question, mode="gretriever", seeds=10, topk=3, reader_name="gat"):
+        """The stored graph reader's score of each node of the question's subgraph (a dict: reader,
+        scope, nodes best first)."""
+        r = _options("grappi_retrieve_options", _retrieve_init)
+        r.mode, r.seeds, r.topk = mode.encode(), seeds, topk
+        o = _options("grappi_ask_options", _ask_init)
+        o.reader_name = reader_name.encode()
+        p = ctypes.c_void_p()
+        _check(_reader_scores(self._handle(), question.encode(), ctypes.byref(r), ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
 
     def pagerank(self, seeds=(), top=10, damping=0.85):
         s = (_i64 * len(seeds))(*seeds)

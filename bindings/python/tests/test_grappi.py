@@ -196,6 +196,26 @@ class GraphTest(unittest.TestCase):
         with self.assertRaises(grappi.Error):
             self.g.ask("kinase", context="xml")
 
+    def test_trained_reader(self):
+        # (after test_retrieval, which embeds: the tests run in name order)
+        self.g.embed()
+        train = ('{"question": "Which proteins bind the cyclin-dependent kinase CDC28?", "answers": ["CKS1", "CLN2", "SIC1"]}\n'
+                 '{"question": "Which proteins bind the kinase PHO85?", "answers": ["PHO80", "PCL1", "PCL2"]}\n')
+        report = self.g.train_reader(train, scope="base", name="py-reader", epochs=2, hidden=8, heads=2)
+        self.assertEqual(report["reader"]["scope"], "base")
+        self.assertEqual(len(report["epochs"]), 2)
+        scores = self.g.reader_scores("Which proteins bind the kinase CDC28?", reader_name="py-reader")
+        self.assertEqual(scores["reader"], "py-reader")
+        values = [n["score"] for n in scores["nodes"]]
+        self.assertEqual(values, sorted(values, reverse=True))
+        a = self.g.ask("Which proteins bind the kinase CDC28?", reader="gat", reader_name="py-reader")
+        self.assertEqual(a["reader"], "gat")
+        self.assertIn("reader_score", a["answer_entities"][0])
+        with self.assertRaises(grappi.Error):
+            self.g.reader_scores("CDC28?", reader_name="missing")
+        with self.assertRaises(grappi.Error):
+            self.g.train_reader(train, hidden=6, heads=4)
+
     def test_explore(self):
         r = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=3, top=5)
         self.assertEqual(r["root"]["name"], "CDC28")

@@ -250,7 +250,7 @@ pub struct grappi_hypothesis_options {
     pub embedding_model: *const c_char,
 }
 
-pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 1;
+pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 2;
 #[repr(C)]
 pub struct grappi_ask_options {
     pub version: u32,
@@ -273,6 +273,30 @@ pub struct grappi_ask_options {
     pub chat: grappi_chat_fn,
     pub user_data: *mut c_void,
     pub concurrency: usize,
+    // version 2
+    pub reader: *const c_char,
+    pub reader_name: *const c_char,
+}
+
+pub const GRAPPI_READER_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_reader_options {
+    pub version: u32,
+    pub name: *const c_char,
+    pub scope: *const c_char,
+    pub epochs: usize,
+    pub layers: usize,
+    pub hidden: usize,
+    pub heads: usize,
+    pub head_hidden: usize,
+    pub dropout: c_double,
+    pub learning_rate: c_double,
+    pub weight_decay: c_double,
+    pub batch: usize,
+    pub patience: usize,
+    pub valid_share: c_double,
+    pub seed: u64,
+    pub threads: u32,
 }
 
 pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
@@ -364,6 +388,13 @@ extern "C" {
     pub fn grappi_graph_eval_qa_json(g: *mut grappi_graph, questions: *const c_char,
                                      retrieve: *const grappi_retrieve_options, opts: *const grappi_ask_options, k: usize,
                                      out_json: *mut *mut c_char, out_rows: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_reader_options_init(opts: *mut grappi_reader_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_train_reader_json(g: *mut grappi_graph, train: *const c_char, valid: *const c_char,
+                                          retrieve: *const grappi_retrieve_options, ask: *const grappi_ask_options,
+                                          opts: *const grappi_reader_options, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_reader_scores_json(g: *mut grappi_graph, question: *const c_char,
+                                           retrieve: *const grappi_retrieve_options, ask: *const grappi_ask_options,
+                                           out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_bel_validate(g: *mut grappi_graph, text: *const c_char, flags: u32, out_json: *mut *mut c_char,
                                      out_errors: *mut usize) -> grappi_status;
     pub fn grappi_graph_pagerank(g: *mut grappi_graph, seeds: *const i64, seed_count: usize, damping: c_double,
@@ -458,7 +489,10 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
         "grappi_ask_options" => layout!(grappi_ask_options; version, context, max_context_tokens, answers,
                                         keep_question_entities, repair, relations, relation_weights, embedding_model,
                                         max_calls, max_tokens, use_cache, dry_run, llm, base_url, model, api_key_env, chat,
-                                        user_data, concurrency),
+                                        user_data, concurrency, reader, reader_name),
+        "grappi_reader_options" => layout!(grappi_reader_options; version, name, scope, epochs, layers, hidden, heads,
+                                           head_hidden, dropout, learning_rate, weight_decay, batch, patience,
+                                           valid_share, seed, threads),
         "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
         "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
                                         net_worth, objective_before_improve, improve_rounds),

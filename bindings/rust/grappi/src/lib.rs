@@ -385,6 +385,9 @@ pub struct AskOptions {
     pub llm: String,
     pub base_url: Option<String>,
     pub model: Option<String>,
+    /// How the answer entities are ranked: "prize" or "gat" (the stored graph reader `reader_name`).
+    pub reader: String,
+    pub reader_name: String,
 }
 
 impl Default for AskOptions {
@@ -398,7 +401,33 @@ impl Default for AskOptions {
             llm: "extractive".into(),
             base_url: None,
             model: None,
+            reader: "prize".into(),
+            reader_name: "gat".into(),
         }
+    }
+}
+
+/// Options of [`Graph::train_reader`] (defaults as the C API's; README "The graph reader").
+#[derive(Clone, Debug)]
+pub struct ReaderOptions {
+    /// The subgraph's prize mode: "gretriever" or "prize".
+    pub mode: String,
+    /// The nodes scored: "subgraph" (the PCST selection) or "base" (the k-hop subgraph around it).
+    pub scope: String,
+    /// Stored under this name.
+    pub name: String,
+    pub epochs: usize,
+    pub layers: usize,
+    pub hidden: usize,
+    pub heads: usize,
+    /// The same seed gives the same reader.
+    pub seed: u64,
+}
+
+impl Default for ReaderOptions {
+    fn default() -> Self {
+        ReaderOptions { mode: "gretriever".into(), scope: "subgraph".into(), name: "gat".into(), epochs: 60, layers: 2,
+                        hidden: 64, heads: 4, seed: 1 }
     }
 }
 
@@ -700,8 +729,10 @@ impl Graph {
     }
 
     fn ask_options(o: &AskOptions, context: &CString, llm: &CString, base: &Option<CString>,
-                   model: &Option<CString>) -> Result<sys::grappi_ask_options> {
+                   model: &Option<CString>, reader: &(CString, CString)) -> Result<sys::grappi_ask_options> {
         let mut opts = init(|p| unsafe { sys::grappi_ask_options_init(p, sys::GRAPPI_ASK_OPTIONS_VERSION) })?;
+        opts.reader = reader.0.as_ptr();
+        opts.reader_name = reader.1.as_ptr();
         opts.context = context.as_ptr();
         opts.answers = o.answers;
         opts.max_context_tokens = o.max_context_tokens;
@@ -721,7 +752,8 @@ impl Graph {
         let base = o.base_url.as_deref().map(cstring).transpose()?;
         let model = o.model.as_deref().map(cstring).transpose()?;
         let retrieve = Self::retrieve_options(&m, EventOrder::Default)?;
-        let opts = Self::ask_options(o, &ctx, &llm, &base, &model)?;
+        let reader = (cstring(&o.reader)?, cstring(&o.reader_name)?);
+        let opts = Self::ask_options(o, &ctx, &llm, &base, &model, &reader)?;
         let mut out = ptr::null_mut();
         check(unsafe { sys::grappi_graph_ask_json(self.h, q.as_ptr(), &retrieve, &opts, &mut out) })?;
         Ok(unsafe { take_string(out) })
@@ -734,11 +766,46 @@ impl Graph {
         let base = o.base_url.as_deref().map(cstring).transpose()?;
         let model = o.model.as_deref().map(cstring).transpose()?;
         let retrieve = Self::retrieve_options(&m, EventOrder::Default)?;
-        let opts = Self::ask_options(o, &ctx, &llm, &base, &model)?;
+        let reader = (cstring(&o.reader)?, cstring(&o.reader_name)?);
+        let opts = Self::ask_options(o, &ctx, &llm, &base, &model, &reader)?;
         let (mut out, mut rows) = (ptr::null_mut(), ptr::null_mut());
         check(unsafe { sys::grappi_graph_eval_qa_json(self.h, q.as_ptr(), &retrieve, &opts, k, &mut out, &mut rows) })?;
         let summary = unsafe { take_string(out) };
         Ok((summary, unsafe { take_string(rows) }))
+    }
+
+    /// Trains the graph reader on question sets (JSON lines {question, answers}; `valid` for
+    /// early stopping, else a seeded share of `train`) and stores it: the training report JSON.
+    pub fn train_reader(&self, train: &str, valid: Option<&str>, o: &ReaderOptions) -> Result<String> {
+        let (t, m, scope, name) = (cstring(train)?, cstring(&o.mode)?, cstring(&o.scope)?, cstring(&o.name)?);
+        let v = valid.map(cstring).transpose()?;
+        let retrieve = Self::retrieve_options(&m, EventOrder::Default)?;
+        let mut opts = init(|p| unsafe { sys::grappi_reader_options_init(p, sys::GRAPPI_READER_OPTIONS_VERSION) })?;
+        opts.scope = scope.as_ptr();
+        opts.name = name.as_ptr();
+        opts.epochs = o.epochs;
+        opts.layers = o.layers;
+        opts.hidden = o.hidden;
+        opts.heads = o.heads;
+        opts.seed = o.seed;
+        let mut out = ptr::null_mut();
+        check(unsafe {
+            sys::grappi_graph_train_reader_json(self.h, t.as_ptr(), v.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
+                                                &retrieve, ptr::null(), &opts, &mut out)
+        })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    /// The stored graph reader `reader_name`'s score of each node of a question's subgraph
+    /// (retrieved in `mode`) as JSON: `reader`, `scope`, `nodes` best first.
+    pub fn reader_scores(&self, question: &str, mode: &str, reader_name: &str) -> Result<String> {
+        let (q, m, r) = (cstring(question)?, cstring(mode)?, cstring(reader_name)?);
+        let retrieve = Self::retrieve_options(&m, EventOrder::Default)?;
+        let mut ask = init(|p| unsafe { sys::grappi_ask_options_init(p, sys::GRAPPI_ASK_OPTIONS_VERSION) })?;
+        ask.reader_name = r.as_ptr();
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_reader_scores_json(self.h, q.as_ptr(), &retrieve, &ask, &mut out) })?;
+        Ok(unsafe { take_string(out) })
     }
 
     /// The same subgraph as G-Retriever's CSV text.

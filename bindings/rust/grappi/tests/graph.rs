@@ -134,6 +134,17 @@ fn import_resolve_neighbors_retrieval() {
     assert!(summary.contains("\"mrr\"") && rows.lines().count() == 1);
     let bad_ask = grappi::AskOptions { context: "xml".into(), ..Default::default() };
     assert_eq!(g.ask("kinase", &bad_ask).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    let train = "{\"question\": \"Which proteins bind the cyclin-dependent kinase CDC28?\", \"answers\": [\"CKS1\", \"CLN2\", \"SIC1\"]}\n\
+                 {\"question\": \"Which proteins bind the kinase PHO85?\", \"answers\": [\"PHO80\", \"PCL1\", \"PCL2\"]}\n";
+    let ro = grappi::ReaderOptions { scope: "base".into(), name: "rs-reader".into(), epochs: 2, hidden: 8, heads: 2,
+                                     ..Default::default() };
+    let report = g.train_reader(train, None, &ro).unwrap();
+    assert!(report.contains("\"best_epoch\"") && report.contains("\"scope\":\"base\""));
+    let scores = g.reader_scores("Which proteins bind the kinase CDC28?", "gretriever", "rs-reader").unwrap();
+    assert!(scores.contains("\"reader\":\"rs-reader\"") && scores.contains("\"score\""));
+    let with_gat = grappi::AskOptions { reader: "gat".into(), reader_name: "rs-reader".into(), ..Default::default() };
+    assert!(g.ask("Which proteins bind the kinase CDC28?", &with_gat).unwrap().contains("\"reader_score\""));
+    assert_eq!(g.reader_scores("CDC28?", "gretriever", "missing").unwrap_err().status, grappi_sys::GRAPPI_ENOTFOUND);
     assert_eq!(g.embed_openai("http://127.0.0.1:9/v1", "", 0).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     drop(g);
     std::fs::remove_dir_all(&dir).unwrap();

@@ -1,0 +1,192 @@
+// The graph reader over a knowledge base (grappi/reader.hpp): a question's subgraph as the
+// reader reads it (retrieved as ask() retrieves it), the examples of a question set, training
+// and storing a reader.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "answer_impl.hpp"
+#include "graph_impl.hpp"
+#include "grappi/error.hpp"
+#include "grappi/reader.hpp"
+#include "grappi/snapshot.hpp"
+#include "text_util.hpp"
+
+namespace grappi {
+
+namespace {
+
+using nlohmann::json;
+
+void check_scope(const std::string &scope) {
+  if (scope != "subgraph" && scope != "base")
+    throw Error(ErrorCode::invalid_argument, "graph reader: the scope is \"subgraph\" or \"base\", not \"" + scope + "\"");
+}
+
+json retrieval_json(const AskOptions &o) {
+  const PcstRetrieveOptions &r = o.retrieval;
+  return json{{"mode", r.mode}, {"seeds", r.seeds}, {"topk", r.topk}, {"topk_e", r.topk_e}, {"hops", r.khop.hops},
+              {"degree_cap", r.khop.degree_cap}, {"relations", r.khop.filter.relations},
+              {"relation_weights", r.relation_weights}, {"embedding_model", o.embedding_model}};
+}
+
+}  // namespace
+
+ReaderGraph detail::build_reader_graph(const KnowledgeGraph &kg, const std::vector<float> &question,
+                                       std::shared_ptr<const VectorIndex> vectors, const PcstRetrieval &r,
+                                       const std::string &scope, const std::string &question_text) {
+  check_scope(scope);
+  const bool base = scope == "base";
+  if (base && r.base.nodes.empty() && !r.subgraph.nodes.empty())
+    throw Error(ErrorCode::internal, "graph reader: the base subgraph was not kept");
+  const Subgraph &sub = base ? r.base : r.subgraph;
+  const std::vector<double> &prizes = base ? r.base_prizes : r.node_prizes;
+  ReaderGraph g;
+  g.question = question;
+  g.vectors = std::move(vectors);
+  const auto snapshot = kg.snapshot();
+  const std::unordered_set<int64_t> seeds(r.seeds.begin(), r.seeds.end());
+  const std::unordered_set<int64_t> selected(r.subgraph.nodes.begin(), r.subgraph.nodes.end());
+  std::unordered_map<int64_t, std::size_t> index;
+  AnswerContext all;  // (for the entities the question names)
+  for (std::size_t i = 0; i < sub.nodes.size(); ++i) {
+    ReaderNode v;
+    v.node = sub.nodes[i];
+    const float *x = g.vectors ? g.vectors->vector(v.node) : nullptr;
+    v.similarity = x ? double(cosine(question.data(), x, g.vectors->dim())) : 0.0;
+    v.prize = i < prizes.size() ? prizes[i] : 0.0;
+    v.seed = seeds.count(v.node) > 0;
+    v.selected = selected.count(v.node) > 0;
+    v.degree = snapshot->degree(v.node);
+    index.emplace(v.node, i);
+    g.nodes.push_back(v);
+    all.nodes.push_back(v.node);
+  }
+  for (int64_t a : CitationChecker(kg, all).named(question_text)) g.nodes[index.at(a)].asked = true;
+  for (const WindowEdge &e : sub.edges) {
+    const auto s = index.find(e.source), t = index.find(e.target);
+    if (s == index.end() || t == index.end()) continue;
+    g.edges.push_back({s->second, t->second, e.relation, e.score, e.edge});
+  }
+  return g;
+}
+
+ReaderGraph reader_graph(const KnowledgeGraph &kg, const std::string &question, const AskOptions &o, const std::string &scope,
+                         PcstRetrieval *retrieval) {
+  check_scope(scope);
+  if (detail::trim_copy(question).empty()) throw Error(ErrorCode::invalid_argument, "graph reader: the question is empty");
+  if (kg.embedding_models().empty())
+    throw Error(ErrorCode::invalid_argument, "graph reader: nothing is embedded; run grappi embed first");
+  const std::vector<float> q = kg.query_vector(question, o.embedding_model);
+  PcstRetrieveOptions ro = o.retrieval;
+  ro.keep_base = ro.keep_base || scope == "base";
+  PcstRetrieval r = kg.retriever(o.embedding_model)->pcst_retrieve(q, ro);
+  ReaderGraph g = detail::build_reader_graph(kg, q, kg.vectors(o.embedding_model), r, scope, question);
+  if (retrieval) *retrieval = std::move(r);
+  return g;
+}
+
+ReaderTraining train_reader(KnowledgeGraph &kg, const std::vector<QaQuestion> &train, const std::vector<QaQuestion> &valid,
+                            const ReaderTrainOptions &o) {
+  check_scope(o.scope);
+  if (o.name.empty()) throw Error(ErrorCode::invalid_argument, "train_reader: the reader needs a name");
+  if (kg.read_only()) throw Error(ErrorCode::invalid_argument, "train_reader: the database is open read-only");
+  ReaderTraining out;
+  out.train_questions = train.size();
+  out.valid_questions = valid.size();
+  const std::size_t total = train.size() + valid.size();
+  std::size_t done = 0;
+  json fingerprint = json::array();
+  const auto examples = [&](const std::vector<QaQuestion> &qs, const char *set) {
+    std::vector<ReaderExample> xs;
+    for (const QaQuestion &q : qs) {
+      fingerprint.push_back({set, q.id, q.question, q.answers});
+      if (o.progress_examples) o.progress_examples(++done, total);
+      if (q.kind != "entities" || q.answers.empty()) {
+        ++out.skipped;
+        continue;
+      }
+      ReaderExample x;
+      x.id = q.id;
+      x.graph = reader_graph(kg, q.question, o.ask, o.scope);
+      std::unordered_set<int64_t> gold;
+      for (const std::string &a : q.answers)
+        for (int64_t n : detail::nodes_named(kg, a)) gold.insert(n);
+      for (std::size_t i = 0; i < x.graph.nodes.size(); ++i)
+        if (gold.count(x.graph.nodes[i].node)) x.answers.push_back(i);
+      if (x.answers.empty()) {
+        ++out.skipped;
+        continue;
+      }
+      xs.push_back(std::move(x));
+    }
+    return xs;
+  };
+  const std::vector<ReaderExample> tr = examples(train, "train"), va = examples(valid, "valid");
+  if (tr.empty())
+    throw Error(ErrorCode::invalid_argument, "train_reader: none of the " + std::to_string(train.size()) +
+                                                 " training questions has a gold answer among its subgraph's nodes" +
+                                                 (o.scope == "subgraph" ? " (try the scope \"base\")" : ""));
+  json options = {{"scope", o.scope}, {"retrieval", retrieval_json(o.ask)}};
+  fingerprint.push_back(options);
+  out.fingerprint = detail::sha256_hex(fingerprint.dump());
+  out.reader = GatReader::train(tr, va, o.gat, &out.report, o.progress);
+  json &info = out.reader.info();
+  info["scope"] = o.scope;
+  info["retrieval"] = options["retrieval"];
+  info["embedding_model"] = tr.front().graph.vectors->model();
+  info["training"]["fingerprint"] = out.fingerprint;
+  info["training"]["questions"] = out.train_questions;
+  info["training"]["valid_questions"] = out.valid_questions;
+  info["training"]["skipped"] = out.skipped;
+  info["trained_at"] = detail::utc_now();
+  out.reader.save(kg, o.name);
+  return out;
+}
+
+nlohmann::json reader_scores_json(const KnowledgeGraph &kg, const ReaderGraph &g, const std::vector<double> &scores,
+                                  const std::string &reader, const std::string &scope) {
+  if (scores.size() != g.nodes.size())
+    throw Error(ErrorCode::invalid_argument, "reader_scores_json: " + std::to_string(scores.size()) + " scores for " +
+                                                 std::to_string(g.nodes.size()) + " nodes");
+  std::vector<std::size_t> order(g.nodes.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
+  json nodes = json::array();
+  for (std::size_t i : order) {
+    const auto n = kg.node(g.nodes[i].node);
+    nodes.push_back({{"node", g.nodes[i].node},
+                     {"id", n ? n->external_id : std::string()},
+                     {"name", n ? n->name : std::string()},
+                     {"score", scores[i]},
+                     {"asked", g.nodes[i].asked},
+                     {"selected", g.nodes[i].selected}});
+  }
+  return json{{"reader", reader}, {"scope", scope}, {"nodes", std::move(nodes)}};
+}
+
+nlohmann::json to_json(const ReaderTraining &t) {
+  json epochs = json::array();
+  for (const ReaderEpoch &e : t.report.epochs)
+    epochs.push_back({{"epoch", e.epoch},
+                      {"train_loss", e.train_loss},
+                      {"valid_loss", e.valid_loss},
+                      {"valid_mrr", e.valid_mrr},
+                      {"valid_hits_at_1", e.valid_hits_at_1},
+                      {"seconds", e.seconds}});
+  return json{{"train_questions", t.train_questions},
+              {"valid_questions", t.valid_questions},
+              {"skipped", t.skipped},
+              {"train_examples", t.report.train_examples},
+              {"valid_examples", t.report.valid_examples},
+              {"parameters", t.report.parameters},
+              {"best_epoch", t.report.best_epoch},
+              {"seconds", t.report.seconds},
+              {"fingerprint", t.fingerprint},
+              {"reader", t.reader.info()},
+              {"epochs", epochs}};
+}
+
+}  // namespace grappi
