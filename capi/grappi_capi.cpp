@@ -652,7 +652,7 @@ grappi_status grappi_graph_window_json(grappi_graph *g, int64_t root, const grap
       j["paths"] = grappi::to_json(r->graph(), paths.all());
       j["paths_truncated"] = paths.truncated;
     }
-    *out_json = copy_out(j.dump());
+    *out_json = copy_out(grappi::dump_json(j));
     return GRAPPI_OK;
   });
 }
@@ -668,7 +668,7 @@ grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, int64_t to,
     o.max_length = max_length;
     o.k = k;
     o.weighted = weighted != 0;
-    *out_json = copy_out(grappi::to_json(r->graph(), r->shortest_paths(from, to, o)).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(r->graph(), r->shortest_paths(from, to, o))));
     return GRAPPI_OK;
   });
 }
@@ -685,7 +685,7 @@ grappi_status grappi_graph_khop_json(grappi_graph *g, const char *question, size
     o.hops = hops;
     o.degree_cap = degree_cap;
     const auto r = kg.retriever();
-    *out_json = copy_out(grappi::to_json(r->graph(), r->question_khop(q, seeds, o)).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(r->graph(), r->question_khop(q, seeds, o))));
     return GRAPPI_OK;
   });
 }
@@ -698,7 +698,7 @@ grappi_status grappi_graph_edges_json(grappi_graph *g, int64_t a, int64_t b, cha
     auto &kg = graph_of(g, fn);
     nlohmann::json out = nlohmann::json::array();
     for (const auto &e : kg.edges_between(a, b)) out.push_back(grappi::to_json(e));
-    *out_json = copy_out(out.dump());
+    *out_json = copy_out(grappi::dump_json(out));
     return GRAPPI_OK;
   });
 }
@@ -716,7 +716,7 @@ grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, 
     if (q.kind == grappi::OntologyQuestion::Kind::term) q.root = text_or(other, "", fn, "other");
     else q.other = text_or(other, "", fn, "other");
     if (relations) q.relations = relation_list(relations, fn);
-    *out_json = copy_out(grappi::ontology_json(kg, q).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::ontology_json(kg, q)));
     return GRAPPI_OK;
   });
 }
@@ -737,7 +737,7 @@ grappi_status bel_validate(const char *fn, bool with_graph, grappi_graph *g, con
     std::istringstream in(text(bel, fn, "text"));
     if (with_graph) options.resolver = graph_of(g, fn).bel_resolver();
     const grappi::BelDocument doc = grappi::read_bel_script(in, options);
-    *out_json = copy_out(grappi::to_json(doc, options.long_form).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(doc, options.long_form)));
     if (out_errors) *out_errors = doc.errors();
     return GRAPPI_OK;
   });
@@ -788,7 +788,7 @@ grappi_status grappi_graph_retrieve_json(grappi_graph *g, const char *question, 
     require(out_json != nullptr, fn, "out_json is NULL");
     *out_json = nullptr;
     const auto res = retrieve(g, question, retrieve_options(opts, fn), fn);
-    *out_json = copy_out(grappi::to_json(g->kg->retriever()->graph(), res).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(g->kg->retriever()->graph(), res)));
     return GRAPPI_OK;
   });
 }
@@ -850,7 +850,7 @@ grappi_status grappi_graph_explore_json(grappi_graph *g, int64_t root, const cha
     const grappi_explore_options o = read_options(opts, fn);
     const grappi::ExploreOptions eo = explore_options(o, query, fn);
     grappi::AgentPipeline pipe(kg, chat_model(o, fn));
-    *out_json = copy_out(grappi::to_json(pipe.explore(root, eo)).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(pipe.explore(root, eo))));
     return GRAPPI_OK;
   });
 }
@@ -866,7 +866,7 @@ grappi_status grappi_graph_explore(grappi_graph *g, const char *protein, const c
     const grappi_explore_options o = read_options(opts, fn);
     const grappi::ExploreOptions eo = explore_options(o, query, fn);
     grappi::AgentPipeline pipe(kg, chat_model(o, fn));
-    *out_json = copy_out(grappi::to_json(pipe.explore(name, eo)).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(pipe.explore(name, eo))));
     return GRAPPI_OK;
   });
 }
@@ -905,7 +905,7 @@ grappi_status grappi_graph_ground_json(grappi_graph *g, const char *text_in, con
     go.use_cache = o.use_cache != 0;
     const auto model = chat_model(o, fn);
     const grappi::Grounder grounder(kg, *model, go);
-    *out_json = copy_out(grappi::to_json(grounder.ground(body, a, b)).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(grounder.ground(body, a, b))));
     return GRAPPI_OK;
   });
 }
@@ -951,7 +951,7 @@ grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content, co
     }
     if (!r.dry_run && !cx2_path.empty()) {
       std::ofstream out(cx2_path, std::ios::binary);
-      if (out) out << grappi::to_cx2(r, text_or(o.name, "input", fn, "name"), flagged).dump() << "\n";
+      if (out) out << grappi::dump_json(grappi::to_cx2(r, text_or(o.name, "input", fn, "name"), flagged)) << "\n";
       if (out) out.close();
       if (!out) throw grappi::Error(grappi::ErrorCode::io, std::string(fn) + ": cannot write '" + cx2_path + "'");
     }
@@ -960,7 +960,7 @@ grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content, co
       j["import"] = {{"dataset_id", f.dataset_id}, {"edges_created", f.edges_created}, {"nodes_created", f.nodes_created},
                      {"already_imported", f.already_imported}};
     }
-    *out_json = copy_out(j.dump());
+    *out_json = copy_out(grappi::dump_json(j));
     return GRAPPI_OK;
   });
 }
@@ -999,7 +999,7 @@ grappi_status grappi_graph_cooc_build_json(grappi_graph *g, const char *content,
       j["import"] = {{"dataset_id", f.dataset_id}, {"edges_created", f.edges_created}, {"nodes_created", f.nodes_created},
                      {"already_imported", f.already_imported}};
     }
-    *out_json = copy_out(j.dump());
+    *out_json = copy_out(grappi::dump_json(j));
     return GRAPPI_OK;
   });
 }
@@ -1036,7 +1036,7 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
     ho.embedding_weight = o.embedding_weight;
     if (o.embedding_model) ho.embedding_model = o.embedding_model;
     const auto model = chat_model(o, fn);
-    *out_json = copy_out(grappi::to_json(grappi::hypothesize(kg, *model, a, b, docs, ho)).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::hypothesize(kg, *model, a, b, docs, ho))));
     return GRAPPI_OK;
   });
 }
@@ -1090,7 +1090,7 @@ grappi_status grappi_graph_ask_json(grappi_graph *g, const char *question, const
     const grappi_ask_options o = read_options(opts, fn);
     const grappi::AskOptions a = ask_options(retrieve, o, fn);
     const auto model = chat_model(o, fn);
-    *out_json = copy_out(grappi::to_json(grappi::ask(kg, *model, q, a)).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::ask(kg, *model, q, a))));
     return GRAPPI_OK;
   });
 }
@@ -1111,8 +1111,8 @@ grappi_status grappi_graph_eval_qa_json(grappi_graph *g, const char *questions, 
     const auto model = chat_model(o, fn);
     const grappi::QaEvalResult r = grappi::evaluate_qa(kg, *model, set, e);
     std::string rows;
-    for (const auto &row : r.rows) rows += grappi::to_json(row).dump() + "\n";
-    char *summary = copy_out(grappi::to_json(r).dump());
+    for (const auto &row : r.rows) rows += grappi::dump_json(grappi::to_json(row)) + "\n";
+    char *summary = copy_out(grappi::dump_json(grappi::to_json(r)));
     if (out_rows) {
       try {
         *out_rows = copy_out(rows);
@@ -1161,7 +1161,7 @@ grappi_status grappi_graph_train_reader_json(grappi_graph *g, const char *train,
     t.gat.valid_share = o.valid_share;
     t.gat.seed = o.seed;
     t.gat.threads = o.threads;
-    *out_json = copy_out(grappi::to_json(grappi::train_reader(kg, train_set, valid_set, t)).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::train_reader(kg, train_set, valid_set, t))));
     return GRAPPI_OK;
   });
 }
@@ -1178,7 +1178,7 @@ grappi_status grappi_graph_reader_scores_json(grappi_graph *g, const char *quest
     const grappi::GatReader reader = grappi::GatReader::load(kg, a.reader_name);
     const std::string scope = reader.info().value("scope", "subgraph");
     const grappi::ReaderGraph graph = grappi::reader_graph(kg, q, a, scope);
-    *out_json = copy_out(grappi::reader_scores_json(kg, graph, reader.score(graph), a.reader_name, scope).dump());
+    *out_json = copy_out(grappi::dump_json(grappi::reader_scores_json(kg, graph, reader.score(graph), a.reader_name, scope)));
     return GRAPPI_OK;
   });
 }

@@ -187,6 +187,18 @@ std::string evidence_text(const KnowledgeGraph &kg, const std::string &name, int
   return name + arrow + (o ? o->name : "?") + " (" + relation + " " + text + ")";
 }
 
+// An answer entity's node, similarity and prize.
+AnswerEntity entity_of(const Node &node, double similarity, double prize) {
+  AnswerEntity a;
+  a.node = node.id;
+  a.id = node.external_id;
+  a.name = node.name;
+  a.label = node.label;
+  a.score = similarity;
+  a.prize = prize;
+  return a;
+}
+
 // The nodes the answer names or cites.
 std::unordered_set<int64_t> named_by(const AskResult &r, const detail::CitationChecker &checker) {
   std::unordered_set<int64_t> out;
@@ -215,13 +227,7 @@ std::vector<AnswerEntity> reader_entities(const KnowledgeGraph &kg, const AskRes
     if (out.size() >= o.top) break;
     const auto node = kg.node(g.nodes[i].node);
     if (!node) continue;
-    AnswerEntity a;
-    a.node = node->id;
-    a.id = node->external_id;
-    a.name = node->name;
-    a.label = node->label;
-    a.score = g.nodes[i].similarity;
-    a.prize = g.nodes[i].prize;
+    AnswerEntity a = entity_of(*node, g.nodes[i].similarity, g.nodes[i].prize);
     a.named = named.count(a.node) > 0;
     a.reader_score = score[i];
     if (const ReaderEdge *e = strongest[i]) {
@@ -266,13 +272,7 @@ std::vector<AnswerEntity> answer_entities(const KnowledgeGraph &kg, const AskRes
   for (std::size_t i = 0; i < order.size() && out.size() < o.top; ++i) {
     const auto node = kg.node(order[i]);
     if (!node) continue;
-    AnswerEntity a;
-    a.node = node->id;
-    a.id = node->external_id;
-    a.name = node->name;
-    a.label = node->label;
-    a.score = k.of(a.node).similarity;
-    a.prize = k.of(a.node).prize;
+    AnswerEntity a = entity_of(*node, k.of(node->id).similarity, k.of(node->id).prize);
     a.named = i < named_count;
     if (const auto it = strongest.find(a.node); it != strongest.end()) {
       const WindowEdge &e = *it->second;
@@ -318,8 +318,14 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
   ReaderGraph graph;
   std::vector<double> scores;
   if (reader) {
-    graph = detail::build_reader_graph(kg, q, kg.vectors(o.embedding_model), r.retrieval, r.reader_scope, question);
-    scores = reader->score(graph);
+    const auto vectors = kg.vectors(o.embedding_model);
+    const std::string trained_on = reader->info().value("embedding_model", std::string());
+    if (!trained_on.empty() && trained_on != vectors->model())
+      throw Error(ErrorCode::invalid_argument, "ask: the graph reader '" + o.reader_name + "' was trained on embeddings of '" +
+                                                   trained_on + "', the question is embedded with '" + vectors->model() +
+                                                   "' (--embedding-model, or train the reader again)");
+    graph = detail::build_reader_graph(kg, q, vectors, r.retrieval, r.reader_scope, question);
+    if (!graph.nodes.empty()) scores = reader->score(graph);
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) k.reader[graph.nodes[i].node] = scores[i];
     r.retrieval.base = {};
     r.retrieval.base_prizes.clear();

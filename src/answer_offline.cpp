@@ -10,6 +10,7 @@
 #include <set>
 
 #include "answer_json.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -75,7 +76,7 @@ std::string offline_answer(const json &task) {
                            {"citations", json::array({label})}});
     }
   }
-  return json{{"sentences", std::move(sentences)}}.dump();
+  return dump_json(json{{"sentences", std::move(sentences)}});
 }
 
 }  // namespace grappi::detail

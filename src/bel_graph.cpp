@@ -5,6 +5,7 @@
 
 #include "bel_vocabulary.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -47,7 +48,7 @@ int64_t BelGraphWriter::term(const BelTerm &t) {
     attributes["value"] = e->name;
     if (!e->label.empty()) attributes["label"] = e->label;
   }
-  n.attributes = attributes.dump();
+  n.attributes = dump_json(attributes);
   const int64_t node = w_.define_node(n);
   terms_.emplace(canonical, node);
 
@@ -140,7 +141,7 @@ void BelGraphWriter::statement(const BelStatement &s, const std::string &canonic
     json context = o.context;
     context["statement"] = canonical;
     context["nested"] = s.nested != nullptr;
-    const std::string record = context.dump();
+    const std::string record = dump_json(context);
     for (int64_t e : edges) w_.add_evidence(e, line, record, o.raw);
     records_ += edges.size();
   }

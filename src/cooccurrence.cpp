@@ -19,6 +19,7 @@
 #include "grappi/error.hpp"
 #include "grounding_text.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -252,12 +253,14 @@ FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &g, const std
     const std::string part = path + ".part";
     std::ofstream out(part, std::ios::binary);
     if (!out) throw Error(ErrorCode::io, "co-occurrence: cannot write '" + path + "'");
-    out << json{{"format", "grappi-jsonl"}, {"version", 1}}.dump() << "\n";
+    out << dump_json(json{{"format", "grappi-jsonl"}, {"version", 1}}) << "\n";
     for (const CoocConcept &c : g.concepts)
       if (c.node == 0)
-        out << json{{"type", "node"}, {"id", c.id}, {"name", c.name}, {"label", c.type.empty() ? "Concept" : c.type},
-                    {"attributes", {{"cooc_units", c.units}}}}
-                   .dump()
+        out << dump_json(json{{"type", "node"},
+                              {"id", c.id},
+                              {"name", c.name},
+                              {"label", c.type.empty() ? "Concept" : c.type},
+                              {"attributes", {{"cooc_units", c.units}}}})
             << "\n";
     std::size_t line = 1 + 1;  // (after the header line)
     for (const CoocConcept &c : g.concepts) line += c.node == 0;
@@ -282,15 +285,14 @@ FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &g, const std
                              {"text", "co-occur in " + std::to_string(e.count) +
                                           (g.options.scope == CoocOptions::Scope::sentence ? " sentence(s)" : " document(s)") +
                                           ", NPMI " + npmi}};
-      out << json{{"type", "edge"},
-                  {"source", g.concepts[e.a].id},
-                  {"target", g.concepts[e.b].id},
-                  {"relation", relation},
-                  {"directed", false},
-                  {"score", std::max(0.0, std::min(1.0, e.npmi))},
-                  {"evidence", evidence},
-                  {"records", json::array({{{"line", line}, {"record", std::move(record)}}})}}
-                     .dump()
+      out << dump_json(json{{"type", "edge"},
+                            {"source", g.concepts[e.a].id},
+                            {"target", g.concepts[e.b].id},
+                            {"relation", relation},
+                            {"directed", false},
+                            {"score", std::max(0.0, std::min(1.0, e.npmi))},
+                            {"evidence", evidence},
+                            {"records", json::array({{{"line", line}, {"record", std::move(record)}}})}})
           << "\n";
     }
     out.close();

@@ -15,6 +15,7 @@
 #include "cx2.hpp"
 #include "grappi/error.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -28,7 +29,7 @@ using nlohmann::json;
 
 // A short quotation of a value for a message.
 std::string quote(const json &v) {
-  std::string s = v.dump();
+  std::string s = dump_json(v);
   if (s.size() > 60) s = s.substr(0, 57) + "...";
   return s;
 }
@@ -230,7 +231,7 @@ void read_elements(CxNetwork &net, const std::vector<const json *> &node_blocks,
     for (const json &el : *block) {
       CxElement n;
       n.index = net.nodes.size();
-      n.raw = el.dump();
+      n.raw = dump_json(el);
       std::optional<int64_t> id;
       if (!el.is_object()) {
         n.problem = "not an object";
@@ -256,7 +257,7 @@ void read_elements(CxNetwork &net, const std::vector<const json *> &node_blocks,
     for (const json &el : *block) {
       CxElement e;
       e.index = net.edges.size();
-      e.raw = el.dump();
+      e.raw = dump_json(el);
       std::optional<int64_t> id, s, t;
       if (!el.is_object()) {
         e.problem = "not an object";
@@ -410,10 +411,10 @@ CxNetwork read_cx1(const json &doc, const std::string &path) {
   {
     std::size_t i = 0;
     for (const json *block : node_blocks)
-      for (const json &el : *block) net.nodes[i++].raw = el.dump();
+      for (const json &el : *block) net.nodes[i++].raw = dump_json(el);
     i = 0;
     for (const json *block : edge_blocks)
-      for (const json &el : *block) net.edges[i++].raw = el.dump();
+      for (const json &el : *block) net.edges[i++].raw = dump_json(el);
   }
   std::unordered_map<int64_t, std::size_t> node_at, edge_at;
   for (const auto &n : net.nodes)

@@ -12,6 +12,7 @@
 #include "grappi/error.hpp"
 #include "text_reader.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -244,7 +245,7 @@ std::string infon(const json &j, const char *key) {
   const json &i = j["infons"];
   if (!i.contains(key)) return {};
   if (i[key].is_string()) return i[key].get<std::string>();
-  if (i[key].is_number()) return i[key].dump();
+  if (i[key].is_number()) return dump_json(i[key]);
   return {};
 }
 
@@ -276,7 +277,7 @@ std::vector<Document> parse_bioc_json(std::string_view s, const std::string &nam
       throw Error(ErrorCode::parse, where + ": no \"passages\" array");
     Document d;
     if (dj.contains("id") && (dj["id"].is_string() || dj["id"].is_number()))
-      d.id = dj["id"].is_string() ? dj["id"].get<std::string>() : dj["id"].dump();
+      d.id = dj["id"].is_string() ? dj["id"].get<std::string>() : dump_json(dj["id"]);
     detail::BiocInfons meta;
     meta.take(infon(dj, "article-id_pmid"), infon(dj, "article-id_pmc"), infon(dj, "year"), infon(dj, "article-id_doi"));
     for (std::size_t q = 0; q < dj["passages"].size(); ++q) {

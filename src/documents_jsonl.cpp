@@ -7,6 +7,7 @@
 #include "documents_impl.hpp"
 #include "grappi/error.hpp"
 #include "json_lines.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -19,7 +20,7 @@ std::string id_field(const json &o, const char *key, const std::string &where) {
   if (!o.contains(key) || o[key].is_null()) return {};
   const json &v = o[key];
   if (v.is_string()) return v.get<std::string>();
-  if (v.is_number_integer()) return v.dump();
+  if (v.is_number_integer()) return dump_json(v);
   throw Error(ErrorCode::parse, where + ": \"" + key + "\" must be a string or an integer");
 }
 

@@ -7,6 +7,7 @@
 #include "graph_impl.hpp"
 #include "grappi/error.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -287,8 +288,8 @@ std::shared_ptr<const VectorIndex> KnowledgeGraph::vectors(const std::string &mo
   auto &db = impl_->db;
   const std::string name = model_or_default(db, model);
   const uint64_t gen = impl_->generation();
-  const std::string params = nlohmann::json{{"M", ho.M}, {"ef_construction", ho.ef_construction},
-                                            {"metric", static_cast<int>(ho.metric)}, {"seed", ho.seed}}.dump();
+  const std::string params = dump_json(nlohmann::json{{"M", ho.M}, {"ef_construction", ho.ef_construction},
+                                            {"metric", static_cast<int>(ho.metric)}, {"seed", ho.seed}});
   if (impl_->vectors && impl_->vectors_generation == gen && impl_->vectors->model() == name &&
       (!hnsw || (impl_->vectors->has_hnsw() && impl_->vectors_hnsw_params == params + std::to_string(ho.ef))))
     return impl_->vectors;

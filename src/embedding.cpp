@@ -10,6 +10,7 @@
 #include "grappi/error.hpp"
 #include "http.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -289,7 +290,7 @@ Embeddings HttpEmbedder::embed(const std::vector<std::string> &texts) {
     int attempts = 0;
     detail::HttpResponse r;
     try {
-      r = detail::post_json(url, req.dump(), {detail::bearer_header(options_.api_key_env)}, policy, &attempts);
+      r = detail::post_json(url, dump_json(req), {detail::bearer_header(options_.api_key_env)}, policy, &attempts);
       requests_ += static_cast<std::size_t>(attempts);
     } catch (...) {
       requests_ += static_cast<std::size_t>(attempts);

@@ -28,9 +28,11 @@ void validate_explore_options(const ExploreOptions &opt) {
   if (opt.windows.empty()) throw Error(ErrorCode::invalid_argument, "explore: no windows requested");
   for (auto w : opt.windows)
     if (w == 0) throw Error(ErrorCode::invalid_argument, "explore: window numbers start at 1");
-  if (opt.max_length == 0) throw Error(ErrorCode::invalid_argument, "explore: max_length must be at least 1");
+  if (opt.max_length == 0 || opt.max_length > 12)
+    throw Error(ErrorCode::invalid_argument, "explore: max_length must be 1 to 12 edges, not " + std::to_string(opt.max_length));
   if (opt.top == 0) throw Error(ErrorCode::invalid_argument, "explore: top must be at least 1");
-  if (opt.max_paths == 0) throw Error(ErrorCode::invalid_argument, "explore: max_paths must be at least 1");
+  if (opt.max_paths == 0 || opt.max_paths > 1000000)
+    throw Error(ErrorCode::invalid_argument, "explore: max_paths must be 1 to 1000000, not " + std::to_string(opt.max_paths));
   if (opt.max_visited == 0) throw Error(ErrorCode::invalid_argument, "explore: max_visited must be at least 1");
   if (!(opt.diversity >= 0 && opt.diversity <= 1))
     throw Error(ErrorCode::invalid_argument, "explore: diversity must be between 0 and 1");

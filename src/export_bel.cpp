@@ -13,6 +13,7 @@
 #include "grappi/bel.hpp"
 #include "grappi/error.hpp"
 #include "grappi/version.h"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -107,7 +108,7 @@ void write_bel(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, Edg
       const json &rec = r["record"];
       if (!rec.is_object() || !rec.contains("statement") || !rec["statement"].is_string()) continue;
       any = true;
-      if (!seen.insert(std::to_string(r["line"].get<int64_t>()) + '\n' + r["raw"].get<std::string>() + '\n' + rec.dump()).second)
+      if (!seen.insert(std::to_string(r["line"].get<int64_t>()) + '\n' + r["raw"].get<std::string>() + '\n' + dump_json(rec)).second)
         continue;
       json ctx = rec;
       if (ctx.contains("annotations") && ctx["annotations"].is_object()) {

@@ -10,6 +10,7 @@
 #include "cx2.hpp"
 #include "export_rows.hpp"
 #include "grappi/version.h"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -106,8 +107,8 @@ void write_cx2(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, Edg
                         {"version", "1.0"},
                         {"generator", std::string("grappi ") + GRAPPI_VERSION_STRING}};
   out << "[{\"CXVersion\":\"2.0\",\"hasFragments\":false},\n"
-      << json{{"attributeDeclarations", json::array({decl})}}.dump() << ",\n"
-      << json{{"networkAttributes", json::array({network})}}.dump() << ",\n{\"nodes\":[";
+      << dump_json(json{{"attributeDeclarations", json::array({decl})}}) << ",\n"
+      << dump_json(json{{"networkAttributes", json::array({network})}}) << ",\n{\"nodes\":[";
   std::unordered_map<std::string, int64_t> cx_id;
   Stmt aliases(db, "SELECT alias, source FROM aliases WHERE node_id = ? ORDER BY alias, source");
   for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -131,14 +132,14 @@ void write_cx2(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, Edg
     }
     for (const auto &[key, value] : attrs[i].items())
       if (auto c = columns.find(key); c != columns.end()) v[key] = as_column(value, c->second);
-    if (!attrs[i].empty()) v["grappi_attributes"] = attrs[i].dump();
+    if (!attrs[i].empty()) v["grappi_attributes"] = dump_json(attrs[i]);
     json node = {{"id", static_cast<int64_t>(i)}, {"v", std::move(v)}};
     if (const auto p = attrs[i].find("cx2_position"); p != attrs[i].end() && p->is_array() && p->size() >= 2) {
       static const char *axes[] = {"x", "y", "z"};
       for (std::size_t k = 0; k < p->size() && k < 3; ++k)
         if ((*p)[k].is_number()) node[axes[k]] = (*p)[k];
     }
-    out << (i ? ",\n" : "\n") << node.dump();
+    out << (i ? ",\n" : "\n") << dump_json(node);
     ++rep.nodes;
   }
   out << "]},\n{\"edges\":[";
@@ -171,12 +172,12 @@ void write_cx2(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, Edg
           if (score.is_number()) v["channel_" + name] = score;  // as stored (0 stays 0)
     }
     if (!e.evidence.empty()) v["grappi_evidence"] = e.evidence;  // as stored, "{}" included
-    if (!records.empty()) v["grappi_records"] = records.dump();
+    if (!records.empty()) v["grappi_records"] = dump_json(records);
     const json edge = {{"id", static_cast<int64_t>(rep.edges)},
                        {"s", cx_id.at(e.source)},
                        {"t", cx_id.at(e.target)},
                        {"v", std::move(v)}};
-    out << (rep.edges ? ",\n" : "\n") << edge.dump();
+    out << (rep.edges ? ",\n" : "\n") << dump_json(edge);
     ++rep.edges;
     rep.records += records.size();
   }
@@ -186,9 +187,9 @@ void write_cx2(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, Edg
                                  {{"name", "edges"}, {"elementCount", rep.edges}},
                                  {{"name", "visualProperties"}, {"elementCount", 1}}});
   out << "]},\n"
-      << json{{"visualProperties", json::array({cx2_default_style("evidence")})}}.dump() << ",\n"
-      << json{{"metaData", meta}}.dump() << ",\n"
-      << json{{"status", json::array({{{"error", ""}, {"success", true}}})}}.dump() << "]\n";
+      << dump_json(json{{"visualProperties", json::array({cx2_default_style("evidence")})}}) << ",\n"
+      << dump_json(json{{"metaData", meta}}) << ",\n"
+      << dump_json(json{{"status", json::array({{{"error", ""}, {"success", true}}})}}) << "]\n";
 }
 
 }  // namespace grappi::detail

@@ -40,6 +40,7 @@
 #include "answer_json.hpp"
 #include "grounding_text.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -254,7 +255,7 @@ std::string offline_extraction_answer(const json &task) {
       }
     }
   }
-  return json{{"statements", std::move(statements)}}.dump();
+  return dump_json(json{{"statements", std::move(statements)}});
 }
 
 }  // namespace grappi::detail

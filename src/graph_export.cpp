@@ -14,6 +14,7 @@
 #include "export_rows.hpp"
 #include "grappi/error.hpp"
 #include "grappi/version.h"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -73,7 +74,7 @@ namespace detail {
 
 std::string number(double v) {
   json j = v;
-  return j.dump();  // the shortest text that reads back as the same double
+  return dump_json(j);  // the shortest text that reads back as the same double
 }
 
 std::vector<NodeRow> read_nodes(Db &db, const Keep &keep) {
@@ -174,7 +175,7 @@ void check_relations(detail::Db &db, const std::set<std::string> &wanted) {
 
 void write_jsonl(std::ostream &out, detail::Db &db, const std::vector<NodeRow> &nodes, EdgeCursor &edges,
                  ExportReport &rep) {
-  out << json{{"format", "grappi-jsonl"}, {"version", 1}, {"grappi", GRAPPI_VERSION_STRING}}.dump() << '\n';
+  out << dump_json(json{{"format", "grappi-jsonl"}, {"version", 1}, {"grappi", GRAPPI_VERSION_STRING}}) << '\n';
   Stmt aliases(db, "SELECT alias, source FROM aliases WHERE node_id = ? ORDER BY alias, source");
   for (const auto &n : nodes) {
     json j = {{"type", "node"},          {"id", n.external_id}, {"name", n.name}, {"label", n.label},
@@ -187,7 +188,7 @@ void write_jsonl(std::ostream &out, detail::Db &db, const std::vector<NodeRow> &
     while (aliases.step()) al.push_back(json::array({aliases.col_text(0), aliases.col_text(1)}));
     aliases.reset();
     if (!al.empty()) j["aliases"] = std::move(al);
-    out << j.dump() << '\n';
+    out << dump_json(j) << '\n';
     ++rep.nodes;
   }
   EdgeRow e;
@@ -199,7 +200,7 @@ void write_jsonl(std::ostream &out, detail::Db &db, const std::vector<NodeRow> &
     json rs = edges.records(e.id);
     rep.records += rs.size();
     if (!rs.empty()) j["records"] = std::move(rs);
-    out << j.dump() << '\n';
+    out << dump_json(j) << '\n';
     ++rep.edges;
   }
 }

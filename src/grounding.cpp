@@ -21,6 +21,7 @@
 #include "parallel.hpp"
 #include "text_util.hpp"
 #include "visibility.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -538,7 +539,7 @@ void Grounder::Impl::traverse(detail::ModelCalls &calls, const std::vector<doubl
         }
         v.score = it->second;
         v.status = answer.cached ? "cached" : "ok";
-        calls.remember_text(score_key(r, terms[k]), "ground.term", json{{"score", it->second}}.dump());
+        calls.remember_text(score_key(r, terms[k]), "ground.term", dump_json(json{{"score", it->second}}));
       }
     }
     for (uint32_t k : taken) {

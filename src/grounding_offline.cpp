@@ -14,6 +14,7 @@
 #include "grappi/error.hpp"
 #include "grounding_text.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -127,10 +128,10 @@ json judge_answer(const json &t) {
 
 std::string offline_grounding_answer(const json &task) {
   const std::string kind = json_string(task, "kind");
-  if (kind == "ground.summary") return summary_answer(task).dump();
-  if (kind == "ground.score") return score_answer(task).dump();
-  if (kind == "ground.pick") return pick_answer(task).dump();
-  if (kind == "ground.judge") return judge_answer(task).dump();
+  if (kind == "ground.summary") return dump_json(summary_answer(task));
+  if (kind == "ground.score") return dump_json(score_answer(task));
+  if (kind == "ground.pick") return dump_json(pick_answer(task));
+  if (kind == "ground.judge") return dump_json(judge_answer(task));
   throw Error(ErrorCode::invalid_argument, "offline grounding: unknown task kind '" + kind + "'");
 }
 

@@ -1,4 +1,5 @@
 #include "http.hpp"
+#include "text_util.hpp"
 
 #include <curl/curl.h>
 
@@ -80,7 +81,7 @@ std::string error_message(const std::string &body) {
   }
   if (j.is_object() && j.contains("message") && j["message"].is_string()) return j["message"].get<std::string>();
   if (j.is_object() && j.contains("detail") && j["detail"].is_string()) return j["detail"].get<std::string>();
-  std::string s = body.substr(0, 200);
+  std::string s = utf8_prefix(body, 200);
   for (auto &c : s)
     if (c == '\n' || c == '\r') c = ' ';
   return s;

@@ -13,6 +13,7 @@
 #include "answer_json.hpp"
 #include "grounding_text.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -57,7 +58,7 @@ std::string offline_hypothesis_answer(const json &task) {
                                {"pmids", json::array({both[0]})}});
       }
     }
-  return json{{"sentences", std::move(sentences)}}.dump();
+  return dump_json(json{{"sentences", std::move(sentences)}});
 }
 
 }  // namespace grappi::detail

@@ -25,6 +25,7 @@
 #include "importers.hpp"
 #include "text_reader.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -164,7 +165,7 @@ class Cx2Importer {
               attrs[key] = value;
           if (n.x && n.y) attrs["cx2_position"] = n.z ? json::array({*n.x, *n.y, *n.z}) : json::array({*n.x, *n.y});
         }
-        in.attributes = attrs.dump();
+        in.attributes = dump_json(attrs);
         const int64_t taxon =
             n.values.contains("taxon") && n.values["taxon"].is_number_integer() ? n.values["taxon"].get<int64_t>() : 0;
         id = w_.define_node(in, taxon);
@@ -206,7 +207,7 @@ class Cx2Importer {
         json ch = json::object();
         for (const auto &[key, value] : e.values.items())
           if (key.rfind("channel_", 0) == 0 && value.is_number()) ch[key.substr(8)] = value;
-        if (!ch.empty()) channels = ch.dump();
+        if (!ch.empty()) channels = dump_json(ch);
         if (e.values.contains("grappi_records")) records = json::parse(json_string(e.values, "grappi_records"), nullptr, false);
         if ((!evidence.empty() && !json::accept(evidence)) || !records.is_array()) {
           w_.bad_line(e.index + 1, "edge " + std::to_string(e.index + 1) + ": grappi_evidence or grappi_records is not valid JSON", opt_);
@@ -216,7 +217,7 @@ class Cx2Importer {
         json pmids = json::array();
         for (const auto &[key, value] : e.values.items())
           if (names_pmids(key)) collect_pmids(value, pmids);
-        if (!pmids.empty()) evidence = json{{"pmids", pmids}}.dump();
+        if (!pmids.empty()) evidence = dump_json(json{{"pmids", pmids}});
         records.push_back({{"line", e.index + 1},
                            {"record", {{"cx_id", e.id}, {"values", e.values}}},
                            {"raw", e.raw}});
@@ -228,7 +229,7 @@ class Cx2Importer {
         if (!r.is_object() || !r.contains("record")) continue;
         const json &rec = r["record"];
         w_.add_evidence(edge, r.contains("line") && r["line"].is_number_unsigned() ? r["line"].get<uint64_t>() : e.index + 1,
-                        rec.is_string() ? rec.get<std::string>() : rec.dump(), r.contains("raw") && r["raw"].is_string()
+                        rec.is_string() ? rec.get<std::string>() : dump_json(rec), r.contains("raw") && r["raw"].is_string()
                                                                                   ? r["raw"].get<std::string>()
                                                                                   : e.raw);
       }

@@ -12,6 +12,7 @@
 #include "import_writer.hpp"
 #include "importers.hpp"
 #include "text_reader.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -80,7 +81,7 @@ FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path
         n.size = int_field(j, "size");
         if (j.contains("attributes")) {
           if (!j["attributes"].is_object()) throw std::invalid_argument("\"attributes\" is not an object");
-          n.attributes = j["attributes"].dump();
+          n.attributes = dump_json(j["attributes"]);
         }
         const int64_t taxon = int_field(j, "taxon");
         std::vector<std::pair<std::string, std::string>> aliases;
@@ -107,11 +108,11 @@ FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path
         std::string channels, evidence;
         if (j.contains("channels")) {
           if (!j["channels"].is_object()) throw std::invalid_argument("\"channels\" is not an object");
-          channels = j["channels"].dump();
+          channels = dump_json(j["channels"]);
         }
         if (j.contains("evidence")) {
           if (!j["evidence"].is_object()) throw std::invalid_argument("\"evidence\" is not an object");
-          evidence = j["evidence"].dump();
+          evidence = dump_json(j["evidence"]);
         }
         std::vector<std::tuple<int64_t, std::string, std::string>> recs;
         if (j.contains("records")) {
@@ -119,7 +120,7 @@ FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path
           for (const auto &r : j["records"]) {
             if (!r.is_object() || !r.contains("record") || !r["record"].is_object())
               throw std::invalid_argument("a record without its \"record\" object");
-            recs.emplace_back(int_field(r, "line"), r["record"].dump(), text_field(r, "raw", false, "a record"));
+            recs.emplace_back(int_field(r, "line"), dump_json(r["record"]), text_field(r, "raw", false, "a record"));
           }
         }
         const int64_t a = w.reference_node(s, "Protein"), b = w.reference_node(t, "Protein");

@@ -26,6 +26,7 @@
 #include "mitab_parser.hpp"
 #include "text_reader.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -230,7 +231,7 @@ class MitabImporter {
     if (version_ >= 26)
       rec["roles"] = {{"biological_a", term_list(bio_a)}, {"biological_b", term_list(bio_b)},
                       {"experimental_a", term_list(exp_a)}, {"experimental_b", term_list(exp_b)}};
-    w_->add_evidence(edge, no, rec.dump(), line);
+    w_->add_evidence(edge, no, dump_json(rec), line);
     ++rows_;
     negative_ += negative ? 1 : 0;
     expanded_ += expansion.empty() ? 0 : 1;
@@ -281,7 +282,7 @@ class MitabImporter {
       json attrs = {{"mitab", {{"ids", json::array()}, {"type", term(x.type.empty() ? nullptr : &x.type.front())}}}};
       for (const auto &i : x.ids) attrs["mitab"]["ids"].push_back(i.db + ":" + i.id);
       for (const auto &i : x.alts) attrs["mitab"]["ids"].push_back(i.db + ":" + i.id);
-      n.attributes = attrs.dump();
+      n.attributes = dump_json(attrs);
       id = w_->define_node(n, taxon);
       ++created_;
       for (const auto &al : x.aliases)

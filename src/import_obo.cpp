@@ -15,6 +15,7 @@
 #include "importers.hpp"
 #include "obo_parser.hpp"
 #include "text_reader.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -95,7 +96,7 @@ FileReport import_obo_file(KnowledgeGraph::Impl &impl, const std::string &path, 
     n.name = t.name;
     n.label = "OntologyTerm";
     n.annotation = t.definition;
-    n.attributes = attributes_of(t, ontology).dump();
+    n.attributes = dump_json(attributes_of(t, ontology));
     const int64_t id = w.define_node(n);
     for (const auto &s : t.synonyms) w.add_alias(id, s.text, "obo:synonym:" + s.scope);
     for (const auto &a : t.alt_ids) w.add_alias(id, a, "obo:alt_id");

@@ -18,6 +18,7 @@
 #include "score.hpp"
 #include "grappi/error.hpp"
 #include "text_reader.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -488,7 +489,7 @@ FileReport Importer::run(const ImportSource &src, StringFormat format, const std
     Stmt ins(db_, "INSERT INTO datasets(name, path, file_size, sha256, format, string_version, options, imported_at) "
                   "VALUES(?,?,?,'',?,?,?,?)");
     ins.bind(1, base_name(src.path)).bind(2, src.path).bind(3, static_cast<int64_t>(reader_->file_size()))
-        .bind(4, to_string(format)).bind(5, rep_.string_version).bind(6, options.dump())
+        .bind(4, to_string(format)).bind(5, rep_.string_version).bind(6, dump_json(options))
         .bind(7, detail::utc_now()).run();
     dataset_ = db_.last_insert_rowid();
   }
@@ -539,7 +540,7 @@ FileReport Importer::run(const ImportSource &src, StringFormat format, const std
                            {"aliases_created", rep_.aliases_created},
                            {"score_conflicts", rep_.score_conflicts}};
   Stmt upd(db_, "UPDATE datasets SET sha256 = ?, taxon = ?, counts = ?, seconds = ? WHERE id = ?");
-  upd.bind(1, sha).bind(2, rep_.taxon).bind(3, counts.dump()).bind(4, rep_.seconds).bind(5, dataset_).run();
+  upd.bind(1, sha).bind(2, rep_.taxon).bind(3, dump_json(counts)).bind(4, rep_.seconds).bind(5, dataset_).run();
   sp.commit();
   if (format == StringFormat::info) refresh_info_taxa();
   progress("done", reader_->file_size());
@@ -784,7 +785,7 @@ void Importer::write_batches(BatchQueue &queue, const std::vector<std::string> &
   while (queue.pop(b)) {
     write_nodes(b.nodes);
     for (auto &r : b.relations) rel_ids.push_back(impl_.intern_relation(r));
-    for (auto &e : b.evidence) evidence.push_back(e.empty() ? std::string() : nlohmann::json{{"text", e}}.dump());
+    for (auto &e : b.evidence) evidence.push_back(e.empty() ? std::string() : dump_json(nlohmann::json{{"text", e}}));
     for (const EdgeRow &e : b.rows) {
       const std::string *ch = nullptr;
       if (nch) {

@@ -2,6 +2,7 @@
 #include "import_writer.hpp"
 
 #include "grappi/error.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
@@ -20,7 +21,7 @@ ImportWriter::ImportWriter(KnowledgeGraph::Impl &impl, const std::string &path, 
   sp_ = std::make_unique<Savepoint>(db_, "grappi_file");
   Stmt ins(db_, "INSERT INTO datasets(name, path, file_size, sha256, format, options, imported_at) VALUES(?,?,?,'',?,?,?)");
   ins.bind(1, base_name_of(path)).bind(2, path).bind(3, static_cast<int64_t>(file_size)).bind(4, kind)
-      .bind(5, options.dump()).bind(6, utc_now()).run();
+      .bind(5, dump_json(options)).bind(6, utc_now()).run();
   dataset_ = db_.last_insert_rowid();
   rep_.path = path;
   rep_.kind = kind;
@@ -256,7 +257,7 @@ FileReport ImportWriter::finish(const std::string &sha256, double seconds) {
                            {"aliases_created", rep_.aliases_created}};
   for (const auto &[k, v] : rep_.details) counts[k] = v;
   Stmt upd(db_, "UPDATE datasets SET sha256 = ?, counts = ?, seconds = ? WHERE id = ?");
-  upd.bind(1, sha256).bind(2, counts.dump()).bind(3, seconds).bind(4, dataset_).run();
+  upd.bind(1, sha256).bind(2, dump_json(counts)).bind(3, seconds).bind(4, dataset_).run();
   sp_->commit();
   return rep_;
 }

@@ -5,6 +5,7 @@
 #include "graph_impl.hpp"
 #include "grappi/error.hpp"
 #include "text_reader.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -346,7 +347,7 @@ int64_t KnowledgeGraph::add_node(const NodeInput &in) {
       .bind(3, in.label.empty() ? std::string("Protein") : in.label)
       .bind(4, in.annotation)
       .bind(5, in.size)
-      .bind(6, attrs.dump())
+      .bind(6, dump_json(attrs))
       .bind(7, detail::taxon_of(in.external_id))
       .run();
   int64_t id = impl_->db.last_insert_rowid();
@@ -394,7 +395,7 @@ int64_t KnowledgeGraph::add_edge(const EdgeInput &in) {
                     "add_edge: channel '" + c.name + "' score is outside [0,1]");
       ch[c.name] = c.score;
     }
-    ins.bind(6, ch.dump());
+    ins.bind(6, dump_json(ch));
   }
   if (in.pmids.empty() && in.evidence.empty()) {
     ins.bind_null(7);
@@ -402,7 +403,7 @@ int64_t KnowledgeGraph::add_edge(const EdgeInput &in) {
     nlohmann::json ev = nlohmann::json::object();
     if (!in.pmids.empty()) ev["pmids"] = in.pmids;
     if (!in.evidence.empty()) ev["text"] = in.evidence;
-    ins.bind(7, ev.dump());
+    ins.bind(7, dump_json(ev));
   }
   ins.run();
   int64_t id = impl_->db.last_insert_rowid();

@@ -20,6 +20,7 @@
 #include "grappi/error.hpp"
 #include "http.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -59,7 +60,7 @@ std::string OpenAIChatModel::identity() const {
   o << "openai:" << options_.base_url << "|" << options_.model << "|t=" << options_.temperature
     << "|seed=" << (options_.seed ? std::to_string(*options_.seed) : std::string("none"))
     << "|max=" << options_.max_tokens;
-  if (!options_.extra_body.empty()) o << "|extra=" << options_.extra_body.dump();
+  if (!options_.extra_body.empty()) o << "|extra=" << dump_json(options_.extra_body);
   return o.str();
 }
 
@@ -139,7 +140,7 @@ ChatResponse OpenAIChatModel::chat(const ChatRequest &request) {
   auto j = json::parse(r.body, nullptr, false);
   if (!j.is_object() || !j.contains("choices") || !j["choices"].is_array() || j["choices"].empty() ||
       !j["choices"][0].is_object())
-    throw Error(ErrorCode::llm, "malformed chat completion from " + url + ": " + r.body.substr(0, 200));
+    throw Error(ErrorCode::llm, "malformed chat completion from " + url + ": " + detail::utf8_prefix(r.body, 200));
   const auto &choice = j["choices"][0];
   ChatResponse out;
   if (choice.contains("message") && choice["message"].is_object()) {
@@ -351,7 +352,7 @@ ChatResponse ExtractiveModel::chat(const ChatRequest &request) {
     text += matched.empty() ? "No query term appears in the annotations of " + chain.substr(names[0].size() + 4) + "."
                             : "Query terms found: " + matched_list(matched) + ".";
     if (best_sim > 0) text += " Best query similarity " + detail::fixed(best_sim, 2) + ".";
-    out.content = json{{"explanation", text}, {"relevance_score", score}}.dump();
+    out.content = dump_json(json{{"explanation", text}, {"relevance_score", score}});
     return out;
   }
   throw Error(ErrorCode::invalid_argument, "extractive model: unknown task kind '" + kind + "'");

@@ -12,6 +12,7 @@
 #include "grappi/error.hpp"
 #include "parallel.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -387,7 +388,7 @@ std::unique_ptr<LsaEmbedder> LsaEmbedder::restore(const std::string &config, con
   take(m.v.data(), static_cast<std::size_t>(count) * dim * sizeof(float));
   if (e->lexical_) {
     if (at == state.size()) throw bad();
-    const std::string lexical_config = nlohmann::json::parse(config).value("lexical", nlohmann::json::object()).dump();
+    const std::string lexical_config = dump_json(nlohmann::json::parse(config).value("lexical", nlohmann::json::object()));
     try {
       e->lexical_ = HashingEmbedder::restore(lexical_config, state.substr(at));
     } catch (const Error &) {

@@ -80,6 +80,13 @@ PcstResult PCSTSolver::solve(std::size_t num_nodes, const double *prizes, std::s
                                                      std::to_string(edges[2 * e + static_cast<std::size_t>(s)]) +
                                                      ", outside 0.." + std::to_string(num_nodes) + "-1");
   }
+  // The solver adds prizes and costs (and doubles them in its events): their total must stay far
+  // from overflowing, or the objective comes out as nan.
+  double total = 0;
+  for (std::size_t i = 0; i < num_nodes; ++i) total += prizes[i];
+  for (std::size_t e = 0; e < num_edges; ++e) total += costs[e];
+  if (!(total <= 1e300))
+    throw Error(ErrorCode::invalid_argument, "pcst: the prizes and costs add up to more than 1e300; scale them down");
   if (o.root < -1 || (o.root >= 0 && static_cast<uint64_t>(o.root) >= num_nodes))
     throw Error(ErrorCode::invalid_argument, "pcst: root " + std::to_string(o.root) + " is not -1 or a node");
   if (o.num_clusters < 1) throw Error(ErrorCode::invalid_argument, "pcst: num_clusters must be at least 1");

@@ -10,6 +10,7 @@
 #include "json_lines.hpp"
 #include "text_reader.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -78,7 +79,7 @@ std::vector<std::string> string_list(const json &o, const char *key, const std::
   if (!v.is_array()) throw Error(ErrorCode::parse, where + ": \"" + key + "\" must be a list of strings");
   for (const json &x : v) {
     if (x.is_string()) out.push_back(x.get<std::string>());
-    else if (x.is_number_integer()) out.push_back(x.dump());
+    else if (x.is_number_integer()) out.push_back(dump_json(x));
     else if (x.is_boolean()) out.push_back(x.get<bool>() ? "true" : "false");
     else throw Error(ErrorCode::parse, where + ": \"" + key + "\" must be a list of strings");
   }
@@ -92,7 +93,7 @@ std::vector<QaQuestion> parse_jsonl(std::string_view s, const std::string &name)
     q.question = o.contains("question") && o["question"].is_string() ? o["question"].get<std::string>() : std::string();
     if (detail::trim_copy(q.question).empty()) throw Error(ErrorCode::parse, where + ": no \"question\" text");
     q.id = o.contains("id") && (o["id"].is_string() || o["id"].is_number_integer())
-               ? (o["id"].is_string() ? o["id"].get<std::string>() : o["id"].dump())
+               ? (o["id"].is_string() ? o["id"].get<std::string>() : dump_json(o["id"]))
                : where.substr(where.rfind(':') + 1);  // (its line)
     q.answers = string_list(o, "answers", where);
     q.options = string_list(o, "options", where);

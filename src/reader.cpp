@@ -15,6 +15,7 @@
 
 #include "gat_network.hpp"
 #include "grappi/error.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -334,7 +335,7 @@ void GatReader::save(KnowledgeGraph &kg, const std::string &name) const {
                {"options", options_json(options_)},
                {"parameters", parameters_.size()},
                {"info", info_}};
-  m.spec = spec.dump();
+  m.spec = dump_json(spec);
   m.data.resize(parameters_.size() * sizeof(double));
   std::memcpy(m.data.data(), parameters_.data(), m.data.size());
   kg.store_trained_model(m);

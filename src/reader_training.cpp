@@ -13,6 +13,7 @@
 #include "grappi/reader.hpp"
 #include "grappi/snapshot.hpp"
 #include "text_util.hpp"
+#include "grappi/json_text.hpp"
 
 namespace grappi {
 
@@ -131,7 +132,7 @@ ReaderTraining train_reader(KnowledgeGraph &kg, const std::vector<QaQuestion> &t
                                                  (o.scope == "subgraph" ? " (try the scope \"base\")" : ""));
   json options = {{"scope", o.scope}, {"retrieval", retrieval_json(o.ask)}};
   fingerprint.push_back(options);
-  out.fingerprint = detail::sha256_hex(fingerprint.dump());
+  out.fingerprint = detail::sha256_hex(dump_json(fingerprint));
   out.reader = GatReader::train(tr, va, o.gat, &out.report, o.progress);
   json &info = out.reader.info();
   info["scope"] = o.scope;

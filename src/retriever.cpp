@@ -69,7 +69,7 @@ Subgraph Retriever::khop(const std::vector<int64_t> &seed_ids, const KhopOptions
   }
   std::vector<Cand> cands;
   bool full = o.node_budget && order.size() >= o.node_budget;
-  for (std::size_t h = 1; h <= o.hops && !full; ++h) {
+  for (std::size_t h = 1; h <= o.hops && !full && !frontier.empty(); ++h) {  // (nothing new: done)
     next.clear();
     for (uint32_t u : frontier) {
       detail::candidates(g, u, f, cands);

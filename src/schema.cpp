@@ -204,9 +204,14 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
       db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
       sp.commit();
     }
-    // Databases made by 0.1.0 development builds lack the instance id the snapshot cache uses.
-    Stmt ins(db, "INSERT OR IGNORE INTO meta(key, value) VALUES('instance', ?)");
-    ins.bind(1, random_hex(16)).run();
+    // Databases made by 0.1.0 development builds lack the instance id the snapshot cache uses
+    // (written only then: an opening that writes would wait for another connection's writer).
+    Stmt has(db, "SELECT count(*) FROM meta WHERE key = 'instance'");
+    has.step();
+    if (has.col_int(0) == 0) {
+      Stmt ins(db, "INSERT OR IGNORE INTO meta(key, value) VALUES('instance', ?)");
+      ins.bind(1, random_hex(16)).run();
+    }
   }
 }
 

@@ -296,12 +296,19 @@ Path to_path(const GraphSnapshot &g, const Filter &f, bool weighted, const std::
 
 }  // namespace
 
+// The bounds of a search (README "Limits"): beyond them Yen's enumeration would run for hours.
+constexpr std::size_t kMaxPaths = 10000;
+constexpr std::size_t kMaxPathLength = 100;
+
 std::vector<Path> Retriever::shortest_paths(int64_t from, int64_t to, const ShortestPathOptions &o) const {
   const GraphSnapshot &g = *graph_;
   const uint32_t s = detail::index_or_throw(g, from, "paths"), t = detail::index_or_throw(g, to, "paths");
   if (s == t) throw Error(ErrorCode::invalid_argument, "paths: the two proteins are the same node");
-  if (o.k == 0) throw Error(ErrorCode::invalid_argument, "paths: k must be at least 1");
-  if (o.max_length == 0) throw Error(ErrorCode::invalid_argument, "paths: the maximum length must be at least 1 edge");
+  if (o.k == 0 || o.k > kMaxPaths)
+    throw Error(ErrorCode::invalid_argument, "paths: k must be 1 to " + std::to_string(kMaxPaths) + ", not " + std::to_string(o.k));
+  if (o.max_length == 0 || o.max_length > kMaxPathLength)
+    throw Error(ErrorCode::invalid_argument, "paths: the maximum length must be 1 to " + std::to_string(kMaxPathLength) +
+                                                 " edges, not " + std::to_string(o.max_length));
   const Filter f(g, o.filter, "paths");
   PathSearch search(g, f, o.weighted, t);
   std::vector<Path> out;

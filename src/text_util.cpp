@@ -139,6 +139,14 @@ std::string to_hex(const void *bytes, std::size_t n) {
   return out;
 }
 
+std::string utf8_prefix(std::string_view s, std::size_t max_bytes) {
+  if (s.size() <= max_bytes) return std::string(s);
+  std::size_t n = max_bytes;
+  // Back off continuation bytes (10xxxxxx), then the lead byte of the cut character.
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return std::string(s.substr(0, n));
+}
+
 std::string sha256_hex(std::string_view bytes) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int n = 0;

@@ -44,6 +44,9 @@ std::string channel_list(const std::vector<Channel> &channels, const char *assig
 std::string to_hex(const void *bytes, std::size_t n);
 /// Lower-case hex SHA-256 of bytes (all 64 digits).
 std::string sha256_hex(std::string_view bytes);
+/// At most `max_bytes` of `s`, cut before a UTF-8 character that would not fit whole (so that a
+/// clipped message stays valid UTF-8 when `s` was).
+std::string utf8_prefix(std::string_view s, std::size_t max_bytes);
 /// Random lower-case hex string of the given number of bytes (from std::random_device).
 std::string random_hex(std::size_t bytes);
 

@@ -88,7 +88,18 @@ float VectorIndex::score(const float *q, int64_t id, Metric metric) const {
   return score_of(q, a.norm(), v, norms_[static_cast<std::size_t>(it - ids_.begin())], dim(), metric);
 }
 
+namespace {
+// A query with nan or an infinity would rank every vector by nan: refused.
+void check_query(const float *q, std::size_t dim, const char *what) {
+  for (std::size_t i = 0; i < dim; ++i)
+    if (!std::isfinite(q[i]))
+      throw Error(ErrorCode::invalid_argument, std::string(what) + ": the query vector's component " + std::to_string(i) +
+                                                   " is not a finite number");
+}
+}  // namespace
+
 std::vector<SearchHit> VectorIndex::search(const float *q, std::size_t k, Metric metric) const {
+  check_query(q, dim(), "vector search");
   std::vector<SearchHit> hits;
   if (ids_.empty() || k == 0) return hits;
   const auto n = static_cast<Eigen::Index>(ids_.size()), d = static_cast<Eigen::Index>(dim());
@@ -113,6 +124,7 @@ std::vector<SearchHit> VectorIndex::search(const float *q, std::size_t k, Metric
 
 std::vector<SearchHit> VectorIndex::search_among(const float *q, const std::vector<int64_t> &candidates, std::size_t k,
                                                  Metric metric) const {
+  check_query(q, dim(), "vector search");
   std::vector<SearchHit> hits;
   hits.reserve(candidates.size());
   Eigen::Map<const Eigen::VectorXf> qv(q, static_cast<Eigen::Index>(dim()));
@@ -150,6 +162,7 @@ bool VectorIndex::has_hnsw() const { return hnsw_ != nullptr; }
 
 std::vector<SearchHit> VectorIndex::search_hnsw(const float *q, std::size_t k) const {
   if (!hnsw_) throw Error(ErrorCode::invalid_argument, "vector index: no HNSW graph (call build_hnsw first)");
+  check_query(q, dim(), "vector search");
   std::vector<SearchHit> hits;
   if (ids_.empty() || k == 0) return hits;
   const std::size_t d = dim();

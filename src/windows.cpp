@@ -23,7 +23,7 @@ void check_window_options(const WindowOptions &o, const VectorIndex *vectors) {
   if (o.k.empty() || std::any_of(o.k.begin(), o.k.end(), [](std::size_t k) { return k == 0; }))
     throw Error(ErrorCode::invalid_argument, "window: every k must be at least 1");
   if (o.window == 0) throw Error(ErrorCode::invalid_argument, "window: windows are numbered from 1");
-  if (o.query_weight < 0 || o.score_weight < 0 || o.query_weight + o.score_weight > 1)
+  if (!(o.query_weight >= 0) || !(o.score_weight >= 0) || !(o.query_weight + o.score_weight <= 1))
     throw Error(ErrorCode::invalid_argument, "window: query and score weights must be >= 0 and sum to at most 1");
   if (o.query_weight > 0 && (o.query.empty() || !vectors || o.query.size() != vectors->dim()))
     throw Error(ErrorCode::invalid_argument, "window: query blending needs a query vector of the index's dimension");

@@ -1,6 +1,7 @@
 /* C99 test of the C API: every function, including misuse. Prints "N passed, N failed". */
 #include <grappi/grappi.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,6 +312,11 @@ int main(int argc, char **argv) {
     fail_flag = 0;
     CHECK(grappi_graph_embed(g, &eo, &embedded) == GRAPPI_OK && embedded == 6600);
     CHECK(grappi_graph_search_vector(g, qv, 2, 3, hit_ids, hit_scores, 5, &n) == GRAPPI_OK && n == 3);
+    {
+      const float nan_query[2] = {NAN, 1.0f};
+      CHECK(grappi_graph_search_vector(g, nan_query, 2, 3, hit_ids, hit_scores, 5, &n) == GRAPPI_EINVAL);
+      CHECK(strstr(grappi_last_error_message(), "not a finite number") != NULL);
+    }
     CHECK(grappi_graph_search(g, "x", 3, hit_ids, hit_scores, 5, &n) == GRAPPI_EINVAL); /* callback model: no text queries */
     eo.embedder = "nonsense";
     CHECK(grappi_graph_embed(g, &eo, &embedded) == GRAPPI_EINVAL);
@@ -358,6 +364,17 @@ int main(int argc, char **argv) {
     CHECK(ro.event_order == GRAPPI_PCST_ORDER_DEFAULT);
     CHECK(grappi_graph_retrieve_json(g, question, &ro, &json) == GRAPPI_OK && json != NULL);
     CHECK(json && strstr(json, "\"objective\"") != NULL && strstr(json, "\"virtual_nodes\"") != NULL);
+    ro.hops = SIZE_MAX; /* stops when a hop reaches nothing new */
+    ro.node_budget = 0;
+    CHECK(grappi_graph_retrieve_json(g, question, &ro, &csv) == GRAPPI_OK && csv != NULL);
+    grappi_free(csv);
+    csv = NULL;
+    ro.hops = 2;
+    ro.node_budget = 2000;
+    ro.alpha = NAN;
+    ro.mode = "prize";
+    CHECK(grappi_graph_retrieve_json(g, question, &ro, &csv) == GRAPPI_EINVAL && csv == NULL);
+    ro.alpha = 1.0;
     ro.mode = "prize";
     ro.pruning = "STRONG";
     CHECK(grappi_graph_retrieve_csv(g, question, &ro, &csv) == GRAPPI_OK && csv != NULL);

@@ -318,7 +318,36 @@ paths --db $Y --from CDC28 --to CLB2 --max-len 0|maximum length
 search --db $H the|no usable terms
 explore --db $Y --protein CDC28 --query q --diversity 2|--diversity
 explore --db $Y --protein CDC28 --query q --diversity 0.2 --no-diversity|excludes
+paths --db $Y --from CDC28 --to CLB2 --k -1|not negative
+paths --db $Y --from CDC28 --to CLB2 --k 20000|k must be 1 to 10000
+khop --db $H --question kinase --hops -1|not negative
+retrieve --db $H --question kinase --hops -1 --node-budget 0|not negative
+explore --db $Y --protein CDC28 --query q --max-paths -1|not negative
+explore --db $Y --protein CDC28 --query q --max-len 100|max_length must be 1 to 12
+window --db $H --protein MAPT --query kinase --query-weight nan|finite
+neighbors --db $Y CDC28 --min-score nan|finite
+pagerank --db $Y --damping inf|finite
 EOF_CASES
+# A k-hop expansion stops when nothing new is reached, however many hops are asked.
+timeout 60 "$GRAPPI" khop --db "$H" --question "tau kinase" --hops 100000000 > /dev/null || fail "khop --hops 1e8 did not finish"
+# Reading commands open the database read-only: a read-only file reads, and a writer holding the
+# lock does not keep them waiting.
+mkdir "$T/ro" && cp "$Y" "$T/ro/y.db" && chmod 444 "$T/ro/y.db" && chmod 555 "$T/ro"
+"$GRAPPI" neighbors --db "$T/ro/y.db" CDC28 --limit 2 > /dev/null 2> "$T/err" || fail "a read-only database: $(cat "$T/err")"
+"$GRAPPI" info --db "$T/ro/y.db" --json > /dev/null || fail "info on a read-only database"
+chmod 755 "$T/ro"
+cp "$Y" "$T/locked.db"
+python3 - "$GRAPPI" "$T/locked.db" <<'PY'
+import sqlite3, subprocess, sys, time
+c = sqlite3.connect(sys.argv[2], isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+c.execute("UPDATE meta SET value = value WHERE key = 'generation'")
+for args in (["info", "--json"], ["neighbors", "CDC28", "--limit", "3"], ["paths", "--from", "CDC28", "--to", "CLB2", "--k", "2"]):
+    t = time.time()
+    r = subprocess.run([sys.argv[1], args[0], "--db", sys.argv[2]] + args[1:], capture_output=True, text=True)
+    assert r.returncode == 0 and time.time() - t < 10, (args, r.returncode, r.stderr[:200], time.time() - t)
+c.execute("ROLLBACK")
+PY
 # Output that cannot be written is a failure, not a silent success.
 if [ -w /dev/full ]; then
   for args in "neighbors --db $Y CDC28" "neighbors --db $Y CDC28 --json" "info --db $Y --json"; do
@@ -342,6 +371,17 @@ grep -q "window 40: CDC28 has [0-9]* neighbors; window 40 starts at rank 1171 (k
 "$GRAPPI" explore --db "$Y" --protein Q0010 --query "cell cycle" --json "$T/lonely.json" --quiet 2> "$T/err"
 grep -q "note: window 1: Q0010 has no neighbors" "$T/err" || fail "explore note: $(cat "$T/err")"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["paths"] == [] and any("no neighbors" in n for n in j["notes"]), j["notes"]' "$T/lonely.json"
+# A file name that is not UTF-8 is stored as given and written as valid JSON (U+FFFD) by every output.
+BADNAME="$T/intact-$(printf '\377\376').mitab27.tsv.gz"
+cp "$DATA/intact/intact_sample.mitab27.tsv.gz" "$BADNAME"
+"$GRAPPI" import --db "$T/u.db" "$BADNAME" --json > "$T/u-import.json" 2> "$T/err" || fail "import of a non-UTF-8 name: $(cat "$T/err")"
+"$GRAPPI" info --db "$T/u.db" --json > "$T/u-info.json" || fail "info --json on it"
+python3 - "$T/u-import.json" "$T/u-info.json" <<'PY'
+import json, sys
+for p in sys.argv[1:]:
+    text = open(p, encoding="utf-8").read()  # valid UTF-8, or this raises
+    assert "\ufffd" in json.dumps(json.loads(text), ensure_ascii=False), p
+PY
 printf 'not a database, just text\n' > "$T/text.db"
 rc=$(status_of "$GRAPPI" info --db "$T/text.db")
 [ "$rc" -eq 1 ] || fail "a file that is not a database exited $rc"

@@ -376,6 +376,20 @@ TEST_CASE("A reader trained over a knowledge base ranks the answers of unseen qu
   ao.reader = "bert";
   CHECK_THROWS_WITH_AS(grappi::ask(*b.kg, offline, test[0].question, ao), doctest::Contains("\"prize\" or \"gat\""),
                        grappi::Error);
+
+  // Embedded again with another model: the reader refuses the newer vectors, reads its own.
+  const std::string trained_on = stored[0]["info"]["embedding_model"];
+  grappi::HashingEmbedderOptions other;
+  other.dimension = 128;
+  grappi::EmbedOptions eo2;
+  eo2.neighbor_ranking = false;
+  b.kg->embed(*b.kg->hashing_embedder(other), eo2);
+  ao.reader = "gat";
+  ao.reader_name = "gat";
+  CHECK_THROWS_WITH_AS(grappi::ask(*b.kg, offline, test[0].question, ao), doctest::Contains("was trained on embeddings of"),
+                       grappi::Error);
+  ao.embedding_model = trained_on;
+  CHECK(grappi::ask(*b.kg, offline, test[0].question, ao).answer_entities.size() > 0);
 }
 
 TEST_CASE("train_reader refuses questions whose answers its subgraphs never hold") {

@@ -1,8 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "grappi/error.hpp"
+#include "grappi/json_text.hpp"
 #include "test_util.hpp"
 #include "text_reader.hpp"
+#include "text_util.hpp"
 
 using grappi::detail::LineReader;
 using grappi::detail::valid_utf8;
@@ -87,4 +91,19 @@ TEST_CASE("valid_utf8") {
   CHECK_FALSE(valid_utf8("\xed\xa0\x80"));         // surrogate
   CHECK_FALSE(valid_utf8("\xf4\x90\x80\x80"));     // above U+10FFFF
   CHECK_FALSE(valid_utf8("12345678\x80"));         // after the 8-byte fast path
+}
+
+TEST_CASE("Clipped text stays valid UTF-8 and every output survives invalid UTF-8") {
+  const std::string tau = "tau \xce\xb1\xce\xb2";  // "tau αβ": 4 + 2 + 2 bytes
+  CHECK(grappi::detail::utf8_prefix(tau, 5) == "tau ");
+  CHECK(grappi::detail::utf8_prefix(tau, 6) == "tau \xce\xb1");
+  CHECK(grappi::detail::utf8_prefix(tau, 7) == "tau \xce\xb1");
+  CHECK(grappi::detail::utf8_prefix(tau, 100) == tau);
+  CHECK(valid_utf8(grappi::detail::utf8_prefix(tau, 7)));
+  nlohmann::json j = {{"name", std::string("cut \xce")}, {"file", std::string("a\xff.tsv")}};
+  CHECK_THROWS(j.dump());
+  const std::string text = grappi::dump_json(j);
+  CHECK(valid_utf8(text));
+  CHECK(text.find("\xef\xbf\xbd") != std::string::npos);  // U+FFFD
+  CHECK(grappi::dump_json(j, 2).find("\n  \"file\"") != std::string::npos);
 }

@@ -268,7 +268,9 @@ TEST_CASE("Yen's k shortest simple paths agree with brute force on random small 
     }
     grappi::ShortestPathOptions bad;
     bad.k = 0;
-    CHECK_THROWS_WITH_AS(r.shortest_paths(ids[0], ids[n - 1], bad), doctest::Contains("k must be at least 1"), grappi::Error);
+    CHECK_THROWS_WITH_AS(r.shortest_paths(ids[0], ids[n - 1], bad), doctest::Contains("k must be 1 to 10000, not 0"), grappi::Error);
+    bad.k = std::size_t(-1);  // (a negative count wrapped round)
+    CHECK_THROWS_WITH_AS(r.shortest_paths(ids[0], ids[n - 1], bad), doctest::Contains("k must be 1 to 10000"), grappi::Error);
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "grappi/bel.hpp"
 #include "grappi/import.hpp"
+#include "grappi/json_text.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/ontology.hpp"
 #include "grappi/pcst.hpp"

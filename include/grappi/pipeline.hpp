@@ -33,10 +33,10 @@ struct ExploreOptions {
   std::vector<std::size_t> windows = {1};  ///< window numbers (1-based), each its own graph
   /// k per depth, depth M, relation and score filters, ranking blend (window number ignored).
   WindowOptions window;
-  std::size_t max_length = 4;            ///< L: path length in edges
+  std::size_t max_length = 4;            ///< L: path length in edges (1 to 12)
   /// Candidate paths kept over all windows: the best by the prior (see explain_top; ties:
   /// fewer edges, then the external ids), found by a bounded search over every path, so the
-  /// set does not depend on the order the graph lists neighbors in.
+  /// set does not depend on the order the graph lists neighbors in (1 to 1000000).
   std::size_t max_paths = 20000;
   /// Safety bound on the paths that search visits (it prunes prefixes that cannot beat the
   /// kept ones; this bound is reached only on very dense windows). A note says when it was.

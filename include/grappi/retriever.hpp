@@ -120,8 +120,8 @@ struct GRAPPI_CXX_API PathSet {
 
 /// Options of Retriever::shortest_paths.
 struct ShortestPathOptions {
-  std::size_t k = 10;          ///< paths wanted
-  std::size_t max_length = 4;  ///< at most this many edges
+  std::size_t k = 10;          ///< paths wanted (1 to 10000)
+  std::size_t max_length = 4;  ///< at most this many edges (1 to 100)
   bool weighted = false;  ///< false: by hop count; true: by the sum of -log(score)
   EdgeFilter filter;      ///< the edges followed
 };

@@ -28,7 +28,7 @@ struct AskArgs {
 void run(AskArgs &a) {
   const std::string question = a.question_flag.empty() ? a.question : a.question_flag;
   if (question.empty()) throw Error(ErrorCode::invalid_argument, "ask: give the question (QUESTION or --question)");
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::write);
   AskOptions o = a.o;
   o.retrieval = retrieval_options(a.r);
   o.embedding_model = a.r.model;
@@ -38,9 +38,9 @@ void run(AskArgs &a) {
   o.templates.load(a.system_template, a.answer_template, a.repair_template);
   auto model = chat_model_of(a.m, 1, "ask");
   const AskResult r = ask(g, *model, question, o);
-  if (!a.json.empty()) write_output(a.json, to_json(r).dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
-  if (!a.cx2.empty()) write_output(a.cx2, to_cx2(g, r).dump(1) + "\n");
+  if (!a.cx2.empty()) write_output(a.cx2, dump_json(to_cx2(g, r), 1) + "\n");
   if (a.quiet || a.json == "-" || a.report == "-" || a.cx2 == "-") return;
   if (r.status == "dry_run") {
     std::cout << "dry run: at most " << r.planned_calls << " model call(s), about " << r.planned_tokens
@@ -115,7 +115,7 @@ struct EvalQaArgs {
 
 void run_eval_qa(EvalQaArgs &a) {
   const std::vector<QaQuestion> questions = read_qa_questions(a.questions);
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::write);
   QaEvalOptions o = a.o;
   o.ask.retrieval = retrieval_options(a.r);
   o.ask.embedding_model = a.r.model;
@@ -124,10 +124,10 @@ void run_eval_qa(EvalQaArgs &a) {
   o.ask.use_cache = !a.no_cache;
   auto model = chat_model_of(a.m, 1, "eval qa");
   const QaEvalResult r = evaluate_qa(g, *model, questions, o);
-  if (!a.json.empty()) write_output(a.json, to_json(r).dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
   if (!a.per_question.empty()) {
     std::string lines;
-    for (const QaEvalRow &row : r.rows) lines += to_json(row).dump() + "\n";
+    for (const QaEvalRow &row : r.rows) lines += dump_json(to_json(row)) + "\n";
     write_output(a.per_question, lines);
   }
   if (a.quiet || a.json == "-" || a.per_question == "-") return;

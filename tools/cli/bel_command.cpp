@@ -32,7 +32,7 @@ void run_validate(const BelArgs &a) {
   BelOptions options;
   options.long_form = a.long_form;
   options.unknown_namespace_is_error = !a.allow_unknown;
-  if (!a.db.empty()) options.resolver = open_graph(a.db, false).bel_resolver();
+  if (!a.db.empty()) options.resolver = open_graph(a.db, Access::read).bel_resolver();
   std::vector<std::pair<std::string, BelDocument>> docs;
   for (const std::string &f : a.files) docs.emplace_back(f, read_document(f, options));
   if (!a.statements.empty()) {
@@ -50,7 +50,7 @@ void run_validate(const BelArgs &a) {
       out.push_back(std::move(j));
       errors += doc.errors();
     }
-    std::cout << (out.size() == 1 ? out[0] : out).dump(2) << '\n';
+    std::cout << dump_json((out.size() == 1 ? out[0] : out), 2) << '\n';
   } else {
     std::ostream &report = a.canonical ? std::cerr : std::cout;
     for (const auto &[name, doc] : docs) {

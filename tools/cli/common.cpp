@@ -42,10 +42,47 @@ std::shared_ptr<LanguageModel> chat_model_of(const ChatArgs &a, std::size_t conc
   return make_chat_model(spec);
 }
 
-KnowledgeGraph open_graph(const std::string &db, bool writable, int cache_mib) {
+void check_numbers(CLI::App &app) {
+  static const CLI::Validator non_negative(
+      [](std::string &v) -> std::string {
+        const auto start = v.find_first_not_of(" \t");
+        return start != std::string::npos && v[start] == '-' ? "a count, not negative: " + v : std::string();
+      },
+      "", "non-negative");
+  static const CLI::Validator finite(
+      [](std::string &v) -> std::string {
+        char *end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        return end != v.c_str() && !std::isfinite(x) ? "a finite number, not " + v : std::string();
+      },
+      "", "finite");
+  for (CLI::App *sub : app.get_subcommands({})) {
+    for (CLI::Option *opt : sub->get_options()) {
+      const std::string type = opt->get_type_name();
+      if (type.rfind("UINT", 0) == 0) opt->check(non_negative);
+      if (type.rfind("FLOAT", 0) == 0) opt->check(finite);
+    }
+    check_numbers(*sub);
+  }
+}
+
+KnowledgeGraph open_graph(const std::string &db, Access access, int cache_mib) {
   OpenOptions o;
-  o.create = writable;
+  o.create = access == Access::create;
+  o.read_only = access == Access::read;
   o.cache_mib = cache_mib;
+  try {
+    return KnowledgeGraph(db, o);
+  } catch (const Error &e) {
+    // A database of an older schema is upgraded by its first read-write opening; a reading
+    // command does that once rather than refuse it.
+    if (access != Access::read || e.code() != ErrorCode::database ||
+        std::string(e.what()).find("must be upgraded") == std::string::npos)
+      throw;
+  }
+  o.read_only = false;
+  { KnowledgeGraph upgrade(db, o); }
+  o.read_only = true;
   return KnowledgeGraph(db, o);
 }
 

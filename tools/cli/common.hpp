@@ -78,7 +78,10 @@ std::shared_ptr<LanguageModel> chat_model_of(const ChatArgs &a, std::size_t conc
 void add_db_option(CLI::App *cmd, std::string &db, bool create = false);
 
 /// Opens the database; `writable` also creates it when missing.
-KnowledgeGraph open_graph(const std::string &db, bool writable, int cache_mib = 64);
+/// How a command opens its database: `read` (read-only: never waits for a writer, works on a
+/// read-only file), `write` (an existing one), `create` (import only).
+enum class Access { read, write, create };
+KnowledgeGraph open_graph(const std::string &db, Access access, int cache_mib = 64);
 
 /// Edge scores on the command line: 0-1 as they are (1 means 1.0); above 1, a whole number on
 /// STRING's 0-1000 scale (700 = 0.7). Error(invalid_argument) naming the flag for anything else
@@ -111,6 +114,11 @@ struct RetrievalArgs {
 void add_retrieval_flags(CLI::App *cmd, RetrievalArgs &a, const std::string &model_flag = "--model");
 /// The options the flags give; Error(invalid_argument) for a bad --relation-weight.
 PcstRetrieveOptions retrieval_options(const RetrievalArgs &a);
+
+/// Adds to every option of every command taking unsigned whole numbers a check that refuses
+/// negative values (CLI11 would wrap "-1" to a huge count), and to every option taking real
+/// numbers one that refuses nan and infinities.
+void check_numbers(CLI::App &app);
 
 /// The one progress bar (stderr, only when it is a terminal): a stage name, done of total.
 class ProgressBar {

@@ -31,7 +31,7 @@ void run_build(CoocArgs &a) {
     if (!std::ifstream(f)) throw Error(ErrorCode::io, "cooc build: cannot read '" + f + "'");
     for (Document &d : read_documents(f, document_format(a.format))) docs.push_back(std::move(d));
   }
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::write);
   const EntityTagger tagger(g);  // (joins gene concepts to the proteins whose aliases hold their ids)
   const CoocGraph graph = build_cooccurrence(docs, o, &tagger);
   nlohmann::json j = to_json(graph);
@@ -41,7 +41,7 @@ void run_build(CoocArgs &a) {
     if (path.empty()) {
       // Next to the database, named by what it holds: the same graph imports once.
       std::ostringstream name;
-      name << a.db << ".cooc-" << std::hex << std::hash<std::string>{}(j.dump()) << ".jsonl";
+      name << a.db << ".cooc-" << std::hex << std::hash<std::string>{}(dump_json(j)) << ".jsonl";
       path = name.str();
     }
     imported = import_cooccurrence(g, graph, path);
@@ -49,7 +49,7 @@ void run_build(CoocArgs &a) {
                    {"already_imported", imported->already_imported}, {"edges_created", imported->edges_created},
                    {"nodes_created", imported->nodes_created}};
   }
-  if (!a.json.empty()) write_output(a.json, j.dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
   if (a.quiet || a.json == "-") return;
   std::cout << graph.documents << " document(s), " << graph.units << " unit(s) with a concept, " << graph.concepts.size()
             << " concept(s), " << graph.edges.size() << " edge(s) (" << cooccurrence_relation(graph.options) << ")";

@@ -32,7 +32,7 @@ void print_summary(const ExploreArgs &a, const ExploreResult &r, bool extractive
 
 void run(ExploreArgs &a) {
   auto model = chat_model_of(a.m, a.o.concurrency, "explore");
-  KnowledgeGraph g = open_graph(a.db, false, 256);
+  KnowledgeGraph g = open_graph(a.db, Access::write, 256);
 
   ExploreOptions o = a.o;
   o.query = a.query;
@@ -50,9 +50,9 @@ void run(ExploreArgs &a) {
   };
   const AgentPipeline pipe(g, model, a.embedding_model);
   const ExploreResult r = pipe.explore(a.protein, o);
-  if (!a.json.empty()) write_output(a.json, to_json(r).dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
-  if (!a.cx2.empty()) write_output(a.cx2, to_cx2(r).dump(1) + "\n");
+  if (!a.cx2.empty()) write_output(a.cx2, dump_json(to_cx2(r), 1) + "\n");
   const ExploreUsage &u = r.usage;
   for (const auto &n : r.notes) std::cerr << "grappi: note: " << n << '\n';
   if (o.dry_run && model->local()) {

@@ -68,11 +68,11 @@ void print_counts(const nlohmann::json &j) {
 void run(ExtractArgs &a) {
   const std::vector<Document> docs = read_inputs(a, "extract");
   auto model = chat_model_of(a.m, a.o.concurrency, "extract");
-  KnowledgeGraph g = open_graph(a.db, false);  // (an existing database: its names are the dictionary)
+  KnowledgeGraph g = open_graph(a.db, Access::write);  // (an existing database: its names are the dictionary)
   const Extractor extractor(g, *model, options_of(a));
   const ExtractionResult r = extractor.extract(docs);
   const nlohmann::json j = to_json(r);
-  if (!a.json.empty()) write_output(a.json, j.dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
   if (r.dry_run) {
     if (!a.quiet && a.json != "-")
       std::cout << "dry run: " << r.paragraphs.size() << " paragraph(s); at most " << r.estimated_calls
@@ -92,7 +92,7 @@ void run(ExtractArgs &a) {
       const std::string &first = !a.texts.empty() ? a.texts[0] : !a.biocs.empty() ? a.biocs[0] : a.corpora[0];
       name = "grappi extract: " + std::filesystem::path(first).filename().string();
     }
-    write_output(a.cx2, to_cx2(r, name, a.flagged).dump() + "\n");
+    write_output(a.cx2, dump_json(to_cx2(r, name, a.flagged)) + "\n");
   }
   std::optional<FileReport> imported;
   if (a.import) {
@@ -144,7 +144,7 @@ void run_eval(ExtractArgs &a) {
     if (a.db.empty()) throw Error(ErrorCode::invalid_argument, "eval extraction: --corpus needs --db FILE");
     const std::vector<Document> docs = read_inputs(a, "eval extraction");
     auto model = chat_model_of(a.m, a.o.concurrency, "eval extraction");
-    KnowledgeGraph g = open_graph(a.db, false);
+    KnowledgeGraph g = open_graph(a.db, Access::write);
     ExtractionOptions o = options_of(a);
     o.annotations_only = true;
     const Extractor extractor(g, *model, o);
@@ -178,7 +178,7 @@ void run_eval(ExtractArgs &a) {
   }
   if (out.empty())
     throw Error(ErrorCode::invalid_argument, "eval extraction: give a corpus (--corpus) or networks to audit (--reference)");
-  if (!a.json.empty()) write_output(a.json, out.dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json(out, 2) + "\n");
 }
 
 void add_model_flags(CLI::App *c, ExtractArgs &a) {

@@ -41,7 +41,7 @@ void run_import(const ImportArgs &a) {
   add(a.edges, "edges");
   add(a.detect, "detect");
   if (sources.empty()) throw Error(ErrorCode::invalid_argument, "import: name at least one file");
-  KnowledgeGraph g = open_graph(a.db, true, 256);
+  KnowledgeGraph g = open_graph(a.db, Access::create, 256);
   ImportOptions opt;
   opt.min_score = a.min_score;
   opt.skip_bad_lines = a.skip_bad_lines;
@@ -59,7 +59,7 @@ void run_import(const ImportArgs &a) {
   };
   const ImportReport rep = g.import(sources, opt);
   if (a.json) {
-    std::cout << to_json(rep).dump(2) << '\n';
+    std::cout << dump_json(to_json(rep), 2) << '\n';
     return;
   }
   std::vector<std::vector<std::string>> rows;
@@ -145,10 +145,10 @@ struct InfoArgs {
 };
 
 void run_info(const InfoArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   const GraphStats s = g.stats();
   if (a.json) {
-    std::cout << to_json(s).dump(2) << '\n';
+    std::cout << dump_json(to_json(s), 2) << '\n';
     return;
   }
   std::cout << "database: " << a.db << " (schema " << s.schema_version << ")\n"
@@ -184,10 +184,10 @@ struct ResolveArgs {
 };
 
 void run_resolve(const ResolveArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   const ResolveResult r = g.lookup(a.name);
   if (a.json) {
-    std::cout << to_json(r).dump(2) << '\n';
+    std::cout << dump_json(to_json(r), 2) << '\n';
     if (r.status != ResolveResult::Status::found) throw ExitStatus{kExitUsage};
     return;
   }
@@ -203,7 +203,7 @@ struct RemoveArgs {
 };
 
 void run_remove(const RemoveArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::write);
   g.remove_dataset(a.dataset);
   std::cout << "removed dataset " << a.dataset << '\n';
 }
@@ -246,7 +246,7 @@ struct NeighborsArgs {
 };
 
 void run_neighbors(const NeighborsArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   const int64_t id = g.resolve(a.protein);
   const auto snap = g.snapshot();
   NeighborFilter f;
@@ -258,7 +258,7 @@ void run_neighbors(const NeighborsArgs &a) {
   });
   if (a.limit && list.size() > a.limit) list.resize(a.limit);
   if (a.json) {
-    std::cout << to_json(*snap, id, list).dump(2) << '\n';
+    std::cout << dump_json(to_json(*snap, id, list), 2) << '\n';
     return;
   }
   const uint32_t self = *snap->index_of(id);
@@ -309,7 +309,7 @@ std::string record_summary(const EvidenceRecord &r) {
   if (j.contains("interaction_ids") && !j["interaction_ids"].empty()) out += j["interaction_ids"][0].get<std::string>();
   if (j.contains("pmids") && !j["pmids"].empty()) {
     out += "  PMID";
-    for (const auto &p : j["pmids"]) out += " " + p.dump();
+    for (const auto &p : j["pmids"]) out += " " + dump_json(p);
   }
   const std::string type = names("interaction_types"), method = names("detection_methods");
   if (!type.empty()) out += "  type " + type;
@@ -331,13 +331,13 @@ std::string record_summary(const EvidenceRecord &r) {
 }
 
 void run_edges(const EdgesArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   const int64_t x = g.resolve(a.a), y = g.resolve(a.b);
   const auto edges = g.edges_between(x, y);
   if (a.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto &e : edges) out.push_back(to_json(e));
-    std::cout << out.dump(2) << '\n';
+    std::cout << dump_json(out, 2) << '\n';
     return;
   }
   const auto na = g.node(x), nb = g.node(y);
@@ -380,7 +380,7 @@ struct ExportArgs {
 };
 
 void run_export(const ExportArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   ExportOptions o;
   o.format = export_format_from_name(a.format);
   o.relations = a.relations;

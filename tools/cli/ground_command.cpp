@@ -126,7 +126,7 @@ void run(GroundArgs &a) {
   const std::vector<Job> jobs = read_pairs(a);
   const std::vector<GroundingStrategy> strategies = strategies_of(a);
   auto model = chat_model_of(a.m, a.concurrency, "ground");
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::write);
   const GroundingOptions o = options_of(a, strategies.front());
   const Grounder grounder(g, *model, o);
   // Texts read once.
@@ -143,7 +143,7 @@ void run(GroundArgs &a) {
       j["text_file"] = jobs[i].file;
       out.push_back(std::move(j));
     }
-  if (!a.json.empty()) write_output(a.json, (out.size() == 1 ? out[0] : out).dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json((out.size() == 1 ? out[0] : out), 2) + "\n");
   if (a.quiet || a.json == "-") return;
   if (o.dry_run) {
     std::size_t calls = 0;
@@ -203,7 +203,7 @@ void run_eval(GroundArgs &a) {
   const std::vector<GroundingGold> gold = read_grounding_gold(a.pairs, &skipped);
   const auto texts = texts_by_pmid(a.text, a);
   auto model = chat_model_of(a.m, a.concurrency, "eval grounding");
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::write);
   const Grounder grounder(g, *model, options_of(a, strategies.front()));
   // Judges: OpenAI-compatible models on --base-url by name, or the offline judge.
   if (a.judges.size() > 2) throw Error(ErrorCode::invalid_argument, "eval grounding: give one or two --judge models");
@@ -220,7 +220,7 @@ void run_eval(GroundArgs &a) {
     judge_ptrs.push_back(judges.back().get());
   }
   const GroundingEvaluation ev = evaluate_grounding(grounder, gold, texts, strategies, a.concurrency, judge_ptrs);
-  if (!a.json.empty()) write_output(a.json, to_json(ev).dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json(to_json(ev), 2) + "\n");
   if (a.quiet || a.json == "-") return;
   std::cout << "gold: " << gold.size() << " pairs in papers (" << skipped << " rows without a PubMed id or type), "
             << ev.gold.size() << " with a text, " << ev.without_text << " without\n";

@@ -27,12 +27,12 @@ void run(HypothesizeArgs &a) {
     for (Document &d : read_documents(f, document_format(a.format))) docs.push_back(std::move(d));
   }
   auto model = chat_model_of(a.m, 1, "hypothesize");
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::write);
   HypothesisOptions o = a.o;
   o.use_cache = !a.no_cache;
   o.templates.load(a.system_template, a.explain_template);
   const HypothesisResult r = hypothesize(g, *model, a.source, a.target, docs, o);
-  if (!a.json.empty()) write_output(a.json, to_json(r).dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
   if (a.quiet || a.json == "-" || a.report == "-") return;
   std::cout << r.source_name << " - " << r.target_name << ": " << r.paths.size() << " path(s), " << r.rounds.size()
@@ -76,10 +76,10 @@ void run_eval(EvalArgs &a) {
   auto model = chat_model_of(a.m, 1, "eval hypotheses");
   const HypothesisEvalResult r = evaluate_hypotheses(docs, *model, o);
   const nlohmann::json j = to_json(r);
-  if (!a.json.empty()) write_output(a.json, j.dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
   if (!a.per_pair.empty()) {
     std::string lines;
-    for (const HypothesisEvalPair &p : r.pairs) lines += to_json(p, o.top).dump() + "\n";
+    for (const HypothesisEvalPair &p : r.pairs) lines += dump_json(to_json(p, o.top)) + "\n";
     write_output(a.per_pair, lines);
   }
   if (a.quiet || a.json == "-" || a.per_pair == "-") return;

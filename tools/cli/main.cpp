@@ -36,6 +36,7 @@ int main(int argc, char **argv) {
   add_ask(app);
   add_train_reader(app);
   add_eval(app);
+  check_numbers(app);
   try {
     app.parse(argc, argv);  // a command runs in its callback
   } catch (const ExitStatus &e) {

@@ -30,7 +30,7 @@ void print_terms(const json &terms, const char *distance_name) {
 std::string title(const json &t) { return t["external_id"].get<std::string>() + " " + t["name"].get<std::string>(); }
 
 void run_ontology(const OntologyArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   const int modes = int(a.ancestors) + int(a.descendants) + int(a.parents) + int(a.children) + int(!a.lca.empty());
   if (modes > 1)
     throw Error(ErrorCode::invalid_argument, "ontology: choose one of --ancestors, --descendants, --parents, --children, --lca");
@@ -50,7 +50,7 @@ void run_ontology(const OntologyArgs &a) {
   }
   const json j = ontology_json(g, q);
   if (a.json) {
-    std::cout << j.dump(2) << '\n';
+    std::cout << dump_json(j, 2) << '\n';
     return;
   }
   switch (q.kind) {
@@ -90,7 +90,7 @@ void run_ontology(const OntologyArgs &a) {
   const auto &attributes = j["attributes"];
   if (attributes.value("is_obsolete", false)) {
     std::cout << "OBSOLETE";
-    if (attributes.contains("replaced_by")) std::cout << "; replaced by " << attributes["replaced_by"].dump();
+    if (attributes.contains("replaced_by")) std::cout << "; replaced by " << dump_json(attributes["replaced_by"]);
     std::cout << "\n";
   }
   if (attributes.contains("namespace")) std::cout << "namespace: " << attributes["namespace"].get<std::string>() << "\n";

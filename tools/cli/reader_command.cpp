@@ -19,9 +19,9 @@ struct TrainReaderArgs {
 };
 
 void list_readers(const TrainReaderArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   const nlohmann::json readers = stored_readers(g);
-  if (!a.json.empty()) write_output(a.json, readers.dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json(readers, 2) + "\n");
   if (a.quiet || a.json == "-") return;
   std::vector<std::vector<std::string>> rows;
   for (const auto &r : readers) {
@@ -42,7 +42,7 @@ void run(TrainReaderArgs &a) {
   if (a.train.empty()) throw Error(ErrorCode::invalid_argument, "train-reader: give the training questions (--train FILE)");
   const std::vector<QaQuestion> train = read_qa_questions(a.train);
   const std::vector<QaQuestion> valid = a.valid.empty() ? std::vector<QaQuestion>{} : read_qa_questions(a.valid);
-  KnowledgeGraph g = open_graph(a.db, false);  // (never creates one: a mistyped path is an error)
+  KnowledgeGraph g = open_graph(a.db, Access::write);  // (never creates one: a mistyped path is an error)
   ReaderTrainOptions o = a.o;
   o.ask.retrieval = retrieval_options(a.r);
   o.ask.embedding_model = a.r.model;
@@ -61,7 +61,7 @@ void run(TrainReaderArgs &a) {
     std::cout << " (" << fmt(e.seconds, 2) << " s)\n" << std::flush;
   };
   const ReaderTraining t = train_reader(g, train, valid, o);
-  if (!a.json.empty()) write_output(a.json, to_json(t).dump(2) + "\n");
+  if (!a.json.empty()) write_output(a.json, dump_json(to_json(t), 2) + "\n");
   if (!talk) return;
   std::cout << "reader '" << o.name << "' stored: " << t.report.train_examples << " training and " << t.report.valid_examples
             << " validation subgraph(s), " << t.skipped << " question(s) left out (no gold answer among their "

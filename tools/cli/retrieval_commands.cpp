@@ -18,7 +18,7 @@ struct EmbedArgs {
 
 void run_embed(const EmbedArgs &a) {
   if (a.embedder == "openai" && a.model.empty()) throw Error(ErrorCode::invalid_argument, "embed: --embedder openai needs --model");
-  KnowledgeGraph g = open_graph(a.db, false, 256);
+  KnowledgeGraph g = open_graph(a.db, Access::write, 256);
   EmbedderSpec spec;
   spec.kind = a.embedder;
   spec.dimension = a.dimension;
@@ -48,13 +48,14 @@ struct SearchArgs {
 };
 
 void run_search(const SearchArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  // (--hnsw stores the index it builds for the next search)
+  KnowledgeGraph g = open_graph(a.db, a.hnsw ? Access::write : Access::read);
   const auto q = g.query_vector(a.text, a.model);
   const auto vec = g.vectors(a.model, a.hnsw);
   const auto hits = a.hnsw ? vec->search_hnsw(q.data(), a.k) : vec->search(q.data(), a.k);
   const auto snap = g.snapshot();
   if (a.json) {
-    std::cout << to_json(*snap, hits).dump(2) << '\n';
+    std::cout << dump_json(to_json(*snap, hits), 2) << '\n';
     return;
   }
   std::vector<std::vector<std::string>> rows;
@@ -107,7 +108,7 @@ struct WindowArgs {
 };
 
 void run_window(const WindowArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   WindowOptions o;
   o.k = parse_k(a.k);
   o.depth = a.depth;
@@ -124,11 +125,11 @@ void run_window(const WindowArgs &a) {
     if (!w.note.empty()) std::cerr << "grappi: window " << w.index << ": " << w.note << '\n';
   if (a.json) {
     if (ws.size() == 1) {
-      std::cout << to_json(r->graph(), ws[0]).dump(2) << '\n';
+      std::cout << dump_json(to_json(r->graph(), ws[0]), 2) << '\n';
     } else {
       auto arr = nlohmann::json::array();
       for (const auto &w : ws) arr.push_back(to_json(r->graph(), w));
-      std::cout << arr.dump(2) << '\n';
+      std::cout << dump_json(arr, 2) << '\n';
     }
     return;
   }
@@ -175,7 +176,7 @@ struct PathsArgs {
 };
 
 void run_paths(const PathsArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   ShortestPathOptions o;
   o.k = a.k;
   o.max_length = a.max_length;
@@ -186,7 +187,7 @@ void run_paths(const PathsArgs &a) {
   const auto r = g.retriever();
   const auto paths = r->shortest_paths(from, to, o);
   if (a.json) {
-    std::cout << to_json(r->graph(), paths).dump(2) << '\n';
+    std::cout << dump_json(to_json(r->graph(), paths), 2) << '\n';
     return;
   }
   if (paths.empty()) std::cout << "no path of at most " << a.max_length << " edges\n";
@@ -228,7 +229,7 @@ struct KhopArgs {
 };
 
 void run_khop(const KhopArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   const auto q = g.query_vector(a.question, a.model);
   KhopOptions o;
   o.hops = a.hops;
@@ -243,7 +244,7 @@ void run_khop(const KhopArgs &a) {
   if (a.csv) {
     std::cout << to_gretriever_csv(s, sub.subgraph, [&](int64_t id) { return KnowledgeGraph::node_text(*g.node(id)); });
   } else if (a.json) {
-    std::cout << to_json(s, sub).dump(2) << '\n';
+    std::cout << dump_json(to_json(s, sub), 2) << '\n';
   } else {
     std::cout << "seeds:";
     for (const auto &h : sub.seeds) std::cout << ' ' << s.name(*s.index_of(h.id));
@@ -286,7 +287,7 @@ struct PageRankArgs {
 };
 
 void run_pagerank(const PageRankArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   PageRankOptions o;
   for (const auto &s : a.seeds) o.seeds.push_back(g.resolve(s));
   o.damping = a.damping;
@@ -297,7 +298,7 @@ void run_pagerank(const PageRankArgs &a) {
   const PageRankResult res = r->pagerank(o);
   const auto top = res.top(r->graph(), a.top);
   if (a.json) {
-    std::cout << to_json(r->graph(), top).dump(2) << '\n';
+    std::cout << dump_json(to_json(r->graph(), top), 2) << '\n';
     return;
   }
   std::cout << (o.seeds.empty() ? "global" : "personalised") << " PageRank, " << res.iterations << " iterations"
@@ -332,7 +333,7 @@ struct RetrieveArgs {
 };
 
 void run_retrieve(RetrieveArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, false);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
   const PcstRetrieveOptions o = retrieval_options(a.r);
   const auto q = g.query_vector(a.question, a.r.model);
   const auto r = g.retriever(a.r.model);
@@ -344,7 +345,7 @@ void run_retrieve(RetrieveArgs &a) {
     return;
   }
   if (a.json) {
-    std::cout << to_json(s, res).dump(2) << '\n';
+    std::cout << dump_json(to_json(s, res), 2) << '\n';
     return;
   }
   std::cout << "seeds:";
@@ -450,7 +451,7 @@ void run_pcst(const PcstArgs &a) {
   if (a.json) {
     auto j = to_json(r, o);
     j["solve_seconds"] = secs;  // the solver only, the instance already loaded
-    std::cout << j.dump() << '\n';
+    std::cout << dump_json(j) << '\n';
     return;
   }
   std::cout << "objective " << r.objective << "\nnet worth " << r.net_worth << "\nnodes " << r.nodes.size() << " of "
