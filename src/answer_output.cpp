@@ -2,6 +2,7 @@
 #include <map>
 #include <sstream>
 
+#include "text_util.hpp"
 #include "answer_json.hpp"
 #include "cx2.hpp"
 #include "grappi/answer.hpp"
@@ -50,11 +51,7 @@ std::string pubmed_links(const std::string &text) {
   return out + text.substr(i);
 }
 
-std::string cell(std::string s) {
-  for (char &c : s)
-    if (c == '|' || c == '\n' || c == '\r') c = ' ';
-  return s;
-}
+std::string cell(const std::string &s) { return detail::markdown_text(s); }
 
 }  // namespace
 
@@ -113,7 +110,7 @@ std::string to_markdown(const AskResult &r) {
   if (r.offline) out << "> " << kOfflineNote << ".\n\n";
   if (r.status != "ok") out << "Status: " << r.status << (r.error.empty() ? "" : " (" + r.error + ")") << "\n\n";
   out << "## Answer\n\n";
-  for (const AnswerSentence &s : r.sentences) out << "- " << pubmed_links(s.text) << " — *" << s.status << "*\n";
+  for (const AnswerSentence &s : r.sentences) out << "- " << pubmed_links(cell(s.text)) << " — *" << s.status << "*\n";
   if (r.sentences.empty()) out << "(no answer)\n";
   const bool gat = r.reader == "gat";
   out << "\n## Answer entities\n\n";

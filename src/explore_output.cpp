@@ -72,15 +72,7 @@ json path_json(const ExploreResult &r, const ExplainedPath &p) {
   return j;
 }
 
-std::string md_escape(const std::string &s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '|') o += "\\|";
-    else if (c == '\n') o += ' ';
-    else o += c;
-  }
-  return o;
-}
+std::string md_escape(const std::string &s) { return detail::markdown_text(s); }
 
 }  // namespace
 

@@ -388,7 +388,7 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
       source.push_back(&ps);
     }
   // Grounding first (no model), then the requests.
-  detail::parallel_for(r.paragraphs.size(), m.opt.concurrency, [&](std::size_t k) {
+  detail::parallel_for(r.paragraphs.size(), std::min(m.opt.concurrency, detail::ModelCalls::kMaxConcurrency), [&](std::size_t k) {
     ExtractionParagraph &p = r.paragraphs[k];
     std::vector<EntityMention> e = m.tagger.tag(*source[k]);
     if (m.opt.annotations_only)

@@ -717,7 +717,7 @@ std::vector<std::vector<GroundingResult>> Grounder::ground(const std::vector<Gro
                                                            const std::vector<GroundingStrategy> &strategies,
                                                            std::size_t concurrency) const {
   std::vector<std::vector<GroundingResult>> out(jobs.size());
-  detail::parallel_for(jobs.size(), std::max<std::size_t>(1, concurrency), [&](std::size_t i) {
+  detail::parallel_for(jobs.size(), std::clamp<std::size_t>(concurrency, 1, detail::ModelCalls::kMaxConcurrency), [&](std::size_t i) {
     for (GroundingStrategy s : strategies) out[i].push_back(impl_->run(jobs[i].text, jobs[i].protein_a, jobs[i].protein_b, s));
   });
   return out;

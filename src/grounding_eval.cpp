@@ -228,7 +228,8 @@ GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vect
       st.use_cache = grounder.options().use_cache;
       calls.push_back(std::make_unique<detail::ModelCalls>(kg, *j, st));
     }
-    detail::parallel_for(ev.cases.size(), std::max<std::size_t>(1, concurrency), [&](std::size_t k) {
+    detail::parallel_for(ev.cases.size(), std::clamp<std::size_t>(concurrency, 1, detail::ModelCalls::kMaxConcurrency),
+                         [&](std::size_t k) {
       GroundingCase &c = ev.cases[k];
       if (c.relation == "exact") {
         c.verdict = "tie";

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -25,9 +26,31 @@ void global_init() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+// A response body larger than this is cut off (a server streaming without end would otherwise
+// grow memory without limit).
+constexpr std::size_t kMaxBody = std::size_t{64} << 20;
+
 std::size_t on_body(char *p, std::size_t size, std::size_t n, void *user) {
-  static_cast<std::string *>(user)->append(p, size * n);
+  auto *body = static_cast<std::string *>(user);
+  if (body->size() + size * n > kMaxBody) return 0;  // (curl stops with CURLE_WRITE_ERROR)
+  body->append(p, size * n);
   return size * n;
+}
+
+// The bearer token among the request's headers (to keep it out of every message), or "".
+std::string bearer_token(const std::vector<std::string> &headers) {
+  for (const std::string &h : headers)
+    if (h.rfind("Authorization: Bearer ", 0) == 0) {
+      const std::string key = h.substr(22);
+      return key.size() >= 8 ? key : std::string();
+    }
+  return {};
+}
+
+void redact(std::string &text, const std::string &secret) {
+  if (secret.empty()) return;
+  for (std::size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at))
+    text.replace(at, secret.size(), "[redacted]");
 }
 
 std::size_t on_header(char *p, std::size_t size, std::size_t n, void *user) {
@@ -95,6 +118,20 @@ std::string bearer_header(const std::string &env_var) {
 HttpResponse post_json(const std::string &url, const std::string &body, const std::vector<std::string> &headers,
                        const RetryPolicy &policy, int *attempts, bool return_client_errors) {
   global_init();
+  const auto scheme = [&](const char *s) {
+    const std::size_t n = std::strlen(s);
+    if (url.size() < n) return false;
+    for (std::size_t i = 0; i < n; ++i)
+      if (std::tolower(static_cast<unsigned char>(url[i])) != s[i]) return false;
+    return true;
+  };
+  if (!scheme("http://") && !scheme("https://"))
+    throw Error(ErrorCode::invalid_argument, "the server URL '" + url + "' is not http:// or https://");
+  for (double t : {policy.timeout_seconds, policy.connect_timeout_seconds})
+    if (!(t > 0 && t <= 86400))
+      throw Error(ErrorCode::invalid_argument, "a timeout must be more than 0 and at most 86400 seconds, not " +
+                                                   std::to_string(t));
+  const std::string secret = bearer_token(headers);
   std::mt19937 rng(std::random_device{}());
   std::uniform_real_distribution<double> jitter(0.75, 1.0);
   std::string last_problem;
@@ -126,12 +163,17 @@ HttpResponse post_json(const std::string &url, const std::string &body, const st
     curl_easy_setopt(c, CURLOPT_USERAGENT, "grappi");
     CURLcode rc = curl_easy_perform(c);
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r.status);
+    redact(r.body, secret);  // a server that echoes the request's Authorization header
     curl_slist_free_all(hl);
     curl_easy_cleanup(c);
     bool retry;
     double wait = -1;
-    if (rc != CURLE_OK) {
+    if (rc == CURLE_WRITE_ERROR && r.body.size() + CURL_MAX_WRITE_SIZE > kMaxBody) {
+      last_problem = "the response is larger than " + std::to_string(kMaxBody >> 20) + " MiB";
+      retry = false;
+    } else if (rc != CURLE_OK) {
       last_problem = std::string(err[0] ? err : curl_easy_strerror(rc));
+      redact(last_problem, secret);
       retry = true;
     } else if (r.status >= 200 && r.status < 300) {
       return r;

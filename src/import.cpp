@@ -2,6 +2,7 @@
 // importer of each format (importers.hpp).
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 
@@ -128,7 +129,10 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
       else if (format == "cx2") report.files.push_back(detail::import_cx2_file(*impl_, path, options));
       else report.files.push_back(detail::import_edge_list_file(*impl_, path, options));
     }
-  impl_->bump_generation();
+  // (files imported before with the same content and options change nothing: the snapshot and
+  // its cache stay valid)
+  if (std::any_of(report.files.begin(), report.files.end(), [](const FileReport &f) { return !f.already_imported; }))
+    impl_->bump_generation();
   tx.commit();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;

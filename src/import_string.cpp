@@ -890,7 +890,8 @@ ImportReport detail::import_string_files(KnowledgeGraph::Impl &impl, const std::
   Savepoint tx(impl.db, "grappi_import");
   Importer imp(impl, options);
   for (const auto &j : jobs) report.files.push_back(imp.run(j.src, j.format, j.columns));
-  impl.bump_generation();
+  if (std::any_of(report.files.begin(), report.files.end(), [](const FileReport &f) { return !f.already_imported; }))
+    impl.bump_generation();
   tx.commit();
   report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return report;

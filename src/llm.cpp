@@ -155,12 +155,19 @@ ChatResponse OpenAIChatModel::chat(const ChatRequest &request) {
   bool have_usage = false;
   if (j.contains("usage") && j["usage"].is_object()) {
     const auto &u = j["usage"];
+    // A server's counts are not trusted: negative ones count 0, absurd ones 10^12 (totals and
+    // budgets add them up).
+    const auto tokens = [](const json &v) -> int64_t {
+      constexpr int64_t most = 1000000000000;
+      if (v.is_number_unsigned()) return static_cast<int64_t>(std::min<uint64_t>(v.get<uint64_t>(), most));
+      return std::clamp<int64_t>(v.get<int64_t>(), 0, most);
+    };
     if (u.contains("prompt_tokens") && u["prompt_tokens"].is_number_integer()) {
-      out.prompt_tokens = u["prompt_tokens"].get<int64_t>();
+      out.prompt_tokens = tokens(u["prompt_tokens"]);
       have_usage = true;
     }
     if (u.contains("completion_tokens") && u["completion_tokens"].is_number_integer())
-      out.completion_tokens = u["completion_tokens"].get<int64_t>();
+      out.completion_tokens = tokens(u["completion_tokens"]);
   }
   if (!have_usage) {  // servers that do not report usage: estimate
     for (const auto &m : request.messages) out.prompt_tokens += estimate_tokens(m.content);

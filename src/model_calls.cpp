@@ -18,7 +18,8 @@ ModelCalls::ModelCalls(KnowledgeGraph &kg, LanguageModel &model, Settings settin
 std::size_t ModelCalls::threads() const {
   std::size_t t = settings_.concurrency;
   if (model_.max_concurrency()) t = std::min(t, model_.max_concurrency());
-  return std::max<std::size_t>(1, t);
+  // (a server takes a few requests at a time; thousands of threads would only exhaust the machine)
+  return std::clamp<std::size_t>(t, 1, kMaxConcurrency);
 }
 
 std::string ModelCalls::key(const std::string &kind, const ChatRequest &req) const {

@@ -76,6 +76,8 @@ class ModelCalls {
   bool local() const { return local_; }
   /// Worker threads for this model: min(concurrency, the model's own limit), at least 1.
   std::size_t threads() const;
+  /// Model calls in flight at most, whatever is asked.
+  static constexpr std::size_t kMaxConcurrency = 64;
   LanguageModel &model() const { return model_; }
 
   /// Cache key: SHA-256 of the model identity, template version, kind and the whole request.

@@ -7,13 +7,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <exception>
 #include <limits>
-#include <mutex>
 #include <set>
-#include <thread>
 
 #include "gat_network.hpp"
+#include "parallel.hpp"
 #include "grappi/error.hpp"
 #include "grappi/json_text.hpp"
 
@@ -70,30 +68,6 @@ GatReaderOptions options_from(const json &j) {
   return o;
 }
 
-// Runs f(i) for i < count on up to `threads` threads (i = t, t + T, ...); f writes only its own slots.
-template <class F>
-void parallel(std::size_t count, unsigned threads, F &&f) {
-  const std::size_t T = std::min<std::size_t>(count, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
-  if (T <= 1) {
-    for (std::size_t i = 0; i < count; ++i) f(i);
-    return;
-  }
-  std::vector<std::thread> pool;
-  std::exception_ptr failed;
-  std::mutex mu;
-  for (std::size_t t = 0; t < T; ++t)
-    pool.emplace_back([&, t] {
-      try {
-        for (std::size_t i = t; i < count; i += T) f(i);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mu);
-        if (!failed) failed = std::current_exception();
-      }
-    });
-  for (auto &th : pool) th.join();
-  if (failed) std::rethrow_exception(failed);
-}
-
 // Rank (1-based) of the first answer among the nodes by score, the question's entities left out
 // (0: none ranked).
 std::size_t first_rank(const std::vector<double> &score, const GatInput &in, const std::vector<std::size_t> &answers) {
@@ -131,7 +105,8 @@ class Inputs {
     for (const ReaderExample *x : xs) cells += x->graph.nodes.size() * L.features;
     if (cells <= (std::size_t{32} << 20)) {
       built_.resize(xs.size());
-      parallel(xs.size(), threads, [&](std::size_t i) { built_[i] = detail::gat_input(xs[i]->graph, L, rel, "graph reader"); });
+      detail::parallel_for(xs.size(), threads ? threads : detail::hardware_threads(),
+                           [&](std::size_t i) { built_[i] = detail::gat_input(xs[i]->graph, L, rel, "graph reader"); });
     }
   }
   std::size_t size() const { return xs_.size(); }
@@ -180,6 +155,7 @@ GatReader GatReader::train(const std::vector<ReaderExample> &train, const std::v
   for (const ReaderExample &x : valid) check_example(x, dim, "validation example");
   GatReader r = initial(dim, std::move(relations), o);
   const GatLayout L(dim, r.relations_.size(), o);
+  const std::size_t threads = o.threads ? o.threads : detail::hardware_threads();
 
   // The split: the validation set given, else a seeded share of the training examples.
   std::vector<const ReaderExample *> tr, va;
@@ -220,7 +196,7 @@ GatReader GatReader::train(const std::vector<ReaderExample> &train, const std::v
       const std::size_t B = std::min(o.batch, order.size() - b);
       std::vector<std::vector<double>> grads(B);
       std::vector<double> losses(B);
-      parallel(B, o.threads, [&](std::size_t k) {
+      detail::parallel_for(B, threads, [&](std::size_t k) {
         const std::size_t i = order[b + k];
         std::seed_seq seq{o.seed, uint64_t(epoch), uint64_t(i)};
         std::mt19937_64 rng(seq);
@@ -247,7 +223,7 @@ GatReader GatReader::train(const std::vector<ReaderExample> &train, const std::v
     if (!va.empty()) {
       std::vector<double> vl(va.size());
       std::vector<std::size_t> ranks(va.size());
-      parallel(va.size(), o.threads, [&](std::size_t i) {
+      detail::parallel_for(va.size(), threads, [&](std::size_t i) {
         GatInput scratch;
         const GatInput &in = valid_in.input(i, scratch);
         vl[i] = detail::gat_loss(L, p, o.negative_slope, in, valid_in.example(i).answers, 0, nullptr, nullptr);

@@ -139,6 +139,23 @@ std::string to_hex(const void *bytes, std::size_t n) {
   return out;
 }
 
+std::string markdown_text(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '|': o += "\\|"; break;
+      case '\n':
+      case '\r': o += ' '; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '&': o += "&amp;"; break;
+      default: o += c;
+    }
+  }
+  return o;
+}
+
 std::string utf8_prefix(std::string_view s, std::size_t max_bytes) {
   if (s.size() <= max_bytes) return std::string(s);
   std::size_t n = max_bytes;

@@ -47,6 +47,10 @@ std::string sha256_hex(std::string_view bytes);
 /// At most `max_bytes` of `s`, cut before a UTF-8 character that would not fit whole (so that a
 /// clipped message stays valid UTF-8 when `s` was).
 std::string utf8_prefix(std::string_view s, std::size_t max_bytes);
+/// Text from names, answers or files made safe for a Markdown report: on one line (newlines as
+/// blanks), table bars escaped, and '<', '>', '&' as entities so that a name holding HTML
+/// (`<script>`) is shown, never run, by a Markdown viewer.
+std::string markdown_text(std::string_view s);
 /// Random lower-case hex string of the given number of bytes (from std::random_device).
 std::string random_hex(std::size_t bytes);
 

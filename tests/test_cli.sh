@@ -382,6 +382,11 @@ for p in sys.argv[1:]:
     text = open(p, encoding="utf-8").read()  # valid UTF-8, or this raises
     assert "\ufffd" in json.dumps(json.loads(text), ensure_ascii=False), p
 PY
+# A name holding a terminal escape sequence is shown, not obeyed, in a table.
+printf 'a\tb\n\033[31mRED\033[0m\tPLAIN\n' > "$T/esc.tsv"
+"$GRAPPI" import --db "$T/esc.db" --edges "$T/esc.tsv" > /dev/null
+"$GRAPPI" neighbors --db "$T/esc.db" PLAIN > "$T/esc.txt"
+grep -q "RED" "$T/esc.txt" && ! grep -q "$(printf '\033')" "$T/esc.txt" || fail "an escape sequence reached the terminal: $(cat -v "$T/esc.txt")"
 printf 'not a database, just text\n' > "$T/text.db"
 rc=$(status_of "$GRAPPI" info --db "$T/text.db")
 [ "$rc" -eq 1 ] || fail "a file that is not a database exited $rc"

@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <set>
 
@@ -436,6 +438,47 @@ TEST_CASE("HTTP model: 429 with Retry-After / 500 then success / a timeout and a
     CHECK(j["failed_paths"].size() == r.failed.size());
     CHECK(j["paths"].empty());
   }
+}
+
+TEST_CASE("HTTP model: a hostile server cannot leak the key or break the counts" * doctest::test_suite("threads")) {
+  ::setenv("GRAPPI_TEST_SECRET_KEY", "sk-test-0123456789abcdef", 1);
+  std::atomic<int> n{0};
+  HttpServer s([&](const HttpRequest &r) {
+    if (n++ == 0) {  // an error page that echoes the request's headers
+      const auto auth = r.headers.count("authorization") ? r.headers.at("authorization") : std::string("?");
+      return reply(401, "{\"error\": {\"message\": \"bad key: " + auth + "\"}}");
+    }
+    return reply(200, R"({"choices": [{"message": {"content": "ok"}, "finish_reason": "stop"}],
+                          "usage": {"prompt_tokens": -5, "completion_tokens": 18446744073709551615}})");
+  });
+  auto mo = model_options(s);
+  mo.api_key_env = "GRAPPI_TEST_SECRET_KEY";
+  mo.max_retries = 0;
+  grappi::OpenAIChatModel model(mo);
+  grappi::ChatRequest req;
+  req.messages = {{"user", "hello"}};
+  try {
+    (void)model.chat(req);
+    FAIL("a 401 did not fail");
+  } catch (const grappi::Error &e) {
+    const std::string m = e.what();
+    CHECK(m.find("0123456789abcdef") == std::string::npos);
+    CHECK(m.find("[redacted]") != std::string::npos);
+  }
+  const grappi::ChatResponse ok = model.chat(req);
+  CHECK(ok.prompt_tokens == 0);                       // negative: 0
+  CHECK(ok.completion_tokens == 1000000000000);       // absurd: capped
+  ::unsetenv("GRAPPI_TEST_SECRET_KEY");
+
+  grappi::OpenAIChatOptions file_url = mo;
+  file_url.base_url = "file:///etc";
+  CHECK_THROWS_WITH_AS(grappi::OpenAIChatModel(file_url).chat(req), doctest::Contains("not http:// or https://"), grappi::Error);
+  grappi::OpenAIChatOptions no_timeout = mo;
+  no_timeout.timeout_seconds = 0;
+  CHECK_THROWS_WITH_AS(grappi::OpenAIChatModel(no_timeout).chat(req), doctest::Contains("timeout must be more than 0"),
+                       grappi::Error);
+  no_timeout.timeout_seconds = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_AS(grappi::OpenAIChatModel(no_timeout).chat(req), grappi::Error);
 }
 
 TEST_CASE("HTTP model: a server without JSON mode / and the concurrency limit" * doctest::test_suite("threads")) {

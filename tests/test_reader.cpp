@@ -107,3 +107,9 @@ TEST_CASE("Clipped text stays valid UTF-8 and every output survives invalid UTF-
   CHECK(text.find("\xef\xbf\xbd") != std::string::npos);  // U+FFFD
   CHECK(grappi::dump_json(j, 2).find("\n  \"file\"") != std::string::npos);
 }
+
+TEST_CASE("Markdown text from names is shown and never run") {
+  CHECK(grappi::detail::markdown_text("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;");
+  CHECK(grappi::detail::markdown_text("a|b\nc\rd & e") == "a\\|b c d &amp; e");
+  CHECK(grappi::detail::markdown_text("TP53 (human)") == "TP53 (human)");
+}

@@ -25,8 +25,9 @@ void add_chat_flags(CLI::App *c, ChatArgs &a, const std::string &offline) {
   c->add_option("--api-key-env", chat.api_key_env, "Environment variable holding the API key (never logged)");
   c->add_option("--temperature", chat.temperature, "Sampling temperature");
   c->add_option("--seed", chat.seed, "Sampling seed sent to the server");
-  c->add_option("--timeout", chat.timeout_seconds, "Seconds per request");
-  c->add_option("--retries", chat.max_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx");
+  c->add_option("--timeout", chat.timeout_seconds, "Seconds per request")->check(CLI::Range(0.001, 86400.0));
+  c->add_option("--retries", chat.max_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx")
+      ->check(CLI::Range(0, 100));
   c->add_flag("--no-json-mode", a.no_json_mode, "Do not send response_format json_object");
 }
 
@@ -166,7 +167,15 @@ void print_table(const std::vector<std::string> &head, const std::vector<std::ve
     for (std::size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], std::min<std::size_t>(r[i].size(), 60));
   const auto line = [&](const std::vector<std::string> &r) {
     for (std::size_t i = 0; i < r.size(); ++i) {
-      const std::string cell = r[i].size() > 60 ? r[i].substr(0, 57) + "..." : r[i];
+      std::string cell = r[i];
+      if (cell.size() > 60) {
+        std::size_t cut = 57;  // (on a character boundary)
+        while (cut > 0 && (static_cast<unsigned char>(cell[cut]) & 0xC0) == 0x80) --cut;
+        cell = cell.substr(0, cut) + "...";
+      }
+      // A name holding terminal escape sequences is shown, not obeyed.
+      for (char &ch : cell)
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
       std::cout << std::left << std::setw(static_cast<int>(w[i])) << cell << (i + 1 < r.size() ? "  " : "");
     }
     std::cout << '\n';

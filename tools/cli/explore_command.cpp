@@ -107,7 +107,7 @@ void add_explore(CLI::App &app) {
   c->add_option("--score-weight", o.window.score_weight, "Blend the edge score into the window ranking");
   c->add_option("--embedding-model", a->embedding_model, "Embedding model for ranking (default: the latest)");
   add_chat_flags(c, a->m, "extractive summaries, no model");
-  c->add_option("--concurrency", o.concurrency, "Model calls in flight");
+  c->add_option("--concurrency", o.concurrency, "Model calls in flight")->check(CLI::Range(1, 64));
   c->add_option("--max-calls", o.max_calls, "Stop after this many model calls (partial result, marked)");
   c->add_option("--max-tokens", o.max_tokens, "Stop after this many prompt + completion tokens (partial result, marked)");
   c->add_flag("--dry-run", o.dry_run, "Print the number of model calls and estimated prompt tokens; send nothing");

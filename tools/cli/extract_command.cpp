@@ -186,7 +186,7 @@ void add_model_flags(CLI::App *c, ExtractArgs &a) {
   c->add_option("--format", a.format, "Force the input format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
   c->add_option("--document", a.document, "Only this document of the input (id, PubMed id or PMC id)");
   add_chat_flags(c, a.m, "the rule table, not a language model");
-  c->add_option("--concurrency", o.concurrency, "Paragraphs in flight")->check(CLI::PositiveNumber);
+  c->add_option("--concurrency", o.concurrency, "Paragraphs in flight")->check(CLI::Range(1, 64));
   c->add_option("--max-calls", o.max_calls, "Model-call budget of the run (0: none)");
   c->add_option("--max-tokens", o.max_tokens, "Token budget of the run (0: none)");
   c->add_flag("--no-cache", a.no_cache, "Neither read nor write the response cache");

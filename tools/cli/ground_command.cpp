@@ -262,7 +262,7 @@ void add_grounding_flags(CLI::App *c, GroundArgs &a) {
   c->add_option("--rag-k", o.rag_k, "rag: terms scored")->check(CLI::PositiveNumber);
   c->add_option("--random-seed", o.seed, "random: the order's seed");
   add_chat_flags(c, a.m, "extractive summaries and word-overlap scores, not a language model");
-  c->add_option("--concurrency", a.concurrency, "Pairs grounded at once (and model calls in flight)")->check(CLI::PositiveNumber);
+  c->add_option("--concurrency", a.concurrency, "Pairs grounded at once (and model calls in flight)")->check(CLI::Range(1, 64));
   c->add_option("--max-calls", o.max_calls, "Model-call budget per grounding (0: none)");
   c->add_option("--max-tokens", o.max_tokens, "Token budget per grounding (0: none)");
   c->add_flag("--no-cache", a.no_cache, "Neither read nor write the response cache");
