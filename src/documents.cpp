@@ -3,6 +3,7 @@
 #include "grappi/documents.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <regex>
 
@@ -217,7 +218,12 @@ std::vector<Document> parse_pubtator(std::string_view s, const std::string &name
                          f[1].find_first_not_of("0123456789") == std::string_view::npos &&
                          f[2].find_first_not_of("0123456789") == std::string_view::npos;
     if (!numbers) continue;  // a relation line (PMID, type, id, id[, novelty]): not a mention
-    const std::size_t start = std::stoul(std::string(f[1])), end = std::stoul(std::string(f[2]));
+    std::size_t start = 0, end = 0;
+    for (const auto &[text, value] : {std::pair{f[1], &start}, std::pair{f[2], &end}}) {
+      const auto r = std::from_chars(text.data(), text.data() + text.size(), *value);
+      if (r.ec != std::errc() || r.ptr != text.data() + text.size())
+        throw Error(ErrorCode::parse, where + ": the annotation offset " + std::string(text.substr(0, 30)) + " is too large");
+    }
     if (end < start) throw Error(ErrorCode::parse, where + ": the annotation ends (" + std::string(f[2]) + ") before it starts");
     DocumentAnnotation a;
     a.text = std::string(f[3]);
