@@ -106,7 +106,11 @@ struct Ranking {
   std::unordered_map<int64_t, bool> partner;          // node -> joined to an asked entity
   std::unordered_map<int64_t, double> reader;         // node -> the graph reader's score (reader "gat")
   bool before(int64_t x, int64_t y) const {
-    if (!reader.empty() && reader.at(x) != reader.at(y)) return reader.at(x) > reader.at(y);
+    if (!reader.empty()) {
+      const auto sx = reader.find(x), sy = reader.find(y);  // (every subgraph node is scored)
+      const double a = sx == reader.end() ? -1 : sx->second, b = sy == reader.end() ? -1 : sy->second;
+      if (a != b) return a > b;
+    }
     if (partner.at(x) != partner.at(y)) return partner.at(x);
     return position.at(x) < position.at(y);
   }

@@ -21,7 +21,6 @@ using CVec = Eigen::Map<const VectorXd>;
 using Vec = Eigen::Map<VectorXd>;
 
 double softplus(double s) { return std::max(s, 0.0) + std::log1p(std::exp(-std::abs(s))); }
-double sigmoid(double s) { return s >= 0 ? 1 / (1 + std::exp(-s)) : std::exp(s) / (1 + std::exp(s)); }
 
 // A dropout scale matrix: each entry 0 with probability p, else 1 / (1 - p).
 MatrixXd dropout_mask(Eigen::Index rows, Eigen::Index cols, double p, std::mt19937_64 &rng) {
@@ -150,6 +149,8 @@ GatInput gat_input(const ReaderGraph &g, const GatLayout &L, const std::vector<s
   }
   return in;
 }
+
+double sigmoid(double s) { return s >= 0 ? 1 / (1 + std::exp(-s)) : std::exp(s) / (1 + std::exp(s)); }
 
 std::vector<double> gat_initial_parameters(const GatLayout &L, uint64_t seed) {
   std::vector<double> p(L.total, 0.0);

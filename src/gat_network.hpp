@@ -56,6 +56,9 @@ struct GatInput {
 GatInput gat_input(const ReaderGraph &graph, const GatLayout &layout, const std::vector<std::string> &relations,
                    const std::string &what);
 
+/// The logistic function, without overflow for large |s|.
+double sigmoid(double s);
+
 /// Glorot-uniform weights, zero biases.
 std::vector<double> gat_initial_parameters(const GatLayout &layout, uint64_t seed);
 

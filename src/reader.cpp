@@ -283,10 +283,7 @@ std::vector<double> GatReader::score(const ReaderGraph &graph) const {
   detail::GatPass pass(L, parameters_, options_.negative_slope);
   const Eigen::VectorXd s = pass.forward(in, 0, nullptr);
   std::vector<double> out(static_cast<std::size_t>(s.size()));
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const double x = s[Eigen::Index(i)];
-    out[i] = x >= 0 ? 1 / (1 + std::exp(-x)) : std::exp(x) / (1 + std::exp(x));
-  }
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = detail::sigmoid(s[Eigen::Index(i)]);
   return out;
 }
 
