@@ -102,6 +102,20 @@ char *copy_out(const std::string &s) {
   return p;
 }
 
+// A report and, when asked for, the JSON beside it: both copied, or neither.
+void copy_report(const std::string &json, const std::string &html, char **out_json, char **out_html) {
+  char *h = copy_out(html);
+  if (out_json) {
+    try {
+      *out_json = copy_out(json);
+    } catch (...) {
+      std::free(h);
+      throw;
+    }
+  }
+  *out_html = h;
+}
+
 grappi::KnowledgeGraph &graph_of(grappi_graph *g, const char *fn) {
   if (!g || !g->kg) invalid(std::string(fn) + ": graph is NULL");
   return *g->kg;
@@ -502,6 +516,22 @@ grappi_status grappi_graph_resolve(grappi_graph *g, const char *name, int64_t *o
   });
 }
 
+grappi_status grappi_graph_complete_json(grappi_graph *g, const char *prefix, size_t limit, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_complete_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    require(prefix != nullptr, fn, "prefix is NULL");
+    require(limit <= 100, fn, "limit must be at most 100");
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto &m : kg.complete(prefix, limit ? limit : 10))
+      out.push_back({{"id", m.id}, {"name", m.name}, {"external_id", m.external_id}, {"matched", m.matched}, {"matched_by", m.matched_by}});
+    *out_json = copy_out(grappi::dump_json(nlohmann::json{{"completions", out}}));
+    return GRAPPI_OK;
+  });
+}
+
 grappi_status grappi_graph_neighbors(grappi_graph *g, int64_t id, double min_score, int64_t *out_ids, double *out_scores,
                                      size_t capacity, size_t *out_count) {
   return guard([&]() -> grappi_status {
@@ -855,6 +885,23 @@ grappi_status grappi_graph_explore_json(grappi_graph *g, int64_t root, const cha
   });
 }
 
+grappi_status grappi_graph_explore_report(grappi_graph *g, int64_t root, const char *query, const grappi_explore_options *opts,
+                                          char **out_json, char **out_html) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_explore_report";
+    require(out_html != nullptr, fn, "out_html is NULL");
+    *out_html = nullptr;
+    if (out_json) *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const grappi_explore_options o = read_options(opts, fn);
+    const grappi::ExploreOptions eo = explore_options(o, query, fn);
+    grappi::AgentPipeline pipe(kg, chat_model(o, fn));
+    const grappi::ExploreResult r = pipe.explore(root, eo);
+    copy_report(out_json ? grappi::dump_json(grappi::to_json(r)) : std::string(), grappi::to_html(r), out_json, out_html);
+    return GRAPPI_OK;
+  });
+}
+
 grappi_status grappi_graph_explore(grappi_graph *g, const char *protein, const char *query,
                                    const grappi_explore_options *opts, char **out_json) {
   return guard([&]() -> grappi_status {
@@ -1091,6 +1138,35 @@ grappi_status grappi_graph_ask_json(grappi_graph *g, const char *question, const
     const grappi::AskOptions a = ask_options(retrieve, o, fn);
     const auto model = chat_model(o, fn);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::ask(kg, *model, q, a))));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_ask_report(grappi_graph *g, const char *question, const grappi_retrieve_options *retrieve,
+                                      const grappi_ask_options *opts, char **out_json, char **out_html) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_ask_report";
+    require(out_html != nullptr, fn, "out_html is NULL");
+    *out_html = nullptr;
+    if (out_json) *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string q = text(question, fn, "question");
+    const grappi_ask_options o = read_options(opts, fn);
+    const grappi::AskOptions a = ask_options(retrieve, o, fn);
+    const auto model = chat_model(o, fn);
+    const grappi::AskResult r = grappi::ask(kg, *model, q, a);
+    copy_report(out_json ? grappi::dump_json(grappi::to_json(r)) : std::string(), grappi::to_html(kg, r), out_json, out_html);
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_report_html(const char *view_json, char **out_html) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_report_html";
+    require(out_html != nullptr, fn, "out_html is NULL");
+    *out_html = nullptr;
+    require(view_json != nullptr, fn, "view_json is NULL");
+    *out_html = copy_out(grappi::html_report(view_json));
     return GRAPPI_OK;
   });
 }

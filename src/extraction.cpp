@@ -409,7 +409,7 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
     return r;
   }
   detail::ModelCalls calls(m.kg, m.model,
-                           {m.opt.templates.version, m.opt.use_cache, m.opt.max_calls, m.opt.max_tokens, m.opt.concurrency});
+                           {m.opt.templates.version, m.opt.use_cache, m.opt.max_calls, m.opt.max_tokens, m.opt.concurrency, {}});
   std::vector<std::vector<ExtractedStatement>> per(r.paragraphs.size());
   detail::parallel_for(r.paragraphs.size(), calls.threads(),
                        [&](std::size_t k) { per[k] = m.run(calls, r.paragraphs[k], k, r.usage); });

@@ -412,7 +412,7 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
     paths_text += line + "\n";
     task_paths.push_back(r.paths[i].names);
   }
-  detail::ModelCalls calls(kg, model, {o.templates.version, o.use_cache, o.max_calls, o.max_tokens, 1});
+  detail::ModelCalls calls(kg, model, {o.templates.version, o.use_cache, o.max_calls, o.max_tokens, 1, {}});
   std::string feedback;
   std::size_t best_rework = SIZE_MAX;
   for (std::size_t round = 0; round < o.rounds; ++round) {

@@ -68,6 +68,12 @@ std::string ModelCalls::reason() const {
 
 ModelCalls::Reply ModelCalls::send(const ChatRequest &req, StageUsage &usage) {
   Reply r;
+  if (settings_.cancel && settings_.cancel()) {
+    stop("cancelled by the caller");
+    r.skipped = true;
+    r.error = "cancelled by the caller";
+    return r;
+  }
   if (local_) {  // not a language model: no budget, counted apart
     try {
       r.response = model_.chat(req);

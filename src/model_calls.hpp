@@ -8,6 +8,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -66,6 +67,7 @@ class ModelCalls {
     std::size_t max_calls = 0;     ///< 0: no call budget
     int64_t max_tokens = 0;        ///< 0: no token budget (prompt + completion)
     std::size_t concurrency = 8;   ///< requests in flight (also bounded by the model)
+    std::function<bool()> cancel;  ///< polled before each request: true stops the run (skipped, "cancelled by the caller")
   };
 
   ModelCalls(KnowledgeGraph &kg, LanguageModel &model, Settings settings);

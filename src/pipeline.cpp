@@ -95,6 +95,7 @@ ExploreResult AgentPipeline::explore(int64_t root, const ExploreOptions &opt) co
   settings.max_calls = opt.max_calls;
   settings.max_tokens = opt.max_tokens;
   settings.concurrency = opt.concurrency;
+  settings.cancel = opt.cancel;
   detail::ModelCalls calls(*s_->graph, model, settings);
   if (opt.dry_run) {
     detail::plan_calls(ctx, run, calls);

@@ -192,3 +192,40 @@ int64_t KnowledgeGraph::resolve(std::string_view name) const {
 }
 
 }  // namespace grappi
+
+namespace grappi {
+
+std::vector<NameCompletion> KnowledgeGraph::complete(std::string_view prefix, std::size_t limit) const {
+  std::string p = detail::trim_copy(prefix);
+  limit = std::min<std::size_t>(limit, 100);
+  std::vector<NameCompletion> out;
+  if (p.empty() || limit == 0) return out;
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  auto &db = impl_->db;
+  // Every text beginning with p (any ASCII case) sorts in [p, p + 0xFF) under NOCASE: UTF-8 has
+  // no 0xFF byte. The NOCASE indexes on names, aliases and external ids serve the ranges.
+  const std::string upper = p + '\xff';
+  std::set<int64_t> seen;
+  const auto collect = [&](const char *sql, const char *how) {
+    if (out.size() >= limit) return;
+    Stmt st(db, sql);
+    st.bind(1, p).bind(2, upper).bind(3, static_cast<int64_t>(4 * limit));
+    while (st.step() && out.size() < limit) {
+      const int64_t id = st.col_int(0);
+      if (!seen.insert(id).second) continue;
+      out.push_back({id, st.col_text(1), st.col_text(2), st.col_text(3), how});
+    }
+  };
+  collect("SELECT id, name, external_id, name FROM nodes WHERE name >= ?1 COLLATE NOCASE AND name < ?2 COLLATE NOCASE "
+          "ORDER BY length(name), name, id LIMIT ?3",
+          "name");
+  collect("SELECT n.id, n.name, n.external_id, a.alias FROM aliases a JOIN nodes n ON n.id = a.node_id "
+          "WHERE a.alias >= ?1 COLLATE NOCASE AND a.alias < ?2 COLLATE NOCASE ORDER BY length(a.alias), a.alias, n.id LIMIT ?3",
+          "alias");
+  collect("SELECT id, name, external_id, external_id FROM nodes WHERE external_id >= ?1 COLLATE NOCASE AND "
+          "external_id < ?2 COLLATE NOCASE ORDER BY length(external_id), external_id LIMIT ?3",
+          "external_id");
+  return out;
+}
+
+}  // namespace grappi

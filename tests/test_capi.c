@@ -403,6 +403,14 @@ int main(int argc, char **argv) {
       CHECK(csv && strstr(csv, "\"answer_entities\"") != NULL && strstr(csv, "\"status\":\"supported\"") != NULL);
       grappi_free(csv);
       csv = NULL;
+      {
+        char *html = NULL;
+        CHECK(grappi_graph_ask_report(g, question, NULL, &ao, &csv, &html) == GRAPPI_OK && csv != NULL && html != NULL);
+        CHECK(html && strstr(html, "Answer</h2>") != NULL);
+        grappi_free(csv);
+        grappi_free(html);
+        csv = NULL;
+      }
       ao.relation_weights = "string.physical";
       CHECK(grappi_graph_ask_json(g, question, NULL, &ao, &csv) == GRAPPI_EINVAL && csv == NULL);
       CHECK(strstr(grappi_last_error_message(), "relation=weight") != NULL);
@@ -519,6 +527,33 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_explore(g, "cdc28", "cell cycle kinase", NULL, &json) == GRAPPI_OK && json != NULL); /* by name */
     grappi_free(json);
     json = NULL;
+    /* The HTML report beside the JSON, or alone; a view made elsewhere; name completion. */
+    {
+      char *html = NULL;
+      CHECK(grappi_graph_explore_report(g, cdc28, "cell cycle kinase", &xo, &json, &html) == GRAPPI_OK);
+      CHECK(json && strstr(json, "\"paths\"") != NULL);
+      CHECK(html && strncmp(html, "<!DOCTYPE html>", 15) == 0 && strstr(html, "id=\"grappi-view\"") != NULL);
+      CHECK(html && strstr(html, "CDC28") != NULL);
+      grappi_free(json);
+      grappi_free(html);
+      json = NULL;
+      html = NULL;
+      CHECK(grappi_graph_explore_report(g, cdc28, "cell cycle kinase", NULL, NULL, &html) == GRAPPI_OK && html != NULL);
+      grappi_free(html);
+      html = NULL;
+      CHECK(grappi_graph_explore_report(g, cdc28, "cell cycle kinase", NULL, &json, NULL) == GRAPPI_EINVAL && json == NULL);
+      CHECK(grappi_report_html("{\"nodes\": [], \"edges\": [], \"items\": []}", &html) == GRAPPI_OK && html != NULL);
+      grappi_free(html);
+      html = NULL;
+      CHECK(grappi_report_html("{\"nodes\": []}", &html) == GRAPPI_EINVAL && html == NULL);
+      CHECK(strstr(grappi_last_error_message(), "\"edges\"") != NULL);
+      CHECK(grappi_report_html(NULL, &html) == GRAPPI_EINVAL);
+      CHECK(grappi_graph_complete_json(g, "cdc28", 5, &json) == GRAPPI_OK && json && strstr(json, "\"CDC28\"") != NULL);
+      grappi_free(json);
+      json = NULL;
+      CHECK(grappi_graph_complete_json(g, "cdc2", 101, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(grappi_graph_complete_json(g, NULL, 5, &json) == GRAPPI_EINVAL);
+    }
     /* A version-1 caller gets the later fields' defaults (diversity 0.1); its struct is read for
      * its own size only (allocated at that size: a sanitizer build sees any over-read). */
     {

@@ -40,15 +40,16 @@ if port["version"] != version:
 deps = {d if isinstance(d, str) else d["name"] for d in port["dependencies"]}
 tool_deps = set(port.get("features", {}).get("tools", {}).get("dependencies", []))
 vcpkg_port_of = {"SQLite3": "sqlite3", "ZLIB": "zlib", "OpenSSL": "openssl", "nlohmann_json": "nlohmann-json",
-                 "Eigen3": "eigen3", "hnswlib": "hnswlib", "CURL": "curl", "LibXml2": "libxml2", "CLI11": "cli11"}
+                 "Eigen3": "eigen3", "hnswlib": "hnswlib", "CURL": "curl", "LibXml2": "libxml2", "CLI11": "cli11",
+                 "httplib": "cpp-httplib"}
 for pkg in packages:
-    if pkg in ("Threads", "doctest", "benchmark", "Doxygen", "Python3"):
+    if pkg in ("Threads", "doctest", "benchmark", "Doxygen", "Python3", "PkgConfig"):
         continue
     if pkg not in vcpkg_port_of:
         errors.append("find_package(%s) has no vcpkg port mapping in check_packaging.py" % pkg)
         continue
     want = vcpkg_port_of[pkg]
-    if pkg == "CLI11":
+    if pkg in ("CLI11", "httplib"):  # the command-line program's only
         if want not in tool_deps:
             errors.append("vcpkg.json: the tools feature must depend on %s" % want)
     elif want not in deps:
@@ -90,10 +91,19 @@ for src in ast.literal_eval(attrs["exports_sources"]):
     if not glob.glob(os.path.join(root, base)):
         errors.append("conanfile.py exports %s, which does not exist" % src)
 conan_pkg_of = {"SQLite3": "sqlite3/", "ZLIB": "zlib/", "OpenSSL": "openssl/", "nlohmann_json": "nlohmann_json/",
-                "Eigen3": "eigen/", "hnswlib": "hnswlib/", "CURL": "libcurl/", "LibXml2": "libxml2/", "CLI11": "cli11/"}
+                "Eigen3": "eigen/", "hnswlib": "hnswlib/", "CURL": "libcurl/", "LibXml2": "libxml2/", "CLI11": "cli11/",
+                "httplib": "cpp-httplib/"}
 for pkg in packages:
     if pkg in conan_pkg_of and 'self.requires("%s' % conan_pkg_of[pkg] not in recipe:
         errors.append("conanfile.py: missing requirement %s (find_package(%s))" % (conan_pkg_of[pkg], pkg))
+# The HTML reports embed cytoscape.js: both recipes fetch the version web/package-lock.json pins.
+lock = json.loads(read("web", "package-lock.json"))
+cytoscape = lock["packages"]["node_modules/cytoscape"]
+for name, text in (("portfile.cmake", portfile), ("conanfile.py", recipe)):
+    if "cytoscape-%s.tgz" % cytoscape["version"] not in text:
+        errors.append("%s does not fetch cytoscape %s (web/package-lock.json)" % (name, cytoscape["version"]))
+    if "GRAPPI_CYTOSCAPE_JS" not in text:
+        errors.append("%s does not pass GRAPPI_CYTOSCAPE_JS" % name)
 if 'raise ConanInvalidConfiguration' not in recipe or 'self.settings.os != "Linux"' not in recipe:
     errors.append("conanfile.py: validate() must refuse platforms other than Linux")
 tp = read("packaging", "conan", "test_package", "CMakeLists.txt")

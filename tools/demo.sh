@@ -19,6 +19,8 @@ echo
 # offline extractive model (use --llm openai --base-url URL --model M for a real LLM).
 ./build/grappi explore --db "$DB" --protein MAPT --query "inhibit tau phosphorylation" \
   --windows 1 --k 30,4 --depth 2 --max-len 4 --top 10 \
-  --json build/demo-explore.json --report build/demo-explore.md --cx2 build/demo-explore.cx2
+  --json build/demo-explore.json --report build/demo-explore.md --cx2 build/demo-explore.cx2 \
+  --html build/demo-explore.html
 echo
-echo "wrote build/demo-explore.json, build/demo-explore.md and build/demo-explore.cx2 (open in Cytoscape)"
+echo "wrote build/demo-explore.json, build/demo-explore.md, build/demo-explore.cx2 (open in Cytoscape) and"
+echo "build/demo-explore.html (open in a browser); grappi serve --db $DB starts the web explorer"

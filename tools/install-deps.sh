@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages grappi builds and tests with, and its C++ benchmarks. Needs root
-# (or sudo). The Python comparisons in bench/ need more (bench/bel_vs_pybel.py: python3-pybel; bench/cooc_vs_scipy.py: python3-scipy).
+# Installs the Debian 12 packages grappi builds and tests with, and its C++ benchmarks, and the
+# npm packages of web/ (cytoscape.js, embedded in the HTML reports; playwright-core, which drives
+# Chromium in the browser tests) with `npm ci` from web/package-lock.json. Needs root (or sudo). The Python comparisons in bench/ need more (bench/bel_vs_pybel.py: python3-pybel; bench/cooc_vs_scipy.py: python3-scipy).
 set -euo pipefail
 PKGS=(build-essential cmake pkg-config ca-certificates binutils python3
       libsqlite3-dev libeigen3-dev libhnswlib-dev nlohmann-json3-dev doctest-dev
-      zlib1g-dev libssl-dev libcurl4-openssl-dev libxml2-dev libcli11-dev libbenchmark-dev sqlite3 doxygen
+      zlib1g-dev libssl-dev libcurl4-openssl-dev libxml2-dev libcli11-dev libbenchmark-dev libcpp-httplib-dev sqlite3 doxygen
       python3-networkx python3-igraph)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO=sudo
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update
-$SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+command -v npm > /dev/null || missing+=(nodejs npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update
+  $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+# web/node_modules from the lock file (again only when the lock is newer than the last install).
+cd "$(dirname "$0")/../web"
+if [ ! -f node_modules/cytoscape/dist/cytoscape.min.js ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -182,6 +182,17 @@ GRAPPI_API grappi_status grappi_graph_export_selection(grappi_graph *g, const ch
 GRAPPI_API grappi_status grappi_graph_resolve(grappi_graph *g, const char *name, int64_t *out_id);
 
 /**
+ * @brief Nodes whose name, alias or external id begins with a prefix (any case), for
+ *        autocompletion: names first, then aliases, then external ids, shortest first.
+ * @param g The graph.
+ * @param prefix What was typed (UTF-8).
+ * @param limit At most this many nodes (1 to 100; 0 means 10).
+ * @param[out] out_json `{"completions": [{"id", "name", "external_id", "matched", "matched_by"}]}`;
+ *        free with grappi_free().
+ */
+GRAPPI_API grappi_status grappi_graph_complete_json(grappi_graph *g, const char *prefix, size_t limit, char **out_json);
+
+/**
  * @brief Neighbors of a node with score >= min_score, in adjacency order (two-call pattern).
  * @param g The graph.
  * @param id The node id.
@@ -535,6 +546,18 @@ GRAPPI_API grappi_status grappi_explore_options_init(grappi_explore_options *opt
  */
 GRAPPI_API grappi_status grappi_graph_explore_json(grappi_graph *g, int64_t root, const char *query,
                                                    const grappi_explore_options *opts, char **out_json);
+/**
+ * @brief Runs explore as grappi_graph_explore_json() does and also writes the run's
+ *        self-contained HTML report (README "HTML reports": the window drawn, the ranked paths).
+ * @param g The graph.
+ * @param root The initial protein's node id.
+ * @param query The therapeutic impact.
+ * @param opts Options, or NULL for the defaults.
+ * @param[out] out_json The explore JSON, or NULL when only the report is wanted.
+ * @param[out] out_html The HTML page; free with grappi_free().
+ */
+GRAPPI_API grappi_status grappi_graph_explore_report(grappi_graph *g, int64_t root, const char *query,
+                                                     const grappi_explore_options *opts, char **out_json, char **out_html);
 
 /* ---- ground: the ontology term of a protein pair's relation in a text --------------------- */
 
@@ -790,6 +813,26 @@ GRAPPI_API grappi_status grappi_ask_options_init(grappi_ask_options *opts, uint3
  */
 GRAPPI_API grappi_status grappi_graph_ask_json(grappi_graph *g, const char *question, const grappi_retrieve_options *retrieve,
                                                const grappi_ask_options *opts, char **out_json);
+/**
+ * @brief Answers as grappi_graph_ask_json() does and also writes the self-contained HTML report
+ *        (the subgraph drawn, the answer's sentences with their checks, the answer entities).
+ * @param g The graph.
+ * @param question The question (UTF-8).
+ * @param retrieve The subgraph's options, or NULL for the defaults.
+ * @param opts Options, or NULL for the defaults.
+ * @param[out] out_json The result JSON, or NULL when only the report is wanted.
+ * @param[out] out_html The HTML page; free with grappi_free().
+ */
+GRAPPI_API grappi_status grappi_graph_ask_report(grappi_graph *g, const char *question, const grappi_retrieve_options *retrieve,
+                                                 const grappi_ask_options *opts, char **out_json, char **out_html);
+
+/**
+ * @brief A self-contained HTML page of a report view made elsewhere (README "HTML reports").
+ * @param view_json The view: a JSON object with arrays "nodes", "edges" and "items".
+ * @param[out] out_html The page; free with grappi_free().
+ * @return #GRAPPI_OK or #GRAPPI_EINVAL (not JSON, or not a view).
+ */
+GRAPPI_API grappi_status grappi_report_html(const char *view_json, char **out_html);
 
 /**
  * @brief Answers every question of a set and scores the answers (`grappi eval qa`).

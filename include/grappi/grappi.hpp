@@ -14,6 +14,7 @@
 #include "grappi/extraction.hpp"
 #include "grappi/grounding.hpp"
 #include "grappi/hypothesis.hpp"
+#include "grappi/html_report.hpp"
 #include "grappi/ontology.hpp"
 #include "grappi/pcst.hpp"
 #include "grappi/pipeline.hpp"

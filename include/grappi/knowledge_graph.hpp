@@ -160,6 +160,10 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// Case-insensitive name resolution: external id, then preferred name, then aliases (also the
   /// external id without its taxon prefix). Never throws for unknown or ambiguous names.
   ResolveResult lookup(std::string_view name, std::size_t max_suggestions = 5) const;
+  /// Nodes whose preferred name, alias or external id begins with `prefix` (any case), for
+  /// autocompletion: preferred names first, then aliases, then external ids, each shortest
+  /// first; one entry per node; at most `limit` (at most 100). Empty for an empty prefix.
+  std::vector<NameCompletion> complete(std::string_view prefix, std::size_t limit = 10) const;
   /// Like lookup but returns the id, throwing Error(not_found) with suggestions or
   /// Error(ambiguous) listing the candidates.
   int64_t resolve(std::string_view name) const;

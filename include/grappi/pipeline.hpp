@@ -66,6 +66,10 @@ struct ExploreOptions {
   PromptTemplates templates = PromptTemplates::defaults();  ///< the prompts (replaceable; versioned)
   /// Called from worker threads (one call at a time) as work completes.
   std::function<void(const ExploreProgress &)> progress;
+  /// Polled (from worker threads) before each model request: when it returns true the run
+  /// stops as when a budget runs out - the requests not yet sent are marked skipped and the
+  /// result is partial, its reason "cancelled by the caller".
+  std::function<bool()> cancel;
 };
 
 /// Model usage of one stage (edges or paths).

@@ -140,6 +140,15 @@ struct CachedResponse {
   std::string created_at;        ///< UTC, ISO 8601 (set when stored)
 };
 
+/// A name that begins with what was typed (KnowledgeGraph::complete).
+struct NameCompletion {
+  int64_t id = 0;           ///< node id
+  std::string name;         ///< the node's preferred name
+  std::string external_id;  ///< its external id
+  std::string matched;      ///< the name, alias or external id that begins with the prefix
+  std::string matched_by;   ///< "name", "alias" or "external_id"
+};
+
 /// Outcome of KnowledgeGraph::lookup.
 struct ResolveResult {
   /// Whether the name named one node, several, or none.

@@ -4,7 +4,7 @@ import os
 from conan import ConanFile
 from conan.tools.cmake import CMake, CMakeDeps, CMakeToolchain, cmake_layout
 from conan.errors import ConanInvalidConfiguration
-from conan.tools.files import copy
+from conan.tools.files import copy, get
 
 
 class GrappiConan(ConanFile):
@@ -19,7 +19,11 @@ class GrappiConan(ConanFile):
     settings = "os", "arch", "compiler", "build_type"
     options = {"shared": [True, False], "fPIC": [True, False], "tools": [True, False]}
     default_options = {"shared": True, "fPIC": True, "tools": False}
-    exports_sources = ("CMakeLists.txt", "LICENSE", "cmake/*", "include/*", "src/*", "capi/*", "tools/*")
+    exports_sources = ("CMakeLists.txt", "LICENSE", "cmake/*", "include/*", "src/*", "capi/*", "tools/*", "web/*.js",
+                       "web/*.css", "web/*.html", "web/*.json")
+    # cytoscape.js, which the HTML reports embed: the version web/package-lock.json pins.
+    cytoscape_url = "https://registry.npmjs.org/cytoscape/-/cytoscape-3.34.4.tgz"
+    cytoscape_sha256 = "0d02363d99d805ce8d91fdecab7b2a8cb91ee280d67f309ce44c161d117b4679"
 
     def export_sources(self):
         # The recipe lives in packaging/conan; the sources are the repository root.
@@ -55,6 +59,7 @@ class GrappiConan(ConanFile):
         self.requires("hnswlib/0.8.0")
         if self.options.tools:
             self.requires("cli11/2.4.1")
+            self.requires("cpp-httplib/0.15.3")
 
     def generate(self):
         tc = CMakeToolchain(self)
@@ -63,6 +68,9 @@ class GrappiConan(ConanFile):
         tc.variables["GRAPPI_BUILD_BENCHMARKS"] = False
         tc.variables["GRAPPI_BUILD_TOOLS"] = bool(self.options.tools)
         tc.variables["GRAPPI_WERROR"] = False
+        cytoscape = os.path.join(self.build_folder, "cytoscape")
+        get(self, self.cytoscape_url, sha256=self.cytoscape_sha256, destination=cytoscape)
+        tc.variables["GRAPPI_CYTOSCAPE_JS"] = os.path.join(cytoscape, "package", "dist", "cytoscape.min.js").replace("\\", "/")
         tc.generate()
         CMakeDeps(self).generate()
 

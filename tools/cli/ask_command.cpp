@@ -18,7 +18,7 @@ void add_reader_flags(CLI::App *c, AskOptions &o) {
 }
 
 struct AskArgs {
-  std::string db, question, question_flag, json, report, cx2, system_template, answer_template, repair_template;
+  std::string db, question, question_flag, json, report, cx2, html, system_template, answer_template, repair_template;
   RetrievalArgs r;
   AskOptions o;
   ChatArgs m;
@@ -41,7 +41,8 @@ void run(AskArgs &a) {
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
   if (!a.cx2.empty()) write_output(a.cx2, dump_json(to_cx2(g, r), 1) + "\n");
-  if (a.quiet || a.json == "-" || a.report == "-" || a.cx2 == "-") return;
+  if (!a.html.empty()) write_output(a.html, to_html(g, r));
+  if (a.quiet || a.json == "-" || a.report == "-" || a.cx2 == "-" || a.html == "-") return;
   if (r.status == "dry_run") {
     std::cout << "dry run: at most " << r.planned_calls << " model call(s), about " << r.planned_tokens
               << " prompt tokens for the answer; context " << r.context.tokens << " tokens\n";
@@ -95,6 +96,7 @@ void add_ask(CLI::App &app) {
   c->add_option("--json", a->json, "Write the JSON result ('-' for standard output)");
   c->add_option("--report", a->report, "Write a Markdown report ('-' for standard output)");
   c->add_option("--cx2", a->cx2, "Write the subgraph as a CX2 network ('-' for standard output)");
+  c->add_option("--html", a->html, "Write a self-contained HTML report (the subgraph drawn, the answer checked, the answer entities ranked)");
   c->add_flag("--quiet", a->quiet, "No summary on standard output");
   c->callback([a] { run(*a); });
 }

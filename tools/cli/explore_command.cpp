@@ -12,7 +12,7 @@ struct ExploreArgs {
   std::string db, protein, query, windows = "1", k = "30,4", embedding_model;
   ExploreOptions o;  // numeric options and flags, bound directly
   ChatArgs m;        // the model
-  std::string system_template, edge_template, path_template, json, report, cx2;
+  std::string system_template, edge_template, path_template, json, report, cx2, html;
   double min_score = 0;
   std::vector<std::string> relations;
   bool no_cache = false, no_repair = false, quiet = false, no_diversity = false;
@@ -53,6 +53,7 @@ void run(ExploreArgs &a) {
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
   if (!a.cx2.empty()) write_output(a.cx2, dump_json(to_cx2(r), 1) + "\n");
+  if (!a.html.empty()) write_output(a.html, to_html(r));
   const ExploreUsage &u = r.usage;
   for (const auto &n : r.notes) std::cerr << "grappi: note: " << n << '\n';
   if (o.dry_run && model->local()) {
@@ -119,6 +120,8 @@ void add_explore(CLI::App &app) {
   c->add_option("--json", a->json, "Write the JSON result to this file ('-' for standard output)");
   c->add_option("--report", a->report, "Write a Markdown report to this file");
   c->add_option("--cx2", a->cx2, "Write a CX2 network (Cytoscape, NDEx) of the ranked paths to this file");
+  c->add_option("--html", a->html,
+                "Write a self-contained HTML report (the windows drawn, the ranked paths beside them) to this file");
   c->add_flag("--quiet", a->quiet, "No summary on standard output");
   c->callback([a] { run(*a); });
 }

@@ -13,7 +13,7 @@ namespace grappi::cli {
 namespace {
 
 struct HypothesizeArgs {
-  std::string db, source, target, format = "detect", json, report, system_template, explain_template;
+  std::string db, source, target, format = "detect", json, report, html, system_template, explain_template;
   std::vector<std::string> corpora;
   HypothesisOptions o;
   ChatArgs m;
@@ -34,7 +34,8 @@ void run(HypothesizeArgs &a) {
   const HypothesisResult r = hypothesize(g, *model, a.source, a.target, docs, o);
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
-  if (a.quiet || a.json == "-" || a.report == "-") return;
+  if (!a.html.empty()) write_output(a.html, to_html(r));
+  if (a.quiet || a.json == "-" || a.report == "-" || a.html == "-") return;
   std::cout << r.source_name << " - " << r.target_name << ": " << r.paths.size() << " path(s), " << r.rounds.size()
             << " round(s), stop: " << r.stop_reason << "\n";
   std::vector<std::vector<std::string>> rows;
@@ -170,6 +171,7 @@ void add_hypothesize(CLI::App &app) {
   c->add_option("--explain-template", a->explain_template, "File replacing the explanation prompt");
   c->add_option("--json", a->json, "Write the JSON result ('-' for standard output)");
   c->add_option("--report", a->report, "Write a Markdown report ('-' for standard output)");
+  c->add_option("--html", a->html, "Write a self-contained HTML report (the paths drawn, the checked explanation)");
   c->add_flag("--quiet", a->quiet, "No summary on standard output");
   c->callback([a] { run(*a); });
 }

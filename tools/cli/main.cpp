@@ -35,6 +35,7 @@ int main(int argc, char **argv) {
   add_hypothesize(app);
   add_ask(app);
   add_train_reader(app);
+  add_serve(app);
   add_eval(app);
   check_numbers(app);
   try {

@@ -327,7 +327,7 @@ void add_pagerank(CLI::App &app) {
 namespace {
 
 struct RetrieveArgs {
-  std::string db, question;
+  std::string db, question, html;
   RetrievalArgs r;
   bool json = false, csv = false;
 };
@@ -340,6 +340,8 @@ void run_retrieve(RetrieveArgs &a) {
   const PcstRetrieval res = r->pcst_retrieve(q, o);
   const GraphSnapshot &s = r->graph();
   const auto name = [&](int64_t id) { return s.name(*s.index_of(id)); };
+  if (!a.html.empty()) write_output(a.html, to_html(report_view(g, a.question, res)));
+  if (a.html == "-") return;
   if (a.csv) {
     std::cout << to_gretriever_csv(s, res.subgraph, [&](int64_t id) { return KnowledgeGraph::node_text(*g.node(id)); });
     return;
@@ -424,6 +426,7 @@ void add_retrieve(CLI::App &app) {
   add_retrieval_flags(c, a->r);
   c->add_flag("--json", a->json, "JSON output");
   c->add_flag("--csv", a->csv, "G-Retriever CSV text (node_id,node_attr / src,edge_attr,dst)");
+  c->add_option("--html", a->html, "Write a self-contained HTML report of the subgraph to this file");
   c->callback([a] { run_retrieve(*a); });
 }
 

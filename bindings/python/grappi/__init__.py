@@ -239,6 +239,12 @@ _hypothesize = _fn("grappi_graph_hypothesize_json", _status, ctypes.c_void_p, ct
 _explore_init = _fn("grappi_explore_options_init", _status, ctypes.POINTER(_ExploreOptions), ctypes.c_uint32)
 _explore = _fn("grappi_graph_explore_json", _status, ctypes.c_void_p, _i64, ctypes.c_char_p,
                ctypes.POINTER(_ExploreOptions), ctypes.POINTER(ctypes.c_void_p))
+_explore_report = _fn("grappi_graph_explore_report", _status, ctypes.c_void_p, _i64, ctypes.c_char_p,
+                      ctypes.POINTER(_ExploreOptions), ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p))
+_ask_report = _fn("grappi_graph_ask_report", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_RetrieveOptions),
+                  ctypes.POINTER(_AskOptions), ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p))
+_report_html = _fn("grappi_report_html", _status, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
+_complete = _fn("grappi_graph_complete_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size, ctypes.POINTER(ctypes.c_void_p))
 _reply_set = _fn("grappi_chat_reply_set", _status, ctypes.c_void_p, ctypes.c_char_p, _i64, _i64)
 _reply_error = _fn("grappi_chat_reply_set_error", _status, ctypes.c_void_p, ctypes.c_char_p)
 _pcst_options_init = _fn("grappi_pcst_options_init", _status, ctypes.POINTER(_PcstOptions), ctypes.c_uint32)
@@ -311,6 +317,19 @@ def version():
     return _version().decode()
 
 
+def report_html(view):
+    """A self-contained HTML page (str) of a report view (a dict or JSON text: "nodes", "edges",
+    "items"; README "HTML reports")."""
+    p = ctypes.c_void_p()
+    _check(_report_html((view if isinstance(view, str) else json.dumps(view)).encode(), ctypes.byref(p)))
+    return _take_string(p)
+
+
+def _write_html(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def bel_validate(text, long_form=False, allow_unknown_namespaces=False):
     """Checks BEL 2.1 (a BEL script or statements one per line): a dict with "problems" (line,
     column, severity, code, message), "statements", "valid_statements", "errors" and per
@@ -357,6 +376,13 @@ class Graph:
         out = _i64()
         _check(_resolve(self._handle(), name.encode(), ctypes.byref(out)))
         return out.value
+
+    def complete(self, prefix, limit=10):
+        """Nodes whose name, alias or external id begins with prefix (any case): a list of dicts
+        (id, name, external_id, matched, matched_by), names first."""
+        p = ctypes.c_void_p()
+        _check(_complete(self._handle(), prefix.encode(), limit, ctypes.byref(p)))
+        return json.loads(_take_string(p))["completions"]
 
     def counts(self):
         n, e = _i64(), _i64()
@@ -419,9 +445,9 @@ class Graph:
     def explore(self, root, query, windows=(1,), k=(30, 4), depth=2, max_length=4, top=10, explain_top=0,
                 min_score=0.0, concurrency=8, max_calls=0, max_tokens=0, dry_run=False, use_cache=True,
                 llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, diversity=None,
-                max_paths=None, max_visited=None):
+                max_paths=None, max_visited=None, html=None):
         """Ranked, explained paths from root (a node id, or a name to resolve) for a therapeutic query
-        (the explore JSON as a dict).
+        (the explore JSON as a dict). html: a file to write the run's self-contained HTML report to.
 
         llm is "extractive" (offline), "openai" (base_url, model) or "callback": then chat is a
         function taking the request dict ({"messages", "json", "max_tokens", "task"}) and returning
@@ -444,8 +470,14 @@ class Graph:
         callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         node = self.resolve(root) if isinstance(root, str) else root
-        _check(_explore(self._handle(), node, query.encode(), ctypes.byref(o), ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        if html is None:
+            _check(_explore(self._handle(), node, query.encode(), ctypes.byref(o), ctypes.byref(p)))
+            return json.loads(_take_string(p))
+        h = ctypes.c_void_p()
+        _check(_explore_report(self._handle(), node, query.encode(), ctypes.byref(o), ctypes.byref(p), ctypes.byref(h)))
+        result = json.loads(_take_string(p))
+        _write_html(html, _take_string(h))
+        return result
 
     def ground(self, text, protein_a, protein_b, strategy="pagerank", root="MI:0190", ontology=None, relations=None, batch=1,
                patience=10, lookahead=5, threshold=3, rag_k=10, seed=1, max_calls=0, max_tokens=0, dry_run=False,
@@ -539,16 +571,24 @@ class Graph:
 
     def ask(self, question, mode="gretriever", context="evidence", max_context_tokens=4000, answers=10, repair=True,
             relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, use_cache=True,
-            reader="prize", reader_name="gat"):
+            reader="prize", reader_name="gat", html=None):
         """A grounded answer (a dict: answer_entities, sentences with their citations' status, ...).
         The callback's request "task" has "kind" "ask.answer". reader "gat": the stored graph
-        reader reader_name ranks the answer entities."""
+        reader reader_name ranks the answer entities. html: a file to write the self-contained
+        HTML report to."""
         r, o, callback = self._ask_options(mode, context, max_context_tokens, answers, repair, relations, llm, base_url,
                                            model, api_key_env, chat, use_cache, reader,
                                            reader_name)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
-        _check(_ask(self._handle(), question.encode(), ctypes.byref(r), ctypes.byref(o), ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        if html is None:
+            _check(_ask(self._handle(), question.encode(), ctypes.byref(r), ctypes.byref(o), ctypes.byref(p)))
+            return json.loads(_take_string(p))
+        h = ctypes.c_void_p()
+        _check(_ask_report(self._handle(), question.encode(), ctypes.byref(r), ctypes.byref(o), ctypes.byref(p),
+                           ctypes.byref(h)))
+        result = json.loads(_take_string(p))
+        _write_html(html, _take_string(h))
+        return result
 
     def eval_qa(self, questions, k=10, mode="gretriever", context="evidence", max_context_tokens=4000, repair=True,
                 relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None,

@@ -249,6 +249,23 @@ class GraphTest(unittest.TestCase):
         with self.assertRaises(grappi.Error):
             self.g.explore("CDC28", "q", llm="nonsense")
 
+    def test_html_report_and_completion(self):
+        path = os.path.join(self.dir.name, "explore.html")
+        r = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=3, top=5, html=path)
+        self.assertEqual(len(r["paths"]), 5)
+        with open(path, encoding="utf-8") as f:
+            page = f.read()
+        self.assertTrue(page.startswith("<!DOCTYPE html>"))
+        view = json.loads(re.search(r'<script type="application/json" id="grappi-view">(.*?)</script>', page, re.S).group(1))
+        self.assertEqual([i["rank"] for i in view["items"]], [1, 2, 3, 4, 5])
+        self.assertEqual(view["items"][0]["text"], r["paths"][0]["explanation"])
+        page = grappi.report_html({"nodes": [], "edges": [], "items": [], "title": "<empty>"})
+        self.assertIn("&lt;empty&gt;", page)
+        with self.assertRaises(grappi.Error):
+            grappi.report_html({"nodes": []})
+        c = self.g.complete("cdc28", limit=3)
+        self.assertTrue(0 < len(c) <= 3 and c[0]["name"] == "CDC28" and c[0]["matched_by"] == "name")
+
     def test_closed_graph(self):
         g = grappi.Graph(os.path.join(self.dir.name, "other.db"))
         g.close()

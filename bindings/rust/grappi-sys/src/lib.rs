@@ -413,6 +413,15 @@ extern "C" {
     pub fn grappi_explore_options_init(opts: *mut grappi_explore_options, version: u32) -> grappi_status;
     pub fn grappi_graph_explore_json(g: *mut grappi_graph, root: i64, query: *const c_char,
                                      opts: *const grappi_explore_options, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_explore_report(g: *mut grappi_graph, root: i64, query: *const c_char,
+                                       opts: *const grappi_explore_options, out_json: *mut *mut c_char,
+                                       out_html: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_ask_report(g: *mut grappi_graph, question: *const c_char, retrieve: *const grappi_retrieve_options,
+                                   opts: *const grappi_ask_options, out_json: *mut *mut c_char,
+                                   out_html: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_report_html(view_json: *const c_char, out_html: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_complete_json(g: *mut grappi_graph, prefix: *const c_char, limit: usize,
+                                      out_json: *mut *mut c_char) -> grappi_status;
 
     pub fn grappi_pcst_options_init(opts: *mut grappi_pcst_options, version: u32) -> grappi_status;
     pub fn grappi_pcst_solver_new(out: *mut *mut grappi_pcst_solver) -> grappi_status;

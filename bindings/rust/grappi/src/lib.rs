@@ -598,6 +598,25 @@ impl Graph {
     /// Ranked, explained paths from a node (`resolve` turns a name into one) toward a
     /// therapeutic query, as the library's JSON text (README "explore output").
     pub fn explore(&self, root: i64, query: &str, o: &ExploreOptions) -> Result<String> {
+        Ok(self.explore_with(root, query, o, false)?.0)
+    }
+
+    /// As `explore`, with the run's self-contained HTML report: (JSON, HTML) (README "HTML reports").
+    pub fn explore_report(&self, root: i64, query: &str, o: &ExploreOptions) -> Result<(String, String)> {
+        let (json, html) = self.explore_with(root, query, o, true)?;
+        Ok((json, html.unwrap_or_default()))
+    }
+
+    /// Nodes whose name, alias or external id begins with `prefix` (any case), as JSON
+    /// `{"completions": [{"id", "name", "external_id", "matched", "matched_by"}]}`; `limit` 1-100.
+    pub fn complete(&self, prefix: &str, limit: usize) -> Result<String> {
+        let p = cstring(prefix)?;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_complete_json(self.h, p.as_ptr(), limit, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    fn explore_with(&self, root: i64, query: &str, o: &ExploreOptions, report: bool) -> Result<(String, Option<String>)> {
         let (q, llm) = (cstring(query)?, cstring(&o.llm)?);
         let base = o.base_url.as_deref().map(cstring).transpose()?;
         let model = o.model.as_deref().map(cstring).transpose()?;
@@ -623,8 +642,14 @@ impl Graph {
         }
         opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
         let mut out = ptr::null_mut();
-        check(unsafe { sys::grappi_graph_explore_json(self.h, root, q.as_ptr(), &opts, &mut out) })?;
-        Ok(unsafe { take_string(out) })
+        if !report {
+            check(unsafe { sys::grappi_graph_explore_json(self.h, root, q.as_ptr(), &opts, &mut out) })?;
+            return Ok((unsafe { take_string(out) }, None));
+        }
+        let mut html = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_explore_report(self.h, root, q.as_ptr(), &opts, &mut out, &mut html) })?;
+        let json = unsafe { take_string(out) };
+        Ok((json, Some(unsafe { take_string(html) })))
     }
 
     /// Seeds by similarity to a question, then k-hop expansion, as JSON {"seeds", "nodes", "edges"}.

@@ -123,6 +123,10 @@ fn import_resolve_neighbors_retrieval() {
     let bad = grappi::ExploreOptions { llm: "gpt".into(), ..Default::default() };
     assert_eq!(g.explore(cdc28, "q", &bad).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     assert_eq!(g.explore(-1, "q", &opts).unwrap_err().status, grappi_sys::GRAPPI_ENOTFOUND);
+    let (json, html) = g.explore_report(cdc28, "cell cycle kinase", &opts).unwrap();
+    assert!(json.contains("\"rank\":3") && html.starts_with("<!DOCTYPE html>") && html.contains("id=\"grappi-view\""));
+    assert!(g.complete("cdc28", 3).unwrap().contains("\"name\":\"CDC28\""));
+    assert_eq!(g.complete("cdc28", 1000).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     let sub = g.retrieve_json("cyclin-dependent kinase of the cell cycle", "gretriever", grappi::EventOrder::Reference).unwrap();
     assert!(sub.contains("\"objective\"") && sub.contains("\"seeds\""));
     assert!(g.retrieve_csv("kinase", "prize", grappi::EventOrder::Default).unwrap().starts_with("node_id,node_attr\n"));

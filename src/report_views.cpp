@@ -1,0 +1,421 @@
+// Report views: each result reduced to what an HTML report draws and lists (html_report.hpp;
+// the format is in the README). Node ids are "n<node id>", edge ids "e<edge id>".
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "grappi/html_report.hpp"
+#include "grappi/version.h"
+#include "text_util.hpp"
+
+namespace grappi {
+
+namespace {
+
+using nlohmann::json;
+
+std::string nid(int64_t id) { return "n" + std::to_string(id); }
+std::string eid(int64_t id) { return "e" + std::to_string(id); }
+
+/// Roles, strongest first: a node takes the strongest role it is given.
+int role_rank(const std::string &role) {
+  static const char *const order[] = {"root", "seed", "answer", "path", "cited", "context"};
+  for (int i = 0; i < 6; ++i)
+    if (role == order[i]) return i;
+  return 6;
+}
+
+json pmid_list(const std::vector<int64_t> &pmids) {
+  json a = json::array();
+  for (const int64_t p : pmids) a.push_back(p);
+  return a;
+}
+
+json channel_map(const std::vector<Channel> &channels) {
+  json m = json::object();
+  for (const auto &c : channels)
+    if (c.score > 0) m[c.name] = c.score;
+  return m;
+}
+
+std::string joined(const std::vector<std::size_t> &v) {
+  std::string s;
+  for (const auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s;
+}
+
+/// The nodes and edges of a view, each added once.
+struct Builder {
+  json nodes = json::array();
+  json edges = json::array();
+  std::map<int64_t, std::size_t> node_at, edge_at;
+
+  json &node(int64_t id, const std::string &label, const std::string &role) {
+    auto [it, added] = node_at.emplace(id, nodes.size());
+    if (added) nodes.push_back({{"id", nid(id)}, {"label", label.empty() ? std::to_string(id) : label}, {"role", role}});
+    json &n = nodes[it->second];
+    if (role_rank(role) < role_rank(n["role"].get<std::string>())) n["role"] = role;
+    return n;
+  }
+  bool has_node(int64_t id) const { return node_at.count(id) != 0; }
+  json &edge(int64_t id, int64_t source, int64_t target, const std::string &relation, double score, bool directed) {
+    auto [it, added] = edge_at.emplace(id, edges.size());
+    if (added)
+      edges.push_back({{"id", eid(id)},
+                       {"source", nid(source)},
+                       {"target", nid(target)},
+                       {"relation", relation},
+                       {"score", std::isfinite(score) ? json(score) : json()},
+                       {"directed", directed}});
+    return edges[it->second];
+  }
+  /// Adds a node's annotation, external id and label from the database (when it has them).
+  void describe(const KnowledgeGraph &kg, json &n, int64_t id) const {
+    const auto node = kg.node(id);
+    if (!node) return;
+    n["label"] = node->name.empty() ? node->external_id : node->name;
+    n["external_id"] = node->external_id;
+    if (!node->annotation.empty()) n["annotation"] = node->annotation;
+    if (!node->label.empty()) n["info"].push_back(json::array({"type", node->label}));
+  }
+  /// Adds an edge's evidence from the database.
+  static void evidence(const KnowledgeGraph &kg, json &e, int64_t id) {
+    const auto edge = kg.edge(id);
+    if (!edge) return;
+    const json channels = channel_map(edge->channels);
+    if (!channels.empty()) e["channels"] = channels;
+    if (!edge->pmids.empty()) e["pmids"] = pmid_list(edge->pmids);
+    if (!edge->evidence.empty()) e["evidence"] = edge->evidence;
+  }
+  json view(const std::string &kind, json items) const {
+    return {{"format", "grappi-report-view"}, {"version", 1}, {"kind", kind}, {"generator", "grappi " GRAPPI_VERSION_STRING},
+            {"nodes", nodes}, {"edges", edges}, {"items", std::move(items)}};
+  }
+};
+
+std::string summary_of(const std::string &text) {
+  std::string s = detail::utf8_prefix(text, 160);
+  if (s.size() < text.size()) s += "\u2026";
+  return s;
+}
+
+std::string offline_label() { return "not written by a language model"; }
+
+/// A model description's field ("?" when the description has none).
+std::string model_field(const json &model, const char *key) {
+  return model.is_object() && model.contains(key) && model[key].is_string() ? model[key].get<std::string>() : "?";
+}
+
+}  // namespace
+
+json report_view(const ExploreResult &r) {
+  Builder b;
+  const bool offline = model_field(r.model, "kind") == "extractive";
+  std::map<int64_t, std::vector<std::size_t>> windows_of;
+  for (const auto &w : r.windows)
+    for (const auto &n : w.nodes) windows_of[n.id].push_back(w.index);
+  std::set<int64_t> on_path;
+  for (const auto &p : r.paths) on_path.insert(p.nodes.begin(), p.nodes.end());
+  for (const auto &p : r.proteins) {
+    json &n = b.node(p.id, p.name, p.id == r.root ? "root" : on_path.count(p.id) ? "path" : "context");
+    n["external_id"] = p.external_id;
+    if (!p.annotation.empty()) n["annotation"] = p.annotation;
+    if (std::isfinite(p.query_similarity)) n["score"] = p.query_similarity;
+    n["score_label"] = "query similarity";
+    if (windows_of.count(p.id)) n["info"] = json::array({json::array({"windows", joined(windows_of[p.id])})});
+  }
+  const auto name_of = [&r](int64_t id) {
+    const auto *p = r.protein(id);
+    return p ? p->name : std::to_string(id);
+  };
+  for (const auto &w : r.windows)
+    for (const auto &e : w.edges)
+      if (b.has_node(e.source) && b.has_node(e.target)) b.edge(e.edge, e.source, e.target, e.relation, e.score, e.directed);
+  for (const auto &x : r.edges) {
+    if (!b.has_node(x.source)) b.node(x.source, name_of(x.source), "path");
+    if (!b.has_node(x.target)) b.node(x.target, name_of(x.target), "path");
+    json &e = b.edge(x.edge, x.source, x.target, x.relation, x.score, x.directed);
+    e["status"] = x.status;
+    if (!x.explanation.empty()) {
+      e["explanation"] = x.explanation;
+      e["generated"] = !offline;
+    }
+    if (!x.error.empty()) e["error"] = x.error;
+    const json channels = channel_map(x.channels);
+    if (!channels.empty()) e["channels"] = channels;
+    if (!x.pmids.empty()) e["pmids"] = pmid_list(x.pmids);
+    if (!x.evidence.empty()) e["evidence"] = x.evidence;
+    if (x.cached) e["info"] = json::array({json::array({"answer", "from the response cache"})});
+  }
+  json items = json::array();
+  const auto add_path = [&](const ExplainedPath &p) {
+    std::string chain;
+    json nodes = json::array(), edges = json::array();
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+      chain += (i ? " \u2192 " : "") + name_of(p.nodes[i]);
+      nodes.push_back(nid(p.nodes[i]));
+    }
+    for (const auto k : p.edges)
+      if (k < r.edges.size()) edges.push_back(eid(r.edges[k].edge));
+    json it = {{"rank", p.rank}, {"title", chain}, {"status", p.status}, {"nodes", nodes}, {"edges", edges}};
+    if (p.status == "ok") it["score"] = p.relevance_score;
+    if (!p.explanation.empty()) {
+      it["text"] = p.explanation;
+      it["summary"] = summary_of(p.explanation);
+      it["generated"] = !offline;
+    }
+    if (!p.error.empty()) it["error"] = p.error;
+    json details = json::array({{{"label", "windows"}, {"text", joined(p.windows)}},
+                                {{"label", "prior"}, {"text", detail::fixed(p.prior, 3)}}});
+    if (p.clamped) details.push_back({{"label", "score"}, {"text", "the model's score was out of range and was clamped"}});
+    if (p.cached) details.push_back({{"label", "answer"}, {"text", "from the response cache"}});
+    it["details"] = details;
+    items.push_back(std::move(it));
+  };
+  for (const auto &p : r.paths) add_path(p);
+  for (const auto &p : r.failed) add_path(p);
+  json view = b.view("explore", std::move(items));
+  view["title"] = "grappi explore: " + name_of(r.root);
+  std::string windows;
+  for (const auto &w : r.windows)
+    windows += (windows.empty() ? "" : "; ") + std::to_string(w.index) + " (" + std::to_string(w.nodes.size()) + " proteins, " +
+               std::to_string(w.edges.size()) + " edges)";
+  view["subtitle"] = "Therapeutic impact: \u201c" + r.query + "\u201d \u00b7 model: " + model_field(r.model, "identity") +
+                     " \u00b7 windows " + windows;
+  if (offline) {
+    view["offline_note"] =
+        "The explanations are extractive summaries of the database's annotations and STRING evidence, not written by a "
+        "language model; the relevance scores come from the same rules.";
+    view["offline_label"] = offline_label();
+  }
+  json notes = json::array();
+  for (const auto &n : r.notes) notes.push_back(n);
+  if (r.partial) notes.push_back("Partial result: " + r.partial_reason);
+  if (r.dry_run) notes.push_back("Dry run: nothing was sent; " + std::to_string(r.planned_calls) + " model calls planned.");
+  view["notes"] = notes;
+  view["items_label"] = "Ranked paths";
+  view["score_label"] = "relevance (0-100)";
+  view["score_digits"] = 0;
+  view["empty_text"] = r.dry_run ? "Dry run: no path was explained." : "No path was scored.";
+  view["provenance"] = {{"dataset", r.provenance}, {"model", r.model}, {"templates", r.template_version}, {"parameters", r.parameters}};
+  return view;
+}
+
+json report_view(const KnowledgeGraph &kg, const std::string &question, const PcstRetrieval &r) {
+  Builder b;
+  const std::set<int64_t> seeds(r.seeds.begin(), r.seeds.end());
+  double max_prize = 0;
+  for (const double p : r.node_prizes) max_prize = std::max(max_prize, p);
+  std::vector<std::size_t> order(r.subgraph.nodes.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+    const int64_t id = r.subgraph.nodes[i];
+    json &n = b.node(id, std::to_string(id), seeds.count(id) ? "seed" : "context");
+    b.describe(kg, n, id);
+    const double prize = i < r.node_prizes.size() ? r.node_prizes[i] : 0.0;
+    n["prize"] = prize;
+    n["score"] = max_prize > 0 ? prize / max_prize : 0.0;
+    n["score_label"] = "prize (scaled to the largest)";
+    if (i < r.subgraph.hops.size()) n["info"].push_back(json::array({"hops from a seed", std::to_string(r.subgraph.hops[i])}));
+    n["info"].push_back(json::array({"prize", detail::fixed(prize, 3)}));
+  }
+  for (std::size_t i = 0; i < r.subgraph.edges.size(); ++i) {
+    const WindowEdge &e = r.subgraph.edges[i];
+    json &j = b.edge(e.edge, e.source, e.target, e.relation, e.score, e.directed);
+    Builder::evidence(kg, j, e.edge);
+    if (i < r.edge_prizes.size()) j["info"] = json::array({json::array({"prize", detail::fixed(r.edge_prizes[i], 3)})});
+  }
+  std::stable_sort(order.begin(), order.end(), [&r](std::size_t x, std::size_t y) {
+    const double a = x < r.node_prizes.size() ? r.node_prizes[x] : 0.0, c = y < r.node_prizes.size() ? r.node_prizes[y] : 0.0;
+    return a > c;
+  });
+  json items = json::array();
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    const int64_t id = r.subgraph.nodes[i];
+    const json &n = b.nodes[b.node_at.at(id)];
+    json it = {{"rank", k + 1},
+               {"title", n["label"]},
+               {"score", i < r.node_prizes.size() ? r.node_prizes[i] : 0.0},
+               {"nodes", json::array({nid(id)})},
+               {"edges", json::array()}};
+    if (n.contains("annotation")) it["summary"] = summary_of(n["annotation"].get<std::string>());
+    if (seeds.count(id)) it["details"] = json::array({{{"label", "seed"}, {"text", "one of the nodes most similar to the question"}}});
+    items.push_back(std::move(it));
+  }
+  json view = b.view("retrieve", std::move(items));
+  view["title"] = "grappi retrieve: " + question;
+  view["subtitle"] = std::to_string(r.subgraph.nodes.size()) + " nodes and " + std::to_string(r.subgraph.edges.size()) +
+                     " edges chosen by PCST from a base of " + std::to_string(r.base_nodes) + " nodes and " +
+                     std::to_string(r.base_edges) + " edges (objective " + detail::fixed(r.objective, 3) + ")";
+  view["items_label"] = "Nodes by prize";
+  view["score_label"] = "prize";
+  view["score_digits"] = 3;
+  view["empty_text"] = "The subgraph is empty.";
+  view["notes"] = json::array();
+  view["provenance"] = {{"question", question},
+                        {"edge_cost", r.edge_cost},
+                        {"objective", r.objective},
+                        {"net_worth", r.net_worth},
+                        {"virtual_nodes", r.virtual_nodes}};
+  return view;
+}
+
+json report_view(const KnowledgeGraph &kg, const AskResult &r) {
+  json view = report_view(kg, r.question, r.retrieval);
+  view["kind"] = "ask";
+  view["title"] = "grappi ask: " + r.question;
+  // Roles: the question's entities, the answer entities, what the answer cites.
+  std::map<std::string, std::size_t> by_id;
+  for (std::size_t i = 0; i < view["nodes"].size(); ++i) by_id[view["nodes"][i]["id"].get<std::string>()] = i;
+  const auto promote = [&](int64_t node, const char *role) {
+    const auto it = by_id.find(nid(node));
+    if (it == by_id.end()) return;
+    json &n = view["nodes"][it->second];
+    if (role_rank(role) < role_rank(n["role"].get<std::string>())) n["role"] = role;
+  };
+  for (auto &n : view["nodes"]) {
+    const std::string label = n["label"].get<std::string>();
+    n["role"] = std::find(r.question_entities.begin(), r.question_entities.end(), label) != r.question_entities.end() ? "seed" : "context";
+  }
+  for (const auto &a : r.answer_entities) promote(a.node, "answer");
+  std::set<std::string> cited_edges;
+  for (const auto &s : r.sentences)
+    for (const auto &c : s.citations) {
+      if (c.status != "supported") continue;
+      if (c.node) promote(c.node, "cited");
+      if (c.edge) cited_edges.insert(eid(c.edge));
+    }
+  const bool gat = r.reader == "gat";
+  json items = json::array();
+  for (std::size_t i = 0; i < r.answer_entities.size(); ++i) {
+    const AnswerEntity &a = r.answer_entities[i];
+    json edges = json::array(), nodes = json::array({nid(a.node)});
+    for (const int64_t e : a.edges) edges.push_back(eid(e));
+    for (const auto &e : r.retrieval.subgraph.edges)
+      if (std::find(a.edges.begin(), a.edges.end(), e.edge) != a.edges.end()) {
+        nodes.push_back(nid(e.source == a.node ? e.target : e.source));
+      }
+    json it = {{"rank", i + 1},
+               {"title", a.name.empty() ? a.id : a.name},
+               {"score", gat ? a.reader_score : a.prize},
+               {"nodes", nodes},
+               {"edges", edges}};
+    if (!a.evidence.empty()) {
+      it["text"] = a.evidence;
+      it["summary"] = summary_of(a.evidence);
+    }
+    json details = json::array({{{"label", "prize"}, {"text", detail::fixed(a.prize, 3)}},
+                                {{"label", "similarity to the question"}, {"text", detail::fixed(a.score, 3)}}});
+    if (gat) details.push_back({{"label", "graph reader probability"}, {"text", detail::fixed(a.reader_score, 3)}});
+    if (a.named) details.push_back({{"label", "answer"}, {"text", "the answer names or cites it"}});
+    it["details"] = details;
+    items.push_back(std::move(it));
+  }
+  view["items"] = items;
+  view["items_label"] = "Answer entities";
+  view["score_label"] = gat ? "graph reader probability" : "prize";
+  view["empty_text"] = "No answer entity.";
+  // The answer, sentence by sentence, with its citation checks.
+  json entries = json::array();
+  for (const auto &s : r.sentences) {
+    std::string note;
+    for (const auto &c : s.citations)
+      note += (note.empty() ? "" : "; ") + c.id + ": " + c.status + (c.target.empty() ? "" : " (" + c.target + ")");
+    entries.push_back({{"text", s.text}, {"status", s.status}, {"note", note}});
+  }
+  std::string intro = "Status " + r.status + (r.error.empty() ? "" : " (" + r.error + ")") + "; " +
+                      std::to_string(r.count("supported")) + " of " + std::to_string(r.sentences.size()) +
+                      " sentences supported by their citations.";
+  view["sections"] = json::array({{{"title", "Answer"}, {"text", intro}, {"entries", entries}}});
+  if (r.offline) {
+    view["offline_note"] =
+        "The answer is assembled by the offline model from the retrieved subgraph (extractive, rule-based), not written by a "
+        "language model.";
+    view["offline_label"] = offline_label();
+  }
+  for (auto &e : view["edges"])
+    if (cited_edges.count(e["id"].get<std::string>())) e["info"].push_back(json::array({"cited", "by a supported citation"}));
+  view["provenance"]["model"] = r.model;
+  view["provenance"]["templates"] = r.template_version;
+  view["provenance"]["reader"] = r.reader;
+  if (gat) view["provenance"]["reader_name"] = r.reader_name;
+  return view;
+}
+
+json report_view(const HypothesisResult &r) {
+  Builder b;
+  for (std::size_t k = 0; k < r.paths.size(); ++k) {
+    const HypothesisPath &p = r.paths[k];
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+      const bool end = p.nodes[i] == r.source || p.nodes[i] == r.target;
+      json &n = b.node(p.nodes[i], i < p.names.size() ? p.names[i] : std::string(), end ? "root" : "path");
+      if (i < p.labels.size() && !p.labels[i].empty() && !n.contains("info")) n["info"] = json::array({json::array({"type", p.labels[i]})});
+    }
+    for (std::size_t i = 0; i < p.edges.size() && i + 1 < p.nodes.size(); ++i) {
+      json &e = b.edge(p.edges[i], p.nodes[i], p.nodes[i + 1], i < p.relations.size() ? p.relations[i] : std::string(),
+                       i < p.weights.size() ? p.weights[i] : 0.0, false);
+      if (i < p.pmids.size() && !p.pmids[i].empty()) e["pmids"] = pmid_list(p.pmids[i]);
+      if (i < p.support.size() && p.support[i]) e["info"] = json::array({json::array({"shared documents", std::to_string(p.support[i])})});
+    }
+  }
+  json items = json::array();
+  for (std::size_t k = 0; k < r.paths.size(); ++k) {
+    const HypothesisPath &p = r.paths[k];
+    std::string chain;
+    json nodes = json::array(), edges = json::array();
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+      chain += (i ? " \u2014 " : "") + (i < p.names.size() ? p.names[i] : std::to_string(p.nodes[i]));
+      nodes.push_back(nid(p.nodes[i]));
+    }
+    for (const int64_t e : p.edges) edges.push_back(eid(e));
+    items.push_back({{"rank", k + 1},
+                     {"title", chain},
+                     {"score", p.score},
+                     {"nodes", nodes},
+                     {"edges", edges},
+                     {"details",
+                      json::array({{{"label", "mean weight"}, {"text", detail::fixed(p.mean_weight, 3)}},
+                                   {{"label", "minimum weight"}, {"text", detail::fixed(p.min_weight, 3)}},
+                                   {{"label", "similarity"}, {"text", detail::fixed(p.similarity, 3)}}})}});
+  }
+  json view = b.view("hypothesize", std::move(items));
+  view["title"] = "grappi hypothesize: " + r.source_name + " \u2014 " + r.target_name;
+  view["subtitle"] = std::to_string(r.paths.size()) + " ranked paths; " + std::to_string(r.rounds.size()) +
+                     " explanation rounds (stopped: " + r.stop_reason + "); model: " + model_field(r.model, "identity");
+  view["items_label"] = "Ranked paths";
+  view["score_label"] = "path score";
+  view["score_digits"] = 3;
+  view["empty_text"] = "No path joins the two concepts under the options.";
+  view["notes"] = json::array();
+  if (r.offline) {
+    view["offline_note"] = "The explanation is assembled by the offline model from the paths' abstracts (extractive), not "
+                           "written by a language model.";
+    view["offline_label"] = offline_label();
+  }
+  if (r.final_round >= 0 && static_cast<std::size_t>(r.final_round) < r.rounds.size()) {
+    const HypothesisRound &round = r.rounds[static_cast<std::size_t>(r.final_round)];
+    json entries = json::array();
+    for (const auto &s : round.sentences) {
+      std::string note;
+      for (const auto &c : s.checks)
+        note += (note.empty() ? "" : "; ") + c.a + " \u2014 " + c.b + ": " + (c.supported ? "joined in the knowledge base" : "no edge");
+      if (!s.citations.empty()) {
+        std::string cites;
+        for (const auto &c : s.citations) cites += (cites.empty() ? "PMID " : ", ") + c;
+        note += (note.empty() ? "" : "; ") + cites;
+      }
+      entries.push_back({{"text", s.text}, {"status", s.status}, {"note", note}});
+    }
+    view["sections"] = json::array({{{"title", "Explanation (round " + std::to_string(r.final_round + 1) + ")"},
+                                     {"text", "Each sentence checked against the knowledge base."},
+                                     {"entries", entries}}});
+  } else {
+    view["notes"].push_back("No explanation succeeded (" + r.stop_reason + ").");
+  }
+  view["provenance"] = {{"model", r.model}, {"templates", r.template_version}, {"source", r.source_name}, {"target", r.target_name}};
+  return view;
+}
+
+}  // namespace grappi

@@ -1,0 +1,255 @@
+// grappi's HTML reports and `grappi serve` in a real browser: headless Chromium (Debian's
+// chromium package) driven by playwright-core (web/package.json). Exit 77 (ctest: skipped) with
+// a message when Chromium or playwright-core is missing.
+//   node browser_test.mjs report|serve GRAPPI_BINARY DATABASE_DIR OUTPUT_DIR
+// (DATABASE_DIR: the command-line tests' shared databases, h.db (human demo) and y.db (yeast).)
+// report: explore and ask write HTML reports of the demo database; each page opens without
+//   console errors, draws as many nodes and edges as the run's JSON holds, lists the ranked
+//   items in order, and a click on the first one shows its explanation; a large window (EGFR,
+//   thousands of paths: CDC28 in the yeast network) opens quickly with its list rendered lazily.
+// serve: grappi serve on a free loopback port: the page autocompletes a protein, runs explore,
+//   shows progress then the result, and a click shows the path's explanation; the JSON
+//   endpoints refuse bad input; with --token, requests without it are refused.
+// Screenshots are written to OUTPUT_DIR for a person to look at.
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const [mode, grappi, dbDir, outDir] = process.argv.slice(2);
+if (!mode || !grappi || !dbDir || !outDir) {
+  console.error('usage: node browser_test.mjs report|serve GRAPPI DATABASE_DIR OUTPUT_DIR');
+  process.exit(2);
+}
+
+function skip(why) {
+  console.log(`SKIP: ${why}`);
+  process.exit(77);
+}
+const chromiumPath = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+if (!chromiumPath) skip('Chromium is not installed (apt-get install -y chromium; or set CHROMIUM)');
+let chromium;
+try {
+  chromium = createRequire(path.join(here, '..', '..', 'web', 'package.json'))('playwright-core').chromium;
+} catch (e) {
+  skip('playwright-core is not installed (bash tools/install-deps.sh runs npm ci in web/)');
+}
+
+let failures = 0;
+function check(ok, what) {
+  if (ok) return;
+  failures++;
+  console.error(`FAIL: ${what}`);
+}
+function run(args) {
+  const r = spawnSync(grappi, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`grappi ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+fs.mkdirSync(outDir, { recursive: true });
+// Private copies: explore writes its response cache.
+function copyDb(name, to) {
+  fs.copyFileSync(path.join(dbDir, name), to);
+  for (const suffix of ['-wal', '-shm']) fs.rmSync(to + suffix, { force: true });
+  return to;
+}
+const db = copyDb('h.db', path.join(outDir, `${mode}.db`));
+
+const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+
+async function openPage(url) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+  const t0 = Date.now();
+  await page.goto(url);
+  return { page, errors, t0 };
+}
+
+// The report of a result: counts, order, a click.
+async function checkReport(name, file, expect) {
+  const { page, errors, t0 } = await openPage('file://' + file);
+  await page.waitForSelector('#report[data-ready="1"]', { timeout: 60000 });
+  const seconds = (Date.now() - t0) / 1000;
+  const info = await page.evaluate(() => ({
+    nodes: window.grappiReport.cy ? window.grappiReport.cy.nodes().length : -1,
+    edges: window.grappiReport.cy ? window.grappiReport.cy.edges().length : -1,
+    listed: document.querySelectorAll('ol.items li.item').length,
+    titles: Array.from(document.querySelectorAll('ol.items li.item .title')).slice(0, 20).map((e) => e.textContent),
+    ranks: Array.from(document.querySelectorAll('ol.items li.item .rank')).map((e) => e.textContent),
+    tableRows: document.querySelectorAll('table.ranked tbody tr').length,
+    external: Array.from(document.querySelectorAll('script[src], link[href], img[src]')).length
+  }));
+  check(info.nodes === expect.nodes, `${name}: ${info.nodes} nodes drawn, expected ${expect.nodes}`);
+  check(info.edges === expect.edges, `${name}: ${info.edges} edges drawn, expected ${expect.edges}`);
+  check(info.tableRows === expect.items.length, `${name}: ${info.tableRows} table rows, expected ${expect.items.length}`);
+  check(info.listed === Math.min(50, expect.items.length), `${name}: ${info.listed} items listed at first (lazily at most 50)`);
+  check(info.external === 0, `${name}: the page loads ${info.external} external resources`);
+  const want = expect.items.slice(0, info.titles.length);
+  check(JSON.stringify(info.titles) === JSON.stringify(want), `${name}: list order ${JSON.stringify(info.titles.slice(0, 3))} != ${JSON.stringify(want.slice(0, 3))}`);
+  check(info.ranks.every((r, i) => r === `#${i + 1}`), `${name}: ranks not 1..n: ${info.ranks.slice(0, 5)}`);
+  if (expect.items.length) {
+    await page.click('ol.items li.item >> nth=0');
+    const detail = await page.textContent('section.detail');
+    check(detail.includes(expect.firstText), `${name}: the first item's detail lacks its text "${expect.firstText.slice(0, 60)}"`);
+    const highlighted = await page.evaluate(() => window.grappiReport.cy.$('.highlighted').length);
+    check(highlighted > 0, `${name}: a click highlights nothing`);
+  }
+  if (expect.items.length > 50) {
+    await page.evaluate(() => { const l = document.querySelector('ol.items'); l.scrollTop = l.scrollHeight; });
+    await page.waitForFunction(() => document.querySelectorAll('ol.items li.item').length > 50, null, { timeout: 10000 }).catch(() => {});
+    const more = await page.evaluate(() => document.querySelectorAll('ol.items li.item').length);
+    check(more > 50 && more <= 100, `${name}: scrolling the list rendered ${more} items (expected the next 50)`);
+  }
+  await page.screenshot({ path: path.join(outDir, `${name}.png`), fullPage: false });
+  check(errors.length === 0, `${name}: console errors: ${errors.join(' | ')}`);
+  console.log(`${name}: ${info.nodes} nodes, ${info.edges} edges, ${expect.items.length} items; ready in ${seconds.toFixed(2)} s`);
+  await page.close();
+  return seconds;
+}
+
+if (mode === 'report') {
+  // explore: the demo's main job.
+  const ex = path.join(outDir, 'explore.html'), exJson = path.join(outDir, 'explore.json');
+  run(['explore', '--db', db, '--protein', 'MAPT', '--query', 'inhibit tau phosphorylation', '--k', '10,2', '--top', '5',
+       '--json', exJson, '--html', ex, '--quiet']);
+  const j = JSON.parse(fs.readFileSync(exJson, 'utf8'));
+  const windowEdges = new Set();
+  for (const w of j.windows) for (const e of w.edges) windowEdges.add(`${e.source}|${e.target}|${e.relation}`);
+  await checkReport('report-explore', ex, {
+    nodes: j.proteins.length, edges: windowEdges.size,
+    items: j.paths.map((p) => p.proteins.join(' \u2192 ')), firstText: j.paths[0].explanation
+  });
+  // ask: the subgraph, the answer entities.
+  const ask = path.join(outDir, 'ask.html'), askJson = path.join(outDir, 'ask.json');
+  run(['ask', '--db', db, 'Which kinases phosphorylate MAPT?', '--json', askJson, '--html', ask, '--quiet']);
+  const a = JSON.parse(fs.readFileSync(askJson, 'utf8'));
+  const html = fs.readFileSync(ask, 'utf8');
+  check(html.includes('Answer</h2>'), 'ask: the answer section');
+  await checkReport('report-ask', ask, {
+    nodes: a.subgraph.nodes.length, edges: a.subgraph.edges.length,
+    items: a.answer_entities.map((e) => e.name), firstText: a.answer_entities[0].evidence
+  });
+  // A large window: hundreds of nodes, thousands of paths.
+  const big = path.join(outDir, 'explore-large.html'), bigJson = path.join(outDir, 'explore-large.json');
+  const yeast = copyDb('y.db', path.join(outDir, 'yeast.db'));
+  run(['explore', '--db', yeast, '--protein', 'CDC28', '--query', 'arrest the cell cycle', '--k', '60,8', '--depth', '2',
+       '--max-len', '3', '--top', '3000', '--no-diversity', '--json', bigJson, '--html', big, '--quiet']);
+  const b = JSON.parse(fs.readFileSync(bigJson, 'utf8'));
+  const bigEdges = new Set();
+  for (const w of b.windows) for (const e of w.edges) bigEdges.add(`${e.source}|${e.target}|${e.relation}`);
+  const seconds = await checkReport('report-explore-large', big, {
+    nodes: b.proteins.length, edges: bigEdges.size,
+    items: b.paths.map((p) => p.proteins.join(' \u2192 ')), firstText: b.paths[0].explanation
+  });
+  check(b.paths.length >= 1000, `large window: only ${b.paths.length} paths`);
+  check(b.proteins.length >= 200, `large window: only ${b.proteins.length} proteins`);
+  check(seconds < 20, `large window: the page took ${seconds.toFixed(1)} s to be ready`);
+} else if (mode === 'serve') {
+  // Starts grappi serve on a free port; resolves with its base URL.
+  function serve(extra) {
+    return new Promise((resolve, reject) => {
+      const p = spawn(grappi, ['serve', '--db', db, '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '', err = '';
+      p.stdout.on('data', (d) => {
+        out += d;
+        const m = out.match(/listening on (http:\/\/[^/\s]+\/)/);
+        if (m) resolve({ proc: p, base: m[1] });
+      });
+      p.stderr.on('data', (d) => { err += d; });
+      p.on('exit', (code) => reject(new Error(`grappi serve exited ${code}: ${err}`)));
+      setTimeout(() => reject(new Error('grappi serve did not start in 30 s')), 30000).unref();
+    });
+  }
+  const { proc, base } = await serve([]);
+  try {
+    // The JSON endpoints refuse bad input with a message.
+    let r = await fetch(base + 'api/explore', { method: 'POST', body: 'not json' });
+    check(r.status === 400 && (await r.json()).error.includes('not JSON'), 'bad body: 400 with a message');
+    r = await fetch(base + 'api/explore', { method: 'POST', body: JSON.stringify({ protein: 'MAPT' }) });
+    check(r.status === 400 && (await r.json()).error.includes('"query"'), 'missing query: 400 naming it');
+    r = await fetch(base + 'api/explore', { method: 'POST', body: JSON.stringify({ protein: 'MAPT', query: 'x', top: -1 }) });
+    check(r.status === 400, 'top -1: 400');
+    r = await fetch(base + 'api/explore', { method: 'POST', body: JSON.stringify({ protein: 'NOPE_NOT_A_PROTEIN', query: 'x' }) });
+    const bad = await r.json();
+    check(r.status === 404 && /NOPE_NOT_A_PROTEIN/.test(bad.error), `an unknown protein: ${r.status} ${JSON.stringify(bad)}`);
+    r = await fetch(base + 'api/jobs/ffff');
+    check(r.status === 404, 'an unknown job: 404');
+    r = await fetch(base + 'api/complete?q=' + 'x'.repeat(300));
+    check(r.status === 400, 'a long completion prefix: 400');
+    r = await fetch(base + 'api/explore', { method: 'POST', body: 'x'.repeat(70000) });
+    check(r.status === 413 || r.status === 400, `a 70 kB body: ${r.status}`);
+    const completions = await (await fetch(base + 'api/complete?q=MAP')).json();
+    check(completions.completions.some((c) => c.name === 'MAPT'), 'completion of MAP holds MAPT');
+
+    // The page: type, autocomplete, run, progress, result, click.
+    const { page, errors } = await openPage(base);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+    await page.type('#protein', 'MAP');
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('#protein-list option')).some((o) => o.value === 'MAPT'),
+      null, { timeout: 10000 });
+    await page.fill('#protein', 'MAPT');
+    await page.fill('#query', 'inhibit tau phosphorylation');
+    await page.fill('#k', '10,2');
+    await page.fill('#top', '5');
+    await page.click('#run');
+    await page.waitForSelector('#report[data-ready="1"]', { timeout: 60000 });
+    await page.waitForFunction(() => /Done/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    const shown = await page.evaluate(() => ({
+      nodes: window.grappiReport.cy.nodes().length,
+      items: Array.from(document.querySelectorAll('ol.items li.item .title')).map((e) => e.textContent)
+    }));
+    const job = await page.evaluate(() => document.getElementById('download').getAttribute('href'));
+    const id = job.match(/jobs\/([0-9a-f]+)\//)[1];
+    const view = await (await fetch(base + `api/jobs/${id}/view`)).json();
+    const result = await (await fetch(base + `api/jobs/${id}/result`)).json();
+    check(shown.nodes === view.nodes.length && view.nodes.length === result.proteins.length,
+      `serve: ${shown.nodes} nodes drawn, view ${view.nodes.length}, result ${result.proteins.length}`);
+    check(JSON.stringify(shown.items) === JSON.stringify(result.paths.map((p) => p.proteins.join(' \u2192 '))), 'serve: the ranked list');
+    await page.click('ol.items li.item >> nth=0');
+    const detail = await page.textContent('section.detail');
+    check(detail.includes(result.paths[0].explanation), 'serve: the first path\'s explanation');
+    const report = await fetch(base + `api/jobs/${id}/report.html`);
+    check(report.status === 200 && (await report.text()).includes('grappi-view'), 'serve: the self-contained report');
+    // The next window: a second run from the page.
+    await page.click('#next-window');
+    await page.waitForFunction(() => document.getElementById('windows').value === '2' && /Done|Failed/.test(document.getElementById('status').textContent),
+      null, { timeout: 60000 });
+    await page.screenshot({ path: path.join(outDir, 'serve-explore.png') });
+    check(errors.length === 0, `serve: console errors: ${errors.join(' | ')}`);
+    // Cancel: the endpoint answers for a job; a finished job stays finished.
+    r = await fetch(base + `api/jobs/${id}/cancel`, { method: 'POST' });
+    check(r.status === 200, 'cancel answers');
+    await page.close();
+  } finally {
+    proc.kill('SIGTERM');
+  }
+  // With a token: nothing without it.
+  const guarded = await serve(['--token', 'sesame']);
+  try {
+    let r = await fetch(guarded.base + 'api/info');
+    check(r.status === 401, `no token: ${r.status}`);
+    r = await fetch(guarded.base + 'api/info', { headers: { Authorization: 'Bearer sesame' } });
+    check(r.status === 200, `the token: ${r.status}`);
+    r = await fetch(guarded.base + 'api/info?token=wrong');
+    check(r.status === 401, `a wrong token: ${r.status}`);
+  } finally {
+    guarded.proc.kill('SIGTERM');
+  }
+  const open = spawnSync(grappi, ['serve', '--db', db, '--host', '0.0.0.0', '--port', '0'], { encoding: 'utf8', timeout: 10000 });
+  check(open.status !== 0 && /--token/.test(open.stderr), 'serving beyond loopback needs --token');
+} else {
+  console.error(`unknown mode ${mode}`);
+  process.exit(2);
+}
+await browser.close();
+if (failures) {
+  console.error(`${failures} check(s) failed`);
+  process.exit(1);
+}
+console.log(`browser ${mode}: all checks passed; screenshots in ${outDir}`);

@@ -1,0 +1,388 @@
+// grappi serve: the local web explorer - the page of grappi::explorer_page() and JSON endpoints
+// over the library (cpp-httplib). It holds no logic of its own: requests become options, jobs
+// run the library's explore and ask, results are the library's report views and JSON.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <deque>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+
+#include "common.hpp"
+
+namespace grappi::cli {
+
+namespace {
+
+using nlohmann::json;
+
+struct ServeArgs {
+  std::string db, host = "127.0.0.1", token, embedding_model;
+  int port = 8080;
+  ChatArgs m;
+  std::size_t max_jobs = 2, concurrency = 8;
+  bool write = false;
+};
+
+/// One explore or ask run and what it made.
+struct Job {
+  std::string id, kind;
+  std::atomic<bool> cancel{false};
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  std::mutex mu;  // guards what follows
+  std::string state = "running", stage = "queued", error;
+  std::size_t done = 0, total = 0;
+  double seconds = 0;
+  json view, result;
+};
+
+constexpr std::size_t kMaxBody = 64 * 1024;      // request bodies
+constexpr std::size_t kMaxText = 2000;           // a query or question, in bytes
+constexpr std::size_t kKeptJobs = 32;            // finished jobs remembered (oldest dropped)
+
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void on_signal(int) { g_stop = 1; }
+
+bool loopback(const std::string &host) { return host == "127.0.0.1" || host == "localhost" || host == "::1"; }
+
+/// Compares without stopping at the first difference.
+bool same_token(const std::string &a, const std::string &b) {
+  unsigned diff = a.size() == b.size() ? 0U : 1U;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned>(a[i] ^ (i < b.size() ? b[i] : 0));
+  return diff == 0;
+}
+
+void reply(httplib::Response &res, int status, const json &body) {
+  res.status = status;
+  res.set_content(dump_json(body) + "\n", "application/json; charset=utf-8");
+}
+void fail(httplib::Response &res, int status, const std::string &message) { reply(res, status, {{"error", message}}); }
+
+/// A field of a request body: absent gives `fallback`; the wrong type is an Error naming it.
+template <class T>
+T field(const json &body, const char *name, T fallback) {
+  const auto it = body.find(name);
+  if (it == body.end() || it->is_null()) return fallback;
+  try {
+    return it->get<T>();
+  } catch (const json::exception &) {
+    throw Error(ErrorCode::invalid_argument, std::string("\"") + name + "\" has the wrong type");
+  }
+}
+std::string text_field(const json &body, const char *name, bool required) {
+  const std::string s = field<std::string>(body, name, "");
+  if (required && s.empty()) throw Error(ErrorCode::invalid_argument, std::string("\"") + name + "\" is required");
+  if (s.size() > kMaxText) throw Error(ErrorCode::invalid_argument, std::string("\"") + name + "\" is longer than 2000 bytes");
+  return s;
+}
+std::size_t count_field(const json &body, const char *name, std::size_t fallback, std::size_t lo, std::size_t hi) {
+  const auto it = body.find(name);
+  if (it == body.end() || it->is_null()) return fallback;
+  if (!it->is_number_integer() || it->get<int64_t>() < static_cast<int64_t>(lo) || it->get<int64_t>() > static_cast<int64_t>(hi))
+    throw Error(ErrorCode::invalid_argument,
+                std::string("\"") + name + "\" must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+  return it->get<std::size_t>();
+}
+
+class Server {
+ public:
+  Server(const ServeArgs &a, KnowledgeGraph &g, std::shared_ptr<LanguageModel> model)
+      : a_(a), g_(g), model_(std::move(model)), rng_(std::random_device{}()) {}
+
+  ~Server() {
+    for (auto &[id, job] : jobs_) job->cancel = true;
+    for (auto &[id, t] : threads_)
+      if (t.joinable()) t.join();
+  }
+
+  void routes(httplib::Server &svr) {
+    svr.set_payload_max_length(kMaxBody);
+    svr.set_pre_routing_handler([this](const httplib::Request &req, httplib::Response &res) {
+      res.set_header("X-Content-Type-Options", "nosniff");
+      res.set_header("Cache-Control", "no-store");
+      if (a_.token.empty()) return httplib::Server::HandlerResponse::Unhandled;
+      std::string given = req.get_param_value("token");
+      const std::string auth = req.get_header_value("Authorization");
+      if (auth.rfind("Bearer ", 0) == 0) given = auth.substr(7);
+      if (same_token(given, a_.token)) return httplib::Server::HandlerResponse::Unhandled;
+      fail(res, 401, "a token is required (Authorization: Bearer TOKEN, or ?token=TOKEN)");
+      return httplib::Server::HandlerResponse::Handled;
+    });
+    svr.set_exception_handler([](const httplib::Request &, httplib::Response &res, std::exception_ptr ep) {
+      try {
+        std::rethrow_exception(ep);
+      } catch (const Error &e) {
+        fail(res, e.code() == ErrorCode::not_found ? 404 : 400, e.what());
+      } catch (const std::exception &e) {
+        fail(res, 500, e.what());
+      } catch (...) {
+        fail(res, 500, "unknown error");
+      }
+    });
+    svr.Get("/", [](const httplib::Request &, httplib::Response &res) {
+      res.set_header("Content-Security-Policy",
+                     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:");
+      res.set_content(explorer_page(), "text/html; charset=utf-8");
+    });
+    svr.Get("/api/info", [this](const httplib::Request &, httplib::Response &res) {
+      const auto s = g_.snapshot();
+      reply(res, 200,
+            {{"database", a_.db},
+             {"nodes", s->node_count()},
+             {"edges", s->edge_count()},
+             {"model", model_->identity()},
+             {"language_model", model_->kind() != "extractive"},
+             {"tasks", json::array({"explore", "ask"})},
+             {"writable", a_.write}});
+    });
+    svr.Get("/api/complete", [this](const httplib::Request &req, httplib::Response &res) {
+      const std::string q = req.get_param_value("q");
+      if (q.size() > 200) return fail(res, 400, "\"q\" is longer than 200 bytes");
+      std::size_t limit = 10;
+      if (req.has_param("limit")) {
+        const std::string l = req.get_param_value("limit");
+        char *end = nullptr;
+        const unsigned long v = std::strtoul(l.c_str(), &end, 10);
+        if (l.empty() || !end || *end || v < 1 || v > 100 || l[0] == '-') return fail(res, 400, "\"limit\" must be 1-100");
+        limit = v;
+      }
+      json out = json::array();
+      for (const auto &c : g_.complete(q, limit))
+        out.push_back({{"id", c.id}, {"name", c.name}, {"external_id", c.external_id}, {"matched", c.matched}, {"matched_by", c.matched_by}});
+      reply(res, 200, {{"completions", out}});
+    });
+    svr.Post("/api/explore", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "explore"); });
+    svr.Post("/api/ask", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "ask"); });
+    svr.Get(R"(/api/jobs/([0-9a-f]{1,32}))", [this](const httplib::Request &req, httplib::Response &res) {
+      const auto job = find(req.matches[1]);
+      if (!job) return fail(res, 404, "no job " + std::string(req.matches[1]));
+      std::lock_guard<std::mutex> lock(job->mu);
+      json j{{"job", job->id}, {"kind", job->kind}, {"state", job->state}, {"stage", job->stage}, {"done", job->done},
+             {"total", job->total}, {"seconds", job->state == "running" ? elapsed(*job) : job->seconds}};
+      if (!job->error.empty()) j["error"] = job->error;
+      reply(res, 200, j);
+    });
+    const auto finished = [this](const httplib::Request &req, httplib::Response &res, const char *what) {
+      const auto job = find(req.matches[1]);
+      if (!job) return fail(res, 404, "no job " + std::string(req.matches[1]));
+      std::lock_guard<std::mutex> lock(job->mu);
+      if (job->state == "running") return fail(res, 409, "job " + job->id + " is still running");
+      if (job->state == "failed") return fail(res, 422, job->error);
+      if (std::string(what) == "view") return reply(res, 200, job->view);
+      if (std::string(what) == "result") return reply(res, 200, job->result);
+      res.set_content(to_html(job->view), "text/html; charset=utf-8");
+    };
+    svr.Get(R"(/api/jobs/([0-9a-f]{1,32})/view)", [finished](const httplib::Request &q, httplib::Response &r) { finished(q, r, "view"); });
+    svr.Get(R"(/api/jobs/([0-9a-f]{1,32})/result)", [finished](const httplib::Request &q, httplib::Response &r) { finished(q, r, "result"); });
+    svr.Get(R"(/api/jobs/([0-9a-f]{1,32})/report\.html)",
+            [finished](const httplib::Request &q, httplib::Response &r) { finished(q, r, "html"); });
+    svr.Post(R"(/api/jobs/([0-9a-f]{1,32})/cancel)", [this](const httplib::Request &req, httplib::Response &res) {
+      const auto job = find(req.matches[1]);
+      if (!job) return fail(res, 404, "no job " + std::string(req.matches[1]));
+      job->cancel = true;
+      reply(res, 200, {{"job", job->id}, {"cancel", true}});
+    });
+  }
+
+ private:
+  static double elapsed(const Job &job) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - job.started).count();
+  }
+
+  std::shared_ptr<Job> find(const std::string &id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = jobs_.find(id);
+    return it == jobs_.end() ? nullptr : it->second;
+  }
+
+  void start(const httplib::Request &req, httplib::Response &res, const std::string &kind) {
+    json body;
+    try {
+      body = json::parse(req.body);
+    } catch (const json::exception &) {
+      return fail(res, 400, "the request body is not JSON");
+    }
+    if (!body.is_object()) return fail(res, 400, "the request body is not a JSON object");
+    std::function<void(Job &)> work = kind == "explore" ? explore_work(body) : ask_work(body);  // validates first
+    auto job = std::make_shared<Job>();
+    job->kind = kind;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      std::size_t running = 0;
+      for (const auto &[id, j] : jobs_) {
+        std::lock_guard<std::mutex> job_lock(j->mu);
+        running += j->state == "running";
+      }
+      if (running >= a_.max_jobs) return fail(res, 429, "already running " + std::to_string(running) + " jobs (--max-jobs)");
+      char id[17];
+      std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(rng_()));
+      job->id = id;
+      jobs_[job->id] = job;
+      order_.push_back(job->id);
+      forget_old();
+      threads_[job->id] = std::thread([job, work] {
+        std::string state = "done", error;
+        try {
+          work(*job);
+          if (job->cancel) state = "cancelled";
+        } catch (const std::exception &e) {
+          state = "failed";
+          error = e.what();
+        }
+        std::lock_guard<std::mutex> job_lock(job->mu);
+        job->seconds = elapsed(*job);
+        job->error = error;
+        job->state = state;
+      });
+    }
+    reply(res, 202, {{"job", job->id}, {"kind", kind}});
+  }
+
+  /// Drops the oldest finished jobs beyond kKeptJobs (their threads have ended).
+  void forget_old() {
+    while (order_.size() > kKeptJobs) {
+      const auto it = jobs_.find(order_.front());
+      if (it != jobs_.end()) {
+        std::lock_guard<std::mutex> lock(it->second->mu);
+        if (it->second->state == "running") break;
+      }
+      if (it != jobs_.end()) jobs_.erase(it);
+      const auto t = threads_.find(order_.front());
+      if (t != threads_.end()) {
+        if (t->second.joinable()) t->second.join();  // finished: returns at once
+        threads_.erase(t);
+      }
+      order_.pop_front();
+    }
+  }
+
+  std::function<void(Job &)> explore_work(const json &body) {
+    const int64_t root = g_.resolve(text_field(body, "protein", true));  // unknown or ambiguous: 404 / 400 at once
+    ExploreOptions o;
+    o.query = text_field(body, "query", true);
+    const json windows = body.value("windows", json("1"));
+    o.windows = parse_windows(windows.is_number_integer() ? std::to_string(windows.get<int64_t>()) : field<std::string>(body, "windows", "1"),
+                              "\"windows\"");
+    for (const auto w : o.windows)
+      if (w > 100) throw Error(ErrorCode::invalid_argument, "\"windows\": at most window 100");
+    o.window.k = parse_k(field<std::string>(body, "k", "30,4"), "\"k\"");
+    o.window.depth = count_field(body, "depth", 2, 1, 6);
+    o.max_length = count_field(body, "max_len", 4, 1, 12);
+    o.top = count_field(body, "top", 10, 1, 1000);
+    o.max_paths = count_field(body, "max_paths", o.max_paths, 1, 1000000);
+    const double min_score = field<double>(body, "min_score", 0.0);
+    o.window.filter.min_score = score_arg(min_score, "\"min_score\"");
+    o.concurrency = a_.concurrency;
+    o.use_cache = true;
+    return [this, root, o](Job &job) mutable {
+      o.cancel = [&job] { return job.cancel.load(); };
+      o.progress = [&job](const ExploreProgress &p) {
+        std::lock_guard<std::mutex> lock(job.mu);
+        job.stage = p.stage;
+        job.done = p.done;
+        job.total = p.total;
+      };
+      {
+        std::lock_guard<std::mutex> lock(job.mu);
+        job.stage = "retrieve";
+      }
+      const AgentPipeline pipe(g_, model_, a_.embedding_model);
+      const ExploreResult r = pipe.explore(root, o);
+      json view = report_view(r), result = to_json(r);
+      std::lock_guard<std::mutex> lock(job.mu);
+      job.view = std::move(view);
+      job.result = std::move(result);
+    };
+  }
+
+  std::function<void(Job &)> ask_work(const json &body) {
+    const std::string question = text_field(body, "question", true);
+    AskOptions o;
+    o.embedding_model = a_.embedding_model;
+    return [this, question, o](Job &job) {
+      {
+        std::lock_guard<std::mutex> lock(job.mu);
+        job.stage = "answer";
+      }
+      const AskResult r = ask(g_, *model_, question, o);
+      json view = report_view(g_, r), result = to_json(r);
+      std::lock_guard<std::mutex> lock(job.mu);
+      job.view = std::move(view);
+      job.result = std::move(result);
+    };
+  }
+
+  const ServeArgs &a_;
+  KnowledgeGraph &g_;
+  std::shared_ptr<LanguageModel> model_;
+  std::mutex mu_;  // guards what follows
+  std::mt19937_64 rng_;
+  std::map<std::string, std::shared_ptr<Job>> jobs_;
+  std::deque<std::string> order_;
+  std::map<std::string, std::thread> threads_;
+};
+
+void run(ServeArgs &a) {
+  if (!loopback(a.host) && a.token.empty())
+    throw Error(ErrorCode::invalid_argument, "serve: --host " + a.host + " is reachable from other machines: give --token too");
+  if (a.port < 0 || a.port > 65535) throw Error(ErrorCode::invalid_argument, "serve: --port must be 0-65535");
+  auto model = chat_model_of(a.m, a.concurrency, "serve");
+  KnowledgeGraph g = open_graph(a.db, a.write ? Access::write : Access::read);
+  Server server(a, g, model);
+  httplib::Server svr;
+  server.routes(svr);
+  int port = a.port;
+  if (port == 0) {
+    port = svr.bind_to_any_port(a.host);
+    if (port < 0) throw Error(ErrorCode::io, "serve: cannot listen on " + a.host);
+  } else if (!svr.bind_to_port(a.host, port)) {
+    throw Error(ErrorCode::io, "serve: cannot listen on " + a.host + ":" + std::to_string(port) + " (in use?)");
+  }
+  const std::string where = (a.host.find(':') != std::string::npos ? "[" + a.host + "]" : a.host) + ":" + std::to_string(port);
+  std::cout << "grappi serve: listening on http://" << where << "/" << (a.token.empty() ? "" : "?token=...") << std::endl;
+  std::cerr << "grappi serve: " << a.db << (a.write ? " (read-write)" : " (read-only)") << ", model " << model->identity()
+            << "; Ctrl-C stops" << std::endl;
+  g_stop = 0;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  std::thread watcher([&svr] {
+    while (!g_stop && !svr.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    while (!g_stop && svr.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    svr.stop();
+  });
+  const bool ok = svr.listen_after_bind();
+  g_stop = 1;
+  watcher.join();
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (!ok && !g_stop) throw Error(ErrorCode::io, "serve: the server stopped unexpectedly");
+  std::cerr << "grappi serve: stopped" << std::endl;
+}
+
+}  // namespace
+
+void add_serve(CLI::App &app) {
+  auto a = std::make_shared<ServeArgs>();
+  auto *c = app.add_subcommand("serve", "A local web explorer over the database: explore and ask in the browser (JSON endpoints too)");
+  add_db_option(c, a->db);
+  c->add_option("--host", a->host, "Address to listen on (default 127.0.0.1; anything else needs --token)");
+  c->add_option("--port", a->port, "Port (0: any free port; the address is printed)");
+  c->add_option("--token", a->token, "Require this token (Authorization: Bearer TOKEN, or ?token=TOKEN)");
+  c->add_flag("--write", a->write, "Open the database read-write (the response cache is then written); read-only by default");
+  c->add_option("--max-jobs", a->max_jobs, "Jobs running at once")->check(CLI::Range(1, 16));
+  c->add_option("--concurrency", a->concurrency, "Model calls in flight per job")->check(CLI::Range(1, 64));
+  c->add_option("--embedding-model", a->embedding_model, "Embedding model for ranking (default: the latest)");
+  add_chat_flags(c, a->m, "extractive summaries, no model");
+  c->callback([a] { run(*a); });
+}
+
+}  // namespace grappi::cli

@@ -1,0 +1,311 @@
+/* grappi's report renderer: draws a result's view (nodes, edges, ranked items; see
+ * include/grappi/html_report.hpp) with cytoscape.js, lists the items lazily, and shows an item's,
+ * node's or edge's details on click. Used by the self-contained HTML reports and by the page of
+ * `grappi serve`. Every text from the data is set with textContent (never parsed as HTML). */
+(function () {
+  'use strict';
+
+  var ROLE_COLOURS = {
+    root: '#d62728', seed: '#1f77b4', answer: '#2ca02c', path: '#ff7f0e', cited: '#9467bd', context: '#b0b0b0'
+  };
+  var ROLE_NAMES = {
+    root: 'start', seed: 'question entity / seed', answer: 'answer entity', path: 'on a ranked item',
+    cited: 'cited', context: 'context'
+  };
+  var RELATION_PALETTE = ['#4e79a7', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#bab0ac', '#f28e2b'];
+  var PAGE = 50;  // items rendered at a time
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function fmt(x, digits) {
+    if (typeof x !== 'number' || !isFinite(x)) return '';
+    return x.toFixed(digits === undefined ? 3 : digits);
+  }
+  function pubmedLink(pmid) {
+    var a = el('a', 'pmid', 'PMID ' + pmid);
+    a.href = 'https://pubmed.ncbi.nlm.nih.gov/' + encodeURIComponent(String(pmid)) + '/';
+    a.target = '_blank';
+    a.rel = 'noopener noreferrer';
+    return a;
+  }
+  function offlineBadge(view) {
+    return el('span', 'offline-badge', view.offline_label || 'not written by a language model');
+  }
+
+  function relationColour(relations) {
+    var map = {};
+    relations.forEach(function (r, i) { map[r] = RELATION_PALETTE[i % RELATION_PALETTE.length]; });
+    return map;
+  }
+
+  function objects(list) {
+    return Array.isArray(list) ? list.filter(function (x) { return x && typeof x === 'object'; }) : [];
+  }
+
+  function render(root, input, options) {
+    options = options || {};
+    // Only well-formed parts are drawn: a view made elsewhere may hold anything.
+    var view = Object.assign({}, input, { nodes: objects(input.nodes), edges: objects(input.edges), items: objects(input.items) });
+    var digits = typeof view.score_digits === 'number' && view.score_digits >= 0 && view.score_digits <= 6 ? Math.floor(view.score_digits) : 3;
+    while (root.firstChild) root.removeChild(root.firstChild);
+    var nodesById = {}, edgesById = {};
+    (view.nodes || []).forEach(function (n) { nodesById[n.id] = n; });
+    (view.edges || []).forEach(function (e) { edgesById[e.id] = e; });
+    var relations = [];
+    (view.edges || []).forEach(function (e) { if (relations.indexOf(e.relation) < 0) relations.push(e.relation); });
+    var relColour = relationColour(relations);
+
+    var main = el('div', 'report-main');
+    var graphPane = el('section', 'graph-pane');
+    var graph = el('div', 'graph');
+    graph.setAttribute('role', 'img');
+    graph.setAttribute('aria-label', 'network of ' + (view.nodes || []).length + ' nodes and ' + (view.edges || []).length + ' edges');
+    var legend = el('div', 'legend');
+    graphPane.appendChild(graph);
+    graphPane.appendChild(legend);
+    var side = el('aside', 'side');
+    side.appendChild(el('h2', null, view.items_label || 'Ranked items'));
+    var list = el('ol', 'items');
+    side.appendChild(list);
+    var detail = el('section', 'detail');
+    detail.appendChild(el('p', 'hint', 'Click an item, a node or an edge to see its details.'));
+    side.appendChild(detail);
+    main.appendChild(graphPane);
+    main.appendChild(side);
+    root.appendChild(main);
+
+    // Legend: the roles present, then the relations.
+    var roles = [];
+    (view.nodes || []).forEach(function (n) { if (roles.indexOf(n.role) < 0) roles.push(n.role); });
+    Object.keys(ROLE_COLOURS).forEach(function (r) {
+      if (roles.indexOf(r) < 0) return;
+      var item = el('span', 'legend-item');
+      var dot = el('span', 'dot');
+      dot.style.background = ROLE_COLOURS[r];
+      item.appendChild(dot);
+      item.appendChild(document.createTextNode(ROLE_NAMES[r]));
+      legend.appendChild(item);
+    });
+    relations.forEach(function (r) {
+      var item = el('span', 'legend-item');
+      var bar = el('span', 'bar');
+      bar.style.background = relColour[r];
+      item.appendChild(bar);
+      item.appendChild(document.createTextNode(r || 'edge'));
+      legend.appendChild(item);
+    });
+
+    // The drawing: node sizes relative to the largest score of the view.
+    var maxScore = 0;
+    view.nodes.forEach(function (n) { if (typeof n.score === 'number' && isFinite(n.score) && n.score > maxScore) maxScore = n.score; });
+    var cy = null;
+    var large = view.nodes.length > 400;
+    if (typeof cytoscape === 'function' && (view.nodes || []).length) {
+      var elements = [];
+      (view.nodes || []).forEach(function (n) {
+        var s = typeof n.score === 'number' && isFinite(n.score) && maxScore > 0 ? Math.max(0, n.score / maxScore) : 0.3;
+        var ring = { root: 5, seed: 4, answer: 4, path: 3, cited: 2 }[n.role] || 1;
+        elements.push({ group: 'nodes', data: { id: n.id, label: n.label, colour: ROLE_COLOURS[n.role] || ROLE_COLOURS.context, size: 14 + 26 * s, ring: ring } });
+      });
+      (view.edges || []).forEach(function (e) {
+        if (!nodesById[e.source] || !nodesById[e.target]) return;
+        var c = typeof e.score === 'number' && isFinite(e.score) ? Math.max(0, Math.min(1, e.score)) : 0.5;
+        elements.push({ group: 'edges', data: { id: e.id, source: e.source, target: e.target, colour: relColour[e.relation], width: 0.5 + 4.5 * c, opacity: 0.35 + 0.6 * c, arrow: e.directed ? 'triangle' : 'none' } });
+      });
+      cy = cytoscape({
+        container: graph,
+        elements: elements,
+        wheelSensitivity: 0.3,
+        style: [
+          { selector: 'node', style: { 'background-color': 'data(colour)', width: 'data(size)', height: 'data(size)', label: 'data(label)', 'font-size': 9, 'text-valign': 'bottom', 'text-margin-y': 2, 'min-zoomed-font-size': 7 } },
+          { selector: 'edge', style: { 'line-color': 'data(colour)', width: 'data(width)', opacity: 'data(opacity)', 'curve-style': large ? 'haystack' : 'bezier', 'target-arrow-shape': 'data(arrow)', 'target-arrow-color': 'data(colour)' } },
+          { selector: '.faded', style: { opacity: large ? 0.03 : 0.08 } },
+          { selector: 'node.highlighted', style: { 'border-width': 3, 'border-color': '#000', 'z-index': 10, 'font-weight': 'bold' } },
+          { selector: 'edge.highlighted', style: { 'line-color': '#000', 'target-arrow-color': '#000', opacity: 1, width: 4, 'z-index': 10 } }
+        ],
+        // Large views: rings by role (the start in the middle, then seeds and answers, then
+        // members of ranked items, the context outside), each ring by score.
+        layout: large ? { name: 'concentric', concentric: function (n) { return n.data('ring'); }, levelWidth: function () { return 1; }, minNodeSpacing: 4, animate: false }
+                      : { name: 'cose', animate: false, randomize: false, nodeRepulsion: function () { return 8000; }, idealEdgeLength: function () { return 60; }, numIter: 600 }
+      });
+      cy.on('tap', 'node', function (evt) { showNode(evt.target.id()); });
+      // A tap on the background clears the selection and shows the whole network again.
+      cy.on('tap', function (evt) { if (evt.target === cy) { highlight([], []); cy.fit(undefined, 20); } });
+      cy.on('tap', 'edge', function (evt) { showEdge(evt.target.id()); });
+    } else if ((view.nodes || []).length) {
+      graph.appendChild(el('p', 'hint', 'The drawing library did not load; the ranked list and the table below hold the result.'));
+    } else {
+      graph.appendChild(el('p', 'hint', 'Nothing to draw.'));
+    }
+
+    function clearDetail(title) {
+      while (detail.firstChild) detail.removeChild(detail.firstChild);
+      if (title) detail.appendChild(el('h3', null, title));
+    }
+    function highlight(nodeIds, edgeIds) {
+      if (!cy) return;
+      cy.batch(function () {
+        cy.elements().removeClass('highlighted').removeClass('faded');
+        if (!nodeIds.length && !edgeIds.length) return;
+        cy.elements().addClass('faded');
+        nodeIds.forEach(function (id) { cy.getElementById(id).removeClass('faded').addClass('highlighted'); });
+        edgeIds.forEach(function (id) { cy.getElementById(id).removeClass('faded').addClass('highlighted'); });
+      });
+      // In a large network the selection is shown up close.
+      if (large && (nodeIds.length || edgeIds.length)) cy.fit(cy.$('.highlighted'), 80);
+    }
+    function keyValues(parent, pairs) {
+      var dl = el('dl', 'kv');
+      pairs.forEach(function (p) {
+        if (p[1] === undefined || p[1] === null || p[1] === '') return;
+        dl.appendChild(el('dt', null, p[0]));
+        var dd = el('dd');
+        if (p[1] instanceof Node) dd.appendChild(p[1]); else dd.textContent = String(p[1]);
+        dl.appendChild(dd);
+      });
+      parent.appendChild(dl);
+    }
+    function edgeBlock(e) {
+      var box = el('div', 'edge-detail');
+      var a = nodesById[e.source], b = nodesById[e.target];
+      box.appendChild(el('h4', null, (a ? a.label : e.source) + (e.directed ? ' \u2192 ' : ' \u2014 ') + (b ? b.label : e.target)));
+      var pairs = [['relation', e.relation], ['score', fmt(e.score)]];
+      if (e.explanation) {
+        var p = el('span', null, e.explanation + ' ');
+        if (e.generated === false) p.appendChild(offlineBadge(view));
+        pairs.push(['explanation', p]);
+      }
+      if (e.status && e.status !== 'ok') pairs.push(['status', e.status + (e.error ? ': ' + e.error : '')]);
+      if (e.channels && Object.keys(e.channels).length) {
+        pairs.push(['STRING channels', Object.keys(e.channels).map(function (k) { return k + ' ' + fmt(e.channels[k]); }).join(', ')]);
+      }
+      if (e.pmids && e.pmids.length) {
+        var links = el('span', 'pmids');
+        e.pmids.forEach(function (id, i) { if (i) links.appendChild(document.createTextNode(' ')); links.appendChild(pubmedLink(id)); });
+        pairs.push(['PubMed', links]);
+      }
+      pairs.push(['evidence', e.evidence]);
+      (e.info || []).forEach(function (kv) { pairs.push([kv[0], kv[1]]); });
+      keyValues(box, pairs);
+      return box;
+    }
+    function nodeBlock(n) {
+      var box = el('div', 'node-detail');
+      box.appendChild(el('h4', null, n.label));
+      var pairs = [['role', ROLE_NAMES[n.role] || n.role], ['id', n.external_id], ['score', fmt(n.score)]];
+      if (n.score_label) pairs[2][0] = n.score_label;
+      pairs.push(['annotation', n.annotation]);
+      (n.info || []).forEach(function (kv) { pairs.push([kv[0], kv[1]]); });
+      keyValues(box, pairs);
+      return box;
+    }
+    function showNode(id) {
+      var n = nodesById[id];
+      if (!n) return;
+      clearDetail();
+      detail.appendChild(nodeBlock(n));
+      highlight([id], []);
+    }
+    function showEdge(id) {
+      var e = edgesById[id];
+      if (!e) return;
+      clearDetail();
+      detail.appendChild(edgeBlock(e));
+      highlight([e.source, e.target], [id]);
+    }
+    function showItem(index) {
+      var it = view.items[index];
+      if (!it) return;
+      Array.prototype.forEach.call(list.querySelectorAll('li.selected'), function (li) { li.classList.remove('selected'); });
+      var li = list.querySelector('li[data-index="' + index + '"]');
+      if (li) li.classList.add('selected');
+      clearDetail(it.title);
+      var head = [];
+      if (it.rank) head.push(['rank', it.rank]);
+      if (typeof it.score === 'number') head.push([it.score_label || view.score_label || 'score', fmt(it.score, digits)]);
+      if (it.status) head.push(['status', it.status + (it.error ? ': ' + it.error : '')]);
+      keyValues(detail, head);
+      if (it.text) {
+        var t = el('p', 'item-text explanation', it.text + ' ');
+        if (it.generated === false) t.appendChild(offlineBadge(view));
+        detail.appendChild(t);
+      }
+      (it.details || []).forEach(function (d) {
+        var box = el('div', 'item-extra' + (d.status ? ' status-' + d.status : ''));
+        box.appendChild(el('strong', null, d.label + ': '));
+        box.appendChild(document.createTextNode(d.text));
+        detail.appendChild(box);
+      });
+      var edges = (it.edges || []).map(function (id) { return edgesById[id]; }).filter(Boolean);
+      if (edges.length) {
+        detail.appendChild(el('h4', 'section', 'Edges'));
+        edges.forEach(function (e) { detail.appendChild(edgeBlock(e)); });
+      }
+      var nodes = (it.nodes || []).map(function (id) { return nodesById[id]; }).filter(function (n) { return n && n.annotation; });
+      if (nodes.length) {
+        detail.appendChild(el('h4', 'section', 'Annotations'));
+        nodes.forEach(function (n) {
+          var p = el('p', 'annotation');
+          p.appendChild(el('strong', null, n.label + ': '));
+          p.appendChild(document.createTextNode(n.annotation));
+          detail.appendChild(p);
+        });
+      }
+      highlight(it.nodes || [], it.edges || []);
+      if (options.onItem) options.onItem(it, index);
+    }
+
+    // The ranked list, PAGE items at a time as it is scrolled.
+    var items = view.items || [];
+    var shown = 0;
+    var sentinel = el('li', 'more');
+    function renderMore() {
+      var end = Math.min(items.length, shown + PAGE);
+      for (var i = shown; i < end; ++i) {
+        var it = items[i];
+        var li = el('li', 'item' + (it.status && it.status !== 'ok' ? ' status-' + it.status : ''));
+        li.setAttribute('data-index', String(i));
+        li.tabIndex = 0;
+        var top = el('div', 'item-head');
+        if (it.rank) top.appendChild(el('span', 'rank', '#' + it.rank));
+        if (typeof it.score === 'number') top.appendChild(el('span', 'score', fmt(it.score, digits)));
+        top.appendChild(el('span', 'title', it.title));
+        li.appendChild(top);
+        if (it.summary) li.appendChild(el('div', 'summary', it.summary));
+        (function (index) {
+          li.addEventListener('click', function () { showItem(index); });
+          li.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') showItem(index); });
+        })(i);
+        list.insertBefore(li, sentinel.parentNode === list ? sentinel : null);
+      }
+      shown = end;
+      if (shown < items.length) {
+        sentinel.textContent = (items.length - shown) + ' more (scroll or click)';
+        if (sentinel.parentNode !== list) list.appendChild(sentinel);
+      } else if (sentinel.parentNode === list) {
+        list.removeChild(sentinel);
+      }
+    }
+    sentinel.addEventListener('click', renderMore);
+    renderMore();
+    if (!items.length) list.appendChild(el('li', 'empty', view.empty_text || 'Nothing ranked.'));
+    if (typeof IntersectionObserver === 'function') {
+      new IntersectionObserver(function (entries) {
+        entries.forEach(function (en) { if (en.isIntersecting && shown < items.length) renderMore(); });
+      }, { root: list }).observe(sentinel);
+    }
+
+    var api = {
+      cy: cy, view: view, showItem: showItem, showNode: showNode, showEdge: showEdge,
+      renderedItems: function () { return shown; }
+    };
+    root.setAttribute('data-ready', '1');
+    return api;
+  }
+
+  window.GrappiReport = { render: render, roleColours: ROLE_COLOURS };
+})();
