@@ -1,11 +1,14 @@
 // Report views: each result reduced to what an HTML report draws and lists (html_report.hpp;
 // the format is in the README). Node ids are "n<node id>", edge ids "e<edge id>".
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
 #include "grappi/html_report.hpp"
+#include "grappi/snapshot.hpp"
 #include "grappi/version.h"
 #include "text_util.hpp"
 
@@ -20,10 +23,10 @@ std::string eid(int64_t id) { return "e" + std::to_string(id); }
 
 /// Roles, strongest first: a node takes the strongest role it is given.
 int role_rank(const std::string &role) {
-  static const char *const order[] = {"root", "seed", "answer", "path", "cited", "context"};
-  for (int i = 0; i < 6; ++i)
+  static const char *const order[] = {"root", "seed", "answer", "path", "cited", "entity", "context"};
+  for (int i = 0; i < 7; ++i)
     if (role == order[i]) return i;
-  return 6;
+  return 7;
 }
 
 json pmid_list(const std::vector<int64_t> &pmids) {
@@ -415,6 +418,211 @@ json report_view(const HypothesisResult &r) {
     view["notes"].push_back("No explanation succeeded (" + r.stop_reason + ").");
   }
   view["provenance"] = {{"model", r.model}, {"templates", r.template_version}, {"source", r.source_name}, {"target", r.target_name}};
+  return view;
+}
+
+}  // namespace grappi
+
+namespace grappi {
+
+json report_view(const ExtractionResult &r) {
+  // The drawing is the extraction's CX2 network (valid and flagged statements): BEL terms as
+  // nodes, one edge per distinct statement.
+  const json cx2 = to_cx2(r, "extraction", true);
+  // Abundances of one entity (protein, gene, RNA, miRNA, chemical) are drawn as entities; the
+  // functions over them (complexes, activities, ...) as context.
+  static const std::set<std::string> entity_types = {"p", "g", "r", "m", "a", "entity"};
+  Builder b;
+  std::map<std::string, std::string> edge_of_statement;  // canonical form -> edge id
+  std::map<std::string, std::string> node_of_term;       // BEL term -> node id (a statement of one term is a node)
+  for (const auto &aspect : cx2) {
+    if (aspect.contains("nodes"))
+      for (const auto &n : aspect["nodes"]) {
+        const json &v = n["v"];
+        const std::string type = v.value("type", std::string());
+        json &node = b.node(n["id"].get<int64_t>(), v.value("label", v.value("name", std::string())),
+                            entity_types.count(type) ? "entity" : "context");
+        node["external_id"] = v.value("name", std::string());
+        node_of_term[v.value("name", std::string())] = node["id"].get<std::string>();
+        node["info"] = json::array({json::array({"BEL", v.value("name", std::string())}), json::array({"type", type})});
+        if (v.contains("id")) node["info"].push_back(json::array({"identifiers.org", v["id"]}));
+      }
+    if (aspect.contains("edges"))
+      for (const auto &e : aspect["edges"]) {
+        const json &v = e["v"];
+        json &edge = b.edge(e["id"].get<int64_t>(), e["s"].get<int64_t>(), e["t"].get<int64_t>(),
+                            v.value("interaction", std::string()), std::numeric_limits<double>::quiet_NaN(),
+                            true);
+        edge["evidence"] = v.value("evidence", std::string());
+        json pmids = json::array();
+        for (const auto &p : v.value("pmids", json::array())) {
+          const std::string text = p.is_string() ? p.get<std::string>() : std::string();
+          int64_t id = 0;
+          const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+          if (ec == std::errc() && end == text.data() + text.size() && id > 0) pmids.push_back(id);
+        }
+        if (!pmids.empty()) edge["pmids"] = pmids;
+        edge["info"] = json::array({json::array({"BEL", v.value("bel_expression", std::string())}),
+                                    json::array({"status", v.value("status", std::string())}),
+                                    json::array({"origin", v.value("origin", std::string())})});
+        edge_of_statement[v.value("bel_expression", std::string())] = edge["id"].get<std::string>();
+      }
+  }
+  json items = json::array();
+  std::size_t valid = 0, flagged = 0, rejected = 0;
+  for (std::size_t i = 0; i < r.statements.size(); ++i) {
+    const ExtractedStatement &s = r.statements[i];
+    valid += s.status == "valid";
+    flagged += s.status == "flagged";
+    rejected += s.status == "rejected";
+    const ExtractionParagraph *p = s.paragraph < r.paragraphs.size() ? &r.paragraphs[s.paragraph] : nullptr;
+    json edges = json::array(), nodes = json::array();
+    const auto at = edge_of_statement.find(s.canonical);
+    if (!s.canonical.empty() && at != edge_of_statement.end()) {
+      edges.push_back(at->second);
+      for (const auto &e : b.edges)
+        if (e["id"] == at->second) nodes = json::array({e["source"], e["target"]});
+    } else if (const auto term = node_of_term.find(s.canonical); !s.canonical.empty() && term != node_of_term.end()) {
+      nodes.push_back(term->second);
+    }
+    json it = {{"rank", i + 1},
+               {"title", s.canonical.empty() ? s.bel : s.canonical},
+               {"status", s.status == "valid" ? "ok" : s.status},
+               {"text", s.evidence},
+               {"summary", summary_of(s.evidence)},
+               {"generated", !r.offline},
+               {"nodes", nodes},
+               {"edges", edges}};
+    json details = json::array();
+    details.push_back({{"label", "status"}, {"text", s.status}, {"status", s.status == "valid" ? "supported" : s.status}});
+    if (!s.flags.empty()) {
+      std::string f;
+      for (const auto &x : s.flags) f += (f.empty() ? "" : ", ") + x;
+      details.push_back({{"label", "flags"}, {"text", f}});
+    }
+    for (const auto &pr : s.problems) {
+      const bool error = pr.severity == BelProblem::Severity::error;
+      details.push_back({{"label", error ? "error" : "warning"}, {"text", pr.message}, {"status", error ? "invalid" : ""}});
+    }
+    details.push_back({{"label", "origin"}, {"text", s.origin}});
+    if (!s.original.empty()) details.push_back({{"label", "first version"}, {"text", s.original}});
+    if (s.duplicate_of) details.push_back({{"label", "duplicate of"}, {"text", "statement " + std::to_string(*s.duplicate_of + 1)}});
+    if (p) {
+      details.push_back({{"label", "paper"},
+                         {"text", p->document + (p->pmid.empty() ? "" : " (PMID " + p->pmid + ")") + ", " + p->section +
+                                      " " + std::to_string(p->passage)}});
+      details.push_back({{"label", "paragraph"}, {"text", detail::utf8_prefix(p->text, 2000)}});
+    }
+    it["details"] = details;
+    items.push_back(std::move(it));
+  }
+  json view = b.view("extract", std::move(items));
+  view["title"] = "grappi extract: " + std::to_string(r.statements.size()) + " BEL statements";
+  view["subtitle"] = std::to_string(r.documents) + " document(s), " + std::to_string(r.paragraphs.size()) + " paragraph(s): " +
+                     std::to_string(valid) + " valid, " + std::to_string(flagged) + " flagged, " + std::to_string(rejected) +
+                     " rejected; model: " + model_field(r.model, "identity");
+  view["items_label"] = "Statements (in paper order)";
+  view["score_label"] = "score";
+  view["empty_text"] = r.dry_run ? "Dry run: nothing was extracted." : "No statement was extracted.";
+  json notes = json::array();
+  if (!r.budget.empty()) notes.push_back("Partial result: " + r.budget);
+  view["notes"] = notes;
+  if (r.offline) {
+    view["offline_note"] = "The statements come from the offline rule table (rule-based), not from a language model.";
+    view["offline_label"] = offline_label();
+  }
+  json entries = json::array();
+  for (const auto &p : r.paragraphs) {
+    std::size_t grounded = 0;
+    for (const auto &m : p.entities) grounded += m.entity() != nullptr;
+    entries.push_back({{"text", p.document + (p.pmid.empty() ? "" : " (PMID " + p.pmid + ")") + ", " + p.section + " " +
+                                    std::to_string(p.passage) + ": " + std::to_string(grounded) + " of " +
+                                    std::to_string(p.entities.size()) + " entity mentions grounded"},
+                       {"status", p.status == "ok" ? "" : p.status},
+                       {"note", p.error}});
+  }
+  view["sections"] = json::array({{{"title", "Paragraphs"}, {"entries", entries}}});
+  view["provenance"] = {{"model", r.model}, {"templates", r.template_version}, {"usage", {{"model_calls", r.usage.model_calls}}}};
+  return view;
+}
+
+json report_view(const KnowledgeGraph &kg, const GroundingResult &r) {
+  Builder b;
+  const std::set<std::string> tied(r.tied.begin(), r.tied.end());
+  std::set<int64_t> scored;
+  for (const auto &v : r.visits) {
+    const bool chosen = r.term && r.term->term == v.term;
+    json &n = b.node(v.term, v.name, chosen ? "answer" : tied.count(v.id) ? "path" : "context");
+    n["external_id"] = v.id;
+    if (v.score) {
+      n["score"] = *v.score / 5.0;
+      n["score_label"] = "score (of 5, scaled)";
+    }
+    scored.insert(v.term);
+  }
+  if (const auto root = kg.node_by_external_id(r.root)) {
+    b.node(root->id, root->name, "root")["external_id"] = root->external_id;
+    scored.insert(root->id);
+  }
+  // The ontology's edges among the terms shown.
+  const auto snap = kg.snapshot();
+  for (const int64_t id : scored) {
+    const auto index = snap->index_of(id);
+    if (!index) continue;
+    for (const Neighbor &nb : snap->neighbors(id))
+      if (scored.count(nb.node) && (nb.direction != Direction::incoming))
+        b.edge(nb.edge, id, nb.node, snap->relation_name(nb.relation), nb.score, nb.direction == Direction::outgoing);
+  }
+  json items = json::array();
+  std::vector<std::size_t> order(r.visits.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&r](std::size_t x, std::size_t y) {
+    return r.visits[x].score.value_or(0) > r.visits[y].score.value_or(0);
+  });
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const GroundingVisit &v = r.visits[order[k]];
+    json it = {{"rank", k + 1},
+               {"title", v.id + " " + v.name},
+               {"status", v.status == "cached" ? "ok" : v.status},
+               {"nodes", json::array({nid(v.term)})},
+               {"edges", json::array()}};
+    if (v.score) it["score"] = *v.score;
+    if (!v.error.empty()) it["error"] = v.error;
+    json details = json::array({{{"label", "visit"}, {"text", std::to_string(order[k] + 1) + (v.lookahead ? " (look-ahead)" : "")}}});
+    if (r.term && r.term->term == v.term) {
+      details.push_back({{"label", "chosen"}, {"text", "the term the relation is grounded to (pick: " + r.pick_status + ")"}});
+      it["text"] = r.summary;
+      it["generated"] = !r.offline;
+    }
+    it["details"] = details;
+    items.push_back(std::move(it));
+  }
+  json view = b.view("ground", std::move(items));
+  view["title"] = "grappi ground: " + r.protein_a + " \u2014 " + r.protein_b;
+  view["subtitle"] = std::string("strategy ") + to_string(r.strategy) + ", root " + r.root + ": " +
+                     (r.term ? r.term->id + " " + r.term->name + " (score " + std::to_string(r.best_score) + ")" : "no term") +
+                     "; " + std::to_string(r.visits.size()) + " of " + std::to_string(r.candidates) + " terms scored (" +
+                     r.stop_reason + ")";
+  view["items_label"] = "Terms by score";
+  view["score_label"] = "score (1-5)";
+  view["score_digits"] = 0;
+  view["empty_text"] = "No term was scored.";
+  json notes = json::array();
+  if (r.pick_status == "fallback") notes.push_back("The pick failed (" + r.pick_error + "): the first best-scored term.");
+  view["notes"] = notes;
+  if (r.offline) {
+    view["offline_note"] = "The summary is extractive and the scores count shared words (the offline model), not a language "
+                           "model's.";
+    view["offline_label"] = offline_label();
+  }
+  json quotes = json::array();
+  for (const auto &q : r.quotes)
+    quotes.push_back({{"text", q.text}, {"status", q.in_text ? "supported" : "not_in_text"},
+                      {"note", q.in_text ? "found in the text at byte " + std::to_string(q.offset) : "not found in the text"}});
+  view["sections"] = json::array({{{"title", "Relation summary"},
+                                   {"text", r.summary_status == "ok" ? r.summary : "The summary failed: " + r.summary_error},
+                                   {"entries", quotes}}});
+  view["provenance"] = {{"model", r.model}, {"templates", r.template_version}, {"confidence", r.confidence ? json(*r.confidence) : json()}};
   return view;
 }
 

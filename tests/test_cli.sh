@@ -13,6 +13,16 @@ fail() { echo "FAIL ($PART): $*" >&2; exit 1; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 Y="$DBDIR/y.db"
 H="$DBDIR/h.db"
+# The report view embedded in an HTML report (--html), as JSON on standard output.
+view_of() {
+  python3 - "$1" <<'PY'
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+assert page.startswith("<!DOCTYPE html>"), page[:40]
+m = re.search(r'<script type="application/json" id="grappi-view">(.*?)</script>', page, re.S)
+print(json.dumps(json.loads(m.group(1))))
+PY
+}
 # The exit status of a command expected to fail (its stderr in $T/err).
 status_of() { set +e; "$@" > /dev/null 2> "$T/err"; local rc=$?; set -e; echo "$rc"; }
 
@@ -144,7 +154,14 @@ while todo:
         seen.add(n); todo.extend(adj[n])
 assert seen == names, r  # connected
 assert any(e["score"] == 0.999 for e in r["edges"])  # scores as imported'
-"$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --mode prize --pruning strong --csv > "$T/r.csv"
+"$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --mode prize --pruning strong --csv --html "$T/r.html" > "$T/r.csv"
+view_of "$T/r.html" | python3 -c '
+import json, sys
+v = json.load(sys.stdin)
+assert v["kind"] == "retrieve" and v["nodes"] and len(v["items"]) == len(v["nodes"]), v.keys()
+prizes = [i["score"] for i in v["items"]]
+assert prizes == sorted(prizes, reverse=True) and any(n["role"] == "seed" for n in v["nodes"])'
+
 head -1 "$T/r.csv" | grep -q "^node_id,node_attr$" && grep -q "^src,edge_attr,dst$" "$T/r.csv" || fail "retrieve csv"
 
 # retrieve in the fast event order: still one connected subgraph.
@@ -432,7 +449,20 @@ echo "$out" | grep -q "quote: Like TESK1, TESK2 phosphorylated cofilin" || fail 
 printf 'We show that Cdc28 phosphorylates Sic1 in vitro.\n\nSic1 binds Cdc28 directly in a two-hybrid assay.\n' > "$T/yeast.txt"
 "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy all > "$T/all.txt"
 for s in bfs dfs dynamic pagerank random rag stuff; do grep -q "^$s " "$T/all.txt" || fail "no $s row: $(cat "$T/all.txt")"; done
-"$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy bfs --batch 4 --json - > "$T/one.json"
+"$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy bfs --batch 4 --json - --html "$T/one.html" > "$T/one.json"
+view_of "$T/one.html" > "$T/one.view"
+python3 - "$T/one.json" "$T/one.view" <<'PY'
+import json, sys
+r, v = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert v["kind"] == "ground" and len(v["items"]) == len(r["trace"]["visits"]), (len(v["items"]), len(r["trace"]["visits"]))
+chosen = [n for n in v["nodes"] if n["role"] == "answer"]
+assert len(chosen) == 1 and chosen[0]["external_id"] == r["term"]["id"], chosen
+assert [n["role"] for n in v["nodes"] if n["external_id"] == "MI:0190"] == ["root"]
+assert v["edges"] and all(e["relation"].startswith("obo.") for e in v["edges"]), v["edges"][:2]
+assert v["sections"][0]["entries"] and all(e["status"] == "supported" for e in v["sections"][0]["entries"])
+PY
+rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy all --html "$T/all.html")
+[ "$rc" -eq 2 ] && grep -q "one --pair and one --strategy" "$T/err" || fail "--html with many groundings: rc $rc $(cat "$T/err")"
 python3 - "$T/one.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -478,7 +508,19 @@ E="$T/e.db"
 cp "$Y" "$E"
 LIT="$HERE/data/literature"
 "$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --json "$T/x.json" --bel "$T/x.bel" --cx2 "$T/x.cx2" \
-  > "$T/x.txt"
+  --html "$T/x.html" > "$T/x.txt"
+view_of "$T/x.html" > "$T/x.view"
+python3 - "$T/x.json" "$T/x.view" <<'PY'
+import json, sys
+j, v = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+statements = [s for p in j["paragraphs"] for s in p["statements"]]
+assert v["kind"] == "extract" and len(v["items"]) == len(statements), (len(v["items"]), len(statements))
+assert sum(1 for i in v["items"] if i["status"] == "ok") == j["counts"]["valid"]
+assert all(i["edges"] or i["nodes"] for i in v["items"] if i["status"] == "ok"), "a valid statement is drawn"
+assert any(i["edges"] for i in v["items"])
+assert any(n["role"] == "entity" for n in v["nodes"]) and v["offline_note"]
+assert len(v["sections"][0]["entries"]) == len(j["paragraphs"])
+PY
 grep -q "^6 document(s), 8 paragraph(s)" "$T/x.txt" || fail "extract summary: $(cat "$T/x.txt")"
 grep -q "rule-based extraction, not a language model" "$T/x.txt" || fail "offline note: $(cat "$T/x.txt")"
 python3 - "$T/x.json" "$T/x.cx2" "$T/x.bel" <<'PY'
@@ -551,7 +593,15 @@ PY
 "$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.PubTator" | grep -q "(already imported)" || fail "a second build must import nothing"
 "$GRAPPI" edges --db "$C" SCN5A MESH:D008133 | grep -q "cooc.document" || fail "the SCN5A - LQTS edge"
 "$GRAPPI" hypothesize --db "$C" --source SCN5A --target MESH:D008133 --corpus "$LIT/BioRED.Test.first3.PubTator" \
-  --max-len 2 --json "$T/h.json" --report "$T/h.md" > "$T/h.txt"
+  --max-len 2 --json "$T/h.json" --report "$T/h.md" --html "$T/h.html" > "$T/h.txt"
+view_of "$T/h.html" > "$T/h.view"
+python3 - "$T/h.json" "$T/h.view" <<'PY'
+import json, sys
+j, v = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert v["kind"] == "hypothesize" and len(v["items"]) == len(j["paths"]), (len(v["items"]), len(j["paths"]))
+assert sorted(n["label"] for n in v["nodes"] if n["role"] == "root") == sorted(["SCN5A", j["target"]["name"]])
+assert [e["status"] for e in v["sections"][0]["entries"]] == [s["status"] for s in j["explanation"]]
+PY
 grep -q "stop: converged" "$T/h.txt" || fail "hypothesize: $(cat "$T/h.txt")"
 grep -q "not generated by a language model" "$T/h.txt" || fail "offline note"
 grep -q "^# How may SCN5A and LQTS be related?" "$T/h.md" || fail "report: $(head -3 "$T/h.md")"

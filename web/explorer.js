@@ -29,13 +29,17 @@
     var task = $('task').value;
     Array.prototype.forEach.call(document.querySelectorAll('.for-explore'), function (e) { e.hidden = task !== 'explore'; });
     Array.prototype.forEach.call(document.querySelectorAll('.for-ask'), function (e) { e.hidden = task !== 'ask'; });
+    Array.prototype.forEach.call(document.querySelectorAll('.for-hypothesize'), function (e) { e.hidden = task !== 'hypothesize'; });
     $('protein').required = task === 'explore';
     $('query').required = task === 'explore';
     $('question').required = task === 'ask';
+    $('source').required = task === 'hypothesize';
+    $('target').required = task === 'hypothesize';
   }
   function request() {
     var task = $('task').value;
     if (task === 'ask') return { task: 'ask', body: { question: $('question').value } };
+    if (task === 'hypothesize') return { task: 'hypothesize', body: { source: $('source').value, target: $('target').value } };
     return {
       task: 'explore',
       body: {
@@ -157,6 +161,7 @@
   });
   setTask();
   api('GET', '/api/info').then(function (j) {
+    if ((j.tasks || []).indexOf('hypothesize') >= 0) document.querySelector('#task option[value="hypothesize"]').disabled = false;
     $('db-summary').textContent = j.database + ': ' + j.nodes + ' nodes, ' + j.edges + ' edges; model: ' + j.model +
       (j.language_model ? '' : ' (offline, not a language model)');
     document.body.setAttribute('data-ready', '1');

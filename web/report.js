@@ -6,11 +6,12 @@
   'use strict';
 
   var ROLE_COLOURS = {
-    root: '#d62728', seed: '#1f77b4', answer: '#2ca02c', path: '#ff7f0e', cited: '#9467bd', context: '#b0b0b0'
+    root: '#d62728', seed: '#1f77b4', answer: '#2ca02c', path: '#ff7f0e', cited: '#9467bd', entity: '#17becf',
+    context: '#b0b0b0'
   };
   var ROLE_NAMES = {
     root: 'start', seed: 'question entity / seed', answer: 'answer entity', path: 'on a ranked item',
-    cited: 'cited', context: 'context'
+    cited: 'cited', entity: 'entity', context: 'context'
   };
   var RELATION_PALETTE = ['#4e79a7', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#bab0ac', '#f28e2b'];
   var PAGE = 50;  // items rendered at a time
@@ -108,7 +109,7 @@
       var elements = [];
       (view.nodes || []).forEach(function (n) {
         var s = typeof n.score === 'number' && isFinite(n.score) && maxScore > 0 ? Math.max(0, n.score / maxScore) : 0.3;
-        var ring = { root: 5, seed: 4, answer: 4, path: 3, cited: 2 }[n.role] || 1;
+        var ring = { root: 5, seed: 4, answer: 4, path: 3, cited: 2, entity: 2 }[n.role] || 1;
         elements.push({ group: 'nodes', data: { id: n.id, label: n.label, colour: ROLE_COLOURS[n.role] || ROLE_COLOURS.context, size: 14 + 26 * s, ring: ring } });
       });
       (view.edges || []).forEach(function (e) {

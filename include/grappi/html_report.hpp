@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "grappi/answer.hpp"
+#include "grappi/extraction.hpp"
+#include "grappi/grounding.hpp"
 #include "grappi/hypothesis.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/pipeline.hpp"
@@ -35,6 +37,15 @@ GRAPPI_CXX_API nlohmann::json report_view(const KnowledgeGraph &kg, const std::s
 /// The report view of a hypothesis: the ranked paths' concepts and edges, the paths as items,
 /// the chosen explanation's sentences with their checks against the knowledge base.
 GRAPPI_CXX_API nlohmann::json report_view(const HypothesisResult &result);
+/// The report view of an extraction: the statements' BEL terms (grounded entities and
+/// functions) and relations as drawn in its CX2 (valid and flagged statements), every statement
+/// as an item (valid, flagged, rejected: its evidence, flags, the validator's problems, its
+/// paper), the paragraphs' grounding counts as a section.
+GRAPPI_CXX_API nlohmann::json report_view(const ExtractionResult &result);
+/// The report view of a grounding: the ontology terms the walk scored (the root, the chosen
+/// term, the best-scored ones, the rest) and the ontology's edges among them, the terms ranked
+/// by score as items, the relation summary and its quotes (each checked against the text).
+GRAPPI_CXX_API nlohmann::json report_view(const KnowledgeGraph &kg, const GroundingResult &result);
 
 /// A self-contained HTML page of a report view (serialised JSON of the format report_view
 /// returns; the README describes it). Throws Error (invalid_argument) when it is not a JSON
@@ -57,5 +68,9 @@ inline std::string to_html(const ExploreResult &result) { return to_html(report_
 inline std::string to_html(const KnowledgeGraph &kg, const AskResult &result) { return to_html(report_view(kg, result)); }
 /// The HTML report of a hypothesis.
 inline std::string to_html(const HypothesisResult &result) { return to_html(report_view(result)); }
+/// The HTML report of an extraction.
+inline std::string to_html(const ExtractionResult &result) { return to_html(report_view(result)); }
+/// The HTML report of a grounding.
+inline std::string to_html(const KnowledgeGraph &kg, const GroundingResult &result) { return to_html(report_view(kg, result)); }
 
 }  // namespace grappi

@@ -184,6 +184,10 @@ if (mode === 'report') {
     check(r.status === 400, 'a long completion prefix: 400');
     r = await fetch(base + 'api/explore', { method: 'POST', body: 'x'.repeat(70000) });
     check(r.status === 413 || r.status === 400, `a 70 kB body: ${r.status}`);
+    r = await fetch(base + 'api/hypothesize', { method: 'POST', body: JSON.stringify({ source: 'MAPT', target: 'APP' }) });
+    check(r.status === 404 && /--corpus/.test((await r.json()).error), 'hypothesize without --corpus: 404 saying so');
+    const info = await (await fetch(base + 'api/info')).json();
+    check(JSON.stringify(info.tasks) === '["explore","ask"]' && info.writable === false, `info: ${JSON.stringify(info)}`);
     const completions = await (await fetch(base + 'api/complete?q=MAP')).json();
     check(completions.completions.some((c) => c.name === 'MAPT'), 'completion of MAP holds MAPT');
 

@@ -17,7 +17,7 @@ namespace grappi::cli {
 namespace {
 
 struct ExtractArgs {
-  std::string db, format = "detect", document, json, bel, cx2, name;
+  std::string db, format = "detect", document, json, bel, cx2, html, name;
   std::vector<std::string> texts, biocs, corpora, references;
   std::string system_template, extract_template, repair_template;
   ExtractionOptions o;
@@ -94,6 +94,7 @@ void run(ExtractArgs &a) {
     }
     write_output(a.cx2, dump_json(to_cx2(r, name, a.flagged)) + "\n");
   }
+  if (!a.html.empty()) write_output(a.html, to_html(r));
   std::optional<FileReport> imported;
   if (a.import) {
     std::string path = a.bel;
@@ -107,7 +108,7 @@ void run(ExtractArgs &a) {
     }
     imported = import_extraction(g, r, path, a.flagged);
   }
-  if (a.quiet || a.json == "-" || a.bel == "-" || a.cx2 == "-") return;
+  if (a.quiet || a.json == "-" || a.bel == "-" || a.cx2 == "-" || a.html == "-") return;
   print_counts(j);
   std::vector<std::vector<std::string>> rows;
   for (const ExtractedStatement &s : r.statements) {
@@ -216,6 +217,8 @@ void add_extract(CLI::App &app) {
                                                            "grounds them but adds none)");
   c->add_option("--bel", a->bel, "Write the valid statements as a BEL script");
   c->add_option("--cx2", a->cx2, "Write the valid statements as CX2 for Cytoscape and NDEx");
+  c->add_option("--html", a->html,
+                "Write a self-contained HTML report (the statements' network drawn, every statement with its checks)");
   c->add_option("--name", a->name, "The CX2 network's name");
   c->add_flag("--import", a->import, "Import the valid statements into the database as a BEL dataset (written to --bel, "
                                      "or next to the database)");

@@ -16,7 +16,7 @@ namespace grappi::cli {
 namespace {
 
 struct GroundArgs {
-  std::string db, text, pair, pairs, strategy = "pagerank", json, format = "detect", document;
+  std::string db, text, pair, pairs, strategy = "pagerank", json, html, format = "detect", document;
   std::string system_template, summary_template, refine_template, score_template, pick_template;
   GroundingOptions o;
   ChatArgs m;  // the model
@@ -125,6 +125,8 @@ GroundingOptions options_of(const GroundArgs &a, GroundingStrategy first) {
 void run(GroundArgs &a) {
   const std::vector<Job> jobs = read_pairs(a);
   const std::vector<GroundingStrategy> strategies = strategies_of(a);
+  if (!a.html.empty() && jobs.size() * strategies.size() != 1)
+    throw Error(ErrorCode::invalid_argument, "ground: --html reports one grounding: give one --pair and one --strategy");
   auto model = chat_model_of(a.m, a.concurrency, "ground");
   KnowledgeGraph g = open_graph(a.db, Access::write);
   const GroundingOptions o = options_of(a, strategies.front());
@@ -144,7 +146,8 @@ void run(GroundArgs &a) {
       out.push_back(std::move(j));
     }
   if (!a.json.empty()) write_output(a.json, dump_json((out.size() == 1 ? out[0] : out), 2) + "\n");
-  if (a.quiet || a.json == "-") return;
+  if (!a.html.empty()) write_output(a.html, to_html(g, results.at(0).at(0)));
+  if (a.quiet || a.json == "-" || a.html == "-") return;
   if (o.dry_run) {
     std::size_t calls = 0;
     int64_t tokens = 0;
@@ -288,6 +291,7 @@ void add_ground(CLI::App &app) {
   c->add_option("--pair", a->pair, "The two proteins, e.g. MAPT,GSK3B (names, aliases or ids)");
   c->add_option("--pairs", a->pairs, "Many pairs: lines A<TAB>B (with --text) or FILE<TAB>A<TAB>B");
   add_grounding_flags(c, *a);
+  c->add_option("--html", a->html, "Write a self-contained HTML report (the terms scored drawn in the ontology, the summary)");
   c->add_flag("--dry-run", a->o.dry_run, "Print the most model calls and prompt tokens it could take; send nothing");
   c->callback([a] { run(*a); });
 }

@@ -27,6 +27,7 @@ using nlohmann::json;
 
 struct ServeArgs {
   std::string db, host = "127.0.0.1", token, embedding_model;
+  std::vector<std::string> corpora;  // the documents hypothesize reads (none: no hypothesize)
   int port = 8080;
   ChatArgs m;
   std::size_t max_jobs = 2, concurrency = 8;
@@ -95,8 +96,8 @@ std::size_t count_field(const json &body, const char *name, std::size_t fallback
 
 class Server {
  public:
-  Server(const ServeArgs &a, KnowledgeGraph &g, std::shared_ptr<LanguageModel> model)
-      : a_(a), g_(g), model_(std::move(model)), rng_(std::random_device{}()) {}
+  Server(const ServeArgs &a, KnowledgeGraph &g, std::shared_ptr<LanguageModel> model, std::vector<Document> corpus)
+      : a_(a), g_(g), model_(std::move(model)), corpus_(std::move(corpus)), rng_(std::random_device{}()) {}
 
   ~Server() {
     for (auto &[id, job] : jobs_) job->cancel = true;
@@ -141,7 +142,7 @@ class Server {
              {"edges", s->edge_count()},
              {"model", model_->identity()},
              {"language_model", model_->kind() != "extractive"},
-             {"tasks", json::array({"explore", "ask"})},
+             {"tasks", corpus_.empty() ? json::array({"explore", "ask"}) : json::array({"explore", "ask", "hypothesize"})},
              {"writable", a_.write}});
     });
     svr.Get("/api/complete", [this](const httplib::Request &req, httplib::Response &res) {
@@ -162,6 +163,10 @@ class Server {
     });
     svr.Post("/api/explore", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "explore"); });
     svr.Post("/api/ask", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "ask"); });
+    svr.Post("/api/hypothesize", [this](const httplib::Request &req, httplib::Response &res) {
+      if (corpus_.empty()) return fail(res, 404, "hypothesize needs the documents: start grappi serve with --corpus");
+      start(req, res, "hypothesize");
+    });
     svr.Get(R"(/api/jobs/([0-9a-f]{1,32}))", [this](const httplib::Request &req, httplib::Response &res) {
       const auto job = find(req.matches[1]);
       if (!job) return fail(res, 404, "no job " + std::string(req.matches[1]));
@@ -212,7 +217,9 @@ class Server {
       return fail(res, 400, "the request body is not JSON");
     }
     if (!body.is_object()) return fail(res, 400, "the request body is not a JSON object");
-    std::function<void(Job &)> work = kind == "explore" ? explore_work(body) : ask_work(body);  // validates first
+    // The request is validated before a job is made.
+    std::function<void(Job &)> work =
+        kind == "explore" ? explore_work(body) : kind == "ask" ? ask_work(body) : hypothesize_work(body);
     auto job = std::make_shared<Job>();
     job->kind = kind;
     {
@@ -321,9 +328,30 @@ class Server {
     };
   }
 
+  std::function<void(Job &)> hypothesize_work(const json &body) {
+    const std::string source = text_field(body, "source", true), target = text_field(body, "target", true);
+    g_.resolve(source);  // unknown or ambiguous: at once
+    g_.resolve(target);
+    HypothesisOptions o;
+    o.max_length = count_field(body, "max_len", o.max_length, 1, 6);
+    o.paths = count_field(body, "paths", o.paths, 1, 100);
+    return [this, source, target, o](Job &job) {
+      {
+        std::lock_guard<std::mutex> lock(job.mu);
+        job.stage = "paths and explanation";
+      }
+      const HypothesisResult r = hypothesize(g_, *model_, source, target, corpus_, o);
+      json view = report_view(r), result = to_json(r);
+      std::lock_guard<std::mutex> lock(job.mu);
+      job.view = std::move(view);
+      job.result = std::move(result);
+    };
+  }
+
   const ServeArgs &a_;
   KnowledgeGraph &g_;
   std::shared_ptr<LanguageModel> model_;
+  const std::vector<Document> corpus_;
   std::mutex mu_;  // guards what follows
   std::mt19937_64 rng_;
   std::map<std::string, std::shared_ptr<Job>> jobs_;
@@ -335,9 +363,12 @@ void run(ServeArgs &a) {
   if (!loopback(a.host) && a.token.empty())
     throw Error(ErrorCode::invalid_argument, "serve: --host " + a.host + " is reachable from other machines: give --token too");
   if (a.port < 0 || a.port > 65535) throw Error(ErrorCode::invalid_argument, "serve: --port must be 0-65535");
+  std::vector<Document> corpus;
+  for (const std::string &f : a.corpora)
+    for (Document &d : read_documents(f)) corpus.push_back(std::move(d));
   auto model = chat_model_of(a.m, a.concurrency, "serve");
   KnowledgeGraph g = open_graph(a.db, a.write ? Access::write : Access::read);
-  Server server(a, g, model);
+  Server server(a, g, model, std::move(corpus));
   httplib::Server svr;
   server.routes(svr);
   int port = a.port;
@@ -381,6 +412,8 @@ void add_serve(CLI::App &app) {
   c->add_option("--max-jobs", a->max_jobs, "Jobs running at once")->check(CLI::Range(1, 16));
   c->add_option("--concurrency", a->concurrency, "Model calls in flight per job")->check(CLI::Range(1, 64));
   c->add_option("--embedding-model", a->embedding_model, "Embedding model for ranking (default: the latest)");
+  c->add_option("--corpus", a->corpora, "Documents (PubTator, BioC, ...) hypothesize reads its abstracts from; without, no hypothesize")
+      ->check(CLI::ExistingFile);
   add_chat_flags(c, a->m, "extractive summaries, no model");
   c->callback([a] { run(*a); });
 }
