@@ -14,6 +14,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -167,24 +168,34 @@ if (mode === 'report') {
     });
   }
   const { proc, base } = await serve([]);
+  const JSON_TYPE = { 'Content-Type': 'application/json' };
   try {
+    // Cross-site safety: a post that is not JSON, a Host that is not loopback.
+    let x = await fetch(base + 'api/explore', { method: 'POST', body: JSON.stringify({ protein: 'MAPT', query: 'x' }) });
+    check(x.status === 415, `a text/plain post: ${x.status}`);
+    const rebound = await new Promise((resolve) => {
+      const u = new URL(base);
+      http.get({ host: u.hostname, port: u.port, path: '/api/info', headers: { Host: `evil.example:${u.port}` } },
+        (res) => { res.resume(); resolve(res.statusCode); }).on('error', () => resolve(-1));
+    });
+    check(rebound === 403, `a request for another host name: ${rebound}`);
     // The JSON endpoints refuse bad input with a message.
-    let r = await fetch(base + 'api/explore', { method: 'POST', body: 'not json' });
+    let r = await fetch(base + 'api/explore', { method: 'POST', headers: JSON_TYPE, body: 'not json' });
     check(r.status === 400 && (await r.json()).error.includes('not JSON'), 'bad body: 400 with a message');
-    r = await fetch(base + 'api/explore', { method: 'POST', body: JSON.stringify({ protein: 'MAPT' }) });
+    r = await fetch(base + 'api/explore', { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ protein: 'MAPT' }) });
     check(r.status === 400 && (await r.json()).error.includes('"query"'), 'missing query: 400 naming it');
-    r = await fetch(base + 'api/explore', { method: 'POST', body: JSON.stringify({ protein: 'MAPT', query: 'x', top: -1 }) });
+    r = await fetch(base + 'api/explore', { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ protein: 'MAPT', query: 'x', top: -1 }) });
     check(r.status === 400, 'top -1: 400');
-    r = await fetch(base + 'api/explore', { method: 'POST', body: JSON.stringify({ protein: 'NOPE_NOT_A_PROTEIN', query: 'x' }) });
+    r = await fetch(base + 'api/explore', { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ protein: 'NOPE_NOT_A_PROTEIN', query: 'x' }) });
     const bad = await r.json();
     check(r.status === 404 && /NOPE_NOT_A_PROTEIN/.test(bad.error), `an unknown protein: ${r.status} ${JSON.stringify(bad)}`);
     r = await fetch(base + 'api/jobs/ffff');
     check(r.status === 404, 'an unknown job: 404');
     r = await fetch(base + 'api/complete?q=' + 'x'.repeat(300));
     check(r.status === 400, 'a long completion prefix: 400');
-    r = await fetch(base + 'api/explore', { method: 'POST', body: 'x'.repeat(70000) });
+    r = await fetch(base + 'api/explore', { method: 'POST', headers: JSON_TYPE, body: 'x'.repeat(70000) });
     check(r.status === 413 || r.status === 400, `a 70 kB body: ${r.status}`);
-    r = await fetch(base + 'api/hypothesize', { method: 'POST', body: JSON.stringify({ source: 'MAPT', target: 'APP' }) });
+    r = await fetch(base + 'api/hypothesize', { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ source: 'MAPT', target: 'APP' }) });
     check(r.status === 404 && /--corpus/.test((await r.json()).error), 'hypothesize without --corpus: 404 saying so');
     const info = await (await fetch(base + 'api/info')).json();
     check(JSON.stringify(info.tasks) === '["explore","ask"]' && info.writable === false, `info: ${JSON.stringify(info)}`);
@@ -227,7 +238,7 @@ if (mode === 'report') {
     await page.screenshot({ path: path.join(outDir, 'serve-explore.png') });
     check(errors.length === 0, `serve: console errors: ${errors.join(' | ')}`);
     // Cancel: the endpoint answers for a job; a finished job stays finished.
-    r = await fetch(base + `api/jobs/${id}/cancel`, { method: 'POST' });
+    r = await fetch(base + `api/jobs/${id}/cancel`, { method: 'POST', headers: JSON_TYPE, body: '{}' });
     check(r.status === 200, 'cancel answers');
     await page.close();
   } finally {

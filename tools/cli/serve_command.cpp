@@ -105,11 +105,26 @@ class Server {
       if (t.joinable()) t.join();
   }
 
+  /// The port the server listens on (for the Host check).
+  void set_port(int port) { port_ = port; }
+
   void routes(httplib::Server &svr) {
     svr.set_payload_max_length(kMaxBody);
     svr.set_pre_routing_handler([this](const httplib::Request &req, httplib::Response &res) {
       res.set_header("X-Content-Type-Options", "nosniff");
       res.set_header("Cache-Control", "no-store");
+      // On loopback, only requests addressed to loopback: a page elsewhere that rebinds its own
+      // name to 127.0.0.1 (DNS rebinding) is refused.
+      if (loopback(a_.host) && !loopback_host(req.get_header_value("Host"))) {
+        fail(res, 403, "requests must be addressed to 127.0.0.1, localhost or [::1]");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      // Posts carry JSON: another site's page cannot send that without a CORS preflight,
+      // which this server never grants (no cross-site requests start jobs).
+      if (req.method == "POST" && req.get_header_value("Content-Type").rfind("application/json", 0) != 0) {
+        fail(res, 415, "requests must be sent as Content-Type: application/json");
+        return httplib::Server::HandlerResponse::Handled;
+      }
       if (a_.token.empty()) return httplib::Server::HandlerResponse::Unhandled;
       std::string given = req.get_param_value("token");
       const std::string auth = req.get_header_value("Authorization");
@@ -122,7 +137,9 @@ class Server {
       try {
         std::rethrow_exception(ep);
       } catch (const Error &e) {
-        fail(res, e.code() == ErrorCode::not_found ? 404 : 400, e.what());
+        const ErrorCode c = e.code();
+        fail(res, c == ErrorCode::not_found ? 404 : c == ErrorCode::invalid_argument || c == ErrorCode::ambiguous || c == ErrorCode::parse ? 400 : 500,
+             e.what());
       } catch (const std::exception &e) {
         fail(res, 500, e.what());
       } catch (...) {
@@ -348,7 +365,16 @@ class Server {
     };
   }
 
+  /// Whether a Host header names a loopback address with this server's port.
+  bool loopback_host(const std::string &host) const {
+    const std::string port = ":" + std::to_string(port_);
+    for (const char *name : {"127.0.0.1", "localhost", "[::1]"})
+      if (host == std::string(name) + port) return true;
+    return false;
+  }
+
   const ServeArgs &a_;
+  int port_ = 0;
   KnowledgeGraph &g_;
   std::shared_ptr<LanguageModel> model_;
   const std::vector<Document> corpus_;
@@ -378,6 +404,7 @@ void run(ServeArgs &a) {
   } else if (!svr.bind_to_port(a.host, port)) {
     throw Error(ErrorCode::io, "serve: cannot listen on " + a.host + ":" + std::to_string(port) + " (in use?)");
   }
+  server.set_port(port);
   const std::string where = (a.host.find(':') != std::string::npos ? "[" + a.host + "]" : a.host) + ":" + std::to_string(port);
   std::cout << "grappi serve: listening on http://" << where << "/" << (a.token.empty() ? "" : "?token=...") << std::endl;
   std::cerr << "grappi serve: " << a.db << (a.write ? " (read-write)" : " (read-only)") << ", model " << model->identity()
