@@ -105,6 +105,7 @@ FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &
     throw Error(ErrorCode::invalid_argument, "edge list: the separator must be a tab, a comma or a blank");
   if (o.label.empty()) throw Error(ErrorCode::invalid_argument, "edge list: the label of new nodes is empty");
   LineReader reader(path);
+  reader.set_max_lines(options.max_rows);
   std::string_view line;
   if (!reader.next(line)) throw Error(ErrorCode::parse, path + ": empty file");
   if (!valid_utf8(line)) throw Error(ErrorCode::parse, path + ":1: first line is not valid UTF-8 text");

@@ -45,6 +45,7 @@ bool looks_like_jsonl(std::string_view first_line) {
 FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
   const auto t0 = std::chrono::steady_clock::now();
   LineReader reader(path);
+  reader.set_max_lines(options.max_rows);
   std::string_view line;
   if (!reader.next(line)) throw Error(ErrorCode::parse, path + ": empty file");
   {

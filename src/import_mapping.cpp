@@ -73,6 +73,7 @@ std::vector<std::string> values_of(std::string_view cell) {
 FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
   const auto t0 = std::chrono::steady_clock::now();
   LineReader reader(path);
+  reader.set_max_lines(options.max_rows);
   std::string_view line;
   if (!reader.next(line)) throw Error(ErrorCode::parse, path + ": empty file (no header line)");
   if (!valid_utf8(line)) throw Error(ErrorCode::parse, path + ":1: header is not valid UTF-8 text");

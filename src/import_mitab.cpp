@@ -98,6 +98,7 @@ class MitabImporter {
  public:
   MitabImporter(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options)
       : reader_(path), opt_(options), path_(path) {
+    reader_.set_max_lines(options.max_rows);
     const json opts = {{"format", "mitab"}, {"skip_bad_lines", options.skip_bad_lines}};
     w_ = std::make_unique<ImportWriter>(impl, path, "mitab", reader_.file_size(), opts);
   }

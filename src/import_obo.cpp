@@ -62,6 +62,7 @@ nlohmann::json attributes_of(const OboStanza &t, const std::string &ontology) {
 FileReport import_obo_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
   const auto t0 = std::chrono::steady_clock::now();
   LineReader reader(path);
+  reader.set_max_lines(options.max_rows);
   const OboDocument doc = parse_obo(reader);
   if (doc.terms.empty()) throw Error(ErrorCode::parse, path + ": no [Term] stanza (not an OBO ontology?)");
   // The ontology's name: its "ontology:" header, else its default namespace, else the file name.

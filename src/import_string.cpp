@@ -479,6 +479,7 @@ FileReport Importer::run(const ImportSource &src, StringFormat format, const std
     next_node_id_ = mx.col_int(0);
   }
   reader_ = std::make_unique<LineReader>(src.path);
+  reader_->set_max_lines(opt_.max_rows);
   std::string_view header;
   reader_->next(header);  // checked by the caller
 
@@ -558,6 +559,7 @@ void Importer::import_info() {
   Stmt ins(db_, "INSERT INTO nodes(external_id, name, label, annotation, size, taxon, info_dataset) "
                 "VALUES(?,?,'Protein',?,?,?,?)");
   std::string_view line, f[5];
+  std::vector<char> listed;  // by local index: the protein was on an earlier line of this file
   while (reader_->next(line)) {
     if (line.empty()) continue;
     ++rep_.lines;
@@ -574,7 +576,11 @@ void Importer::import_info() {
       while (!ann.empty() && ann.back() == ' ') ann.remove_suffix(1);
       note_taxon(taxon);
       auto it = map_.find(f[0]);
+      if (it != map_.end() && it->second < listed.size() && listed[it->second])
+        bad("protein " + std::string(f[0].substr(0, 80)) + " is listed again (an info file lists each protein once)");
       if (it != map_.end()) {
+        if (listed.size() <= it->second) listed.resize(ids_.size(), 0);
+        listed[it->second] = 1;
         upd.bind(1, f[1]).bind(2, size).bind(3, ann).bind(4, dataset_).bind(5, ids_[it->second]).run();
         ++rep_.nodes_updated;
         has_info_[it->second] = 1;
@@ -582,6 +588,8 @@ void Importer::import_info() {
       } else {
         ins.bind(1, f[0]).bind(2, f[1]).bind(3, ann).bind(4, size).bind(5, taxon).bind(6, dataset_).run();
         uint32_t local = intern_local(f[0], db_.last_insert_rowid());
+        if (listed.size() <= local) listed.resize(ids_.size(), 0);
+        listed[local] = 1;
         has_info_[local] = 1;
         ++rep_.nodes_created;
         touch(local);

@@ -136,6 +136,7 @@ bool LineReader::next(std::string_view &line) {
       std::size_t n = static_cast<std::size_t>(nl - start);
       pos_ += n + 1;
       ++line_no_;
+      if (max_lines_ && line_no_ > max_lines_) check_line_count();
       if (n > 0 && start[n - 1] == '\r') --n;
       line = std::string_view(start, n);
       if (line_no_ == 1 && line.substr(0, 3) == "\xef\xbb\xbf") line.remove_prefix(3);  // a UTF-8 byte-order mark
@@ -160,6 +161,7 @@ bool LineReader::next(std::string_view &line) {
       std::size_t n = len_ - pos_;
       pos_ = len_;
       ++line_no_;
+      if (max_lines_ && line_no_ > max_lines_) check_line_count();
       if (n > 0 && s[n - 1] == '\r') --n;
       line = std::string_view(s, n);
       if (line_no_ == 1 && line.substr(0, 3) == "\xef\xbb\xbf") line.remove_prefix(3);
@@ -170,6 +172,11 @@ bool LineReader::next(std::string_view &line) {
     }
     scan_from = pos_ + consumed_scan;  // pos_ is 0 after fill()
   }
+}
+
+void LineReader::check_line_count() const {
+  throw Error(ErrorCode::invalid_argument, path_ + ": more than " + std::to_string(max_lines_) +
+                                               " lines, the limit set (ImportOptions::max_rows, grappi import --max-rows)");
 }
 
 std::string LineReader::sha256_hex() const { return digest_; }

@@ -24,6 +24,9 @@ class LineReader {
   /// Next line without its line terminator ("\n" or "\r\n"); false at the end of the file.
   /// The view stays valid until the next call.
   bool next(std::string_view &line);
+  /// At most this many lines (0: no limit); one more is an Error(invalid_argument) naming the
+  /// file and the limit (ImportOptions::max_rows).
+  void set_max_lines(uint64_t max_lines) { max_lines_ = max_lines; }
   /// 1-based number of the line last returned.
   uint64_t line_number() const { return line_no_; }
   bool gzipped() const { return gz_; }
@@ -51,6 +54,8 @@ class LineReader {
   uint64_t raw_read_ = 0;
   uint64_t line_no_ = 0;
   std::size_t max_line_ = kMaxLine;
+  uint64_t max_lines_ = 0;
+  void check_line_count() const;
   std::vector<char> raw_;
   std::size_t raw_pos_ = 0, raw_len_ = 0;
   std::vector<char> buf_;

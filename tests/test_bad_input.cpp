@@ -177,3 +177,42 @@ TEST_CASE("--skip-bad-lines imports the good lines and reports the bad ones") {
   CHECK(r.bad_line_examples[1].find("mixed.txt:4: unknown protein id") != std::string::npos);
   CHECK(r.edges_created + r.edges_existing == 1);
 }
+
+TEST_CASE("resource limits: max_rows refuses a long file / an info file listing a protein twice / a bomb of one repeated row") {
+  Fixture fx;
+  // max_rows: one line over the limit fails with the file named; the database is unchanged.
+  auto links = fx.dir.file("links.txt");
+  std::string body = kLinksHeader;
+  for (int i = 0; i < 6; ++i) body += "4932.YBR160W 4932.YPR120C 500\n";
+  write_file(links, body);
+  {
+    KnowledgeGraph kg(fx.db);
+    grappi::ImportOptions o;
+    o.max_rows = 5;
+    CHECK_THROWS_WITH_AS(kg.import_string({{links}}, o), doctest::Contains("links.txt: more than 5 lines"), grappi::Error);
+    o.max_rows = 7;  // the header counts as a line
+    CHECK_NOTHROW(kg.import_string({{links}}, o));
+  }
+  // A protein listed twice in one info file: a bad line naming it.
+  Fixture fresh;
+  auto info = fresh.dir.file("info.txt");
+  const std::string header = "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n";
+  const std::string row = "4932.BOMB1\tBOMB1\t100\tA repeated row\n";
+  write_file(info, header + row + "4932.OTHER\tOTHER\t100\tx\n" + row);
+  CHECK(fresh.fails(info).find("info.txt:4: protein 4932.BOMB1 is listed again") != std::string::npos);
+  // A gzip bomb of one repeated row: refused at its second row; skipping bad lines, read to the
+  // end without a write per row (one node, the rest counted).
+  auto bomb = fresh.dir.file("bomb.txt.gz");
+  std::string rows = header;
+  rows.reserve(header.size() + 200000 * row.size());
+  for (int i = 0; i < 200000; ++i) rows += row;
+  write_gz(bomb, rows);
+  CHECK(fresh.fails(bomb).find("bomb.txt.gz:3: protein 4932.BOMB1 is listed again") != std::string::npos);
+  KnowledgeGraph kg(fresh.db);
+  grappi::ImportOptions skip;
+  skip.skip_bad_lines = true;
+  const grappi::ImportReport r = kg.import_string({{bomb}}, skip);
+  REQUIRE(r.files.size() == 1);
+  CHECK(r.files[0].nodes_created == 1);
+  CHECK(r.files[0].rows_skipped == 199999);
+}

@@ -19,6 +19,7 @@ struct ImportArgs {
   bool header_yes = false, header_no = false;
   int min_score = 0;
   bool skip_bad_lines = false, json = false;
+  uint64_t max_rows = 0;
 };
 
 void run_import(const ImportArgs &a) {
@@ -45,6 +46,7 @@ void run_import(const ImportArgs &a) {
   ImportOptions opt;
   opt.min_score = a.min_score;
   opt.skip_bad_lines = a.skip_bad_lines;
+  opt.max_rows = a.max_rows;
   opt.taxon = a.taxon;
   opt.edges = a.edge_list;
   if (a.header_yes || a.header_no) opt.edges.header = a.header_yes;
@@ -133,6 +135,8 @@ void add_import(CLI::App &app) {
   c->add_option("--min-score", a->min_score, "Keep links with combined score >= N (0-1000; 150 low, 400 medium, 700 high, 900 highest)")
       ->check(CLI::Range(0, 1000));
   c->add_flag("--skip-bad-lines", a->skip_bad_lines, "Import the good lines and report the bad ones instead of failing");
+  c->add_option("--max-rows", a->max_rows,
+                "Refuse a line-based file of more than N lines, leaving the database unchanged (0: no limit)");
   c->add_flag("--json", a->json, "Print the import report as JSON");
   c->callback([a] { run_import(*a); });
 }
