@@ -46,6 +46,7 @@
   function objects(list) {
     return Array.isArray(list) ? list.filter(function (x) { return x && typeof x === 'object'; }) : [];
   }
+  function arrayOf(x) { return Array.isArray(x) ? x : []; }
 
   function render(root, input, options) {
     options = options || {};
@@ -181,16 +182,16 @@
         pairs.push(['explanation', p]);
       }
       if (e.status && e.status !== 'ok') pairs.push(['status', e.status + (e.error ? ': ' + e.error : '')]);
-      if (e.channels && Object.keys(e.channels).length) {
+      if (e.channels && typeof e.channels === 'object' && Object.keys(e.channels).length) {
         pairs.push(['STRING channels', Object.keys(e.channels).map(function (k) { return k + ' ' + fmt(e.channels[k]); }).join(', ')]);
       }
-      if (e.pmids && e.pmids.length) {
+      if (arrayOf(e.pmids).length) {
         var links = el('span', 'pmids');
-        e.pmids.forEach(function (id, i) { if (i) links.appendChild(document.createTextNode(' ')); links.appendChild(pubmedLink(id)); });
+        arrayOf(e.pmids).forEach(function (id, i) { if (i) links.appendChild(document.createTextNode(' ')); links.appendChild(pubmedLink(id)); });
         pairs.push(['PubMed', links]);
       }
       pairs.push(['evidence', e.evidence]);
-      (e.info || []).forEach(function (kv) { pairs.push([kv[0], kv[1]]); });
+      arrayOf(e.info).forEach(function (kv) { if (Array.isArray(kv)) pairs.push([kv[0], kv[1]]); });
       keyValues(box, pairs);
       return box;
     }
@@ -200,7 +201,7 @@
       var pairs = [['role', ROLE_NAMES[n.role] || n.role], ['id', n.external_id], ['score', fmt(n.score)]];
       if (n.score_label) pairs[2][0] = n.score_label;
       pairs.push(['annotation', n.annotation]);
-      (n.info || []).forEach(function (kv) { pairs.push([kv[0], kv[1]]); });
+      arrayOf(n.info).forEach(function (kv) { if (Array.isArray(kv)) pairs.push([kv[0], kv[1]]); });
       keyValues(box, pairs);
       return box;
     }
@@ -235,18 +236,18 @@
         if (it.generated === false) t.appendChild(offlineBadge(view));
         detail.appendChild(t);
       }
-      (it.details || []).forEach(function (d) {
+      objects(it.details).forEach(function (d) {
         var box = el('div', 'item-extra' + (d.status ? ' status-' + d.status : ''));
-        box.appendChild(el('strong', null, d.label + ': '));
-        box.appendChild(document.createTextNode(d.text));
+        box.appendChild(el('strong', null, (d.label === undefined ? '' : d.label) + ': '));
+        box.appendChild(document.createTextNode(d.text === undefined || d.text === null ? '' : String(d.text)));
         detail.appendChild(box);
       });
-      var edges = (it.edges || []).map(function (id) { return edgesById[id]; }).filter(Boolean);
+      var edges = arrayOf(it.edges).map(function (id) { return edgesById[id]; }).filter(Boolean);
       if (edges.length) {
         detail.appendChild(el('h4', 'section', 'Edges'));
         edges.forEach(function (e) { detail.appendChild(edgeBlock(e)); });
       }
-      var nodes = (it.nodes || []).map(function (id) { return nodesById[id]; }).filter(function (n) { return n && n.annotation; });
+      var nodes = arrayOf(it.nodes).map(function (id) { return nodesById[id]; }).filter(function (n) { return n && n.annotation; });
       if (nodes.length) {
         detail.appendChild(el('h4', 'section', 'Annotations'));
         nodes.forEach(function (n) {
@@ -256,7 +257,7 @@
           detail.appendChild(p);
         });
       }
-      highlight(it.nodes || [], it.edges || []);
+      highlight(arrayOf(it.nodes), arrayOf(it.edges));
       if (options.onItem) options.onItem(it, index);
     }
 
