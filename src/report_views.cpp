@@ -433,7 +433,7 @@ json report_view(const ExtractionResult &r) {
   // functions over them (complexes, activities, ...) as context.
   static const std::set<std::string> entity_types = {"p", "g", "r", "m", "a", "entity"};
   Builder b;
-  std::map<std::string, std::string> edge_of_statement;  // canonical form -> edge id
+  std::map<std::string, std::size_t> edge_of_statement;  // canonical form -> index into b.edges
   std::map<std::string, std::string> node_of_term;       // BEL term -> node id (a statement of one term is a node)
   for (const auto &aspect : cx2) {
     if (aspect.contains("nodes"))
@@ -465,7 +465,7 @@ json report_view(const ExtractionResult &r) {
         edge["info"] = json::array({json::array({"BEL", v.value("bel_expression", std::string())}),
                                     json::array({"status", v.value("status", std::string())}),
                                     json::array({"origin", v.value("origin", std::string())})});
-        edge_of_statement[v.value("bel_expression", std::string())] = edge["id"].get<std::string>();
+        edge_of_statement[v.value("bel_expression", std::string())] = b.edge_at.at(e["id"].get<int64_t>());
       }
   }
   json items = json::array();
@@ -479,9 +479,9 @@ json report_view(const ExtractionResult &r) {
     json edges = json::array(), nodes = json::array();
     const auto at = edge_of_statement.find(s.canonical);
     if (!s.canonical.empty() && at != edge_of_statement.end()) {
-      edges.push_back(at->second);
-      for (const auto &e : b.edges)
-        if (e["id"] == at->second) nodes = json::array({e["source"], e["target"]});
+      const json &e = b.edges[at->second];
+      edges.push_back(e["id"]);
+      nodes = json::array({e["source"], e["target"]});
     } else if (const auto term = node_of_term.find(s.canonical); !s.canonical.empty() && term != node_of_term.end()) {
       nodes.push_back(term->second);
     }
