@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <cstring>
 #include <fstream>
 #include <mutex>
 
@@ -16,6 +17,18 @@ namespace {
 void configure_sqlite_once() {
   static std::once_flag once;
   std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
+
+// SQLite's message for the last error, with the operating system's reason for an I/O error or
+// a full disk ("disk I/O error (File too large)").
+std::string last_error(sqlite3 *db) {
+  if (!db) return "closed";
+  std::string msg = sqlite3_errmsg(db);
+  const int primary = sqlite3_extended_errcode(db) & 0xff;
+  if (primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_CANTOPEN) {
+    if (const int e = sqlite3_system_errno(db)) msg += std::string(" (") + std::strerror(e) + ")";
+  }
+  return msg;
 }
 }  // namespace
 
@@ -61,7 +74,7 @@ Db &Db::operator=(Db &&o) noexcept {
 
 void Db::fail(const std::string &what) const {
   throw Error(ErrorCode::database,
-              "database '" + path_ + "': " + what + ": " + (db_ ? sqlite3_errmsg(db_) : "closed"));
+              "database '" + path_ + "': " + what + ": " + last_error(db_));
 }
 
 void Db::exec(const char *sql) {
@@ -69,6 +82,8 @@ void Db::exec(const char *sql) {
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
+    const int primary = sqlite3_extended_errcode(db_) & 0xff;
+    if (primary == SQLITE_IOERR || primary == SQLITE_FULL) msg = last_error(db_);
     throw Error(ErrorCode::database, "database '" + path_ + "': " + msg + " (in: " +
                                          std::string(sql).substr(0, 120) + ")");
   }
@@ -112,7 +127,7 @@ bool Stmt::step() {
   int rc = sqlite3_step(st_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  std::string msg = sqlite3_errmsg(db_->handle());
+  std::string msg = last_error(db_->handle());
   sqlite3_reset(st_);
   throw Error(ErrorCode::database,
               "database '" + db_->path() + "': " + msg + " (in: " + sql_.substr(0, 120) + ")");

@@ -407,6 +407,24 @@ grep -q "RED" "$T/esc.txt" && ! grep -q "$(printf '\033')" "$T/esc.txt" || fail 
 printf 'not a database, just text\n' > "$T/text.db"
 rc=$(status_of "$GRAPPI" info --db "$T/text.db")
 [ "$rc" -eq 1 ] || fail "a file that is not a database exited $rc"
+# Resource limits (README "Limits"): a window of depth 100 stops where nothing new is reached
+# (the same window as depth 40: its deepest node is at depth 8); a single line of 100 MB (a
+# gzip of 100 KB) is refused at 16 MiB naming its line, the database unchanged.
+"$GRAPPI" window --db "$Y" --protein CDC28 --k 5 --depth 100 --json > "$T/w100.json" || fail "a window of depth 100"
+"$GRAPPI" window --db "$Y" --protein CDC28 --k 5 --depth 40 --json > "$T/w40.json"
+python3 - "$T/w100.json" "$T/w40.json" <<'PY' || fail "the window of depth 100"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a == b, "depth 100 and depth 40 differ"
+assert 1000 < len(a["nodes"]) and max(n["depth"] for n in a["nodes"]) < 40, max(n["depth"] for n in a["nodes"])
+PY
+python3 -c 'import gzip, sys; gzip.open(sys.argv[1], "wb").write(b"protein1 protein2 combined_score\n4932.YBR160W 4932.YPR120C " + b"9" * (100 << 20) + b"\n")' "$T/longline.txt.gz"
+cp "$Y" "$T/ll.db"
+before_ll=$("$GRAPPI" info --db "$T/ll.db" --json)
+rc=$(status_of "$GRAPPI" import --db "$T/ll.db" --links "$T/longline.txt.gz")
+[ "$rc" -eq 1 ] || fail "a 100 MB line exited $rc"
+grep -q "longline.txt.gz:2: line longer than 16 MiB" "$T/err" || fail "a 100 MB line: $(cat "$T/err")"
+[ "$("$GRAPPI" info --db "$T/ll.db" --json)" = "$before_ll" ] || fail "a refused 100 MB line changed the database"
 ;;
 
 ontology)  # its own database: PSI-MI and the GO slim, detected from their headers

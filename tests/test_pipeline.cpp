@@ -479,6 +479,15 @@ TEST_CASE("HTTP model: a hostile server cannot leak the key or break the counts"
                        grappi::Error);
   no_timeout.timeout_seconds = std::numeric_limits<double>::infinity();
   CHECK_THROWS_AS(grappi::OpenAIChatModel(no_timeout).chat(req), grappi::Error);
+
+  // A 70 MiB answer: the call stops at the 64 MiB cap, says so, and is not retried.
+  HttpServer huge([](const HttpRequest &) { return reply(200, "{\"x\": \"" + std::string(70u << 20, 'a') + "\"}"); });
+  grappi::OpenAIChatOptions capped = model_options(huge);
+  capped.max_retries = 3;
+  capped.timeout_seconds = 300;  // (a loaded machine moves 64 MiB slowly; the cap, not the clock, must stop it)
+  CHECK_THROWS_WITH_AS(grappi::OpenAIChatModel(capped).chat(req), doctest::Contains("the response is larger than 64 MiB"),
+                       grappi::Error);
+  CHECK(huge.requests() == 1);
 }
 
 TEST_CASE("HTTP model: a server without JSON mode / and the concurrency limit" * doctest::test_suite("threads")) {

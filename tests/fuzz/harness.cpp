@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string_view>
 
@@ -70,6 +71,147 @@ void documents_as(grappi::DocumentFormat format, std::string_view input) {
   }
 }
 
+// ---- the model-answer targets: a model whose every answer is the input, through the real
+// pipelines (parsing, repair turns, validation, the checks against the knowledge base) ----------
+
+void write_text(const std::string &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+// One PubTator abstract naming two diseases, for the co-occurrence graph.
+std::string pubtator(const std::string &pmid, const std::string &text, const std::string &a, const std::string &b) {
+  const auto mention = [&](const std::string &name) {
+    return pmid + "\t" + std::to_string(text.find(name)) + "\t" + std::to_string(text.find(name) + name.size()) + "\t" +
+           name + "\tDisease\tMESH:" + name + "\n";
+  };
+  return pmid + "|t|" + text + "\n" + pmid + "|a|\n" + mention(a) + mention(b) + "\n";
+}
+
+// Built once per process: four human proteins and their links, a small PSI-MI subtree, and a
+// co-occurrence graph of four abstracts (Axonin - Xenopin - Tumorin).
+struct ModelKb {
+  std::unique_ptr<grappi::KnowledgeGraph> kg;
+  std::vector<grappi::Document> corpus;
+  std::vector<grappi::Document> paper;
+  ModelKb() {
+    const std::string info = scratch() + "/9606.protein.info.v12.0.txt", links = scratch() + "/9606.protein.links.v12.0.txt",
+                      obo = scratch() + "/mi.obo";
+    write_text(info, "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n"
+                     "9606.ENSP00000451828\tAKT1\t480\tRAC-alpha serine/threonine-protein kinase\n"
+                     "9606.ENSP00000354558\tMTOR\t2549\tSerine/threonine-protein kinase mTOR\n"
+                     "9606.ENSP00000339007\tGRB2\t217\tGrowth factor receptor-bound protein 2\n"
+                     "9606.ENSP00000275493\tEGFR\t1210\tEpidermal growth factor receptor\n");
+    write_text(links, "protein1 protein2 combined_score\n"
+                      "9606.ENSP00000451828 9606.ENSP00000354558 999\n9606.ENSP00000354558 9606.ENSP00000451828 999\n"
+                      "9606.ENSP00000339007 9606.ENSP00000275493 999\n9606.ENSP00000275493 9606.ENSP00000339007 999\n");
+    write_text(obo, "format-version: 1.2\nontology: mi\n\n"
+                    "[Term]\nid: MI:0190\nname: interaction type\ndef: \"Connection between molecules.\" [PMID:14755292]\n\n"
+                    "[Term]\nid: MI:0914\nname: association\nis_a: MI:0190\n\n"
+                    "[Term]\nid: MI:0915\nname: physical association\nis_a: MI:0914\n\n"
+                    "[Term]\nid: MI:0407\nname: direct interaction\nsynonym: \"binding\" EXACT []\nis_a: MI:0915\n\n"
+                    "[Term]\nid: MI:0414\nname: enzymatic reaction\nis_a: MI:0407\n\n"
+                    "[Term]\nid: MI:0217\nname: phosphorylation reaction\nis_a: MI:0414\n\n"
+                    "[Term]\nid: MI:0203\nname: dephosphorylation reaction\nis_a: MI:0414\n\n"
+                    "[Term]\nid: MI:0208\nname: genetic interaction\nis_a: MI:0190\nis_obsolete: true\n");
+    grappi::OpenOptions o;
+    o.snapshot_cache = false;
+    o.cache_mib = 8;
+    kg = std::make_unique<grappi::KnowledgeGraph>(":memory:", o);
+    kg->import({{info, "info"}, {links, "links"}, {obo, "obo"}});
+    corpus = grappi::parse_documents(pubtator("101", "Axonin binds Xenopin in neurons.", "Axonin", "Xenopin") +
+                                         pubtator("102", "Axonin and Xenopin again, in glia.", "Axonin", "Xenopin") +
+                                         pubtator("103", "Xenopin causes Tumorin growth.", "Xenopin", "Tumorin") +
+                                         pubtator("104", "Xenopin and Tumorin later.", "Xenopin", "Tumorin"),
+                                     grappi::DocumentFormat::pubtator, "fuzz");
+    grappi::import_cooccurrence(*kg, grappi::build_cooccurrence(corpus), scratch() + "/cooc.jsonl");
+    paper = grappi::parse_documents("AKT1 phosphorylates MTOR at Ser2448. GRB2 binds EGFR.\n\n"
+                                    "The interaction between GRB2 and EGFR was confirmed in HeLa cells.\n",
+                                    grappi::DocumentFormat::text, "fuzz");
+  }
+};
+
+const ModelKb &model_kb() {
+  static const ModelKb kb;
+  return kb;
+}
+
+// A model that answers every request with the input (not cached: each run is new).
+std::unique_ptr<grappi::CallbackModel> answering(std::string_view input) {
+  return std::make_unique<grappi::CallbackModel>(
+      "fuzz",
+      [text = std::string(input)](const grappi::ChatRequest &) {
+        grappi::ChatResponse r;
+        r.content = text;
+        r.finish_reason = "stop";
+        return r;
+      },
+      false, 1);
+}
+
+// GRAPPI_FUZZ_SHOW=1 prints what the model-answer targets made of each input (to write seeds).
+void show(const nlohmann::json &result) {
+  static const bool on = std::getenv("GRAPPI_FUZZ_SHOW") != nullptr;
+  if (on) std::fprintf(stderr, "%s\n", grappi::dump_json(result, 1).c_str());
+}
+
+void extraction_with(std::string_view input) {
+  const ModelKb &kb = model_kb();
+  const auto model = answering(input);
+  grappi::ExtractionOptions o;
+  o.concurrency = 1;
+  o.use_cache = false;
+  const grappi::ExtractionResult r = grappi::Extractor(*kb.kg, *model, o).extract(kb.paper);
+  for (const grappi::ExtractedStatement &st : r.statements) {
+    if (st.status != "valid" && st.status != "flagged" && st.status != "rejected") broken("a statement status " + st.status);
+    if (st.status == "rejected" && !st.canonical.empty()) broken("a rejected statement with a canonical form");
+    if (st.evidence_offset && *st.evidence_offset > r.paragraphs.at(st.paragraph).text.size())
+      broken("evidence outside its paragraph");
+  }
+  const nlohmann::json j = grappi::to_json(r);
+  (void)grappi::dump_json(j);
+  show(j);
+  (void)grappi::dump_json(grappi::to_cx2(r, "fuzz", true));
+  std::ostringstream bel;
+  grappi::write_bel_script(bel, r, true);
+}
+
+void grounding_with(std::string_view input) {
+  const ModelKb &kb = model_kb();
+  const auto model = answering(input);
+  grappi::GroundingOptions o;
+  o.use_cache = false;
+  o.strategy = grappi::GroundingStrategy::bfs;
+  o.patience = 0;  // every live term scored, three to a request
+  o.batch = 3;
+  const grappi::GroundingResult r =
+      grappi::ground(*kb.kg, *model, "AKT1 phosphorylates MTOR at Ser2448 in HeLa cells.", "AKT1", "MTOR", o);
+  if (r.term && r.term->id.rfind("MI:", 0) != 0) broken("a chosen term outside the ontology: " + r.term->id);
+  if (r.term && r.term->id == "MI:0208") broken("an obsolete term chosen");
+  for (const grappi::GroundingVisit &v : r.visits)
+    if (v.score && (*v.score < 1 || *v.score > 5)) broken("a term score outside 1-5");
+  const nlohmann::json j = grappi::to_json(r);
+  (void)grappi::dump_json(j);
+  show(j);
+}
+
+void hypothesis_with(std::string_view input) {
+  const ModelKb &kb = model_kb();
+  const auto model = answering(input);
+  grappi::HypothesisOptions o;
+  o.use_cache = false;
+  o.rounds = 2;
+  const grappi::HypothesisResult r = grappi::hypothesize(*kb.kg, *model, "Axonin", "Tumorin", kb.corpus, o);
+  for (const grappi::HypothesisRound &round : r.rounds)
+    for (const grappi::HypothesisSentence &st : round.sentences)
+      if (st.status != "supported" && st.status != "unsupported" && st.status != "bad_citation" && st.status != "unchecked")
+        broken("a sentence status " + st.status);
+  const nlohmann::json j = grappi::to_json(r);
+  (void)grappi::dump_json(j);
+  show(j);
+  (void)grappi::to_markdown(r);
+}
+
 using Body = std::function<void(std::string_view)>;
 
 const std::map<std::string, Body> &bodies() {
@@ -111,6 +253,9 @@ const std::map<std::string, Body> &bodies() {
          if (p.ok && !(p.relevance_score >= 0 && p.relevance_score <= 100)) broken("a parsed score outside [0, 100]");
          (void)grappi::parse_edge_answer(s);
        }},
+      {"model_extraction_answer", extraction_with},
+      {"model_grounding_answer", grounding_with},
+      {"model_hypothesis_answer", hypothesis_with},
       {"model_ask_answer",
        [](std::string_view s) {
          const grappi::detail::ParsedAnswer a = grappi::detail::parse_answer(s);

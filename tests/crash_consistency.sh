@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Crash consistency (issue 23): an import of a generated STRING links file of 2.4 million lines
+# is killed with SIGKILL at several points, from its first rows to its final commit. After every
+# kill the database must open, pass PRAGMA integrity_check, hold either nothing of that import or
+# all of it, and take the same import again.
+# Then neighbors, window and info read in loops while the same import writes.
+# Needs: GRAPPI (the CLI), DATA (the bundled data), sqlite3 and python3 (tools/install-deps.sh).
+set -euo pipefail
+: "${GRAPPI:?}" "${DATA:?}"
+for tool in sqlite3 python3 awk; do
+  command -v "$tool" > /dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/grappi_crash.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+# 20,000 proteins, each linked to its next 60 (both directions, as STRING lists them):
+# 1,200,000 edges on 2,400,000 lines.
+awk 'BEGIN { n = 20000; k = 60; print "protein1 protein2 combined_score";
+  for (i = 0; i < n; i++) for (d = 1; d <= k; d++) { j = (i + d) % n; s = 150 + (i * 7 + d * 13) % 850;
+    printf "9606.ENSP%011d 9606.ENSP%011d %d\n", i, j, s; printf "9606.ENSP%011d 9606.ENSP%011d %d\n", j, i, s } }' > links.txt
+
+# What the database holds before the import (a first dataset) and after a complete one.
+"$GRAPPI" import --db base.db --info "$DATA/4932.protein.info.v12.0.txt.gz" \
+  --physical "$DATA/4932.protein.physical.links.v12.0.txt.gz" > /dev/null
+base_size=$(stat -c %s base.db)
+counts() {  # nodes edges datasets
+  "$GRAPPI" info --db "$1" --json |
+    python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["nodes"], d["edges"], len(d["datasets"]))'
+}
+size() { stat -c %s "$1" 2> /dev/null || echo 0; }
+before=$(counts base.db)
+
+# The complete import, watched every 5 ms: how long it reads before its first write to the
+# write-ahead log, and how large the log grows while it commits.
+cp base.db full.db
+"$GRAPPI" import --db full.db --links links.txt > /dev/null &
+pid=$!
+t0=$EPOCHREALTIME read_end="" wal_max=0
+while kill -0 "$pid" 2> /dev/null; do
+  w=$(size full.db-wal)
+  if [ "$w" -gt 0 ] && [ -z "$read_end" ]; then read_end=$EPOCHREALTIME; fi
+  [ "$w" -gt "$wal_max" ] && wal_max=$w
+  sleep 0.005
+done
+wait "$pid"
+after=$(counts full.db)
+[ "$before" != "$after" ] || { echo "FAIL: the import changed nothing ($after)"; exit 1; }
+[ -n "$read_end" ] || { echo "FAIL: the import's commit was not seen in its write-ahead log"; exit 1; }
+reading=$(python3 -c "print($read_end - $t0)")
+echo "before the import: $before; after it: $after (nodes, edges, datasets)"
+echo "the import read for ${reading} s before writing to its log, which grew to $wal_max bytes"
+
+check() {  # db label: integrity, all or nothing
+  local db=$1 label=$2 ic now
+  ic=$(sqlite3 "$db" "PRAGMA integrity_check;")
+  [ "$ic" = "ok" ] || { echo "FAIL ($label): integrity_check says: $ic" >&2; exit 1; }
+  now=$(counts "$db")
+  if [ "$now" != "$before" ] && [ "$now" != "$after" ]; then
+    echo "FAIL ($label): the database holds part of the import: $now (before: $before, after: $after)" >&2
+    exit 1
+  fi
+  echo "$now"
+}
+
+# Kill points: early and mid-way through the reading (nothing written yet), the commit's first
+# and middle frames in the log (not yet committed), and the checkpoint that copies the
+# committed log into the database file.
+none=0 all=0
+for point in time:0.03 time:0.5 wal:1 wal:$((wal_max / 2)) checkpoint; do
+  cp base.db k.db
+  rm -f k.db-wal k.db-shm
+  "$GRAPPI" import --db k.db --links links.txt > /dev/null 2> k.err &
+  pid=$!
+  case $point in
+    time:*) sleep "$(python3 -c "print($reading * ${point#time:})")" ;;
+    wal:*) while kill -0 "$pid" 2> /dev/null && [ "$(size k.db-wal)" -lt "${point#wal:}" ]; do sleep 0.002; done ;;
+    checkpoint) while kill -0 "$pid" 2> /dev/null && [ "$(size k.db)" -le "$base_size" ]; do sleep 0.002; done ;;
+  esac
+  if kill -KILL "$pid" 2> /dev/null; then killed=yes; else killed="no, it had finished"; fi
+  wait "$pid" 2> /dev/null || true
+  state=$(check k.db "killed at $point")
+  if [ "$state" = "$before" ]; then none=$((none + 1)); held=nothing; else all=$((all + 1)); held=all; fi
+  # The same import again completes (or finds the file already imported) and holds all of it.
+  "$GRAPPI" import --db k.db --links links.txt > /dev/null
+  [ "$(counts k.db)" = "$after" ] || { echo "FAIL: the import after the kill at $point is incomplete"; exit 1; }
+  echo "killed at $point (SIGKILL sent: $killed): held $held of the import; integrity ok; the next import ok"
+done
+# Most kills must have landed inside the import, not after it.
+[ "$none" -ge 3 ] || { echo "FAIL: only $none kill(s) interrupted the import before its commit"; exit 1; }
+echo "crash consistency: $none kill(s) left nothing of the import, $all left all of it"
+
+# Readers during an import: neighbors, window and info in loops, each its own process on the
+# same database, while the import writes. None may fail ("database is locked" or anything
+# else), and each answer is the one before the import or the one after it.
+cp base.db r.db
+rm -f r.db-wal r.db-shm
+read_all() {  # db suffix
+  "$GRAPPI" neighbors --db "$1" CDC28 --limit 20 --json > "nb$2.json"
+  "$GRAPPI" window --db "$1" --protein CDC28 --k 5,2 --depth 2 --json > "w$2.json"
+  counts "$1" > "info$2.txt"
+}
+read_all r.db .before
+read_all full.db .after  # (full.db: the same yeast data, plus the complete import)
+"$GRAPPI" import --db r.db --links links.txt > /dev/null &
+pid=$!
+reader() {  # kind: loops until the import ends; prints the number of answers read
+  local kind=$1 n=0 out="$work/$1.$BASHPID"
+  while kill -0 "$pid" 2> /dev/null; do
+    case $kind in
+      neighbors) "$GRAPPI" neighbors --db r.db CDC28 --limit 20 --json > "$out" 2> "$out.err" ||
+        { echo "FAIL: neighbors during the import: $(cat "$out.err")" >&2; return 1; }
+        cmp -s "$out" nb.before.json || cmp -s "$out" nb.after.json ||
+        { echo "FAIL: neighbors during the import answered neither the answer before nor after it" >&2; return 1; } ;;
+      window) "$GRAPPI" window --db r.db --protein CDC28 --k 5,2 --depth 2 --json > "$out" 2> "$out.err" ||
+        { echo "FAIL: window during the import: $(cat "$out.err")" >&2; return 1; }
+        cmp -s "$out" w.before.json || cmp -s "$out" w.after.json ||
+        { echo "FAIL: window during the import answered neither the answer before nor after it" >&2; return 1; } ;;
+      info) counts r.db > "$out" 2> "$out.err" || { echo "FAIL: info during the import: $(cat "$out.err")" >&2; return 1; }
+        cmp -s "$out" info.before.txt || cmp -s "$out" info.after.txt ||
+        { echo "FAIL: info during the import counted $(cat "$out")" >&2; return 1; } ;;
+    esac
+    n=$((n + 1))
+  done
+  echo "$n"
+}
+reader neighbors > n1.txt & r1=$!
+reader window > n2.txt & r2=$!
+reader info > n3.txt & r3=$!
+ok=yes
+wait "$r1" || ok=no
+wait "$r2" || ok=no
+wait "$r3" || ok=no
+wait "$pid" || { echo "FAIL: the import beside the readers failed"; exit 1; }
+[ "$ok" = yes ] || exit 1
+[ "$(counts r.db)" = "$after" ] || { echo "FAIL: the import beside the readers is incomplete"; exit 1; }
+echo "readers during the import: $(cat n1.txt) neighbors, $(cat n2.txt) window and $(cat n3.txt) info answers, none failed or inconsistent"
+[ "$(cat n1.txt)" -ge 2 ] && [ "$(cat n2.txt)" -ge 2 ] || { echo "FAIL: the readers did not overlap the import"; exit 1; }
