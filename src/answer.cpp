@@ -30,7 +30,7 @@ using nlohmann::json;
 constexpr int kAnswerTokens = 1500;
 using detail::kParseRepair;
 
-const char *kSystem =
+const char *kAskSystem =
     "You answer biomedical questions from a knowledge graph, using only the context you are given and citing it. "
     "Answer with one JSON object and nothing else.";
 const char *kAnswer =
@@ -73,7 +73,7 @@ std::size_t unsupported(const std::vector<AnswerSentence> &sentences) {
 
 AnswerTemplates AnswerTemplates::defaults() {
   AnswerTemplates t;
-  t.system = kSystem;
+  t.system = kAskSystem;
   t.answer = kAnswer;
   t.repair = kRepair;
   t.version = "answer-1-" + hash_version(t);

@@ -12,7 +12,7 @@ namespace grappi {
 
 namespace {
 
-const char *kSystem =
+const char *kExtractSystem =
     "You are a biocurator who encodes the molecular interactions a paper states as BEL (Biological "
     "Expression Language 2.1) statements. Use only what the text says.\n"
     "A statement is `subject relation object`, or a single term.\n"
@@ -54,7 +54,7 @@ std::string hash_version(const ExtractionTemplates &t) {
 
 ExtractionTemplates ExtractionTemplates::defaults() {
   ExtractionTemplates t;
-  t.system = kSystem;
+  t.system = kExtractSystem;
   t.extract = kExtract;
   t.repair = kRepair;
   t.version = "extract-1-" + hash_version(t);

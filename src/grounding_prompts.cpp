@@ -11,7 +11,7 @@ namespace grappi {
 
 namespace {
 
-const char *kSystem =
+const char *kGroundSystem =
     "You are a biocurator who grounds protein-protein relations described in papers in a controlled "
     "vocabulary of interaction types. Use only the text you are given. Answer with one JSON object and "
     "nothing else.";
@@ -62,7 +62,7 @@ std::string hash_version(const GroundingTemplates &t) {
 
 GroundingTemplates GroundingTemplates::defaults() {
   GroundingTemplates t;
-  t.system = kSystem;
+  t.system = kGroundSystem;
   t.summary = kSummary;
   t.refine = kRefine;
   t.score = kScore;

@@ -35,7 +35,7 @@ using nlohmann::json;
 constexpr int kAnswerTokens = 1500;
 using detail::kParseRepair;
 
-const char *kSystem =
+const char *kHypothesisSystem =
     "You are a biomedical scientist who explains how two concepts may be related, using only the "
     "abstracts you are given and citing them. Answer with one JSON object and nothing else.";
 const char *kExplain =
@@ -291,7 +291,7 @@ std::string rework(const HypothesisRound &round, Context &context, std::vector<s
 
 HypothesisTemplates HypothesisTemplates::defaults() {
   HypothesisTemplates t;
-  t.system = kSystem;
+  t.system = kHypothesisSystem;
   t.explain = kExplain;
   t.version = "hypothesis-1-" + hash_version(t);
   return t;

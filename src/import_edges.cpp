@@ -50,11 +50,10 @@ std::optional<double> parse_number(std::string_view s) {
   return v;
 }
 
-std::string stem(const std::string &path) {
-  std::string b = path.substr(path.find_last_of("/\\") == std::string::npos ? 0 : path.find_last_of("/\\") + 1);
-  for (const char *ext : {".gz", ".tsv", ".csv", ".txt", ".edgelist", ".edges"})
-    if (b.size() > std::strlen(ext) && b.compare(b.size() - std::strlen(ext), std::string::npos, ext) == 0)
-      b.resize(b.size() - std::strlen(ext));
+// The file's name as a relation name: its stem, characters other than letters, digits, '_' and
+// '-' replaced by '_'.
+std::string relation_stem(const std::string &path) {
+  const std::string b = file_stem(path, {".gz", ".tsv", ".csv", ".txt", ".edgelist", ".edges"});
   std::string r;
   for (char c : b) r += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ? c : '_';
   return r;
@@ -137,7 +136,7 @@ FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &
   if (!o.header && !has_header && src < cells.size() && dst < cells.size() &&
       look_like_column_names(cells[src], cells[dst]))
     has_header = true;
-  const std::string relation = o.relation.empty() ? "edges." + stem(path) : o.relation;
+  const std::string relation = o.relation.empty() ? "edges." + relation_stem(path) : o.relation;
   const nlohmann::json opts = {{"format", "edges"},
                                {"source_column", o.source_column},
                                {"target_column", o.target_column},

@@ -15,19 +15,13 @@
 #include "importers.hpp"
 #include "obo_parser.hpp"
 #include "text_reader.hpp"
+#include "text_util.hpp"
 #include "grappi/json_text.hpp"
 
 namespace grappi::detail {
 
 namespace {
 
-std::string stem(const std::string &path) {
-  std::string b = path.substr(path.find_last_of("/\\") == std::string::npos ? 0 : path.find_last_of("/\\") + 1);
-  for (const char *ext : {".gz", ".obo"})
-    if (b.size() > std::strlen(ext) && b.compare(b.size() - std::strlen(ext), std::string::npos, ext) == 0)
-      b.resize(b.size() - std::strlen(ext));
-  return b;
-}
 
 nlohmann::json attributes_of(const OboStanza &t, const std::string &ontology) {
   nlohmann::json a = {{"ontology", ontology}, {"is_obsolete", t.obsolete}};
@@ -77,7 +71,7 @@ FileReport import_obo_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   }
   for (const auto &[tag, value] : doc.header)
     if (tag == "default-namespace" && ontology.empty()) ontology = value;
-  if (ontology.empty()) ontology = stem(path);
+  if (ontology.empty()) ontology = file_stem(path, {".gz", ".obo"});
   nlohmann::json typedefs = nlohmann::json::array();
   for (const auto &t : doc.typedefs) {
     nlohmann::json j = {{"id", t.id}};

@@ -216,7 +216,7 @@ struct NewNode {
   int64_t taxon;
 };
 
-struct EdgeRow {
+struct LinkRow {
   int64_t source, target;
   float score;
   uint32_t relation;  // index into the file's relation list
@@ -229,7 +229,7 @@ struct Batch {
   std::vector<NewNode> nodes;
   std::vector<std::string> relations;  // relation names first used in this batch
   std::vector<std::string> evidence;   // evidence texts first used in this batch
-  std::vector<EdgeRow> rows;
+  std::vector<LinkRow> rows;
   std::vector<float> channels;
   uint64_t bytes_read = 0;
 };
@@ -767,7 +767,7 @@ void Importer::parse_edges(StringFormat format, const std::vector<std::string> &
         extra = static_cast<uint32_t>(batch.channels.size());
         batch.channels.insert(batch.channels.end(), ch, ch + nch);
       }
-      batch.rows.push_back(EdgeRow{ids_[a], ids_[b], fscore, rel, extra, static_cast<uint8_t>(directed), static_cast<uint8_t>(raise)});
+      batch.rows.push_back(LinkRow{ids_[a], ids_[b], fscore, rel, extra, static_cast<uint8_t>(directed), static_cast<uint8_t>(raise)});
       if (batch.rows.size() >= 32768) ship();
     } catch (const BadLine &) {
     }
@@ -794,7 +794,7 @@ void Importer::write_batches(BatchQueue &queue, const std::vector<std::string> &
     write_nodes(b.nodes);
     for (auto &r : b.relations) rel_ids.push_back(impl_.intern_relation(r));
     for (auto &e : b.evidence) evidence.push_back(e.empty() ? std::string() : dump_json(nlohmann::json{{"text", e}}));
-    for (const EdgeRow &e : b.rows) {
+    for (const LinkRow &e : b.rows) {
       const std::string *ch = nullptr;
       if (nch) {
         chbuf = "{";

@@ -9,12 +9,6 @@ namespace grappi::detail {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // A double-quoted string starting at s[0] == '"': its content (backslash escapes resolved) and
 // the position after the closing quote; npos when it is not closed.
 std::size_t read_quoted(std::string_view s, std::string &out) {
@@ -43,7 +37,7 @@ std::string unescape(std::string_view s) {
 
 // One item "db:id(text)" of a field.
 bool parse_item(std::string_view item, MitabXref &x, std::string &error) {
-  item = trim(item);
+  item = trim_blanks(item);
   std::size_t colon = std::string_view::npos;
   if (!item.empty() && item.front() == '"') {
     // A quoted database name ("author-confidence (core)":false).
@@ -57,7 +51,7 @@ bool parse_item(std::string_view item, MitabXref &x, std::string &error) {
         break;
       }
     }
-    if (colon != std::string_view::npos && colon > 0) x.db = std::string(trim(item.substr(0, colon)));
+    if (colon != std::string_view::npos && colon > 0) x.db = std::string(trim_blanks(item.substr(0, colon)));
   }
   if (colon == std::string_view::npos || x.db.empty()) {
     error = "'" + std::string(item.substr(0, 80)) + "' is not database:identifier";
@@ -71,7 +65,7 @@ bool parse_item(std::string_view item, MitabXref &x, std::string &error) {
       error = "unclosed quote in '" + std::string(item.substr(0, 80)) + "'";
       return false;
     }
-    rest = trim(rest.substr(end));
+    rest = trim_blanks(rest.substr(end));
     if (!rest.empty()) {
       if (rest.front() != '(' || rest.back() != ')') {
         error = "text after the quoted identifier in '" + std::string(item.substr(0, 80)) + "'";
@@ -94,12 +88,12 @@ bool parse_item(std::string_view item, MitabXref &x, std::string &error) {
       error = "unbalanced parentheses in '" + std::string(item.substr(0, 80)) + "'";
       return false;
     }
-    x.id = unescape(trim(rest.substr(0, open)));
+    x.id = unescape(trim_blanks(rest.substr(0, open)));
     desc = rest.substr(open + 1, rest.size() - open - 2);
   } else {
-    x.id = unescape(trim(rest));
+    x.id = unescape(trim_blanks(rest));
   }
-  desc = trim(desc);
+  desc = trim_blanks(desc);
   if (!desc.empty() && desc.front() == '"' && read_quoted(desc, x.text) == desc.size()) {
     // a quoted description
   } else {
@@ -126,7 +120,7 @@ int mitab_version_of_columns(std::size_t columns) {
 std::vector<MitabXref> parse_mitab_field(std::string_view field, std::string &error) {
   std::vector<MitabXref> out;
   error.clear();
-  field = trim(field);
+  field = trim_blanks(field);
   if (field.empty() || field == "-") return out;
   bool quoted = false;
   int depth = 0;
@@ -150,7 +144,7 @@ std::vector<MitabXref> parse_mitab_field(std::string_view field, std::string &er
     }
     const std::string_view item = field.substr(start, i - start);
     start = i + 1;
-    if (trim(item).empty() || trim(item) == "-") continue;
+    if (trim_blanks(item).empty() || trim_blanks(item) == "-") continue;
     MitabXref x;
     if (!parse_item(item, x, error)) {
       out.clear();

@@ -17,12 +17,6 @@ namespace {
 
 bool blank(char c) { return c == ' ' || c == '\t'; }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 char unescape(char c) {
   switch (c) {
     case 'n': return '\n';
@@ -44,12 +38,12 @@ class Parser {
     while (r_.next(raw)) {
       ++doc.lines;
       if (!valid_utf8(raw)) fail("invalid UTF-8");
-      std::string_view line = trim(raw);
+      std::string_view line = trim_blanks(raw);
       if (line.empty() || line.front() == '!') continue;
       if (line.front() == '[') {
         finish(cur);
         if (line.back() != ']') fail("a stanza header must end with ']': '" + std::string(line.substr(0, 60)) + "'");
-        const std::string_view type = trim(line.substr(1, line.size() - 2));
+        const std::string_view type = trim_blanks(line.substr(1, line.size() - 2));
         if (type == "Term") {
           doc.terms.emplace_back();
           cur = &doc.terms.back();
@@ -74,7 +68,7 @@ class Parser {
       for (char c : tag)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
           fail("'" + std::string(tag.substr(0, 60)) + "' is not an OBO tag (expected 'tag: value')");
-      const std::string_view value = trim(line.substr(colon + 1));
+      const std::string_view value = trim_blanks(line.substr(colon + 1));
       switch (in) {
         case In::header: doc.header.emplace_back(std::string(tag), obo_plain_value(value)); break;
         case In::term:
@@ -117,7 +111,7 @@ class Parser {
       if (v[i] == '\\' && i + 1 < v.size()) {
         out += unescape(v[++i]);
       } else if (v[i] == '"') {
-        v = trim(v.substr(i + 1));
+        v = trim_blanks(v.substr(i + 1));
         return out;
       } else {
         out += v[i];
@@ -140,11 +134,11 @@ class Parser {
         in_quotes = !in_quotes;
         cur += c;
       } else if (!in_quotes && (c == ',' || c == ']')) {
-        const std::string_view t = trim(cur);
+        const std::string_view t = trim_blanks(cur);
         if (!t.empty()) out.emplace_back(t);
         cur.clear();
         if (c == ']') {
-          v = trim(v.substr(i + 1));
+          v = trim_blanks(v.substr(i + 1));
           return out;
         }
       } else {
@@ -211,7 +205,7 @@ class Parser {
       s.is_a.push_back(first_token(v));
     } else if (tag == "relationship") {
       const std::string type = first_token(v);
-      const std::string rest(trim(std::string_view(v).substr(type.size())));
+      const std::string rest(trim_blanks(std::string_view(v).substr(type.size())));
       if (type.empty() || rest.empty()) fail("'relationship:' needs a relation type and a term id");
       s.relationships.emplace_back(type, first_token(rest));
     } else if (tag == "is_obsolete") {
@@ -250,17 +244,17 @@ std::string obo_plain_value(std::string_view v) {
       // Trailing modifiers: only when nothing but blanks or a comment follows the closing brace.
       const std::size_t close = v.find('}', i);
       if (close != std::string_view::npos) {
-        const std::string_view after = trim(v.substr(close + 1));
+        const std::string_view after = trim_blanks(v.substr(close + 1));
         if (after.empty() || after.front() == '!') break;
       }
     }
     out += c;
   }
-  return std::string(trim(out));
+  return std::string(trim_blanks(out));
 }
 
 bool looks_like_obo(std::string_view line) {
-  line = trim(line);
+  line = trim_blanks(line);
   return line.rfind("format-version:", 0) == 0 || line == "[Term]" || line == "[Typedef]" ||
          line.rfind("data-version:", 0) == 0 || line.rfind("ontology:", 0) == 0;
 }

@@ -14,7 +14,7 @@ namespace grappi {
 
 namespace {
 
-const char *kSystem =
+const char *kExploreSystem =
     "You are a biomedical curator who explains protein-protein interactions to drug-discovery "
     "researchers. Use only the evidence given, keep to the word limits, and say plainly when the "
     "evidence is weak or unrelated to the query.";
@@ -102,7 +102,7 @@ bool load_template(std::string &slot, const std::string &file, const std::set<st
 
 PromptTemplates PromptTemplates::defaults() {
   PromptTemplates t;
-  t.system = kSystem;
+  t.system = kExploreSystem;
   t.edge = kEdge;
   t.path = kPath;
   t.repair = kRepair;

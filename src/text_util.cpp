@@ -47,6 +47,22 @@ std::string trim_copy(std::string_view s) {
   return std::string(s.substr(b, e - b));
 }
 
+std::string_view trim_blanks(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::string file_stem(const std::string &path, std::initializer_list<const char *> extensions) {
+  const std::size_t slash = path.find_last_of("/\\");
+  std::string b = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  for (const char *ext : extensions) {
+    const std::size_t n = std::char_traits<char>::length(ext);
+    if (b.size() > n && b.compare(b.size() - n, std::string::npos, ext) == 0) b.resize(b.size() - n);
+  }
+  return b;
+}
+
 std::vector<std::string> words(std::string_view text) {
   std::vector<std::string> out;
   std::string cur;

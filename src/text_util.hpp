@@ -1,6 +1,7 @@
 // Internal: small text helpers for prompts and the extractive model.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,11 @@ bool iequals(std::string_view a, std::string_view b) noexcept;
 std::vector<std::string_view> split_view(std::string_view s, char sep);
 /// s without leading and trailing white space.
 std::string trim_copy(std::string_view s);
+/// s without leading and trailing spaces and tabs (the field separators of line formats).
+std::string_view trim_blanks(std::string_view s);
+/// The file name of a path without its directory and without the first of `extensions` it ends
+/// with, tried in order (".gz" first, then the format's own).
+std::string file_stem(const std::string &path, std::initializer_list<const char *> extensions);
 /// Lower-case words of letters and digits ("tau", "phosphorylation", "gsk3b"); bytes of UTF-8
 /// sequences are kept inside words. The one tokenizer of the library.
 std::vector<std::string> words(std::string_view text);

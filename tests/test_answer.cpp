@@ -63,14 +63,7 @@ struct TauKb {
   }
 };
 
-grappi::ChatResponse reply(const json &sentences) {
-  grappi::ChatResponse r;
-  r.finish_reason = "stop";
-  r.content = json{{"sentences", sentences}}.dump();
-  return r;
-}
-
-AskOptions options() {
+AskOptions ask_options() {
   AskOptions o;
   o.retrieval.seeds = 3;
   o.retrieval.topk = 3;
@@ -99,9 +92,9 @@ TEST_CASE("Each sentence's citations are checked against the context the model r
     const std::string a = name[e0["a"]], b = name[e0["b"]];
     if (t.contains("repair")) {
       CHECK(q.messages.back().content.find("N99") != std::string::npos);  // (the problems named)
-      return reply(json::array({{{"text", a + " and " + b + " are linked [" + e0["label"].get<std::string>() + "]."}}}));
+      return sentences_reply(json::array({{{"text", a + " and " + b + " are linked [" + e0["label"].get<std::string>() + "]."}}}));
     }
-    return reply(json::array({
+    return sentences_reply(json::array({
         {{"text", a + " and " + b + " are linked."}, {"citations", {e0["label"], e0["a"]}}},       // supported
         {{"text", "Something else [N99]."}},                                                      // unknown_id
         {{"text", outside + " is involved [" + outside + "]."}},                                  // not_in_context
@@ -110,7 +103,7 @@ TEST_CASE("Each sentence's citations are checked against the context the model r
         {{"text", "Nothing named here [" + e0["label"].get<std::string>() + "]."}},               // wrong_entities
         {{"text", "Made up [X-FOO-1]."}}}));                                                      // unknown_id
   });
-  AskOptions o = options();
+  AskOptions o = ask_options();
   const AskResult r = grappi::ask(*kb.kg, model, "Which kinases phosphorylate MAPT?", o);
   REQUIRE(r.status == "ok");
   CHECK(r.repaired);
@@ -171,7 +164,7 @@ TEST_CASE("Each sentence's citations are checked against the context the model r
 TEST_CASE("The context budget leaves out the lowest prizes first and the offline answer cites only the context") {
   TauKb kb;
   grappi::ExtractiveModel model;
-  AskOptions o = options();
+  AskOptions o = ask_options();
   o.retrieval.mode = "prize";  // every base node has a prize: a larger subgraph
   o.retrieval.seeds = 7;
   const AskResult full = grappi::ask(*kb.kg, model, "Which kinases phosphorylate tau?", o);
@@ -246,7 +239,7 @@ TEST_CASE("The QA evaluation's figures follow from the ranks of the gold answers
   CHECK(questions[2].kind == "choice");
   CHECK(questions[3].answers[0] == "true");
   grappi::QaEvalOptions o;
-  o.ask = options();
+  o.ask = ask_options();
   o.k = 2;
   const grappi::QaEvalResult r = grappi::evaluate_qa(*kb.kg, model, questions, o);
   REQUIRE(r.rows.size() == 5);
@@ -347,7 +340,7 @@ TEST_CASE("Hostile names cannot forge lines of the context") {
   eo.neighbor_ranking = false;
   kg.embed(*kg.hashing_embedder(), eo);
   grappi::ExtractiveModel model;
-  AskOptions o = options();
+  AskOptions o = ask_options();
   o.retrieval.mode = "prize";
   const AskResult r = grappi::ask(kg, model, "Which kinase phosphorylates tau?", o);
   REQUIRE(r.context.nodes.size() == 2);

@@ -22,8 +22,6 @@ using grappi::Document;
 
 namespace {
 
-std::string lit(const std::string &f) { return std::string(GRAPPI_TEST_DATA_DIR) + "/literature/" + f; }
-
 // An independent reading of a PubTator file: per PMID the set of (type, id) of its annotation
 // lines, with each id of a ';'-list and without "-".
 std::map<std::string, std::set<std::pair<std::string, std::string>>> pubtator_concepts(const std::string &path) {

@@ -22,8 +22,6 @@ using grappi::DocumentFormat;
 
 namespace {
 
-std::string lit(const std::string &f) { return std::string(GRAPPI_TEST_DATA_DIR) + "/literature/" + f; }
-
 // Every mention as (pmid, document start in characters, end, text, type, id), from the
 // PubTator lines themselves.
 std::multiset<std::string> pubtator_mentions(const std::string &path) {

@@ -20,7 +20,6 @@ using grappi::KnowledgeGraph;
 
 namespace {
 
-const std::string kMitab = "intact/intact_sample.mitab27.tsv.gz";
 const std::string kAlz = "export_v12_alzheimer/string_interactions.tsv";
 
 std::vector<std::string> split(const std::string &line, char sep) {

@@ -31,8 +31,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string lit(const std::string &f) { return std::string(GRAPPI_TEST_DATA_DIR) + "/literature/" + f; }
-
 // Human proteins (names only), the yeast proteins with their aliases and physical links, and
 // the GO slim: built once, read by every test.
 const std::string &kb_path() {

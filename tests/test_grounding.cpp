@@ -248,10 +248,10 @@ std::shared_ptr<grappi::CallbackModel> model_of(Script &s, const std::string &na
   return std::make_shared<grappi::CallbackModel>(name, [&s](const grappi::ChatRequest &q) { return s.answer(q); });
 }
 
-struct Kb {
+struct OntologyKb {
   TempDir d;
   std::unique_ptr<grappi::KnowledgeGraph> kg;
-  Kb() {
+  OntologyKb() {
     kg = std::make_unique<grappi::KnowledgeGraph>(d.file("kb.db"));
     kg->import({{data("ontology/psi-mi.obo")}});
   }
@@ -274,7 +274,7 @@ GroundingOptions with(GroundingStrategy s, std::size_t patience = 10) {
 }  // namespace
 
 TEST_CASE("Grounding walks PSI-MI in the order each strategy defines and stops where the patience rule says") {
-  Kb kb;
+  OntologyKb kb;
   Script script;
   auto model = model_of(script);
   const Obo &obo = psi_mi();
@@ -355,7 +355,7 @@ TEST_CASE("Grounding walks PSI-MI in the order each strategy defines and stops w
 }
 
 TEST_CASE("Grounding scores listwise and in one request for stuff and only the top terms for rag") {
-  Kb kb;
+  OntologyKb kb;
   Script script;
   auto model = model_of(script);
   auto o = with(GroundingStrategy::pagerank, 0);
@@ -388,7 +388,7 @@ TEST_CASE("Grounding scores listwise and in one request for stuff and only the t
 }
 
 TEST_CASE("Grounding picks only among the best-scored terms and falls back to one of them") {
-  Kb kb;
+  OntologyKb kb;
   Script script;
   script.score = [](const std::string &id) { return id == "MI:0407" || id == "MI:0915" ? 5 : 1; };
   auto model = model_of(script);
@@ -417,7 +417,7 @@ TEST_CASE("Grounding picks only among the best-scored terms and falls back to on
 }
 
 TEST_CASE("Grounding survives garbage answers and errors and records each failure") {
-  Kb kb;
+  OntologyKb kb;
   Script script;
   std::atomic<int> n{0};
   // Every third scoring answer is garbage (its repair turn too), every fifth request throws.
@@ -468,7 +468,7 @@ TEST_CASE("Grounding survives garbage answers and errors and records each failur
 }
 
 TEST_CASE("Grounding answers come from the response cache on a second run and across strategies") {
-  Kb kb;
+  OntologyKb kb;
   Script script;
   auto model = model_of(script);
   auto o = with(GroundingStrategy::pagerank, 0);
@@ -500,7 +500,7 @@ TEST_CASE("Grounding answers come from the response cache on a second run and ac
 }
 
 TEST_CASE("Grounding through an OpenAI-compatible server on loopback") {
-  Kb kb;
+  OntologyKb kb;
   std::atomic<int> requests{0};
   HttpServer s([&](const HttpRequest &r) {
     ++requests;
@@ -546,7 +546,7 @@ TEST_CASE("Grounding through an OpenAI-compatible server on loopback") {
 }
 
 TEST_CASE("The offline model grounds BioInfer abstracts and says it is not a language model") {
-  Kb kb;
+  OntologyKb kb;
   grappi::ExtractiveModel offline;
   const std::string dir = std::string(GRAPPI_TEST_DATA_DIR) + "/literature/";
   const std::string text = read_file(dir + "BioInfer.d403.PMID11418599.txt");
@@ -580,7 +580,7 @@ TEST_CASE("The offline model grounds BioInfer abstracts and says it is not a lan
 }
 
 TEST_CASE("Grounding refuses bad arguments and plans a dry run") {
-  Kb kb;
+  OntologyKb kb;
   grappi::ExtractiveModel offline;
   auto o = GroundingOptions{};
   o.root = "MI:9999";
@@ -619,7 +619,7 @@ TEST_CASE("Grounding refuses bad arguments and plans a dry run") {
 }
 
 TEST_CASE("The grounding evaluation reads IntAct rows as gold and places each prediction in PSI-MI") {
-  Kb kb;
+  OntologyKb kb;
   const std::string dir = std::string(GRAPPI_TEST_DATA_DIR) + "/literature/";
   // MITAB 2.5 rows: three pairs of PMID 11418599 with hand-picked types, one pair in a paper
   // without a text, and a row without a PubMed id.

@@ -25,8 +25,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string lit(const std::string &f) { return std::string(GRAPPI_TEST_DATA_DIR) + "/literature/" + f; }
-
 // A document of one abstract naming concepts (Disease, MESH:<name>) at their places in its text.
 Document doc(const std::string &pmid, const std::string &year, const std::string &text, const std::vector<std::string> &names) {
   Document d;
@@ -59,21 +57,14 @@ std::vector<Document> corpus() {
           doc("105", "2008", "Betalin and Tumorin meet.", {"Betalin", "Tumorin"})};
 }
 
-struct Kb {
+struct CoocKb {
   TempDir dir;
   std::unique_ptr<grappi::KnowledgeGraph> kg;
-  explicit Kb(const std::vector<Document> &docs) {
+  explicit CoocKb(const std::vector<Document> &docs) {
     kg = std::make_unique<grappi::KnowledgeGraph>(dir.file("kb.db"));
     grappi::import_cooccurrence(*kg, grappi::build_cooccurrence(docs), dir.file("cooc.jsonl"));
   }
 };
-
-grappi::ChatResponse reply(const json &sentences) {
-  grappi::ChatResponse r;
-  r.finish_reason = "stop";
-  r.content = json{{"sentences", sentences}}.dump();
-  return r;
-}
 
 std::vector<std::string> context_of(const grappi::ChatRequest &q) {
   std::vector<std::string> out;
@@ -85,7 +76,7 @@ std::vector<std::string> context_of(const grappi::ChatRequest &q) {
 
 TEST_CASE("Hypothesis paths are the graph's shortest paths and rank by their association weights") {
   const auto docs = corpus();
-  Kb kb(docs);
+  CoocKb kb(docs);
   grappi::ExtractiveModel model;
   HypothesisOptions o;
   o.paths = 100;
@@ -123,7 +114,7 @@ TEST_CASE("Hypothesis paths are the graph's shortest paths and rank by their ass
 TEST_CASE("Hypothesis paths on BioRED match an independent search of the co-occurrence graph") {
   const auto docs = grappi::read_documents(lit("BioRED.Test.first3.PubTator"));
   const grappi::CoocGraph g = grappi::build_cooccurrence(docs);
-  Kb kb(docs);
+  CoocKb kb(docs);
   // The independent search: every simple path of at most 2 edges from SCN5A's concept to long QT
   // syndrome's, as concept-id sequences.
   std::map<std::string, std::set<std::string>> adj;
@@ -179,7 +170,7 @@ TEST_CASE("Hypothesis paths on BioRED match an independent search of the co-occu
 
 TEST_CASE("The validation loop re-works unsupported sentences with the next abstract of the same edge") {
   const auto docs = corpus();
-  Kb kb(docs);
+  CoocKb kb(docs);
   std::atomic<int> calls{0};
   std::vector<std::vector<std::string>> contexts;
   // Round 1: one sentence the graph supports, one naming a pair no edge joins, one citing an
@@ -188,11 +179,11 @@ TEST_CASE("The validation loop re-works unsupported sentences with the next abst
     ++calls;
     contexts.push_back(context_of(q));
     if (q.task["round"] == 0)
-      return reply(json::array({{{"text", "Axonin binds Xenopin."}, {"pmids", {"102"}}},
+      return sentences_reply(json::array({{{"text", "Axonin binds Xenopin."}, {"pmids", {"102"}}},
                                 {{"text", "Axonin represses Betalin in neurons."}, {"pmids", {"102"}}},
                                 {{"text", "Xenopin and Tumorin interact."}, {"pmids", {"999"}}}}));
     CHECK(q.messages.back().content.find("Axonin represses Betalin") != std::string::npos);  // (the feedback)
-    return reply(json::array({{{"text", "Axonin binds Xenopin [PMID:101]."}}, {{"text", "Xenopin and Tumorin interact."}, {"pmids", {"104"}}}}));
+    return sentences_reply(json::array({{{"text", "Axonin binds Xenopin [PMID:101]."}}, {{"text", "Xenopin and Tumorin interact."}, {"pmids", {"104"}}}}));
   });
   HypothesisOptions o;
   o.context = 2;
@@ -218,8 +209,8 @@ TEST_CASE("The validation loop re-works unsupported sentences with the next abst
 
   SUBCASE("convergence") {
     grappi::CallbackModel good("good", [&](const grappi::ChatRequest &q) {
-      if (q.task["round"] == 0) return reply(json::array({{{"text", "Axonin represses Betalin."}, {"pmids", {"102"}}}}));
-      return reply(json::array({{{"text", "Axonin binds Xenopin."}, {"pmids", {context_of(q)[0]}}}}));
+      if (q.task["round"] == 0) return sentences_reply(json::array({{{"text", "Axonin represses Betalin."}, {"pmids", {"102"}}}}));
+      return sentences_reply(json::array({{{"text", "Axonin binds Xenopin."}, {"pmids", {context_of(q)[0]}}}}));
     });
     const HypothesisResult c = grappi::hypothesize(*kb.kg, good, "Axonin", "Tumorin", docs, o);
     CHECK(c.stop_reason == "converged");
@@ -229,8 +220,8 @@ TEST_CASE("The validation loop re-works unsupported sentences with the next abst
   SUBCASE("the round limit keeps the best explanation") {
     grappi::CallbackModel bad("bad", [&](const grappi::ChatRequest &q) {
       if (q.task["round"] == 0)
-        return reply(json::array({{{"text", "Axonin represses Betalin."}}, {{"text", "Tumorin represses Axonin."}}}));
-      return reply(json::array({{{"text", "Axonin represses Betalin."}}, {{"text", "Tumorin represses Axonin."}},
+        return sentences_reply(json::array({{{"text", "Axonin represses Betalin."}}, {{"text", "Tumorin represses Axonin."}}}));
+      return sentences_reply(json::array({{{"text", "Axonin represses Betalin."}}, {{"text", "Tumorin represses Axonin."}},
                                 {{"text", "Betalin binds Xenopin."}}}));
     });
     HypothesisOptions two = o;
@@ -267,7 +258,7 @@ TEST_CASE("ROUGE-1 and ROUGE-L against hand-computed values") {
 TEST_CASE("An embedding weight blends the concepts' similarity to the pair into the path score") {
   auto docs = corpus();
   docs.push_back(doc("106", "2009", "Axonin and Betalin.", {"Axonin", "Betalin"}));
-  Kb kb(docs);
+  CoocKb kb(docs);
   HypothesisOptions o;
   o.paths = 10;
   const auto a = kb.kg->resolve("Axonin"), t = kb.kg->resolve("Tumorin");

@@ -20,7 +20,6 @@ using grappi::KnowledgeGraph;
 
 namespace {
 
-const std::string kMitab = "intact/intact_sample.mitab27.tsv.gz";
 
 std::vector<std::string> split_tabs(const std::string &line) {
   std::vector<std::string> out;

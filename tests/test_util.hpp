@@ -17,6 +17,10 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "grappi/llm.hpp"
+
 namespace testutil {
 
 /// Threads of a test. An exception thrown on one is caught and kept (it would otherwise end the
@@ -62,6 +66,20 @@ uint64_t detail_of(const Report &report, const std::string &key) {
 }
 
 inline std::string data(const std::string &rel) { return std::string(GRAPPI_DATA_DIR) + "/" + rel; }
+#ifdef GRAPPI_TEST_DATA_DIR
+/// A file of tests/data/literature/ (papers, corpora slices).
+inline std::string lit(const std::string &f) { return std::string(GRAPPI_TEST_DATA_DIR) + "/literature/" + f; }
+#endif
+/// IntAct's sample, under data/.
+inline const std::string kMitab = "intact/intact_sample.mitab27.tsv.gz";
+
+/// A model's answer of sentences ({"sentences": [...]}, ask and hypothesize), finished normally.
+inline grappi::ChatResponse sentences_reply(const nlohmann::json &sentences) {
+  grappi::ChatResponse r;
+  r.finish_reason = "stop";
+  r.content = nlohmann::json{{"sentences", sentences}}.dump();
+  return r;
+}
 
 struct TempDir {
   std::string path;
