@@ -28,7 +28,7 @@ bool looks_like_jgf(std::string_view first_line) {
 
 FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
   const auto t0 = std::chrono::steady_clock::now();
-  WholeFile file = read_whole_file(path);
+  WholeFile file = read_whole_file(path, options.max_rows);
   std::istringstream in(file.text);
   // Entities are resolved to the identifiers the database knows (HGNC symbols to ids, ontology
   // term names to ids), so that one entity has one term node however the script names it.
@@ -77,6 +77,7 @@ FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   const json &edges = graph.contains("edges") ? graph["edges"] : kNone;
   if (!nodes.is_array() || !edges.is_array())
     throw Error(ErrorCode::parse, path + ": \"nodes\" and \"edges\" must be arrays");
+  check_elements(path, nodes.size() + edges.size(), options.max_rows);
   // The graph's label and metadata (name, version, description, ...) are its provenance.
   json network = graph.contains("metadata") && graph["metadata"].is_object() ? graph["metadata"] : json::object();
   if (!network.contains("name") && graph.contains("label") && graph["label"].is_string()) network["name"] = graph["label"];

@@ -371,6 +371,7 @@ FileReport import_cx2_file(KnowledgeGraph::Impl &impl, const std::string &path, 
     }
     net = read_cx(doc, path);
   }
+  check_elements(path, net.nodes.size() + net.edges.size(), options.max_rows);
   const bool by_grappi = json_string(net.network_attributes, "generator").rfind("grappi", 0) == 0;
   bool bel_layout = false;
   for (const auto &e : net.edges)

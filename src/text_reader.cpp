@@ -234,8 +234,9 @@ bool valid_utf8(std::string_view s) noexcept {
   return true;
 }
 
-WholeFile read_whole_file(const std::string &path) {
+WholeFile read_whole_file(const std::string &path, uint64_t max_lines) {
   LineReader reader(path, LineReader::kMaxDocument);
+  reader.set_max_lines(max_lines);
   WholeFile f;
   f.size = reader.file_size();
   std::string_view line;
@@ -247,6 +248,13 @@ WholeFile read_whole_file(const std::string &path) {
   }
   f.sha256 = reader.sha256_hex();
   return f;
+}
+
+void check_elements(const std::string &path, uint64_t elements, uint64_t max_rows) {
+  if (max_rows && elements > max_rows)
+    throw Error(ErrorCode::invalid_argument, path + ": " + std::to_string(elements) +
+                                                 " nodes and edges, more than the limit set (" + std::to_string(max_rows) +
+                                                 "; ImportOptions::max_rows, grappi import --max-rows)");
 }
 
 }  // namespace grappi::detail

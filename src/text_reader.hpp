@@ -70,9 +70,13 @@ struct WholeFile {
   std::string text, sha256;
   uint64_t size = 0;
 };
-/// Reads a file whole for the parsers of JSON documents (CX2, BEL JSON graphs): lines joined
-/// with '\n'; invalid UTF-8 is an Error(parse) naming the file and line.
-WholeFile read_whole_file(const std::string &path);
+/// Reads a file whole for the parsers of JSON documents (CX2, BEL JSON graphs) and BEL scripts:
+/// lines joined with '\n'; invalid UTF-8 is an Error(parse) naming the file and line; more than
+/// `max_lines` lines (0: no limit) an Error(invalid_argument) as LineReader::set_max_lines.
+WholeFile read_whole_file(const std::string &path, uint64_t max_lines = 0);
+/// Error(invalid_argument) when a document of `elements` nodes and edges is over
+/// ImportOptions::max_rows (0: no limit).
+void check_elements(const std::string &path, uint64_t elements, uint64_t max_rows);
 
 /// True when s is valid UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF).
 bool valid_utf8(std::string_view s) noexcept;

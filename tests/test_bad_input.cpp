@@ -193,6 +193,21 @@ TEST_CASE("resource limits: max_rows refuses a long file / an info file listing 
     o.max_rows = 7;  // the header counts as a line
     CHECK_NOTHROW(kg.import_string({{links}}, o));
   }
+  // Documents read whole: a BEL script by its lines, a CX2 network and a BEL JSON graph by their
+  // nodes plus edges.
+  {
+    const std::string before = fingerprint(fx.db);
+    KnowledgeGraph kg(fx.db);
+    grappi::ImportOptions o;
+    o.max_rows = 2;
+    CHECK_THROWS_WITH_AS(kg.import({{data("bel/pybel_test_bel.bel")}}, o), doctest::Contains("pybel_test_bel.bel: more than 2 lines"),
+                         grappi::Error);
+    CHECK_THROWS_WITH_AS(kg.import({{data("cx2/glypican2.cx2")}}, o),
+                         doctest::Contains("glypican2.cx2: 3 nodes and edges, more than the limit set (2"), grappi::Error);
+    CHECK_THROWS_WITH_AS(kg.import({{data("bel/cbn_cytotoxic_t-cell_signaling-2.0-hs.bel.jgf.json.gz")}}, o),
+                         doctest::Contains("nodes and edges, more than the limit set (2"), grappi::Error);
+    CHECK(fingerprint(fx.db) == before);
+  }
   // A protein listed twice in one info file: a bad line naming it.
   Fixture fresh;
   auto info = fresh.dir.file("info.txt");

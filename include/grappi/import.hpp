@@ -104,8 +104,10 @@ struct ImportOptions {
   /// How edge lists (format "edges") are read.
   EdgeListOptions edges;
   /// At most this many lines in one line-based file (STRING, OBO, MITAB, mappings, edge
-  /// lists, JSON lines; 0: no limit): one more fails the import with the file named and the
-  /// database unchanged - a bound on what a hostile or mistaken input (a gzip bomb) can cost.
+  /// lists, JSON lines, BEL scripts), or nodes plus edges in one CX2/CX1 network or BEL JSON
+  /// graph (counted once the document is read, which is at most 1 GiB); 0: no limit. One more
+  /// fails the import with the file named and the database unchanged - a bound on what a
+  /// hostile or mistaken input (a gzip bomb) can cost.
   uint64_t max_rows = 0;
   /// Called from the importing thread now and then; may be empty.
   std::function<void(const ImportProgress &)> progress;

@@ -136,7 +136,8 @@ void add_import(CLI::App &app) {
       ->check(CLI::Range(0, 1000));
   c->add_flag("--skip-bad-lines", a->skip_bad_lines, "Import the good lines and report the bad ones instead of failing");
   c->add_option("--max-rows", a->max_rows,
-                "Refuse a line-based file of more than N lines, leaving the database unchanged (0: no limit)");
+                "Refuse a line-based file or BEL script of more than N lines, or a CX2 network or BEL JSON graph of more "
+                "than N nodes and edges, leaving the database unchanged (0: no limit)");
   c->add_flag("--json", a->json, "Print the import report as JSON");
   c->callback([a] { run_import(*a); });
 }
