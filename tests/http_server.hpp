@@ -31,6 +31,14 @@ struct HttpReply {
   int delay_ms = 0;
 };
 
+/// A reply of `status` with a JSON body.
+inline HttpReply reply(int status, std::string body) {
+  HttpReply r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
 class HttpServer {
  public:
   using Handler = std::function<HttpReply(const HttpRequest &)>;

@@ -255,13 +255,6 @@ std::string embeddings_reply(const std::string &request_body) {
   return nlohmann::json{{"object", "list"}, {"data", data}, {"model", req["model"]}}.dump();
 }
 
-HttpReply reply(int status, const std::string &body) {
-  HttpReply r;
-  r.status = status;
-  r.body = body;
-  return r;
-}
-
 grappi::HttpEmbedderOptions options_for(const HttpServer &s) {
   grappi::HttpEmbedderOptions o;
   o.base_url = s.base_url();

@@ -76,13 +76,6 @@ std::string chat_reply(const std::string &content, int prompt_tokens = 20, int c
       .dump();
 }
 
-HttpReply reply(int status, std::string body) {
-  HttpReply r;
-  r.status = status;
-  r.body = std::move(body);
-  return r;
-}
-
 std::string last_user(const HttpRequest &r) {
   auto j = json::parse(r.body);
   return j["messages"].back()["content"].get<std::string>();
