@@ -22,7 +22,6 @@ namespace grappi::detail {
 
 namespace {
 
-
 nlohmann::json attributes_of(const OboStanza &t, const std::string &ontology) {
   nlohmann::json a = {{"ontology", ontology}, {"is_obsolete", t.obsolete}};
   if (!t.name_space.empty()) a["namespace"] = t.name_space;
