@@ -8,7 +8,6 @@
 // relationship target the file does not define joins an existing node of that id or becomes a
 // new node named by its id, counted (referenced_nodes_created). [Typedef] stanzas are recorded in the dataset's options.
 #include <chrono>
-#include <cstring>
 
 #include "grappi/error.hpp"
 #include "import_writer.hpp"

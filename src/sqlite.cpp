@@ -78,13 +78,8 @@ void Db::fail(const std::string &what) const {
 }
 
 void Db::exec(const char *sql) {
-  char *err = nullptr;
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string msg = err ? err : "unknown error";
-    sqlite3_free(err);
-    const int primary = sqlite3_extended_errcode(db_) & 0xff;
-    if (primary == SQLITE_IOERR || primary == SQLITE_FULL) msg = last_error(db_);
-    throw Error(ErrorCode::database, "database '" + path_ + "': " + msg + " (in: " +
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {
+    throw Error(ErrorCode::database, "database '" + path_ + "': " + last_error(db_) + " (in: " +
                                          std::string(sql).substr(0, 120) + ")");
   }
 }

@@ -34,18 +34,25 @@ const std::string &scratch() {
   return dir;
 }
 
+void write_text(const std::string &path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+// An in-memory database's options: no snapshot cache file, a small page cache.
+grappi::OpenOptions in_memory() {
+  grappi::OpenOptions o;
+  o.snapshot_cache = false;
+  o.cache_mib = 8;
+  return o;
+}
+
 // Imports the input as a file of `format` into a fresh in-memory database, through the real
 // transaction path; a refused input must leave the database as it was.
 void import_as(const char *format, const char *file_name, std::string_view input) {
   const std::string path = scratch() + "/" + file_name;
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(input.data(), static_cast<std::streamsize>(input.size()));
-  }
-  grappi::OpenOptions o;
-  o.snapshot_cache = false;
-  o.cache_mib = 8;
-  grappi::KnowledgeGraph kg(":memory:", o);
+  write_text(path, input);
+  grappi::KnowledgeGraph kg(":memory:", in_memory());
   grappi::ImportOptions io;
   io.edges.score_column = "3";
   try {
@@ -73,11 +80,6 @@ void documents_as(grappi::DocumentFormat format, std::string_view input) {
 
 // ---- the model-answer targets: a model whose every answer is the input, through the real
 // pipelines (parsing, repair turns, validation, the checks against the knowledge base) ----------
-
-void write_text(const std::string &path, const std::string &text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-}
 
 // One PubTator abstract naming two diseases, for the co-occurrence graph.
 std::string pubtator(const std::string &pmid, const std::string &text, const std::string &a, const std::string &b) {
@@ -114,10 +116,7 @@ struct ModelKb {
                     "[Term]\nid: MI:0217\nname: phosphorylation reaction\nis_a: MI:0414\n\n"
                     "[Term]\nid: MI:0203\nname: dephosphorylation reaction\nis_a: MI:0414\n\n"
                     "[Term]\nid: MI:0208\nname: genetic interaction\nis_a: MI:0190\nis_obsolete: true\n");
-    grappi::OpenOptions o;
-    o.snapshot_cache = false;
-    o.cache_mib = 8;
-    kg = std::make_unique<grappi::KnowledgeGraph>(":memory:", o);
+    kg = std::make_unique<grappi::KnowledgeGraph>(":memory:", in_memory());
     kg->import({{info, "info"}, {links, "links"}, {obo, "obo"}});
     corpus = grappi::parse_documents(pubtator("101", "Axonin binds Xenopin in neurons.", "Axonin", "Xenopin") +
                                          pubtator("102", "Axonin and Xenopin again, in glia.", "Axonin", "Xenopin") +
