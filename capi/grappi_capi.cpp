@@ -212,6 +212,12 @@ struct Versions<grappi_export_options> {
   static grappi_export_options defaults() { return GRAPPI_EXPORT_OPTIONS_INIT; }
 };
 template <>
+struct Versions<grappi_import_options> {
+  static constexpr const char *name = "grappi_import_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_import_options, separator)};
+  static grappi_import_options defaults() { return GRAPPI_IMPORT_OPTIONS_INIT; }
+};
+template <>
 struct Versions<grappi_pcst_result> {
   static constexpr const char *name = "grappi_pcst_result";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_pcst_result, improve_rounds)};
@@ -462,10 +468,42 @@ grappi_status grappi_graph_open(const char *path, const grappi_open_options *opt
 void grappi_graph_free(grappi_graph *g) { delete g; }
 
 grappi_status grappi_graph_import(grappi_graph *g, const char *kind, const char *path) {
+  return grappi_graph_import_with(g, kind, path, nullptr, nullptr);
+}
+
+grappi_status grappi_import_options_init(grappi_import_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_import_options_init"); });
+}
+
+grappi_status grappi_graph_import_with(grappi_graph *g, const char *kind, const char *path,
+                                       const grappi_import_options *opts, char **out_report_json) {
   return guard([&]() -> grappi_status {
-    const char *fn = "grappi_graph_import";
+    const char *fn = "grappi_graph_import_with";
+    if (out_report_json) *out_report_json = nullptr;
     auto &kg = graph_of(g, fn);
-    kg.import({grappi::SourceFile{text(path, fn, "path"), text_or(kind, "detect", fn, "kind")}});
+    const grappi_import_options in = read_options(opts, fn);
+    grappi::ImportOptions o;
+    o.min_score = in.min_score;
+    o.skip_bad_lines = in.skip_bad_lines != 0;
+    o.max_bad_examples = in.max_bad_examples;
+    o.max_rows = in.max_rows;
+    o.taxon = in.taxon;
+    grappi::EdgeListOptions &e = o.edges;
+    e.source_column = text_or(in.source_column, e.source_column, fn, "source_column");
+    e.target_column = text_or(in.target_column, e.target_column, fn, "target_column");
+    e.score_column = text_or(in.score_column, e.score_column, fn, "score_column");
+    e.score_scale = in.score_scale;
+    e.relation_column = text_or(in.relation_column, e.relation_column, fn, "relation_column");
+    e.relation = text_or(in.relation, e.relation, fn, "relation");
+    e.directed = in.directed != 0;
+    require(in.header >= -1 && in.header <= 1, fn, "header must be -1 (detect), 0 or 1");
+    if (in.header >= 0) e.header = in.header == 1;
+    e.label = text_or(in.label, e.label, fn, "label");
+    require(in.separator == 0 || in.separator == '\t' || in.separator == ',' || in.separator == ' ', fn,
+            "separator must be '\\t', ',', ' ' or 0 (detect)");
+    e.separator = static_cast<char>(in.separator);
+    const auto report = kg.import({grappi::SourceFile{text(path, fn, "path"), text_or(kind, "detect", fn, "kind")}}, o);
+    if (out_report_json) *out_report_json = copy_out(grappi::dump_json(grappi::to_json(report)));
     return GRAPPI_OK;
   });
 }
@@ -751,6 +789,8 @@ grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, 
   });
 }
 
+}  // extern "C"
+
 namespace {
 
 // grappi_bel_validate (with_graph false) and grappi_graph_bel_validate.
@@ -774,6 +814,8 @@ grappi_status bel_validate(const char *fn, bool with_graph, grappi_graph *g, con
 }
 
 }  // namespace
+
+extern "C" {
 
 grappi_status grappi_bel_validate(const char *bel, uint32_t flags, char **out_json, size_t *out_errors) {
   return bel_validate("grappi_bel_validate", false, nullptr, bel, flags, out_json, out_errors);
@@ -1094,6 +1136,8 @@ grappi_status grappi_ask_options_init(grappi_ask_options *opts, uint32_t version
   return guard([&] { return init_options(opts, version, "grappi_ask_options_init"); });
 }
 
+}  // extern "C"
+
 namespace {
 
 grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const grappi_ask_options &o, const char *fn) {
@@ -1125,6 +1169,8 @@ grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const gr
 }
 
 }  // namespace
+
+extern "C" {
 
 grappi_status grappi_graph_ask_json(grappi_graph *g, const char *question, const grappi_retrieve_options *retrieve,
                                     const grappi_ask_options *opts, char **out_json) {

@@ -141,6 +141,25 @@ int main(void) {
   FIELD(grappi_export_options, hops);
   end();
 
+  BEGIN(grappi_import_options);
+  FIELD(grappi_import_options, version);
+  FIELD(grappi_import_options, min_score);
+  FIELD(grappi_import_options, skip_bad_lines);
+  FIELD(grappi_import_options, max_bad_examples);
+  FIELD(grappi_import_options, max_rows);
+  FIELD(grappi_import_options, taxon);
+  FIELD(grappi_import_options, source_column);
+  FIELD(grappi_import_options, target_column);
+  FIELD(grappi_import_options, score_column);
+  FIELD(grappi_import_options, score_scale);
+  FIELD(grappi_import_options, relation_column);
+  FIELD(grappi_import_options, relation);
+  FIELD(grappi_import_options, directed);
+  FIELD(grappi_import_options, header);
+  FIELD(grappi_import_options, label);
+  FIELD(grappi_import_options, separator);
+  end();
+
   BEGIN(grappi_window_options);
   FIELD(grappi_window_options, version);
   FIELD(grappi_window_options, k);

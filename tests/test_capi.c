@@ -172,6 +172,18 @@ static void check_init_macros(void) {
           g1.concurrency == g2.concurrency && same_text(g1.ontology, g2.ontology));
     CHECK(grappi_ground_options_init(&g2, 2) == GRAPPI_EINVAL);
   }
+  {
+    grappi_import_options i1 = GRAPPI_IMPORT_OPTIONS_INIT, i2;
+    CHECK(grappi_import_options_init(&i2, GRAPPI_IMPORT_OPTIONS_VERSION) == GRAPPI_OK);
+    CHECK(i1.version == i2.version && i1.min_score == i2.min_score && i1.skip_bad_lines == i2.skip_bad_lines &&
+          i1.max_bad_examples == i2.max_bad_examples && i1.max_rows == i2.max_rows && i1.taxon == i2.taxon &&
+          same_text(i1.source_column, i2.source_column) && same_text(i1.target_column, i2.target_column) &&
+          same_text(i1.score_column, i2.score_column) && i1.score_scale == i2.score_scale &&
+          same_text(i1.relation_column, i2.relation_column) && same_text(i1.relation, i2.relation) &&
+          i1.directed == i2.directed && i1.header == i2.header && same_text(i1.label, i2.label) &&
+          i1.separator == i2.separator);
+    CHECK(grappi_import_options_init(&i2, 2) == GRAPPI_EINVAL);
+  }
   CHECK(grappi_pcst_options_init(&p2, GRAPPI_PCST_OPTIONS_VERSION) == GRAPPI_OK);
   CHECK(p1.version == p2.version && p1.root == p2.root && p1.num_clusters == p2.num_clusters &&
         same_text(p1.pruning, p2.pruning) && p1.improve == p2.improve && p1.event_order == p2.event_order);
@@ -180,6 +192,104 @@ static void check_init_macros(void) {
   CHECK(grappi_retrieve_options_init(&r2, GRAPPI_RETRIEVE_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
   CHECK(strstr(grappi_last_error_message(), "grappi_retrieve_options version 3") != NULL);
   CHECK(grappi_pcst_options_init(&p2, 2) == GRAPPI_EINVAL);
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f) return;
+  fputs(text, f);
+  fclose(f);
+}
+
+/* grappi_graph_import_with: the options of `grappi import` (scores, bad lines, row limits, edge
+ * lists' columns) and its JSON report, on a database of its own. */
+static void check_import_options(void) {
+  char db[256], links[256], edges_csv[256];
+  grappi_graph *g = NULL;
+  grappi_import_options o;
+  char *report = NULL;
+  int64_t a = 0, b = 0, nodes = -1, edges = -1, ids[4];
+  double scores[4];
+  size_t count = 0, i;
+  snprintf(db, sizeof db, "/tmp/grappi_capi_import_%ld.db", (long)getpid());
+  snprintf(links, sizeof links, "/tmp/grappi_capi_import_%ld.links.txt", (long)getpid());
+  snprintf(edges_csv, sizeof edges_csv, "/tmp/grappi_capi_import_%ld.edges.csv", (long)getpid());
+  remove_db(db);
+  CHECK(grappi_graph_open(db, NULL, &g) == GRAPPI_OK);
+  if (!g) return;
+  write_file(links,
+             "protein1 protein2 combined_score\n"
+             "4932.YAA1 4932.YAA2 900\n"
+             "4932.YAA1 4932.YAA3 not-a-score\n"
+             "4932.YAA3 4932.YAA4 150\n");
+
+  /* Bad line: refused naming it, nothing imported; more lines than max_rows: refused too. */
+  CHECK(grappi_import_options_init(&o, GRAPPI_IMPORT_OPTIONS_VERSION) == GRAPPI_OK);
+  report = (char *)1;
+  CHECK(grappi_graph_import_with(g, "links", links, &o, &report) == GRAPPI_EPARSE && report == NULL);
+  CHECK(strstr(grappi_last_error_message(), ":3:") != NULL);
+  o.skip_bad_lines = 1;
+  o.max_rows = 3;
+  CHECK(grappi_graph_import_with(g, "links", links, &o, &report) == GRAPPI_EINVAL && report == NULL);
+  CHECK(strstr(grappi_last_error_message(), "more than 3 lines") != NULL);
+  CHECK(grappi_graph_counts(g, &nodes, &edges) == GRAPPI_OK && nodes == 0 && edges == 0);
+
+  /* Skipping the bad line, keeping scores of 400 and more. */
+  o.max_rows = 4;
+  o.min_score = 400;
+  CHECK(grappi_graph_import_with(g, "links", links, &o, &report) == GRAPPI_OK && report != NULL);
+  CHECK(report && strstr(report, "\"rows_skipped\":1") != NULL && strstr(report, "\"rows_below_min_score\":1") != NULL &&
+        strstr(report, "\"edges_created\":1") != NULL && strstr(report, "not-a-score") != NULL);
+  grappi_free(report);
+  report = NULL;
+  CHECK(grappi_graph_counts(g, &nodes, &edges) == GRAPPI_OK && edges == 1);
+
+  /* An edge list: CSV with a header, named columns, scores on a 0-1000 scale, a relation column. */
+  write_file(edges_csv,
+             "gene_a,gene_b,weight,kind\n"
+             "CDK1,CCNB1,800,binds\n"
+             "CDK1,CDKN1A,600,inhibited_by\n");
+  CHECK(grappi_import_options_init(&o, GRAPPI_IMPORT_OPTIONS_VERSION) == GRAPPI_OK);
+  o.source_column = "gene_a";
+  o.target_column = "gene_b";
+  o.score_column = "weight";
+  o.relation_column = "kind";
+  o.header = 1;
+  o.separator = ',';
+  o.score_scale = 0; /* not positive */
+  CHECK(grappi_graph_import_with(g, "edges", edges_csv, &o, NULL) == GRAPPI_EINVAL);
+  o.score_scale = 1; /* 800 is not a score in [0,1] */
+  CHECK(grappi_graph_import_with(g, "edges", edges_csv, &o, NULL) == GRAPPI_EPARSE);
+  CHECK(strstr(grappi_last_error_message(), ":2:") != NULL);
+  o.score_scale = 1000;
+  CHECK(grappi_graph_import_with(g, "edges", edges_csv, &o, NULL) == GRAPPI_OK);
+  CHECK(grappi_graph_resolve(g, "CDK1", &a) == GRAPPI_OK && grappi_graph_resolve(g, "CCNB1", &b) == GRAPPI_OK);
+  CHECK(grappi_graph_neighbors(g, a, 0.0, ids, scores, 4, &count) == GRAPPI_OK && count == 2);
+  for (i = 0; i < 2 && i < count; ++i)
+    if (ids[i] == b) CHECK(scores[i] > 0.7999 && scores[i] < 0.8001);
+  CHECK(grappi_graph_counts(g, &nodes, &edges) == GRAPPI_OK && edges == 3);
+
+  /* Options out of range are refused before anything is read. */
+  CHECK(grappi_import_options_init(&o, GRAPPI_IMPORT_OPTIONS_VERSION) == GRAPPI_OK);
+  o.min_score = 1001;
+  CHECK(grappi_graph_import_with(g, "links", links, &o, NULL) == GRAPPI_EINVAL);
+  o.min_score = 0;
+  o.separator = ';';
+  CHECK(grappi_graph_import_with(g, "edges", edges_csv, &o, NULL) == GRAPPI_EINVAL);
+  CHECK(strstr(grappi_last_error_message(), "separator") != NULL);
+  o.separator = 0;
+  o.header = 2;
+  CHECK(grappi_graph_import_with(g, "edges", edges_csv, &o, NULL) == GRAPPI_EINVAL);
+  o.header = -1;
+  o.version = 2;
+  CHECK(grappi_graph_import_with(g, "edges", edges_csv, &o, NULL) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_import_with(NULL, "edges", edges_csv, NULL, NULL) == GRAPPI_EINVAL);
+  CHECK(grappi_graph_counts(g, &nodes, &edges) == GRAPPI_OK && edges == 3);
+  grappi_graph_free(g);
+  remove_db(db);
+  remove(links);
+  remove(edges_csv);
 }
 
 int main(int argc, char **argv) {
@@ -207,6 +317,7 @@ int main(int argc, char **argv) {
   grappi_graph_free(NULL);
 
   check_init_macros();
+  check_import_options();
 
   /* Options and open. */
   CHECK(grappi_open_options_init(NULL, GRAPPI_OPEN_OPTIONS_VERSION) == GRAPPI_EINVAL);

@@ -116,8 +116,62 @@ GRAPPI_API void grappi_graph_free(grappi_graph *g);
  *        detected).
  * @param path The file, plain or gzipped.
  * @return #GRAPPI_OK; on a bad line nothing is imported and #GRAPPI_EPARSE names the file and line.
+ * @see grappi_graph_import_with() for `grappi import`'s options (scores, bad lines, row limit,
+ *      edge-list columns) and its report.
  */
 GRAPPI_API grappi_status grappi_graph_import(grappi_graph *g, const char *kind, const char *path);
+
+/** The current version of ::grappi_import_options (the library accepts 1 to this). */
+#define GRAPPI_IMPORT_OPTIONS_VERSION 1
+/** How grappi_graph_import_with() reads a file: `grappi import`'s options. */
+typedef struct grappi_import_options {
+  uint32_t version;            /**< #GRAPPI_IMPORT_OPTIONS_VERSION */
+  int32_t min_score;           /**< keep links scoring at least this on STRING's 0-1000 scale (default 0) */
+  int32_t skip_bad_lines;      /**< non-zero: import the good lines and count and quote the bad ones */
+  uint32_t max_bad_examples;   /**< bad lines quoted in the report when skipping (default 5) */
+  uint64_t max_rows;           /**< at most this many lines in a line-based file, or nodes plus edges
+                                    in a CX2 network or BEL JSON graph; one more fails the import
+                                    (a bound on a gzip bomb); 0: no limit (default) */
+  int64_t taxon;               /**< mapping tables and edge lists join only nodes of this NCBI taxon; 0: any */
+  /* Edge lists (kind "edges"): */
+  const char *source_column;   /**< the first id's column: a 1-based number or a header name; NULL: "1" */
+  const char *target_column;   /**< the second id's column; NULL: "2" */
+  const char *score_column;    /**< the score's column; NULL: no score (every edge scores 1) */
+  double score_scale;          /**< scores are divided by this and must then lie in [0,1] (default 1) */
+  const char *relation_column; /**< each edge's relation, as written; NULL: every edge has `relation` */
+  const char *relation;        /**< the relation of every edge; NULL: "edges." and the file's name */
+  int32_t directed;            /**< non-zero: source -> target edges (default: undirected) */
+  int32_t header;              /**< 1: the first line is a header; 0: it is not; -1: detect (default) */
+  const char *label;           /**< the label of nodes made for ids that join nothing; NULL: "Protein" */
+  int32_t separator;           /**< a tab, ',' or ' ' (any run of blanks); 0: detect (default) */
+} grappi_import_options;
+/** The defaults of ::grappi_import_options, as an initializer. */
+#define GRAPPI_IMPORT_OPTIONS_INIT \
+  {GRAPPI_IMPORT_OPTIONS_VERSION, 0, 0, 5, 0, 0, NULL, NULL, NULL, 1.0, NULL, NULL, 0, -1, NULL, 0}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_IMPORT_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_import_options_init(grappi_import_options *opts, uint32_t version);
+
+/**
+ * @brief Imports one file with options, in one transaction: grappi_graph_import() as
+ *        `grappi import --min-score/--skip-bad-lines/--max-rows/--taxon` and the edge-list
+ *        options read it.
+ * @param g The graph.
+ * @param kind As grappi_graph_import() takes it.
+ * @param path The file, plain or gzipped.
+ * @param opts The options; NULL: the defaults (grappi_graph_import()).
+ * @param[out] out_report_json When not NULL, `grappi import --json`'s report: {"files": [{"path",
+ *        "format", "dataset_id", "already_imported", "lines", "rows_below_min_score",
+ *        "rows_skipped", "bad_line_examples", "nodes_created", "edges_created", "details", ...}],
+ *        "seconds"}; free with grappi_free(). NULL on failure.
+ * @return #GRAPPI_OK; #GRAPPI_EPARSE (a bad line without skip_bad_lines: nothing is imported,
+ *         the message names the file and line); #GRAPPI_EINVAL for a file over max_rows (nothing
+ *         is imported) and for bad options (min_score outside 0-1000, a score_scale that is not
+ *         positive, a separator or header other than those above, an unknown options version);
+ *         #GRAPPI_EIO.
+ */
+GRAPPI_API grappi_status grappi_graph_import_with(grappi_graph *g, const char *kind, const char *path,
+                                                  const grappi_import_options *opts, char **out_report_json);
 
 /**
  * @brief Writes the whole graph to a file, as `grappi export` does.

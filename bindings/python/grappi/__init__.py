@@ -107,6 +107,15 @@ class _ExportOptions(ctypes.Structure):
                 ("khop", ctypes.c_char_p), ("hops", _size)]
 
 
+class _ImportOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("min_score", ctypes.c_int32), ("skip_bad_lines", ctypes.c_int32),
+                ("max_bad_examples", ctypes.c_uint32), ("max_rows", ctypes.c_uint64), ("taxon", _i64),
+                ("source_column", ctypes.c_char_p), ("target_column", ctypes.c_char_p),
+                ("score_column", ctypes.c_char_p), ("score_scale", ctypes.c_double),
+                ("relation_column", ctypes.c_char_p), ("relation", ctypes.c_char_p), ("directed", ctypes.c_int32),
+                ("header", ctypes.c_int32), ("label", ctypes.c_char_p), ("separator", ctypes.c_int32)]
+
+
 _CHAT_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
 
 
@@ -187,13 +196,14 @@ class _PcstResult(ctypes.Structure):
 
 
 _MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _WindowOptions,
-            "grappi_export_options": _ExportOptions,
+            "grappi_export_options": _ExportOptions, "grappi_import_options": _ImportOptions,
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
             "grappi_ground_options": _GroundOptions, "grappi_extract_options": _ExtractOptions,
             "grappi_cooc_options": _CoocOptions, "grappi_hypothesis_options": _HypothesisOptions,
             "grappi_ask_options": _AskOptions, "grappi_reader_options": _ReaderOptions,
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult}
 _VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
+             "grappi_import_options": 1,
              "grappi_retrieve_options": 2,
              "grappi_explore_options": 2, "grappi_ground_options": 1, "grappi_extract_options": 1,
              "grappi_cooc_options": 1, "grappi_hypothesis_options": 1, "grappi_ask_options": 2,
@@ -207,6 +217,9 @@ _export_init = _fn("grappi_export_options_init", _status, ctypes.POINTER(_Export
 _export_selection = _fn("grappi_graph_export_selection", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
                         ctypes.POINTER(_ExportOptions), ctypes.POINTER(ctypes.c_uint64),
                         ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64))
+_import_init = _fn("grappi_import_options_init", _status, ctypes.POINTER(_ImportOptions), ctypes.c_uint32)
+_import_with = _fn("grappi_graph_import_with", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                   ctypes.POINTER(_ImportOptions), ctypes.POINTER(ctypes.c_void_p))
 _window_init = _fn("grappi_window_options_init", _status, ctypes.POINTER(_WindowOptions), ctypes.c_uint32)
 _retrieve_init = _fn("grappi_retrieve_options_init", _status, ctypes.POINTER(_RetrieveOptions), ctypes.c_uint32)
 _retrieve_json = _fn("grappi_graph_retrieve_json", _status, ctypes.c_void_p, ctypes.c_char_p,
@@ -371,6 +384,30 @@ class Graph:
 
     def import_file(self, path, kind=None):
         _check(_import(self._handle(), kind.encode() if kind else None, os.fsencode(path)))
+
+    def import_with(self, path, kind=None, min_score=0, skip_bad_lines=False, max_bad_examples=5, max_rows=0,
+                    taxon=0, source_column=None, target_column=None, score_column=None, score_scale=1.0,
+                    relation_column=None, relation=None, directed=False, header=None, label=None, separator=None):
+        """Imports one file with `grappi import`'s options and returns its report (a dict: "files"
+        with lines, rows_skipped and bad_line_examples, nodes_created, edges_created, ...).
+        min_score: STRING's 0-1000 scale; max_rows: at most this many lines (0: no limit);
+        the rest read edge lists (kind "edges"): columns by 1-based number or header name,
+        header True/False/None (detect), separator "\\t", ",", " " or None (detect)."""
+        o = _ImportOptions()
+        _check(_import_init(ctypes.byref(o), 1))
+        o.min_score, o.skip_bad_lines, o.max_bad_examples = min_score, 1 if skip_bad_lines else 0, max_bad_examples
+        o.max_rows, o.taxon, o.score_scale, o.directed = max_rows, taxon, score_scale, 1 if directed else 0
+        for field, value in (("source_column", source_column), ("target_column", target_column),
+                             ("score_column", score_column), ("relation_column", relation_column),
+                             ("relation", relation), ("label", label)):
+            if value is not None:
+                setattr(o, field, value.encode())
+        o.header = -1 if header is None else (1 if header else 0)
+        o.separator = 0 if separator is None else ord(separator)
+        p = ctypes.c_void_p()
+        _check(_import_with(self._handle(), kind.encode() if kind else None, os.fsencode(path), ctypes.byref(o),
+                            ctypes.byref(p)))
+        return json.loads(_take_string(p))
 
     def resolve(self, name):
         out = _i64()

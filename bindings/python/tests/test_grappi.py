@@ -47,6 +47,27 @@ class GraphTest(unittest.TestCase):
         with self.assertRaises(grappi.Error):
             self.g.import_file("/nonexistent/file.txt")
 
+    def test_import_with_options(self):
+        with tempfile.TemporaryDirectory() as d:
+            csv = os.path.join(d, "edges.tsv")
+            with open(csv, "w") as f:
+                f.write("CDK1\tCCNB1\t0.8\tbinds\nCDK1\tCDK2\tnot-a-score\tbinds\nCDK2\tCCNA2\t0.3\tbinds\n")
+            with grappi.Graph(os.path.join(d, "e.db")) as g:
+                opts = dict(kind="edges", score_column="3", relation_column="4", header=False, separator="\t",
+                            directed=True)
+                with self.assertRaises(grappi.Error) as e:
+                    g.import_with(csv, **opts)
+                self.assertIn(":2:", str(e.exception))
+                with self.assertRaises(grappi.Error) as e:
+                    g.import_with(csv, skip_bad_lines=True, max_rows=2, **opts)
+                self.assertIn("more than 2 lines", str(e.exception))
+                self.assertEqual(g.counts(), (0, 0))
+                report = g.import_with(csv, skip_bad_lines=True, **opts)
+                f = report["files"][0]
+                self.assertEqual((f["format"], f["rows_skipped"], f["edges_created"]), ("edges", 1, 2))
+                self.assertIn("not-a-score", f["bad_line_examples"][0])
+                self.assertEqual(g.counts(), (4, 2))
+
     def test_bel_validate(self):
         r = grappi.bel_validate("kin(p(HGNC:AKT1)) -> p(HGNC:EGFR)\na(HGNC:AKT1) -- p(HGNC:X)\n")
         self.assertEqual(r["statements"], 2)

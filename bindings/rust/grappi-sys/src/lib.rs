@@ -96,6 +96,27 @@ pub struct grappi_export_options {
     pub hops: usize,
 }
 
+pub const GRAPPI_IMPORT_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_import_options {
+    pub version: u32,
+    pub min_score: i32,
+    pub skip_bad_lines: i32,
+    pub max_bad_examples: u32,
+    pub max_rows: u64,
+    pub taxon: i64,
+    pub source_column: *const c_char,
+    pub target_column: *const c_char,
+    pub score_column: *const c_char,
+    pub score_scale: c_double,
+    pub relation_column: *const c_char,
+    pub relation: *const c_char,
+    pub directed: i32,
+    pub header: i32,
+    pub label: *const c_char,
+    pub separator: i32,
+}
+
 pub const GRAPPI_RETRIEVE_OPTIONS_VERSION: u32 = 2;
 #[repr(C)]
 pub struct grappi_retrieve_options {
@@ -335,6 +356,10 @@ extern "C" {
     pub fn grappi_graph_open(path: *const c_char, opts: *const grappi_open_options, out: *mut *mut grappi_graph) -> grappi_status;
     pub fn grappi_graph_free(g: *mut grappi_graph);
     pub fn grappi_graph_import(g: *mut grappi_graph, kind: *const c_char, path: *const c_char) -> grappi_status;
+    pub fn grappi_import_options_init(opts: *mut grappi_import_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_import_with(g: *mut grappi_graph, kind: *const c_char, path: *const c_char,
+                                    opts: *const grappi_import_options, out_report_json: *mut *mut c_char)
+                                    -> grappi_status;
     pub fn grappi_graph_resolve(g: *mut grappi_graph, name: *const c_char, out_id: *mut i64) -> grappi_status;
     pub fn grappi_graph_neighbors(g: *mut grappi_graph, id: i64, min_score: c_double, out_ids: *mut i64,
                                   out_scores: *mut c_double, capacity: usize, out_count: *mut usize) -> grappi_status;
@@ -471,6 +496,9 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                           callback, user_data),
         "grappi_export_options" => layout!(grappi_export_options; version, relations, relation_count, min_score, nodes,
                                            node_count, khop, hops),
+        "grappi_import_options" => layout!(grappi_import_options; version, min_score, skip_bad_lines, max_bad_examples,
+                                           max_rows, taxon, source_column, target_column, score_column, score_scale,
+                                           relation_column, relation, directed, header, label, separator),
         "grappi_window_options" => layout!(grappi_window_options; version, k, k_count, depth, window, min_score,
                                            max_path_length, max_paths),
         "grappi_retrieve_options" => layout!(grappi_retrieve_options; version, mode, seeds, hops, degree_cap, node_budget,

@@ -103,6 +103,38 @@ impl Graph {
         check(unsafe { sys::grappi_graph_import(self.h, k.as_ref().map_or(ptr::null(), |k| k.as_ptr()), p.as_ptr()) })
     }
 
+    /// Imports one file with `grappi import`'s options; returns its JSON report (lines read,
+    /// rows skipped with examples, nodes and edges created, ...).
+    pub fn import_with<P: AsRef<Path>>(&self, path: P, kind: Option<&str>, options: &ImportOptions) -> Result<String> {
+        let p = cstring(&path.as_ref().to_string_lossy())?;
+        let k = kind.map(cstring).transpose()?;
+        let text = |s: &Option<String>| s.as_deref().map(cstring).transpose();
+        let (source, target, score) = (text(&options.source_column)?, text(&options.target_column)?, text(&options.score_column)?);
+        let (relation_column, relation, label) = (text(&options.relation_column)?, text(&options.relation)?, text(&options.label)?);
+        let ptr_of = |c: &Option<CString>| c.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        let mut o: sys::grappi_import_options = init(|p| unsafe { sys::grappi_import_options_init(p, 1) })?;
+        o.min_score = options.min_score;
+        o.skip_bad_lines = options.skip_bad_lines as i32;
+        o.max_bad_examples = options.max_bad_examples;
+        o.max_rows = options.max_rows;
+        o.taxon = options.taxon;
+        o.source_column = ptr_of(&source);
+        o.target_column = ptr_of(&target);
+        o.score_column = ptr_of(&score);
+        o.score_scale = options.score_scale;
+        o.relation_column = ptr_of(&relation_column);
+        o.relation = ptr_of(&relation);
+        o.directed = options.directed as i32;
+        o.header = options.header.map_or(-1, |h| h as i32);
+        o.label = ptr_of(&label);
+        o.separator = options.separator.map_or(0, |c| c as i32);
+        let mut out = ptr::null_mut();
+        check(unsafe {
+            sys::grappi_graph_import_with(self.h, k.as_ref().map_or(ptr::null(), |k| k.as_ptr()), p.as_ptr(), &o, &mut out)
+        })?;
+        Ok(unsafe { take_string(out) })
+    }
+
     pub fn resolve(&self, name: &str) -> Result<i64> {
         let n = cstring(name)?;
         let mut id = 0;
@@ -188,6 +220,46 @@ impl Graph {
                                        0.85, ids.as_mut_ptr(), scores.as_mut_ptr(), top, &mut n)
         })?;
         Ok(ids.into_iter().zip(scores).take(n).collect())
+    }
+}
+
+/// Options of [`Graph::import_with`] (defaults as `grappi import`'s): STRING scores, bad lines,
+/// a row limit, and how edge lists (kind "edges") are read.
+#[derive(Clone, Debug)]
+pub struct ImportOptions {
+    /// Keep links scoring at least this on STRING's 0-1000 scale.
+    pub min_score: i32,
+    /// Import the good lines and count and quote the bad ones.
+    pub skip_bad_lines: bool,
+    pub max_bad_examples: u32,
+    /// At most this many lines (or CX2/BEL JSON nodes plus edges) in the file; 0: no limit.
+    pub max_rows: u64,
+    /// Mapping tables and edge lists join only nodes of this NCBI taxon; 0: any.
+    pub taxon: i64,
+    /// Edge lists: columns by 1-based number or header name (None: "1" and "2", no score, no relation column).
+    pub source_column: Option<String>,
+    pub target_column: Option<String>,
+    pub score_column: Option<String>,
+    /// Scores are divided by this (1000 for STRING's scale).
+    pub score_scale: f64,
+    pub relation_column: Option<String>,
+    /// The relation of every edge (None: "edges." and the file's name).
+    pub relation: Option<String>,
+    pub directed: bool,
+    /// Whether the first line is a header (None: detected).
+    pub header: Option<bool>,
+    /// The label of nodes made for ids that join nothing (None: "Protein").
+    pub label: Option<String>,
+    /// '\t', ',' or ' ' (any blanks); None: detected.
+    pub separator: Option<char>,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions { min_score: 0, skip_bad_lines: false, max_bad_examples: 5, max_rows: 0, taxon: 0,
+                        source_column: None, target_column: None, score_column: None, score_scale: 1.0,
+                        relation_column: None, relation: None, directed: false, header: None, label: None,
+                        separator: None }
     }
 }
 

@@ -93,6 +93,38 @@ fn interactions_and_ontologies() {
 }
 
 #[test]
+fn import_with_options() {
+    let dir = std::env::temp_dir().join(format!("grappi-rust-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let g = grappi::Graph::open(dir.join("e.db")).unwrap();
+    let csv = dir.join("edges.csv");
+    std::fs::write(&csv, "gene_a;gene_b;weight\nCDK1;CCNB1;800\nCDK1;CDKN1A;x\nCDK1;CDK2;50\n").unwrap();
+    let mut o = grappi::ImportOptions {
+        source_column: Some("gene_a".into()),
+        target_column: Some("gene_b".into()),
+        score_column: Some("weight".into()),
+        score_scale: 1000.0,
+        header: Some(true),
+        separator: Some(';'),
+        ..Default::default()
+    };
+    // ';' is not a separator the edge-list reader knows: refused, nothing read.
+    let err = g.import_with(&csv, Some("edges"), &o).unwrap_err();
+    assert_eq!(err.status, grappi_sys::GRAPPI_EINVAL);
+    std::fs::write(&csv, "gene_a,gene_b,weight\nCDK1,CCNB1,800\nCDK1,CDKN1A,x\nCDK1,CDK2,50\n").unwrap();
+    o.separator = Some(',');
+    // The bad score on line 3 fails the import; skipped, it is counted and quoted.
+    let err = g.import_with(&csv, Some("edges"), &o).unwrap_err();
+    assert_eq!(err.status, grappi_sys::GRAPPI_EPARSE);
+    assert!(err.message.contains(":3:"), "{}", err.message);
+    assert_eq!(g.counts().unwrap(), (0, 0));
+    o.skip_bad_lines = true;
+    let report = g.import_with(&csv, Some("edges"), &o).unwrap();
+    assert!(report.contains("\"rows_skipped\":1") && report.contains("\"edges_created\":2"), "{report}");
+    assert_eq!(g.counts().unwrap(), (3, 2));
+}
+
+#[test]
 fn import_resolve_neighbors_retrieval() {
     let dir = std::env::temp_dir().join(format!("grappi-rust-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
