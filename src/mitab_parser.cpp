@@ -142,9 +142,9 @@ std::vector<MitabXref> parse_mitab_field(std::string_view field, std::string &er
       out.clear();
       return out;
     }
-    const std::string_view item = field.substr(start, i - start);
+    const std::string_view item = trim_blanks(field.substr(start, i - start));
     start = i + 1;
-    if (trim_blanks(item).empty() || trim_blanks(item) == "-") continue;
+    if (item.empty() || item == "-") continue;
     MitabXref x;
     if (!parse_item(item, x, error)) {
       out.clear();

@@ -72,7 +72,9 @@ TEST_CASE("BEL canonical forms of long and short spellings are equal") {
       {"deg(p(HGNC:X)) neg surf(p(HGNC:Y))", "deg(p(HGNC:X)) negativeCorrelation surf(p(HGNC:Y))"},
       {"m(MIRBASE:\"hsa-mir-21\") -| r(HGNC:PTEN)", "m(MIRBASE:\"hsa-mir-21\") decreases r(HGNC:PTEN)"},
   };
-  for (const auto &[in, expected] : cases) {
+  for (const auto &in_expected : cases) {
+    const auto &in = in_expected.first;
+    const auto &expected = in_expected.second;
     INFO("statement: " << in);
     BelResult r = check(in);
     CHECK(r.valid());
@@ -107,7 +109,9 @@ TEST_CASE("BEL 1 forms are upgraded with a warning") {
       {"p(HGNC:BCR, fus(HGNC:JAK2, 1875, 2626))", "p(fus(HGNC:BCR, \"p.?_1875\", HGNC:JAK2, \"p.2626_?\"))"},
       {"g(HGNC:CHCHD4, fusion(HGNC:AIFM1))", "g(fus(HGNC:CHCHD4, \"?\", HGNC:AIFM1, \"?\"))"},
   };
-  for (const auto &[in, expected] : cases) {
+  for (const auto &in_expected : cases) {
+    const auto &in = in_expected.first;
+    const auto &expected = in_expected.second;
     INFO("statement: " << in);
     BelResult r = check(in);
     CHECK(r.valid());
@@ -379,7 +383,9 @@ TEST_CASE("BEL 2.2 labels after identifiers are read and written") {
       {"complex(p(HGNC:3942 ! MTOR), p(HGNC:391 ! AKT1)) -> bp(GO:0006915!\"apoptotic process\")",
        "complex(p(HGNC:391 ! AKT1), p(HGNC:3942 ! MTOR)) increases bp(GO:0006915 ! \"apoptotic process\")"},
   };
-  for (const auto &[in, out] : cases) {
+  for (const auto &in_out : cases) {
+    const auto &in = in_out.first;
+    const auto &out = in_out.second;
     INFO(in);
     const BelResult r = check(in);
     CHECK(r.valid());

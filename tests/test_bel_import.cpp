@@ -280,7 +280,9 @@ TEST_CASE("A BEL export re-imports to the same BEL terms and statements") {
   };
   const auto before = bel_of(kg), after = bel_of(copy);
   CHECK(before.size() > 200);
-  for (const auto &[key, records] : before) {
+  for (const auto &key_records : before) {
+    const auto &key = key_records.first;
+    const auto &records = key_records.second;
     INFO(key);
     const auto it = after.find(key);
     REQUIRE(it != after.end());

@@ -367,9 +367,9 @@ TEST_CASE("A CX2 export re-imports to the same graph") {
   for (const auto &e : aspect(doc, "edges")) CHECK((ids.count(e["s"].get<int64_t>()) && ids.count(e["t"].get<int64_t>())));
   const json decl = aspect(doc, "attributeDeclarations").at(0);
   for (const auto &n : aspect(doc, "nodes"))
-    for (const auto &[key, value] : n["v"].items()) CHECK_MESSAGE(decl["nodes"].contains(key), key);
+    for (const auto &kv : n["v"].items()) CHECK_MESSAGE(decl["nodes"].contains(kv.key()), kv.key());
   for (const auto &e : aspect(doc, "edges"))
-    for (const auto &[key, value] : e["v"].items()) CHECK_MESSAGE(decl["edges"].contains(key), key);
+    for (const auto &kv : e["v"].items()) CHECK_MESSAGE(decl["edges"].contains(kv.key()), kv.key());
   // Re-imported: the same graph, as its lossless JSON-lines export shows.
   KnowledgeGraph copy(d.file("b.db"));
   const auto imp = copy.import({{d.file("g.cx2")}});

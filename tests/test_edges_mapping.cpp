@@ -105,7 +105,9 @@ TEST_CASE("Mapping tables: bad input and a header without identifier columns") {
       {"symbol\tuniprot_accessions\n", "no rows after the header"},
       {"", "empty file"},
   };
-  for (const auto &[text, expect] : cases) {
+  for (const auto &text_expect : cases) {
+    const auto &text = text_expect.first;
+    const auto &expect = text_expect.second;
     CAPTURE(expect);
     write_file(d.file("m.tsv"), text);
     KnowledgeGraph kg(db);

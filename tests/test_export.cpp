@@ -195,7 +195,9 @@ TEST_CASE("Bad JSON lines are named by file and line and change nothing") {
       {head + "{\"type\":\"node\",\"id\":\"X:1\",\"name\":\"\xff\"}\n", ":2: invalid UTF-8"},
       {"", "empty file"},
   };
-  for (const auto &[text, expect] : cases) {
+  for (const auto &text_expect : cases) {
+    const auto &text = text_expect.first;
+    const auto &expect = text_expect.second;
     CAPTURE(expect);
     write_file(d.file("g.jsonl"), text);
     KnowledgeGraph kg(db);

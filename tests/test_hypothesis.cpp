@@ -298,8 +298,11 @@ double pairwise_auc(const std::vector<double> &scores, const std::vector<bool> &
   double good = 0, n = 0;
   for (std::size_t i = 0; i < scores.size(); ++i)
     for (std::size_t j = 0; j < scores.size(); ++j)
-      if (labels[i] && !labels[j]) n += 1, good += scores[i] > scores[j] ? 1 : scores[i] == scores[j] ? 0.5 : 0;
-  return n ? good / n : -1;
+      if (labels[i] && !labels[j]) {
+        n += 1;
+        good += scores[i] > scores[j] ? 1.0 : scores[i] == scores[j] ? 0.5 : 0.0;
+      }
+  return n > 0 ? good / n : -1;
 }
 
 // KRAS reaches MYC through BRAF, EGFR and RAF1 - MAPK1 before 2010; in 2011 one paper names

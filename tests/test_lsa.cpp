@@ -74,8 +74,10 @@ TEST_CASE("LSA: words that co-occur make texts close without a shared word - exa
   grappi::HashingEmbedder lexical(ob.lexical);
   lexical.fit(kCorpus);
   CHECK(blend.dimension() == 2 + 384);
-  for (const auto &[a, b] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto &a_b : std::vector<std::pair<std::string, std::string>>{
            {"cyclin", "mitosis"}, {"cyclin kinase", "cdk kinase"}, {kCorpus[0], kCorpus[6]}, {"rrna", "snorna"}}) {
+    const auto &a = a_b.first;
+    const auto &b = a_b.second;
     CAPTURE(a);
     CAPTURE(b);
     CHECK(cos_of(blend, a, b) == doctest::Approx(0.3 * cos_of(two, a, b) + 0.7 * cos_of(lexical, a, b)).epsilon(1e-5));

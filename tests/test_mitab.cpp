@@ -118,7 +118,9 @@ TEST_CASE("IntAct MITAB 2.7 beside yeast STRING: every row an evidence record as
   REQUIRE(recs.size() == rows.size());
   const auto lines = read_lines_gz(data(kMitab));
   std::set<std::string> relations;
-  for (const auto &[no, c] : rows) {
+  for (const auto &no_c : rows) {
+    const auto &no = no_c.first;
+    const auto &c = no_c.second;
     REQUIRE_MESSAGE(recs.count(no), "line " << no);
     const auto &[edge, rec] = recs.at(no);
     CHECK(rec["interactor_a"] == c[0]);

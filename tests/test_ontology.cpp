@@ -82,7 +82,9 @@ TEST_CASE("PSI-MI imports whole: every term and is_a line of the file - checked 
   CHECK(stats.edges_by_relation[0].first == "obo.is_a");
   // Every is_a line is an edge child -> parent.
   grappi::Ontology ont(kg.snapshot());
-  for (const auto &[id, t] : raw) {
+  for (const auto &term_entry : raw) {
+    const auto &id = term_entry.first;
+    const auto &t = term_entry.second;
     std::vector<std::string> want = t.is_a, got;
     std::sort(want.begin(), want.end());
     for (int64_t p : ont.parents(kg.resolve(id))) got.push_back(ext(kg, p));

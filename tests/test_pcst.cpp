@@ -446,7 +446,9 @@ TEST_CASE("PCST in reference order reproduces pcst_fast on the bundled benchmark
   PCSTSolver solver;
   for (const Row &row : rows) {
     const auto inst = grappi::read_pcst_instance(std::string(GRAPPI_TEST_DATA_DIR) + "/pcst/" + row.file + ".txt.gz");
-    for (const auto &[pruning, reference] : {std::pair{Pruning::none, row.none}, {Pruning::gw, row.gw}, {Pruning::strong, row.strong}}) {
+    for (const auto &pruning_reference : {std::pair{Pruning::none, row.none}, {Pruning::gw, row.gw}, {Pruning::strong, row.strong}}) {
+      const auto pruning = pruning_reference.first;
+      const auto reference = pruning_reference.second;
       PcstOptions o;
       o.pruning = pruning;  // the default order is the reference's
       const auto r = solver.solve(inst.prizes, inst.edges, inst.costs, o);
