@@ -467,18 +467,14 @@ grappi_status grappi_graph_open(const char *path, const grappi_open_options *opt
 
 void grappi_graph_free(grappi_graph *g) { delete g; }
 
-grappi_status grappi_graph_import(grappi_graph *g, const char *kind, const char *path) {
-  return grappi_graph_import_with(g, kind, path, nullptr, nullptr);
-}
+}  // extern "C"
 
-grappi_status grappi_import_options_init(grappi_import_options *opts, uint32_t version) {
-  return guard([&] { return init_options(opts, version, "grappi_import_options_init"); });
-}
+namespace {
 
-grappi_status grappi_graph_import_with(grappi_graph *g, const char *kind, const char *path,
-                                       const grappi_import_options *opts, char **out_report_json) {
+// grappi_graph_import (no options, no report) and grappi_graph_import_with; fn names the one called.
+grappi_status import_file(const char *fn, grappi_graph *g, const char *kind, const char *path,
+                          const grappi_import_options *opts, char **out_report_json) {
   return guard([&]() -> grappi_status {
-    const char *fn = "grappi_graph_import_with";
     if (out_report_json) *out_report_json = nullptr;
     auto &kg = graph_of(g, fn);
     const grappi_import_options in = read_options(opts, fn);
@@ -499,6 +495,7 @@ grappi_status grappi_graph_import_with(grappi_graph *g, const char *kind, const 
     require(in.header >= -1 && in.header <= 1, fn, "header must be -1 (detect), 0 or 1");
     if (in.header >= 0) e.header = in.header == 1;
     e.label = text_or(in.label, e.label, fn, "label");
+    // (the int32 checked before it becomes a char; the edge-list reader checks the char)
     require(in.separator == 0 || in.separator == '\t' || in.separator == ',' || in.separator == ' ', fn,
             "separator must be '\\t', ',', ' ' or 0 (detect)");
     e.separator = static_cast<char>(in.separator);
@@ -506,6 +503,23 @@ grappi_status grappi_graph_import_with(grappi_graph *g, const char *kind, const 
     if (out_report_json) *out_report_json = copy_out(grappi::dump_json(grappi::to_json(report)));
     return GRAPPI_OK;
   });
+}
+
+}  // namespace
+
+extern "C" {
+
+grappi_status grappi_graph_import(grappi_graph *g, const char *kind, const char *path) {
+  return import_file("grappi_graph_import", g, kind, path, nullptr, nullptr);
+}
+
+grappi_status grappi_import_options_init(grappi_import_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_import_options_init"); });
+}
+
+grappi_status grappi_graph_import_with(grappi_graph *g, const char *kind, const char *path,
+                                       const grappi_import_options *opts, char **out_report_json) {
+  return import_file("grappi_graph_import_with", g, kind, path, opts, out_report_json);
 }
 
 grappi_status grappi_graph_export(grappi_graph *g, const char *format, const char *path, uint64_t *out_nodes,

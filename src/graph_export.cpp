@@ -15,9 +15,11 @@
 #include "grappi/error.hpp"
 #include "grappi/version.h"
 #include "grappi/json_text.hpp"
+#include "text_util.hpp"
 
 namespace grappi {
 
+using detail::markup_text;
 using detail::Stmt;
 using nlohmann::json;
 
@@ -40,25 +42,6 @@ ExportFormat export_format_from_name(std::string_view name) {
 }
 
 namespace {
-
-// XML text with the five special characters escaped; control characters other than tab and
-// newline (not allowed in XML 1.0) become spaces.
-std::string xml(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        out += (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') ? ' ' : c;
-    }
-  }
-  return out;
-}
 
 // A cell of the edge table: tabs and line breaks would break the row.
 std::string cell(std::string_view s) {
@@ -239,16 +222,16 @@ void write_graphml(std::ostream &out, const std::vector<NodeRow> &nodes, EdgeCur
          "  <graph id=\"grappi\" edgedefault=\"undirected\">\n";
   for (const auto &n : nodes) {
     // Empty texts are left out (GraphML's way of saying "no value").
-    out << "    <node id=\"" << xml(n.external_id) << "\"><data key=\"external_id\">" << xml(n.external_id)
-        << "</data><data key=\"name\">" << xml(n.name) << "</data><data key=\"label\">" << xml(n.label) << "</data>";
-    if (!n.annotation.empty()) out << "<data key=\"annotation\">" << xml(n.annotation) << "</data>";
+    out << "    <node id=\"" << markup_text(n.external_id) << "\"><data key=\"external_id\">" << markup_text(n.external_id)
+        << "</data><data key=\"name\">" << markup_text(n.name) << "</data><data key=\"label\">" << markup_text(n.label) << "</data>";
+    if (!n.annotation.empty()) out << "<data key=\"annotation\">" << markup_text(n.annotation) << "</data>";
     out << "<data key=\"taxon\">" << n.taxon << "</data></node>\n";
     ++rep.nodes;
   }
   EdgeRow e;
   while (edges.next(e)) {
-    out << "    <edge id=\"e" << rep.edges << "\" source=\"" << xml(e.source) << "\" target=\"" << xml(e.target)
-        << (e.directed ? "\" directed=\"true" : "") << "\"><data key=\"relation\">" << xml(e.relation)
+    out << "    <edge id=\"e" << rep.edges << "\" source=\"" << markup_text(e.source) << "\" target=\"" << markup_text(e.target)
+        << (e.directed ? "\" directed=\"true" : "") << "\"><data key=\"relation\">" << markup_text(e.relation)
         << "</data><data key=\"score\">" << number(e.score) << "</data></edge>\n";
     ++rep.edges;
   }

@@ -18,23 +18,8 @@ std::string_view html_asset(std::string_view name);  // html_assets.cpp (generat
 
 namespace {
 
+using detail::markup_text;
 using nlohmann::json;
-
-std::string html_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 16);
-  for (const char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string text_of(const json &j, const char *key) {
   const auto it = j.find(key);
@@ -95,19 +80,19 @@ void write_sections(std::ostream &o, const json &view) {
   if (it == view.end() || !it->is_array()) return;
   for (const auto &s : *it) {
     if (!s.is_object()) continue;
-    o << "<section class=\"page-section report-section\"><h2>" << html_escape(text_of(s, "title")) << "</h2>\n";
+    o << "<section class=\"page-section report-section\"><h2>" << markup_text(text_of(s, "title")) << "</h2>\n";
     const std::string intro = text_of(s, "text");
-    if (!intro.empty()) o << "<p>" << html_escape(intro) << "</p>\n";
+    if (!intro.empty()) o << "<p>" << markup_text(intro) << "</p>\n";
     const auto entries = s.find("entries");
     if (entries != s.end() && entries->is_array()) {
       o << "<ul class=\"entries\">\n";
       for (const auto &e : *entries) {
         const std::string status = e.is_object() ? text_of(e, "status") : std::string();
-        o << "<li" << (status.empty() ? "" : " class=\"status-" + html_escape(status) + "\"") << ">"
-          << html_escape(e.is_object() ? text_of(e, "text") : e.is_string() ? e.get<std::string>() : dump_json(e));
-        if (!status.empty()) o << " <span class=\"status\">[" << html_escape(status) << "]</span>";
+        o << "<li" << (status.empty() ? "" : " class=\"status-" + markup_text(status) + "\"") << ">"
+          << markup_text(e.is_object() ? text_of(e, "text") : e.is_string() ? e.get<std::string>() : dump_json(e));
+        if (!status.empty()) o << " <span class=\"status\">[" << markup_text(status) << "]</span>";
         const std::string note = e.is_object() ? text_of(e, "note") : std::string();
-        if (!note.empty()) o << "<br><small>" << html_escape(note) << "</small>";
+        if (!note.empty()) o << "<br><small>" << markup_text(note) << "</small>";
         o << "</li>\n";
       }
       o << "</ul>\n";
@@ -120,12 +105,12 @@ void write_table(std::ostream &o, const json &view) {
   const json &items = view["items"];
   const int digits = digits_of(view);
   const std::string label = string_or(view, "items_label", "Ranked items");
-  o << "<section class=\"page-section static\"><h2>" << html_escape(label) << " (table)</h2>\n";
+  o << "<section class=\"page-section static\"><h2>" << markup_text(label) << " (table)</h2>\n";
   if (items.empty()) {
-    o << "<p>" << html_escape(string_or(view, "empty_text", "Nothing ranked.")) << "</p></section>\n";
+    o << "<p>" << markup_text(string_or(view, "empty_text", "Nothing ranked.")) << "</p></section>\n";
     return;
   }
-  o << "<table class=\"ranked\"><thead><tr><th>rank</th><th>" << html_escape(string_or(view, "score_label", "score"))
+  o << "<table class=\"ranked\"><thead><tr><th>rank</th><th>" << markup_text(string_or(view, "score_label", "score"))
     << "</th><th>item</th><th>explanation</th></tr></thead><tbody>\n";
   for (const auto &it : items) {
     if (!it.is_object()) continue;
@@ -134,8 +119,8 @@ void write_table(std::ostream &o, const json &view) {
     if (text.empty() && !status.empty() && status != "ok") text = status + (it.contains("error") ? ": " + text_of(it, "error") : "");
     const auto rank = it.find("rank");
     o << "<tr><td class=\"num\">" << (rank != it.end() && rank->is_number() && rank->get<double>() > 0 ? dump_json(*rank) : "")
-      << "</td><td class=\"num\">" << score_text(it, digits) << "</td><td>" << html_escape(text_of(it, "title")) << "</td><td>"
-      << html_escape(text) << "</td></tr>\n";
+      << "</td><td class=\"num\">" << score_text(it, digits) << "</td><td>" << markup_text(text_of(it, "title")) << "</td><td>"
+      << markup_text(text) << "</td></tr>\n";
   }
   o << "</tbody></table></section>\n";
 }
@@ -162,16 +147,16 @@ std::string html_report(std::string_view view_json) {
   o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
        "<meta name=\"generator\" content=\"grappi " GRAPPI_VERSION_STRING "\">\n<title>"
-    << html_escape(title) << "</title>\n<style>\n" << script_text(asset("report.css")) << "</style>\n</head>\n<body>\n";
-  o << "<header class=\"page\"><h1>" << html_escape(title) << "</h1>\n";
+    << markup_text(title) << "</title>\n<style>\n" << script_text(asset("report.css")) << "</style>\n</head>\n<body>\n";
+  o << "<header class=\"page\"><h1>" << markup_text(title) << "</h1>\n";
   const std::string subtitle = text_of(view, "subtitle");
-  if (!subtitle.empty()) o << "<p class=\"subtitle\">" << html_escape(subtitle) << "</p>\n";
+  if (!subtitle.empty()) o << "<p class=\"subtitle\">" << markup_text(subtitle) << "</p>\n";
   const std::string offline = text_of(view, "offline_note");
-  if (!offline.empty()) o << "<p class=\"offline-note\">" << html_escape(offline) << "</p>\n";
+  if (!offline.empty()) o << "<p class=\"offline-note\">" << markup_text(offline) << "</p>\n";
   const auto notes = view.find("notes");
   if (notes != view.end() && notes->is_array() && !notes->empty()) {
     o << "<ul class=\"notes\">\n";
-    for (const auto &n : *notes) o << "<li>" << html_escape(n.is_string() ? n.get<std::string>() : dump_json(n)) << "</li>\n";
+    for (const auto &n : *notes) o << "<li>" << markup_text(n.is_string() ? n.get<std::string>() : dump_json(n)) << "</li>\n";
     o << "</ul>\n";
   }
   o << "</header>\n";
@@ -182,7 +167,7 @@ std::string html_report(std::string_view view_json) {
   const auto provenance = view.find("provenance");
   if (provenance != view.end() && !provenance->is_null())
     o << "<section class=\"page-section\"><details class=\"provenance\" open><summary>Provenance</summary><pre class=\"provenance\">"
-      << html_escape(dump_json(*provenance, 2)) << "</pre></details></section>\n";
+      << markup_text(dump_json(*provenance, 2)) << "</pre></details></section>\n";
   o << "<footer class=\"page\">Made by grappi " GRAPPI_VERSION_STRING
        "; the drawing by cytoscape.js (&copy; The Cytoscape Consortium, MIT licence), embedded.</footer>\n";
   o << "<script type=\"application/json\" id=\"grappi-view\">" << script_json(view) << "</script>\n";

@@ -172,6 +172,22 @@ std::string markdown_text(std::string_view s) {
   return o;
 }
 
+std::string markup_text(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 16);
+  for (const char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') ? ' ' : c;
+    }
+  }
+  return out;
+}
+
 std::string utf8_prefix(std::string_view s, std::size_t max_bytes) {
   if (s.size() <= max_bytes) return std::string(s);
   std::size_t n = max_bytes;

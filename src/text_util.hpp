@@ -57,6 +57,9 @@ std::string utf8_prefix(std::string_view s, std::size_t max_bytes);
 /// blanks), table bars escaped, and '<', '>', '&' as entities so that a name holding HTML
 /// (`<script>`) is shown, never run, by a Markdown viewer.
 std::string markdown_text(std::string_view s);
+/// s as XML or HTML text or an attribute value: '&', '<', '>', '"' and '\'' as entities, control
+/// characters other than tab and line breaks (not allowed in XML 1.0) as spaces.
+std::string markup_text(std::string_view s);
 /// Random lower-case hex string of the given number of bytes (from std::random_device).
 std::string random_hex(std::size_t bytes);
 

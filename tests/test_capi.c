@@ -285,6 +285,7 @@ static void check_import_options(void) {
   o.version = 2;
   CHECK(grappi_graph_import_with(g, "edges", edges_csv, &o, NULL) == GRAPPI_EINVAL);
   CHECK(grappi_graph_import_with(NULL, "edges", edges_csv, NULL, NULL) == GRAPPI_EINVAL);
+  CHECK(strstr(grappi_last_error_message(), "grappi_graph_import_with:") != NULL);
   CHECK(grappi_graph_counts(g, &nodes, &edges) == GRAPPI_OK && edges == 3);
   grappi_graph_free(g);
   remove_db(db);
@@ -336,6 +337,7 @@ int main(int argc, char **argv) {
   /* Import. */
   snprintf(path, sizeof path, "%s/4932.protein.info.v12.0.txt.gz", data);
   CHECK(grappi_graph_import(NULL, "info", path) == GRAPPI_EINVAL);
+  CHECK(strstr(grappi_last_error_message(), "grappi_graph_import:") != NULL);
   CHECK(grappi_graph_import(g, "info", NULL) == GRAPPI_EINVAL);
   CHECK(grappi_graph_import(g, "bogus", path) == GRAPPI_EINVAL);
   CHECK(grappi_graph_import(g, "links", path) == GRAPPI_EPARSE); /* header is that of info */

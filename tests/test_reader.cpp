@@ -113,3 +113,10 @@ TEST_CASE("Markdown text from names is shown and never run") {
   CHECK(grappi::detail::markdown_text("a|b\nc\rd & e") == "a\\|b c d &amp; e");
   CHECK(grappi::detail::markdown_text("TP53 (human)") == "TP53 (human)");
 }
+
+TEST_CASE("XML and HTML text from names: the five special characters as entities and no control characters") {
+  CHECK(grappi::detail::markup_text("<a href=\"x\">O'Brien & co</a>") ==
+        "&lt;a href=&quot;x&quot;&gt;O&#39;Brien &amp; co&lt;/a&gt;");
+  CHECK(grappi::detail::markup_text(std::string("a\x01" "b\tc\nd\x1f")) == "a b\tc\nd ");
+  CHECK(grappi::detail::markup_text("MAPT \xce\xb1") == "MAPT \xce\xb1");  // UTF-8 kept
+}
