@@ -262,6 +262,8 @@ std::vector<Document> parse_bioc_json(std::string_view s, const std::string &nam
   } catch (const json::parse_error &e) {
     throw Error(ErrorCode::parse, name + ":" + std::to_string(line_of(s, e.byte ? e.byte - 1 : 0)) +
                                       ": not valid JSON (" + std::string(e.what()) + ")");
+  } catch (const json::exception &e) {  // a number out of range (406) is not a parse_error
+    throw Error(ErrorCode::parse, name + ": not valid JSON (" + std::string(e.what()) + ")");
   }
   // A collection, or a list of collections (as PubTator's API returns them).
   std::vector<const json *> docs;

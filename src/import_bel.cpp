@@ -66,7 +66,7 @@ FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   json doc;
   try {
     doc = json::parse(file.text);
-  } catch (const json::parse_error &e) {
+  } catch (const json::exception &e) {  // parse errors and numbers out of range (406)
     throw Error(ErrorCode::parse, path + ": not valid JSON (" + std::string(e.what()) + ")");
   }
   if (!doc.is_object() || !doc.contains("graph") || !doc["graph"].is_object())
