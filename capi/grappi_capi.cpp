@@ -495,9 +495,9 @@ grappi_status import_file(const char *fn, grappi_graph *g, const char *kind, con
     require(in.header >= -1 && in.header <= 1, fn, "header must be -1 (detect), 0 or 1");
     if (in.header >= 0) e.header = in.header == 1;
     e.label = text_or(in.label, e.label, fn, "label");
-    // (the int32 checked before it becomes a char; the edge-list reader checks the char)
-    require(in.separator == 0 || in.separator == '\t' || in.separator == ',' || in.separator == ' ', fn,
-            "separator must be '\\t', ',', ' ' or 0 (detect)");
+    // Only what the C type adds: the int32 must be a byte before it becomes a char (0x109 is not
+    // a tab); the library checks which bytes are separators.
+    require(in.separator >= 0 && in.separator <= 127, fn, "separator must be '\\t', ',', ' ' or 0 (detect)");
     e.separator = static_cast<char>(in.separator);
     const auto report = kg.import({grappi::SourceFile{text(path, fn, "path"), text_or(kind, "detect", fn, "kind")}}, o);
     if (out_report_json) *out_report_json = copy_out(grappi::dump_json(grappi::to_json(report)));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <mutex>
 
 #include "grappi/error.hpp"
@@ -73,10 +74,25 @@ void detail::require_regular_file(const std::string &path) {
                   "first (gzipped files are read as they are, so `zcat` is not needed)");
 }
 
+void detail::check_import_options(const ImportOptions &options) {
+  const auto bad = [](const std::string &what) { return Error(ErrorCode::invalid_argument, "import: " + what); };
+  if (options.min_score < 0 || options.min_score > 1000)
+    throw bad("min_score " + std::to_string(options.min_score) + " is outside STRING's 0-1000 scale");
+  if (options.taxon < 0) throw bad("taxon " + std::to_string(options.taxon) + " is negative (0 joins any taxon)");
+  const EdgeListOptions &e = options.edges;
+  if (!(e.score_scale > 0) || !std::isfinite(e.score_scale))
+    throw bad("the edge-list score scale must be a positive number, not " + std::to_string(e.score_scale));
+  if (e.separator != 0 && e.separator != '\t' && e.separator != ',' && e.separator != ' ')
+    throw bad("the edge-list separator must be a tab, ',' or ' ' (any run of blanks), or 0 to detect it; not byte " +
+              std::to_string(static_cast<unsigned char>(e.separator)));
+  if (e.label.empty()) throw bad("the label of the edge list's new nodes is empty");
+}
+
 ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const ImportOptions &options) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->require_writable("import");
   if (files.empty()) throw Error(ErrorCode::invalid_argument, "import: no files given");
+  detail::check_import_options(options);
   const auto t0 = std::chrono::steady_clock::now();
   // Every file's kind is settled before anything is written.
   std::vector<ImportSource> string_files;

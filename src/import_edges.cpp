@@ -97,11 +97,7 @@ std::size_t column_index(const std::string &spec, const std::vector<std::string_
 FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
   const auto t0 = std::chrono::steady_clock::now();
   const EdgeListOptions &o = options.edges;
-  if (!(o.score_scale > 0) || !std::isfinite(o.score_scale))
-    throw Error(ErrorCode::invalid_argument, "edge list: score scale must be a positive number");
-  if (o.separator != 0 && o.separator != '\t' && o.separator != ',' && o.separator != ' ')
-    throw Error(ErrorCode::invalid_argument, "edge list: the separator must be a tab, a comma or a blank");
-  if (o.label.empty()) throw Error(ErrorCode::invalid_argument, "edge list: the label of new nodes is empty");
+  // (the options were checked before any file was read: detail::check_import_options)
   LineReader reader(path);
   reader.set_max_lines(options.max_rows);
   std::string_view line;

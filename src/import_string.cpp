@@ -858,9 +858,7 @@ ImportReport detail::import_string_files(KnowledgeGraph::Impl &impl, const std::
                                          const ImportOptions &options) {
   if (sources.empty()) throw Error(ErrorCode::invalid_argument, "import: no files given");
   for (const auto &src : sources) require_regular_file(src.path);
-  if (options.min_score < 0 || options.min_score > 1000)
-    throw Error(ErrorCode::invalid_argument, "import: min_score " + std::to_string(options.min_score) +
-                                                 " is outside STRING's 0-1000 scale");
+  check_import_options(options);
   auto t0 = Clock::now();
   // Detect every file's format first, so that nothing is written when one is unreadable.
   struct Job {

@@ -16,6 +16,12 @@ namespace grappi::detail {
 /// a missing file is left to the reader's own error.
 void require_regular_file(const std::string &path);
 
+/// Checks every value of ImportOptions before any file is read (import.cpp): min_score on
+/// STRING's 0-1000 scale, a non-negative taxon, the edge-list reader's score scale (positive,
+/// finite), separator (tab, ',', ' ' or 0) and label (not empty), whatever formats the import
+/// holds. Error(invalid_argument) naming the option and its value.
+void check_import_options(const ImportOptions &options);
+
 /// STRING files (import_string.cpp): format detection, dependency order, its own savepoint.
 ImportReport import_string_files(KnowledgeGraph::Impl &impl, const std::vector<ImportSource> &sources,
                                  const ImportOptions &options);

@@ -6,6 +6,7 @@
 // when ../shared holds them.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
@@ -258,6 +259,50 @@ TEST_CASE("Edge lists: bad input is named by file and line and changes nothing")
   CHECK(kg.node(kg.resolve("NOT_A_PROTEIN_X"))->label == "Gene");
   opt.edges.score_scale = 0;
   CHECK_THROWS_AS(kg.import({{d.file("e.tsv"), "edges"}}, opt), grappi::Error);
+}
+
+TEST_CASE("Import options are checked before any file is read whatever the formats") {
+  TempDir d;
+  const std::string db = d.file("kg.db");
+  {
+    KnowledgeGraph kg(db);
+    kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
+  }
+  const std::string before = fingerprint(db);
+  struct Case {
+    const char *expect;
+    void (*set)(grappi::ImportOptions &);
+  };
+  const Case cases[] = {
+      {"separator", [](grappi::ImportOptions &o) { o.edges.separator = ';'; }},
+      {"score scale", [](grappi::ImportOptions &o) { o.edges.score_scale = std::nan(""); }},
+      {"score scale", [](grappi::ImportOptions &o) { o.edges.score_scale = -1; }},
+      {"label", [](grappi::ImportOptions &o) { o.edges.label.clear(); }},
+      {"min_score 1001", [](grappi::ImportOptions &o) { o.min_score = 1001; }},
+      {"taxon -9606", [](grappi::ImportOptions &o) { o.taxon = -9606; }},
+  };
+  for (const auto &c : cases) {
+    CAPTURE(c.expect);
+    grappi::ImportOptions opt;
+    c.set(opt);
+    KnowledgeGraph kg(db);
+    // An ontology and a STRING file (no edge list among them), and a file that is not there:
+    // the options are refused first, by name.
+    for (const std::vector<grappi::SourceFile> &files :
+         {std::vector<grappi::SourceFile>{{data("ontology/psi-mi.obo"), "obo"}},
+          std::vector<grappi::SourceFile>{{data("4932.protein.physical.links.v12.0.txt.gz")}},
+          std::vector<grappi::SourceFile>{{d.file("missing.tsv"), "edges"}}}) {
+      try {
+        kg.import(files, opt);
+        FAIL("imported");
+      } catch (const grappi::Error &e) {
+        CHECK(e.code() == grappi::ErrorCode::invalid_argument);
+        CHECK_MESSAGE(std::string(e.what()).find(c.expect) != std::string::npos, e.what());
+      }
+    }
+    CHECK_THROWS_AS(kg.import_string({{data("4932.protein.physical.links.v12.0.txt.gz")}}, opt), grappi::Error);
+  }
+  CHECK(fingerprint(db) == before);
 }
 
 TEST_CASE("HuRI joins the human STRING proteins through the org.Hs.eg.db mapping (when ../shared has them)") {
