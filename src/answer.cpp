@@ -146,7 +146,7 @@ Ranking rank(const KnowledgeGraph &kg, const PcstRetrieval &retrieval, const std
 // Stage 3: the answer, its sentences checked, and one turn asking to fix the ones not supported.
 void exchange(KnowledgeGraph &kg, LanguageModel &model, const ChatRequest &request, const detail::CitationChecker &checker,
               const AskOptions &o, AskResult &r) {
-  detail::ModelCalls calls(kg, model, {o.templates.version, o.use_cache, o.max_calls, o.max_tokens, 1, {}});
+  detail::ModelCalls calls(kg, model, {o.templates.version, o.use_cache, o.max_calls, o.max_tokens, 1, o.cancel});
   auto got = calls.ask<detail::ParsedAnswer>("ask.answer", request, detail::parse_answer, r.usage, kParseRepair);
   r.status = got.status;
   r.error = got.error;

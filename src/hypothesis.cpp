@@ -412,7 +412,7 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
     paths_text += line + "\n";
     task_paths.push_back(r.paths[i].names);
   }
-  detail::ModelCalls calls(kg, model, {o.templates.version, o.use_cache, o.max_calls, o.max_tokens, 1, {}});
+  detail::ModelCalls calls(kg, model, {o.templates.version, o.use_cache, o.max_calls, o.max_tokens, 1, o.cancel});
   std::string feedback;
   std::size_t best_rework = SIZE_MAX;
   for (std::size_t round = 0; round < o.rounds; ++round) {
@@ -440,7 +440,7 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
     if (got.status != "ok") {
       r.usage.failed += got.status == "failed";
       r.usage.skipped += got.status == "skipped";
-      r.stop_reason = "failed";
+      r.stop_reason = o.cancel && o.cancel() ? "cancelled" : "failed";
       r.rounds.push_back(std::move(hr));
       break;
     }

@@ -208,6 +208,31 @@ TEST_CASE("The context budget leaves out the lowest prizes first and the offline
   CHECK(dry.planned_tokens > 0);
 }
 
+TEST_CASE("ask cancelled by the caller sends nothing and keeps the context") {
+  TauKb kb;
+  std::atomic<int> calls{0}, polls{0};
+  grappi::CallbackModel model("cancelled-ask", [&](const grappi::ChatRequest &) -> grappi::ChatResponse {
+    ++calls;
+    FAIL("a cancelled ask must not call the model");
+    return {};
+  });
+  AskOptions o = ask_options();
+  o.use_cache = false;
+  o.cancel = [&polls] {
+    ++polls;
+    return true;
+  };
+  const AskResult r = grappi::ask(*kb.kg, model, "Which kinases phosphorylate tau?", o);
+  CHECK(calls.load() == 0);
+  CHECK(polls.load() >= 1);
+  CHECK(r.status == "skipped");
+  CHECK(r.error == "cancelled by the caller");
+  CHECK(r.sentences.empty());
+  CHECK_FALSE(r.context.text.empty());
+  CHECK(r.usage.skipped == 1);
+  CHECK(r.usage.model_calls == 0);
+}
+
 TEST_CASE("ask refuses bad input clearly") {
   TauKb kb;
   grappi::ExtractiveModel model;

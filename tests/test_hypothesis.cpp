@@ -231,6 +231,25 @@ TEST_CASE("The validation loop re-works unsupported sentences with the next abst
     CHECK(m.rounds.size() == 2);
     CHECK(m.final_round == 0);  // (2 reworked sentences against 3)
   }
+  SUBCASE("cancelled by the caller after the first round") {
+    std::atomic<int> sent{0};
+    grappi::CallbackModel once("cancelled-after-one", [&](const grappi::ChatRequest &) {
+      ++sent;
+      return sentences_reply(json::array({{{"text", "Axonin represses Betalin."}, {"pmids", {"102"}}}}));
+    });
+    HypothesisOptions c = o;
+    c.use_cache = false;
+    c.cancel = [&sent] { return sent.load() >= 1; };
+    const HypothesisResult h = grappi::hypothesize(*kb.kg, once, "Axonin", "Tumorin", docs, c);
+    CHECK(sent.load() == 1);
+    CHECK(h.stop_reason == "cancelled");
+    REQUIRE(h.rounds.size() == 2);
+    CHECK(h.rounds[0].status == "ok");
+    CHECK(h.rounds[1].status == "skipped");
+    CHECK(h.rounds[1].error == "cancelled by the caller");
+    CHECK(h.final_round == 0);  // the first explanation is kept
+    CHECK(h.usage.skipped == 1);
+  }
   SUBCASE("a failing model") {
     grappi::CallbackModel broken("broken", [](const grappi::ChatRequest &) -> grappi::ChatResponse {
       throw grappi::Error(grappi::ErrorCode::llm, "down");

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -61,6 +62,10 @@ struct AskOptions {
   int64_t max_tokens = 0;      ///< token budget (0: none)
   bool use_cache = true;       ///< read and write the database's response cache
   bool dry_run = false;        ///< build the request and count it; send nothing
+  /// Polled before each model request (not before a cached answer): true stops the run, the
+  /// answer is "skipped" with the reason "cancelled by the caller" (the retrieval and the
+  /// context are kept).
+  std::function<bool()> cancel;
   AnswerTemplates templates = AnswerTemplates::defaults();  ///< the prompts
   /// How the answer entities are ranked: "prize" (those the answer names, the partners of the
   /// question's entities, then by PCST prize) or "gat" (the stored graph reader's scores over

@@ -86,6 +86,9 @@ struct HypothesisOptions {
   std::size_t max_calls = 0;  ///< model-call budget (0: none)
   int64_t max_tokens = 0;     ///< token budget (0: none)
   bool use_cache = true;      ///< read and write the database's response cache
+  /// Polled before each model request (not before a cached answer): true stops the run, the
+  /// round is "skipped" with the reason "cancelled by the caller" and stop_reason is "cancelled".
+  std::function<bool()> cancel;
   HypothesisTemplates templates = HypothesisTemplates::defaults();  ///< the prompts
 };
 
@@ -133,7 +136,8 @@ struct HypothesisResult {
   /// fewest reworked sentences (the earliest of those); -1 when no explanation succeeded.
   int final_round = -1;
   /// "converged", "max_rounds", "no_replacement", "no_paths", "no_context", "failed" (a round's
-  /// explanation could not be had: final_round keeps the best earlier one, if any).
+  /// explanation could not be had: final_round keeps the best earlier one, if any), "cancelled"
+  /// (HypothesisOptions::cancel said stop; final_round as for "failed").
   std::string stop_reason;
   StageUsage usage;       ///< model use
   bool offline = false;   ///< the explanations came from the offline model

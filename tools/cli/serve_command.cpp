@@ -332,7 +332,8 @@ class Server {
     const std::string question = text_field(body, "question", true);
     AskOptions o;
     o.embedding_model = a_.embedding_model;
-    return [this, question, o](Job &job) {
+    return [this, question, o](Job &job) mutable {
+      o.cancel = [&job] { return job.cancel.load(); };
       {
         std::lock_guard<std::mutex> lock(job.mu);
         job.stage = "answer";
@@ -352,7 +353,8 @@ class Server {
     HypothesisOptions o;
     o.max_length = count_field(body, "max_len", o.max_length, 1, 6);
     o.paths = count_field(body, "paths", o.paths, 1, 100);
-    return [this, source, target, o](Job &job) {
+    return [this, source, target, o](Job &job) mutable {
+      o.cancel = [&job] { return job.cancel.load(); };
       {
         std::lock_guard<std::mutex> lock(job.mu);
         job.stage = "paths and explanation";
