@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "grappi/error.hpp"
 #include "grappi/html_report.hpp"
 #include "grappi/snapshot.hpp"
 #include "grappi/version.h"
@@ -546,33 +547,67 @@ json report_view(const ExtractionResult &r) {
   return view;
 }
 
-json report_view(const KnowledgeGraph &kg, const GroundingResult &r) {
-  Builder b;
+namespace {
+
+// The terms a grounding scored (its chosen term "answer", the tied ones "path", the rest
+// "context"; sized by score) and its root; `shown` collects their node ids.
+void add_grounding_terms(const KnowledgeGraph &kg, const GroundingResult &r, Builder &b, std::set<int64_t> &shown) {
   const std::set<std::string> tied(r.tied.begin(), r.tied.end());
-  std::set<int64_t> scored;
   for (const auto &v : r.visits) {
     const bool chosen = r.term && r.term->term == v.term;
     json &n = b.node(v.term, v.name, chosen ? "answer" : tied.count(v.id) ? "path" : "context");
     n["external_id"] = v.id;
-    if (v.score) {
+    if (v.score && (!n.contains("score") || *v.score / 5.0 > n["score"].get<double>())) {
       n["score"] = *v.score / 5.0;
       n["score_label"] = "score (of 5, scaled)";
     }
-    scored.insert(v.term);
+    shown.insert(v.term);
   }
   if (const auto root = kg.node_by_external_id(r.root)) {
     b.node(root->id, root->name, "root")["external_id"] = root->external_id;
-    scored.insert(root->id);
+    shown.insert(root->id);
   }
-  // The ontology's edges among the terms shown.
+}
+
+// The ontology's edges among the terms shown.
+void add_ontology_edges(const KnowledgeGraph &kg, const std::set<int64_t> &shown, Builder &b) {
   const auto snap = kg.snapshot();
-  for (const int64_t id : scored) {
-    const auto index = snap->index_of(id);
-    if (!index) continue;
+  for (const int64_t id : shown) {
+    if (!snap->index_of(id)) continue;
     for (const Neighbor &nb : snap->neighbors(id))
-      if (scored.count(nb.node) && (nb.direction != Direction::incoming))
+      if (shown.count(nb.node) && (nb.direction != Direction::incoming))
         b.edge(nb.edge, id, nb.node, snap->relation_name(nb.relation), nb.score, nb.direction == Direction::outgoing);
   }
+}
+
+std::string grounded_term_text(const GroundingResult &r) {
+  return r.term ? r.term->id + " " + r.term->name + " (score " + std::to_string(r.best_score) + ")" : "no term";
+}
+
+// The relation summary and its quotes, each checked against the text.
+json summary_section(const GroundingResult &r, const std::string &title) {
+  json quotes = json::array();
+  for (const auto &q : r.quotes)
+    quotes.push_back({{"text", q.text}, {"status", q.in_text ? "supported" : "not_in_text"},
+                      {"note", q.in_text ? "found in the text at byte " + std::to_string(q.offset) : "not found in the text"}});
+  return {{"title", title},
+          {"text", r.summary_status == "ok" ? r.summary : "The summary failed: " + r.summary_error},
+          {"entries", quotes}};
+}
+
+void offline_grounding_note(json &view) {
+  view["offline_note"] = "The summary is extractive and the scores count shared words (the offline model), not a language "
+                         "model's.";
+  view["offline_label"] = offline_label();
+}
+
+}  // namespace
+
+json report_view(const KnowledgeGraph &kg, const GroundingResult &r) {
+  Builder b;
+  std::set<int64_t> shown;
+  add_grounding_terms(kg, r, b, shown);
+  add_ontology_edges(kg, shown, b);
   json items = json::array();
   std::vector<std::size_t> order(r.visits.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -599,9 +634,8 @@ json report_view(const KnowledgeGraph &kg, const GroundingResult &r) {
   }
   json view = b.view("ground", std::move(items));
   view["title"] = "grappi ground: " + r.protein_a + " \u2014 " + r.protein_b;
-  view["subtitle"] = std::string("strategy ") + to_string(r.strategy) + ", root " + r.root + ": " +
-                     (r.term ? r.term->id + " " + r.term->name + " (score " + std::to_string(r.best_score) + ")" : "no term") +
-                     "; " + std::to_string(r.visits.size()) + " of " + std::to_string(r.candidates) + " terms scored (" +
+  view["subtitle"] = std::string("strategy ") + to_string(r.strategy) + ", root " + r.root + ": " + grounded_term_text(r) + "; " +
+                     std::to_string(r.visits.size()) + " of " + std::to_string(r.candidates) + " terms scored (" +
                      r.stop_reason + ")";
   view["items_label"] = "Terms by score";
   view["score_label"] = "score (1-5)";
@@ -610,19 +644,92 @@ json report_view(const KnowledgeGraph &kg, const GroundingResult &r) {
   json notes = json::array();
   if (r.pick_status == "fallback") notes.push_back("The pick failed (" + r.pick_error + "): the first best-scored term.");
   view["notes"] = notes;
-  if (r.offline) {
-    view["offline_note"] = "The summary is extractive and the scores count shared words (the offline model), not a language "
-                           "model's.";
-    view["offline_label"] = offline_label();
-  }
-  json quotes = json::array();
-  for (const auto &q : r.quotes)
-    quotes.push_back({{"text", q.text}, {"status", q.in_text ? "supported" : "not_in_text"},
-                      {"note", q.in_text ? "found in the text at byte " + std::to_string(q.offset) : "not found in the text"}});
-  view["sections"] = json::array({{{"title", "Relation summary"},
-                                   {"text", r.summary_status == "ok" ? r.summary : "The summary failed: " + r.summary_error},
-                                   {"entries", quotes}}});
+  if (r.offline) offline_grounding_note(view);
+  view["sections"] = json::array({summary_section(r, "Relation summary")});
   view["provenance"] = {{"model", r.model}, {"templates", r.template_version}, {"confidence", r.confidence ? json(*r.confidence) : json()}};
+  return view;
+}
+
+json report_view(const KnowledgeGraph &kg, const std::vector<GroundingResult> &results) {
+  if (results.empty()) throw Error(ErrorCode::invalid_argument, "report view: no grounding to report");
+  if (results.size() == 1) return report_view(kg, results.front());
+  const GroundingResult &first = results.front();
+  for (const auto &r : results)
+    if (r.protein_a != first.protein_a || r.protein_b != first.protein_b || r.root != first.root)
+      throw Error(ErrorCode::invalid_argument,
+                  "report view: groundings side by side must be of one pair under one root (" + first.protein_a + " - " +
+                      first.protein_b + " under " + first.root + ", then " + r.protein_a + " - " + r.protein_b + " under " +
+                      r.root + ")");
+  Builder b;
+  std::set<int64_t> shown;
+  for (const auto &r : results) add_grounding_terms(kg, r, b, shown);
+  add_ontology_edges(kg, shown, b);
+  // One item per strategy, as given: its chosen term and the terms tied with it.
+  json items = json::array();
+  std::map<std::string, std::size_t> votes;
+  bool offline = false;
+  json notes = json::array();
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const GroundingResult &r = results[i];
+    offline = offline || r.offline;
+    if (r.term) ++votes[r.term->id + " " + r.term->name];
+    json nodes = json::array();
+    if (r.term) nodes.push_back(nid(r.term->term));
+    for (const auto &v : r.visits)
+      if (std::find(r.tied.begin(), r.tied.end(), v.id) != r.tied.end() && !(r.term && r.term->term == v.term))
+        nodes.push_back(nid(v.term));
+    json it = {{"rank", i + 1},
+               {"title", std::string(to_string(r.strategy)) + ": " + (r.term ? r.term->id + " " + r.term->name : "no term")},
+               {"status", r.term ? "ok" : "failed"},
+               {"nodes", nodes},
+               {"edges", json::array()}};
+    if (r.term) it["score"] = r.best_score;
+    StageUsage u = r.summary_usage;
+    for (const StageUsage *s : {&r.traversal_usage, &r.pick_usage}) {
+      u.model_calls += s->model_calls;
+      u.local_answers += s->local_answers;
+      u.cache_hits += s->cache_hits;
+      u.prompt_tokens += s->prompt_tokens;
+      u.failed += s->failed;
+    }
+    json details = json::array();
+    details.push_back({{"label", "terms scored"},
+                       {"text", std::to_string(r.visits.size()) + " of " + std::to_string(r.candidates) + " (" + r.stop_reason + ")"}});
+    std::string tied_text;
+    for (const auto &t : r.tied) tied_text += (tied_text.empty() ? "" : ", ") + t;
+    if (!tied_text.empty()) details.push_back({{"label", "best-scored"}, {"text", tied_text}});
+    details.push_back({{"label", "pick"}, {"text", r.pick_status + (r.pick_error.empty() ? "" : ": " + r.pick_error)},
+                       {"status", r.pick_status == "fallback" ? "failed" : ""}});
+    if (r.confidence) details.push_back({{"label", "confidence"}, {"text", std::to_string(*r.confidence) + " of 5"}});
+    details.push_back({{"label", "model use"},
+                       {"text", std::to_string(u.model_calls) + " calls, " + std::to_string(u.prompt_tokens) + " prompt tokens, " +
+                                    std::to_string(u.cache_hits) + " cache hits, " + std::to_string(u.local_answers) +
+                                    " offline answers, " + std::to_string(u.failed) + " failed"},
+                       {"status", u.failed ? "failed" : ""}});
+    it["details"] = details;
+    items.push_back(std::move(it));
+    if (r.pick_status == "fallback")
+      notes.push_back(std::string(to_string(r.strategy)) + ": the pick failed (" + r.pick_error + "): the first best-scored term.");
+  }
+  json view = b.view("ground", std::move(items));
+  view["title"] = "grappi ground: " + first.protein_a + " \u2014 " + first.protein_b;
+  std::string agreed;
+  std::size_t most = 0;
+  for (const auto &[term, n] : votes)
+    if (n > most) most = n, agreed = term;
+  view["subtitle"] = std::to_string(results.size()) + " strategies side by side, root " + first.root + ": " +
+                     (most ? std::to_string(most) + " of " + std::to_string(results.size()) + " chose " + agreed
+                           : std::string("none chose a term"));
+  view["items_label"] = "Strategies (as run)";
+  view["score_label"] = "best score (1-5)";
+  view["score_digits"] = 0;
+  view["empty_text"] = "No strategy was run.";
+  view["notes"] = notes;
+  if (offline) offline_grounding_note(view);
+  view["sections"] = json::array({summary_section(first, std::string("Relation summary (") + to_string(first.strategy) + ")")});
+  json strategies = json::array();
+  for (const auto &r : results) strategies.push_back(to_string(r.strategy));
+  view["provenance"] = {{"model", first.model}, {"templates", first.template_version}, {"strategies", strategies}};
   return view;
 }
 

@@ -479,8 +479,32 @@ assert [n["role"] for n in v["nodes"] if n["external_id"] == "MI:0190"] == ["roo
 assert v["edges"] and all(e["relation"].startswith("obo.") for e in v["edges"]), v["edges"][:2]
 assert v["sections"][0]["entries"] and all(e["status"] == "supported" for e in v["sections"][0]["entries"])
 PY
-rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy all --html "$T/all.html")
-[ "$rc" -eq 2 ] && grep -q "one --pair and one --strategy" "$T/err" || fail "--html with many groundings: rc $rc $(cat "$T/err")"
+# Strategies side by side in one report: one item per strategy, as given, each one's term an answer.
+"$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy stuff,bfs,pagerank --json "$T/three.json" \
+  --html "$T/three.html" > "$T/three.txt"
+view_of "$T/three.html" > "$T/three.view"
+python3 - "$T/three.json" "$T/three.view" <<'PY'
+import json, sys
+r, v = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert [x["strategy"] for x in r] == ["stuff", "bfs", "pagerank"], [x["strategy"] for x in r]
+assert v["kind"] == "ground" and [i["title"].split(":")[0] for i in v["items"]] == ["stuff", "bfs", "pagerank"], v["items"]
+answers = {n["external_id"] for n in v["nodes"] if n["role"] == "answer"}
+assert answers == {x["term"]["id"] for x in r}, (answers, [x["term"]["id"] for x in r])
+for item, x in zip(v["items"], r):
+    assert item["title"] == x["strategy"] + ": " + x["term"]["id"] + " " + x["term"]["name"], item["title"]
+    assert item["score"] == x["score"] and item["nodes"][0] == [n["id"] for n in v["nodes"] if n["external_id"] == x["term"]["id"]][0]
+visited = {t["id"] for x in r for t in x["trace"]["visits"]}
+assert visited <= {n["external_id"] for n in v["nodes"]}, visited
+assert "3 strategies side by side" in v["subtitle"] and v["provenance"]["strategies"] == ["stuff", "bfs", "pagerank"], v["subtitle"]
+PY
+grep -q "^stuff " "$T/three.txt" && grep -q "^pagerank " "$T/three.txt" || fail "three strategies' table: $(cat "$T/three.txt")"
+rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy bfs,stuff,bfs)
+[ "$rc" -eq 2 ] && grep -q "names bfs twice" "$T/err" || fail "a strategy twice: rc $rc $(cat "$T/err")"
+rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy bfs,walk)
+[ "$rc" -eq 2 ] && grep -q "unknown grounding strategy 'walk'" "$T/err" || fail "an unknown strategy: rc $rc $(cat "$T/err")"
+printf 'CDC28\tSIC1\nSIC1\tCDC28\n' > "$T/two_pairs.tsv"
+rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pairs "$T/two_pairs.tsv" --html "$T/two.html")
+[ "$rc" -eq 2 ] && grep -q "give one --pair" "$T/err" || fail "--html with many pairs: rc $rc $(cat "$T/err")"
 python3 - "$T/one.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

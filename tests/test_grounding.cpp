@@ -573,6 +573,24 @@ TEST_CASE("The offline model grounds BioInfer abstracts and says it is not a lan
     CHECK(a.term->id == b.term->id);
     CHECK_FALSE(psi_mi().terms.at(a.term->id).obsolete);
   }
+  // Every strategy side by side in one report view: one item each, in order, each chosen term an answer.
+  std::vector<grappi::GroundingResult> side;
+  for (GroundingStrategy s : grappi::all_grounding_strategies()) side.push_back(g.ground(text, "TESK2", "cofilin", s));
+  const json view = grappi::report_view(*kb.kg, side);
+  REQUIRE(view["items"].size() == side.size());
+  std::set<std::string> answers;
+  for (const json &n : view["nodes"])
+    if (n["role"] == "answer") answers.insert(n["external_id"].get<std::string>());
+  for (std::size_t i = 0; i < side.size(); ++i) {
+    const json &item = view["items"][i];
+    CHECK(item["title"].get<std::string>().rfind(std::string(grappi::to_string(side[i].strategy)) + ": " + side[i].term->id, 0) == 0);
+    CHECK(item["score"] == side[i].best_score);
+    CHECK(answers.count(side[i].term->id) == 1);
+  }
+  CHECK(grappi::report_view(*kb.kg, std::vector<grappi::GroundingResult>{side[0]}) == grappi::report_view(*kb.kg, side[0]));
+  std::vector<grappi::GroundingResult> mixed = {side[0], g.ground(text, "cofilin", "TESK2")};
+  CHECK_THROWS_WITH_AS(grappi::report_view(*kb.kg, mixed), doctest::Contains("one pair under one root"), grappi::Error);
+  CHECK_THROWS_AS(grappi::report_view(*kb.kg, std::vector<grappi::GroundingResult>{}), grappi::Error);
   // Two proteins no sentence names together: said in the summary, and no quote.
   const auto apart = g.ground(read_file(dir + "BioInfer.d738.PMID8076212.txt"), "plakoglobin", "E-cadherin");
   CHECK(apart.summary.find("no sentence of the text names both") != std::string::npos);

@@ -10,6 +10,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -46,6 +47,13 @@ GRAPPI_CXX_API nlohmann::json report_view(const ExtractionResult &result);
 /// term, the best-scored ones, the rest) and the ontology's edges among them, the terms ranked
 /// by score as items, the relation summary and its quotes (each checked against the text).
 GRAPPI_CXX_API nlohmann::json report_view(const KnowledgeGraph &kg, const GroundingResult &result);
+/// The report view of one pair grounded by several strategies side by side (Grounder::ground
+/// with a list of strategies): every term any of them scored and the ontology's edges among
+/// them (each strategy's chosen term an answer), one item per strategy in the order given (its
+/// chosen term and best score, the terms tied with it, terms scored of the candidates and why it
+/// stopped, the pick, its model use), the first one's relation summary. One result gives the
+/// single view. Error(invalid_argument) when there is none or they ground different pairs or roots.
+GRAPPI_CXX_API nlohmann::json report_view(const KnowledgeGraph &kg, const std::vector<GroundingResult> &results);
 
 /// A self-contained HTML page of a report view (serialised JSON of the format report_view
 /// returns; the README describes it). Throws Error (invalid_argument) when it is not a JSON
@@ -72,5 +80,9 @@ inline std::string to_html(const HypothesisResult &result) { return to_html(repo
 inline std::string to_html(const ExtractionResult &result) { return to_html(report_view(result)); }
 /// The HTML report of a grounding.
 inline std::string to_html(const KnowledgeGraph &kg, const GroundingResult &result) { return to_html(report_view(kg, result)); }
+/// The HTML report of one pair grounded by several strategies side by side.
+inline std::string to_html(const KnowledgeGraph &kg, const std::vector<GroundingResult> &results) {
+  return to_html(report_view(kg, results));
+}
 
 }  // namespace grappi

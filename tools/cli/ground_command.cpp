@@ -109,9 +109,20 @@ void print_one(const GroundingResult &r) {
   std::cout << "  " << r.visits.size() << " of " << r.candidates << " terms scored; " << r.stop_reason << '\n';
 }
 
+// "all", one strategy or a comma-separated list (each once, in the order given).
 std::vector<GroundingStrategy> strategies_of(const GroundArgs &a) {
   if (a.strategy == "all") return all_grounding_strategies();
-  return {grounding_strategy(a.strategy)};
+  std::vector<GroundingStrategy> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = a.strategy.find(',', start);
+    const GroundingStrategy s = grounding_strategy(a.strategy.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (std::find(out.begin(), out.end(), s) != out.end())
+      throw Error(ErrorCode::invalid_argument, std::string("ground: --strategy names ") + to_string(s) + " twice");
+    out.push_back(s);
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
 }
 
 GroundingOptions options_of(const GroundArgs &a, GroundingStrategy first) {
@@ -125,8 +136,8 @@ GroundingOptions options_of(const GroundArgs &a, GroundingStrategy first) {
 void run(GroundArgs &a) {
   const std::vector<Job> jobs = read_pairs(a);
   const std::vector<GroundingStrategy> strategies = strategies_of(a);
-  if (!a.html.empty() && jobs.size() * strategies.size() != 1)
-    throw Error(ErrorCode::invalid_argument, "ground: --html reports one grounding: give one --pair and one --strategy");
+  if (!a.html.empty() && jobs.size() != 1)
+    throw Error(ErrorCode::invalid_argument, "ground: --html reports one pair (its strategies side by side): give one --pair");
   auto model = chat_model_of(a.m, a.concurrency, "ground");
   KnowledgeGraph g = open_graph(a.db, Access::write);
   const GroundingOptions o = options_of(a, strategies.front());
@@ -146,7 +157,7 @@ void run(GroundArgs &a) {
       out.push_back(std::move(j));
     }
   if (!a.json.empty()) write_output(a.json, dump_json((out.size() == 1 ? out[0] : out), 2) + "\n");
-  if (!a.html.empty()) write_output(a.html, to_html(g, results.at(0).at(0)));
+  if (!a.html.empty()) write_output(a.html, to_html(g, results.at(0)));
   if (a.quiet || a.json == "-" || a.html == "-") return;
   if (o.dry_run) {
     std::size_t calls = 0;
@@ -252,8 +263,7 @@ void add_grounding_flags(CLI::App *c, GroundArgs &a) {
   c->add_option("--ontology", o.ontology, "The ontology the root must belong to, as its OBO 'ontology:' header names it "
                                           "(mi for PSI-MI, go); default: any");
   c->add_option("--relation", o.relations, "Child-to-parent relation(s) of the ontology");
-  c->add_option("--strategy", a.strategy, "pagerank, bfs, dfs, dynamic, random, rag, stuff, or all (side by side)")
-      ->check(CLI::IsMember({"pagerank", "bfs", "dfs", "dynamic", "random", "rag", "stuff", "all"}));
+  c->add_option("--strategy", a.strategy, "pagerank, bfs, dfs, dynamic, random, rag, stuff, a comma-separated list of them, or all (side by side)");
   c->add_option("--batch", o.batch, "Terms per scoring request (1: one at a time as the reference; more: listwise)")
       ->check(CLI::PositiveNumber);
   c->add_option("--chunk-size", o.chunk_size, "Characters per chunk of the text")->check(CLI::PositiveNumber);
