@@ -440,7 +440,7 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
     if (got.status != "ok") {
       r.usage.failed += got.status == "failed";
       r.usage.skipped += got.status == "skipped";
-      r.stop_reason = o.cancel && o.cancel() ? "cancelled" : "failed";
+      r.stop_reason = got.status == "skipped" && got.error == detail::kCancelled ? "cancelled" : "failed";
       r.rounds.push_back(std::move(hr));
       break;
     }

@@ -69,9 +69,9 @@ std::string ModelCalls::reason() const {
 ModelCalls::Reply ModelCalls::send(const ChatRequest &req, StageUsage &usage) {
   Reply r;
   if (settings_.cancel && settings_.cancel()) {
-    stop("cancelled by the caller");
+    stop(kCancelled);
     r.skipped = true;
-    r.error = "cancelled by the caller";
+    r.error = kCancelled;
     return r;
   }
   if (local_) {  // not a language model: no budget, counted apart

@@ -30,6 +30,9 @@ struct Asked {
   std::string error;               ///< why it failed or was skipped
 };
 
+/// The reason of a request skipped because the caller's cancel function said stop.
+inline constexpr const char *kCancelled = "cancelled by the caller";
+
 /// The follow-up turn after an answer that does not parse (ModelCalls::ask's `repair`).
 inline constexpr const char *kParseRepair =
     "Your answer could not be used ({{error}}). Reply with only the JSON object the request asked for.";

@@ -34,6 +34,14 @@ std::vector<std::string> split(const std::string &line, char sep) {
   }
 }
 
+// A database of the human STRING proteins (the bundled info file), in `d`.
+std::string human_proteins_db(const TempDir &d) {
+  const std::string db = d.file("kg.db");
+  KnowledgeGraph kg(db);
+  kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
+  return db;
+}
+
 }  // namespace
 
 TEST_CASE("A mapping table joins IntAct's human interactors to the human STRING proteins") {
@@ -93,11 +101,7 @@ TEST_CASE("A mapping table joins IntAct's human interactors to the human STRING 
 
 TEST_CASE("Mapping tables: bad input and a header without identifier columns") {
   TempDir d;
-  const std::string db = d.file("kg.db");
-  {
-    KnowledgeGraph kg(db);
-    kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
-  }
+  const std::string db = human_proteins_db(d);
   const std::string before = fingerprint(db);
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"name\tdescription\nMAPT\ttau\n", ":1: no identifier column in the header"},
@@ -210,11 +214,7 @@ TEST_CASE("The STRING web export read as an edge list: by STRING ids and by name
 
 TEST_CASE("Edge lists: bad input is named by file and line and changes nothing") {
   TempDir d;
-  const std::string db = d.file("kg.db");
-  {
-    KnowledgeGraph kg(db);
-    kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
-  }
+  const std::string db = human_proteins_db(d);
   const std::string before = fingerprint(db);
   struct Case {
     std::string text, expect;
@@ -263,11 +263,7 @@ TEST_CASE("Edge lists: bad input is named by file and line and changes nothing")
 
 TEST_CASE("Import options are checked before any file is read whatever the formats") {
   TempDir d;
-  const std::string db = d.file("kg.db");
-  {
-    KnowledgeGraph kg(db);
-    kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
-  }
+  const std::string db = human_proteins_db(d);
   const std::string before = fingerprint(db);
   struct Case {
     const char *expect;
