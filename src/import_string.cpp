@@ -851,6 +851,7 @@ void Importer::write_batches(BatchQueue &queue, const std::vector<std::string> &
 ImportReport KnowledgeGraph::import_string(const std::vector<ImportSource> &sources, const ImportOptions &options) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->require_writable("import");
+  detail::check_import_options(options);
   return detail::import_string_files(*impl_, sources, options);
 }
 
@@ -858,7 +859,6 @@ ImportReport detail::import_string_files(KnowledgeGraph::Impl &impl, const std::
                                          const ImportOptions &options) {
   if (sources.empty()) throw Error(ErrorCode::invalid_argument, "import: no files given");
   for (const auto &src : sources) require_regular_file(src.path);
-  check_import_options(options);
   auto t0 = Clock::now();
   // Detect every file's format first, so that nothing is written when one is unreadable.
   struct Job {

@@ -22,7 +22,8 @@ void require_regular_file(const std::string &path);
 /// holds. Error(invalid_argument) naming the option and its value.
 void check_import_options(const ImportOptions &options);
 
-/// STRING files (import_string.cpp): format detection, dependency order, its own savepoint.
+/// STRING files (import_string.cpp): format detection, dependency order, its own savepoint
+/// (the options already checked by the caller, KnowledgeGraph::import or import_string).
 ImportReport import_string_files(KnowledgeGraph::Impl &impl, const std::vector<ImportSource> &sources,
                                  const ImportOptions &options);
 /// An OBO ontology (import_obo.cpp).

@@ -11,6 +11,7 @@
 #include "grappi/html_report.hpp"
 #include "grappi/snapshot.hpp"
 #include "grappi/version.h"
+#include "model_calls.hpp"
 #include "text_util.hpp"
 
 namespace grappi {
@@ -685,13 +686,8 @@ json report_view(const KnowledgeGraph &kg, const std::vector<GroundingResult> &r
                {"edges", json::array()}};
     if (r.term) it["score"] = r.best_score;
     StageUsage u = r.summary_usage;
-    for (const StageUsage *s : {&r.traversal_usage, &r.pick_usage}) {
-      u.model_calls += s->model_calls;
-      u.local_answers += s->local_answers;
-      u.cache_hits += s->cache_hits;
-      u.prompt_tokens += s->prompt_tokens;
-      u.failed += s->failed;
-    }
+    detail::add_usage(u, r.traversal_usage);
+    detail::add_usage(u, r.pick_usage);
     json details = json::array();
     details.push_back({{"label", "terms scored"},
                        {"text", std::to_string(r.visits.size()) + " of " + std::to_string(r.candidates) + " (" + r.stop_reason + ")"}});

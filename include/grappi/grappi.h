@@ -167,8 +167,8 @@ GRAPPI_API grappi_status grappi_import_options_init(grappi_import_options *opts,
  * @return #GRAPPI_OK; #GRAPPI_EPARSE (a bad line without skip_bad_lines: nothing is imported,
  *         the message names the file and line); #GRAPPI_EINVAL for a file over max_rows (nothing
  *         is imported) and for bad options (min_score outside 0-1000, a score_scale that is not
- *         positive, a separator or header other than those above, an unknown options version);
- *         #GRAPPI_ENOTFOUND (no such file); #GRAPPI_EIO.
+ *         positive, a separator or header other than those above, a negative taxon, an unknown
+ *         options version); #GRAPPI_ENOTFOUND (no such file); #GRAPPI_EIO.
  */
 GRAPPI_API grappi_status grappi_graph_import_with(grappi_graph *g, const char *kind, const char *path,
                                                   const grappi_import_options *opts, char **out_report_json);
