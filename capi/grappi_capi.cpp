@@ -190,7 +190,8 @@ template <>
 struct Versions<grappi_ask_options> {
   static constexpr const char *name = "grappi_ask_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ask_options, concurrency),
-                                        GRAPPI_FIELD_END(grappi_ask_options, reader_name)};
+                                        GRAPPI_FIELD_END(grappi_ask_options, reader_name),
+                                        GRAPPI_FIELD_END(grappi_ask_options, intent_candidates)};
   static grappi_ask_options defaults() { return GRAPPI_ASK_OPTIONS_INIT; }
 };
 template <>
@@ -1179,6 +1180,9 @@ grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const gr
   a.dry_run = o.dry_run != 0;
   a.reader = text_or(o.reader, "prize", fn, "reader");
   a.reader_name = text_or(o.reader_name, "gat", fn, "reader_name");
+  a.intents = o.intents != 0;
+  a.model_intent = o.model_intent != 0;
+  a.intent_candidates = o.intent_candidates;
   return a;
 }
 
@@ -1198,6 +1202,18 @@ grappi_status grappi_graph_ask_json(grappi_graph *g, const char *question, const
     const grappi::AskOptions a = ask_options(retrieve, o, fn);
     const auto model = chat_model(o, fn);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::ask(kg, *model, q, a))));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_analyze_question_json(grappi_graph *g, const char *question, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_analyze_question_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string q = text(question, fn, "question");
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::QuestionAnalyzer(kg).analyze(q))));
     return GRAPPI_OK;
   });
 }

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -17,7 +19,9 @@
 #include "grappi/reader.hpp"
 #include "grappi/vector_index.hpp"
 #include "grappi/snapshot.hpp"
+#include "intent_retrieval.hpp"
 #include "model_calls.hpp"
+#include "question_impl.hpp"
 #include "templates.hpp"
 #include "text_util.hpp"
 
@@ -48,7 +52,7 @@ const char *kRepair =
     "the context's nodes, edges, PubMed ids and interaction ids.";
 
 std::string hash_version(const AnswerTemplates &t) {
-  return detail::sha256_hex(t.system + '\0' + t.answer + '\0' + t.repair).substr(0, 12);
+  return detail::sha256_hex(t.system + '\0' + t.answer + '\0' + t.repair + '\0' + t.intent).substr(0, 12);
 }
 
 std::string why(const AnswerSentence &s) {
@@ -76,15 +80,18 @@ AnswerTemplates AnswerTemplates::defaults() {
   t.system = kAskSystem;
   t.answer = kAnswer;
   t.repair = kRepair;
+  t.intent = detail::kIntentPrompt;
   t.version = "answer-1-" + hash_version(t);
   return t;
 }
 
-void AnswerTemplates::load(const std::string &system_file, const std::string &answer_file, const std::string &repair_file) {
+void AnswerTemplates::load(const std::string &system_file, const std::string &answer_file, const std::string &repair_file,
+                           const std::string &intent_file) {
   AnswerTemplates t = *this;
   bool any = detail::load_template(t.system, system_file, {}, "system");
   any = detail::load_template(t.answer, answer_file, {"question", "context", "format"}, "answer") || any;
   any = detail::load_template(t.repair, repair_file, {"problems"}, "repair") || any;
+  any = detail::load_template(t.intent, intent_file, {"question", "entities"}, "intent") || any;
   if (!any) return;
   t.version = "custom-" + hash_version(t);
   *this = std::move(t);
@@ -118,12 +125,12 @@ struct Ranking {
 };
 
 Ranking rank(const KnowledgeGraph &kg, const PcstRetrieval &retrieval, const std::vector<float> &q,
-             const std::string &embedding_model, const std::string &question) {
+             const std::string &embedding_model, const std::vector<QuestionEntity> &entities) {
   Ranking k;
   const auto vectors = kg.vectors(embedding_model);
   for (std::size_t i = 0; i < retrieval.subgraph.nodes.size(); ++i) {
     const int64_t id = retrieval.subgraph.nodes[i];
-    const float *v = vectors->vector(id);
+    const float *v = q.empty() ? nullptr : vectors->vector(id);
     const double sim = v ? double(cosine(q.data(), v, vectors->dim())) : 0.0;
     k.nodes.push_back({id, i < retrieval.node_prizes.size() ? retrieval.node_prizes[i] : 0.0, sim});
   }
@@ -131,9 +138,8 @@ Ranking rank(const KnowledgeGraph &kg, const PcstRetrieval &retrieval, const std
   for (std::size_t i = 0; i < k.nodes.size(); ++i) k.position.emplace(k.nodes[i].node, i);
   // "Which proteins ... interact with X" asks for X's partners: nodes joined to an entity the
   // question names by an edge of the knowledge base.
-  AnswerContext all;
-  for (const auto &n : k.nodes) all.nodes.push_back(n.node);
-  k.asked = detail::CitationChecker(kg, all).named(question);
+  for (const QuestionEntity &e : entities)
+    if (k.position.count(e.node) && std::find(k.asked.begin(), k.asked.end(), e.node) == k.asked.end()) k.asked.push_back(e.node);
   const auto snapshot = kg.snapshot();
   for (const auto &n : k.nodes) {
     bool p = false;
@@ -144,9 +150,8 @@ Ranking rank(const KnowledgeGraph &kg, const PcstRetrieval &retrieval, const std
 }
 
 // Stage 3: the answer, its sentences checked, and one turn asking to fix the ones not supported.
-void exchange(KnowledgeGraph &kg, LanguageModel &model, const ChatRequest &request, const detail::CitationChecker &checker,
+void exchange(detail::ModelCalls &calls, const ChatRequest &request, const detail::CitationChecker &checker,
               const AskOptions &o, AskResult &r) {
-  detail::ModelCalls calls(kg, model, {o.templates.version, o.use_cache, o.max_calls, o.max_tokens, 1, o.cancel});
   auto got = calls.ask<detail::ParsedAnswer>("ask.answer", request, detail::parse_answer, r.usage, kParseRepair);
   r.status = got.status;
   r.error = got.error;
@@ -156,7 +161,11 @@ void exchange(KnowledgeGraph &kg, LanguageModel &model, const ChatRequest &reque
     return;
   }
   for (const auto &p : got.answer.sentences) r.sentences.push_back(checker.check(p));
-  // (the offline model's answers cite only the context)
+  // The offline model's sentences are the context's own edges: supported by construction, a
+  // status of their own (never counted as a model's supported claims).
+  if (r.offline)
+    for (AnswerSentence &sentence : r.sentences)
+      if (sentence.status == "supported") sentence.status = "extractive";
   if (o.repair && !r.offline && unsupported(r.sentences) > 0) {
     std::string problems;
     for (const AnswerSentence &s : r.sentences)
@@ -179,7 +188,35 @@ void exchange(KnowledgeGraph &kg, LanguageModel &model, const ChatRequest &reque
       r.error = "repair turn " + again.status + ": " + again.error;
     }
   }
-  calls.flush();
+}
+
+// A model's reading of the intent, as an answer ModelCalls can check.
+struct IntentAnswer {
+  bool ok = false;
+  std::string error;
+  QuestionAnalysis analysis;
+};
+
+// The rules left the question open though it names entities: ask the model (not the offline
+// one) what it asks, and take its answer when it holds up (question_impl.hpp).
+void model_intent(detail::ModelCalls &calls, const AskOptions &o, AskResult &r) {
+  std::string names;
+  for (const QuestionEntity &e : r.analysis.entities) names += "- " + e.name + " (written \"" + e.text + "\")\n";
+  const ChatRequest request = detail::chat_request(
+      o.templates.system, PromptTemplates::render(o.templates.intent, {{"question", r.question}, {"entities", names}}), true,
+      200, json{{"kind", "ask.intent"}, {"question", r.question}});
+  const QuestionAnalysis rules = r.analysis;
+  auto got = calls.ask<IntentAnswer>(
+      "ask.intent", request,
+      [&rules](std::string_view text) {
+        IntentAnswer a;
+        a.analysis = rules;
+        a.ok = detail::apply_model_intent(a.analysis, text, a.error);
+        return a;
+      },
+      r.usage, kParseRepair);
+  if (got.status == "ok") r.analysis = std::move(got.answer.analysis);
+  else r.analysis.model_error = got.status + ": " + got.error;
 }
 
 // "A -- B (relation 0.912)": an answer entity's strongest edge.
@@ -297,6 +334,10 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
     throw Error(ErrorCode::invalid_argument, "ask: the context is \"evidence\" or \"csv\", not \"" + o.context + "\"");
   if (o.reader != "prize" && o.reader != "gat")
     throw Error(ErrorCode::invalid_argument, "ask: the reader is \"prize\" or \"gat\", not \"" + o.reader + "\"");
+  if (o.intent_candidates == 0) throw Error(ErrorCode::invalid_argument, "ask: intent_candidates must be at least 1");
+  for (const auto &[relation, w] : o.retrieval.relation_weights)
+    if (!std::isfinite(w) || w < 0)
+      throw Error(ErrorCode::invalid_argument, "ask: the weight of relation '" + relation + "' must be finite and >= 0");
   if (kg.embedding_models().empty())
     throw Error(ErrorCode::invalid_argument, "ask: nothing is embedded; run grappi embed first");
   std::shared_ptr<const GatReader> reader;
@@ -312,13 +353,35 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
     r.reader_scope = reader->info().value("scope", "subgraph");
     r.reader_name = o.reader_name;
   }
+  detail::ModelCalls calls(kg, model, {o.templates.version, o.use_cache, o.max_calls, o.max_tokens, 1, o.cancel});
 
-  // Stage 1: the subgraph and its ranking.
-  const std::vector<float> q = kg.query_vector(question, o.embedding_model);
-  PcstRetrieveOptions ro = o.retrieval;
-  ro.keep_base = ro.keep_base || r.reader_scope == "base";
-  r.retrieval = kg.retriever(o.embedding_model)->pcst_retrieve(q, ro);
-  Ranking k = rank(kg, r.retrieval, q, o.embedding_model, question);
+  // Stage 1: what the question asks, the subgraph for it and its ranking.
+  const std::shared_ptr<const QuestionAnalyzer> analyzer = o.analyzer ? o.analyzer : std::make_shared<const QuestionAnalyzer>(kg);
+  r.analysis = analyzer->analyze(question);
+  if (!o.choices.empty()) {
+    // (the options are what the question chooses among, not what it is about)
+    std::set<int64_t> options;
+    for (const std::string &c : o.choices)
+      for (int64_t n : detail::nodes_named(kg, c)) options.insert(n);
+    auto &e = r.analysis.entities;
+    const std::size_t before = e.size();
+    e.erase(std::remove_if(e.begin(), e.end(), [&](const QuestionEntity &x) { return options.count(x.node) > 0; }), e.end());
+    if (e.size() != before) detail::recognise_intent(r.analysis);
+  }
+  const bool ask_model_intent = o.intents && o.model_intent && !r.offline && r.analysis.intent == "open" &&
+                                !r.analysis.entities.empty();
+  if (ask_model_intent && !o.dry_run) model_intent(calls, o, r);
+  if (!o.intents) {
+    r.analysis.intent = "open";
+    r.analysis.rule = "intents off";
+  }
+  r.question_entities = r.analysis.entities;
+  const auto retrieval = detail::retrieve_for_question(kg, r.analysis, question, o, r.reader_scope == "base");
+  r.retrieval = retrieval.retrieval;
+  r.recipe = retrieval.recipe;
+  r.paths = retrieval.paths;
+  const std::vector<float> &q = retrieval.question_vector;
+  Ranking k = rank(kg, r.retrieval, q, o.embedding_model, r.question_entities);
   ReaderGraph graph;
   std::vector<double> scores;
   if (reader) {
@@ -328,13 +391,12 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
       throw Error(ErrorCode::invalid_argument, "ask: the graph reader '" + o.reader_name + "' was trained on embeddings of '" +
                                                    trained_on + "', the question is embedded with '" + vectors->model() +
                                                    "' (--embedding-model, or train the reader again)");
-    graph = detail::build_reader_graph(kg, q, vectors, r.retrieval, r.reader_scope, question);
+    graph = detail::build_reader_graph(kg, q, vectors, r.retrieval, r.reader_scope, k.asked);
     if (!graph.nodes.empty()) scores = reader->score(graph);
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) k.reader[graph.nodes[i].node] = scores[i];
     r.retrieval.base = {};
     r.retrieval.base_prizes.clear();
   }
-  for (int64_t n : k.asked) r.question_entities.push_back(kg.node(n)->name);
 
   // Stage 2: the context (trimmed by prize), the offline model's view in answer order.
   std::vector<int64_t> edge_ids;
@@ -362,16 +424,62 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
       true, kAnswerTokens, task);
   if (o.dry_run) {
     r.status = "dry_run";
-    r.planned_calls = r.offline ? 0 : 1 + (o.repair ? 1 : 0);
+    r.planned_calls = r.offline ? 0 : 1 + (o.repair ? 1 : 0) + (ask_model_intent ? 1 : 0);
     r.planned_tokens = r.offline ? 0 : detail::ModelCalls::estimate(request);
   } else {
-    exchange(kg, model, request, checker, o, r);
+    exchange(calls, request, checker, o, r);
   }
+  calls.flush();
 
   // Stage 4: the answer entities.
   r.answer_entities = reader ? reader_entities(kg, r, checker, graph, scores, o) : answer_entities(kg, r, checker, k, o);
   r.usage.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
+}
+
+detail::QuestionRetrieval detail::retrieve_for_question(const KnowledgeGraph &kg, const QuestionAnalysis &analysis,
+                                                const std::string &question, const AskOptions &o, bool keep_base) {
+  QuestionRetrieval out;
+  // (an intent does not need the question's vector: a question of only names and stop words
+  // still has an intent)
+  try {
+    out.question_vector = kg.query_vector(question, o.embedding_model);
+  } catch (const Error &) {
+    if (!o.intents || analysis.intent == "open") throw;
+  }
+  if (o.intents && analysis.intent != "open") {
+    detail::IntentRetrieveOptions io;
+    io.filter = o.retrieval.khop.filter;
+    io.relation_weights = o.retrieval.relation_weights;
+    io.max_candidates = o.intent_candidates;
+    detail::IntentRetrieval ir = detail::retrieve_for_intent(kg, analysis, io);
+    if (!ir.ranked.empty()) {
+      out.recipe = std::move(ir.recipe);
+      out.paths = std::move(ir.paths);
+      out.candidates = std::move(ir.ranked);
+      PcstRetrieval &R = out.retrieval;
+      R.subgraph = std::move(ir.subgraph);
+      R.node_prizes = std::move(ir.node_prizes);
+      for (const QuestionEntity &e : analysis.entities) R.seeds.push_back(e.node);
+      R.edge_prizes.assign(R.subgraph.edges.size(), 0.0);
+      R.base_nodes = ir.candidates + analysis.entities.size();
+      R.base_edges = R.subgraph.edges.size();
+      if (keep_base) {
+        R.base = R.subgraph;
+        R.base_prizes = R.node_prizes;
+      }
+      return out;
+    }
+    out.recipe = "the intent " + analysis.intent + " found no candidate; ";
+  }
+  if (out.question_vector.empty()) out.question_vector = kg.query_vector(question, o.embedding_model);
+  PcstRetrieveOptions ro = o.retrieval;
+  ro.keep_base = ro.keep_base || keep_base;
+  for (const QuestionEntity &e : analysis.entities) ro.anchors.push_back(e.node);
+  out.retrieval = kg.retriever(o.embedding_model)->pcst_retrieve(out.question_vector, ro);
+  out.recipe += "PCST over the question's prizes (" + ro.mode + ")" +
+                (ro.anchors.empty() ? std::string() : ", the question's entities kept");
+  return out;
 }
 
 }  // namespace grappi

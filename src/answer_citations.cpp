@@ -57,7 +57,31 @@ ParsedAnswer parse_answer(std::string_view answer) {
   ParsedAnswer a;
   a.raw = std::string(answer);
   json j;
-  if (!json_object_in(answer, j, a.error)) return a;
+  if (!json_object_in(answer, j, a.error)) {
+    // Prose (G-Retriever-style models answer in text): its sentences, each with the citations
+    // in its brackets; a sentence without one is "uncited". An answer that opens like JSON but
+    // does not parse is a broken JSON answer (the repair turn asks again), not prose.
+    const std::string text = trim_copy(answer);
+    if (text.empty() || text[0] == '{' || text.rfind("```", 0) == 0) return a;
+    for (const auto &[b, e] : sentence_ranges(text)) {
+      ProposedSentence p;
+      p.text = trim_copy(text.substr(b, e - b));
+      // (a line of only citations belongs to the sentence before it)
+      if (!a.sentences.empty() && !p.text.empty() && p.text.front() == '[' && p.text.back() == ']' &&
+          p.text.find(']') + 1 == p.text.size()) {
+        a.sentences.back().text += " " + p.text;
+        for (const std::string &c : bracketed(p.text)) add_unique(a.sentences.back().citations, c);
+        continue;
+      }
+      for (const std::string &c : bracketed(p.text)) add_unique(p.citations, c);
+      if (!p.text.empty()) a.sentences.push_back(std::move(p));
+    }
+    if (a.sentences.empty()) return a;
+    a.error.clear();
+    a.ok = true;
+    a.prose = true;
+    return a;
+  }
   const auto add = [&a](std::string text, const json *list) {
     ProposedSentence p;
     p.text = trim_copy(text);

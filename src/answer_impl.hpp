@@ -15,6 +15,7 @@
 #include "grappi/answer.hpp"
 #include "grappi/reader.hpp"
 #include "grounding_text.hpp"
+#include "intent_retrieval.hpp"
 
 namespace grappi::detail {
 
@@ -47,12 +48,15 @@ struct ProposedSentence {
   std::vector<std::string> citations;  ///< from the "citations" list and the [..] in the text, in order, once each
 };
 
-/// A parsed answer: {"sentences": [{"text", "citations"}]} or {"answer": "text [N1]"}.
+/// A parsed answer: {"sentences": [{"text", "citations"}]}, {"answer": "text [N1]"}, or prose
+/// with citations in brackets ("CDK1 binds CCNB1 [N2, E5]."); failed only without text (or
+/// for an answer that opens like JSON and does not parse).
 struct ParsedAnswer {
   bool ok = false;
   std::string error;
   std::vector<ProposedSentence> sentences;
-  std::string raw;  ///< the answer as received
+  std::string raw;     ///< the answer as received
+  bool prose = false;  ///< it was prose, not JSON
 };
 ParsedAnswer parse_answer(std::string_view answer);
 
@@ -80,11 +84,25 @@ class CitationChecker {
 /// ambiguous name).
 std::set<int64_t> nodes_named(const KnowledgeGraph &kg, const std::string &text);
 
-/// The question's subgraph as the graph reader reads it (`scope` "subgraph": the PCST
-/// selection; "base": the k-hop subgraph it was chosen from, which needs keep_base).
+/// The question's subgraph as the graph reader reads it (`scope` "subgraph": the selection;
+/// "base": the k-hop subgraph it was chosen from, which needs keep_base; for an intent both are
+/// the intent's subgraph); `asked`: the entities the question names.
 ReaderGraph build_reader_graph(const KnowledgeGraph &kg, const std::vector<float> &question,
                                std::shared_ptr<const VectorIndex> vectors, const PcstRetrieval &retrieval,
-                               const std::string &scope, const std::string &question_text);
+                               const std::string &scope, const std::vector<int64_t> &asked);
+
+/// A question's retrieval: for its intent, or by PCST (the entities kept) when it is open or the
+/// intent found nothing.
+struct QuestionRetrieval {
+  PcstRetrieval retrieval;                   ///< the subgraph and its prizes (and base, when kept)
+  std::string recipe;                        ///< how, in words
+  std::vector<std::vector<int64_t>> paths;   ///< connects and paths: the node sequences
+  std::vector<IntentCandidate> candidates;   ///< an intent's candidates, ranked (empty for PCST)
+  std::vector<float> question_vector;        ///< the question embedded (empty when it embeds to nothing and an intent answered)
+};
+/// ask()'s retrieval (also the graph reader's training).
+QuestionRetrieval retrieve_for_question(const KnowledgeGraph &kg, const QuestionAnalysis &analysis, const std::string &question,
+                                        const AskOptions &options, bool keep_base);
 
 /// Severity of a citation or sentence status for choosing the worst (higher is worse).
 int status_rank(const std::string &status);

@@ -1,4 +1,5 @@
 // Answers written out (grappi/answer.hpp): JSON, Markdown with PubMed links, CX2.
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -65,14 +66,22 @@ json to_json(const AskResult &r) {
     if (r.reader == "gat") entities.back()["reader_score"] = a.reader_score;
   }
   json counts = json::object();
-  for (const char *s : {"supported", "uncited", "not_in_context", "unknown_id", "wrong_entities"}) counts[s] = r.count(s);
+  for (const char *s : {"supported", "extractive", "uncited", "not_in_context", "unknown_id", "wrong_entities"})
+    counts[s] = r.count(s);
+  json asked = json::array();
+  for (const QuestionEntity &e : r.question_entities) asked.push_back(to_json(e));
+  json intent = to_json(r.analysis);
+  intent.erase("entities");  // (question_entities)
+  intent["recipe"] = r.recipe;
+  if (!r.paths.empty()) intent["paths"] = r.paths;
   json j = {{"question", r.question},
             {"status", r.status},
             {"answer_entities", entities},
             {"sentences", sentences_json(r.sentences)},
             {"sentence_status", counts},
             {"repaired", r.repaired},
-            {"question_entities", r.question_entities},
+            {"question_entities", asked},
+            {"intent", intent},
             {"subgraph",
              {{"nodes", r.retrieval.subgraph.nodes},
               {"edges", [&] {
@@ -109,6 +118,16 @@ std::string to_markdown(const AskResult &r) {
   out << "# " << cell(r.question) << "\n\n";
   if (r.offline) out << "> " << kOfflineNote << ".\n\n";
   if (r.status != "ok") out << "Status: " << r.status << (r.error.empty() ? "" : " (" + r.error + ")") << "\n\n";
+  out << "Intent: " << r.analysis.intent << (r.analysis.topic.empty() ? "" : " (" + cell(r.analysis.topic) + ")") << ", by "
+      << r.analysis.source << "; " << cell(r.recipe) << ".";
+  if (!r.question_entities.empty()) {
+    out << " Entities:";
+    for (std::size_t i = 0; i < r.question_entities.size(); ++i)
+      out << (i ? ", " : " ") << cell(r.question_entities[i].name) << " (" << cell(r.question_entities[i].id) << ", "
+          << r.question_entities[i].status << ")";
+    out << ".";
+  }
+  out << "\n\n";
   out << "## Answer\n\n";
   for (const AnswerSentence &s : r.sentences) out << "- " << pubmed_links(cell(s.text)) << " — *" << s.status << "*\n";
   if (r.sentences.empty()) out << "(no answer)\n";
@@ -146,7 +165,8 @@ json to_cx2(const KnowledgeGraph &kg, const AskResult &r) {
     const int64_t id = r.retrieval.subgraph.nodes[i];
     cx_id[id] = i;
     const auto n = kg.node(id);
-    const bool asked = n && std::find(r.question_entities.begin(), r.question_entities.end(), n->name) != r.question_entities.end();
+    const bool asked = std::any_of(r.question_entities.begin(), r.question_entities.end(),
+                                   [&](const QuestionEntity &e) { return e.node == id; });
     nodes.push_back({{"id", static_cast<int64_t>(i)},
                      {"v",
                       {{"name", n ? n->name : std::to_string(id)},

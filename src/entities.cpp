@@ -48,6 +48,7 @@ const char *const kStopWords[] = {
     "transferase", "synthase", "reductase", "oxidase", "dehydrogenase", "polymerase", "nuclease", "hydrolase",
     "isomerase", "permease", "transporter", "channel", "enzyme", "ii", "iii", "iv", "vi", "ca", "mg", "na", "ph", "ml", "mm", "nm", "kda", "min", "hr", "h", "rt"};
 
+// An identifier's key: lower case, blank runs as one blank.
 std::string fold(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -60,6 +61,47 @@ std::string fold(std::string_view s) {
     if (space) out.push_back(' ');
     space = false;
     out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return out;
+}
+
+// Greek letters spelled out: U+0391..U+03A9 and U+03B1..U+03C9 (and the micro sign), by their
+// UTF-8 bytes; nullptr for anything else.
+const char *greek_name(unsigned char lead, unsigned char next) {
+  static const char *const kLetters[] = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+                                         "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho",
+                                         "sigma", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"};
+  if (lead == 0xC2 && next == 0xB5) return "mu";
+  unsigned code = 0;
+  if (lead == 0xCE && next >= 0x80 && next <= 0xBF) code = 0x380 + (next - 0x80);
+  else if (lead == 0xCF && next >= 0x80 && next <= 0x89) code = 0x3C0 + (next - 0x80);
+  else return nullptr;
+  if (code >= 0x391 && code <= 0x3A9 && code != 0x3A2) return kLetters[code - 0x391];
+  if (code >= 0x3B1 && code <= 0x3C9) return kLetters[code - 0x3B1];
+  return nullptr;
+}
+
+// Characters a name's key leaves out: blanks, hyphens and dashes, slashes, dots, underscores,
+// apostrophes ("NF-kappaB", "NF kappa B" and "NFkappaB" are one key).
+bool tight_gap(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == '/' || c == '.' || c == '_' || c == '\'';
+}
+
+// A name's key: lower case, without blanks and punctuation inside names, Greek letters spelled
+// ("PPAR-γ", "PPARgamma" and "PPAR gamma" are "ppargamma").
+std::string tight(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (tight_gap(s[i])) continue;
+    if (i + 1 < s.size())
+      if (const char *g = greek_name(c, static_cast<unsigned char>(s[i + 1]))) {
+        out += g;
+        ++i;
+        continue;
+      }
+    out.push_back(static_cast<char>(std::tolower(c)));
   }
   return out;
 }
@@ -130,7 +172,7 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
   Impl &m = *impl_;
   m.options = options;
   for (const char *w : kStopWords) m.stop.insert(w);
-  for (const auto &w : options.stop_words) m.stop.insert(fold(w));
+  for (const auto &w : options.stop_words) m.stop.insert(tight(w));
   const BelEntityResolver resolver = kg.bel_resolver();
   const std::vector<NodeName> names = kg.names(options.labels);
   const std::shared_ptr<const GraphSnapshot> snap = kg.snapshot();
@@ -200,7 +242,7 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
         if (!synonym && nm.name.size() <= 40) m.by_id[fold(nm.name)].push_back(index);
         continue;
       }
-      const std::string key = fold(nm.name);
+      const std::string key = tight(nm.name);
       if (key.size() < options.min_length || (term && key.size() < options.min_term_length)) continue;
       if (key.find_first_not_of("0123456789 .,-") == std::string::npos) continue;
       auto &list = m.by_name[key];
@@ -210,11 +252,16 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
       list.push_back(static_cast<uint32_t>(m.entries.size()));
       m.entries.push_back({index, nm.name, preferred ? "name" : nm.source});
       m.max_chars = std::max(m.max_chars, key.size());
-      m.max_words = std::max<std::size_t>(m.max_words, 1 + static_cast<std::size_t>(std::count(key.begin(), key.end(), ' ')));
+      std::size_t name_words = 0;  // (blank-separated)
+      for (std::size_t ch = 0; ch < nm.name.size(); ++ch)
+        name_words += !std::isspace(static_cast<unsigned char>(nm.name[ch])) &&
+                      (ch == 0 || std::isspace(static_cast<unsigned char>(nm.name[ch - 1])));
+      m.max_words = std::max(m.max_words, name_words);
     }
     i = j;
   }
-  m.max_words = std::min<std::size_t>(m.max_words, 8);
+  // (a name may be written in more words than stored: "NF kappa B" for "NFkappaB")
+  m.max_words = std::min<std::size_t>(std::max<std::size_t>(m.max_words, 4), 8);
   m.snapshot = snap;
 }
 
@@ -249,7 +296,7 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
   std::vector<Ranked> kept;
   for (uint32_t e : hits) {
     const Entry &en = entries[e];
-    if (!detail::case_compatible(en.name, seen)) continue;
+    if (!options.any_case && !detail::case_compatible(en.name, seen)) continue;
     const int rank = (en.name == seen ? 0 : 2) + (en.source == "name" ? 0 : 1);
     kept.push_back({rank, e});
   }
@@ -270,19 +317,28 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
   return out;
 }
 
-std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view text) const {
+// Whether a yeast protein is written in SGD's protein style: the gene name and a final "p"
+// ("Cdc28p" is the protein of CDC28).
+bool yeast_taxon(int64_t taxon) { return taxon == 4932 || taxon == 559292; }
+
+std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) const {
   std::vector<EntityMention> out;
+  // (Unicode dashes, quotes and spaces as ASCII of the same length: offsets are the original's)
+  const std::string ascii = detail::ascii_punctuation(original);
+  const std::string_view text = ascii;
   const std::size_t n = text.size();
   for (std::size_t s = 0; s < n;) {
     if (!detail::word_char(text[s]) || (s > 0 && detail::word_char(text[s - 1]))) {
       ++s;
       continue;
     }
+    // The key grows a character at a time (tight(): no blanks or punctuation inside names,
+    // Greek letters spelled); it is looked up wherever a word ends.
     std::string key;
     std::size_t words = 1, best_end = 0;
     std::vector<EntityCandidate> best;
     bool space = false;
-    for (std::size_t e = s; e < n && e - s < max_chars + 8; ++e) {
+    for (std::size_t e = s; e < n && e - s < 4 * max_chars + 16; ++e) {
       const char c = text[e];
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
         if (c == '\n' && space) break;  // (not across a blank line)
@@ -291,22 +347,38 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view text) const
       }
       if (space) {
         if (++words > max_words) break;
-        key.push_back(' ');
         space = false;
       }
-      key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-      if (key.size() > max_chars) break;
-      if (!detail::word_char(c) || (e + 1 < n && detail::word_char(text[e + 1]))) continue;
-      auto it = by_name.find(key);
-      if (it == by_name.end()) continue;
-      const std::string_view seen = text.substr(s, e + 1 - s);
-      if (stop.count(key)) {
-        // A stop word counts only in capitals and naming a symbol ("SET", "CAT").
-        bool symbol = false;
-        for (uint32_t x : it->second) symbol = symbol || detail::symbol_like(entries[x].name);
-        if (!(symbol && seen.size() >= 3 && all_capitals(seen))) continue;
+      if (tight_gap(c)) continue;
+      const char *g = e + 1 < n ? greek_name(static_cast<unsigned char>(c), static_cast<unsigned char>(text[e + 1])) : nullptr;
+      if (g) {
+        key += g;
+        ++e;  // (the letter's second byte)
+      } else {
+        key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
       }
-      std::vector<EntityCandidate> cands = candidates(it->second, seen);
+      if (key.size() > max_chars + 1) break;
+      // (a name ends where a word does)
+      if (!g && !detail::word_char(c)) continue;
+      if (e + 1 < n && detail::word_char(text[e + 1])) continue;
+      const std::string_view seen = text.substr(s, e + 1 - s);
+      std::vector<EntityCandidate> cands;
+      if (auto it = by_name.find(key); it != by_name.end()) {
+        if (stop.count(key)) {
+          // A stop word counts only in capitals and naming a symbol ("SET", "CAT").
+          bool symbol = false;
+          for (uint32_t x : it->second) symbol = symbol || detail::symbol_like(entries[x].name);
+          if (!(symbol && seen.size() >= 3 && all_capitals(seen))) continue;
+        }
+        cands = candidates(it->second, seen);
+      } else if (key.size() >= 3 && key.back() == 'p' && text[e] == 'p' && std::isalnum(static_cast<unsigned char>(text[e - 1]))) {
+        // SGD's protein style: "Cdc28p", "Spr3p" for yeast proteins.
+        if (auto stem = by_name.find(key.substr(0, key.size() - 1)); stem != by_name.end() && !stop.count(stem->first)) {
+          cands = candidates(stem->second, seen.substr(0, seen.size() - 1));
+          cands.erase(std::remove_if(cands.begin(), cands.end(), [](const EntityCandidate &x) { return !yeast_taxon(x.taxon); }),
+                      cands.end());
+        }
+      }
       if (cands.empty()) continue;
       best = std::move(cands);
       best_end = e + 1;
@@ -318,7 +390,7 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view text) const
     EntityMention m;
     m.offset = s;
     m.length = best_end - s;
-    m.text = std::string(text.substr(s, m.length));
+    m.text = std::string(original.substr(s, m.length));
     m.source = "dictionary";
     m.candidates = std::move(best);
     out.push_back(std::move(m));
@@ -446,7 +518,7 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage) con
       for (EntityCandidate &c : by_id) c.matched = a.id;
       mention.candidates = std::move(by_id);
     } else if (mention.candidates.empty()) {
-      auto it = m.by_name.find(fold(mention.text));
+      auto it = m.by_name.find(tight(mention.text));
       if (it != m.by_name.end()) mention.candidates = m.candidates(it->second, mention.text);
     }
     out.push_back(std::move(mention));

@@ -22,7 +22,13 @@ using Vec = Eigen::Map<VectorXd>;
 
 double softplus(double s) { return std::max(s, 0.0) + std::log1p(std::exp(-std::abs(s))); }
 
-// A dropout scale matrix: each entry 0 with probability p, else 1 / (1 - p).
+// A dropout scale matrix: each entry 0 with probability p, else 1 / (1 - p). (GCC 12 can warn
+// "'this' pointer is null" inside the generator here, depending on what a unity batch inlines
+// around it: a false positive, the generator is a reference.)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnonnull"
+#endif
 MatrixXd dropout_mask(Eigen::Index rows, Eigen::Index cols, double p, std::mt19937_64 &rng) {
   MatrixXd m(rows, cols);
   std::bernoulli_distribution keep(1 - p);
@@ -31,6 +37,9 @@ MatrixXd dropout_mask(Eigen::Index rows, Eigen::Index cols, double p, std::mt199
     for (Eigen::Index r = 0; r < rows; ++r) m(r, c) = keep(rng) ? scale : 0.0;
   return m;
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 }  // namespace
 

@@ -72,6 +72,29 @@ std::vector<std::pair<std::size_t, std::size_t>> sentence_ranges(std::string_vie
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || (static_cast<unsigned char>(c) & 0x80); }
 
+std::string ascii_punctuation(std::string_view text) {
+  std::string out(text);
+  for (std::size_t i = 0; i + 1 < out.size(); ++i) {
+    const auto b0 = static_cast<unsigned char>(out[i]), b1 = static_cast<unsigned char>(out[i + 1]);
+    if (b0 == 0xC2 && b1 == 0xA0) {
+      out[i] = out[i + 1] = ' ';
+      ++i;
+      continue;
+    }
+    if (i + 2 >= out.size() || b0 != 0xE2) continue;
+    const auto b2 = static_cast<unsigned char>(out[i + 2]);
+    char with = 0;
+    if (b1 == 0x80 && b2 >= 0x90 && b2 <= 0x95) with = '-';
+    else if (b1 == 0x88 && b2 == 0x92) with = '-';
+    else if (b1 == 0x80 && b2 >= 0x98 && b2 <= 0x9F) with = '\'';
+    else if (b1 == 0x80 && ((b2 >= 0x82 && b2 <= 0x8A) || b2 == 0xAF)) with = ' ';
+    if (!with) continue;
+    out[i] = out[i + 1] = out[i + 2] = with;
+    i += 2;
+  }
+  return out;
+}
+
 bool name_like_alias(std::string_view alias) {
   if (alias.size() < 3 || alias.size() > 60 || alias.find_first_of(":_|") != std::string_view::npos) return false;
   std::size_t digits = 0, run = 0;

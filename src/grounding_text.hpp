@@ -25,6 +25,12 @@ std::vector<std::pair<std::size_t, std::size_t>> sentence_ranges(std::string_vie
 /// Whether a byte belongs to a word: a letter, a digit, or part of a multi-byte UTF-8 character.
 bool word_char(char c);
 
+/// The text with Unicode punctuation that separates words in ASCII of the same byte length, so
+/// that offsets stay the same: dashes, hyphens and the minus sign (U+2010-U+2015, U+2212) as
+/// '-', quotation marks (U+2018-U+201F) as '\'', the no-break and thin spaces (U+00A0,
+/// U+2002-U+200A, U+202F) as ' ' ("CDC28–CLN2" is two words, "Swi6p’s" ends a word).
+std::string ascii_punctuation(std::string_view text);
+
 /// Whether an alias reads like a name a text would use rather than an identifier: 3 to 60
 /// characters, no ':', '_' or '|', no run of 4 digits, not all digits, no '.' next to digits.
 bool name_like_alias(std::string_view alias);

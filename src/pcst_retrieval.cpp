@@ -38,6 +38,8 @@ PcstRetrieval Retriever::pcst_retrieve(const std::vector<float> &question, const
     for (auto &x : q) x = static_cast<float>(x / norm);
 
   PcstRetrieval R;
+  for (int64_t a : o.anchors)
+    if (!g.index_of(a)) throw Error(ErrorCode::not_found, "pcst_retrieve: no node with id " + std::to_string(a) + " (an anchor)");
   if (o.connected_seeds) {
     // The best nodes that can lead somewhere: at least one edge passing the filter.
     NeighborFilter nf;
@@ -54,6 +56,14 @@ PcstRetrieval Retriever::pcst_retrieve(const std::vector<float> &question, const
     }
   } else {
     for (const auto &h : seeds(question, o.seeds)) R.seeds.push_back(h.id);
+  }
+  if (!o.anchors.empty()) {
+    std::vector<int64_t> s;
+    for (int64_t a : o.anchors)
+      if (std::find(s.begin(), s.end(), a) == s.end()) s.push_back(a);
+    for (int64_t x : R.seeds)
+      if (std::find(s.begin(), s.end(), x) == s.end()) s.push_back(x);
+    R.seeds = std::move(s);
   }
   Subgraph base = khop(R.seeds, o.khop);
   const std::size_t n = base.nodes.size(), m = base.edges.size();
@@ -111,6 +121,13 @@ PcstRetrieval Retriever::pcst_retrieve(const std::vector<float> &question, const
     for (std::size_t i = 0; i < n; ++i) nprize[i] = o.alpha * std::max(0.0, sim[i]) + (is_seed.count(base.nodes[i]) ? o.beta : 0.0);
     for (std::size_t e = 0; e < m; ++e) eprize[e] = o.gamma * base.edges[e].score;
     cost = o.lambda;
+  }
+  // Anchors above every other node.
+  if (!o.anchors.empty()) {
+    double top = 0;
+    for (double p : nprize) top = std::max(top, p);
+    for (int64_t a : o.anchors)
+      if (const auto it = local.find(a); it != local.end()) nprize[it->second] = top + 1;
   }
   if (!o.relation_weights.empty())
     for (std::size_t e = 0; e < m; ++e)
@@ -173,6 +190,16 @@ PcstRetrieval Retriever::pcst_retrieve(const std::vector<float> &question, const
       keep_node[local.at(base.edges[e].source)] = 1;
       keep_node[local.at(base.edges[e].target)] = 1;
     }
+  // An anchor the solver left out comes back with its edges to the selection.
+  for (int64_t a : o.anchors) {
+    const auto it = local.find(a);
+    if (it == local.end() || keep_node[it->second]) continue;
+    keep_node[it->second] = 1;
+    for (std::size_t e = 0; e < m; ++e) {
+      const std::size_t u = local.at(base.edges[e].source), v = local.at(base.edges[e].target);
+      if ((u == it->second && keep_node[v]) || (v == it->second && keep_node[u])) keep_edge[e] = 1;
+    }
+  }
   for (std::size_t i = 0; i < n; ++i)
     if (keep_node[i]) {
       R.subgraph.nodes.push_back(base.nodes[i]);

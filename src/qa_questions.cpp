@@ -98,6 +98,14 @@ std::vector<QaQuestion> parse_jsonl(std::string_view s, const std::string &name)
     q.answers = string_list(o, "answers", where);
     q.options = string_list(o, "options", where);
     if (o.contains("reference") && o["reference"].is_string()) q.reference = o["reference"].get<std::string>();
+    q.entities = string_list(o, "entities", where);
+    if (o.contains("intent") && !o["intent"].is_null()) {
+      if (!o["intent"].is_string()) throw Error(ErrorCode::parse, where + ": \"intent\" must be a string");
+      q.intent = o["intent"].get<std::string>();
+      const auto &known = question_intents();
+      if (std::find(known.begin(), known.end(), q.intent) == known.end())
+        throw Error(ErrorCode::parse, where + ": \"intent\" is one of partners, connects, paths, class, open, not '" + q.intent + "'");
+    }
     if (o.contains("kind") && o["kind"].is_string()) q.kind = o["kind"].get<std::string>();
     else if (!q.options.empty()) q.kind = "choice";
     if (q.kind != "entities" && q.kind != "choice" && q.kind != "true_false")

@@ -37,7 +37,7 @@ json retrieval_json(const AskOptions &o) {
 
 ReaderGraph detail::build_reader_graph(const KnowledgeGraph &kg, const std::vector<float> &question,
                                        std::shared_ptr<const VectorIndex> vectors, const PcstRetrieval &r,
-                                       const std::string &scope, const std::string &question_text) {
+                                       const std::string &scope, const std::vector<int64_t> &asked) {
   check_scope(scope);
   const bool base = scope == "base";
   if (base && r.base.nodes.empty() && !r.subgraph.nodes.empty())
@@ -45,27 +45,27 @@ ReaderGraph detail::build_reader_graph(const KnowledgeGraph &kg, const std::vect
   const Subgraph &sub = base ? r.base : r.subgraph;
   const std::vector<double> &prizes = base ? r.base_prizes : r.node_prizes;
   ReaderGraph g;
-  g.question = question;
   g.vectors = std::move(vectors);
+  // (a question of only names and stop words embeds to nothing: a zero vector)
+  g.question = question.empty() && g.vectors ? std::vector<float>(g.vectors->dim(), 0.0f) : question;
   const auto snapshot = kg.snapshot();
   const std::unordered_set<int64_t> seeds(r.seeds.begin(), r.seeds.end());
   const std::unordered_set<int64_t> selected(r.subgraph.nodes.begin(), r.subgraph.nodes.end());
   std::unordered_map<int64_t, std::size_t> index;
-  AnswerContext all;  // (for the entities the question names)
   for (std::size_t i = 0; i < sub.nodes.size(); ++i) {
     ReaderNode v;
     v.node = sub.nodes[i];
     const float *x = g.vectors ? g.vectors->vector(v.node) : nullptr;
-    v.similarity = x ? double(cosine(question.data(), x, g.vectors->dim())) : 0.0;
+    v.similarity = x && !question.empty() ? double(cosine(question.data(), x, g.vectors->dim())) : 0.0;
     v.prize = i < prizes.size() ? prizes[i] : 0.0;
     v.seed = seeds.count(v.node) > 0;
     v.selected = selected.count(v.node) > 0;
     v.degree = snapshot->degree(v.node);
     index.emplace(v.node, i);
     g.nodes.push_back(v);
-    all.nodes.push_back(v.node);
   }
-  for (int64_t a : CitationChecker(kg, all).named(question_text)) g.nodes[index.at(a)].asked = true;
+  for (int64_t a : asked)
+    if (const auto it = index.find(a); it != index.end()) g.nodes[it->second].asked = true;
   for (const WindowEdge &e : sub.edges) {
     const auto s = index.find(e.source), t = index.find(e.target);
     if (s == index.end() || t == index.end()) continue;
@@ -80,12 +80,15 @@ ReaderGraph reader_graph(const KnowledgeGraph &kg, const std::string &question, 
   if (detail::trim_copy(question).empty()) throw Error(ErrorCode::invalid_argument, "graph reader: the question is empty");
   if (kg.embedding_models().empty())
     throw Error(ErrorCode::invalid_argument, "graph reader: nothing is embedded; run grappi embed first");
-  const std::vector<float> q = kg.query_vector(question, o.embedding_model);
-  PcstRetrieveOptions ro = o.retrieval;
-  ro.keep_base = ro.keep_base || scope == "base";
-  PcstRetrieval r = kg.retriever(o.embedding_model)->pcst_retrieve(q, ro);
-  ReaderGraph g = detail::build_reader_graph(kg, q, kg.vectors(o.embedding_model), r, scope, question);
-  if (retrieval) *retrieval = std::move(r);
+  // Retrieved as ask() retrieves (the rules' intent; a model is not asked here).
+  const auto analyzer = o.analyzer ? o.analyzer : std::make_shared<const QuestionAnalyzer>(kg);
+  QuestionAnalysis a = analyzer->analyze(question);
+  if (!o.intents) a.intent = "open";
+  detail::QuestionRetrieval r = detail::retrieve_for_question(kg, a, question, o, scope == "base");
+  std::vector<int64_t> asked;
+  for (const QuestionEntity &e : a.entities) asked.push_back(e.node);
+  ReaderGraph g = detail::build_reader_graph(kg, r.question_vector, kg.vectors(o.embedding_model), r.retrieval, scope, asked);
+  if (retrieval) *retrieval = std::move(r.retrieval);
   return g;
 }
 

@@ -280,10 +280,9 @@ json report_view(const KnowledgeGraph &kg, const AskResult &r) {
     json &n = view["nodes"][it->second];
     if (role_rank(role) < role_rank(n["role"].get<std::string>())) n["role"] = role;
   };
-  for (auto &n : view["nodes"]) {
-    const std::string label = n["label"].get<std::string>();
-    n["role"] = std::find(r.question_entities.begin(), r.question_entities.end(), label) != r.question_entities.end() ? "seed" : "context";
-  }
+  std::set<std::string> asked;
+  for (const QuestionEntity &e : r.question_entities) asked.insert(nid(e.node));
+  for (auto &n : view["nodes"]) n["role"] = asked.count(n["id"].get<std::string>()) ? "seed" : "context";
   for (const auto &a : r.answer_entities) promote(a.node, "answer");
   std::set<std::string> cited_edges;
   for (const auto &s : r.sentences)

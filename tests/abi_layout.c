@@ -194,6 +194,9 @@ int main(void) {
   FIELD(grappi_ask_options, concurrency);
   FIELD(grappi_ask_options, reader);
   FIELD(grappi_ask_options, reader_name);
+  FIELD(grappi_ask_options, intents);
+  FIELD(grappi_ask_options, model_intent);
+  FIELD(grappi_ask_options, intent_candidates);
   end();
 
   BEGIN(grappi_reader_options);

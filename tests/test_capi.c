@@ -515,9 +515,32 @@ int main(int argc, char **argv) {
       CHECK(grappi_ask_options_init(&ao, GRAPPI_ASK_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
       CHECK(grappi_ask_options_init(&ao, GRAPPI_ASK_OPTIONS_VERSION) == GRAPPI_OK && ao.answers == 10 && ao.repair == 1);
       CHECK(grappi_graph_ask_json(g, question, NULL, &ao, &csv) == GRAPPI_OK && csv != NULL);
-      CHECK(csv && strstr(csv, "\"answer_entities\"") != NULL && strstr(csv, "\"status\":\"supported\"") != NULL);
+      CHECK(csv && strstr(csv, "\"answer_entities\"") != NULL && strstr(csv, "\"status\":\"extractive\"") != NULL);
       grappi_free(csv);
       csv = NULL;
+      /* What a question asks: CDC28's partners (its name in lower case), then with intents off. */
+      CHECK(ao.intents == 1 && ao.model_intent == 1 && ao.intent_candidates == 50);
+      CHECK(grappi_graph_analyze_question_json(g, "Which proteins interact with cdc28?", &csv) == GRAPPI_OK && csv != NULL);
+      CHECK(csv && strstr(csv, "\"intent\":\"partners\"") != NULL && strstr(csv, "\"name\":\"CDC28\"") != NULL &&
+            strstr(csv, "\"text\":\"cdc28\"") != NULL);
+      grappi_free(csv);
+      csv = NULL;
+      CHECK(grappi_graph_analyze_question_json(g, "", &csv) == GRAPPI_EINVAL && csv == NULL);
+      CHECK(grappi_graph_analyze_question_json(g, "cdc28?", NULL) == GRAPPI_EINVAL);
+      CHECK(grappi_graph_ask_json(g, "Which proteins interact with cdc28?", NULL, &ao, &csv) == GRAPPI_OK && csv != NULL);
+      CHECK(csv && strstr(csv, "\"recipe\":\"the partners of CDC28 by edge score\"") != NULL);
+      grappi_free(csv);
+      csv = NULL;
+      ao.intents = 0;
+      CHECK(grappi_graph_ask_json(g, "Which proteins interact with cdc28?", NULL, &ao, &csv) == GRAPPI_OK && csv != NULL);
+      CHECK(csv && strstr(csv, "\"recipe\":\"PCST over the question") != NULL);
+      grappi_free(csv);
+      csv = NULL;
+      ao.intents = 1;
+      ao.intent_candidates = 0;
+      CHECK(grappi_graph_ask_json(g, "Which proteins interact with cdc28?", NULL, &ao, &csv) == GRAPPI_EINVAL && csv == NULL);
+      CHECK(strstr(grappi_last_error_message(), "intent_candidates") != NULL);
+      ao.intent_candidates = 50;
       {
         char *html = NULL;
         CHECK(grappi_graph_ask_report(g, question, NULL, &ao, &csv, &html) == GRAPPI_OK && csv != NULL && html != NULL);

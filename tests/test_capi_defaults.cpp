@@ -146,6 +146,11 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK((ao.use_cache != 0) == aopts.use_cache);
   CHECK((ao.dry_run != 0) == aopts.dry_run);
   CHECK(std::string(ao.llm) == chat.kind);
+  CHECK(std::string(ao.reader) == aopts.reader);
+  CHECK(std::string(ao.reader_name) == aopts.reader_name);
+  CHECK((ao.intents != 0) == aopts.intents);
+  CHECK((ao.model_intent != 0) == aopts.model_intent);
+  CHECK(ao.intent_candidates == aopts.intent_candidates);
 
   const grappi_hypothesis_options ho = GRAPPI_HYPOTHESIS_OPTIONS_INIT;
   const grappi::HypothesisOptions hopts;

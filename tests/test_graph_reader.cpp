@@ -266,9 +266,10 @@ TEST_CASE("The reader refuses bad input clearly") {
 
 namespace {
 
-// Forty proteins, each joined to two others by "physical" edges and to three by "coexpression"
-// edges (a seeded draw); the question "Which proteins bind Pi physically?" is answered by Pi's
-// physical partners.
+// Forty proteins, each joined to two others by "assay.a" edges and to three by "assay.b" edges
+// (a seeded draw, scores at random); the question "Which proteins are partners of Pi?" is
+// answered by Pi's "assay.a" partners: nothing in the words nor in the edge scores says which
+// relation answers, the reader has to learn it.
 struct BindingKb {
   TempDir dir;
   std::unique_ptr<grappi::KnowledgeGraph> kg;
@@ -297,14 +298,14 @@ struct BindingKb {
       e.relation = rel;
       e.score = u(rng);
       kg->add_edge(e);
-      if (std::string(rel) == "physical") {
+      if (std::string(rel) == "assay.a") {
         partners[std::size_t(a)].push_back("P" + std::to_string(b));
         partners[std::size_t(b)].push_back("P" + std::to_string(a));
       }
     };
     for (int i = 0; i < 40; ++i) {
-      for (int k = 0; k < 1; ++k) join(i, int(rng() % 40), "physical");
-      for (int k = 0; k < 3; ++k) join(i, int(rng() % 40), "coexpression");
+      for (int k = 0; k < 1; ++k) join(i, int(rng() % 40), "assay.a");
+      for (int k = 0; k < 3; ++k) join(i, int(rng() % 40), "assay.b");
     }
     grappi::EmbedOptions eo;
     eo.neighbor_ranking = false;
@@ -313,7 +314,7 @@ struct BindingKb {
       if (partners[std::size_t(i)].empty()) continue;
       grappi::QaQuestion q;
       q.id = "P" + std::to_string(i);
-      q.question = "Which proteins bind P" + std::to_string(i) + " physically?";
+      q.question = "Which proteins are partners of P" + std::to_string(i) + "?";
       q.answers = partners[std::size_t(i)];
       questions.push_back(q);
     }

@@ -20,6 +20,7 @@
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
 #include "grappi/pipeline.hpp"
+#include "grappi/question.hpp"
 #include "grappi/retriever.hpp"
 
 namespace grappi {
@@ -34,17 +35,38 @@ struct GRAPPI_CXX_API AnswerTemplates {
   std::string answer;
   /// The repair turn: {{problems}} (each sentence that was not supported, and why).
   std::string repair;
+  /// The question's intent, asked when the rules leave a question that names entities open:
+  /// {{question}}, {{entities}} (grappi/question.hpp).
+  std::string intent;
   /// The built-in templates.
   static AnswerTemplates defaults();
   /// Replaces the non-empty templates with files' contents, checks their fields and sets the version.
-  void load(const std::string &system_file, const std::string &answer_file, const std::string &repair_file = {});
+  void load(const std::string &system_file, const std::string &answer_file, const std::string &repair_file = {},
+            const std::string &intent_file = {});
 };
 
 /// Options of ask().
 struct AskOptions {
-  /// The question's subgraph: seeds, k-hop expansion (relations, degree cap), the prize mode
-  /// ("gretriever" or "prize") and its parameters, per-relation weights.
+  /// The question's subgraph for open questions: seeds, k-hop expansion (relations, degree cap),
+  /// the prize mode ("gretriever" or "prize") and its parameters, per-relation weights (the
+  /// question's entities are always in it: PcstRetrieveOptions::anchors). The relation filter
+  /// (khop.filter) and the relation weights also apply to the intents' retrieval.
   PcstRetrieveOptions retrieval;
+  /// Retrieve for the question's intent (grappi/question.hpp: partners, connects, paths,
+  /// class); false: every question is open (PCST over the question's prizes).
+  bool intents = true;
+  /// Ask the model for the intent when the rules leave a question that names entities open
+  /// (not the offline model; one call, cached and budgeted like the answer).
+  bool model_intent = true;
+  /// Candidates an intent keeps in the subgraph (the best first; all of them are ranked).
+  std::size_t intent_candidates = 50;
+  /// The question reader to use (evaluate_qa and train_reader build one for all their
+  /// questions); built for the call when empty.
+  std::shared_ptr<const QuestionAnalyzer> analyzer;
+  /// A multiple-choice question's options (names or ids): entities the question names that are
+  /// options are candidates, not what the question is about (not the intent's entities, never
+  /// left out of the answer entities).
+  std::vector<std::string> choices;
   std::string embedding_model;  ///< the stored model the question is embedded with (empty: the latest)
   /// The context: "evidence" (each node with its annotation, each edge with its evidence:
   /// channels, PubMed ids, interaction ids and detection methods, evidence text) or "csv"
@@ -107,7 +129,9 @@ struct AnswerSentence {
   std::vector<AnswerCitation> citations;  ///< in order
   std::vector<std::string> entities;      ///< the context's entities it names
   /// "supported" (every citation supported), "uncited" (no citation), else the worst
-  /// citation's status: "unknown_id", "not_in_context", "wrong_entities".
+  /// citation's status: "unknown_id", "not_in_context", "wrong_entities"; "extractive" for the
+  /// offline model's sentences, supported by construction (they are the context's own edges,
+  /// not a model's claims).
   std::string status;
 };
 
@@ -128,8 +152,16 @@ struct AnswerEntity {
 /// What ask() found.
 struct GRAPPI_CXX_API AskResult {
   std::string question;                     ///< as asked
+  /// What the question asks: its entities and intent (the entities also in question_entities).
+  QuestionAnalysis analysis;
+  /// How the subgraph was retrieved for the intent, in words ("the partners of CDC28 by edge
+  /// score"; for open questions, PCST's).
+  std::string recipe;
+  /// The intents "connects" and "paths": the node sequences joining the two entities, best
+  /// first (at most 20).
+  std::vector<std::vector<int64_t>> paths;
   PcstRetrieval retrieval;                  ///< the subgraph and its prizes
-  std::vector<std::string> question_entities;  ///< the subgraph's entities the question names
+  std::vector<QuestionEntity> question_entities;  ///< the entities the question names (always in the subgraph)
   AnswerContext context;                    ///< what the model read
   std::vector<AnswerEntity> answer_entities;  ///< ranked
   std::vector<AnswerSentence> sentences;    ///< the answer given, sentence by sentence
@@ -169,10 +201,16 @@ struct QaQuestion {
   std::vector<std::string> answers;  ///< gold answers: node ids or names (choice: the right option; true_false: "true"/"false")
   std::vector<std::string> options;  ///< the options of a multiple-choice question
   std::string reference;             ///< a reference answer text for ROUGE (may be empty)
+  /// The intent the question asks, when the set says so ("intent"; eval qa reports how often
+  /// it was recognised); empty otherwise.
+  std::string intent;
+  /// The entities the question names, when the set says so ("entities": ids or names; eval qa
+  /// reports how many were linked); empty otherwise.
+  std::vector<std::string> entities;
 };
 
 /// Reads questions: JSON lines {"question", "answers": [ids or names], "options"?, "id"?,
-/// "reference"?, "kind"?} or the KG-RAG CSV forms (multiple choice: `correct_node`,
+/// "reference"?, "kind"?, "intent"?, "entities"?} or the KG-RAG CSV forms (multiple choice: `correct_node`,
 /// `options_combined`, `text`; true/false: `text`, `label`), detected from the content.
 /// Error(parse) naming the file and line for malformed input.
 GRAPPI_CXX_API std::vector<QaQuestion> read_qa_questions(const std::string &path);
@@ -183,6 +221,7 @@ GRAPPI_CXX_API std::vector<QaQuestion> parse_qa_questions(std::string_view conte
 struct QaEvalOptions {
   AskOptions ask;        ///< how each question is answered (ask.top is raised to at least k and 10)
   std::size_t k = 10;    ///< the K of Recall\@K
+  uint64_t seed = 1;     ///< the random baseline's order
 };
 
 /// One question's outcome.
@@ -193,6 +232,14 @@ struct QaEvalRow {
   std::vector<AnswerEntity> answer_entities;  ///< ranked
   std::vector<std::size_t> gold_ranks;      ///< 1-based rank of each gold answer among the entities (0: absent)
   std::size_t gold_resolved = 0;            ///< gold answers that name a node of the knowledge base
+  std::size_t gold_retrieved = 0;           ///< gold answers among the retrieved subgraph's nodes (0 when none is)
+  std::vector<QuestionEntity> question_entities;  ///< the entities the question was found to name
+  std::string intent;                       ///< the intent recognised
+  std::string intent_source;                ///< "rules" or "model"
+  std::size_t entities_expected = 0;        ///< entities the set says the question names
+  std::size_t entities_linked = 0;          ///< of them linked (by id, name or alias)
+  double baseline_random_rr = 0;            ///< the random-order neighbour baseline's reciprocal rank
+  double baseline_score_rr = 0;             ///< the score-ordered neighbour baseline's reciprocal rank
   double reciprocal_rank = 0;               ///< 1 / rank of the first gold answer (0: none)
   bool hit = false;                         ///< G-Retriever's Hit: a gold label is a substring of the normalised answer
   std::string choice;                       ///< the option (or "true"/"false") the answer chose; empty when none
@@ -203,7 +250,29 @@ struct QaEvalRow {
   std::size_t sentences = 0;                ///< its sentences
   std::size_t supported = 0;                ///< of them supported
   std::size_t uncited = 0;                  ///< of them without a citation
+  std::size_t extractive = 0;               ///< of them the offline model's (supported by construction)
   StageUsage usage;                         ///< model use
+};
+
+/// Rank figures of one way of ranking over the entity questions.
+struct QaRankFigures {
+  std::size_t questions = 0;  ///< entity questions counted
+  double mrr = 0;             ///< mean reciprocal rank of the first gold answer
+  double hits_at_1 = 0;       ///< share with a gold answer first
+  double hits_at_5 = 0;       ///< ... among the first 5
+  double hits_at_10 = 0;      ///< ... among the first 10
+  double recall_at_k = 0;     ///< mean share of gold answers among the first k
+};
+
+/// The figures of the questions of one intent.
+struct QaIntentFigures {
+  std::string intent;          ///< the intent recognised
+  QaRankFigures answers;       ///< grappi's answer entities
+  QaRankFigures random;        ///< the named-entity neighbour baseline, random order
+  QaRankFigures by_score;      ///< the named-entity neighbour baseline, by edge score
+  /// Share of the questions with a gold answer in the retrieved subgraph (retrieval recall).
+  double retrieval_recall = 0;
+  double gold_in_subgraph = 0;  ///< mean share of a question's gold answers in the subgraph
 };
 
 /// What evaluate_qa() measured.
@@ -223,9 +292,29 @@ struct QaEvalResult {
   std::size_t reference_questions = 0;  ///< questions with a reference answer
   double rouge_1 = 0;           ///< their mean ROUGE-1 F1
   double rouge_l = 0;           ///< their mean ROUGE-L F1
-  double supported_share = 0;   ///< of all sentences: supported
+  /// Sentences a model wrote (the shares below are of these) and the offline model's
+  /// (supported by construction, counted apart).
+  std::size_t model_sentences = 0;
+  std::size_t extractive_sentences = 0;  ///< the offline model's sentences
+  double supported_share = 0;   ///< of the model's sentences: supported
   double uncited_share = 0;     ///< ... without a citation
   double unsupported_share = 0; ///< ... citing what the context did not hold or does not resolve
+  /// Share of the entity questions with a gold answer in the retrieved subgraph.
+  double retrieval_recall = 0;
+  double gold_in_subgraph = 0;  ///< mean share of a question's gold answers in the subgraph
+  /// Baselines on the same entity questions: the entities the question names, their
+  /// neighbours in a random order (QaEvalOptions::seed) and by edge score.
+  QaRankFigures baseline_random;
+  QaRankFigures baseline_by_score;     ///< see baseline_random
+  std::vector<QaIntentFigures> by_intent;  ///< per intent recognised, in question_intents() order
+  std::size_t questions_with_entities = 0;  ///< questions in which an entity was found
+  std::size_t entities_expected = 0;   ///< entities the set says its questions name
+  std::size_t entities_linked = 0;     ///< of them linked
+  std::size_t intents_expected = 0;    ///< questions whose set says their intent
+  std::size_t intents_recognised = 0;  ///< of them recognised as said
+  /// Multiple choice: the option most often right in the other questions of the set (the
+  /// option-frequency prior); true/false: the label most frequent in the others. Accuracy.
+  double baseline_prior_accuracy = 0;
   std::size_t errors = 0;       ///< questions that could not be answered (see their rows)
   StageUsage usage;             ///< model use in all
   double seconds = 0;           ///< wall time

@@ -74,6 +74,10 @@ struct EntityTaggerOptions {
   /// Ontology terms (labels "OntologyTerm") shorter than this are not looked for ("binding",
   /// "cell" are too common to be meant as the term).
   std::size_t min_term_length = 5;
+  /// Names in any case: a gene-symbol-like name written all in lower case is taken too
+  /// ("cdc28", "mapt": questions are written so), except stop words. Off for papers, where
+  /// "cat" is an English word.
+  bool any_case = false;
 };
 
 /// A dictionary tagger over one knowledge base, built once (the names read at construction);
@@ -86,9 +90,12 @@ class GRAPPI_CXX_API EntityTagger {
   EntityTagger(const EntityTagger &) = delete;
   EntityTagger &operator=(const EntityTagger &) = delete;
   /// The mentions of a text, by offset: the longest dictionary name at each word boundary
-  /// (names compared ignoring case and with blank runs as one blank), except a gene-symbol-like
-  /// name (up to 5 characters with an upper-case letter) written all in lower case ("cat" is
-  /// not CAT) and stop words (unless written all in capitals and naming a symbol: "SET").
+  /// (names compared ignoring case, blanks, hyphens, slashes, dots, underscores and
+  /// apostrophes, with Greek letters spelled out: "NF-κB", "NF-kappaB" and "NFkappaB" are one
+  /// name), except a gene-symbol-like name (up to 5 characters with an upper-case letter)
+  /// written all in lower case ("cat" is not CAT; EntityTaggerOptions::any_case takes it) and
+  /// stop words (unless written all in capitals and naming a symbol: "SET"). A yeast protein is
+  /// also found in SGD's protein style ("Cdc28p" is CDC28).
   std::vector<EntityMention> tag(std::string_view text) const;
   /// The mentions of a passage: its annotations reconciled with the dictionary. An annotation
   /// overlapping dictionary mentions replaces them (source "both", the dictionary's candidates

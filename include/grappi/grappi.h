@@ -817,7 +817,7 @@ GRAPPI_API grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const ch
 /* ---- grounded answers -------------------------------------------------------------------- */
 
 /** The current version of ::grappi_ask_options (the library accepts 1 to this). */
-#define GRAPPI_ASK_OPTIONS_VERSION 2
+#define GRAPPI_ASK_OPTIONS_VERSION 3
 /** Options of grappi_graph_ask_json() and grappi_graph_eval_qa_json() (the subgraph's options are
  *  a ::grappi_retrieve_options beside it). */
 typedef struct grappi_ask_options {
@@ -844,11 +844,17 @@ typedef struct grappi_ask_options {
   /* version 2 */
   const char *reader;            /**< "prize" (default; NULL too) or "gat": the stored graph reader ranks the answer entities */
   const char *reader_name;       /**< the stored reader "gat" uses, default "gat" */
+  /* version 3 */
+  int32_t intents;               /**< default 1: retrieve for the question's intent (partners, connects, paths, class; see
+                                      grappi_graph_analyze_question_json()); 0: every question is open (PCST) */
+  int32_t model_intent;          /**< default 1: ask the model (not the offline one) for the intent when the rules leave a
+                                      question that names entities open (the callback's task "kind" is then "ask.intent") */
+  size_t intent_candidates;      /**< candidates an intent keeps in the subgraph, default 50 (at least 1) */
 } grappi_ask_options;
 /** The defaults of ::grappi_ask_options, as an initializer. */
 #define GRAPPI_ASK_OPTIONS_INIT                                                                                        \
   {GRAPPI_ASK_OPTIONS_VERSION, "evidence", 4000, 10, 0, 1, NULL, NULL, NULL, 0, 0, 1, 0, "extractive",              \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, "prize", "gat"}
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, "prize", "gat", 1, 1, 50}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_ASK_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_ask_options_init(grappi_ask_options *opts, uint32_t version);
@@ -867,6 +873,19 @@ GRAPPI_API grappi_status grappi_ask_options_init(grappi_ask_options *opts, uint3
  */
 GRAPPI_API grappi_status grappi_graph_ask_json(grappi_graph *g, const char *question, const grappi_retrieve_options *retrieve,
                                                const grappi_ask_options *opts, char **out_json);
+/**
+ * @brief What a question asks, without retrieving or answering: the knowledge base's entities it
+ *        names (by name or alias in any case, tolerant of hyphens, punctuation and Greek letters;
+ *        yeast's "Cdc28p"; identifiers) and its intent by rules ("partners", "connects", "paths",
+ *        "class" with its topic, or "open").
+ * @param g The graph.
+ * @param question The question (UTF-8).
+ * @param[out] out_json {"intent", "source", "rule", "topic", "topic_kind", "implied_class",
+ *        "interaction", "taxon", "entities": [{node, id, name, label, text, offset, length, status,
+ *        resolution, alternatives}]} (fields without a value are left out); free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EINVAL for an empty question.
+ */
+GRAPPI_API grappi_status grappi_graph_analyze_question_json(grappi_graph *g, const char *question, char **out_json);
 /**
  * @brief Answers as grappi_graph_ask_json() does and also writes the self-contained HTML report
  *        (the subgraph drawn, the answer's sentences with their checks, the answer entities).

@@ -23,3 +23,4 @@
 #include "grappi/snapshot.hpp"
 #include "grappi/types.hpp"
 #include "grappi/version.h"
+#include "grappi/question.hpp"

@@ -216,6 +216,10 @@ struct PcstRetrieveOptions {
   /// Keep the base subgraph and its node prizes in the result (PcstRetrieval::base; the graph
   /// reader reads it).
   bool keep_base = false;
+  /// Nodes that must be in the selection (the entities a question names): seeds before the
+  /// similarity seeds, prizes above every other node's, and, when the solver leaves one out,
+  /// added back with its base edges to the selected nodes.
+  std::vector<int64_t> anchors;
 };
 
 /// The result of Retriever::pcst_retrieve.

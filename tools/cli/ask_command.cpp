@@ -10,6 +10,32 @@ namespace grappi::cli {
 
 namespace {
 
+void add_intent_flags(CLI::App *c, AskOptions &o, bool &no_intents, bool &no_model_intent) {
+  c->add_flag("--no-intents", no_intents,
+              "Treat every question as open (PCST over the question's prizes), not by its intent (partners, connects, "
+              "paths, class)");
+  c->add_flag("--no-model-intent", no_model_intent, "Never ask the model for a question's intent (the rules only)");
+  c->add_option("--intent-candidates", o.intent_candidates, "Candidates an intent keeps in the subgraph (the best first)")
+      ->check(CLI::PositiveNumber);
+}
+
+// "partners (rules: one entity and a word of interaction); CDC28 (4932.YBR160W)"
+std::string intent_line(const AskResult &r) {
+  std::string out = "intent: " + r.analysis.intent;
+  if (!r.analysis.topic.empty()) out += " \"" + r.analysis.topic + "\" (" + r.analysis.topic_kind + ")";
+  else if (!r.analysis.implied_class.empty()) out += " (" + r.analysis.implied_class + ", implied by the verb)";
+  out += " by " + r.analysis.source + (r.analysis.rule.empty() ? "" : " (" + r.analysis.rule + ")");
+  if (!r.analysis.model_error.empty()) out += "; the model's reading was not used: " + r.analysis.model_error;
+  out += "\nentities:";
+  if (r.question_entities.empty()) out += " none found";
+  for (std::size_t i = 0; i < r.question_entities.size(); ++i) {
+    const QuestionEntity &e = r.question_entities[i];
+    out += (i ? ", " : " ") + e.name + " (" + e.id + (e.text != e.name ? ", written \"" + e.text + "\"" : "") +
+           (e.status == "ambiguous" ? ", ambiguous: also " + std::to_string(e.alternatives.size()) + " other(s)" : "") + ")";
+  }
+  return out + "\nretrieval: " + r.recipe + "\n";
+}
+
 void add_reader_flags(CLI::App *c, AskOptions &o) {
   c->add_option("--reader", o.reader,
                 "How the answer entities are ranked: prize (named, partners, PCST prize) or gat (the stored graph reader)")
@@ -18,11 +44,13 @@ void add_reader_flags(CLI::App *c, AskOptions &o) {
 }
 
 struct AskArgs {
-  std::string db, question, question_flag, json, report, cx2, html, system_template, answer_template, repair_template;
+  std::string db, question, question_flag, json, report, cx2, html, system_template, answer_template, repair_template,
+      intent_template;
   RetrievalArgs r;
   AskOptions o;
   ChatArgs m;
-  bool keep_question_entities = false, no_repair = false, no_cache = false, quiet = false;
+  bool keep_question_entities = false, no_repair = false, no_cache = false, quiet = false, no_intents = false,
+       no_model_intent = false;
 };
 
 void run(AskArgs &a) {
@@ -35,7 +63,9 @@ void run(AskArgs &a) {
   o.exclude_question_entities = !a.keep_question_entities;
   o.repair = !a.no_repair;
   o.use_cache = !a.no_cache;
-  o.templates.load(a.system_template, a.answer_template, a.repair_template);
+  o.intents = !a.no_intents;
+  o.model_intent = !a.no_model_intent;
+  o.templates.load(a.system_template, a.answer_template, a.repair_template, a.intent_template);
   auto model = chat_model_of(a.m, 1, "ask");
   const AskResult r = ask(g, *model, question, o);
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
@@ -43,6 +73,7 @@ void run(AskArgs &a) {
   if (!a.cx2.empty()) write_output(a.cx2, dump_json(to_cx2(g, r), 1) + "\n");
   if (!a.html.empty()) write_output(a.html, to_html(g, r));
   if (a.quiet || a.json == "-" || a.report == "-" || a.cx2 == "-" || a.html == "-") return;
+  std::cout << intent_line(r);
   if (r.status == "dry_run") {
     std::cout << "dry run: at most " << r.planned_calls << " model call(s), about " << r.planned_tokens
               << " prompt tokens for the answer; context " << r.context.tokens << " tokens\n";
@@ -52,6 +83,14 @@ void run(AskArgs &a) {
             << " edge(s); context " << r.context.format << ", about " << r.context.tokens << " tokens";
   if (r.context.trimmed_nodes) std::cout << " (" << r.context.trimmed_nodes << " node(s) left out by the budget)";
   std::cout << "\n";
+  for (std::size_t i = 0; i < r.paths.size() && i < 5; ++i) {
+    std::cout << (i ? "       " : "paths: ");
+    for (std::size_t k = 0; k < r.paths[i].size(); ++k) {
+      const auto n = g.node(r.paths[i][k]);
+      std::cout << (k ? " -- " : "") << (n ? n->name : std::to_string(r.paths[i][k]));
+    }
+    std::cout << "\n";
+  }
   for (const AnswerSentence &s : r.sentences) std::cout << "- " << s.text << " (" << s.status << ")\n";
   if (r.status != "ok") std::cout << "answer " << r.status << ": " << r.error << "\n";
   std::vector<std::vector<std::string>> rows;
@@ -84,6 +123,7 @@ void add_ask(CLI::App &app) {
   c->add_option("--answers", a->o.top, "Answer entities returned");
   c->add_flag("--keep-question-entities", a->keep_question_entities, "Keep the entities the question names among the answers");
   c->add_flag("--no-repair", a->no_repair, "No turn asking the model to fix unsupported sentences");
+  add_intent_flags(c, a->o, a->no_intents, a->no_model_intent);
   add_reader_flags(c, a->o);
   add_chat_flags(c, a->m, "the best-ranked entities with their strongest edges, not a language model");
   c->add_option("--max-calls", a->o.max_calls, "Model-call budget (0: none)");
@@ -93,6 +133,7 @@ void add_ask(CLI::App &app) {
   c->add_option("--system-template", a->system_template, "File replacing the system prompt");
   c->add_option("--answer-template", a->answer_template, "File replacing the answer prompt");
   c->add_option("--repair-template", a->repair_template, "File replacing the repair prompt");
+  c->add_option("--intent-template", a->intent_template, "File replacing the prompt asking the model for a question's intent");
   c->add_option("--json", a->json, "Write the JSON result ('-' for standard output)");
   c->add_option("--report", a->report, "Write a Markdown report ('-' for standard output)");
   c->add_option("--cx2", a->cx2, "Write the subgraph as a CX2 network ('-' for standard output)");
@@ -112,8 +153,13 @@ struct EvalQaArgs {
   RetrievalArgs r;
   QaEvalOptions o;
   ChatArgs m;
-  bool keep_question_entities = false, no_repair = false, no_cache = false, quiet = false;
+  bool keep_question_entities = false, no_repair = false, no_cache = false, quiet = false, no_intents = false,
+       no_model_intent = false;
 };
+
+std::string share(std::size_t part, std::size_t whole) {
+  return whole ? fmt(double(part) / double(whole)) + " (" + std::to_string(part) + "/" + std::to_string(whole) + ")" : "-";
+}
 
 void run_eval_qa(EvalQaArgs &a) {
   const std::vector<QaQuestion> questions = read_qa_questions(a.questions);
@@ -124,6 +170,8 @@ void run_eval_qa(EvalQaArgs &a) {
   o.ask.exclude_question_entities = !a.keep_question_entities;
   o.ask.repair = !a.no_repair;
   o.ask.use_cache = !a.no_cache;
+  o.ask.intents = !a.no_intents;
+  o.ask.model_intent = !a.no_model_intent;
   auto model = chat_model_of(a.m, 1, "eval qa");
   const QaEvalResult r = evaluate_qa(g, *model, questions, o);
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
@@ -135,24 +183,47 @@ void run_eval_qa(EvalQaArgs &a) {
   if (a.quiet || a.json == "-" || a.per_question == "-") return;
   std::vector<std::vector<std::string>> rows;
   if (r.entity_questions) {
-    rows.push_back({"MRR", fmt(r.mrr), std::to_string(r.entity_questions)});
-    rows.push_back({"Hits@1", fmt(r.hits_at_1), std::to_string(r.entity_questions)});
-    rows.push_back({"Hits@5", fmt(r.hits_at_5), std::to_string(r.entity_questions)});
-    rows.push_back({"Hits@10", fmt(r.hits_at_10), std::to_string(r.entity_questions)});
-    rows.push_back({"Recall@" + std::to_string(r.k), fmt(r.recall_at_k), std::to_string(r.entity_questions)});
+    // grappi's figures beside the baselines on the same questions.
+    const auto line = [&](const std::string &name, double QaRankFigures::*f, double mine) {
+      rows.push_back({name, fmt(mine), fmt(r.baseline_random.*f), fmt(r.baseline_by_score.*f), std::to_string(r.entity_questions)});
+    };
+    line("MRR", &QaRankFigures::mrr, r.mrr);
+    line("Hits@1", &QaRankFigures::hits_at_1, r.hits_at_1);
+    line("Hits@5", &QaRankFigures::hits_at_5, r.hits_at_5);
+    line("Hits@10", &QaRankFigures::hits_at_10, r.hits_at_10);
+    line("Recall@" + std::to_string(r.k), &QaRankFigures::recall_at_k, r.recall_at_k);
+    rows.push_back({"retrieval recall (a gold answer in the subgraph)", fmt(r.retrieval_recall), "", "",
+                    std::to_string(r.entity_questions)});
+    print_table({"figure", "grappi", "baseline: neighbours, random", "baseline: neighbours by score", "questions"}, rows);
+    rows.clear();
+    std::vector<std::vector<std::string>> intents;
+    for (const QaIntentFigures &x : r.by_intent)
+      intents.push_back({x.intent, std::to_string(x.answers.questions), fmt(x.answers.mrr), fmt(x.random.mrr),
+                         fmt(x.by_score.mrr), fmt(x.answers.hits_at_10), fmt(x.retrieval_recall)});
+    if (!intents.empty())
+      print_table({"intent (recognised)", "questions", "MRR", "random", "by score", "Hits@10", "retrieval recall"}, intents);
   }
   rows.push_back({"Hit (G-Retriever)", fmt(r.hit), std::to_string(r.rows.size())});
   if (r.choice_questions) {
     rows.push_back({"accuracy (choice, true/false)", fmt(r.accuracy), std::to_string(r.choice_questions)});
+    rows.push_back({"baseline: the option or label most often right in the other questions", fmt(r.baseline_prior_accuracy),
+                    std::to_string(r.choice_questions)});
     rows.push_back({"undecided (counted wrong)", std::to_string(r.undecided), std::to_string(r.choice_questions)});
   }
   if (r.reference_questions) {
     rows.push_back({"ROUGE-1 F1", fmt(r.rouge_1), std::to_string(r.reference_questions)});
     rows.push_back({"ROUGE-L F1", fmt(r.rouge_l), std::to_string(r.reference_questions)});
   }
-  rows.push_back({"sentences supported", fmt(r.supported_share), ""});
-  rows.push_back({"sentences uncited", fmt(r.uncited_share), ""});
-  rows.push_back({"sentences unsupported", fmt(r.unsupported_share), ""});
+  rows.push_back({"questions naming an entity found", share(r.questions_with_entities, r.rows.size()), ""});
+  if (r.entities_expected) rows.push_back({"entities linked (of those the set names)", share(r.entities_linked, r.entities_expected), ""});
+  if (r.intents_expected) rows.push_back({"intents recognised (as the set says)", share(r.intents_recognised, r.intents_expected), ""});
+  if (r.model_sentences) {
+    rows.push_back({"model sentences supported", fmt(r.supported_share), std::to_string(r.model_sentences)});
+    rows.push_back({"model sentences uncited", fmt(r.uncited_share), std::to_string(r.model_sentences)});
+    rows.push_back({"model sentences unsupported", fmt(r.unsupported_share), std::to_string(r.model_sentences)});
+  }
+  if (r.extractive_sentences)
+    rows.push_back({"extractive sentences (not a model's)", std::to_string(r.extractive_sentences), ""});
   print_table({"figure", "value", "questions"}, rows);
   std::cout << r.rows.size() << " question(s) in " << fmt(r.seconds, 2) << " s; " << r.usage.model_calls << " model call(s), "
             << r.usage.cache_hits << " cache hit(s), " << r.usage.prompt_tokens + r.usage.completion_tokens << " token(s)";
@@ -175,9 +246,11 @@ void add_eval_qa(CLI::App &eval) {
   c->add_option("--max-context-tokens", a->o.ask.max_context_tokens, "Rough token budget of each context (0: none)");
   c->add_flag("--keep-question-entities", a->keep_question_entities, "Keep the entities a question names among its answers");
   c->add_flag("--no-repair", a->no_repair, "No turn asking the model to fix unsupported sentences");
+  add_intent_flags(c, a->o.ask, a->no_intents, a->no_model_intent);
   add_reader_flags(c, a->o.ask);
   add_chat_flags(c, a->m, "the best-ranked entities with their strongest edges, not a language model");
   c->add_option("--max-calls", a->o.ask.max_calls, "Model-call budget per question (0: none)");
+  c->add_option("--baseline-seed", a->o.seed, "Seed of the random neighbour baseline's order");
   c->add_flag("--no-cache", a->no_cache, "Neither read nor write the response cache");
   c->add_option("--json", a->json, "Write the summary as JSON ('-' for standard output)");
   c->add_option("--per-question", a->per_question, "Write each question's outcome as a JSON line ('-' for standard output)");

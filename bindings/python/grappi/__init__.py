@@ -172,7 +172,8 @@ class _AskOptions(ctypes.Structure):
                 ("max_calls", _size), ("max_tokens", _i64), ("use_cache", ctypes.c_int32), ("dry_run", ctypes.c_int32),
                 ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p),
                 ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p),
-                ("concurrency", _size), ("reader", ctypes.c_char_p), ("reader_name", ctypes.c_char_p)]
+                ("concurrency", _size), ("reader", ctypes.c_char_p), ("reader_name", ctypes.c_char_p),
+                ("intents", ctypes.c_int32), ("model_intent", ctypes.c_int32), ("intent_candidates", _size)]
 
 
 class _ReaderOptions(ctypes.Structure):
@@ -238,6 +239,8 @@ _cooc_build = _fn("grappi_graph_cooc_build_json", _status, ctypes.c_void_p, ctyp
 _ask_init = _fn("grappi_ask_options_init", _status, ctypes.POINTER(_AskOptions), ctypes.c_uint32)
 _ask = _fn("grappi_graph_ask_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_RetrieveOptions),
            ctypes.POINTER(_AskOptions), ctypes.POINTER(ctypes.c_void_p))
+_analyze_question = _fn("grappi_graph_analyze_question_json", _status, ctypes.c_void_p, ctypes.c_char_p,
+                        ctypes.POINTER(ctypes.c_void_p))
 _eval_qa = _fn("grappi_graph_eval_qa_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_RetrieveOptions),
                ctypes.POINTER(_AskOptions), _size, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p))
 _reader_init = _fn("grappi_reader_options_init", _status, ctypes.POINTER(_ReaderOptions), ctypes.c_uint32)
@@ -595,27 +598,36 @@ class Graph:
         return json.loads(_take_string(p))
 
     def _ask_options(self, mode, context, max_context_tokens, answers, repair, relations, llm, base_url, model,
-                     api_key_env, chat, use_cache, reader="prize", reader_name="gat"):
+                     api_key_env, chat, use_cache, reader="prize", reader_name="gat", intents=True, model_intent=True):
         r = _options("grappi_retrieve_options", _retrieve_init)
         r.mode = mode.encode()
         o = _options("grappi_ask_options", _ask_init)
         o.context, o.max_context_tokens, o.answers = context.encode(), max_context_tokens, answers
         o.repair, o.use_cache = 1 if repair else 0, 1 if use_cache else 0
         o.reader, o.reader_name = reader.encode(), reader_name.encode()
+        o.intents, o.model_intent = 1 if intents else 0, 1 if model_intent else 0
         o.relations = ",".join(relations).encode() if relations else None
         callback = _set_model(o, llm, base_url, model, api_key_env, chat)
         return r, o, callback
 
+    def analyze_question(self, question):
+        """What a question asks (a dict): its intent ("partners", "connects", "paths", "class",
+        "open"), topic, and the entities it names (node, id, name, the text and offset)."""
+        p = ctypes.c_void_p()
+        _check(_analyze_question(self._handle(), question.encode(), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
     def ask(self, question, mode="gretriever", context="evidence", max_context_tokens=4000, answers=10, repair=True,
             relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, use_cache=True,
-            reader="prize", reader_name="gat", html=None):
-        """A grounded answer (a dict: answer_entities, sentences with their citations' status, ...).
-        The callback's request "task" has "kind" "ask.answer". reader "gat": the stored graph
-        reader reader_name ranks the answer entities. html: a file to write the self-contained
-        HTML report to."""
+            reader="prize", reader_name="gat", html=None, intents=True, model_intent=True):
+        """A grounded answer (a dict: question_entities, intent, answer_entities, sentences with
+        their citations' status, ...). The callback's request "task" has "kind" "ask.answer" (or
+        "ask.intent" when the rules leave a question naming entities open and model_intent is on).
+        reader "gat": the stored graph reader reader_name ranks the answer entities. intents False:
+        every question is open (PCST). html: a file to write the self-contained HTML report to."""
         r, o, callback = self._ask_options(mode, context, max_context_tokens, answers, repair, relations, llm, base_url,
                                            model, api_key_env, chat, use_cache, reader,
-                                           reader_name)  # noqa: F841 - kept alive for the call
+                                           reader_name, intents, model_intent)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         if html is None:
             _check(_ask(self._handle(), question.encode(), ctypes.byref(r), ctypes.byref(o), ctypes.byref(p)))
@@ -629,12 +641,12 @@ class Graph:
 
     def eval_qa(self, questions, k=10, mode="gretriever", context="evidence", max_context_tokens=4000, repair=True,
                 relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None,
-                use_cache=True, reader="prize", reader_name="gat"):
-        """Answers a question set (JSON lines or KG-RAG CSV text) and scores the answers: (summary dict,
-        list of per-question dicts)."""
+                use_cache=True, reader="prize", reader_name="gat", intents=True, model_intent=True):
+        """Answers a question set (JSON lines or KG-RAG CSV text) and scores the answers: (summary dict
+        with the baselines and the figures per intent, list of per-question dicts)."""
         r, o, callback = self._ask_options(mode, context, max_context_tokens, 10, repair, relations, llm, base_url,
                                            model, api_key_env, chat, use_cache, reader,
-                                           reader_name)  # noqa: F841 - kept alive for the call
+                                           reader_name, intents, model_intent)  # noqa: F841 - kept alive for the call
         p, rows = ctypes.c_void_p(), ctypes.c_void_p()
         _check(_eval_qa(self._handle(), questions.encode(), ctypes.byref(r), ctypes.byref(o), k, ctypes.byref(p),
                         ctypes.byref(rows)))

@@ -199,10 +199,21 @@ class GraphTest(unittest.TestCase):
             self.g.retrieve("kinase", pruning="fastest")
         with self.assertRaises(grappi.Error):
             self.g.embed(embedder="nonsense")
+        # What a question asks: its entities in any case and spelling, its intent.
+        q = self.g.analyze_question("Which kinases interact with Swi6p?")
+        self.assertEqual((q["intent"], q["topic"]), ("class", "kinases"))
+        self.assertEqual([(e["name"], e["text"], e["offset"]) for e in q["entities"]], [("SWI6", "Swi6p", 28)])
+        self.assertEqual(self.g.analyze_question("What connects cdc28 and CLN2?")["intent"], "connects")
+        with self.assertRaises(grappi.Error):
+            self.g.analyze_question(" ")
+        a = self.g.ask("Which proteins interact with cdc28?")
+        self.assertEqual(a["intent"]["intent"], "partners")
+        self.assertEqual([e["name"] for e in a["question_entities"]], ["CDC28"])
+        self.assertTrue(all(e["name"] != "CDC28" for e in a["answer_entities"]))
         # A grounded answer (offline), then a Python model citing an id the context did not hold.
         a = self.g.ask("Which cyclin-dependent kinases drive the cell cycle?")
         self.assertTrue(a["offline"] and a["answer_entities"] and a["sentences"])
-        self.assertTrue(all(s["status"] == "supported" for s in a["sentences"]))
+        self.assertTrue(all(s["status"] == "extractive" for s in a["sentences"]))
 
         def chat(request):
             return json.dumps({"sentences": [{"text": "Something [PMID:1].", "citations": []}]})

@@ -271,7 +271,7 @@ pub struct grappi_hypothesis_options {
     pub embedding_model: *const c_char,
 }
 
-pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 2;
+pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 3;
 #[repr(C)]
 pub struct grappi_ask_options {
     pub version: u32,
@@ -297,6 +297,10 @@ pub struct grappi_ask_options {
     // version 2
     pub reader: *const c_char,
     pub reader_name: *const c_char,
+    // version 3
+    pub intents: i32,
+    pub model_intent: i32,
+    pub intent_candidates: usize,
 }
 
 pub const GRAPPI_READER_OPTIONS_VERSION: u32 = 1;
@@ -445,6 +449,8 @@ extern "C" {
                                    opts: *const grappi_ask_options, out_json: *mut *mut c_char,
                                    out_html: *mut *mut c_char) -> grappi_status;
     pub fn grappi_report_html(view_json: *const c_char, out_html: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_analyze_question_json(g: *mut grappi_graph, question: *const c_char, out_json: *mut *mut c_char)
+        -> grappi_status;
     pub fn grappi_graph_complete_json(g: *mut grappi_graph, prefix: *const c_char, limit: usize,
                                       out_json: *mut *mut c_char) -> grappi_status;
 
@@ -526,7 +532,8 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
         "grappi_ask_options" => layout!(grappi_ask_options; version, context, max_context_tokens, answers,
                                         keep_question_entities, repair, relations, relation_weights, embedding_model,
                                         max_calls, max_tokens, use_cache, dry_run, llm, base_url, model, api_key_env, chat,
-                                        user_data, concurrency, reader, reader_name),
+                                        user_data, concurrency, reader, reader_name, intents, model_intent,
+                                        intent_candidates),
         "grappi_reader_options" => layout!(grappi_reader_options; version, name, scope, epochs, layers, hidden, heads,
                                            head_hidden, dropout, learning_rate, weight_decay, batch, patience,
                                            valid_share, seed, threads),

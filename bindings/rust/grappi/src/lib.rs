@@ -460,6 +460,11 @@ pub struct AskOptions {
     /// How the answer entities are ranked: "prize" or "gat" (the stored graph reader `reader_name`).
     pub reader: String,
     pub reader_name: String,
+    /// Retrieve for the question's intent (partners, connects, paths, class); false: every
+    /// question is open (PCST).
+    pub intents: bool,
+    /// Ask the model (not the offline one) for the intent when the rules leave a question open.
+    pub model_intent: bool,
 }
 
 impl Default for AskOptions {
@@ -475,6 +480,8 @@ impl Default for AskOptions {
             model: None,
             reader: "prize".into(),
             reader_name: "gat".into(),
+            intents: true,
+            model_intent: true,
         }
     }
 }
@@ -834,6 +841,8 @@ impl Graph {
         opts.answers = o.answers;
         opts.max_context_tokens = o.max_context_tokens;
         opts.repair = o.repair as i32;
+        opts.intents = o.intents as i32;
+        opts.model_intent = o.model_intent as i32;
         opts.llm = llm.as_ptr();
         if let Some(b) = base {
             opts.base_url = b.as_ptr();
@@ -842,8 +851,18 @@ impl Graph {
         Ok(opts)
     }
 
-    /// A grounded answer to a question (the subgraph by PCST in `o.mode`, every citation checked)
-    /// as the library's JSON: `answer_entities`, `sentences`, ... (README "Questions").
+    /// What a question asks, as the library's JSON: `intent` ("partners", "connects", "paths",
+    /// "class", "open"), `topic`, and the `entities` it names (node, id, name, text, offset).
+    pub fn analyze_question(&self, question: &str) -> Result<String> {
+        let q = cstring(question)?;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_analyze_question_json(self.h, q.as_ptr(), &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    /// A grounded answer to a question (retrieved for its intent, or by PCST in `o.mode` when it
+    /// is open; every citation checked) as the library's JSON: `question_entities`, `intent`,
+    /// `answer_entities`, `sentences`, ... (README "Questions").
     pub fn ask(&self, question: &str, o: &AskOptions) -> Result<String> {
         let (q, m, ctx, llm) = (cstring(question)?, cstring(&o.mode)?, cstring(&o.context)?, cstring(&o.llm)?);
         let base = o.base_url.as_deref().map(cstring).transpose()?;

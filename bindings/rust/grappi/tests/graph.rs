@@ -163,8 +163,11 @@ fn import_resolve_neighbors_retrieval() {
     assert!(sub.contains("\"objective\"") && sub.contains("\"seeds\""));
     assert!(g.retrieve_csv("kinase", "prize", grappi::EventOrder::Default).unwrap().starts_with("node_id,node_attr\n"));
     assert!(g.khop_json("cyclin-dependent kinase", 2, 1, 5).unwrap().contains("\"seeds\""));
+    let analysis = g.analyze_question("Which kinases interact with Swi6p?").unwrap();
+    assert!(analysis.contains("\"intent\":\"class\"") && analysis.contains("\"name\":\"SWI6\"") && analysis.contains("\"text\":\"Swi6p\""));
+    assert_eq!(g.analyze_question(" ").unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     let ask = g.ask("Which cyclin-dependent kinases drive the cell cycle?", &grappi::AskOptions::default()).unwrap();
-    assert!(ask.contains("\"answer_entities\"") && ask.contains("\"status\":\"supported\""));
+    assert!(ask.contains("\"answer_entities\"") && ask.contains("\"status\":\"extractive\"") && ask.contains("\"question_entities\""));
     let (summary, rows) =
         g.eval_qa("{\"question\": \"Which kinase drives the cell cycle?\", \"answers\": [\"CDC28\"]}\n", 5, &Default::default()).unwrap();
     assert!(summary.contains("\"mrr\"") && rows.lines().count() == 1);

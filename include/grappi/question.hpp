@@ -1,0 +1,112 @@
+// grappi/question.hpp — what a question asks: the knowledge base's entities it names (linked by the dictionary tagger
+// over the database's names and aliases, in any case, tolerant of punctuation, hyphens and Greek letters, yeast's
+// "Cdc28p", systematic names and ids) and its intent (partners of X; what connects A and B; paths between A and B; X's
+// partners of a class or topic; or an open question), recognised by rules, or by a language model for what the rules
+// leave open. ask() retrieves and ranks for the intent (docs: README "Questions").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "grappi/export.h"
+#include "grappi/knowledge_graph.hpp"
+
+namespace grappi {
+
+/// An entity of the knowledge base a question names.
+struct QuestionEntity {
+  int64_t node = 0;        ///< its node
+  std::string id;          ///< its external id
+  std::string name;        ///< its preferred name
+  std::string label;       ///< its label ("Protein", ...)
+  std::string text;        ///< the question's words that name it, as written
+  std::size_t offset = 0;  ///< where they start in the question, in bytes
+  std::size_t length = 0;  ///< their length in bytes
+  /// "unique" (one node has the name), "resolved" (several; see resolution), "ambiguous" (several and none preferred:
+  /// the best-ranked is used, the others are in alternatives), "id" (an identifier: a STRING, UniProt, Entrez or
+  /// database id).
+  std::string status;
+  /// How an ambiguous name was resolved: "organism" (the question's organism, else the database's dominant one),
+  /// "context" (edges to the question's other entities), "preferred_name"; empty otherwise.
+  std::string resolution;
+  std::vector<std::string> alternatives;  ///< ambiguous: the other candidates' external ids
+};
+
+/// What a question asks. The intents ask() retrieves for:
+///  - "partners": X's interaction partners ("Which proteins interact with X?"), ranked by edge score
+///    (relation-weighted);
+///  - "connects": what joins A and B ("What connects A and B?"): common partners ranked by their weaker edge, then
+///    the inner nodes of three-edge paths;
+///  - "paths": how A reaches B ("What is the path from A to B?"): the same ranking, the paths listed;
+///  - "class": X's partners of a class or topic ("Which kinases interact with X?", "Which proteins involved in DNA
+///    repair bind X?"): partners whose name, description, annotation or ontology terms say so first, then by edge
+///    score;
+///  - "open": anything else (no entity named, or no pattern): retrieval by PCST over the question's prizes, the
+///    question's entities kept in the subgraph.
+struct QuestionAnalysis {
+  std::string question;                  ///< as asked
+  std::vector<QuestionEntity> entities;  ///< the entities named, in question order
+  std::string intent = "open";           ///< see above
+  /// With intent "class": what the partners must be: a class ("kinases") or a topic ("DNA repair"), as the question
+  /// writes it; empty otherwise.
+  std::string topic;
+  /// "class" (a kind of protein: its head noun) or "topic" (a process, place or property).
+  std::string topic_kind;
+  /// A class implied by the verb ("phosphorylates" asks for kinases): the class word, else empty.
+  std::string implied_class;
+  /// An interaction the question restricts to ("physical" for "bind", "physically", "complex"; empty: any).
+  std::string interaction;
+  int64_t taxon = 0;             ///< the organism the question names ("human", "yeast"), 0: none
+  std::string source = "rules";  ///< who recognised the intent: "rules" or "model"
+  std::string rule;              ///< the rule that decided (for the record)
+  std::string model_error;       ///< the model's answer, when one was asked and not used: why
+};
+
+/// Options of QuestionAnalyzer.
+struct QuestionAnalyzerOptions {
+  /// Node labels whose names are linked (empty: every label but "OntologyTerm": questions name proteins, genes,
+  /// chemicals, diseases; ontology terms are topics).
+  std::vector<std::string> labels;
+  /// Organism preferred for ambiguous names when the question names none (0: the organism most of the database's
+  /// connected proteins are of).
+  int64_t taxon = 0;
+};
+
+/// Reads questions against one knowledge base. Building it reads the names (about a second for a quarter of a million
+/// aliases); analyze() is thread-safe, so build it once for many questions (evaluate_qa and train_reader do).
+class GRAPPI_CXX_API QuestionAnalyzer {
+ public:
+  /// Reads the database's names (the snapshot of now; later imports are not seen). The database must outlive the
+  /// analyzer.
+  explicit QuestionAnalyzer(const KnowledgeGraph &kg, QuestionAnalyzerOptions options = {});
+  ~QuestionAnalyzer();
+  QuestionAnalyzer(const QuestionAnalyzer &) = delete;
+  QuestionAnalyzer &operator=(const QuestionAnalyzer &) = delete;
+
+  /// The question's entities and its intent by rules. Error(invalid_argument) for an empty question.
+  QuestionAnalysis analyze(std::string_view question) const;
+  /// The question's entities alone.
+  std::vector<QuestionEntity> entities(std::string_view question) const;
+  /// The organism ambiguous names are resolved to when a question names none (0: none).
+  int64_t default_taxon() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The intents' names, in the order above.
+GRAPPI_CXX_API const std::vector<std::string> &question_intents();
+
+/// The analysis as JSON: {"intent", "source", "rule", "topic", "topic_kind", "implied_class", "interaction", "taxon",
+/// "entities": [{node, id, name, label, text, offset, length, status, resolution, alternatives}]}.
+GRAPPI_CXX_API nlohmann::json to_json(const QuestionAnalysis &analysis);
+/// One entity as JSON.
+GRAPPI_CXX_API nlohmann::json to_json(const QuestionEntity &entity);
+
+}  // namespace grappi
