@@ -30,6 +30,9 @@ annotations.
     python3 bench/make_string_questions.py data/4932.protein.physical.links.v12.0.txt.gz \
         data/4932.protein.info.v12.0.txt.gz --aliases data/4932.protein.aliases.v12.0.txt.gz > qa_yeast.jsonl
 
+--phrasings and --proteins split a set for training the graph reader: train on the dev
+phrasings of 80% of the proteins, test on the held-out phrasings of the other 20%.
+
 Each line: {"id", "question", "answers": [preferred names], "set", "intent", "phrasing",
 "entities", "written"}; "intent" is the intent the question asks as grappi names it (a topic
 question is of intent "class"; eval qa reports how often grappi recognised it), "set" which of
@@ -43,6 +46,7 @@ import json
 import random
 import re
 import sys
+import zlib
 
 DEV = {
     "partners": [
@@ -92,6 +96,58 @@ HELDOUT = {
     "topic": [
         "List partners of {X} that take part in {T}.",
         "Which {X} interactors function in {T}?",
+    ],
+}
+
+# Written after the rules, measured once and never used to change them (BENCHMARKS.md).
+FRESH = {
+    "partners": [
+        "Tell me which proteins {X} binds.",
+        "Which gene products are reported to associate with {X}?",
+        "Get the interactome of {X}.",
+        "What are {X}'s direct interactors?",
+        "{X} binding partners?",
+    ],
+    "connects": [
+        "Which proteins sit between {A} and {B} in the network?",
+        "What proteins do {A} and {B} share as partners?",
+        "Are there proteins that interact with {A} as well as {B}?",
+        "Name proteins connecting {A} with {B}.",
+    ],
+    "class": [
+        "Among {X}'s partners, which ones are {cls}?",
+        "Show the {cls} in {X}'s interaction neighbourhood.",
+        "Which {cls} does {X} interact with?",
+        "Find {cls} that bind to {X}.",
+    ],
+    "topic": [
+        "Which proteins that work in {T} does {X} bind?",
+        "Among the interactors of {X}, which are related to {T}?",
+    ],
+}
+
+# A second round, written after the first fresh round's two fixes; measured once.
+FRESH2 = {
+    "partners": [
+        "Please list every known interactor of {X}.",
+        "I need the proteins that {X} physically contacts.",
+        "What does {X} bind to?",
+        "Which proteins co-purify with {X}?",
+    ],
+    "connects": [
+        "Which partners do {A} and {B} have in common?",
+        "What links {A} to {B}?",
+        "Through which proteins are {A} and {B} connected?",
+        "Give the mutual interactors of {A} and {B}.",
+    ],
+    "class": [
+        "Does {X} interact with any {cls}? Name them.",
+        "Which {cls} associate with {X}?",
+        "Report the {cls} among {X} interactors.",
+    ],
+    "topic": [
+        "Which {X} partners participate in {T}?",
+        "What proteins involved in {T} bind {X}?",
     ],
 }
 
@@ -186,8 +242,13 @@ def main():
     ap.add_argument("--partner-score", type=float, default=900, help="gold partners of partners questions (0-1000)")
     ap.add_argument("--min-score", type=float, default=700, help="edges of the other intents' gold (0-1000)")
     ap.add_argument("--per-intent", type=int, default=60)
-    ap.add_argument("--phrasings", choices=["dev", "heldout", "all"], default="all")
+    ap.add_argument("--phrasings", choices=["dev", "heldout", "all", "fresh", "fresh2"], default="all",
+                    help="fresh, fresh2: phrasings written after the rules, each round measured once (BENCHMARKS.md)")
     ap.add_argument("--intents", default="partners,connects,class,topic")
+    ap.add_argument("--proteins", choices=["all", "train", "test"], default="all",
+                    help="split by protein: the questions whose first protein falls in the test share (a stable hash of "
+                         "its name) or the others")
+    ap.add_argument("--test-share", type=float, default=0.2)
     ap.add_argument("--seed", type=int, default=11)
     a = ap.parse_args()
 
@@ -204,14 +265,18 @@ def main():
     # Names that several proteins share are no way to ask about one of them.
     name_count = collections.Counter(n.lower() for n in name.values())
     askable = [p for p in proteins if name_count[name[p].lower()] == 1 and not re.fullmatch(r"[0-9.]+", name[p])]
+    in_test = lambda p: zlib.crc32(name[p].encode()) % 1000 < a.test_share * 1000
+    first = askable if a.proteins == "all" else [p for p in askable if in_test(p) == (a.proteins == "test")]
     styles = ["upper", "lower", "capital"] + (["yeast"] if proteins and proteins[0].startswith("4932.") else []) + (
         ["systematic"] if systematic else [])
-    phr = {"dev": [DEV], "heldout": [HELDOUT], "all": [DEV, HELDOUT]}[a.phrasings]
+    first_set = set(first)
+    phr = {"dev": [DEV], "heldout": [HELDOUT], "all": [DEV, HELDOUT], "fresh": [FRESH], "fresh2": [FRESH2]}[a.phrasings]
     wanted = a.intents.split(",")
     out = []
 
     def phrasing(intent):
-        pool = [(("dev" if p is DEV else "heldout"), i, t) for p in phr for i, t in enumerate(p[intent])]
+        group = {id(DEV): "dev", id(HELDOUT): "heldout", id(FRESH): "fresh", id(FRESH2): "fresh2"}
+        pool = [(group[id(p)], i, t) for p in phr for i, t in enumerate(p[intent])]
         return rng.choice(pool)
 
     def style_of(p):
@@ -232,7 +297,7 @@ def main():
                     "written": shown})
 
     if "partners" in wanted:
-        pool = [p for p in askable if any(s >= a.partner_score for s in partners[p].values())]
+        pool = [p for p in first if any(s >= a.partner_score for s in partners[p].values())]
         for p in rng.sample(pool, min(a.per_intent, len(pool))):
             emit("partners", [q for q, s in partners[p].items() if s >= a.partner_score], {}, {"X": p})
     if "connects" in wanted:
@@ -244,6 +309,8 @@ def main():
             if len(strong) < 2:
                 continue
             x, y = rng.sample(strong, 2)
+            if x not in first_set:
+                continue
             common = [c for c in partners[x] if partners[x][c] >= a.min_score and partners[y].get(c, 0) >= a.min_score
                       and c not in (x, y)]
             if 1 <= len(common) <= 15 and (x, y) not in pairs and (y, x) not in pairs:
@@ -251,7 +318,7 @@ def main():
                 emit("connects", common, {}, {"A": x, "B": y})
     if "class" in wanted and ec:
         items = []
-        for p in askable:
+        for p in first:
             strong = [q for q, s in partners[p].items() if s >= a.min_score]
             for plural, member in CLASSES:
                 members = [q for q in strong if any(member(e) for e in ec.get(q, ()))]
@@ -266,7 +333,7 @@ def main():
             emit("class", members, {"cls": plural}, {"X": p})
     if "topic" in wanted:
         items = []
-        for p in askable:
+        for p in first:
             strong = [q for q, s in partners[p].items() if s >= a.min_score]
             for t in TOPICS:
                 members = [q for q in strong if t.lower() in annotation.get(q, "").lower()]

@@ -197,7 +197,8 @@ struct Versions<grappi_ask_options> {
 template <>
 struct Versions<grappi_reader_options> {
   static constexpr const char *name = "grappi_reader_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_reader_options, threads)};
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_reader_options, threads),
+                                        GRAPPI_FIELD_END(grappi_reader_options, max_nodes)};
   static grappi_reader_options defaults() { return GRAPPI_READER_OPTIONS_INIT; }
 };
 template <>
@@ -1313,6 +1314,7 @@ grappi_status grappi_graph_train_reader_json(grappi_graph *g, const char *train,
     t.gat.valid_share = o.valid_share;
     t.gat.seed = o.seed;
     t.gat.threads = o.threads;
+    t.max_nodes = o.max_nodes;
     *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::train_reader(kg, train_set, valid_set, t))));
     return GRAPPI_OK;
   });
@@ -1329,7 +1331,8 @@ grappi_status grappi_graph_reader_scores_json(grappi_graph *g, const char *quest
     const grappi::AskOptions a = ask_options(retrieve, read_options(ask, fn), fn);
     const grappi::GatReader reader = grappi::GatReader::load(kg, a.reader_name);
     const std::string scope = reader.info().value("scope", "subgraph");
-    const grappi::ReaderGraph graph = grappi::reader_graph(kg, q, a, scope);
+    const grappi::ReaderGraph graph =
+        grappi::reader_graph(kg, q, a, scope, nullptr, reader.info().value("max_nodes", std::size_t{0}));
     *out_json = copy_out(grappi::dump_json(grappi::reader_scores_json(kg, graph, reader.score(graph), a.reader_name, scope)));
     return GRAPPI_OK;
   });

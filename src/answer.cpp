@@ -391,7 +391,8 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
       throw Error(ErrorCode::invalid_argument, "ask: the graph reader '" + o.reader_name + "' was trained on embeddings of '" +
                                                    trained_on + "', the question is embedded with '" + vectors->model() +
                                                    "' (--embedding-model, or train the reader again)");
-    graph = detail::build_reader_graph(kg, q, vectors, r.retrieval, r.reader_scope, k.asked);
+    graph = detail::build_reader_graph(kg, q, vectors, r.retrieval, r.reader_scope, k.asked,
+                                       reader->info().value("max_nodes", std::size_t{0}));
     if (!graph.nodes.empty()) scores = reader->score(graph);
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) k.reader[graph.nodes[i].node] = scores[i];
     r.retrieval.base = {};

@@ -89,7 +89,7 @@ std::set<int64_t> nodes_named(const KnowledgeGraph &kg, const std::string &text)
 /// the intent's subgraph); `asked`: the entities the question names.
 ReaderGraph build_reader_graph(const KnowledgeGraph &kg, const std::vector<float> &question,
                                std::shared_ptr<const VectorIndex> vectors, const PcstRetrieval &retrieval,
-                               const std::string &scope, const std::vector<int64_t> &asked);
+                               const std::string &scope, const std::vector<int64_t> &asked, std::size_t max_nodes = 0);
 
 /// A question's retrieval: for its intent, or by PCST (the entities kept) when it is open or the
 /// intent found nothing.

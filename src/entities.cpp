@@ -157,6 +157,11 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   std::unordered_map<std::string, std::vector<uint32_t>> by_id;    // folded id-like alias -> node indices
   std::unordered_set<std::string> stop;
   std::size_t max_chars = 0, max_words = 1;
+  std::vector<std::string> sorted_keys;  // by_name's keys, sorted: whether a key begins some name
+  bool begins_a_name(const std::string &key) const {
+    const auto it = std::lower_bound(sorted_keys.begin(), sorted_keys.end(), key);
+    return it != sorted_keys.end() && it->compare(0, key.size(), key) == 0;
+  }
   std::shared_ptr<const GraphSnapshot> snapshot;
 
   std::vector<EntityMention> scan(std::string_view text) const;
@@ -262,6 +267,9 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
   }
   // (a name may be written in more words than stored: "NF kappa B" for "NFkappaB")
   m.max_words = std::min<std::size_t>(std::max<std::size_t>(m.max_words, 4), 8);
+  m.sorted_keys.reserve(m.by_name.size());
+  for (const auto &[key, hits] : m.by_name) m.sorted_keys.push_back(key);
+  std::sort(m.sorted_keys.begin(), m.sorted_keys.end());
   m.snapshot = snap;
 }
 
@@ -364,13 +372,14 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
       const std::string_view seen = text.substr(s, e + 1 - s);
       std::vector<EntityCandidate> cands;
       if (auto it = by_name.find(key); it != by_name.end()) {
+        bool stopped = false;
         if (stop.count(key)) {
           // A stop word counts only in capitals and naming a symbol ("SET", "CAT").
           bool symbol = false;
           for (uint32_t x : it->second) symbol = symbol || detail::symbol_like(entries[x].name);
-          if (!(symbol && seen.size() >= 3 && all_capitals(seen))) continue;
+          stopped = !(symbol && seen.size() >= 3 && all_capitals(seen));
         }
-        cands = candidates(it->second, seen);
+        if (!stopped) cands = candidates(it->second, seen);
       } else if (key.size() >= 3 && key.back() == 'p' && text[e] == 'p' && std::isalnum(static_cast<unsigned char>(text[e - 1]))) {
         // SGD's protein style: "Cdc28p", "Spr3p" for yeast proteins.
         if (auto stem = by_name.find(key.substr(0, key.size() - 1)); stem != by_name.end() && !stop.count(stem->first)) {
@@ -379,9 +388,12 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
                       cands.end());
         }
       }
-      if (cands.empty()) continue;
-      best = std::move(cands);
-      best_end = e + 1;
+      if (!cands.empty()) {
+        best = std::move(cands);
+        best_end = e + 1;
+      }
+      // (no name goes on from here: the longer keys cannot match either)
+      if (!begins_a_name(key)) break;
     }
     if (best.empty()) {
       ++s;

@@ -57,6 +57,35 @@ bool ends_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
 
+// The [begin, end) of each quoted part of a question ("..." or the typographic quotes), without
+// the quotation marks.
+std::vector<std::pair<std::size_t, std::size_t>> quoted_spans(std::string_view q) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  std::size_t open = std::string_view::npos;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const bool ascii = q[i] == '"';
+    const bool left = q.compare(i, 3, "\xE2\x80\x9C") == 0, right = q.compare(i, 3, "\xE2\x80\x9D") == 0;
+    if (!ascii && !left && !right) continue;
+    const std::size_t width = ascii ? 1 : 3;
+    if (open == std::string_view::npos && (ascii || left)) {
+      open = i + width;
+    } else if (open != std::string_view::npos && (ascii || right)) {
+      out.emplace_back(open, i);
+      open = std::string_view::npos;
+    }
+    i += width - 1;
+  }
+  return out;
+}
+
+// Whether [b, e) lies inside a quoted part that holds more than it: a term's words ("the KEGG
+// pathway "TNF signaling pathway"" names no protein TNF).
+bool inside_quoted_term(const std::vector<std::pair<std::size_t, std::size_t>> &quoted, std::size_t b, std::size_t e) {
+  return std::any_of(quoted.begin(), quoted.end(), [&](const auto &q) {
+    return b >= q.first && e <= q.second && (b > q.first || e < q.second);
+  });
+}
+
 bool modifier_of_class(std::string_view question, const EntityMention &m, const std::vector<EntityCandidate> &c) {
   const bool lower = std::none_of(m.text.begin(), m.text.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
   const bool long_name =
@@ -127,214 +156,28 @@ bool paths_cue(const std::string &w) {
 
 // Words that are neither a class nor a topic: question words, generic nouns, adverbs of confidence, grammar.
 bool filler(const std::string &w) {
-  static const std::unordered_set<std::string_view> s = {"what",
-                                                         "which",
-                                                         "who",
-                                                         "whom",
-                                                         "whose",
-                                                         "how",
-                                                         "list",
-                                                         "name",
-                                                         "names",
-                                                         "find",
-                                                         "show",
-                                                         "give",
-                                                         "tell",
-                                                         "identify",
-                                                         "return",
-                                                         "report",
-                                                         "retrieve",
-                                                         "me",
-                                                         "us",
-                                                         "please",
-                                                         "are",
-                                                         "is",
-                                                         "was",
-                                                         "were",
-                                                         "be",
-                                                         "been",
-                                                         "being",
-                                                         "there",
-                                                         "any",
-                                                         "among",
-                                                         "amongst",
-                                                         "the",
-                                                         "a",
-                                                         "an",
-                                                         "of",
-                                                         "with",
-                                                         "to",
-                                                         "for",
-                                                         "and",
-                                                         "or",
-                                                         "that",
-                                                         "those",
-                                                         "these",
-                                                         "this",
-                                                         "do",
-                                                         "does",
-                                                         "did",
-                                                         "can",
-                                                         "could",
-                                                         "would",
-                                                         "should",
-                                                         "may",
-                                                         "might",
-                                                         "known",
-                                                         "reported",
-                                                         "described",
-                                                         "documented",
-                                                         "all",
-                                                         "its",
-                                                         "their",
-                                                         "his",
-                                                         "her",
-                                                         "it",
-                                                         "they",
-                                                         "them",
-                                                         "in",
-                                                         "on",
-                                                         "by",
-                                                         "from",
-                                                         "into",
-                                                         "as",
-                                                         "at",
-                                                         "s",
-                                                         "protein",
-                                                         "proteins",
-                                                         "gene",
-                                                         "genes",
-                                                         "product",
-                                                         "products",
-                                                         "molecule",
-                                                         "molecules",
-                                                         "partner",
-                                                         "partners",
-                                                         "interactor",
-                                                         "interactors",
-                                                         "interactant",
-                                                         "interactants",
-                                                         "binder",
-                                                         "binders",
-                                                         "interaction",
-                                                         "interactions",
-                                                         "neighbor",
-                                                         "neighbors",
-                                                         "neighbour",
-                                                         "neighbours",
-                                                         "ones",
-                                                         "one",
-                                                         "other",
-                                                         "others",
-                                                         "physical",
-                                                         "physically",
-                                                         "direct",
-                                                         "directly",
-                                                         "functional",
-                                                         "functionally",
-                                                         "strong",
-                                                         "strongly",
-                                                         "strongest",
-                                                         "most",
-                                                         "top",
-                                                         "best",
-                                                         "main",
-                                                         "major",
-                                                         "key",
-                                                         "high",
-                                                         "highest",
-                                                         "confidence",
-                                                         "score",
-                                                         "scores",
-                                                         "evidence",
-                                                         "experimental",
-                                                         "experimentally",
-                                                         "validated",
-                                                         "reliable",
-                                                         "reliably",
-                                                         "significant",
-                                                         "also",
-                                                         "form",
-                                                         "forms",
-                                                         "formed",
-                                                         "forming",
-                                                         "complex",
-                                                         "complexes",
-                                                         "associate",
-                                                         "associates",
-                                                         "associated",
-                                                         "association",
-                                                         "network",
-                                                         "string",
-                                                         "database",
-                                                         "knowledge",
-                                                         "graph",
-                                                         "here",
-                                                         "together",
-                                                         "each",
-                                                         "every",
-                                                         "some",
-                                                         "many",
-                                                         "much",
-                                                         "more",
-                                                         "less",
-                                                         "than",
-                                                         "have",
-                                                         "has",
-                                                         "had",
-                                                         "not",
-                                                         "no",
-                                                         "yes",
-                                                         "if",
-                                                         "whether",
-                                                         "either",
-                                                         "which?",
-                                                         "answer",
-                                                         "question",
-                                                         "according",
-                                                         "data",
-                                                         "act",
-                                                         "acts",
-                                                         "work",
-                                                         "works",
-                                                         "together",
-                                                         "closely",
-                                                         "partnering",
-                                                         "interacting",
-                                                         "binding",
-                                                         "bound",
-                                                         "bind",
-                                                         "binds",
-                                                         "contact",
-                                                         "contacts",
-                                                         "via",
-                                                         "through",
-                                                         "about",
-                                                         "like",
-                                                         "such",
-                                                         "example",
-                                                         "e",
-                                                         "g",
-                                                         "i",
-                                                         "ie",
-                                                         "eg",
-                                                         "etc",
-                                                         "you",
-                                                         "your",
-                                                         "we",
-                                                         "our",
-                                                         "know",
-                                                         "see",
-                                                         "want",
-                                                         "need",
-                                                         "looking",
-                                                         "interested",
-                                                         "please",
-                                                         "kindly",
-                                                         "help",
-                                                         "possible",
-                                                         "currently",
-                                                         "overall"};
+  // clang-format off
+  static const std::unordered_set<std::string_view> s = {
+      "what", "which", "who", "whom", "whose", "how", "list", "name", "names", "find", "show", "give", "tell",
+      "identify", "return", "report", "retrieve", "me", "us", "please", "are", "is", "was", "were", "be", "been",
+      "being", "there", "any", "among", "amongst", "the", "a", "an", "of", "with", "to", "for", "and", "or", "that",
+      "those", "these", "this", "do", "does", "did", "can", "could", "would", "should", "may", "might", "known",
+      "reported", "described", "documented", "all", "its", "their", "his", "her", "it", "they", "them", "in", "on",
+      "by", "from", "into", "as", "at", "s", "protein", "proteins", "gene", "genes", "product", "products",
+      "molecule", "molecules", "partner", "partners", "interactor", "interactors", "interactant", "interactants",
+      "binder", "binders", "interaction", "interactions", "neighbor", "neighbors", "neighbour", "neighbours", "ones",
+      "one", "other", "others", "physical", "physically", "direct", "directly", "functional", "functionally",
+      "strong", "strongly", "strongest", "most", "top", "best", "main", "major", "key", "high", "highest",
+      "confidence", "score", "scores", "evidence", "experimental", "experimentally", "validated", "reliable",
+      "reliably", "significant", "also", "form", "forms", "formed", "forming", "complex", "complexes", "associate",
+      "associates", "associated", "association", "network", "string", "database", "knowledge", "graph", "here",
+      "together", "each", "every", "some", "many", "much", "more", "less", "than", "have", "has", "had", "not", "no",
+      "yes", "if", "whether", "either", "answer", "question", "according", "data", "act", "acts", "work",
+      "works", "together", "closely", "partnering", "interacting", "binding", "bound", "bind", "binds", "contact",
+      "contacts", "via", "through", "about", "like", "such", "example", "e", "g", "i", "ie", "eg", "etc", "you",
+      "your", "we", "our", "know", "see", "want", "need", "get", "fetch", "obtain", "provide", "display", "looking", "interested", "please", "kindly", "help",
+      "possible", "currently", "overall"};
+  // clang-format on
   return s.count(w) > 0 || organism_words().count(w) > 0 ||
          std::all_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
@@ -480,7 +323,7 @@ std::vector<QuestionEntity> QuestionAnalyzer::entities(std::string_view question
         std::any_of(token.begin(), token.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
     const bool number =
         std::all_of(token.begin(), token.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
-    if (token.size() >= (number ? 5u : 4u) && digit && !named(i, end)) {
+    if (token.size() >= (number ? 5u : 4u) && digit && !named(i, end) && !inside_quoted_term(quoted_spans(question), i, end)) {
       std::vector<EntityCandidate> by_id = m.tagger->by_id(token);
       if (by_id.empty())
         if (const auto node = m.kg->node_by_external_id(token)) {
@@ -511,9 +354,10 @@ std::vector<QuestionEntity> QuestionAnalyzer::entities(std::string_view question
     return std::any_of(id_spans.begin(), id_spans.end(),
                        [&](const auto &span) { return x.offset < span.second && span.first < x.offset + x.length; });
   };
+  const auto quoted = quoted_spans(question);
   for (EntityMention &mention : mentions) {
     auto &c = mention.candidates;
-    if (c.empty() || in_id(mention)) continue;
+    if (c.empty() || in_id(mention) || inside_quoted_term(quoted, mention.offset, mention.offset + mention.length)) continue;
     // A description several proteins share ("cyclin-dependent kinase") names a class, not one of them.
     const bool described = std::all_of(c.begin(), c.end(), [](const EntityCandidate &x) {
       return x.source != "name" && x.matched.find(' ') != std::string::npos;
@@ -640,8 +484,13 @@ void detail::recognise_intent(QuestionAnalysis &a) {
     } else {
       a.rule = "two entities, no word of paths, joins or interaction";
     }
-    // "Does A bind B?": a question about one interaction, not what joins them.
-    if (a.intent == "connects" && !connects && !w.empty() &&
+    // "Does A bind B?": a question about one interaction, not what joins them ("Are there
+    // proteins that bind A and B?" asks for proteins).
+    const bool asks_for_entities = std::any_of(w.begin(), w.end(), [](const std::string &x) {
+      return x == "proteins" || x == "genes" || x == "partners" || x == "interactors" || x == "which" || x == "what" ||
+             x == "who" || x == "any" || x == "ones";
+    });
+    if (a.intent == "connects" && !connects && !asks_for_entities && !w.empty() &&
         (w[0] == "does" || w[0] == "do" || w[0] == "is" || w[0] == "are" || w[0] == "can")) {
       a.intent = "open";
       a.rule = "a yes/no question about two entities";
@@ -681,6 +530,15 @@ void detail::recognise_intent(QuestionAnalysis &a) {
     a.topic_kind = !rest.empty() && plural_noun(rest.back()) ? "class" : "topic";
   }
   for (const std::string &x : rest) a.topic += (a.topic.empty() ? "" : " ") + x;
+  // A quoted term that names no entity is the topic as written ("involved in "DNA repair"").
+  for (const auto &[b, e] : quoted_spans(a.question)) {
+    const bool entity = std::any_of(a.entities.begin(), a.entities.end(),
+                                    [&](const QuestionEntity &x) { return x.offset >= b && x.offset + x.length <= e; });
+    if (entity || e <= b) continue;
+    a.topic = trim_copy(a.question.substr(b, e - b));
+    a.topic_kind = "topic";
+    break;
+  }
   if (a.topic.empty()) a.topic_kind.clear();
   if (!a.topic.empty() || !a.implied_class.empty()) {
     a.intent = "class";

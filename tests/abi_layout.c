@@ -216,6 +216,7 @@ int main(void) {
   FIELD(grappi_reader_options, valid_share);
   FIELD(grappi_reader_options, seed);
   FIELD(grappi_reader_options, threads);
+  FIELD(grappi_reader_options, max_nodes);
   end();
 
   BEGIN(grappi_retrieve_options);

@@ -152,6 +152,14 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK((ao.model_intent != 0) == aopts.model_intent);
   CHECK(ao.intent_candidates == aopts.intent_candidates);
 
+  const grappi_reader_options rdo = GRAPPI_READER_OPTIONS_INIT;
+  const grappi::ReaderTrainOptions ropts;
+  CHECK(std::string(rdo.scope) == ropts.scope);
+  CHECK(std::string(rdo.name) == ropts.name);
+  CHECK(rdo.epochs == ropts.gat.epochs);
+  CHECK(rdo.hidden == ropts.gat.hidden);
+  CHECK(rdo.max_nodes == ropts.max_nodes);
+
   const grappi_hypothesis_options ho = GRAPPI_HYPOTHESIS_OPTIONS_INIT;
   const grappi::HypothesisOptions hopts;
   CHECK(std::vector<std::string>{ho.relations} == hopts.relations);

@@ -403,5 +403,47 @@ TEST_CASE("train_reader refuses questions whose answers its subgraphs never hold
                        grappi::Error);
   o.scope = "everything";
   CHECK_THROWS_WITH_AS(grappi::train_reader(*b.kg, qs, {}, o), doctest::Contains("\"subgraph\" or \"base\""), grappi::Error);
+  o.scope = "base";
+  o.min_kept_share = 1.5;
+  CHECK_THROWS_WITH_AS(grappi::train_reader(*b.kg, qs, {}, o), doctest::Contains("min_kept_share"), grappi::Error);
   CHECK(grappi::stored_readers(*b.kg).empty());
+}
+
+TEST_CASE("train_reader says how many questions it kept and warns when it kept too few") {
+  BindingKb b;
+  // Eight questions, five of them with answers no subgraph holds: kept 3 of 8, below half.
+  std::vector<grappi::QaQuestion> qs(b.questions.begin(), b.questions.begin() + 8);
+  for (std::size_t i = 3; i < qs.size(); ++i) qs[i].answers = {"no such protein"};
+  grappi::ReaderTrainOptions o;
+  o.scope = "base";
+  o.gat = small();
+  o.gat.epochs = 2;
+  o.gat.valid_share = 0;
+  const grappi::ReaderTraining t = grappi::train_reader(*b.kg, qs, {}, o);
+  CHECK(t.train_kept == 3);
+  CHECK(t.skipped == 5);
+  CHECK(t.kept_share == doctest::Approx(3.0 / 8.0));
+  REQUIRE(t.warnings.size() == 2);
+  CHECK(t.warnings[0].find("only 3 of 8 questions") == 0);
+  CHECK(t.warnings[1].find("trained on 3 question(s)") == 0);
+  const auto stored = grappi::stored_readers(*b.kg);
+  REQUIRE(stored.size() == 1);
+  CHECK(stored[0]["info"]["training"]["kept_share"] == doctest::Approx(3.0 / 8.0));
+  CHECK(stored[0]["info"]["training"]["warnings"].size() == 2);
+  CHECK(stored[0]["info"]["max_nodes"] == 400);
+  // The validation MRR over every validation question counts the left-out ones as misses.
+  grappi::ReaderTrainOptions v = o;
+  v.gat.valid_share = 0.2;
+  v.name = "with-valid";
+  std::vector<grappi::QaQuestion> valid(b.questions.begin() + 8, b.questions.begin() + 12);
+  valid[0].answers = {"no such protein"};
+  const grappi::ReaderTraining tv = grappi::train_reader(*b.kg, qs, valid, v);
+  CHECK(tv.valid_kept == 3);
+  REQUIRE(tv.report.best_epoch > 0);
+  CHECK(tv.valid_mrr_all == doctest::Approx(tv.report.epochs[tv.report.best_epoch - 1].valid_mrr * 3.0 / 4.0));
+  // A cap on the nodes read: every subgraph at most that many nodes.
+  grappi::AskOptions ask;
+  const grappi::ReaderGraph capped = grappi::reader_graph(*b.kg, qs[0].question, ask, "base", nullptr, 3);
+  CHECK(capped.nodes.size() <= 3);
+  CHECK(std::any_of(capped.nodes.begin(), capped.nodes.end(), [](const grappi::ReaderNode &n) { return n.asked; }));
 }

@@ -924,7 +924,7 @@ GRAPPI_API grappi_status grappi_graph_eval_qa_json(grappi_graph *g, const char *
 /* ---- the graph reader -------------------------------------------------------------------- */
 
 /** The current version of ::grappi_reader_options (the library accepts 1 to this). */
-#define GRAPPI_READER_OPTIONS_VERSION 1
+#define GRAPPI_READER_OPTIONS_VERSION 2
 /** Options of grappi_graph_train_reader_json() (README "The graph reader"). */
 typedef struct grappi_reader_options {
   uint32_t version;       /**< #GRAPPI_READER_OPTIONS_VERSION */
@@ -943,10 +943,13 @@ typedef struct grappi_reader_options {
   double valid_share;     /**< share of the training questions that validates without a validation set, default 0.2 */
   uint64_t seed;          /**< default 1: the same seed, the same reader */
   uint32_t threads;       /**< questions in parallel, default 0 (all cores) */
+  /* version 2 */
+  size_t max_nodes;       /**< nodes per subgraph at most, default 400 (0: all): the question's entities and the
+                               selection first, then the nearest to the seeds; stored with the reader */
 } grappi_reader_options;
 /** The defaults of ::grappi_reader_options, as an initializer. */
 #define GRAPPI_READER_OPTIONS_INIT                                                                                     \
-  {GRAPPI_READER_OPTIONS_VERSION, "gat", "subgraph", 60, 2, 64, 4, 32, 0.1, 0.003, 0.0, 8, 10, 0.2, 1, 0}
+  {GRAPPI_READER_OPTIONS_VERSION, "gat", "subgraph", 60, 2, 64, 4, 32, 0.1, 0.003, 0.0, 8, 10, 0.2, 1, 0, 400}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_READER_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_reader_options_init(grappi_reader_options *opts, uint32_t version);

@@ -163,6 +163,14 @@ struct ReaderTrainOptions {
   /// subgraph the selection was made from: more of the answers, more nodes to rank). Stored
   /// with the reader; ask() scores the same way.
   std::string scope = "subgraph";
+  /// At most this many nodes per subgraph (0: all): the question's entities and the selection
+  /// first, then the base nodes nearest the seeds (fewest hops), then by prize and similarity.
+  /// Gold answers the cap leaves out leave the question out of training (counted). Stored with
+  /// the reader; ask() scores the same nodes.
+  std::size_t max_nodes = 400;
+  /// Below this share of the questions with a gold answer in their subgraph, the training warns
+  /// (ReaderTraining::warnings).
+  double min_kept_share = 0.5;
   GatReaderOptions gat;           ///< the network and its training
   std::string name = "gat";       ///< stored under this name
   /// Called after each epoch (the CLI's progress).
@@ -179,13 +187,26 @@ struct ReaderTraining {
   std::size_t valid_questions = 0;   ///< validation questions read
   /// Questions left out: no gold answer among their subgraph's nodes (or not an entity question).
   std::size_t skipped = 0;
+  std::size_t train_kept = 0;    ///< training questions kept (a gold answer in their subgraph)
+  std::size_t valid_kept = 0;    ///< validation questions kept
+  /// Share of the questions kept (training and validation). The reader learns from those only:
+  /// retrieval's recall is its ceiling.
+  double kept_share = 0;
+  /// The best epoch's validation MRR counted over every validation question, those left out as
+  /// misses (ReaderEpoch::valid_mrr counts the kept ones only); with validation drawn from the
+  /// training questions, their kept share stands for the left-out ones.
+  double valid_mrr_all = 0;
+  /// Why the reader may not be worth its name: few questions kept, a small training set.
+  std::vector<std::string> warnings;
   std::string fingerprint;       ///< SHA-256 of the training and validation questions and options
 };
 
 /// The subgraph the reader reads for a question, retrieved as ask() retrieves it (`scope`
-/// "subgraph" or "base"); the retrieval itself in `retrieval` when given.
+/// "subgraph" or "base"; at most `max_nodes` nodes, 0: all, as ReaderTrainOptions::max_nodes);
+/// the retrieval itself in `retrieval` when given.
 GRAPPI_CXX_API ReaderGraph reader_graph(const KnowledgeGraph &kg, const std::string &question, const AskOptions &options,
-                                        const std::string &scope = "subgraph", PcstRetrieval *retrieval = nullptr);
+                                        const std::string &scope = "subgraph", PcstRetrieval *retrieval = nullptr,
+                                        std::size_t max_nodes = 0);
 
 /// Builds the examples of entity questions (gold answers resolved by id, name or alias; those
 /// not among the subgraph's nodes left out, as are questions left without any: counted in

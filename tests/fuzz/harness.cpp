@@ -14,6 +14,7 @@
 
 #include "answer_impl.hpp"
 #include "grappi/grappi.hpp"
+#include "question_impl.hpp"
 
 namespace grappi_fuzz {
 
@@ -211,6 +212,47 @@ void hypothesis_with(std::string_view input) {
   (void)grappi::to_markdown(r);
 }
 
+// What a question asks: entities inside the text at the offsets they claim, an intent of the
+// five, the JSON always writable.
+void question_with(std::string_view input) {
+  static const grappi::QuestionAnalyzer analyzer(*model_kb().kg);
+  grappi::QuestionAnalysis a;
+  try {
+    a = analyzer.analyze(input);
+  } catch (const grappi::Error &) {
+    return;  // (an empty question)
+  }
+  const auto &intents = grappi::question_intents();
+  if (std::find(intents.begin(), intents.end(), a.intent) == intents.end()) broken("an intent " + a.intent);
+  for (const grappi::QuestionEntity &e : a.entities) {
+    if (e.offset > input.size() || e.length > input.size() - e.offset) broken("an entity outside the question");
+    if (input.substr(e.offset, e.length) != e.text) broken("an entity's text is not the question's at its offset");
+    if (!model_kb().kg->node(e.node)) broken("an entity that is no node");
+  }
+  if ((a.intent == "connects" || a.intent == "paths") && a.entities.size() < 2) broken(a.intent + " with one entity");
+  if (a.intent != "open" && a.entities.empty()) broken(a.intent + " without an entity");
+  (void)grappi::dump_json(grappi::to_json(a));
+}
+
+// A model's reading of a question's intent: taken only when it holds up, else nothing changes.
+void model_intent_with(std::string_view input) {
+  static const grappi::QuestionAnalysis rules = [] {
+    const grappi::QuestionAnalyzer analyzer(*model_kb().kg);
+    return analyzer.analyze("Tell me about AKT1 and MTOR in growth signalling.");
+  }();
+  grappi::QuestionAnalysis a = rules;
+  std::string error;
+  if (grappi::detail::apply_model_intent(a, input, error)) {
+    if (a.source != "model") broken("a model's intent not marked as the model's");
+    if (a.entities.size() != rules.entities.size()) broken("a model's intent changed the entities found");
+    if (a.intent == "class" && a.topic.empty()) broken("class without a topic");
+  } else {
+    if (error.empty()) broken("a refused intent without a reason");
+    if (a.intent != rules.intent || a.source != "rules" || a.entities.size() != rules.entities.size())
+      broken("a refused intent changed the analysis");
+  }
+}
+
 using Body = std::function<void(std::string_view)>;
 
 const std::map<std::string, Body> &bodies() {
@@ -260,6 +302,8 @@ const std::map<std::string, Body> &bodies() {
          const grappi::detail::ParsedAnswer a = grappi::detail::parse_answer(s);
          if (a.ok && a.sentences.empty()) broken("an answer parsed into no sentence");
        }},
+      {"question_analysis", question_with},
+      {"model_intent_answer", model_intent_with},
   };
   return b;
 }

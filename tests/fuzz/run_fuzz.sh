@@ -19,6 +19,7 @@ dict_of() {
     import_cx2 | import_jsonl | documents_bioc_json | documents_jsonl | qa_questions | model_*) echo json ;;
     documents_bioc_xml | documents_ppi_xml) echo xml ;;
     documents_pubtator) echo pubtator ;;
+    question_analysis) echo question ;;
     import_*) echo tsv ;;
     *) echo "" ;;
   esac

@@ -15,7 +15,7 @@ struct TrainReaderArgs {
   std::string db, train, valid, json;
   RetrievalArgs r;
   ReaderTrainOptions o;
-  bool list = false, quiet = false;
+  bool list = false, quiet = false, no_intents = false;
 };
 
 void list_readers(const TrainReaderArgs &a) {
@@ -27,14 +27,22 @@ void list_readers(const TrainReaderArgs &a) {
   for (const auto &r : readers) {
     const auto &info = r.value("info", nlohmann::json::object());
     const auto &training = info.value("training", nlohmann::json::object());
+    const auto count = [&](const char *k) { return std::to_string(training.value(k, std::size_t{0})); };
+    // (readers stored before the kept share was recorded show "?")
+    const bool kept = training.contains("kept_share");
     rows.push_back({r.value("name", ""), info.value("scope", "?"), info.value("embedding_model", "?"),
-                    std::to_string(training.value("questions", 0)), fmt(training.value("valid_mrr", 0.0)),
-                    r.value("created_at", "")});
+                    count("questions") + " + " + count("valid_questions"),
+                    kept ? count("train_kept") + " + " + count("valid_kept") + " (" + fmt(training.value("kept_share", 0.0), 2) + ")"
+                         : "?",
+                    count("train_examples") + " / " + count("valid_examples"), fmt(training.value("valid_mrr", 0.0)),
+                    kept ? fmt(training.value("valid_mrr_all", 0.0)) : "?", r.value("created_at", "")});
   }
   if (rows.empty())
     std::cout << "no graph reader stored (train one with grappi train-reader)\n";
   else
-    print_table({"name", "scope", "embedding model", "questions", "valid MRR", "stored"}, rows);
+    print_table({"name", "scope", "embedding model", "questions (train + valid)", "kept (share)", "split (train / valid)",
+                 "valid MRR (kept)", "valid MRR (all)", "stored"},
+                rows);
 }
 
 void run(TrainReaderArgs &a) {
@@ -46,6 +54,7 @@ void run(TrainReaderArgs &a) {
   ReaderTrainOptions o = a.o;
   o.ask.retrieval = retrieval_options(a.r);
   o.ask.embedding_model = a.r.model;
+  o.ask.intents = !a.no_intents;
   ProgressBar bar;
   o.progress_examples = [&bar](std::size_t done, std::size_t total) {
     bar("subgraphs", done, total, std::to_string(done) + "/" + std::to_string(total));
@@ -62,11 +71,15 @@ void run(TrainReaderArgs &a) {
   };
   const ReaderTraining t = train_reader(g, train, valid, o);
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(t), 2) + "\n");
+  for (const std::string &w : t.warnings) std::cerr << "warning: " << w << "\n";
   if (!talk) return;
   std::cout << "reader '" << o.name << "' stored: " << t.report.train_examples << " training and " << t.report.valid_examples
-            << " validation subgraph(s), " << t.skipped << " question(s) left out (no gold answer among their "
-            << o.scope << " nodes); best epoch " << t.report.best_epoch << " of " << t.report.epochs.size() << "; "
-            << t.report.parameters << " parameters; " << fmt(t.report.seconds, 1) << " s\n";
+            << " validation subgraph(s); kept " << t.train_kept + t.valid_kept << " of "
+            << t.train_questions + t.valid_questions << " question(s) (" << fmt(t.kept_share, 2) << "), " << t.skipped
+            << " left out (no gold answer among their " << o.scope << " nodes); best epoch " << t.report.best_epoch
+            << " of " << t.report.epochs.size() << ", validation MRR " << fmt(t.valid_mrr_all)
+            << " over every validation question; " << t.report.parameters << " parameters; " << fmt(t.report.seconds, 1)
+            << " s\n";
 }
 
 }  // namespace
@@ -82,6 +95,11 @@ void add_train_reader(CLI::App &app) {
   c->add_option("--scope", a->o.scope,
                 "The nodes scored: subgraph (the PCST selection, G-Retriever's) or base (the k-hop subgraph it was chosen from)")
       ->check(CLI::IsMember({"subgraph", "base"}));
+  c->add_option("--max-nodes", a->o.max_nodes,
+                "Nodes per subgraph at most (0: all): the question's entities and the selection first, then the "
+                "nearest to the seeds, by prize and similarity");
+  c->add_flag("--no-intents", a->no_intents,
+              "Retrieve every question as an open one (PCST and its k-hop base), not for its intent");
   add_retrieval_flags(c, a->r, "--embedding-model");
   GatReaderOptions &n = a->o.gat;
   c->add_option("--epochs", n.epochs, "Epochs at most")->check(CLI::Range(1, 100000));

@@ -181,7 +181,7 @@ class _ReaderOptions(ctypes.Structure):
                 ("layers", _size), ("hidden", _size), ("heads", _size), ("head_hidden", _size),
                 ("dropout", ctypes.c_double), ("learning_rate", ctypes.c_double), ("weight_decay", ctypes.c_double),
                 ("batch", _size), ("patience", _size), ("valid_share", ctypes.c_double), ("seed", ctypes.c_uint64),
-                ("threads", ctypes.c_uint32)]
+                ("threads", ctypes.c_uint32), ("max_nodes", _size)]
 
 
 class _PcstOptions(ctypes.Structure):
@@ -655,14 +655,15 @@ class Graph:
 
     def train_reader(self, train, valid=None, mode="gretriever", seeds=10, topk=3, scope="subgraph", name="gat",
                      epochs=60, layers=2, hidden=64, heads=4, dropout=0.1, learning_rate=0.003, patience=10, seed=1,
-                     threads=0):
+                     threads=0, max_nodes=400):
         """Trains the graph reader on question sets (JSON lines text {question, answers}) and stores it
-        as name; returns the training report (a dict: epochs, best_epoch, ...)."""
+        as name; returns the training report (a dict: epochs, best_epoch, kept_share, warnings, ...)."""
         r = _options("grappi_retrieve_options", _retrieve_init)
         r.mode, r.seeds, r.topk = mode.encode(), seeds, topk
         o = _options("grappi_reader_options", _reader_init)
         o.name, o.scope, o.epochs, o.layers, o.hidden, o.heads = name.encode(), scope.encode(), epochs, layers, hidden, heads
         o.dropout, o.learning_rate, o.patience, o.seed, o.threads = dropout, learning_rate, patience, seed, threads
+        o.max_nodes = max_nodes
         p = ctypes.c_void_p()
         _check(_train_reader(self._handle(), train.encode(), valid.encode() if valid is not None else None,
                              ctypes.byref(r), None, ctypes.byref(o), ctypes.byref(p)))

@@ -303,7 +303,7 @@ pub struct grappi_ask_options {
     pub intent_candidates: usize,
 }
 
-pub const GRAPPI_READER_OPTIONS_VERSION: u32 = 1;
+pub const GRAPPI_READER_OPTIONS_VERSION: u32 = 2;
 #[repr(C)]
 pub struct grappi_reader_options {
     pub version: u32,
@@ -322,6 +322,8 @@ pub struct grappi_reader_options {
     pub valid_share: c_double,
     pub seed: u64,
     pub threads: u32,
+    // version 2
+    pub max_nodes: usize,
 }
 
 pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
@@ -536,7 +538,7 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                         intent_candidates),
         "grappi_reader_options" => layout!(grappi_reader_options; version, name, scope, epochs, layers, hidden, heads,
                                            head_hidden, dropout, learning_rate, weight_decay, batch, patience,
-                                           valid_share, seed, threads),
+                                           valid_share, seed, threads, max_nodes),
         "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
         "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
                                         net_worth, objective_before_improve, improve_rounds),
