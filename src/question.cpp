@@ -531,7 +531,8 @@ void detail::recognise_intent(QuestionAnalysis &a) {
   }
   for (const std::string &x : rest) a.topic += (a.topic.empty() ? "" : " ") + x;
   // A quoted term that names no entity is the topic as written ("involved in "DNA repair"").
-  for (const auto &[b, e] : quoted_spans(a.question)) {
+  for (const auto &span : quoted_spans(a.question)) {
+    const std::size_t b = span.first, e = span.second;
     const bool entity = std::any_of(a.entities.begin(), a.entities.end(),
                                     [&](const QuestionEntity &x) { return x.offset >= b && x.offset + x.length <= e; });
     if (entity || e <= b) continue;
