@@ -183,7 +183,8 @@ struct Versions<grappi_cooc_options> {
 template <>
 struct Versions<grappi_hypothesis_options> {
   static constexpr const char *name = "grappi_hypothesis_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_hypothesis_options, embedding_model)};
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_hypothesis_options, embedding_model),
+                                        GRAPPI_FIELD_END(grappi_hypothesis_options, fold_reorderings)};
   static grappi_hypothesis_options defaults() { return GRAPPI_HYPOTHESIS_OPTIONS_INIT; }
 };
 template <>
@@ -1140,8 +1141,48 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
     ho.use_cache = o.use_cache != 0;
     ho.embedding_weight = o.embedding_weight;
     if (o.embedding_model) ho.embedding_model = o.embedding_model;
+    ho.generic_intermediates = o.generic_intermediates != 0;
+    ho.max_intermediate_share = o.max_intermediate_share;
+    ho.fold_reorderings = o.fold_reorderings != 0;
+    if (!o.ranker || *o.ranker) ho.ranker = grappi::PathRanker::stored(kg, o.ranker ? o.ranker : "");
     const auto model = chat_model(o, fn);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::hypothesize(kg, *model, a, b, docs, ho))));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_train_ranker_json(grappi_graph *g, const char *corpus, const char *corpus_format, const char *name,
+                                             char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_train_ranker_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const auto docs = grappi::parse_documents(text(corpus, fn, "corpus"),
+                                              grappi::document_format(text_or(corpus_format, "detect", fn, "corpus_format")),
+                                              "corpus");
+    const std::string stored = text_or(name, grappi::PathRanker::kDefaultName, fn, "name");
+    const grappi::PathRankerTraining t = grappi::train_path_ranker(docs);
+    t.ranker.save(kg, stored);
+    *out_json = copy_out(grappi::dump_json(
+        nlohmann::json{{"name", stored}, {"training", t.ranker.info()}, {"weights", t.ranker.weights_json()}}));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_search_papers_json(grappi_graph *g, const char *query, size_t limit, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_search_papers_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string q = text(query, fn, "query");
+    nlohmann::json out = nlohmann::json::array();
+    for (const grappi::PaperHit &h : kg.search_papers(q, limit ? limit : 20))
+      out.push_back({{"key", h.key},     {"pmid", h.pmid},       {"doi", h.doi},     {"year", h.year},
+                     {"title", h.title}, {"snippet", h.snippet}, {"score", h.score}, {"document", h.document},
+                     {"dataset", h.dataset}});
+    *out_json = copy_out(grappi::dump_json(out));
     return GRAPPI_OK;
   });
 }

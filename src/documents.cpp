@@ -214,10 +214,12 @@ std::vector<Document> parse_pubtator(std::string_view s, const std::string &name
                                                          std::string(line.substr(0, 60)) + "'");
     if (!cur || f[0] != cur->pmid)
       throw Error(ErrorCode::parse, where + ": an annotation of PubMed id " + std::string(f[0]) + " outside that document's lines");
-    const bool numbers = f.size() >= 5 && !f[1].empty() && !f[2].empty() &&
-                         f[1].find_first_not_of("0123456789") == std::string_view::npos &&
+    const bool numbers = !f[1].empty() && !f[2].empty() && f[1].find_first_not_of("0123456789") == std::string_view::npos &&
                          f[2].find_first_not_of("0123456789") == std::string_view::npos;
     if (!numbers) continue;  // a relation line (PMID, type, id, id[, novelty]): not a mention
+    if (f.size() < 5)
+      throw Error(ErrorCode::parse, where + ": a mention line has PMID, start, end, text and type (tab-separated), found " +
+                                        std::to_string(f.size()) + " fields");
     std::size_t start = 0, end = 0;
     for (const auto &[text, value] : {std::pair{f[1], &start}, std::pair{f[2], &end}}) {
       const auto r = std::from_chars(text.data(), text.data() + text.size(), *value);
@@ -353,6 +355,30 @@ std::string Document::text() const {
   return out;
 }
 
+std::vector<std::string> concept_ids(std::string_view id, std::string_view type) {
+  // tmVar's variant ids use '|' inside one id ("p|SUB|V|173|L"): only ';' and ',' part them.
+  const std::string t = detail::lower_copy(type);
+  const bool variant = t.find("variant") != std::string::npos || t.find("mutation") != std::string::npos;
+  // PubTator 3 writes a variant's normalisation as key:value parts after its tmVar id
+  // ("tmVar:p|SUB|V|600|E;HGVS:p.V600E;VariantGroup:0;CorrespondingGene:673"): one concept, the first part.
+  if (variant && (id.find(";HGVS:") != std::string_view::npos || id.find(";VariantGroup:") != std::string_view::npos ||
+                  id.find(";CorrespondingGene:") != std::string_view::npos))
+    id = id.substr(0, id.find(';'));
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= id.size(); ++i) {
+    if (i < id.size() && !((id[i] == '|' && !variant) || id[i] == ';' || id[i] == ',')) continue;
+    std::string one = detail::trim_copy(id.substr(start, i - start));
+    start = i + 1;
+    // GNormPlus qualifies a gene id with its species: "26972(Tax:10090)".
+    if (const std::size_t tax = one.find("(Tax:"); tax != std::string::npos && one.back() == ')')
+      one = detail::trim_copy(one.substr(0, tax));
+    if (one.empty() || one == "-" || one == "-1") continue;
+    if (std::find(out.begin(), out.end(), one) == out.end()) out.push_back(one);
+  }
+  return out;
+}
+
 const char *to_string(DocumentFormat f) noexcept {
   switch (f) {
     case DocumentFormat::detect: return "detect";
@@ -411,6 +437,92 @@ std::vector<Document> parse_documents(std::string_view s, DocumentFormat format,
 std::vector<Document> read_documents(const std::string &path, DocumentFormat format) {
   const detail::WholeFile file = detail::read_whole_file(path);
   return parse_documents(file.text, format, path);
+}
+
+namespace {
+
+// An error of a part of a file parsed alone ("path:3: ..."), numbered as the whole file's line
+// (3 + the lines before the part).
+Error shifted(const Error &e, const std::string &name, uint64_t before) {
+  const std::string what = e.what(), prefix = name + ":";
+  if (what.compare(0, prefix.size(), prefix) != 0) return e;
+  std::size_t end = prefix.size();
+  while (end < what.size() && std::isdigit(static_cast<unsigned char>(what[end]))) ++end;
+  if (end == prefix.size()) return e;
+  const uint64_t line = std::stoull(what.substr(prefix.size(), end - prefix.size())) + before;
+  return Error(e.code(), prefix + std::to_string(line) + what.substr(end));
+}
+
+}  // namespace
+
+std::size_t for_each_document(const std::string &path, DocumentFormat format, const std::function<void(Document &&)> &fn,
+                              std::string *sha256) {
+  if (format == DocumentFormat::detect) {
+    // (the first line that is not blank decides between the formats read a document at a time)
+    detail::LineReader peek(path);
+    std::string_view line;
+    while (peek.next(line) && line.find_first_not_of(" \t\r\xef\xbb\xbf") == std::string_view::npos) {
+    }
+    static const std::regex pubtator("^(\xef\xbb\xbf)?[0-9]+\\|[a-z]\\|");
+    const std::string first(line.substr(0, 4096));
+    if (std::regex_search(first, pubtator)) {
+      format = DocumentFormat::pubtator;
+    } else if (!first.empty()) {
+      const std::size_t b = first.find('{');
+      const json o = b == std::string::npos ? json() : json::parse(std::string_view(line).substr(b), nullptr, false);
+      if (first.find_first_not_of(" \t\xef\xbb\xbf") == b && o.is_object() && !o.contains("documents"))
+        format = DocumentFormat::jsonl;
+    }
+  }
+  std::size_t n = 0;
+  if (format != DocumentFormat::pubtator && format != DocumentFormat::jsonl) {
+    const detail::WholeFile file = detail::read_whole_file(path);
+    if (sha256) *sha256 = file.sha256;
+    for (Document &d : parse_documents(file.text, format, path)) fn(std::move(d)), ++n;
+    return n;
+  }
+  detail::LineReader reader(path);
+  std::string block, pmid;
+  uint64_t block_start = 0;  // lines before the block
+  const auto flush = [&] {
+    if (block.find_first_not_of(" \t\r\n") == std::string::npos) {
+      block.clear();
+      return;
+    }
+    std::vector<Document> docs;
+    try {
+      docs = parse_documents(block, format, path);
+    } catch (const Error &e) {
+      throw shifted(e, path, block_start);
+    }
+    for (Document &d : docs) fn(std::move(d)), ++n;
+    block.clear();
+  };
+  std::string_view line;
+  while (reader.next(line)) {
+    if (format == DocumentFormat::jsonl) {
+      block_start = reader.line_number() - 1;
+      block.assign(line);
+      flush();
+      continue;
+    }
+    // PubTator: a document's lines, until a blank line or another PubMed id.
+    const std::size_t cut = line.find_first_of("|\t");
+    const std::string id(cut == std::string_view::npos ? std::string_view() : line.substr(0, cut));
+    const bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
+    if (blank || (!block.empty() && id != pmid)) {
+      flush();
+      block_start = reader.line_number() - (blank ? 0 : 1);
+      if (blank) continue;
+    }
+    if (block.empty()) block_start = reader.line_number() - 1;
+    pmid = id;
+    block.append(line).push_back('\n');
+  }
+  flush();
+  if (sha256) *sha256 = reader.sha256_hex();
+  if (n == 0 && format == DocumentFormat::pubtator) throw Error(ErrorCode::parse, path + ": no PubTator documents");
+  return n;
 }
 
 }  // namespace grappi

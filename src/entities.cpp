@@ -520,8 +520,7 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage) con
     std::vector<EntityCandidate> by_id;
     // (a gene's Entrez id, or a namespaced id; a species' "9606" is no gene's id)
     if (detail::gene_type(a.type) || a.id.find(':') != std::string::npos) {
-      for (std::string_view id : detail::split_view(a.id, ';'))
-        for (std::string_view part : detail::split_view(id, ','))
+      for (const std::string &part : concept_ids(a.id, a.type))
           for (EntityCandidate &c : this->by_id(part))
             if (std::none_of(by_id.begin(), by_id.end(), [&](const EntityCandidate &x) { return x.node == c.node; }))
               by_id.push_back(std::move(c));

@@ -17,7 +17,7 @@ namespace grappi {
 
 namespace detail {
 class BelIdTable;
-constexpr int kSchemaVersion = 5;
+constexpr int kSchemaVersion = 6;
 /// Creates or checks the schema and sets the connection's pragmas.
 void open_schema(Db &db, bool read_only, int cache_mib);
 /// Current time, UTC, ISO 8601.

@@ -32,7 +32,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kAnswerTokens = 1500;
+constexpr int kExplainTokens = 1500;
 using detail::kParseRepair;
 
 const char *kHypothesisSystem =
@@ -51,7 +51,7 @@ std::string hash_version(const HypothesisTemplates &t) {
   return detail::sha256_hex(t.system + '\0' + t.explain).substr(0, 12);
 }
 
-struct Proposed {
+struct ProposedClaim {
   std::string text;
   std::vector<std::string> pmids;
 };
@@ -59,7 +59,7 @@ struct Proposed {
 struct ExplainAnswer {
   bool ok = false;
   std::string error;
-  std::vector<Proposed> sentences;
+  std::vector<ProposedClaim> sentences;
 };
 
 // PubMed ids written in a text ("PMID:123", "PMID 123", "[123]" after "PMID").
@@ -78,7 +78,7 @@ ExplainAnswer parse_explanation(std::string_view answer) {
   if (!detail::json_object_in(answer, j, a.error)) return a;
   if (j.contains("sentences") && j["sentences"].is_array()) {
     for (const json &s : j["sentences"]) {
-      Proposed p;
+      ProposedClaim p;
       if (s.is_string()) {
         p.text = s.get<std::string>();
       } else if (s.is_object()) {
@@ -102,7 +102,7 @@ ExplainAnswer parse_explanation(std::string_view answer) {
     }
   } else if (const std::string text = detail::json_string(j, "explanation"); !text.empty()) {
     for (const auto &[b, e] : detail::sentence_ranges(text)) {
-      Proposed p;
+      ProposedClaim p;
       p.text = text.substr(b, e - b);
       p.pmids = pmids_in(p.text);
       a.sentences.push_back(std::move(p));
@@ -114,39 +114,6 @@ ExplainAnswer parse_explanation(std::string_view answer) {
   }
   a.ok = true;
   return a;
-}
-
-// What an edge says: its relation, its co-occurrence statistics (its evidence record) when it
-// has them, else its score.
-struct EdgeFacts {
-  std::string relation;
-  double weight = 0;
-  std::size_t support = 0;
-  std::vector<int64_t> pmids;  // most recent first
-};
-
-EdgeFacts facts_of(const KnowledgeGraph &kg, int64_t edge_id, double score) {
-  EdgeFacts f;
-  f.weight = score;
-  const auto e = kg.edge(edge_id);
-  if (!e) return f;
-  f.relation = e->relation;
-  std::vector<std::pair<int, int64_t>> dated;
-  for (const EvidenceRecord &r : e->records) {
-    const json j = json::parse(r.record, nullptr, false);
-    if (!j.is_object() || !j.contains("npmi") || !j["npmi"].is_number()) continue;
-    f.weight = j["npmi"].get<double>();
-    f.support = j.value("count", std::size_t{0});
-    const json &p = j.value("pmids", json::array()), &y = j.value("years", json::array());
-    for (std::size_t i = 0; i < p.size(); ++i)
-      if (p[i].is_number_integer())
-        dated.emplace_back(i < y.size() && y[i].is_number_integer() ? y[i].get<int>() : 0, p[i].get<int64_t>());
-  }
-  if (dated.empty())
-    for (int64_t p : e->pmids) dated.emplace_back(0, p);
-  std::sort(dated.begin(), dated.end(), [](const auto &x, const auto &y) { return x > y; });  // recent, then larger PMID
-  for (const auto &[year, pmid] : dated) f.pmids.push_back(pmid);
-  return f;
 }
 
 // Stage 2: the abstracts given to the model. Each distinct edge of the ranked paths (best path
@@ -219,7 +186,7 @@ class SentenceChecker {
       : snap_(kg.snapshot()), tagger_(kg, every_label(*snap_)) {
     for (const std::string &rel : support) support_.push_back(snap_->relation_index(rel));
   }
-  HypothesisSentence check(const Proposed &p, const Context &context) const {
+  HypothesisSentence check(const ProposedClaim &p, const Context &context) const {
     HypothesisSentence s;
     s.text = p.text;
     s.citations = p.pmids;
@@ -229,7 +196,8 @@ class SentenceChecker {
         if (std::none_of(found.begin(), found.end(), [&](const auto &x) { return x.first == c->node; }))
           found.emplace_back(c->node, c->name);
     for (const auto &[node, name] : found) s.entities.push_back(name);
-    bool unsupported = false;
+    // Each pair: the relations joining it; curated when one of them is not co-occurrence.
+    bool unsupported = false, all_curated = true;
     for (std::size_t i = 0; i < found.size(); ++i)
       for (std::size_t k = i + 1; k < found.size(); ++k) {
         HypothesisCheck c{found[i].second, found[k].second, false, {}};
@@ -239,12 +207,25 @@ class SentenceChecker {
             rels.insert(snap_->relation_name(n.relation));
         c.relations.assign(rels.begin(), rels.end());
         c.supported = !rels.empty();
+        c.curated = std::any_of(rels.begin(), rels.end(), [](const std::string &r) { return r.rfind("cooc.", 0) != 0; });
         unsupported = unsupported || !c.supported;
+        all_curated = all_curated && c.curated;
         s.checks.push_back(std::move(c));
       }
     const bool bad_citation =
         std::any_of(s.citations.begin(), s.citations.end(), [&](const std::string &pm) { return !context.has(pm); });
-    s.status = unsupported ? "unsupported" : bad_citation ? "bad_citation" : found.size() >= 2 ? "supported" : "unchecked";
+    // Quoted: the sentence (without its citation marks) is written in one of the abstracts it cites.
+    static const std::regex marks("\\s*[\\[(]\\s*PMID[^\\])]*[\\])]", std::regex::icase);
+    const std::string plain = detail::trim_copy(std::regex_replace(p.text, marks, ""));
+    bool quoted = false;
+    for (const std::string &pm : s.citations)
+      if (!bad_citation && context.has(pm) && plain.size() >= 20 && detail::find_quote(context.text(pm), plain)) quoted = true;
+    s.status = bad_citation         ? "bad_citation"
+               : quoted             ? "quoted"
+               : found.size() < 2   ? "unchecked"
+               : unsupported        ? "unsupported"
+               : all_curated        ? "curated"
+                                    : "co-mentioned";
     return s;
   }
 
@@ -307,78 +288,6 @@ void HypothesisTemplates::load(const std::string &system_file, const std::string
   *this = std::move(t);
 }
 
-// Stage 1: up to o.candidates (4 x o.paths) shortest simple paths, filtered, scored, ranked, the best o.paths kept.
-std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int64_t source, int64_t target,
-                                                  const HypothesisOptions &o) {
-  if (o.paths == 0 || o.max_length == 0)
-    throw Error(ErrorCode::invalid_argument, "hypothesis paths: paths and max_length must be at least 1");
-  if (!(o.embedding_weight >= 0 && o.embedding_weight <= 1))
-    throw Error(ErrorCode::invalid_argument, "hypothesis paths: the embedding weight must lie in [0, 1]");
-  if (!kg.node(source) || !kg.node(target))
-    throw Error(ErrorCode::not_found, "hypothesis paths: no node " + std::to_string(kg.node(source) ? target : source));
-  const auto snap = kg.snapshot();
-  std::shared_ptr<const VectorIndex> vectors;
-  if (o.embedding_weight > 0) {
-    if (kg.embedding_models().empty())
-      throw Error(ErrorCode::invalid_argument,
-                  "hypothesis paths: an embedding weight needs the nodes embedded first (grappi embed)");
-    vectors = kg.vectors(o.embedding_model);
-  }
-  const auto cos = [&vectors](int64_t x, int64_t y) {
-    const float *a = vectors->vector(x), *b = vectors->vector(y);
-    return a && b ? double(cosine(a, b, vectors->dim())) : 0.0;
-  };
-  ShortestPathOptions so;
-  so.max_length = o.max_length;
-  so.filter.relations = o.relations;
-  so.k = o.candidates ? o.candidates : std::max<std::size_t>(o.paths * 4, o.paths + 1);
-  std::vector<std::string> wanted;
-  for (const std::string &l : o.intermediate_labels) wanted.push_back(detail::lower_copy(l));
-  const auto label_wanted = [&](int64_t node) {
-    const auto idx = snap->index_of(node);
-    return idx && std::find(wanted.begin(), wanted.end(), detail::lower_copy(snap->label(*idx))) != wanted.end();
-  };
-  std::vector<HypothesisPath> out;
-  for (const Path &p : kg.retriever()->shortest_paths(source, target, so)) {
-    if (o.mask_direct && p.length() == 1) continue;
-    if (!wanted.empty() && !std::all_of(p.nodes.begin() + 1, p.nodes.end() - 1, label_wanted)) continue;
-    HypothesisPath h;
-    h.nodes = p.nodes;
-    h.edges = p.edges;
-    for (int64_t n : p.nodes) {
-      const auto idx = snap->index_of(n);
-      h.names.push_back(idx ? snap->name(*idx) : std::to_string(n));
-      h.labels.push_back(idx ? snap->label(*idx) : std::string());
-    }
-    for (std::size_t i = 0; i < p.edges.size(); ++i) {
-      EdgeFacts f = facts_of(kg, p.edges[i], p.scores[i]);
-      h.relations.push_back(std::move(f.relation));
-      h.weights.push_back(f.weight);
-      h.support.push_back(f.support);
-      h.pmids.push_back(std::move(f.pmids));
-    }
-    h.min_weight = *std::min_element(h.weights.begin(), h.weights.end());
-    double sum = 0;
-    for (double w : h.weights) sum += w;
-    h.mean_weight = sum / double(h.weights.size());
-    if (vectors) {
-      double s = 0;
-      for (std::size_t i = 1; i + 1 < h.nodes.size(); ++i) s += 0.5 * (cos(h.nodes[i], source) + cos(h.nodes[i], target));
-      h.similarity = h.nodes.size() > 2 ? s / double(h.nodes.size() - 2) : cos(source, target);
-    }
-    h.score = o.scorer ? o.scorer(h)
-                       : (1 - o.embedding_weight) * (0.5 * h.mean_weight + 0.5 * h.min_weight) + o.embedding_weight * h.similarity;
-    out.push_back(std::move(h));
-  }
-  std::stable_sort(out.begin(), out.end(), [](const HypothesisPath &a, const HypothesisPath &b) {
-    if (a.score != b.score) return a.score > b.score;
-    if (a.edges.size() != b.edges.size()) return a.edges.size() < b.edges.size();
-    return a.nodes < b.nodes;
-  });
-  if (out.size() > o.paths) out.resize(o.paths);
-  return out;
-}
-
 HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std::string &source, const std::string &target,
                              const std::vector<Document> &corpus, const HypothesisOptions &o) {
   if (o.paths == 0 || o.context == 0 || o.rounds == 0 || o.max_length == 0)
@@ -398,7 +307,26 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
     r.stop_reason = "no_paths";
     return r;
   }
-  Context context(r.paths, corpus, o.context);
+  // The abstracts: the corpus given, else the papers the knowledge base holds.
+  std::vector<Document> stored;
+  {
+    std::set<std::string> given, wanted;
+    for (const Document &d : corpus)
+      if (!d.pmid.empty()) given.insert(d.pmid);
+    for (const HypothesisPath &h : r.paths)
+      for (const auto &edge : h.pmids)
+        for (int64_t p : edge)
+          if (!given.count(std::to_string(p))) wanted.insert(std::to_string(p));
+    if (!wanted.empty()) stored = kg.papers(std::vector<std::string>(wanted.begin(), wanted.end()));
+  }
+  std::vector<Document> with_stored;
+  const std::vector<Document> *texts = &corpus;
+  if (!stored.empty()) {
+    with_stored = corpus;
+    with_stored.insert(with_stored.end(), std::make_move_iterator(stored.begin()), std::make_move_iterator(stored.end()));
+    texts = &with_stored;
+  }
+  Context context(r.paths, *texts, o.context);
   if (context.pmids().empty()) {
     r.stop_reason = "no_context";
     return r;
@@ -431,7 +359,7 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
                                                       {"paths", paths_text},
                                                       {"abstracts", abstracts},
                                                       {"feedback", feedback}}),
-        true, kAnswerTokens,
+        true, kExplainTokens,
         json{{"kind", "hypothesis.explain"}, {"source", r.source_name}, {"target", r.target_name}, {"paths", task_paths},
              {"abstracts", task_abstracts}, {"round", round}});
     auto got = calls.ask<ExplainAnswer>("hypothesis.explain", q, parse_explanation, r.usage, kParseRepair);
@@ -444,7 +372,7 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
       r.rounds.push_back(std::move(hr));
       break;
     }
-    for (const Proposed &p : got.answer.sentences) {
+    for (const ProposedClaim &p : got.answer.sentences) {
       hr.sentences.push_back(checker.check(p, context));
       hr.rework += needs_rework(hr.sentences.back());
     }

@@ -19,7 +19,7 @@
 namespace grappi {
 
 std::vector<std::string> import_formats() {
-  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "edges", "jsonl", "bel", "jgf", "cx2"};
+  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "edges", "jsonl", "bel", "jgf", "cx2", "corpus"};
 }
 
 namespace {
@@ -106,6 +106,10 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
     } else if (format == "obo" || format == "mitab" || format == "mapping" || format == "edges" || format == "jsonl" ||
                format == "jgf" || format == "cx2") {
       other_files.emplace_back(format, f.path);
+    } else if (format == "corpus" || format.rfind("corpus:", 0) == 0) {
+      // (the document format is checked now: a wrong name writes nothing)
+      if (format != "corpus") (void)document_format(format.substr(7));
+      other_files.emplace_back(format, f.path);
     } else if (format == "detect") {
       const std::string other = other_format(f.path);
       if (!other.empty()) other_files.emplace_back(other, f.path);
@@ -133,9 +137,14 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   // (which give the proteins the identifiers other files use), then interactions and edge
   // lists, each joining the nodes the files before it defined; BEL (scripts, JSON graphs, CX2
   // networks) after them, so that gene and protein terms meet the proteins those files named.
-  for (const char *kind : {"obo", "jsonl", "mapping", "mitab", "bel", "jgf", "cx2", "edges"})
+  for (const char *kind : {"obo", "jsonl", "mapping", "mitab", "bel", "jgf", "cx2", "edges", "corpus"})
     for (const auto &[format, path] : other_files) {
-      if (format != kind) continue;
+      if (format != kind && !(std::string(kind) == "corpus" && format.rfind("corpus:", 0) == 0)) continue;
+      if (std::string(kind) == "corpus") {
+        report.files.push_back(detail::import_documents_file(
+            *impl_, path, format == "corpus" ? DocumentFormat::detect : document_format(format.substr(7)), options));
+        continue;
+      }
       if (format == "obo") report.files.push_back(detail::import_obo_file(*impl_, path, options));
       else if (format == "mapping") report.files.push_back(detail::import_mapping_file(*impl_, path, options));
       else if (format == "mitab") report.files.push_back(detail::import_mitab_file(*impl_, path, options));

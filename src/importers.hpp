@@ -45,5 +45,9 @@ bool looks_like_jgf(std::string_view first_line);
 FileReport import_cx2_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 /// An edge list read as options.edges says (import_edges.cpp).
 FileReport import_edge_list_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+/// Papers (a corpus in any document format) as a dataset of documents, passages and
+/// annotations with their full-text index (import_documents.cpp).
+FileReport import_documents_file(KnowledgeGraph::Impl &impl, const std::string &path, DocumentFormat format,
+                                 const ImportOptions &options);
 
 }  // namespace grappi::detail

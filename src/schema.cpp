@@ -144,6 +144,47 @@ CREATE TABLE trained_models(
   created_at TEXT NOT NULL) WITHOUT ROWID;
 )SQL";
 
+// Schema version 6: papers, part of the knowledge base (a corpus is a dataset: removing it
+// removes its documents): each document with its passages and their annotations, and SQLite's
+// FTS5 full-text index over the passages (titles are passages), kept by triggers.
+const char *kSchemaV6 = R"SQL(
+CREATE TABLE documents(
+  id INTEGER PRIMARY KEY,
+  dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  doc_key TEXT NOT NULL,
+  source_id TEXT NOT NULL DEFAULT '',
+  pmid TEXT NOT NULL DEFAULT '',
+  pmcid TEXT NOT NULL DEFAULT '',
+  doi TEXT NOT NULL DEFAULT '',
+  year INTEGER NOT NULL DEFAULT 0,
+  title TEXT NOT NULL DEFAULT '');
+CREATE INDEX documents_key ON documents(doc_key);
+CREATE INDEX documents_dataset ON documents(dataset_id);
+CREATE TABLE passages(
+  id INTEGER PRIMARY KEY,
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  type TEXT NOT NULL DEFAULT '',
+  offset INTEGER NOT NULL DEFAULT 0,
+  text TEXT NOT NULL);
+CREATE INDEX passages_document ON passages(document_id, idx);
+CREATE TABLE annotations(
+  passage_id INTEGER NOT NULL REFERENCES passages(id) ON DELETE CASCADE,
+  offset INTEGER NOT NULL,
+  length INTEGER NOT NULL,
+  text TEXT NOT NULL DEFAULT '',
+  type TEXT NOT NULL DEFAULT '',
+  concept TEXT NOT NULL DEFAULT '');
+CREATE INDEX annotations_passage ON annotations(passage_id);
+CREATE VIRTUAL TABLE passages_fts USING fts5(text, content='passages', content_rowid='id', tokenize='porter unicode61');
+CREATE TRIGGER passages_fts_insert AFTER INSERT ON passages BEGIN
+  INSERT INTO passages_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER passages_fts_delete AFTER DELETE ON passages BEGIN
+  INSERT INTO passages_fts(passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+)SQL";
+
 }  // namespace
 
 void open_schema(Db &db, bool read_only, int cache_mib) {
@@ -182,6 +223,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     db.exec(kSchemaV3);
     db.exec(kSchemaV4);
     db.exec(kSchemaV5);
+    db.exec(kSchemaV6);
     Stmt ins(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     ins.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion)).run();
     ins.bind(1, "created_by").bind(2, std::string("grappi ") + GRAPPI_VERSION_STRING).run();
@@ -200,6 +242,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
       if (version < 3) db.exec(kSchemaV3);
       if (version < 4) db.exec(kSchemaV4);
       if (version < 5) db.exec(kSchemaV5);
+      if (version < 6) db.exec(kSchemaV6);
       db.exec(("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'").c_str());
       db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
       sp.commit();

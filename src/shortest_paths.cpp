@@ -311,6 +311,8 @@ std::vector<Path> Retriever::shortest_paths(int64_t from, int64_t to, const Shor
                                                  " edges, not " + std::to_string(o.max_length));
   const Filter f(g, o.filter, "paths");
   PathSearch search(g, f, o.weighted, t);
+  for (int64_t id : o.avoid)
+    if (const auto v = g.index_of(id); v && *v != s && *v != t) search.ban_node(*v);
   std::vector<Path> out;
   auto first = search.shortest(s, o.max_length);
   if (!first) return out;

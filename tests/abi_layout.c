@@ -128,6 +128,10 @@ int main(void) {
   FIELD(grappi_hypothesis_options, concurrency);
   FIELD(grappi_hypothesis_options, embedding_weight);
   FIELD(grappi_hypothesis_options, embedding_model);
+  FIELD(grappi_hypothesis_options, ranker);
+  FIELD(grappi_hypothesis_options, generic_intermediates);
+  FIELD(grappi_hypothesis_options, max_intermediate_share);
+  FIELD(grappi_hypothesis_options, fold_reorderings);
   end();
 
   BEGIN(grappi_export_options);

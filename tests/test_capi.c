@@ -1148,7 +1148,44 @@ int main(int argc, char **argv) {
     ho.rounds = 5;
     ho.embedding_weight = 1.5; /* outside [0, 1] */
     CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL && json == NULL);
-    CHECK(grappi_hypothesis_options_init(&ho, 2) == GRAPPI_EINVAL);
+    ho.embedding_weight = 0;
+    ho.max_intermediate_share = 0; /* version 2: outside (0, 1] */
+    CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL && json == NULL);
+    ho.max_intermediate_share = 0.05;
+    ho.ranker = "no-such-ranker";
+    CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_ENOTFOUND && json == NULL);
+    ho.ranker = NULL;
+    CHECK(grappi_hypothesis_options_init(&ho, 3) == GRAPPI_EINVAL);
+    {
+      /* The papers in the database: imported as a corpus, searched by words, the context of a
+         hypothesis asked without a corpus. */
+      char papers[700];
+      FILE *f;
+      snprintf(papers, sizeof papers, "%s.papers.PubTator", db);
+      f = fopen(papers, "w");
+      CHECK(f != NULL);
+      if (f) {
+        fputs(corpus, f);
+        fclose(f);
+      }
+      CHECK(grappi_graph_import(g, "corpus", papers) == GRAPPI_OK);
+      CHECK(grappi_graph_search_papers_json(g, "phosphorylates", 5, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"pmid\":\"101\"") != NULL && strstr(json, "\"pmid\":\"102\"") == NULL);
+      grappi_free(json);
+      json = NULL;
+      CHECK(grappi_graph_search_papers_json(g, "\"unclosed", 5, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(strstr(grappi_last_error_message(), "not a full-text query") != NULL);
+      CHECK(grappi_graph_search_papers_json(g, "yeast", 1001, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(grappi_hypothesis_options_init(&ho, GRAPPI_HYPOTHESIS_OPTIONS_VERSION) == GRAPPI_OK);
+      CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", NULL, &ho, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"context\":[\"101\",\"102\"]") != NULL);
+      grappi_free(json);
+      json = NULL;
+      /* Two abstracts teach no ranker: no pair is first linked after the split. */
+      CHECK(grappi_graph_train_ranker_json(g, corpus, NULL, NULL, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(grappi_graph_train_ranker_json(g, NULL, NULL, NULL, &json) == GRAPPI_EINVAL && json == NULL);
+      remove(papers);
+    }
     remove(jsonl);
   }
   grappi_graph_free(g);

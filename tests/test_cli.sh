@@ -587,10 +587,12 @@ PY
 # Import, then remove again.
 "$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --import --bel "$T/imported.bel" > "$T/imp.txt"
 grep -q "imported as dataset 4 from $T/imported.bel" "$T/imp.txt" || fail "import: $(cat "$T/imp.txt")"
+grep -q "papers of $LIT/BioInfer-test.first6.xml: dataset 5, 6 document(s) stored" "$T/imp.txt" || fail "papers: $(cat "$T/imp.txt")"
 "$GRAPPI" info --db "$E" --json | python3 -c 'import json,sys; j=json.load(sys.stdin); r=j["edges_by_relation"]; assert r.get("bel.represents", 0) > 0 and r.get("bel.increases", 0) > 0, r'
 "$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --import --bel "$T/imported.bel" | grep -q "(already imported)" ||
   fail "a second import of the same statements must add nothing"
 "$GRAPPI" remove-dataset --db "$E" 4 > /dev/null
+"$GRAPPI" remove-dataset --db "$E" 5 > /dev/null
 "$GRAPPI" info --db "$E" --json | python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["edges_by_relation"] == {"string.physical": 176303}, j["edges_by_relation"]'
 # A dry run plans one request and one repair turn per paragraph and sends nothing.
 "$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --dry-run | grep -q "^dry run: 8 paragraph(s); at most 16 model calls" ||
@@ -625,7 +627,8 @@ printf '#string_protein_id\talias\tsource\n9606.ENSP00000328968\t6331\tEnsembl_E
 "$GRAPPI" import --db "$C" --aliases "$T/aliases.tsv" > /dev/null
 "$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.PubTator" --json "$T/cooc.json" > "$T/cooc.txt"
 grep -q "^3 document(s), 3 unit(s) with a concept" "$T/cooc.txt" || fail "cooc: $(cat "$T/cooc.txt")"
-grep -q "imported as dataset 3" "$T/cooc.txt" || fail "cooc import: $(cat "$T/cooc.txt")"
+grep -q "imported as dataset 4" "$T/cooc.txt" || fail "cooc import: $(cat "$T/cooc.txt")"
+grep -q "papers of .*: dataset 3, 3 document(s) stored" "$T/cooc.txt" || fail "cooc papers: $(cat "$T/cooc.txt")"
 python3 - "$T/cooc.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -651,8 +654,34 @@ python3 - "$T/h.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["source"]["name"] == "SCN5A" and j["paths"] and all(len(p["edges"]) <= 2 for p in j["paths"]), j["paths"][:2]
-assert j["final_round"] == 0 and j["explanation"] and all(s["status"] == "supported" for s in j["explanation"]), j["explanation"]
+assert j["final_round"] == 0 and j["explanation"], j
+assert all(s["status"] in ("quoted", "co-mentioned") for s in j["explanation"]), j["explanation"]
+assert any(s["status"] == "quoted" for s in j["explanation"]), j["explanation"]
 PY
+# The papers the database holds: searched by words, the context without --corpus.
+"$GRAPPI" papers --db "$C" '"long QT syndrome"' > "$T/papers.txt" || fail "papers: $(cat "$T/papers.txt")"
+grep -q "15485686" "$T/papers.txt" || fail "papers: $(cat "$T/papers.txt")"
+"$GRAPPI" papers --db "$C" --json - qwertyuiop | python3 -c 'import json,sys; assert json.load(sys.stdin) == []' \
+  || fail "papers: no hit is an empty array"
+rc=$(status_of "$GRAPPI" papers --db "$C" '"unclosed')
+[ "$rc" -eq 2 ] || fail "a malformed full-text query exited $rc"
+rc=$(status_of "$GRAPPI" papers --db "$T/none.db" "long QT")
+[ "$rc" -ne 0 ] && [ ! -e "$T/none.db" ] || fail "papers on a missing database exited $rc or created it"
+"$GRAPPI" hypothesize --db "$C" --source SCN5A --target MESH:D008133 --max-len 2 --json "$T/h2.json" > "$T/h2.txt" \
+  || fail "hypothesize from the stored papers: $(cat "$T/h2.txt")"
+python3 - "$T/h.json" "$T/h2.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert b["rounds"][0]["context"] == a["rounds"][0]["context"] and b["explanation"] == a["explanation"], (a["rounds"], b["rounds"])
+PY
+# A literature-only knowledge base: cooc build and import --corpus create a missing database.
+"$GRAPPI" cooc build --db "$T/lit.db" --corpus "$LIT/BioRED.Test.first3.BioC.xml" > "$T/lit.txt" || fail "cooc build on a new database: $(cat "$T/lit.txt")"
+"$GRAPPI" papers --db "$T/lit.db" SCN5A | grep -q 15485686 || fail "papers of the new database"
+"$GRAPPI" import --db "$T/lit2.db" --corpus "$LIT/BioRED.Test.first3.PubTator" > "$T/lit2.txt" || fail "import --corpus: $(cat "$T/lit2.txt")"
+"$GRAPPI" papers --db "$T/lit2.db" tetrodotoxin | grep -q 15485686 || fail "papers after import --corpus"
+printf '1|t|A title\n1|a|An abstract.\n1\t0\t1\tA\n' > "$T/bad.PubTator"
+rc=$(status_of "$GRAPPI" import --db "$T/lit2.db" --corpus "$T/bad.PubTator")
+[ "$rc" -eq 1 ] && grep -q "bad.PubTator:3" "$T/err" || fail "a malformed PubTator line exited $rc: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" hypothesize --db "$C" --source SCN5A --target NoSuchConcept)
 [ "$rc" -eq 2 ] || fail "an unknown target exited $rc"
 rc=$(status_of "$GRAPPI" cooc build --db "$C" --corpus "$T/missing.txt")

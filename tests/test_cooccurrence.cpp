@@ -35,9 +35,18 @@ std::map<std::string, std::set<std::pair<std::string, std::string>>> pubtator_co
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, '\t');) f.push_back(cell);
     if (f.size() < 6) continue;
-    std::stringstream ids(f[5]);
-    for (std::string id; std::getline(ids, id, ';');)
-      if (!id.empty() && id != "-") out[f[0]].insert({f[4], id});
+    // PubTator's conventions: "-1", "-" or empty is no concept; a composite id lists its
+    // concepts parted by '|' (',' and ';' in BioRED), but a variant's tmVar id holds '|' itself;
+    // GNormPlus appends the species, "(Tax:10090)".
+    const bool variant = f[4].find("Variant") != std::string::npos || f[4].find("Mutation") != std::string::npos;
+    std::string all = f[5];
+    for (char &c : all)
+      if (c == ';' || c == ',' || (c == '|' && !variant)) c = '\n';
+    std::stringstream ids(all);
+    for (std::string id; std::getline(ids, id);) {
+      if (const auto tax = id.find("(Tax:"); tax != std::string::npos) id.erase(tax);
+      if (!id.empty() && id != "-" && id != "-1") out[f[0]].insert({f[4], id});
+    }
   }
   return out;
 }

@@ -11,11 +11,11 @@ TEST_CASE("a new database has the versioned schema / WAL and foreign keys") {
   const auto db = d.file("kg.db");
   {
     KnowledgeGraph kg(db);
-    CHECK(kg.stats().schema_version == 5);
+    CHECK(kg.stats().schema_version == 6);
     CHECK(kg.generation() == 0);
   }
-  CHECK(sql_count(db, "PRAGMA user_version") == 5);
-  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='5'") == 1);
+  CHECK(sql_count(db, "PRAGMA user_version") == 6);
+  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='6'") == 1);
   sqlite3 *h = nullptr;
   sqlite3_open(db.c_str(), &h);
   sqlite3_stmt *st = nullptr;
@@ -157,7 +157,8 @@ TEST_CASE("a schema version 2 database is migrated in place to the current versi
   }
   sqlite3 *h = nullptr;
   sqlite3_open(db.c_str(), &h);
-  REQUIRE(sqlite3_exec(h, "DROP TABLE llm_cache; DROP TABLE edge_evidence; DROP TABLE trained_models; UPDATE meta SET value='2' WHERE key='schema_version'; PRAGMA user_version=2",
+  REQUIRE(sqlite3_exec(h, "DROP TABLE llm_cache; DROP TABLE edge_evidence; DROP TABLE trained_models; DROP TABLE passages_fts; "
+                       "DROP TABLE annotations; DROP TABLE passages; DROP TABLE documents; UPDATE meta SET value='2' WHERE key='schema_version'; PRAGMA user_version=2",
                        nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(h);
   {
@@ -166,9 +167,10 @@ TEST_CASE("a schema version 2 database is migrated in place to the current versi
     CHECK_THROWS_WITH_AS(KnowledgeGraph(db, ro), doctest::Contains("must be upgraded"), grappi::Error);
   }
   KnowledgeGraph kg(db);
-  CHECK(kg.stats().schema_version == 5);
+  CHECK(kg.stats().schema_version == 6);
   CHECK(kg.node(id)->name == "A");
   CHECK(sql_count(db, "SELECT count(*) FROM edge_evidence") == 0);  // the version 4 table exists
+  CHECK(sql_count(db, "SELECT count(*) FROM passages_fts") == 0);  // and the version 6 ones
   CHECK(kg.response_cache_size() == 0);
   grappi::CachedResponse r;
   r.key = "k1";

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,11 @@ struct CoocOptions {
   /// A document without annotations goes through the dictionary tagger when the graph is built
   /// with one; true also adds the dictionary's mentions to annotated documents.
   bool dictionary = false;
+  /// Memory for the pairs of concepts met, in MiB: beyond it they are sorted and spilled to
+  /// temporary files in `work_dir`, merged at the end (an external sort: any corpus in bounded
+  /// memory). 0: no limit.
+  std::size_t memory_mib = 512;
+  std::string work_dir;  ///< where spilled pairs go (default: the system's temporary directory)
 };
 
 /// A concept of the graph.
@@ -78,15 +84,48 @@ struct GRAPPI_CXX_API CoocGraph {
   std::size_t undated = 0;            ///< documents left out by as_of for want of a year
   std::size_t later = 0;              ///< documents left out by as_of (published that year or later)
   std::size_t mentions = 0;           ///< mentions counted
-  std::size_t unidentified = 0;       ///< annotations without a concept id (not counted)
+  /// Annotations that name no concept (no id, PubTator's "-1": concept_ids), not counted; the
+  /// mentions stay text.
+  std::size_t unidentified = 0;
+  std::size_t composite = 0;          ///< annotations naming several concepts ("D014786|D034381"), each counted
   CoocOptions options;                ///< how it was built
   /// An edge's PubMed ids (else document ids), in order.
   std::vector<std::string> pmids_of(const CoocEdge &edge) const;
 };
 
-/// Builds the graph. With a tagger, concepts join the knowledge base's nodes (annotation ids
-/// looked up among the aliases; dictionary mentions when options.dictionary); without one,
-/// concepts are the annotations' ids. Error(invalid_argument) for a bad `titles` value.
+/// Builds a co-occurrence graph from documents given one at a time (streamed: a document's
+/// text is not kept, only its key, year and the pairs of concepts it holds), in bounded memory
+/// (CoocOptions::memory_mib). Builders of disjoint parts of a corpus merge into the builder of
+/// the whole (the same graph as one builder given every document): partial counts for builds
+/// spread over processes or machines.
+class GRAPPI_CXX_API CoocBuilder {
+ public:
+  /// Error(invalid_argument) for a bad `titles` value. The tagger (optional) must outlive the builder.
+  explicit CoocBuilder(const CoocOptions &options = {}, const EntityTagger *tagger = nullptr);
+  ~CoocBuilder();
+  CoocBuilder(CoocBuilder &&) noexcept;             ///< moves the counts (and the runs on disk)
+  CoocBuilder &operator=(CoocBuilder &&) noexcept;  ///< moves the counts (and the runs on disk)
+  CoocBuilder(const CoocBuilder &) = delete;
+  CoocBuilder &operator=(const CoocBuilder &) = delete;
+  /// Counts one document.
+  void add(const Document &document);
+  /// Takes in another builder's counts (built with the same options from other documents).
+  /// Error(invalid_argument) when its options differ.
+  void merge(CoocBuilder &&other);
+  /// Documents added (merged ones included).
+  std::size_t documents() const;
+  /// The graph; the builder is empty afterwards.
+  CoocGraph finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Builds the graph (a CoocBuilder given every document). With a tagger, concepts join the
+/// knowledge base's nodes (annotation ids looked up among the aliases; dictionary mentions
+/// when options.dictionary); without one, concepts are the annotations' ids.
+/// Error(invalid_argument) for a bad `titles` value.
 GRAPPI_CXX_API CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocOptions &options = {},
                                             const EntityTagger *tagger = nullptr);
 
@@ -97,7 +136,9 @@ GRAPPI_CXX_API std::string cooccurrence_relation(const CoocOptions &options);
 /// file): concept nodes (joined to the nodes they join), undirected edges of
 /// cooccurrence_relation() with score max(0, NPMI), the PubMed ids (Edge::pmids), a text
 /// ("co-occur in 3 document(s), NPMI 0.412") and one evidence record {count, npmi, jaccard,
-/// pmids, years (0: unknown), documents (ids of documents without a PubMed id, when any)}. Removable with remove_dataset; a graph built alike imports once.
+/// pmids, years (0: unknown), documents (ids of documents without a PubMed id, when any),
+/// unit_counts ([[concept id, units], ...] of its two concepts), units_total}. Removable with
+/// remove_dataset; a graph built alike imports once.
 GRAPPI_CXX_API FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &graph, const std::string &path);
 
 /// The graph's figures and its strongest edges as JSON (README "Co-occurrence").

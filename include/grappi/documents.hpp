@@ -6,6 +6,8 @@
 #include "grappi/export.h"
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,6 +69,31 @@ enum class DocumentFormat {
   jsonl
 };
 
+/// The concepts an annotation's id names, by the conventions of PubTator and BioC: a composite
+/// id (PubTator's "D014786|D034381" for "vision and hearing loss", BioRED's "6331,6332",
+/// GNormPlus' "6331;6332") is each of its parts, trimmed, without GNormPlus' species suffix
+/// ("26972(Tax:10090)" is 26972); "-1", "-" and empty parts name no concept (PubTator's mark of
+/// a mention it could not normalise: the mention stays text). A variant's or mutation's id
+/// (`type` "SequenceVariant", "ProteinMutation", ...) keeps its '|' (tmVar's "p|SUB|V|173|L" is
+/// one id), and PubTator 3's variant normalisation ("tmVar:p|SUB|V|600|E;HGVS:p.V600E;
+/// VariantGroup:0;...") is its first part. Every reader's annotations go through it where
+/// concepts are counted or grounded.
+GRAPPI_CXX_API std::vector<std::string> concept_ids(std::string_view id, std::string_view type = {});
+
+/// A paper of the knowledge base found by KnowledgeGraph::search_papers.
+struct PaperHit {
+  int64_t document = 0;  ///< its row in the database
+  int64_t dataset = 0;   ///< the corpus dataset it came with
+  std::string key;       ///< its PubMed id, else the source's document id
+  std::string pmid;      ///< its PubMed id (may be empty)
+  std::string doi;       ///< its DOI (may be empty)
+  int year = 0;          ///< its publication year (0: unknown)
+  std::string title;     ///< its title (the first title passage; may be empty)
+  /// The best-matching passage's words around the match, the matched words in [brackets].
+  std::string snippet;
+  double score = 0;      ///< relevance (FTS5's BM25, negated: higher is better)
+};
+
 /// "detect", "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml", "jsonl".
 GRAPPI_CXX_API const char *to_string(DocumentFormat format) noexcept;
 /// Inverse of to_string; Error(invalid_argument) listing the names otherwise.
@@ -82,5 +109,12 @@ GRAPPI_CXX_API std::vector<Document> read_documents(const std::string &path, Doc
 /// The same for text in memory; `name` is used in messages and for a text's PubMed id.
 GRAPPI_CXX_API std::vector<Document> parse_documents(std::string_view content, DocumentFormat format,
                                                      const std::string &name);
+
+/// Calls `fn` with each document of a file in turn (plain or gzipped): PubTator and JSON lines
+/// are read a document at a time, so a corpus of any size is read in bounded memory; the other
+/// formats are read whole first. Errors as read_documents (the file's own line numbers). Returns
+/// the documents read; `sha256` (when given) receives the SHA-256 of the file's bytes on disk.
+GRAPPI_CXX_API std::size_t for_each_document(const std::string &path, DocumentFormat format,
+                                             const std::function<void(Document &&)> &fn, std::string *sha256 = nullptr);
 
 }  // namespace grappi

@@ -111,7 +111,8 @@ GRAPPI_API void grappi_graph_free(grappi_graph *g);
  * @param kind "info", "aliases", "links", "detailed", "physical", "actions", "export", "obo",
  *        "mitab", "jsonl" (grappi's own export), "bel" (a BEL script or BEL JSON graph), "jgf"
  *        (a BEL JSON graph), "cx2" (a CX2 or CX1 network), "mapping" (an identifier mapping table), "edges" (an edge list:
- *        columns 1 and 2, no score; the C++ EdgeListOptions choose others), or NULL/"detect"
+ *        columns 1 and 2, no score; the C++ EdgeListOptions choose others), "corpus" (papers: PubTator, BioC, ...,
+ *        detected; "corpus:pubtator" etc. forced; stored with their passages and searchable), or NULL/"detect"
  *        to detect the format from the header (mapping tables and edge lists are never
  *        detected).
  * @param path The file, plain or gzipped.
@@ -765,7 +766,7 @@ GRAPPI_API grappi_status grappi_graph_cooc_build_json(grappi_graph *g, const cha
                                                       const grappi_cooc_options *opts, char **out_json);
 
 /** The current version of ::grappi_hypothesis_options (the library accepts 1 to this). */
-#define GRAPPI_HYPOTHESIS_OPTIONS_VERSION 1
+#define GRAPPI_HYPOTHESIS_OPTIONS_VERSION 2
 /** Options of grappi_graph_hypothesize_json(). */
 typedef struct grappi_hypothesis_options {
   uint32_t version;              /**< #GRAPPI_HYPOTHESIS_OPTIONS_VERSION */
@@ -790,11 +791,18 @@ typedef struct grappi_hypothesis_options {
   size_t concurrency;            /**< model calls in flight, default 1 */
   double embedding_weight;       /**< weight in [0, 1] of the paths' embedding similarity to the pair in their score; 0 (default): off */
   const char *embedding_model;   /**< the stored embedding model for it; NULL: the database's default */
+  /* version 2 */
+  const char *ranker;            /**< the stored path ranker scoring the paths (grappi_graph_train_ranker_json()); NULL:
+                                      the one named "paths" when the database has it, else the association weights; "":
+                                      the association weights */
+  int32_t generic_intermediates; /**< non-zero: species and generic concepts may be intermediates (default 0) */
+  double max_intermediate_share; /**< a concept in more than this share of the documents is generic, default 0.05 */
+  int32_t fold_reorderings;      /**< default 1: paths reordering the same concepts are one */
 } grappi_hypothesis_options;
 /** The defaults of ::grappi_hypothesis_options, as an initializer. */
 #define GRAPPI_HYPOTHESIS_OPTIONS_INIT                                                                                 \
   {GRAPPI_HYPOTHESIS_OPTIONS_VERSION, "cooc.document", 4, 10, 0, NULL, 7, 5, NULL, "detect", 0, 0, 1, "extractive",     \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, 0.0, NULL}
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, 0.0, NULL, NULL, 0, 0.05, 1}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_HYPOTHESIS_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_hypothesis_options_init(grappi_hypothesis_options *opts, uint32_t version);
@@ -804,7 +812,8 @@ GRAPPI_API grappi_status grappi_hypothesis_options_init(grappi_hypothesis_option
  *        abstracts behind the best paths, every sentence checked against the graph and re-worked.
  * @param g The graph (with a co-occurrence graph, see grappi_graph_cooc_build_json()).
  * @param source,target The two concepts (names, aliases or ids).
- * @param corpus The documents whose abstracts are the context (UTF-8), or NULL for none.
+ * @param corpus The documents whose abstracts are the context (UTF-8), or NULL: the papers the
+ *        database holds (grappi_graph_import() with kind "corpus").
  * @param opts Options, or NULL for the defaults (the offline model).
  * @param[out] out_json The result (`grappi hypothesize --json`); free with grappi_free().
  * @return #GRAPPI_OK: model failures are in the JSON; #GRAPPI_ENOTFOUND for a concept that does
@@ -813,6 +822,35 @@ GRAPPI_API grappi_status grappi_hypothesis_options_init(grappi_hypothesis_option
 GRAPPI_API grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source, const char *target,
                                                        const char *corpus, const grappi_hypothesis_options *opts,
                                                        char **out_json);
+
+/**
+ * @brief Fits the hypothesis path ranker on a corpus by the temporal protocol (the graph of the
+ *        documents before a split at 80% in date order, else PubMed id order; the paths of the
+ *        pairs first linked after it, labelled by those documents) and stores it.
+ * @param g The graph (where the ranker is stored).
+ * @param corpus The annotated documents (UTF-8).
+ * @param corpus_format "detect" (NULL too), "pubtator", "bioc-xml", ...
+ * @param name The name it is stored under; NULL: "paths" (what hypothesize uses unasked).
+ * @param[out] out_json {"name", "training": {split, cutoff, before, after, pairs, paths,
+ *        positives, ...}, "weights": {feature: weight}}; free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EPARSE for a malformed corpus; #GRAPPI_EINVAL when no pair has
+ *         both a positive and a negative path.
+ */
+GRAPPI_API grappi_status grappi_graph_train_ranker_json(grappi_graph *g, const char *corpus, const char *corpus_format,
+                                                        const char *name, char **out_json);
+
+/**
+ * @brief Full-text search of the papers the database holds (SQLite FTS5 over their titles and
+ *        passages: words stemmed, "phrases", AND/OR/NOT, prefix*).
+ * @param g The graph.
+ * @param query The search (UTF-8).
+ * @param limit Papers at most, 1 to 1000 (0: 20).
+ * @param[out] out_json An array of {"key", "pmid", "doi", "year", "title", "snippet", "score",
+ *        "document", "dataset"}, best first; free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EINVAL for an empty or malformed query.
+ */
+GRAPPI_API grappi_status grappi_graph_search_papers_json(grappi_graph *g, const char *query, size_t limit,
+                                                         char **out_json);
 
 /* ---- grounded answers -------------------------------------------------------------------- */
 

@@ -16,6 +16,7 @@
 #include "grappi/hypothesis.hpp"
 #include "grappi/html_report.hpp"
 #include "grappi/ontology.hpp"
+#include "grappi/path_ranker.hpp"
 #include "grappi/pcst.hpp"
 #include "grappi/pipeline.hpp"
 #include "grappi/reader.hpp"

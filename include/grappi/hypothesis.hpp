@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "grappi/documents.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
+#include "grappi/path_ranker.hpp"
 #include "grappi/pipeline.hpp"
 
 namespace grappi {
@@ -33,7 +35,15 @@ struct HypothesisPath {
   /// Each edge's NPMI (a co-occurrence edge), else its score (STRING, BEL, ...).
   std::vector<double> weights;
   std::vector<std::size_t> support;  ///< each edge's shared documents (0 for other relations)
+  std::vector<double> jaccards;      ///< each edge's Jaccard index (co-occurrence edges; else 0)
+  std::vector<int> latest_years;     ///< each edge's most recent document's year (0: unknown)
+  std::vector<bool> curated;         ///< each edge's pair is also joined by a curated relation (not co-occurrence)
   std::vector<std::vector<int64_t>> pmids;  ///< each edge's PubMed ids, most recent first
+  /// Each node's share of the literature graph's documents (its document frequency; -1 when
+  /// no co-occurrence edge of the path says).
+  std::vector<double> shares;
+  std::size_t papers = 0;      ///< distinct documents behind the path's edges
+  bool single_paper = false;   ///< the whole path rests on one paper (its co-occurrence edges all on the same one)
   double mean_weight = 0;  ///< mean of weights
   double min_weight = 0;   ///< minimum of weights
   /// Embedding similarity of the path's concepts to the pair (HypothesisOptions::
@@ -41,8 +51,8 @@ struct HypothesisPath {
   /// similarities to the source and to the target (a direct edge: the source's to the target's);
   /// a node without a vector counts 0. 0 when not computed.
   double similarity = 0;
-  /// The ranking score: HypothesisOptions::scorer, else (1 - w) (0.5 mean + 0.5 min) + w
-  /// similarity, w the embedding weight (0 by default).
+  /// The ranking score: HypothesisOptions::scorer, else the ranker's, else (1 - w) (0.5 mean +
+  /// 0.5 min) + w similarity, w the embedding weight (0 by default).
   double score = 0;
 };
 
@@ -83,6 +93,16 @@ struct HypothesisOptions {
   /// A path scorer replacing the default (higher is better; it sees similarity when
   /// embedding_weight > 0); ties are broken by fewer edges, then node ids.
   std::function<double(const HypothesisPath &)> scorer;
+  /// A trained path ranker (grappi/path_ranker.hpp) scoring the paths when no scorer is given.
+  std::shared_ptr<const PathRanker> ranker;
+  /// Species and generic concepts in the middle of a path. Off (the default): a species
+  /// (PubTator's "Species", an NCBITaxon id: "patients", "mice") or a concept in more than
+  /// max_intermediate_share of the literature graph's documents and in 20 documents at least
+  /// ("cancer" in a cancer corpus) is never an intermediate; the search goes round them.
+  bool generic_intermediates = false;
+  double max_intermediate_share = 0.05;  ///< in (0, 1]: the share above which a concept is generic
+  /// Paths that are reorderings of the same concepts (A-x-y-B, A-y-x-B) are one: the best kept.
+  bool fold_reorderings = true;
   std::size_t max_calls = 0;  ///< model-call budget (0: none)
   int64_t max_tokens = 0;     ///< token budget (0: none)
   bool use_cache = true;      ///< read and write the database's response cache
@@ -98,6 +118,9 @@ struct HypothesisCheck {
   std::string b;        ///< the second entity's name
   bool supported = false;             ///< an edge joins them
   std::vector<std::string> relations;  ///< the relations of the edges that do
+  /// One of them is curated knowledge (STRING, IntAct, BEL, ...: any relation but the
+  /// literature's co-occurrence, which comes from the abstracts the explanation quotes).
+  bool curated = false;
 };
 
 /// One sentence of an explanation.
@@ -106,9 +129,13 @@ struct HypothesisSentence {
   std::vector<std::string> citations;  ///< the PubMed ids it cites
   std::vector<std::string> entities;   ///< the knowledge base's entities it names
   std::vector<HypothesisCheck> checks; ///< each pair of them
-  /// "supported" (every pair joined, every citation in the context), "unsupported" (a pair no
-  /// edge joins), "bad_citation" (a PubMed id outside the context), "unchecked" (fewer than two
-  /// entities and no bad citation).
+  /// Checked against evidence independent of the text: "quoted" (the sentence is written word
+  /// for word in an abstract it cites), "curated" (every pair of the entities it names is
+  /// joined by a curated relation of the knowledge base: STRING, IntAct, BEL, ...),
+  /// "co-mentioned" (every pair is joined, some only by co-occurrence: the abstracts' own
+  /// evidence), "unsupported" (a pair nothing joins), "bad_citation" (a PubMed id outside the
+  /// context), "unchecked" (fewer than two entities, not quoted). Unsupported sentences and bad
+  /// citations are re-worked.
   std::string status;
 };
 
@@ -146,8 +173,9 @@ struct HypothesisResult {
 };
 
 /// Ranks paths from source to target (names, aliases or ids), gives the abstracts of the best
-/// paths (their text from `corpus`, by PubMed id) to the model for an explanation, checks each
-/// sentence against the knowledge base and re-works it in rounds. Error(not_found) for a name
+/// paths (their text from `corpus` by PubMed id, else from the papers the knowledge base holds:
+/// `corpus` may be empty) to the model for an explanation, checks each sentence against the
+/// knowledge base and re-works it in rounds. Error(not_found) for a name
 /// that does not resolve, Error(invalid_argument) for zero paths, context or rounds.
 GRAPPI_CXX_API HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std::string &source,
                                             const std::string &target, const std::vector<Document> &corpus,
@@ -169,10 +197,11 @@ GRAPPI_CXX_API std::string to_markdown(const HypothesisResult &result);
 /// Options of evaluate_hypotheses(): the reference's temporal protocol.
 struct HypothesisEvalOptions {
   /// The split: documents published before this year build the graph, the others are the
-  /// future. Unset, or when a document has no year: the documents in PubMed id order, the first
-  /// `split` share before (documents without a PubMed id are left out and counted).
+  /// future. Unset: every document dated, the first `split` share of them in date order (then
+  /// PubMed id order within a year); when a document has no year, the first `split` share in
+  /// PubMed id order (documents without a PubMed id are then left out and counted).
   std::optional<int> as_of;
-  double split = 0.8;  ///< the share of documents before the split in PubMed id order, in (0, 1)
+  double split = 0.8;  ///< the share of documents before the split, in (0, 1)
   /// How the graphs are built (scope, titles, types; the graph the paths follow keeps edges of
   /// at least min_count units; as_of is set by the split).
   CoocOptions cooc;
@@ -187,6 +216,14 @@ struct HypothesisEvalOptions {
   std::size_t explain = 20;    ///< pairs explained for ROUGE and the loop's figures (the first ones; 0: none)
   std::size_t top = 10;        ///< a pair counts when a positive path is among its first `top`
   std::string embedder = "lsa";  ///< with an embedding weight: "lsa" or "hashing", fitted on the concepts' names
+  /// How the paths are scored: "trained" (a path ranker fitted on the documents before the
+  /// split alone, by the same protocol nested inside them: no later document leaks), "weights"
+  /// (the association weights: HypothesisOptions' default score), or a ranker given in
+  /// `ranker`. The baselines are scored on the same paths and labels whatever this says.
+  std::string scoring = "trained";
+  std::shared_ptr<const PathRanker> ranker;  ///< a stored ranker to score with (scoring is then ignored)
+  PathRankerOptions ranker_options;          ///< how the nested ranker is fitted
+  uint64_t seed = 1;                          ///< the random baseline's order
   /// Where the temporary database of the graph as of the split is made (default: the system's
   /// temporary directory); it is removed afterwards.
   std::string work_dir;
@@ -217,9 +254,11 @@ struct HypothesisEvalPair {
 
 /// What evaluate_hypotheses() measured.
 struct HypothesisEvalResult {
-  std::string split;         ///< "year" or "pmid_order"
+  std::string split;         ///< "year", "date_order" or "pmid_order"
   std::string split_note;    ///< why PubMed id order was used, when it was
-  std::string cutoff;        ///< the year, or the first PubMed id after the split
+  /// The year; the first document after the split ("2019 (PMID 31234567)"; its PubMed id in
+  /// PubMed id order)
+  std::string cutoff;
   std::size_t before = 0;    ///< documents before the split
   std::size_t after = 0;     ///< documents after it
   std::size_t left_out = 0;  ///< documents without the year or PubMed id the split needs
@@ -236,6 +275,15 @@ struct HypothesisEvalResult {
   std::size_t auc_pairs = 0;  ///< pairs with both classes (the macro mean's)
   double top_share = 0;      ///< share of pairs with paths that have a positive path among the first `top`
   std::size_t top = 10;      ///< that `top`
+  /// How the paths were scored ("trained", "stored", "weights").
+  std::string scoring;
+  /// The nested ranker's training: its pairs and paths, and the split inside the earlier documents.
+  nlohmann::json ranker;
+  /// Baselines on the same paths and labels: name -> {auc_micro, auc_macro, top_share}
+  /// ("shorter_first": fewer edges first, ties broken at random; "document_frequency": the
+  /// intermediates' mean document frequency, higher first; "weights": the association weights;
+  /// "random").
+  nlohmann::json baselines = nlohmann::json::object();
   std::size_t explained = 0;   ///< pairs explained
   double rouge_1 = 0;          ///< their mean ROUGE-1 F1
   double rouge_l = 0;          ///< their mean ROUGE-L F1
@@ -261,6 +309,26 @@ GRAPPI_CXX_API HypothesisEvalResult evaluate_hypotheses(const std::vector<Docume
 
 /// The summary as JSON (README "Evaluating hypotheses").
 GRAPPI_CXX_API nlohmann::json to_json(const HypothesisEvalResult &result);
+
+/// What train_path_ranker() did.
+struct PathRankerTraining {
+  PathRanker ranker;          ///< the ranker fitted
+  std::string split;          ///< "year" or "pmid_order"
+  std::string cutoff;         ///< the year, or the first PubMed id after the split
+  std::size_t before = 0;     ///< documents before the split (the graph's)
+  std::size_t after = 0;      ///< documents after it (the labels')
+  std::size_t pairs = 0;      ///< pairs with labelled paths
+  std::size_t paths = 0;      ///< paths in all
+  std::size_t positives = 0;  ///< of them positive
+  double auc_micro = -1;      ///< on its own training paths (a fit figure, not a test)
+};
+
+/// Fits a path ranker on a corpus by the temporal protocol (HypothesisEvalOptions' split,
+/// graph, pairs and labels): the graph of the documents before the split, the pairs first
+/// linked after it, their paths labelled by those later documents. Error(invalid_argument)
+/// when no labelled pair has both a positive and a negative path.
+GRAPPI_CXX_API PathRankerTraining train_path_ranker(const std::vector<Document> &corpus,
+                                                    const HypothesisEvalOptions &options = {});
 /// One pair as a JSON line (its first `top` paths, labels, AUC, explanation and scores).
 GRAPPI_CXX_API nlohmann::json to_json(const HypothesisEvalPair &pair, std::size_t top = 10);
 

@@ -51,7 +51,10 @@ struct SourceFile {
   /// SET/DEFINE line; forced, it also reads a BEL JSON graph) or "jgf" (a BEL JSON Graph
   /// Format file such as the Causal Biological Networks'), "cx2" (a CX2 network, or a CX1
   /// one, detected from a leading '['; textToKnowledgeGraph's BEL networks are read as BEL,
-  /// grappi's own CX2 export back into the same graph). import_formats() lists them.
+  /// grappi's own CX2 export back into the same graph), "corpus" (papers: PubTator, BioC XML or
+  /// JSON, the PPI corpora's XML, JSON lines or text, detected from the content; never
+  /// detected as a corpus: give it) or "corpus:<format>" (forced: "corpus:pubtator",
+  /// "corpus:bioc-xml", ... as to_string(DocumentFormat)). import_formats() lists them.
   std::string format = "detect";
 };
 

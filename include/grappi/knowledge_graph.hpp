@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "grappi/bel.hpp"
+#include "grappi/documents.hpp"
 #include "grappi/embedding.hpp"
 #include "grappi/graph_export.hpp"
 #include "grappi/import.hpp"
@@ -179,6 +180,18 @@ class GRAPPI_CXX_API KnowledgeGraph {
   int64_t add_edge(const EdgeInput &edge);
   /// Adds a name a node may be found by (`source`: where the name comes from, e.g. "UniProt_AC").
   void add_alias(int64_t node, std::string_view alias, std::string_view source);
+
+  // ---- papers ---------------------------------------------------------------------------------
+  /// Papers whose titles or passages match a full-text query (SQLite FTS5 over every stored
+  /// corpus: words stemmed, "a phrase", AND / OR / NOT, prefix*, NEAR), best first, at most
+  /// `limit` (1-1000). Error(invalid_argument) for an empty or malformed query, naming it.
+  std::vector<PaperHit> search_papers(std::string_view query, std::size_t limit = 20) const;
+  /// The stored papers with these keys (PubMed ids, else the sources' document ids), with their
+  /// passages and annotations, in the order asked; a key stored by several corpora gives the
+  /// most recently imported copy, a key stored by none nothing.
+  std::vector<Document> papers(const std::vector<std::string> &keys) const;
+  /// How many papers the database holds (every corpus).
+  std::size_t paper_count() const;
 
   // ---- embeddings ----------------------------------------------------------------------------
   /// The text grappi embeds for a node: "NAME: annotation" (or the name alone).

@@ -124,6 +124,8 @@ struct ShortestPathOptions {
   std::size_t max_length = 4;  ///< at most this many edges (1 to 100)
   bool weighted = false;  ///< false: by hop count; true: by the sum of -log(score)
   EdgeFilter filter;      ///< the edges followed
+  /// Nodes no path passes through (the two ends excepted; ids the graph lacks are ignored).
+  std::vector<int64_t> avoid;
 };
 
 /// Options of Retriever::khop.

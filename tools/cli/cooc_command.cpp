@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -19,21 +20,30 @@ struct CoocArgs {
   std::vector<std::string> corpora;
   int as_of = 0;
   CoocOptions o;
-  bool no_import = false, quiet = false, sentence = false;
+  bool no_import = false, quiet = false, sentence = false, no_papers = false;
 };
 
 void run_build(CoocArgs &a) {
   CoocOptions o = a.o;
   o.scope = a.scope == "sentence" || a.sentence ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
   if (a.as_of) o.as_of = a.as_of;
-  std::vector<Document> docs;
-  for (const std::string &f : a.corpora) {
+  for (const std::string &f : a.corpora)
     if (!std::ifstream(f)) throw Error(ErrorCode::io, "cooc build: cannot read '" + f + "'");
-    for (Document &d : read_documents(f, document_format(a.format))) docs.push_back(std::move(d));
+  const DocumentFormat format = document_format(a.format);
+  // (a write command: a missing database is made; --no-import only reads)
+  KnowledgeGraph g = open_graph(a.db, a.no_import ? Access::read : Access::create);
+  // The papers themselves, stored and searchable (hypothesize and ask read them from the store).
+  std::optional<ImportReport> papers;
+  if (!a.no_import && !a.no_papers) {
+    std::vector<SourceFile> files;
+    for (const std::string &f : a.corpora) files.push_back({f, a.format == "detect" ? "corpus" : "corpus:" + a.format});
+    papers = g.import(files);
   }
-  KnowledgeGraph g = open_graph(a.db, Access::write);
   const EntityTagger tagger(g);  // (joins gene concepts to the proteins whose aliases hold their ids)
-  const CoocGraph graph = build_cooccurrence(docs, o, &tagger);
+  // The documents streamed into the builder (PubTator and JSON lines a document at a time).
+  CoocBuilder builder(o, &tagger);
+  for (const std::string &f : a.corpora) for_each_document(f, format, [&](Document &&d) { builder.add(d); });
+  const CoocGraph graph = builder.finish();
   nlohmann::json j = to_json(graph);
   std::optional<FileReport> imported;
   if (!a.no_import && !graph.edges.empty()) {
@@ -49,11 +59,19 @@ void run_build(CoocArgs &a) {
                    {"already_imported", imported->already_imported}, {"edges_created", imported->edges_created},
                    {"nodes_created", imported->nodes_created}};
   }
+  if (papers) {
+    j["papers"] = nlohmann::json::array();
+    for (const FileReport &f : papers->files)
+      j["papers"].push_back({{"path", f.path}, {"dataset_id", f.dataset_id}, {"documents", f.lines},
+                             {"already_imported", f.already_imported}});
+  }
   if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
   if (a.quiet || a.json == "-") return;
   std::cout << graph.documents << " document(s), " << graph.units << " unit(s) with a concept, " << graph.concepts.size()
             << " concept(s), " << graph.edges.size() << " edge(s) (" << cooccurrence_relation(graph.options) << ")";
-  if (graph.unidentified) std::cout << "; " << graph.unidentified << " annotation(s) without a concept id left out";
+  if (graph.unidentified)
+    std::cout << "; " << graph.unidentified << " annotation(s) naming no concept (no id, or PubTator's -1) left out";
+  if (graph.composite) std::cout << "; " << graph.composite << " composite annotation(s) counted for each concept they name";
   if (o.as_of)
     std::cout << "; as of " << *o.as_of << ": " << graph.later << " later and " << graph.undated << " undated document(s) left out";
   std::cout << "\n";
@@ -66,6 +84,11 @@ void run_build(CoocArgs &a) {
   if (imported)
     std::cout << "imported as dataset " << imported->dataset_id << (imported->already_imported ? " (already imported)" : "")
               << " from " << imported->path << "\n";
+  if (papers)
+    for (const FileReport &f : papers->files)
+      std::cout << "papers of " << f.path << ": dataset " << f.dataset_id
+                << (f.already_imported ? " (already imported)" : ", " + std::to_string(f.lines) + " document(s) stored")
+                << "\n";
 }
 
 }  // namespace
@@ -89,8 +112,12 @@ void add_cooc(CLI::App &app) {
   c->add_option("--min-count", a->o.min_count, "Edges shared by fewer documents (sentences) are left out");
   c->add_option("--as-of", a->as_of, "Only documents published before this year");
   c->add_flag("--dictionary", a->o.dictionary, "Also the dictionary's mentions in annotated passages");
+  c->add_option("--memory", a->o.memory_mib,
+                "MiB for the pairs of concepts; beyond it they are sorted and spilled to temporary files (0: no limit)");
+  c->add_option("--work-dir", a->o.work_dir, "Where spilled pairs go (default: the system's temporary directory)");
   c->add_option("--out", a->out, "The dataset's file (grappi JSON lines); default: next to the database");
-  c->add_flag("--no-import", a->no_import, "Build and report only");
+  c->add_flag("--no-import", a->no_import, "Build and report only (the database is only read)");
+  c->add_flag("--no-papers", a->no_papers, "Do not store the papers themselves (grappi papers, hypothesize without --corpus)");
   c->add_option("--json", a->json, "Write the figures and strongest edges as JSON ('-' for standard output)");
   c->add_flag("--quiet", a->quiet, "No summary on standard output");
   c->callback([a] { run_build(*a); });

@@ -96,6 +96,7 @@ void run(ExtractArgs &a) {
   }
   if (!a.html.empty()) write_output(a.html, to_html(r));
   std::optional<FileReport> imported;
+  std::optional<ImportReport> papers;
   if (a.import) {
     std::string path = a.bel;
     if (path.empty() || path == "-") {
@@ -107,6 +108,11 @@ void run(ExtractArgs &a) {
       path = name.str();
     }
     imported = import_extraction(g, r, path, a.flagged);
+    // The papers themselves, stored and searchable beside their statements (grappi papers).
+    std::vector<SourceFile> files;
+    for (const auto *list : {&a.texts, &a.biocs, &a.corpora})
+      for (const std::string &f : *list) files.push_back({f, a.format == "detect" ? "corpus" : "corpus:" + a.format});
+    papers = g.import(files);
   }
   if (a.quiet || a.json == "-" || a.bel == "-" || a.cx2 == "-" || a.html == "-") return;
   print_counts(j);
@@ -136,6 +142,11 @@ void run(ExtractArgs &a) {
     std::cout << "imported as dataset " << imported->dataset_id << (imported->already_imported ? " (already imported)" : "")
               << " from " << imported->path << ": " << imported->edges_created << " new edge(s), " << imported->nodes_created
               << " new node(s)\n";
+  if (papers)
+    for (const FileReport &f : papers->files)
+      std::cout << "papers of " << f.path << ": dataset " << f.dataset_id
+                << (f.already_imported ? " (already imported)" : ", " + std::to_string(f.lines) + " document(s) stored")
+                << "\n";
   if (r.offline) std::cout << "(rule-based extraction, not a language model: see README \"Extraction\")\n";
 }
 
@@ -221,7 +232,7 @@ void add_extract(CLI::App &app) {
                 "Write a self-contained HTML report (the statements' network drawn, every statement with its checks)");
   c->add_option("--name", a->name, "The CX2 network's name");
   c->add_flag("--import", a->import, "Import the valid statements into the database as a BEL dataset (written to --bel, "
-                                     "or next to the database)");
+                                     "or next to the database), and the papers as a dataset of their own (grappi papers)");
   c->add_flag("--include-flagged", a->flagged, "Also write and import flagged statements (ungrounded entities, "
                                                "paraphrased evidence)");
   c->add_flag("--dry-run", a->o.dry_run, "Print the most model calls and prompt tokens it could take; send nothing");

@@ -12,7 +12,9 @@ namespace {
 
 struct ImportArgs {
   std::string db;
-  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, mitab, mapping, edges, bel, cx2, detect;
+  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, mitab, mapping, edges, bel, cx2, detect,
+      corpus;
+  std::string corpus_format = "detect";
   EdgeListOptions edge_list;
   std::string separator;
   int64_t taxon = 0;
@@ -41,6 +43,8 @@ void run_import(const ImportArgs &a) {
   add(a.mapping, "mapping");
   add(a.edges, "edges");
   add(a.detect, "detect");
+  const std::string corpus = a.corpus_format == "detect" ? "corpus" : "corpus:" + a.corpus_format;
+  add(a.corpus, corpus.c_str());
   if (sources.empty()) throw Error(ErrorCode::invalid_argument, "import: name at least one file");
   KnowledgeGraph g = open_graph(a.db, Access::create, 256);
   ImportOptions opt;
@@ -115,6 +119,11 @@ void add_import(CLI::App &app) {
                  "Identifier mapping table(s): TSV whose header names entrez_gene_id, symbol, ensembl_gene_ids, "
                  "ensembl_protein_ids, uniprot_accessions, hgnc_id or string_id columns");
   c->add_option("--edges", a->edges, "Edge list file(s): two id columns, optional score and relation columns");
+  c->add_option("--corpus", a->corpus,
+                "Papers (PubTator, BioC XML/JSON, PPI-corpus XML, JSON lines, text): stored with their passages and "
+                "annotations and searchable (grappi papers); one dataset per file");
+  c->add_option("--corpus-format", a->corpus_format, "The papers' format (default: detected)")
+      ->check(CLI::IsMember({"detect", "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml", "jsonl"}));
   c->add_option("--source-column", a->edge_list.source_column, "Edge lists: the first id's column (header name or 1-based number)")
       ->capture_default_str();
   c->add_option("--target-column", a->edge_list.target_column, "Edge lists: the second id's column")->capture_default_str();

@@ -13,11 +13,11 @@ namespace grappi::cli {
 namespace {
 
 struct HypothesizeArgs {
-  std::string db, source, target, format = "detect", json, report, html, system_template, explain_template;
+  std::string db, source, target, format = "detect", json, report, html, system_template, explain_template, ranker;
   std::vector<std::string> corpora;
   HypothesisOptions o;
   ChatArgs m;
-  bool no_cache = false, quiet = false;
+  bool no_cache = false, quiet = false, weights = false;
 };
 
 void run(HypothesizeArgs &a) {
@@ -31,6 +31,7 @@ void run(HypothesizeArgs &a) {
   HypothesisOptions o = a.o;
   o.use_cache = !a.no_cache;
   o.templates.load(a.system_template, a.explain_template);
+  if (!a.weights) o.ranker = PathRanker::stored(g, a.ranker);
   const HypothesisResult r = hypothesize(g, *model, a.source, a.target, docs, o);
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
@@ -38,13 +39,17 @@ void run(HypothesizeArgs &a) {
   if (a.quiet || a.json == "-" || a.report == "-" || a.html == "-") return;
   std::cout << r.source_name << " - " << r.target_name << ": " << r.paths.size() << " path(s), " << r.rounds.size()
             << " round(s), stop: " << r.stop_reason << "\n";
+  std::cout << "paths scored by " << (o.ranker ? "the path ranker '" + (a.ranker.empty() ? std::string(PathRanker::kDefaultName) : a.ranker) + "'"
+                                               : std::string("the association weights (NPMI)"))
+            << "\n";
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < r.paths.size(); ++i) {
     std::string path;
     for (std::size_t k = 0; k < r.paths[i].names.size(); ++k) path += (k ? " -- " : "") + r.paths[i].names[k];
-    rows.push_back({std::to_string(i + 1), path, fmt(r.paths[i].score)});
+    rows.push_back({std::to_string(i + 1), path, fmt(r.paths[i].score),
+                    std::to_string(r.paths[i].papers) + (r.paths[i].single_paper ? " (one paper only)" : "")});
   }
-  if (!rows.empty()) print_table({"rank", "path", "score"}, rows);
+  if (!rows.empty()) print_table({"rank", "path", "score", "papers"}, rows);
   if (r.final_round >= 0)
     for (const HypothesisSentence &s : r.rounds[static_cast<std::size_t>(r.final_round)].sentences) {
       std::string cites;
@@ -55,12 +60,12 @@ void run(HypothesizeArgs &a) {
 }
 
 struct EvalArgs {
-  std::string format = "detect", json, per_pair, scope = "document";
+  std::string format = "detect", json, per_pair, scope = "document", db, ranker;
   std::vector<std::string> corpora;
   int as_of = 0;
   HypothesisEvalOptions o;
   ChatArgs m;
-  bool quiet = false;
+  bool quiet = false, generic = false;
 };
 
 std::string figure(double x) { return x < 0 ? "-" : fmt(x); }
@@ -74,6 +79,11 @@ void run_eval(EvalArgs &a) {
   HypothesisEvalOptions o = a.o;
   if (a.as_of) o.as_of = a.as_of;
   o.cooc.scope = a.scope == "sentence" ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
+  o.hypothesis.generic_intermediates = a.generic;
+  if (!a.ranker.empty()) {
+    if (a.db.empty()) throw Error(ErrorCode::invalid_argument, "eval hypotheses: --ranker needs --db (where it is stored)");
+    o.ranker = std::make_shared<const PathRanker>(PathRanker::load(open_graph(a.db, Access::read), a.ranker));
+  }
   auto model = chat_model_of(a.m, 1, "eval hypotheses");
   const HypothesisEvalResult r = evaluate_hypotheses(docs, *model, o);
   const nlohmann::json j = to_json(r);
@@ -89,11 +99,26 @@ void run_eval(EvalArgs &a) {
             << (r.split_note.empty() ? "" : "; " + r.split_note) << "\n";
   std::cout << "graph before the split: " << r.concepts << " concept(s), " << r.edges << " edge(s); " << r.candidates
             << " pair(s) first linked after it, " << r.pairs.size() << " evaluated, " << r.with_paths << " with paths\n";
-  print_table({"figure", "grappi", "HGCR (published, trained ranker)"},
-              {{"ROC AUC, micro", figure(r.auc_micro), "0.895"},
-               {"ROC AUC, macro (" + std::to_string(r.auc_pairs) + " pairs)", figure(r.auc_macro), "0.932"},
-               {"pairs with a positive path in the top " + std::to_string(r.top), fmt(r.top_share), "-"},
-               {"positive paths", std::to_string(r.positive_paths) + " of " + std::to_string(r.paths), "-"}});
+  const auto base = [&](const char *name, const char *key) {
+    const nlohmann::json &b = r.baselines.value(name, nlohmann::json::object());
+    return b.contains(key) && b[key].is_number() ? fmt(b[key].get<double>()) : std::string("-");
+  };
+  std::cout << "paths scored by "
+            << (r.scoring == "trained"  ? "a path ranker fitted on the documents before the split alone (nested split)"
+                : r.scoring == "stored" ? "the stored path ranker '" + a.ranker + "'"
+                                        : "the association weights (NPMI)")
+            << (r.ranker.contains("error") ? " (no ranker could be fitted: " + r.ranker["error"].get<std::string>() + ")" : "")
+            << "\n";
+  print_table({"figure", "grappi", "shorter first", "document frequency", "NPMI weights", "random", "HGCR (published)"},
+              {{"ROC AUC, micro", figure(r.auc_micro), base("shorter_first", "auc_micro"), base("document_frequency", "auc_micro"),
+                base("weights", "auc_micro"), base("random", "auc_micro"), "0.895"},
+               {"ROC AUC, macro (" + std::to_string(r.auc_pairs) + " pairs)", figure(r.auc_macro),
+                base("shorter_first", "auc_macro"), base("document_frequency", "auc_macro"), base("weights", "auc_macro"),
+                base("random", "auc_macro"), "0.932"},
+               {"pairs with a positive path in the top " + std::to_string(r.top), fmt(r.top_share),
+                base("shorter_first", "top_share"), base("document_frequency", "top_share"), base("weights", "top_share"),
+                base("random", "top_share"), "-"},
+               {"positive paths", std::to_string(r.positive_paths) + " of " + std::to_string(r.paths), "", "", "", "", "-"}});
   if (r.explained) {
     std::cout << r.explained << " explanation(s)" << (r.offline ? " (extractive, not generated by a language model)" : "")
               << ": ROUGE-1 F1 " << fmt(r.rouge_1) << ", ROUGE-L F1 " << fmt(r.rouge_l) << ", " << fmt(r.mean_rounds)
@@ -129,6 +154,14 @@ void add_eval_hypotheses(CLI::App &eval) {
       ->check(CLI::Range(0.0, 1.0));
   c->add_option("--embedder", a->o.embedder, "lsa or hashing, fitted on the concepts' names")
       ->check(CLI::IsMember({"lsa", "hashing"}));
+  c->add_option("--scoring", a->o.scoring,
+                "trained (a path ranker fitted on the documents before the split alone, nested) or weights (NPMI)")
+      ->check(CLI::IsMember({"trained", "weights"}));
+  c->add_option("--ranker", a->ranker, "Score with this stored path ranker instead (needs --db)");
+  c->add_option("--db", a->db, "The database holding --ranker");
+  c->add_flag("--generic-intermediates", a->generic,
+              "Allow species and generic concepts (in more than 5% of the documents) in the middle of paths");
+  c->add_option("--baseline-seed", a->o.seed, "Seed of the random baseline");
   c->add_option("--explain", a->o.explain, "Pairs explained for ROUGE and the loop's figures (0: none)");
   c->add_option("--context", a->o.hypothesis.context, "Abstracts given to the model")->check(CLI::PositiveNumber);
   c->add_option("--rounds", a->o.hypothesis.rounds, "Explanations at most per pair")->check(CLI::PositiveNumber);
@@ -141,6 +174,69 @@ void add_eval_hypotheses(CLI::App &eval) {
   c->callback([a] { run_eval(*a); });
 }
 
+namespace {
+
+struct TrainRankerArgs {
+  std::string db, format = "detect", name = PathRanker::kDefaultName, json, scope = "document";
+  std::vector<std::string> corpora;
+  HypothesisEvalOptions o;
+  bool quiet = false;
+};
+
+void run_train_ranker(TrainRankerArgs &a) {
+  std::vector<Document> docs;
+  for (const std::string &f : a.corpora) {
+    if (!std::ifstream(f)) throw Error(ErrorCode::io, "train-ranker: cannot read '" + f + "'");
+    for (Document &d : read_documents(f, document_format(a.format))) docs.push_back(std::move(d));
+  }
+  if (a.corpora.empty()) {
+    KnowledgeGraph g = open_graph(a.db, Access::read);
+    throw Error(ErrorCode::invalid_argument, "train-ranker: give the corpus it learns from (--corpus); the database holds " +
+                                                 std::to_string(g.paper_count()) + " paper(s)");
+  }
+  HypothesisEvalOptions o = a.o;
+  o.cooc.scope = a.scope == "sentence" ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
+  KnowledgeGraph g = open_graph(a.db, Access::create);
+  const PathRankerTraining t = train_path_ranker(docs, o);
+  t.ranker.save(g, a.name);
+  nlohmann::json j = {{"name", a.name}, {"training", t.ranker.info()}, {"weights", t.ranker.weights_json()}};
+  if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
+  if (a.quiet || a.json == "-") return;
+  std::cout << "path ranker '" << a.name << "' stored: split " << t.split << " at " << t.cutoff << " (" << t.before
+            << " document(s) before, " << t.after << " after); " << t.pairs << " pair(s), " << t.paths << " path(s), "
+            << t.positives << " positive; ROC AUC on its own training paths " << (t.auc_micro < 0 ? "-" : fmt(t.auc_micro))
+            << "\n";
+  std::vector<std::vector<std::string>> rows;
+  const nlohmann::json weights = t.ranker.weights_json();  // items() must not outlive it
+  for (const auto &[name, w] : weights.items()) rows.push_back({name, fmt(w.get<double>())});
+  print_table({"feature (standardised)", "weight"}, rows);
+}
+
+}  // namespace
+
+void add_train_ranker(CLI::App &app) {
+  auto a = std::make_shared<TrainRankerArgs>();
+  auto *c = app.add_subcommand("train-ranker", "Fits the hypothesis path ranker on a corpus by the temporal protocol (the "
+                                               "graph before a split, paths labelled by the documents after it) and "
+                                               "stores it (hypothesize --ranker)");
+  add_db_option(c, a->db);
+  c->add_option("--corpus", a->corpora, "Annotated documents it learns from (repeatable)")->required();
+  c->add_option("--format", a->format, "Force the corpus format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
+  c->add_option("--name", a->name, "Stored under this name (default 'paths': hypothesize uses it unasked)");
+  c->add_option("--split", a->o.split, "Share of the documents before the split (date order, else PubMed id order)")
+      ->check(CLI::Range(0.05, 0.95));
+  c->add_option("--scope", a->scope, "Co-occurrence in the same document or the same sentence")
+      ->check(CLI::IsMember({"document", "sentence"}));
+  c->add_option("--types", a->o.cooc.types, "Concept types kept, comma-separated; default: all")->delimiter(',');
+  c->add_option("--pairs", a->o.pairs, "Training pairs at most");
+  c->add_option("--paths", a->o.paths, "Paths per pair")->check(CLI::PositiveNumber);
+  c->add_option("--max-len", a->o.hypothesis.max_length, "Edges in a path at most")->check(CLI::PositiveNumber);
+  c->add_option("--l2", a->o.ranker_options.l2, "L2 penalty on the weights")->check(CLI::Range(0.0, 1e6));
+  c->add_option("--json", a->json, "Write the training and the weights as JSON ('-' for standard output)");
+  c->add_flag("--quiet", a->quiet, "No summary on standard output");
+  c->callback([a] { run_train_ranker(*a); });
+}
+
 void add_hypothesize(CLI::App &app) {
   auto a = std::make_shared<HypothesizeArgs>();
   auto *c = app.add_subcommand("hypothesize", "How two concepts may be related: ranked literature paths and an explanation "
@@ -148,7 +244,9 @@ void add_hypothesize(CLI::App &app) {
   add_db_option(c, a->db);
   c->add_option("--source", a->source, "The first concept (name, alias or id)")->required();
   c->add_option("--target", a->target, "The second concept")->required();
-  c->add_option("--corpus", a->corpora, "The documents whose abstracts are the context (those the graph was built from)");
+  c->add_option("--corpus", a->corpora,
+                "Documents whose abstracts are the context; default: the papers the database holds (cooc build and "
+                "import --corpus store them)");
   c->add_option("--format", a->format, "Force the corpus format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
   c->add_option("--relation", a->o.relations, "Relations the paths follow (default cooc.document)");
   c->add_option("--max-len", a->o.max_length, "Edges in a path at most")->check(CLI::PositiveNumber);
@@ -160,6 +258,16 @@ void add_hypothesize(CLI::App &app) {
                 "(needs grappi embed; default 0)")
       ->check(CLI::Range(0.0, 1.0));
   c->add_option("--embedding-model", a->o.embedding_model, "The stored embedding model for it (default: the latest)");
+  c->add_option("--ranker", a->ranker,
+                "The stored path ranker scoring the paths (grappi train-ranker; default: the one named 'paths' when the "
+                "database has it, else the association weights)");
+  c->add_flag("--weights", a->weights, "Score the paths by the association weights even when a ranker is stored");
+  c->add_flag("--generic-intermediates", a->o.generic_intermediates,
+              "Allow species and generic concepts (see --max-share) in the middle of paths");
+  c->add_option("--max-share", a->o.max_intermediate_share,
+                "A concept in more than this share of the documents is generic (default 0.05)")
+      ->check(CLI::Range(0.000001, 1.0));
+  c->add_flag("--no-fold", [a](int64_t) { a->o.fold_reorderings = false; }, "Keep paths that reorder the same concepts");
   c->add_option("--context", a->o.context, "Abstracts given to the model")->check(CLI::PositiveNumber);
   c->add_option("--rounds", a->o.rounds, "Explanations at most (the first and the re-worked ones)")->check(CLI::PositiveNumber);
   c->add_option("--support-relation", a->o.support_relations, "Relations that support a sentence's pair (default: any)");

@@ -32,7 +32,9 @@ int main(int argc, char **argv) {
   add_ground(app);
   add_extract(app);
   add_cooc(app);
+  add_papers(app);
   add_hypothesize(app);
+  add_train_ranker(app);
   add_ask(app);
   add_train_reader(app);
   add_serve(app);

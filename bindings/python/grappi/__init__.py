@@ -162,7 +162,9 @@ class _HypothesisOptions(ctypes.Structure):
                 ("max_calls", _size), ("max_tokens", _i64), ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p),
                 ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p),
                 ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p), ("concurrency", _size),
-                ("embedding_weight", ctypes.c_double), ("embedding_model", ctypes.c_char_p)]
+                ("embedding_weight", ctypes.c_double), ("embedding_model", ctypes.c_char_p),
+                ("ranker", ctypes.c_char_p), ("generic_intermediates", ctypes.c_int32),
+                ("max_intermediate_share", ctypes.c_double), ("fold_reorderings", ctypes.c_int32)]
 
 
 class _AskOptions(ctypes.Structure):
@@ -260,6 +262,10 @@ _explore_report = _fn("grappi_graph_explore_report", _status, ctypes.c_void_p, _
 _ask_report = _fn("grappi_graph_ask_report", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_RetrieveOptions),
                   ctypes.POINTER(_AskOptions), ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p))
 _report_html = _fn("grappi_report_html", _status, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
+_search_papers = _fn("grappi_graph_search_papers_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size,
+                     ctypes.POINTER(ctypes.c_void_p))
+_train_ranker = _fn("grappi_graph_train_ranker_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                    ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
 _complete = _fn("grappi_graph_complete_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size, ctypes.POINTER(ctypes.c_void_p))
 _reply_set = _fn("grappi_chat_reply_set", _status, ctypes.c_void_p, ctypes.c_char_p, _i64, _i64)
 _reply_error = _fn("grappi_chat_reply_set_error", _status, ctypes.c_void_p, ctypes.c_char_p)
@@ -580,21 +586,39 @@ class Graph:
     def hypothesize(self, source, target, corpus=None, relations=("cooc.document",), max_length=4, paths=10,
                     mask_direct=False, context=7, rounds=5, llm="extractive", base_url=None, model=None,
                     api_key_env=None, chat=None, use_cache=True, max_calls=0, embedding_weight=0.0,
-                    embedding_model=None):
+                    embedding_model=None, ranker=None, generic_intermediates=False):
         """How two concepts may be related: ranked paths, an explanation from the corpus's
-        abstracts, each sentence checked against the graph (the result as a dict). The
-        callback's request "task" has "kind" "hypothesis.explain". embedding_weight blends the
-        intermediate concepts' embedding similarity to the pair into the paths' score."""
+        abstracts (corpus None: the papers the database holds), each sentence checked against
+        the graph (the result as a dict). The callback's request "task" has "kind"
+        "hypothesis.explain". ranker: a stored path ranker's name (None: "paths" when stored, ""
+        the association weights); embedding_weight blends the intermediate concepts' embedding
+        similarity to the pair into the weights' score."""
         o = _options("grappi_hypothesis_options", _hypothesis_init)
         o.relations = ",".join(relations).encode()
         o.max_length, o.paths, o.context, o.rounds, o.max_calls = max_length, paths, context, rounds, max_calls
         o.mask_direct, o.use_cache = 1 if mask_direct else 0, 1 if use_cache else 0
         o.embedding_weight = embedding_weight
         o.embedding_model = embedding_model.encode() if embedding_model else None
+        o.ranker = ranker.encode() if ranker is not None else None
+        o.generic_intermediates = 1 if generic_intermediates else 0
         callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         _check(_hypothesize(self._handle(), source.encode(), target.encode(), corpus.encode() if corpus else None,
                             ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def search_papers(self, query, limit=20):
+        """The stored papers matching a full-text query (FTS5 syntax), best first: a list of dicts
+        (key, pmid, doi, year, title, snippet, score)."""
+        p = ctypes.c_void_p()
+        _check(_search_papers(self._handle(), query.encode(), limit, ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def train_ranker(self, corpus, corpus_format="detect", name="paths"):
+        """Fits the hypothesis path ranker on a corpus (its text) by the temporal protocol and
+        stores it as name; returns the training and the weights (a dict)."""
+        p = ctypes.c_void_p()
+        _check(_train_ranker(self._handle(), corpus.encode(), corpus_format.encode(), name.encode(), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def _ask_options(self, mode, context, max_context_tokens, answers, repair, relations, llm, base_url, model,

@@ -244,7 +244,7 @@ pub struct grappi_cooc_options {
     pub path: *const c_char,
 }
 
-pub const GRAPPI_HYPOTHESIS_OPTIONS_VERSION: u32 = 1;
+pub const GRAPPI_HYPOTHESIS_OPTIONS_VERSION: u32 = 2;
 #[repr(C)]
 pub struct grappi_hypothesis_options {
     pub version: u32,
@@ -269,6 +269,11 @@ pub struct grappi_hypothesis_options {
     pub concurrency: usize,
     pub embedding_weight: f64,
     pub embedding_model: *const c_char,
+    // version 2
+    pub ranker: *const c_char,
+    pub generic_intermediates: i32,
+    pub max_intermediate_share: f64,
+    pub fold_reorderings: i32,
 }
 
 pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 3;
@@ -453,6 +458,10 @@ extern "C" {
     pub fn grappi_report_html(view_json: *const c_char, out_html: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_analyze_question_json(g: *mut grappi_graph, question: *const c_char, out_json: *mut *mut c_char)
         -> grappi_status;
+    pub fn grappi_graph_search_papers_json(g: *mut grappi_graph, query: *const c_char, limit: usize,
+                                           out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_train_ranker_json(g: *mut grappi_graph, corpus: *const c_char, corpus_format: *const c_char,
+                                          name: *const c_char, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_complete_json(g: *mut grappi_graph, prefix: *const c_char, limit: usize,
                                       out_json: *mut *mut c_char) -> grappi_status;
 
@@ -530,7 +539,8 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                                mask_direct, intermediate_labels, context, rounds, support_relations,
                                                corpus_format, max_calls, max_tokens, use_cache, llm, base_url, model,
                                                api_key_env, chat, user_data, concurrency, embedding_weight,
-                                               embedding_model),
+                                               embedding_model, ranker, generic_intermediates,
+                                               max_intermediate_share, fold_reorderings),
         "grappi_ask_options" => layout!(grappi_ask_options; version, context, max_context_tokens, answers,
                                         keep_question_entities, repair, relations, relation_weights, embedding_model,
                                         max_calls, max_tokens, use_cache, dry_run, llm, base_url, model, api_key_env, chat,

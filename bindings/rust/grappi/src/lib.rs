@@ -695,6 +695,25 @@ impl Graph {
         Ok(unsafe { take_string(out) })
     }
 
+    /// The stored papers matching a full-text query (SQLite FTS5 syntax), best first, as JSON:
+    /// an array of {key, pmid, doi, year, title, snippet, score}.
+    pub fn search_papers(&self, query: &str, limit: usize) -> Result<String> {
+        let q = cstring(query)?;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_search_papers_json(self.h, q.as_ptr(), limit, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    /// Fits the hypothesis path ranker on a corpus (its text; `format` "detect", "pubtator", ...)
+    /// by the temporal protocol and stores it as `name` ("paths": what hypothesize uses unasked);
+    /// the training and the weights as JSON.
+    pub fn train_ranker(&self, corpus: &str, format: &str, name: &str) -> Result<String> {
+        let (c, f, n) = (cstring(corpus)?, cstring(format)?, cstring(name)?);
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_train_ranker_json(self.h, c.as_ptr(), f.as_ptr(), n.as_ptr(), &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
     fn explore_with(&self, root: i64, query: &str, o: &ExploreOptions, report: bool) -> Result<(String, Option<String>)> {
         let (q, llm) = (cstring(query)?, cstring(&o.llm)?);
         let base = o.base_url.as_deref().map(cstring).transpose()?;
