@@ -19,6 +19,7 @@
 #include "grappi/hypothesis.hpp"
 #include "graph_impl.hpp"
 #include "model_calls.hpp"
+#include "ranking_metrics.hpp"
 
 namespace grappi {
 
@@ -27,22 +28,7 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-// ROC AUC by the rank-sum (Mann-Whitney) statistic, ties given their mean rank; -1 without both classes.
-double roc_auc(std::vector<std::pair<double, bool>> scored) {
-  std::sort(scored.begin(), scored.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
-  double positives = 0, rank_sum = 0;
-  for (std::size_t i = 0; i < scored.size();) {
-    std::size_t j = i;
-    while (j < scored.size() && scored[j].first == scored[i].first) ++j;
-    const double mean_rank = (double(i + 1) + double(j)) / 2;
-    for (std::size_t k = i; k < j; ++k)
-      if (scored[k].second) positives += 1, rank_sum += mean_rank;
-    i = j;
-  }
-  const double negatives = double(scored.size()) - positives;
-  if (positives == 0 || negatives == 0) return -1;
-  return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives);
-}
+using detail::roc_auc;
 
 bool pmid_like(const std::string &s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; }
 
@@ -315,6 +301,10 @@ PathRankerTraining train_path_ranker(const std::vector<Document> &corpus, const 
   const Labelled L = label_paths(before, after, inner);
   const std::vector<PathRankerExample> xs = examples_of(L.pairs, t.paths, t.positives);
   t.pairs = xs.size();
+  if (t.positives < o.ranker_options.min_positives)
+    throw Error(ErrorCode::invalid_argument, "path ranker: " + std::to_string(t.positives) +
+                                                 " positive path(s) before the split, fewer than the " +
+                                                 std::to_string(o.ranker_options.min_positives) + " needed to learn from");
   t.ranker = PathRanker::train(xs, o.ranker_options);
   const Figures fit = figures_of(L.pairs, [&](const HypothesisPath &p) { return t.ranker.score(p); }, o.top);
   t.auc_micro = fit.micro;
@@ -330,8 +320,9 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
                                          const HypothesisEvalOptions &o) {
   if (!(o.split > 0 && o.split < 1)) throw Error(ErrorCode::invalid_argument, "eval hypotheses: the split must lie in (0, 1)");
   if (o.paths == 0 || o.top == 0) throw Error(ErrorCode::invalid_argument, "eval hypotheses: paths and top must be at least 1");
-  if (!o.ranker && o.scoring != "trained" && o.scoring != "weights")
-    throw Error(ErrorCode::invalid_argument, "eval hypotheses: scoring is \"trained\" or \"weights\", not \"" + o.scoring + "\"");
+  if (!o.ranker && o.scoring != "trained" && o.scoring != "prior" && o.scoring != "weights")
+    throw Error(ErrorCode::invalid_argument,
+                "eval hypotheses: scoring is \"trained\", \"prior\" or \"weights\", not \"" + o.scoring + "\"");
   const auto t0 = std::chrono::steady_clock::now();
   HypothesisEvalResult r;
   r.top = o.top;
@@ -355,13 +346,17 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
       PathRankerTraining t = train_path_ranker(before, inner);
       r.ranker = t.ranker.info()["training"];
       r.ranker["weights"] = t.ranker.weights_json();
+      r.ranker["l2"] = t.ranker.info().value("l2", nlohmann::json(nullptr));
+      r.ranker["cross_validation"] = t.ranker.info().value("cross_validation", nlohmann::json::array());
       ranker = std::make_shared<const PathRanker>(std::move(t.ranker));
     } catch (const Error &e) {
-      // Too little before the split to learn from: the association weights, said so.
-      r.scoring = "weights";
+      // Too little before the split to learn from: the prior (shorter first, then frequent
+      // intermediates), said so.
+      r.scoring = "prior";
       r.ranker = {{"error", e.what()}};
     }
   }
+  if (!ranker && r.scoring == "prior") ranker = std::make_shared<const PathRanker>(PathRanker::prior());
   HypothesisEvalOptions outer = o;
   if (ranker) outer.ranker = ranker;
   const Labelled L = label_paths(before, after, outer);

@@ -166,6 +166,7 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
     if (!more) break;
   }
   std::vector<HypothesisPath> out;
+  static const PathRanker prior = PathRanker::prior();  // (the default score without an embedding weight)
   for (const Path &p : found) {
     if (o.mask_direct && p.length() == 1) continue;
     if (!wanted.empty() && !std::all_of(p.nodes.begin() + 1, p.nodes.end() - 1, label_wanted)) continue;
@@ -210,10 +211,11 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
         s += 0.5 * (cos(h.nodes[i], source) + cos(h.nodes[i], target));
       h.similarity = h.nodes.size() > 2 ? s / double(h.nodes.size() - 2) : cos(source, target);
     }
-    h.score = o.scorer   ? o.scorer(h)
-              : o.ranker ? o.ranker->score(h)
-                         : (1 - o.embedding_weight) * (0.5 * h.mean_weight + 0.5 * h.min_weight) +
-                               o.embedding_weight * h.similarity;
+    h.score = o.scorer                    ? o.scorer(h)
+              : o.ranker                  ? o.ranker->score(h)
+              : o.embedding_weight > 0    ? (1 - o.embedding_weight) * (0.5 * h.mean_weight + 0.5 * h.min_weight) +
+                                             o.embedding_weight * h.similarity
+                                          : prior.score(h);
     out.push_back(std::move(h));
   }
   std::stable_sort(out.begin(), out.end(), [](const HypothesisPath &a, const HypothesisPath &b) {

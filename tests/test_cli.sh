@@ -724,6 +724,54 @@ rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --split 1.
 [ "$rc" -eq 2 ] || fail "a split outside (0, 1) exited $rc"
 rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --as-of 1990)
 [ "$rc" -eq 2 ] || fail "a split with nothing before it exited $rc"
+# A trained path ranker on a generated corpus with a planted pattern (test_hypothesis.cpp's):
+# gene pairs joined through chemicals and diseases, later papers naming each pair with its
+# chemicals.
+python3 - "$T/planted.jsonl" <<'PY'
+import json, random, sys
+rng = random.Random(7)
+docs = []
+def doc(year, concepts):
+    docs.append({"pmid": len(docs) + 1, "year": year, "text": " and ".join("c" + c for c, _ in concepts) + ".",
+                 "concepts": [{"id": c, "type": t, "text": "c" + c} for c, t in concepts]})
+pairs = [(str(1000 + i), str(2000 + i), ["D0%d" % (10000 + x) for x in rng.sample(range(40), 3)],
+          ["D0%d" % (20000 + x) for x in rng.sample(range(40), 3)]) for i in range(80)]
+for s, t, chem, dis in pairs:
+    for c in chem: doc(2000, [(s, "Gene"), (c, "Chemical")]); doc(2001, [(c, "Chemical"), (t, "Gene")])
+    for d in dis: doc(2002, [(s, "Gene"), (d, "Disease")]); doc(2003, [(d, "Disease"), (t, "Gene")])
+for i, (s, t, chem, dis) in enumerate(pairs):
+    doc(2008 + i % 2 if i < 40 else 2011, [(s, "Gene"), (t, "Gene")] + [(c, "Chemical") for c in chem])
+with open(sys.argv[1], "w") as f:
+    for d in docs: f.write(json.dumps(d) + "\n")
+PY
+head -n 1920 "$T/planted.jsonl" > "$T/planted.before.jsonl"; sed -n '1921,1960p' "$T/planted.jsonl" >> "$T/planted.before.jsonl"
+"$GRAPPI" train-ranker --db "$T/rank.db" --corpus "$T/planted.before.jsonl" --min-positives 20 --json "$T/rank.json" \
+  > "$T/rank.txt" || fail "train-ranker: $(cat "$T/rank.txt")"
+grep -q "^path ranker 'paths' stored" "$T/rank.txt" || fail "train-ranker: $(cat "$T/rank.txt")"
+python3 - "$T/rank.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+w = j["weights"]
+assert j["name"] == "paths" and j["training"]["pairs"] > 0, j
+# The pattern: chemical intermediates up, disease intermediates down.
+assert w["type_chemical"] > w["type_disease"], w
+PY
+"$GRAPPI" eval hypotheses --db "$T/rank.db" --ranker paths --corpus "$T/planted.jsonl" --as-of 2010 --explain 0 --json "$T/rk.json" \
+  > "$T/rk.txt" || fail "eval with the stored ranker: $(cat "$T/rk.txt")"
+grep -q "the stored path ranker 'paths'" "$T/rk.txt" || fail "eval with the stored ranker: $(cat "$T/rk.txt")"
+python3 - "$T/rk.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+b = j["baselines"]
+for name in ("shorter_first", "document_frequency", "random"):
+    assert j["auc_micro"] >= b[name]["auc_micro"] + 0.02 and j["auc_macro"] >= b[name]["auc_macro"] + 0.02, (name, j["auc_micro"], j["auc_macro"], b)
+PY
+rc=$(status_of "$GRAPPI" eval hypotheses --db "$T/rank.db" --ranker nope --corpus "$T/planted.jsonl" --as-of 2010)
+[ "$rc" -eq 2 ] && grep -q "no path ranker named 'nope'" "$T/err" || fail "an unknown ranker exited $rc: $(cat "$T/err")"
+# Too few positives: refused, and no database created.
+rc=$(status_of "$GRAPPI" train-ranker --db "$T/rank2.db" --corpus "$T/temporal.jsonl")
+[ "$rc" -eq 2 ] && grep -q "fewer than the 100 needed" "$T/err" && [ ! -e "$T/rank2.db" ] \
+  || fail "train-ranker on too few positives exited $rc: $(cat "$T/err")"
 ;;
 
 ask)  # grounded answers and their evaluation on the human demo database (read only)

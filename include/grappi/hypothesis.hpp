@@ -51,8 +51,9 @@ struct HypothesisPath {
   /// similarities to the source and to the target (a direct edge: the source's to the target's);
   /// a node without a vector counts 0. 0 when not computed.
   double similarity = 0;
-  /// The ranking score: HypothesisOptions::scorer, else the ranker's, else (1 - w) (0.5 mean +
-  /// 0.5 min) + w similarity, w the embedding weight (0 by default).
+  /// The ranking score: HypothesisOptions::scorer, else the ranker's; else with an embedding
+  /// weight w > 0, (1 - w) (0.5 mean + 0.5 min) + w similarity; else the prior
+  /// (PathRanker::prior(): shorter paths first, then frequent intermediate concepts).
   double score = 0;
 };
 
@@ -217,9 +218,11 @@ struct HypothesisEvalOptions {
   std::size_t top = 10;        ///< a pair counts when a positive path is among its first `top`
   std::string embedder = "lsa";  ///< with an embedding weight: "lsa" or "hashing", fitted on the concepts' names
   /// How the paths are scored: "trained" (a path ranker fitted on the documents before the
-  /// split alone, by the same protocol nested inside them: no later document leaks), "weights"
-  /// (the association weights: HypothesisOptions' default score), or a ranker given in
-  /// `ranker`. The baselines are scored on the same paths and labels whatever this says.
+  /// split alone, by the same protocol nested inside them: no later document leaks; the prior
+  /// when they hold no labelled pair to learn from), "prior" (PathRanker::prior()), "weights"
+  /// (the association weights, blended with the embedding similarity by its weight), or a
+  /// ranker given in `ranker`. The baselines are scored on the same paths and labels whatever
+  /// this says.
   std::string scoring = "trained";
   std::shared_ptr<const PathRanker> ranker;  ///< a stored ranker to score with (scoring is then ignored)
   PathRankerOptions ranker_options;          ///< how the nested ranker is fitted

@@ -28,7 +28,14 @@ struct PathRankerExample {
 
 /// How a ranker is fitted.
 struct PathRankerOptions {
-  double l2 = 1.0;               ///< L2 penalty on the weights (the features are standardised)
+  /// L2 penalty on the feature weights (the features are standardised); -1: chosen by
+  /// cross-validation over pairs among the prior alone, 100, 10, 1 and 0.1.
+  double l2 = -1;
+  std::size_t folds = 5;  ///< cross-validation folds (pairs by index modulo folds)
+  /// Positive paths at least for train_path_ranker (and eval hypotheses' nested ranker) to
+  /// fit weights; with fewer, the prior alone (fewer positives gave rankers that lost to the
+  /// prior on held-out documents: BENCHMARKS.md).
+  std::size_t min_positives = 100;
   std::size_t iterations = 100;  ///< Newton steps at most
   /// Read the embedding similarity of the path's concepts to the pair (needs the nodes
   /// embedded wherever the ranker is used).
@@ -37,7 +44,10 @@ struct PathRankerOptions {
 
 /// A logistic regression over path features, each pair's positives and negatives weighing alike
 /// (a pair with many paths does not outweigh one with few); deterministic (Newton's method from
-/// zero weights).
+/// zero weights). Its logit is a free multiple of the prior (shorter paths first, then paths
+/// through concepts named in more documents) plus penalised weights on the standardised
+/// features: little data leaves it near the prior, and the penalty is chosen by
+/// cross-validation unless given.
 class GRAPPI_CXX_API PathRanker {
  public:
   PathRanker() = default;
@@ -48,6 +58,9 @@ class GRAPPI_CXX_API PathRanker {
   /// Fits a ranker. Error(invalid_argument) without a positive and a negative path, or for
   /// feature vectors of another length.
   static PathRanker train(const std::vector<PathRankerExample> &pairs, const PathRankerOptions &options = {});
+  /// The untrained prior: shorter paths first, then paths whose intermediate concepts are named
+  /// in more documents (what scores paths when no ranker was trained).
+  static PathRanker prior();
   /// Whether it holds weights.
   bool trained() const { return !weights_.empty(); }
   /// Whether it reads the embedding similarity.
@@ -73,8 +86,10 @@ class GRAPPI_CXX_API PathRanker {
   static constexpr const char *kDefaultName = "paths";  ///< what train-ranker stores under unasked
 
  private:
+  static PathRanker fit(const std::vector<PathRankerExample> &pairs, const std::vector<std::size_t> &which, double l2,
+                        const PathRankerOptions &options);
   std::vector<double> mean_, scale_, weights_;  // per feature
-  double bias_ = 0;
+  double bias_ = 0, prior_weight_ = 0;
   bool similarity_ = false;
   nlohmann::json info_ = nlohmann::json::object();
 };

@@ -40,7 +40,10 @@ void run(HypothesizeArgs &a) {
   std::cout << r.source_name << " - " << r.target_name << ": " << r.paths.size() << " path(s), " << r.rounds.size()
             << " round(s), stop: " << r.stop_reason << "\n";
   std::cout << "paths scored by " << (o.ranker ? "the path ranker '" + (a.ranker.empty() ? std::string(PathRanker::kDefaultName) : a.ranker) + "'"
-                                               : std::string("the association weights (NPMI)"))
+                                 : o.embedding_weight > 0
+                                     ? std::string("the association weights (NPMI) and the embedding similarity")
+                                     : std::string("the prior (the weakest intermediate concept's document share, once per "
+                                                   "intermediate)"))
             << "\n";
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < r.paths.size(); ++i) {
@@ -106,6 +109,7 @@ void run_eval(EvalArgs &a) {
   std::cout << "paths scored by "
             << (r.scoring == "trained"  ? "a path ranker fitted on the documents before the split alone (nested split)"
                 : r.scoring == "stored" ? "the stored path ranker '" + a.ranker + "'"
+                : r.scoring == "prior"  ? "the prior (the weakest intermediate concept's document share, once per intermediate)"
                                         : "the association weights (NPMI)")
             << (r.ranker.contains("error") ? " (no ranker could be fitted: " + r.ranker["error"].get<std::string>() + ")" : "")
             << "\n";
@@ -155,8 +159,11 @@ void add_eval_hypotheses(CLI::App &eval) {
   c->add_option("--embedder", a->o.embedder, "lsa or hashing, fitted on the concepts' names")
       ->check(CLI::IsMember({"lsa", "hashing"}));
   c->add_option("--scoring", a->o.scoring,
-                "trained (a path ranker fitted on the documents before the split alone, nested) or weights (NPMI)")
-      ->check(CLI::IsMember({"trained", "weights"}));
+                "trained (a path ranker fitted on the documents before the split alone, nested), prior (shorter "
+                "paths first, then frequent intermediates) or weights (NPMI)")
+      ->check(CLI::IsMember({"trained", "prior", "weights"}));
+  c->add_option("--min-positives", a->o.ranker_options.min_positives,
+                "Positive paths before the split at least to fit the nested ranker (fewer: the prior)");
   c->add_option("--ranker", a->ranker, "Score with this stored path ranker instead (needs --db)");
   c->add_option("--db", a->db, "The database holding --ranker");
   c->add_flag("--generic-intermediates", a->generic,
@@ -196,8 +203,8 @@ void run_train_ranker(TrainRankerArgs &a) {
   }
   HypothesisEvalOptions o = a.o;
   o.cooc.scope = a.scope == "sentence" ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
-  KnowledgeGraph g = open_graph(a.db, Access::create);
   const PathRankerTraining t = train_path_ranker(docs, o);
+  KnowledgeGraph g = open_graph(a.db, Access::create);  // (after the training: a refused corpus creates nothing)
   t.ranker.save(g, a.name);
   nlohmann::json j = {{"name", a.name}, {"training", t.ranker.info()}, {"weights", t.ranker.weights_json()}};
   if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
@@ -231,7 +238,10 @@ void add_train_ranker(CLI::App &app) {
   c->add_option("--pairs", a->o.pairs, "Training pairs at most");
   c->add_option("--paths", a->o.paths, "Paths per pair")->check(CLI::PositiveNumber);
   c->add_option("--max-len", a->o.hypothesis.max_length, "Edges in a path at most")->check(CLI::PositiveNumber);
-  c->add_option("--l2", a->o.ranker_options.l2, "L2 penalty on the weights")->check(CLI::Range(0.0, 1e6));
+  c->add_option("--l2", a->o.ranker_options.l2, "L2 penalty on the feature weights (-1: chosen by cross-validation)")
+      ->check(CLI::Range(-1.0, 1e6));
+  c->add_option("--min-positives", a->o.ranker_options.min_positives,
+                "Positive paths at least to fit weights (fewer: refused)");
   c->add_option("--json", a->json, "Write the training and the weights as JSON ('-' for standard output)");
   c->add_flag("--quiet", a->quiet, "No summary on standard output");
   c->callback([a] { run_train_ranker(*a); });
