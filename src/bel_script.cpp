@@ -37,6 +37,22 @@ bool open_quote(const std::string &s) {
   return in;
 }
 
+// A line without its trailing comment: '//' outside quotes, at the start or after a blank
+// (`p(HGNC:AKT1) increases p(HGNC:MTOR) // a note`, as PyBEL reads it).
+std::string without_comment(const std::string &s) {
+  bool in = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (in && s[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (s[i] == '"') in = !in;
+    if (!in && s[i] == '/' && i + 1 < s.size() && s[i + 1] == '/' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t'))
+      return s.substr(0, i);
+  }
+  return s;
+}
+
 // Physical lines joined where a line ends with a backslash or a quoted value goes on.
 std::vector<LogicalLine> logical_lines(std::istream &in) {
   std::vector<LogicalLine> out;
@@ -91,6 +107,8 @@ class ScriptReader {
       line_ = l.line;
       std::string text = detail::trim_copy(l.text);
       if (text.empty() || text[0] == '#') continue;
+      text = detail::trim_copy(without_comment(text));
+      if (text.empty()) continue;
       indent_ = l.text.find_first_not_of(" \t");
       if (l.unterminated) {
         problem(0, Severity::error, "script", "unterminated quoted value: the file ends inside it");

@@ -219,6 +219,7 @@ void write_graphml(std::ostream &out, const std::vector<NodeRow> &nodes, EdgeCur
          "  <key id=\"taxon\" for=\"node\" attr.name=\"taxon\" attr.type=\"long\"/>\n"
          "  <key id=\"relation\" for=\"edge\" attr.name=\"relation\" attr.type=\"string\"/>\n"
          "  <key id=\"score\" for=\"edge\" attr.name=\"score\" attr.type=\"double\"/>\n"
+         "  <key id=\"directed\" for=\"edge\" attr.name=\"directed\" attr.type=\"boolean\"/>\n"
          "  <graph id=\"grappi\" edgedefault=\"undirected\">\n";
   for (const auto &n : nodes) {
     // Empty texts are left out (GraphML's way of saying "no value").
@@ -230,9 +231,12 @@ void write_graphml(std::ostream &out, const std::vector<NodeRow> &nodes, EdgeCur
   }
   EdgeRow e;
   while (edges.next(e)) {
+    // A graph of directed and undirected edges: an undirected graph whose edges say whether they
+    // are directed (source to target) in a "directed" attribute; GraphML's own per-edge
+    // directed="true" in an undirected graph is refused by networkx.
     out << "    <edge id=\"e" << rep.edges << "\" source=\"" << markup_text(e.source) << "\" target=\"" << markup_text(e.target)
-        << (e.directed ? "\" directed=\"true" : "") << "\"><data key=\"relation\">" << markup_text(e.relation)
-        << "</data><data key=\"score\">" << number(e.score) << "</data></edge>\n";
+        << "\"><data key=\"relation\">" << markup_text(e.relation) << "</data><data key=\"score\">" << number(e.score)
+        << "</data><data key=\"directed\">" << (e.directed ? "true" : "false") << "</data></edge>\n";
     ++rep.edges;
   }
   out << "  </graph>\n</graphml>\n";

@@ -437,3 +437,24 @@ TEST_CASE("BEL entities resolved to identifiers deduplicate statements that name
   CHECK_FALSE(check("a(HGNC:AKT1)", o).valid());
   CHECK(calls == 0);
 }
+
+TEST_CASE("BEL script: trailing comments are left out and a double slash inside quotes is kept") {
+  std::istringstream in("DEFINE NAMESPACE HGNC AS URL \"https://example.org/hgnc.belns\" // the symbols\n"
+                        "SET Citation = {\"PubMed\", \"12345\"} // the paper\n"
+                        "SET Evidence = \"A // B is no comment\"\n"
+                        "p(HGNC:AKT1) increases p(HGNC:MTOR) // a curator's note\n"
+                        "// a whole line\n"
+                        "p(HGNC:AKT1) -> p(HGNC:GSK3B)\t// after a tab\n"
+                        "p(HGNC:AKT1) -> p(HGNC:X)//not a comment: no blank before it\n");
+  const BelDocument d = read_bel_script(in);
+  REQUIRE(d.statements.size() == 3);
+  CHECK(d.statements[0].result.valid());
+  CHECK(d.statements[0].evidence == "A // B is no comment");
+  REQUIRE(d.statements[0].citation);
+  CHECK(d.statements[0].citation->id == "12345");
+  CHECK(d.statements[1].result.valid());
+  CHECK(d.statements[1].line == 6);
+  // Without a blank before it, '//' is part of the statement, and the statement is malformed.
+  CHECK_FALSE(d.statements[2].result.valid());
+  for (const auto &p : d.problems) CHECK(p.line == 7);
+}

@@ -97,7 +97,8 @@ std::size_t count_field(const json &body, const char *name, std::size_t fallback
 class Server {
  public:
   Server(const ServeArgs &a, KnowledgeGraph &g, std::shared_ptr<LanguageModel> model, std::vector<Document> corpus)
-      : a_(a), g_(g), model_(std::move(model)), corpus_(std::move(corpus)), rng_(std::random_device{}()) {}
+      : a_(a), g_(g), model_(std::move(model)), corpus_(std::move(corpus)), papers_(g.paper_count()),
+        rng_(std::random_device{}()) {}
 
   ~Server() {
     for (auto &[id, job] : jobs_) job->cancel = true;
@@ -159,7 +160,8 @@ class Server {
              {"edges", s->edge_count()},
              {"model", model_->identity()},
              {"language_model", model_->kind() != "extractive"},
-             {"tasks", corpus_.empty() ? json::array({"explore", "ask"}) : json::array({"explore", "ask", "hypothesize"})},
+             {"tasks", can_hypothesize() ? json::array({"explore", "ask", "hypothesize"}) : json::array({"explore", "ask"})},
+             {"papers", papers_},
              {"writable", a_.write}});
     });
     svr.Get("/api/complete", [this](const httplib::Request &req, httplib::Response &res) {
@@ -181,7 +183,10 @@ class Server {
     svr.Post("/api/explore", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "explore"); });
     svr.Post("/api/ask", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "ask"); });
     svr.Post("/api/hypothesize", [this](const httplib::Request &req, httplib::Response &res) {
-      if (corpus_.empty()) return fail(res, 404, "hypothesize needs the documents: start grappi serve with --corpus");
+      if (!can_hypothesize())
+        return fail(res, 404,
+                    "hypothesize needs papers: the database holds none (grappi import --corpus, cooc build) and serve "
+                    "was started without --corpus");
       start(req, res, "hypothesize");
     });
     svr.Get(R"(/api/jobs/([0-9a-f]{1,32}))", [this](const httplib::Request &req, httplib::Response &res) {
@@ -380,6 +385,8 @@ class Server {
   KnowledgeGraph &g_;
   std::shared_ptr<LanguageModel> model_;
   const std::vector<Document> corpus_;
+  const std::size_t papers_;  // the database's papers (hypothesize's context without --corpus)
+  bool can_hypothesize() const { return !corpus_.empty() || papers_ > 0; }
   std::mutex mu_;  // guards what follows
   std::mt19937_64 rng_;
   std::map<std::string, std::shared_ptr<Job>> jobs_;
@@ -441,7 +448,7 @@ void add_serve(CLI::App &app) {
   c->add_option("--max-jobs", a->max_jobs, "Jobs running at once")->check(CLI::Range(1, 16));
   c->add_option("--concurrency", a->concurrency, "Model calls in flight per job")->check(CLI::Range(1, 64));
   c->add_option("--embedding-model", a->embedding_model, "Embedding model for ranking (default: the latest)");
-  c->add_option("--corpus", a->corpora, "Documents (PubTator, BioC, ...) hypothesize reads its abstracts from; without, no hypothesize")
+  c->add_option("--corpus", a->corpora, "Documents (PubTator, BioC, ...) hypothesize reads its abstracts from; without, the database's papers")
       ->check(CLI::ExistingFile);
   add_chat_flags(c, a->m, "extractive summaries, no model");
   c->callback([a] { run(*a); });
