@@ -3,6 +3,7 @@
 // distance through the lowest common ancestor, that ancestor's depth), figures per strategy.
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "grappi/error.hpp"
 #include "grappi/grounding.hpp"
@@ -151,6 +152,11 @@ GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vect
     ev.gold.push_back(g);
     jobs.push_back({t->second, g.protein_a, g.protein_b});
   }
+  if (ev.gold.empty())
+    throw Error(ErrorCode::parse, "evaluate_grounding: none of the " + std::to_string(gold.size()) +
+                                      " gold case(s) has a text (their PubMed ids are not among the " +
+                                      std::to_string(texts.size()) + " text(s) given)");
+  for (const LanguageModel *j : judges) ev.offline_judge = ev.offline_judge || j->local();
   const auto results = grounder.ground(jobs, strategies, concurrency);
   // The ontology the grounder walks, and the root to measure depths under.
   KnowledgeGraph &kg = grounder.graph();
@@ -205,6 +211,36 @@ GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vect
         c.relation = exact ? "exact" : ancestor ? "ancestor" : descendant ? "descendant" : "related";
       }
       ev.cases.push_back(std::move(c));
+    }
+  }
+  // The most-frequent-term baseline, related to each case's gold terms like a prediction.
+  {
+    std::map<std::string, std::size_t> freq;
+    for (const GroundingGold &g : ev.gold)
+      for (const std::string &t : std::set<std::string>(g.terms.begin(), g.terms.end()))
+        if (node_of(t)) ++freq[t];
+    std::size_t best = 0;
+    for (const auto &[t, n] : freq)
+      if (n > best) best = n, ev.most_frequent.term = t;
+    if (auto n = ev.most_frequent.term.empty() ? std::nullopt : kg.node_by_external_id(ev.most_frequent.term)) {
+      ev.most_frequent.name = n->name;
+      const auto up = onto.ancestors(n->id), down = onto.descendants(n->id);
+      const auto has = [](const std::vector<TermDistance> &v, int64_t id) {
+        return std::any_of(v.begin(), v.end(), [id](const TermDistance &d) { return d.id == id; });
+      };
+      for (const GroundingGold &g : ev.gold) {
+        ++ev.most_frequent.cases;
+        bool exact = false, ancestor = false, descendant = false;
+        for (const auto &t : g.terms)
+          if (auto gn = node_of(t)) {
+            exact = exact || *gn == n->id;
+            ancestor = ancestor || has(down, *gn);
+            descendant = descendant || has(up, *gn);
+          }
+        ev.most_frequent.exact += exact;
+        ev.most_frequent.ancestor += !exact && ancestor;
+        ev.most_frequent.descendant += !exact && !ancestor && descendant;
+      }
     }
   }
   if (!judges.empty()) {
@@ -340,6 +376,10 @@ json to_json(const GroundingEvaluation &ev) {
                        {"by_confidence", std::move(conf)}});
   }
   j["figures"] = std::move(figures);
+  const GroundingBaseline &b = ev.most_frequent;
+  j["baselines"] = {{"most_frequent", {{"term", b.term}, {"name", b.name}, {"cases", b.cases}, {"exact", b.exact},
+                                       {"ancestor", b.ancestor}, {"descendant", b.descendant}}}};
+  j["offline_judge"] = ev.offline_judge;
   return j;
 }
 

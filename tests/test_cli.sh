@@ -532,7 +532,11 @@ printf 'uniprotkb:Q96S53\tuniprotkb:P23528\t-\t-\tuniprotkb:TESK2(gene name)\tun
 grep -q "gold: 1 pairs in papers (0 rows without a PubMed id or type), 1 with a text, 0 without" "$T/eval.txt" || fail "eval: $(cat "$T/eval.txt")"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); f=j["figures"][0]; assert f["strategy"]=="stuff" and f["exact"]==1 and j["cases"][0]["predicted"]=="MI:0217", j' "$T/eval.json"
 "$GRAPPI" eval grounding --db "$G" --gold "$T/gold.mitab" --texts "$LIT" --strategy dynamic --judge extractive > "$T/judged.txt"
-grep -q "win/tie/loss" "$T/judged.txt" || fail "judged eval: $(cat "$T/judged.txt")"
+grep -q "overlap more/same/less" "$T/judged.txt" && grep -q "no judgement of which term is right" "$T/judged.txt" \
+  || fail "judged eval: $(cat "$T/judged.txt")"
+grep -q "^most frequent term" "$T/eval.txt" || fail "eval: the baseline row: $(cat "$T/eval.txt")"
+rc=$(status_of "$GRAPPI" eval grounding --db "$G" --gold "$T/gold.mitab" --texts "$LIT/BioRED.Test.first3.PubTator")
+[ "$rc" -eq 1 ] && grep -q "none of the 1 gold case(s) has a text" "$T/err" || fail "eval with no text for any pair exited $rc: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" eval grounding --db "$G" --gold "$T/gold.mitab" --texts "$T/nowhere")
 [ "$rc" -eq 1 ] && grep -q "is neither a directory nor a file" "$T/err" || fail "eval without texts exited $rc"
 # A corpus file: one of its documents by PubMed id; without --document, the choice is asked for.

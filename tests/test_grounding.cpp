@@ -741,9 +741,23 @@ TEST_CASE("The grounding evaluation reads IntAct rows as gold and places each pr
   CHECK_THROWS_AS(grappi::evaluate_grounding(g, gold, texts, {GroundingStrategy::stuff}, 2,
                                              {first.get(), tie.get(), garbage.get()}),
                   grappi::Error);
+  // The most-frequent-term baseline: MI:0915 (two cases) for every case: exact twice, above
+  // case 1's MI:0407, elsewhere for case 0's MI:0403.
+  CHECK(ev.most_frequent.term == "MI:0915");
+  CHECK(ev.most_frequent.cases == 4);
+  CHECK(ev.most_frequent.exact == 2);
+  CHECK(ev.most_frequent.ancestor == 1);
+  CHECK(ev.most_frequent.descendant == 0);
+  CHECK_FALSE(ev.offline_judge);
+  grappi::ExtractiveModel offline;
+  CHECK(grappi::evaluate_grounding(g, gold, texts, {GroundingStrategy::stuff}, 2, {&offline}).offline_judge);
+  // No text for any gold case: an error, not a table of zeros.
+  CHECK_THROWS_WITH_AS(grappi::evaluate_grounding(g, gold, {{"1", "unrelated"}}, {GroundingStrategy::stuff}, 2),
+                       doctest::Contains("none of the 5 gold case(s) has a text"), grappi::Error);
   const json j = grappi::to_json(ev);
   CHECK(j["figures"][0]["exact"] == 1);
   CHECK(j["cases"][0]["distance"] == 5);
+  CHECK(j["baselines"]["most_frequent"]["exact"] == 2);
   // A malformed row is named by file and line.
   write_file(kb.d.file("bad.mitab"), "uniprotkb:P1\tuniprotkb:P2\n");
   CHECK_THROWS_WITH_AS(grappi::read_grounding_gold(kb.d.file("bad.mitab")), doctest::Contains("bad.mitab:1: expected 15"),

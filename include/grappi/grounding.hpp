@@ -270,12 +270,27 @@ struct GroundingFigures {
   std::map<std::string, std::tuple<std::size_t, std::size_t, double>> by_confidence;
 };
 
+/// The most-frequent-term baseline: the gold term most cases have (ties by id) answered for
+/// every case, compared with each case's gold terms as the strategies' predictions are.
+struct GroundingBaseline {
+  std::string term;             ///< its id (empty: no gold term is in the ontology)
+  std::string name;             ///< its name
+  std::size_t cases = 0;        ///< cases compared
+  std::size_t exact = 0;        ///< the term is one of the case's gold terms
+  std::size_t ancestor = 0;     ///< an ancestor of one
+  std::size_t descendant = 0;   ///< a descendant of one
+};
+
 /// The evaluation: every case, and the figures per strategy.
 struct GroundingEvaluation {
   std::vector<GroundingGold> gold;      ///< the gold cases evaluated (those with a text)
   std::size_t without_text = 0;         ///< gold cases whose paper had no text
   std::vector<GroundingCase> cases;     ///< gold x strategy, in gold order
   std::vector<GroundingFigures> figures;  ///< per strategy, in the order given
+  GroundingBaseline most_frequent;      ///< the most-frequent-term baseline on the same cases
+  /// Whether the verdicts (wins, ties, losses) come from the offline judge: word overlap with
+  /// the text, not a judgement of meaning (reported as "overlap", never as wins).
+  bool offline_judge = false;
 };
 
 /// Grounds every gold case whose PMID has a text (`texts`: PMID -> text) with each strategy and
@@ -285,7 +300,8 @@ struct GroundingEvaluation {
 /// judge is shown both terms (in an order that alternates from case to case) and says which
 /// describes the pair's interaction better, or that they tie; with two judges only the
 /// verdicts they agree on count. A judge's answer is parsed like every other; one that fails
-/// is recorded as "failed".
+/// is recorded as "failed". Error(parse) when no gold case has a text (none of their PubMed
+/// ids among `texts`).
 GRAPPI_CXX_API GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vector<GroundingGold> &gold,
                                                       const std::map<std::string, std::string> &texts,
                                                       const std::vector<GroundingStrategy> &strategies,

@@ -248,10 +248,20 @@ void run_eval(GroundArgs &a) {
       rows.back().push_back(std::to_string(f.wins) + "/" + std::to_string(f.ties) + "/" + std::to_string(f.losses) +
                             (f.disagreements ? " (" + std::to_string(f.disagreements) + " disagree)" : ""));
   }
+  // The most-frequent-term baseline on the same cases.
+  const GroundingBaseline &b = ev.most_frequent;
+  rows.push_back({"most frequent term" + (b.name.empty() ? std::string() : " (" + b.name + ")"), std::to_string(b.cases),
+                  std::to_string(b.exact), std::to_string(b.ancestor), std::to_string(b.descendant),
+                  std::to_string(b.cases - b.exact - b.ancestor - b.descendant), "0", "-", "-", "0", "0"});
+  if (!judges.empty()) rows.back().push_back("-");
   std::vector<std::string> head = {"strategy", "cases", "exact", "ancestor", "descendant", "related", "none",
                                    "distance", "lca depth", "calls", "prompt tokens"};
-  if (!judges.empty()) head.push_back("win/tie/loss");
+  // The offline judge compares word overlap with the text: its verdicts are no judgement of meaning.
+  if (!judges.empty()) head.push_back(ev.offline_judge ? "overlap more/same/less" : "win/tie/loss");
   print_table(head, rows);
+  if (ev.offline_judge)
+    std::cout << "(the extractive judge compares the two terms' word overlap with the text; it is no judgement of "
+                 "which term is right)\n";
   if (model->local()) std::cout << "(offline model: extractive summaries and word-overlap scores, not a language model)\n";
 }
 
