@@ -1,9 +1,10 @@
 // Internal: how an agent sends requests to a language model. ModelCalls puts the model behind
 // the database's response cache, a call and token budget shared by the run's threads, and usage
-// counters per stage; ask() is one whole exchange for one item: the cached answer when it still
-// parses, otherwise a budgeted call, the answer parsed, one repair turn when it does not parse,
-// and the outcome recorded as ok, failed (with the reason) or skipped (the budget's reason) -
-// never silently dropped. explore uses it; the later agents (grounding, extraction, answers)
+// counters per stage; ask() is one whole exchange for one item: the cached answer (a stored
+// answer that does not parse is a failure, not a reason to pay again),
+// otherwise a budgeted call, the answer parsed, one repair turn when it does not parse, and the
+// outcome recorded as ok, failed (with the reason) or skipped (the budget's reason) - never
+// silently dropped; every answer received is stored. explore uses it; the later agents (grounding, extraction, answers)
 // are meant to use the same.
 #pragma once
 
@@ -108,48 +109,82 @@ class ModelCalls {
   Asked<Answer> ask(const std::string &kind, const ChatRequest &request, Parse &&parse, StageUsage &usage,
                     const std::string &repair = {}) {
     Asked<Answer> out;
-    if (auto hit = cached<Answer>(kind, request, parse)) {
+    // Every answer received is stored under its request's key, whether it parses or not: the
+    // model answers the same prompt the same way (as every cached answer assumes), so a re-run
+    // reads a stored failure instead of paying for it again.
+    const std::string k = caching_ ? key(kind, request) : std::string();
+    ChatResponse first;
+    bool stored = false;
+    if (caching_) {
+      if (auto hit = kg_.cached_response(k)) {
+        first.content = hit->content;
+        first.finish_reason = hit->finish_reason;
+        stored = true;
+        count_cache_hit(usage);
+      }
+    }
+    if (!stored) {
+      Reply r = send(request, usage);
+      if (r.skipped || !r.ok) {
+        out.status = r.skipped ? "skipped" : "failed";
+        out.error = r.error;
+        return out;
+      }
+      first = std::move(r.response);
+      if (caching_) remember(k, kind, first);
+    }
+    Answer a = parse(first.content);
+    if (a.ok) {
       out.status = "ok";
-      out.answer = std::move(*hit);
-      out.cached = true;
-      count_cache_hit(usage);
+      out.answer = std::move(a);
+      out.cached = stored;
       return out;
     }
-    Reply r = send(request, usage);
-    if (r.skipped || !r.ok) {
-      out.status = r.skipped ? "skipped" : "failed";
-      out.error = r.error;
-      return out;
-    }
-    Answer a = parse(r.response.content);
-    if (!a.ok && r.response.finish_reason == "length") a.error += " (the answer was cut at max_tokens)";
-    if (!a.ok && !repair.empty()) {
+    if (first.finish_reason == "length") a.error += " (the answer was cut at max_tokens)";
+    if (stored) a.error += " (the model's stored answer from an earlier run)";
+    if (!repair.empty()) {
       ChatRequest fix = request;
-      fix.messages.push_back({"assistant", r.response.content});
+      fix.messages.push_back({"assistant", first.content});
       fix.messages.push_back({"user", PromptTemplates::render(repair, {{"error", a.error}})});
       fix.task["repair_of"] = a.error;
-      Reply r2 = send(fix, usage);
-      if (!r2.skipped) count_repair(usage);
-      if (r2.ok) {
-        Answer a2 = parse(r2.response.content);
+      const std::string k2 = caching_ ? key(kind, fix) : std::string();
+      std::optional<ChatResponse> second;
+      if (caching_) {
+        if (auto hit = kg_.cached_response(k2)) {
+          second.emplace();
+          second->content = hit->content;
+          second->finish_reason = hit->finish_reason;
+          count_cache_hit(usage);
+        }
+      }
+      if (!second) {
+        Reply r2 = send(fix, usage);
+        if (!r2.skipped) count_repair(usage);
+        if (r2.ok) {
+          second = std::move(r2.response);
+          if (caching_) remember(k2, kind, *second);
+        } else {
+          a.error += "; repair turn: " + r2.error;
+        }
+      }
+      if (second) {
+        Answer a2 = parse(second->content);
         if (a2.ok) {
           a = std::move(a2);
-          r.response = std::move(r2.response);
+          if (caching_) remember(k, kind, *second);  // the repaired answer under the original key
         } else {
           a.error += "; after a repair turn: " + a2.error;
         }
-      } else {
-        a.error += "; repair turn: " + r2.error;
       }
     }
     if (!a.ok) {
       out.status = "failed";
+      out.cached = stored;
       out.error = a.error;
       return out;
     }
     out.status = "ok";
     out.answer = std::move(a);
-    remember(key(kind, request), kind, r.response);  // under the original request's key
     return out;
   }
 

@@ -345,7 +345,7 @@ TEST_CASE("explore stages: diversity folds orderings of one protein set and pena
   CHECK(grappi::detail::diverse_top(paths, ranked, 2, 1.0, folded) == std::vector<std::size_t>{0, 3});
 }
 
-TEST_CASE("ModelCalls: cached answers / one repair turn / budgets that skip with a reason") {
+TEST_CASE("ModelCalls: cached answers / one repair turn / budgets that skip with a reason / failures paid once") {
   Fixture f;
   std::atomic<int> calls_made{0};
   // Answers "not json" to a first request and a good JSON object to its repair turn.
@@ -378,7 +378,7 @@ TEST_CASE("ModelCalls: cached answers / one repair turn / budgets that skip with
     CHECK(usage.prompt_tokens == 20);
     calls.flush();
   }
-  CHECK(f.kg.response_cache_size() == 1);
+  CHECK(f.kg.response_cache_size() == 2);  // the answer (repaired) and the repair turn's
   {
     // The answer that parsed was stored under the first request's key: no call now.
     grappi::detail::ModelCalls calls(f.kg, *model, settings);
@@ -408,5 +408,64 @@ TEST_CASE("ModelCalls: cached answers / one repair turn / budgets that skip with
     CHECK(b.error.find("call budget of 1") != std::string::npos);
     CHECK(calls.exhausted());
     CHECK(u.model_calls == 1);
+  }
+  {
+    // Paid once: an answer that does not parse is stored too, and a re-run reads the failure
+    // instead of calling the model again.
+    settings = {};
+    settings.template_version = "t2";
+    grappi::ChatRequest other = req;
+    other.messages = {{"user", "explain again"}};
+    const int before = calls_made;
+    std::size_t cached = f.kg.response_cache_size();
+    {
+      grappi::detail::ModelCalls calls(f.kg, *model, settings);
+      grappi::StageUsage u;
+      auto a = calls.ask<grappi::PathAnswer>("path", other, grappi::parse_path_answer, u);
+      CHECK(a.status == "failed");
+      CHECK_FALSE(a.cached);
+      calls.flush();
+    }
+    CHECK(calls_made == before + 1);
+    CHECK(f.kg.response_cache_size() == cached + 1);
+    {
+      grappi::detail::ModelCalls calls(f.kg, *model, settings);
+      grappi::StageUsage u;
+      auto a = calls.ask<grappi::PathAnswer>("path", other, grappi::parse_path_answer, u);
+      CHECK(a.status == "failed");
+      CHECK(a.cached);
+      CHECK(a.error.find("stored answer from an earlier run") != std::string::npos);
+      CHECK(u.model_calls == 0);
+      CHECK(u.cache_hits == 1);
+    }
+    CHECK(calls_made == before + 1);
+    // With a repair template, only the repair turn is asked; then the repaired answer is stored.
+    {
+      grappi::detail::ModelCalls calls(f.kg, *model, settings);
+      grappi::StageUsage u;
+      auto a = calls.ask<grappi::PathAnswer>("path", other, grappi::parse_path_answer, u, "Fix it: {{error}}");
+      CHECK(a.status == "ok");
+      CHECK(u.model_calls == 1);
+      CHECK(u.repairs == 1);
+      calls.flush();
+    }
+    {
+      grappi::detail::ModelCalls calls(f.kg, *model, settings);
+      grappi::StageUsage u;
+      auto a = calls.ask<grappi::PathAnswer>("path", other, grappi::parse_path_answer, u);
+      CHECK(a.status == "ok");
+      CHECK(a.cached);
+      CHECK(u.model_calls == 0);
+    }
+    CHECK(calls_made == before + 2);
+    // With the cache off, the model is asked again (and repaired).
+    settings.use_cache = false;
+    {
+      grappi::detail::ModelCalls calls(f.kg, *model, settings);
+      grappi::StageUsage u;
+      auto a = calls.ask<grappi::PathAnswer>("path", other, grappi::parse_path_answer, u, "Fix it: {{error}}");
+      CHECK(a.status == "ok");
+      CHECK(u.model_calls == 2);
+    }
   }
 }

@@ -340,13 +340,18 @@ TEST_CASE("HTTP model: fenced JSON / text around / string scores / malformed JSO
   // Every selected path is ranked, failed, or folded into a better-ranked ordering of its proteins.
   CHECK(r.paths.size() + r.failed.size() + r.usage.orderings_folded == r.usage.selected_paths);
   CHECK(r.usage.orderings_folded > 0);
-  // Failures are not cached: with repair turns on, the same run asks again and repairs them.
+  // Failures are stored too (paid once): the same run again makes no call and fails alike.
+  auto again = pipe.explore("MAPT", o);
+  CHECK(again.usage.paths.model_calls == 0);
+  CHECK(again.failed.size() == r.failed.size());
+  for (const auto &p : again.failed) CHECK(p.error.find("stored answer from an earlier run") != std::string::npos);
+  // With repair turns on, only the repair turns are asked: the stored answers are not paid again.
   o.repair = true;
   auto r2 = pipe.explore("MAPT", o);
   CHECK(r2.usage.paths.repairs == app + alb);
   CHECK(static_cast<std::size_t>(repairs) == app + alb);
-  CHECK(r2.usage.paths.model_calls == 2 * (app + alb));
-  CHECK(r2.usage.paths.cache_hits == r.paths.size() + r.usage.orderings_folded);
+  CHECK(r2.usage.paths.model_calls == app + alb);
+  CHECK(r2.usage.paths.cache_hits == r.paths.size() + r.usage.orderings_folded + app + alb);
   CHECK(r2.failed.empty());
   // And now everything is cached.
   auto r3 = pipe.explore("MAPT", o);
