@@ -32,7 +32,7 @@ void run_build(CoocArgs &a) {
   const DocumentFormat format = document_format(a.format);
   // (a write command: a missing database is made; --no-import only reads)
   KnowledgeGraph g = open_graph(a.db, a.no_import ? Access::read : Access::create);
-  // The papers themselves, stored and searchable (hypothesize and ask read them from the store).
+  // The papers themselves, stored and searchable (hypothesize and serve read them from the store).
   std::optional<ImportReport> papers;
   if (!a.no_import && !a.no_papers) {
     std::vector<SourceFile> files;
