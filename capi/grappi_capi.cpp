@@ -1144,7 +1144,12 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
     ho.generic_intermediates = o.generic_intermediates != 0;
     ho.max_intermediate_share = o.max_intermediate_share;
     ho.fold_reorderings = o.fold_reorderings != 0;
-    if (!o.ranker || *o.ranker) ho.ranker = grappi::PathRanker::stored(kg, o.ranker ? o.ranker : "");
+    if (!o.ranker || *o.ranker) {
+      ho.ranker = grappi::PathRanker::stored(kg, o.ranker ? o.ranker : "");
+    } else {  // "": the association weights
+      const double w = ho.embedding_weight;
+      ho.scorer = [w](const grappi::HypothesisPath &p) { return grappi::association_score(p, w); };
+    }
     const auto model = chat_model(o, fn);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::hypothesize(kg, *model, a, b, docs, ho))));
     return GRAPPI_OK;

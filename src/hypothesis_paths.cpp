@@ -211,11 +211,10 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
         s += 0.5 * (cos(h.nodes[i], source) + cos(h.nodes[i], target));
       h.similarity = h.nodes.size() > 2 ? s / double(h.nodes.size() - 2) : cos(source, target);
     }
-    h.score = o.scorer                    ? o.scorer(h)
-              : o.ranker                  ? o.ranker->score(h)
-              : o.embedding_weight > 0    ? (1 - o.embedding_weight) * (0.5 * h.mean_weight + 0.5 * h.min_weight) +
-                                             o.embedding_weight * h.similarity
-                                          : prior.score(h);
+    h.score = o.scorer                 ? o.scorer(h)
+              : o.ranker               ? o.ranker->score(h)
+              : o.embedding_weight > 0 ? association_score(h, o.embedding_weight)
+                                       : prior.score(h);
     out.push_back(std::move(h));
   }
   std::stable_sort(out.begin(), out.end(), [](const HypothesisPath &a, const HypothesisPath &b) {
@@ -236,6 +235,10 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
   }
   if (out.size() > o.paths) out.resize(o.paths);
   return out;
+}
+
+double association_score(const HypothesisPath &p, double w) {
+  return (1 - w) * (0.5 * p.mean_weight + 0.5 * p.min_weight) + w * p.similarity;
 }
 
 }  // namespace grappi

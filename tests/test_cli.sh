@@ -678,6 +678,16 @@ import json, sys
 a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 assert b["rounds"][0]["context"] == a["rounds"][0]["context"] and b["explanation"] == a["explanation"], (a["rounds"], b["rounds"])
 PY
+grep -q "^paths scored by the prior" "$T/h2.txt" || fail "the default score: $(cat "$T/h2.txt")"
+# --weights: the association weights, each path's score its NPMI blend.
+"$GRAPPI" hypothesize --db "$C" --source SCN5A --target MESH:D008133 --max-len 2 --weights --json "$T/h3.json" > "$T/h3.txt" \
+  || fail "hypothesize --weights: $(cat "$T/h3.txt")"
+grep -q "^paths scored by the association weights (NPMI)" "$T/h3.txt" || fail "--weights: $(cat "$T/h3.txt")"
+python3 - "$T/h3.json" <<'PY'
+import json, sys
+for p in json.load(open(sys.argv[1]))["paths"]:
+    assert abs(p["score"] - (0.5 * p["mean_weight"] + 0.5 * p["min_weight"])) < 1e-9, p
+PY
 # A literature-only knowledge base: cooc build and import --corpus create a missing database.
 "$GRAPPI" cooc build --db "$T/lit.db" --corpus "$LIT/BioRED.Test.first3.BioC.xml" > "$T/lit.txt" || fail "cooc build on a new database: $(cat "$T/lit.txt")"
 "$GRAPPI" papers --db "$T/lit.db" SCN5A | grep -q 15485686 || fail "papers of the new database"

@@ -182,6 +182,11 @@ GRAPPI_CXX_API HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &m
                                             const std::string &target, const std::vector<Document> &corpus,
                                             const HypothesisOptions &options = {});
 
+/// The association score of a path: (1 - w) (0.5 mean + 0.5 min of its edges' weights) + w
+/// similarity, w the embedding weight (HypothesisOptions::scorer with it scores by the
+/// association weights, as `grappi hypothesize --weights` does).
+GRAPPI_CXX_API double association_score(const HypothesisPath &path, double embedding_weight = 0);
+
 /// The ranked paths hypothesize() starts from (its first stage; no model): up to
 /// options.candidates (default 4 x options.paths) shortest simple paths over options.relations, filtered, scored and ranked,
 /// the best options.paths kept. Error(not_found) for an unknown node, Error(invalid_argument)

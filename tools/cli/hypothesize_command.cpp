@@ -32,6 +32,8 @@ void run(HypothesizeArgs &a) {
   o.use_cache = !a.no_cache;
   o.templates.load(a.system_template, a.explain_template);
   if (!a.weights) o.ranker = PathRanker::stored(g, a.ranker);
+  const double w = o.embedding_weight;
+  if (a.weights) o.scorer = [w](const HypothesisPath &p) { return association_score(p, w); };
   const HypothesisResult r = hypothesize(g, *model, a.source, a.target, docs, o);
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
@@ -39,7 +41,7 @@ void run(HypothesizeArgs &a) {
   if (a.quiet || a.json == "-" || a.report == "-" || a.html == "-") return;
   std::cout << r.source_name << " - " << r.target_name << ": " << r.paths.size() << " path(s), " << r.rounds.size()
             << " round(s), stop: " << r.stop_reason << "\n";
-  std::cout << "paths scored by " << (o.ranker ? "the path ranker '" + (a.ranker.empty() ? std::string(PathRanker::kDefaultName) : a.ranker) + "'"
+  std::cout << "paths scored by " << (o.scorer ? std::string("the association weights (NPMI)") : o.ranker ? "the path ranker '" + (a.ranker.empty() ? std::string(PathRanker::kDefaultName) : a.ranker) + "'"
                                  : o.embedding_weight > 0
                                      ? std::string("the association weights (NPMI) and the embedding similarity")
                                      : std::string("the prior (the weakest intermediate concept's document share, once per "
