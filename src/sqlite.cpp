@@ -45,7 +45,8 @@ Db::Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms
   if (rc != SQLITE_OK && !create && !path.empty() && path != ":memory:" && !std::ifstream(path).good()) {
     sqlite3_close(db_);
     db_ = nullptr;
-    throw Error(ErrorCode::not_found, "database '" + path + "' does not exist (grappi import or grappi cooc build creates one)");
+    throw Error(ErrorCode::not_found,
+                "database '" + path + "' does not exist (grappi import or grappi cooc build creates one)");
   }
   if (rc != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
