@@ -25,32 +25,30 @@ struct LogicalLine {
   bool unterminated = false;  // a quoted value still open at the end of the file
 };
 
-bool open_quote(const std::string &s) {
-  bool in = false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (in && s[i] == '\\') {
-      ++i;
-      continue;
-    }
-    if (s[i] == '"') in = !in;
-  }
-  return in;
-}
+// A line's quotes scanned once (a backslash escapes inside them): whether a quoted value is
+// still open at its end, and where its trailing comment starts ('//' outside quotes, at the
+// start or after a blank: `p(HGNC:AKT1) increases p(HGNC:MTOR) // a note`, as PyBEL reads it;
+// npos when none). The scan stops at the comment: a quote inside a comment opens nothing.
+struct QuoteScan {
+  bool open = false;
+  std::size_t comment = std::string::npos;
+};
 
-// A line without its trailing comment: '//' outside quotes, at the start or after a blank
-// (`p(HGNC:AKT1) increases p(HGNC:MTOR) // a note`, as PyBEL reads it).
-std::string without_comment(const std::string &s) {
-  bool in = false;
+QuoteScan scan_quotes(const std::string &s) {
+  QuoteScan q;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (in && s[i] == '\\') {
+    if (q.open && s[i] == '\\') {
       ++i;
       continue;
     }
-    if (s[i] == '"') in = !in;
-    if (!in && s[i] == '/' && i + 1 < s.size() && s[i + 1] == '/' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t'))
-      return s.substr(0, i);
+    if (s[i] == '"') q.open = !q.open;
+    const bool after_blank = i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t';
+    if (!q.open && after_blank && s[i] == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+      q.comment = i;
+      break;
+    }
   }
-  return s;
+  return q;
 }
 
 // Physical lines joined where a line ends with a backslash or a quoted value goes on.
@@ -73,7 +71,7 @@ std::vector<LogicalLine> logical_lines(std::istream &in) {
     if (!current.text.empty() && current.text.back() == '\\') {
       current.text.pop_back();  // backslash continuation
       continuing = true;
-    } else if (open_quote(current.text)) {
+    } else if (scan_quotes(current.text).open) {
       // Only a SET line's quoted value (an evidence text) goes on on the next line; a
       // statement with an open quote is reported on its own line.
       std::size_t first = current.text.find_first_not_of(" \t");
@@ -107,7 +105,7 @@ class ScriptReader {
       line_ = l.line;
       std::string text = detail::trim_copy(l.text);
       if (text.empty() || text[0] == '#') continue;
-      text = detail::trim_copy(without_comment(text));
+      text = detail::trim_copy(text.substr(0, scan_quotes(text).comment));
       if (text.empty()) continue;
       indent_ = l.text.find_first_not_of(" \t");
       if (l.unterminated) {

@@ -3,6 +3,7 @@
 // distance through the lowest common ancestor, that ancestor's depth), figures per strategy.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "grappi/error.hpp"
@@ -70,6 +71,54 @@ std::string term_description(const Node &n) {
   std::string d = detail::trim_copy(n.annotation);
   if (d.size() >= 2 && d.front() == '"') d = d.substr(1, d.rfind('"') > 0 ? d.rfind('"') - 1 : std::string::npos);
   return n.external_id + " " + n.name + (d.empty() ? "" : ": " + d);
+}
+
+// Where a term stands against a case's gold terms: one of them, above one (an ancestor), below
+// one (a descendant).
+struct Placement {
+  bool exact = false, ancestor = false, descendant = false;
+};
+
+Placement place(const Ontology &onto, int64_t term, const std::vector<int64_t> &gold) {
+  const auto has = [](const std::vector<TermDistance> &v, int64_t id) {
+    return std::any_of(v.begin(), v.end(), [id](const TermDistance &d) { return d.id == id; });
+  };
+  const auto up = onto.ancestors(term), down = onto.descendants(term);
+  Placement p;
+  for (int64_t g : gold) {
+    p.exact = p.exact || g == term;
+    p.ancestor = p.ancestor || has(down, g);    // the term is above a gold term
+    p.descendant = p.descendant || has(up, g);  // the term is below a gold term
+  }
+  return p;
+}
+
+// The most-frequent-term baseline: the gold term most cases have (ties by id), answered for
+// every case and placed against each case's gold terms like a prediction.
+GroundingBaseline most_frequent_baseline(const KnowledgeGraph &kg, const Ontology &onto,
+                                         const std::vector<std::vector<int64_t>> &gold_nodes) {
+  GroundingBaseline b;
+  std::map<int64_t, std::size_t> freq;
+  for (const auto &nodes : gold_nodes)
+    for (int64_t n : std::set<int64_t>(nodes.begin(), nodes.end())) ++freq[n];
+  std::optional<Node> best;
+  std::size_t most = 0;
+  for (const auto &[n, count] : freq) {
+    const std::optional<Node> node = kg.node(n);
+    if (!node) continue;
+    if (count > most || (count == most && best && node->external_id < best->external_id)) most = count, best = node;
+  }
+  if (!best) return b;
+  b.term = best->external_id;
+  b.name = best->name;
+  for (const auto &nodes : gold_nodes) {
+    ++b.cases;
+    const Placement p = place(onto, best->id, nodes);
+    b.exact += p.exact;
+    b.ancestor += !p.exact && p.ancestor;
+    b.descendant += !p.exact && !p.ancestor && p.descendant;
+  }
+  return b;
 }
 
 }  // namespace
@@ -167,10 +216,12 @@ GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vect
     if (auto n = kg.node_by_external_id(id)) return n->id;
     return std::nullopt;
   };
-  for (std::size_t i = 0; i < ev.gold.size(); ++i) {
-    std::vector<int64_t> gold_nodes;
+  // Each case's gold terms in the ontology.
+  std::vector<std::vector<int64_t>> gold_nodes(ev.gold.size());
+  for (std::size_t i = 0; i < ev.gold.size(); ++i)
     for (const auto &t : ev.gold[i].terms)
-      if (auto n = node_of(t)) gold_nodes.push_back(*n);
+      if (auto n = node_of(t)) gold_nodes[i].push_back(*n);
+  for (std::size_t i = 0; i < ev.gold.size(); ++i) {
     for (const GroundingResult &r : results[i]) {
       GroundingCase c;
       c.gold = i;
@@ -183,7 +234,7 @@ GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vect
       const auto root = node_of(r.root);
       if (!r.term) {
         c.relation = "none";
-      } else if (gold_nodes.empty()) {
+      } else if (gold_nodes[i].empty()) {
         c.predicted = r.term->id;
         c.predicted_name = r.term->name;
         c.relation = "unknown_gold";
@@ -191,15 +242,7 @@ GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vect
         c.predicted = r.term->id;
         c.predicted_name = r.term->name;
         const int64_t p = r.term->term;
-        const auto has = [](const std::vector<TermDistance> &v, int64_t id) {
-          return std::any_of(v.begin(), v.end(), [id](const TermDistance &d) { return d.id == id; });
-        };
-        const auto up = onto.ancestors(p), down = onto.descendants(p);
-        bool exact = false, ancestor = false, descendant = false;
-        for (int64_t gnode : gold_nodes) {
-          exact = exact || gnode == p;
-          ancestor = ancestor || has(down, gnode);    // the prediction is above a gold term
-          descendant = descendant || has(up, gnode);  // the prediction is below a gold term
+        for (int64_t gnode : gold_nodes[i]) {
           const auto d = onto.distance(p, gnode);
           if (d && (!c.distance || *d < *c.distance)) {
             c.distance = d;
@@ -208,41 +251,13 @@ GroundingEvaluation evaluate_grounding(const Grounder &grounder, const std::vect
             if (!lcas.empty() && root) c.lca_depth = onto.depth(lcas.front(), *root);
           }
         }
-        c.relation = exact ? "exact" : ancestor ? "ancestor" : descendant ? "descendant" : "related";
+        const Placement at = place(onto, p, gold_nodes[i]);
+        c.relation = at.exact ? "exact" : at.ancestor ? "ancestor" : at.descendant ? "descendant" : "related";
       }
       ev.cases.push_back(std::move(c));
     }
   }
-  // The most-frequent-term baseline, related to each case's gold terms like a prediction.
-  {
-    std::map<std::string, std::size_t> freq;
-    for (const GroundingGold &g : ev.gold)
-      for (const std::string &t : std::set<std::string>(g.terms.begin(), g.terms.end()))
-        if (node_of(t)) ++freq[t];
-    std::size_t best = 0;
-    for (const auto &[t, n] : freq)
-      if (n > best) best = n, ev.most_frequent.term = t;
-    if (auto n = ev.most_frequent.term.empty() ? std::nullopt : kg.node_by_external_id(ev.most_frequent.term)) {
-      ev.most_frequent.name = n->name;
-      const auto up = onto.ancestors(n->id), down = onto.descendants(n->id);
-      const auto has = [](const std::vector<TermDistance> &v, int64_t id) {
-        return std::any_of(v.begin(), v.end(), [id](const TermDistance &d) { return d.id == id; });
-      };
-      for (const GroundingGold &g : ev.gold) {
-        ++ev.most_frequent.cases;
-        bool exact = false, ancestor = false, descendant = false;
-        for (const auto &t : g.terms)
-          if (auto gn = node_of(t)) {
-            exact = exact || *gn == n->id;
-            ancestor = ancestor || has(down, *gn);
-            descendant = descendant || has(up, *gn);
-          }
-        ev.most_frequent.exact += exact;
-        ev.most_frequent.ancestor += !exact && ancestor;
-        ev.most_frequent.descendant += !exact && !ancestor && descendant;
-      }
-    }
-  }
+  ev.most_frequent = most_frequent_baseline(kg, onto, gold_nodes);
   if (!judges.empty()) {
     // The gold's most specific term (deepest under the root; ties by id) per gold case.
     std::optional<int64_t> root;

@@ -1,7 +1,8 @@
 // What a question asks (grappi/question.hpp): its entities, linked by the dictionary tagger in any case with the
 // question's organism (else the database's) resolving ambiguous names, and identifiers looked up; its intent, by rules
-// over the question with its entities replaced by placeholders: cue words for partners, for what joins two entities and
-// for paths, and the words that remain once question words, cues and generic nouns are gone as the class or topic.
+// over the question with each entity replaced by a marker of its slot: cue words for partners, for what joins two
+// entities and for paths, and the words that remain once question words, cues and generic nouns are gone as the class
+// or topic.
 #include "grappi/question.hpp"
 
 #include <algorithm>

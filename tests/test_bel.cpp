@@ -445,9 +445,14 @@ TEST_CASE("BEL script: trailing comments are left out and a double slash inside 
                         "p(HGNC:AKT1) increases p(HGNC:MTOR) // a curator's note\n"
                         "// a whole line\n"
                         "p(HGNC:AKT1) -> p(HGNC:GSK3B)\t// after a tab\n"
-                        "p(HGNC:AKT1) -> p(HGNC:X)//not a comment: no blank before it\n");
+                        "p(HGNC:AKT1) -> p(HGNC:X)//not a comment: no blank before it\n"
+                        "SET Evidence = \"e\" // a quote in a comment opens nothing: \"\n"
+                        "p(HGNC:AKT1) -> p(HGNC:PDK1)\n");
   const BelDocument d = read_bel_script(in);
-  REQUIRE(d.statements.size() == 3);
+  REQUIRE(d.statements.size() == 4);
+  CHECK(d.statements[3].evidence == "e");
+  CHECK(d.statements[3].line == 9);
+  CHECK(d.statements[3].result.valid());
   CHECK(d.statements[0].result.valid());
   CHECK(d.statements[0].evidence == "A // B is no comment");
   REQUIRE(d.statements[0].citation);

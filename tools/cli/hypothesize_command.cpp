@@ -12,6 +12,32 @@ namespace grappi::cli {
 
 namespace {
 
+// The documents of every corpus file, in order; Error(io) naming the command and the file that
+// cannot be read.
+std::vector<Document> read_corpora(const std::vector<std::string> &files, const std::string &format, const char *what) {
+  std::vector<Document> docs;
+  for (const std::string &f : files) {
+    if (!std::ifstream(f)) throw Error(ErrorCode::io, std::string(what) + ": cannot read '" + f + "'");
+    for (Document &d : read_documents(f, document_format(format))) docs.push_back(std::move(d));
+  }
+  return docs;
+}
+
+// The options of the temporal protocol that eval hypotheses and train-ranker share.
+void add_protocol_options(CLI::App *c, std::vector<std::string> &corpora, std::string &format, std::string &scope,
+                          HypothesisEvalOptions &o, const std::string &corpus_help) {
+  c->add_option("--corpus", corpora, corpus_help)->required();
+  c->add_option("--format", format, "Force the corpus format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
+  c->add_option("--scope", scope, "Co-occurrence in the same document or the same sentence")
+      ->check(CLI::IsMember({"document", "sentence"}));
+  c->add_option("--types", o.cooc.types, "Concept types kept, comma-separated; default: all")->delimiter(',');
+  c->add_option("--max-len", o.hypothesis.max_length, "Edges in a path at most")->check(CLI::PositiveNumber);
+}
+
+CoocOptions::Scope scope_of(const std::string &scope) {
+  return scope == "sentence" ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
+}
+
 struct HypothesizeArgs {
   std::string db, source, target, format = "detect", json, report, html, system_template, explain_template, ranker;
   std::vector<std::string> corpora;
@@ -21,11 +47,7 @@ struct HypothesizeArgs {
 };
 
 void run(HypothesizeArgs &a) {
-  std::vector<Document> docs;
-  for (const std::string &f : a.corpora) {
-    if (!std::ifstream(f)) throw Error(ErrorCode::io, "hypothesize: cannot read '" + f + "'");
-    for (Document &d : read_documents(f, document_format(a.format))) docs.push_back(std::move(d));
-  }
+  const std::vector<Document> docs = read_corpora(a.corpora, a.format, "hypothesize");
   auto model = chat_model_of(a.m, 1, "hypothesize");
   KnowledgeGraph g = open_graph(a.db, Access::write);
   HypothesisOptions o = a.o;
@@ -76,14 +98,10 @@ struct EvalArgs {
 std::string figure(double x) { return x < 0 ? "-" : fmt(x); }
 
 void run_eval(EvalArgs &a) {
-  std::vector<Document> docs;
-  for (const std::string &f : a.corpora) {
-    if (!std::ifstream(f)) throw Error(ErrorCode::io, "eval hypotheses: cannot read '" + f + "'");
-    for (Document &d : read_documents(f, document_format(a.format))) docs.push_back(std::move(d));
-  }
+  const std::vector<Document> docs = read_corpora(a.corpora, a.format, "eval hypotheses");
   HypothesisEvalOptions o = a.o;
   if (a.as_of) o.as_of = a.as_of;
-  o.cooc.scope = a.scope == "sentence" ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
+  o.cooc.scope = scope_of(a.scope);
   o.hypothesis.generic_intermediates = a.generic;
   if (!a.ranker.empty()) {
     if (a.db.empty()) throw Error(ErrorCode::invalid_argument, "eval hypotheses: --ranker needs --db (where it is stored)");
@@ -140,19 +158,15 @@ void add_eval_hypotheses(CLI::App &eval) {
   auto *c = eval.add_subcommand("hypotheses", "Hypotheses by the reference's temporal protocol: the graph before a year "
                                               "(or a share of PubMed ids), pairs first linked after it, ROC AUC of the "
                                               "path scores, ROUGE of the explanations");
-  c->add_option("--corpus", a->corpora, "Annotated documents (PubTator, BioC XML/JSON, JSON lines; repeatable)")->required();
-  c->add_option("--format", a->format, "Force the corpus format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
+  add_protocol_options(c, a->corpora, a->format, a->scope, a->o,
+                       "Annotated documents (PubTator, BioC XML/JSON, JSON lines; repeatable)");
   c->add_option("--as-of", a->as_of, "Split at this year (documents before it build the graph); every document needs a year, "
                                      "else PubMed id order is used and the report says so");
   c->add_option("--split", a->o.split, "Share of documents before the split in PubMed id order (default 0.8)")
       ->check(CLI::Range(0.0, 1.0));
-  c->add_option("--scope", a->scope, "Co-occurrence in the same document or the same sentence")
-      ->check(CLI::IsMember({"document", "sentence"}));
-  c->add_option("--types", a->o.cooc.types, "Concept types kept, comma-separated; default: all")->delimiter(',');
   c->add_option("--min-count", a->o.cooc.min_count, "Edges of the graph the paths follow shared by at least this many units");
   c->add_option("--pairs", a->o.pairs, "Test pairs at most (the most often linked after the split first)");
   c->add_option("--paths", a->o.paths, "Paths ranked per pair for the figures")->check(CLI::PositiveNumber);
-  c->add_option("--max-len", a->o.hypothesis.max_length, "Edges in a path at most")->check(CLI::PositiveNumber);
   c->add_option("--intermediate", a->o.hypothesis.intermediate_labels, "Types the intermediate concepts must have");
   c->add_option("--top", a->o.top, "A pair counts when a positive path is among its first N")->check(CLI::PositiveNumber);
   c->add_option("--embed-weight", a->o.hypothesis.embedding_weight,
@@ -193,18 +207,9 @@ struct TrainRankerArgs {
 };
 
 void run_train_ranker(TrainRankerArgs &a) {
-  std::vector<Document> docs;
-  for (const std::string &f : a.corpora) {
-    if (!std::ifstream(f)) throw Error(ErrorCode::io, "train-ranker: cannot read '" + f + "'");
-    for (Document &d : read_documents(f, document_format(a.format))) docs.push_back(std::move(d));
-  }
-  if (a.corpora.empty()) {
-    KnowledgeGraph g = open_graph(a.db, Access::read);
-    throw Error(ErrorCode::invalid_argument, "train-ranker: give the corpus it learns from (--corpus); the database holds " +
-                                                 std::to_string(g.paper_count()) + " paper(s)");
-  }
+  const std::vector<Document> docs = read_corpora(a.corpora, a.format, "train-ranker");
   HypothesisEvalOptions o = a.o;
-  o.cooc.scope = a.scope == "sentence" ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
+  o.cooc.scope = scope_of(a.scope);
   const PathRankerTraining t = train_path_ranker(docs, o);
   KnowledgeGraph g = open_graph(a.db, Access::create);  // (after the training: a refused corpus creates nothing)
   t.ranker.save(g, a.name);
@@ -229,17 +234,12 @@ void add_train_ranker(CLI::App &app) {
                                                "graph before a split, paths labelled by the documents after it) and "
                                                "stores it (hypothesize --ranker)");
   add_db_option(c, a->db);
-  c->add_option("--corpus", a->corpora, "Annotated documents it learns from (repeatable)")->required();
-  c->add_option("--format", a->format, "Force the corpus format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
+  add_protocol_options(c, a->corpora, a->format, a->scope, a->o, "Annotated documents it learns from (repeatable)");
   c->add_option("--name", a->name, "Stored under this name (default 'paths': hypothesize uses it unasked)");
   c->add_option("--split", a->o.split, "Share of the documents before the split (date order, else PubMed id order)")
       ->check(CLI::Range(0.05, 0.95));
-  c->add_option("--scope", a->scope, "Co-occurrence in the same document or the same sentence")
-      ->check(CLI::IsMember({"document", "sentence"}));
-  c->add_option("--types", a->o.cooc.types, "Concept types kept, comma-separated; default: all")->delimiter(',');
   c->add_option("--pairs", a->o.pairs, "Training pairs at most");
   c->add_option("--paths", a->o.paths, "Paths per pair")->check(CLI::PositiveNumber);
-  c->add_option("--max-len", a->o.hypothesis.max_length, "Edges in a path at most")->check(CLI::PositiveNumber);
   c->add_option("--l2", a->o.ranker_options.l2, "L2 penalty on the feature weights (-1: chosen by cross-validation)")
       ->check(CLI::Range(-1.0, 1e6));
   c->add_option("--min-positives", a->o.ranker_options.min_positives,
