@@ -140,8 +140,31 @@ TEST_CASE("LSA: deterministic and restorable - corrupt state is an error" * doct
   CHECK_THROWS_AS(grappi::LsaEmbedder{o}, grappi::Error);
 }
 
-TEST_CASE("LSA through the knowledge graph: fitted on the annotations then stored and reused and restored for queries" *
-          doctest::test_suite("threads")) {
+// Fitting and embedding 4,096 texts or more run on several threads (the yeast test below too;
+// this one is the threads suite's, small enough for ThreadSanitizer): the model and the vectors
+// equal those of one text at a time.
+TEST_CASE("LSA on several threads: the same vectors as one text at a time" * doctest::test_suite("threads")) {
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < 4200; ++i)
+    texts.push_back(kCorpus[i % kCorpus.size()] + " w" + std::to_string(i % 97) + " v" + std::to_string(i % 13));
+  grappi::LsaEmbedderOptions o;
+  o.dimension = 16;
+  o.min_df = 2;
+  grappi::LsaEmbedder lsa(o);
+  lsa.fit(texts);
+  CHECK(lsa.terms() >= 97 + 13);
+  const auto all = lsa.embed(texts);  // threads from 512 texts
+  REQUIRE(all.rows() == texts.size());
+  for (std::size_t i = 0; i < texts.size(); i += 211) {
+    const auto one = lsa.embed({texts[i]});
+    for (std::size_t j = 0; j < all.dim; ++j) CHECK(one.row(0)[j] == doctest::Approx(all.row(i)[j]).epsilon(1e-6));
+  }
+  grappi::LsaEmbedder again(o);
+  again.fit(texts);
+  CHECK(again.singular_values() == lsa.singular_values());  // deterministic whatever the threads
+}
+
+TEST_CASE("LSA through the knowledge graph: fitted on the annotations then stored and reused and restored for queries") {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("y.db"));
   kg.import_string({{data("4932.protein.info.v12.0.txt.gz")}, {data("4932.protein.physical.links.v12.0.txt.gz")}});
