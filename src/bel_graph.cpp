@@ -169,7 +169,10 @@ std::string bel_first_error(const BelResult &r) {
 json bel_context(const BelScriptStatement &s) {
   json c = json::object();
   json pmids = json::array();
-  if (s.citation) {
+  // (grappi's BEL export writes a statement read without a citation or evidence under a marked
+  // placeholder citation, as BEL asks for one: read back, it is no citation again)
+  const bool uncited = s.citation && s.citation->id == kUncitedId;
+  if (s.citation && !uncited) {
     c["citation"] = {{"type", s.citation->type}, {"id", s.citation->id}};
     if (!s.citation->name.empty()) c["citation"]["name"] = s.citation->name;
     if (!s.citation->date.empty()) c["citation"]["date"] = s.citation->date;
@@ -177,7 +180,7 @@ json bel_context(const BelScriptStatement &s) {
     if (const auto pmid = pubmed_id(s.citation->type, s.citation->id)) pmids.push_back(*pmid);
   }
   c["pmids"] = std::move(pmids);
-  if (!s.evidence.empty()) c["evidence"] = s.evidence;
+  if (!s.evidence.empty() && !(uncited && s.evidence == kUncitedEvidence)) c["evidence"] = s.evidence;
   if (!s.statement_group.empty()) c["statement_group"] = s.statement_group;
   json annotations = json::object();
   for (const auto &[k, v] : s.annotations) annotations[k] = v;

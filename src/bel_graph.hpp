@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,6 +61,34 @@ std::optional<int64_t> pubmed_id(std::string_view type, std::string_view id);
 
 /// A quoted BEL script value: backslash before '"' and '\' (read_bel_script undoes it).
 std::string bel_quoted(const std::string &s);
+
+/// The citation id and evidence the BEL export writes for a statement read without them (BEL
+/// asks every statement for both); the importer reads them back as none.
+inline constexpr const char *kUncitedId = "grappi:uncited";
+inline constexpr const char *kUncitedEvidence = "no evidence in the source";
+
+/// A statement in canonical form as PyBEL reads it too: namespace values and labels that are
+/// not all letters and digits quoted (`a(CHEBI:"Abeta_42")`; grappi reads both spellings as
+/// one term).
+std::string bel_script_form(const std::string &canonical);
+
+/// A statement's line in a BEL 2.1 document: bel_script_form, except BEL 1 relations BEL 2
+/// removed: "A actsIn act(A)" (likewise translocates, reactantIn, hasModification) as its
+/// object term, which says it in BEL 2, with the BEL 1 statement in a trailing comment;
+/// "includes" as a comment line.
+std::string bel2_line(const std::string &canonical);
+
+/// The namespaces the BEL statements or terms use (read with every namespace allowed).
+std::set<std::string> bel_namespaces_of(const std::vector<std::string> &statements);
+
+/// The head of a standalone BEL 2.1 document (PyBEL reads it without a warning): the document
+/// section with the five fields BEL asks for, every namespace defined as a pattern (values are
+/// the database's, not checked against a namespace file), the `lists` annotations as lists of
+/// their values and the `patterns` annotations as free text.
+std::string bel_document_head(const std::string &name, const std::string &description,
+                              const std::set<std::string> &namespaces,
+                              const std::map<std::string, std::set<std::string>> &lists,
+                              const std::vector<std::string> &patterns);
 
 /// The first error of an invalid result with its character position, for a bad-line message.
 std::string bel_first_error(const BelResult &r);

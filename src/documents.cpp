@@ -114,12 +114,17 @@ bool dropped_section(const std::string &title) {
   return false;
 }
 
+// A PubMed id a file name states: the whole name but its extensions ("12345678.txt",
+// "12345678.md.gz") or a PMID mark ("BioInfer.d403.PMID11418599.txt", "pmid_11418599.txt");
+// never a number that only begins a name ("4932.protein.info.v12.0.txt.gz" is no paper).
 std::string pmid_from_name(const std::string &name) {
-  const auto slash = name.find_last_of('/');
+  const auto slash = name.find_last_of("/\\");
   const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
-  static const std::regex re("(^|PMID)([0-9]{1,10})([^0-9]|$)");
+  static const std::regex whole("^([0-9]{1,10})(\\.[A-Za-z]{1,5})*$");
+  static const std::regex marked("(^|[^A-Za-z])PMID[-_ :]?([0-9]{1,10})([^0-9]|$)", std::regex::icase);
   std::smatch m;
-  if (std::regex_search(base, m, re)) return m[2].str();
+  if (std::regex_match(base, m, whole)) return m[1].str();
+  if (std::regex_search(base, m, marked)) return m[2].str();
   return {};
 }
 

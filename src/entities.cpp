@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -164,9 +165,15 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   }
   std::shared_ptr<const GraphSnapshot> snapshot;
 
+  int64_t dominant = 0;  // the taxon most proteins are of
+
   std::vector<EntityMention> scan(std::string_view text) const;
-  std::vector<EntityCandidate> candidates(const std::vector<uint32_t> &hits, std::string_view seen) const;
-  void resolve(std::vector<EntityMention> &mentions) const;
+  // (any_case: the case rule waived, for a span the document itself marks as an entity)
+  std::vector<EntityCandidate> candidates(const std::vector<uint32_t> &hits, std::string_view seen, bool any_case = false) const;
+  // organism 0: options.taxon, else the organism most unique mentions are of. `source` (not
+  // empty) says where a given organism comes from, and makes a name only other organisms'
+  // proteins have "other_organism".
+  void resolve(std::vector<EntityMention> &mentions, int64_t organism = 0, const std::string &source = {}) const;
 };
 
 EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options) : impl_(std::make_unique<Impl>()) {
@@ -265,6 +272,14 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
     }
     i = j;
   }
+  {
+    std::map<int64_t, std::size_t> proteins;
+    for (const Impl::NodeInfo &n : m.nodes)
+      if (n.base.taxon && n.base.label == "Protein") ++proteins[n.base.taxon];
+    std::size_t most = 0;
+    for (const auto &[taxon, count] : proteins)
+      if (count > most) most = count, m.dominant = taxon;
+  }
   // (a name may be written in more words than stored: "NF kappa B" for "NFkappaB")
   m.max_words = std::min<std::size_t>(std::max<std::size_t>(m.max_words, 4), 8);
   m.sorted_keys.reserve(m.by_name.size());
@@ -296,7 +311,8 @@ const EntityTaggerOptions &EntityTagger::options() const { return impl_->options
 
 // The candidates of a dictionary hit as written (`seen`): the case rule applied to each name,
 // one candidate per node, those matched in the exact case and by preferred name first.
-std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<uint32_t> &hits, std::string_view seen) const {
+std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<uint32_t> &hits, std::string_view seen,
+                                                            bool any_case) const {
   struct Ranked {
     int rank;
     uint32_t entry;
@@ -304,7 +320,7 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
   std::vector<Ranked> kept;
   for (uint32_t e : hits) {
     const Entry &en = entries[e];
-    if (!options.any_case && !detail::case_compatible(en.name, seen)) continue;
+    if (!options.any_case && !any_case && !detail::case_compatible(en.name, seen)) continue;
     const int rank = (en.name == seen ? 0 : 2) + (en.source == "name" ? 0 : 1);
     kept.push_back({rank, e});
   }
@@ -433,11 +449,11 @@ bool narrow(std::vector<EntityCandidate> &c, std::size_t &front, Keep keep) {
 // one most unique mentions are of), then by edges to the nodes of the mentions that are now
 // settled, then by preferred names; what remains ambiguous keeps its candidates, the narrowed
 // ones first.
-void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions) const {
+void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, int64_t organism, const std::string &source) const {
   std::map<int64_t, std::size_t> taxa;
   for (const EntityMention &m : mentions)
     if (m.candidates.size() == 1 && m.candidates[0].taxon) ++taxa[m.candidates[0].taxon];
-  int64_t taxon = options.taxon;
+  int64_t taxon = organism ? organism : options.taxon;
   if (!taxon) {
     std::size_t most = 0;
     for (const auto &[t, count] : taxa)
@@ -451,6 +467,18 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions) const {
     front[k] = m.candidates.size();
     if (front[k] > 1 && taxon && narrow(m.candidates, front[k], [&](const EntityCandidate &x) { return x.taxon == taxon; }))
       how[k] = "organism";
+    // A known organism: a name only other organisms' proteins have is none of them.
+    if (organism && !source.empty() && front[k] > 0 &&
+        std::all_of(m.candidates.begin(), m.candidates.begin() + static_cast<std::ptrdiff_t>(front[k]),
+                    [&](const EntityCandidate &x) { return x.label == "Protein" && x.taxon && x.taxon != organism; })) {
+      std::set<int64_t> others;
+      for (std::size_t i = 0; i < front[k]; ++i) others.insert(m.candidates[i].taxon);
+      std::string list;
+      for (int64_t t : others) list += (list.empty() ? "" : ", ") + std::to_string(t);
+      m.reason = "the passage is about taxon " + std::to_string(organism) + " (" + source + "); '" + m.text +
+                 "' names only proteins of taxon " + list;
+      front[k] = 0;
+    }
     if (front[k] == 1) anchors.push_back(m.candidates[0].node);
   }
   std::sort(anchors.begin(), anchors.end());
@@ -460,6 +488,10 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions) const {
     std::vector<EntityCandidate> &c = m.candidates;
     if (c.empty()) {
       m.status = "ungrounded";
+      continue;
+    }
+    if (front[k] == 0) {
+      m.status = "other_organism";
       continue;
     }
     if (front[k] > 1 && snapshot && !anchors.empty()) {
@@ -494,8 +526,68 @@ std::vector<EntityMention> EntityTagger::tag(std::string_view text) const {
   return out;
 }
 
-std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage) const {
+int64_t EntityTagger::organism() const { return impl_->dominant; }
+
+namespace {
+
+// The NCBI taxon of a species annotation's id ("9606", "NCBITaxon:9606", "taxon:9606"); 0 for
+// anything else.
+int64_t taxon_of_species_id(std::string_view id) {
+  const std::size_t colon = id.rfind(':');
+  if (colon != std::string_view::npos) id.remove_prefix(colon + 1);
+  id = detail::trim_blanks(id);
+  if (id.empty() || id.size() > 9 || id.find_first_not_of("0123456789") != std::string_view::npos) return 0;
+  return std::stoll(std::string(id));
+}
+
+bool species_type(const std::string &type) {
+  const std::string t = detail::lower_copy(type);
+  return t == "species" || t == "organism" || t == "organismtaxon" || t == "taxon";
+}
+
+int64_t organism_of(const std::vector<const DocumentPassage *> &passages) {
+  std::map<int64_t, std::pair<std::size_t, std::size_t>> seen;  // taxon -> (count, -first)
+  std::size_t order = 0;
+  for (const DocumentPassage *p : passages)
+    for (const DocumentAnnotation &a : p->annotations) {
+      if (!species_type(a.type)) continue;
+      for (const std::string &part : concept_ids(a.id, a.type))
+        if (const int64_t t = taxon_of_species_id(part)) {
+          auto [it, fresh] = seen.emplace(t, std::make_pair(0, order++));
+          ++it->second.first;
+          (void)fresh;
+        }
+    }
+  int64_t best = 0;
+  std::size_t count = 0, first = 0;
+  for (const auto &[t, cf] : seen)
+    if (cf.first > count || (cf.first == count && cf.second < first)) best = t, count = cf.first, first = cf.second;
+  return best;
+}
+
+}  // namespace
+
+int64_t EntityTagger::document_organism(const Document &document) {
+  std::vector<const DocumentPassage *> passages;
+  for (const DocumentPassage &p : document.passages) passages.push_back(&p);
+  return organism_of(passages);
+}
+
+std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, int64_t organism) const {
   const Impl &m = *impl_;
+  std::string organism_source = "the document's organism";
+  if (!organism) {
+    organism = organism_of({&passage});
+    organism_source = "its species annotations";
+  }
+  if (!organism && m.options.taxon) {
+    organism = m.options.taxon;
+    organism_source = "the taxon asked for";
+  }
+  if (!organism && m.dominant) {
+    organism = m.dominant;
+    organism_source = "the database's dominant organism";
+  }
   std::vector<EntityMention> dict = m.scan(passage.text);
   std::vector<char> covered(dict.size(), 0);
   std::vector<EntityMention> out;
@@ -530,14 +622,15 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage) con
       mention.candidates = std::move(by_id);
     } else if (mention.candidates.empty()) {
       auto it = m.by_name.find(tight(mention.text));
-      if (it != m.by_name.end()) mention.candidates = m.candidates(it->second, mention.text);
+      // (the document says the span is an entity: "p53" is P53 whatever the case rule says)
+      if (it != m.by_name.end()) mention.candidates = m.candidates(it->second, mention.text, true);
     }
     out.push_back(std::move(mention));
   }
   for (std::size_t i = 0; i < dict.size(); ++i)
     if (!covered[i]) out.push_back(std::move(dict[i]));
   std::stable_sort(out.begin(), out.end(), [](const EntityMention &x, const EntityMention &y) { return x.offset < y.offset; });
-  m.resolve(out);
+  m.resolve(out, organism, organism ? organism_source : std::string());
   return out;
 }
 

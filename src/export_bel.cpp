@@ -5,6 +5,8 @@
 // by several edges (a nested statement, a hasMembers list) are written once. BEL terms that
 // take part in no statement are written as term statements, so that they come back too.
 #include <algorithm>
+#include <cctype>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -24,6 +26,96 @@ std::string bel_quoted(const std::string &s) {
     out += c;
   }
   return out + '"';
+}
+
+std::string bel_script_form(const std::string &canonical) {
+  std::string out;
+  out.reserve(canonical.size() + 8);
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  bool quoted = false;
+  for (std::size_t i = 0; i < canonical.size();) {
+    const char c = canonical[i];
+    if (quoted) {
+      out += c;
+      if (c == '\\' && i + 1 < canonical.size()) out += canonical[++i];
+      else if (c == '"') quoted = false;
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      quoted = true;
+      out += c;
+      ++i;
+      continue;
+    }
+    // An unquoted value after "NS:" or "! " with an underscore in it.
+    const bool after_ns = !out.empty() && out.back() == ':';
+    const bool after_label = out.size() >= 2 && out.compare(out.size() - 2, 2, "! ") == 0;
+    if ((after_ns || after_label) && word(c)) {
+      std::size_t j = i;
+      while (j < canonical.size() && word(canonical[j])) ++j;
+      const std::string value = canonical.substr(i, j - i);
+      out += value.find('_') == std::string::npos ? value : '"' + value + '"';
+      i = j;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+std::string bel2_line(const std::string &canonical) {
+  BelOptions lenient;
+  lenient.unknown_namespace_is_error = false;
+  static const std::set<std::string> implied = {"actsIn", "translocates", "reactantIn", "hasModification"};
+  static const std::set<std::string> legacy = {"actsIn", "translocates", "reactantIn", "hasModification", "includes"};
+  const BelResult r = validate_bel(canonical, lenient);
+  if (!r.statement || !legacy.count(r.statement->relation)) return bel_script_form(canonical);
+  // BEL 1's "A actsIn act(A)": BEL 2 says it with the object term alone.
+  if (implied.count(r.statement->relation) && r.statement->object)
+    return bel_script_form(to_bel(*r.statement->object)) + " // BEL 1: " + canonical;
+  return "# BEL 1 statement BEL 2.1 has no relation for: " + canonical;
+}
+
+std::set<std::string> bel_namespaces_of(const std::vector<std::string> &statements) {
+  std::set<std::string> namespaces;
+  BelOptions lenient;
+  lenient.unknown_namespace_is_error = false;
+  const BelValidator reader(lenient);
+  const std::function<void(const BelTerm &)> walk = [&](const BelTerm &t) {
+    if (t.kind == BelTerm::Kind::entity && !t.ns.empty()) namespaces.insert(t.ns);
+    for (const BelTerm &a : t.args) walk(a);
+  };
+  const std::function<void(const BelStatement &)> walk_statement = [&](const BelStatement &st) {
+    walk(st.subject);
+    if (st.object) walk(*st.object);
+    if (st.nested) walk_statement(*st.nested);
+  };
+  for (const std::string &text : statements)
+    if (const BelResult r = reader.check(text); r.statement) walk_statement(*r.statement);
+  return namespaces;
+}
+
+std::string bel_document_head(const std::string &name, const std::string &description,
+                              const std::set<std::string> &namespaces,
+                              const std::map<std::string, std::set<std::string>> &lists,
+                              const std::vector<std::string> &patterns) {
+  std::string out = "SET DOCUMENT Name = " + bel_quoted(name) + "\nSET DOCUMENT Version = \"" GRAPPI_VERSION_STRING "\"\n" +
+                    "SET DOCUMENT Description = " + bel_quoted(description) + "\nSET DOCUMENT Authors = \"grappi\"\n" +
+                    "SET DOCUMENT ContactInfo = \"not given\"\n";
+  for (const auto &ns : namespaces) out += "DEFINE NAMESPACE " + ns + " AS PATTERN \".*\"\n";
+  for (const auto &[key, values] : lists) {
+    out += "DEFINE ANNOTATION " + key + " AS LIST {";
+    bool first = true;
+    for (const auto &v : values) {
+      out += (first ? "" : ", ") + bel_quoted(v);
+      first = false;
+    }
+    out += "}\n";
+  }
+  for (const auto &key : patterns) out += "DEFINE ANNOTATION " + key + " AS PATTERN \".*\"\n";
+  return out;
 }
 
 namespace {
@@ -59,7 +151,12 @@ std::string context_lines(const json &ctx) {
     }
     out += "}\n";
   }
+  // BEL asks every statement for a citation and evidence; one read without them (a JSON
+  // graph's edge without evidence) says so rather than borrowing another's.
+  const bool cited = ctx.contains("citation") && ctx["citation"].is_object();
+  if (!cited) out += std::string("SET Citation = {\"Other\", \"no citation in the source\", \"") + kUncitedId + "\"}\n";
   if (const std::string e = text_of(ctx, "evidence"); !e.empty()) out += "SET Evidence = " + bel_quoted(e) + "\n";
+  else if (!cited) out += "SET Evidence = " + bel_quoted(kUncitedEvidence) + "\n";
   if (const auto a = ctx.find("annotations"); a != ctx.end() && a->is_object())
     for (const auto &[key, value] : a->items()) {
       std::vector<std::string> values;
@@ -95,6 +192,7 @@ bool usable_key(const std::string &k) {
 void write_bel(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, EdgeCursor &edges, ExportReport &rep) {
   // Statement occurrences by context (the lines that set it), each once.
   std::map<std::string, std::vector<std::string>> by_context;
+  std::map<std::string, std::set<std::string>> annotations;  // key -> every value written
   std::set<std::string> seen;  // line, raw and record of each occurrence written
   std::set<std::string> made;  // terms the import of the written statements makes
   EdgeRow e;
@@ -113,8 +211,14 @@ void write_bel(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, Edg
       json ctx = rec;
       if (ctx.contains("annotations") && ctx["annotations"].is_object()) {
         json kept = json::object();
-        for (const auto &[k, v] : ctx["annotations"].items())
-          if (usable_key(k)) kept[k] = v;
+        for (const auto &[k, v] : ctx["annotations"].items()) {
+          if (!usable_key(k)) continue;
+          kept[k] = v;
+          if (v.is_string()) annotations[k].insert(v.get<std::string>());
+          if (v.is_array())
+            for (const auto &x : v)
+              if (x.is_string()) annotations[k].insert(x.get<std::string>());
+        }
         ctx["annotations"] = std::move(kept);
       }
       by_context[context_lines(ctx)].push_back(rec["statement"].get<std::string>());
@@ -157,13 +261,8 @@ void write_bel(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, Edg
   // or CX2 network whose statements were invalid): written as term statements, the outer terms
   // first so that their parts need no line of their own. And the namespaces the terms use.
   std::vector<const NodeRow *> terms;
-  std::set<std::string> namespaces;
-  for (const NodeRow &n : nodes) {
-    if (n.label != "BelTerm") continue;
-    terms.push_back(&n);
-    const json a = json::parse(n.attributes, nullptr, false);
-    if (a.is_object() && a.contains("namespace") && a["namespace"].is_string()) namespaces.insert(a["namespace"].get<std::string>());
-  }
+  for (const NodeRow &n : nodes)
+    if (n.label == "BelTerm") terms.push_back(&n);
   std::stable_sort(terms.begin(), terms.end(),
                    [](const NodeRow *a, const NodeRow *b) { return a->external_id.size() > b->external_id.size(); });
   std::vector<std::string> lone_terms;
@@ -175,22 +274,21 @@ void write_bel(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, Edg
   std::sort(lone_terms.begin(), lone_terms.end());
   if (by_context.empty() && lone_terms.empty())
     throw Error(ErrorCode::invalid_argument, "export: the selection holds no BEL statements or terms");
+  std::vector<std::string> written = lone_terms;
+  for (const auto &[context, statements] : by_context) written.insert(written.end(), statements.begin(), statements.end());
   out << "# BEL 2.1 script written by grappi " << GRAPPI_VERSION_STRING
       << ": the BEL statements of a knowledge base, each under the citation, evidence and annotations it was read with.\n"
-      << "SET DOCUMENT Name = \"grappi BEL export\"\nSET DOCUMENT Version = \"1.0\"\n";
-  // Namespaces the default table lacks (a script's DEFINE NAMESPACE brought them in).
-  const BelValidator defaults;
-  for (const auto &ns : namespaces)
-    if (!ns.empty() && !defaults.knows_namespace(ns)) out << "DEFINE NAMESPACE " << ns << " AS PATTERN \".*\"\n";
+      << bel_document_head("grappi BEL export", "BEL statements exported from a grappi knowledge base",
+                           bel_namespaces_of(written), annotations, {});
   bool first = true;
   for (const auto &[context, statements] : by_context) {
     out << (first ? "\n" : "\nUNSET ALL\n") << context;
     first = false;
-    for (const auto &s : statements) out << s << '\n';
+    for (const auto &s : statements) out << bel2_line(s) << '\n';
   }
   if (!lone_terms.empty()) {
     out << (first ? "\n" : "\nUNSET ALL\n") << "# BEL terms that take part in no statement\n";
-    for (const auto &t : lone_terms) out << t << '\n';
+    for (const auto &t : lone_terms) out << bel_script_form(t) << '\n';
   }
 }
 

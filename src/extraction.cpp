@@ -109,7 +109,7 @@ bool skipped_section(const std::string &type, const std::vector<std::string> &sk
 // no database grounds, or that stays ambiguous) a TEXT term.
 std::pair<std::string, std::string> offered(const EntityMention &m) {
   if (const EntityCandidate *c = m.entity(); c && !c->bel.empty()) return {c->bel, c->function};
-  if (m.status == "ungrounded" || m.status == "ambiguous") {
+  if (m.status == "ungrounded" || m.status == "ambiguous" || m.status == "other_organism") {
     // A gene or protein no database grounds, or one of several: a TEXT term (statements using
     // it are flagged). (The corpora's protein annotations carry all kinds of type names; other
     // kinds say so.)
@@ -196,6 +196,8 @@ ChatRequest Extractor::Impl::request(const ExtractionParagraph &p, json &entitie
       for (const EntityCandidate &x : m.candidates)
         if (!x.bel.empty() && shown++ < 4) some += (some.empty() ? "" : " | ") + x.bel + " " + x.id;
       line += " (ambiguous" + (some.empty() ? std::string() : ": " + some) + ")";
+    } else if (m.status == "other_organism") {
+      line += " (not grounded: " + m.reason + ")";
     } else {
       line += " (not in the knowledge base)";
     }
@@ -369,7 +371,9 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
   r.model = m.model.describe();
   r.template_version = m.opt.templates.version;
   std::vector<const DocumentPassage *> source;
-  for (const Document &d : documents)
+  std::vector<int64_t> organism;  // (per paragraph: its document's species annotations', else 0)
+  for (const Document &d : documents) {
+    const int64_t taxon = EntityTagger::document_organism(d);
     for (std::size_t i = 0; i < d.passages.size(); ++i) {
       const DocumentPassage &ps = d.passages[i];
       if (skipped_section(ps.type, m.opt.skip_sections) || detail::trim_copy(ps.text).size() < m.opt.min_passage_chars) {
@@ -386,11 +390,13 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
       p.text = ps.text;
       r.paragraphs.push_back(std::move(p));
       source.push_back(&ps);
+      organism.push_back(taxon);
     }
+  }
   // Grounding first (no model), then the requests.
   detail::parallel_for(r.paragraphs.size(), std::min(m.opt.concurrency, detail::ModelCalls::kMaxConcurrency), [&](std::size_t k) {
     ExtractionParagraph &p = r.paragraphs[k];
-    std::vector<EntityMention> e = m.tagger.tag(*source[k]);
+    std::vector<EntityMention> e = m.tagger.tag(*source[k], organism[k]);
     if (m.opt.annotations_only)
       e.erase(std::remove_if(e.begin(), e.end(), [](const EntityMention &x) { return x.source == "dictionary"; }), e.end());
     p.entities = std::move(e);

@@ -30,6 +30,7 @@ json entity_json(const EntityMention &m) {
             {"type", m.type}, {"status", m.status}};
   if (!m.annotation_id.empty()) j["annotation_id"] = m.annotation_id;
   if (!m.resolution.empty()) j["resolution"] = m.resolution;
+  if (!m.reason.empty()) j["reason"] = m.reason;
   if (const EntityCandidate *c = m.entity()) {
     j["id"] = c->id;
     j["name"] = c->name;
@@ -198,17 +199,15 @@ void write_bel_script(std::ostream &out, const ExtractionResult &r, bool flagged
     if (!p.pmid.empty()) pmids.insert(p.pmid);
   std::string from;
   for (const std::string &p : pmids) from += (from.empty() ? "" : ", ") + p;
-  out << "SET DOCUMENT Name = \"grappi extract\"\nSET DOCUMENT Version = \"1.0\"\n"
-      << "SET DOCUMENT Description = "
-      << bel_quoted("BEL statements extracted by grappi " GRAPPI_VERSION_STRING " (" +
-                    std::string(r.offline ? "rule-based, not a language model" : "language model") + "; templates " +
-                    r.template_version + ")" + (from.empty() ? std::string() : " from PMID " + from))
-      << "\n";
-  bool text_ns = false;
+  std::vector<std::string> written;
   for (const ExtractedStatement &s : r.statements)
-    if (exported(s, flagged) && s.canonical.find("TEXT:") != std::string::npos) text_ns = true;
-  if (text_ns) out << "DEFINE NAMESPACE TEXT AS PATTERN \".*\"\n";
-  for (const char *a : {"Paragraph", "ExtractedBy", "Template", "Status"}) out << "DEFINE ANNOTATION " << a << " AS PATTERN \".*\"\n";
+    if (exported(s, flagged)) written.push_back(s.canonical);
+  out << detail::bel_document_head(
+      "grappi extract",
+      "BEL statements extracted by grappi " GRAPPI_VERSION_STRING " (" +
+          std::string(r.offline ? "rule-based, not a language model" : "language model") + "; templates " +
+          r.template_version + ")" + (from.empty() ? std::string() : " from PMID " + from),
+      detail::bel_namespaces_of(written), {}, {"Paragraph", "ExtractedBy", "Template", "Status"});
   for (const ExtractedStatement &s : r.statements) {
     if (!exported(s, flagged)) continue;
     const ExtractionParagraph &p = r.paragraphs[s.paragraph];
@@ -227,7 +226,7 @@ void write_bel_script(std::ostream &out, const ExtractionResult &r, bool flagged
         << "\n"
         << "SET Template = " << bel_quoted(r.template_version) << "\n"
         << "SET Status = " << bel_quoted(s.status) << "\n"
-        << s.canonical << "\n";
+        << detail::bel_script_form(s.canonical) << "\n";
   }
 }
 

@@ -8,7 +8,13 @@
 // "ensembl:ENSG00000141510", "uniprotkb:P04637") and bare, so that later imports (edge lists
 // of Ensembl genes, MITAB files of UniProt accessions) and `resolve` find it. A mapping table
 // describes identifiers, not entities: rows that join no node (or several) add nothing and
-// are counted (rows_unmatched, rows_ambiguous).
+// are counted (rows_unmatched, rows_ambiguous). Two kinds of column describe the joined gene
+// without joining it: synonyms (alias_symbols: NCBI's "HER2", "PPARgamma", "TAU"; ambiguous
+// across genes, so never a key) and full names (gene_name: "interferon gamma") become aliases, and GO annotations (go_bp, go_mf, go_cc cells of
+// "GO:0006915:IDA") become edges to the GO terms the database holds (go.involved_in,
+// go.enables, go.located_in, the evidence codes on the edge; "ND", no data, is not an
+// annotation).
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <set>
@@ -24,7 +30,7 @@ namespace grappi::detail {
 namespace {
 
 // Identifier kinds in the order a row is joined by them (most specific first).
-enum class IdKind { string_id, ensembl_protein, uniprot, entrez, hgnc, ensembl_gene, symbol };
+enum class IdKind { string_id, ensembl_protein, uniprot, entrez, hgnc, ensembl_gene, symbol, synonym, full_name };
 
 struct KindInfo {
   IdKind kind;
@@ -46,7 +52,33 @@ const KindInfo kKinds[] = {
     {IdKind::ensembl_gene, "ensembl_gene", "ensembl",
      {"ensembl_gene_ids", "ensembl_gene_id", "ensembl_gene", "ensg", "ensembl"}},
     {IdKind::symbol, "symbol", "", {"symbol", "gene_symbol", "hgnc_symbol", "preferred_name", "symbols"}},
+    // (not a key: aliases of the joined node only)
+    {IdKind::synonym, "synonym", "", {"alias_symbols", "alias_symbol", "synonyms", "synonym", "gene_synonyms", "aliases"}},
+    // (full names, "interferon gamma": aliases too, never keys)
+    {IdKind::full_name, "full_name", "", {"gene_name", "full_name", "full_names", "gene_full_name", "protein_name"}},
 };
+
+// GO annotation columns: the aspect's relation from the gene to the term (GAF's qualifiers).
+struct GoColumn {
+  const char *header;
+  const char *relation;
+};
+const GoColumn kGoColumns[] = {{"go_bp", "go.involved_in"}, {"go_mf", "go.enables"}, {"go_cc", "go.located_in"}};
+
+const GoColumn *go_column(std::string h) {
+  for (auto &c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const auto &g : kGoColumns)
+    if (h == g.header) return &g;
+  return nullptr;
+}
+
+// "GO:0006915:IDA" -> ("GO:0006915", "IDA"); ("", "") when the cell value is no such thing.
+std::pair<std::string, std::string> go_value(const std::string &v) {
+  if (v.size() < 10 || v.compare(0, 3, "GO:") != 0 || v.find_first_not_of("0123456789", 3) != 10) return {};
+  if (v.size() == 10) return {v, ""};
+  if (v[10] != ':') return {};
+  return {v.substr(0, 10), v.substr(11)};
+}
 
 const KindInfo *kind_of_header(std::string h) {
   for (auto &c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -81,12 +113,17 @@ FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &pa
   if (!header.empty() && header.front() == '#') header.remove_prefix(1);
   std::vector<std::string> names;
   std::vector<const KindInfo *> kinds;
+  std::vector<const GoColumn *> go;
   std::string recognised;
+  bool keys = false;
   for (auto h : split_view(header, '\t')) {
     names.push_back(trim_copy(h));
     kinds.push_back(kind_of_header(names.back()));
-    if (kinds.back()) recognised += (recognised.empty() ? "" : ", ") + names.back();
+    go.push_back(go_column(names.back()));
+    if (kinds.back() || go.back()) recognised += (recognised.empty() ? "" : ", ") + names.back();
+    keys = keys || (kinds.back() && kinds.back()->kind != IdKind::synonym && kinds.back()->kind != IdKind::full_name);
   }
+  if (!keys) recognised.clear();
   if (recognised.empty()) {
     std::string known;
     for (const auto &k : kKinds) known += (known.empty() ? "" : ", ") + std::string(k.headers[0]);
@@ -105,7 +142,9 @@ FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &pa
       if (options.taxon == 0 || st.col_int(0) == options.taxon) taxa.push_back(st.col_int(0));
   }
   std::map<std::string, uint64_t> joined_by;
-  uint64_t joined = 0, unmatched = 0, ambiguous = 0;
+  uint64_t joined = 0, unmatched = 0, ambiguous = 0, synonyms = 0;
+  uint64_t go_annotations = 0, go_without_term = 0, go_no_data = 0;
+  std::map<std::string, std::optional<int64_t>> go_terms;  // term id -> its node, when stored
   std::vector<std::vector<std::string>> values(names.size());
   while (reader.next(line)) {
     const uint64_t no = reader.line_number();
@@ -117,6 +156,13 @@ FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &pa
     if (problem.empty() && cells.size() != names.size())
       problem = "expected " + std::to_string(names.size()) + " tab-separated columns as in the header, found " +
                 std::to_string(cells.size());
+    for (std::size_t c = 0; problem.empty() && c < cells.size(); ++c)
+      if (go[c])
+        for (const std::string &v : values_of(cells[c]))
+          if (go_value(v).first.empty()) {
+            problem = "column " + names[c] + ": '" + v.substr(0, 40) + "' is not a GO annotation (GO:nnnnnnn:EVIDENCE)";
+            break;
+          }
     if (!problem.empty()) {
       w.bad_line(no, problem, options);
       continue;
@@ -126,6 +172,7 @@ FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &pa
     std::optional<int64_t> node;
     bool is_ambiguous = false;
     for (const auto &k : kKinds) {
+      if (k.kind == IdKind::synonym || k.kind == IdKind::full_name) continue;
       std::set<int64_t> found;
       bool any = false;
       for (std::size_t c = 0; c < names.size(); ++c) {
@@ -162,14 +209,43 @@ FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &pa
       const std::string source = "mapping:" + names[c];
       for (const auto &v : values[c]) {
         w.add_alias(*node, v, source);
+        synonyms += kinds[c]->kind == IdKind::synonym || kinds[c]->kind == IdKind::full_name;
         if (*kinds[c]->prefix && v.find(':') == std::string::npos)
           w.add_alias(*node, std::string(kinds[c]->prefix) + ":" + v, source);
       }
     }
+    for (std::size_t c = 0; c < names.size(); ++c) {
+      if (!go[c]) continue;
+      // (one edge per term, with every evidence code of the cell)
+      std::map<std::string, std::vector<std::string>> codes;
+      for (const std::string &v : values_of(cells[c])) {
+        const auto [term, code] = go_value(v);
+        if (code == "ND") {
+          ++go_no_data;
+          continue;
+        }
+        auto &list = codes[term];
+        if (!code.empty() && std::find(list.begin(), list.end(), code) == list.end()) list.push_back(code);
+      }
+      for (const auto &[term, list] : codes) {
+        auto it = go_terms.find(term);
+        if (it == go_terms.end()) it = go_terms.emplace(term, w.find(term)).first;
+        if (!it->second) {
+          ++go_without_term;
+          continue;
+        }
+        const nlohmann::json evidence = {{"evidence_codes", list}, {"source", names[c]}};
+        w.add_edge(*node, *it->second, go[c]->relation, true, 1.0, evidence.dump());
+        ++go_annotations;
+      }
+    }
   }
   if (rep.lines == 0) throw Error(ErrorCode::parse, path + ": no rows after the header");
-  rep.details = {{"rows_joined", joined}, {"rows_unmatched", unmatched}, {"rows_ambiguous", ambiguous}};
-  for (const auto &k : kKinds) rep.details.emplace_back(std::string("joined_by_") + k.name, joined_by[k.name]);
+  rep.details = {{"rows_joined", joined}, {"rows_unmatched", unmatched}, {"rows_ambiguous", ambiguous},
+                 {"synonyms", synonyms}, {"go_annotations", go_annotations},
+                 {"go_annotations_without_term", go_without_term}, {"go_no_data", go_no_data}};
+  for (const auto &k : kKinds)
+    if (k.kind != IdKind::synonym && k.kind != IdKind::full_name) rep.details.emplace_back(std::string("joined_by_") + k.name, joined_by[k.name]);
   if (options.progress) options.progress(ImportProgress{path, reader.file_size(), reader.file_size(), "done"});
   return w.finish(reader.sha256_hex(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }

@@ -280,15 +280,36 @@ TEST_CASE("A BEL export re-imports to the same BEL terms and statements") {
   };
   const auto before = bel_of(kg), after = bel_of(copy);
   CHECK(before.size() > 200);
+  // BEL 1's relations BEL 2 removed ("A actsIn act(A)": 378 records on 13 CBN edges) are written as
+  // their object term, which says the same in BEL 2, with the statement in a comment: the term
+  // comes back, the BEL 1 edge does not.
+  std::size_t legacy = 0;
   for (const auto &key_records : before) {
     const auto &key = key_records.first;
     const auto &records = key_records.second;
     INFO(key);
+    if (key.find(" bel.actsIn ") != std::string::npos || key.find(" bel.translocates ") != std::string::npos) {
+      ++legacy;
+      const std::string object = key.substr(key.find(' ', key.find(" bel.") + 1) + 1);
+      CHECK(after.count("node " + object.substr(0, object.size() - 2)) == 1);
+      CHECK(after.count(key) == 0);
+      continue;
+    }
     const auto it = after.find(key);
     REQUIRE(it != after.end());
     CHECK(it->second == records);
   }
-  CHECK(after.size() == before.size());
+  CHECK(legacy >= 10);
+  CHECK(after.size() == before.size() - legacy);
+  const std::string script = read_file(d.file("kb.bel"));
+  std::istringstream lines(script);
+  std::size_t commented = 0;
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(" actsIn ") != std::string::npos) {
+      CHECK(line.find(" // BEL 1: ") < line.find(" actsIn "));  // only in the comment
+      ++commented;
+    }
+  CHECK(commented >= legacy);
   // A selection without BEL is refused rather than written as an empty script.
   o.nodes = {"MAPT", "GSK3B"};
   std::ostringstream none;

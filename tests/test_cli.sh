@@ -604,12 +604,17 @@ grep -q "papers of $LIT/BioInfer-test.first6.xml: dataset 5, 6 document(s) store
 # The evaluation against the corpus's gold pairs, and the audit of textToKnowledgeGraph's BEL.
 "$GRAPPI" eval extraction --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --reference "$DATA/cx2/llm_kg_pmid24360018_sirt1_parp1.cx2" \
   --json "$T/ev.json" > "$T/ev.txt"
-grep -q "^precision " "$T/ev.txt" || fail "eval: $(cat "$T/ev.txt")"
+grep -q "^valid statements (the default output) " "$T/ev.txt" && grep -q "^baseline: every co-occurring pair " "$T/ev.txt" ||
+  fail "eval: $(cat "$T/ev.txt")"
 python3 - "$T/ev.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 p = j["pairs"]
 assert p["gold_pairs"] == 17 and p["true_positives"] > 0 and 0 < p["f1"] <= 1, p
+for k in ("pairs", "valid_pairs", "cooccurrence_baseline"):
+    assert set(p[k]) == {"predicted_pairs", "true_positives", "precision", "recall", "f1"}, p[k]
+assert p["valid_pairs"]["predicted_pairs"] <= p["pairs"]["predicted_pairs"], p
+assert p["cooccurrence_baseline"]["recall"] >= p["pairs"]["recall"], p
 (a,) = j["references"]
 assert a["statements"] > 0 and a["rejected"] > 0 and sum(a["errors"].values()) == a["rejected"], a
 PY

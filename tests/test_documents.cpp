@@ -236,6 +236,12 @@ TEST_CASE("Plain text and Markdown become paragraphs without the reference secti
   CHECK(md.substr(d.passages[1].offset, 11) == "We show tha");
   CHECK(grappi::parse_documents("plain words", DocumentFormat::detect, "9234509.txt")[0].pmid == "9234509");
   CHECK(grappi::parse_documents("plain words", DocumentFormat::detect, "notes.txt")[0].pmid.empty());
+  // Never a number that only begins the name (a STRING file is no paper), nor one without a mark.
+  CHECK(grappi::parse_documents("plain words", DocumentFormat::detect, "4932.protein.info.v12.0.txt")[0].pmid.empty());
+  CHECK(grappi::parse_documents("plain words", DocumentFormat::detect, "dir/run12345.txt")[0].pmid.empty());
+  CHECK(grappi::parse_documents("plain words", DocumentFormat::detect, "a/BioInfer.d403.PMID11418599.txt")[0].pmid == "11418599");
+  CHECK(grappi::parse_documents("plain words", DocumentFormat::detect, "pmid_8076212.md")[0].pmid == "8076212");
+  CHECK(grappi::parse_documents("plain words", DocumentFormat::detect, "9234509.txt.gz")[0].pmid == "9234509");
 }
 
 TEST_CASE("Bad documents are named by file and line") {

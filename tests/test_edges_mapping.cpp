@@ -108,6 +108,10 @@ TEST_CASE("Mapping tables: bad input and a header without identifier columns") {
       {"symbol\tuniprot_accessions\nMAPT\tP10636\nGSK3B\n", ":3: expected 2 tab-separated columns as in the header, found 1"},
       {"symbol\tuniprot_accessions\nMAPT\tP1\xff\n", ":2: invalid UTF-8"},
       {"symbol\tuniprot_accessions\n", "no rows after the header"},
+      // synonyms describe a gene, they do not name one
+      {"alias_symbols\ngo_bp\nTAU\n", ":1: no identifier column in the header"},
+      {"symbol\tgo_bp\nMAPT\tGO:0000226:IDA|apoptosis\n", ":2: column go_bp: 'apoptosis' is not a GO annotation"},
+      {"symbol\tgo_cc\nMAPT\tGO:123:IDA\n", ":2: column go_cc: 'GO:123:IDA' is not a GO annotation"},
       {"", "empty file"},
   };
   for (const auto &text_expect : cases) {
@@ -126,6 +130,79 @@ TEST_CASE("Mapping tables: bad input and a header without identifier columns") {
     }
     CHECK(fingerprint(db) == before);
   }
+}
+
+// NCBI's human gene table (the bundled protein-coding rows of org.Hs.eg.db): its synonyms make
+// HER2, PPARgamma and TAU names of their genes, and its GO annotations edges to the GO slim's
+// terms, each checked against the file read here independently.
+TEST_CASE("The human gene table: synonyms resolve and GO annotations join the ontology's terms") {
+  TempDir d;
+  const std::string db = d.file("kg.db");
+  KnowledgeGraph kg(db);
+  kg.import({{data("9606.protein.info.v12.0.txt.gz")}, {data("ontology/goslim_generic.obo")}});
+  grappi::ImportOptions opt;
+  opt.taxon = 9606;
+  const std::string table = data("mapping/hs_genes.protein-coding.org.Hs.eg.db_3.16.0.tsv.gz");
+  const auto rep = kg.import({{table, "mapping"}}, opt);
+  REQUIRE(rep.files.size() == 1);
+  std::map<std::string, uint64_t> details(rep.files[0].details.begin(), rep.files[0].details.end());
+  CHECK(details["rows_joined"] > 18000);
+  CHECK(details.count("joined_by_synonym") == 0);
+  for (const auto &alias_gene : std::vector<std::pair<std::string, std::string>>{
+           {"HER2", "ERBB2"}, {"PPARgamma", "PPARG"}, {"TAU", "MAPT"}, {"HER-2/neu", "ERBB2"}, {"p53", "TP53"}}) {
+    const std::string &alias = alias_gene.first;
+    CAPTURE(alias);
+    const auto r = kg.lookup(alias);
+    REQUIRE(r.status == grappi::ResolveResult::Status::found);
+    CHECK(r.candidates[0].name == alias_gene.second);
+    CHECK(r.candidates[0].matched_by == "alias:mapping:alias_symbols");
+  }
+  // A synonym of several genes stays ambiguous ("CAP": BRD4, CAP1, SORBS1, ...).
+  CHECK(kg.lookup("CAP").status == grappi::ResolveResult::Status::ambiguous);
+  // GO: MAPT's annotations to slim terms, counted from the file: one edge per term, "ND" none.
+  std::set<std::string> slim;
+  {
+    for (const auto &line : read_lines_gz(data("ontology/goslim_generic.obo")))
+      if (line.rfind("id: GO:", 0) == 0) slim.insert(line.substr(4));
+  }
+  std::map<std::string, std::set<std::string>> expected;  // relation -> terms
+  uint64_t nd = 0;
+  for (const auto &line : read_lines_gz(table)) {
+    const auto c = split(line, '\t');
+    if (c.size() < 11) continue;
+    for (int a = 0; a < 3; ++a)
+      for (const auto &v : split(c[static_cast<std::size_t>(8 + a)], '|')) {
+        if (v.size() < 10) continue;
+        if (v.substr(11) == "ND") {
+          nd += 1;
+          continue;
+        }
+        if (c[1] == "MAPT" && slim.count(v.substr(0, 10)))
+          expected[a == 0 ? "go.involved_in" : a == 1 ? "go.enables" : "go.located_in"].insert(v.substr(0, 10));
+      }
+  }
+  // (counted in the rows that joined a node: most of them)
+  CHECK(details["go_no_data"] <= nd);
+  CHECK(details["go_no_data"] * 100 > nd * 95);
+  REQUIRE(!expected.empty());
+  const auto mapt = kg.resolve("MAPT");
+  for (const auto &relation_terms : expected) {
+    const std::string &relation = relation_terms.first;
+    const auto &terms = relation_terms.second;
+    CAPTURE(relation);
+    CHECK(sql_count(db, "SELECT count(*) FROM edges e JOIN relations r ON r.id = e.relation WHERE e.source = " +
+                            std::to_string(mapt) + " AND r.name = '" + relation + "' AND e.directed = 1") ==
+          static_cast<int64_t>(terms.size()));
+  }
+  CHECK(details["go_annotations"] > 10000);
+  CHECK(details["go_annotations_without_term"] > 0);
+  // Removing the table removes its synonyms and annotations.
+  int64_t dataset = 0;
+  for (const auto &ds : kg.datasets())
+    if (ds.format == "mapping") dataset = ds.id;
+  kg.remove_dataset(dataset);
+  CHECK(kg.lookup("HER2").status == grappi::ResolveResult::Status::not_found);
+  CHECK(sql_count(db, "SELECT count(*) FROM edges e JOIN relations r ON r.id = e.relation WHERE r.name LIKE 'go.%'") == 0);
 }
 
 TEST_CASE("The STRING web export read as an edge list: by STRING ids and by names") {

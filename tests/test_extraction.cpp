@@ -151,6 +151,83 @@ TEST_CASE("An ambiguous name is resolved by the organism and by edges to the oth
   CHECK(find(ms, "ELP3")->resolution == "organism");
 }
 
+// A paper's organism: its species annotations, else the taxon asked for, else the database's
+// dominant organism (human: 19,699 proteins beside yeast's 6,600). A name only another
+// organism's proteins have is not grounded in it, and says why.
+TEST_CASE("A passage is grounded in its organism and never to another organism's proteins silently") {
+  KnowledgeGraph kg(kb_path());
+  const EntityTagger tagger(kg);
+  CHECK(tagger.organism() == 9606);
+  grappi::Document doc;
+  doc.id = doc.pmid = "1";
+  grappi::DocumentPassage p;
+  p.type = "abstract";
+  p.text = "In human cells, Cdc28 and CDC42 bind AKT1.";
+  doc.passages.push_back(p);
+  CHECK(EntityTagger::document_organism(doc) == 0);
+  // No species annotation: the dominant organism. CDC28 is yeast's only; CDC42 is both.
+  auto ms = tagger.tag(doc.passages[0]);
+  REQUIRE(find(ms, "Cdc28"));
+  CHECK(find(ms, "Cdc28")->status == "other_organism");
+  CHECK_FALSE(find(ms, "Cdc28")->chosen);
+  CHECK(find(ms, "Cdc28")->reason.find("taxon 9606 (the database's dominant organism)") != std::string::npos);
+  CHECK(find(ms, "Cdc28")->reason.find("taxon 4932") != std::string::npos);
+  REQUIRE(find(ms, "CDC42"));
+  CHECK(find(ms, "CDC42")->entity()->id == "9606.ENSP00000497733");
+  CHECK(find(ms, "AKT1")->status == "unique");
+  // A species annotation says yeast: now Cdc28 is grounded and CDC42 is yeast's.
+  grappi::DocumentAnnotation yeast;
+  yeast.offset = 0;
+  yeast.length = 0;  // (an annotation without a span still names the organism)
+  yeast.type = "Species";
+  yeast.id = "NCBITaxon:4932";
+  doc.passages[0].annotations.push_back(yeast);
+  CHECK(EntityTagger::document_organism(doc) == 4932);
+  ms = tagger.tag(doc.passages[0]);
+  CHECK(find(ms, "Cdc28")->entity()->id == "4932.YBR160W");
+  CHECK(find(ms, "CDC42")->entity()->id == "4932.YLR229C");
+  CHECK(find(ms, "AKT1")->status == "other_organism");
+  // The organism given (a document's, for its other passages) comes first.
+  ms = tagger.tag(doc.passages[0], 9606);
+  CHECK(find(ms, "Cdc28")->status == "other_organism");
+  CHECK(find(ms, "Cdc28")->reason.find("the document's organism") != std::string::npos);
+  // Two species: the most frequent; a tie goes to the first.
+  grappi::DocumentAnnotation human = yeast;
+  human.id = "9606";
+  doc.passages[0].annotations.insert(doc.passages[0].annotations.begin(), human);
+  CHECK(EntityTagger::document_organism(doc) == 9606);
+  doc.passages[0].annotations.push_back(yeast);
+  CHECK(EntityTagger::document_organism(doc) == 4932);
+  // Extraction reads the organism of the whole document: the title's species, the abstract's names.
+  grappi::Document paper;
+  paper.id = paper.pmid = "2";
+  grappi::DocumentPassage title;
+  title.type = "title";
+  title.text = "A study in yeast";
+  grappi::DocumentAnnotation species;
+  species.offset = 11;
+  species.length = 5;
+  species.type = "Species";
+  species.id = "4932";
+  title.annotations.push_back(species);
+  paper.passages.push_back(title);
+  grappi::DocumentPassage abstract;
+  abstract.type = "abstract";
+  abstract.text = "Cdc28 phosphorylates Cdc42 in budding cells, and AKT1 is absent.";
+  paper.passages.push_back(abstract);
+  grappi::ExtractionOptions xo;
+  xo.min_passage_chars = 1;
+  grappi::ExtractiveModel offline;
+  const auto r = grappi::extract(kg, offline, {paper}, xo);
+  REQUIRE(!r.paragraphs.empty());
+  REQUIRE(r.paragraphs.back().section == "abstract");
+  const auto &es = r.paragraphs.back().entities;
+  REQUIRE(find(es, "Cdc28"));
+  CHECK(find(es, "Cdc28")->entity()->id == "4932.YBR160W");
+  CHECK(find(es, "Cdc42")->entity()->id == "4932.YLR229C");
+  CHECK(find(es, "AKT1")->status == "other_organism");
+}
+
 TEST_CASE("PubTator annotations are reconciled with the dictionary and grounded by their concept ids") {
   TempDir d;
   const std::string db = d.file("kb.db");
@@ -244,10 +321,19 @@ TEST_CASE("The offline extractor on BioInfer sentences finds the stated binding 
   KnowledgeGraph kg(kb_path());
   grappi::ExtractiveModel model;
   const auto docs = grappi::read_documents(lit("BioInfer-test.first6.xml"));
-  const ExtractionResult r = grappi::extract(kg, model, docs);
   // BioInfer.d38 (PMID 6509022): "... the DNase I inhibition assay demonstrate that cofilin
   // binds to actin filaments ... and that cofilin increases the monomeric actin ...": cofilin
-  // is COF1 and actin ACT1 in yeast (UniProt's names).
+  // is COF1 and actin ACT1 in yeast (UniProt's names). The abstract names no species (it is
+  // porcine), and the database's dominant organism is human, where these names are no
+  // protein's: they are grounded only when yeast is asked for.
+  grappi::ExtractionOptions o;
+  {
+    const ExtractionResult human = grappi::extract(kg, model, docs, o);
+    for (const ExtractedStatement &s : human.statements)
+      if (human.paragraphs[s.paragraph].pmid == "6509022") CHECK(s.status != "valid");
+  }
+  o.entities.taxon = 4932;
+  const ExtractionResult r = grappi::extract(kg, model, docs, o);
   std::vector<std::string> d38;
   for (const ExtractedStatement &s : r.statements)
     if (r.paragraphs[s.paragraph].pmid == "6509022") d38.push_back(s.canonical + " " + s.status);
@@ -541,6 +627,28 @@ TEST_CASE("Pair-level evaluation on the BioInfer slice counts gold and predicted
   CHECK(e.true_positives <= e.predicted_pairs);
   CHECK(e.precision == doctest::Approx(double(e.true_positives) / double(e.predicted_pairs)));
   CHECK(e.recall == doctest::Approx(double(e.true_positives) / double(e.gold_pairs)));
+  // `pairs` is every statement's (the figures above); `valid_pairs` the valid ones' only.
+  CHECK(e.pairs.predicted_pairs == e.predicted_pairs);
+  CHECK(e.pairs.f1 == doctest::Approx(e.f1));
+  CHECK(e.valid_pairs.predicted_pairs <= e.pairs.predicted_pairs);
+  CHECK(e.valid_pairs.true_positives <= e.pairs.true_positives);
+  // The co-occurrence baseline: every pair of distinct annotated spans of each sentence
+  // evaluated (counted here), which holds every gold pair of those sentences.
+  std::size_t all_pairs = 0, gold_in_evaluated = 0;
+  for (const auto &p : r.paragraphs)
+    for (const Document &d : docs) {
+      if (d.id != p.document) continue;
+      std::set<std::pair<std::size_t, std::size_t>> spans;
+      for (const auto &a : d.passages[p.passage].annotations) spans.insert({a.offset, a.length});
+      all_pairs += spans.size() * (spans.size() - (spans.empty() ? 0 : 1)) / 2;
+      for (const auto &g : d.pairs) gold_in_evaluated += g.passage == p.passage;
+    }
+  CHECK(e.cooccurrence.predicted_pairs == all_pairs);
+  CHECK(e.cooccurrence.true_positives == gold_in_evaluated);
+  CHECK(e.cooccurrence.recall >= e.recall);
+  const json ej = grappi::to_json(e);
+  CHECK(ej["valid_pairs"]["predicted_pairs"] == e.valid_pairs.predicted_pairs);
+  CHECK(ej["cooccurrence_baseline"]["f1"].get<double>() == doctest::Approx(e.cooccurrence.f1));
   // An empty extraction predicts nothing and finds every gold pair missing.
   ExtractionResult none = r;
   none.statements.clear();

@@ -49,8 +49,13 @@ struct EntityMention {
   std::string annotation_id;  ///< the annotation's concept id, when it gave one
   std::vector<EntityCandidate> candidates;  ///< best first
   /// "unique" (one candidate), "resolved" (several, one chosen: see resolution), "ambiguous"
-  /// (several, none chosen), "ungrounded" (an annotation no node matches)
+  /// (several, none chosen), "ungrounded" (an annotation no node matches), "other_organism"
+  /// (in a passage of a known organism, a name only another organism's proteins have: none
+  /// chosen, see reason)
   std::string status;
+  /// Why no candidate was chosen when the status alone does not say it (other_organism: the
+  /// passage's organism, where it comes from, and the candidates' organisms).
+  std::string reason;
   /// How an ambiguity was resolved: "organism", "context" (edges to the passage's other
   /// entities), "preferred_name"; empty otherwise.
   std::string resolution;
@@ -63,8 +68,10 @@ struct EntityMention {
 struct EntityTaggerOptions {
   /// Node labels whose names are looked for (empty: "Protein" and "OntologyTerm").
   std::vector<std::string> labels;
-  /// Preferred organism (NCBI taxon) for ambiguous names; 0: the organism most of the passage's
-  /// unambiguous mentions are of.
+  /// Preferred organism (NCBI taxon) for ambiguous names; 0: the organism most of the text's
+  /// unambiguous mentions are of. For a passage of a document (tag(const DocumentPassage &)),
+  /// the organism of the document's species annotations comes first, then this, then the
+  /// database's dominant organism (organism()).
   int64_t taxon = 0;
   /// Shortest name looked for, in characters (at least 2).
   std::size_t min_length = 2;
@@ -102,7 +109,19 @@ class GRAPPI_CXX_API EntityTagger {
   /// for its text kept, or those of its concept id when the database knows it as an alias);
   /// one the dictionary does not know is kept ("annotation", "ungrounded" unless its id
   /// resolves); dictionary mentions outside every annotation are kept as "dictionary".
-  std::vector<EntityMention> tag(const DocumentPassage &passage) const;
+  ///
+  /// A passage has an organism: `organism` when not 0, else that of the passage's species
+  /// annotations (document_organism()), else EntityTaggerOptions::taxon, else the database's
+  /// dominant organism. Ambiguous names are narrowed to it, and a name whose candidates are
+  /// all proteins of other organisms is not grounded (status "other_organism", with the
+  /// reason): a human paper is never grounded to yeast proteins silently.
+  std::vector<EntityMention> tag(const DocumentPassage &passage, int64_t organism = 0) const;
+  /// The organism (NCBI taxon) of a document's species annotations (PubTator's and BioC's
+  /// "Species" mentions, ids "9606" or "NCBITaxon:9606"; the most frequent, the first on a
+  /// tie); 0 when it has none.
+  static int64_t document_organism(const Document &document);
+  /// The database's dominant organism: the taxon most of its proteins are of (0: none).
+  int64_t organism() const;
   /// The nodes an identifier names among the aliases (an Entrez id "6331", "HGNC:391"; any
   /// case), one candidate per node; empty when none does.
   std::vector<EntityCandidate> by_id(std::string_view id) const;

@@ -167,18 +167,34 @@ GRAPPI_CXX_API nlohmann::json to_cx2(const ExtractionResult &result, const std::
 GRAPPI_CXX_API FileReport import_extraction(KnowledgeGraph &kg, const ExtractionResult &result, const std::string &bel_path,
                                             bool flagged = false);
 
-/// Pair-level figures of an extraction against the interacting pairs a corpus marks
-/// (Document::pairs): per paragraph (sentence), the unordered pairs of entity mentions that a
-/// valid or flagged statement names, against the gold pairs of the same sentence.
-struct ExtractionEvaluation {
-  std::size_t documents = 0;       ///< documents evaluated
-  std::size_t sentences = 0;       ///< paragraphs (sentences) evaluated
-  std::size_t gold_pairs = 0;      ///< distinct gold pairs
+/// One way of predicting pairs, against the gold pairs.
+struct PairScore {
   std::size_t predicted_pairs = 0; ///< distinct predicted pairs
   std::size_t true_positives = 0;  ///< predicted pairs that are gold
   double precision = 0;            ///< true_positives / predicted_pairs
   double recall = 0;               ///< true_positives / gold_pairs
   double f1 = 0;                   ///< their harmonic mean
+};
+
+/// Pair-level figures of an extraction against the interacting pairs a corpus marks
+/// (Document::pairs): per paragraph (sentence), the unordered pairs of entity mentions that a
+/// statement names, against the gold pairs of the same sentence; those of every statement
+/// (valid and flagged), of the valid ones only, and of the co-occurrence baseline.
+struct ExtractionEvaluation {
+  std::size_t documents = 0;       ///< documents evaluated
+  std::size_t sentences = 0;       ///< paragraphs (sentences) evaluated
+  std::size_t gold_pairs = 0;      ///< distinct gold pairs
+  std::size_t predicted_pairs = 0; ///< distinct predicted pairs (of `pairs`)
+  std::size_t true_positives = 0;  ///< predicted pairs that are gold (of `pairs`)
+  double precision = 0;            ///< of `pairs`
+  double recall = 0;               ///< of `pairs`
+  double f1 = 0;                   ///< of `pairs`
+  /// The pairs every statement names (valid and flagged: `extract --include-flagged`).
+  PairScore pairs;
+  /// The pairs valid statements name: what `extract` writes by default.
+  PairScore valid_pairs;
+  /// The baseline: every pair of the corpus's entities within a sentence evaluated.
+  PairScore cooccurrence;
   std::size_t statements = 0;      ///< statements extracted
   std::size_t rejected = 0;        ///< of them rejected by the validator
   std::size_t flagged = 0;         ///< of them flagged

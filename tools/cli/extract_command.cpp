@@ -166,10 +166,15 @@ void run_eval(ExtractArgs &a) {
     out["model"] = r.model;
     out["offline"] = r.offline;
     if (!a.quiet && a.json != "-") {
-      std::cout << ev.documents << " document(s), " << ev.sentences << " sentence(s), " << ev.gold_pairs << " gold pair(s), "
-                << ev.predicted_pairs << " predicted\n"
-                << "precision " << fmt(ev.precision) << ", recall " << fmt(ev.recall) << ", F1 " << fmt(ev.f1) << " ("
-                << ev.statements << " statement(s): " << ev.rejected << " rejected, " << ev.flagged << " flagged)\n";
+      std::cout << ev.documents << " document(s), " << ev.sentences << " sentence(s), " << ev.gold_pairs << " gold pair(s); "
+                << ev.statements << " statement(s): " << ev.rejected << " rejected, " << ev.flagged << " flagged\n";
+      std::vector<std::vector<std::string>> rows;
+      for (const auto &[name, sc] : std::vector<std::pair<std::string, PairScore>>{
+               {"valid statements (the default output)", ev.valid_pairs},
+               {"valid and flagged statements", ev.pairs},
+               {"baseline: every co-occurring pair", ev.cooccurrence}})
+        rows.push_back({name, std::to_string(sc.predicted_pairs), fmt(sc.precision), fmt(sc.recall), fmt(sc.f1)});
+      print_table({"pairs of", "predicted", "precision", "recall", "F1"}, rows);
       if (r.offline) std::cout << "(rule-based extraction, not a language model)\n";
     }
   }

@@ -86,6 +86,10 @@ void run_import(const ImportArgs &a) {
       if ((k == "rows_unmatched" || k == "rows_ambiguous") && v)
         std::cerr << f.path << ": " << v << " row(s) "
                   << (k == "rows_unmatched" ? "named no stored node" : "named several nodes") << " and added nothing\n";
+      if (k == "go_annotations_without_term" && v)
+        std::cerr << f.path << ": " << v
+                  << " GO annotation(s) name terms the database does not hold and were not stored (import the GO "
+                     "ontology first)\n";
       if (k == "ids_ambiguous" && v)
         std::cerr << f.path << ": " << v << " id(s) named several nodes and became nodes of their own\n";
     }
