@@ -211,6 +211,13 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
         c.value = c.name;
         if (resolver && c.ns == "HGNC")
           if (auto id = resolver("HGNC", c.name)) c.value = id->label;
+        if (c.ns == "SGD")
+          for (std::size_t k = i; k < j; ++k)
+            if (names[k].source == "SGD_ID" && names[k].name.size() == 10 && names[k].name[0] == 'S' &&
+                names[k].name.find_first_not_of("0123456789", 1) == std::string::npos) {
+              c.url = "https://identifiers.org/sgd:" + names[k].name;
+              break;
+            }
       } else {
         for (std::size_t k = i; k < j; ++k)
           if (names[k].source.find("UniProt_AC") != std::string::npos) {

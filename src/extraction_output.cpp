@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "answer_json.hpp"
 #include "bel_graph.hpp"
@@ -235,17 +237,49 @@ json to_cx2(const ExtractionResult &r, const std::string &name, bool flagged) {
   BelValidator v(bo);
   v.define_namespace({"TEXT", bel_any, ""});
   std::map<std::string, int64_t> node_of;  // canonical term -> node id
+  // Links the grounding found where a BEL value gives none (yeast's SGD ids), by entity.
+  std::map<std::string, std::string> url_of;
+  for (const ExtractionParagraph &p : r.paragraphs)
+    for (const EntityMention &m : p.entities)
+      if (const EntityCandidate *c = m.entity(); c && !c->url.empty()) url_of.emplace(c->ns + ":" + c->value, c->url);
   json nodes = json::array(), edges = json::array();
   const auto node = [&](const BelTerm &t) {
     const std::string key = to_bel(t);
     auto [it, fresh] = node_of.emplace(key, static_cast<int64_t>(node_of.size()));
     if (fresh) {
       json values = {{"name", key}, {"label", readable(t)}, {"type", t.kind == BelTerm::Kind::function ? bel_short_name(t.name) : "entity"}};
-      if (const BelTerm *e = primary_entity(t))
-        if (std::string url = identifiers_url(*e); !url.empty()) values["id"] = url;
+      if (const BelTerm *e = primary_entity(t)) {
+        std::string url = identifiers_url(*e);
+        if (url.empty())
+          if (const auto u = url_of.find(e->ns + ":" + e->name); u != url_of.end()) url = u->second;
+        if (!url.empty()) values["id"] = url;
+      }
       nodes.push_back({{"id", it->second}, {"v", std::move(values)}});
     }
     return it->second;
+  };
+  // A complex's members bind one another: an edge between every two (interaction "complex"),
+  // and, when the complex takes part in a relation, an edge from it to each member
+  // ("hasComponent"); each pair once.
+  std::set<std::tuple<int64_t, int64_t, std::string>> member_edges;
+  std::vector<std::tuple<int64_t, int64_t, std::string>> pending;  // source, target, interaction
+  const std::function<void(const BelTerm &, bool)> members = [&](const BelTerm &t, bool in_relation) {
+    if (t.kind != BelTerm::Kind::function) return;
+    for (const BelTerm &a : t.args) members(a, true);
+    if (bel_short_name(t.name) != "complex") return;
+    std::vector<const BelTerm *> parts;
+    for (const BelTerm &a : t.args)
+      if (a.kind == BelTerm::Kind::function && bel_short_name(a.name) != "loc") parts.push_back(&a);
+    if (parts.size() < 2) return;
+    const int64_t whole = in_relation ? node(t) : -1;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const int64_t a = node(*parts[i]);
+      if (whole >= 0 && member_edges.emplace(whole, a, "hasComponent").second) pending.emplace_back(whole, a, "hasComponent");
+      for (std::size_t k = i + 1; k < parts.size(); ++k) {
+        const int64_t b = node(*parts[k]);
+        if (member_edges.emplace(std::min(a, b), std::max(a, b), "complex").second) pending.emplace_back(a, b, "complex");
+      }
+    }
   };
   // One edge per distinct statement; its occurrences' PMIDs and paragraphs gathered on it.
   struct Gathered {
@@ -271,9 +305,25 @@ json to_cx2(const ExtractionResult &r, const std::string &name, bool flagged) {
     const BelResult parsed = v.check(canonical);
     if (!parsed.statement) continue;
     const BelStatement &st = *parsed.statement;
-    const int64_t source = node(st.subject);
     for (const std::string &pm : g.pmids) references.insert("PMID:" + pm);
-    if (st.relation.empty()) continue;  // a term alone is a node
+    json pmids = json::array(), paragraphs = json::array();
+    for (const std::string &pm : g.pmids) pmids.push_back(pm);
+    for (std::size_t k : g.paragraphs) paragraphs.push_back(static_cast<int64_t>(k));
+    const auto edge = [&](int64_t source, int64_t target, const std::string &interaction) {
+      json values = {{"interaction", interaction}, {"bel_expression", canonical}, {"text", p.text},
+                     {"evidence", s.evidence},     {"pmid", p.pmid},              {"pmids", pmids},
+                     {"paragraphs", paragraphs},   {"origin", s.origin},          {"status", s.status},
+                     {"template", r.template_version}};
+      values["model"] = r.model.value("identity", r.model.value("kind", std::string()));
+      edges.push_back({{"id", static_cast<int64_t>(edges.size())}, {"s", source}, {"t", target}, {"v", std::move(values)}});
+    };
+    // (a complex alone is no node of its own: its members and their edges say it)
+    pending.clear();
+    members(st.subject, !st.relation.empty());
+    if (st.object) members(*st.object, true);
+    for (const auto &[a, b, interaction] : pending) edge(a, b, interaction);
+    if (st.relation.empty()) continue;  // a term alone is a node (or its members' edges)
+    const int64_t source = node(st.subject);
     int64_t target;
     if (st.object) {
       target = node(*st.object);
@@ -286,15 +336,7 @@ json to_cx2(const ExtractionResult &r, const std::string &name, bool flagged) {
       if (fresh) nodes.push_back({{"id", it->second}, {"v", {{"name", key}, {"label", key}, {"type", "statement"}}}});
       target = it->second;
     }
-    json pmids = json::array(), paragraphs = json::array();
-    for (const std::string &pm : g.pmids) pmids.push_back(pm);
-    for (std::size_t k : g.paragraphs) paragraphs.push_back(static_cast<int64_t>(k));
-    json values = {{"interaction", st.relation}, {"bel_expression", canonical}, {"text", p.text},
-                   {"evidence", s.evidence},     {"pmid", p.pmid},              {"pmids", pmids},
-                   {"paragraphs", paragraphs},   {"origin", s.origin},          {"status", s.status},
-                   {"template", r.template_version}};
-    values["model"] = r.model.value("identity", r.model.value("kind", std::string()));
-    edges.push_back({{"id", static_cast<int64_t>(edges.size())}, {"s", source}, {"t", target}, {"v", std::move(values)}});
+    edge(source, target, st.relation);
   }
   std::string reference;
   for (const std::string &ref : references) reference += (reference.empty() ? "" : ", ") + ref;

@@ -340,6 +340,20 @@ TEST_CASE("The offline extractor on BioInfer sentences finds the stated binding 
   const std::vector<std::string> expected = {"complex(p(SGD:ACT1), p(SGD:COF1)) valid",
                                              "p(SGD:COF1) increases p(SGD:ACT1) valid"};
   CHECK(d38 == expected);
+  // In CX2 the yeast proteins link to SGD by their SGD ids (the aliases' SGD_ID), and the
+  // complex is an edge between them.
+  std::map<std::string, std::string> url;
+  bool bound = false;
+  for (const json &aspect : grappi::to_cx2(r, "yeast")) {
+    if (aspect.contains("nodes"))
+      for (const json &n : aspect["nodes"]) url[n["v"]["name"]] = n["v"].value("id", "");
+    if (aspect.contains("edges"))
+      for (const json &e : aspect["edges"])
+        bound = bound || (e["v"]["interaction"] == "complex" && e["v"]["bel_expression"] == "complex(p(SGD:ACT1), p(SGD:COF1))");
+  }
+  CHECK(url["p(SGD:COF1)"] == "https://identifiers.org/sgd:S000003973");
+  CHECK(url["p(SGD:ACT1)"] == "https://identifiers.org/sgd:S000001855");
+  CHECK(bound);
 }
 
 namespace {
@@ -563,8 +577,27 @@ TEST_CASE("Extracted statements go out as a BEL script and CX2 and a dataset tha
     CHECK(e["v"]["pmid"] == "12345");
     interactions.insert(e["v"]["interaction"]);
   }
-  CHECK(edges.size() == 1);  // the phosphorylation (complexes and the term are nodes)
-  CHECK(interactions == std::set<std::string>{"increases"});
+  // The phosphorylation, and an edge between the two members of each valid complex (a
+  // complex alone is no node: Cytoscape shows the binding between the proteins).
+  std::set<std::string> complexes;
+  for (const ExtractedStatement &s : r.statements)
+    if (s.status == "valid" && s.canonical.rfind("complex(", 0) == 0) complexes.insert(s.canonical);
+  REQUIRE(complexes.size() >= 2);
+  CHECK(edges.size() == 1 + complexes.size());
+  CHECK(interactions == std::set<std::string>{"increases", "complex"});
+  std::set<std::string> bound;
+  for (const json &e : edges)
+    if (e["v"]["interaction"] == "complex") {
+      std::string a, b;
+      for (const json &n : nodes) {
+        if (n["id"] == e["s"]) a = n["v"]["name"];
+        if (n["id"] == e["t"]) b = n["v"]["name"];
+      }
+      bound.insert("complex(" + std::min(a, b) + ", " + std::max(a, b) + ")");
+      CHECK(complexes.count(e["v"]["bel_expression"].get<std::string>()) == 1);
+    }
+  CHECK(bound == complexes);
+  for (const json &n : nodes) CHECK(n["v"]["name"].get<std::string>().rfind("complex(", 0) != 0);
   CHECK(network["name"] == "test network");
   CHECK(network["reference"] == "PMID:12345");
   CHECK(style["nodeMapping"]["NODE_SHAPE"]["type"] == "DISCRETE");

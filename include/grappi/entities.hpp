@@ -36,6 +36,9 @@ struct EntityCandidate {
   std::string value;        ///< its value in that namespace ("AKT1", "apoptotic process")
   /// The BEL term for it (`p(HGNC:AKT1)`, `bp(GO:"apoptotic process")`); empty without a namespace.
   std::string bel;
+  /// An identifiers.org link for it when its BEL value alone gives none (a yeast protein's
+  /// SGD id, from the database's SGD_ID alias: `https://identifiers.org/sgd:S000000364`).
+  std::string url;
 };
 
 /// An entity mention in a text.
