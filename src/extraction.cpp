@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "answer_json.hpp"
+#include "extraction_offline.hpp"
 #include "grappi/error.hpp"
 #include "grounding_text.hpp"
 #include "model_calls.hpp"
@@ -173,6 +174,7 @@ struct GRAPPI_HIDDEN Extractor::Impl {
   }
 
   ChatRequest request(const ExtractionParagraph &p, json &entities_out) const;
+  void check_polarity(std::vector<ExtractedStatement> &out, const ChatRequest &q, bool local) const;
   void judge(ExtractedStatement &s, const ExtractionParagraph &p,
              const std::vector<std::pair<std::size_t, std::size_t>> &spans = {}) const;
   std::vector<ExtractedStatement> run(detail::ModelCalls &calls, ExtractionParagraph &p, std::size_t index,
@@ -224,8 +226,10 @@ void Extractor::Impl::judge(ExtractedStatement &s, const ExtractionParagraph &p,
   s.mentions.clear();
   s.canonical.clear();
   s.evidence_offset.reset();
+  s.checks.clear();
   if (s.bel.empty()) {
     s.status = "rejected";
+    s.checks["grammar"] = "failed";
     s.problems.push_back({BelProblem::Severity::error, "syntax", 0, "the statement is empty"});
     return;
   }
@@ -233,8 +237,10 @@ void Extractor::Impl::judge(ExtractedStatement &s, const ExtractionParagraph &p,
   s.problems = r.problems;
   if (!r.valid() || !r.statement) {
     s.status = "rejected";
+    s.checks["grammar"] = "failed";
     return;
   }
+  s.checks["grammar"] = "passed";
   s.canonical = r.canonical;
   // The evidence first: an entity named more than once in the paragraph is the mention inside
   // the evidence sentence when there is one.
@@ -272,7 +278,75 @@ void Extractor::Impl::judge(ExtractedStatement &s, const ExtractionParagraph &p,
     }
   }
   std::sort(s.mentions.begin(), s.mentions.end());
+  bool grounded = true, found = !s.evidence.empty();
+  for (const std::string &f : s.flags) {
+    grounded = grounded && f.rfind("ungrounded:", 0) != 0;
+    found = found && f != "paraphrased_evidence";
+  }
+  s.checks["grounding"] = grounded ? "passed" : "failed";
+  s.checks["evidence"] = s.evidence.empty() ? "missing" : found ? "found" : "paraphrased";
   s.status = s.flags.empty() ? "valid" : "flagged";
+}
+
+namespace {
+
+// The sign of a causal relation (+1 increases, -1 decreases, 0 none) and the entities a
+// statement's subject and object are about ("HGNC:AKT1"; empty for several or none).
+struct Reading {
+  int sign = 0;
+  std::string subject, object;
+};
+
+std::string about(const BelTerm &t) {
+  std::vector<const BelTerm *> es;
+  collect_entities(t, es);
+  if (es.size() != 1) return {};
+  return es[0]->ns + ":" + (es[0]->label.empty() ? es[0]->name : es[0]->label);
+}
+
+Reading reading_of(const BelValidator &v, const std::string &bel) {
+  Reading r;
+  const BelResult b = v.check(bel);
+  if (!b.statement || !b.statement->object) return r;
+  const std::string &rel = b.statement->relation;
+  r.sign = rel == "increases" || rel == "directlyIncreases" ? 1 : rel == "decreases" || rel == "directlyDecreases" ? -1 : 0;
+  r.subject = about(b.statement->subject);
+  r.object = about(*b.statement->object);
+  return r;
+}
+
+}  // namespace
+
+// A model's causal statements against the rule table's reading of the same paragraph: the same
+// pair read with the opposite sign is flagged ("polarity"), the same sign agrees; the rule
+// table's own statements take their sign from their trigger and clause.
+void Extractor::Impl::check_polarity(std::vector<ExtractedStatement> &out, const ChatRequest &q, bool local) const {
+  if (local) {
+    for (ExtractedStatement &s : out)
+      if (s.status != "rejected") s.checks.emplace("polarity", "by_rule");
+    return;
+  }
+  std::vector<Reading> rules;
+  const json answer = json::parse(detail::offline_extraction_answer(q.task), nullptr, false);
+  if (answer.is_object() && answer.contains("statements") && answer["statements"].is_array())
+    for (const json &x : answer["statements"])
+      if (x.is_object() && x.contains("bel") && x["bel"].is_string()) {
+        Reading r = reading_of(validator, x["bel"].get<std::string>());
+        if (r.sign != 0 && !r.subject.empty() && !r.object.empty()) rules.push_back(std::move(r));
+      }
+  for (ExtractedStatement &s : out) {
+    if (s.status == "rejected" || s.checks.count("polarity")) continue;
+    const Reading m = reading_of(validator, s.canonical.empty() ? s.bel : s.canonical);
+    std::string verdict = "unchecked";
+    if (m.sign != 0 && !m.subject.empty() && !m.object.empty())
+      for (const Reading &r : rules)
+        if (r.subject == m.subject && r.object == m.object) verdict = r.sign == m.sign ? "agrees" : "disagrees";
+    s.checks["polarity"] = verdict;
+    if (verdict == "disagrees") {
+      s.flags.push_back("polarity");
+      s.status = "flagged";
+    }
+  }
 }
 
 std::vector<ExtractedStatement> Extractor::Impl::run(detail::ModelCalls &calls, ExtractionParagraph &p, std::size_t index,
@@ -298,6 +372,7 @@ std::vector<ExtractedStatement> Extractor::Impl::run(detail::ModelCalls &calls, 
     judge(s, p, x.spans);
     out.push_back(std::move(s));
   }
+  check_polarity(out, q, local);
   // One repair turn for the rejected statements, with the validator's messages.
   std::vector<std::size_t> bad;
   for (std::size_t i = 0; i < out.size(); ++i)
@@ -348,6 +423,7 @@ std::vector<ExtractedStatement> Extractor::Impl::run(detail::ModelCalls &calls, 
     t.origin = "repaired";
     s = std::move(t);
   }
+  check_polarity(out, q, local);  // (the repaired ones)
   return out;
 }
 

@@ -27,7 +27,8 @@
 // (B is the subject: "B is phosphorylated by A"). Without a trigger between them, the nominal
 // forms count: "phosphorylation of A by B" (B the subject), "interaction between A and B",
 // "binding of A to B", "A and B interact". A negation between them ("not", "no", "fails",
-// "neither", "unable", "without") drops the pair. An active rule also holds for the object's
+// "neither", "unable", "without") drops the pair, and so does a verb that begins a coordinated
+// clause after A ("X increased A and decreased B": the subject of "decreased" is X). An active rule also holds for the object's
 // coordinated list ("A binds B, C and D"). Modifications need a protein object; act()
 // wraps only proteins and complexes; processes and diseases are objects of increases/decreases
 // only.
@@ -208,6 +209,18 @@ std::string offline_extraction_answer(const json &task) {
         const std::string_view word = between.substr(t->second, end - t->second);
         const bool noun = ends_with(word, "ion") || ends_with(word, "ions");
         if (noun && t->first != Rule::binding && !ends_with(trim_copy(between), " of")) continue;
+        // A coordinated clause: in "X increased A levels and decreased B" the verb's subject is
+        // X, not A (A is the object of the verb before it); "A binds and activates B" keeps A.
+        const std::string lead = trim_copy(between.substr(0, t->second));
+        bool coordinated = false;
+        for (const char *c : {"and", "but", "while", "whereas", "yet", "and then", "and also", "but also"}) {
+          const std::string w(c);
+          if (lead == w || ends_with(lead, " " + w) || ends_with(lead, "," + w)) {
+            const std::string_view head = std::string_view(lead).substr(0, lead.size() - w.size());
+            coordinated = !last_trigger(head) && last_trigger(before);
+          }
+        }
+        if (coordinated && !noun) continue;
         rule = t->first;
         passive = has_word(between.substr(t->second), "by");
       } else if (auto n = last_trigger(before); n && trim_copy(between) == "by" &&

@@ -56,7 +56,7 @@ json statement_json(const ExtractedStatement &s, std::size_t index) {
     problems.push_back({{"severity", to_string(p.severity)}, {"code", p.code}, {"offset", p.offset}, {"message", p.message}});
   json j = {{"index", index},          {"bel", s.bel},         {"canonical", s.canonical}, {"status", s.status},
             {"flags", s.flags},        {"problems", problems}, {"evidence", s.evidence},   {"origin", s.origin},
-            {"entities", s.mentions}};
+            {"entities", s.mentions}, {"checks", s.checks}};
   j["evidence_offset"] = s.evidence_offset ? json(*s.evidence_offset) : json(nullptr);
   if (!s.original.empty()) j["original"] = s.original;
   if (!s.original_problems.empty()) j["original_problems"] = s.original_problems;

@@ -408,6 +408,52 @@ const ExtractedStatement *statement_of(const ExtractionResult &r, const std::str
 
 }  // namespace
 
+// Polarity: the rule table does not take a coordinated clause's verb for the object of the
+// clause before ("Alcohol increased EEF2K and decreased EEF2" says nothing of EEF2K acting on
+// EEF2), and a model's causal statement is checked against the rule table's reading of the
+// same pair: the opposite sign is flagged, the same sign agrees. Every statement says what was
+// checked.
+TEST_CASE("Polarity: coordinated clauses are split and a model's sign is checked against the rules") {
+  TempDir d;
+  KnowledgeGraph kg(human_db(d));
+  grappi::ExtractiveModel offline;
+  const ExtractionResult rules = grappi::extract(
+      kg, offline, {text_document("Chronic alcohol increased EEF2K levels and decreased EEF2 in the liver. "
+                                  "AKT1 binds and activates MTOR in muscle.\n")});
+  std::vector<std::string> got;
+  for (const ExtractedStatement &s : rules.statements) {
+    got.push_back(s.canonical);
+    CHECK(s.checks.at("grammar") == "passed");
+    CHECK(s.checks.at("grounding") == "passed");
+    CHECK(s.checks.at("evidence") == "found");
+    CHECK(s.checks.at("polarity") == "by_rule");
+  }
+  CHECK(std::none_of(got.begin(), got.end(), [](const std::string &c) { return c.find("EEF2K") != std::string::npos; }));
+  CHECK(std::find(got.begin(), got.end(), "p(HGNC:AKT1) increases act(p(HGNC:MTOR))") != got.end());
+  // A model that reads the sentence the other way round is flagged; one that agrees is valid.
+  grappi::CallbackModel model("scripted", [](const grappi::ChatRequest &) {
+    grappi::ChatResponse r;
+    r.finish_reason = "stop";
+    r.content = R"j({"statements": [
+      {"bel": "p(HGNC:AKT1) decreases act(p(HGNC:MTOR))", "evidence": "AKT1 activates MTOR in muscle."},
+      {"bel": "p(HGNC:GRB2) increases act(p(HGNC:SOS1))", "evidence": "GRB2 activates SOS1."},
+      {"bel": "p(HGNC:AKT1) regulates p(HGNC:GRB2)", "evidence": "paraphrased"}]})j";
+    return r;
+  });
+  grappi::ExtractionOptions o;
+  o.use_cache = false;
+  const ExtractionResult m = grappi::extract(kg, model, {text_document("AKT1 activates MTOR in muscle. GRB2 activates SOS1.\n")}, o);
+  REQUIRE(m.statements.size() == 3);
+  CHECK(m.statements[0].checks.at("polarity") == "disagrees");
+  CHECK(m.statements[0].status == "flagged");
+  CHECK(std::find(m.statements[0].flags.begin(), m.statements[0].flags.end(), "polarity") != m.statements[0].flags.end());
+  CHECK(m.statements[1].checks.at("polarity") == "agrees");
+  CHECK(m.statements[1].status == "valid");
+  CHECK(m.statements[2].checks.at("polarity") == "unchecked");  // (no sign)
+  CHECK(m.statements[2].checks.at("evidence") == "paraphrased");
+  CHECK(grappi::to_json(m)["paragraphs"][0]["statements"][0]["checks"]["polarity"] == "disagrees");
+}
+
 TEST_CASE("A scripted model's statements are validated and repaired once or flagged or rejected with their reasons" * doctest::test_suite("threads")) {
   TempDir d;
   const std::string db = human_db(d);

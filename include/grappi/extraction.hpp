@@ -104,6 +104,14 @@ struct ExtractedStatement {
   std::vector<std::size_t> mentions;  ///< the paragraph's entities it names (indices)
   /// An earlier statement with the same canonical form (the first occurrence), if any.
   std::optional<std::size_t> duplicate_of;
+  /// What was checked, each with its outcome: "grammar" (BEL syntax, functions and namespaces:
+  /// "passed", "failed"), "grounding" (every entity among the paragraph's grounded ones:
+  /// "passed", "failed"), "evidence" ("found" in the paragraph, "paraphrased", "missing"),
+  /// "polarity" (a model's increases/decreases against the rule table's reading of the same
+  /// pair in the paragraph: "agrees", "disagrees" - flagged -, "unchecked" when the rules read
+  /// nothing of it; "by_rule" for the rule table's own statements, whose trigger word and
+  /// clause give it).
+  std::map<std::string, std::string> checks;
 };
 
 /// What an extraction did.
