@@ -2,6 +2,7 @@
 #include "bel_graph.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "bel_vocabulary.hpp"
 #include "text_util.hpp"
@@ -71,14 +72,20 @@ int64_t BelGraphWriter::term(const BelTerm &t) {
     case Fn::secretion:
     case Fn::surface:
     case Fn::degradation:
-      if (!t.args.empty()) edge(node, term(t.args[0]), "wraps");
+      if (!t.args.empty()) {
+        const int64_t inner = term(t.args[0]);
+        edge(node, inner, "wraps");
+        if (const auto p = protein(inner)) protein_of_[node] = *p;
+      }
       break;
     default:
       if (bel::is_abundance(fn) && !t.args.empty() && t.args[0].kind == BelTerm::Kind::entity) {
         if (t.args.size() > 1) {
           BelTerm plain = t;
           plain.args.resize(1);
-          edge(term(plain), node, "hasVariant");
+          const int64_t base = term(plain);
+          edge(base, node, "hasVariant");
+          if (const auto p = protein(base)) protein_of_[node] = *p;
         } else if (fn == Fn::protein || fn == Fn::gene || fn == Fn::rna) {
           represent(t, node);
         }
@@ -87,6 +94,12 @@ int64_t BelGraphWriter::term(const BelTerm &t) {
   }
   return node;
 }
+
+namespace {
+
+bool fn_is_protein(const BelTerm &t) { return bel::function_of(t) == Fn::protein; }
+
+}  // namespace
 
 // p(NS:x), g(NS:x) and r(NS:x) of a gene namespace -> the stored protein of that gene.
 void BelGraphWriter::represent(const BelTerm &t, int64_t node) {
@@ -104,6 +117,7 @@ void BelGraphWriter::represent(const BelTerm &t, int64_t node) {
   if (!protein && !ambiguous && !(number && e.label.empty())) protein = w_.join_by_name(name, taxon, ambiguous);
   if (protein && *protein != node) {
     w_.add_edge(node, *protein, "bel.represents", true, 1.0);
+    if (fn_is_protein(t)) protein_of_[node] = *protein;
     ++represented_;
   } else if (ambiguous) {
     ++ambiguous_;
@@ -116,12 +130,42 @@ void BelGraphWriter::statement(const BelStatement &s, const std::string &canonic
                                const std::vector<BelOccurrence> &occurrences) {
   statements_ += occurrences.size();
   const int64_t subject = term(s.subject);
+  // The complexes of stored proteins a statement names join their proteins pairwise.
+  std::vector<int64_t> edges;
+  // (the statement's own subject and object: a complex inside an activity or a reaction is left
+  // to its term's edges)
+  std::set<std::pair<int64_t, int64_t>> pairs;
+  const auto complexes = [&](const BelTerm &t) {
+    if (t.kind != BelTerm::Kind::function || bel::function_of(t) != Fn::complex) return;
+    std::vector<int64_t> members;
+    for (const BelTerm &a : t.args)
+      if (const auto f = bel::function_of(a); f && bel::is_term_function(*f))
+        if (const auto p = protein(term(a)); p && std::find(members.begin(), members.end(), *p) == members.end())
+          members.push_back(*p);
+    for (std::size_t i = 0; i < members.size(); ++i)
+      for (std::size_t k = i + 1; k < members.size(); ++k)
+        if (pairs.emplace(std::min(members[i], members[k]), std::max(members[i], members[k])).second) {
+          edges.push_back(w_.add_edge(members[i], members[k], "bel.complex", false, 1.0));
+          ++protein_edges_;
+        }
+  };
+  complexes(s.subject);
+  if (s.object) complexes(*s.object);
   if (s.relation.empty()) {
     term_only_ += occurrences.size();
+    if (!edges.empty()) {
+      for (const BelOccurrence &o : occurrences) {
+        json context = o.context;
+        context["statement"] = canonical;
+        context["nested"] = false;
+        const std::string record = dump_json(context);
+        for (int64_t e : edges) w_.add_evidence(e, line, record, o.raw);
+        records_ += edges.size();
+      }
+    }
     return;
   }
   // The statement's edges, found once; then every occurrence's record on each of them.
-  std::vector<int64_t> edges;
   if (s.nested) {
     // A increases (B decreases C): the edge A -> B with the outer relation and the edge B -> C,
     // both carrying the whole statement (as pybel stores nested statements).
@@ -135,7 +179,14 @@ void BelGraphWriter::statement(const BelStatement &s, const std::string &canonic
     const std::string one = s.relation == "hasMembers" ? "hasMember" : "hasComponent";
     for (const BelTerm &m : s.object->args) edges.push_back(edge(subject, term(m), one));
   } else {
-    edges.push_back(edge(subject, term(*s.object), s.relation));
+    const int64_t object = term(*s.object);
+    edges.push_back(edge(subject, object, s.relation));
+    // (between the proteins the two terms are about, when each is about one)
+    const auto a = protein(subject), b = protein(object);
+    if (a && b && *a != *b) {
+      edges.push_back(edge(*a, *b, s.relation));
+      ++protein_edges_;
+    }
   }
   for (const BelOccurrence &o : occurrences) {
     json context = o.context;
@@ -151,7 +202,8 @@ std::vector<std::pair<std::string, uint64_t>> BelGraphWriter::details() const {
   return {{"statements", statements_},         {"term_statements", term_only_},
           {"nested_statements", nested_},      {"terms", terms_.size()},
           {"evidence_records", records_},      {"terms_representing_proteins", represented_},
-          {"gene_terms_unjoined", unjoined_},  {"ambiguous_joins", ambiguous_}};
+          {"gene_terms_unjoined", unjoined_},  {"ambiguous_joins", ambiguous_},
+          {"protein_edges", protein_edges_}};
 }
 
 std::optional<int64_t> pubmed_id(std::string_view type, std::string_view id) {

@@ -38,7 +38,12 @@ class BelGraphWriter {
   /// The node of a (canonical) term, created with the nodes of the terms inside it.
   int64_t term(const BelTerm &t);
   /// Stores a valid statement: its edges, each with one evidence record per occurrence
-  /// holding the canonical statement, the occurrence's context and its raw text.
+  /// holding the canonical statement, the occurrence's context and its raw text. A statement
+  /// between terms about one stored protein each (`act(p(HGNC:AKT1)) increases p(HGNC:MTOR,
+  /// pmod(Ph))`) also joins the two proteins by an edge of the same relation with the same
+  /// records, and a complex of stored proteins as the statement's subject, object or whole
+  /// joins every two of them (`bel.complex`, undirected): neighbours, paths and answers see
+  /// the literature between proteins.
   void statement(const BelStatement &s, const std::string &canonical, uint64_t line,
                  const std::vector<BelOccurrence> &occurrences);
   /// Counts for FileReport::details.
@@ -51,8 +56,14 @@ class BelGraphWriter {
   ImportWriter &w_;
   const ImportOptions &opt_;
   std::unordered_map<std::string, int64_t> terms_;  // canonical term -> node
+  // term node -> the one stored protein it is about (p(X), act(p(X)), p(X, pmod(..)), ...)
+  std::unordered_map<int64_t, int64_t> protein_of_;
+  std::optional<int64_t> protein(int64_t term) const {
+    const auto it = protein_of_.find(term);
+    return it == protein_of_.end() ? std::nullopt : std::optional<int64_t>(it->second);
+  }
   uint64_t statements_ = 0, term_only_ = 0, nested_ = 0, records_ = 0, represented_ = 0, unjoined_ = 0,
-           ambiguous_ = 0;
+           ambiguous_ = 0, protein_edges_ = 0;
 };
 
 /// The PubMed id of a citation of that type ("PubMed", any case) and id; nullopt for other

@@ -583,7 +583,9 @@ cx = json.load(open(sys.argv[2]))
 aspects = {k: v for a in cx for k, v in a.items()}
 assert aspects["networkAttributes"][0]["reference"].startswith("PMID:"), aspects["networkAttributes"]
 names = {n["v"]["name"] for n in aspects["nodes"]}
-assert "complex(p(SGD:ACT1), p(SGD:COF1))" in names, names
+assert {"p(SGD:ACT1)", "p(SGD:COF1)"} <= names and not any(n.startswith("complex(") for n in names), names
+bound = [e for e in aspects["edges"] if e["v"]["interaction"] == "complex"]
+assert any(e["v"]["bel_expression"] == "complex(p(SGD:ACT1), p(SGD:COF1))" for e in bound), bound
 bel = open(sys.argv[3]).read()
 assert 'SET Citation = {"PubMed", "BioInfer.d38", "6509022"}' in bel, bel[:500]
 PY

@@ -675,9 +675,21 @@ TEST_CASE("Extracted statements go out as a BEL script and CX2 and a dataset tha
   for (const auto &n : kg.snapshot()->neighbors(akt1))
     represented = represented || kg.snapshot()->relation_name(n.relation) == "bel.represents";
   CHECK(represented);
-  // The phosphorylation's two occurrences are evidence records of its edge (the complexes and
-  // the term alone are nodes).
-  CHECK(sql_count(db, "SELECT count(*) FROM edge_evidence WHERE record LIKE '%12345%'") == 2);
+  // The phosphorylation's two occurrences are evidence records of its edge between the terms
+  // and of the edge it makes between the proteins AKT1 -> MTOR; each complex of two stored
+  // proteins joins them (bel.complex) with its one record; the term alone is a node.
+  const std::string on_proteins = "SELECT count(*) FROM edge_evidence v JOIN edges e ON e.id = v.edge_id "
+                                  "JOIN nodes s ON s.id = e.source JOIN relations r ON r.id = e.relation "
+                                  "WHERE v.record LIKE '%12345%' AND s.label = 'Protein' AND r.name = ";
+  CHECK(sql_count(db, "SELECT count(*) FROM edge_evidence v JOIN edges e ON e.id = v.edge_id JOIN nodes s ON s.id = "
+                      "e.source WHERE v.record LIKE '%12345%' AND s.label = 'BelTerm'") == 2);
+  CHECK(sql_count(db, on_proteins + "'bel.increases'") == 2);
+  CHECK(sql_count(db, on_proteins + "'bel.complex'") == 2);
+  bool literature = false;
+  for (const auto &n : kg.snapshot()->neighbors(akt1))
+    literature = literature || (kg.snapshot()->relation_name(n.relation) == "bel.increases" &&
+                                kg.node(n.node)->name == "MTOR");
+  CHECK(literature);
   kg.remove_dataset(f.dataset_id);
   CHECK(kg.stats().edges == before.edges);
   // Nothing valid: nothing to import.
