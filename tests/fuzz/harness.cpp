@@ -254,6 +254,32 @@ void model_intent_with(std::string_view input) {
   }
 }
 
+// A mapping table over a database of two proteins and a GO term: joins, synonyms and GO
+// annotations through the real path; a refused table leaves the database as it was.
+void mapping_into(std::string_view input) {
+  static const std::string info = scratch() + "/9606.protein.info.v12.0.txt", obo = scratch() + "/go.obo";
+  write_text(info, "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n"
+                   "9606.ENSP00000340820\tMAPT\t758\tMicrotubule-associated protein tau\n"
+                   "9606.ENSP00000269571\tERBB2\t1255\tReceptor tyrosine-protein kinase erbB-2\n");
+  write_text(obo, "format-version: 1.2\nontology: go\n\n[Term]\nid: GO:0005515\nname: protein binding\n"
+                  "namespace: molecular_function\n");
+  grappi::KnowledgeGraph kg(":memory:", in_memory());
+  kg.import({{info, "info"}, {obo, "obo"}});
+  const grappi::GraphStats before = kg.stats();
+  const std::string path = scratch() + "/genes.tsv";
+  write_text(path, input);
+  try {
+    const grappi::ImportReport r = kg.import({{path, "mapping"}});
+    (void)grappi::dump_json(grappi::to_json(r));
+    if (kg.stats().nodes != before.nodes) broken("a mapping table created nodes");
+  } catch (const grappi::Error &) {
+    const grappi::GraphStats s = kg.stats();
+    if (s.nodes != before.nodes || s.edges != before.edges || s.aliases != before.aliases ||
+        s.datasets.size() != before.datasets.size())
+      broken("a refused mapping import changed the database");
+  }
+}
+
 using Body = std::function<void(std::string_view)>;
 
 const std::map<std::string, Body> &bodies() {
@@ -270,6 +296,7 @@ const std::map<std::string, Body> &bodies() {
       {"import_cx2", [](std::string_view s) { import_as("cx2", "input.cx2", s); }},
       {"import_jsonl", [](std::string_view s) { import_as("jsonl", "input.jsonl", s); }},
       {"import_edges", [](std::string_view s) { import_as("edges", "input.tsv", s); }},
+      {"import_mapping", mapping_into},
       {"documents_text", [](std::string_view s) { documents_as(grappi::DocumentFormat::text, s); }},
       {"documents_pubtator", [](std::string_view s) { documents_as(grappi::DocumentFormat::pubtator, s); }},
       {"documents_bioc_xml", [](std::string_view s) { documents_as(grappi::DocumentFormat::bioc_xml, s); }},
