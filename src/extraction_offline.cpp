@@ -29,7 +29,9 @@
 // "binding of A to B", "A and B interact". A negation between them ("not", "no", "fails",
 // "neither", "unable", "without") drops the pair, and so does a verb that begins a coordinated
 // clause after A ("X increased A and decreased B": the subject of "decreased" is X). An active rule also holds for the object's
-// coordinated list ("A binds B, C and D"). Modifications need a protein object; act()
+// coordinated list ("A binds B, C and D"). A sentence of exactly two entities with a trigger
+// word that no rule read (and no negation or coordinated clause ruled out) gives
+// "A association B" (rule "association"). Modifications need a protein object; act()
 // wraps only proteins and complexes; processes and diseases are objects of increases/decreases
 // only.
 #include "extraction_offline.hpp"
@@ -190,11 +192,17 @@ std::string offline_extraction_answer(const json &task) {
     std::vector<const Entity *> in;
     for (const Entity &e : entities)
       if (e.offset >= sb && e.offset + e.length <= se) in.push_back(&e);
+    const std::size_t before_sentence = statements.size();
+    bool refused = false;  // (a pair a negation or a coordinated clause ruled out)
     for (std::size_t i = 0; i + 1 < in.size(); ++i) {
       const Entity &a = *in[i], &b = *in[i + 1];
       if (b.offset < a.offset + a.length || a.bel == b.bel) continue;
       const std::string_view between = std::string_view(lower).substr(a.offset + a.length, b.offset - a.offset - a.length);
-      if (between.size() > 80 || negated(between)) continue;
+      if (between.size() > 80) continue;
+      if (negated(between)) {
+        refused = true;
+        continue;
+      }
       const std::size_t before_start = a.offset >= sb + 40 ? a.offset - 40 : sb;
       const std::string_view before = std::string_view(lower).substr(before_start, a.offset - before_start);
       const std::size_t after_end = std::min(se, b.offset + b.length + 40);
@@ -220,7 +228,10 @@ std::string offline_extraction_answer(const json &task) {
             coordinated = !last_trigger(head) && last_trigger(before);
           }
         }
-        if (coordinated && !noun) continue;
+        if (coordinated && !noun) {
+          refused = true;
+          continue;
+        }
         rule = t->first;
         passive = has_word(between.substr(t->second), "by");
       } else if (auto n = last_trigger(before); n && trim_copy(between) == "by" &&
@@ -266,6 +277,21 @@ std::string offline_extraction_answer(const json &task) {
                               {"mentions", json::array({json::array({subject.offset, subject.length}),
                                                         json::array({object.offset, object.length})})}});
       }
+    }
+    // A sentence of exactly two entities that speaks of an interaction the rules could not
+    // read: the two are associated (BEL's weakest relation, rule "association").
+    if (statements.size() == before_sentence && !refused) {
+      std::vector<const Entity *> two;
+      for (const Entity *e : in)
+        if (std::none_of(two.begin(), two.end(), [&](const Entity *x) { return x->bel == e->bel; })) two.push_back(e);
+      const std::string_view sentence = std::string_view(lower).substr(sb, se - sb);
+      if (two.size() == 2 && abundance(*two[0]) && abundance(*two[1]) && two[1]->offset >= two[0]->offset + two[0]->length &&
+          last_trigger(sentence) && !negated(sentence))
+        statements.push_back({{"bel", two[0]->bel + " association " + two[1]->bel},
+                              {"evidence", paragraph.substr(sb, se - sb)},
+                              {"rule", "association"},
+                              {"mentions", json::array({json::array({two[0]->offset, two[0]->length}),
+                                                        json::array({two[1]->offset, two[1]->length})})}});
     }
   }
   return dump_json(json{{"statements", std::move(statements)}});
