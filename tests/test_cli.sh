@@ -626,6 +626,21 @@ rc=$(status_of "$GRAPPI" extract --db "$E" --text "$T/missing.txt")
 [ "$rc" -eq 1 ] && grep -q "cannot read" "$T/err" || fail "missing input exited $rc: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --llm openai)
 [ "$rc" -eq 2 ] && grep -q "needs --model" "$T/err" || fail "openai without a model exited $rc"
+# A curator's review file: written, one decision changed, the accepted statements imported.
+"$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --taxon 4932 --review "$T/review.tsv" > /dev/null
+head -2 "$T/review.tsv" | tail -1 | grep -q "^decision	status	statement	evidence	citation	paragraph	flags	checks$" ||
+  fail "review header: $(head -2 "$T/review.tsv")"
+grep -q "^accept	valid	complex(p(SGD:ACT1), p(SGD:COF1))	" "$T/review.tsv" || fail "review rows: $(cat "$T/review.tsv")"
+sed 's/^accept	valid	complex(p(SGD:ACT1), p(SGD:COF1))	/reject	valid	complex(p(SGD:ACT1), p(SGD:COF1))	/' "$T/review.tsv" > "$T/edited.tsv"
+"$GRAPPI" extract --db "$E" --apply-review "$T/edited.tsv" > "$T/applied.txt"
+grep -q "^imported the accepted statements of .*edited.tsv as dataset" "$T/applied.txt" || fail "apply-review: $(cat "$T/applied.txt")"
+[ -s "$T/edited.tsv.accepted.bel" ] && ! grep -q "^complex(p(SGD:ACT1), p(SGD:COF1))" "$T/edited.tsv.accepted.bel" ||
+  fail "the rejected statement was written"
+rc=$(status_of "$GRAPPI" extract --db "$E" --apply-review "$T/edited.tsv" --corpus "$LIT/BioInfer-test.first6.xml")
+[ "$rc" -eq 2 ] && grep -q "give no papers with it" "$T/err" || fail "apply-review with papers exited $rc"
+printf 'decision\tstatus\n' > "$T/bad-review.tsv"
+rc=$(status_of "$GRAPPI" extract --db "$E" --apply-review "$T/bad-review.tsv")
+[ "$rc" -eq 1 ] && grep -q "bad-review.tsv:1: expected the review header" "$T/err" || fail "bad review exited $rc: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" eval extraction)
 [ "$rc" -eq 2 ] || fail "eval extraction without input exited $rc"
 ;;

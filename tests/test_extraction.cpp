@@ -703,6 +703,93 @@ TEST_CASE("Extracted statements go out as a BEL script and CX2 and a dataset tha
   CHECK_THROWS_AS(grappi::import_extraction(kg, empty, d.file("none.bel")), grappi::Error);
 }
 
+// A curator's review: every distinct statement in a file with a decision to change; the
+// accepted ones (a flagged one the curator accepts included, a valid one rejected left out)
+// come back as one BEL dataset; bad files are named by line and change nothing.
+TEST_CASE("A review file round trip: the curator's decisions decide what is imported") {
+  TempDir d;
+  const std::string db = human_db(d);
+  KnowledgeGraph kg(db);
+  Scripted script;
+  grappi::CallbackModel model("scripted", [&script](const grappi::ChatRequest &q) { return script.answer(q); });
+  const ExtractionResult r = grappi::extract(kg, model, {text_document(kPaper)});
+  std::ostringstream out;
+  grappi::write_review(out, r);
+  write_file(d.file("review.tsv"), out.str());
+  std::vector<grappi::ReviewRow> rows = grappi::read_review(d.file("review.tsv"));
+  std::size_t distinct = 0;
+  for (const ExtractedStatement &s : r.statements) distinct += !s.duplicate_of;
+  REQUIRE(rows.size() == distinct);
+  std::size_t valid = 0;
+  for (const grappi::ReviewRow &row : rows) {
+    CHECK(row.decision == (row.status == "valid" ? "accept" : row.status == "rejected" ? "reject" : ""));
+    CHECK(row.citation == "PMID:12345");
+    CHECK(row.paragraph.rfind("PMID12345.md#", 0) == 0);
+    if (row.status != "rejected") CHECK(row.checks.find("grammar=passed") != std::string::npos);
+    valid += row.status == "valid";
+  }
+  REQUIRE(valid >= 2);
+  // The curator accepts the flagged statement and rejects the first valid one.
+  std::string edited;
+  std::string rejected_statement, accepted_flagged;
+  {
+    std::istringstream in(out.str());
+    bool rejected_one = false;
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("\tflagged\t", 0) == 0) {
+        accepted_flagged = line.substr(9, line.find('\t', 9) - 9);
+        line = "accept" + line;
+      } else if (!rejected_one && line.rfind("accept\tvalid\t", 0) == 0) {
+        rejected_statement = line.substr(13, line.find('\t', 13) - 13);
+        line = "reject" + line.substr(6);
+        rejected_one = true;
+      }
+      edited += line + "\n";
+    }
+  }
+  REQUIRE(!accepted_flagged.empty());
+  REQUIRE(!rejected_statement.empty());
+  write_file(d.file("edited.tsv"), edited);
+  const grappi::FileReport f = grappi::import_review(kg, d.file("edited.tsv"), d.file("accepted.bel"));
+  CHECK(f.kind == "bel");
+  CHECK(f.rows_skipped == 0);
+  const std::string bel = read_file(d.file("accepted.bel"));
+  CHECK(bel.find("SET ReviewedIn = \"edited.tsv\"") != std::string::npos);
+  CHECK(bel.find("SET Citation = {\"PubMed\", \"PMID12345.md\", \"12345\"}") != std::string::npos);
+  const auto imported = [&](const std::string &statement) {
+    return sql_count(db, "SELECT count(*) FROM edge_evidence WHERE record LIKE '%" + statement.substr(0, 20) + "%'") > 0;
+  };
+  CHECK(imported(accepted_flagged));
+  CHECK_FALSE(imported(rejected_statement));
+  kg.remove_dataset(f.dataset_id);
+
+  // Bad review files: named by file and line, nothing imported.
+  const std::string before = fingerprint(db);
+  const std::string head = "# comment\ndecision\tstatus\tstatement\tevidence\tcitation\tparagraph\tflags\tchecks\n";
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"", "no review header"},
+      {"decision\tstatement\n", ":1: expected the review header"},
+      {head + "maybe\tvalid\tp(HGNC:AKT1)\te\tPMID:1\td#0\t\t\n", ":3: the decision is accept, reject or empty, found 'maybe'"},
+      {head + "accept\tvalid\tp(HGNC:AKT1)\n", ":3: expected 8 tab-separated columns"},
+      {head + "accept\tvalid\tp(HGNC:AKT1) increases\te\tPMID:1\td#0\t\t\n", ":3: the accepted statement"},
+      {head + "accept\tvalid\t\te\tPMID:1\td#0\t\t\n", ":3: an accepted row without a statement"},
+      {head + "reject\tvalid\tp(HGNC:AKT1)\te\tPMID:1\td#0\t\t\n", "no accepted statement"},
+      {head + "accept\tvalid\tp(HGNC:AKT1)\te\xff\tPMID:1\td#0\t\t\n", ":3: not valid UTF-8"},
+  };
+  for (const auto &text_expect : bad) {
+    CAPTURE(text_expect.second);
+    write_file(d.file("bad.tsv"), text_expect.first);
+    try {
+      (void)grappi::import_review(kg, d.file("bad.tsv"), d.file("bad.bel"));
+      FAIL("imported");
+    } catch (const grappi::Error &e) {
+      CHECK_MESSAGE(std::string(e.what()).find(text_expect.second) != std::string::npos, e.what());
+      CHECK(std::string(e.what()).find(d.file("bad.tsv")) == 0);
+    }
+    CHECK(fingerprint(db) == before);
+  }
+}
+
 TEST_CASE("Pair-level evaluation on the BioInfer slice counts gold and predicted pairs per sentence" * doctest::test_suite("threads")) {
   KnowledgeGraph kg(kb_path());
   grappi::ExtractiveModel model;

@@ -175,6 +175,35 @@ GRAPPI_CXX_API nlohmann::json to_cx2(const ExtractionResult &result, const std::
 GRAPPI_CXX_API FileReport import_extraction(KnowledgeGraph &kg, const ExtractionResult &result, const std::string &bel_path,
                                             bool flagged = false);
 
+/// One row of a review file: a statement with the curator's decision.
+struct ReviewRow {
+  uint64_t line = 0;       ///< its line in the file
+  std::string decision;    ///< "accept", "reject" or empty (undecided)
+  std::string status;      ///< the extraction's status ("valid", "flagged", "rejected")
+  std::string statement;   ///< the statement (canonical; as written when rejected)
+  std::string evidence;    ///< its evidence sentence (tabs and line breaks as blanks)
+  std::string citation;    ///< "PMID:n", "doi:…", a PMCID or the document id
+  std::string paragraph;   ///< document#passage
+  std::string flags;       ///< its flags, joined by ", "
+  std::string checks;      ///< its checks, "name=outcome" joined by ", "
+};
+
+/// A review file for a curator (tab-separated, UTF-8): a comment line, a header (`decision
+/// status statement evidence citation paragraph flags checks`) and one row per distinct
+/// statement; `decision` is `accept` for valid statements, `reject` for rejected ones and
+/// empty for flagged ones, for the curator to change. import_review imports the accepted ones.
+GRAPPI_CXX_API void write_review(std::ostream &out, const ExtractionResult &result);
+/// Reads a review file. Error(parse) naming the file and line for a missing or different
+/// header, a row of another number of columns, a decision other than accept, reject or empty,
+/// invalid UTF-8; Error(io) when it cannot be read.
+GRAPPI_CXX_API std::vector<ReviewRow> read_review(const std::string &path);
+/// Imports the statements a review file accepts as one BEL dataset (written first to
+/// `bel_path`: a BEL 2.1 document with each statement's citation, evidence and paragraph, and
+/// `SET ReviewedIn` = the review file's name). An accepted statement that is not valid BEL is an
+/// Error(parse) naming its line; none accepted, Error(invalid_argument); nothing is imported
+/// then.
+GRAPPI_CXX_API FileReport import_review(KnowledgeGraph &kg, const std::string &review_path, const std::string &bel_path);
+
 /// One way of predicting pairs, against the gold pairs.
 struct PairScore {
   std::size_t predicted_pairs = 0; ///< distinct predicted pairs

@@ -297,6 +297,16 @@ const std::map<std::string, Body> &bodies() {
       {"import_jsonl", [](std::string_view s) { import_as("jsonl", "input.jsonl", s); }},
       {"import_edges", [](std::string_view s) { import_as("edges", "input.tsv", s); }},
       {"import_mapping", mapping_into},
+      {"review_file",
+       [](std::string_view s) {
+         const std::string path = scratch() + "/review.tsv";
+         write_text(path, s);
+         try {
+           for (const grappi::ReviewRow &r : grappi::read_review(path))
+             if (r.decision != "accept" && r.decision != "reject" && !r.decision.empty()) broken("a decision read that is none");
+         } catch (const grappi::Error &) {
+         }
+       }},
       {"documents_text", [](std::string_view s) { documents_as(grappi::DocumentFormat::text, s); }},
       {"documents_pubtator", [](std::string_view s) { documents_as(grappi::DocumentFormat::pubtator, s); }},
       {"documents_bioc_xml", [](std::string_view s) { documents_as(grappi::DocumentFormat::bioc_xml, s); }},

@@ -20,7 +20,7 @@ dict_of() {
     documents_bioc_xml | documents_ppi_xml) echo xml ;;
     documents_pubtator) echo pubtator ;;
     question_analysis) echo question ;;
-    import_*) echo tsv ;;
+    import_* | review_file) echo tsv ;;
     *) echo "" ;;
   esac
 }

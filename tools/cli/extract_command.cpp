@@ -17,7 +17,7 @@ namespace grappi::cli {
 namespace {
 
 struct ExtractArgs {
-  std::string db, format = "detect", document, json, bel, cx2, html, name;
+  std::string db, format = "detect", document, json, bel, cx2, html, name, review, apply_review;
   std::vector<std::string> texts, biocs, corpora, references;
   std::string system_template, extract_template, repair_template;
   ExtractionOptions o;
@@ -65,7 +65,23 @@ void print_counts(const nlohmann::json &j) {
             << c["repaired"].get<std::size_t>() << " repaired, " << c["duplicates"].get<std::size_t>() << " duplicate(s)\n";
 }
 
+// --apply-review: the statements a curator accepted, imported as a BEL dataset.
+void apply_review(ExtractArgs &a) {
+  if (a.db.empty()) throw Error(ErrorCode::invalid_argument, "extract --apply-review needs --db FILE");
+  if (!a.texts.empty() || !a.biocs.empty() || !a.corpora.empty())
+    throw Error(ErrorCode::invalid_argument, "extract --apply-review imports a review file: give no papers with it");
+  if (!std::ifstream(a.apply_review)) throw Error(ErrorCode::io, "extract: cannot read '" + a.apply_review + "'");
+  KnowledgeGraph g = open_graph(a.db, Access::write);
+  const std::string bel = a.bel.empty() || a.bel == "-" ? a.apply_review + ".accepted.bel" : a.bel;
+  const FileReport f = import_review(g, a.apply_review, bel);
+  if (a.quiet) return;
+  std::cout << "imported the accepted statements of " << a.apply_review << " as dataset " << f.dataset_id
+            << (f.already_imported ? " (already imported)" : "") << " from " << f.path << ": " << f.edges_created
+            << " new edge(s), " << f.nodes_created << " new node(s)\n";
+}
+
 void run(ExtractArgs &a) {
+  if (!a.apply_review.empty()) return apply_review(a);
   const std::vector<Document> docs = read_inputs(a, "extract");
   auto model = chat_model_of(a.m, a.o.concurrency, "extract");
   KnowledgeGraph g = open_graph(a.db, Access::write);  // (an existing database: its names are the dictionary)
@@ -95,6 +111,11 @@ void run(ExtractArgs &a) {
     write_output(a.cx2, dump_json(to_cx2(r, name, a.flagged)) + "\n");
   }
   if (!a.html.empty()) write_output(a.html, to_html(r));
+  if (!a.review.empty()) {
+    std::ostringstream s;
+    write_review(s, r);
+    write_output(a.review, s.str());
+  }
   std::optional<FileReport> imported;
   std::optional<ImportReport> papers;
   if (a.import) {
@@ -114,7 +135,7 @@ void run(ExtractArgs &a) {
       for (const std::string &f : *list) files.push_back({f, a.format == "detect" ? "corpus" : "corpus:" + a.format});
     papers = g.import(files);
   }
-  if (a.quiet || a.json == "-" || a.bel == "-" || a.cx2 == "-" || a.html == "-") return;
+  if (a.quiet || a.json == "-" || a.bel == "-" || a.cx2 == "-" || a.html == "-" || a.review == "-") return;
   print_counts(j);
   std::vector<std::vector<std::string>> rows;
   for (const ExtractedStatement &s : r.statements) {
@@ -236,6 +257,10 @@ void add_extract(CLI::App &app) {
   c->add_option("--html", a->html,
                 "Write a self-contained HTML report (the statements' network drawn, every statement with its checks)");
   c->add_option("--name", a->name, "The CX2 network's name");
+  c->add_option("--review", a->review, "Write a review file for a curator: every statement with a decision "
+                                       "(accept, reject or empty) to change");
+  c->add_option("--apply-review", a->apply_review, "Import the statements a review file accepts as a BEL dataset "
+                                                   "(written to --bel, else next to the review file); no papers");
   c->add_flag("--import", a->import, "Import the valid statements into the database as a BEL dataset (written to --bel, "
                                      "or next to the database), and the papers as a dataset of their own (grappi papers)");
   c->add_flag("--include-flagged", a->flagged, "Also write and import flagged statements (ungrounded entities, "
