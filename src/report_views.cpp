@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "grappi/error.hpp"
 #include "grappi/html_report.hpp"
@@ -525,6 +526,33 @@ json report_view(const ExtractionResult &r) {
   view["items_label"] = "Statements (in paper order)";
   view["score_label"] = "score";
   view["empty_text"] = r.dry_run ? "Dry run: nothing was extracted." : "No statement was extracted.";
+  // The review file (write_review) for the page's accept/reject controls: its comment and
+  // header lines, and each item's row as cells (null for a duplicate, which has none), so that
+  // the page writes the same file with the curator's decisions.
+  if (!r.statements.empty()) {
+    std::ostringstream tsv;
+    write_review(tsv, r);
+    std::istringstream in(tsv.str());
+    std::string comment, header, line;
+    std::getline(in, comment);
+    std::getline(in, header);
+    json rows = json::array();
+    for (const ExtractedStatement &st : r.statements) {
+      if (st.duplicate_of || !std::getline(in, line)) {
+        rows.push_back(nullptr);
+        continue;
+      }
+      json cells = json::array();
+      std::size_t start = 0;
+      for (std::size_t k = 0; k <= line.size(); ++k)
+        if (k == line.size() || line[k] == '\t') {
+          cells.push_back(line.substr(start, k - start));
+          start = k + 1;
+        }
+      rows.push_back(std::move(cells));
+    }
+    view["review"] = {{"comment", comment}, {"header", header}, {"rows", rows}, {"file", "review.tsv"}};
+  }
   json notes = json::array();
   if (!r.budget.empty()) notes.push_back("Partial result: " + r.budget);
   view["notes"] = notes;

@@ -261,6 +261,51 @@
       if (options.onItem) options.onItem(it, index);
     }
 
+    // A curator's review (extract): a decision per statement, and the review file grappi reads
+    // back (grappi extract --apply-review) written with them.
+    var review = view.review && Array.isArray(view.review.rows) ? view.review : null;
+    var decisions = review ? review.rows.map(function (r) { return Array.isArray(r) ? r[0] : null; }) : [];
+    function reviewText() {
+      if (!review) return '';
+      var out = review.comment + '\n' + review.header + '\n';
+      review.rows.forEach(function (r, i) {
+        if (!Array.isArray(r)) return;
+        out += [decisions[i]].concat(r.slice(1)).join('\t') + '\n';
+      });
+      return out;
+    }
+    if (review) {
+      var bar = el('div', 'review-bar');
+      var download = el('button', 'review-download', 'Download review file');
+      download.type = 'button';
+      download.addEventListener('click', function () {
+        var url = URL.createObjectURL(new Blob([reviewText()], { type: 'text/tab-separated-values' }));
+        var a = document.createElement('a');
+        a.href = url;
+        a.download = review.file || 'review.tsv';
+        document.body.appendChild(a);
+        a.click();
+        document.body.removeChild(a);
+        setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+      });
+      bar.appendChild(download);
+      bar.appendChild(el('span', 'hint', ' then: grappi extract --db DB --apply-review FILE'));
+      side.insertBefore(bar, list);
+    }
+    function decisionControl(index) {
+      var select = el('select', 'decision');
+      select.setAttribute('aria-label', 'decision for statement ' + (index + 1));
+      [['accept', 'accept'], ['reject', 'reject'], ['', 'undecided']].forEach(function (o) {
+        var opt = el('option', null, o[1]);
+        opt.value = o[0];
+        select.appendChild(opt);
+      });
+      select.value = decisions[index] || '';
+      select.addEventListener('click', function (ev) { ev.stopPropagation(); });
+      select.addEventListener('change', function () { decisions[index] = select.value; });
+      return select;
+    }
+
     // The ranked list, PAGE items at a time as it is scrolled.
     var items = view.items || [];
     var shown = 0;
@@ -276,6 +321,7 @@
         if (it.rank) top.appendChild(el('span', 'rank', '#' + it.rank));
         if (typeof it.score === 'number') top.appendChild(el('span', 'score', fmt(it.score, digits)));
         top.appendChild(el('span', 'title', it.title));
+        if (review && Array.isArray(review.rows[i])) top.appendChild(decisionControl(i));
         li.appendChild(top);
         if (it.summary) li.appendChild(el('div', 'summary', it.summary));
         (function (index) {
@@ -303,7 +349,7 @@
 
     var api = {
       cy: cy, view: view, showItem: showItem, showNode: showNode, showEdge: showEdge,
-      renderedItems: function () { return shown; }
+      renderedItems: function () { return shown; }, reviewText: reviewText
     };
     root.setAttribute('data-ready', '1');
     return api;

@@ -151,6 +151,33 @@ if (mode === 'report') {
   check(b.paths.length >= 1000, `large window: only ${b.paths.length} paths`);
   check(b.proteins.length >= 200, `large window: only ${b.proteins.length} proteins`);
   check(seconds < 20, `large window: the page took ${seconds.toFixed(1)} s to be ready`);
+  // extract: a decision per statement, and the review file the page writes is the one
+  // grappi extract --review writes, with the curator's decisions.
+  const xHtml = path.join(outDir, 'extract.html'), xReview = path.join(outDir, 'extract-review.tsv');
+  run(['extract', '--db', yeast, '--corpus', path.join(here, '..', 'data', 'literature', 'BioInfer-test.first6.xml'),
+       '--taxon', '4932', '--html', xHtml, '--review', xReview, '--quiet']);
+  {
+    const { page, errors } = await openPage('file://' + xHtml);
+    await page.waitForSelector('#report[data-ready="1"]', { timeout: 60000 });
+    const want = fs.readFileSync(xReview, 'utf8');
+    const rows = want.split('\n').filter((l) => l && !l.startsWith('#')).length - 1;
+    const got = await page.evaluate(() => ({
+      selects: document.querySelectorAll('ol.items select.decision').length,
+      text: window.grappiReport.reviewText()
+    }));
+    check(rows > 0 && got.selects === rows, `extract: ${got.selects} decision controls for ${rows} review rows`);
+    check(got.text === want, 'extract: the page\'s review file differs from grappi extract --review\'s');
+    await page.selectOption('ol.items select.decision >> nth=0', 'reject');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('button.review-download')]);
+    check(download.suggestedFilename() === 'review.tsv', `extract: the download is named ${download.suggestedFilename()}`);
+    const saved = fs.readFileSync(await download.path(), 'utf8');
+    const firstRow = saved.split('\n')[2];
+    check(firstRow.startsWith('reject\t') && saved.split('\n').slice(3).join('\n') === want.split('\n').slice(3).join('\n'),
+          `extract: the downloaded file does not carry the one decision changed: ${firstRow.slice(0, 60)}`);
+    check(errors.length === 0, `extract: console errors: ${errors.join(' | ')}`);
+    console.log(`report-extract: ${rows} statements to review, the page writes grappi's review file`);
+    await page.close();
+  }
 } else if (mode === 'serve') {
   // Starts grappi serve on a free port; resolves with its base URL.
   function serve(extra) {
