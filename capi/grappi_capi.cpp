@@ -1071,6 +1071,24 @@ grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content, co
   });
 }
 
+grappi_status grappi_graph_import_review_json(grappi_graph *g, const char *review_path, const char *bel_path, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_import_review_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string review = text(review_path, fn, "review_path"), bel = text(bel_path, fn, "bel_path");
+    if (!std::ifstream(review)) throw grappi::Error(grappi::ErrorCode::io, std::string(fn) + ": cannot read '" + review + "'");
+    const grappi::FileReport f = grappi::import_review(kg, review, bel);
+    *out_json = copy_out(grappi::dump_json(nlohmann::json{{"dataset_id", f.dataset_id},
+                                                          {"edges_created", f.edges_created},
+                                                          {"nodes_created", f.nodes_created},
+                                                          {"already_imported", f.already_imported},
+                                                          {"path", f.path}}));
+    return GRAPPI_OK;
+  });
+}
+
 // ---- co-occurrence and hypotheses -----------------------------------------------------------------
 
 grappi_status grappi_cooc_options_init(grappi_cooc_options *opts, uint32_t version) {

@@ -1107,6 +1107,36 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_extract_json(g, NULL, NULL, &json) == GRAPPI_EINVAL);
     CHECK(grappi_extract_options_init(&xo, 2) == GRAPPI_EINVAL);
     remove(bel);
+    {
+      /* A curator's review file: the accepted statement imported, a bad decision refused. */
+      char review[700], accepted[700];
+      FILE *f;
+      snprintf(review, sizeof review, "%s.review.tsv", db);
+      snprintf(accepted, sizeof accepted, "%s.review.bel", db);
+      f = fopen(review, "wb");
+      CHECK(f != NULL);
+      if (f) {
+        fputs("# review\ndecision\tstatus\tstatement\tevidence\tcitation\tparagraph\tflags\tchecks\n"
+              "accept\tvalid\tcomplex(p(SGD:CDC28), p(SGD:SIC1))\tSic1 binds Cdc28 directly.\tPMID:101\tinput#0\t\t\n"
+              "reject\tvalid\tp(SGD:SIC1) decreases p(SGD:CDC28)\tSic1 binds Cdc28 directly.\tPMID:101\tinput#0\t\t\n",
+              f);
+        fclose(f);
+      }
+      CHECK(grappi_graph_import_review_json(g, review, accepted, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"already_imported\":false") != NULL);
+      grappi_free(json);
+      json = NULL;
+      f = fopen(review, "wb");
+      if (f) {
+        fputs("decision\tstatus\tstatement\tevidence\tcitation\tparagraph\tflags\tchecks\nperhaps\tvalid\tp(SGD:SIC1)\te\tPMID:1\td#0\t\t\n", f);
+        fclose(f);
+      }
+      CHECK(grappi_graph_import_review_json(g, review, accepted, &json) == GRAPPI_EPARSE && json == NULL);
+      CHECK(strstr(grappi_last_error_message(), ":2: the decision is accept, reject or empty") != NULL);
+      CHECK(grappi_graph_import_review_json(g, NULL, accepted, &json) == GRAPPI_EINVAL);
+      remove(review);
+      remove(accepted);
+    }
   }
   {
     /* A co-occurrence graph of three concepts in two abstracts, stored; then a hypothesis. */

@@ -727,6 +727,24 @@ GRAPPI_API grappi_status grappi_extract_options_init(grappi_extract_options *opt
 GRAPPI_API grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content,
                                                    const grappi_extract_options *opts, char **out_json);
 
+/**
+ * @brief Imports the statements a curator accepted in a review file (written by
+ *        `grappi extract --review` or the extraction report; README "Curation") as one BEL
+ *        dataset.
+ * @param g The graph.
+ * @param review_path The review file (tab-separated: decision, status, statement, evidence,
+ *        citation, paragraph, flags, checks).
+ * @param bel_path Where the BEL document of the accepted statements is written (the dataset's
+ *        file).
+ * @param[out] out_json {"dataset_id", "edges_created", "nodes_created", "already_imported",
+ *        "path"}; free with grappi_free().
+ * @return #GRAPPI_EPARSE for a malformed file or an accepted statement that is not valid BEL
+ *         (the message names the line); #GRAPPI_EINVAL when nothing is accepted or an argument
+ *         is NULL; #GRAPPI_EIO when a file cannot be read or written. Nothing is imported then.
+ */
+GRAPPI_API grappi_status grappi_graph_import_review_json(grappi_graph *g, const char *review_path, const char *bel_path,
+                                                         char **out_json);
+
 /* ---- co-occurrence graphs and hypotheses ------------------------------------------------- */
 
 /** The current version of ::grappi_cooc_options (the library accepts 1 to this). */

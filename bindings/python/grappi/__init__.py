@@ -262,6 +262,8 @@ _explore_report = _fn("grappi_graph_explore_report", _status, ctypes.c_void_p, _
 _ask_report = _fn("grappi_graph_ask_report", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_RetrieveOptions),
                   ctypes.POINTER(_AskOptions), ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p))
 _report_html = _fn("grappi_report_html", _status, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
+_import_review = _fn("grappi_graph_import_review_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                     ctypes.POINTER(ctypes.c_void_p))
 _search_papers = _fn("grappi_graph_search_papers_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size,
                      ctypes.POINTER(ctypes.c_void_p))
 _train_ranker = _fn("grappi_graph_train_ranker_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
@@ -605,6 +607,14 @@ class Graph:
         p = ctypes.c_void_p()
         _check(_hypothesize(self._handle(), source.encode(), target.encode(), corpus.encode() if corpus else None,
                             ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def import_review(self, review_path, bel_path):
+        """Imports the statements a curator accepted in a review file (grappi extract --review)
+        as one BEL dataset written to bel_path; returns its report (a dict: dataset_id,
+        edges_created, nodes_created, already_imported, path)."""
+        p = ctypes.c_void_p()
+        _check(_import_review(self._handle(), os.fsencode(review_path), os.fsencode(bel_path), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def search_papers(self, query, limit=20):

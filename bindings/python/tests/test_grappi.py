@@ -137,6 +137,19 @@ class GraphTest(unittest.TestCase):
             self.assertEqual((s["status"], s["origin"], s["canonical"]), ("valid", "repaired", "complex(p(SGD:CDC28), p(SGD:SIC1))"))
             with self.assertRaises(grappi.Error):
                 g.extract(paper, import_statements=True)  # (no bel_path)
+            # A curator's review file: the accepted statement imported, a bad decision refused.
+            review = os.path.join(d, "review.tsv")
+            with open(review, "w", encoding="utf-8") as f:
+                f.write("decision\tstatus\tstatement\tevidence\tcitation\tparagraph\tflags\tchecks\n"
+                        "accept\tvalid\tcomplex(p(SGD:CDC28), p(SGD:SIC1))\tSic1 binds Cdc28 directly.\tPMID:101\tinput#0\t\t\n")
+            imported = g.import_review(review, os.path.join(d, "review.bel"))
+            self.assertFalse(imported["already_imported"])
+            self.assertTrue(imported["path"].endswith("review.bel"))
+            with open(review, "w", encoding="utf-8") as f:
+                f.write("decision\tstatus\tstatement\tevidence\tcitation\tparagraph\tflags\tchecks\n"
+                        "maybe\tvalid\tp(SGD:SIC1)\te\tPMID:1\td#0\t\t\n")
+            with self.assertRaises(grappi.Error):
+                g.import_review(review, os.path.join(d, "review2.bel"))
             # A co-occurrence graph of two abstracts, then a hypothesis through it.
             corpus = ("101|t|Cdc28 and Sic1\n101|a|x\n101\t0\t5\tCdc28\tGene\tGENE:CDC28\n101\t10\t14\tSic1\tGene\tGENE:SIC1\n\n"
                       "102|t|Sic1 and Cln2\n102|a|y\n102\t0\t4\tSic1\tGene\tGENE:SIC1\n102\t9\t13\tCln2\tGene\tGENE:CLN2\n")
