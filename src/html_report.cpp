@@ -41,6 +41,16 @@ int digits_of(const json &view) {
   return static_cast<int>(std::clamp<int64_t>(it->get<int64_t>(), 0, 6));
 }
 
+// cytoscape.js is optional (a build without npm's package draws no network); the page says so.
+std::string drawing_script() {
+  const std::string_view a = detail::html_asset("cytoscape.js");
+  if (!a.empty()) return std::string(a);
+  return "document.addEventListener('DOMContentLoaded', function () { var r = document.getElementById('report'); "
+         "if (r) { var p = document.createElement('p'); p.className = 'hint no-drawing'; p.textContent = 'This grappi "
+         "was built without cytoscape.js: the network is not drawn (tools/install-deps.sh installs it).'; "
+         "r.parentNode.insertBefore(p, r); } });";
+}
+
 std::string asset(std::string_view name) {
   const std::string_view a = detail::html_asset(name);
   if (a.empty()) throw Error(ErrorCode::internal, "html report: the web asset " + std::string(name) + " is missing from the build");
@@ -169,9 +179,11 @@ std::string html_report(std::string_view view_json) {
     o << "<section class=\"page-section\"><details class=\"provenance\" open><summary>Provenance</summary><pre class=\"provenance\">"
       << markup_text(dump_json(*provenance, 2)) << "</pre></details></section>\n";
   o << "<footer class=\"page\">Made by grappi " GRAPPI_VERSION_STRING
-       "; the drawing by cytoscape.js (&copy; The Cytoscape Consortium, MIT licence), embedded.</footer>\n";
+    << (detail::html_asset("cytoscape.js").empty()
+            ? "; built without cytoscape.js (no drawing).</footer>\n"
+            : "; the drawing by cytoscape.js (&copy; The Cytoscape Consortium, MIT licence), embedded.</footer>\n");
   o << "<script type=\"application/json\" id=\"grappi-view\">" << script_json(view) << "</script>\n";
-  o << "<script>\n" << script_text(asset("cytoscape.js")) << "\n</script>\n";
+  o << "<script>\n" << script_text(drawing_script()) << "\n</script>\n";
   o << "<script>\n" << script_text(asset("report.js")) << "\n</script>\n";
   o << "<script>\nwindow.grappiReport = GrappiReport.render(document.getElementById('report'), "
        "JSON.parse(document.getElementById('grappi-view').textContent));\n</script>\n</body>\n</html>\n";
@@ -186,7 +198,7 @@ std::string explorer_page() {
   };
   put("{{style}}", script_text(asset("report.css")));
   put("{{version}}", GRAPPI_VERSION_STRING);
-  put("{{scripts}}", "<script>\n" + script_text(asset("cytoscape.js")) + "\n</script>\n<script>\n" +
+  put("{{scripts}}", "<script>\n" + script_text(drawing_script()) + "\n</script>\n<script>\n" +
                          script_text(asset("report.js")) + "\n</script>\n<script>\n" + script_text(asset("explorer.js")) +
                          "\n</script>");
   return page;
