@@ -66,10 +66,14 @@ std::string bel_script_form(const std::string &canonical) {
 }
 
 std::string bel2_line(const std::string &canonical) {
-  BelOptions lenient;
-  lenient.unknown_namespace_is_error = false;
   static const std::set<std::string> implied = {"actsIn", "translocates", "reactantIn", "hasModification"};
   static const std::set<std::string> legacy = {"actsIn", "translocates", "reactantIn", "hasModification", "includes"};
+  // (only a statement naming a BEL 1 relation is parsed: the rest are written as they are)
+  bool named = false;
+  for (const std::string &rel : legacy) named = named || canonical.find(" " + rel + " ") != std::string::npos;
+  if (!named) return bel_script_form(canonical);
+  BelOptions lenient;
+  lenient.unknown_namespace_is_error = false;
   const BelResult r = validate_bel(canonical, lenient);
   if (!r.statement || !legacy.count(r.statement->relation)) return bel_script_form(canonical);
   // BEL 1's "A actsIn act(A)": BEL 2 says it with the object term alone.
