@@ -1122,6 +1122,20 @@ grappi_status grappi_graph_cooc_build_json(grappi_graph *g, const char *content,
       const grappi::FileReport f = grappi::import_cooccurrence(kg, graph, path);
       j["import"] = {{"dataset_id", f.dataset_id}, {"edges_created", f.edges_created}, {"nodes_created", f.nodes_created},
                      {"already_imported", f.already_imported}};
+      // The papers too, as `grappi cooc build` stores them: the corpus written next to the
+      // dataset's file (its file is the papers dataset's) and imported as a corpus.
+      const std::string corpus = path + ".corpus";
+      {
+        std::ofstream out(corpus, std::ios::binary);
+        if (out) out << body;
+        if (out) out.close();
+        if (!out) throw grappi::Error(grappi::ErrorCode::io, std::string(fn) + ": cannot write '" + corpus + "'");
+      }
+      const std::string format = text_or(o.format, "detect", fn, "format");
+      const grappi::ImportReport papers = kg.import({{corpus, format == "detect" ? "corpus" : "corpus:" + format}});
+      const grappi::FileReport &p = papers.files.at(0);
+      j["papers"] = {{"dataset_id", p.dataset_id}, {"documents", p.lines}, {"already_imported", p.already_imported},
+                     {"path", corpus}};
     }
     *out_json = copy_out(grappi::dump_json(j));
     return GRAPPI_OK;

@@ -1162,6 +1162,13 @@ int main(int argc, char **argv) {
     co.path = jsonl;
     CHECK(grappi_graph_cooc_build_json(g, corpus, &co, &json) == GRAPPI_OK && json);
     CHECK(json && strstr(json, "\"edges_created\":2") != NULL);
+    CHECK(json && strstr(json, "\"papers\":{\"already_imported\":false,\"dataset_id\":") != NULL);
+    CHECK(json && strstr(json, "\"documents\":2") != NULL);
+    grappi_free(json);
+    json = NULL;
+    /* the papers are stored: searchable */
+    CHECK(grappi_graph_search_papers_json(g, "Cln2", 5, &json) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "\"102\"") != NULL);
     grappi_free(json);
     json = NULL;
     co.scope = "paragraph";
@@ -1217,6 +1224,11 @@ int main(int argc, char **argv) {
       remove(papers);
     }
     remove(jsonl);
+    {
+      char corpus_file[720];
+      snprintf(corpus_file, sizeof corpus_file, "%s.corpus", jsonl);
+      remove(corpus_file);
+    }
   }
   grappi_graph_free(g);
 

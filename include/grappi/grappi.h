@@ -776,7 +776,9 @@ GRAPPI_API grappi_status grappi_cooc_options_init(grappi_cooc_options *opts, uin
  * @param opts Options, or NULL for the defaults (build and report only).
  * @param[out] out_json The figures and strongest edges (`grappi cooc build --json`), with
  *        "import" ({"dataset_id", "edges_created", "nodes_created", "already_imported"}) when
- *        stored; free with grappi_free().
+ *        stored, and "papers" ({"dataset_id", "documents", "already_imported", "path"}): with a
+ *        path the papers are stored too (searchable, the context of hypotheses), written to
+ *        path + ".corpus", the papers dataset's file; free with grappi_free().
  * @return #GRAPPI_OK; #GRAPPI_EPARSE for a malformed corpus; #GRAPPI_EINVAL for bad options or
  *         a graph without edges to store; #GRAPPI_EIO when the path cannot be written.
  */
