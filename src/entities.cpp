@@ -553,17 +553,12 @@ bool species_type(const std::string &type) {
 }
 
 int64_t organism_of(const std::vector<const DocumentPassage *> &passages) {
-  std::map<int64_t, std::pair<std::size_t, std::size_t>> seen;  // taxon -> (count, -first)
-  std::size_t order = 0;
+  std::map<int64_t, std::pair<std::size_t, std::size_t>> seen;  // taxon -> (count, order first seen)
   for (const DocumentPassage *p : passages)
     for (const DocumentAnnotation &a : p->annotations) {
       if (!species_type(a.type)) continue;
       for (const std::string &part : concept_ids(a.id, a.type))
-        if (const int64_t t = taxon_of_species_id(part)) {
-          auto [it, fresh] = seen.emplace(t, std::make_pair(0, order++));
-          ++it->second.first;
-          (void)fresh;
-        }
+        if (const int64_t t = taxon_of_species_id(part)) ++seen.emplace(t, std::make_pair(0, seen.size())).first->second.first;
     }
   int64_t best = 0;
   std::size_t count = 0, first = 0;
