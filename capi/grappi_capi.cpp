@@ -231,6 +231,32 @@ constexpr uint32_t current_version() {
   return static_cast<uint32_t>(std::size(Versions<T>::end));
 }
 
+// Each options version table is tied to its _VERSION macro at compile time: as many versions as
+// the macro says, growing, and the last one ending where the struct does (but its padding).
+template <class T>
+constexpr bool versions_agree(uint32_t macro) {
+  const auto &end = Versions<T>::end;
+  if (std::size(end) != macro) return false;
+  for (std::size_t i = 1; i < std::size(end); ++i)
+    if (end[i] <= end[i - 1]) return false;
+  return end[std::size(end) - 1] <= sizeof(T) && sizeof(T) - end[std::size(end) - 1] < alignof(T);
+}
+static_assert(versions_agree<grappi_open_options>(GRAPPI_OPEN_OPTIONS_VERSION), "grappi_open_options: its version table and GRAPPI_OPEN_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_import_options>(GRAPPI_IMPORT_OPTIONS_VERSION), "grappi_import_options: its version table and GRAPPI_IMPORT_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_export_options>(GRAPPI_EXPORT_OPTIONS_VERSION), "grappi_export_options: its version table and GRAPPI_EXPORT_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_embed_options>(GRAPPI_EMBED_OPTIONS_VERSION), "grappi_embed_options: its version table and GRAPPI_EMBED_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_window_options>(GRAPPI_WINDOW_OPTIONS_VERSION), "grappi_window_options: its version table and GRAPPI_WINDOW_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_retrieve_options>(GRAPPI_RETRIEVE_OPTIONS_VERSION), "grappi_retrieve_options: its version table and GRAPPI_RETRIEVE_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_explore_options>(GRAPPI_EXPLORE_OPTIONS_VERSION), "grappi_explore_options: its version table and GRAPPI_EXPLORE_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_ground_options>(GRAPPI_GROUND_OPTIONS_VERSION), "grappi_ground_options: its version table and GRAPPI_GROUND_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_extract_options>(GRAPPI_EXTRACT_OPTIONS_VERSION), "grappi_extract_options: its version table and GRAPPI_EXTRACT_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_cooc_options>(GRAPPI_COOC_OPTIONS_VERSION), "grappi_cooc_options: its version table and GRAPPI_COOC_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_hypothesis_options>(GRAPPI_HYPOTHESIS_OPTIONS_VERSION), "grappi_hypothesis_options: its version table and GRAPPI_HYPOTHESIS_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_ask_options>(GRAPPI_ASK_OPTIONS_VERSION), "grappi_ask_options: its version table and GRAPPI_ASK_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_reader_options>(GRAPPI_READER_OPTIONS_VERSION), "grappi_reader_options: its version table and GRAPPI_READER_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_pcst_options>(GRAPPI_PCST_OPTIONS_VERSION), "grappi_pcst_options: its version table and GRAPPI_PCST_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_pcst_result>(GRAPPI_PCST_RESULT_VERSION), "grappi_pcst_result: its version table and GRAPPI_PCST_RESULT_VERSION disagree, or its last version does not end the struct");
+
 template <class T>
 std::size_t bytes_of_version(uint32_t version, const char *fn) {
   if (version == 0 || version > current_version<T>())
