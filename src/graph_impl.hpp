@@ -20,6 +20,8 @@ class BelIdTable;
 constexpr int kSchemaVersion = 6;
 /// Creates or checks the schema and sets the connection's pragmas.
 void open_schema(Db &db, bool read_only, int cache_mib);
+/// Whether the database's schema is an older grappi's (one read-write opening upgrades it).
+bool schema_outdated(Db &db);
 /// Current time, UTC, ISO 8601.
 std::string utc_now();
 /// Taxon prefix of a STRING id ("9606.ENSP..." -> 9606); 0 when there is none.

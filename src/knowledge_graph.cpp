@@ -169,6 +169,13 @@ KnowledgeGraph::KnowledgeGraph(const std::string &path, const OpenOptions &optio
   if (path.empty()) throw Error(ErrorCode::invalid_argument, "database path is empty");
   impl_->db = detail::Db(path, options.create && !options.read_only, options.read_only,
                          options.busy_timeout_ms);
+  if (options.read_only && options.upgrade && detail::schema_outdated(impl_->db)) {
+    {
+      detail::Db writer(path, false, false, options.busy_timeout_ms);
+      detail::open_schema(writer, false, options.cache_mib);  // (migrates)
+    }
+    impl_->db = detail::Db(path, false, true, options.busy_timeout_ms);
+  }
   impl_->read_only = options.read_only;
   if (options.snapshot_cache && path != ":memory:" && path.rfind("file:", 0) != 0)
     impl_->snapshot_cache = path + ".csr";

@@ -187,6 +187,12 @@ END;
 
 }  // namespace
 
+bool schema_outdated(Db &db) {
+  Stmt st(db, "PRAGMA user_version");
+  const int64_t version = st.step() ? st.col_int(0) : 0;
+  return version > 0 && version < kSchemaVersion;
+}
+
 void open_schema(Db &db, bool read_only, int cache_mib) {
   db.exec("PRAGMA foreign_keys=ON");
   db.exec(("PRAGMA cache_size=-" + std::to_string(static_cast<long long>(cache_mib) * 1024)).c_str());

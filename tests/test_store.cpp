@@ -165,6 +165,11 @@ TEST_CASE("a schema version 2 database is migrated in place to the current versi
     grappi::OpenOptions ro;
     ro.read_only = true;
     CHECK_THROWS_WITH_AS(KnowledgeGraph(db, ro), doctest::Contains("must be upgraded"), grappi::Error);
+    // Asked to, a read-only opening upgrades it first (what the CLI's reading commands do).
+    ro.upgrade = true;
+    const KnowledgeGraph read(db, ro);
+    CHECK(read.stats().schema_version == 6);
+    CHECK(read.node(id)->name == "A");
   }
   KnowledgeGraph kg(db);
   CHECK(kg.stats().schema_version == 6);

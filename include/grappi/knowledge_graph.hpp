@@ -77,6 +77,9 @@ struct EmbeddingModel {
 struct OpenOptions {
   bool create = true;        ///< create the database file when it does not exist
   bool read_only = false;    ///< open read-only (no schema creation or migration)
+  /// With read_only: a database of an older grappi's schema is upgraded first (opened once
+  /// read-write), instead of refused with Error(database).
+  bool upgrade = false;
   int busy_timeout_ms = 30000;  ///< how long to wait for another connection's write lock
   int cache_mib = 256;       ///< SQLite page cache per connection
   /// Keep the built CSR snapshot in "<path>.csr" so that the next process loads it in a

@@ -72,18 +72,9 @@ KnowledgeGraph open_graph(const std::string &db, Access access, int cache_mib) {
   o.create = access == Access::create;
   o.read_only = access == Access::read;
   o.cache_mib = cache_mib;
-  try {
-    return KnowledgeGraph(db, o);
-  } catch (const Error &e) {
-    // A database of an older schema is upgraded by its first read-write opening; a reading
-    // command does that once rather than refuse it.
-    if (access != Access::read || e.code() != ErrorCode::database ||
-        std::string(e.what()).find("must be upgraded") == std::string::npos)
-      throw;
-  }
-  o.read_only = false;
-  { KnowledgeGraph upgrade(db, o); }
-  o.read_only = true;
+  // A database of an older schema is upgraded by its first read-write opening; a reading
+  // command does that once rather than refuse it.
+  o.upgrade = true;
   return KnowledgeGraph(db, o);
 }
 
