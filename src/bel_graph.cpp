@@ -221,8 +221,8 @@ std::string bel_first_error(const BelResult &r) {
 json bel_context(const BelScriptStatement &s) {
   json c = json::object();
   json pmids = json::array();
-  // (grappi's BEL export writes a statement read without a citation or evidence under a marked
-  // placeholder citation, as BEL asks for one: read back, it is no citation again)
+  // BEL asks every statement for a citation: grappi's export gives one read without any the
+  // citation id kUncitedId (and evidence kUncitedEvidence), which reads back as none.
   const bool uncited = s.citation && s.citation->id == kUncitedId;
   if (s.citation && !uncited) {
     c["citation"] = {{"type", s.citation->type}, {"id", s.citation->id}};

@@ -12,9 +12,11 @@
 #include "answer_json.hpp"
 #include "bel_graph.hpp"
 #include "cx2.hpp"
+#include "extraction_impl.hpp"
 #include "grappi/error.hpp"
 #include "grappi/extraction.hpp"
 #include "grappi/version.h"
+#include "text_reader.hpp"
 #include "text_util.hpp"
 
 namespace grappi {
@@ -62,14 +64,6 @@ json statement_json(const ExtractedStatement &s, std::size_t index) {
   if (!s.original_problems.empty()) j["original_problems"] = s.original_problems;
   j["duplicate_of"] = s.duplicate_of ? json(*s.duplicate_of) : json(nullptr);
   return j;
-}
-
-// The paragraph's citation: its PMID, else its PMCID, else its DOI, else its document id.
-std::string reference_of(const ExtractionParagraph &p) {
-  if (!p.pmid.empty()) return "PMID:" + p.pmid;
-  if (!p.pmcid.empty()) return p.pmcid;
-  if (!p.doi.empty()) return "doi:" + p.doi;
-  return p.document;
 }
 
 // identifiers.org URL of an entity term; empty when its value is not an identifier.
@@ -214,12 +208,7 @@ void write_bel_script(std::ostream &out, const ExtractionResult &r, bool flagged
     if (!exported(s, flagged)) continue;
     const ExtractionParagraph &p = r.paragraphs[s.paragraph];
     out << "\n";
-    if (!p.pmid.empty() && p.pmid.find_first_not_of("0123456789") == std::string::npos)
-      out << "SET Citation = {\"PubMed\", " << bel_quoted(p.document) << ", " << bel_quoted(p.pmid) << "}\n";
-    else if (!p.doi.empty())
-      out << "SET Citation = {\"DOI\", " << bel_quoted(p.document) << ", " << bel_quoted(p.doi) << "}\n";
-    else
-      out << "SET Citation = {\"Other\", " << bel_quoted(p.document) << ", " << bel_quoted(reference_of(p)) << "}\n";
+    out << detail::citation_line(p.document, detail::reference_of(p));
     out << "SET Evidence = " << bel_quoted(s.evidence.empty() ? p.text : s.evidence) << "\n"
         << "SET Paragraph = " << bel_quoted(p.document + "#" + std::to_string(p.passage)) << "\n"
         << "SET ExtractedBy = " << bel_quoted(s.origin == "model" || s.origin == "repaired"
@@ -366,19 +355,29 @@ FileReport import_extraction(KnowledgeGraph &kg, const ExtractionResult &r, cons
   if (n == 0)
     throw Error(ErrorCode::invalid_argument, std::string("extraction: no ") + (flagged ? "valid or flagged" : "valid") +
                                                  " statement to import");
-  {
-    const std::string part = bel_path + ".part";
-    std::ofstream out(part, std::ios::binary);
-    if (!out) throw Error(ErrorCode::io, "extraction: cannot write '" + bel_path + "'");
-    write_bel_script(out, r, flagged);
-    out.close();
-    if (!out) throw Error(ErrorCode::io, "extraction: cannot write '" + bel_path + "'");
-    std::error_code ec;
-    std::filesystem::rename(part, bel_path, ec);
-    if (ec) throw Error(ErrorCode::io, "extraction: cannot write '" + bel_path + "': " + ec.message());
-  }
+  detail::write_file_atomically(bel_path, [&](std::ostream &out) { write_bel_script(out, r, flagged); }, "extraction");
   ImportReport rep = kg.import({{bel_path, "bel"}});
   return rep.files.at(0);
 }
 
 }  // namespace grappi
+
+namespace grappi::detail {
+
+std::string reference_of(const ExtractionParagraph &p) {
+  if (!p.pmid.empty()) return "PMID:" + p.pmid;
+  if (!p.pmcid.empty()) return p.pmcid;
+  if (!p.doi.empty()) return "doi:" + p.doi;
+  return p.document;
+}
+
+std::string citation_line(const std::string &document, const std::string &reference) {
+  const bool pmid = reference.rfind("PMID:", 0) == 0 && reference.size() > 5 &&
+                    reference.find_first_not_of("0123456789", 5) == std::string::npos;
+  if (pmid) return "SET Citation = {\"PubMed\", " + bel_quoted(document) + ", " + bel_quoted(reference.substr(5)) + "}\n";
+  if (reference.rfind("doi:", 0) == 0)
+    return "SET Citation = {\"DOI\", " + bel_quoted(document) + ", " + bel_quoted(reference.substr(4)) + "}\n";
+  return "SET Citation = {\"Other\", " + bel_quoted(document) + ", " + bel_quoted(reference) + "}\n";
+}
+
+}  // namespace grappi::detail

@@ -2,10 +2,10 @@
 // tab-separated file with a decision to change, read back and the accepted statements imported
 // as a BEL dataset.
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include "bel_graph.hpp"
+#include "extraction_impl.hpp"
 #include "grappi/error.hpp"
 #include "grappi/extraction.hpp"
 #include "grappi/version.h"
@@ -45,10 +45,7 @@ void write_review(std::ostream &out, const ExtractionResult &r) {
     const ExtractionParagraph &p = r.paragraphs[s.paragraph];
     std::vector<std::string> checks;
     for (const auto &[name, outcome] : s.checks) checks.push_back(name + "=" + outcome);
-    const std::string citation = !p.pmid.empty() ? "PMID:" + p.pmid
-                                 : !p.pmcid.empty() ? p.pmcid
-                                 : !p.doi.empty() ? "doi:" + p.doi
-                                                  : p.document;
+    const std::string citation = detail::reference_of(p);
     const std::string decision = s.status == "valid" ? "accept" : s.status == "rejected" ? "reject" : "";
     out << decision << '\t' << s.status << '\t' << cell(s.canonical.empty() ? s.bel : s.canonical) << '\t'
         << cell(s.evidence.empty() ? p.text : s.evidence) << '\t' << cell(citation) << '\t'
@@ -120,35 +117,24 @@ FileReport import_review(KnowledgeGraph &kg, const std::string &review_path, con
   std::vector<std::string> statements;
   for (const auto &a : accepted) statements.push_back(a.second);
   const std::string reviewed_in = std::filesystem::path(review_path).filename().string();
-  {
-    const std::string part = bel_path + ".part";
-    std::ofstream out(part, std::ios::binary);
-    if (!out) throw Error(ErrorCode::io, "review: cannot write '" + bel_path + "'");
-    out << detail::bel_document_head("grappi review", "BEL statements a curator accepted in " + reviewed_in,
-                                     detail::bel_namespaces_of(statements), {}, {"Paragraph", "ReviewedIn"});
-    using detail::bel_quoted;
-    for (const auto &[row, canonical] : accepted) {
-      const ReviewRow &r = *row;
-      const std::string document = r.paragraph.substr(0, r.paragraph.rfind('#'));
-      out << "\n";
-      if (r.citation.rfind("PMID:", 0) == 0)
-        out << "SET Citation = {\"PubMed\", " << bel_quoted(document) << ", " << bel_quoted(r.citation.substr(5)) << "}\n";
-      else if (r.citation.rfind("doi:", 0) == 0)
-        out << "SET Citation = {\"DOI\", " << bel_quoted(document) << ", " << bel_quoted(r.citation.substr(4)) << "}\n";
-      else
-        out << "SET Citation = {\"Other\", " << bel_quoted(document) << ", "
-            << bel_quoted(r.citation.empty() ? std::string(detail::kUncitedId) : r.citation) << "}\n";
-      out << "SET Evidence = " << bel_quoted(r.evidence.empty() ? std::string(detail::kUncitedEvidence) : r.evidence) << "\n"
-          << "SET Paragraph = " << bel_quoted(r.paragraph) << "\n"
-          << "SET ReviewedIn = " << bel_quoted(reviewed_in) << "\n"
-          << detail::bel_script_form(canonical) << "\n";
-    }
-    out.close();
-    if (!out) throw Error(ErrorCode::io, "review: cannot write '" + bel_path + "'");
-    std::error_code ec;
-    std::filesystem::rename(part, bel_path, ec);
-    if (ec) throw Error(ErrorCode::io, "review: cannot write '" + bel_path + "': " + ec.message());
-  }
+  detail::write_file_atomically(
+      bel_path,
+      [&](std::ostream &out) {
+        out << detail::bel_document_head("grappi review", "BEL statements a curator accepted in " + reviewed_in,
+                                         detail::bel_namespaces_of(statements), {}, {"Paragraph", "ReviewedIn"});
+        using detail::bel_quoted;
+        for (const auto &[row, canonical] : accepted) {
+          const ReviewRow &r = *row;
+          const std::string document = r.paragraph.substr(0, r.paragraph.rfind('#'));
+          out << "\n";
+          out << detail::citation_line(document, r.citation.empty() ? std::string(detail::kUncitedId) : r.citation);
+          out << "SET Evidence = " << bel_quoted(r.evidence.empty() ? std::string(detail::kUncitedEvidence) : r.evidence) << "\n"
+              << "SET Paragraph = " << bel_quoted(r.paragraph) << "\n"
+              << "SET ReviewedIn = " << bel_quoted(reviewed_in) << "\n"
+              << detail::bel_script_form(canonical) << "\n";
+        }
+      },
+      "review");
   return kg.import({{bel_path, "bel"}}).files.at(0);
 }
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <sys/stat.h>
 
 #include "grappi/error.hpp"
@@ -255,6 +257,26 @@ void check_elements(const std::string &path, uint64_t elements, uint64_t max_row
     throw Error(ErrorCode::invalid_argument, path + ": " + std::to_string(elements) +
                                                  " nodes and edges, more than the limit set (" + std::to_string(max_rows) +
                                                  "; ImportOptions::max_rows, grappi import --max-rows)");
+}
+
+void write_file_atomically(const std::string &path, const std::function<void(std::ostream &)> &write,
+                           const std::string &what) {
+  const std::string part = path + ".part";
+  try {
+    std::ofstream out(part, std::ios::binary);
+    if (out) write(out);
+    if (out) out.close();
+    if (!out) throw Error(ErrorCode::io, what + ": cannot write '" + path + "'");
+  } catch (...) {
+    std::remove(part.c_str());
+    throw;
+  }
+  std::error_code ec;
+  std::filesystem::rename(part, path, ec);
+  if (ec) {
+    std::remove(part.c_str());
+    throw Error(ErrorCode::io, what + ": cannot write '" + path + "': " + ec.message());
+  }
 }
 
 }  // namespace grappi::detail

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -74,6 +76,11 @@ struct WholeFile {
 /// lines joined with '\n'; invalid UTF-8 is an Error(parse) naming the file and line; more than
 /// `max_lines` lines (0: no limit) an Error(invalid_argument) as LineReader::set_max_lines.
 WholeFile read_whole_file(const std::string &path, uint64_t max_lines = 0);
+
+/// Writes a file whole or not at all: `write` fills "<path>.part", which is then renamed into
+/// place (removed when writing fails or throws). Error(io) naming `what` and the path.
+void write_file_atomically(const std::string &path, const std::function<void(std::ostream &)> &write,
+                           const std::string &what);
 /// Error(invalid_argument) when a document of `elements` nodes and edges is over
 /// ImportOptions::max_rows (0: no limit).
 void check_elements(const std::string &path, uint64_t elements, uint64_t max_rows);
