@@ -192,7 +192,8 @@ struct Versions<grappi_ask_options> {
   static constexpr const char *name = "grappi_ask_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ask_options, concurrency),
                                         GRAPPI_FIELD_END(grappi_ask_options, reader_name),
-                                        GRAPPI_FIELD_END(grappi_ask_options, intent_candidates)};
+                                        GRAPPI_FIELD_END(grappi_ask_options, intent_candidates),
+                                        GRAPPI_FIELD_END(grappi_ask_options, papers)};
   static grappi_ask_options defaults() { return GRAPPI_ASK_OPTIONS_INIT; }
 };
 template <>
@@ -1288,6 +1289,7 @@ grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const gr
   a.intents = o.intents != 0;
   a.model_intent = o.model_intent != 0;
   a.intent_candidates = o.intent_candidates;
+  a.papers = o.papers;
   return a;
 }
 

@@ -40,16 +40,16 @@ const char *kAskSystem =
 const char *kAnswer =
     "Question: {{question}}\n\n"
     "Context (the knowledge graph's subgraph for the question, format {{format}}; its nodes are N0, N1, ... and its "
-    "edges E0, E1, ... in the order listed):\n{{context}}\n"
+    "edges E0, E1, ... in the order listed, then the papers P0, P1, ... when there are any):\n{{context}}\n"
     "Answer the question in short sentences, one claim per sentence, naming the entities as the context does. End each "
-    "sentence with what it rests on in square brackets: nodes as [N3], edges as [E2], PubMed ids as [PMID:12345], "
-    "interaction ids as [EBI-1234]. Cite only what the context lists; say so when the context does not answer the "
-    "question.\n"
+    "sentence with what it rests on in square brackets: nodes as [N3], edges as [E2], papers as [P0], PubMed ids as "
+    "[PMID:12345], interaction ids as [EBI-1234]. Cite only what the context lists; say so when the context does not "
+    "answer the question.\n"
     "Answer: {\"sentences\": [{\"text\": \"... [N1, E2]\", \"citations\": [\"N1\", \"E2\"]}, ...]}";
 const char *kRepair =
     "These sentences of your answer are not supported by the context:\n{{problems}}\n"
     "Answer again with the same JSON object: keep the supported sentences, correct or drop the others, and cite only "
-    "the context's nodes, edges, PubMed ids and interaction ids.";
+    "the context's nodes, edges, papers, PubMed ids and interaction ids.";
 
 std::string hash_version(const AnswerTemplates &t) {
   return detail::sha256_hex(t.system + '\0' + t.answer + '\0' + t.repair + '\0' + t.intent).substr(0, 12);
@@ -405,6 +405,11 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
   json task = {{"kind", "ask.answer"}, {"question", question}};
   r.context = detail::build_answer_context(kg, k.nodes, edge_ids, o.context, o.max_context_tokens, task);
   if (reader) detail::add_reader_scores(r.context, k.reader);
+  if (o.papers > 0) {
+    // (the finder knows the context's nodes; the checker below its papers too)
+    const detail::CitationChecker finder(kg, r.context);
+    detail::add_paper_context(kg, r.context, finder, k.asked, o.papers, o.max_context_tokens, task);
+  }
   const detail::CitationChecker checker(kg, r.context);
   std::unordered_map<std::string, int64_t> node_of_label;
   json asked_labels = json::array();

@@ -111,6 +111,8 @@ ParsedAnswer parse_answer(std::string_view answer) {
 }
 
 CitationChecker::CitationChecker(const KnowledgeGraph &kg, const AnswerContext &context) : kg_(kg), context_(context) {
+  for (std::size_t k = 0; k < context.papers.size(); ++k)
+    if (!context.papers[k].pmid.empty()) paper_of_pmid_.emplace(context.papers[k].pmid, k);
   for (std::size_t i = 0; i < context.nodes.size(); ++i) {
     const auto n = kg.node(context.nodes[i]);
     std::vector<std::string> names;
@@ -143,6 +145,14 @@ CitationChecker::CitationChecker(const KnowledgeGraph &kg, const AnswerContext &
           }
     }
   }
+}
+
+void CitationChecker::check_paper(AnswerCitation &a, std::size_t k, const std::vector<int64_t> &named) const {
+  const AnswerPaper &p = context_.papers[k];
+  a.target = p.pmid.empty() ? p.key : "PMID:" + p.pmid;
+  const bool names = std::any_of(p.nodes.begin(), p.nodes.end(),
+                                 [&](int64_t n) { return std::find(named.begin(), named.end(), n) != named.end(); });
+  a.status = names ? "supported" : "wrong_entities";
 }
 
 std::vector<int64_t> CitationChecker::named(std::string_view text) const {
@@ -187,11 +197,16 @@ AnswerSentence CitationChecker::check(const ProposedSentence &p) const {
                              std::find(named.begin(), named.end(), v) != named.end();
         a.status = touches ? "supported" : "wrong_entities";
       }
+    } else if (const std::size_t pk = label_index(c, 'P'); pk != std::string::npos && pk < context_.papers.size()) {
+      a.kind = "paper";
+      check_paper(a, pk, named);
     } else if (std::regex_match(c, m, pmid_re) || digits(c)) {
       a.kind = "pmid";
       const std::string id = digits(c) ? c : m[1].str();
       a.target = "PMID:" + id;
-      a.status = pmids_.count(id) ? "supported" : "not_in_context";
+      if (pmids_.count(id)) a.status = "supported";  // (an edge's evidence)
+      else if (const auto at = paper_of_pmid_.find(id); at != paper_of_pmid_.end()) check_paper(a, at->second, named);
+      else a.status = "not_in_context";
     } else if (std::regex_match(c, m, interaction_re)) {
       a.kind = "interaction";
       a.target = m[1].str();

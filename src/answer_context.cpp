@@ -13,11 +13,7 @@
 
 namespace grappi::detail {
 
-namespace {
-
-using nlohmann::json;
-
-std::string clip(std::string s, std::size_t n) {
+std::string clip_text(std::string s, std::size_t n) {
   if (s.size() <= n) return s;
   std::size_t cut = n;
   while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;  // (not inside a character)
@@ -25,11 +21,15 @@ std::string clip(std::string s, std::size_t n) {
   return s + "…";
 }
 
-std::string one_line(std::string s) {
+std::string one_line_text(std::string s) {
   for (char &c : s)
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   return s;
 }
+
+namespace {
+
+using nlohmann::json;
 
 // A JSON value's text: a string as it is, a term object by its name (else id).
 std::string term_text(const json &v) {
@@ -101,9 +101,9 @@ AnswerContext build_answer_context(const KnowledgeGraph &kg, const std::vector<R
   }
   const auto node_line = [&](std::size_t i, std::size_t label) {
     const Node &n = nodes[i];
-    std::string line = "N" + std::to_string(label) + " " + one_line(n.name) + " [" + one_line(n.label) + "] (" +
-                       one_line(n.external_id) + ")";
-    if (!n.annotation.empty()) line += ": " + clip(one_line(n.annotation), 240);
+    std::string line = "N" + std::to_string(label) + " " + one_line_text(n.name) + " [" + one_line_text(n.label) + "] (" +
+                       one_line_text(n.external_id) + ")";
+    if (!n.annotation.empty()) line += ": " + clip_text(one_line_text(n.annotation), 240);
     return line;
   };
   const auto edge_line = [&](const EdgeView &v, std::size_t label, const std::unordered_map<int64_t, std::size_t> &at) {
@@ -111,8 +111,8 @@ AnswerContext build_answer_context(const KnowledgeGraph &kg, const std::vector<R
     char score[32];
     std::snprintf(score, sizeof score, "%.3f", e.score);
     std::string line = "E" + std::to_string(label) + " N" + std::to_string(at.at(e.source)) + (e.directed ? " -> N" : " -- N") +
-                       std::to_string(at.at(e.target)) + " " + one_line(nodes[rank_of.at(e.source)].name) +
-                       (e.directed ? " -> " : " -- ") + one_line(nodes[rank_of.at(e.target)].name) + ": " + e.relation + " " +
+                       std::to_string(at.at(e.target)) + " " + one_line_text(nodes[rank_of.at(e.source)].name) +
+                       (e.directed ? " -> " : " -- ") + one_line_text(nodes[rank_of.at(e.target)].name) + ": " + e.relation + " " +
                        score;
     if (!e.channels.empty()) line += "; channels " + channel_list(e.channels, " ", ", ");
     if (!e.pmids.empty()) {
@@ -124,7 +124,7 @@ AnswerContext build_answer_context(const KnowledgeGraph &kg, const std::vector<R
       line += "; interactions";
       for (std::size_t k = 0; k < v.interactions.size() && k < 3; ++k) line += (k ? ", " : " ") + v.interactions[k];
     }
-    if (!v.evidence.empty()) line += "; evidence \"" + clip(one_line(v.evidence), 200) + "\"";
+    if (!v.evidence.empty()) line += "; evidence \"" + clip_text(one_line_text(v.evidence), 200) + "\"";
     return line;
   };
   // The context of the best n nodes: N labels in rank order (evidence) or in ascending node id
@@ -181,7 +181,7 @@ AnswerContext build_answer_context(const KnowledgeGraph &kg, const std::vector<R
   for (std::size_t i = 0; i < kept; ++i)
     entities.push_back({{"label", "N" + std::to_string(label_of.at(nodes[i].id))},
                         {"name", nodes[i].name},
-                        {"annotation", clip(one_line(nodes[i].annotation), 240)},
+                        {"annotation", clip_text(one_line_text(nodes[i].annotation), 240)},
                         {"prize", ranked[i].prize}});
   std::unordered_map<int64_t, const Edge *> edge_of;
   for (const EdgeView &v : edges) edge_of.emplace(v.edge.id, &v.edge);

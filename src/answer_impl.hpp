@@ -38,6 +38,20 @@ AnswerContext build_answer_context(const KnowledgeGraph &kg, const std::vector<R
                                    const std::vector<int64_t> &subgraph_edges, const std::string &format,
                                    std::size_t budget, nlohmann::json &task);
 
+/// At most n bytes of s (not cutting a character), "…" marking a cut.
+std::string clip_text(std::string s, std::size_t n);
+/// s with its line breaks and tabs as blanks.
+std::string one_line_text(std::string s);
+
+class CitationChecker;
+/// Adds the papers of AskOptions::papers to the context (P0, P1, ...; after the graph, within
+/// `budget` rough tokens, 0: none): stored papers found by full-text search for the context's
+/// entities (`finder` names them), those naming a question entity (`asked`) first, each naming
+/// an entity of the context the question does not. `task["papers"]` receives the offline
+/// model's view: [{label, pmid, key, entities: [N labels], sentences: [{text, entities}]}].
+void add_paper_context(const KnowledgeGraph &kg, AnswerContext &context, const CitationChecker &finder,
+                       const std::vector<int64_t> &asked, std::size_t count, std::size_t budget, nlohmann::json &task);
+
 /// Appends the graph reader's likeliest answers among the context's nodes (at most 10, with
 /// their probabilities) to the context; the soft prompt's stand-in for an HTTP model.
 void add_reader_scores(AnswerContext &context, const std::unordered_map<int64_t, double> &scores);
@@ -68,6 +82,8 @@ class CitationChecker {
   AnswerSentence check(const ProposedSentence &sentence) const;
   /// The context's nodes a text names (by name or name-like alias), in context order.
   std::vector<int64_t> named(std::string_view text) const;
+  /// The names context node i is found by (its name, then its name-like aliases).
+  const std::vector<std::string> &terms(std::size_t i) const { return finders_[i].names(); }
 
  private:
   const KnowledgeGraph &kg_;
@@ -78,6 +94,9 @@ class CitationChecker {
   std::vector<std::pair<int64_t, int64_t>> ends_;      // per context edge
   std::vector<std::string> edge_text_;                 // per context edge
   std::unordered_set<std::string> pmids_, interactions_;
+  std::unordered_map<std::string, std::size_t> paper_of_pmid_;  // a context paper's PubMed id -> its index
+  /// A citation of context paper k by a sentence naming `named`.
+  void check_paper(AnswerCitation &a, std::size_t k, const std::vector<int64_t> &named) const;
 };
 
 /// The nodes a gold answer or an option names (an id, a name, an alias; every candidate of an

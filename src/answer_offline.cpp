@@ -2,7 +2,8 @@
 // rank order (prize), those the question names left out, the first five each in one sentence:
 // its strongest edge in the context (an edge to an entity the question names first, then the
 // highest score), citing the entity, the edge and the edge's first PubMed id; an entity without
-// an edge is given with its annotation's first clause.
+// an edge is given with its annotation's first clause; then a quote from each paper of the
+// context (its first sentence naming an entity the question does not), citing the paper.
 #include "answer_offline.hpp"
 
 #include <cstdio>
@@ -75,6 +76,29 @@ std::string offline_answer(const json &task) {
       sentences.push_back({{"text", name + (what.empty() ? " is in the retrieved subgraph" : ": " + what) + " [" + label + "]."},
                            {"citations", json::array({label})}});
     }
+  }
+  // Then, from each paper of the context, its first sentence naming an entity the question
+  // does not (one naming a question entity too preferred), quoted as written.
+  const json &papers = task.contains("papers") && task["papers"].is_array() ? task["papers"] : empty;
+  for (const json &p : papers) {
+    const json &said = p.contains("sentences") && p["sentences"].is_array() ? p["sentences"] : empty;
+    const json *quote = nullptr;
+    bool with_asked = false;
+    for (const json &x : said) {
+      bool other = false, names_asked = false;
+      if (x.contains("entities") && x["entities"].is_array())
+        for (const json &l : x["entities"])
+          if (l.is_string()) (asked.count(l.get<std::string>()) ? names_asked : other) = true;
+      if (other && (!quote || (names_asked && !with_asked))) {
+        quote = &x;
+        with_asked = names_asked;
+      }
+    }
+    if (!quote) continue;
+    const std::string pmid = json_string(p, "pmid"), label = json_string(p, "label");
+    sentences.push_back({{"text", (pmid.empty() ? json_string(p, "key") : "PMID:" + pmid) + " reports: \"" +
+                                      json_string(*quote, "text") + "\" [" + label + "]."},
+                         {"citations", json::array({label})}});
   }
   return dump_json(json{{"sentences", std::move(sentences)}});
 }

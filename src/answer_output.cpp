@@ -35,6 +35,21 @@ json sentences_json(const std::vector<AnswerSentence> &ss) {
   return a;
 }
 
+json papers_json(const AnswerContext &c) {
+  json out = json::array();
+  for (std::size_t k = 0; k < c.papers.size(); ++k) {
+    const AnswerPaper &p = c.papers[k];
+    out.push_back({{"label", "P" + std::to_string(k)},
+                   {"key", p.key},
+                   {"pmid", p.pmid},
+                   {"year", p.year},
+                   {"title", p.title},
+                   {"excerpt", p.excerpt},
+                   {"nodes", p.nodes}});
+  }
+  return out;
+}
+
 std::string pubmed_links(const std::string &text) {
   // "PMID:123" -> a link to PubMed.
   std::string out;
@@ -99,7 +114,8 @@ json to_json(const AskResult &r) {
               {"edges", r.context.edges},
               {"tokens", r.context.tokens},
               {"trimmed_nodes", r.context.trimmed_nodes},
-              {"trimmed_edges", r.context.trimmed_edges}}},
+              {"trimmed_edges", r.context.trimmed_edges},
+              {"papers", papers_json(r.context)}}},
             {"usage", detail::usage_json(r.usage)},
             {"offline", r.offline},
             {"model", r.model},

@@ -21,6 +21,7 @@
 #include "grappi/error.hpp"
 #include "grounding_text.hpp"
 #include "text_util.hpp"
+#include "visibility.hpp"
 #include "grappi/json_text.hpp"
 
 namespace grappi {

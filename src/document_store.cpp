@@ -18,7 +18,7 @@ std::vector<PaperHit> KnowledgeGraph::search_papers(std::string_view query, std:
   std::lock_guard<std::mutex> lock(impl_->mu);
   // The best passages first; documents once each (a document's best passage speaks for it).
   detail::Stmt st(impl_->db,
-                  "SELECT p.document_id, bm25(passages_fts), snippet(passages_fts, 0, '[', ']', ' ... ', 24) "
+                  "SELECT p.document_id, bm25(passages_fts), snippet(passages_fts, 0, '[', ']', ' ... ', 24), p.text "
                   "FROM passages_fts JOIN passages p ON p.id = passages_fts.rowid "
                   "WHERE passages_fts MATCH ? ORDER BY bm25(passages_fts) LIMIT ?");
   std::vector<PaperHit> out;
@@ -33,6 +33,7 @@ std::vector<PaperHit> KnowledgeGraph::search_papers(std::string_view query, std:
       h.document = doc;
       h.score = -st.col_double(1);
       h.snippet = st.col_text(2);
+      h.passage = st.col_text(3);
       out.push_back(std::move(h));
     }
   } catch (const Error &e) {

@@ -201,6 +201,7 @@ int main(void) {
   FIELD(grappi_ask_options, intents);
   FIELD(grappi_ask_options, model_intent);
   FIELD(grappi_ask_options, intent_candidates);
+  FIELD(grappi_ask_options, papers);
   end();
 
   BEGIN(grappi_reader_options);

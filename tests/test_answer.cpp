@@ -242,6 +242,88 @@ TEST_CASE("ask cancelled by the caller sends nothing and keeps the context") {
   CHECK(r.usage.model_calls == 0);
 }
 
+TEST_CASE("ask reads the stored papers: passages naming the context's entities cited as P labels and checked") {
+  TauKb kb;
+  // Four abstracts: two name MAPT and a kinase of the context, one names MAPT alone (nothing a
+  // paper could add about an answer), one names nothing of the context.
+  write_file(kb.dir.file("papers.jsonl"),
+             "{\"pmid\": \"9001\", \"year\": 2001, \"title\": \"Tau kinases\", \"text\": \"Neurons were studied. GSK3B "
+             "phosphorylates MAPT at Ser396 in neurons. Nothing else.\"}\n"
+             "{\"pmid\": \"9002\", \"year\": 2002, \"title\": \"CDK5 and tau\", \"text\": \"CDK5 phosphorylates MAPT in "
+             "the brain.\"}\n"
+             "{\"pmid\": \"9003\", \"title\": \"Tau alone\", \"text\": \"MAPT stabilises microtubules.\"}\n"
+             "{\"pmid\": \"9004\", \"title\": \"Glucose\", \"text\": \"Hormones lower blood glucose.\"}\n");
+  kb.kg->import({{kb.dir.file("papers.jsonl"), "corpus"}});
+  REQUIRE(kb.kg->paper_count() == 4);
+  const std::string question = "Which kinases phosphorylate MAPT?";
+
+  // The offline model quotes each paper's sentence naming a kinase, citing the paper.
+  grappi::ExtractiveModel offline;
+  AskOptions o = ask_options();
+  const AskResult r = grappi::ask(*kb.kg, offline, question, o);
+  REQUIRE(r.context.papers.size() == 2);
+  std::set<std::string> keys;
+  for (const auto &p : r.context.papers) {
+    keys.insert(p.pmid);
+    CHECK(std::find(p.nodes.begin(), p.nodes.end(), kb.id["MAPT"]) != p.nodes.end());
+  }
+  CHECK(keys == std::set<std::string>{"9001", "9002"});
+  CHECK(r.context.text.find("Papers:\nP0 PMID:") != std::string::npos);
+  const auto &p9001 = r.context.papers[r.context.papers[0].pmid == "9001" ? 0 : 1];
+  CHECK(p9001.year == 2001);
+  CHECK(p9001.title == "Tau kinases");
+  CHECK(p9001.excerpt == "GSK3B phosphorylates MAPT at Ser396 in neurons.");  // (only the sentences naming entities)
+  std::size_t quotes = 0;
+  for (const auto &s : r.sentences)
+    if (s.text.find(" reports: \"") != std::string::npos) {
+      ++quotes;
+      CHECK(s.status == "extractive");
+      REQUIRE(s.citations.size() == 1);
+      CHECK(s.citations[0].kind == "paper");
+      CHECK(s.citations[0].status == "supported");
+    }
+  CHECK(quotes == 2);
+  const json j = grappi::to_json(r);
+  CHECK(j["context"]["papers"].size() == 2);
+  CHECK(j["context"]["papers"][0]["label"] == "P0");
+
+  // A model's citations of papers are checked: the paper must name an entity the sentence names.
+  grappi::CallbackModel model("papers", [&](const grappi::ChatRequest &q) {
+    const json &t = q.task;
+    REQUIRE(t["papers"].size() == 2);
+    const std::string gsk = t["papers"][0]["pmid"] == "9001" ? "P0" : "P1";
+    const std::string cdk = gsk == "P0" ? "P1" : "P0";
+    return sentences_reply(json::array({
+        {{"text", "GSK3B phosphorylates MAPT [" + gsk + "]."}},  // supported
+        {{"text", "INS lowers glucose [" + cdk + "]."}},          // wrong_entities: that paper names neither
+        {{"text", "CDK5 phosphorylates MAPT [PMID:9002]."}},      // supported: a context paper's id, checked as it
+        {{"text", "MAPT stabilises microtubules [PMID:9003]."}},  // not_in_context: a stored paper the context left out
+        {{"text", "MAPT is phosphorylated [P7]."}}}));            // unknown_id: no such paper
+  });
+  o.repair = false;
+  const AskResult m = grappi::ask(*kb.kg, model, question, o);
+  REQUIRE(m.sentences.size() == 5);
+  CHECK(m.sentences[0].status == "supported");
+  CHECK(m.sentences[0].citations[0].kind == "paper");
+  CHECK(m.sentences[0].citations[0].target == "PMID:9001");
+  CHECK(m.sentences[1].status == "wrong_entities");
+  CHECK(m.sentences[2].status == "supported");
+  CHECK(m.sentences[2].citations[0].kind == "pmid");
+  CHECK(m.sentences[3].status == "not_in_context");
+  CHECK(m.sentences[4].status == "unknown_id");
+
+  // None asked for; none that the budget cannot hold.
+  o.papers = 0;
+  const AskResult none = grappi::ask(*kb.kg, offline, question, o);
+  CHECK(none.context.papers.empty());
+  CHECK(none.context.text.find("Papers:") == std::string::npos);
+  o.papers = 3;
+  o.max_context_tokens = r.context.tokens - 10;  // (the graph fits, the second paper does not)
+  const AskResult tight = grappi::ask(*kb.kg, offline, question, o);
+  CHECK(tight.context.papers.size() == 1);
+  CHECK(tight.context.tokens <= o.max_context_tokens);
+}
+
 TEST_CASE("ask refuses bad input clearly") {
   TauKb kb;
   grappi::ExtractiveModel model;

@@ -151,6 +151,7 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK((ao.intents != 0) == aopts.intents);
   CHECK((ao.model_intent != 0) == aopts.model_intent);
   CHECK(ao.intent_candidates == aopts.intent_candidates);
+  CHECK(ao.papers == aopts.papers);
 
   const grappi_reader_options rdo = GRAPPI_READER_OPTIONS_INIT;
   const grappi::ReaderTrainOptions ropts;

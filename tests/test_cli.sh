@@ -839,6 +839,21 @@ j = json.load(open(sys.argv[1]))
 assert j["context"]["format"] == "csv" and j["context"]["trimmed_nodes"] > 0, j["context"]
 PY
 "$GRAPPI" ask --db "$H" "Which kinases phosphorylate MAPT?" --dry-run | grep -q "^dry run: at most 0 model call" || fail "dry run"
+# Stored papers in the context: a copy of the database with two abstracts, cited as P0, P1.
+cp "$H" "$T/hp.db"
+printf '%s\n' '{"pmid": "9001", "year": 2001, "title": "Tau kinases", "text": "GSK3B phosphorylates MAPT at Ser396."}' \
+  '{"pmid": "9002", "title": "Hormones", "text": "Insulin lowers blood glucose."}' > "$T/papers.jsonl"
+"$GRAPPI" import --db "$T/hp.db" --corpus "$T/papers.jsonl" > /dev/null || fail "import --corpus into the human copy"
+"$GRAPPI" ask --db "$T/hp.db" "Which kinases phosphorylate MAPT?" --json "$T/ap.json" > "$T/ap.txt" || fail "ask with papers"
+grep -q 'PMID:9001 reports: "GSK3B phosphorylates MAPT at Ser396." \[P0\]' "$T/ap.txt" || fail "the quote: $(cat "$T/ap.txt")"
+"$GRAPPI" ask --db "$T/hp.db" "Which kinases phosphorylate MAPT?" --papers 0 --json "$T/ap0.json" > /dev/null
+python3 - "$T/ap.json" "$T/ap0.json" <<'PY'
+import json, sys
+j, none = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert [p["pmid"] for p in j["context"]["papers"]] == ["9001"], j["context"]["papers"]
+assert any(c["kind"] == "paper" and c["status"] == "supported" for s in j["sentences"] for c in s["citations"]), j["sentences"]
+assert none["context"]["papers"] == [], none["context"]
+PY
 rc=$(status_of "$GRAPPI" ask --db "$H")
 [ "$rc" -eq 2 ] || fail "ask without a question exited $rc"
 rc=$(status_of "$GRAPPI" ask --db "$H" "tau?" --relation-weight string.combined)

@@ -75,6 +75,13 @@ struct AskOptions {
   /// Rough token budget of the context (characters / 4); the lowest-prize nodes and their edges
   /// are left out until it fits (0: none).
   std::size_t max_context_tokens = 4000;
+  /// Passages of the papers the database holds (`grappi import --corpus`, `cooc build`,
+  /// `extract`) added to the context as P0, P1, ...: found by full-text search for the
+  /// question's entities and the context's other entities, each one naming at least one entity
+  /// of the context the question does not name, written as its sentences that name context
+  /// entities (0: none; nothing is added when the database holds no papers). Within the token
+  /// budget: a paper that does not fit is left out.
+  std::size_t papers = 3;
   std::size_t top = 10;  ///< answer entities returned
   /// Leave the entities the question names out of the answer entities ("which kinases
   /// phosphorylate tau": tau is not an answer).
@@ -99,6 +106,16 @@ struct AskOptions {
   std::shared_ptr<const GatReader> gat;
 };
 
+/// A stored paper's passage in the context (label P\<i\> is AnswerContext::papers[i]).
+struct AnswerPaper {
+  std::string key;      ///< the paper's key in the database: its PubMed id, else the source's document id
+  std::string pmid;     ///< its PubMed id (may be empty)
+  int year = 0;         ///< its publication year (0: unknown)
+  std::string title;    ///< its title (may be empty)
+  std::string excerpt;  ///< the passage's sentences that name context entities, as written into the context
+  std::vector<int64_t> nodes;  ///< the context's nodes the excerpt names
+};
+
 /// The subgraph as the model read it.
 struct AnswerContext {
   std::string format;             ///< "evidence" or "csv"
@@ -108,17 +125,20 @@ struct AnswerContext {
   std::size_t tokens = 0;         ///< its rough token count
   std::size_t trimmed_nodes = 0;  ///< nodes of the subgraph left out by the budget (lowest prize first)
   std::size_t trimmed_edges = 0;  ///< edges left out with them
+  std::vector<AnswerPaper> papers;  ///< paper P\<i\> is papers[i] (AskOptions::papers)
 };
 
 /// One citation of a sentence, checked.
 struct AnswerCitation {
-  std::string id;      ///< as written: "N3", "E2", "PMID:12345", "EBI-1234", a name or external id
-  std::string kind;    ///< "node", "edge", "pmid", "interaction" or "unknown"
-  /// "supported" (in the context; an edge touching an entity the sentence names),
-  /// "not_in_context" (a real id the context did not hold), "wrong_entities" (a context edge
-  /// that touches none of the entities the sentence names), "unknown_id" (resolves to nothing).
+  std::string id;      ///< as written: "N3", "E2", "P0", "PMID:12345", "EBI-1234", a name or external id
+  std::string kind;    ///< "node", "edge", "paper", "pmid", "interaction" or "unknown"
+  /// "supported" (in the context; an edge touching an entity the sentence names, a paper whose
+  /// excerpt names one), "not_in_context" (a real id the context did not hold), "wrong_entities"
+  /// (a context edge or paper that names none of the entities the sentence names),
+  /// "unknown_id" (resolves to nothing). A PubMed id of a context paper is checked as the paper.
   std::string status;
-  std::string target;  ///< what it resolved to (a node's name, "A -- B (relation)"); empty when nothing
+  /// What it resolved to (a node's name, "A -- B (relation)", a paper's "PMID:…"); empty when nothing.
+  std::string target;
   int64_t node = 0;    ///< the node a node citation resolved to (0: none)
   int64_t edge = 0;    ///< the edge an edge citation resolved to (0: none)
 };

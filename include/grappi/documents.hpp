@@ -91,6 +91,7 @@ struct PaperHit {
   std::string title;     ///< its title (the first title passage; may be empty)
   /// The best-matching passage's words around the match, the matched words in [brackets].
   std::string snippet;
+  std::string passage;   ///< the best-matching passage's whole text
   double score = 0;      ///< relevance (FTS5's BM25, negated: higher is better)
 };
 

@@ -875,7 +875,7 @@ GRAPPI_API grappi_status grappi_graph_search_papers_json(grappi_graph *g, const 
 /* ---- grounded answers -------------------------------------------------------------------- */
 
 /** The current version of ::grappi_ask_options (the library accepts 1 to this). */
-#define GRAPPI_ASK_OPTIONS_VERSION 3
+#define GRAPPI_ASK_OPTIONS_VERSION 4
 /** Options of grappi_graph_ask_json() and grappi_graph_eval_qa_json() (the subgraph's options are
  *  a ::grappi_retrieve_options beside it). */
 typedef struct grappi_ask_options {
@@ -908,11 +908,14 @@ typedef struct grappi_ask_options {
   int32_t model_intent;          /**< default 1: ask the model (not the offline one) for the intent when the rules leave a
                                       question that names entities open (the callback's task "kind" is then "ask.intent") */
   size_t intent_candidates;      /**< candidates an intent keeps in the subgraph, default 50 (at least 1) */
+  /* version 4 */
+  size_t papers;                 /**< passages of the database's stored papers in the context (P0, P1, ...; cited and
+                                      checked like nodes and edges), default 3 (0: none) */
 } grappi_ask_options;
 /** The defaults of ::grappi_ask_options, as an initializer. */
 #define GRAPPI_ASK_OPTIONS_INIT                                                                                        \
   {GRAPPI_ASK_OPTIONS_VERSION, "evidence", 4000, 10, 0, 1, NULL, NULL, NULL, 0, 0, 1, 0, "extractive",              \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, "prize", "gat", 1, 1, 50}
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, "prize", "gat", 1, 1, 50, 3}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_ASK_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_ask_options_init(grappi_ask_options *opts, uint32_t version);

@@ -120,6 +120,8 @@ void add_ask(CLI::App &app) {
       ->check(CLI::IsMember({"evidence", "csv"}));
   c->add_option("--max-context-tokens", a->o.max_context_tokens,
                 "Rough token budget of the context; the lowest-prize nodes go first (0: none)");
+  c->add_option("--papers", a->o.papers,
+                "Passages of the database's stored papers in the context, cited as P0, P1, ... (0: none)");
   c->add_option("--answers", a->o.top, "Answer entities returned");
   c->add_flag("--keep-question-entities", a->keep_question_entities, "Keep the entities the question names among the answers");
   c->add_flag("--no-repair", a->no_repair, "No turn asking the model to fix unsupported sentences");
@@ -244,6 +246,7 @@ void add_eval_qa(CLI::App &eval) {
   add_retrieval_flags(c, a->r, "--embedding-model");
   c->add_option("--context", a->o.ask.context, "The context: evidence or csv")->check(CLI::IsMember({"evidence", "csv"}));
   c->add_option("--max-context-tokens", a->o.ask.max_context_tokens, "Rough token budget of each context (0: none)");
+  c->add_option("--papers", a->o.ask.papers, "Passages of the database's stored papers in each context (0: none)");
   c->add_flag("--keep-question-entities", a->keep_question_entities, "Keep the entities a question names among its answers");
   c->add_flag("--no-repair", a->no_repair, "No turn asking the model to fix unsupported sentences");
   add_intent_flags(c, a->o.ask, a->no_intents, a->no_model_intent);

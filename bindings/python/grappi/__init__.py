@@ -175,7 +175,8 @@ class _AskOptions(ctypes.Structure):
                 ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p),
                 ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p),
                 ("concurrency", _size), ("reader", ctypes.c_char_p), ("reader_name", ctypes.c_char_p),
-                ("intents", ctypes.c_int32), ("model_intent", ctypes.c_int32), ("intent_candidates", _size)]
+                ("intents", ctypes.c_int32), ("model_intent", ctypes.c_int32), ("intent_candidates", _size),
+                ("papers", _size)]
 
 
 class _ReaderOptions(ctypes.Structure):
@@ -632,7 +633,8 @@ class Graph:
         return json.loads(_take_string(p))
 
     def _ask_options(self, mode, context, max_context_tokens, answers, repair, relations, llm, base_url, model,
-                     api_key_env, chat, use_cache, reader="prize", reader_name="gat", intents=True, model_intent=True):
+                     api_key_env, chat, use_cache, reader="prize", reader_name="gat", intents=True, model_intent=True,
+                     papers=3):
         r = _options("grappi_retrieve_options", _retrieve_init)
         r.mode = mode.encode()
         o = _options("grappi_ask_options", _ask_init)
@@ -640,6 +642,7 @@ class Graph:
         o.repair, o.use_cache = 1 if repair else 0, 1 if use_cache else 0
         o.reader, o.reader_name = reader.encode(), reader_name.encode()
         o.intents, o.model_intent = 1 if intents else 0, 1 if model_intent else 0
+        o.papers = papers
         o.relations = ",".join(relations).encode() if relations else None
         callback = _set_model(o, llm, base_url, model, api_key_env, chat)
         return r, o, callback
@@ -653,15 +656,16 @@ class Graph:
 
     def ask(self, question, mode="gretriever", context="evidence", max_context_tokens=4000, answers=10, repair=True,
             relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, use_cache=True,
-            reader="prize", reader_name="gat", html=None, intents=True, model_intent=True):
+            reader="prize", reader_name="gat", html=None, intents=True, model_intent=True, papers=3):
         """A grounded answer (a dict: question_entities, intent, answer_entities, sentences with
         their citations' status, ...). The callback's request "task" has "kind" "ask.answer" (or
         "ask.intent" when the rules leave a question naming entities open and model_intent is on).
         reader "gat": the stored graph reader reader_name ranks the answer entities. intents False:
-        every question is open (PCST). html: a file to write the self-contained HTML report to."""
+        every question is open (PCST). html: a file to write the self-contained HTML report to.
+        papers: passages of the database's stored papers in the context (P0, P1, ...; 0: none)."""
         r, o, callback = self._ask_options(mode, context, max_context_tokens, answers, repair, relations, llm, base_url,
                                            model, api_key_env, chat, use_cache, reader,
-                                           reader_name, intents, model_intent)  # noqa: F841 - kept alive for the call
+                                           reader_name, intents, model_intent, papers)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         if html is None:
             _check(_ask(self._handle(), question.encode(), ctypes.byref(r), ctypes.byref(o), ctypes.byref(p)))

@@ -276,7 +276,7 @@ pub struct grappi_hypothesis_options {
     pub fold_reorderings: i32,
 }
 
-pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 3;
+pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 4;
 #[repr(C)]
 pub struct grappi_ask_options {
     pub version: u32,
@@ -306,6 +306,7 @@ pub struct grappi_ask_options {
     pub intents: i32,
     pub model_intent: i32,
     pub intent_candidates: usize,
+    pub papers: usize,
 }
 
 pub const GRAPPI_READER_OPTIONS_VERSION: u32 = 2;
@@ -545,7 +546,7 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                         keep_question_entities, repair, relations, relation_weights, embedding_model,
                                         max_calls, max_tokens, use_cache, dry_run, llm, base_url, model, api_key_env, chat,
                                         user_data, concurrency, reader, reader_name, intents, model_intent,
-                                        intent_candidates),
+                                        intent_candidates, papers),
         "grappi_reader_options" => layout!(grappi_reader_options; version, name, scope, epochs, layers, hidden, heads,
                                            head_hidden, dropout, learning_rate, weight_decay, batch, patience,
                                            valid_share, seed, threads, max_nodes),

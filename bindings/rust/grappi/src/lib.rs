@@ -465,6 +465,8 @@ pub struct AskOptions {
     pub intents: bool,
     /// Ask the model (not the offline one) for the intent when the rules leave a question open.
     pub model_intent: bool,
+    /// Passages of the database's stored papers in the context, cited as P0, P1, ... (0: none).
+    pub papers: usize,
 }
 
 impl Default for AskOptions {
@@ -482,6 +484,7 @@ impl Default for AskOptions {
             reader_name: "gat".into(),
             intents: true,
             model_intent: true,
+            papers: 3,
         }
     }
 }
@@ -862,6 +865,7 @@ impl Graph {
         opts.repair = o.repair as i32;
         opts.intents = o.intents as i32;
         opts.model_intent = o.model_intent as i32;
+        opts.papers = o.papers;
         opts.llm = llm.as_ptr();
         if let Some(b) = base {
             opts.base_url = b.as_ptr();
