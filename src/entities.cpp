@@ -514,6 +514,12 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, int64_t o
         if (best > 0 && links[i] == best) top.insert(c[i].node);
       if (narrow(c, front[k], [&](const EntityCandidate &x) { return top.count(x.node) > 0; })) how[k] = "context";
     }
+    // A name stored as the mention is written ("Raf-1", "E2F-1") before names that only the
+    // tolerant key matches (RNASE3's "RAF1", UBE2L3's "E2-F1"): the same bytes, else the same
+    // letters in another case.
+    if (front[k] > 1 && (narrow(c, front[k], [&](const EntityCandidate &x) { return x.matched == m.text; }) ||
+                         narrow(c, front[k], [&](const EntityCandidate &x) { return detail::iequals(x.matched, m.text); })))
+      how[k] = "as_written";
     if (front[k] > 1 && narrow(c, front[k], [](const EntityCandidate &x) { return x.source == "name"; }))
       how[k] = "preferred_name";
     if (front[k] == 1) {

@@ -151,6 +151,48 @@ TEST_CASE("An ambiguous name is resolved by the organism and by edges to the oth
   CHECK(find(ms, "ELP3")->resolution == "organism");
 }
 
+// "Raf-1" is stored as written for RAF1; RNASE3's "RAF1" and UBE2L3's "E2-F1" match only through
+// the tolerant key (case, hyphens): the name as written wins (as in NCBI's gene table).
+TEST_CASE("An ambiguous name is resolved by the candidate whose stored name is the mention as written") {
+  TempDir dir;
+  KnowledgeGraph kg(dir.file("written.db"));
+  const auto protein = [&](const char *name, std::vector<const char *> aliases) {
+    grappi::NodeInput n;
+    n.external_id = std::string("9606.") + name;
+    n.name = name;
+    const int64_t id = kg.add_node(n);
+    for (const char *a : aliases) kg.add_alias(id, a, "mapping:alias_symbols");
+    return id;
+  };
+  const int64_t raf1 = protein("RAF1", {"Raf-1", "c-Raf"});
+  protein("RNASE3", {"RAF1", "ECP"});
+  const int64_t e2f1 = protein("E2F1", {"E2F-1", "RBP3"});
+  protein("UBE2L3", {"E2-F1", "UBCH7"});
+  const EntityTagger tagger(kg);
+  const auto ms = tagger.tag("Raf-1 and E2F-1 were studied; RAF-1 too.");
+  for (const char *written : {"Raf-1", "E2F-1"}) {
+    CAPTURE(written);
+    const EntityMention *m = find(ms, written);
+    REQUIRE(m);
+    CHECK(m->status == "resolved");
+    CHECK(m->resolution == "as_written");
+    CHECK(m->candidates.size() == 2);
+    REQUIRE(m->entity());
+    CHECK(m->entity()->node == (std::string(written) == "E2F-1" ? e2f1 : raf1));
+  }
+  // "RAF-1" is neither as written: RAF1's own name decides.
+  REQUIRE(find(ms, "RAF-1"));
+  CHECK(find(ms, "RAF-1")->resolution == "preferred_name");
+  CHECK(find(ms, "RAF-1")->entity()->node == raf1);
+  // Two genes that both store "CDC2" as written: nothing decides.
+  protein("CDK1", {"CDC2"});
+  protein("POLD1", {"CDC2"});
+  const EntityTagger again(kg);
+  const auto both = again.tag("CDC2 was studied.");
+  REQUIRE(find(both, "CDC2"));
+  CHECK(find(both, "CDC2")->status == "ambiguous");
+}
+
 // A paper's organism: its species annotations, else the taxon asked for, else the database's
 // dominant organism (human: 19,699 proteins beside yeast's 6,600). A name only another
 // organism's proteins have is not grounded in it, and says why.

@@ -60,7 +60,9 @@ struct EntityMention {
   /// passage's organism, where it comes from, and the candidates' organisms).
   std::string reason;
   /// How an ambiguity was resolved: "organism", "context" (edges to the passage's other
-  /// entities), "preferred_name"; empty otherwise.
+  /// entities), "as_written" (one candidate's stored name is the mention as written, or is in
+  /// another case; the others matched only through the tolerant key: "Raf-1" is RAF1, not
+  /// RNASE3's "RAF1"), "preferred_name"; empty otherwise.
   std::string resolution;
   std::optional<std::size_t> chosen;  ///< index of the chosen candidate
   /// The chosen candidate, if any.

@@ -32,7 +32,8 @@ struct QuestionEntity {
   /// database id).
   std::string status;
   /// How an ambiguous name was resolved: "organism" (the question's organism, else the database's dominant one),
-  /// "context" (edges to the question's other entities), "preferred_name"; empty otherwise.
+  /// "context" (edges to the question's other entities), "as_written" (the stored name as the question writes it,
+  /// not only through the tolerant key), "preferred_name"; empty otherwise.
   std::string resolution;
   std::vector<std::string> alternatives;  ///< ambiguous: the other candidates' external ids
 };
