@@ -1,4 +1,4 @@
-// The README's C++ quick start (compiled in CI so that it cannot drift).
+// The C++ quick start of docs/embedding.md (compiled in CI so that it cannot drift).
 // Usage: example_quickstart DB_FILE STRING_INFO_FILE STRING_LINKS_FILE [PROTEIN]
 #include <grappi/grappi.hpp>
 #include <iostream>

@@ -143,6 +143,224 @@ void neighbour_orders(const KnowledgeGraph &kg, const std::vector<QuestionEntity
   std::shuffle(random.begin(), random.end(), rng);
 }
 
+// What evaluate_qa sums over the questions.
+struct QaTally {
+  double hits = 0, correct = 0, r1 = 0, rl = 0, prior_correct = 0, gold_share = 0;
+  std::size_t supported = 0, uncited = 0, extractive = 0, sentences = 0, retrieved_any = 0;
+  RankSums all, random_all, score_all;
+  std::map<std::string, RankSums> per_answers, per_random, per_score;
+  std::map<std::string, std::pair<std::size_t, double>> per_retrieved;  // intent -> (questions with gold retrieved, gold share sum)
+};
+
+// A question asked (its options as choices), the row's status, entities, intent and sentences;
+// an error is the row's, counted, with the entities and intent the question still has.
+AskResult ask_for_row(KnowledgeGraph &kg, LanguageModel &model, const QaQuestion &q, const AskOptions &ao, QaEvalRow &row,
+                      QaEvalResult &res) {
+  AskResult a;
+  try {
+    if (q.kind == "choice") {
+      AskOptions with_options = ao;
+      with_options.choices = q.options;
+      a = ask(kg, model, asked_text(q), with_options);
+    } else {
+      a = ask(kg, model, asked_text(q), ao);
+    }
+    row.status = a.status;
+    row.error = a.error;
+  } catch (const Error &e) {
+    row.status = "error";
+    row.error = e.what();
+    ++res.errors;
+    try {  // (the entities and intent still say what went wrong)
+      a.analysis = ao.analyzer->analyze(asked_text(q));
+      a.question_entities = a.analysis.entities;
+    } catch (const Error &) {
+    }
+  }
+  row.answer_entities = a.answer_entities;
+  row.usage = a.usage;
+  row.question_entities = a.question_entities;
+  row.intent = a.analysis.intent;
+  row.intent_source = a.analysis.source;
+  res.questions_with_entities += !row.question_entities.empty();
+  if (!q.intent.empty()) {
+    ++res.intents_expected;
+    res.intents_recognised += detail::iequals(q.intent, row.intent);
+  }
+  for (const std::string &name : q.entities) {
+    ++row.entities_expected;
+    const std::set<int64_t> nodes = detail::nodes_named(kg, name);
+    row.entities_linked += std::any_of(row.question_entities.begin(), row.question_entities.end(),
+                                       [&](const QuestionEntity &e) { return nodes.count(e.node) > 0; });
+  }
+  res.entities_expected += row.entities_expected;
+  res.entities_linked += row.entities_linked;
+  for (const AnswerSentence &s : a.sentences) {
+    row.answer += (row.answer.empty() ? "" : " ") + s.text;
+    ++row.sentences;
+    row.supported += s.status == "supported";
+    row.uncited += s.status == "uncited";
+    row.extractive += s.status == "extractive";
+  }
+  return a;
+}
+
+// An entities question: the gold answers' ranks among the answer entities and among the
+// neighbour baselines (random, by edge score), whether the subgraph held them; `said` is the
+// answer's text with its entities' names.
+void rank_gold(const KnowledgeGraph &kg, const QaQuestion &q, const AskResult &a, uint64_t seed, std::size_t k,
+               const std::string &said, QaEvalRow &row, QaTally &t) {
+  const std::set<int64_t> subgraph(a.retrieval.subgraph.nodes.begin(), a.retrieval.subgraph.nodes.end());
+  std::vector<int64_t> by_score, random;
+  neighbour_orders(kg, row.question_entities, seed, by_score, random);
+  std::vector<std::size_t> random_ranks, score_ranks;
+  std::size_t first = 0;
+  for (const std::string &g : q.answers) {
+    const std::set<int64_t> nodes = detail::nodes_named(kg, g);
+    row.gold_resolved += !nodes.empty();
+    row.gold_retrieved += std::any_of(nodes.begin(), nodes.end(), [&](int64_t n) { return subgraph.count(n) > 0; });
+    const std::size_t rank = rank_among(row.answer_entities, nodes);
+    row.gold_ranks.push_back(rank);
+    if (rank && (!first || rank < first)) first = rank;
+    random_ranks.push_back(rank_in(random, nodes));
+    score_ranks.push_back(rank_in(by_score, nodes));
+  }
+  row.reciprocal_rank = first ? 1.0 / double(first) : 0.0;
+  const auto rr_of = [](const std::vector<std::size_t> &ranks) {
+    std::size_t f = 0;
+    for (std::size_t r : ranks)
+      if (r && (!f || r < f)) f = r;
+    return f ? 1.0 / double(f) : 0.0;
+  };
+  row.baseline_random_rr = rr_of(random_ranks);
+  row.baseline_score_rr = rr_of(score_ranks);
+  t.all.add(row.gold_ranks, q.answers.size(), k);
+  t.random_all.add(random_ranks, q.answers.size(), k);
+  t.score_all.add(score_ranks, q.answers.size(), k);
+  t.per_answers[row.intent].add(row.gold_ranks, q.answers.size(), k);
+  t.per_random[row.intent].add(random_ranks, q.answers.size(), k);
+  t.per_score[row.intent].add(score_ranks, q.answers.size(), k);
+  const double share = q.answers.empty() ? 0.0 : double(row.gold_retrieved) / double(q.answers.size());
+  t.retrieved_any += row.gold_retrieved > 0;
+  t.gold_share += share;
+  auto &pr = t.per_retrieved[row.intent];
+  pr.first += row.gold_retrieved > 0;
+  pr.second += share;
+  row.hit = std::any_of(q.answers.begin(), q.answers.end(), [&](const std::string &g) {
+    const std::string n = normalised(g);
+    return !n.empty() && normalised(said).find(n) != std::string::npos;
+  });
+}
+
+// The prior of a choice or true/false question: the option (or label) most often right in the
+// other questions (`answer_count`: how often each is right over the whole set); ties go to the
+// option listed first.
+std::string prior_label(const QaQuestion &q, const std::map<std::string, std::size_t> &answer_count) {
+  std::string prior;
+  std::size_t prior_count = 0;
+  const std::string own = q.answers.empty() ? std::string() : detail::lower_copy(q.answers[0]);
+  const std::vector<std::string> labels = q.kind == "choice" ? q.options : std::vector<std::string>{"true", "false"};
+  for (const std::string &opt : labels) {
+    const auto it = answer_count.find(detail::lower_copy(opt));
+    const std::size_t c = (it == answer_count.end() ? 0 : it->second) - (detail::lower_copy(opt) == own ? 1 : 0);
+    if (prior.empty() || c > prior_count) prior = opt, prior_count = c;
+  }
+  return prior;
+}
+
+// A choice question's answer: the option the answer ranks first among its entities, else the
+// one it names first, else the option whose node is most similar to the question.
+void choose_option(const KnowledgeGraph &kg, const QaQuestion &q, const AskOptions &ao, const std::string &said,
+                   QaEvalRow &row) {
+  std::size_t best_rank = 0, best_at = std::string::npos;
+  for (const std::string &opt : q.options) {
+    const std::size_t rank = rank_among(row.answer_entities, detail::nodes_named(kg, opt));
+    if (rank && (!best_rank || rank < best_rank)) best_rank = rank, row.choice = opt;
+  }
+  if (row.choice.empty())
+    for (const std::string &opt : q.options) {
+      const std::size_t at = normalised(row.answer).find(normalised(opt));
+      if (at != std::string::npos && at < best_at) best_at = at, row.choice = opt;
+    }
+  if (row.choice.empty() && row.status != "error") {
+    try {
+      const std::vector<float> qv = kg.query_vector(asked_text(q), ao.embedding_model);
+      const auto vectors = kg.vectors(ao.embedding_model);
+      double best = -2;
+      for (const std::string &opt : q.options)
+        for (int64_t n : detail::nodes_named(kg, opt))
+          if (const float *v = vectors->vector(n)) {
+            const double c = cosine(qv.data(), v, vectors->dim());
+            if (c > best) best = c, row.choice = opt;
+          }
+    } catch (const Error &) {
+    }
+  }
+  row.correct = !row.choice.empty() && detail::iequals(row.choice, q.answers[0]);
+  row.hit = says(said, q.answers[0]);
+}
+
+// A true/false statement's verdict: a model's opens its answer; the offline rule: true when two
+// entities the statement names are joined by an edge of the knowledge base, turned round by a
+// "not" (fewer than two entities: undecided).
+void judge_statement(const KnowledgeGraph &kg, const QaQuestion &q, const AskResult &a, QaEvalRow &row) {
+  const std::string opening = normalised(row.answer).substr(0, 6);
+  if (!a.offline && (opening.rfind("true", 0) == 0 || opening.rfind("yes", 0) == 0)) row.choice = "true";
+  else if (!a.offline && (opening.rfind("false", 0) == 0 || opening.rfind("no ", 0) == 0)) row.choice = "false";
+  else if (row.status != "error" && a.question_entities.size() >= 2) {
+    bool joined = false;
+    for (std::size_t i = 0; i < a.question_entities.size() && !joined; ++i)
+      for (std::size_t j = i + 1; j < a.question_entities.size() && !joined; ++j)
+        joined = !kg.edges_between(a.question_entities[i].node, a.question_entities[j].node).empty();
+    row.choice = joined != says(q.question, "not") ? "true" : "false";
+  }
+  row.correct = row.choice == q.answers[0];
+  row.hit = row.correct;
+}
+
+// The set's figures from the tally.
+void summarise_qa(const QaTally &t, std::size_t questions, QaEvalResult &res) {
+  const QaRankFigures f = t.all.figures();
+  res.mrr = f.mrr, res.hits_at_1 = f.hits_at_1, res.hits_at_5 = f.hits_at_5, res.hits_at_10 = f.hits_at_10;
+  res.recall_at_k = f.recall_at_k;
+  res.baseline_random = t.random_all.figures();
+  res.baseline_by_score = t.score_all.figures();
+  if (res.entity_questions) {
+    res.retrieval_recall = double(t.retrieved_any) / double(res.entity_questions);
+    res.gold_in_subgraph = t.gold_share / double(res.entity_questions);
+  }
+  for (const std::string &intent : question_intents()) {
+    const auto it = t.per_answers.find(intent);
+    if (it == t.per_answers.end()) continue;
+    QaIntentFigures x;
+    x.intent = intent;
+    x.answers = it->second.figures();
+    x.random = t.per_random.at(intent).figures();
+    x.by_score = t.per_score.at(intent).figures();
+    const auto &pr = t.per_retrieved.at(intent);
+    x.retrieval_recall = double(pr.first) / double(it->second.n);
+    x.gold_in_subgraph = pr.second / double(it->second.n);
+    res.by_intent.push_back(std::move(x));
+  }
+  if (questions) res.hit = t.hits / double(questions);
+  if (res.choice_questions) {
+    res.accuracy = t.correct / double(res.choice_questions);
+    res.baseline_prior_accuracy = t.prior_correct / double(res.choice_questions);
+  }
+  if (res.reference_questions) {
+    res.rouge_1 = t.r1 / double(res.reference_questions);
+    res.rouge_l = t.rl / double(res.reference_questions);
+  }
+  res.extractive_sentences = t.extractive;
+  res.model_sentences = t.sentences - t.extractive;
+  if (res.model_sentences) {
+    const double n = double(res.model_sentences);
+    res.supported_share = double(t.supported) / n;
+    res.uncited_share = double(t.uncited) / n;
+    res.unsupported_share = double(res.model_sentences - t.supported - t.uncited) / n;
+  }
+}
+
 }  // namespace
 
 QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::vector<QaQuestion> &questions,
@@ -156,12 +374,7 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
   if (ao.reader == "gat" && !ao.gat) ao.gat = std::make_shared<const GatReader>(GatReader::load(kg, ao.reader_name));
   if (!ao.analyzer) ao.analyzer = std::make_shared<const QuestionAnalyzer>(kg);
   res.reader = ao.reader;
-  double hits = 0, correct = 0, r1 = 0, rl = 0, prior_correct = 0;
-  std::size_t supported = 0, uncited = 0, extractive = 0, sentences = 0, retrieved_any = 0;
-  double gold_share = 0;
-  RankSums all, random_all, score_all;
-  std::map<std::string, RankSums> per_answers, per_random, per_score;
-  std::map<std::string, std::pair<std::size_t, double>> per_retrieved;  // intent -> (questions with gold retrieved, gold share sum)
+  QaTally t;
   // The option-frequency prior and the majority label: how often each option or label is the
   // right answer over the whole set (each question's own answer taken out when it is used).
   std::map<std::string, std::size_t> answer_count;
@@ -171,213 +384,36 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
     const QaQuestion &q = questions[qi];
     QaEvalRow row;
     row.question = q;
-    AskResult a;
-    try {
-      if (q.kind == "choice") {
-        AskOptions with_options = ao;
-        with_options.choices = q.options;
-        a = ask(kg, model, asked_text(q), with_options);
-      } else {
-        a = ask(kg, model, asked_text(q), ao);
-      }
-      row.status = a.status;
-      row.error = a.error;
-    } catch (const Error &e) {
-      row.status = "error";
-      row.error = e.what();
-      ++res.errors;
-      try {  // (the entities and intent still say what went wrong)
-        a.analysis = ao.analyzer->analyze(asked_text(q));
-        a.question_entities = a.analysis.entities;
-      } catch (const Error &) {
-      }
-    }
-    row.answer_entities = a.answer_entities;
-    row.usage = a.usage;
-    row.question_entities = a.question_entities;
-    row.intent = a.analysis.intent;
-    row.intent_source = a.analysis.source;
-    res.questions_with_entities += !row.question_entities.empty();
-    if (!q.intent.empty()) {
-      ++res.intents_expected;
-      res.intents_recognised += detail::iequals(q.intent, row.intent);
-    }
-    for (const std::string &name : q.entities) {
-      ++row.entities_expected;
-      const std::set<int64_t> nodes = nodes_named(kg, name);
-      row.entities_linked += std::any_of(row.question_entities.begin(), row.question_entities.end(),
-                                         [&](const QuestionEntity &e) { return nodes.count(e.node) > 0; });
-    }
-    res.entities_expected += row.entities_expected;
-    res.entities_linked += row.entities_linked;
-    for (const AnswerSentence &s : a.sentences) {
-      row.answer += (row.answer.empty() ? "" : " ") + s.text;
-      ++row.sentences;
-      row.supported += s.status == "supported";
-      row.uncited += s.status == "uncited";
-      row.extractive += s.status == "extractive";
-    }
+    const AskResult a = ask_for_row(kg, model, q, ao, row, res);
     std::string said = row.answer;  // (the entities' names count as said: the offline answer is them)
     for (const AnswerEntity &e : row.answer_entities) said += " " + e.name;
     if (q.kind == "entities") {
       ++res.entity_questions;
-      const std::set<int64_t> subgraph(a.retrieval.subgraph.nodes.begin(), a.retrieval.subgraph.nodes.end());
-      std::vector<int64_t> by_score, random;
-      neighbour_orders(kg, row.question_entities, o.seed + qi, by_score, random);
-      std::vector<std::size_t> random_ranks, score_ranks;
-      std::size_t first = 0;
-      for (const std::string &g : q.answers) {
-        const std::set<int64_t> nodes = nodes_named(kg, g);
-        row.gold_resolved += !nodes.empty();
-        row.gold_retrieved += std::any_of(nodes.begin(), nodes.end(), [&](int64_t n) { return subgraph.count(n) > 0; });
-        const std::size_t rank = rank_among(row.answer_entities, nodes);
-        row.gold_ranks.push_back(rank);
-        if (rank && (!first || rank < first)) first = rank;
-        random_ranks.push_back(rank_in(random, nodes));
-        score_ranks.push_back(rank_in(by_score, nodes));
-      }
-      row.reciprocal_rank = first ? 1.0 / double(first) : 0.0;
-      const auto rr_of = [](const std::vector<std::size_t> &ranks) {
-        std::size_t f = 0;
-        for (std::size_t r : ranks)
-          if (r && (!f || r < f)) f = r;
-        return f ? 1.0 / double(f) : 0.0;
-      };
-      row.baseline_random_rr = rr_of(random_ranks);
-      row.baseline_score_rr = rr_of(score_ranks);
-      all.add(row.gold_ranks, q.answers.size(), o.k);
-      random_all.add(random_ranks, q.answers.size(), o.k);
-      score_all.add(score_ranks, q.answers.size(), o.k);
-      per_answers[row.intent].add(row.gold_ranks, q.answers.size(), o.k);
-      per_random[row.intent].add(random_ranks, q.answers.size(), o.k);
-      per_score[row.intent].add(score_ranks, q.answers.size(), o.k);
-      const double share = q.answers.empty() ? 0.0 : double(row.gold_retrieved) / double(q.answers.size());
-      retrieved_any += row.gold_retrieved > 0;
-      gold_share += share;
-      auto &pr = per_retrieved[row.intent];
-      pr.first += row.gold_retrieved > 0;
-      pr.second += share;
-      row.hit = std::any_of(q.answers.begin(), q.answers.end(), [&](const std::string &g) {
-        const std::string n = normalised(g);
-        return !n.empty() && normalised(said).find(n) != std::string::npos;
-      });
+      rank_gold(kg, q, a, o.seed + qi, o.k, said, row, t);
     } else {
       ++res.choice_questions;
-      // The prior: the option (or label) most often right in the other questions; ties go to
-      // the option listed first.
-      std::string prior;
-      std::size_t prior_count = 0;
-      const std::string own = q.answers.empty() ? std::string() : detail::lower_copy(q.answers[0]);
-      const std::vector<std::string> labels =
-          q.kind == "choice" ? q.options : std::vector<std::string>{"true", "false"};
-      for (const std::string &opt : labels) {
-        const auto it = answer_count.find(detail::lower_copy(opt));
-        const std::size_t c = (it == answer_count.end() ? 0 : it->second) - (detail::lower_copy(opt) == own ? 1 : 0);
-        if (prior.empty() || c > prior_count) prior = opt, prior_count = c;
-      }
-      prior_correct += !q.answers.empty() && detail::iequals(prior, q.answers[0]);
-      if (q.kind == "choice") {
-        // The option the answer ranks first among its entities, else the one it names first.
-        std::size_t best_rank = 0, best_at = std::string::npos;
-        for (const std::string &opt : q.options) {
-          const std::size_t rank = rank_among(row.answer_entities, nodes_named(kg, opt));
-          if (rank && (!best_rank || rank < best_rank)) best_rank = rank, row.choice = opt;
-        }
-        if (row.choice.empty())
-          for (const std::string &opt : q.options) {
-            const std::size_t at = normalised(row.answer).find(normalised(opt));
-            if (at != std::string::npos && at < best_at) best_at = at, row.choice = opt;
-          }
-        // Else the option whose node is most similar to the question.
-        if (row.choice.empty() && row.status != "error") {
-          try {
-            const std::vector<float> qv = kg.query_vector(asked_text(q), ao.embedding_model);
-            const auto vectors = kg.vectors(ao.embedding_model);
-            double best = -2;
-            for (const std::string &opt : q.options)
-              for (int64_t n : nodes_named(kg, opt))
-                if (const float *v = vectors->vector(n)) {
-                  const double c = cosine(qv.data(), v, vectors->dim());
-                  if (c > best) best = c, row.choice = opt;
-                }
-          } catch (const Error &) {
-          }
-        }
-        row.correct = !row.choice.empty() && detail::iequals(row.choice, q.answers[0]);
-        row.hit = says(said, q.answers[0]);
-      } else {
-        // A model's verdict opens its answer; the offline rule: true when two entities the
-        // statement names are joined by an edge of the knowledge base, turned round by a "not".
-        const std::string opening = normalised(row.answer).substr(0, 6);
-        if (!a.offline && (opening.rfind("true", 0) == 0 || opening.rfind("yes", 0) == 0)) row.choice = "true";
-        else if (!a.offline && (opening.rfind("false", 0) == 0 || opening.rfind("no ", 0) == 0)) row.choice = "false";
-        else if (row.status != "error" && a.question_entities.size() >= 2) {  // (fewer: undecided)
-          bool joined = false;
-          for (std::size_t i = 0; i < a.question_entities.size() && !joined; ++i)
-            for (std::size_t j = i + 1; j < a.question_entities.size() && !joined; ++j)
-              joined = !kg.edges_between(a.question_entities[i].node, a.question_entities[j].node).empty();
-          row.choice = joined != says(q.question, "not") ? "true" : "false";
-        }
-        row.correct = row.choice == q.answers[0];
-        row.hit = row.correct;
-      }
+      t.prior_correct += !q.answers.empty() && detail::iequals(prior_label(q, answer_count), q.answers[0]);
+      if (q.kind == "choice") choose_option(kg, q, ao, said, row);
+      else judge_statement(kg, q, a, row);
+      if (row.choice.empty()) ++res.undecided;
     }
-    if (q.kind != "entities" && row.choice.empty()) ++res.undecided;
-    correct += row.correct;
-    hits += row.hit;
+    t.correct += row.correct;
+    t.hits += row.hit;
     if (!q.reference.empty()) {
       ++res.reference_questions;
       row.rouge_1 = rouge_1_f1(row.answer, q.reference);
       row.rouge_l = rouge_l_f1(row.answer, q.reference);
-      r1 += row.rouge_1;
-      rl += row.rouge_l;
+      t.r1 += row.rouge_1;
+      t.rl += row.rouge_l;
     }
-    sentences += row.sentences;
-    supported += row.supported;
-    uncited += row.uncited;
-    extractive += row.extractive;
+    t.sentences += row.sentences;
+    t.supported += row.supported;
+    t.uncited += row.uncited;
+    t.extractive += row.extractive;
     detail::add_usage(res.usage, row.usage);
     res.rows.push_back(std::move(row));
   }
-  const QaRankFigures f = all.figures();
-  res.mrr = f.mrr, res.hits_at_1 = f.hits_at_1, res.hits_at_5 = f.hits_at_5, res.hits_at_10 = f.hits_at_10;
-  res.recall_at_k = f.recall_at_k;
-  res.baseline_random = random_all.figures();
-  res.baseline_by_score = score_all.figures();
-  if (res.entity_questions) {
-    res.retrieval_recall = double(retrieved_any) / double(res.entity_questions);
-    res.gold_in_subgraph = gold_share / double(res.entity_questions);
-  }
-  for (const std::string &intent : question_intents()) {
-    const auto it = per_answers.find(intent);
-    if (it == per_answers.end()) continue;
-    QaIntentFigures x;
-    x.intent = intent;
-    x.answers = it->second.figures();
-    x.random = per_random[intent].figures();
-    x.by_score = per_score[intent].figures();
-    const auto &pr = per_retrieved[intent];
-    x.retrieval_recall = double(pr.first) / double(it->second.n);
-    x.gold_in_subgraph = pr.second / double(it->second.n);
-    res.by_intent.push_back(std::move(x));
-  }
-  if (!questions.empty()) res.hit = hits / double(questions.size());
-  if (res.choice_questions) {
-    res.accuracy = correct / double(res.choice_questions);
-    res.baseline_prior_accuracy = prior_correct / double(res.choice_questions);
-  }
-  if (res.reference_questions) {
-    res.rouge_1 = r1 / double(res.reference_questions);
-    res.rouge_l = rl / double(res.reference_questions);
-  }
-  res.extractive_sentences = extractive;
-  res.model_sentences = sentences - extractive;
-  if (res.model_sentences) {
-    const double n = double(res.model_sentences);
-    res.supported_share = double(supported) / n;
-    res.uncited_share = double(uncited) / n;
-    res.unsupported_share = double(res.model_sentences - supported - uncited) / n;
-  }
+  summarise_qa(t, questions.size(), res);
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
 }

@@ -1,6 +1,6 @@
 // The rule-based extractor behind the offline model: within one sentence, two grounded
 // entities with no other entity between them and an interaction trigger word become a BEL
-// statement by the rule table below (README "Extraction"). It is not a language model and its
+// statement by the rule table below (docs/extract.md "Extraction"). It is not a language model and its
 // output says so (origin "rule:<name>").
 //
 //   rule               trigger stems (A before B)                 statement

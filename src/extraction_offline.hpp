@@ -1,6 +1,6 @@
 // Internal: the offline model's answer to the extraction agent's request (task kind
 // "extract.statements"): BEL statements from a small documented rule table (see
-// extraction_offline.cpp and the README "Extraction").
+// extraction_offline.cpp and the docs/extract.md "Extraction").
 #pragma once
 
 #include <string>

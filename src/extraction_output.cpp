@@ -145,7 +145,7 @@ json to_json(const ExtractionResult &r) {
   j["offline"] = r.offline;
   if (r.offline)
     j["note"] = "Rule-based extraction, not a language model: sentences with two grounded entities and a trigger word "
-                "became statements by grappi's rule table (README \"Extraction\").";
+                "became statements by grappi's rule table (docs/extract.md \"Extraction\").";
   j["model"] = r.model;
   j["template_version"] = r.template_version;
   j["dry_run"] = r.dry_run;

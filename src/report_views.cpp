@@ -1,5 +1,5 @@
 // Report views: each result reduced to what an HTML report draws and lists (html_report.hpp;
-// the format is in the README). Node ids are "n<node id>", edge ids "e<edge id>".
+// the format is in docs/web.md). Node ids are "n<node id>", edge ids "e<edge id>".
 #include <algorithm>
 #include <charconv>
 #include <cmath>

@@ -296,7 +296,7 @@ Path to_path(const GraphSnapshot &g, const Filter &f, bool weighted, const std::
 
 }  // namespace
 
-// The bounds of a search (README "Limits"): beyond them Yen's enumeration would run for hours.
+// The bounds of a search (docs/cli.md "Limits"): beyond them Yen's enumeration would run for hours.
 constexpr std::size_t kMaxPaths = 10000;
 constexpr std::size_t kMaxPathLength = 100;
 

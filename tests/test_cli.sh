@@ -407,7 +407,7 @@ grep -q "RED" "$T/esc.txt" && ! grep -q "$(printf '\033')" "$T/esc.txt" || fail 
 printf 'not a database, just text\n' > "$T/text.db"
 rc=$(status_of "$GRAPPI" info --db "$T/text.db")
 [ "$rc" -eq 1 ] || fail "a file that is not a database exited $rc"
-# Resource limits (README "Limits"): a window of depth 100 stops where nothing new is reached
+# Resource limits (docs/cli.md "Limits"): a window of depth 100 stops where nothing new is reached
 # (the same window as depth 40: its deepest node is at depth 8); a single line of 100 MB (a
 # gzip of 100 KB) is refused at 16 MiB naming its line, the database unchanged.
 "$GRAPPI" window --db "$Y" --protein CDC28 --k 5 --depth 100 --json > "$T/w100.json" || fail "a window of depth 100"

@@ -1,4 +1,4 @@
-/* The page of `grappi serve`: a form over the JSON endpoints (README, "grappi serve"), progress
+/* The page of `grappi serve`: a form over the JSON endpoints (docs/web.md, "grappi serve"), progress
  * while a job runs, cancel, the next window, and the result drawn by GrappiReport. */
 (function () {
   'use strict';

@@ -27,7 +27,7 @@ namespace grappi {
 
 class GatReader;
 
-/// Prompt templates of the answer ({{name}} fields; README "Questions").
+/// Prompt templates of the answer ({{name}} fields; docs/ask.md "Questions").
 struct GRAPPI_CXX_API AnswerTemplates {
   std::string version;  ///< "answer-1-<hash>" built in, "custom-<hash>" after load
   std::string system;   ///< the system message
@@ -341,7 +341,7 @@ struct QaEvalResult {
   std::string reader;           ///< how the answer entities were ranked ("prize", "gat")
 };
 
-/// Answers every question with ask() and scores the answers (README "Evaluating answers"):
+/// Answers every question with ask() and scores the answers (docs/ask.md "Evaluating answers"):
 /// Hits\@1/5/10, Recall\@K and MRR of the ranked answer entities against the gold answers (names,
 /// aliases or ids, resolved to nodes), G-Retriever's Hit, accuracy of multiple-choice and
 /// true/false questions, ROUGE against reference answers, the sentences' statuses. A question
@@ -354,7 +354,7 @@ GRAPPI_CXX_API nlohmann::json to_json(const QaEvalResult &result);
 /// One row as a JSON line (the question, its ranked answer_entities, its figures).
 GRAPPI_CXX_API nlohmann::json to_json(const QaEvalRow &row);
 
-/// The result as JSON (README "Questions": answer_entities, sentences, ...).
+/// The result as JSON (docs/ask.md "Questions": answer_entities, sentences, ...).
 GRAPPI_CXX_API nlohmann::json to_json(const AskResult &result);
 /// The result as a Markdown report.
 GRAPPI_CXX_API std::string to_markdown(const AskResult &result);

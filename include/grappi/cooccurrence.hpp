@@ -141,7 +141,7 @@ GRAPPI_CXX_API std::string cooccurrence_relation(const CoocOptions &options);
 /// remove_dataset; a graph built alike imports once.
 GRAPPI_CXX_API FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &graph, const std::string &path);
 
-/// The graph's figures and its strongest edges as JSON (README "Co-occurrence").
+/// The graph's figures and its strongest edges as JSON (docs/literature.md "Co-occurrence").
 GRAPPI_CXX_API nlohmann::json to_json(const CoocGraph &graph, std::size_t top_edges = 20);
 
 }  // namespace grappi

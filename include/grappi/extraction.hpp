@@ -27,7 +27,7 @@
 
 namespace grappi {
 
-/// Prompt templates of the extraction ({{name}} fields; README "Extraction"). The version is
+/// Prompt templates of the extraction ({{name}} fields; docs/extract.md "Extraction"). The version is
 /// part of every cache key.
 struct GRAPPI_CXX_API ExtractionTemplates {
   std::string version;  ///< "extract-1-<hash>" built in, "custom-<hash>" after load
@@ -157,7 +157,7 @@ class GRAPPI_CXX_API Extractor {
 GRAPPI_CXX_API ExtractionResult extract(KnowledgeGraph &kg, LanguageModel &model, const std::vector<Document> &documents,
                                         const ExtractionOptions &options = {});
 
-/// The result as JSON (README "Extraction"): per paragraph its text, entities and statements.
+/// The result as JSON (docs/extract.md "Extraction"): per paragraph its text, entities and statements.
 GRAPPI_CXX_API nlohmann::json to_json(const ExtractionResult &result);
 /// The valid statements (and the flagged ones when `flagged`) as a BEL script: one citation
 /// and evidence per occurrence, grappi's provenance as annotations (Paragraph, ExtractedBy,

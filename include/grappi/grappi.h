@@ -14,7 +14,8 @@
  *   `_INIT` macro; the library accepts every version from 1 up to the current one and reads only
  *   the fields that version has, so a program compiled against an older header keeps working.
  *   A NULL options pointer means the defaults.
- * - JSON results are documented in the README; their keys are only ever added to.
+ * - JSON results are documented in docs/ (a guide per job: docs/explore.md, docs/ask.md, ...); their keys
+ *   are only ever added to.
  */
 #ifndef GRAPPI_H
 #define GRAPPI_H
@@ -366,7 +367,7 @@ GRAPPI_API grappi_status grappi_window_options_init(grappi_window_options *opts,
  * @param g The graph.
  * @param root The root node id (grappi_graph_resolve() turns a name into one).
  * @param opts Options, or NULL for the defaults.
- * @param[out] out_json The window JSON (README), library-allocated: free with grappi_free().
+ * @param[out] out_json The window JSON (docs/retrieval.md), library-allocated: free with grappi_free().
  */
 GRAPPI_API grappi_status grappi_graph_window_json(grappi_graph *g, int64_t root, const grappi_window_options *opts,
                                                   char **out_json);
@@ -398,7 +399,7 @@ GRAPPI_API grappi_status grappi_graph_khop_json(grappi_graph *g, const char *que
  * @param a,b Node ids (the same id twice for self-interactions).
  * @param[out] out_json JSON list of edges {id, source, target, relation, directed, score,
  *        channels, pmids, evidence, dataset_id, records: [{dataset_id, line, record, raw}]}
- *        (README "Molecular interactions"); free with grappi_free().
+ *        (docs/data.md "Molecular interactions"); free with grappi_free().
  */
 GRAPPI_API grappi_status grappi_graph_edges_json(grappi_graph *g, int64_t a, int64_t b, char **out_json);
 /**
@@ -411,7 +412,7 @@ GRAPPI_API grappi_status grappi_graph_edges_json(grappi_graph *g, int64_t a, int
  * @param other The other term for "lca"; for "term", a root to report the depth under; else NULL.
  * @param relations Child-to-parent relations followed, separated by commas ("obo.is_a,obo.part_of"),
  *        or NULL for "obo.is_a".
- * @param[out] out_json The answer (README "Ontologies"); free with grappi_free().
+ * @param[out] out_json The answer (docs/data.md "Ontologies"); free with grappi_free().
  * @return #GRAPPI_OK; #GRAPPI_EINVAL for an unknown question or relation; #GRAPPI_ENOTFOUND or
  *         #GRAPPI_EAMBIGUOUS for a term that does not name one node.
  */
@@ -427,7 +428,7 @@ GRAPPI_API grappi_status grappi_graph_ontology_json(grappi_graph *g, const char 
  *        does. Needs no graph.
  * @param text The BEL text (UTF-8, NUL-terminated).
  * @param flags 0 or GRAPPI_BEL_* flags combined with `|`.
- * @param[out] out_json The document's JSON (README "BEL": properties, problems with line,
+ * @param[out] out_json The document's JSON (docs/bel.md "BEL": properties, problems with line,
  *        column, severity, code and message, and per statement its canonical form, citation,
  *        evidence and annotations); free with grappi_free().
  * @param[out] out_errors How many errors the text has; may be NULL.
@@ -533,7 +534,7 @@ typedef struct grappi_chat_reply grappi_chat_reply;
 /**
  * A chat model callback. request_json (UTF-8, valid during the call) is {"messages": [{"role",
  * "content"}, ...], "json": bool, "max_tokens": n, "task": {...}} where "task" holds the facts
- * behind the prompt (README "explore"). Answer with grappi_chat_reply_set() and return 0; any
+ * behind the prompt (docs/explore.md "explore"). Answer with grappi_chat_reply_set() and return 0; any
  * other return value makes this one request fail (with the message given to
  * grappi_chat_reply_set_error(), if any). The callback is called from up to `concurrency`
  * threads at once: make it thread-safe or set concurrency to 1.
@@ -578,7 +579,7 @@ typedef struct grappi_explore_options {
   grappi_chat_fn chat;     /**< callback */
   void *user_data;         /**< passed to chat */
   /* version 2 */
-  double diversity;        /**< 0-1, default 0.1 (0: the reference ranking; README "Diversity") */
+  double diversity;        /**< 0-1, default 0.1 (0: the reference ranking; docs/explore.md "Diversity") */
   size_t max_visited;      /**< safety bound on the paths the candidate search visits, default 50000000 */
 } grappi_explore_options;
 /** The defaults of ::grappi_explore_options, as an initializer. */
@@ -595,7 +596,7 @@ GRAPPI_API grappi_status grappi_explore_options_init(grappi_explore_options *opt
  * @param root The initial protein's node id (grappi_graph_resolve() turns a name into one).
  * @param query The therapeutic impact, e.g. "inhibit tau phosphorylation".
  * @param opts Options, or NULL for the defaults (the offline extractive model).
- * @param[out] out_json The explore JSON (README: "paths", "usage", ...); free with grappi_free().
+ * @param[out] out_json The explore JSON (docs/explore.md: "paths", "usage", ...); free with grappi_free().
  * @return #GRAPPI_OK: model failures are recorded per path and edge in the JSON; the call fails
  *         only for bad arguments, an unknown node or a database error.
  */
@@ -603,7 +604,7 @@ GRAPPI_API grappi_status grappi_graph_explore_json(grappi_graph *g, int64_t root
                                                    const grappi_explore_options *opts, char **out_json);
 /**
  * @brief Runs explore as grappi_graph_explore_json() does and also writes the run's
- *        self-contained HTML report (README "HTML reports": the window drawn, the ranked paths).
+ *        self-contained HTML report (docs/web.md "HTML reports": the window drawn, the ranked paths).
  * @param g The graph.
  * @param root The initial protein's node id.
  * @param query The therapeutic impact.
@@ -618,7 +619,7 @@ GRAPPI_API grappi_status grappi_graph_explore_report(grappi_graph *g, int64_t ro
 
 /** The current version of ::grappi_ground_options (the library accepts 1 to this). */
 #define GRAPPI_GROUND_OPTIONS_VERSION 1
-/** Options of grappi_graph_ground_json() (README "Relation grounding"). */
+/** Options of grappi_graph_ground_json() (docs/ground.md "Relation grounding"). */
 typedef struct grappi_ground_options {
   uint32_t version;        /**< #GRAPPI_GROUND_OPTIONS_VERSION */
   const char *strategy;    /**< "pagerank" (default; NULL too), "bfs", "dfs", "dynamic", "random", "rag", "stuff" */
@@ -661,7 +662,7 @@ GRAPPI_API grappi_status grappi_ground_options_init(grappi_ground_options *opts,
  * @param text The paper's text, UTF-8.
  * @param protein_a,protein_b The two proteins as named in the text (names, aliases or ids).
  * @param opts Options, or NULL for the defaults (the offline model).
- * @param[out] out_json The grounding JSON (README "Relation grounding": "term", "score",
+ * @param[out] out_json The grounding JSON (docs/ground.md "Relation grounding": "term", "score",
  *        "confidence", "quotes", "trace", "usage", ...); free with grappi_free().
  * @return #GRAPPI_OK: model failures are recorded in the JSON; #GRAPPI_ENOTFOUND for a root
  *         that is not in the database; #GRAPPI_EINVAL for bad arguments or options.
@@ -674,7 +675,7 @@ GRAPPI_API grappi_status grappi_graph_ground_json(grappi_graph *g, const char *t
 
 /** The current version of ::grappi_extract_options (the library accepts 1 to this). */
 #define GRAPPI_EXTRACT_OPTIONS_VERSION 1
-/** Options of grappi_graph_extract_json() (README "From papers to BEL"). */
+/** Options of grappi_graph_extract_json() (docs/extract.md "From papers to BEL"). */
 typedef struct grappi_extract_options {
   uint32_t version;           /**< #GRAPPI_EXTRACT_OPTIONS_VERSION */
   const char *format;         /**< the input's format: "detect" (default; NULL too), "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml", "jsonl" */
@@ -716,7 +717,7 @@ GRAPPI_API grappi_status grappi_extract_options_init(grappi_extract_options *opt
  * @param content The papers: plain text or Markdown, PubTator, BioC XML or JSON, or the PPI
  *        corpora's XML, UTF-8.
  * @param opts Options, or NULL for the defaults (the offline rule table).
- * @param[out] out_json The extraction JSON (README "From papers to BEL": "counts",
+ * @param[out] out_json The extraction JSON (docs/extract.md "From papers to BEL": "counts",
  *        "paragraphs" with their "entities" and "statements", "usage", ...; with
  *        import_statements also "import": {"dataset_id", "edges_created", "nodes_created",
  *        "already_imported"}); free with grappi_free().
@@ -729,7 +730,7 @@ GRAPPI_API grappi_status grappi_graph_extract_json(grappi_graph *g, const char *
 
 /**
  * @brief Imports the statements a curator accepted in a review file (written by
- *        `grappi extract --review` or the extraction report; README "Curation") as one BEL
+ *        `grappi extract --review` or the extraction report; docs/extract.md "Curation") as one BEL
  *        dataset.
  * @param g The graph.
  * @param review_path The review file (tab-separated: decision, status, statement, evidence,
@@ -749,7 +750,7 @@ GRAPPI_API grappi_status grappi_graph_import_review_json(grappi_graph *g, const 
 
 /** The current version of ::grappi_cooc_options (the library accepts 1 to this). */
 #define GRAPPI_COOC_OPTIONS_VERSION 1
-/** Options of grappi_graph_cooc_build_json() (README "Literature co-occurrence and hypotheses"). */
+/** Options of grappi_graph_cooc_build_json() (docs/literature.md "Literature co-occurrence and hypotheses"). */
 typedef struct grappi_cooc_options {
   uint32_t version;       /**< #GRAPPI_COOC_OPTIONS_VERSION */
   const char *format;     /**< the corpus format: "detect" (default; NULL too), "pubtator", "bioc-xml", "bioc-json", "text", "ppi-xml", "jsonl" */
@@ -961,7 +962,7 @@ GRAPPI_API grappi_status grappi_graph_ask_report(grappi_graph *g, const char *qu
                                                  const grappi_ask_options *opts, char **out_json, char **out_html);
 
 /**
- * @brief A self-contained HTML page of a report view made elsewhere (README "HTML reports").
+ * @brief A self-contained HTML page of a report view made elsewhere (docs/web.md "HTML reports").
  * @param view_json The view: a JSON object with arrays "nodes", "edges" and "items".
  * @param[out] out_html The page; free with grappi_free().
  * @return #GRAPPI_OK or #GRAPPI_EINVAL (not JSON, or not a view).
@@ -986,7 +987,7 @@ GRAPPI_API grappi_status grappi_graph_eval_qa_json(grappi_graph *g, const char *
 
 /** The current version of ::grappi_reader_options (the library accepts 1 to this). */
 #define GRAPPI_READER_OPTIONS_VERSION 2
-/** Options of grappi_graph_train_reader_json() (README "The graph reader"). */
+/** Options of grappi_graph_train_reader_json() (docs/ask.md "The graph reader"). */
 typedef struct grappi_reader_options {
   uint32_t version;       /**< #GRAPPI_READER_OPTIONS_VERSION */
   const char *name;       /**< stored under this name, default "gat" */
@@ -1059,7 +1060,7 @@ typedef struct grappi_pcst_options {
   int64_t root;         /**< -1 (default): unrooted */
   int32_t num_clusters; /**< trees wanted when unrooted (default 1); must be 1 when rooted */
   const char *pruning;  /**< "none", "simple", "gw" (default) or "strong", any case */
-  int32_t improve;      /**< non-zero: local search after pruning (never worse; README) */
+  int32_t improve;      /**< non-zero: local search after pruning (never worse; docs/retrieval.md) */
   int32_t event_order;  /**< GRAPPI_PCST_ORDER_*, default #GRAPPI_PCST_ORDER_DEFAULT */
 } grappi_pcst_options;
 /** The defaults of ::grappi_pcst_options, as an initializer. */
@@ -1098,7 +1099,7 @@ GRAPPI_API grappi_status grappi_pcst_solver_new(grappi_pcst_solver **out);
 GRAPPI_API void grappi_pcst_solver_free(grappi_pcst_solver *solver);
 
 /**
- * @brief Solves a prize-collecting Steiner tree / forest instance (pcst_fast's semantics; README).
+ * @brief Solves a prize-collecting Steiner tree / forest instance (pcst_fast's semantics; docs/retrieval.md).
  *        A solver reused for instances that need no more room than an earlier one allocates
  *        nothing but the result.
  * @param solver The solver.

@@ -43,7 +43,7 @@ GRAPPI_CXX_API GroundingStrategy grounding_strategy(std::string_view name);
 /// Every strategy, in the order above.
 GRAPPI_CXX_API std::vector<GroundingStrategy> all_grounding_strategies();
 
-/// Prompt templates of the three stages ({{name}} fields; see the README "Grounding"). The
+/// Prompt templates of the three stages ({{name}} fields; see the docs/ground.md "Grounding"). The
 /// version is part of every cache key.
 struct GRAPPI_CXX_API GroundingTemplates {
   std::string version;  ///< "ground-1-<hash>" built in, "custom-<hash>" after load
@@ -202,7 +202,7 @@ GRAPPI_CXX_API GroundingResult ground(KnowledgeGraph &kg, LanguageModel &model, 
                                       const std::string &protein_a, const std::string &protein_b,
                                       const GroundingOptions &options = {});
 
-/// The result as JSON (README "Grounding").
+/// The result as JSON (docs/ground.md "Grounding").
 GRAPPI_CXX_API nlohmann::json to_json(const GroundingResult &result);
 
 // ---- evaluation against curated labels ------------------------------------------------------
@@ -308,7 +308,7 @@ GRAPPI_CXX_API GroundingEvaluation evaluate_grounding(const Grounder &grounder, 
                                                       std::size_t concurrency = 4,
                                                       const std::vector<LanguageModel *> &judges = {});
 
-/// The evaluation as JSON (README "Grounding").
+/// The evaluation as JSON (docs/ground.md "Grounding").
 GRAPPI_CXX_API nlohmann::json to_json(const GroundingEvaluation &evaluation);
 
 }  // namespace grappi

@@ -56,12 +56,12 @@ GRAPPI_CXX_API nlohmann::json report_view(const KnowledgeGraph &kg, const Ground
 GRAPPI_CXX_API nlohmann::json report_view(const KnowledgeGraph &kg, const std::vector<GroundingResult> &results);
 
 /// A self-contained HTML page of a report view (serialised JSON of the format report_view
-/// returns; the README describes it). Throws Error (invalid_argument) when it is not a JSON
+/// returns; docs/web.md describes it). Throws Error (invalid_argument) when it is not a JSON
 /// object with arrays `nodes`, `edges` and `items`.
 GRAPPI_CXX_API std::string html_report(std::string_view view_json);
 
 /// The page of the local web explorer (`grappi serve`): a form for explore and ask over the
-/// JSON endpoints the README lists (`/api/info`, `/api/complete`, `/api/explore`, `/api/ask`,
+/// JSON endpoints docs/web.md lists (`/api/info`, `/api/complete`, `/api/explore`, `/api/ask`,
 /// `/api/jobs/ID`, `.../view`, `.../report.html`, `.../cancel`), progress while a job runs,
 /// the result drawn as in a report. Self-contained (the scripts embedded).
 GRAPPI_CXX_API std::string explorer_page();

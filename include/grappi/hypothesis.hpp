@@ -57,7 +57,7 @@ struct HypothesisPath {
   double score = 0;
 };
 
-/// Prompt templates of the explanation ({{name}} fields; README "Hypotheses").
+/// Prompt templates of the explanation ({{name}} fields; docs/literature.md "Hypotheses").
 struct GRAPPI_CXX_API HypothesisTemplates {
   std::string version;  ///< "hypothesis-1-<hash>" built in, "custom-<hash>" after load
   std::string system;   ///< the system message
@@ -195,7 +195,7 @@ GRAPPI_CXX_API double association_score(const HypothesisPath &path, double embed
 GRAPPI_CXX_API std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int64_t source, int64_t target,
                                                                  const HypothesisOptions &options = {});
 
-/// The result as JSON (README "Hypotheses").
+/// The result as JSON (docs/literature.md "Hypotheses").
 GRAPPI_CXX_API nlohmann::json to_json(const HypothesisResult &result);
 /// The result as a Markdown report.
 GRAPPI_CXX_API std::string to_markdown(const HypothesisResult &result);
@@ -315,7 +315,7 @@ struct HypothesisEvalResult {
 GRAPPI_CXX_API HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, LanguageModel &model,
                                                         const HypothesisEvalOptions &options = {});
 
-/// The summary as JSON (README "Evaluating hypotheses").
+/// The summary as JSON (docs/literature.md "Evaluating hypotheses").
 GRAPPI_CXX_API nlohmann::json to_json(const HypothesisEvalResult &result);
 
 /// What train_path_ranker() did.

@@ -1,5 +1,5 @@
 // grappi/json.hpp — the JSON form of every result type (nlohmann::json), as the command line
-// prints it and the C API returns it. Keys are documented in the README; they are only ever
+// prints it and the C API returns it. Keys are documented in docs/ (a guide per job); they are only ever
 // added to, never renamed (VERSIONING.md).
 #pragma once
 
@@ -60,11 +60,11 @@ GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const PcstRetrieva
 /// "objective_before_improve", "improve_rounds", "pruning", "root", "clusters", "improve",
 /// "event_order" ("reference" or "fast"), "reference_order" (the same as a boolean)}.
 GRAPPI_CXX_API nlohmann::json to_json(const PcstResult &result, const PcstOptions &options);
-/// The explore result (README "explore output").
+/// The explore result (docs/explore.md "output").
 GRAPPI_CXX_API nlohmann::json to_json(const ExploreResult &result);
 
 // ---- ontologies ------------------------------------------------------------------------------
-/// The answer to an ontology question (README "Ontologies"). Terms are {id, external_id, name}
+/// The answer to an ontology question (docs/data.md "Ontologies"). Terms are {id, external_id, name}
 /// (with "distance" in lists). term: the term plus label, definition, attributes, parents,
 /// children and, given a root, depth (null when not below it); ancestors / descendants /
 /// parents / children: {"term", "<kind>": [...]}; lca: {"a", "b", "lowest_common_ancestors",

@@ -30,7 +30,7 @@ struct ChatRequest {
   bool json = false;   ///< the answer must be one JSON object
   int max_tokens = 0;  ///< 0: the model's configured default
   /// The facts the prompt was rendered from: {"kind": "edge" | "path", "query": ..., ...} (the
-  /// README documents the fields). HTTP models send the messages only; models that do not read
+  /// pipelines' guides in docs/ document the fields). HTTP models send the messages only; models that do not read
   /// prose (the extractive model) answer from these facts.
   nlohmann::json task;
 };

@@ -3,7 +3,7 @@
 // they are, the document frequency and types of its intermediate concepts, their embedding
 // similarity to the pair, whether a curated relation joins its pairs) and a logistic regression
 // fitted on paths labelled by the reference's temporal protocol; stored in the knowledge base
-// like the graph reader (README "Hypotheses").
+// like the graph reader (docs/literature.md "Hypotheses").
 #pragma once
 
 #include <cstddef>

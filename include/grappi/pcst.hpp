@@ -51,7 +51,7 @@ struct PcstOptions {
   /// their costs (multi-source Dijkstra from the trees), strong-prune, and repeat while the
   /// objective drops. Never worse than the pruned solution.
   bool improve = false;
-  /// The order events are taken in; the README and BENCHMARKS.md give both orders' measured
+  /// The order events are taken in; docs/retrieval.md and BENCHMARKS.md give both orders' measured
   /// times and objectives.
   PcstEventOrder event_order = PcstEventOrder::reference;
 };

@@ -2,7 +2,7 @@
 // over the database's names and aliases, in any case, tolerant of punctuation, hyphens and Greek letters, yeast's
 // "Cdc28p", systematic names and ids) and its intent (partners of X; what connects A and B; paths between A and B; X's
 // partners of a class or topic; or an open question), recognised by rules, or by a language model for what the rules
-// leave open. ask() retrieves and ranks for the intent (docs: README "Questions").
+// leave open. ask() retrieves and ranks for the intent (docs: docs/ask.md "Questions").
 #pragma once
 
 #include <cstddef>

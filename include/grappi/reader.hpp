@@ -1,7 +1,7 @@
 // grappi/reader.hpp — the graph reader: a graph attention network (GATv1) that scores the nodes
 // of a question's subgraph as answers, trained on (question, answers, subgraph) triplets with a
 // node-level binary cross-entropy, on the CPU (Eigen), and stored in the knowledge base
-// (README "The graph reader").
+// (docs/ask.md "The graph reader").
 #pragma once
 
 #include "grappi/export.h"
@@ -56,7 +56,7 @@ struct ReaderExample {
   std::vector<std::size_t> answers;  ///< indices into graph.nodes of the gold answers
 };
 
-/// The network and its training (README "The graph reader"; defaults after G-Retriever's GAT,
+/// The network and its training (docs/ask.md "The graph reader"; defaults after G-Retriever's GAT,
 /// made smaller for the CPU).
 struct GatReaderOptions {
   std::size_t layers = 2;         ///< GAT layers

@@ -39,7 +39,7 @@ struct EvidenceRecord {
   int64_t dataset_id = 0;  ///< the dataset (imported file) it came from
   int64_t line = 0;        ///< its line in that file, 1-based
   /// What the importer read from the row, as a JSON object text; the keys of each format are
-  /// listed in the README (MITAB: interaction_ids, pmids, detection_method, interaction_type, ...).
+  /// listed in docs/data.md (MITAB: interaction_ids, pmids, detection_method, interaction_type, ...).
   std::string record;
   std::string raw;  ///< the row as read from the file
 };

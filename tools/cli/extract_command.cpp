@@ -168,7 +168,7 @@ void run(ExtractArgs &a) {
       std::cout << "papers of " << f.path << ": dataset " << f.dataset_id
                 << (f.already_imported ? " (already imported)" : ", " + std::to_string(f.lines) + " document(s) stored")
                 << "\n";
-  if (r.offline) std::cout << "(rule-based extraction, not a language model: see README \"Extraction\")\n";
+  if (r.offline) std::cout << "(rule-based extraction, not a language model: see docs/extract.md \"Extraction\")\n";
 }
 
 void run_eval(ExtractArgs &a) {

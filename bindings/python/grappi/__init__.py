@@ -344,7 +344,7 @@ def version():
 
 def report_html(view):
     """A self-contained HTML page (str) of a report view (a dict or JSON text: "nodes", "edges",
-    "items"; README "HTML reports")."""
+    "items"; docs/web.md "HTML reports")."""
     p = ctypes.c_void_p()
     _check(_report_html((view if isinstance(view, str) else json.dumps(view)).encode(), ctypes.byref(p)))
     return _take_string(p)

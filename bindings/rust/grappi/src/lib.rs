@@ -328,7 +328,7 @@ impl Default for ExploreOptions {
     }
 }
 
-/// Options of [`Graph::ground`] (defaults as the C API's; README "Relation grounding").
+/// Options of [`Graph::ground`] (defaults as the C API's; docs/ground.md "Relation grounding").
 #[derive(Clone, Debug)]
 pub struct GroundOptions {
     /// "pagerank", "bfs", "dfs", "dynamic", "random", "rag" or "stuff".
@@ -380,7 +380,7 @@ impl Default for GroundOptions {
     }
 }
 
-/// Options of [`Graph::cooc_build`] (defaults as the C API's; README "Literature co-occurrence").
+/// Options of [`Graph::cooc_build`] (defaults as the C API's; docs/literature.md "Literature co-occurrence").
 #[derive(Clone, Debug)]
 pub struct CoocOptions {
     /// "document" or "sentence".
@@ -440,7 +440,7 @@ impl Default for HypothesisOptions {
     }
 }
 
-/// Options of [`Graph::ask`] and [`Graph::eval_qa`] (defaults as the C API's; README "Questions").
+/// Options of [`Graph::ask`] and [`Graph::eval_qa`] (defaults as the C API's; docs/ask.md "Questions").
 #[derive(Clone, Debug)]
 pub struct AskOptions {
     /// The prize mode of the subgraph: "gretriever" or "prize".
@@ -489,7 +489,7 @@ impl Default for AskOptions {
     }
 }
 
-/// Options of [`Graph::train_reader`] (defaults as the C API's; README "The graph reader").
+/// Options of [`Graph::train_reader`] (defaults as the C API's; docs/ask.md "The graph reader").
 #[derive(Clone, Debug)]
 pub struct ReaderOptions {
     /// The subgraph's prize mode: "gretriever" or "prize".
@@ -513,7 +513,7 @@ impl Default for ReaderOptions {
     }
 }
 
-/// Options of [`Graph::extract`] (defaults as the C API's; README "From papers to BEL").
+/// Options of [`Graph::extract`] (defaults as the C API's; docs/extract.md "From papers to BEL").
 #[derive(Clone, Debug)]
 pub struct ExtractOptions {
     /// The input's format: "detect", "text", "pubtator", "bioc-xml", "bioc-json", "ppi-xml", "jsonl".
@@ -678,12 +678,12 @@ impl Graph {
     }
 
     /// Ranked, explained paths from a node (`resolve` turns a name into one) toward a
-    /// therapeutic query, as the library's JSON text (README "explore output").
+    /// therapeutic query, as the library's JSON text (docs/explore.md "output").
     pub fn explore(&self, root: i64, query: &str, o: &ExploreOptions) -> Result<String> {
         Ok(self.explore_with(root, query, o, false)?.0)
     }
 
-    /// As `explore`, with the run's self-contained HTML report: (JSON, HTML) (README "HTML reports").
+    /// As `explore`, with the run's self-contained HTML report: (JSON, HTML) (docs/web.md "HTML reports").
     pub fn explore_report(&self, root: i64, query: &str, o: &ExploreOptions) -> Result<(String, String)> {
         let (json, html) = self.explore_with(root, query, o, true)?;
         Ok((json, html.unwrap_or_default()))
@@ -885,7 +885,7 @@ impl Graph {
 
     /// A grounded answer to a question (retrieved for its intent, or by PCST in `o.mode` when it
     /// is open; every citation checked) as the library's JSON: `question_entities`, `intent`,
-    /// `answer_entities`, `sentences`, ... (README "Questions").
+    /// `answer_entities`, `sentences`, ... (docs/ask.md "Questions").
     pub fn ask(&self, question: &str, o: &AskOptions) -> Result<String> {
         let (q, m, ctx, llm) = (cstring(question)?, cstring(&o.mode)?, cstring(&o.context)?, cstring(&o.llm)?);
         let base = o.base_url.as_deref().map(cstring).transpose()?;
