@@ -21,6 +21,7 @@
 #include "grappi/error.hpp"
 #include "grounding_text.hpp"
 #include "text_util.hpp"
+#include "text_reader.hpp"
 #include "visibility.hpp"
 #include "grappi/json_text.hpp"
 
@@ -477,10 +478,8 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
 FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &g, const std::string &path) {
   if (g.edges.empty()) throw Error(ErrorCode::invalid_argument, "co-occurrence: the graph has no edge to import");
   const std::string relation = cooccurrence_relation(g.options);
-  {
-    const std::string part = path + ".part";
-    std::ofstream out(part, std::ios::binary);
-    if (!out) throw Error(ErrorCode::io, "co-occurrence: cannot write '" + path + "'");
+  // (written whole or not at all)
+  detail::write_file_atomically(path, [&](std::ostream &out) {
     out << dump_json(json{{"format", "grappi-jsonl"}, {"version", 1}}) << "\n";
     for (const CoocConcept &c : g.concepts)
       if (c.node == 0)
@@ -532,12 +531,7 @@ FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &g, const std
                             {"records", json::array({{{"line", line}, {"record", std::move(record)}}})}})
           << "\n";
     }
-    out.close();
-    if (!out) throw Error(ErrorCode::io, "co-occurrence: cannot write '" + path + "'");
-    std::error_code ec;
-    std::filesystem::rename(part, path, ec);
-    if (ec) throw Error(ErrorCode::io, "co-occurrence: cannot write '" + path + "': " + ec.message());
-  }
+  }, "co-occurrence");
   return kg.import({{path, "jsonl"}}).files.at(0);
 }
 

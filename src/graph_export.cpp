@@ -16,6 +16,7 @@
 #include "grappi/version.h"
 #include "grappi/json_text.hpp"
 #include "text_util.hpp"
+#include "text_reader.hpp"
 
 namespace grappi {
 
@@ -297,23 +298,8 @@ ExportReport KnowledgeGraph::export_graph(std::ostream &out, const ExportOptions
 }
 
 ExportReport KnowledgeGraph::export_graph(const std::string &path, const ExportOptions &options) const {
-  const std::string tmp = path + ".part";
   ExportReport rep;
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) throw Error(ErrorCode::io, "export: cannot write '" + tmp + "'");
-    try {
-      rep = export_graph(f, options);
-    } catch (...) {
-      f.close();
-      std::remove(tmp.c_str());
-      throw;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw Error(ErrorCode::io, "export: cannot rename '" + tmp + "' to '" + path + "'");
-  }
+  detail::write_file_atomically(path, [&](std::ostream &out) { rep = export_graph(out, options); }, "export");
   return rep;
 }
 

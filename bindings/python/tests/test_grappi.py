@@ -227,6 +227,8 @@ class GraphTest(unittest.TestCase):
         a = self.g.ask("Which cyclin-dependent kinases drive the cell cycle?")
         self.assertTrue(a["offline"] and a["answer_entities"] and a["sentences"])
         self.assertTrue(all(s["status"] == "extractive" for s in a["sentences"]))
+        self.assertEqual(a["context"]["papers"], [])  # (the database holds no papers)
+        self.assertEqual(self.g.ask("Which cyclin-dependent kinases drive the cell cycle?", papers=0)["context"]["papers"], [])
 
         def chat(request):
             return json.dumps({"sentences": [{"text": "Something [PMID:1].", "citations": []}]})

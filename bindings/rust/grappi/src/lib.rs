@@ -700,6 +700,18 @@ impl Graph {
 
     /// The stored papers matching a full-text query (SQLite FTS5 syntax), best first, as JSON:
     /// an array of {key, pmid, doi, year, title, snippet, score}.
+    /// Imports the statements a curator accepted in a review file (`grappi extract --review`) as
+    /// one BEL dataset written to `bel_path`; its report as JSON (dataset_id, edges_created,
+    /// nodes_created, already_imported, path). A malformed file or an accepted statement that is
+    /// not valid BEL is an error naming the line, and nothing is imported.
+    pub fn import_review<P: AsRef<Path>, Q: AsRef<Path>>(&self, review_path: P, bel_path: Q) -> Result<String> {
+        let r = cstring(&review_path.as_ref().to_string_lossy())?;
+        let b = cstring(&bel_path.as_ref().to_string_lossy())?;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_import_review_json(self.h, r.as_ptr(), b.as_ptr(), &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
     pub fn search_papers(&self, query: &str, limit: usize) -> Result<String> {
         let q = cstring(query)?;
         let mut out = ptr::null_mut();

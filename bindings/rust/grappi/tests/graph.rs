@@ -93,6 +93,26 @@ fn interactions_and_ontologies() {
 }
 
 #[test]
+fn import_review_of_a_curator() {
+    let dir = std::env::temp_dir().join(format!("grappi-rust-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let g = grappi::Graph::open(dir.join("r.db")).unwrap();
+    let review = dir.join("review.tsv");
+    let header = "decision\tstatus\tstatement\tevidence\tcitation\tparagraph\tflags\tchecks\n";
+    std::fs::write(&review, format!("{header}accept\tvalid\tcomplex(p(SGD:CDC28), p(SGD:SIC1))\tSic1 binds Cdc28 directly.\tPMID:101\tinput#0\t\t\n")).unwrap();
+    let report = g.import_review(&review, dir.join("review.bel")).unwrap();
+    assert!(report.contains("\"already_imported\":false") && report.contains("review.bel"), "{report}");
+    assert!(std::fs::read_to_string(dir.join("review.bel")).unwrap().contains("complex(p(SGD:CDC28), p(SGD:SIC1))"));
+    // A decision that is none of accept, reject, undecided: refused naming the line, nothing imported.
+    let (nodes, edges) = g.counts().unwrap();
+    std::fs::write(&review, format!("{header}maybe\tvalid\tp(SGD:SIC1)\te\tPMID:1\td#0\t\t\n")).unwrap();
+    let err = g.import_review(&review, dir.join("review2.bel")).unwrap_err();
+    assert_eq!(err.status, grappi_sys::GRAPPI_EPARSE);
+    assert!(err.message.contains(":2:"), "{}", err.message);
+    assert_eq!(g.counts().unwrap(), (nodes, edges));
+}
+
+#[test]
 fn import_with_options() {
     let dir = std::env::temp_dir().join(format!("grappi-rust-import-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
