@@ -7,11 +7,8 @@
 # pybel.
 set -euo pipefail
 : "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}" "${LIT:?path to tests/data/literature}"
-PY=""
-for p in /usr/bin/python3 python3; do
-  if command -v "$p" > /dev/null && "$p" -c 'import pybel' 2> /dev/null; then PY=$p; break; fi
-done
-[ -n "$PY" ] || { echo "SKIPPED: no python3 with pybel (apt-get install python3-pybel)"; exit 77; }
+. "$(dirname "$0")/python_with.sh"
+python_with pybel python3-pybel
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }

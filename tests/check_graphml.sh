@@ -4,11 +4,8 @@
 # message when neither is installed.
 set -euo pipefail
 : "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}"
-PY=""
-for p in /usr/bin/python3 python3; do
-  if command -v "$p" > /dev/null && "$p" -c 'import networkx' 2> /dev/null; then PY=$p; break; fi
-done
-[ -n "$PY" ] || { echo "SKIPPED: no python3 with networkx (apt-get install python3-networkx python3-igraph)"; exit 77; }
+. "$(dirname "$0")/python_with.sh"
+python_with networkx "python3-networkx python3-igraph"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 "$GRAPPI" import --db "$T/kb.db" "$DATA/4932.protein.info.v12.0.txt.gz" "$DATA/4932.protein.aliases.v12.0.txt.gz" \
