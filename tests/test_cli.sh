@@ -299,6 +299,15 @@ grep -q "partial result" "$T/err" || fail "partial result must be reported"
 ;;
 
 exit-codes)  # 0 success; 2 a bad argument or a name that does not resolve; 1 a failure of the work
+# serve: a port another grappi serve listens on is refused (exit 1), never shared between them.
+"$GRAPPI" serve --db "$Y" --port 0 > "$T/serve1.txt" 2>&1 &
+S1=$!
+for _ in $(seq 100); do grep -q "listening on" "$T/serve1.txt" && break; sleep 0.1; done
+PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$T/serve1.txt")
+[ -n "$PORT" ] || fail "serve did not start: $(cat "$T/serve1.txt")"
+rc=$(status_of timeout 20 "$GRAPPI" serve --db "$Y" --port "$PORT")
+kill -INT "$S1"; wait "$S1" || true
+[ "$rc" -eq 1 ] && grep -q "cannot listen on 127.0.0.1:$PORT" "$T/err" || fail "a second serve on port $PORT exited $rc: $(cat "$T/err")"
 [ "$(status_of "$GRAPPI" --help)" -eq 0 ] || fail "--help"
 [ "$(status_of "$GRAPPI" --version)" -eq 0 ] || fail "--version"
 for args in "neighbors --db $Y NO_SUCH_PROTEIN" "paths --db $Y --from CDC28 --to NO_SUCH_PROTEIN" \

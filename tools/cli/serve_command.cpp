@@ -405,6 +405,13 @@ void run(ServeArgs &a) {
   KnowledgeGraph g = open_graph(a.db, a.write ? Access::write : Access::read);
   Server server(a, g, model, std::move(corpus));
   httplib::Server svr;
+  // cpp-httplib's default sets SO_REUSEPORT, with which a second server binds the same port and
+  // the kernel shares the requests between the two databases: SO_REUSEADDR only (a restart may
+  // take the port back from TIME_WAIT; a port another server listens on is refused).
+  svr.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<void *>(&yes), sizeof yes);
+  });
   server.routes(svr);
   int port = a.port;
   if (port == 0) {
