@@ -727,6 +727,13 @@ PY
 printf '1|t|A title\n1|a|An abstract.\n1\t0\t1\tA\n' > "$T/bad.PubTator"
 rc=$(status_of "$GRAPPI" import --db "$T/lit2.db" --corpus "$T/bad.PubTator")
 [ "$rc" -eq 1 ] && grep -q "bad.PubTator:3" "$T/err" || fail "a malformed PubTator line exited $rc: $(cat "$T/err")"
+# A failed import or build into a new path leaves no database behind (read commands would open
+# it as an empty one); into an existing database it leaves that database as it was.
+rc=$(status_of "$GRAPPI" import --db "$T/new.db" --corpus "$T/bad.PubTator")
+[ "$rc" -eq 1 ] && [ ! -e "$T/new.db" ] && [ ! -e "$T/new.db-wal" ] || fail "a failed import left $(ls "$T"/new.db* 2>&1)"
+rc=$(status_of "$GRAPPI" cooc build --db "$T/new2.db" --corpus "$T/bad.PubTator")
+[ "$rc" -eq 1 ] && [ ! -e "$T/new2.db" ] || fail "a failed cooc build left $(ls "$T"/new2.db* 2>&1)"
+"$GRAPPI" papers --db "$T/lit2.db" tetrodotoxin | grep -q 15485686 || fail "lit2.db after a failed import into it"
 rc=$(status_of "$GRAPPI" hypothesize --db "$C" --source SCN5A --target NoSuchConcept)
 [ "$rc" -eq 2 ] || fail "an unknown target exited $rc"
 rc=$(status_of "$GRAPPI" cooc build --db "$C" --corpus "$T/missing.txt")

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -65,6 +66,17 @@ void check_numbers(CLI::App &app) {
     }
     check_numbers(*sub);
   }
+}
+
+NewDatabase::NewDatabase(std::string path) : path_(std::move(path)) {
+  std::error_code ec;
+  existed_ = std::filesystem::exists(path_, ec) || ec;  // (when in doubt, never remove)
+}
+
+NewDatabase::~NewDatabase() {
+  if (existed_ || keep_) return;
+  std::error_code ec;
+  for (const char *suffix : {"", "-wal", "-shm", "-journal", ".csr"}) std::filesystem::remove(path_ + suffix, ec);
 }
 
 KnowledgeGraph open_graph(const std::string &db, Access access, int cache_mib) {

@@ -86,6 +86,23 @@ void add_db_option(CLI::App *cmd, std::string &db, bool create = false);
 enum class Access { read, write, create };
 KnowledgeGraph open_graph(const std::string &db, Access access, int cache_mib = 64);
 
+/// A database a command may create: when the file did not exist and the command fails before
+/// keep(), the file and its companions (-wal, -shm, -journal, .csr) are removed again, so that a
+/// failed import into a new path leaves nothing a later command would open as an empty
+/// database. Declared before the KnowledgeGraph, so that the graph is closed first.
+class NewDatabase {
+ public:
+  explicit NewDatabase(std::string path);
+  ~NewDatabase();
+  NewDatabase(const NewDatabase &) = delete;
+  NewDatabase &operator=(const NewDatabase &) = delete;
+  void keep() { keep_ = true; }
+
+ private:
+  std::string path_;
+  bool existed_ = true, keep_ = false;
+};
+
 /// Edge scores on the command line: 0-1 as they are (1 means 1.0); above 1, a whole number on
 /// STRING's 0-1000 scale (700 = 0.7). Error(invalid_argument) naming the flag for anything else
 /// (negative, above 1000, or a fraction above 1 such as 1.5, which no scale reads plainly).

@@ -31,6 +31,7 @@ void run_build(CoocArgs &a) {
     if (!std::ifstream(f)) throw Error(ErrorCode::io, "cooc build: cannot read '" + f + "'");
   const DocumentFormat format = document_format(a.format);
   // (a write command: a missing database is made; --no-import only reads)
+  NewDatabase created(a.db);  // (removed again when the build fails)
   KnowledgeGraph g = open_graph(a.db, a.no_import ? Access::read : Access::create);
   // The papers themselves, stored and searchable (hypothesize and serve read them from the store).
   std::optional<ImportReport> papers;
@@ -65,6 +66,7 @@ void run_build(CoocArgs &a) {
       j["papers"].push_back({{"path", f.path}, {"dataset_id", f.dataset_id}, {"documents", f.lines},
                              {"already_imported", f.already_imported}});
   }
+  created.keep();
   if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
   if (a.quiet || a.json == "-") return;
   std::cout << graph.documents << " document(s), " << graph.units << " unit(s) with a concept, " << graph.concepts.size()

@@ -46,6 +46,7 @@ void run_import(const ImportArgs &a) {
   const std::string corpus = a.corpus_format == "detect" ? "corpus" : "corpus:" + a.corpus_format;
   add(a.corpus, corpus.c_str());
   if (sources.empty()) throw Error(ErrorCode::invalid_argument, "import: name at least one file");
+  NewDatabase created(a.db);  // (removed again when the import fails)
   KnowledgeGraph g = open_graph(a.db, Access::create, 256);
   ImportOptions opt;
   opt.min_score = a.min_score;
@@ -64,6 +65,7 @@ void run_import(const ImportArgs &a) {
     bar(p.stage, p.stage == "done" ? 1 : p.bytes_read, p.stage == "done" ? 1 : p.bytes_total, p.path);
   };
   const ImportReport rep = g.import(sources, opt);
+  created.keep();
   if (a.json) {
     std::cout << dump_json(to_json(rep), 2) << '\n';
     return;
