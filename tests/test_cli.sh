@@ -296,6 +296,12 @@ import json, sys
 j = json.load(sys.stdin)
 assert j["partial"] is True and j["usage"]["model_calls"] == 3, j["usage"]'
 grep -q "partial result" "$T/err" || fail "partial result must be reported"
+# The model server down: every request fails, the run fails (exit 1) and says why.
+kill $SERVER; wait $SERVER 2> /dev/null || true
+trap 'rm -rf "$T"' EXIT
+rc=$(status_of "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 \
+  --no-cache --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test --retries 0 --explain-top 3)
+[ "$rc" -eq 1 ] && grep -q "every model request failed" "$T/err" || fail "explore with the server down exited $rc: $(cat "$T/err")"
 ;;
 
 exit-codes)  # 0 success; 2 a bad argument or a name that does not resolve; 1 a failure of the work
