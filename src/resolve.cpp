@@ -16,19 +16,23 @@ using detail::Stmt;
 
 namespace {
 
-// Levenshtein distance with an early exit once every entry of a row exceeds limit.
+// Edit distance counting a swap of two neighbouring letters as one edit ("EGRF" is one from
+// "EGFR"; the optimal string alignment distance), with an early exit once every entry of a row
+// exceeds limit (a row's minimum never falls: a swap costs no less than the substitution before it).
 std::size_t edit_distance(const std::string &a, const std::string &b, std::size_t limit) {
   if (a.size() > b.size() + limit || b.size() > a.size() + limit) return limit + 1;
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  std::vector<std::size_t> before(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
     std::size_t best = cur[0];
     for (std::size_t j = 1; j <= b.size(); ++j) {
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) cur[j] = std::min(cur[j], before[j - 2] + 1);
       best = std::min(best, cur[j]);
     }
     if (best > limit) return limit + 1;
+    std::swap(before, prev);
     std::swap(prev, cur);
   }
   return prev[b.size()];
@@ -132,7 +136,14 @@ ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_sugg
     std::string lc = detail::lower_copy(cand);
     if (!seen.insert(lc).second) return;
     std::size_t dist = edit_distance(lq, lc, limit);
-    if (dist <= limit) scored.emplace_back(dist, cand);
+    if (dist > limit) return;
+    // (among equally close names: the query completed first, "GSK3" is GSK3A and GSK3B; then its
+    // own letters reordered, "EGRF" is EGFR before EGF or EGR1)
+    std::string x = lq, y = lc;
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    const bool completes = lc.size() > lq.size() && lc.compare(0, lq.size(), lq) == 0;
+    scored.emplace_back(3 * dist + (completes ? 0 : x == y ? 1 : 2), cand);
   };
   {
     Stmt st(db, "SELECT DISTINCT name FROM nodes");
@@ -156,7 +167,7 @@ ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_sugg
     st.bind(1, esc);
     while (st.step()) {
       std::string s = st.col_text(0);
-      if (seen.insert(detail::lower_copy(s)).second) scored.emplace_back(limit + 1, s);
+      if (seen.insert(detail::lower_copy(s)).second) scored.emplace_back(3 * limit + 3, s);
     }
   }
   std::stable_sort(scored.begin(), scored.end(), [](const auto &a, const auto &b) {

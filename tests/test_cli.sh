@@ -477,6 +477,10 @@ LIT="$HERE/data/literature"
 "$GRAPPI" import --db "$G" --info "$DATA/4932.protein.info.v12.0.txt.gz" --obo "$DATA/ontology/psi-mi.obo" > /dev/null
 out=$("$GRAPPI" ground --db "$G" --text "$LIT/BioInfer.d403.PMID11418599.txt" --pair TESK2,cofilin --strategy stuff)
 echo "$out" | grep -q "^TESK2 - cofilin (stuff): MI:0217 phosphorylation reaction, score" || fail "ground: $out"
+# A protein neither in the database nor in the text (a typo) stops the run with suggestions.
+rc=$(status_of "$GRAPPI" ground --db "$G" --text "$LIT/BioInfer.d403.PMID11418599.txt" --pair TESK22,cofilin --strategy stuff)
+[ "$rc" -eq 2 ] && grep -q "'TESK22' is neither a protein of the database nor written in" "$T/err" && grep -q "did you mean" "$T/err" \
+  || fail "ground with a misspelt protein exited $rc: $(cat "$T/err")"
 echo "$out" | grep -q "not a language model" || fail "the offline model must say so: $out"
 echo "$out" | grep -q "quote: Like TESK1, TESK2 phosphorylated cofilin" || fail "quote: $out"
 printf 'We show that Cdc28 phosphorylates Sic1 in vitro.\n\nSic1 binds Cdc28 directly in a two-hybrid assay.\n' > "$T/yeast.txt"

@@ -58,6 +58,14 @@ TEST_CASE("names resolve case-insensitively through names / ids and aliases") {
   auto miss = kg.lookup("cdc288");
   CHECK(miss.status == Status::not_found);
   CHECK(std::find(miss.suggestions.begin(), miss.suggestions.end(), "CDC28") != miss.suggestions.end());
+  // Two letters swapped are one edit, and the query's own letters reordered come before other
+  // names as close ("CDC82" is CDC28 first); a name the query completes comes first of all.
+  const auto swapped = kg.lookup("CDC82");
+  REQUIRE_FALSE(swapped.suggestions.empty());
+  CHECK(swapped.suggestions.front() == "CDC28");
+  const auto completed = kg.lookup("CDC4_");
+  REQUIRE_FALSE(completed.suggestions.empty());
+  CHECK(completed.suggestions.front().rfind("CDC4", 0) == 0);
   try {
     kg.resolve("cdc288");
     FAIL("expected not_found");
