@@ -268,7 +268,12 @@ SERVER=$!
 trap 'kill $SERVER 2>/dev/null; rm -rf "$T"' EXIT
 for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
 PORT=$(cat "$T/port")
-"$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 \
+# More than 500 model calls are refused unless --yes or --max-calls (nothing sent).
+rc=$(status_of "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 \
+  --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test)
+[ "$rc" -eq 2 ] && grep -q "this run would make [0-9]* model calls" "$T/err" && [ ! -e "$T/count" ] \
+  || fail "a run of more than 500 calls without --yes exited $rc: $(cat "$T/err")"
+"$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 --yes \
   --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test --json "$T/h1.json" --quiet 2> /dev/null
 python3 - "$T/h1.json" "$T/count" <<'PY'
 import json, sys

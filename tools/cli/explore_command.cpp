@@ -15,8 +15,11 @@ struct ExploreArgs {
   std::string system_template, edge_template, path_template, json, report, cx2, html;
   double min_score = 0;
   std::vector<std::string> relations;
-  bool no_cache = false, no_repair = false, quiet = false, no_diversity = false;
+  bool no_cache = false, no_repair = false, quiet = false, no_diversity = false, yes = false;
 };
+
+// Model calls a run with a language model makes without asking: more needs --max-calls or --yes.
+constexpr std::size_t kCallsWithoutAsking = 500;
 
 void print_summary(const ExploreArgs &a, const ExploreResult &r, bool extractive) {
   std::cout << "explore " << a.protein << ": \"" << a.query << "\" (" << r.model.value("identity", std::string()) << ")\n";
@@ -49,6 +52,20 @@ void run(ExploreArgs &a) {
     bar(p.stage, p.done, p.total, std::to_string(p.done) + "/" + std::to_string(p.total));
   };
   const AgentPipeline pipe(g, model, a.embedding_model);
+  if (!model->local() && !o.dry_run && o.max_calls == 0 && !a.yes) {
+    // (the estimate first: a default run from a hub protein asks a model thousands of times)
+    ExploreOptions plan = o;
+    plan.dry_run = true;
+    plan.progress = {};
+    const ExploreResult p = pipe.explore(a.protein, plan);
+    if (p.planned_calls > kCallsWithoutAsking)
+      throw Error(ErrorCode::invalid_argument,
+                  "explore: this run would make " + std::to_string(p.planned_calls) + " model calls (about " +
+                      std::to_string(p.planned_prompt_tokens) + " prompt tokens), more than " +
+                      std::to_string(kCallsWithoutAsking) +
+                      " without asking: give --max-calls N to stop after N (a partial result, marked), --yes to make "
+                      "them all, or fewer paths (--top, --explain-top, --k, --max-len); nothing was sent");
+  }
   const ExploreResult r = pipe.explore(a.protein, o);
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
@@ -123,6 +140,8 @@ void add_explore(CLI::App &app) {
   c->add_option("--max-calls", o.max_calls, "Stop after this many model calls (partial result, marked)");
   c->add_option("--max-tokens", o.max_tokens, "Stop after this many prompt + completion tokens (partial result, marked)");
   c->add_flag("--dry-run", o.dry_run, "Print the number of model calls and estimated prompt tokens; send nothing");
+  c->add_flag("--yes", a->yes,
+              "Make every model call the run needs (without it or --max-calls, a run of more than 500 calls is refused)");
   c->add_flag("--no-cache", a->no_cache, "Neither read nor write the response cache");
   c->add_flag("--no-repair", a->no_repair, "No follow-up turn after an unparseable path answer");
   c->add_option("--system-template", a->system_template, "File replacing the system prompt");
