@@ -219,6 +219,13 @@ assert u["edges_explained"] == u["distinct_edges"] and u["paths_explained"] == u
 cx = json.load(open(sys.argv[2]))
 assert cx[0]["CXVersion"] == "2.0" and "status" in cx[-1]
 PY
+# --json to a disk that fills (a 40 KiB file-size limit, SIGXFSZ ignored; the JSON is larger):
+# exit 1, and the file that was there stays as it was, with no part file left.
+echo '{"previous": true}' > "$T/kept.json"
+rc=$(status_of bash -c 'trap "" XFSZ; ulimit -f 40; exec "$0" explore --db "$1" --protein MAPT --query "inhibit tau phosphorylation" --k 10,2 --top 5 --json "$2" --quiet' \
+  "$GRAPPI" "$H" "$T/kept.json")
+[ "$rc" -eq 1 ] && grep -q "cannot write '$T/kept.json'" "$T/err" && [ "$(cat "$T/kept.json")" = '{"previous": true}' ] \
+  && [ ! -e "$T/kept.json.part" ] || fail "--json to a full disk exited $rc: $(cat "$T/err"); left: $(ls "$T"/kept.json* 2>&1)"
 "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 10,2 --dry-run 2> "$T/dry.err" > /dev/null
 grep -q "^dry run: 0 model calls (the extractive model is not a language model" "$T/dry.err" || fail "extractive dry run line"
 printf 'Edge {{source}} {{colour}}\n' > "$T/bad.tpl"
