@@ -405,6 +405,41 @@ DocumentFormat document_format(std::string_view name) {
                                                "' (known: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl)");
 }
 
+namespace {
+
+// What a file that is not papers looks like, from its first lines: a STRING, PSI-MITAB or OBO
+// file by its header, else a table (every one of five or more lines the same number, three or
+// more, of tab-separated fields); empty for anything else.
+std::string looks_like_a_table(std::string_view s) {
+  std::vector<std::string_view> lines;
+  for (std::size_t at = 0; at < s.size() && lines.size() < 20;) {
+    std::size_t end = s.find('\n', at);
+    if (end == std::string_view::npos) end = s.size();
+    std::string_view line = s.substr(at, end - at);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") != std::string_view::npos) lines.push_back(line);
+    at = end + 1;
+  }
+  if (lines.empty()) return {};
+  const std::string first = detail::lower_copy(detail::trim_copy(lines[0].substr(0, 200)));
+  const auto starts = [&](const char *p) { return first.rfind(p, 0) == 0; };
+  if (starts("protein1 protein2") || starts("protein1\tprotein2")) return "a STRING links file";
+  if (starts("#string_protein_id") || starts("string_protein_id")) return "a STRING info or aliases file";
+  if (starts("#id(s) interactor a") || starts("id(s) interactor a") || starts("#id interactor a") ||
+      starts("unique id interactor a"))
+    return "a PSI-MITAB file";
+  if (starts("format-version:")) return "an OBO ontology";
+  if (lines.size() < 5) return {};
+  const auto fields = [](std::string_view l) { return static_cast<std::size_t>(std::count(l.begin(), l.end(), '\t')) + 1; };
+  const std::size_t n = fields(lines[0]);
+  if (n < 3) return {};
+  for (std::string_view l : lines)
+    if (fields(l) != n) return {};
+  return "a table of " + std::to_string(n) + " tab-separated columns";
+}
+
+}  // namespace
+
 std::vector<Document> parse_documents(std::string_view s, DocumentFormat format, const std::string &name) {
   if (format == DocumentFormat::detect) {
     std::size_t i = 0;
@@ -423,6 +458,12 @@ std::vector<Document> parse_documents(std::string_view s, DocumentFormat format,
       format = DocumentFormat::bioc_json;
     } else if (std::regex_search(std::string(head.substr(0, head.find('\n'))), pubtator)) {
       format = DocumentFormat::pubtator;
+    } else if (const std::string what = looks_like_a_table(s.substr(i, 1 << 16)); !what.empty()) {
+      // (read as text, a table's names would become co-occurring concepts and statements)
+      throw Error(ErrorCode::invalid_argument,
+                  name + ": this looks like " + what + ", not papers (first line '" +
+                      std::string(head.substr(0, std::min<std::size_t>(head.find('\n'), 80))) +
+                      "'); import it with grappi import, or give the format text to read it as text");
     } else {
       format = DocumentFormat::text;
     }

@@ -758,6 +758,11 @@ rc=$(status_of "$GRAPPI" cooc build --db "$T/new2.db" --corpus "$T/bad.PubTator"
 "$GRAPPI" papers --db "$T/lit2.db" tetrodotoxin | grep -q 15485686 || fail "lit2.db after a failed import into it"
 rc=$(status_of "$GRAPPI" hypothesize --db "$C" --source SCN5A --target NoSuchConcept)
 [ "$rc" -eq 2 ] || fail "an unknown target exited $rc"
+# Not papers: a STRING links file given as a corpus is refused naming what it looks like, and no
+# database is created for it.
+rc=$(status_of "$GRAPPI" cooc build --db "$T/links.db" --corpus "$DATA/4932.protein.physical.links.v12.0.txt.gz")
+[ "$rc" -eq 2 ] && grep -q "this looks like a STRING links file, not papers" "$T/err" && [ ! -e "$T/links.db" ] \
+  || fail "cooc build on a STRING links file exited $rc: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" cooc build --db "$C" --corpus "$T/missing.txt")
 [ "$rc" -eq 1 ] || fail "a missing corpus exited $rc"
 rc=$(status_of "$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.PubTator" --titles some)

@@ -66,6 +66,30 @@ void expect_parse_error(const std::string &content, DocumentFormat f, const std:
 
 }  // namespace
 
+TEST_CASE("Files that are not papers are refused by the detection naming what they look like") {
+  using grappi::DocumentFormat;
+  const auto refused = [](const std::string &content, const std::string &what) {
+    CAPTURE(content);
+    const std::string expected = "in.txt: this looks like " + what + ", not papers";
+    CHECK_THROWS_WITH_AS(grappi::parse_documents(content, DocumentFormat::detect, "in.txt"),
+                         doctest::Contains(expected.c_str()), grappi::Error);
+    // Asked for as text, it is read as text.
+    CHECK(grappi::parse_documents(content, DocumentFormat::text, "in.txt").size() == 1);
+  };
+  refused("protein1 protein2 combined_score\n4932.YAL001C 4932.YBR160W 900\n", "a STRING links file");
+  refused("#string_protein_id\tpreferred_name\tprotein_size\tannotation\n4932.A\tA\t10\tx\n",
+          "a STRING info or aliases file");
+  refused("#ID(s) interactor A\tID(s) interactor B\tAlt. ID(s) interactor A\nuniprotkb:P1\tuniprotkb:P2\t-\n",
+          "a PSI-MITAB file");
+  refused("format-version: 1.2\nontology: mi\n", "an OBO ontology");
+  std::string table = "symbol\tname\tgo\n";
+  for (int i = 0; i < 6; ++i) table += "G" + std::to_string(i) + "\tgene " + std::to_string(i) + "\tGO:000" + std::to_string(i) + "\n";
+  refused(table, "a table of 3 tab-separated columns");
+  // Papers stay papers: prose, a title and paragraphs, a table inside a Markdown paper.
+  CHECK(grappi::parse_documents("# Title\n\nCDC28 binds CLN2.\n\na\tb\tc\nd\te\tf\n", DocumentFormat::detect, "p.md").size() == 1);
+  CHECK(grappi::parse_documents("CDC28 binds CLN2 in yeast.\n", DocumentFormat::detect, "p.txt").size() == 1);
+}
+
 TEST_CASE("BioRED abstracts read the same from PubTator and BioC XML and JSON") {
   const auto expected = pubtator_mentions(lit("BioRED.Test.first3.PubTator"));
   REQUIRE(expected.size() > 50);

@@ -53,7 +53,11 @@ struct GRAPPI_CXX_API Document {
 
 /// The formats read_documents knows.
 enum class DocumentFormat {
-  detect,     ///< from the content (and a ".md"/".txt" name for text)
+  /// From the content (and a ".md"/".txt" name for text). A file that is not papers — a STRING,
+  /// PSI-MITAB or OBO file by its header, or a table (five or more lines of the same three or
+  /// more tab-separated fields) — is refused with Error(invalid_argument) naming what it looks
+  /// like; `text` reads it as text anyway.
+  detect,
   text,       ///< plain text or Markdown: paragraphs split on blank lines, a heading starts a section
   pubtator,   ///< PubTator: "PMID|t|title", "PMID|a|abstract", tab-separated annotation lines
   bioc_xml,   ///< BioC XML (a <collection> of <document>s of <passage>s with <annotation>s)
