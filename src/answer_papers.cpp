@@ -3,9 +3,11 @@
 // entities, kept when they name an entity of the context the question does not name, each
 // written as its sentences that name context entities and labelled P0, P1, ...
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "answer_impl.hpp"
+#include "grappi/error.hpp"
 #include "text_util.hpp"
 
 namespace grappi::detail {
@@ -29,7 +31,9 @@ std::vector<std::string> search_terms(const std::vector<std::string> &names) {
   for (const std::string &n : names) {
     if (out.size() >= 4) break;
     const std::string t = trim_copy(n);
-    if (t.size() < 3 || t.find_first_not_of("0123456789") == std::string::npos) continue;
+    // (a word to search by: a letter in it, and never only digits)
+    const bool letter = std::any_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+    if (t.size() < 3 || !letter) continue;
     if (std::find_if(out.begin(), out.end(), [&](const std::string &x) { return iequals(x, t); }) == out.end())
       out.push_back(t);
   }
@@ -76,7 +80,15 @@ void add_paper_context(const KnowledgeGraph &kg, AnswerContext &c, const Citatio
   std::set<std::string> seen;
   for (const std::string &q : queries) {
     if (candidates.size() >= 4 * count) break;
-    for (PaperHit &h : kg.search_papers(q, std::min<std::size_t>(1000, 10 * count))) {
+    std::vector<PaperHit> hits;
+    try {
+      hits = kg.search_papers(q, std::min<std::size_t>(1000, 10 * count));
+    } catch (const Error &e) {
+      // (a name FTS5 cannot search by leaves the papers out, never the answer)
+      if (e.code() != ErrorCode::invalid_argument) throw;
+      continue;
+    }
+    for (PaperHit &h : hits) {
       if (!seen.insert(h.key).second) continue;
       Candidate x;
       // The sentences naming context entities, in order, up to about 600 characters.
