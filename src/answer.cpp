@@ -405,12 +405,8 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
   json task = {{"kind", "ask.answer"}, {"question", question}};
   r.context = detail::build_answer_context(kg, k.nodes, edge_ids, o.context, o.max_context_tokens, task);
   if (reader) detail::add_reader_scores(r.context, k.reader);
-  if (o.papers > 0) {
-    // (the finder knows the context's nodes; the checker below its papers too)
-    const detail::CitationChecker finder(kg, r.context);
-    detail::add_paper_context(kg, r.context, finder, k.asked, o.papers, o.max_context_tokens, task);
-  }
   const detail::CitationChecker checker(kg, r.context);
+  if (o.papers > 0) detail::add_paper_context(kg, r.context, checker, k.asked, o.papers, o.max_context_tokens, task);
   std::unordered_map<std::string, int64_t> node_of_label;
   json asked_labels = json::array();
   for (std::size_t i = 0; i < r.context.nodes.size(); ++i) {

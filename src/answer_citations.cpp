@@ -111,8 +111,6 @@ ParsedAnswer parse_answer(std::string_view answer) {
 }
 
 CitationChecker::CitationChecker(const KnowledgeGraph &kg, const AnswerContext &context) : kg_(kg), context_(context) {
-  for (std::size_t k = 0; k < context.papers.size(); ++k)
-    if (!context.papers[k].pmid.empty()) paper_of_pmid_.emplace(context.papers[k].pmid, k);
   for (std::size_t i = 0; i < context.nodes.size(); ++i) {
     const auto n = kg.node(context.nodes[i]);
     std::vector<std::string> names;
@@ -204,8 +202,10 @@ AnswerSentence CitationChecker::check(const ProposedSentence &p) const {
       a.kind = "pmid";
       const std::string id = digits(c) ? c : m[1].str();
       a.target = "PMID:" + id;
+      const auto &papers = context_.papers;
+      const auto paper = std::find_if(papers.begin(), papers.end(), [&](const AnswerPaper &x) { return x.pmid == id; });
       if (pmids_.count(id)) a.status = "supported";  // (an edge's evidence)
-      else if (const auto at = paper_of_pmid_.find(id); at != paper_of_pmid_.end()) check_paper(a, at->second, named);
+      else if (paper != papers.end()) check_paper(a, static_cast<std::size_t>(paper - papers.begin()), named);
       else a.status = "not_in_context";
     } else if (std::regex_match(c, m, interaction_re)) {
       a.kind = "interaction";

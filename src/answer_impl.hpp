@@ -75,7 +75,8 @@ struct ParsedAnswer {
 ParsedAnswer parse_answer(std::string_view answer);
 
 /// Checks sentences against the context: which of its entities they name and what their
-/// citations resolve to.
+/// citations resolve to. Its nodes and edges are read when it is made; its papers when a
+/// sentence is checked (add_paper_context adds them through the checker's finders).
 class CitationChecker {
  public:
   CitationChecker(const KnowledgeGraph &kg, const AnswerContext &context);
@@ -94,7 +95,6 @@ class CitationChecker {
   std::vector<std::pair<int64_t, int64_t>> ends_;      // per context edge
   std::vector<std::string> edge_text_;                 // per context edge
   std::unordered_set<std::string> pmids_, interactions_;
-  std::unordered_map<std::string, std::size_t> paper_of_pmid_;  // a context paper's PubMed id -> its index
   /// A citation of context paper k by a sentence naming `named`.
   void check_paper(AnswerCitation &a, std::size_t k, const std::vector<int64_t> &named) const;
 };

@@ -97,6 +97,20 @@ ExploreResult AgentPipeline::explore(int64_t root, const ExploreOptions &opt) co
   settings.concurrency = opt.concurrency;
   settings.cancel = opt.cancel;
   detail::ModelCalls calls(*s_->graph, model, settings);
+  if (!opt.dry_run && opt.confirm_calls && !opt.max_calls && !calls.local()) {
+    // The estimate of a dry run, over the same selection (not the candidates again).
+    detail::ExploreRun plan;
+    plan.result = run.result;
+    plan.paths = run.paths;
+    detail::plan_calls(ctx, plan, calls);
+    if (plan.result.planned_calls > opt.confirm_calls)
+      throw Error(ErrorCode::invalid_argument,
+                  "explore: this run would make " + std::to_string(plan.result.planned_calls) + " model calls (about " +
+                      std::to_string(plan.result.planned_prompt_tokens) + " prompt tokens), more than " +
+                      std::to_string(opt.confirm_calls) +
+                      " without asking: give --max-calls N to stop after N (a partial result, marked), --yes to make "
+                      "them all, or fewer paths (--top, --explain-top, --k, --max-len); nothing was sent");
+  }
   if (opt.dry_run) {
     detail::plan_calls(ctx, run, calls);
   } else {

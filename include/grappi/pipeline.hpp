@@ -59,6 +59,10 @@ struct ExploreOptions {
   std::size_t max_calls = 0;             ///< model-call budget (0: none); cache hits are free
   int64_t max_tokens = 0;                ///< prompt + completion token budget (0: none)
   bool dry_run = false;                  ///< count calls and estimate tokens, send nothing
+  /// A run with a language model and no max_calls that would make more model calls than this
+  /// (cache hits excluded) sends nothing: Error(invalid_argument) with the estimate (0: no such
+  /// limit; the command line sets 500 unless --yes).
+  std::size_t confirm_calls = 0;
   bool use_cache = true;                 ///< read and write the database's response cache
   bool repair = true;                    ///< one follow-up turn for an unparseable path answer
   int edge_max_tokens = 120;             ///< answer limit per edge request

@@ -47,25 +47,12 @@ void run(ExploreArgs &a) {
   o.use_cache = !a.no_cache;
   o.repair = !a.no_repair;
   o.templates.load(a.system_template, a.edge_template, a.path_template);
+  if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
   ProgressBar bar;
   o.progress = [&bar](const ExploreProgress &p) {
     bar(p.stage, p.done, p.total, std::to_string(p.done) + "/" + std::to_string(p.total));
   };
   const AgentPipeline pipe(g, model, a.embedding_model);
-  if (!model->local() && !o.dry_run && o.max_calls == 0 && !a.yes) {
-    // (the estimate first: a default run from a hub protein asks a model thousands of times)
-    ExploreOptions plan = o;
-    plan.dry_run = true;
-    plan.progress = {};
-    const ExploreResult p = pipe.explore(a.protein, plan);
-    if (p.planned_calls > kCallsWithoutAsking)
-      throw Error(ErrorCode::invalid_argument,
-                  "explore: this run would make " + std::to_string(p.planned_calls) + " model calls (about " +
-                      std::to_string(p.planned_prompt_tokens) + " prompt tokens), more than " +
-                      std::to_string(kCallsWithoutAsking) +
-                      " without asking: give --max-calls N to stop after N (a partial result, marked), --yes to make "
-                      "them all, or fewer paths (--top, --explain-top, --k, --max-len); nothing was sent");
-  }
   const ExploreResult r = pipe.explore(a.protein, o);
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
   if (!a.report.empty()) write_output(a.report, to_markdown(r));
