@@ -14,6 +14,7 @@
 #include "text_reader.hpp"
 #include "text_util.hpp"
 #include "grappi/json_text.hpp"
+#include "json_input.hpp"
 
 namespace grappi {
 
@@ -264,6 +265,7 @@ std::string infon(const json &j, const char *key) {
 
 std::vector<Document> parse_bioc_json(std::string_view s, const std::string &name) {
   json j;
+  detail::check_json_depth(s, name);
   try {
     j = json::parse(s);
   } catch (const json::parse_error &e) {
@@ -452,7 +454,7 @@ std::vector<Document> parse_documents(std::string_view s, DocumentFormat format,
     } else if (!head.empty() && head[0] == '{') {
       // JSON lines when the first line alone is an object that is not a BioC collection.
       const std::string_view rest = s.substr(i);
-      const json first = json::parse(rest.substr(0, rest.find('\n')), nullptr, false);
+      const json first = detail::parse_json_or_discarded(rest.substr(0, rest.find('\n')));
       format = first.is_object() && !first.contains("documents") ? DocumentFormat::jsonl : DocumentFormat::bioc_json;
     } else if (!head.empty() && head[0] == '[') {
       format = DocumentFormat::bioc_json;
@@ -515,7 +517,7 @@ std::size_t for_each_document(const std::string &path, DocumentFormat format, co
       format = DocumentFormat::pubtator;
     } else if (!first.empty()) {
       const std::size_t b = first.find('{');
-      const json o = b == std::string::npos ? json() : json::parse(std::string_view(line).substr(b), nullptr, false);
+      const json o = b == std::string::npos ? json() : detail::parse_json_or_discarded(std::string_view(line).substr(b));
       if (first.find_first_not_of(" \t\xef\xbb\xbf") == b && o.is_object() && !o.contains("documents"))
         format = DocumentFormat::jsonl;
     }

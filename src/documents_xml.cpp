@@ -1,6 +1,6 @@
 // BioC XML and the PPI corpora's XML (grappi/documents.hpp), read with libxml2: no network, no
-// external DTD, no entity expansion beyond XML's own; a malformed file is an error naming the
-// file and line.
+// external DTD, no entities declared by the file (a text that expands one entity many times is
+// gigabytes from kilobytes); a malformed file is an error naming the file and line.
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
@@ -36,6 +36,16 @@ XmlDoc parse_xml(std::string_view s, const std::string &name) {
     const xmlError *e = xmlCtxtGetLastError(ctxt.get());
     std::string msg = e && e->message ? trim_copy(e->message) : "malformed XML";
     throw Error(ErrorCode::parse, name + ":" + std::to_string(e ? e->line : 0) + ": not well-formed XML (" + msg + ")");
+  }
+  // Entities the document declares itself are refused, used or not: reading the text expands
+  // each reference, so one large entity referenced a few hundred times is a denial of service.
+  // XML's five predefined entities and character references are not declarations.
+  if (const xmlDtd *dtd = xmlGetIntSubset(doc.get())) {
+    for (const xmlNode *c = dtd->children; c; c = c->next)
+      if (c->type == XML_ENTITY_DECL)
+        throw Error(ErrorCode::parse, name + ": the document declares the entity '" +
+                                          std::string(c->name ? reinterpret_cast<const char *>(c->name) : "") +
+                                          "'; grappi does not expand entities a file declares (write the text itself)");
   }
   return doc;
 }

@@ -11,6 +11,7 @@
 #include "http.hpp"
 #include "text_util.hpp"
 #include "grappi/json_text.hpp"
+#include "json_input.hpp"
 
 namespace grappi {
 
@@ -296,7 +297,7 @@ Embeddings HttpEmbedder::embed(const std::vector<std::string> &texts) {
       requests_ += static_cast<std::size_t>(attempts);
       throw;
     }
-    auto j_body = nlohmann::json::parse(r.body, nullptr, false);
+    auto j_body = detail::parse_json_or_discarded(r.body);
     if (!j_body.is_object() || !j_body.contains("data") || !j_body["data"].is_array())
       throw Error(ErrorCode::network, "POST " + url + ": answer is not an embeddings response: " + detail::error_message(r.body));
     const auto &data = j_body["data"];

@@ -18,6 +18,7 @@
 #include "parallel.hpp"
 #include "text_util.hpp"
 #include "visibility.hpp"
+#include "json_input.hpp"
 
 namespace grappi {
 
@@ -63,7 +64,9 @@ StatementsAnswer parse_statements(std::string_view text) {
       const std::string t = detail::trim_copy(text);
       const std::size_t open = t.find('['), close = t.rfind(']');
       if (open == std::string::npos || close == std::string::npos || close < open) return a;
-      j = json::parse(t.substr(open, close - open + 1));
+      const std::string_view list_text = std::string_view(t).substr(open, close - open + 1);
+      if (detail::json_too_deep(list_text)) return a;
+      j = json::parse(list_text);
       list = &j;
       a.error.clear();
     } catch (const json::exception &) {

@@ -8,6 +8,7 @@
 #include "grappi/error.hpp"
 #include "grappi/extraction.hpp"
 #include "text_reader.hpp"
+#include "json_input.hpp"
 
 namespace grappi {
 
@@ -109,8 +110,10 @@ nlohmann::json to_json(const ExtractionEvaluation &e) {
 
 BelAudit audit_bel_cx2(const std::string &path, const BelOptions &options) {
   nlohmann::json doc;
+  const std::string file_text = detail::read_whole_file(path).text;
+  detail::check_json_depth(file_text, path);
   try {
-    doc = nlohmann::json::parse(detail::read_whole_file(path).text);
+    doc = nlohmann::json::parse(file_text);
   } catch (const nlohmann::json::exception &e) {
     throw Error(ErrorCode::parse, path + ": not JSON: " + e.what());
   }

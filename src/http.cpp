@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "grappi/error.hpp"
+#include "json_input.hpp"
 
 namespace grappi::detail {
 
@@ -96,7 +97,7 @@ double retry_after(const HttpResponse &r) {
 }  // namespace
 
 std::string error_message(const std::string &body) {
-  auto j = nlohmann::json::parse(body, nullptr, false);
+  auto j = parse_json_or_discarded(body);
   if (j.is_object() && j.contains("error")) {
     const auto &e = j["error"];
     if (e.is_string()) return e.get<std::string>();

@@ -11,6 +11,7 @@
 #include "import_writer.hpp"
 #include "importers.hpp"
 #include "text_reader.hpp"
+#include "json_input.hpp"
 
 namespace grappi::detail {
 
@@ -64,6 +65,7 @@ FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   const auto t0 = std::chrono::steady_clock::now();
   WholeFile file = read_whole_file(path);
   json doc;
+  check_json_depth(file.text, path);
   try {
     doc = json::parse(file.text);
   } catch (const json::exception &e) {  // parse errors and numbers out of range (406)

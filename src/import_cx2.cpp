@@ -26,6 +26,7 @@
 #include "text_reader.hpp"
 #include "text_util.hpp"
 #include "grappi/json_text.hpp"
+#include "json_input.hpp"
 
 namespace grappi::detail {
 
@@ -152,7 +153,7 @@ class Cx2Importer {
         if (n.values.contains("size") && n.values["size"].is_number_integer()) in.size = n.values["size"].get<int64_t>();
         json attrs;
         if (by_grappi && n.values.contains("grappi_attributes")) {
-          attrs = json::parse(json_string(n.values, "grappi_attributes"), nullptr, false);
+          attrs = parse_json_or_discarded(json_string(n.values, "grappi_attributes"));
           if (!attrs.is_object()) {
             w_.bad_line(n.index + 1, "node " + std::to_string(n.index + 1) + ": grappi_attributes is not a JSON object", opt_);
             continue;
@@ -208,7 +209,7 @@ class Cx2Importer {
         for (const auto &[key, value] : e.values.items())
           if (key.rfind("channel_", 0) == 0 && value.is_number()) ch[key.substr(8)] = value;
         if (!ch.empty()) channels = dump_json(ch);
-        if (e.values.contains("grappi_records")) records = json::parse(json_string(e.values, "grappi_records"), nullptr, false);
+        if (e.values.contains("grappi_records")) records = parse_json_or_discarded(json_string(e.values, "grappi_records"));
         if ((!evidence.empty() && !json::accept(evidence)) || !records.is_array()) {
           w_.bad_line(e.index + 1, "edge " + std::to_string(e.index + 1) + ": grappi_evidence or grappi_records is not valid JSON", opt_);
           continue;
@@ -364,6 +365,7 @@ FileReport import_cx2_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   CxNetwork net;
   {
     json doc;
+    check_json_depth(file.text, path);
     try {
       doc = json::parse(file.text);
     } catch (const json::exception &e) {  // parse errors and numbers out of range (406)

@@ -13,6 +13,7 @@
 #include "importers.hpp"
 #include "text_reader.hpp"
 #include "grappi/json_text.hpp"
+#include "json_input.hpp"
 
 namespace grappi::detail {
 
@@ -38,7 +39,7 @@ int64_t int_field(const json &j, const char *key) {
 }  // namespace
 
 bool looks_like_jsonl(std::string_view first_line) {
-  const auto j = json::parse(first_line, nullptr, false);
+  const auto j = parse_json_or_discarded(first_line);
   return j.is_object() && j.contains("format") && j["format"] == "grappi-jsonl";
 }
 
@@ -49,7 +50,7 @@ FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path
   std::string_view line;
   if (!reader.next(line)) throw Error(ErrorCode::parse, path + ": empty file");
   {
-    const auto head = json::parse(line, nullptr, false);
+    const auto head = parse_json_or_discarded(line);
     if (!head.is_object() || head.value("format", "") != "grappi-jsonl")
       throw Error(ErrorCode::parse, path + ":1: not a grappi JSON lines file (the first line must be "
                                            "{\"format\": \"grappi-jsonl\", \"version\": 1})");
@@ -67,6 +68,7 @@ FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path
     ++rep.lines;
     try {
       if (!valid_utf8(line)) throw std::invalid_argument("invalid UTF-8");
+      if (json_too_deep(line)) throw std::invalid_argument("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
       const auto j = json::parse(line, nullptr, false);
       if (j.is_discarded()) throw std::invalid_argument("not valid JSON");
       if (!j.is_object()) throw std::invalid_argument("not a JSON object");

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "grappi/error.hpp"
+#include "json_input.hpp"
 
 namespace grappi::detail {
 
@@ -25,7 +26,7 @@ void for_each_json_line(std::string_view text, const std::string &name, const ch
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     const std::string where = name + ":" + std::to_string(line_no);
-    const nlohmann::json o = nlohmann::json::parse(line, nullptr, false);
+    const nlohmann::json o = parse_json_or_discarded(line);
     if (o.is_discarded())
       throw Error(ErrorCode::parse, where + ": not a JSON object on one line (each line is " + what + ")");
     if (!o.is_object()) throw Error(ErrorCode::parse, where + ": each line is " + what);

@@ -21,6 +21,7 @@
 #include "http.hpp"
 #include "text_util.hpp"
 #include "grappi/json_text.hpp"
+#include "json_input.hpp"
 
 namespace grappi {
 
@@ -137,7 +138,7 @@ ChatResponse OpenAIChatModel::chat(const ChatRequest &request) {
     }
     throw Error(ErrorCode::network, "POST " + url + " failed: HTTP " + std::to_string(r.status) + ": " + message);
   }
-  auto j = json::parse(r.body, nullptr, false);
+  auto j = detail::parse_json_or_discarded(r.body);
   if (!j.is_object() || !j.contains("choices") || !j["choices"].is_array() || j["choices"].empty() ||
       !j["choices"][0].is_object())
     throw Error(ErrorCode::llm, "malformed chat completion from " + url + ": " + detail::utf8_prefix(r.body, 200));
@@ -436,7 +437,7 @@ bool json_object_in(std::string_view text, json &out, std::string &error) {
     error = "truncated JSON object in the answer";
     return false;
   }
-  out = json::parse(body.substr(b, e - b), nullptr, false);
+  out = detail::parse_json_or_discarded(body.substr(b, e - b));
   if (out.is_discarded() || !out.is_object()) {
     error = "malformed JSON in the answer";
     return false;
@@ -495,7 +496,7 @@ EdgeAnswer parse_edge_answer(std::string_view text) {
   EdgeAnswer a;
   std::string s = strip_fences(text);
   if (!s.empty() && s.front() == '{') {
-    json j = json::parse(s, nullptr, false);
+    json j = detail::parse_json_or_discarded(s);
     if (j.is_object() && j.contains("explanation") && j["explanation"].is_string()) s = j["explanation"].get<std::string>();
   }
   s = detail::trim_copy(s);

@@ -2,7 +2,11 @@
 
 #include <sqlite3.h>
 
+#include <unistd.h>
+
+#include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 
@@ -30,6 +34,62 @@ std::string last_error(sqlite3 *db) {
   }
   return msg;
 }
+
+// What a file that is not an SQLite database looks like, from its first bytes ("a gzip-compressed
+// file", "text beginning 'protein1 protein2 ...'"); empty for an SQLite database or an empty file.
+std::string not_sqlite(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[256];
+  in.read(head, sizeof head);
+  const std::size_t n = static_cast<std::size_t>(in.gcount());
+  const std::string_view h(head, n);
+  if (n == 0 || h.substr(0, 16) == std::string_view("SQLite format 3\0", 16)) return {};
+  if (n >= 2 && static_cast<unsigned char>(h[0]) == 0x1f && static_cast<unsigned char>(h[1]) == 0x8b)
+    return "a gzip-compressed file";
+  if (h.substr(0, 4) == "PK\x03\x04") return "a zip archive";
+  std::string line;
+  for (char c : h) {
+    if (c == '\n' || c == '\r') break;
+    if (c == '\t') c = ' ';
+    if (!std::isprint(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80)
+      return "binary data that is not SQLite's";
+    line += c;
+  }
+  if (line.size() > 60) line = line.substr(0, 60) + "...";
+  return "text beginning '" + line + "'";
+}
+
+// True when a database file is in WAL mode (its header's read and write versions are 2).
+bool wal_header(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[20];
+  return in.read(head, sizeof head) && head[18] == 2 && head[19] == 2;
+}
+
+// A read-only reader of a WAL database needs its -shm file, which it creates when there is none;
+// in a folder it cannot write, nothing can be writing the database either (a writer keeps -wal
+// and -shm there), so the file is opened immutable (no locks, no -shm).
+bool open_immutable(const std::string &path) {
+  if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0 || !wal_header(path)) return false;
+  std::error_code ec;
+  if (std::filesystem::exists(path + "-shm", ec) || std::filesystem::exists(path + "-wal", ec)) return false;
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  return ::access(dir.empty() ? "." : dir.c_str(), W_OK) != 0;
+}
+
+std::string file_uri(const std::string &path, const char *query) {
+  std::string uri = "file:";
+  for (const char c : std::filesystem::absolute(path).string()) {
+    if (c == '%' || c == '?' || c == '#') {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+      uri += buf;
+    } else {
+      uri += c;
+    }
+  }
+  return uri + query;
+}
 }  // namespace
 
 Db::Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms) : path_(path) {
@@ -41,7 +101,9 @@ Db::Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms
     flags |= SQLITE_OPEN_READWRITE;
     if (create) flags |= SQLITE_OPEN_CREATE;
   }
-  int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+  const bool immutable = read_only && open_immutable(path);
+  int rc = immutable ? sqlite3_open_v2(file_uri(path, "?immutable=1").c_str(), &db_, flags | SQLITE_OPEN_URI, nullptr)
+                     : sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK && !create && !path.empty() && path != ":memory:" && !std::ifstream(path).good()) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -55,19 +117,40 @@ Db::Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms
     throw Error(rc == SQLITE_CANTOPEN ? ErrorCode::io : ErrorCode::database,
                 "cannot open database '" + path + "': " + msg);
   }
+  if (path != ":memory:" && path.rfind("file:", 0) != 0) {
+    if (const std::string what = not_sqlite(path); !what.empty()) {
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw Error(ErrorCode::invalid_argument, "'" + path + "' is not a grappi database (an SQLite file): it looks like " + what);
+    }
+  }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, busy_timeout_ms);
+  writer_ = !read_only;
 }
 
-Db::~Db() {
-  if (db_) sqlite3_close_v2(db_);
+void Db::close() noexcept {
+  if (!db_) return;
+  // A writer leaves the file in rollback-journal mode when it is the last connection, so that
+  // read-only readers create no -wal and -shm files (and can read it in a folder they cannot
+  // write). With other connections open the switch fails at once and the file stays in WAL
+  // mode (the last writer to close switches it).
+  if (writer_ && sqlite3_get_autocommit(db_)) {
+    sqlite3_busy_timeout(db_, 0);
+    sqlite3_exec(db_, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
+  }
+  sqlite3_close_v2(db_);
+  db_ = nullptr;
 }
+
+Db::~Db() { close(); }
 
 Db &Db::operator=(Db &&o) noexcept {
   if (this != &o) {
-    if (db_) sqlite3_close_v2(db_);
+    close();
     db_ = o.db_;
     path_ = std::move(o.path_);
+    writer_ = o.writer_;
     o.db_ = nullptr;
   }
   return *this;
@@ -79,19 +162,18 @@ void Db::fail(const std::string &what) const {
 }
 
 void Db::exec(const char *sql) {
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {
-    throw Error(ErrorCode::database, "database '" + path_ + "': " + last_error(db_) + " (in: " +
-                                         std::string(sql).substr(0, 120) + ")");
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {  // (no SQL in a user's message)
+    throw Error(ErrorCode::database, "database '" + path_ + "': " + last_error(db_));
   }
 }
 
 int64_t Db::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
 int Db::changes() const { return sqlite3_changes(db_); }
 
-Stmt::Stmt(const Db &db, const char *sql) : db_(&db), sql_(sql) {
+Stmt::Stmt(const Db &db, const char *sql) : db_(&db) {
   if (sqlite3_prepare_v3(db.handle(), sql, -1, SQLITE_PREPARE_PERSISTENT, &st_, nullptr) !=
       SQLITE_OK)
-    db.fail("cannot prepare '" + sql_.substr(0, 120) + "'");
+    db.fail("cannot prepare a statement");
 }
 
 Stmt::~Stmt() { sqlite3_finalize(st_); }
@@ -125,8 +207,7 @@ bool Stmt::step() {
   if (rc == SQLITE_DONE) return false;
   std::string msg = last_error(db_->handle());
   sqlite3_reset(st_);
-  throw Error(ErrorCode::database,
-              "database '" + db_->path() + "': " + msg + " (in: " + sql_.substr(0, 120) + ")");
+  throw Error(ErrorCode::database, "database '" + db_->path() + "': " + msg);
 }
 
 void Stmt::run() {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -236,13 +237,30 @@ bool valid_utf8(std::string_view s) noexcept {
   return true;
 }
 
+uint64_t whole_file_limit() {
+  static const uint64_t limit = [] {
+    const char *v = std::getenv("GRAPPI_MAX_FILE_BYTES");
+    if (!v || !*v) return kDefaultWholeFileLimit;
+    char *end = nullptr;
+    const unsigned long long n = std::strtoull(v, &end, 10);
+    return end && *end == '\0' && n > 0 ? static_cast<uint64_t>(n) : kDefaultWholeFileLimit;
+  }();
+  return limit;
+}
+
 WholeFile read_whole_file(const std::string &path, uint64_t max_lines) {
   LineReader reader(path, LineReader::kMaxDocument);
   reader.set_max_lines(max_lines);
   WholeFile f;
   f.size = reader.file_size();
+  const uint64_t cap = whole_file_limit();
   std::string_view line;
   while (reader.next(line)) {
+    if (f.text.size() + line.size() + 1 > cap)
+      throw Error(ErrorCode::invalid_argument,
+                  path + ": more than " + std::to_string(cap) +
+                      " bytes once decompressed, the limit for files read whole (BEL scripts, BEL JSON, CX2, BioC, "
+                      "PPI XML, question sets); the environment variable GRAPPI_MAX_FILE_BYTES raises it");
     if (!valid_utf8(line))
       throw Error(ErrorCode::parse, path + ":" + std::to_string(reader.line_number()) + ": invalid UTF-8");
     f.text.append(line);

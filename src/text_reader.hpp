@@ -72,9 +72,16 @@ struct WholeFile {
   std::string text, sha256;
   uint64_t size = 0;
 };
-/// Reads a file whole for the parsers of JSON documents (CX2, BEL JSON graphs) and BEL scripts:
-/// lines joined with '\n'; invalid UTF-8 is an Error(parse) naming the file and line; more than
-/// `max_lines` lines (0: no limit) an Error(invalid_argument) as LineReader::set_max_lines.
+/// The default cap on a file read whole, once decompressed: 1 GiB.
+inline constexpr uint64_t kDefaultWholeFileLimit = uint64_t{1} << 30;
+/// The cap on a file read whole: GRAPPI_MAX_FILE_BYTES (bytes) when set to a positive number,
+/// else kDefaultWholeFileLimit. Read once per process.
+uint64_t whole_file_limit();
+/// Reads a file whole for the parsers of JSON documents (CX2, BEL JSON graphs), XML and BEL
+/// scripts: lines joined with '\n'; invalid UTF-8 is an Error(parse) naming the file and line;
+/// more than `max_lines` lines (0: no limit) an Error(invalid_argument) as
+/// LineReader::set_max_lines; more than whole_file_limit() bytes an Error(invalid_argument)
+/// (read as it decompresses: a small .gz of zeros never fills the memory).
 WholeFile read_whole_file(const std::string &path, uint64_t max_lines = 0);
 
 /// Writes a file whole or not at all: `write` fills "<path>.part", which is then renamed into

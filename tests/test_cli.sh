@@ -372,6 +372,15 @@ window --db $H --protein MAPT --query kinase --query-weight nan|finite
 neighbors --db $Y CDC28 --min-score nan|finite
 pagerank --db $Y --damping inf|finite
 EOF_CASES
+# A file read whole is capped once decompressed (GRAPPI_MAX_FILE_BYTES; 1 GiB by default): 10 MB
+# of BEL in a gzip file of a few KB stops at the cap, before it fills the memory.
+head -c 10000000 /dev/zero | tr '\0' 'a' | fold -w 100 | gzip > "$T/bomb.bel.gz"
+rc=$(status_of env GRAPPI_MAX_FILE_BYTES=1000000 "$GRAPPI" import --db "$T/bomb.db" --bel "$T/bomb.bel.gz")
+[ "$rc" -eq 2 ] && grep -q "more than 1000000 bytes once decompressed.*GRAPPI_MAX_FILE_BYTES" "$T/err" ||
+  fail "a BEL file over the cap: exit $rc: $(cat "$T/err")"
+[ ! -e "$T/bomb.db" ] || fail "the refused import left a database"
+rc=$(status_of env GRAPPI_MAX_FILE_BYTES=1000000 "$GRAPPI" import --db "$T/bomb.db" --cx2 "$DATA/cx2/glypican2.cx2")
+[ "$rc" -eq 0 ] || fail "a CX2 file under the cap: exit $rc: $(cat "$T/err")"
 # A k-hop expansion stops when nothing new is reached, however many hops are asked.
 timeout 60 "$GRAPPI" khop --db "$H" --question "tau kinase" --hops 100000000 > /dev/null || fail "khop --hops 1e8 did not finish"
 # Reading commands open the database read-only: a read-only file reads, and a writer holding the
@@ -433,7 +442,7 @@ printf 'a\tb\n\033[31mRED\033[0m\tPLAIN\n' > "$T/esc.tsv"
 grep -q "RED" "$T/esc.txt" && ! grep -q "$(printf '\033')" "$T/esc.txt" || fail "an escape sequence reached the terminal: $(cat -v "$T/esc.txt")"
 printf 'not a database, just text\n' > "$T/text.db"
 rc=$(status_of "$GRAPPI" info --db "$T/text.db")
-[ "$rc" -eq 1 ] || fail "a file that is not a database exited $rc"
+[ "$rc" -eq 2 ] && grep -q "it looks like text beginning .not a database, just text." "$T/err" || fail "a file that is not a database exited $rc: $(cat "$T/err")"
 # Resource limits (docs/cli.md "Limits"): a window of depth 100 stops where nothing new is reached
 # (the same window as depth 40: its deepest node is at depth 8); a single line of 100 MB (a
 # gzip of 100 KB) is refused at 16 MiB naming its line, the database unchanged.

@@ -199,6 +199,11 @@ TEST_CASE("The CX2 reader refuses what cytoscape-web refuses and leaves the data
       {"CX1 value of the wrong type", "nodeAttributes 1: value \"abc\" of 'x' is not a double",
        "[{\"numberVerification\":[{\"longNumber\":1}]},{\"nodes\":[{\"@id\":1,\"n\":\"A\"}]},"
        "{\"nodeAttributes\":[{\"po\":1,\"n\":\"x\",\"v\":\"abc\",\"d\":\"double\"}]}]"},
+      // (100,000 levels overflowed the stack when the attributes were written back out)
+      {"an attribute nested 100000 deep", "JSON nested deeper than 128 levels",
+       cx2("{\"id\":1,\"v\":{\"n\":\"A\",\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "}}", "")},
+      {"an attribute nested 129 deep", "JSON nested deeper than 128 levels",
+       cx2("{\"id\":1,\"v\":{\"n\":\"A\",\"x\":" + std::string(125, '[') + std::string(125, ']') + "}}", "")},
   };
   for (const Case &c : cases) {
     INFO("case " << c.name);

@@ -284,13 +284,23 @@ TEST_CASE("Bad documents are named by file and line") {
   expect_parse_error("<corpus><document id=\"d\"><sentence text=\"abc\"><entity id=\"e\" charOffset=\"0-1\" text=\"a\"/>"
                      "<interaction e1=\"e\" e2=\"x\"/></sentence></document></corpus>",
                      DocumentFormat::ppi_xml, "an interaction names an entity the sentence does not have");
-  // An external entity is not fetched or expanded.
-  const auto xxe = grappi::parse_documents(
-      "<?xml version='1.0'?><!DOCTYPE c [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><collection><document><id>1</id>"
-      "<passage><offset>0</offset><text>a&x;b</text></passage></document></collection>",
-      DocumentFormat::bioc_xml, "xxe");
-  REQUIRE(xxe.size() == 1);
-  CHECK(xxe[0].passages[0].text.find("root:") == std::string::npos);
+  // Entities the file declares are refused, external (never fetched) or internal (one 1 KB
+  // entity used 300 times would be 300 KB of text; larger ones, gigabytes).
+  expect_parse_error("<?xml version='1.0'?><!DOCTYPE c [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><collection><document>"
+                     "<id>1</id><passage><offset>0</offset><text>a&x;b</text></passage></document></collection>",
+                     DocumentFormat::bioc_xml, "declares the entity 'x'");
+  std::string bomb = "<?xml version='1.0'?>\n<!DOCTYPE collection [\n<!ENTITY big \"" + std::string(1000, 'A') +
+                     "\">\n]>\n<collection><document><id>1</id><passage><offset>0</offset><text>";
+  for (int i = 0; i < 300; ++i) bomb += "&big;";
+  bomb += "</text></passage></document></collection>";
+  expect_parse_error(bomb, DocumentFormat::detect, "bad: the document declares the entity 'big'");
+  // XML's own entities and character references are read.
+  const auto own = grappi::parse_documents(
+      "<collection><document><id>1</id><passage><offset>0</offset><text>a &amp; b &#946;</text></passage></document>"
+      "</collection>",
+      DocumentFormat::bioc_xml, "own");
+  REQUIRE(own.size() == 1);
+  CHECK(own[0].passages[0].text == "a & b \xce\xb2");
   // PubTator: a bad line, an annotation of another document, one past the text.
   expect_parse_error("123|t|Title\n123|a|Abstract\nnot a pubtator line\n", DocumentFormat::pubtator, "bad:3: expected 'PMID|t|title'");
   expect_parse_error("123|t|Title\n456\t0\t5\tTitle\tGene\t1\n", DocumentFormat::pubtator,
@@ -300,6 +310,10 @@ TEST_CASE("Bad documents are named by file and line") {
   // JSON: malformed, not a collection, an annotation without a location.
   expect_parse_error("{\"documents\": [\n{\"id\": 1,", DocumentFormat::detect, "bad:2: not valid JSON");
   expect_parse_error("{\"docs\": []}", DocumentFormat::bioc_json, "an object with a \"documents\" array");
+  expect_parse_error("{\"documents\": " + std::string(100000, '[') + std::string(100000, ']') + "}", DocumentFormat::bioc_json,
+                     "bad: JSON nested deeper than 128 levels");
+  expect_parse_error("{\"title\": \"a\", \"x\": " + std::string(200, '[') + std::string(200, ']') + "}\n",
+                     DocumentFormat::jsonl, "bad:1: not a JSON object on one line");
   expect_parse_error("{\"documents\": [{\"id\": \"1\", \"passages\": [{\"offset\": 0, \"text\": \"abc\", \"annotations\": "
                      "[{\"text\": \"a\"}]}]}]}",
                      DocumentFormat::bioc_json, "document 1, passage 1: an annotation without a location");

@@ -1,29 +1,48 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "grappi/grappi.hpp"
 #include "test_util.hpp"
 
 using namespace testutil;
 using grappi::KnowledgeGraph;
 
-TEST_CASE("a new database has the versioned schema / WAL and foreign keys") {
+namespace {
+std::string journal_mode(const std::string &db) {
+  sqlite3 *h = nullptr;
+  sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt *st = nullptr;
+  sqlite3_prepare_v2(h, "PRAGMA journal_mode", -1, &st, nullptr);
+  std::string mode = sqlite3_step(st) == SQLITE_ROW ? reinterpret_cast<const char *>(sqlite3_column_text(st, 0)) : "";
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return mode;
+}
+}  // namespace
+
+TEST_CASE("a new database has the versioned schema / WAL while written and rollback mode once closed") {
   TempDir d;
   const auto db = d.file("kg.db");
   {
     KnowledgeGraph kg(db);
     CHECK(kg.stats().schema_version == 6);
     CHECK(kg.generation() == 0);
+    // (readers in other connections go on reading while it writes)
+    CHECK(journal_mode(db) == "wal");
   }
   CHECK(sql_count(db, "PRAGMA user_version") == 6);
   CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='6'") == 1);
-  sqlite3 *h = nullptr;
-  sqlite3_open(db.c_str(), &h);
-  sqlite3_stmt *st = nullptr;
-  sqlite3_prepare_v2(h, "PRAGMA journal_mode", -1, &st, nullptr);
-  REQUIRE(sqlite3_step(st) == SQLITE_ROW);
-  CHECK(std::string(reinterpret_cast<const char *>(sqlite3_column_text(st, 0))) == "wal");
-  sqlite3_finalize(st);
-  sqlite3_close(h);
+  // The last writer to close leaves rollback mode, so a reader creates no -wal and -shm files.
+  CHECK(journal_mode(db) == "delete");
+  {
+    grappi::OpenOptions ro;
+    ro.read_only = true;
+    KnowledgeGraph kg(db, ro);
+    CHECK(kg.stats().schema_version == 6);
+  }
+  CHECK_FALSE(std::filesystem::exists(db + "-wal"));
+  CHECK_FALSE(std::filesystem::exists(db + "-shm"));
 }
 
 TEST_CASE("nodes / edges and aliases round-trip through the file") {
