@@ -222,7 +222,7 @@ void enumerate_candidates(const ExploreContext &ctx, ExploreRun &run) {
       }
       const auto [v, slot] = next[cur.next++];
       if (on_path[v]) continue;
-      if (visited >= opt.max_visited) {
+      if (visited >= opt.max_visited || ((visited & 0xffff) == 0 && visited > 0 && opt.cancel && opt.cancel())) {
         capped = true;
         break;
       }
@@ -277,7 +277,7 @@ void enumerate_candidates(const ExploreContext &ctx, ExploreRun &run) {
   R.usage.candidate_paths = run.candidates.size();
   if (run.candidates.empty())
     R.notes.push_back("no candidate paths: the windows hold the initial protein alone");
-  if (capped)
+  if (capped && visited >= opt.max_visited)
     R.notes.push_back("the search for candidate paths stopped after visiting " + std::to_string(visited) +
                       " paths (max_visited): the candidates are the best of those visited, not of all paths");
 }

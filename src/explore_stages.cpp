@@ -44,7 +44,15 @@ void validate_explore_options(const ExploreOptions &opt) {
 void retrieve_windows(const ExploreContext &ctx, ExploreRun &run) {
   WindowOptions w = ctx.options.window;
   if (w.query_weight > 0 && w.query.empty()) w.query = ctx.query;
-  run.result.windows = ctx.retriever.windows(run.result.root, ctx.options.windows, w);
+  // A few windows at a time (each batch in parallel), so a cancel is seen between batches.
+  const std::vector<std::size_t> &all = ctx.options.windows;
+  constexpr std::size_t kBatch = 4;
+  for (std::size_t b = 0; b < all.size(); b += kBatch) {
+    if (b > 0 && ctx.options.cancel && ctx.options.cancel()) break;
+    const std::vector<std::size_t> batch(all.begin() + static_cast<std::ptrdiff_t>(b),
+                                         all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), b + kBatch)));
+    for (Window &win : ctx.retriever.windows(run.result.root, batch, w)) run.result.windows.push_back(std::move(win));
+  }
   for (const auto &win : run.result.windows)
     if (!win.note.empty()) run.result.notes.push_back("window " + std::to_string(win.index) + ": " + win.note);
 }

@@ -79,12 +79,21 @@ ExploreResult AgentPipeline::explore(int64_t root, const ExploreOptions &opt) co
   R.model = model.describe();
   R.template_version = opt.templates.version;
 
-  detail::retrieve_windows(ctx, run);
-  detail::collect_proteins(ctx, run);
-  detail::enumerate_candidates(ctx, run);
-  detail::score_priors(ctx, run);
-  detail::select_candidates(ctx, run);
-  detail::collect_edges(ctx, run);
+  // Cancelling is polled between the stages (and inside the window and path searches): a
+  // cancelled run returns what it has, partial, within a stage's time.
+  const auto cancelled = [&] {
+    if (!opt.cancel || !opt.cancel()) return false;
+    R.partial = true;
+    R.partial_reason = detail::kCancelled;
+    R.usage.retrieve_seconds = R.usage.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    return true;
+  };
+  for (void (*stage)(const detail::ExploreContext &, detail::ExploreRun &) :
+       {detail::retrieve_windows, detail::collect_proteins, detail::enumerate_candidates, detail::score_priors,
+        detail::select_candidates, detail::collect_edges}) {
+    stage(ctx, run);
+    if (cancelled()) return std::move(run.result);
+  }
   R.usage.retrieve_seconds = std::chrono::duration<double>(clock::now() - t0).count();
   detail::ExploreProgressReporter progress(opt.progress);
   progress("retrieve", 1, 1);

@@ -280,3 +280,49 @@ TEST_CASE("explore cancelled by the caller: partial / requests not sent are skip
   for (const auto &n : v["notes"]) noted = noted || n.get<std::string>().find("cancelled") != std::string::npos;
   CHECK(noted);
 }
+
+TEST_CASE("explore cancelled during retrieval stops inside the path search and sends nothing") {
+  // 22 proteins, every pair interacting: paths of up to 6 edges from P0 number in the millions.
+  TempDir d;
+  grappi::KnowledgeGraph kg(d.file("kg.db"));
+  std::vector<int64_t> ids;
+  for (int i = 0; i < 22; ++i)
+    ids.push_back(kg.add_node({"9606.P" + std::to_string(i), "P" + std::to_string(i), "Protein", "kinase", 0, "{}"}));
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    for (std::size_t j = i + 1; j < ids.size(); ++j) {
+      grappi::EdgeInput e;
+      e.source = ids[i];
+      e.target = ids[j];
+      e.relation = "string.combined";
+      e.score = 0.9;
+      kg.add_edge(e);
+    }
+  auto model = std::make_shared<grappi::CallbackModel>("never", [](const grappi::ChatRequest &) -> grappi::ChatResponse {
+    FAIL("a cancelled run must not call the model");
+    return {};
+  });
+  const grappi::AgentPipeline pipe(kg, model);
+  grappi::ExploreOptions o;
+  o.query = "kinase";
+  o.window.k = {21};
+  o.window.depth = 1;
+  o.max_length = 6;
+  o.max_paths = 10;
+  o.use_cache = false;
+  // Polls: after the windows, after the proteins, then every 65,536 paths of the search.
+  int polls = 0;
+  o.cancel = [&polls] { return ++polls >= 3; };
+  const grappi::ExploreResult r = pipe.explore("P0", o);
+  CHECK(r.partial);
+  CHECK(r.partial_reason == "cancelled by the caller");
+  CHECK(r.usage.candidate_paths_visited == 65536);
+  CHECK(polls == 4);  // the one in the search, then the one after it
+  CHECK(r.windows.size() == 1);
+  CHECK(r.edges.empty());
+  // Cancelled before anything: the windows alone.
+  polls = 0;
+  o.cancel = [&polls] { return ++polls >= 1; };
+  const grappi::ExploreResult first = pipe.explore("P0", o);
+  CHECK(first.partial_reason == "cancelled by the caller");
+  CHECK(first.usage.candidate_paths_visited == 0);
+}

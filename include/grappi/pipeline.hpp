@@ -70,9 +70,10 @@ struct ExploreOptions {
   PromptTemplates templates = PromptTemplates::defaults();  ///< the prompts (replaceable; versioned)
   /// Called from worker threads (one call at a time) as work completes.
   std::function<void(const ExploreProgress &)> progress;
-  /// Polled (from worker threads) before each model request: when it returns true the run
-  /// stops as when a budget runs out - the requests not yet sent are marked skipped and the
-  /// result is partial, its reason "cancelled by the caller".
+  /// Polled (from worker threads) between the retrieval stages, every few windows, every 65,536
+  /// paths of the candidate search and before each model request: when it returns true the run
+  /// stops as when a budget runs out - what is done is returned, the requests not yet sent are
+  /// marked skipped, and the result is partial, its reason "cancelled by the caller".
   std::function<bool()> cancel;
 };
 

@@ -2,7 +2,9 @@
 // over the library (cpp-httplib). It holds no logic of its own: requests become options, jobs
 // run the library's explore and ask, results are the library's report views and JSON.
 #include <atomic>
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <deque>
 #include <functional>
@@ -11,7 +13,9 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <system_error>
 #include <thread>
+#include <vector>
 
 #include <httplib.h>
 
@@ -30,14 +34,15 @@ struct ServeArgs {
   std::vector<std::string> corpora;  // the documents hypothesize reads (none: no hypothesize)
   int port = 8080;
   ChatArgs m;
-  std::size_t max_jobs = 2, concurrency = 8;
+  std::size_t max_jobs = 2, concurrency = 8, threads = 64;
+  double job_seconds = 600;
   bool write = false;
 };
 
 /// One explore or ask run and what it made.
 struct Job {
   std::string id, kind;
-  std::atomic<bool> cancel{false};
+  std::atomic<bool> cancel{false}, timed_out{false};
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   std::mutex mu;  // guards what follows
   std::string state = "running", stage = "queued", error;
@@ -49,6 +54,82 @@ struct Job {
 constexpr std::size_t kMaxBody = 64 * 1024;      // request bodies
 constexpr std::size_t kMaxText = 2000;           // a query or question, in bytes
 constexpr std::size_t kKeptJobs = 32;            // finished jobs remembered (oldest dropped)
+constexpr std::size_t kMaxWindowNodes = 100000;  // explore: windows x the nodes a window can hold
+constexpr std::size_t kMaxPaths = 100000;        // explore: candidate paths kept
+// Every response: no script or style from elsewhere, requests to this server only.
+constexpr const char *kCsp =
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// The connections' workers: a fixed pool started before the server says it listens, so a
+/// machine that cannot start them is an error at once (cpp-httplib's pool would end the
+/// process or leave a server that accepts and never answers).
+class Workers : public httplib::TaskQueue {
+ public:
+  explicit Workers(std::size_t n) {
+    try {
+      for (std::size_t i = 0; i < n; ++i) threads_.emplace_back([this] { run(); });
+    } catch (const std::system_error &e) {
+      const std::size_t started = threads_.size();
+      shutdown();
+      throw Error(ErrorCode::io, "serve: cannot start " + std::to_string(n) + " worker threads (" + std::to_string(started) +
+                                     " started: " + e.what() + "); give fewer with --threads or raise the limits");
+    }
+  }
+  ~Workers() override { shutdown(); }
+  Workers(const Workers &) = delete;
+  Workers &operator=(const Workers &) = delete;
+
+  void enqueue(std::function<void()> fn) override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      tasks_.push_back(std::move(fn));
+    }
+    cv_.notify_one();
+  }
+  void shutdown() override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto &t : threads_)
+      if (t.joinable()) t.join();
+  }
+
+ private:
+  void run() {
+    while (true) {
+      std::function<void()> fn;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
+        if (tasks_.empty()) return;  // stopping, and every accepted connection served
+        fn = std::move(tasks_.front());
+        tasks_.pop_front();
+      }
+      fn();
+    }
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> tasks_;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
+/// The most nodes one window of `k` (per level; the last repeats) and `depth` can hold.
+std::size_t window_nodes_bound(const std::vector<std::size_t> &k, std::size_t depth) {
+  std::size_t total = 1, level = 1;
+  for (std::size_t d = 0; d < depth; ++d) {
+    const std::size_t kd = k.empty() ? 1 : k[std::min(d, k.size() - 1)];
+    if (kd && level > kMaxWindowNodes / kd) return kMaxWindowNodes + 1;
+    level *= kd;
+    total += level;
+    if (total > kMaxWindowNodes) return kMaxWindowNodes + 1;
+  }
+  return total;
+}
 
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_signal(int) { g_stop = 1; }
@@ -114,6 +195,14 @@ class Server {
     svr.set_pre_routing_handler([this](const httplib::Request &req, httplib::Response &res) {
       res.set_header("X-Content-Type-Options", "nosniff");
       res.set_header("Cache-Control", "no-store");
+      res.set_header("Content-Security-Policy", kCsp);
+      // cpp-httplib 0.11 applies the body limit to Content-Length only and would read a chunked
+      // body whole, however large: bodies must say their length (this runs before any is read).
+      if (req.has_header("Transfer-Encoding")) {
+        res.set_header("Connection", "close");
+        fail(res, 411, "request bodies must carry Content-Length (at most 64 KiB); Transfer-Encoding is refused");
+        return httplib::Server::HandlerResponse::Handled;
+      }
       // On loopback, only requests addressed to loopback: a page elsewhere that rebinds its own
       // name to 127.0.0.1 (DNS rebinding) is refused.
       if (loopback(a_.host) && !loopback_host(req.get_header_value("Host"))) {
@@ -148,8 +237,6 @@ class Server {
       }
     });
     svr.Get("/", [](const httplib::Request &, httplib::Response &res) {
-      res.set_header("Content-Security-Policy",
-                     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:");
       res.set_content(explorer_page(), "text/html; charset=utf-8");
     });
     svr.Get("/api/info", [this](const httplib::Request &, httplib::Response &res) {
@@ -225,6 +312,15 @@ class Server {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - job.started).count();
   }
 
+  /// A job stops when cancelled or past --job-seconds (its error then says so).
+  bool stop_requested(Job &job) const {
+    if (job.cancel) return true;
+    if (elapsed(job) <= a_.job_seconds) return false;
+    job.timed_out = true;
+    job.cancel = true;
+    return true;
+  }
+
   std::shared_ptr<Job> find(const std::string &id) {
     std::lock_guard<std::mutex> lock(mu_);
     const auto it = jobs_.find(id);
@@ -258,20 +354,28 @@ class Server {
       jobs_[job->id] = job;
       order_.push_back(job->id);
       forget_old();
-      threads_[job->id] = std::thread([job, work] {
-        std::string state = "done", error;
-        try {
-          work(*job);
-          if (job->cancel) state = "cancelled";
-        } catch (const std::exception &e) {
-          state = "failed";
-          error = e.what();
-        }
-        std::lock_guard<std::mutex> job_lock(job->mu);
-        job->seconds = elapsed(*job);
-        job->error = error;
-        job->state = state;
-      });
+      try {
+        threads_[job->id] = std::thread([job, work] {
+          std::string state = "done", error;
+          try {
+            work(*job);
+            if (job->cancel) state = "cancelled";
+            if (job->timed_out) error = "stopped at the time limit (serve --job-seconds)";
+          } catch (const std::exception &e) {
+            state = "failed";
+            error = e.what();
+          }
+          std::lock_guard<std::mutex> job_lock(job->mu);
+          job->seconds = elapsed(*job);
+          job->error = error;
+          job->state = state;
+        });
+      } catch (const std::system_error &e) {
+        threads_.erase(job->id);
+        jobs_.erase(job->id);
+        order_.pop_back();
+        return fail(res, 503, std::string("cannot start a thread for the job: ") + e.what());
+      }
     }
     reply(res, 202, {{"job", job->id}, {"kind", kind}});
   }
@@ -307,13 +411,19 @@ class Server {
     o.window.depth = count_field(body, "depth", 2, 1, 6);
     o.max_length = count_field(body, "max_len", 4, 1, 12);
     o.top = count_field(body, "top", 10, 1, 1000);
-    o.max_paths = count_field(body, "max_paths", o.max_paths, 1, 1000000);
+    o.max_paths = count_field(body, "max_paths", std::min(o.max_paths, kMaxPaths), 1, kMaxPaths);
+    // The work a job may ask for: the windows' nodes (each window searched for paths).
+    if (window_nodes_bound(o.window.k, o.window.depth) * o.windows.size() > kMaxWindowNodes)
+      throw Error(ErrorCode::invalid_argument,
+                  "\"windows\" x \"k\" x \"depth\" asks for windows of more than " + std::to_string(kMaxWindowNodes) +
+                      " nodes in all (each window holds up to 1 + k1 + k1*k2 + ... nodes): ask for fewer windows, "
+                      "smaller k or less depth");
     const double min_score = field<double>(body, "min_score", 0.0);
     o.window.filter.min_score = score_arg(min_score, "\"min_score\"");
     o.concurrency = a_.concurrency;
     o.use_cache = true;
     return [this, root, o](Job &job) mutable {
-      o.cancel = [&job] { return job.cancel.load(); };
+      o.cancel = [this, &job] { return stop_requested(job); };
       o.progress = [&job](const ExploreProgress &p) {
         std::lock_guard<std::mutex> lock(job.mu);
         job.stage = p.stage;
@@ -338,7 +448,7 @@ class Server {
     AskOptions o;
     o.embedding_model = a_.embedding_model;
     return [this, question, o](Job &job) mutable {
-      o.cancel = [&job] { return job.cancel.load(); };
+      o.cancel = [this, &job] { return stop_requested(job); };
       {
         std::lock_guard<std::mutex> lock(job.mu);
         job.stage = "answer";
@@ -359,7 +469,7 @@ class Server {
     o.max_length = count_field(body, "max_len", o.max_length, 1, 6);
     o.paths = count_field(body, "paths", o.paths, 1, 100);
     return [this, source, target, o](Job &job) mutable {
-      o.cancel = [&job] { return job.cancel.load(); };
+      o.cancel = [this, &job] { return stop_requested(job); };
       {
         std::lock_guard<std::mutex> lock(job.mu);
         job.stage = "paths and explanation";
@@ -413,6 +523,14 @@ void run(ServeArgs &a) {
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<void *>(&yes), sizeof yes);
   });
   server.routes(svr);
+  // Slow clients: many workers, each read waiting at most 5 s, a connection idle between
+  // requests at most 2 s and serving at most 5 of them.
+  auto workers = std::make_unique<Workers>(a.threads);
+  svr.new_task_queue = [&workers] { return workers.release(); };
+  svr.set_read_timeout(5);
+  svr.set_write_timeout(5);
+  svr.set_keep_alive_timeout(2);
+  svr.set_keep_alive_max_count(5);
   int port = a.port;
   if (port == 0) {
     port = svr.bind_to_any_port(a.host);
@@ -454,6 +572,9 @@ void add_serve(CLI::App &app) {
   c->add_flag("--write", a->write, "Open the database read-write (the response cache is then written); read-only by default");
   c->add_option("--max-jobs", a->max_jobs, "Jobs running at once")->check(CLI::Range(1, 16));
   c->add_option("--concurrency", a->concurrency, "Model calls in flight per job")->check(CLI::Range(1, 64));
+  c->add_option("--threads", a->threads, "Connections served at once (worker threads)")->check(CLI::Range(1, 1024));
+  c->add_option("--job-seconds", a->job_seconds, "A job still running after this many seconds is stopped (its result partial)")
+      ->check(CLI::Range(1.0, 86400.0));
   c->add_option("--embedding-model", a->embedding_model, "Embedding model for ranking (default: the latest)");
   c->add_option("--corpus", a->corpora, "Documents (PubTator, BioC, ...) hypothesize reads its abstracts from; without, the database's papers")
       ->check(CLI::ExistingFile);

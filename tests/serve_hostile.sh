@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# grappi serve under hostile clients (issue 40, items 1-5): a chunked body is refused before it is
+# read (no Content-Length, no limit in cpp-httplib 0.11); slow clients that trickle headers do not
+# starve a normal request; a job asking for too much work is refused with a 400; a cancelled job,
+# and one past --job-seconds, stops within seconds; SIGTERM with a job running exits at once;
+# every response carries a Content-Security-Policy; a machine that cannot start the workers is an
+# error before "listening".
+# Needs: GRAPPI (the CLI), DBDIR (the yeast database of the cli_setup-yeast fixture), python3.
+set -euo pipefail
+: "${GRAPPI:?}" "${DBDIR:?}"
+command -v python3 > /dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
+Y="$DBDIR/y.db"
+T=$(mktemp -d "${TMPDIR:-/tmp}/grappi_serve.XXXXXX")
+PID=""
+cleanup() { [ -n "$PID" ] && kill "$PID" 2> /dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; [ -f "$T/serve.txt" ] && tail -5 "$T/serve.txt"; exit 1; }
+
+start_serve() {  # extra serve arguments
+  "$GRAPPI" serve --db "$Y" --port 0 "$@" > "$T/serve.txt" 2>&1 &
+  PID=$!
+  for _ in $(seq 200); do grep -q "listening on" "$T/serve.txt" && break; sleep 0.1; done
+  PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$T/serve.txt")
+  [ -n "$PORT" ] || fail "serve did not start: $(cat "$T/serve.txt")"
+}
+stop_serve() {
+  kill -TERM "$PID"
+  wait "$PID" || true
+  PID=""
+}
+
+cat > "$T/client.py" << 'PY'
+import http.client, json, socket, sys, threading, time
+
+port = int(sys.argv[1])
+what = sys.argv[2]
+host = "127.0.0.1:%d" % port
+
+def request(method, path, body=None, timeout=10):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    headers = {"Host": host}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    c.request(method, path, body=data, headers=headers)
+    r = c.getresponse()
+    out = r.status, dict(r.getheaders()), r.read()
+    c.close()
+    return out
+
+def job_state(job, until):
+    while time.time() < until:
+        status, _, body = request("GET", "/api/jobs/" + job)
+        j = json.loads(body)
+        if j["state"] != "running":
+            return j
+        time.sleep(0.2)
+    return None
+
+LONG = {"protein": "CDC28", "query": "cell cycle kinase", "k": "100", "depth": 1, "max_len": 8, "max_paths": 100000}
+
+if what == "chunked":
+    # Headers, then 256 chunks of 1 KiB (each under the 64 KiB limit cpp-httplib checks per
+    # chunk; 256 KiB in all) and no last chunk: the answer must come while the body is open.
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(("POST /api/explore HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
+               "Transfer-Encoding: chunked\r\n\r\n" % host).encode())
+    try:
+        for _ in range(256):
+            s.sendall(b"400\r\n" + b" " * 1024 + b"\r\n")
+    except OSError:
+        pass  # (the server answered and closed)
+    s.settimeout(5)
+    try:
+        answer = s.recv(4096).decode(errors="replace")
+    except socket.timeout:
+        sys.exit("no answer while the chunked body was still open (the server reads it whole)")
+    assert answer.startswith("HTTP/1.1 411"), answer[:200]
+    assert "Content-Length" in answer and "Transfer-Encoding is refused" in answer, answer
+    status, _, _ = request("GET", "/api/info")
+    assert status == 200, status
+elif what == "slow":
+    # 40 clients each sending a header line every second hold connections open; a normal
+    # request is still answered at once.
+    stop = threading.Event()
+    def trickle():
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=30)
+            s.sendall(b"GET /api/info HTTP/1.1\r\n")
+            while not stop.is_set():
+                s.sendall(b"X-Slow: 1\r\n")
+                time.sleep(1)
+        except OSError:
+            pass
+    threads = [threading.Thread(target=trickle, daemon=True) for _ in range(40)]
+    for t in threads:
+        t.start()
+    time.sleep(2.5)
+    t0 = time.time()
+    status, headers, body = request("GET", "/api/info", timeout=5)
+    took = time.time() - t0
+    stop.set()
+    assert status == 200, status
+    assert took < 2, "a normal request waited %.1f s behind slow clients" % took
+elif what == "limits":
+    status, _, body = request("POST", "/api/explore", {"protein": "CDC28", "query": "q", "k": "1000,1000", "depth": 6,
+                                                        "windows": "1-100"})
+    assert status == 400 and b"more than 100000" in body, (status, body)
+    status, _, body = request("POST", "/api/explore", {"protein": "CDC28", "query": "q", "max_paths": 1000000})
+    assert status == 400 and b"max_paths" in body, (status, body)
+    # Every response has a Content-Security-Policy, HTML pages and JSON alike.
+    for path in ("/", "/api/info", "/api/jobs/0123"):
+        _, headers, _ = request("GET", path)
+        assert "default-src 'none'" in headers.get("Content-Security-Policy", ""), (path, headers)
+elif what == "cancel":
+    status, _, body = request("POST", "/api/explore", LONG)
+    assert status == 202, (status, body)
+    job = json.loads(body)["job"]
+    time.sleep(1)
+    status, _, _ = request("POST", "/api/jobs/%s/cancel" % job, {})
+    assert status == 200, status
+    t0 = time.time()
+    j = job_state(job, time.time() + 10)
+    assert j is not None, "the cancelled job still runs after 10 s"
+    assert j["state"] == "cancelled", j
+    print("cancelled in %.1f s" % (time.time() - t0))
+elif what == "timeout":
+    status, _, body = request("POST", "/api/explore", LONG)
+    assert status == 202, (status, body)
+    j = job_state(json.loads(body)["job"], time.time() + 15)
+    assert j is not None, "the job ran past --job-seconds by 13 s"
+    assert j["state"] == "cancelled" and "time limit" in j.get("error", ""), j
+elif what == "start-long":
+    status, _, body = request("POST", "/api/explore", LONG)
+    assert status == 202, (status, body)
+PY
+client() { python3 "$T/client.py" "$PORT" "$1" || fail "$1"; }
+
+start_serve
+client chunked
+client slow
+client limits
+client cancel
+# SIGTERM with a job running: the server stops within a few seconds.
+client start-long
+sleep 1
+t0=$(date +%s)
+stop_serve
+[ $(($(date +%s) - t0)) -le 5 ] || fail "SIGTERM with a job running took $(($(date +%s) - t0)) s"
+grep -q "stopped" "$T/serve.txt" || fail "serve did not say it stopped"
+
+start_serve --job-seconds 2
+client timeout
+stop_serve
+
+# Workers that cannot be started (thread stacks over a virtual-memory limit; not under the
+# sanitizers, whose shadow memory needs terabytes of address space): an error, not "listening".
+if [ -z "${GRAPPI_SANITIZED:-}" ]; then
+  rc=0
+  (ulimit -v 600000; exec "$GRAPPI" serve --db "$Y" --port 0 --threads 1024) > "$T/threads.txt" 2>&1 || rc=$?
+  [ "$rc" -eq 1 ] && grep -q "cannot start 1024 worker threads" "$T/threads.txt" && ! grep -q "listening" "$T/threads.txt" ||
+    fail "serve without threads exited $rc: $(cat "$T/threads.txt")"
+fi
+echo "ok"
