@@ -408,8 +408,59 @@ QuestionAnalysis QuestionAnalyzer::analyze(std::string_view question) const {
   a.question = std::string(question);
   a.taxon = question_taxon(question);
   a.entities = entities(question);
+  a.unknown_names = unknown_names(question, a.entities);
   detail::recognise_intent(a);
   return a;
+}
+
+namespace {
+
+// Acronyms of molecules, methods and diseases that questions use and that are no gene names.
+bool common_acronym(const std::string &upper) {
+  static const std::unordered_set<std::string> words{
+      "DNA",  "RNA",  "MRNA", "MIRNA", "SIRNA", "LNCRNA", "CDNA", "ATP",  "ADP",   "AMP",  "GTP",   "GDP",  "NAD",
+      "NADH", "NADPH", "FAD", "PCR",   "RT-PCR", "ELISA", "HIV", "AIDS", "COVID", "SARS", "UV",    "ROS",  "ER",
+      "FDA",  "WHO",  "USA",  "GWAS",  "SNP",   "SNPS",   "CNS", "PPI",  "PPIS",  "KEGG", "GO",    "NSCLC", "SCLC",
+      "AML",  "CML",  "ALL",  "CLL",   "HCC",   "CRC",    "ALS", "AD",   "PD",    "MS",   "IBD",   "COPD", "T2D",
+      "BMI",  "CT",   "MRI",  "PET",   "NMR",   "LC-MS",  "MS/MS", "EMT", "AND",  "OR",   "NOT",   "WHAT", "WHICH"};
+  return words.count(upper) > 0;
+}
+
+}  // namespace
+
+std::vector<std::string> QuestionAnalyzer::unknown_names(std::string_view question,
+                                                         const std::vector<QuestionEntity> &found) const {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < question.size()) {
+    const auto word_char = [&](std::size_t k) {
+      const char c = question[k];
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '-';
+    };
+    if (!word_char(i)) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < question.size() && word_char(j)) ++j;
+    std::string w(question.substr(i, j - i));
+    const std::size_t at = i;
+    i = j;
+    while (!w.empty() && w.back() == '-') w.pop_back();
+    if (w.size() < 3 || w.size() > 20) continue;
+    bool inside = false;
+    for (const QuestionEntity &e : found) inside = inside || (at < e.offset + e.length && e.offset < at + w.size());
+    if (inside) continue;
+    const bool digit = std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    const bool alpha = std::any_of(w.begin(), w.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+    const bool capitals = w.size() <= 10 && std::all_of(w.begin(), w.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) || c == '-'; });
+    if (!alpha || !(digit || capitals) || !std::isalpha(static_cast<unsigned char>(w[0]))) continue;
+    std::string upper = w;
+    for (char &c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (common_acronym(upper) || std::find(out.begin(), out.end(), w) != out.end()) continue;
+    if (impl_->kg->lookup(w, 0).status == ResolveResult::Status::not_found) out.push_back(w);
+  }
+  return out;
 }
 
 void detail::recognise_intent(QuestionAnalysis &a) {
@@ -569,6 +620,7 @@ json to_json(const QuestionAnalysis &a) {
   if (!a.interaction.empty()) j["interaction"] = a.interaction;
   if (a.taxon) j["taxon"] = a.taxon;
   if (!a.model_error.empty()) j["model_error"] = a.model_error;
+  if (!a.unknown_names.empty()) j["unknown_names"] = a.unknown_names;
   return j;
 }
 

@@ -77,6 +77,15 @@ bool open_immutable(const std::string &path) {
   return ::access(dir.empty() ? "." : dir.c_str(), W_OK) != 0;
 }
 
+// A regular file this process may write, in a folder it may write (for the -wal and -shm).
+bool writable_file(const std::string &path) {
+  if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0) return false;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec) || ::access(path.c_str(), W_OK) != 0) return false;
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  return ::access(dir.empty() ? "." : dir.c_str(), W_OK) == 0;
+}
+
 std::string file_uri(const std::string &path, const char *query) {
   std::string uri = "file:";
   for (const char c : std::filesystem::absolute(path).string()) {
@@ -102,6 +111,11 @@ Db::Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms
     if (create) flags |= SQLITE_OPEN_CREATE;
   }
   const bool immutable = read_only && open_immutable(path);
+  // A reader of a file it may write opens it read-write with query_only: the last connection
+  // to close then checkpoints and removes the -wal and -shm files, which a read-only connection
+  // cannot (it would leave them beside the database after every read).
+  const bool query_only = read_only && !immutable && writable_file(path);
+  if (query_only) flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE;
   int rc = immutable ? sqlite3_open_v2(file_uri(path, "?immutable=1").c_str(), &db_, flags | SQLITE_OPEN_URI, nullptr)
                      : sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK && !create && !path.empty() && path != ":memory:" && !std::ifstream(path).good()) {
@@ -126,19 +140,16 @@ Db::Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, busy_timeout_ms);
-  writer_ = !read_only;
+  if (query_only && sqlite3_exec(db_, "PRAGMA query_only=1", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    const std::string msg = last_error(db_);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw Error(ErrorCode::database, "database '" + path + "': " + msg);
+  }
 }
 
 void Db::close() noexcept {
   if (!db_) return;
-  // A writer leaves the file in rollback-journal mode when it is the last connection, so that
-  // read-only readers create no -wal and -shm files (and can read it in a folder they cannot
-  // write). With other connections open the switch fails at once and the file stays in WAL
-  // mode (the last writer to close switches it).
-  if (writer_ && sqlite3_get_autocommit(db_)) {
-    sqlite3_busy_timeout(db_, 0);
-    sqlite3_exec(db_, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
-  }
   sqlite3_close_v2(db_);
   db_ = nullptr;
 }
@@ -150,7 +161,6 @@ Db &Db::operator=(Db &&o) noexcept {
     close();
     db_ = o.db_;
     path_ = std::move(o.path_);
-    writer_ = o.writer_;
     o.db_ = nullptr;
   }
   return *this;

@@ -15,15 +15,14 @@ class Db {
   Db() = default;
   Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms);
   ~Db();
-  Db(Db &&o) noexcept : db_(o.db_), path_(std::move(o.path_)), writer_(o.writer_) { o.db_ = nullptr; }
+  Db(Db &&o) noexcept : db_(o.db_), path_(std::move(o.path_)) { o.db_ = nullptr; }
   Db &operator=(Db &&o) noexcept;
   Db(const Db &) = delete;
   Db &operator=(const Db &) = delete;
 
   sqlite3 *handle() const { return db_; }
   const std::string &path() const { return path_; }
-  /// Closes the connection (a writer that is the last connection leaves the file in
-  /// rollback-journal mode: see sqlite.cpp). The destructor calls it.
+  /// Closes the connection (the destructor calls it).
   void close() noexcept;
   /// Runs one or more statements without results. Throws Error(database) with SQLite's reason.
   void exec(const char *sql);
@@ -34,7 +33,6 @@ class Db {
  private:
   sqlite3 *db_ = nullptr;
   std::string path_;
-  bool writer_ = false;
 };
 
 class Stmt {

@@ -21,11 +21,12 @@ grep -q CLB5 "$work/before.txt" || fail "no neighbours read: $(cat "$work/before
 leftover=$(cd "$work" && ls kb.db-* 2> /dev/null || true)
 [ -z "$leftover" ] || fail "reads left $leftover beside the database"
 
-# The same database in a folder the reader cannot write: rollback mode, then WAL mode (bytes 18
-# and 19 of the header are 2; no -wal file: the state a writer killed after a checkpoint leaves).
+# The same database in a folder the reader cannot write: in rollback mode (bytes 18 and 19 of
+# the header 1), and in WAL mode as grappi leaves it (2; no -wal file).
 mkdir "$work/ro"
 cp "$work/kb.db" "$work/ro/rollback.db"
 cp "$work/kb.db" "$work/ro/wal.db"
+printf '\001\001' | dd of="$work/ro/rollback.db" bs=1 seek=18 conv=notrunc status=none
 printf '\002\002' | dd of="$work/ro/wal.db" bs=1 seek=18 conv=notrunc status=none
 chmod 444 "$work/ro/"*.db
 chmod 555 "$work/ro"

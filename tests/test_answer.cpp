@@ -242,6 +242,30 @@ TEST_CASE("ask cancelled by the caller sends nothing and keeps the context") {
   CHECK(r.usage.model_calls == 0);
 }
 
+TEST_CASE("ask refuses a question whose only name is not in the database and suggests close ones") {
+  TauKb kb;
+  grappi::ExtractiveModel model;
+  const AskOptions o = ask_options();
+  // A misspelt symbol: suggestions (GSK3B); an absent one: no answer about other proteins.
+  CHECK_THROWS_WITH_AS(grappi::ask(*kb.kg, model, "Which proteins interact with GSK3BB?", o),
+                       doctest::Contains("'GSK3BB' looks like a name but names nothing (did you mean GSK3B"), grappi::Error);
+  try {
+    grappi::ask(*kb.kg, model, "What does FOOBAR7 bind?", o);
+    FAIL("answered about FOOBAR7");
+  } catch (const grappi::Error &e) {
+    CHECK(e.code() == grappi::ErrorCode::not_found);
+  }
+  const grappi::QuestionAnalyzer analyzer(*kb.kg);
+  CHECK(analyzer.analyze("What does FOOBAR7 bind?").unknown_names == std::vector<std::string>{"FOOBAR7"});
+  // Acronyms that are no gene names, and a named entity beside an unknown word, still answer.
+  CHECK(analyzer.analyze("Which proteins act in DNA repair and ATP binding?").unknown_names.empty());
+  const grappi::QuestionAnalysis both = analyzer.analyze("What connects MAPT and FOOBAR7?");
+  CHECK(both.unknown_names == std::vector<std::string>{"FOOBAR7"});
+  CHECK(grappi::to_json(both)["unknown_names"][0] == "FOOBAR7");
+  CHECK_NOTHROW(grappi::ask(*kb.kg, model, "What connects MAPT and FOOBAR7?", o));
+  CHECK_NOTHROW(grappi::ask(*kb.kg, model, "Which proteins act in DNA repair?", o));
+}
+
 TEST_CASE("ask reads the stored papers: passages naming the context's entities cited as P labels and checked") {
   TauKb kb;
   // Four abstracts: two name MAPT and a kinase of the context, one names MAPT alone (nothing a

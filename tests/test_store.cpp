@@ -21,28 +21,29 @@ std::string journal_mode(const std::string &db) {
 }
 }  // namespace
 
-TEST_CASE("a new database has the versioned schema / WAL while written and rollback mode once closed") {
+TEST_CASE("a new database has the versioned schema / WAL and foreign keys / reads leave no -wal or -shm") {
   TempDir d;
   const auto db = d.file("kg.db");
   {
     KnowledgeGraph kg(db);
     CHECK(kg.stats().schema_version == 6);
     CHECK(kg.generation() == 0);
-    // (readers in other connections go on reading while it writes)
-    CHECK(journal_mode(db) == "wal");
   }
   CHECK(sql_count(db, "PRAGMA user_version") == 6);
   CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='6'") == 1);
-  // The last writer to close leaves rollback mode, so a reader creates no -wal and -shm files.
-  CHECK(journal_mode(db) == "delete");
-  {
+  CHECK(journal_mode(db) == "wal");
+  // A read-only opening is the last connection to close: it removes the files a WAL reader
+  // makes (a plain read-only SQLite connection leaves them), and it cannot write.
+  for (int i = 0; i < 2; ++i) {
     grappi::OpenOptions ro;
     ro.read_only = true;
     KnowledgeGraph kg(db, ro);
     CHECK(kg.stats().schema_version == 6);
+    CHECK_THROWS_AS(kg.add_node({"9606.X", "X", "Protein", "", 0, "{}"}), grappi::Error);
   }
   CHECK_FALSE(std::filesystem::exists(db + "-wal"));
   CHECK_FALSE(std::filesystem::exists(db + "-shm"));
+  CHECK(sql_count(db, "SELECT count(*) FROM nodes") == 0);
 }
 
 TEST_CASE("nodes / edges and aliases round-trip through the file") {

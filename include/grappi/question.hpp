@@ -66,6 +66,11 @@ struct QuestionAnalysis {
   std::string source = "rules";  ///< who recognised the intent: "rules" or "model"
   std::string rule;              ///< the rule that decided (for the record)
   std::string model_error;       ///< the model's answer, when one was asked and not used: why
+  /// Words shaped like a gene or protein name (letters with a digit, "STAT33"; or 3-10 capitals,
+  /// "EGRF") that name nothing in the database, outside the entities found, in question order.
+  /// ask() refuses a question that names no entity but has one of these (a misspelt or absent
+  /// protein), with suggestions, rather than answer about something else.
+  std::vector<std::string> unknown_names;
 };
 
 /// Options of QuestionAnalyzer.
@@ -93,6 +98,9 @@ class GRAPPI_CXX_API QuestionAnalyzer {
   QuestionAnalysis analyze(std::string_view question) const;
   /// The question's entities alone.
   std::vector<QuestionEntity> entities(std::string_view question) const;
+  /// The question's words outside `found` shaped like gene or protein names that name nothing
+  /// in the database (QuestionAnalysis::unknown_names).
+  std::vector<std::string> unknown_names(std::string_view question, const std::vector<QuestionEntity> &found) const;
   /// The organism ambiguous names are resolved to when a question names none (0: none).
   int64_t default_taxon() const;
 
@@ -105,7 +113,7 @@ class GRAPPI_CXX_API QuestionAnalyzer {
 GRAPPI_CXX_API const std::vector<std::string> &question_intents();
 
 /// The analysis as JSON: {"intent", "source", "rule", "topic", "topic_kind", "implied_class", "interaction", "taxon",
-/// "entities": [{node, id, name, label, text, offset, length, status, resolution, alternatives}]}.
+/// "entities": [{node, id, name, label, text, offset, length, status, resolution, alternatives}], "unknown_names"}.
 GRAPPI_CXX_API nlohmann::json to_json(const QuestionAnalysis &analysis);
 /// One entity as JSON.
 GRAPPI_CXX_API nlohmann::json to_json(const QuestionEntity &entity);
