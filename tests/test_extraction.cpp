@@ -501,6 +501,33 @@ TEST_CASE("Polarity: coordinated clauses are split and a model's sign is checked
   CHECK(grappi::to_json(m)["paragraphs"][0]["statements"][0]["checks"]["polarity"] == "disagrees");
 }
 
+TEST_CASE("A model run over more paragraphs than confirm_calls sends nothing unless a budget is given") {
+  TempDir d;
+  KnowledgeGraph kg(human_db(d));
+  std::atomic<int> calls{0};
+  grappi::CallbackModel model("counted", [&calls](const grappi::ChatRequest &) {
+    ++calls;
+    grappi::ChatResponse r;
+    r.finish_reason = "stop";
+    r.content = R"j({"statements": []})j";
+    return r;
+  });
+  const std::vector<grappi::Document> docs{text_document("AKT1 activates MTOR in muscle.\n"),
+                                           text_document("GRB2 activates SOS1 in cells.\n")};
+  grappi::ExtractionOptions o;
+  o.use_cache = false;
+  o.confirm_calls = 1;
+  CHECK_THROWS_WITH_AS(grappi::extract(kg, model, docs, o), doctest::Contains("would make at least 2 model calls"), grappi::Error);
+  CHECK(calls.load() == 0);
+  o.max_calls = 1;  // a budget given: the run goes ahead, stopped by it
+  const ExtractionResult r = grappi::extract(kg, model, docs, o);
+  CHECK(calls.load() == 1);
+  CHECK_FALSE(r.budget.empty());
+  grappi::ExtractiveModel offline;  // (the offline rule table makes no model calls)
+  o.max_calls = 0;
+  CHECK_NOTHROW(grappi::extract(kg, offline, docs, o));
+}
+
 TEST_CASE("A scripted model's statements are validated and repaired once or flagged or rejected with their reasons" * doctest::test_suite("threads")) {
   TempDir d;
   const std::string db = human_db(d);

@@ -63,6 +63,10 @@ struct ExtractionOptions {
   /// Plan only: no model call; the result holds the calls (one per paragraph, plus the repair
   /// turns at most) and their prompt tokens.
   bool dry_run = false;
+  /// A run with a language model and no max_calls over more paragraphs than this (each at least
+  /// one call) sends nothing: Error(invalid_argument) with the count (0: no such limit; the
+  /// command line sets 500 unless --yes).
+  std::size_t confirm_calls = 0;
   ExtractionTemplates templates = ExtractionTemplates::defaults();  ///< the prompts
 };
 

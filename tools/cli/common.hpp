@@ -54,6 +54,9 @@ void add_eval_qa(CLI::App &eval);
 /// 2 a bad argument or a name that does not resolve.
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
+/// Model calls a run with a language model makes without asking (explore, extract): more needs
+/// --max-calls or --yes.
+constexpr std::size_t kCallsWithoutAsking = 500;
 
 /// Thrown by a command that has printed its result and must still exit with a status (for
 /// example `resolve --json` of a name that does not resolve).

@@ -18,8 +18,6 @@ struct ExploreArgs {
   bool no_cache = false, no_repair = false, quiet = false, no_diversity = false, yes = false;
 };
 
-// Model calls a run with a language model makes without asking: more needs --max-calls or --yes.
-constexpr std::size_t kCallsWithoutAsking = 500;
 
 void print_summary(const ExploreArgs &a, const ExploreResult &r, bool extractive) {
   std::cout << "explore " << a.protein << ": \"" << a.query << "\" (" << r.model.value("identity", std::string()) << ")\n";

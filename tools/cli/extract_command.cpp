@@ -22,7 +22,7 @@ struct ExtractArgs {
   std::string system_template, extract_template, repair_template;
   ExtractionOptions o;
   ChatArgs m;  // the model
-  bool no_cache = false, no_repair = false, import = false, flagged = false, quiet = false;
+  bool no_cache = false, no_repair = false, import = false, flagged = false, quiet = false, yes = false;
 };
 
 std::vector<Document> read_inputs(const ExtractArgs &a, const char *what) {
@@ -51,6 +51,7 @@ ExtractionOptions options_of(const ExtractArgs &a) {
   ExtractionOptions o = a.o;
   o.use_cache = !a.no_cache;
   o.repair = !a.no_repair;
+  if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
   o.templates.load(a.system_template, a.extract_template, a.repair_template);
   return o;
 }
@@ -227,6 +228,8 @@ void add_model_flags(CLI::App *c, ExtractArgs &a) {
   c->add_option("--concurrency", o.concurrency, "Paragraphs in flight")->check(CLI::Range(1, 64));
   c->add_option("--max-calls", o.max_calls, "Model-call budget of the run (0: none)");
   c->add_option("--max-tokens", o.max_tokens, "Token budget of the run (0: none)");
+  c->add_flag("--yes", a.yes,
+              "Make every model call the run needs (without it or --max-calls, a run over more than 500 paragraphs is refused)");
   c->add_flag("--no-cache", a.no_cache, "Neither read nor write the response cache");
   c->add_flag("--no-repair", a.no_repair, "No repair turn for statements the validator rejects");
   c->add_option("--taxon", o.entities.taxon, "Preferred organism (NCBI taxon) for ambiguous names");
