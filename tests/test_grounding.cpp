@@ -592,7 +592,8 @@ TEST_CASE("The offline model grounds BioInfer abstracts and says it is not a lan
   CHECK_THROWS_WITH_AS(grappi::report_view(*kb.kg, mixed), doctest::Contains("one pair under one root"), grappi::Error);
   CHECK_THROWS_AS(grappi::report_view(*kb.kg, std::vector<grappi::GroundingResult>{}), grappi::Error);
   // Two proteins no sentence names together: said in the summary, and no quote.
-  const auto apart = g.ground(read_file(dir + "BioInfer.d738.PMID8076212.txt"), "plakoglobin", "E-cadherin");
+  const auto apart = g.ground(read_file(dir + "BioInfer.d738.PMID8076212.txt") + "\nDesmoplakin is found in desmosomes.\n",
+                              "plakoglobin", "desmoplakin");
   CHECK(apart.summary.find("no sentence of the text names both") != std::string::npos);
   CHECK(apart.quotes.empty());
 }
@@ -618,6 +619,10 @@ TEST_CASE("Grounding refuses bad arguments and plans a dry run") {
   const grappi::Grounder g(*kb.kg, offline, GroundingOptions{});
   CHECK_THROWS_AS(g.ground("   ", "A", "B"), grappi::Error);
   CHECK_THROWS_AS(g.ground(kText, "", "B"), grappi::Error);
+  // A protein neither in the database nor in the text (a typo) is not grounded with confidence.
+  CHECK_THROWS_WITH_AS(g.ground(kText, "CDC28", "ZZTOP9"),
+                       doctest::Contains("'ZZTOP9' is neither a protein of the database nor written in the text"), grappi::Error);
+  CHECK_NOTHROW(g.check_names(kText + std::string(" ZZTOP9 binds."), "CDC28", "ZZTOP9"));  // written in the text
   CHECK(grappi::grounding_strategy("rag") == GroundingStrategy::rag);
   CHECK_THROWS_WITH_AS(grappi::grounding_strategy("astar"), doctest::Contains("known: bfs"), grappi::Error);
   // A dry run sends nothing and bounds the cost: 146 one-term requests, a summary and a pick.

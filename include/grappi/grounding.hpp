@@ -174,6 +174,11 @@ class GRAPPI_CXX_API Grounder {
   /// name-like aliases. Never throws for a failing model: failures are recorded in the
   /// result. Error(invalid_argument) for an empty name or text.
   GroundingResult ground(std::string_view text, const std::string &protein_a, const std::string &protein_b) const;
+  /// Error(not_found) naming a protein of the pair that is neither a node of the database nor
+  /// written in the text as a word (a typo such as STAT33), with the closest names; the
+  /// single-pair ground() calls it first (a misspelt protein is not grounded with confidence),
+  /// the batch ground() does not (an evaluation goes on past one bad pair).
+  void check_names(std::string_view text, const std::string &protein_a, const std::string &protein_b) const;
   /// The same with another strategy (the summary and term scores are shared through the
   /// response cache).
   GroundingResult ground(std::string_view text, const std::string &protein_a, const std::string &protein_b,

@@ -134,33 +134,6 @@ GroundingOptions options_of(const GroundArgs &a, GroundingStrategy first) {
   return o;
 }
 
-// True when `name` is written in `text` as a word of its own (any case).
-bool written_in(const std::string &text, const std::string &name) {
-  const auto lower = [](std::string s) {
-    for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
-  const std::string t = lower(text), n = lower(name);
-  if (n.empty()) return false;
-  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
-  for (std::size_t at = t.find(n); at != std::string::npos; at = t.find(n, at + 1))
-    if ((at == 0 || !word(t[at - 1])) && (at + n.size() == t.size() || !word(t[at + n.size()]))) return true;
-  return false;
-}
-
-// A protein of a pair must be a node of the database or written in the text: a name that is
-// neither (a typo such as STAT33) stops the run with suggestions (exit 2), as explore does.
-void check_names(const KnowledgeGraph &g, const Job &j, const std::string &text) {
-  for (const std::string &name : {j.a, j.b}) {
-    if (written_in(text, name)) continue;
-    const ResolveResult r = g.lookup(name, 5);
-    if (r.status != ResolveResult::Status::not_found) continue;
-    std::string msg = "ground: '" + name + "' is neither a protein of the database nor written in '" + j.file + "'";
-    for (std::size_t i = 0; i < r.suggestions.size(); ++i) msg += (i ? ", " : "; did you mean ") + r.suggestions[i];
-    throw Error(ErrorCode::not_found, msg + (r.suggestions.empty() ? "" : "?"));
-  }
-}
-
 void run(GroundArgs &a) {
   const std::vector<Job> jobs = read_pairs(a);
   const std::vector<GroundingStrategy> strategies = strategies_of(a);
@@ -176,7 +149,11 @@ void run(GroundArgs &a) {
     if (!texts.count(j.file)) texts[j.file] = read_text(j.file, a);
   std::vector<GroundingJob> work;
   for (const Job &j : jobs) {
-    check_names(g, j, texts.at(j.file));
+    try {  // (a protein neither in the database nor in the text: exit 2 with suggestions)
+      grounder.check_names(texts.at(j.file), j.a, j.b);
+    } catch (const Error &e) {
+      throw Error(e.code(), std::string(e.what()) + " ('" + j.file + "')");
+    }
     work.push_back({texts.at(j.file), j.a, j.b});
   }
   const auto results = grounder.ground(work, strategies, a.concurrency);
