@@ -142,6 +142,12 @@ client chunked
 client slow
 client limits
 client cancel
+# Peak memory through the attacks (not under the sanitizers, whose shadow memory counts too).
+if [ -z "${GRAPPI_SANITIZED:-}" ] && [ -r "/proc/$PID/status" ]; then
+  peak=$(awk '/^VmHWM:/ { print $2 }' "/proc/$PID/status")
+  echo "serve peak memory through the attacks: ${peak} kB"
+  [ "${peak:-0}" -lt 400000 ] || fail "serve peaked at ${peak} kB under the attacks"
+fi
 # SIGTERM with a job running: the server stops within a few seconds.
 client start-long
 sleep 1
