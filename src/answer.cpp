@@ -361,14 +361,8 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
   if (r.analysis.entities.empty() && !r.analysis.unknown_names.empty()) {
     // A question about a protein the database lacks (or misspelt) is not answered about others.
     const std::string &w = r.analysis.unknown_names.front();
-    const ResolveResult near = kg.lookup(w);
-    std::string msg = "ask: the question names no entity of the database, and '" + w + "' looks like a name but names nothing";
-    if (!near.suggestions.empty()) {
-      msg += " (did you mean ";
-      for (std::size_t i = 0; i < near.suggestions.size(); ++i) msg += (i ? ", " : "") + near.suggestions[i];
-      msg += "?)";
-    }
-    throw Error(ErrorCode::not_found, msg);
+    throw Error(ErrorCode::not_found, "ask: the question names no entity of the database, and '" + w +
+                                          "' looks like a name but names nothing" + detail::did_you_mean(kg.lookup(w).suggestions));
   }
   if (!o.choices.empty()) {
     // (the options are what the question chooses among, not what it is about)

@@ -704,28 +704,13 @@ Grounder::Grounder(KnowledgeGraph &kg, LanguageModel &model, GroundingOptions op
 
 Grounder::~Grounder() = default;
 
-namespace {
-
-// True when `name` is written in `text` as a word of its own (any case).
-bool written_as_word(std::string_view text, const std::string &name) {
-  const std::string t = detail::lower_copy(text), n = detail::lower_copy(name);
-  if (n.empty()) return false;
-  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
-  for (std::size_t at = t.find(n); at != std::string::npos; at = t.find(n, at + 1))
-    if ((at == 0 || !word(t[at - 1])) && (at + n.size() == t.size() || !word(t[at + n.size()]))) return true;
-  return false;
-}
-
-}  // namespace
-
 void Grounder::check_names(std::string_view text, const std::string &a, const std::string &b) const {
   for (const std::string &name : {a, b}) {
-    if (written_as_word(text, name)) continue;
+    if (detail::MentionFinder({name}).mentioned_in(text)) continue;
     const ResolveResult r = impl_->kg.lookup(name, 5);
     if (r.status != ResolveResult::Status::not_found) continue;
-    std::string msg = "ground: '" + name + "' is neither a protein of the database nor written in the text";
-    for (std::size_t i = 0; i < r.suggestions.size(); ++i) msg += (i ? ", " : "; did you mean ") + r.suggestions[i];
-    throw Error(ErrorCode::not_found, msg + (r.suggestions.empty() ? "" : "?"));
+    throw Error(ErrorCode::not_found, "ground: '" + name + "' is neither a protein of the database nor written in the text" +
+                                          detail::did_you_mean(r.suggestions));
   }
 }
 

@@ -193,13 +193,7 @@ int64_t KnowledgeGraph::resolve(std::string_view name) const {
     }
     throw Error(ErrorCode::ambiguous, msg);
   }
-  std::string msg = "no protein or node named '" + std::string(name) + "'";
-  if (!r.suggestions.empty()) {
-    msg += "; did you mean ";
-    for (std::size_t i = 0; i < r.suggestions.size(); ++i) msg += (i ? ", " : "") + r.suggestions[i];
-    msg += "?";
-  }
-  throw Error(ErrorCode::not_found, msg);
+  throw Error(ErrorCode::not_found, "no protein or node named '" + std::string(name) + "'" + detail::did_you_mean(r.suggestions));
 }
 
 }  // namespace grappi

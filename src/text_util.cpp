@@ -210,4 +210,11 @@ std::string random_hex(std::size_t bytes) {
   return to_hex(b.data(), b.size());
 }
 
+std::string did_you_mean(const std::vector<std::string> &suggestions) {
+  if (suggestions.empty()) return {};
+  std::string s = "; did you mean ";
+  for (std::size_t i = 0; i < suggestions.size(); ++i) s += (i ? ", " : "") + suggestions[i];
+  return s + "?";
+}
+
 }  // namespace grappi::detail

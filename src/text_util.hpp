@@ -12,6 +12,9 @@ namespace grappi::detail {
 
 /// s in ASCII lower case.
 std::string lower_copy(std::string_view s);
+/// "; did you mean A, B?" for a name that resolved to nothing (ResolveResult::suggestions);
+/// empty without suggestions.
+std::string did_you_mean(const std::vector<std::string> &suggestions);
 /// s in ASCII upper case.
 std::string upper_copy(std::string_view s);
 /// Whether a and b are equal ignoring ASCII case.

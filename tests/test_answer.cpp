@@ -248,7 +248,7 @@ TEST_CASE("ask refuses a question whose only name is not in the database and sug
   const AskOptions o = ask_options();
   // A misspelt symbol: suggestions (GSK3B); an absent one: no answer about other proteins.
   CHECK_THROWS_WITH_AS(grappi::ask(*kb.kg, model, "Which proteins interact with GSK3BB?", o),
-                       doctest::Contains("'GSK3BB' looks like a name but names nothing (did you mean GSK3B"), grappi::Error);
+                       doctest::Contains("'GSK3BB' looks like a name but names nothing; did you mean GSK3B"), grappi::Error);
   try {
     grappi::ask(*kb.kg, model, "What does FOOBAR7 bind?", o);
     FAIL("answered about FOOBAR7");

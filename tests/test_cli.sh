@@ -910,7 +910,7 @@ rc=$(status_of "$GRAPPI" ask --db "$H")
 [ "$rc" -eq 2 ] || fail "ask without a question exited $rc"
 # A protein the database lacks: exit 2 with suggestions, not five sentences about other proteins.
 rc=$(status_of "$GRAPPI" ask --db "$H" "Which proteins interact with APPP?")
-[ "$rc" -eq 2 ] && grep -q "'APPP' looks like a name but names nothing (did you mean .*APP" "$T/err" ||
+[ "$rc" -eq 2 ] && grep -q "'APPP' looks like a name but names nothing; did you mean .*APP" "$T/err" ||
   fail "ask about APPP exited $rc: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" ask --db "$H" "tau?" --relation-weight string.combined)
 [ "$rc" -eq 2 ] && grep -q "RELATION=WEIGHT" "$T/err" || fail "a bad --relation-weight exited $rc: $(cat "$T/err")"
