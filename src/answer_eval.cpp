@@ -366,6 +366,10 @@ void summarise_qa(const QaTally &t, std::size_t questions, QaEvalResult &res) {
 QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::vector<QaQuestion> &questions,
                          const QaEvalOptions &o) {
   if (o.k == 0) throw Error(ErrorCode::invalid_argument, "eval qa: k must be at least 1");
+  if (!o.ask.dry_run)
+    detail::confirm_calls("eval qa", questions.size() * (1 + o.ask.repair + o.ask.model_intent), o.confirm_calls,
+                          o.ask.max_calls, model, "per question: the answer, its repair turn and the intent when asked",
+                          "fewer questions");
   const auto t0 = std::chrono::steady_clock::now();
   QaEvalResult res;
   res.k = o.k;

@@ -493,13 +493,8 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
     }
     return r;
   }
-  if (m.opt.confirm_calls && !m.opt.max_calls && !m.model.local() && r.paragraphs.size() > m.opt.confirm_calls)
-    throw Error(ErrorCode::invalid_argument,
-                "extract: this run would make at least " + std::to_string(r.paragraphs.size()) +
-                    " model calls (one per paragraph; up to twice that with repair turns), more than " +
-                    std::to_string(m.opt.confirm_calls) +
-                    " without asking: give --max-calls N to stop after N (a partial result, marked), --yes to make them "
-                    "all, or fewer papers (--document); --dry-run estimates the tokens; nothing was sent");
+  detail::confirm_calls("extract", r.paragraphs.size(), m.opt.confirm_calls, m.opt.max_calls, m.model,
+                        "at least one per paragraph; up to twice that with repair turns", "fewer papers (--document)");
   detail::ModelCalls calls(m.kg, m.model,
                            {m.opt.templates.version, m.opt.use_cache, m.opt.max_calls, m.opt.max_tokens, m.opt.concurrency, {}});
   std::vector<std::vector<ExtractedStatement>> per(r.paragraphs.size());

@@ -267,6 +267,10 @@ struct GRAPPI_HIDDEN Grounder::Impl {
   void traverse(detail::ModelCalls &calls, const std::vector<double> &sim, GroundingResult &r) const;
   void pick(detail::ModelCalls &calls, const std::vector<double> &sim, GroundingResult &r) const;
   void plan(std::string_view text, const std::vector<std::pair<std::size_t, std::size_t>> &chunks, GroundingResult &r) const;
+  // The dry run's count of calls for one text and strategy (no token estimate).
+  std::size_t most_calls(std::string_view text, GroundingStrategy s) const;
+  // Error(invalid_argument) when opt.confirm_calls applies and the jobs could exceed it.
+  void confirm(const std::vector<GroundingJob> &jobs, const std::vector<GroundingStrategy> &strategies) const;
 
   ChatRequest request(const std::string &user, int max_tokens, json task) const {
     return detail::chat_request(opt.templates.system, user, true, max_tokens, std::move(task));
@@ -657,6 +661,25 @@ void Grounder::Impl::plan(std::string_view text, const std::vector<std::pair<std
   r.pick_status = "skipped";
 }
 
+std::size_t Grounder::Impl::most_calls(std::string_view text, GroundingStrategy s) const {
+  // As plan() counts them: every chunk, every term the strategy could score, one pick.
+  std::size_t scored = terms.size();
+  if (s == GroundingStrategy::rag) scored = std::min(scored, opt.rag_k);
+  const std::size_t batch = s == GroundingStrategy::stuff ? std::max<std::size_t>(1, scored) : std::max<std::size_t>(1, opt.batch);
+  return detail::chunk_ranges(text, opt.chunk_size, opt.chunk_overlap).size() + (scored + batch - 1) / batch + 1;
+}
+
+void Grounder::Impl::confirm(const std::vector<GroundingJob> &jobs, const std::vector<GroundingStrategy> &strategies) const {
+  if (opt.dry_run || !opt.confirm_calls) return;
+  std::size_t calls = 0;
+  for (const GroundingJob &j : jobs)
+    for (GroundingStrategy s : strategies) calls += most_calls(j.text, s);
+  detail::confirm_calls("ground", calls, opt.confirm_calls, opt.max_calls, model,
+                        std::to_string(jobs.size()) + " pair(s) x " + std::to_string(strategies.size()) +
+                            " strategy(ies), each at most every chunk, every term under the root and a pick",
+                        "fewer pairs or strategies");
+}
+
 GroundingResult Grounder::Impl::run(std::string_view text, const std::string &a, const std::string &b,
                                     GroundingStrategy s) const {
   if (detail::trim_copy(a).empty() || detail::trim_copy(b).empty())
@@ -716,18 +739,21 @@ void Grounder::check_names(std::string_view text, const std::string &a, const st
 
 GroundingResult Grounder::ground(std::string_view text, const std::string &a, const std::string &b) const {
   check_names(text, a, b);
+  impl_->confirm({{text, a, b}}, {impl_->opt.strategy});
   return impl_->run(text, a, b, impl_->opt.strategy);
 }
 
 GroundingResult Grounder::ground(std::string_view text, const std::string &a, const std::string &b,
                                  GroundingStrategy strategy) const {
   check_names(text, a, b);
+  impl_->confirm({{text, a, b}}, {strategy});
   return impl_->run(text, a, b, strategy);
 }
 
 std::vector<std::vector<GroundingResult>> Grounder::ground(const std::vector<GroundingJob> &jobs,
                                                            const std::vector<GroundingStrategy> &strategies,
                                                            std::size_t concurrency) const {
+  impl_->confirm(jobs, strategies);
   std::vector<std::vector<GroundingResult>> out(jobs.size());
   detail::parallel_for(jobs.size(), std::clamp<std::size_t>(concurrency, 1, detail::ModelCalls::kMaxConcurrency), [&](std::size_t i) {
     for (GroundingStrategy s : strategies) out[i].push_back(impl_->run(jobs[i].text, jobs[i].protein_a, jobs[i].protein_b, s));

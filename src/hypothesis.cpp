@@ -292,6 +292,8 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
                              const std::vector<Document> &corpus, const HypothesisOptions &o) {
   if (o.paths == 0 || o.context == 0 || o.rounds == 0 || o.max_length == 0)
     throw Error(ErrorCode::invalid_argument, "hypothesize: paths, context, rounds and max_length must be at least 1");
+  detail::confirm_calls("hypothesize", o.rounds * 2, o.confirm_calls, o.max_calls, model,
+                        "two per round (the explanation and its repair turn)", "fewer --rounds");
   const auto t0 = std::chrono::steady_clock::now();
   HypothesisResult r;
   r.source = kg.resolve(source);

@@ -323,6 +323,9 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
   if (!o.ranker && o.scoring != "trained" && o.scoring != "prior" && o.scoring != "weights")
     throw Error(ErrorCode::invalid_argument,
                 "eval hypotheses: scoring is \"trained\", \"prior\" or \"weights\", not \"" + o.scoring + "\"");
+  detail::confirm_calls("eval hypotheses", std::min(o.explain, o.pairs) * o.hypothesis.rounds * 2, o.confirm_calls,
+                        o.hypothesis.max_calls, model, "explained pairs x rounds x 2 (the explanation and its repair turn)",
+                        "fewer --explain pairs or --rounds");
   const auto t0 = std::chrono::steady_clock::now();
   HypothesisEvalResult r;
   r.top = o.top;

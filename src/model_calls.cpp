@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "grappi/error.hpp"
 #include "text_util.hpp"
 
 namespace grappi::detail {
@@ -29,6 +30,16 @@ std::string ModelCalls::key(const std::string &kind, const ChatRequest &req) con
   for (const auto &m : req.messages) msgs.push_back({m.role, m.content});
   j["messages"] = std::move(msgs);
   return sha256_hex(j.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+void confirm_calls(const std::string &what, std::size_t calls, std::size_t limit, std::size_t max_calls,
+                   const LanguageModel &model, const std::string &counted, const std::string &fewer) {
+  if (!limit || max_calls || model.local() || calls <= limit) return;
+  throw Error(ErrorCode::invalid_argument,
+              what + ": this run could make " + std::to_string(calls) + " model calls (" + counted + "), more than " +
+                  std::to_string(limit) +
+                  " without asking: give --max-calls N to stop after N (a partial result, marked), --yes to allow "
+                  "them all, or " + fewer + "; --dry-run estimates the tokens; nothing was sent");
 }
 
 int64_t ModelCalls::estimate(const ChatRequest &req) {

@@ -63,6 +63,13 @@ inline ChatRequest chat_request(const std::string &system, std::string prompt, b
   return r;
 }
 
+/// The confirmation before a large run: when `limit` is set, no `max_calls` budget is given and
+/// the model is a language model (not the offline one), a run that could make more than `limit`
+/// calls sends nothing: Error(invalid_argument) naming `what`, the bound and how it is counted
+/// (`counted`), and the ways on (--max-calls, --yes, `fewer`, --dry-run).
+void confirm_calls(const std::string &what, std::size_t calls, std::size_t limit, std::size_t max_calls,
+                   const LanguageModel &model, const std::string &counted, const std::string &fewer);
+
 class ModelCalls {
  public:
   struct Settings {

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Crash consistency (issue 23): an import of a generated STRING links file of 2.4 million lines
+# Crash consistency (issue 23): an import of a generated STRING links file of 1.2 million lines
 # is killed with SIGKILL at several points, from its first rows to its final commit. After every
 # kill the database must open, pass PRAGMA integrity_check, hold either nothing of that import or
 # all of it, and take the same import again.
-# Then neighbors, window and info read in loops while the same import writes.
+# The same for papers (issue 40): an import --corpus of 20,000 generated abstracts killed while it
+# reads and while it commits holds none or all of the documents, their passages and the full-text
+# index (FTS5's own integrity check), and `grappi papers` finds them after the import again.
+# Then neighbors, window and info read in loops while the links import writes.
 # Needs: GRAPPI (the CLI), DATA (the bundled data), sqlite3 and python3 (tools/install-deps.sh).
 set -euo pipefail
 : "${GRAPPI:?}" "${DATA:?}"
@@ -14,9 +17,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/grappi_crash.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 
-# 20,000 proteins, each linked to its next 60 (both directions, as STRING lists them):
-# 1,200,000 edges on 2,400,000 lines.
-awk 'BEGIN { n = 20000; k = 60; print "protein1 protein2 combined_score";
+# 20,000 proteins, each linked to its next 30 (both directions, as STRING lists them):
+# 600,000 edges on 1,200,000 lines.
+awk 'BEGIN { n = 20000; k = 30; print "protein1 protein2 combined_score";
   for (i = 0; i < n; i++) for (d = 1; d <= k; d++) { j = (i + d) % n; s = 150 + (i * 7 + d * 13) % 850;
     printf "9606.ENSP%011d 9606.ENSP%011d %d\n", i, j, s; printf "9606.ENSP%011d 9606.ENSP%011d %d\n", j, i, s } }' > links.txt
 
@@ -89,6 +92,55 @@ done
 # Most kills must have landed inside the import, not after it.
 [ "$none" -ge 3 ] || { echo "FAIL: only $none kill(s) interrupted the import before its commit"; exit 1; }
 echo "crash consistency: $none kill(s) left nothing of the import, $all left all of it"
+
+# Papers: 20,000 PubTator abstracts, each a title, an abstract and one annotation.
+awk 'BEGIN { for (i = 0; i < 20000; i++) { p = 30000000 + i; g = sprintf("Gene%d", i % 997);
+  printf "%d|t|%s regulates kinase%d signalling in cell line %d\n", p, g, i % 89, i;
+  printf "%d|a|We report that %s binds Gene%d and that inhibition of kinase%d reduced proliferation in %d of 60 samples.\n",
+    p, g, (i * 7) % 997, i % 89, i % 50;
+  printf "%d\t0\t%d\t%s\tGene\t%d\n\n", p, length(g), g, 1000 + i % 997 } }' > corpus.txt
+papers() {  # documents, passages and the passages the full-text index finds for a word of every abstract
+  sqlite3 "$1" "SELECT (SELECT count(*) FROM documents) || ' ' || (SELECT count(*) FROM passages) || ' ' ||
+                       (SELECT count(*) FROM passages_fts WHERE passages_fts MATCH 'proliferation');"
+}
+papers_before=$(papers base.db)
+cp base.db pfull.db
+"$GRAPPI" import --db pfull.db --corpus corpus.txt > /dev/null &
+pid=$!
+t0=$EPOCHREALTIME read_end=""
+while kill -0 "$pid" 2> /dev/null; do
+  if [ -z "$read_end" ] && [ "$(size pfull.db-wal)" -gt 0 ]; then read_end=$EPOCHREALTIME; fi
+  sleep 0.005
+done
+wait "$pid"
+papers_after=$(papers pfull.db)
+[ "$papers_after" = "20000 40000 20000" ] || { echo "FAIL: the corpus import holds $papers_after (documents, passages, found)"; exit 1; }
+preading=$(python3 -c "print(${read_end:-$EPOCHREALTIME} - $t0)")
+for point in time:0.2 time:0.6 wal:1 checkpoint; do
+  cp base.db pk.db
+  rm -f pk.db-wal pk.db-shm
+  "$GRAPPI" import --db pk.db --corpus corpus.txt > /dev/null 2> pk.err &
+  pid=$!
+  case $point in
+    time:*) sleep "$(python3 -c "print($preading * ${point#time:})")" ;;
+    wal:*) while kill -0 "$pid" 2> /dev/null && [ "$(size pk.db-wal)" -lt "${point#wal:}" ]; do sleep 0.002; done ;;
+    checkpoint) while kill -0 "$pid" 2> /dev/null && [ "$(size pk.db)" -le "$base_size" ]; do sleep 0.002; done ;;
+  esac
+  if kill -KILL "$pid" 2> /dev/null; then killed=yes; else killed="no, it had finished"; fi
+  wait "$pid" 2> /dev/null || true
+  ic=$(sqlite3 pk.db "PRAGMA integrity_check;")
+  [ "$ic" = "ok" ] || { echo "FAIL (papers killed at $point): integrity_check says: $ic"; exit 1; }
+  sqlite3 pk.db "INSERT INTO passages_fts(passages_fts) VALUES('integrity-check');" ||
+    { echo "FAIL (papers killed at $point): the full-text index disagrees with the passages"; exit 1; }
+  now=$(papers pk.db)
+  [ "$now" = "$papers_before" ] || [ "$now" = "$papers_after" ] ||
+    { echo "FAIL (papers killed at $point): the database holds part of the corpus: $now"; exit 1; }
+  "$GRAPPI" import --db pk.db --corpus corpus.txt > /dev/null
+  [ "$(papers pk.db)" = "$papers_after" ] || { echo "FAIL: the corpus import after the kill at $point is incomplete"; exit 1; }
+  "$GRAPPI" papers --db pk.db "Gene5 AND proliferation" --limit 1 --json - | grep '"pmid"' > /dev/null ||
+    { echo "FAIL: grappi papers finds nothing after the kill at $point"; exit 1; }
+  echo "papers killed at $point (SIGKILL sent: $killed): held $([ "$now" = "$papers_before" ] && echo nothing || echo all) of the corpus; integrity and full-text index ok; the next import ok"
+done
 
 # Readers during an import: neighbors, window and info in loops, each its own process on the
 # same database, while the import writes. None may fail ("database is locked" or anything

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A full disk (issue 23): an import that runs out of space fails with a clear message and leaves
 # the database exactly as it was (the same SQL dump, integrity_check ok); with space again, the
-# same import succeeds. Two ways to run out: a 16 MiB tmpfs (where this process may mount one: as
+# same import succeeds; the same for papers (import --corpus: documents, passages and the full-text
+# index; issue 40). Two ways to run out: a 16 MiB tmpfs (where this process may mount one: as
 # root with CAP_SYS_ADMIN; skipped with a message elsewhere) and a file-size limit (ulimit -f,
 # SIGXFSZ ignored: writes past it fail with EFBIG), which works everywhere.
 # Needs: GRAPPI (the CLI), DATA (the bundled data), sqlite3 and python3 (tools/install-deps.sh).
@@ -61,6 +62,28 @@ unchanged limit.db "file-size limit"
 after=$(counts limit.db)
 [ "$after" != "$before" ] || { echo "FAIL: the import without the limit changed nothing"; exit 1; }
 echo "file-size limit: database unchanged; without the limit the same import holds $after (nodes, edges, datasets)"
+
+# 1b. Papers under the same limit: 20,000 generated PubTator abstracts (about 10 MB stored).
+awk 'BEGIN { for (i = 0; i < 20000; i++) { p = 30000000 + i; g = sprintf("Gene%d", i % 997);
+  printf "%d|t|%s regulates kinase%d signalling in cell line %d\n", p, g, i % 89, i;
+  printf "%d|a|We report that %s binds Gene%d and that inhibition of kinase%d reduced proliferation.\n",
+    p, g, (i * 7) % 997, i % 89;
+  printf "%d\t0\t%d\t%s\tGene\t%d\n\n", p, length(g), g, 1000 + i % 997 } }' > corpus.txt
+cp base.db papers.db
+(
+  trap '' XFSZ
+  ulimit -f 8192
+  rc=0
+  "$GRAPPI" import --db papers.db --corpus corpus.txt > out.txt 2> err.txt || rc=$?
+  [ "$rc" -ne 0 ] || { echo "FAIL (papers, file-size limit): the import succeeded"; exit 1; }
+  grep -Eqi "File too large" err.txt || { echo "FAIL (papers, file-size limit): the message does not say why:"; cat err.txt; exit 1; }
+  echo "papers, file-size limit: refused with: $(cat err.txt)"
+)
+unchanged papers.db "papers, file-size limit"
+"$GRAPPI" import --db papers.db --corpus corpus.txt > /dev/null
+held=$(sqlite3 papers.db "SELECT count(*) FROM documents; SELECT count(*) FROM passages_fts WHERE passages_fts MATCH 'proliferation';" | tr '\n' ' ')
+[ "$held" = "20000 20000 " ] || { echo "FAIL: the corpus import without the limit holds $held (documents, found)"; exit 1; }
+echo "papers, file-size limit: database unchanged; without the limit the same import holds 20000 papers, all found"
 
 # 2. A real full file system, where one can be mounted here.
 mkdir small

@@ -425,6 +425,30 @@ TEST_CASE("The QA evaluation's figures follow from the ranks of the gold answers
   CHECK(row["answer_entities"][0].contains("name"));
 }
 
+TEST_CASE("The QA evaluation with a language model asks first when its questions could pass confirm_calls") {
+  TauKb kb;
+  std::atomic<int> sent{0};
+  grappi::CallbackModel model("counted", [&sent](const grappi::ChatRequest &) {
+    ++sent;
+    grappi::ChatResponse r;
+    r.content = "{}";
+    return r;
+  });
+  std::string lines;
+  for (int i = 0; i < 4; ++i) lines += R"({"question": "Which kinases phosphorylate tau?", "answers": ["GSK3B"]})" "\n";
+  const auto questions = grappi::parse_qa_questions(lines, "q.jsonl");
+  grappi::QaEvalOptions o;
+  o.ask = ask_options();
+  o.ask.use_cache = false;
+  o.confirm_calls = 10;  // 4 questions x 3 (answer, repair, intent) = 12
+  CHECK_THROWS_WITH_AS(grappi::evaluate_qa(*kb.kg, model, questions, o), doctest::Contains("could make 12 model calls"),
+                       grappi::Error);
+  CHECK(sent.load() == 0);
+  o.ask.repair = false;  // 8 at most
+  CHECK_NOTHROW(grappi::evaluate_qa(*kb.kg, model, questions, o));
+  CHECK(sent.load() > 0);
+}
+
 TEST_CASE("The KG-RAG question files read as they are") {
   const std::string dir = std::string(GRAPPI_TEST_DATA_DIR) + "/qa/";
   const auto mcq = grappi::read_qa_questions(dir + "kg_rag_mcq_questions.csv");

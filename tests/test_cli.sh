@@ -507,6 +507,15 @@ echo "$out" | grep -q "quote: Like TESK1, TESK2 phosphorylated cofilin" || fail 
 printf 'We show that Cdc28 phosphorylates Sic1 in vitro.\n\nSic1 binds Cdc28 directly in a two-hybrid assay.\n' > "$T/yeast.txt"
 "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy all > "$T/all.txt"
 for s in bfs dfs dynamic pagerank random rag stuff; do grep -q "^$s " "$T/all.txt" || fail "no $s row: $(cat "$T/all.txt")"; done
+# With a language model, seven strategies could take more than 500 calls: refused before any
+# (the port answers nothing), unless --yes or --max-calls; --dry-run shows the bound.
+rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy all \
+  --llm openai --base-url "http://127.0.0.1:9/v1" --model test)
+[ "$rc" -eq 2 ] && grep -q "ground: this run could make 7[0-9][0-9] model calls (1 pair(s) x 7 strateg" "$T/err" \
+  || fail "ground over 500 calls without --yes exited $rc: $(cat "$T/err")"
+"$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy all --dry-run \
+  --llm openai --base-url "http://127.0.0.1:9/v1" --model test | grep -q "^dry run: at most 7[0-9][0-9] model calls" \
+  || fail "ground's dry run does not show the bound"
 "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy bfs --batch 4 --json - --html "$T/one.html" > "$T/one.json"
 view_of "$T/one.html" > "$T/one.view"
 python3 - "$T/one.json" "$T/one.view" <<'PY'

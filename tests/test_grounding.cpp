@@ -641,6 +641,35 @@ TEST_CASE("Grounding refuses bad arguments and plans a dry run") {
   CHECK(stuff.estimated_prompt_tokens > 9000);  // every term's definition in one request (~12k tokens)
 }
 
+TEST_CASE("Grounding many pairs with a language model asks first when the dry-run bound passes confirm_calls") {
+  OntologyKb kb;
+  Script script;
+  auto model = model_of(script);
+  auto o = GroundingOptions{};
+  o.use_cache = false;
+  o.confirm_calls = 500;  // (the command line's default)
+  const grappi::Grounder g(*kb.kg, *model, o);
+  // 4 pairs x 148 calls at most (a summary, 146 terms, a pick) = 592: nothing is sent.
+  const std::vector<grappi::GroundingJob> jobs(4, grappi::GroundingJob{kText, "CDC28", "SIC1"});
+  CHECK_THROWS_WITH_AS(g.ground(jobs, {GroundingStrategy::bfs}, 2), doctest::Contains("could make 592 model calls"),
+                       grappi::Error);
+  CHECK(script.summaries + script.scores + script.picks == 0);
+  // 3 pairs (444) pass; so do 4 pairs with stuff (3 calls each) or a budget per grounding.
+  const std::vector<grappi::GroundingJob> three(3, grappi::GroundingJob{kText, "CDC28", "SIC1"});
+  auto dry = o;
+  dry.dry_run = true;  // (a dry run is never refused: it is how the bound is seen)
+  CHECK(grappi::Grounder(*kb.kg, *model, dry).ground(jobs, {GroundingStrategy::bfs}, 2).size() == 4);
+  CHECK_NOTHROW(g.ground(three, {GroundingStrategy::bfs}, 2));
+  CHECK(script.summaries > 0);
+  CHECK_NOTHROW(g.ground(jobs, {GroundingStrategy::stuff}, 2));
+  auto budget = o;
+  budget.max_calls = 5;
+  CHECK_NOTHROW(grappi::Grounder(*kb.kg, *model, budget).ground(jobs, {GroundingStrategy::bfs}, 2));
+  // The offline model is never refused: it makes no model call.
+  grappi::ExtractiveModel offline;
+  CHECK_NOTHROW(grappi::Grounder(*kb.kg, offline, o).ground(jobs, {GroundingStrategy::bfs}, 2));
+}
+
 TEST_CASE("The grounding evaluation reads IntAct rows as gold and places each prediction in PSI-MI") {
   OntologyKb kb;
   const std::string dir = std::string(GRAPPI_TEST_DATA_DIR) + "/literature/";

@@ -263,6 +263,25 @@ TEST_CASE("The validation loop re-works unsupported sentences with the next abst
     CHECK(h.final_round == 0);  // the first explanation is kept
     CHECK(h.usage.skipped == 1);
   }
+  SUBCASE("more rounds than confirm_calls allows without a budget sends nothing") {
+    std::atomic<int> sent{0};
+    grappi::CallbackModel counted("counted", [&](const grappi::ChatRequest &) {
+      ++sent;
+      return sentences_reply(json::array({{{"text", "Axonin represses Betalin."}, {"pmids", {"102"}}}}));
+    });
+    HypothesisOptions c = o;
+    c.use_cache = false;
+    c.rounds = 300;  // two calls a round at most: 600
+    c.confirm_calls = 500;
+    CHECK_THROWS_WITH_AS(grappi::hypothesize(*kb.kg, counted, "Axonin", "Tumorin", docs, c),
+                         doctest::Contains("could make 600 model calls"), grappi::Error);
+    CHECK(sent.load() == 0);
+    c.max_calls = 3;  // a budget: the run goes ahead within it
+    const HypothesisResult h = grappi::hypothesize(*kb.kg, counted, "Axonin", "Tumorin", docs, c);
+    CHECK(sent.load() >= 1);  // (the loop stops when no abstract is left to swap in)
+    CHECK(sent.load() <= 3);
+    CHECK(h.usage.model_calls == std::size_t(sent.load()));
+  }
   SUBCASE("a failing model") {
     grappi::CallbackModel broken("broken", [](const grappi::ChatRequest &) -> grappi::ChatResponse {
       throw grappi::Error(grappi::ErrorCode::llm, "down");

@@ -242,6 +242,11 @@ struct QaEvalOptions {
   AskOptions ask;        ///< how each question is answered (ask.top is raised to at least k and 10)
   std::size_t k = 10;    ///< the K of Recall\@K
   uint64_t seed = 1;     ///< the random baseline's order
+  /// A run with a language model and no ask.max_calls that could make more calls than this
+  /// (per question: the answer, the repair turn and the intent when those are asked) sends nothing:
+  /// Error(invalid_argument) with the bound (0: no such limit; the command line sets 500
+  /// unless --yes).
+  std::size_t confirm_calls = 0;
 };
 
 /// One question's outcome.

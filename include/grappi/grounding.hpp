@@ -93,6 +93,10 @@ struct GroundingOptions {
   /// chunk, every term it could score, one pick) and their prompt tokens, estimated with the
   /// longest summary the summary request allows and one term shown to the pick.
   bool dry_run = false;
+  /// A run with a language model and no max_calls whose dry-run bound (summed over the pairs
+  /// and strategies of one ground() call) exceeds this sends nothing: Error(invalid_argument)
+  /// with the bound (0: no such limit; the command line sets 500 unless --yes).
+  std::size_t confirm_calls = 0;
   GroundingTemplates templates = GroundingTemplates::defaults();  ///< the prompts
 };
 

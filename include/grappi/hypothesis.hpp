@@ -106,6 +106,10 @@ struct HypothesisOptions {
   bool fold_reorderings = true;
   std::size_t max_calls = 0;  ///< model-call budget (0: none)
   int64_t max_tokens = 0;     ///< token budget (0: none)
+  /// A run with a language model and no max_calls that could make more calls than this (two
+  /// per round: the explanation and its repair turn) sends nothing: Error(invalid_argument)
+  /// with the bound (0: no such limit; the command line sets 500 unless --yes).
+  std::size_t confirm_calls = 0;
   bool use_cache = true;      ///< read and write the database's response cache
   /// Polled before each model request (not before a cached answer): true stops the run, the
   /// round is "skipped" with the reason "cancelled by the caller" and stop_reason is "cancelled".
@@ -221,6 +225,11 @@ struct HypothesisEvalOptions {
   std::size_t pairs = 200;     ///< test pairs at most: the most often linked after the split first, then by ids
   std::size_t explain = 20;    ///< pairs explained for ROUGE and the loop's figures (the first ones; 0: none)
   std::size_t top = 10;        ///< a pair counts when a positive path is among its first `top`
+  /// A run with a language model and no hypothesis.max_calls that could make more calls than
+  /// this (explained pairs x rounds x 2) sends nothing: Error(invalid_argument) with the bound
+  /// (0: no such limit; hypothesis.confirm_calls is not used here; the command line sets 500
+  /// unless --yes).
+  std::size_t confirm_calls = 0;
   std::string embedder = "lsa";  ///< with an embedding weight: "lsa" or "hashing", fitted on the concepts' names
   /// How the paths are scored: "trained" (a path ranker fitted on the documents before the
   /// split alone, by the same protocol nested inside them: no later document leaks; the prior

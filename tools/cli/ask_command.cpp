@@ -156,7 +156,7 @@ struct EvalQaArgs {
   QaEvalOptions o;
   ChatArgs m;
   bool keep_question_entities = false, no_repair = false, no_cache = false, quiet = false, no_intents = false,
-       no_model_intent = false;
+       no_model_intent = false, yes = false;
 };
 
 std::string share(std::size_t part, std::size_t whole) {
@@ -174,6 +174,7 @@ void run_eval_qa(EvalQaArgs &a) {
   o.ask.use_cache = !a.no_cache;
   o.ask.intents = !a.no_intents;
   o.ask.model_intent = !a.no_model_intent;
+  if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
   auto model = chat_model_of(a.m, 1, "eval qa");
   const QaEvalResult r = evaluate_qa(g, *model, questions, o);
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
@@ -253,6 +254,9 @@ void add_eval_qa(CLI::App &eval) {
   add_reader_flags(c, a->o.ask);
   add_chat_flags(c, a->m, "the best-ranked entities with their strongest edges, not a language model");
   c->add_option("--max-calls", a->o.ask.max_calls, "Model-call budget per question (0: none)");
+  c->add_flag("--yes", a->yes,
+              "Allow every model call the run could need (without it or --max-calls, a run that could take more than "
+              "500 calls is refused)");
   c->add_option("--baseline-seed", a->o.seed, "Seed of the random neighbour baseline's order");
   c->add_flag("--no-cache", a->no_cache, "Neither read nor write the response cache");
   c->add_option("--json", a->json, "Write the summary as JSON ('-' for standard output)");

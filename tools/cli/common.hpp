@@ -54,7 +54,7 @@ void add_eval_qa(CLI::App &eval);
 /// 2 a bad argument or a name that does not resolve.
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
-/// Model calls a run with a language model makes without asking (explore, extract): more needs
+/// Model calls a run with a language model makes without asking (explore, extract, ground, hypothesize, eval): more needs
 /// --max-calls or --yes.
 constexpr std::size_t kCallsWithoutAsking = 500;
 

@@ -43,7 +43,7 @@ struct HypothesizeArgs {
   std::vector<std::string> corpora;
   HypothesisOptions o;
   ChatArgs m;
-  bool no_cache = false, quiet = false, weights = false;
+  bool no_cache = false, quiet = false, weights = false, yes = false;
 };
 
 void run(HypothesizeArgs &a) {
@@ -52,6 +52,7 @@ void run(HypothesizeArgs &a) {
   KnowledgeGraph g = open_graph(a.db, Access::write);
   HypothesisOptions o = a.o;
   o.use_cache = !a.no_cache;
+  if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
   o.templates.load(a.system_template, a.explain_template);
   if (!a.weights) o.ranker = PathRanker::stored(g, a.ranker);
   const double w = o.embedding_weight;
@@ -92,7 +93,7 @@ struct EvalArgs {
   int as_of = 0;
   HypothesisEvalOptions o;
   ChatArgs m;
-  bool quiet = false, generic = false;
+  bool quiet = false, generic = false, yes = false;
 };
 
 std::string figure(double x) { return x < 0 ? "-" : fmt(x); }
@@ -103,6 +104,7 @@ void run_eval(EvalArgs &a) {
   if (a.as_of) o.as_of = a.as_of;
   o.cooc.scope = scope_of(a.scope);
   o.hypothesis.generic_intermediates = a.generic;
+  if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
   if (!a.ranker.empty()) {
     if (a.db.empty()) throw Error(ErrorCode::invalid_argument, "eval hypotheses: --ranker needs --db (where it is stored)");
     o.ranker = std::make_shared<const PathRanker>(PathRanker::load(open_graph(a.db, Access::read), a.ranker));
@@ -190,6 +192,9 @@ void add_eval_hypotheses(CLI::App &eval) {
   c->add_option("--rounds", a->o.hypothesis.rounds, "Explanations at most per pair")->check(CLI::PositiveNumber);
   add_chat_flags(c, a->m, "sentences of the abstracts, not a language model");
   c->add_option("--max-calls", a->o.hypothesis.max_calls, "Model-call budget per pair (0: none)");
+  c->add_flag("--yes", a->yes,
+              "Allow every model call the run could need (without it or --max-calls, a run that could take more than "
+              "500 calls is refused)");
   c->add_option("--work-dir", a->o.work_dir, "Where the temporary database goes (default: the system's temporary directory)");
   c->add_option("--json", a->json, "Write the summary as JSON ('-' for standard output)");
   c->add_option("--per-pair", a->per_pair, "Write each pair as a JSON line ('-' for standard output)");
@@ -285,6 +290,9 @@ void add_hypothesize(CLI::App &app) {
   c->add_option("--support-relation", a->o.support_relations, "Relations that support a sentence's pair (default: any)");
   add_chat_flags(c, a->m, "sentences of the abstracts, not a language model");
   c->add_option("--max-calls", a->o.max_calls, "Model-call budget (0: none)");
+  c->add_flag("--yes", a->yes,
+              "Allow every model call the run could need (without it or --max-calls, a run that could take more than "
+              "500 calls is refused)");
   c->add_option("--max-tokens", a->o.max_tokens, "Token budget (0: none)");
   c->add_flag("--no-cache", a->no_cache, "Neither read nor write the response cache");
   c->add_option("--system-template", a->system_template, "File replacing the system prompt");
