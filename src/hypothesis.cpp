@@ -305,6 +305,10 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
   r.model = model.describe();
   r.template_version = o.templates.version;
   r.paths = rank_hypothesis_paths(kg, r.source, r.target, o);
+  if (o.cancel && o.cancel()) {  // (the path search stopped early: its paths are kept, nothing is asked)
+    r.stop_reason = "cancelled";
+    return r;
+  }
   if (r.paths.empty()) {
     r.stop_reason = "no_paths";
     return r;

@@ -118,6 +118,7 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
   so.max_length = o.max_length;
   so.filter.relations = o.relations;
   so.k = o.candidates ? o.candidates : std::max<std::size_t>(o.paths * 4, o.paths + 1);
+  so.cancel = o.cancel;
   // Edges' facts, read once per edge.
   std::unordered_map<int64_t, EdgeFacts> facts;
   const auto facts_for = [&](int64_t edge, double score) -> const EdgeFacts & {
@@ -156,7 +157,7 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
   for (int round = 0; round < 3; ++round) {
     so.avoid.assign(avoided.begin(), avoided.end());
     found = kg.retriever()->shortest_paths(source, target, so);
-    if (o.generic_intermediates) break;
+    if (o.generic_intermediates || (o.cancel && o.cancel())) break;
     bool more = false;
     for (const Path &p : found) {
       learn_shares(p);

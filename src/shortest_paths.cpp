@@ -332,6 +332,10 @@ std::vector<Path> Retriever::shortest_paths(int64_t from, int64_t to, const Shor
       if (i >= o.max_length) break;
       const uint32_t spur = prev.nodes[i];
       if (search.hops_to_target(spur) > o.max_length - i) continue;
+      if (o.cancel && o.cancel()) {
+        B.clear();
+        break;
+      }
       search.clear_banned_edges();
       for (const auto &p : A)
         if (p.nodes.size() > i + 1 &&

@@ -263,6 +263,22 @@ TEST_CASE("The validation loop re-works unsupported sentences with the next abst
     CHECK(h.final_round == 0);  // the first explanation is kept
     CHECK(h.usage.skipped == 1);
   }
+  SUBCASE("cancelled during the path search: nothing asked") {
+    std::atomic<int> sent{0};
+    grappi::CallbackModel counted("counted", [&](const grappi::ChatRequest &) {
+      ++sent;
+      return sentences_reply(json::array({{{"text", "Axonin represses Betalin."}, {"pmids", {"102"}}}}));
+    });
+    HypothesisOptions c = o;
+    c.use_cache = false;
+    std::atomic<int> polls{0};
+    c.cancel = [&polls] { return ++polls >= 1; };
+    const HypothesisResult h = grappi::hypothesize(*kb.kg, counted, "Axonin", "Tumorin", docs, c);
+    CHECK(h.stop_reason == "cancelled");
+    CHECK(h.rounds.empty());
+    CHECK(sent.load() == 0);
+    CHECK(polls.load() >= 1);  // (the enumeration's own stop: the Yen test in test_retriever)
+  }
   SUBCASE("more rounds than confirm_calls allows without a budget sends nothing") {
     std::atomic<int> sent{0};
     grappi::CallbackModel counted("counted", [&](const grappi::ChatRequest &) {

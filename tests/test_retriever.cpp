@@ -265,6 +265,12 @@ TEST_CASE("Yen's k shortest simple paths agree with brute force on random small 
         for (double sc : got[i].scores) CHECK(sc == std::round(sc * 1000) / 1000);  // as imported, no float32 noise
       }
       CHECK(uniq.size() == got.size());
+      if (got.size() > 1) {  // a cancel stops the enumeration at its next spur search
+        o.cancel = [] { return true; };
+        const auto stopped = r.shortest_paths(ids[0], ids[n - 1], o);
+        REQUIRE(stopped.size() == 1);  // (the first path precedes every spur search)
+        CHECK(stopped[0].weight == doctest::Approx(got[0].weight));
+      }
     }
     grappi::ShortestPathOptions bad;
     bad.k = 0;

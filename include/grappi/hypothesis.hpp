@@ -111,8 +111,9 @@ struct HypothesisOptions {
   /// with the bound (0: no such limit; the command line sets 500 unless --yes).
   std::size_t confirm_calls = 0;
   bool use_cache = true;      ///< read and write the database's response cache
-  /// Polled before each model request (not before a cached answer): true stops the run, the
-  /// round is "skipped" with the reason "cancelled by the caller" and stop_reason is "cancelled".
+  /// Polled during the path search (before each spur search) and before each model request
+  /// (not before a cached answer): true stops the run with stop_reason "cancelled" (the paths
+  /// found so far kept; a round not asked is "skipped" with the reason "cancelled by the caller").
   std::function<bool()> cancel;
   HypothesisTemplates templates = HypothesisTemplates::defaults();  ///< the prompts
 };

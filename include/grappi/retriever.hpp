@@ -126,6 +126,9 @@ struct ShortestPathOptions {
   EdgeFilter filter;      ///< the edges followed
   /// Nodes no path passes through (the two ends excepted; ids the graph lacks are ignored).
   std::vector<int64_t> avoid;
+  /// Polled before each spur search of the enumeration: true stops it, and the paths found so
+  /// far are returned (the caller knows it asked to stop).
+  std::function<bool()> cancel;
 };
 
 /// Options of Retriever::khop.
