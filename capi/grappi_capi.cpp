@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <sstream>
 #include <string>
@@ -31,6 +33,10 @@ struct grappi_chat_reply {
   std::string content, error;
   int64_t prompt_tokens = 0, completion_tokens = 0;
   bool set = false;
+};
+
+struct grappi_model {
+  std::shared_ptr<grappi::LanguageModel> model;
 };
 
 namespace {
@@ -159,19 +165,22 @@ template <>
 struct Versions<grappi_explore_options> {
   static constexpr const char *name = "grappi_explore_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_explore_options, user_data),
-                                        GRAPPI_FIELD_END(grappi_explore_options, max_visited)};
+                                        GRAPPI_FIELD_END(grappi_explore_options, max_visited),
+                                        GRAPPI_FIELD_END(grappi_explore_options, run)};
   static grappi_explore_options defaults() { return GRAPPI_EXPLORE_OPTIONS_INIT; }
 };
 template <>
 struct Versions<grappi_ground_options> {
   static constexpr const char *name = "grappi_ground_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ground_options, ontology)};
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ground_options, ontology),
+                                        GRAPPI_FIELD_END(grappi_ground_options, run)};
   static grappi_ground_options defaults() { return GRAPPI_GROUND_OPTIONS_INIT; }
 };
 template <>
 struct Versions<grappi_extract_options> {
   static constexpr const char *name = "grappi_extract_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_extract_options, import_statements)};
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_extract_options, import_statements),
+                                        GRAPPI_FIELD_END(grappi_extract_options, run)};
   static grappi_extract_options defaults() { return GRAPPI_EXTRACT_OPTIONS_INIT; }
 };
 template <>
@@ -184,7 +193,8 @@ template <>
 struct Versions<grappi_hypothesis_options> {
   static constexpr const char *name = "grappi_hypothesis_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_hypothesis_options, embedding_model),
-                                        GRAPPI_FIELD_END(grappi_hypothesis_options, fold_reorderings)};
+                                        GRAPPI_FIELD_END(grappi_hypothesis_options, fold_reorderings),
+                                        GRAPPI_FIELD_END(grappi_hypothesis_options, run)};
   static grappi_hypothesis_options defaults() { return GRAPPI_HYPOTHESIS_OPTIONS_INIT; }
 };
 template <>
@@ -193,7 +203,8 @@ struct Versions<grappi_ask_options> {
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ask_options, concurrency),
                                         GRAPPI_FIELD_END(grappi_ask_options, reader_name),
                                         GRAPPI_FIELD_END(grappi_ask_options, intent_candidates),
-                                        GRAPPI_FIELD_END(grappi_ask_options, papers)};
+                                        GRAPPI_FIELD_END(grappi_ask_options, papers),
+                                        GRAPPI_FIELD_END(grappi_ask_options, run)};
   static grappi_ask_options defaults() { return GRAPPI_ASK_OPTIONS_INIT; }
 };
 template <>
@@ -220,6 +231,18 @@ struct Versions<grappi_import_options> {
   static constexpr const char *name = "grappi_import_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_import_options, separator)};
   static grappi_import_options defaults() { return GRAPPI_IMPORT_OPTIONS_INIT; }
+};
+template <>
+struct Versions<grappi_model_options> {
+  static constexpr const char *name = "grappi_model_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_model_options, user_data)};
+  static grappi_model_options defaults() { return GRAPPI_MODEL_OPTIONS_INIT; }
+};
+template <>
+struct Versions<grappi_run_options> {
+  static constexpr const char *name = "grappi_run_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_run_options, user_data)};
+  static grappi_run_options defaults() { return GRAPPI_RUN_OPTIONS_INIT; }
 };
 template <>
 struct Versions<grappi_pcst_result> {
@@ -256,6 +279,8 @@ static_assert(versions_agree<grappi_hypothesis_options>(GRAPPI_HYPOTHESIS_OPTION
 static_assert(versions_agree<grappi_ask_options>(GRAPPI_ASK_OPTIONS_VERSION), "grappi_ask_options: its version table and GRAPPI_ASK_OPTIONS_VERSION disagree, or its last version does not end the struct");
 static_assert(versions_agree<grappi_reader_options>(GRAPPI_READER_OPTIONS_VERSION), "grappi_reader_options: its version table and GRAPPI_READER_OPTIONS_VERSION disagree, or its last version does not end the struct");
 static_assert(versions_agree<grappi_pcst_options>(GRAPPI_PCST_OPTIONS_VERSION), "grappi_pcst_options: its version table and GRAPPI_PCST_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_model_options>(GRAPPI_MODEL_OPTIONS_VERSION), "grappi_model_options: its version table and GRAPPI_MODEL_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_run_options>(GRAPPI_RUN_OPTIONS_VERSION), "grappi_run_options: its version table and GRAPPI_RUN_OPTIONS_VERSION disagree, or its last version does not end the struct");
 static_assert(versions_agree<grappi_pcst_result>(GRAPPI_PCST_RESULT_VERSION), "grappi_pcst_result: its version table and GRAPPI_PCST_RESULT_VERSION disagree, or its last version does not end the struct");
 
 template <class T>
@@ -353,7 +378,29 @@ std::string retrieve_csv(grappi::KnowledgeGraph &kg, const grappi::PcstRetrieval
                                    [&](int64_t id) { return grappi::KnowledgeGraph::node_text(*kg.node(id)); });
 }
 
-// The model an options struct names (explore and ground options share the fields).
+// A C chat callback as the C++ callback model's function.
+grappi::CallbackModel::Function callback_function(grappi_chat_fn fn_ptr, void *user) {
+  return [fn_ptr, user](const grappi::ChatRequest &q) {
+    nlohmann::json msgs = nlohmann::json::array();
+    for (const auto &m : q.messages) msgs.push_back({{"role", m.role}, {"content", m.content}});
+    const nlohmann::json j{{"messages", msgs}, {"json", q.json}, {"max_tokens", q.max_tokens}, {"task", q.task}};
+    const std::string request = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    grappi_chat_reply reply;
+    const int32_t rc = fn_ptr(user, request.c_str(), &reply);
+    if (rc != 0)
+      throw grappi::Error(grappi::ErrorCode::llm, "chat callback returned " + std::to_string(rc) +
+                                                      (reply.error.empty() ? std::string() : ": " + reply.error));
+    if (!reply.set) throw grappi::Error(grappi::ErrorCode::llm, "chat callback returned 0 without grappi_chat_reply_set");
+    grappi::ChatResponse r;
+    r.content = std::move(reply.content);
+    r.prompt_tokens = reply.prompt_tokens;
+    r.completion_tokens = reply.completion_tokens;
+    r.finish_reason = "stop";
+    return r;
+  };
+}
+
+// The model an options struct's own llm fields name (every agent's options share them).
 template <class Options>
 std::shared_ptr<grappi::LanguageModel> chat_model(const Options &o, const char *fn) {
   grappi::ChatModelSpec spec;
@@ -365,28 +412,43 @@ std::shared_ptr<grappi::LanguageModel> chat_model(const Options &o, const char *
   if (o.concurrency) spec.openai.concurrency = o.concurrency;
   if (spec.kind == "callback") {
     require(o.chat != nullptr, fn, "llm \"callback\" needs chat");
-    const grappi_chat_fn fn_ptr = o.chat;
-    void *user = o.user_data;
-    spec.callback = [fn_ptr, user](const grappi::ChatRequest &q) {
-      nlohmann::json msgs = nlohmann::json::array();
-      for (const auto &m : q.messages) msgs.push_back({{"role", m.role}, {"content", m.content}});
-      const nlohmann::json j{{"messages", msgs}, {"json", q.json}, {"max_tokens", q.max_tokens}, {"task", q.task}};
-      const std::string request = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-      grappi_chat_reply reply;
-      const int32_t rc = fn_ptr(user, request.c_str(), &reply);
-      if (rc != 0)
-        throw grappi::Error(grappi::ErrorCode::llm, "chat callback returned " + std::to_string(rc) +
-                                                        (reply.error.empty() ? std::string() : ": " + reply.error));
-      if (!reply.set) throw grappi::Error(grappi::ErrorCode::llm, "chat callback returned 0 without grappi_chat_reply_set");
-      grappi::ChatResponse r;
-      r.content = std::move(reply.content);
-      r.prompt_tokens = reply.prompt_tokens;
-      r.completion_tokens = reply.completion_tokens;
-      r.finish_reason = "stop";
-      return r;
-    };
+    spec.callback = callback_function(o.chat, o.user_data);
   }
   return grappi::make_chat_model(spec);
+}
+
+// The caller's run options (NULL: none) over the defaults.
+grappi_run_options run_of(const grappi_run_options *run, const char *fn) { return read_options(run, fn); }
+
+// The model of a run: the run's model handle when it gives one, else the options' llm fields.
+template <class Options>
+std::shared_ptr<grappi::LanguageModel> run_model(const Options &o, const char *fn) {
+  const grappi_run_options r = run_of(o.run, fn);
+  if (r.model) {
+    require(r.model->model != nullptr, fn, "run->model is not a model grappi_model_new made");
+    return r.model->model;
+  }
+  return chat_model(o, fn);
+}
+
+// The run's cancel callback as the C++ options take it (empty when none is given).
+std::function<bool()> run_cancel(const grappi_run_options &r) {
+  if (!r.cancel) return {};
+  const grappi_cancel_fn cancel = r.cancel;
+  void *user = r.user_data;
+  return [cancel, user] { return cancel(user) != 0; };
+}
+
+// The run's progress callback, called one at a time (empty when none is given).
+std::function<void(const char *, std::size_t, std::size_t)> run_progress(const grappi_run_options &r) {
+  if (!r.progress) return {};
+  const grappi_progress_fn progress = r.progress;
+  void *user = r.user_data;
+  auto mu = std::make_shared<std::mutex>();
+  return [progress, user, mu](const char *stage, std::size_t done, std::size_t total) {
+    std::lock_guard<std::mutex> lock(*mu);
+    progress(user, stage, done, total);
+  };
 }
 
 grappi::ExploreOptions explore_options(const grappi_explore_options &o, const char *query, const char *fn) {
@@ -409,6 +471,10 @@ grappi::ExploreOptions explore_options(const grappi_explore_options &o, const ch
   eo.use_cache = o.use_cache != 0;
   eo.diversity = o.diversity;
   eo.max_visited = o.max_visited;
+  const grappi_run_options run = run_of(o.run, fn);
+  eo.cancel = run_cancel(run);
+  if (auto progress = run_progress(run))
+    eo.progress = [progress](const grappi::ExploreProgress &p) { progress(p.stage.c_str(), p.done, p.total); };
   return eo;
 }
 
@@ -952,6 +1018,64 @@ grappi_status grappi_chat_reply_set_error(grappi_chat_reply *reply, const char *
   });
 }
 
+// ---- models and run control ----------------------------------------------------------------------
+
+grappi_status grappi_model_options_init(grappi_model_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_model_options_init"); });
+}
+
+grappi_status grappi_model_new(const grappi_model_options *opts, grappi_model **out) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_model_new";
+    require(out != nullptr, fn, "out is NULL");
+    *out = nullptr;
+    const grappi_model_options o = read_options(opts, fn);
+    grappi::ChatModelSpec spec;
+    spec.kind = text_or(o.llm, "extractive", fn, "llm");
+    spec.name = text_or(o.model, "", fn, "model");
+    spec.openai.model = spec.name;
+    spec.openai.base_url = text_or(o.base_url, spec.openai.base_url, fn, "base_url");
+    spec.openai.api_key_env = text_or(o.api_key_env, spec.openai.api_key_env, fn, "api_key_env");
+    spec.openai.temperature = o.temperature;
+    require(o.max_answer_tokens > 0, fn, "max_answer_tokens must be at least 1");
+    spec.openai.max_tokens = o.max_answer_tokens;
+    spec.openai.json_mode = o.json_mode != 0;
+    require(o.connect_timeout_seconds > 0 && o.timeout_seconds > 0, fn, "the timeouts must be positive");
+    spec.openai.connect_timeout_seconds = o.connect_timeout_seconds;
+    spec.openai.timeout_seconds = o.timeout_seconds;
+    require(o.max_retries >= 0, fn, "max_retries must be >= 0");
+    spec.openai.max_retries = o.max_retries;
+    require(o.concurrency > 0, fn, "concurrency must be at least 1");
+    spec.openai.concurrency = o.concurrency;
+    spec.concurrency = o.concurrency;
+    if (spec.kind == "callback") {
+      require(o.chat != nullptr, fn, "llm \"callback\" needs chat");
+      spec.callback = callback_function(o.chat, o.user_data);
+    }
+    auto m = std::make_unique<grappi_model>();
+    m->model = grappi::make_chat_model(spec);
+    *out = m.release();
+    return GRAPPI_OK;
+  });
+}
+
+void grappi_model_free(grappi_model *model) { delete model; }
+
+grappi_status grappi_model_describe_json(const grappi_model *model, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_model_describe_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    require(model != nullptr && model->model != nullptr, fn, "model is NULL");
+    *out_json = copy_out(grappi::dump_json(model->model->describe()));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_run_options_init(grappi_run_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_run_options_init"); });
+}
+
 grappi_status grappi_explore_options_init(grappi_explore_options *opts, uint32_t version) {
   return guard([&] { return init_options(opts, version, "grappi_explore_options_init"); });
 }
@@ -965,7 +1089,7 @@ grappi_status grappi_graph_explore_json(grappi_graph *g, int64_t root, const cha
     auto &kg = graph_of(g, fn);
     const grappi_explore_options o = read_options(opts, fn);
     const grappi::ExploreOptions eo = explore_options(o, query, fn);
-    grappi::AgentPipeline pipe(kg, chat_model(o, fn));
+    grappi::AgentPipeline pipe(kg, run_model(o, fn));
     *out_json = copy_out(grappi::dump_json(grappi::to_json(pipe.explore(root, eo))));
     return GRAPPI_OK;
   });
@@ -981,7 +1105,7 @@ grappi_status grappi_graph_explore_report(grappi_graph *g, int64_t root, const c
     auto &kg = graph_of(g, fn);
     const grappi_explore_options o = read_options(opts, fn);
     const grappi::ExploreOptions eo = explore_options(o, query, fn);
-    grappi::AgentPipeline pipe(kg, chat_model(o, fn));
+    grappi::AgentPipeline pipe(kg, run_model(o, fn));
     const grappi::ExploreResult r = pipe.explore(root, eo);
     copy_report(out_json ? grappi::dump_json(grappi::to_json(r)) : std::string(), grappi::to_html(r), out_json, out_html);
     return GRAPPI_OK;
@@ -998,7 +1122,7 @@ grappi_status grappi_graph_explore(grappi_graph *g, const char *protein, const c
     const std::string name = text(protein, fn, "protein");
     const grappi_explore_options o = read_options(opts, fn);
     const grappi::ExploreOptions eo = explore_options(o, query, fn);
-    grappi::AgentPipeline pipe(kg, chat_model(o, fn));
+    grappi::AgentPipeline pipe(kg, run_model(o, fn));
     *out_json = copy_out(grappi::dump_json(grappi::to_json(pipe.explore(name, eo))));
     return GRAPPI_OK;
   });
@@ -1036,9 +1160,15 @@ grappi_status grappi_graph_ground_json(grappi_graph *g, const char *text_in, con
     go.max_tokens = o.max_tokens;
     go.dry_run = o.dry_run != 0;
     go.use_cache = o.use_cache != 0;
-    const auto model = chat_model(o, fn);
+    const grappi_run_options run = run_of(o.run, fn);
+    go.cancel = run_cancel(run);
+    const auto progress = run_progress(run);
+    const auto model = run_model(o, fn);
     const grappi::Grounder grounder(kg, *model, go);
-    *out_json = copy_out(grappi::dump_json(grappi::to_json(grounder.ground(body, a, b))));
+    if (progress) progress("ground", 0, 1);
+    const grappi::GroundingResult r = grounder.ground(body, a, b);
+    if (progress) progress("ground", 1, 1);
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(r)));
     return GRAPPI_OK;
   });
 }
@@ -1072,7 +1202,11 @@ grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content, co
     eo.dry_run = o.dry_run != 0;
     eo.use_cache = o.use_cache != 0;
     if (o.concurrency) eo.concurrency = o.concurrency;
-    const auto model = chat_model(o, fn);
+    const grappi_run_options run = run_of(o.run, fn);
+    eo.cancel = run_cancel(run);
+    if (auto progress = run_progress(run))
+      eo.progress = [progress](std::size_t done, std::size_t total) { progress("paragraphs", done, total); };
+    const auto model = run_model(o, fn);
     const grappi::ExtractionResult r = grappi::Extractor(kg, *model, eo).extract(docs);
     nlohmann::json j = grappi::to_json(r);
     const bool flagged = o.include_flagged != 0;
@@ -1209,7 +1343,8 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
       const double w = ho.embedding_weight;
       ho.scorer = [w](const grappi::HypothesisPath &p) { return grappi::association_score(p, w); };
     }
-    const auto model = chat_model(o, fn);
+    ho.cancel = run_cancel(run_of(o.run, fn));
+    const auto model = run_model(o, fn);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::hypothesize(kg, *model, a, b, docs, ho))));
     return GRAPPI_OK;
   });
@@ -1290,6 +1425,7 @@ grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const gr
   a.model_intent = o.model_intent != 0;
   a.intent_candidates = o.intent_candidates;
   a.papers = o.papers;
+  a.cancel = run_cancel(run_of(o.run, fn));
   return a;
 }
 
@@ -1307,7 +1443,7 @@ grappi_status grappi_graph_ask_json(grappi_graph *g, const char *question, const
     const std::string q = text(question, fn, "question");
     const grappi_ask_options o = read_options(opts, fn);
     const grappi::AskOptions a = ask_options(retrieve, o, fn);
-    const auto model = chat_model(o, fn);
+    const auto model = run_model(o, fn);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::ask(kg, *model, q, a))));
     return GRAPPI_OK;
   });
@@ -1336,7 +1472,7 @@ grappi_status grappi_graph_ask_report(grappi_graph *g, const char *question, con
     const std::string q = text(question, fn, "question");
     const grappi_ask_options o = read_options(opts, fn);
     const grappi::AskOptions a = ask_options(retrieve, o, fn);
-    const auto model = chat_model(o, fn);
+    const auto model = run_model(o, fn);
     const grappi::AskResult r = grappi::ask(kg, *model, q, a);
     copy_report(out_json ? grappi::dump_json(grappi::to_json(r)) : std::string(), grappi::to_html(kg, r), out_json, out_html);
     return GRAPPI_OK;
@@ -1367,7 +1503,7 @@ grappi_status grappi_graph_eval_qa_json(grappi_graph *g, const char *questions, 
     grappi::QaEvalOptions e;
     e.ask = ask_options(retrieve, o, fn);
     if (k) e.k = k;
-    const auto model = chat_model(o, fn);
+    const auto model = run_model(o, fn);
     const grappi::QaEvalResult r = grappi::evaluate_qa(kg, *model, set, e);
     std::string rows;
     for (const auto &row : r.rows) rows += grappi::dump_json(grappi::to_json(row)) + "\n";

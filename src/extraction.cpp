@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <unordered_map>
 
 #include "answer_json.hpp"
@@ -496,10 +497,17 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
   detail::confirm_calls("extract", r.paragraphs.size(), m.opt.confirm_calls, m.opt.max_calls, m.model,
                         "at least one per paragraph; up to twice that with repair turns", "fewer papers (--document)");
   detail::ModelCalls calls(m.kg, m.model,
-                           {m.opt.templates.version, m.opt.use_cache, m.opt.max_calls, m.opt.max_tokens, m.opt.concurrency, {}});
+                           {m.opt.templates.version, m.opt.use_cache, m.opt.max_calls, m.opt.max_tokens, m.opt.concurrency,
+                            m.opt.cancel});
   std::vector<std::vector<ExtractedStatement>> per(r.paragraphs.size());
-  detail::parallel_for(r.paragraphs.size(), calls.threads(),
-                       [&](std::size_t k) { per[k] = m.run(calls, r.paragraphs[k], k, r.usage); });
+  std::mutex progress_mu;
+  std::size_t done = 0;
+  detail::parallel_for(r.paragraphs.size(), calls.threads(), [&](std::size_t k) {
+    per[k] = m.run(calls, r.paragraphs[k], k, r.usage);
+    if (!m.opt.progress) return;
+    std::lock_guard<std::mutex> lock(progress_mu);
+    m.opt.progress(++done, r.paragraphs.size());
+  });
   calls.flush();
   if (calls.exhausted()) r.budget = calls.reason();
   for (const ExtractionParagraph &p : r.paragraphs) {

@@ -703,7 +703,7 @@ GroundingResult Grounder::Impl::run(std::string_view text, const std::string &a,
     plan(text, chunks, r);
     return r;
   }
-  detail::ModelCalls calls(kg, model, {opt.templates.version, opt.use_cache, opt.max_calls, opt.max_tokens, 1, {}});
+  detail::ModelCalls calls(kg, model, {opt.templates.version, opt.use_cache, opt.max_calls, opt.max_tokens, 1, opt.cancel});
   summarise(calls, text, chunks, r);
   if (r.summary_status != "ok") {
     r.stop_reason = "no relation summary: " + r.summary_error;

@@ -65,6 +65,7 @@ int main(void) {
   FIELD(grappi_ground_options, user_data);
   FIELD(grappi_ground_options, concurrency);
   FIELD(grappi_ground_options, ontology);
+  FIELD(grappi_ground_options, run);
   end();
 
   BEGIN(grappi_extract_options);
@@ -90,6 +91,7 @@ int main(void) {
   FIELD(grappi_extract_options, bel_path);
   FIELD(grappi_extract_options, cx2_path);
   FIELD(grappi_extract_options, import_statements);
+  FIELD(grappi_extract_options, run);
   end();
 
   BEGIN(grappi_cooc_options);
@@ -132,6 +134,7 @@ int main(void) {
   FIELD(grappi_hypothesis_options, generic_intermediates);
   FIELD(grappi_hypothesis_options, max_intermediate_share);
   FIELD(grappi_hypothesis_options, fold_reorderings);
+  FIELD(grappi_hypothesis_options, run);
   end();
 
   BEGIN(grappi_export_options);
@@ -202,6 +205,7 @@ int main(void) {
   FIELD(grappi_ask_options, model_intent);
   FIELD(grappi_ask_options, intent_candidates);
   FIELD(grappi_ask_options, papers);
+  FIELD(grappi_ask_options, run);
   end();
 
   BEGIN(grappi_reader_options);
@@ -270,6 +274,7 @@ int main(void) {
   FIELD(grappi_explore_options, user_data);
   FIELD(grappi_explore_options, diversity);
   FIELD(grappi_explore_options, max_visited);
+  FIELD(grappi_explore_options, run);
   end();
 
   BEGIN(grappi_pcst_options);
@@ -279,6 +284,31 @@ int main(void) {
   FIELD(grappi_pcst_options, pruning);
   FIELD(grappi_pcst_options, improve);
   FIELD(grappi_pcst_options, event_order);
+  end();
+
+  BEGIN(grappi_model_options);
+  FIELD(grappi_model_options, version);
+  FIELD(grappi_model_options, llm);
+  FIELD(grappi_model_options, base_url);
+  FIELD(grappi_model_options, model);
+  FIELD(grappi_model_options, api_key_env);
+  FIELD(grappi_model_options, temperature);
+  FIELD(grappi_model_options, max_answer_tokens);
+  FIELD(grappi_model_options, json_mode);
+  FIELD(grappi_model_options, connect_timeout_seconds);
+  FIELD(grappi_model_options, timeout_seconds);
+  FIELD(grappi_model_options, max_retries);
+  FIELD(grappi_model_options, concurrency);
+  FIELD(grappi_model_options, chat);
+  FIELD(grappi_model_options, user_data);
+  end();
+
+  BEGIN(grappi_run_options);
+  FIELD(grappi_run_options, version);
+  FIELD(grappi_run_options, model);
+  FIELD(grappi_run_options, cancel);
+  FIELD(grappi_run_options, progress);
+  FIELD(grappi_run_options, user_data);
   end();
 
   BEGIN(grappi_pcst_result);

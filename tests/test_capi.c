@@ -38,6 +38,28 @@ static int32_t chat_cb(void *user, const char *request_json, grappi_chat_reply *
   return grappi_chat_reply_set(reply, "edge from C", 50, 10) == GRAPPI_OK ? 0 : 1;
 }
 
+/* A run's control: cancel once the chat callback has answered three requests of this run. */
+struct run_state {
+  struct chat_state *chat;
+  int start_calls;
+  int cancel_polls;
+  int progress_calls;
+  char last_stage[32];
+};
+static int32_t cancel_after(void *user) {
+  struct run_state *rs = (struct run_state *)user;
+  if (rs->cancel_polls++ == 0) rs->start_calls = rs->chat->calls;
+  return rs->chat->calls - rs->start_calls >= 3;
+}
+static void progress_cb(void *user, const char *stage, size_t done, size_t total) {
+  struct run_state *rs = (struct run_state *)user;
+  rs->progress_calls++;
+  (void)done;
+  (void)total;
+  strncpy(rs->last_stage, stage, sizeof rs->last_stage - 1);
+  rs->last_stage[sizeof rs->last_stage - 1] = '\0';
+}
+
 /* A grounding model in C: a scripted summary, 5 for MI:0407 and 1 for any other term (one term
  * per request), and the first term offered as the pick. */
 static int32_t ground_cb(void *user, const char *request_json, grappi_chat_reply *reply) {
@@ -157,7 +179,7 @@ static void check_init_macros(void) {
         x1.explain_top == x2.explain_top && x1.concurrency == x2.concurrency && x1.max_calls == x2.max_calls &&
         x1.max_tokens == x2.max_tokens && x1.dry_run == x2.dry_run && x1.use_cache == x2.use_cache &&
         same_text(x1.llm, x2.llm) && same_text(x1.base_url, x2.base_url) && same_text(x1.model, x2.model) &&
-        same_text(x1.api_key_env, x2.api_key_env) && x1.chat == x2.chat && x1.user_data == x2.user_data &&
+        same_text(x1.api_key_env, x2.api_key_env) && x1.chat == x2.chat && x1.user_data == x2.user_data && x1.run == x2.run &&
         x1.diversity == x2.diversity && x1.max_visited == x2.max_visited);
   {
     grappi_ground_options g1 = GRAPPI_GROUND_OPTIONS_INIT, g2;
@@ -170,7 +192,7 @@ static void check_init_macros(void) {
           same_text(g1.llm, g2.llm) && same_text(g1.base_url, g2.base_url) && same_text(g1.model, g2.model) &&
           same_text(g1.api_key_env, g2.api_key_env) && g1.chat == g2.chat && g1.user_data == g2.user_data &&
           g1.concurrency == g2.concurrency && same_text(g1.ontology, g2.ontology));
-    CHECK(grappi_ground_options_init(&g2, 2) == GRAPPI_EINVAL);
+    CHECK(grappi_ground_options_init(&g2, GRAPPI_GROUND_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
   }
   {
     grappi_import_options i1 = GRAPPI_IMPORT_OPTIONS_INIT, i2;
@@ -775,6 +797,60 @@ int main(int argc, char **argv) {
     grappi_free(json);
     json = NULL;
     st.fail = 0;
+    xo.max_calls = 0;
+
+    /* One model handle and a run's control: the same callback as a grappi_model, a cancel that
+     * stops the running explore after its third model call, progress reports on the way. */
+    {
+      grappi_model_options mo;
+      grappi_model *model = NULL;
+      grappi_run_options run = GRAPPI_RUN_OPTIONS_INIT;
+      struct run_state rs = {&st, 0, 0, 0, ""};
+      size_t calls_before = (size_t)st.calls;
+      CHECK(grappi_model_options_init(&mo, GRAPPI_MODEL_OPTIONS_VERSION) == GRAPPI_OK);
+      mo.llm = "openai"; /* without a model name: refused */
+      CHECK(grappi_model_new(&mo, &model) == GRAPPI_EINVAL && model == NULL);
+      CHECK(strstr(grappi_last_error_message(), "model") != NULL);
+      mo.llm = "callback";
+      mo.model = "c-handle-model";
+      mo.chat = chat_cb;
+      mo.user_data = &st;
+      mo.concurrency = 1;
+      CHECK(grappi_model_new(&mo, &model) == GRAPPI_OK && model != NULL);
+      CHECK(grappi_model_describe_json(model, &json) == GRAPPI_OK && json && strstr(json, "c-handle-model") != NULL);
+      grappi_free(json);
+      json = NULL;
+      CHECK(grappi_run_options_init(&run, 2) == GRAPPI_EINVAL);
+      CHECK(grappi_run_options_init(&run, GRAPPI_RUN_OPTIONS_VERSION) == GRAPPI_OK && run.model == NULL);
+      run.model = model;
+      run.cancel = cancel_after;
+      run.progress = progress_cb;
+      run.user_data = &rs;
+      xo.llm = "extractive"; /* (the handle wins over the options' own llm fields) */
+      xo.chat = NULL;
+      xo.run = &run;
+      CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+      CHECK((size_t)st.calls - calls_before == 3); /* asked after each call: stopped at the third */
+      CHECK(rs.cancel_polls > 3);
+      CHECK(json && strstr(json, "cancelled by the caller") != NULL && strstr(json, "\"partial\":true") != NULL);
+      CHECK(json && strstr(json, "c-handle-model") != NULL);
+      CHECK(rs.progress_calls > 0 && rs.last_stage[0] != '\0');
+      grappi_free(json);
+      json = NULL;
+      /* Without cancel the same handle runs the whole explore. */
+      run.cancel = NULL;
+      calls_before = (size_t)st.calls;
+      CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
+      CHECK((size_t)st.calls - calls_before > 5);
+      CHECK(json && strstr(json, "cancelled by the caller") == NULL && strstr(json, "\"partial\":false") != NULL);
+      grappi_free(json);
+      json = NULL;
+      xo.run = NULL;
+      xo.llm = "callback";
+      xo.chat = chat_cb;
+      grappi_model_free(model);
+      grappi_model_free(NULL);
+    }
 
     /* Misuse. */
     CHECK(grappi_graph_explore_json(NULL, cdc28, "q", &xo, &json) == GRAPPI_EINVAL && json == NULL);
@@ -1116,7 +1192,7 @@ int main(int argc, char **argv) {
     xo.format = "latex";
     CHECK(grappi_graph_extract_json(g, paper, &xo, &json) == GRAPPI_EINVAL && json == NULL);
     CHECK(grappi_graph_extract_json(g, NULL, NULL, &json) == GRAPPI_EINVAL);
-    CHECK(grappi_extract_options_init(&xo, 2) == GRAPPI_EINVAL);
+    CHECK(grappi_extract_options_init(&xo, GRAPPI_EXTRACT_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
     remove(bel);
     {
       /* A curator's review file: the accepted statement imported, a bad decision refused. */
@@ -1203,7 +1279,7 @@ int main(int argc, char **argv) {
     ho.ranker = "no-such-ranker";
     CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_ENOTFOUND && json == NULL);
     ho.ranker = NULL;
-    CHECK(grappi_hypothesis_options_init(&ho, 3) == GRAPPI_EINVAL);
+    CHECK(grappi_hypothesis_options_init(&ho, GRAPPI_HYPOTHESIS_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
     {
       /* The papers in the database: imported as a corpus, searched by words, the context of a
          hypothesis asked without a corpus. */

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -67,6 +68,12 @@ struct ExtractionOptions {
   /// one call) sends nothing: Error(invalid_argument) with the count (0: no such limit; the
   /// command line sets 500 unless --yes).
   std::size_t confirm_calls = 0;
+  /// Polled before each model request (not before a cached answer): true stops the run; the
+  /// paragraphs not yet asked are "skipped" with the reason "cancelled by the caller".
+  std::function<bool()> cancel;
+  /// Called after each paragraph with the paragraphs done and their total (one call at a time,
+  /// from the run's threads).
+  std::function<void(std::size_t, std::size_t)> progress;
   ExtractionTemplates templates = ExtractionTemplates::defaults();  ///< the prompts
 };
 

@@ -552,8 +552,86 @@ GRAPPI_API grappi_status grappi_chat_reply_set(grappi_chat_reply *reply, const c
 /** @brief Copies a failure reason into the reply (used when the callback returns non-zero). */
 GRAPPI_API grappi_status grappi_chat_reply_set_error(grappi_chat_reply *reply, const char *message);
 
+/* ---- models and run control: one model handle, cancel and progress for every agent -------- */
+
+/** A language model, created once with every setting (grappi_model_new()) and shared by any
+ *  number of runs and threads; free with grappi_model_free() after the last run using it. */
+typedef struct grappi_model grappi_model;
+
+/** The current version of ::grappi_model_options (the library accepts 1 to this). */
+#define GRAPPI_MODEL_OPTIONS_VERSION 1
+/** Settings of grappi_model_new() (docs/embedding.md "C API": models and run control). */
+typedef struct grappi_model_options {
+  uint32_t version;               /**< #GRAPPI_MODEL_OPTIONS_VERSION */
+  const char *llm;                /**< "extractive" (default; offline, not a language model), "openai" or "callback" */
+  const char *base_url;           /**< openai: default "http://127.0.0.1:8080/v1" */
+  const char *model;              /**< openai: model name (required); callback: its name, part of the cache key */
+  const char *api_key_env;        /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
+  double temperature;             /**< openai: sampling temperature, default 0 */
+  int32_t max_answer_tokens;      /**< openai: answer limit when a request sets none, default 512 */
+  int32_t json_mode;              /**< openai: default 1: ask for JSON objects when a request wants JSON */
+  double connect_timeout_seconds; /**< openai: default 10 */
+  double timeout_seconds;         /**< openai: per request, answer included, default 120 */
+  int32_t max_retries;            /**< openai: on connection errors, timeouts, 408, 409, 429, 5xx; default 5 */
+  size_t concurrency;             /**< requests in flight at once across all runs, default 8 */
+  grappi_chat_fn chat;            /**< callback */
+  void *user_data;                /**< passed to chat */
+} grappi_model_options;
+/** The defaults of ::grappi_model_options, as an initializer. */
+#define GRAPPI_MODEL_OPTIONS_INIT                                                                                      \
+  {GRAPPI_MODEL_OPTIONS_VERSION, "extractive", "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", 0.0, 512, 1, 10.0, \
+   120.0, 5, 8, NULL, NULL}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_MODEL_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_model_options_init(grappi_model_options *opts, uint32_t version);
+/**
+ * @brief Creates a model (no request is made until a run uses it).
+ * @param opts Settings, or NULL for the defaults (the offline model).
+ * @param[out] out The model; free with grappi_model_free().
+ * @return #GRAPPI_EINVAL for an unknown llm, an openai model without a name, a callback without chat.
+ */
+GRAPPI_API grappi_status grappi_model_new(const grappi_model_options *opts, grappi_model **out);
+/** @brief Frees a model (NULL is allowed); no run may be using it. */
+GRAPPI_API void grappi_model_free(grappi_model *model);
+/**
+ * @brief The model's description as the runs' provenance records it: {"kind", "model",
+ *        "base_url", "temperature", ...} (never the API key).
+ * @param model The model.
+ * @param[out] out_json The JSON; free with grappi_free().
+ */
+GRAPPI_API grappi_status grappi_model_describe_json(const grappi_model *model, char **out_json);
+
+/** Asked before each model request and between the stages of a run (explore: between its
+ *  retrieval stages, every few windows, every 65,536 paths of its candidate search; hypothesize:
+ *  before each spur search of its path enumeration): non-zero stops the run. Requests not yet
+ *  sent are then "skipped" with the reason "cancelled by the caller" and the result is partial;
+ *  a request in flight finishes first. Called from the run's threads. */
+typedef int32_t (*grappi_cancel_fn)(void *user_data);
+/** How far a run has come: its stage ("retrieve", "edges", "paths" for explore; "ground" for
+ *  ground, "paragraphs" for extract) and the items of it done out of total. Called from the
+ *  run's threads, one call at a time. */
+typedef void (*grappi_progress_fn)(void *user_data, const char *stage, size_t done, size_t total);
+
+/** The current version of ::grappi_run_options (the library accepts 1 to this). */
+#define GRAPPI_RUN_OPTIONS_VERSION 1
+/** How one agent run is controlled: the model it asks and the caller's cancel and progress
+ *  callbacks. Given through the `run` field of the explore, ground, extract, hypothesis and
+ *  ask options (budgets and the cache stay in those options: they are the agent's). */
+typedef struct grappi_run_options {
+  uint32_t version;            /**< #GRAPPI_RUN_OPTIONS_VERSION */
+  const grappi_model *model;   /**< the model; NULL: the agent options' own llm fields */
+  grappi_cancel_fn cancel;     /**< NULL: never cancelled */
+  grappi_progress_fn progress; /**< NULL: no progress */
+  void *user_data;             /**< passed to cancel and progress */
+} grappi_run_options;
+/** The defaults of ::grappi_run_options, as an initializer. */
+#define GRAPPI_RUN_OPTIONS_INIT {GRAPPI_RUN_OPTIONS_VERSION, NULL, NULL, NULL, NULL}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_RUN_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_run_options_init(grappi_run_options *opts, uint32_t version);
+
 /** The current version of ::grappi_explore_options (the library accepts 1 to this). */
-#define GRAPPI_EXPLORE_OPTIONS_VERSION 2
+#define GRAPPI_EXPLORE_OPTIONS_VERSION 3
 /** Options of grappi_graph_explore_json(). */
 typedef struct grappi_explore_options {
   uint32_t version;        /**< #GRAPPI_EXPLORE_OPTIONS_VERSION */
@@ -581,11 +659,13 @@ typedef struct grappi_explore_options {
   /* version 2 */
   double diversity;        /**< 0-1, default 0.1 (0: the reference ranking; docs/explore.md "Diversity") */
   size_t max_visited;      /**< safety bound on the paths the candidate search visits, default 50000000 */
+  /* version 3 */
+  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
 } grappi_explore_options;
 /** The defaults of ::grappi_explore_options, as an initializer. */
 #define GRAPPI_EXPLORE_OPTIONS_INIT                                                                                    \
   {GRAPPI_EXPLORE_OPTIONS_VERSION, NULL, 0, NULL, 0, 2, 0.0, 4, 20000, 10, 0, 8, 0, 0, 0, 1, "extractive",           \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 0.1, 50000000}
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 0.1, 50000000, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_EXPLORE_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_explore_options_init(grappi_explore_options *opts, uint32_t version);
@@ -618,7 +698,7 @@ GRAPPI_API grappi_status grappi_graph_explore_report(grappi_graph *g, int64_t ro
 /* ---- ground: the ontology term of a protein pair's relation in a text --------------------- */
 
 /** The current version of ::grappi_ground_options (the library accepts 1 to this). */
-#define GRAPPI_GROUND_OPTIONS_VERSION 1
+#define GRAPPI_GROUND_OPTIONS_VERSION 2
 /** Options of grappi_graph_ground_json() (docs/ground.md "Relation grounding"). */
 typedef struct grappi_ground_options {
   uint32_t version;        /**< #GRAPPI_GROUND_OPTIONS_VERSION */
@@ -645,11 +725,13 @@ typedef struct grappi_ground_options {
   void *user_data;         /**< passed to chat */
   size_t concurrency;      /**< model calls in flight, default 8 */
   const char *ontology;    /**< the ontology the root must belong to, as its OBO header names it ("mi"); NULL: any */
+  /* version 2 */
+  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
 } grappi_ground_options;
 /** The defaults of ::grappi_ground_options, as an initializer. */
 #define GRAPPI_GROUND_OPTIONS_INIT                                                                                     \
   {GRAPPI_GROUND_OPTIONS_VERSION, "pagerank", "MI:0190", "obo.is_a", 1, 4000, 400, 10, 5, 3, 10, 1, 0, 0, 0, 1,       \
-   "extractive", "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 8, NULL}
+   "extractive", "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 8, NULL, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_GROUND_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_ground_options_init(grappi_ground_options *opts, uint32_t version);
@@ -674,7 +756,7 @@ GRAPPI_API grappi_status grappi_graph_ground_json(grappi_graph *g, const char *t
 /* ---- extract: BEL statements from papers ------------------------------------------------- */
 
 /** The current version of ::grappi_extract_options (the library accepts 1 to this). */
-#define GRAPPI_EXTRACT_OPTIONS_VERSION 1
+#define GRAPPI_EXTRACT_OPTIONS_VERSION 2
 /** Options of grappi_graph_extract_json() (docs/extract.md "From papers to BEL"). */
 typedef struct grappi_extract_options {
   uint32_t version;           /**< #GRAPPI_EXTRACT_OPTIONS_VERSION */
@@ -699,11 +781,13 @@ typedef struct grappi_extract_options {
   const char *bel_path;       /**< write the BEL script here; NULL: none (needed with import) */
   const char *cx2_path;       /**< write CX2 here; NULL: none */
   int32_t import_statements;  /**< non-zero: import the statements as a BEL dataset (from bel_path) */
+  /* version 2 */
+  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
 } grappi_extract_options;
 /** The defaults of ::grappi_extract_options, as an initializer. */
 #define GRAPPI_EXTRACT_OPTIONS_INIT                                                                                    \
   {GRAPPI_EXTRACT_OPTIONS_VERSION, "detect", "input", 1, 0, 0, 20, 0, 0, 0, 1, "extractive", "http://127.0.0.1:8080/v1", \
-   NULL, "OPENAI_API_KEY", NULL, NULL, 4, 0, NULL, NULL, 0}
+   NULL, "OPENAI_API_KEY", NULL, NULL, 4, 0, NULL, NULL, 0, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_EXTRACT_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_extract_options_init(grappi_extract_options *opts, uint32_t version);
@@ -787,7 +871,7 @@ GRAPPI_API grappi_status grappi_graph_cooc_build_json(grappi_graph *g, const cha
                                                       const grappi_cooc_options *opts, char **out_json);
 
 /** The current version of ::grappi_hypothesis_options (the library accepts 1 to this). */
-#define GRAPPI_HYPOTHESIS_OPTIONS_VERSION 2
+#define GRAPPI_HYPOTHESIS_OPTIONS_VERSION 3
 /** Options of grappi_graph_hypothesize_json(). */
 typedef struct grappi_hypothesis_options {
   uint32_t version;              /**< #GRAPPI_HYPOTHESIS_OPTIONS_VERSION */
@@ -819,11 +903,13 @@ typedef struct grappi_hypothesis_options {
   int32_t generic_intermediates; /**< non-zero: species and generic concepts may be intermediates (default 0) */
   double max_intermediate_share; /**< a concept in more than this share of the documents is generic, default 0.05 */
   int32_t fold_reorderings;      /**< default 1: paths reordering the same concepts are one */
+  /* version 3 */
+  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
 } grappi_hypothesis_options;
 /** The defaults of ::grappi_hypothesis_options, as an initializer. */
 #define GRAPPI_HYPOTHESIS_OPTIONS_INIT                                                                                 \
   {GRAPPI_HYPOTHESIS_OPTIONS_VERSION, "cooc.document", 4, 10, 0, NULL, 7, 5, NULL, "detect", 0, 0, 1, "extractive",     \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, 0.0, NULL, NULL, 0, 0.05, 1}
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, 0.0, NULL, NULL, 0, 0.05, 1, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_HYPOTHESIS_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_hypothesis_options_init(grappi_hypothesis_options *opts, uint32_t version);
@@ -876,7 +962,7 @@ GRAPPI_API grappi_status grappi_graph_search_papers_json(grappi_graph *g, const 
 /* ---- grounded answers -------------------------------------------------------------------- */
 
 /** The current version of ::grappi_ask_options (the library accepts 1 to this). */
-#define GRAPPI_ASK_OPTIONS_VERSION 4
+#define GRAPPI_ASK_OPTIONS_VERSION 5
 /** Options of grappi_graph_ask_json() and grappi_graph_eval_qa_json() (the subgraph's options are
  *  a ::grappi_retrieve_options beside it). */
 typedef struct grappi_ask_options {
@@ -912,11 +998,13 @@ typedef struct grappi_ask_options {
   /* version 4 */
   size_t papers;                 /**< passages of the database's stored papers in the context (P0, P1, ...; cited and
                                       checked like nodes and edges), default 3 (0: none) */
+  /* version 5 */
+  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
 } grappi_ask_options;
 /** The defaults of ::grappi_ask_options, as an initializer. */
 #define GRAPPI_ASK_OPTIONS_INIT                                                                                        \
   {GRAPPI_ASK_OPTIONS_VERSION, "evidence", 4000, 10, 0, 1, NULL, NULL, NULL, 0, 0, 1, 0, "extractive",              \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, "prize", "gat", 1, 1, 50, 3}
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, "prize", "gat", 1, 1, 50, 3, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_ASK_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_ask_options_init(grappi_ask_options *opts, uint32_t version);

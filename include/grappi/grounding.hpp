@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -97,6 +98,9 @@ struct GroundingOptions {
   /// and strategies of one ground() call) exceeds this sends nothing: Error(invalid_argument)
   /// with the bound (0: no such limit; the command line sets 500 unless --yes).
   std::size_t confirm_calls = 0;
+  /// Polled before each model request (not before a cached answer): true stops the grounding;
+  /// the requests not sent are "skipped" with the reason "cancelled by the caller".
+  std::function<bool()> cancel;
   GroundingTemplates templates = GroundingTemplates::defaults();  ///< the prompts
 };
 

@@ -126,7 +126,8 @@ class _ExploreOptions(ctypes.Structure):
                 ("concurrency", _size), ("max_calls", _size), ("max_tokens", _i64), ("dry_run", ctypes.c_int32),
                 ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
                 ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN),
-                ("user_data", ctypes.c_void_p), ("diversity", ctypes.c_double), ("max_visited", _size)]
+                ("user_data", ctypes.c_void_p), ("diversity", ctypes.c_double), ("max_visited", _size),
+                ("run", ctypes.c_void_p)]
 
 
 class _GroundOptions(ctypes.Structure):
@@ -136,7 +137,8 @@ class _GroundOptions(ctypes.Structure):
                 ("seed", ctypes.c_uint64), ("max_calls", _size), ("max_tokens", _i64), ("dry_run", ctypes.c_int32),
                 ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
                 ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN),
-                ("user_data", ctypes.c_void_p), ("concurrency", _size), ("ontology", ctypes.c_char_p)]
+                ("user_data", ctypes.c_void_p), ("concurrency", _size), ("ontology", ctypes.c_char_p),
+                ("run", ctypes.c_void_p)]
 
 
 class _ExtractOptions(ctypes.Structure):
@@ -146,7 +148,8 @@ class _ExtractOptions(ctypes.Structure):
                 ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
                 ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN),
                 ("user_data", ctypes.c_void_p), ("concurrency", _size), ("include_flagged", ctypes.c_int32),
-                ("bel_path", ctypes.c_char_p), ("cx2_path", ctypes.c_char_p), ("import_statements", ctypes.c_int32)]
+                ("bel_path", ctypes.c_char_p), ("cx2_path", ctypes.c_char_p), ("import_statements", ctypes.c_int32),
+                ("run", ctypes.c_void_p)]
 
 
 class _CoocOptions(ctypes.Structure):
@@ -164,7 +167,7 @@ class _HypothesisOptions(ctypes.Structure):
                 ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p), ("concurrency", _size),
                 ("embedding_weight", ctypes.c_double), ("embedding_model", ctypes.c_char_p),
                 ("ranker", ctypes.c_char_p), ("generic_intermediates", ctypes.c_int32),
-                ("max_intermediate_share", ctypes.c_double), ("fold_reorderings", ctypes.c_int32)]
+                ("max_intermediate_share", ctypes.c_double), ("fold_reorderings", ctypes.c_int32), ("run", ctypes.c_void_p)]
 
 
 class _AskOptions(ctypes.Structure):
@@ -176,7 +179,25 @@ class _AskOptions(ctypes.Structure):
                 ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p),
                 ("concurrency", _size), ("reader", ctypes.c_char_p), ("reader_name", ctypes.c_char_p),
                 ("intents", ctypes.c_int32), ("model_intent", ctypes.c_int32), ("intent_candidates", _size),
-                ("papers", _size)]
+                ("papers", _size), ("run", ctypes.c_void_p)]
+
+
+_CANCEL_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p)
+_PROGRESS_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, _size, _size)
+
+
+class _ModelOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
+                ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("temperature", ctypes.c_double),
+                ("max_answer_tokens", ctypes.c_int32), ("json_mode", ctypes.c_int32),
+                ("connect_timeout_seconds", ctypes.c_double), ("timeout_seconds", ctypes.c_double),
+                ("max_retries", ctypes.c_int32), ("concurrency", _size), ("chat", _CHAT_FN),
+                ("user_data", ctypes.c_void_p)]
+
+
+class _RunOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("model", ctypes.c_void_p), ("cancel", _CANCEL_FN),
+                ("progress", _PROGRESS_FN), ("user_data", ctypes.c_void_p)]
 
 
 class _ReaderOptions(ctypes.Structure):
@@ -205,15 +226,17 @@ _MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _Win
             "grappi_ground_options": _GroundOptions, "grappi_extract_options": _ExtractOptions,
             "grappi_cooc_options": _CoocOptions, "grappi_hypothesis_options": _HypothesisOptions,
             "grappi_ask_options": _AskOptions, "grappi_reader_options": _ReaderOptions,
-            "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult}
+            "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult,
+            "grappi_model_options": _ModelOptions, "grappi_run_options": _RunOptions}
 _VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
              "grappi_import_options": 1,
              "grappi_retrieve_options": 2,
-             "grappi_explore_options": 2, "grappi_ground_options": 1, "grappi_extract_options": 1,
-             "grappi_cooc_options": 1, "grappi_hypothesis_options": 1, "grappi_ask_options": 2,
-             "grappi_reader_options": 1,
+             "grappi_explore_options": 3, "grappi_ground_options": 2, "grappi_extract_options": 2,
+             "grappi_cooc_options": 1, "grappi_hypothesis_options": 3, "grappi_ask_options": 5,
+             "grappi_reader_options": 2,
              "grappi_pcst_options": 1,
-             "grappi_pcst_result": 1}
+             "grappi_pcst_result": 1,
+             "grappi_model_options": 1, "grappi_run_options": 1}
 
 _embed_init = _fn("grappi_embed_options_init", _status, ctypes.POINTER(_EmbedOptions), ctypes.c_uint32)
 _embed = _fn("grappi_graph_embed", _status, ctypes.c_void_p, ctypes.POINTER(_EmbedOptions), ctypes.POINTER(_size))

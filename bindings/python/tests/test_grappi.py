@@ -350,6 +350,16 @@ class LayoutTest(unittest.TestCase):
         for name, fields in self.header.items():
             self.assertEqual(list(self.layout[name]["fields"]), fields, name)
 
+    def test_mirrors_are_at_the_header_versions(self):
+        # A mirror behind its struct's _VERSION would make the library ignore the later fields.
+        with open(os.environ["GRAPPI_HEADER"]) as f:
+            text = f.read()
+        macros = {m.group(1).lower(): int(m.group(2))
+                  for m in re.finditer(r"#define GRAPPI_(\w+)_VERSION (\d+)", text)}
+        self.assertEqual(sorted(grappi._VERSIONS), sorted(grappi._MIRRORS))
+        for name, version in grappi._VERSIONS.items():
+            self.assertEqual(version, macros[name[len("grappi_"):]], name)
+
     def test_mirrors_match_the_c_layout(self):
         for name, cls in grappi._MIRRORS.items():
             c = self.layout[name]

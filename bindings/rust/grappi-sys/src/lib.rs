@@ -143,7 +143,46 @@ pub struct grappi_retrieve_options {
 pub type grappi_chat_fn =
     Option<unsafe extern "C" fn(user_data: *mut c_void, request_json: *const c_char, reply: *mut grappi_chat_reply) -> i32>;
 
-pub const GRAPPI_EXPLORE_OPTIONS_VERSION: u32 = 2;
+/// Opaque: a language model (grappi_model_new).
+#[repr(C)]
+pub struct grappi_model {
+    _private: [u8; 0],
+}
+
+pub const GRAPPI_MODEL_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_model_options {
+    pub version: u32,
+    pub llm: *const c_char,
+    pub base_url: *const c_char,
+    pub model: *const c_char,
+    pub api_key_env: *const c_char,
+    pub temperature: c_double,
+    pub max_answer_tokens: i32,
+    pub json_mode: i32,
+    pub connect_timeout_seconds: c_double,
+    pub timeout_seconds: c_double,
+    pub max_retries: i32,
+    pub concurrency: usize,
+    pub chat: grappi_chat_fn,
+    pub user_data: *mut c_void,
+}
+
+pub type grappi_cancel_fn = Option<unsafe extern "C" fn(user_data: *mut c_void) -> i32>;
+pub type grappi_progress_fn =
+    Option<unsafe extern "C" fn(user_data: *mut c_void, stage: *const c_char, done: usize, total: usize)>;
+
+pub const GRAPPI_RUN_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_run_options {
+    pub version: u32,
+    pub model: *const grappi_model,
+    pub cancel: grappi_cancel_fn,
+    pub progress: grappi_progress_fn,
+    pub user_data: *mut c_void,
+}
+
+pub const GRAPPI_EXPLORE_OPTIONS_VERSION: u32 = 3;
 #[repr(C)]
 pub struct grappi_explore_options {
     pub version: u32,
@@ -171,9 +210,11 @@ pub struct grappi_explore_options {
     // version 2
     pub diversity: c_double,
     pub max_visited: usize,
+    // version 3
+    pub run: *const grappi_run_options,
 }
 
-pub const GRAPPI_GROUND_OPTIONS_VERSION: u32 = 1;
+pub const GRAPPI_GROUND_OPTIONS_VERSION: u32 = 2;
 #[repr(C)]
 pub struct grappi_ground_options {
     pub version: u32,
@@ -200,9 +241,11 @@ pub struct grappi_ground_options {
     pub user_data: *mut c_void,
     pub concurrency: usize,
     pub ontology: *const c_char,
+    // version 2
+    pub run: *const grappi_run_options,
 }
 
-pub const GRAPPI_EXTRACT_OPTIONS_VERSION: u32 = 1;
+pub const GRAPPI_EXTRACT_OPTIONS_VERSION: u32 = 2;
 #[repr(C)]
 pub struct grappi_extract_options {
     pub version: u32,
@@ -227,6 +270,8 @@ pub struct grappi_extract_options {
     pub bel_path: *const c_char,
     pub cx2_path: *const c_char,
     pub import_statements: i32,
+    // version 2
+    pub run: *const grappi_run_options,
 }
 
 pub const GRAPPI_COOC_OPTIONS_VERSION: u32 = 1;
@@ -244,7 +289,7 @@ pub struct grappi_cooc_options {
     pub path: *const c_char,
 }
 
-pub const GRAPPI_HYPOTHESIS_OPTIONS_VERSION: u32 = 2;
+pub const GRAPPI_HYPOTHESIS_OPTIONS_VERSION: u32 = 3;
 #[repr(C)]
 pub struct grappi_hypothesis_options {
     pub version: u32,
@@ -274,9 +319,11 @@ pub struct grappi_hypothesis_options {
     pub generic_intermediates: i32,
     pub max_intermediate_share: f64,
     pub fold_reorderings: i32,
+    // version 3
+    pub run: *const grappi_run_options,
 }
 
-pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 4;
+pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 5;
 #[repr(C)]
 pub struct grappi_ask_options {
     pub version: u32,
@@ -307,6 +354,8 @@ pub struct grappi_ask_options {
     pub model_intent: i32,
     pub intent_candidates: usize,
     pub papers: usize,
+    // version 5
+    pub run: *const grappi_run_options,
 }
 
 pub const GRAPPI_READER_OPTIONS_VERSION: u32 = 2;
@@ -447,6 +496,11 @@ extern "C" {
     pub fn grappi_chat_reply_set(reply: *mut grappi_chat_reply, content: *const c_char, prompt_tokens: i64,
                                  completion_tokens: i64) -> grappi_status;
     pub fn grappi_chat_reply_set_error(reply: *mut grappi_chat_reply, message: *const c_char) -> grappi_status;
+    pub fn grappi_model_options_init(opts: *mut grappi_model_options, version: u32) -> grappi_status;
+    pub fn grappi_model_new(opts: *const grappi_model_options, out: *mut *mut grappi_model) -> grappi_status;
+    pub fn grappi_model_free(model: *mut grappi_model);
+    pub fn grappi_model_describe_json(model: *const grappi_model, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_run_options_init(opts: *mut grappi_run_options, version: u32) -> grappi_status;
     pub fn grappi_explore_options_init(opts: *mut grappi_explore_options, version: u32) -> grappi_status;
     pub fn grappi_graph_explore_json(g: *mut grappi_graph, root: i64, query: *const c_char,
                                      opts: *const grappi_explore_options, out_json: *mut *mut c_char) -> grappi_status;
@@ -527,15 +581,15 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
         "grappi_explore_options" => layout!(grappi_explore_options; version, windows, window_count, k, k_count, depth,
                                             min_score, max_length, max_paths, top, explain_top, concurrency, max_calls,
                                             max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env, chat,
-                                            user_data, diversity, max_visited),
+                                            user_data, diversity, max_visited, run),
         "grappi_ground_options" => layout!(grappi_ground_options; version, strategy, root, relations, batch, chunk_size,
                                            chunk_overlap, patience, lookahead, threshold, rag_k, seed, max_calls,
                                            max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env, chat,
-                                           user_data, concurrency, ontology),
+                                           user_data, concurrency, ontology, run),
         "grappi_extract_options" => layout!(grappi_extract_options; version, format, name, repair, annotations_only,
                                             taxon, min_passage_chars, max_calls, max_tokens, dry_run, use_cache, llm,
                                             base_url, model, api_key_env, chat, user_data, concurrency,
-                                            include_flagged, bel_path, cx2_path, import_statements),
+                                            include_flagged, bel_path, cx2_path, import_statements, run),
         "grappi_cooc_options" => layout!(grappi_cooc_options; version, format, name, scope, titles, types, min_count,
                                          as_of, dictionary, path),
         "grappi_hypothesis_options" => layout!(grappi_hypothesis_options; version, relations, max_length, paths,
@@ -543,15 +597,19 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                                corpus_format, max_calls, max_tokens, use_cache, llm, base_url, model,
                                                api_key_env, chat, user_data, concurrency, embedding_weight,
                                                embedding_model, ranker, generic_intermediates,
-                                               max_intermediate_share, fold_reorderings),
+                                               max_intermediate_share, fold_reorderings, run),
         "grappi_ask_options" => layout!(grappi_ask_options; version, context, max_context_tokens, answers,
                                         keep_question_entities, repair, relations, relation_weights, embedding_model,
                                         max_calls, max_tokens, use_cache, dry_run, llm, base_url, model, api_key_env, chat,
                                         user_data, concurrency, reader, reader_name, intents, model_intent,
-                                        intent_candidates, papers),
+                                        intent_candidates, papers, run),
         "grappi_reader_options" => layout!(grappi_reader_options; version, name, scope, epochs, layers, hidden, heads,
                                            head_hidden, dropout, learning_rate, weight_decay, batch, patience,
                                            valid_share, seed, threads, max_nodes),
+        "grappi_model_options" => layout!(grappi_model_options; version, llm, base_url, model, api_key_env, temperature,
+                                          max_answer_tokens, json_mode, connect_timeout_seconds, timeout_seconds,
+                                          max_retries, concurrency, chat, user_data),
+        "grappi_run_options" => layout!(grappi_run_options; version, model, cancel, progress, user_data),
         "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
         "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
                                         net_worth, objective_before_improve, improve_rounds),
