@@ -18,7 +18,7 @@
 
 #include "grappi/grappi.h"
 #include "grappi/grappi.hpp"
-#include "text_reader.hpp"
+#include "common/text_reader.hpp"
 
 struct grappi_graph {
   std::unique_ptr<grappi::KnowledgeGraph> kg;

@@ -8,11 +8,11 @@
 #include <map>
 #include <random>
 
-#include "explore_stages.hpp"
+#include "agents/explore/explore_stages.hpp"
 #include "grappi/grappi.hpp"
-#include "model_calls.hpp"
+#include "models/model_calls.hpp"
 #include "test_util.hpp"
-#include "text_util.hpp"
+#include "common/text_util.hpp"
 
 using namespace testutil;
 using grappi::detail::Candidate;

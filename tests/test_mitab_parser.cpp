@@ -2,7 +2,7 @@
 // names, blanks in unquoted identifiers, nested parentheses, escaped quotes) and on malformed ones.
 #include <doctest/doctest.h>
 
-#include "mitab_parser.hpp"
+#include "formats/mitab_parser.hpp"
 
 using grappi::detail::MitabXref;
 using grappi::detail::parse_mitab_field;

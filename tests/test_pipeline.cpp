@@ -658,6 +658,7 @@ TEST_CASE("the extractive model is deterministic / offline / and says it is extr
   // Without any matching query term the score is driven by confidence alone and is lower.
   grappi::ExtractiveModel x;
   grappi::ChatRequest q;
+  q.offline = grappi::extractive_explore_answer;  // (explore's offline answer, as explore gives it)
   q.task = json{{"kind", "path"},
                 {"query", "inhibit tau phosphorylation"},
                 {"proteins", json::array({{{"name", "A"}, {"annotation", ""}}, {{"name", "B"}, {"annotation", "kinase of tau"}}})},

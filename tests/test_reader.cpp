@@ -5,8 +5,8 @@
 #include "grappi/error.hpp"
 #include "grappi/json_text.hpp"
 #include "test_util.hpp"
-#include "text_reader.hpp"
-#include "text_util.hpp"
+#include "common/text_reader.hpp"
+#include "common/text_util.hpp"
 
 using grappi::detail::LineReader;
 using grappi::detail::valid_utf8;

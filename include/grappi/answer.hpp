@@ -19,7 +19,6 @@
 
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
-#include "grappi/pipeline.hpp"
 #include "grappi/question.hpp"
 #include "grappi/retriever.hpp"
 

@@ -24,7 +24,6 @@
 #include "grappi/entities.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
-#include "grappi/pipeline.hpp"
 
 namespace grappi {
 

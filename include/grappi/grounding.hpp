@@ -22,7 +22,6 @@
 
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
-#include "grappi/pipeline.hpp"
 
 namespace grappi {
 

@@ -21,7 +21,6 @@
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
 #include "grappi/path_ranker.hpp"
-#include "grappi/pipeline.hpp"
 
 namespace grappi {
 

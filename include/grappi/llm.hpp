@@ -18,6 +18,20 @@
 
 namespace grappi {
 
+/// Model usage of one stage of an agent (explore's edges or paths, a grounding's summary, ...):
+/// every agent's result reports its use of the model with it.
+struct StageUsage {
+  std::size_t model_calls = 0;     ///< requests sent to a language model (repairs included)
+  std::size_t local_answers = 0;   ///< answers of a local stand-in (the extractive model): no model call
+  std::size_t cache_hits = 0;      ///< answers taken from the response cache
+  int64_t prompt_tokens = 0;       ///< of the requests sent
+  int64_t completion_tokens = 0;   ///< of their answers
+  std::size_t failed = 0;          ///< items whose answer failed (the reason is on the item)
+  std::size_t skipped = 0;  ///< not sent because a budget ran out
+  std::size_t repairs = 0;  ///< follow-up turns after unparseable answers
+  double seconds = 0;       ///< wall time of the stage
+};
+
 /// One message of a chat.
 struct ChatMessage {
   std::string role;     ///< "system", "user" or "assistant"
@@ -33,6 +47,10 @@ struct ChatRequest {
   /// pipelines' guides in docs/ document the fields). HTTP models send the messages only; models that do not read
   /// prose (the extractive model) answer from these facts.
   nlohmann::json task;
+  /// The offline (extractive) answer to this request, a function of its task, given by the agent
+  /// that asks (the model layer knows no agent): ExtractiveModel answers with it, and without it
+  /// refuses the request; language models ignore it.
+  std::function<std::string(const nlohmann::json &task)> offline;
 };
 
 /// A model's answer.

@@ -77,19 +77,6 @@ struct ExploreOptions {
   std::function<bool()> cancel;
 };
 
-/// Model usage of one stage (edges or paths).
-struct StageUsage {
-  std::size_t model_calls = 0;     ///< requests sent to a language model (repairs included)
-  std::size_t local_answers = 0;   ///< answers of a local stand-in (the extractive model): no model call
-  std::size_t cache_hits = 0;      ///< answers taken from the response cache
-  int64_t prompt_tokens = 0;       ///< of the requests sent
-  int64_t completion_tokens = 0;   ///< of their answers
-  std::size_t failed = 0;          ///< items whose answer failed (the reason is on the item)
-  std::size_t skipped = 0;  ///< not sent because a budget ran out
-  std::size_t repairs = 0;  ///< follow-up turns after unparseable answers
-  double seconds = 0;       ///< wall time of the stage
-};
-
 /// What a run used and did.
 struct ExploreUsage {
   std::size_t model_calls = 0;       ///< both stages: requests sent to a language model
@@ -216,5 +203,12 @@ GRAPPI_CXX_API std::string to_markdown(const ExploreResult &result);
 /// A CX2 network (Cytoscape, NDEx) of the kept paths: node annotations, the initial protein
 /// highlighted, edge score, relation and explanation, path ranks, edge width mapped to score.
 GRAPPI_CXX_API nlohmann::json to_cx2(const ExploreResult &result);
+
+/// The offline (extractive) answer to an explore request's task, kind "edge" (a summary of the
+/// two proteins' annotations, channels and references) or "path" (JSON {explanation,
+/// relevance_score} from the query terms in the proteins' annotations, their query similarity
+/// and the edges' confidences): what ExtractiveModel answers when explore asks it. Not a
+/// language model; Error(invalid_argument) for another kind.
+GRAPPI_CXX_API std::string extractive_explore_answer(const nlohmann::json &task);
 
 }  // namespace grappi

@@ -12,9 +12,9 @@
 #include <sstream>
 #include <string_view>
 
-#include "answer_impl.hpp"
+#include "agents/ask/answer_impl.hpp"
 #include "grappi/grappi.hpp"
-#include "question_impl.hpp"
+#include "agents/ask/question_impl.hpp"
 
 namespace grappi_fuzz {
 

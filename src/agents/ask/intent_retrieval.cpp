@@ -1,0 +1,394 @@
+// Retrieval for a question's intent (intent_retrieval.hpp): the first entity's partners by relation-weighted edge
+// score; what joins two entities (common partners by their weaker edge, then the inner nodes of three-edge paths);
+// partners of a class or topic (the class's head noun in the partner's name or description, the topic's words in its
+// annotation or its ontology terms' names) before the others. Negative interactions are never partners.
+#include "agents/ask/intent_retrieval.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "grappi/snapshot.hpp"
+#include "retrieval/retrieval_common.hpp"
+#include "common/text_util.hpp"
+
+namespace grappi::detail {
+
+namespace {
+
+// Words after a class's head noun that make the protein something else ("kinase inhibitor", "kinase regulatory
+// subunit", "kinase-like").
+bool not_head_after(const std::string &w) {
+  static const std::unordered_set<std::string_view> s = {
+      "regulator",  "regulators", "regulatory", "inhibitor",  "inhibitors",  "inhibiting", "inhibitory", "activator",
+      "activators", "activating", "adaptor",    "adapter",    "substrate",   "substrates", "binding",    "interacting",
+      "associated", "anchor",     "anchoring",  "scaffold",   "targeting",   "activation", "inhibition", "like",
+      "cofactor",   "complex",    "signaling",  "signalling", "pathway",     "cascade",    "activity",   "gene",
+      "modulator",  "recruiting", "docking",    "kinase",     "phosphatase", "ligase",     "interactor", "partner",
+      "domain",     "family",     "superfamily"};
+  return s.count(w) > 0;
+}
+
+// "kinases" -> "kinase", "factors" -> "factor", "families" -> "family".
+std::string singular(const std::string &w) {
+  if (w.size() > 4 && w.compare(w.size() - 3, 3, "ies") == 0) return w.substr(0, w.size() - 3) + "y";
+  if (w.size() > 3 && w.back() == 's' && w[w.size() - 2] != 's' && w[w.size() - 2] != 'u')
+    return w.substr(0, w.size() - 1);
+  return w;
+}
+
+// Lower-case words of letters and digits; hyphens and slashes split words ("Serine/threonine-protein kinase" -> serine
+// threonine protein kinase).
+std::vector<std::string> plain_words(const std::string &text) { return words(text); }
+
+// Whether `head` heads a phrase in the words: a word equal to it or ending with it ("galactokinase"), not followed by a
+// word that makes it something else.
+bool heads(const std::vector<std::string> &w, const std::string &head) {
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const std::string s = singular(w[i]);
+    if (s.size() < head.size() || s.compare(s.size() - head.size(), head.size(), head) != 0) continue;
+    if (i + 1 < w.size() && not_head_after(w[i + 1])) continue;
+    return true;
+  }
+  return false;
+}
+
+// The words of a clause's leading noun phrase: up to its first preposition or relative pronoun ("Protein kinase of the
+// mitotic exit network" -> protein kinase; "Protein ... phosphorylated by Cln-Cdc28p kinases" stops at "by": a kinase's
+// substrate is no kinase).
+std::vector<std::string> leading_phrase(const std::string &clause) {
+  static const std::unordered_set<std::string_view> cut = {
+      "of",    "by",    "in",  "to",     "for",  "from",    "with", "on", "at",  "into", "that",
+      "which", "whose", "via", "during", "upon", "through", "as",   "is", "are", "has"};
+  std::vector<std::string> out;
+  for (std::string &w : words(clause)) {
+    if (cut.count(w)) break;
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+// A clause without its parenthesised parts ("Cyclin-dependent kinase (CDK) catalytic subunit").
+std::string without_parentheses(std::string_view clause) {
+  std::string out;
+  int depth = 0;
+  for (char c : clause) {
+    if (c == '(' || c == '[') ++depth;
+    else if ((c == ')' || c == ']') && depth > 0) --depth;
+    else if (depth == 0) out += c;
+  }
+  return out;
+}
+
+// Words that follow a head noun in names: numbers, letters, Greek letters, roman numerals, the protein's own name
+// ("Serine/threonine-protein kinase PSK1", "Glycogen synthase kinase-3 beta").
+bool trailing_name_word(const std::string &w, const std::string &own) {
+  static const std::unordered_set<std::string_view> s = {
+      "alpha",     "beta",   "gamma",  "delta",   "epsilon",   "zeta",     "eta",       "theta",
+      "kappa",     "lambda", "mu",     "sigma",   "omega",     "i",        "ii",        "iii",
+      "iv",        "v",      "vi",     "vii",     "viii",      "ix",       "x",         "a",
+      "b",         "c",      "d",      "homolog", "homologue", "like",     "isoform",   "isozyme",
+      "subfamily", "family", "member", "type",    "putative",  "probable", "precursor", "mitochondrial"};
+  return w == own || s.count(w) > 0 || std::any_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Heads that say nothing of what a protein is: the next clause says it.
+bool generic_head(const std::string &w) {
+  static const std::unordered_set<std::string_view> s = {
+      "protein", "proteins", "polypeptide", "gene", "product", "orf", "frame", "peptide", "factor", "uncharacterized"};
+  return w.empty() || s.count(w) > 0;
+}
+
+// The head noun of a clause's leading noun phrase: its last word once trailing names, numbers and Greek letters are
+// gone; "X catalytic subunit" is X (the catalytic subunit is the enzyme).
+std::string head_of(std::string_view clause, const std::string &own) {
+  std::vector<std::string> w = leading_phrase(without_parentheses(clause));
+  while (!w.empty() && trailing_name_word(w.back(), own)) w.pop_back();
+  if (w.size() >= 2 && singular(w.back()) == "subunit" && w[w.size() - 2] == "catalytic") {
+    w.resize(w.size() - 2);
+    while (!w.empty() && trailing_name_word(w.back(), own)) w.pop_back();
+  }
+  return w.empty() ? std::string() : singular(w.back());
+}
+
+bool mentions(const std::vector<std::string> &w, const std::string &term) {
+  for (const std::string &x : w) {
+    const std::string s = singular(x);
+    if (s == term || x == term) return true;
+    if (term.size() > 5 && x.size() >= term.size() - 2 &&
+        x.compare(0, std::max<std::size_t>(5, term.size() - 3), term, 0, std::max<std::size_t>(5, term.size() - 3)) ==
+            0)
+      return true;
+    if (s.size() > term.size() && term.size() >= 5 && s.compare(s.size() - term.size(), term.size(), term) == 0)
+      return true;
+  }
+  return false;
+}
+
+// Whether the terms appear one after the other (inflected: "DNA repair" in "repairs DNA" does not count, "DNA repair"
+// in "DNA-repair" does).
+bool phrase_in(const std::vector<std::string> &w, const std::vector<std::string> &terms) {
+  if (terms.empty() || w.size() < terms.size()) return false;
+  for (std::size_t i = 0; i + terms.size() <= w.size(); ++i) {
+    bool all = true;
+    for (std::size_t k = 0; k < terms.size() && all; ++k) all = mentions({w[i + k]}, terms[k]);
+    if (all) return true;
+  }
+  return false;
+}
+
+bool physical_relation(const std::string &r) {
+  return r.find("physical") != std::string::npos || r.find("direct") != std::string::npos ||
+         r.find("binding") != std::string::npos || r.find("complex") != std::string::npos;
+}
+
+bool negative_relation(const std::string &r) { return r.rfind("mitab.negative.", 0) == 0; }
+
+struct Link {
+  double score = -1;           // best weighted score
+  std::vector<int64_t> edges;  // every edge to it
+  bool physical = false;
+};
+
+// A node's partners through the filter, by weighted score.
+std::unordered_map<int64_t, Link> partners_of(const GraphSnapshot &g, int64_t node, const Filter &f,
+                                              const std::map<std::string, double> &weights) {
+  std::unordered_map<int64_t, Link> out;
+  const auto at = g.index_of(node);
+  if (!at) return out;
+  const auto a = g.adjacency(*at);
+  for (std::size_t i = 0; i < a.size; ++i) {
+    if (a.neighbor[i] == *at || !f.pass(a, i)) continue;
+    const std::string &rel = g.relation_name(a.relation[i]);
+    if (negative_relation(rel)) continue;
+    const auto w = weights.find(rel);
+    const double s = decimal(a.score[i]) * (w == weights.end() ? 1.0 : w->second);
+    Link &l = out[g.node_id(a.neighbor[i])];
+    l.score = std::max(l.score, s);
+    l.edges.push_back(a.edge[i]);
+    l.physical = l.physical || physical_relation(rel);
+  }
+  return out;
+}
+
+bool better(const IntentCandidate &a, const IntentCandidate &b) {
+  if (a.tier != b.tier) return a.tier > b.tier;
+  if (a.score != b.score) return a.score > b.score;
+  return a.node < b.node;
+}
+
+std::string fmt3(double v) { return fixed(v, 3); }
+
+// The node's text for a class or topic: its name and the annotation's first two clauses (STRING: the protein's name and
+// its one-line description), and the rest of the annotation with its ontology terms' names.
+void texts_of(const KnowledgeGraph &kg, const GraphSnapshot &g, int64_t node, std::string &defining,
+              std::string &rest) {
+  defining.clear();
+  rest.clear();
+  const auto n = kg.node(node);
+  if (!n) return;
+  defining = n->name;
+  std::size_t clauses = 0, at = 0;
+  const std::string &text = n->annotation;
+  while (at <= text.size() && clauses < 2) {
+    const std::size_t semi = text.find(';', at);
+    defining += " ; " + text.substr(at, semi == std::string::npos ? std::string::npos : semi - at);
+    ++clauses;
+    if (semi == std::string::npos) {
+      at = text.size() + 1;
+      break;
+    }
+    at = semi + 1;
+  }
+  if (at < text.size()) rest = text.substr(at);
+  if (const auto i = g.index_of(node)) {
+    const auto a = g.adjacency(*i);
+    for (std::size_t k = 0; k < a.size; ++k)
+      if (g.label(a.neighbor[k]) == "OntologyTerm") rest += " ; " + g.name(a.neighbor[k]);
+  }
+}
+
+}  // namespace
+
+int topic_tier(const std::string &topic, bool is_class, const std::string &defining, const std::string &rest,
+               std::string *why) {
+  const std::vector<std::string> terms = [&] {
+    std::vector<std::string> t;
+    for (const std::string &w : words(topic))
+      if (!is_stop_word(w)) t.push_back(singular(w));
+    return t;
+  }();
+  if (terms.empty()) return 0;
+  const std::vector<std::string> d = plain_words(defining), r = plain_words(rest);
+  std::vector<std::string> all = d;
+  all.insert(all.end(), r.begin(), r.end());
+  const auto say = [&](const std::string &s) {
+    if (why) *why = s;
+  };
+  if (is_class) {
+    const std::string &head = terms.back();
+    const std::vector<std::string> mods(terms.begin(), terms.end() - 1);
+    const bool mods_in_d = std::all_of(mods.begin(), mods.end(), [&](const std::string &m) { return mentions(d, m); });
+    const bool mods_in_all =
+        std::all_of(mods.begin(), mods.end(), [&](const std::string &m) { return mentions(all, m); });
+    // What the protein is: the head noun of its name (the first clause after the name), else, when that says nothing
+    // ("protein 15"), of its description.
+    const std::vector<std::string_view> clauses = split_view(defining, ';');
+    const std::string own = clauses.empty() ? std::string() : lower_copy(trim_copy(clauses[0]));
+    std::string is;
+    for (std::size_t i = 1; i < clauses.size() && generic_head(is); ++i) is = head_of(clauses[i], own);
+    const bool head_match = is.size() >= head.size() && is.compare(is.size() - head.size(), head.size(), head) == 0;
+    if (head_match && mods_in_d) return say("a " + topic + " by its name or description"), 3;
+    if ((heads(d, head) && mods_in_all) || (heads(r, head) && mods_in_all))
+      return say("a " + head + " by its annotation"), 2;
+    if (mentions(all, head)) return say("its annotation mentions " + head), 1;
+    return 0;
+  }
+  if (phrase_in(d, terms)) return say("\"" + topic + "\" in its name or description"), 3;
+  if (phrase_in(r, terms)) return say("\"" + topic + "\" in its annotation"), 3;
+  const std::size_t found = static_cast<std::size_t>(
+      std::count_if(terms.begin(), terms.end(), [&](const std::string &t) { return mentions(all, t); }));
+  if (found == terms.size()) return say("its annotation names " + topic), 2;
+  if (found * 2 >= terms.size() && found > 0) return say("its annotation names part of " + topic), 1;
+  return 0;
+}
+
+IntentRetrieval retrieve_for_intent(const KnowledgeGraph &kg, const QuestionAnalysis &q,
+                                    const IntentRetrieveOptions &o) {
+  IntentRetrieval out;
+  if (q.intent == "open" || q.entities.empty()) return out;
+  const auto snapshot = kg.snapshot();
+  const GraphSnapshot &g = *snapshot;
+  const Filter f(g, o.filter, "ask");
+  const bool two = (q.intent == "connects" || q.intent == "paths") && q.entities.size() >= 2;
+  const int64_t x = q.entities[0].node;
+  std::unordered_set<int64_t> asked;
+  for (const QuestionEntity &e : q.entities) asked.insert(e.node);
+  std::vector<IntentCandidate> c;
+  if (!two) {
+    // Partners of X (of every entity named, when several: the first one's, else the others').
+    const auto links = partners_of(g, x, f, o.relation_weights);
+    const bool physical = q.interaction == "physical" &&
+                          std::any_of(links.begin(), links.end(), [](const auto &l) { return l.second.physical; });
+    std::string topic = q.topic;
+    bool is_class = q.topic_kind == "class";
+    if (topic.empty() && !q.implied_class.empty()) topic = q.implied_class, is_class = true;
+    const bool by_topic = q.intent == "class" && !topic.empty();
+    std::string defining, rest;
+    for (const auto &[node, l] : links) {
+      if (asked.count(node)) continue;
+      IntentCandidate k;
+      k.node = node;
+      k.score = l.score;
+      k.edges = l.edges;
+      if (by_topic) {
+        texts_of(kg, g, node, defining, rest);
+        k.tier = topic_tier(topic, is_class, defining, rest, &k.why);
+        // (an implied class counts when the question names a topic besides: "which proteins in the nucleus
+        // phosphorylate X")
+        if (q.topic_kind == "topic" && !q.implied_class.empty()) {
+          std::string why;
+          if (topic_tier(q.implied_class, true, defining, rest, &why) >= 2 && k.tier > 0)
+            k.tier = std::min(3, k.tier + 1);
+        }
+      } else if (physical) {
+        k.tier = l.physical ? 1 : 0;
+        k.why = l.physical ? "a physical interaction" : "";
+      }
+      if (k.why.empty()) k.why = "edge score " + fmt3(l.score);
+      c.push_back(std::move(k));
+    }
+    out.recipe = by_topic
+                     ? "the partners of " + q.entities[0].name + " that are " + (is_class ? "" : "about ") + topic +
+                           " first (name, description, annotation, ontology "
+                           "terms), then by edge score"
+                     : "the partners of " + q.entities[0].name + " by edge score" +
+                           (physical ? " (physical interactions first)" : "");
+  } else {
+    // What joins A and B: common partners by the weaker edge, then inner nodes of A-x-y-B.
+    const int64_t y = q.entities[1].node;
+    const auto la = partners_of(g, x, f, o.relation_weights), lb = partners_of(g, y, f, o.relation_weights);
+    std::unordered_map<int64_t, IntentCandidate> best;
+    const auto offer = [&](int64_t node, int tier, double score, std::vector<int64_t> edges, std::string why) {
+      if (asked.count(node)) return;
+      auto it = best.find(node);
+      IntentCandidate k{node, tier, score, std::move(edges), std::move(why)};
+      if (it == best.end()) best.emplace(node, std::move(k));
+      else if (better(k, it->second)) it->second = std::move(k);
+    };
+    struct Path {
+      std::vector<int64_t> nodes;
+      double score;
+    };
+    std::vector<Path> paths;
+    if (la.count(y)) paths.push_back({{x, y}, la.at(y).score});
+    for (const auto &[m, l] : la) {
+      const auto other = lb.find(m);
+      if (other == lb.end() || asked.count(m)) continue;
+      const double s = std::min(l.score, other->second.score);
+      std::vector<int64_t> edges = l.edges;
+      edges.insert(edges.end(), other->second.edges.begin(), other->second.edges.end());
+      offer(m, 2, s, std::move(edges), "a partner of both (weaker edge " + fmt3(s) + ")");
+      paths.push_back({{x, m, y}, s});
+    }
+    // Three edges: x - m1 - m2 - y.
+    for (const auto &[m1, l1] : la) {
+      if (asked.count(m1)) continue;
+      for (const auto &[m2, l12] : partners_of(g, m1, f, o.relation_weights)) {
+        const auto l2 = lb.find(m2);
+        if (l2 == lb.end() || asked.count(m2) || m2 == m1) continue;
+        const double s = std::min({l1.score, l12.score, l2->second.score});
+        std::vector<int64_t> e1 = l1.edges, e2 = l2->second.edges;
+        e1.insert(e1.end(), l12.edges.begin(), l12.edges.end());
+        e2.insert(e2.end(), l12.edges.begin(), l12.edges.end());
+        offer(m1, 1, s, std::move(e1), "on a path of three edges (weakest " + fmt3(s) + ")");
+        offer(m2, 1, s, std::move(e2), "on a path of three edges (weakest " + fmt3(s) + ")");
+        if (paths.size() < 20000) paths.push_back({{x, m1, m2, y}, s});
+      }
+    }
+    for (auto &[node, k] : best) c.push_back(std::move(k));
+    std::stable_sort(paths.begin(), paths.end(), [](const Path &a, const Path &b) {
+      if (a.nodes.size() != b.nodes.size()) return a.nodes.size() < b.nodes.size();
+      if (a.score != b.score) return a.score > b.score;
+      return a.nodes < b.nodes;
+    });
+    for (std::size_t i = 0; i < paths.size() && i < 20; ++i) out.paths.push_back(paths[i].nodes);
+    out.recipe = "what joins " + q.entities[0].name + " and " + q.entities[1].name +
+                 ": their common partners by the weaker edge, then the inner "
+                 "nodes of three-edge paths by the weakest";
+  }
+  std::sort(c.begin(), c.end(), better);
+  out.candidates = c.size();
+  // The subgraph: the entities and the best candidates (their edges among them).
+  std::vector<uint32_t> nodes;
+  std::unordered_map<int64_t, double> prize;
+  double top = 0;
+  for (const IntentCandidate &k : c) top = std::max(top, k.tier + k.score);
+  for (const QuestionEntity &e : q.entities)
+    if (const auto i = g.index_of(e.node); i && !prize.count(e.node)) {
+      nodes.push_back(*i);
+      prize[e.node] = top + 1;
+    }
+  for (std::size_t i = 0; i < c.size() && i < o.max_candidates; ++i)
+    if (const auto at = g.index_of(c[i].node)) {
+      nodes.push_back(*at);
+      prize[c[i].node] = c[i].tier + c[i].score;
+    }
+  std::vector<uint32_t> sorted = nodes;
+  std::sort(sorted.begin(), sorted.end(), [&](uint32_t a, uint32_t b) { return g.node_id(a) < g.node_id(b); });
+  for (uint32_t v : sorted) {
+    const int64_t id = g.node_id(v);
+    out.subgraph.nodes.push_back(id);
+    out.subgraph.hops.push_back(asked.count(id) ? 0 : 1);
+    out.node_prizes.push_back(prize[id]);
+  }
+  out.subgraph.edges = edges_among(g, sorted, f);
+  out.subgraph.edges.erase(std::remove_if(out.subgraph.edges.begin(), out.subgraph.edges.end(),
+                                          [](const WindowEdge &e) { return negative_relation(e.relation); }),
+                           out.subgraph.edges.end());
+  out.ranked = std::move(c);
+  return out;
+}
+
+}  // namespace grappi::detail

@@ -1,0 +1,148 @@
+// The neighbor ranking: every node's distinct neighbors ordered once by similarity to the node,
+// kept in "<db>.knn" so that windows look their picks up instead of ranking on the fly; and the
+// KnowledgeGraph's cached retriever, which loads it.
+//
+// File (cache_file.hpp): magic, fingerprint, node count, entry count, offsets (u64), nodes
+// (u32), checksum. The fingerprint covers the node ids, every adjacency list and the unit
+// vectors, so a file written for another graph state or other vectors is never used.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <mutex>
+
+#include "common/cache_file.hpp"
+#include "common/checksum.hpp"
+#include "store/graph_impl.hpp"
+#include "grappi/error.hpp"
+#include "grappi/retriever.hpp"
+#include "common/parallel.hpp"
+#include "retrieval/similarity.hpp"
+
+namespace grappi {
+
+namespace {
+constexpr char kRankMagic[16] = "grappi-knn-v2\n";
+}  // namespace
+
+uint64_t Retriever::fingerprint() const {
+  const GraphSnapshot &g = *graph_;
+  const uint64_t n = g.node_count(), d = dim_;
+  uint64_t h = detail::checksum(0x6772617070696b6eull, &n, sizeof n);
+  h = detail::checksum(h, &d, sizeof d);
+  for (uint32_t u = 0; u < n; ++u) {
+    const int64_t id = g.node_id(u);
+    const auto a = g.adjacency(u);
+    const uint64_t size = a.size;
+    h = detail::checksum(h, &id, sizeof id);
+    h = detail::checksum(h, &size, sizeof size);
+    h = detail::checksum(h, a.neighbor, a.size * sizeof(uint32_t));
+  }
+  h = detail::checksum(h, unit_.data(), unit_.size() * sizeof(float));
+  return detail::checksum(h, has_vec_.data(), has_vec_.size());
+}
+
+void Retriever::rank_neighbors(unsigned threads) {
+  if (!vectors_) throw Error(ErrorCode::invalid_argument, "rank_neighbors: the retriever has no vectors");
+  const GraphSnapshot &g = *graph_;
+  const std::size_t n = g.node_count();
+  std::vector<uint64_t> off(n + 1, 0);
+  for (uint32_t u = 0; u < n; ++u) {
+    const auto a = g.adjacency(u);
+    uint64_t distinct = 0;
+    for (std::size_t i = 0; i < a.size; ++i)
+      distinct += a.neighbor[i] != u && (i == 0 || a.neighbor[i] != a.neighbor[i - 1]);
+    off[u + 1] = off[u] + distinct;
+  }
+  std::vector<uint32_t> nodes(off[n]);
+  const float ninf = -std::numeric_limits<float>::infinity();
+  const unsigned hw = detail::hardware_threads();
+  const std::size_t count = std::min(threads ? threads : hw, hw);
+  // Nodes in blocks, so that each worker reuses its list buffer for many nodes.
+  const std::size_t blocks = std::min<std::size_t>(n, 64 * count);
+  detail::parallel_chunks(n, blocks, count, [&](std::size_t begin, std::size_t end, std::size_t) {
+    std::vector<std::pair<float, uint32_t>> list;
+    for (auto u = static_cast<uint32_t>(begin); u < end; ++u) {
+      const auto a = g.adjacency(u);
+      list.clear();
+      for (std::size_t i = 0; i < a.size; ++i) {
+        const uint32_t v = a.neighbor[i];
+        if (v == u || (i > 0 && v == a.neighbor[i - 1])) continue;
+        const float s = similarity(u, v);  // the function windows rank by: identical values
+        list.emplace_back(std::isnan(s) ? ninf : s, v);
+      }
+      std::sort(list.begin(), list.end(), [&](const auto &x, const auto &y) {
+        return x.first != y.first ? x.first > y.first : g.external_id(x.second) < g.external_id(y.second);
+      });
+      for (std::size_t k = 0; k < list.size(); ++k) nodes[off[u] + k] = list[k].second;
+    }
+  });
+  rank_off_ = std::move(off);
+  rank_nodes_ = std::move(nodes);
+  ranked_ = true;
+}
+
+void Retriever::save_neighbor_ranking(const std::string &path) const {
+  if (!ranked_) throw Error(ErrorCode::invalid_argument, "save_neighbor_ranking: no ranking (call rank_neighbors)");
+  detail::CacheFileWriter out(path, kRankMagic);
+  out.u64(fingerprint());
+  out.u64(rank_off_.size() - 1);
+  out.u64(rank_nodes_.size());
+  out.raw(rank_off_.data(), rank_off_.size() * sizeof(uint64_t));
+  out.raw(rank_nodes_.data(), rank_nodes_.size() * sizeof(uint32_t));
+  if (!out.commit()) throw Error(ErrorCode::io, "cannot write neighbor ranking '" + path + "'");
+}
+
+bool Retriever::load_neighbor_ranking(const std::string &path) {
+  detail::CacheFileReader in(path, kRankMagic);
+  const uint64_t fp = in.u64(), n = in.u64(), total = in.u64();
+  const GraphSnapshot &g = *graph_;
+  if (!in.ok() || n != g.node_count()) return false;
+  uint64_t entries = 0;
+  for (uint32_t u = 0; u < n; ++u) entries += g.adjacency(u).size;
+  if (total > entries || fp != fingerprint()) return false;
+  std::vector<uint64_t> off(n + 1);
+  std::vector<uint32_t> nodes(total);
+  in.raw(off.data(), off.size() * sizeof(uint64_t));
+  in.raw(nodes.data(), nodes.size() * sizeof(uint32_t));
+  if (!in.finish() || off[0] != 0 || off[n] != total) return false;
+  for (uint64_t u = 0; u < n; ++u)
+    if (off[u] > off[u + 1] || off[u + 1] - off[u] > g.adjacency(static_cast<uint32_t>(u)).size) return false;
+  for (uint32_t v : nodes)
+    if (v >= n) return false;
+  rank_off_ = std::move(off);
+  rank_nodes_ = std::move(nodes);
+  ranked_ = true;
+  return true;
+}
+
+// ---- the knowledge graph's retriever ---------------------------------------------------------
+
+std::string KnowledgeGraph::neighbor_ranking_path() const { return path() + ".knn"; }
+
+std::shared_ptr<const Retriever> KnowledgeGraph::retriever(const std::string &model) const {
+  std::shared_ptr<const VectorIndex> vectors;
+  if (!model.empty() || !embedding_models().empty()) vectors = this->vectors(model);
+  auto snap = snapshot();
+  const std::string key = vectors ? vectors->model() : std::string();
+  std::lock_guard<std::mutex> lock(impl_->retrievers_mu);
+  auto &cached = impl_->retrievers[key];
+  if (cached && &cached->graph() == snap.get() && cached->vectors() == vectors.get()) return cached;
+  RetrieverOptions o;
+  o.neighbor_ranking_file = neighbor_ranking_path();
+  cached = std::make_shared<const Retriever>(std::move(snap), std::move(vectors), o);
+  return cached;
+}
+
+std::size_t KnowledgeGraph::build_neighbor_ranking(const std::string &model, unsigned threads) {
+  if (model.empty() && embedding_models().empty()) return 0;
+  auto vectors = this->vectors(model);
+  auto r = std::make_shared<Retriever>(snapshot(), vectors);
+  r->rank_neighbors(threads);
+  r->save_neighbor_ranking(neighbor_ranking_path());
+  // Later retriever() calls get this one, ranking included, instead of reading the file back.
+  std::lock_guard<std::mutex> lock(impl_->retrievers_mu);
+  impl_->retrievers[vectors->model()] = r;
+  return r->neighbor_ranking_entries();
+}
+
+}  // namespace grappi

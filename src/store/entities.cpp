@@ -1,0 +1,645 @@
+// Dictionary entity grounding (grappi/entities.hpp): the knowledge base's names in one hash map
+// keyed by their case-folded form, a longest-match scan at word boundaries, the case and
+// stop-list rules, the document's own annotations reconciled with the matches, and ambiguity
+// resolved by organism, by edges to the passage's other entities, and by preferred names.
+#include "grappi/entities.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/bel.hpp"
+#include "grappi/error.hpp"
+#include "grappi/snapshot.hpp"
+#include "store/graph_impl.hpp"
+#include "common/grounding_text.hpp"
+#include "common/text_util.hpp"
+
+namespace grappi {
+
+namespace {
+
+// English words that are also gene symbols, aliases or short ontology names, and words of
+// biology too general to be meant as one entity.
+const char *const kStopWords[] = {
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "can", "did", "do", "for", "from", "had", "has", "have",
+    "he", "her", "his", "if", "in", "into", "is", "it", "its", "may", "me", "my", "no", "not", "of", "on", "or",
+    "our", "per", "set", "she", "so", "than", "that", "the", "their", "then", "there", "these", "they", "this",
+    "those", "to", "up", "us", "via", "was", "we", "were", "which", "who", "will", "with", "yet", "all", "also",
+    "any", "both", "each", "end", "ends", "few", "how", "large", "less", "more", "most", "much", "new", "now",
+    "old", "one", "two", "out", "over", "own", "same", "such", "very", "when", "where", "while", "why", "age",
+    "aim", "act", "arm", "art", "bad", "bat", "bed", "big", "box", "car", "cat", "cap", "cut", "day", "dog",
+    "ear", "eye", "fat", "fit", "fix", "gap", "got", "hit", "hot", "key", "lab", "let", "lay", "led", "low",
+    "man", "map", "men", "met", "mix", "net", "not", "pan", "pat", "pig", "put", "ran", "raw", "red", "run",
+    "sad", "sat", "saw", "say", "see", "sex", "sit", "six", "ten", "tip", "top", "war", "wee", "win",
+    "impact", "camp", "chip", "clock", "face", "fast", "hole", "lamp", "light", "mask", "mass", "mice", "mind",
+    "miss", "moon", "past", "pole", "rest", "ring", "rope", "sink", "soft", "spin", "star", "step", "tube",
+    "wave", "white", "black", "cell", "cells", "gene", "genes", "protein", "proteins", "kinase", "kinases",
+    "receptor", "receptors", "factor", "factors", "complex", "domain", "domains", "activity", "binding",
+    "human", "humans", "mouse", "yeast", "rat", "type", "types", "region", "subunit", "alpha", "beta", "gamma",
+    "delta", "kappa", "family", "member", "members", "site", "sites", "form", "forms", "level", "levels",
+    "role", "function", "functions", "response", "signal", "signaling", "signalling", "pathway", "pathways",
+    "growth", "death", "cancer", "tumor", "tumour", "disease", "mutant", "mutants", "wild", "control",
+    "component", "process", "transport", "membrane", "nucleus", "cytoplasm", "dna", "rna", "mrna", "atp",
+    "gtp", "gtpase", "gtpases", "atpase", "atpases", "phosphatase", "helicase", "protease", "ligase",
+    "transferase", "synthase", "reductase", "oxidase", "dehydrogenase", "polymerase", "nuclease", "hydrolase",
+    "isomerase", "permease", "transporter", "channel", "enzyme", "ii", "iii", "iv", "vi", "ca", "mg", "na", "ph", "ml", "mm", "nm", "kda", "min", "hr", "h", "rt"};
+
+// An identifier's key: lower case, blank runs as one blank.
+std::string fold(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out.push_back(' ');
+    space = false;
+    out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return out;
+}
+
+// Greek letters spelled out: U+0391..U+03A9 and U+03B1..U+03C9 (and the micro sign), by their
+// UTF-8 bytes; nullptr for anything else.
+const char *greek_name(unsigned char lead, unsigned char next) {
+  static const char *const kLetters[] = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+                                         "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho",
+                                         "sigma", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"};
+  if (lead == 0xC2 && next == 0xB5) return "mu";
+  unsigned code = 0;
+  if (lead == 0xCE && next >= 0x80 && next <= 0xBF) code = 0x380 + (next - 0x80);
+  else if (lead == 0xCF && next >= 0x80 && next <= 0x89) code = 0x3C0 + (next - 0x80);
+  else return nullptr;
+  if (code >= 0x391 && code <= 0x3A9 && code != 0x3A2) return kLetters[code - 0x391];
+  if (code >= 0x3B1 && code <= 0x3C9) return kLetters[code - 0x3B1];
+  return nullptr;
+}
+
+// Characters a name's key leaves out: blanks, hyphens and dashes, slashes, dots, underscores,
+// apostrophes ("NF-kappaB", "NF kappa B" and "NFkappaB" are one key).
+bool tight_gap(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == '/' || c == '.' || c == '_' || c == '\'';
+}
+
+// A name's key: lower case, without blanks and punctuation inside names, Greek letters spelled
+// ("PPAR-γ", "PPARgamma" and "PPAR gamma" are "ppargamma").
+std::string tight(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (tight_gap(s[i])) continue;
+    if (i + 1 < s.size())
+      if (const char *g = greek_name(c, static_cast<unsigned char>(s[i + 1]))) {
+        out += g;
+        ++i;
+        continue;
+      }
+    out.push_back(static_cast<char>(std::tolower(c)));
+  }
+  return out;
+}
+
+bool all_capitals(std::string_view s) {
+  bool letter = false;
+  for (char c : s) {
+    if (c >= 'a' && c <= 'z') return false;
+    letter = letter || (c >= 'A' && c <= 'Z');
+  }
+  return letter;
+}
+
+// The organism of the BEL namespaces that name genes by symbol.
+const char *symbol_namespace(int64_t taxon) {
+  switch (taxon) {
+    case 9606: return "HGNC";
+    case 10090: return "MGI";
+    case 10116: return "RGD";
+    case 4932:
+    case 559292: return "SGD";
+    default: return nullptr;
+  }
+}
+
+std::string term_bel(const std::string &function, const std::string &ns, const std::string &value) {
+  BelTerm e;
+  e.kind = BelTerm::Kind::entity;
+  e.ns = ns;
+  e.name = value;
+  BelTerm f;
+  f.kind = BelTerm::Kind::function;
+  f.name = function;
+  f.args.push_back(std::move(e));
+  return to_bel(f);
+}
+
+}  // namespace
+
+struct GRAPPI_HIDDEN EntityTagger::Impl {
+  EntityTaggerOptions options;
+  struct NodeInfo {
+    EntityCandidate base;  // without matched/source
+  };
+  std::vector<NodeInfo> nodes;
+  std::unordered_map<int64_t, uint32_t> index_of;  // node id -> nodes index
+  struct Entry {
+    uint32_t node;
+    std::string name, source;
+  };
+  std::vector<Entry> entries;
+  std::unordered_map<std::string, std::vector<uint32_t>> by_name;  // folded name -> entries
+  std::unordered_map<std::string, std::vector<uint32_t>> by_id;    // folded id-like alias -> node indices
+  std::unordered_set<std::string> stop;
+  std::size_t max_chars = 0, max_words = 1;
+  std::vector<std::string> sorted_keys;  // by_name's keys, sorted: whether a key begins some name
+  bool begins_a_name(const std::string &key) const {
+    const auto it = std::lower_bound(sorted_keys.begin(), sorted_keys.end(), key);
+    return it != sorted_keys.end() && it->compare(0, key.size(), key) == 0;
+  }
+  std::shared_ptr<const GraphSnapshot> snapshot;
+
+  int64_t dominant = 0;  // the taxon most proteins are of
+
+  std::vector<EntityMention> scan(std::string_view text) const;
+  // (any_case: the case rule waived, for a span the document itself marks as an entity)
+  std::vector<EntityCandidate> candidates(const std::vector<uint32_t> &hits, std::string_view seen, bool any_case = false) const;
+  // organism 0: options.taxon, else the organism most unique mentions are of. `source` (not
+  // empty) says where a given organism comes from, and makes a name only other organisms'
+  // proteins have "other_organism".
+  void resolve(std::vector<EntityMention> &mentions, int64_t organism = 0, const std::string &source = {}) const;
+};
+
+EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options) : impl_(std::make_unique<Impl>()) {
+  if (options.min_length < 2)
+    throw Error(ErrorCode::invalid_argument, "entity tagger: min_length must be at least 2 (got " +
+                                                 std::to_string(options.min_length) + ")");
+  if (options.labels.empty()) options.labels = {"Protein", "OntologyTerm"};
+  Impl &m = *impl_;
+  m.options = options;
+  for (const char *w : kStopWords) m.stop.insert(w);
+  for (const auto &w : options.stop_words) m.stop.insert(tight(w));
+  const BelEntityResolver resolver = kg.bel_resolver();
+  const std::vector<NodeName> names = kg.names(options.labels);
+  const std::shared_ptr<const GraphSnapshot> snap = kg.snapshot();
+  for (std::size_t i = 0; i < names.size();) {
+    const int64_t node = names[i].node;
+    std::size_t j = i;
+    while (j < names.size() && names[j].node == node) ++j;
+    // (the node's name, id and label from the snapshot: no query per node)
+    const std::optional<uint32_t> at = snap->index_of(node);
+    if (!at) {
+      i = j;
+      continue;
+    }
+    EntityCandidate c;
+    c.node = node;
+    c.id = snap->external_id(*at);
+    c.name = snap->name(*at);
+    c.label = snap->label(*at);
+    c.taxon = detail::taxon_of(c.id);
+    const bool term = c.label == "OntologyTerm";
+    if (c.label == "Protein") {
+      if (const char *ns = symbol_namespace(c.taxon)) {
+        c.ns = ns;
+        c.value = c.name;
+        if (resolver && c.ns == "HGNC")
+          if (auto id = resolver("HGNC", c.name)) c.value = id->label;
+        if (c.ns == "SGD")
+          for (std::size_t k = i; k < j; ++k)
+            if (names[k].source == "SGD_ID" && names[k].name.size() == 10 && names[k].name[0] == 'S' &&
+                names[k].name.find_first_not_of("0123456789", 1) == std::string::npos) {
+              c.url = "https://identifiers.org/sgd:" + names[k].name;
+              break;
+            }
+      } else {
+        for (std::size_t k = i; k < j; ++k)
+          if (names[k].source.find("UniProt_AC") != std::string::npos) {
+            c.ns = "UniProt";
+            c.value = names[k].name;
+            break;
+          }
+      }
+      if (!c.ns.empty()) c.function = "p";
+    } else if (term) {
+      const std::string prefix = detail::upper_copy(c.id.substr(0, c.id.find(':')));
+      std::string space;  // (GO's namespace, from the term's attributes)
+      if (prefix == "GO")
+        if (const std::optional<Node> n = kg.node(node)) {
+          const auto attributes = nlohmann::json::parse(n->attributes, nullptr, false);
+          if (attributes.is_object()) space = attributes.value("namespace", std::string());
+        }
+      if (prefix == "GO" && space == "biological_process") c.function = "bp";
+      else if (prefix == "GO" && space == "cellular_component" && c.name.size() > 8 &&
+               c.name.compare(c.name.size() - 8, 8, " complex") == 0)
+        c.function = "complex";
+      else if (prefix == "CHEBI") c.function = "a";
+      else if (prefix == "DOID" || prefix == "HP" || prefix == "MONDO") c.function = "path";
+      if (!c.function.empty()) {
+        c.ns = prefix;
+        c.value = c.name;
+      }
+    }
+    if (!c.ns.empty()) c.bel = term_bel(c.function, c.ns, c.value);
+    const auto index = static_cast<uint32_t>(m.nodes.size());
+    m.index_of.emplace(node, index);
+    m.nodes.push_back({std::move(c)});
+    for (std::size_t k = i; k < j; ++k) {
+      const NodeName &nm = names[k];
+      const bool preferred = nm.source.empty();
+      const bool synonym = nm.source.rfind("obo:synonym:", 0) == 0;
+      if (!preferred && nm.source.find("PDB") != std::string::npos) continue;
+      if (!preferred && !(synonym ? (nm.source == "obo:synonym:EXACT" || nm.source == "obo:synonym:NARROW")
+                                  : detail::name_like_alias(nm.name))) {
+        // Identifiers (an Entrez id, "HGNC:391") find an annotation's concept id.
+        if (!synonym && nm.name.size() <= 40) m.by_id[fold(nm.name)].push_back(index);
+        continue;
+      }
+      const std::string key = tight(nm.name);
+      if (key.size() < options.min_length || (term && key.size() < options.min_term_length)) continue;
+      if (key.find_first_not_of("0123456789 .,-") == std::string::npos) continue;
+      auto &list = m.by_name[key];
+      bool seen = false;
+      for (uint32_t e : list) seen = seen || (m.entries[e].node == index && m.entries[e].name == nm.name);
+      if (seen) continue;
+      list.push_back(static_cast<uint32_t>(m.entries.size()));
+      m.entries.push_back({index, nm.name, preferred ? "name" : nm.source});
+      m.max_chars = std::max(m.max_chars, key.size());
+      std::size_t name_words = 0;  // (blank-separated)
+      for (std::size_t ch = 0; ch < nm.name.size(); ++ch)
+        name_words += !std::isspace(static_cast<unsigned char>(nm.name[ch])) &&
+                      (ch == 0 || std::isspace(static_cast<unsigned char>(nm.name[ch - 1])));
+      m.max_words = std::max(m.max_words, name_words);
+    }
+    i = j;
+  }
+  {
+    std::map<int64_t, std::size_t> proteins;
+    for (const Impl::NodeInfo &n : m.nodes)
+      if (n.base.taxon && n.base.label == "Protein") ++proteins[n.base.taxon];
+    std::size_t most = 0;
+    for (const auto &[taxon, count] : proteins)
+      if (count > most) most = count, m.dominant = taxon;
+  }
+  // (a name may be written in more words than stored: "NF kappa B" for "NFkappaB")
+  m.max_words = std::min<std::size_t>(std::max<std::size_t>(m.max_words, 4), 8);
+  m.sorted_keys.reserve(m.by_name.size());
+  for (const auto &[key, hits] : m.by_name) m.sorted_keys.push_back(key);
+  std::sort(m.sorted_keys.begin(), m.sorted_keys.end());
+  m.snapshot = snap;
+}
+
+EntityTagger::~EntityTagger() = default;
+
+std::size_t EntityTagger::names() const { return impl_->by_name.size(); }
+
+std::vector<EntityCandidate> EntityTagger::by_id(std::string_view id) const {
+  std::vector<EntityCandidate> out;
+  const auto it = impl_->by_id.find(fold(detail::trim_copy(id)));
+  if (it == impl_->by_id.end()) return out;
+  std::vector<uint32_t> nodes = it->second;
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  for (uint32_t i : nodes) {
+    out.push_back(impl_->nodes[i].base);
+    out.back().matched = std::string(id);
+    out.back().source = "annotation_id";
+  }
+  return out;
+}
+
+const EntityTaggerOptions &EntityTagger::options() const { return impl_->options; }
+
+// The candidates of a dictionary hit as written (`seen`): the case rule applied to each name,
+// one candidate per node, those matched in the exact case and by preferred name first.
+std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<uint32_t> &hits, std::string_view seen,
+                                                            bool any_case) const {
+  struct Ranked {
+    int rank;
+    uint32_t entry;
+  };
+  std::vector<Ranked> kept;
+  for (uint32_t e : hits) {
+    const Entry &en = entries[e];
+    if (!options.any_case && !any_case && !detail::case_compatible(en.name, seen)) continue;
+    const int rank = (en.name == seen ? 0 : 2) + (en.source == "name" ? 0 : 1);
+    kept.push_back({rank, e});
+  }
+  std::stable_sort(kept.begin(), kept.end(), [&](const Ranked &a, const Ranked &b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    return nodes[entries[a.entry].node].base.node < nodes[entries[b.entry].node].base.node;
+  });
+  std::vector<EntityCandidate> out;
+  std::unordered_set<uint32_t> done;
+  for (const Ranked &r : kept) {
+    const Entry &en = entries[r.entry];
+    if (!done.insert(en.node).second) continue;
+    EntityCandidate c = nodes[en.node].base;
+    c.matched = en.name;
+    c.source = en.source;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// Whether a yeast protein is written in SGD's protein style: the gene name and a final "p"
+// ("Cdc28p" is the protein of CDC28).
+bool yeast_taxon(int64_t taxon) { return taxon == 4932 || taxon == 559292; }
+
+std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) const {
+  std::vector<EntityMention> out;
+  // (Unicode dashes, quotes and spaces as ASCII of the same length: offsets are the original's)
+  const std::string ascii = detail::ascii_punctuation(original);
+  const std::string_view text = ascii;
+  const std::size_t n = text.size();
+  for (std::size_t s = 0; s < n;) {
+    if (!detail::word_char(text[s]) || (s > 0 && detail::word_char(text[s - 1]))) {
+      ++s;
+      continue;
+    }
+    // The key grows a character at a time (tight(): no blanks or punctuation inside names,
+    // Greek letters spelled); it is looked up wherever a word ends.
+    std::string key;
+    std::size_t words = 1, best_end = 0;
+    std::vector<EntityCandidate> best;
+    bool space = false;
+    for (std::size_t e = s; e < n && e - s < 4 * max_chars + 16; ++e) {
+      const char c = text[e];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        if (c == '\n' && space) break;  // (not across a blank line)
+        space = true;
+        continue;
+      }
+      if (space) {
+        if (++words > max_words) break;
+        space = false;
+      }
+      if (tight_gap(c)) continue;
+      const char *g = e + 1 < n ? greek_name(static_cast<unsigned char>(c), static_cast<unsigned char>(text[e + 1])) : nullptr;
+      if (g) {
+        key += g;
+        ++e;  // (the letter's second byte)
+      } else {
+        key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+      }
+      if (key.size() > max_chars + 1) break;
+      // (a name ends where a word does)
+      if (!g && !detail::word_char(c)) continue;
+      if (e + 1 < n && detail::word_char(text[e + 1])) continue;
+      const std::string_view seen = text.substr(s, e + 1 - s);
+      std::vector<EntityCandidate> cands;
+      if (auto it = by_name.find(key); it != by_name.end()) {
+        bool stopped = false;
+        if (stop.count(key)) {
+          // A stop word counts only in capitals and naming a symbol ("SET", "CAT").
+          bool symbol = false;
+          for (uint32_t x : it->second) symbol = symbol || detail::symbol_like(entries[x].name);
+          stopped = !(symbol && seen.size() >= 3 && all_capitals(seen));
+        }
+        if (!stopped) cands = candidates(it->second, seen);
+      } else if (key.size() >= 3 && key.back() == 'p' && text[e] == 'p' && std::isalnum(static_cast<unsigned char>(text[e - 1]))) {
+        // SGD's protein style: "Cdc28p", "Spr3p" for yeast proteins.
+        if (auto stem = by_name.find(key.substr(0, key.size() - 1)); stem != by_name.end() && !stop.count(stem->first)) {
+          cands = candidates(stem->second, seen.substr(0, seen.size() - 1));
+          cands.erase(std::remove_if(cands.begin(), cands.end(), [](const EntityCandidate &x) { return !yeast_taxon(x.taxon); }),
+                      cands.end());
+        }
+      }
+      if (!cands.empty()) {
+        best = std::move(cands);
+        best_end = e + 1;
+      }
+      // (no name goes on from here: the longer keys cannot match either)
+      if (!begins_a_name(key)) break;
+    }
+    if (best.empty()) {
+      ++s;
+      continue;
+    }
+    EntityMention m;
+    m.offset = s;
+    m.length = best_end - s;
+    m.text = std::string(original.substr(s, m.length));
+    m.source = "dictionary";
+    m.candidates = std::move(best);
+    out.push_back(std::move(m));
+    s = best_end;
+  }
+  return out;
+}
+
+namespace {
+
+// Keeps the first `front` candidates that `keep` says yes to in front, when it says yes to some
+// but not all of them; returns whether it narrowed them.
+template <class Keep>
+bool narrow(std::vector<EntityCandidate> &c, std::size_t &front, Keep keep) {
+  std::unordered_set<int64_t> yes;
+  for (std::size_t i = 0; i < front; ++i)
+    if (keep(c[i])) yes.insert(c[i].node);
+  if (yes.empty() || yes.size() == front) return false;
+  std::stable_partition(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(front),
+                        [&](const EntityCandidate &x) { return yes.count(x.node) > 0; });
+  front = yes.size();
+  return true;
+}
+
+}  // namespace
+
+// Unique mentions stay; ambiguous ones are narrowed by the organism (options.taxon, else the
+// one most unique mentions are of), then by edges to the nodes of the mentions that are now
+// settled, then by preferred names; what remains ambiguous keeps its candidates, the narrowed
+// ones first.
+void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, int64_t organism, const std::string &source) const {
+  std::map<int64_t, std::size_t> taxa;
+  for (const EntityMention &m : mentions)
+    if (m.candidates.size() == 1 && m.candidates[0].taxon) ++taxa[m.candidates[0].taxon];
+  int64_t taxon = organism ? organism : options.taxon;
+  if (!taxon) {
+    std::size_t most = 0;
+    for (const auto &[t, count] : taxa)
+      if (count > most) most = count, taxon = t;
+  }
+  std::vector<std::size_t> front(mentions.size());
+  std::vector<std::string> how(mentions.size());
+  std::vector<int64_t> anchors;
+  for (std::size_t k = 0; k < mentions.size(); ++k) {
+    EntityMention &m = mentions[k];
+    front[k] = m.candidates.size();
+    if (front[k] > 1 && taxon && narrow(m.candidates, front[k], [&](const EntityCandidate &x) { return x.taxon == taxon; }))
+      how[k] = "organism";
+    // A known organism: a name only other organisms' proteins have is none of them.
+    if (organism && !source.empty() && front[k] > 0 &&
+        std::all_of(m.candidates.begin(), m.candidates.begin() + static_cast<std::ptrdiff_t>(front[k]),
+                    [&](const EntityCandidate &x) { return x.label == "Protein" && x.taxon && x.taxon != organism; })) {
+      std::set<int64_t> others;
+      for (std::size_t i = 0; i < front[k]; ++i) others.insert(m.candidates[i].taxon);
+      std::string list;
+      for (int64_t t : others) list += (list.empty() ? "" : ", ") + std::to_string(t);
+      m.reason = "the passage is about taxon " + std::to_string(organism) + " (" + source + "); '" + m.text +
+                 "' names only proteins of taxon " + list;
+      front[k] = 0;
+    }
+    if (front[k] == 1) anchors.push_back(m.candidates[0].node);
+  }
+  std::sort(anchors.begin(), anchors.end());
+  anchors.erase(std::unique(anchors.begin(), anchors.end()), anchors.end());
+  for (std::size_t k = 0; k < mentions.size(); ++k) {
+    EntityMention &m = mentions[k];
+    std::vector<EntityCandidate> &c = m.candidates;
+    if (c.empty()) {
+      m.status = "ungrounded";
+      continue;
+    }
+    if (front[k] == 0) {
+      m.status = "other_organism";
+      continue;
+    }
+    if (front[k] > 1 && snapshot && !anchors.empty()) {
+      std::vector<std::size_t> links(front[k]);
+      std::size_t best = 0;
+      for (std::size_t i = 0; i < front[k]; ++i) {
+        for (int64_t a : anchors)
+          if (a != c[i].node && !snapshot->edges_between(c[i].node, a).empty()) ++links[i];
+        best = std::max(best, links[i]);
+      }
+      std::unordered_set<int64_t> top;
+      for (std::size_t i = 0; i < front[k]; ++i)
+        if (best > 0 && links[i] == best) top.insert(c[i].node);
+      if (narrow(c, front[k], [&](const EntityCandidate &x) { return top.count(x.node) > 0; })) how[k] = "context";
+    }
+    // A name stored as the mention is written ("Raf-1", "E2F-1") before names that only the
+    // tolerant key matches (RNASE3's "RAF1", UBE2L3's "E2-F1"): the same bytes, else the same
+    // letters in another case.
+    if (front[k] > 1 && (narrow(c, front[k], [&](const EntityCandidate &x) { return x.matched == m.text; }) ||
+                         narrow(c, front[k], [&](const EntityCandidate &x) { return detail::iequals(x.matched, m.text); })))
+      how[k] = "as_written";
+    if (front[k] > 1 && narrow(c, front[k], [](const EntityCandidate &x) { return x.source == "name"; }))
+      how[k] = "preferred_name";
+    if (front[k] == 1) {
+      m.status = c.size() == 1 ? "unique" : "resolved";
+      if (c.size() > 1) m.resolution = how[k];
+      m.chosen = 0;
+      if (m.type.empty()) m.type = c[0].label;
+    } else {
+      m.status = "ambiguous";
+    }
+  }
+}
+
+std::vector<EntityMention> EntityTagger::tag(std::string_view text) const {
+  std::vector<EntityMention> out = impl_->scan(text);
+  impl_->resolve(out);
+  return out;
+}
+
+int64_t EntityTagger::organism() const { return impl_->dominant; }
+
+namespace {
+
+// The NCBI taxon of a species annotation's id ("9606", "NCBITaxon:9606", "taxon:9606"); 0 for
+// anything else.
+int64_t taxon_of_species_id(std::string_view id) {
+  const std::size_t colon = id.rfind(':');
+  if (colon != std::string_view::npos) id.remove_prefix(colon + 1);
+  id = detail::trim_blanks(id);
+  if (id.empty() || id.size() > 9 || id.find_first_not_of("0123456789") != std::string_view::npos) return 0;
+  return std::stoll(std::string(id));
+}
+
+bool species_type(const std::string &type) {
+  const std::string t = detail::lower_copy(type);
+  return t == "species" || t == "organism" || t == "organismtaxon" || t == "taxon";
+}
+
+int64_t organism_of(const std::vector<const DocumentPassage *> &passages) {
+  std::map<int64_t, std::pair<std::size_t, std::size_t>> seen;  // taxon -> (count, order first seen)
+  for (const DocumentPassage *p : passages)
+    for (const DocumentAnnotation &a : p->annotations) {
+      if (!species_type(a.type)) continue;
+      for (const std::string &part : concept_ids(a.id, a.type))
+        if (const int64_t t = taxon_of_species_id(part)) ++seen.emplace(t, std::make_pair(0, seen.size())).first->second.first;
+    }
+  int64_t best = 0;
+  std::size_t count = 0, first = 0;
+  for (const auto &[t, cf] : seen)
+    if (cf.first > count || (cf.first == count && cf.second < first)) best = t, count = cf.first, first = cf.second;
+  return best;
+}
+
+}  // namespace
+
+int64_t EntityTagger::document_organism(const Document &document) {
+  std::vector<const DocumentPassage *> passages;
+  for (const DocumentPassage &p : document.passages) passages.push_back(&p);
+  return organism_of(passages);
+}
+
+std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, int64_t organism) const {
+  const Impl &m = *impl_;
+  std::string organism_source = "the document's organism";
+  if (!organism) {
+    organism = organism_of({&passage});
+    organism_source = "its species annotations";
+  }
+  if (!organism && m.options.taxon) {
+    organism = m.options.taxon;
+    organism_source = "the taxon asked for";
+  }
+  if (!organism && m.dominant) {
+    organism = m.dominant;
+    organism_source = "the database's dominant organism";
+  }
+  std::vector<EntityMention> dict = m.scan(passage.text);
+  std::vector<char> covered(dict.size(), 0);
+  std::vector<EntityMention> out;
+  for (const DocumentAnnotation &a : passage.annotations) {
+    if (a.offset > passage.text.size() || a.length == 0) continue;
+    const std::size_t end = std::min(passage.text.size(), a.offset + a.length);
+    EntityMention mention;
+    mention.offset = a.offset;
+    mention.length = end - a.offset;
+    mention.text = passage.text.substr(a.offset, mention.length);
+    mention.type = a.type;
+    mention.annotation_id = a.id;
+    mention.source = "annotation";
+    for (std::size_t i = 0; i < dict.size(); ++i) {
+      const EntityMention &d = dict[i];
+      if (d.offset >= end || d.offset + d.length <= a.offset) continue;
+      covered[i] = 1;
+      mention.source = "both";
+      if (d.offset == mention.offset && d.length == mention.length) mention.candidates = d.candidates;
+    }
+    // The annotation's concept ids ("6331", "MESH:D008133", "6331;6332") as the database's aliases.
+    std::vector<EntityCandidate> by_id;
+    // (a gene's Entrez id, or a namespaced id; a species' "9606" is no gene's id)
+    if (detail::gene_type(a.type) || a.id.find(':') != std::string::npos) {
+      for (const std::string &part : concept_ids(a.id, a.type))
+          for (EntityCandidate &c : this->by_id(part))
+            if (std::none_of(by_id.begin(), by_id.end(), [&](const EntityCandidate &x) { return x.node == c.node; }))
+              by_id.push_back(std::move(c));
+    }
+    if (!by_id.empty()) {
+      for (EntityCandidate &c : by_id) c.matched = a.id;
+      mention.candidates = std::move(by_id);
+    } else if (mention.candidates.empty()) {
+      auto it = m.by_name.find(tight(mention.text));
+      // (the document says the span is an entity: "p53" is P53 whatever the case rule says)
+      if (it != m.by_name.end()) mention.candidates = m.candidates(it->second, mention.text, true);
+    }
+    out.push_back(std::move(mention));
+  }
+  for (std::size_t i = 0; i < dict.size(); ++i)
+    if (!covered[i]) out.push_back(std::move(dict[i]));
+  std::stable_sort(out.begin(), out.end(), [](const EntityMention &x, const EntityMention &y) { return x.offset < y.offset; });
+  m.resolve(out, organism, organism ? organism_source : std::string());
+  return out;
+}
+
+}  // namespace grappi

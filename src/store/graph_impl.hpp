@@ -1,0 +1,60 @@
+// Internal: the state behind KnowledgeGraph, shared by the files that implement it.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "common/visibility.hpp"
+#include "grappi/knowledge_graph.hpp"
+#include "grappi/retriever.hpp"
+#include "grappi/vector_index.hpp"
+#include "store/sqlite.hpp"
+
+namespace grappi {
+
+namespace detail {
+class BelIdTable;
+constexpr int kSchemaVersion = 6;
+/// Creates or checks the schema and sets the connection's pragmas.
+void open_schema(Db &db, bool read_only, int cache_mib);
+/// Whether the database's schema is an older grappi's (one read-write opening upgrades it).
+bool schema_outdated(Db &db);
+/// Current time, UTC, ISO 8601.
+std::string utc_now();
+/// Taxon prefix of a STRING id ("9606.ENSP..." -> 9606); 0 when there is none.
+int64_t taxon_of(std::string_view external_id);
+/// Builds the CSR snapshot; with a cache path, loads it from there when the cache's key matches
+/// the database and writes the cache after building otherwise.
+std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation, const std::string &cache_path);
+}  // namespace detail
+
+struct GRAPPI_HIDDEN KnowledgeGraph::Impl {
+  detail::Db db;
+  bool read_only = false;
+  std::string snapshot_cache;  ///< path of the CSR cache file; empty for none
+  mutable std::mutex mu;
+  mutable std::shared_ptr<const GraphSnapshot> snapshot;
+  mutable std::shared_ptr<const VectorIndex> vectors;  // cached per generation and model
+  mutable uint64_t vectors_generation = 0;
+  mutable std::string vectors_hnsw_params;  // HNSW parameters of the cached index ("" without HNSW)
+  mutable std::map<std::string, std::shared_ptr<Embedder>> query_embedders;  // by model name
+  // KnowledgeGraph::bel_resolver's table, kept while the generation is the same (under mu).
+  mutable std::shared_ptr<const detail::BelIdTable> bel_ids;
+  mutable uint64_t bel_ids_generation = 0;
+  // KnowledgeGraph::retriever: one per model name ("" without vectors), kept while its
+  // snapshot and vectors are the current ones. Its own lock: building one takes a while.
+  mutable std::mutex retrievers_mu;
+  mutable std::map<std::string, std::shared_ptr<const Retriever>> retrievers;
+
+  uint64_t generation() const;
+  /// Increments the generation; call inside the write transaction.
+  void bump_generation();
+  /// Id of a relation name, inserting it when new.
+  int64_t intern_relation(std::string_view name);
+  void require_writable(const char *what) const;
+};
+
+}  // namespace grappi

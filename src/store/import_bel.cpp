@@ -1,0 +1,170 @@
+// BEL into the knowledge graph: BEL scripts (format "bel") and BEL JSON Graph Format files
+// such as the Causal Biological Networks' (format "jgf"). Every statement is checked by the
+// BEL validator first; an invalid one is a bad line (the import fails naming it, or with
+// skip_bad_lines it is counted and quoted), never stored half.
+#include <chrono>
+#include <sstream>
+
+#include "store/bel_graph.hpp"
+#include "store/bel_resolver.hpp"
+#include "grappi/error.hpp"
+#include "store/import_writer.hpp"
+#include "store/importers.hpp"
+#include "common/text_reader.hpp"
+#include "common/json_input.hpp"
+
+namespace grappi::detail {
+
+using nlohmann::json;
+
+bool looks_like_bel(std::string_view first_line) {
+  for (std::string_view k : {"SET ", "DEFINE ", "UNSET "})
+    if (first_line.substr(0, k.size()) == k) return true;
+  return false;
+}
+
+bool looks_like_jgf(std::string_view first_line) {
+  return first_line == "{" || first_line.substr(0, 8) == "{\"graph\"" || first_line.substr(0, 9) == "{ \"graph\"";
+}
+
+FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  WholeFile file = read_whole_file(path, options.max_rows);
+  std::istringstream in(file.text);
+  // Entities are resolved to the identifiers the database knows (HGNC symbols to ids, ontology
+  // term names to ids), so that one entity has one term node however the script names it.
+  BelOptions bel_options;
+  bel_options.resolver = bel_resolver(impl.db);
+  const BelDocument doc = read_bel_script(in, bel_options);
+  json document = json::object();
+  for (const auto &[key, value] : doc.properties) document[key] = value;
+  ImportWriter w(impl, path, "bel", file.size,
+                 json{{"format", "bel"}, {"document", document}, {"skip_bad_lines", options.skip_bad_lines}});
+  FileReport &rep = w.report();
+  // Control lines with errors (a citation without a PMID, an annotation value outside its
+  // list) spoil the statements under them: they are bad lines too.
+  for (const BelScriptProblem &p : doc.problems)
+    if (p.problem.severity == BelProblem::Severity::error && p.problem.code == "script")
+      w.bad_line(p.line, p.problem.message, options);
+  BelGraphWriter g(w, options);
+  for (const BelScriptStatement &s : doc.statements) {
+    ++rep.lines;
+    if (!s.result.valid()) {
+      w.bad_line(s.line, bel_first_error(s.result), options);
+      continue;
+    }
+    g.statement(*s.result.statement, s.result.canonical, s.line, {{bel_context(s), s.text}});
+  }
+  if (doc.statements.empty()) throw Error(ErrorCode::parse, path + ": no BEL statements");
+  rep.details = g.details();
+  rep.details.emplace_back("document_properties", doc.properties.size());
+  return w.finish(file.sha256, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  WholeFile file = read_whole_file(path);
+  json doc;
+  check_json_depth(file.text, path);
+  try {
+    doc = json::parse(file.text);
+  } catch (const json::exception &e) {  // parse errors and numbers out of range (406)
+    throw Error(ErrorCode::parse, path + ": not valid JSON (" + std::string(e.what()) + ")");
+  }
+  if (!doc.is_object() || !doc.contains("graph") || !doc["graph"].is_object())
+    throw Error(ErrorCode::parse, path + ": not a BEL JSON graph (no \"graph\" object)");
+  const json &graph = doc["graph"];
+  static const json kNone = json::array();
+  const json &nodes = graph.contains("nodes") ? graph["nodes"] : kNone;
+  const json &edges = graph.contains("edges") ? graph["edges"] : kNone;
+  if (!nodes.is_array() || !edges.is_array())
+    throw Error(ErrorCode::parse, path + ": \"nodes\" and \"edges\" must be arrays");
+  check_elements(path, nodes.size() + edges.size(), options.max_rows);
+  // The graph's label and metadata (name, version, description, ...) are its provenance.
+  json network = graph.contains("metadata") && graph["metadata"].is_object() ? graph["metadata"] : json::object();
+  if (!network.contains("name") && graph.contains("label") && graph["label"].is_string()) network["name"] = graph["label"];
+  ImportWriter w(impl, path, "jgf", file.size,
+                 json{{"format", "jgf"}, {"network", network}, {"skip_bad_lines", options.skip_bad_lines}});
+  FileReport &rep = w.report();
+  BelOptions bel_options;
+  bel_options.resolver = bel_resolver(impl.db);
+  const BelValidator validator(std::move(bel_options));
+  BelGraphWriter g(w, options);
+  uint64_t evidences = 0;
+  // Nodes: BEL terms (items are numbered from 1 in the messages: node 3, edge 7).
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    ++rep.lines;
+    const json &n = nodes[k];
+    const std::string where = "node " + std::to_string(k + 1);
+    if (!n.is_object() || !n.contains("id") || !n["id"].is_string()) {
+      w.bad_line(k + 1, where + ": no string \"id\"", options);
+      continue;
+    }
+    const BelResult r = validator.check(n["id"].get<std::string>());
+    if (!r.valid() || !r.statement->relation.empty()) {
+      w.bad_line(k + 1, where + " '" + n["id"].get<std::string>() + "': " +
+                            (r.valid() ? std::string("a statement, not a term") : bel_first_error(r)), options);
+      continue;
+    }
+    g.term(r.statement->subject);
+  }
+  // Edges: one statement each, with its evidences as records.
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    ++rep.lines;
+    const json &e = edges[k];
+    const std::string where = "edge " + std::to_string(k + 1);
+    if (!e.is_object() || !e.contains("source") || !e.contains("target") || !e.contains("relation") ||
+        !e["source"].is_string() || !e["target"].is_string() || !e["relation"].is_string()) {
+      w.bad_line(k + 1, where + ": needs string \"source\", \"relation\" and \"target\"", options);
+      continue;
+    }
+    const std::string text = e["source"].get<std::string>() + " " + e["relation"].get<std::string>() + " " +
+                             e["target"].get<std::string>();
+    const BelResult r = validator.check(text);
+    if (!r.valid()) {
+      w.bad_line(k + 1, where + " '" + text + "': " + bel_first_error(r), options);
+      continue;
+    }
+    const json *list = &kNone;
+    if (const auto m = e.find("metadata"); m != e.end() && m->is_object())
+      if (const auto l = m->find("evidences"); l != m->end() && l->is_array()) list = &*l;
+    std::vector<BelOccurrence> occurrences;
+    for (const json &ev : *list) {
+      BelOccurrence o;
+      json &c = o.context;
+      json pmids = json::array();
+      if (ev.is_object()) {
+        if (ev.contains("citation") && ev["citation"].is_object()) {
+          const json &cit = ev["citation"];
+          c["citation"] = cit;
+          const auto text_of = [&](const char *key) {
+            return cit.contains(key) && cit[key].is_string() ? cit[key].get<std::string>() : std::string();
+          };
+          if (const auto pmid = pubmed_id(text_of("type"), text_of("id"))) pmids.push_back(*pmid);
+        }
+        if (ev.contains("summary_text") && ev["summary_text"].is_string()) c["evidence"] = ev["summary_text"];
+        if (ev.contains("experiment_context") && ev["experiment_context"].is_object()) {
+          json annotations = json::object();
+          for (const auto &[key, value] : ev["experiment_context"].items())
+            if (value.is_string() && !value.get<std::string>().empty()) annotations[key] = value;
+          c["annotations"] = std::move(annotations);
+        }
+      }
+      c["pmids"] = std::move(pmids);
+      o.raw = ev.is_object() ? ev.value("bel_statement", text) : text;
+      occurrences.push_back(std::move(o));
+    }
+    evidences += occurrences.size();
+    // An edge without evidence keeps one record: the statement itself.
+    if (occurrences.empty()) occurrences.push_back({json{{"pmids", json::array()}}, text});
+    g.statement(*r.statement, r.canonical, k + 1, occurrences);
+  }
+  if (rep.lines == 0) throw Error(ErrorCode::parse, path + ": a BEL JSON graph without nodes or edges");
+  rep.details = g.details();
+  rep.details.emplace_back("jgf_nodes", nodes.size());
+  rep.details.emplace_back("jgf_edges", edges.size());
+  rep.details.emplace_back("jgf_evidences", evidences);
+  return w.finish(file.sha256, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+}  // namespace grappi::detail
