@@ -23,6 +23,18 @@ m = re.search(r'<script type="application/json" id="grappi-view">(.*?)</script>'
 print(json.dumps(json.loads(m.group(1))))
 PY
 }
+# JSON outputs against their schema in docs/schemas/ (NAME.schema.json; --each: every element of
+# an array). GRAPPI_SCHEMA_SAMPLES=DIR keeps the files there instead (tools/json_schema_draft.py).
+schema_check() {
+  local name=$1
+  shift
+  if [ -n "${GRAPPI_SCHEMA_SAMPLES:-}" ]; then  # (drafting: keep the samples, check nothing)
+    for f in "$@"; do [ "$f" = --each ] || cp "$f" "$GRAPPI_SCHEMA_SAMPLES/$name.$PART.$(basename "$f")"; done
+    return 0
+  fi
+  python3 "$HERE/check_json_schema.py" "$HERE/../docs/schemas/$name.schema.json" "$@" > /dev/null ||
+    fail "$name output does not follow docs/schemas/$name.schema.json"
+}
 # The exit status of a command expected to fail (its stderr in $T/err).
 status_of() { set +e; "$@" > /dev/null 2> "$T/err"; local rc=$?; set -e; echo "$rc"; }
 
@@ -200,6 +212,7 @@ explore)
 "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 10,2 --top 5 \
   --json "$T/ex.json" --report "$T/ex.md" --cx2 "$T/ex.cx2" > "$T/ex.txt" 2> "$T/ex.err"
 grep -q "extractive" "$T/ex.txt" || fail "explore summary"
+schema_check explore "$T/ex.json"
 grep -q "^# grappi explore: MAPT" "$T/ex.md" || fail "explore report"
 python3 - "$T/ex.json" "$T/ex.cx2" <<'PY'
 import json, sys
@@ -282,6 +295,7 @@ rc=$(status_of "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau p
   || fail "a run of more than 500 calls without --yes exited $rc: $(cat "$T/err")"
 "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 --yes \
   --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test --json "$T/h1.json" --quiet 2> /dev/null
+schema_check explore "$T/h1.json"
 python3 - "$T/h1.json" "$T/count" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -517,6 +531,7 @@ rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC
   --llm openai --base-url "http://127.0.0.1:9/v1" --model test | grep -q "^dry run: at most 7[0-9][0-9] model calls" \
   || fail "ground's dry run does not show the bound"
 "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --strategy bfs --batch 4 --json - --html "$T/one.html" > "$T/one.json"
+schema_check ground "$T/one.json"
 view_of "$T/one.html" > "$T/one.view"
 python3 - "$T/one.json" "$T/one.view" <<'PY'
 import json, sys
@@ -567,6 +582,7 @@ PY
 mkdir "$T/papers" && cp "$LIT/BioInfer.d403.PMID11418599.txt" "$LIT/BioInfer.d499.PMID10613909.txt" "$T/papers/"
 printf 'BioInfer.d403.PMID11418599.txt\tTESK2\tcofilin\n# a comment\nBioInfer.d499.PMID10613909.txt\tcofilin\tactin\n' > "$T/papers/pairs.tsv"
 "$GRAPPI" ground --db "$G" --pairs "$T/papers/pairs.tsv" --concurrency 2 --json "$T/pairs.json" --quiet
+schema_check ground --each "$T/pairs.json"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert [r["protein_b"] for r in j]==["cofilin","actin"] and all(r["term"] for r in j), j' "$T/pairs.json"
 "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28,SIC1 --dry-run | grep -q "dry run: at most 148 model calls" || fail "dry run"
 rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/yeast.txt" --pair CDC28)
@@ -578,6 +594,7 @@ rc=$(status_of "$GRAPPI" ground --db "$G" --text "$T/missing.txt" --pair CDC28,S
 # The evaluation against IntAct-style rows: the offline model finds the curated type.
 printf 'uniprotkb:Q96S53\tuniprotkb:P23528\t-\t-\tuniprotkb:TESK2(gene name)\tuniprotkb:cofilin(gene name)\tpsi-mi:"MI:0424"(protein kinase assay)\t-\tpubmed:11418599\ttaxid:9606\ttaxid:9606\tpsi-mi:"MI:0217"(phosphorylation reaction)\tpsi-mi:"MI:0469"(IntAct)\tintact:EBI-1\tintact-miscore:0.56\n' > "$T/gold.mitab"
 "$GRAPPI" eval grounding --db "$G" --gold "$T/gold.mitab" --texts "$LIT" --strategy stuff --json "$T/eval.json" > "$T/eval.txt"
+schema_check eval-grounding "$T/eval.json"
 grep -q "gold: 1 pairs in papers (0 rows without a PubMed id or type), 1 with a text, 0 without" "$T/eval.txt" || fail "eval: $(cat "$T/eval.txt")"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); f=j["figures"][0]; assert f["strategy"]=="stuff" and f["exact"]==1 and j["cases"][0]["predicted"]=="MI:0217", j' "$T/eval.json"
 "$GRAPPI" eval grounding --db "$G" --gold "$T/gold.mitab" --texts "$LIT" --strategy dynamic --judge extractive > "$T/judged.txt"
@@ -605,6 +622,7 @@ LIT="$HERE/data/literature"
 "$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --json "$T/x.json" --bel "$T/x.bel" --cx2 "$T/x.cx2" \
   --html "$T/x.html" > "$T/x.txt"
 view_of "$T/x.html" > "$T/x.view"
+schema_check extract "$T/x.json"
 python3 - "$T/x.json" "$T/x.view" <<'PY'
 import json, sys
 j, v = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -655,6 +673,7 @@ grep -q "papers of $LIT/BioInfer-test.first6.xml: dataset 5, 6 document(s) store
 # The evaluation against the corpus's gold pairs, and the audit of textToKnowledgeGraph's BEL.
 "$GRAPPI" eval extraction --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --reference "$DATA/cx2/llm_kg_pmid24360018_sirt1_parp1.cx2" \
   --json "$T/ev.json" > "$T/ev.txt"
+schema_check eval-extraction "$T/ev.json"
 grep -q "^valid statements (the default output) " "$T/ev.txt" && grep -q "^baseline: every co-occurring pair " "$T/ev.txt" ||
   fail "eval: $(cat "$T/ev.txt")"
 python3 - "$T/ev.json" <<'PY'
@@ -701,6 +720,7 @@ LIT="$HERE/data/literature"
 printf '#string_protein_id\talias\tsource\n9606.ENSP00000328968\t6331\tEnsembl_EntrezGene\n' > "$T/aliases.tsv"
 "$GRAPPI" import --db "$C" --aliases "$T/aliases.tsv" > /dev/null
 "$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.PubTator" --json "$T/cooc.json" > "$T/cooc.txt"
+schema_check cooc-build "$T/cooc.json"
 grep -q "^3 document(s), 3 unit(s) with a concept" "$T/cooc.txt" || fail "cooc: $(cat "$T/cooc.txt")"
 grep -q "imported as dataset 4" "$T/cooc.txt" || fail "cooc import: $(cat "$T/cooc.txt")"
 grep -q "papers of .*: dataset 3, 3 document(s) stored" "$T/cooc.txt" || fail "cooc papers: $(cat "$T/cooc.txt")"
@@ -715,6 +735,7 @@ PY
 "$GRAPPI" hypothesize --db "$C" --source SCN5A --target MESH:D008133 --corpus "$LIT/BioRED.Test.first3.PubTator" \
   --max-len 2 --json "$T/h.json" --report "$T/h.md" --html "$T/h.html" > "$T/h.txt"
 view_of "$T/h.html" > "$T/h.view"
+schema_check hypothesize "$T/h.json"
 python3 - "$T/h.json" "$T/h.view" <<'PY'
 import json, sys
 j, v = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -744,6 +765,7 @@ rc=$(status_of "$GRAPPI" papers --db "$T/none.db" "long QT")
 [ "$rc" -ne 0 ] && [ ! -e "$T/none.db" ] || fail "papers on a missing database exited $rc or created it"
 "$GRAPPI" hypothesize --db "$C" --source SCN5A --target MESH:D008133 --max-len 2 --json "$T/h2.json" > "$T/h2.txt" \
   || fail "hypothesize from the stored papers: $(cat "$T/h2.txt")"
+schema_check hypothesize "$T/h2.json"
 python3 - "$T/h.json" "$T/h2.json" <<'PY'
 import json, sys
 a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -754,6 +776,7 @@ grep -q "^paths scored by the prior" "$T/h2.txt" || fail "the default score: $(c
 "$GRAPPI" hypothesize --db "$C" --source SCN5A --target MESH:D008133 --max-len 2 --weights --json "$T/h3.json" > "$T/h3.txt" \
   || fail "hypothesize --weights: $(cat "$T/h3.txt")"
 grep -q "^paths scored by the association weights (NPMI)" "$T/h3.txt" || fail "--weights: $(cat "$T/h3.txt")"
+schema_check hypothesize "$T/h3.json"
 python3 - "$T/h3.json" <<'PY'
 import json, sys
 for p in json.load(open(sys.argv[1]))["paths"]:
@@ -807,6 +830,7 @@ PY
   > "$T/evh.txt" || fail "eval hypotheses: $(cat "$T/evh.txt")"
 grep -q "^split: year at 2010 (8 document(s) before, 2 after)" "$T/evh.txt" || fail "eval hypotheses: $(cat "$T/evh.txt")"
 grep -q "ROC AUC, micro" "$T/evh.txt" || fail "the AUC table: $(cat "$T/evh.txt")"
+schema_check eval-hypotheses "$T/evh.json"
 python3 - "$T/evh.json" "$T/evh.jsonl" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -856,6 +880,7 @@ PY
 "$GRAPPI" eval hypotheses --db "$T/rank.db" --ranker paths --corpus "$T/planted.jsonl" --as-of 2010 --explain 0 --json "$T/rk.json" \
   > "$T/rk.txt" || fail "eval with the stored ranker: $(cat "$T/rk.txt")"
 grep -q "the stored path ranker 'paths'" "$T/rk.txt" || fail "eval with the stored ranker: $(cat "$T/rk.txt")"
+schema_check eval-hypotheses "$T/rk.json"
 python3 - "$T/rk.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -876,6 +901,7 @@ ask)  # grounded answers and their evaluation on the human demo database (read o
   > "$T/a.txt" || fail "ask: $(cat "$T/a.txt")"
 grep -q "not generated by a language model" "$T/a.txt" || fail "the offline note: $(cat "$T/a.txt")"
 grep -q "^# Which kinases phosphorylate MAPT?" "$T/a.md" || fail "report: $(head -3 "$T/a.md")"
+schema_check ask "$T/a.json"
 python3 - "$T/a.json" "$T/a.cx2" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -908,6 +934,7 @@ printf '%s\n' '{"pmid": "9001", "year": 2001, "title": "Tau kinases", "text": "G
 "$GRAPPI" ask --db "$T/hp.db" "Which kinases phosphorylate MAPT?" --json "$T/ap.json" > "$T/ap.txt" || fail "ask with papers"
 grep -q 'PMID:9001 reports: "GSK3B phosphorylates MAPT at Ser396." \[P0\]' "$T/ap.txt" || fail "the quote: $(cat "$T/ap.txt")"
 "$GRAPPI" ask --db "$T/hp.db" "Which kinases phosphorylate MAPT?" --papers 0 --json "$T/ap0.json" > /dev/null
+schema_check ask "$T/ap.json" "$T/ap0.json"
 python3 - "$T/ap.json" "$T/ap0.json" <<'PY'
 import json, sys
 j, none = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -931,6 +958,7 @@ printf '%s\n' '{"question": "Which kinases phosphorylate MAPT?", "answers": ["GS
 grep -q "^MRR" "$T/qa.txt" && grep -q "baseline: neighbours, random" "$T/qa.txt" || fail "eval qa table: $(cat "$T/qa.txt")"
 head -6 "$HERE/data/qa/kg_rag_true_false_questions.csv" > "$T/tf.csv"
 "$GRAPPI" eval qa --db "$H" --questions "$T/tf.csv" --json "$T/tf.json" --quiet
+schema_check eval-qa "$T/qa.json" "$T/tf.json"
 python3 - "$T/qa.json" "$T/qa.jsonl" "$T/tf.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -971,6 +999,8 @@ grep -q "^gat " "$T/list.txt" || fail "train-reader --list: $(cat "$T/list.txt")
   || fail "ask --reader gat: $(cat "$T/a.txt")"
 grep -q "reader" "$T/a.txt" || fail "ask --reader gat table: $(cat "$T/a.txt")"
 "$GRAPPI" eval qa --db "$R" --questions "$T/train.jsonl" --reader gat --json "$T/qa.json" --quiet
+schema_check ask "$T/a.json"
+schema_check eval-qa "$T/qa.json"
 python3 - "$T/tr.json" "$T/list.json" "$T/a.json" "$T/qa.json" <<'PY'
 import json, sys
 tr, listed, a, qa = (json.load(open(p)) for p in sys.argv[1:])
