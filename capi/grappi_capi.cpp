@@ -987,11 +987,6 @@ grappi_status grappi_graph_retrieve_csv(grappi_graph *g, const char *question, c
   });
 }
 
-grappi_status grappi_graph_retrieve(grappi_graph *g, const char *question, const grappi_retrieve_options *opts, int32_t csv,
-                                    char **out_json) {
-  return csv ? grappi_graph_retrieve_csv(g, question, opts, out_json) : grappi_graph_retrieve_json(g, question, opts, out_json);
-}
-
 // ---- explore --------------------------------------------------------------------------------------
 
 grappi_status grappi_chat_reply_set(grappi_chat_reply *reply, const char *content, int64_t prompt_tokens,
@@ -1108,22 +1103,6 @@ grappi_status grappi_graph_explore_report(grappi_graph *g, int64_t root, const c
     grappi::AgentPipeline pipe(kg, run_model(o, fn));
     const grappi::ExploreResult r = pipe.explore(root, eo);
     copy_report(out_json ? grappi::dump_json(grappi::to_json(r)) : std::string(), grappi::to_html(r), out_json, out_html);
-    return GRAPPI_OK;
-  });
-}
-
-grappi_status grappi_graph_explore(grappi_graph *g, const char *protein, const char *query,
-                                   const grappi_explore_options *opts, char **out_json) {
-  return guard([&]() -> grappi_status {
-    const char *fn = "grappi_graph_explore";
-    require(out_json != nullptr, fn, "out_json is NULL");
-    *out_json = nullptr;
-    auto &kg = graph_of(g, fn);
-    const std::string name = text(protein, fn, "protein");
-    const grappi_explore_options o = read_options(opts, fn);
-    const grappi::ExploreOptions eo = explore_options(o, query, fn);
-    grappi::AgentPipeline pipe(kg, run_model(o, fn));
-    *out_json = copy_out(grappi::dump_json(grappi::to_json(pipe.explore(name, eo))));
     return GRAPPI_OK;
   });
 }
@@ -1622,46 +1601,6 @@ grappi_status grappi_pcst_solver_solve(grappi_pcst_solver *solver, size_t num_no
     std::memcpy(static_cast<void *>(out), &full, bytes);
     return GRAPPI_OK;
   });
-}
-
-grappi_status grappi_pcst_solve_flags(size_t num_nodes, const double *prizes, size_t num_edges, const int64_t *edges,
-                                      const double *costs, int64_t root, int32_t num_clusters, const char *pruning,
-                                      uint32_t flags, int64_t *out_nodes, size_t *out_num_nodes, int64_t *out_edges,
-                                      size_t *out_num_edges, double *out_objective) {
-  return guard([&]() -> grappi_status {
-    const char *fn = "grappi_pcst_solve";
-    require(out_num_nodes && out_num_edges, fn, "out_num_nodes or out_num_edges is NULL");
-    *out_num_nodes = 0;
-    *out_num_edges = 0;
-    require((flags & ~(GRAPPI_PCST_IMPROVE | GRAPPI_PCST_REFERENCE_ORDER)) == 0, fn,
-            "unknown bits in flags (GRAPPI_PCST_IMPROVE, GRAPPI_PCST_REFERENCE_ORDER)");
-    check_pcst_arrays(num_nodes, prizes, num_edges, edges, costs, fn);
-    require(num_nodes == 0 || out_nodes, fn, "out_nodes is NULL");
-    require(num_edges == 0 || out_edges, fn, "out_edges is NULL");
-    grappi::PcstOptions o;
-    o.root = root;
-    o.num_clusters = num_clusters;
-    o.pruning = grappi::pruning_from_name(text_or(pruning, "gw", fn, "pruning"));
-    o.improve = (flags & GRAPPI_PCST_IMPROVE) != 0;
-    // The fast order without the flag, as always: these superseded functions keep their meaning.
-    o.event_order = (flags & GRAPPI_PCST_REFERENCE_ORDER) ? grappi::PcstEventOrder::reference : grappi::PcstEventOrder::fast;
-    grappi::PCSTSolver solver;
-    const auto r = solver.solve(num_nodes, prizes, num_edges, edges, costs, o);
-    std::copy(r.nodes.begin(), r.nodes.end(), out_nodes);
-    std::copy(r.edges.begin(), r.edges.end(), out_edges);
-    *out_num_nodes = r.nodes.size();
-    *out_num_edges = r.edges.size();
-    if (out_objective) *out_objective = r.objective;
-    return GRAPPI_OK;
-  });
-}
-
-grappi_status grappi_pcst_solve(size_t num_nodes, const double *prizes, size_t num_edges, const int64_t *edges,
-                                const double *costs, int64_t root, int32_t num_clusters, const char *pruning,
-                                int64_t *out_nodes, size_t *out_num_nodes, int64_t *out_edges, size_t *out_num_edges,
-                                double *out_objective) {
-  return grappi_pcst_solve_flags(num_nodes, prizes, num_edges, edges, costs, root, num_clusters, pruning, 0, out_nodes,
-                                 out_num_nodes, out_edges, out_num_edges, out_objective);
 }
 
 }  // extern "C"

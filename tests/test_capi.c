@@ -542,10 +542,6 @@ int main(int argc, char **argv) {
     CHECK(csv && strncmp(csv, "node_id,node_attr\n", 18) == 0 && strstr(csv, "\nsrc,edge_attr,dst\n") != NULL);
     grappi_free(csv);
     csv = NULL;
-    /* The superseded function still answers, CSV into its out_json. */
-    CHECK(grappi_graph_retrieve(g, question, &ro, 1, &csv) == GRAPPI_OK && csv && strncmp(csv, "node_id,node_attr\n", 18) == 0);
-    grappi_free(csv);
-    csv = NULL;
     ro.event_order = GRAPPI_PCST_ORDER_REFERENCE;
     CHECK(grappi_graph_retrieve_json(g, question, &ro, &csv) == GRAPPI_OK && csv != NULL);
     grappi_free(csv);
@@ -708,9 +704,6 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", NULL, &json) == GRAPPI_OK && json != NULL); /* defaults */
     grappi_free(json);
     json = NULL;
-    CHECK(grappi_graph_explore(g, "cdc28", "cell cycle kinase", NULL, &json) == GRAPPI_OK && json != NULL); /* by name */
-    grappi_free(json);
-    json = NULL;
     /* The HTML report beside the JSON, or alone; a view made elsewhere; name completion. */
     {
       char *html = NULL;
@@ -857,9 +850,6 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_explore_json(g, -1, "q", &xo, &json) == GRAPPI_ENOTFOUND && json == NULL);
     CHECK(grappi_graph_explore_json(g, cdc28, "bad\xff", &xo, &json) == GRAPPI_EINVAL);
     CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, NULL) == GRAPPI_EINVAL);
-    /* The superseded form takes a name. */
-    CHECK(grappi_graph_explore(g, "NO_SUCH_PROTEIN_X", "q", &xo, &json) == GRAPPI_ENOTFOUND && json == NULL);
-    CHECK(grappi_graph_explore(g, NULL, "q", &xo, &json) == GRAPPI_EINVAL);
     xo.chat = NULL;
     CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, &json) == GRAPPI_EINVAL);
     CHECK(strstr(grappi_last_error_message(), "needs chat") != NULL);
@@ -878,32 +868,6 @@ int main(int argc, char **argv) {
   }
 
   grappi_graph_free(g);
-
-  /* PCST on plain arrays: the first golden case, then misuse. */
-  {
-    double prizes[3] = {0, 5, 6}, costs[2] = {3, 4}, objective = -1, bad_costs[2] = {3, -4};
-    int64_t edges[4] = {0, 1, 1, 2}, bad_edges[4] = {0, 1, 1, 7}, nodes[3], sel[2];
-    size_t nn = 99, ne = 99;
-    CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, -1, 1, "GW", nodes, &nn, sel, &ne, &objective) == GRAPPI_OK);
-    CHECK(nn == 2 && nodes[0] == 1 && nodes[1] == 2 && ne == 1 && sel[0] == 1);
-    CHECK(objective > 3.999 && objective < 4.001);
-    CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, 0, 1, "none", nodes, &nn, sel, &ne, NULL) == GRAPPI_OK && nn == 3 && ne == 2);
-    CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, 0, 2, "gw", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
-    CHECK(grappi_pcst_solve(3, prizes, 2, bad_edges, costs, -1, 1, "gw", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
-    CHECK(grappi_pcst_solve(3, prizes, 2, edges, bad_costs, -1, 1, "gw", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
-    CHECK(strstr(grappi_last_error_message(), "edge 1") != NULL);
-    CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, -1, 1, "fastest", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
-    CHECK(grappi_pcst_solve(3, NULL, 2, edges, costs, -1, 1, "gw", nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
-    CHECK(grappi_pcst_solve(3, prizes, 2, edges, costs, -1, 1, "gw", nodes, NULL, sel, &ne, NULL) == GRAPPI_EINVAL);
-    /* flags: pcst_fast's own order and the improvement phase give the same tree here */
-    nn = ne = 99;
-    objective = -1;
-    CHECK(grappi_pcst_solve_flags(3, prizes, 2, edges, costs, -1, 1, "strong", GRAPPI_PCST_REFERENCE_ORDER | GRAPPI_PCST_IMPROVE,
-                                  nodes, &nn, sel, &ne, &objective) == GRAPPI_OK);
-    CHECK(nn == 2 && nodes[0] == 1 && nodes[1] == 2 && ne == 1 && sel[0] == 1 && objective > 3.999 && objective < 4.001);
-    CHECK(grappi_pcst_solve_flags(3, prizes, 2, edges, costs, -1, 1, "gw", 8u, nodes, &nn, sel, &ne, NULL) == GRAPPI_EINVAL);
-    CHECK(strstr(grappi_last_error_message(), "flags") != NULL);
-  }
 
   /* PCST through a solver handle and options. */
   {

@@ -656,22 +656,22 @@ TEST_CASE("the extractive model is deterministic / offline / and says it is extr
   for (auto &p : a.paths) CHECK(a.protein(p.nodes.back())->name != "ALB");
   for (auto &e : a.edges) CHECK(e.explanation.find("STRING confidence") != std::string::npos);
   // Without any matching query term the score is driven by confidence alone and is lower.
-  grappi::ExtractiveModel x;
   grappi::ChatRequest q;
-  q.offline = grappi::extractive_explore_answer;  // (explore's offline answer, as explore gives it)
   q.task = json{{"kind", "path"},
                 {"query", "inhibit tau phosphorylation"},
                 {"proteins", json::array({{{"name", "A"}, {"annotation", ""}}, {{"name", "B"}, {"annotation", "kinase of tau"}}})},
                 {"edges", json::array({{{"source", "A"}, {"target", "B"}, {"score", 0.9}}})}};
-  auto with = grappi::parse_path_answer(x.chat(q).content);
+  auto with = grappi::parse_path_answer(grappi::extractive_explore_answer(q));  // (what explore's requests carry)
   q.task["proteins"][1]["annotation"] = "albumin";
-  auto without = grappi::parse_path_answer(x.chat(q).content);
+  auto without = grappi::parse_path_answer(grappi::extractive_explore_answer(q));
+  CHECK_THROWS_WITH_AS(grappi::ExtractiveModel().chat(q), doctest::Contains("no offline answer for the task kind 'path'"),
+                       grappi::Error);  // (a request without the asking agent's offline answer)
   REQUIRE(with.ok);
   REQUIRE(without.ok);
   CHECK(with.relevance_score > without.relevance_score);
   CHECK(without.relevance_score == 27);  // round(100 * 0.3 * 0.9)
   q.task["kind"] = "nonsense";
-  CHECK_THROWS_AS(x.chat(q), grappi::Error);
+  CHECK_THROWS_WITH_AS(grappi::extractive_explore_answer(q), doctest::Contains("not 'nonsense'"), grappi::Error);
 }
 
 TEST_CASE("explore outputs: JSON names / Markdown / CX2 - errors for bad input" * doctest::test_suite("threads")) {

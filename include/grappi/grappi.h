@@ -1204,43 +1204,6 @@ GRAPPI_API grappi_status grappi_pcst_solver_solve(grappi_pcst_solver *solver, si
                                                   size_t num_edges, const int64_t *edges, const double *costs,
                                                   const grappi_pcst_options *opts, grappi_pcst_result *out);
 
-/* ---- superseded functions: kept working, not to be used in new code ---------------------------- */
-
-/**
- * @deprecated Use grappi_graph_retrieve_json() or grappi_graph_retrieve_csv(): this one writes
- *             the CSV text into out_json when csv != 0.
- */
-GRAPPI_API grappi_status grappi_graph_retrieve(grappi_graph *g, const char *question, const grappi_retrieve_options *opts,
-                                               int32_t csv, char **out_json);
-/**
- * @deprecated Use grappi_graph_explore_json(), which takes the protein's node id like every other
- *             graph function; this one takes any name grappi_graph_resolve() accepts.
- */
-GRAPPI_API grappi_status grappi_graph_explore(grappi_graph *g, const char *protein, const char *query,
-                                              const grappi_explore_options *opts, char **out_json);
-
-/**
- * @deprecated Use a ::grappi_pcst_solver and grappi_pcst_solver_solve(). Solves with the fast
- * event order into caller arrays: out_nodes must hold num_nodes values and out_edges num_edges;
- * *out_objective may be NULL. Allocates a solver per call.
- */
-GRAPPI_API grappi_status grappi_pcst_solve(size_t num_nodes, const double *prizes, size_t num_edges,
-                                           const int64_t *edges, const double *costs, int64_t root,
-                                           int32_t num_clusters, const char *pruning, int64_t *out_nodes,
-                                           size_t *out_num_nodes, int64_t *out_edges, size_t *out_num_edges,
-                                           double *out_objective);
-
-/* Flags of grappi_pcst_solve_flags(). */
-#define GRAPPI_PCST_IMPROVE 1u         /**< local search after pruning */
-#define GRAPPI_PCST_REFERENCE_ORDER 2u /**< pcst_fast's own event order (without it: the fast order) */
-
-/** @deprecated Use a ::grappi_pcst_solver: grappi_pcst_solve() with GRAPPI_PCST_* flags. */
-GRAPPI_API grappi_status grappi_pcst_solve_flags(size_t num_nodes, const double *prizes, size_t num_edges,
-                                                 const int64_t *edges, const double *costs, int64_t root,
-                                                 int32_t num_clusters, const char *pruning, uint32_t flags,
-                                                 int64_t *out_nodes, size_t *out_num_nodes, int64_t *out_edges,
-                                                 size_t *out_num_edges, double *out_objective);
-
 #ifdef __cplusplus
 }
 #endif

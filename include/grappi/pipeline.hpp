@@ -204,11 +204,11 @@ GRAPPI_CXX_API std::string to_markdown(const ExploreResult &result);
 /// highlighted, edge score, relation and explanation, path ranks, edge width mapped to score.
 GRAPPI_CXX_API nlohmann::json to_cx2(const ExploreResult &result);
 
-/// The offline (extractive) answer to an explore request's task, kind "edge" (a summary of the
-/// two proteins' annotations, channels and references) or "path" (JSON {explanation,
+/// The offline (extractive) answer to an explore request, from its task: kind "edge" (a summary
+/// of the two proteins' annotations, channels and references) or "path" (JSON {explanation,
 /// relevance_score} from the query terms in the proteins' annotations, their query similarity
 /// and the edges' confidences): what ExtractiveModel answers when explore asks it. Not a
 /// language model; Error(invalid_argument) for another kind.
-GRAPPI_CXX_API std::string extractive_explore_answer(const nlohmann::json &task);
+GRAPPI_CXX_API std::string extractive_explore_answer(const ChatRequest &request);
 
 }  // namespace grappi

@@ -3,6 +3,7 @@
 // from the query terms found in its proteins' annotations, their query similarity and the
 // geometric mean of its edges' confidences. Not a language model: every text says so.
 #include "grappi/pipeline.hpp"
+#include "agents/explore/explore_offline.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -57,7 +58,9 @@ std::string matched_list(const std::vector<std::pair<std::string, std::string>> 
 
 }  // namespace
 
-std::string extractive_explore_answer(const json &task) {
+namespace detail {
+
+std::string offline_explore_answer(const json &task) {
   const json &t = task;
   const std::string kind = detail::json_string(t, "kind");
   const std::string query = detail::json_string(t, "query");
@@ -146,5 +149,9 @@ std::string extractive_explore_answer(const json &task) {
   }
   throw Error(ErrorCode::invalid_argument, "extractive explore answer: the task kind is 'edge' or 'path', not '" + kind + "'");
 }
+
+}  // namespace detail
+
+std::string extractive_explore_answer(const ChatRequest &request) { return detail::offline_explore_answer(request.task); }
 
 }  // namespace grappi

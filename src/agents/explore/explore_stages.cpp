@@ -10,6 +10,7 @@
 
 #include "grappi/error.hpp"
 #include "grappi/version.h"
+#include "agents/explore/explore_offline.hpp"
 #include "common/parallel.hpp"
 #include "common/text_reader.hpp"
 #include "common/text_util.hpp"
@@ -140,7 +141,7 @@ json protein_json(const ExploreResult &r, int64_t id) {
 }
 
 ChatRequest request(const ExploreOptions &opt, const std::string &prompt, bool want_json, int max_tokens, json task) {
-  return chat_request(opt.templates.system, prompt, want_json, max_tokens, std::move(task), extractive_explore_answer);
+  return chat_request(opt.templates.system, prompt, want_json, max_tokens, std::move(task), offline_explore_answer);
 }
 
 }  // namespace

@@ -23,11 +23,9 @@ pub const GRAPPI_ENOMEM: grappi_status = -12;
 pub const GRAPPI_PCST_ORDER_DEFAULT: i32 = 0;
 pub const GRAPPI_PCST_ORDER_FAST: i32 = 1;
 pub const GRAPPI_PCST_ORDER_REFERENCE: i32 = 2;
-/// Flags of the superseded grappi_pcst_solve_flags.
+/// Flags of grappi_bel_validate.
 pub const GRAPPI_BEL_LONG_FORM: u32 = 1;
 pub const GRAPPI_BEL_ALLOW_UNKNOWN_NAMESPACES: u32 = 2;
-pub const GRAPPI_PCST_IMPROVE: u32 = 1;
-pub const GRAPPI_PCST_REFERENCE_ORDER: u32 = 2;
 
 #[repr(C)]
 pub struct grappi_graph {
@@ -529,19 +527,6 @@ extern "C" {
                                     num_edges: usize, edges: *const i64, costs: *const c_double,
                                     opts: *const grappi_pcst_options, out: *mut grappi_pcst_result) -> grappi_status;
 
-    // Superseded (kept working by the library; not for new code).
-    pub fn grappi_graph_retrieve(g: *mut grappi_graph, question: *const c_char, opts: *const grappi_retrieve_options,
-                                 csv: i32, out: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_explore(g: *mut grappi_graph, protein: *const c_char, query: *const c_char,
-                                opts: *const grappi_explore_options, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_pcst_solve(num_nodes: usize, prizes: *const c_double, num_edges: usize, edges: *const i64,
-                             costs: *const c_double, root: i64, num_clusters: i32, pruning: *const c_char,
-                             out_nodes: *mut i64, out_num_nodes: *mut usize, out_edges: *mut i64,
-                             out_num_edges: *mut usize, out_objective: *mut c_double) -> grappi_status;
-    pub fn grappi_pcst_solve_flags(num_nodes: usize, prizes: *const c_double, num_edges: usize, edges: *const i64,
-                                   costs: *const c_double, root: i64, num_clusters: i32, pruning: *const c_char,
-                                   flags: u32, out_nodes: *mut i64, out_num_nodes: *mut usize, out_edges: *mut i64,
-                                   out_num_edges: *mut usize, out_objective: *mut c_double) -> grappi_status;
 }
 
 /// (size, [(field, offset, size)]) of a mirrored struct, for comparison with the C compiler's
