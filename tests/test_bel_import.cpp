@@ -189,7 +189,7 @@ TEST_CASE("Bad BEL input is named by file and line and leaves the database uncha
   };
   for (const Case &c : cases) {
     INFO("case " << c.name);
-    write_file(d.file("bad.txt"), c.text);
+    testutil::write_file(d.file("bad.txt"), c.text);
     KnowledgeGraph kg(db);
     try {
       kg.import({{d.file("bad.txt"), c.format}});
@@ -202,8 +202,8 @@ TEST_CASE("Bad BEL input is named by file and line and leaves the database uncha
     CHECK(fingerprint(db) == before);
   }
   // Detection: a BEL script opening with comments, a JSON graph opening with '{'.
-  write_file(d.file("s.txt"), "# a comment\n\n" + head + "p(HGNC:A) -> p(HGNC:B)\n");
-  write_file(d.file("g.txt"), "{\n \"graph\": {\"nodes\": [{\"id\": \"p(HGNC:Q)\"}], \"edges\": []}\n}\n");
+  testutil::write_file(d.file("s.txt"), "# a comment\n\n" + head + "p(HGNC:A) -> p(HGNC:B)\n");
+  testutil::write_file(d.file("g.txt"), "{\n \"graph\": {\"nodes\": [{\"id\": \"p(HGNC:Q)\"}], \"edges\": []}\n}\n");
   KnowledgeGraph kg(db);
   const auto rep = kg.import({{d.file("s.txt")}, {d.file("g.txt")}});
   CHECK(rep.files[0].kind == "bel");
@@ -218,7 +218,7 @@ TEST_CASE("A BEL graph exports to JSON lines and imports back to the same bytes"
   grappi::ExportOptions o;  // the whole graph
   std::ostringstream first;
   kg.export_graph(first, o);
-  write_file(d.file("a.jsonl"), first.str());
+  testutil::write_file(d.file("a.jsonl"), first.str());
   KnowledgeGraph copy(d.file("b.db"));
   copy.import({{d.file("a.jsonl")}});
   std::ostringstream second;
@@ -332,20 +332,20 @@ TEST_CASE("BEL terms take the HGNC and ontology identifiers the database knows")
   KnowledgeGraph kg(d.file("kb.db"));
   // STRING v12 aliases for AKT1 and MTOR (HGNC ids and approved symbols), a mapping table
   // giving TP53 its HGNC id, and a slice of GO.
-  write_file(d.file("aliases.tsv"),
+  testutil::write_file(d.file("aliases.tsv"),
              "#string_protein_id\talias\tsource\n"
              "9606.ENSP00000451828\tHGNC:391\tEnsembl_HGNC_hgnc_id\n"
              "9606.ENSP00000451828\tAKT1\tEnsembl_HGNC_symbol\n"
              "9606.ENSP00000451828\tPKB\tUniProt_GN_Synonym\n"
              "9606.ENSP00000354558\tHGNC:3942\tEnsembl_HGNC_hgnc_id\n"
              "9606.ENSP00000354558\tMTOR\tEnsembl_HGNC_symbol\n");
-  write_file(d.file("hgnc.tsv"), "symbol\thgnc_id\nTP53\tHGNC:11998\n");
-  write_file(d.file("go.obo"),
+  testutil::write_file(d.file("hgnc.tsv"), "symbol\thgnc_id\nTP53\tHGNC:11998\n");
+  testutil::write_file(d.file("go.obo"),
              "format-version: 1.2\nontology: go\n\n"
              "[Term]\nid: GO:0006915\nname: apoptotic process\nnamespace: biological_process\n\n"
              "[Term]\nid: GO:0012501\nname: programmed cell death\nnamespace: biological_process\n\n"
              "[Term]\nid: GO:0000001\nname: programmed cell death\nnamespace: biological_process\nis_obsolete: true\n");
-  write_file(d.file("kb.bel"),
+  testutil::write_file(d.file("kb.bel"),
              "SET Citation = {\"PubMed\", \"A\", \"111\"}\n"
              "SET Evidence = \"AKT1 activates mTOR.\"\n"
              "p(HGNC:AKT1) increases act(p(HGNC:MTOR), ma(kin))\n"

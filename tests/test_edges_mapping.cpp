@@ -63,7 +63,7 @@ TEST_CASE("A mapping table joins IntAct's human interactors to the human STRING 
   REQUIRE(gene_of.size() > 150);
   std::string table = "symbol\tgene_name\tuniprot_accessions\n";
   for (const auto &[acc, gene] : gene_of) table += gene + "\tsome description\t" + acc + "\n";
-  write_file(d.file("map.tsv"), table);
+  testutil::write_file(d.file("map.tsv"), table);
   KnowledgeGraph kg(db);
   kg.import({{data("9606.protein.info.v12.0.txt.gz")}});
   // Independently: genes that are the preferred name of exactly one STRING protein.
@@ -118,7 +118,7 @@ TEST_CASE("Mapping tables: bad input and a header without identifier columns") {
     const auto &text = text_expect.first;
     const auto &expect = text_expect.second;
     CAPTURE(expect);
-    write_file(d.file("m.tsv"), text);
+    testutil::write_file(d.file("m.tsv"), text);
     KnowledgeGraph kg(db);
     try {
       kg.import({{d.file("m.tsv"), "mapping"}});
@@ -248,8 +248,8 @@ TEST_CASE("The STRING web export read as an edge list: by STRING ids and by name
     csv += c[0] + "," + c[1] + "," + c[12] + ",textmining\n";
     blank += c[0] + "   " + c[1] + " " + c[12] + "\n";
   }
-  write_file(d.file("alz.csv"), csv);
-  write_file(d.file("alz.txt"), blank);
+  testutil::write_file(d.file("alz.csv"), csv);
+  testutil::write_file(d.file("alz.txt"), blank);
   TempDir d2;
   KnowledgeGraph kg2(d2.file("kg.db"));
   kg2.import({{data("9606.protein.info.v12.0.txt.gz")}});
@@ -271,7 +271,7 @@ TEST_CASE("The STRING web export read as an edge list: by STRING ids and by name
   CHECK(detail_of(r3.files[0], "header") == 1);  // "#node1 node2" read like column names
   CHECK(r3.files[0].edges_created == pairs.size());
   // A forced header is read for column names; a forced "no header" makes the first line an edge.
-  write_file(d.file("named.tsv"), "x y\nMAPT GSK3B\n");
+  testutil::write_file(d.file("named.tsv"), "x y\nMAPT GSK3B\n");
   grappi::ImportOptions o4;
   o4.edges.header = true;
   o4.edges.source_column = "x";
@@ -280,7 +280,7 @@ TEST_CASE("The STRING web export read as an edge list: by STRING ids and by name
   const auto r4 = kg2.import({{d.file("named.tsv"), "edges"}}, o4);
   CHECK(r4.files[0].lines == 1);
   CHECK(detail_of(r4.files[0], "ids_joined") == 2);
-  write_file(d.file("first.tsv"), "protein1\tprotein2\nMAPT\tAPP\n");
+  testutil::write_file(d.file("first.tsv"), "protein1\tprotein2\nMAPT\tAPP\n");
   grappi::ImportOptions o5;
   o5.edges.header = false;
   o5.edges.relation = "unnamed";
@@ -310,7 +310,7 @@ TEST_CASE("Edge lists: bad input is named by file and line and changes nothing")
   };
   for (const auto &c : cases) {
     CAPTURE(c.expect);
-    write_file(d.file("e.tsv"), c.text);
+    testutil::write_file(d.file("e.tsv"), c.text);
     KnowledgeGraph kg(db);
     grappi::ImportOptions opt;
     opt.edges.score_column = c.score_column;
@@ -326,7 +326,7 @@ TEST_CASE("Edge lists: bad input is named by file and line and changes nothing")
     CHECK(fingerprint(db) == before);
   }
   // Ids that join nothing become nodes of the chosen label, counted.
-  write_file(d.file("e.tsv"), "MAPT\tNOT_A_PROTEIN_X\nNOT_A_PROTEIN_X\tNOT_A_PROTEIN_Y\n");
+  testutil::write_file(d.file("e.tsv"), "MAPT\tNOT_A_PROTEIN_X\nNOT_A_PROTEIN_X\tNOT_A_PROTEIN_Y\n");
   KnowledgeGraph kg(db);
   grappi::ImportOptions opt;
   opt.edges.label = "Gene";

@@ -5,6 +5,8 @@
 // tests/check_graphml.sh.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -211,4 +213,27 @@ TEST_CASE("Bad JSON lines are named by file and line and change nothing") {
     }
     CHECK(fingerprint(db) == before);
   }
+}
+
+TEST_CASE("write_file writes a file whole or leaves the one that was there") {
+  TempDir d;
+  const std::string path = d.file("out.json");
+  const auto read = [](const std::string &p) {
+    std::ifstream f(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  grappi::write_file(path, "{\"first\": true}\n");
+  CHECK(read(path) == "{\"first\": true}\n");
+  grappi::write_file(path, std::string(100000, 'x'));  // replaced whole
+  CHECK(read(path).size() == 100000);
+  CHECK_FALSE(std::ifstream(path + ".part"));
+  // A folder that does not exist: Error(io) naming the path, nothing left behind.
+  const std::string missing = d.file("no/such/folder/out.json");
+  const std::string said = "cannot write '" + missing + "'";
+  CHECK_THROWS_WITH_AS(grappi::write_file(missing, "x"), doctest::Contains(said.c_str()), grappi::Error);
+  CHECK_FALSE(std::ifstream(missing + ".part"));
+  // A device is written directly (it cannot be renamed over).
+  CHECK_NOTHROW(grappi::write_file("/dev/null", "ignored"));
+  CHECK_THROWS_WITH_AS(grappi::write_file("/dev/full", "x"), doctest::Contains("cannot write '/dev/full'"), grappi::Error);
+  CHECK(read(path).size() == 100000);
 }

@@ -20,7 +20,7 @@ LAYERS = [
 # Public headers (include/grappi/) by the folder that implements them.
 PUBLIC = {
     "error.hpp": "common", "types.hpp": "common", "json.hpp": "common", "json_text.hpp": "common",
-    "export.h": "common", "version.h": "common",
+    "export.h": "common", "version.h": "common", "files.hpp": "common",
     "documents.hpp": "formats", "bel.hpp": "formats",
     "knowledge_graph.hpp": "store", "snapshot.hpp": "store", "import.hpp": "store",
     "graph_export.hpp": "store", "ontology.hpp": "store", "entities.hpp": "store",

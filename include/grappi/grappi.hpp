@@ -12,6 +12,7 @@
 #include "grappi/documents.hpp"
 #include "grappi/entities.hpp"
 #include "grappi/extraction.hpp"
+#include "grappi/files.hpp"
 #include "grappi/grounding.hpp"
 #include "grappi/hypothesis.hpp"
 #include "grappi/html_report.hpp"

@@ -1,4 +1,5 @@
 #include "common/text_reader.hpp"
+#include "grappi/files.hpp"
 
 #include <openssl/evp.h>
 #include <zlib.h>
@@ -279,6 +280,16 @@ void check_elements(const std::string &path, uint64_t elements, uint64_t max_row
 
 void write_file_atomically(const std::string &path, const std::function<void(std::ostream &)> &write,
                            const std::string &what) {
+  // A device or pipe (/dev/stdout, /dev/full, a FIFO) is written directly: it cannot be renamed.
+  std::error_code st_ec;
+  const auto st = std::filesystem::status(path, st_ec);
+  if (!st_ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    std::ofstream out(path, std::ios::binary);
+    if (out) write(out);
+    if (out) out.close();
+    if (!out) throw Error(ErrorCode::io, what + ": cannot write '" + path + "'");
+    return;
+  }
   const std::string part = path + ".part";
   try {
     std::ofstream out(part, std::ios::binary);
@@ -298,3 +309,12 @@ void write_file_atomically(const std::string &path, const std::function<void(std
 }
 
 }  // namespace grappi::detail
+
+namespace grappi {
+
+void write_file(const std::string &path, std::string_view content) {
+  detail::write_file_atomically(path, [&](std::ostream &out) { out.write(content.data(), static_cast<std::streamsize>(content.size())); },
+                                "write_file");
+}
+
+}  // namespace grappi

@@ -85,7 +85,8 @@ uint64_t whole_file_limit();
 WholeFile read_whole_file(const std::string &path, uint64_t max_lines = 0);
 
 /// Writes a file whole or not at all: `write` fills "<path>.part", which is then renamed into
-/// place (removed when writing fails or throws). Error(io) naming `what` and the path.
+/// place (removed when writing fails or throws); a device or pipe is written directly
+/// (grappi::write_file, public, writes a string with it). Error(io) naming `what` and the path.
 void write_file_atomically(const std::string &path, const std::function<void(std::ostream &)> &write,
                            const std::string &what);
 /// Error(invalid_argument) when a document of `elements` nodes and edges is over

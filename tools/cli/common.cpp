@@ -192,30 +192,7 @@ void write_output(const std::string &path, const std::string &text) {
     std::cout << text;  // (main checks that standard output was written)
     return;
   }
-  // A file is written whole or not at all: into "<path>.part", renamed into place (a full disk
-  // leaves the file that was there, not an empty or cut one). A device or pipe (/dev/stdout,
-  // /dev/full) is written directly.
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  const bool special = !ec && fs::exists(st) && !fs::is_regular_file(st);
-  const std::string target = special ? path : path + ".part";
-  {
-    std::ofstream f(target, std::ios::binary);
-    if (f) f << text;
-    if (f) f.close();
-    if (!f) {
-      if (!special) fs::remove(target, ec);
-      throw Error(ErrorCode::io, "cannot write '" + path + "'");
-    }
-  }
-  if (special) return;
-  fs::rename(target, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(target, ignored);
-    throw Error(ErrorCode::io, "cannot write '" + path + "': " + ec.message());
-  }
+  write_file(path, text);  // (whole or not at all: grappi/files.hpp)
 }
 
 ProgressBar::ProgressBar() : enabled_(isatty(STDERR_FILENO) != 0) {}
