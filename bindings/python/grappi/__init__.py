@@ -238,6 +238,40 @@ _VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_expo
              "grappi_pcst_result": 1,
              "grappi_model_options": 1, "grappi_run_options": 1}
 
+_run_init = _fn("grappi_run_options_init", _status, ctypes.POINTER(_RunOptions), ctypes.c_uint32)
+
+
+def _run_options(cancel, progress):
+    """A grappi_run_options with the caller's cancel and progress functions, and the ctypes
+    callbacks that must stay alive while the run lasts (None when neither is given). An exception
+    in cancel stops the run; one in progress is ignored."""
+    if cancel is None and progress is None:
+        return None
+    r = _RunOptions()
+    _check(_run_init(ctypes.byref(r), _VERSIONS["grappi_run_options"]))
+
+    def on_cancel(_user):
+        try:
+            return 1 if cancel() else 0
+        except Exception:  # noqa: BLE001 - a failing cancel function stops the run
+            return 1
+
+    def on_progress(_user, stage, done, total):
+        try:
+            progress(stage.decode(), done, total)
+        except Exception:  # noqa: BLE001 - progress is advisory
+            pass
+
+    keep = []
+    if cancel is not None:
+        keep.append(_CANCEL_FN(on_cancel))
+        r.cancel = keep[-1]
+    if progress is not None:
+        keep.append(_PROGRESS_FN(on_progress))
+        r.progress = keep[-1]
+    return r, keep
+
+
 _embed_init = _fn("grappi_embed_options_init", _status, ctypes.POINTER(_EmbedOptions), ctypes.c_uint32)
 _embed = _fn("grappi_graph_embed", _status, ctypes.c_void_p, ctypes.POINTER(_EmbedOptions), ctypes.POINTER(_size))
 _export_init = _fn("grappi_export_options_init", _status, ctypes.POINTER(_ExportOptions), ctypes.c_uint32)
@@ -517,9 +551,12 @@ class Graph:
     def explore(self, root, query, windows=(1,), k=(30, 4), depth=2, max_length=4, top=10, explain_top=0,
                 min_score=0.0, concurrency=8, max_calls=0, max_tokens=0, dry_run=False, use_cache=True,
                 llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, diversity=None,
-                max_paths=None, max_visited=None, html=None):
+                max_paths=None, max_visited=None, html=None, cancel=None, progress=None):
         """Ranked, explained paths from root (a node id, or a name to resolve) for a therapeutic query
         (the explore JSON as a dict). html: a file to write the run's self-contained HTML report to.
+        cancel: a function of no argument, asked between the stages, every few windows and paths and
+        before each model request; True stops the run (the result is partial, its requests not sent
+        "cancelled by the caller"). progress: a function (stage, done, total) called as it goes.
 
         llm is "extractive" (offline), "openai" (base_url, model) or "callback": then chat is a
         function taking the request dict ({"messages", "json", "max_tokens", "task"}) and returning
@@ -540,6 +577,9 @@ class Graph:
         o.concurrency, o.max_calls, o.max_tokens = concurrency, max_calls, max_tokens
         o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
         callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
+        run = _run_options(cancel, progress)  # (kept alive for the call)
+        if run is not None:
+            o.run = ctypes.cast(ctypes.pointer(run[0]), ctypes.c_void_p)
         p = ctypes.c_void_p()
         node = self.resolve(root) if isinstance(root, str) else root
         if html is None:

@@ -295,6 +295,16 @@ class GraphTest(unittest.TestCase):
         self.assertTrue(errors and all("RuntimeError: no CDC28 today" in e for e in errors))
         with self.assertRaises(grappi.Error):
             self.g.explore("CDC28", "q", llm="nonsense")
+        # cancel stops the running explore after its second model call; progress reports stages.
+        calls.clear()
+        stages = []
+        r = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=2, llm="callback", chat=chat,
+                           model="py-test", concurrency=1, use_cache=False, cancel=lambda: len(calls) >= 2,
+                           progress=lambda stage, done, total: stages.append(stage))
+        self.assertEqual(len(calls), 2)
+        self.assertTrue(r["partial"])
+        self.assertIn("cancelled by the caller", json.dumps(r))
+        self.assertTrue(stages and set(stages) <= {"retrieve", "edges", "paths"}, stages)
 
     def test_html_report_and_completion(self):
         path = os.path.join(self.dir.name, "explore.html")
