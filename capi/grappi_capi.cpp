@@ -400,16 +400,26 @@ grappi::CallbackModel::Function callback_function(grappi_chat_fn fn_ptr, void *u
   };
 }
 
-// The model an options struct's own llm fields name (every agent's options share them).
-template <class Options>
-std::shared_ptr<grappi::LanguageModel> chat_model(const Options &o, const char *fn) {
+// The model a grappi_model_options describes (grappi_model_new, and every agent's own llm fields).
+std::shared_ptr<grappi::LanguageModel> model_of(const grappi_model_options &o, const char *fn) {
   grappi::ChatModelSpec spec;
   spec.kind = text_or(o.llm, "extractive", fn, "llm");
   spec.name = text_or(o.model, "", fn, "model");
   spec.openai.model = spec.name;
   spec.openai.base_url = text_or(o.base_url, spec.openai.base_url, fn, "base_url");
   spec.openai.api_key_env = text_or(o.api_key_env, spec.openai.api_key_env, fn, "api_key_env");
-  if (o.concurrency) spec.openai.concurrency = o.concurrency;
+  spec.openai.temperature = o.temperature;
+  require(o.max_answer_tokens > 0, fn, "max_answer_tokens must be at least 1");
+  spec.openai.max_tokens = o.max_answer_tokens;
+  spec.openai.json_mode = o.json_mode != 0;
+  require(o.connect_timeout_seconds > 0 && o.timeout_seconds > 0, fn, "the timeouts must be positive");
+  spec.openai.connect_timeout_seconds = o.connect_timeout_seconds;
+  spec.openai.timeout_seconds = o.timeout_seconds;
+  require(o.max_retries >= 0, fn, "max_retries must be >= 0");
+  spec.openai.max_retries = o.max_retries;
+  require(o.concurrency > 0, fn, "concurrency must be at least 1");
+  spec.openai.concurrency = o.concurrency;
+  spec.concurrency = o.concurrency;
   if (spec.kind == "callback") {
     require(o.chat != nullptr, fn, "llm \"callback\" needs chat");
     spec.callback = callback_function(o.chat, o.user_data);
@@ -417,13 +427,25 @@ std::shared_ptr<grappi::LanguageModel> chat_model(const Options &o, const char *
   return grappi::make_chat_model(spec);
 }
 
-// The caller's run options (NULL: none) over the defaults.
-grappi_run_options run_of(const grappi_run_options *run, const char *fn) { return read_options(run, fn); }
+// The model an options struct's own llm fields name (every agent's options share them); the
+// other settings are grappi_model_options' defaults.
+template <class Options>
+std::shared_ptr<grappi::LanguageModel> chat_model(const Options &o, const char *fn) {
+  grappi_model_options m = GRAPPI_MODEL_OPTIONS_INIT;
+  m.llm = o.llm;
+  m.model = o.model;
+  m.base_url = o.base_url;
+  m.api_key_env = o.api_key_env;
+  if (o.concurrency) m.concurrency = o.concurrency;
+  m.chat = o.chat;
+  m.user_data = o.user_data;
+  return model_of(m, fn);
+}
 
 // The model of a run: the run's model handle when it gives one, else the options' llm fields.
 template <class Options>
 std::shared_ptr<grappi::LanguageModel> run_model(const Options &o, const char *fn) {
-  const grappi_run_options r = run_of(o.run, fn);
+  const grappi_run_options r = read_options(o.run, fn);
   if (r.model) {
     require(r.model->model != nullptr, fn, "run->model is not a model grappi_model_new made");
     return r.model->model;
@@ -471,7 +493,7 @@ grappi::ExploreOptions explore_options(const grappi_explore_options &o, const ch
   eo.use_cache = o.use_cache != 0;
   eo.diversity = o.diversity;
   eo.max_visited = o.max_visited;
-  const grappi_run_options run = run_of(o.run, fn);
+  const grappi_run_options run = read_options(o.run, fn);
   eo.cancel = run_cancel(run);
   if (auto progress = run_progress(run))
     eo.progress = [progress](const grappi::ExploreProgress &p) { progress(p.stage.c_str(), p.done, p.total); };
@@ -1024,31 +1046,8 @@ grappi_status grappi_model_new(const grappi_model_options *opts, grappi_model **
     const char *fn = "grappi_model_new";
     require(out != nullptr, fn, "out is NULL");
     *out = nullptr;
-    const grappi_model_options o = read_options(opts, fn);
-    grappi::ChatModelSpec spec;
-    spec.kind = text_or(o.llm, "extractive", fn, "llm");
-    spec.name = text_or(o.model, "", fn, "model");
-    spec.openai.model = spec.name;
-    spec.openai.base_url = text_or(o.base_url, spec.openai.base_url, fn, "base_url");
-    spec.openai.api_key_env = text_or(o.api_key_env, spec.openai.api_key_env, fn, "api_key_env");
-    spec.openai.temperature = o.temperature;
-    require(o.max_answer_tokens > 0, fn, "max_answer_tokens must be at least 1");
-    spec.openai.max_tokens = o.max_answer_tokens;
-    spec.openai.json_mode = o.json_mode != 0;
-    require(o.connect_timeout_seconds > 0 && o.timeout_seconds > 0, fn, "the timeouts must be positive");
-    spec.openai.connect_timeout_seconds = o.connect_timeout_seconds;
-    spec.openai.timeout_seconds = o.timeout_seconds;
-    require(o.max_retries >= 0, fn, "max_retries must be >= 0");
-    spec.openai.max_retries = o.max_retries;
-    require(o.concurrency > 0, fn, "concurrency must be at least 1");
-    spec.openai.concurrency = o.concurrency;
-    spec.concurrency = o.concurrency;
-    if (spec.kind == "callback") {
-      require(o.chat != nullptr, fn, "llm \"callback\" needs chat");
-      spec.callback = callback_function(o.chat, o.user_data);
-    }
     auto m = std::make_unique<grappi_model>();
-    m->model = grappi::make_chat_model(spec);
+    m->model = model_of(read_options(opts, fn), fn);
     *out = m.release();
     return GRAPPI_OK;
   });
@@ -1139,7 +1138,7 @@ grappi_status grappi_graph_ground_json(grappi_graph *g, const char *text_in, con
     go.max_tokens = o.max_tokens;
     go.dry_run = o.dry_run != 0;
     go.use_cache = o.use_cache != 0;
-    const grappi_run_options run = run_of(o.run, fn);
+    const grappi_run_options run = read_options(o.run, fn);
     go.cancel = run_cancel(run);
     const auto progress = run_progress(run);
     const auto model = run_model(o, fn);
@@ -1181,7 +1180,7 @@ grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content, co
     eo.dry_run = o.dry_run != 0;
     eo.use_cache = o.use_cache != 0;
     if (o.concurrency) eo.concurrency = o.concurrency;
-    const grappi_run_options run = run_of(o.run, fn);
+    const grappi_run_options run = read_options(o.run, fn);
     eo.cancel = run_cancel(run);
     if (auto progress = run_progress(run))
       eo.progress = [progress](std::size_t done, std::size_t total) { progress("paragraphs", done, total); };
@@ -1322,7 +1321,7 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
       const double w = ho.embedding_weight;
       ho.scorer = [w](const grappi::HypothesisPath &p) { return grappi::association_score(p, w); };
     }
-    ho.cancel = run_cancel(run_of(o.run, fn));
+    ho.cancel = run_cancel(read_options(o.run, fn));
     const auto model = run_model(o, fn);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::hypothesize(kg, *model, a, b, docs, ho))));
     return GRAPPI_OK;
@@ -1404,7 +1403,7 @@ grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const gr
   a.model_intent = o.model_intent != 0;
   a.intent_candidates = o.intent_candidates;
   a.papers = o.papers;
-  a.cancel = run_cancel(run_of(o.run, fn));
+  a.cancel = run_cancel(read_options(o.run, fn));
   return a;
 }
 

@@ -69,19 +69,27 @@ check() {  # db label: integrity, all or nothing
 # Kill points: early and mid-way through the reading (nothing written yet), the commit's first
 # and middle frames in the log (not yet committed), and the checkpoint that copies the
 # committed log into the database file.
-none=0 all=0
-for point in time:0.03 time:0.5 wal:1 wal:$((wal_max / 2)) checkpoint; do
-  cp base.db k.db
-  rm -f k.db-wal k.db-shm
-  "$GRAPPI" import --db k.db --links links.txt > /dev/null 2> k.err &
+# Runs an import into a fresh copy of base.db and kills it at a point: time:F (F times the
+# reading time given), wal:N (its log has N bytes), checkpoint (the database file grows). Sets
+# $killed. Usage: kill_import_at POINT DB READING IMPORT-ARGS...
+kill_import_at() {
+  local point=$1 db=$2 reading=$3 pid
+  shift 3
+  cp base.db "$db"
+  rm -f "$db-wal" "$db-shm"
+  "$GRAPPI" import --db "$db" "$@" > /dev/null 2> "$db.err" &
   pid=$!
   case $point in
     time:*) sleep "$(python3 -c "print($reading * ${point#time:})")" ;;
-    wal:*) while kill -0 "$pid" 2> /dev/null && [ "$(size k.db-wal)" -lt "${point#wal:}" ]; do sleep 0.002; done ;;
-    checkpoint) while kill -0 "$pid" 2> /dev/null && [ "$(size k.db)" -le "$base_size" ]; do sleep 0.002; done ;;
+    wal:*) while kill -0 "$pid" 2> /dev/null && [ "$(size "$db-wal")" -lt "${point#wal:}" ]; do sleep 0.002; done ;;
+    checkpoint) while kill -0 "$pid" 2> /dev/null && [ "$(size "$db")" -le "$base_size" ]; do sleep 0.002; done ;;
   esac
   if kill -KILL "$pid" 2> /dev/null; then killed=yes; else killed="no, it had finished"; fi
   wait "$pid" 2> /dev/null || true
+}
+none=0 all=0
+for point in time:0.03 time:0.5 wal:1 wal:$((wal_max / 2)) checkpoint; do
+  kill_import_at "$point" k.db "$reading" --links links.txt
   state=$(check k.db "killed at $point")
   if [ "$state" = "$before" ]; then none=$((none + 1)); held=nothing; else all=$((all + 1)); held=all; fi
   # The same import again completes (or finds the file already imported) and holds all of it.
@@ -117,17 +125,7 @@ papers_after=$(papers pfull.db)
 [ "$papers_after" = "20000 40000 20000" ] || { echo "FAIL: the corpus import holds $papers_after (documents, passages, found)"; exit 1; }
 preading=$(python3 -c "print(${read_end:-$EPOCHREALTIME} - $t0)")
 for point in time:0.2 time:0.6 wal:1 checkpoint; do
-  cp base.db pk.db
-  rm -f pk.db-wal pk.db-shm
-  "$GRAPPI" import --db pk.db --corpus corpus.txt > /dev/null 2> pk.err &
-  pid=$!
-  case $point in
-    time:*) sleep "$(python3 -c "print($preading * ${point#time:})")" ;;
-    wal:*) while kill -0 "$pid" 2> /dev/null && [ "$(size pk.db-wal)" -lt "${point#wal:}" ]; do sleep 0.002; done ;;
-    checkpoint) while kill -0 "$pid" 2> /dev/null && [ "$(size pk.db)" -le "$base_size" ]; do sleep 0.002; done ;;
-  esac
-  if kill -KILL "$pid" 2> /dev/null; then killed=yes; else killed="no, it had finished"; fi
-  wait "$pid" 2> /dev/null || true
+  kill_import_at "$point" pk.db "$preading" --corpus corpus.txt
   ic=$(sqlite3 pk.db "PRAGMA integrity_check;")
   [ "$ic" = "ok" ] || { echo "FAIL (papers killed at $point): integrity_check says: $ic"; exit 1; }
   sqlite3 pk.db "INSERT INTO passages_fts(passages_fts) VALUES('integrity-check');" ||

@@ -34,9 +34,11 @@ before_dump=$(dump base.db)
 before=$(counts base.db)
 
 # Runs the import into $1 with the limit already in place; checks the failure and the database.
-refused() {  # db label expected-words
+refused() {  # db label expected-words [import-args...; default --links links.txt]
   local db=$1 label=$2 words=$3 rc=0
-  "$GRAPPI" import --db "$db" --links links.txt > out.txt 2> err.txt || rc=$?
+  shift 3
+  [ $# -gt 0 ] || set -- --links links.txt
+  "$GRAPPI" import --db "$db" "$@" > out.txt 2> err.txt || rc=$?
   [ "$rc" -ne 0 ] || { echo "FAIL ($label): the import succeeded"; exit 1; }
   grep -Eqi "$words" err.txt || { echo "FAIL ($label): the message does not say why:"; cat err.txt; exit 1; }
   grep -q "$db" err.txt || { echo "FAIL ($label): the message does not name the database:"; cat err.txt; exit 1; }
@@ -73,11 +75,7 @@ cp base.db papers.db
 (
   trap '' XFSZ
   ulimit -f 8192
-  rc=0
-  "$GRAPPI" import --db papers.db --corpus corpus.txt > out.txt 2> err.txt || rc=$?
-  [ "$rc" -ne 0 ] || { echo "FAIL (papers, file-size limit): the import succeeded"; exit 1; }
-  grep -Eqi "File too large" err.txt || { echo "FAIL (papers, file-size limit): the message does not say why:"; cat err.txt; exit 1; }
-  echo "papers, file-size limit: refused with: $(cat err.txt)"
+  refused papers.db "papers, file-size limit" "File too large" --corpus corpus.txt
 )
 unchanged papers.db "papers, file-size limit"
 "$GRAPPI" import --db papers.db --corpus corpus.txt > /dev/null

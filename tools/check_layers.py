@@ -38,6 +38,25 @@ include = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 seen_known = set()
 files = 0
 arrows = 0
+
+
+def judge(rel, number, target, here, there):
+    """Records an include of `target` (folder `there`) by `rel` (folder `here`) at line `number`:
+    a problem when it runs up a layer or across agents and is not a listed known arrow."""
+    global arrows
+    if there == here:
+        return
+    arrows += 1
+    up = rank[there] > rank[here]
+    if not (up or rank[there] == rank[here]):
+        return
+    key = (rel, there.split("/")[0])
+    if key in src_layout.KNOWN_UPWARD:
+        seen_known.add(key)
+        return
+    problems.append('%s:%d: includes "%s" of %s, %s %s' %
+                    (rel, number, target, there, "a layer above" if up else "a sibling of", here))
+
 for dirpath, _, names in os.walk(src):
     rel_dir = os.path.relpath(dirpath, src)
     if rel_dir == ".":
@@ -69,19 +88,7 @@ for dirpath, _, names in os.walk(src):
                         problems.append("src/%s:%d: includes \"%s\", not a path under src/ (folder/name)" %
                                         (rel, number, target))
                         continue
-                if there == here:
-                    continue
-                arrows += 1
-                up = rank[there] > rank[here]
-                sideways = rank[there] == rank[here]
-                if not (up or sideways):
-                    continue
-                layer = there.split("/")[0]
-                if ("src/" + rel, layer) in src_layout.KNOWN_UPWARD:
-                    seen_known.add(("src/" + rel, layer))
-                    continue
-                problems.append("src/%s:%d: includes \"%s\" of %s, %s %s" %
-                                (rel, number, target, there, "a layer above" if up else "a sibling of", here))
+                judge("src/" + rel, number, target, here, there)
 # The public headers follow the same rule, each placed by the folder that implements it.
 inc_dir = os.path.join(root, "include", "grappi")
 for name in sorted(os.listdir(inc_dir)):
@@ -96,18 +103,8 @@ for name in sorted(os.listdir(inc_dir)):
             if not m or not m.group(1).startswith("grappi/"):
                 continue
             there = src_layout.PUBLIC.get(m.group(1)[len("grappi/"):])
-            if there is None or there == here:
-                continue
-            arrows += 1
-            up = rank[there] > rank[here]
-            if not (up or rank[there] == rank[here]):
-                continue
-            layer = there.split("/")[0]
-            if (rel, layer) in src_layout.KNOWN_UPWARD:
-                seen_known.add((rel, layer))
-                continue
-            problems.append("%s:%d: includes \"%s\" of %s, %s %s" %
-                            (rel, number, m.group(1), there, "a layer above" if up else "a sibling of", here))
+            if there is not None:
+                judge(rel, number, m.group(1), here, there)
 for key, why in src_layout.KNOWN_UPWARD.items():
     if key not in seen_known:
         problems.append("tools/src_layout.py lists %s -> %s (%s), which no longer occurs: remove it" %

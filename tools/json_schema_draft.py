@@ -62,7 +62,10 @@ def infer(values, depth, required_here):
 
 def main():
     title, description, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
-    samples = [json.load(open(p, encoding="utf-8")) for p in paths]
+    samples = []
+    for p in paths:
+        with open(p, encoding="utf-8") as f:
+            samples.append(json.load(f))
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title,
               "description": description}
     schema.update(infer(samples, 0, True))

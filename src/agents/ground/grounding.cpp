@@ -639,7 +639,6 @@ void Grounder::Impl::plan(std::string_view text, const std::vector<std::pair<std
     if (k) vars["summary"] = longest_summary;
     r.estimated_prompt_tokens +=
         detail::ModelCalls::estimate(request(PromptTemplates::render(k ? opt.templates.refine : opt.templates.summary, vars), 0, {}));
-    ++r.estimated_calls;
   }
   std::vector<uint32_t> all(terms.size());
   for (uint32_t k = 0; k < terms.size(); ++k) all[k] = k;
@@ -651,12 +650,11 @@ void Grounder::Impl::plan(std::string_view text, const std::vector<std::pair<std
     const std::map<std::string, std::string> vars = {
         {"protein_a", r.protein_a}, {"protein_b", r.protein_b}, {"summary", longest_summary}, {"terms", terms_text(part)}};
     r.estimated_prompt_tokens += detail::ModelCalls::estimate(request(PromptTemplates::render(opt.templates.score, vars), 0, {}));
-    ++r.estimated_calls;
   }
   const std::map<std::string, std::string> vars = {
       {"protein_a", r.protein_a}, {"protein_b", r.protein_b}, {"summary", longest_summary}, {"terms", terms_text({0})}};
   r.estimated_prompt_tokens += detail::ModelCalls::estimate(request(PromptTemplates::render(opt.templates.pick, vars), 0, {}));
-  ++r.estimated_calls;
+  r.estimated_calls = most_calls(text, r.strategy);  // (the count confirm() sums)
   r.stop_reason = "dry run: no model call";
   r.summary_status = "skipped";
   r.pick_status = "skipped";
