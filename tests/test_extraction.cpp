@@ -117,6 +117,37 @@ TEST_CASE("The dictionary tagger finds gene symbols by their case rules and the 
   CHECK_THROWS_AS(EntityTagger(kg, o), grappi::Error);
 }
 
+TEST_CASE("The knowledge graph keeps one tagger per set of options until its next write") {
+  TempDir d;
+  KnowledgeGraph kg(human_db(d));
+  const auto plain = EntityTagger::shared(kg);
+  CHECK(EntityTagger::shared(kg) == plain);
+  grappi::EntityTaggerOptions o;
+  o.any_case = true;
+  const auto any_case = EntityTagger::shared(kg, o);
+  CHECK(any_case != plain);
+  CHECK(EntityTagger::shared(kg, o) == any_case);
+  CHECK(any_case->options().any_case);
+  o.stop_words = {"tp53"};
+  const auto stopped = EntityTagger::shared(kg, o);
+  CHECK(stopped != any_case);
+  CHECK(find(any_case->tag("tp53 binds mdm2"), "tp53"));
+  CHECK_FALSE(find(stopped->tag("tp53 binds mdm2"), "tp53"));
+  const std::string text = "ZZNEW1 binds TP53";
+  CHECK_FALSE(find(plain->tag(text), "ZZNEW1"));
+  // A write: the next tagger knows the new protein; the one held stays as it was.
+  write_file(d.file("new.info.txt"), "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n"
+                                     "9606.ENSPZZ0000000001\tZZNEW1\t100\ta protein added later\n");
+  kg.import({{d.file("new.info.txt")}});
+  const auto after = EntityTagger::shared(kg);
+  CHECK(after != plain);
+  REQUIRE(find(after->tag(text), "ZZNEW1"));
+  CHECK(find(after->tag(text), "ZZNEW1")->entity()->id == "9606.ENSPZZ0000000001");
+  CHECK_FALSE(find(plain->tag(text), "ZZNEW1"));
+  o.min_length = 1;
+  CHECK_THROWS_AS(EntityTagger::shared(kg, o), grappi::Error);
+}
+
 TEST_CASE("An ambiguous name is resolved by the organism and by edges to the other entities of the passage") {
   KnowledgeGraph kg(kb_path());
   const EntityTagger tagger(kg);

@@ -101,6 +101,11 @@ class GRAPPI_CXX_API EntityTagger {
   ~EntityTagger();
   EntityTagger(const EntityTagger &) = delete;
   EntityTagger &operator=(const EntityTagger &) = delete;
+  /// The tagger the knowledge graph keeps for these options: built on the first call, then the
+  /// same object until a write to the database (building one reads every name: about a second
+  /// on a STRING organism with its aliases). Thread-safe. The agents (ask, extract, hypothesize)
+  /// take theirs from here.
+  static std::shared_ptr<const EntityTagger> shared(const KnowledgeGraph &kg, const EntityTaggerOptions &options = {});
   /// The mentions of a text, by offset: the longest dictionary name at each word boundary
   /// (names compared ignoring case, blanks, hyphens, slashes, dots, underscores and
   /// apostrophes, with Greek letters spelled out: "NF-κB", "NF-kappaB" and "NFkappaB" are one

@@ -23,6 +23,10 @@
 
 namespace grappi {
 
+namespace detail {
+struct GraphAccess;  // (the library's own files: store/graph_impl.hpp)
+}
+
 class Retriever;
 
 /// Options of KnowledgeGraph::embed.
@@ -279,6 +283,7 @@ class GRAPPI_CXX_API KnowledgeGraph {
   struct Impl;
 
  private:
+  friend struct detail::GraphAccess;
   EmbedReport embed_vectors(Embedder &embedder, const EmbedOptions &options);
   std::unique_ptr<Impl> impl_;
 };

@@ -297,6 +297,17 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
 
 EntityTagger::~EntityTagger() = default;
 
+std::shared_ptr<const EntityTagger> EntityTagger::shared(const KnowledgeGraph &kg, const EntityTaggerOptions &options) {
+  // (every option in the key; a list's items separated by a byte no name holds)
+  std::string key = std::to_string(options.taxon) + ' ' + std::to_string(options.min_length) + ' ' +
+                    std::to_string(options.min_term_length) + ' ' + (options.any_case ? '1' : '0');
+  for (const auto *list : {&options.labels, &options.stop_words}) {
+    key += '\x01';
+    for (const std::string &s : *list) key += s + '\x02';
+  }
+  return detail::derived<EntityTagger>(kg, key, [&] { return std::make_shared<const EntityTagger>(kg, options); });
+}
+
 std::size_t EntityTagger::names() const { return impl_->by_name.size(); }
 
 std::vector<EntityCandidate> EntityTagger::by_id(std::string_view id) const {

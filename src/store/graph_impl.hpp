@@ -6,6 +6,8 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <typeinfo>
+#include <utility>
 
 #include "common/visibility.hpp"
 #include "grappi/knowledge_graph.hpp"
@@ -48,6 +50,11 @@ struct GRAPPI_HIDDEN KnowledgeGraph::Impl {
   // snapshot and vectors are the current ones. Its own lock: building one takes a while.
   mutable std::mutex retrievers_mu;
   mutable std::map<std::string, std::shared_ptr<const Retriever>> retrievers;
+  // Objects the layers above derive from the database (the dictionary tagger, ...), by type and
+  // key, each with the generation it was built at (detail::derived). The store does not know
+  // their types.
+  mutable std::mutex derived_mu;
+  mutable std::map<std::string, std::pair<uint64_t, std::shared_ptr<const void>>> derived;
 
   uint64_t generation() const;
   /// Increments the generation; call inside the write transaction.
@@ -56,5 +63,37 @@ struct GRAPPI_HIDDEN KnowledgeGraph::Impl {
   int64_t intern_relation(std::string_view name);
   void require_writable(const char *what) const;
 };
+
+namespace detail {
+
+/// The knowledge graph's private state, for the library's own files.
+struct GraphAccess {
+  static KnowledgeGraph::Impl &impl(const KnowledgeGraph &kg) { return *kg.impl_; }
+};
+
+/// An object derived from the knowledge graph's current contents (a dictionary tagger, a
+/// question analyzer), built by `build` (a function returning std::shared_ptr<const T>) on the
+/// first call and shared by later calls with the same type and key until a write changes the
+/// generation. Thread-safe; two threads asking at once may both build (the last one is kept).
+/// At most kMaxDerived objects are kept: past that, the others are dropped.
+constexpr std::size_t kMaxDerived = 16;
+template <class T, class Build>
+std::shared_ptr<const T> derived(const KnowledgeGraph &kg, const std::string &key, Build &&build) {
+  KnowledgeGraph::Impl &m = GraphAccess::impl(kg);
+  const uint64_t generation = kg.generation();
+  const std::string full = std::string(typeid(T).name()) + '\n' + key;
+  {
+    std::lock_guard<std::mutex> lock(m.derived_mu);
+    const auto it = m.derived.find(full);
+    if (it != m.derived.end() && it->second.first == generation) return std::static_pointer_cast<const T>(it->second.second);
+  }
+  std::shared_ptr<const T> made = build();
+  std::lock_guard<std::mutex> lock(m.derived_mu);
+  if (m.derived.size() >= kMaxDerived && !m.derived.count(full)) m.derived.clear();
+  m.derived[full] = {generation, made};
+  return made;
+}
+
+}  // namespace detail
 
 }  // namespace grappi

@@ -239,7 +239,7 @@ const std::vector<std::string> &question_intents() {
 struct GRAPPI_HIDDEN QuestionAnalyzer::Impl {
   const KnowledgeGraph *kg = nullptr;
   QuestionAnalyzerOptions options;
-  std::unique_ptr<EntityTagger> tagger;
+  std::shared_ptr<const EntityTagger> tagger;  // (the knowledge graph's, EntityTagger::shared)
   int64_t dominant_taxon = 0;
 };
 
@@ -269,7 +269,7 @@ QuestionAnalyzer::QuestionAnalyzer(const KnowledgeGraph &kg, QuestionAnalyzerOpt
   to.any_case = true;
   for (const char *w : kQuestionWords) to.stop_words.emplace_back(w);
   for (const auto &[w, t] : organism_words()) to.stop_words.emplace_back(w);
-  m.tagger = std::make_unique<EntityTagger>(kg, to);
+  m.tagger = EntityTagger::shared(kg, to);
 }
 
 QuestionAnalyzer::~QuestionAnalyzer() = default;

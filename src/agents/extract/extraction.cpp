@@ -163,11 +163,11 @@ struct GRAPPI_HIDDEN Extractor::Impl {
   KnowledgeGraph &kg;
   LanguageModel &model;
   ExtractionOptions opt;
-  EntityTagger tagger;
+  std::shared_ptr<const EntityTagger> tagger;  // (the knowledge graph's, EntityTagger::shared)
   BelValidator validator;
 
   Impl(KnowledgeGraph &g, LanguageModel &m, ExtractionOptions o)
-      : kg(g), model(m), opt(std::move(o)), tagger(g, opt.entities), validator(validator_options(g)) {
+      : kg(g), model(m), opt(std::move(o)), tagger(EntityTagger::shared(g, opt.entities)), validator(validator_options(g)) {
     validator.define_namespace({kTextNamespace, bel_any, ""});
   }
 
@@ -439,7 +439,7 @@ Extractor::Extractor(KnowledgeGraph &kg, LanguageModel &model, ExtractionOptions
 
 Extractor::~Extractor() = default;
 
-const EntityTagger &Extractor::tagger() const { return impl_->tagger; }
+const EntityTagger &Extractor::tagger() const { return *impl_->tagger; }
 
 const ExtractionOptions &Extractor::options() const { return impl_->opt; }
 
@@ -477,7 +477,7 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
   // Grounding first (no model), then the requests.
   detail::parallel_for(r.paragraphs.size(), std::min(m.opt.concurrency, detail::ModelCalls::kMaxConcurrency), [&](std::size_t k) {
     ExtractionParagraph &p = r.paragraphs[k];
-    std::vector<EntityMention> e = m.tagger.tag(*source[k], organism[k]);
+    std::vector<EntityMention> e = m.tagger->tag(*source[k], organism[k]);
     if (m.opt.annotations_only)
       e.erase(std::remove_if(e.begin(), e.end(), [](const EntityMention &x) { return x.source == "dictionary"; }), e.end());
     p.entities = std::move(e);

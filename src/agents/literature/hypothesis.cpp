@@ -184,7 +184,7 @@ class Context {
 class SentenceChecker {
  public:
   SentenceChecker(const KnowledgeGraph &kg, const std::vector<std::string> &support)
-      : snap_(kg.snapshot()), tagger_(kg, every_label(*snap_)) {
+      : snap_(kg.snapshot()), tagger_(EntityTagger::shared(kg, every_label(*snap_))) {
     for (const std::string &rel : support) support_.push_back(snap_->relation_index(rel));
   }
   HypothesisSentence check(const ProposedClaim &p, const Context &context) const {
@@ -192,7 +192,7 @@ class SentenceChecker {
     s.text = p.text;
     s.citations = p.pmids;
     std::vector<std::pair<int64_t, std::string>> found;
-    for (const EntityMention &m : tagger_.tag(p.text))
+    for (const EntityMention &m : tagger_->tag(p.text))
       if (const EntityCandidate *c = m.entity())
         if (std::none_of(found.begin(), found.end(), [&](const auto &x) { return x.first == c->node; }))
           found.emplace_back(c->node, c->name);
@@ -239,7 +239,7 @@ class SentenceChecker {
     return o;
   }
   std::shared_ptr<const GraphSnapshot> snap_;
-  EntityTagger tagger_;
+  std::shared_ptr<const EntityTagger> tagger_;
   std::vector<int32_t> support_;
 };
 
