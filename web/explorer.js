@@ -51,7 +51,10 @@
   function busy(on) {
     $('run').disabled = on;
     $('cancel').disabled = !on;
-    $('next-window').disabled = on || !report || $('task').value !== 'explore';
+    // (disabled too when the explore view says the next window would be empty)
+    var next = $('next-window');
+    next.disabled = on || !report || $('task').value !== 'explore' || !report.view || report.view.next_window === false;
+    next.title = report && report.view && report.view.next_window === false ? 'The start\u2019s neighbors are used up: the next window is empty.' : '';
   }
   function showHead(view) {
     var head = $('result-head');

@@ -5,15 +5,10 @@
 (function () {
   'use strict';
 
-  var ROLE_COLOURS = {
-    root: '#d62728', seed: '#1f77b4', answer: '#2ca02c', path: '#ff7f0e', cited: '#9467bd', entity: '#17becf',
-    context: '#b0b0b0'
-  };
   var ROLE_NAMES = {
     root: 'start', seed: 'question entity / seed', answer: 'answer entity', path: 'on a ranked item',
     cited: 'cited', entity: 'entity', context: 'context'
   };
-  var RELATION_PALETTE = ['#4e79a7', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#bab0ac', '#f28e2b'];
   var PAGE = 50;  // items rendered at a time
 
   function el(tag, cls, text) {
@@ -37,12 +32,6 @@
     return el('span', 'offline-badge', view.offline_label || 'not written by a language model');
   }
 
-  function relationColour(relations) {
-    var map = {};
-    relations.forEach(function (r, i) { map[r] = RELATION_PALETTE[i % RELATION_PALETTE.length]; });
-    return map;
-  }
-
   function objects(list) {
     return Array.isArray(list) ? list.filter(function (x) { return x && typeof x === 'object'; }) : [];
   }
@@ -57,9 +46,6 @@
     var nodesById = {}, edgesById = {};
     (view.nodes || []).forEach(function (n) { nodesById[n.id] = n; });
     (view.edges || []).forEach(function (e) { edgesById[e.id] = e; });
-    var relations = [];
-    (view.edges || []).forEach(function (e) { if (relations.indexOf(e.relation) < 0) relations.push(e.relation); });
-    var relColour = relationColour(relations);
 
     var main = el('div', 'report-main');
     var graphPane = el('section', 'graph-pane');
@@ -80,68 +66,141 @@
     main.appendChild(side);
     root.appendChild(main);
 
-    // Legend: the roles present, then the relations.
-    var roles = [];
-    (view.nodes || []).forEach(function (n) { if (roles.indexOf(n.role) < 0) roles.push(n.role); });
-    Object.keys(ROLE_COLOURS).forEach(function (r) {
-      if (roles.indexOf(r) < 0) return;
-      var item = el('span', 'legend-item');
-      var dot = el('span', 'dot');
-      dot.style.background = ROLE_COLOURS[r];
-      item.appendChild(dot);
-      item.appendChild(document.createTextNode(ROLE_NAMES[r]));
-      legend.appendChild(item);
-    });
-    relations.forEach(function (r) {
-      var item = el('span', 'legend-item');
-      var bar = el('span', 'bar');
-      bar.style.background = relColour[r];
-      item.appendChild(bar);
-      item.appendChild(document.createTextNode(r || 'edge'));
-      legend.appendChild(item);
-    });
-
-    // The drawing: node sizes relative to the largest score of the view.
-    var maxScore = 0;
-    view.nodes.forEach(function (n) { if (typeof n.score === 'number' && isFinite(n.score) && n.score > maxScore) maxScore = n.score; });
-    var cy = null;
-    var large = view.nodes.length > 400;
-    if (typeof cytoscape === 'function' && (view.nodes || []).length) {
-      var elements = [];
-      (view.nodes || []).forEach(function (n) {
-        var s = typeof n.score === 'number' && isFinite(n.score) && maxScore > 0 ? Math.max(0, n.score / maxScore) : 0.3;
-        var ring = { root: 5, seed: 4, answer: 4, path: 3, cited: 2, entity: 2 }[n.role] || 1;
-        elements.push({ group: 'nodes', data: { id: n.id, label: n.label, colour: ROLE_COLOURS[n.role] || ROLE_COLOURS.context, size: 14 + 26 * s, ring: ring } });
-      });
-      (view.edges || []).forEach(function (e) {
-        if (!nodesById[e.source] || !nodesById[e.target]) return;
-        var c = typeof e.score === 'number' && isFinite(e.score) ? Math.max(0, Math.min(1, e.score)) : 0.5;
-        elements.push({ group: 'edges', data: { id: e.id, source: e.source, target: e.target, colour: relColour[e.relation], width: 0.5 + 4.5 * c, opacity: 0.35 + 0.6 * c, arrow: e.directed ? 'triangle' : 'none' } });
-      });
-      cy = cytoscape({
-        container: graph,
-        elements: elements,
-        wheelSensitivity: 0.3,
-        style: [
-          { selector: 'node', style: { 'background-color': 'data(colour)', width: 'data(size)', height: 'data(size)', label: 'data(label)', 'font-size': 9, 'text-valign': 'bottom', 'text-margin-y': 2, 'min-zoomed-font-size': 7 } },
-          { selector: 'edge', style: { 'line-color': 'data(colour)', width: 'data(width)', opacity: 'data(opacity)', 'curve-style': large ? 'haystack' : 'bezier', 'target-arrow-shape': 'data(arrow)', 'target-arrow-color': 'data(colour)' } },
-          { selector: '.faded', style: { opacity: large ? 0.03 : 0.08 } },
-          { selector: 'node.highlighted', style: { 'border-width': 3, 'border-color': '#000', 'z-index': 10, 'font-weight': 'bold' } },
-          { selector: 'edge.highlighted', style: { 'line-color': '#000', 'target-arrow-color': '#000', opacity: 1, width: 4, 'z-index': 10 } }
-        ],
-        // Large views: rings by role (the start in the middle, then seeds and answers, then
-        // members of ranked items, the context outside), each ring by score.
-        layout: large ? { name: 'concentric', concentric: function (n) { return n.data('ring'); }, levelWidth: function () { return 1; }, minNodeSpacing: 4, animate: false }
-                      : { name: 'cose', animate: false, randomize: false, nodeRepulsion: function () { return 8000; }, idealEdgeLength: function () { return 60; }, numIter: 600 }
-      });
+    // The drawing (graph_view.js), its controls above it and its legend below.
+    var cy = null, drawing = null;
+    var large = view.nodes.length > 300;
+    if (typeof cytoscape === 'function' && typeof GrappiGraph === 'object' && view.nodes.length) {
+      drawing = GrappiGraph.draw(graph, view, {});
+      cy = drawing.cy;
+      graphPane.insertBefore(toolbar(drawing), graph);
+      fillLegend(drawing);
+      // (the toolbar and legend took room from the drawing)
+      cy.resize();
+      cy.fit(cy.elements(':visible'), 20);
+      drawing.placeLabels();
       cy.on('tap', 'node', function (evt) { showNode(evt.target.id()); });
       // A tap on the background clears the selection and shows the whole network again.
-      cy.on('tap', function (evt) { if (evt.target === cy) { highlight([], []); cy.fit(undefined, 20); } });
+      cy.on('tap', function (evt) { if (evt.target === cy) { highlight([], []); cy.fit(cy.elements(':visible'), 20); } });
       cy.on('tap', 'edge', function (evt) { showEdge(evt.target.id()); });
-    } else if ((view.nodes || []).length) {
+    } else if (view.nodes.length) {
       graph.appendChild(el('p', 'hint', 'The drawing library did not load; the ranked list and the table below hold the result.'));
     } else {
       graph.appendChild(el('p', 'hint', 'Nothing to draw.'));
+    }
+
+    function control(label, input) {
+      var l = el('label', 'control');
+      l.appendChild(document.createTextNode(label + ' '));
+      l.appendChild(input);
+      return l;
+    }
+    function button(text, cls, onClick) {
+      var b = el('button', cls, text);
+      b.type = 'button';
+      b.addEventListener('click', onClick);
+      return b;
+    }
+    // Layout, context, ranked items only, minimum score, search, fit, PNG and SVG; a control that
+    // can do nothing for this view is disabled.
+    function toolbar(d) {
+      var bar = el('div', 'graph-toolbar no-print');
+      var layout = el('select', 'layout');
+      [['fcose', 'force-directed'], ['tree', 'tree from the start'], ['concentric', 'rings by role'], ['circle', 'circle'], ['grid', 'grid']].forEach(function (o) {
+        var opt = el('option', null, o[1]);
+        opt.value = o[0];
+        if (o[0] === 'fcose' && typeof window.cytoscapeFcose === 'undefined') opt.value = 'cose';
+        layout.appendChild(opt);
+      });
+      layout.value = d.state.layout;
+      layout.addEventListener('change', function () { d.setLayout(layout.value); });
+      bar.appendChild(control('Layout', layout));
+      var context = el('select', 'context');
+      [['shown', 'shown'], ['faded', 'faded'], ['hidden', 'hidden']].forEach(function (o) {
+        var opt = el('option', null, o[1]);
+        opt.value = o[0];
+        context.appendChild(opt);
+      });
+      context.value = d.state.context;
+      context.disabled = !d.contextCount;
+      context.addEventListener('change', function () { d.setContext(context.value); });
+      bar.appendChild(control('Context', context));
+      var only = el('input', 'items-only');
+      only.type = 'checkbox';
+      only.disabled = !d.itemCount;
+      only.addEventListener('change', function () { d.setItemsOnly(only.checked); cy.fit(cy.elements(':visible'), 20); d.placeLabels(); });
+      bar.appendChild(control(view.items_label ? view.items_label + ' only' : 'Ranked items only', only));
+      var score = el('input', 'min-score');
+      score.type = 'range';
+      score.min = '0';
+      score.max = '1';
+      score.step = '0.05';
+      score.value = '0';
+      score.disabled = !d.hasScores;
+      var scoreText = el('span', 'min-score-value', '0.00');
+      score.addEventListener('input', function () { scoreText.textContent = Number(score.value).toFixed(2); d.setMinScore(score.value); });
+      var sc = control('Edge score \u2265', score);
+      sc.appendChild(scoreText);
+      bar.appendChild(sc);
+      var search = el('input', 'node-search');
+      search.type = 'search';
+      search.placeholder = 'find a node';
+      search.setAttribute('list', 'grappi-node-names');
+      var names = el('datalist');
+      names.id = 'grappi-node-names';
+      view.nodes.slice(0, 2000).forEach(function (n) { var o = el('option'); o.value = String(n.label); names.appendChild(o); });
+      search.addEventListener('keydown', function (ev) {
+        if (ev.key !== 'Enter') return;
+        ev.preventDefault();
+        var hit = d.find(search.value);
+        search.classList.toggle('not-found', !hit);
+        if (!hit) return;
+        showNode(hit.id());
+        cy.animate({ center: { eles: hit }, zoom: Math.max(cy.zoom(), 1.5) }, { duration: 200 });
+      });
+      bar.appendChild(search);
+      bar.appendChild(names);
+      bar.appendChild(button('Fit', 'fit', function () { cy.fit(cy.elements(':visible'), 20); }));
+      bar.appendChild(button('PNG', 'export-png', d.exportPng));
+      bar.appendChild(button('SVG', 'export-svg', d.exportSvg));
+      return bar;
+    }
+    // Legend: the roles present, the STRING channels, then the relations (each a filter).
+    function fillLegend(d) {
+      d.roles.forEach(function (r) {
+        var item = el('span', 'legend-item');
+        var dot = el('span', 'dot');
+        dot.style.background = GrappiGraph.roleColours[r];
+        item.appendChild(dot);
+        item.appendChild(document.createTextNode(GrappiGraph.roleNames[r]));
+        legend.appendChild(item);
+      });
+      if (d.channels.length) legend.appendChild(el('span', 'legend-title', 'STRING evidence:'));
+      d.channels.forEach(function (c) {
+        var item = el('span', 'legend-item channel');
+        var bar = el('span', 'bar');
+        bar.style.background = c.colour;
+        item.appendChild(bar);
+        item.appendChild(document.createTextNode(c.label));
+        legend.appendChild(item);
+      });
+      if (d.relations.length) legend.appendChild(el('span', 'legend-title', 'Relations:'));
+      d.relations.forEach(function (r) {
+        var item = el('label', 'legend-item relation');
+        var box = el('input');
+        box.type = 'checkbox';
+        box.checked = true;
+        box.disabled = d.relations.length < 2;
+        box.setAttribute('data-relation', r.name);
+        box.addEventListener('change', function () { d.setRelation(r.name, box.checked); });
+        item.appendChild(box);
+        if (r.drawn) {
+          var bar = el('span', 'bar');
+          bar.style.background = r.colour;
+          item.appendChild(bar);
+        }
+        item.appendChild(document.createTextNode(r.name || 'edge'));
+        legend.appendChild(item);
+      });
     }
 
     function clearDetail(title) {
@@ -159,6 +218,7 @@
       });
       // In a large network the selection is shown up close.
       if (large && (nodeIds.length || edgeIds.length)) cy.fit(cy.$('.highlighted'), 80);
+      drawing.placeLabels();
     }
     function keyValues(parent, pairs) {
       var dl = el('dl', 'kv');
@@ -348,12 +408,12 @@
     }
 
     var api = {
-      cy: cy, view: view, showItem: showItem, showNode: showNode, showEdge: showEdge,
+      cy: cy, graph: drawing, view: view, showItem: showItem, showNode: showNode, showEdge: showEdge,
       renderedItems: function () { return shown; }, reviewText: reviewText
     };
     root.setAttribute('data-ready', '1');
     return api;
   }
 
-  window.GrappiReport = { render: render, roleColours: ROLE_COLOURS };
+  window.GrappiReport = { render: render };
 })();

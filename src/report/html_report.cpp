@@ -44,7 +44,16 @@ int digits_of(const json &view) {
 // cytoscape.js is optional (a build without npm's package draws no network); the page says so.
 std::string drawing_script() {
   const std::string_view a = detail::html_asset("cytoscape.js");
-  if (!a.empty()) return std::string(a);
+  if (!a.empty()) {
+    // The fcose layout registers itself with cytoscape.js when it is loaded after it (the two
+    // packages it is built on first). (UMD files: one script holds them all.)
+    std::string s(a);
+    for (const char *name : {"layout-base.js", "cose-base.js", "cytoscape-fcose.js"}) {
+      const std::string_view f = detail::html_asset(name);
+      if (!f.empty()) s.append("\n;\n").append(f);
+    }
+    return s;
+  }
   return "document.addEventListener('DOMContentLoaded', function () { var r = document.getElementById('report'); "
          "if (r) { var p = document.createElement('p'); p.className = 'hint no-drawing'; p.textContent = 'This grappi "
          "was built without cytoscape.js: the network is not drawn (tools/install-deps.sh installs it).'; "
@@ -125,7 +134,8 @@ void write_table(std::ostream &o, const json &view) {
   for (const auto &it : items) {
     if (!it.is_object()) continue;
     const std::string status = text_of(it, "status");
-    std::string text = text_of(it, "text");
+    std::string text = text_of(it, "brief");  // (the informative part, when the view gives one)
+    if (text.empty()) text = text_of(it, "text");
     if (text.empty() && !status.empty() && status != "ok") text = status + (it.contains("error") ? ": " + text_of(it, "error") : "");
     const auto rank = it.find("rank");
     o << "<tr><td class=\"num\">" << (rank != it.end() && rank->is_number() && rank->get<double>() > 0 ? dump_json(*rank) : "")
@@ -170,9 +180,10 @@ std::string html_report(std::string_view view_json) {
     o << "</ul>\n";
   }
   o << "</header>\n";
-  write_sections(o, view);
+  // The drawing first (above the fold), then the view's sections (an answer, a summary), then the table.
   o << "<noscript><p class=\"page-section\">The drawing and the clickable list need JavaScript; the table below holds the "
        "ranking.</p></noscript>\n<div id=\"report\" class=\"report\"></div>\n";
+  write_sections(o, view);
   write_table(o, view);
   const auto provenance = view.find("provenance");
   if (provenance != view.end() && !provenance->is_null())
@@ -180,10 +191,15 @@ std::string html_report(std::string_view view_json) {
       << markup_text(dump_json(*provenance, 2)) << "</pre></details></section>\n";
   o << "<footer class=\"page\">Made by grappi " GRAPPI_VERSION_STRING
     << (detail::html_asset("cytoscape.js").empty()
-            ? "; built without cytoscape.js (no drawing).</footer>\n"
-            : "; the drawing by cytoscape.js (&copy; The Cytoscape Consortium, MIT licence), embedded.</footer>\n");
+            ? std::string("; built without cytoscape.js (no drawing).</footer>\n")
+            : std::string("; the drawing by cytoscape.js (&copy; The Cytoscape Consortium, MIT licence)") +
+                  (detail::html_asset("cytoscape-fcose.js").empty()
+                       ? ""
+                       : " and cytoscape-fcose, cose-base, layout-base (&copy; iVis-at-Bilkent, MIT licence)") +
+                  ", embedded.</footer>\n");
   o << "<script type=\"application/json\" id=\"grappi-view\">" << script_json(view) << "</script>\n";
   o << "<script>\n" << script_text(drawing_script()) << "\n</script>\n";
+  o << "<script>\n" << script_text(asset("graph_view.js")) << "\n</script>\n";
   o << "<script>\n" << script_text(asset("report.js")) << "\n</script>\n";
   o << "<script>\nwindow.grappiReport = GrappiReport.render(document.getElementById('report'), "
        "JSON.parse(document.getElementById('grappi-view').textContent));\n</script>\n</body>\n</html>\n";
@@ -199,7 +215,7 @@ std::string explorer_page() {
   put("{{style}}", script_text(asset("report.css")));
   put("{{version}}", GRAPPI_VERSION_STRING);
   put("{{scripts}}", "<script>\n" + script_text(drawing_script()) + "\n</script>\n<script>\n" +
-                         script_text(asset("report.js")) + "\n</script>\n<script>\n" + script_text(asset("explorer.js")) +
+                         script_text(asset("graph_view.js")) + "\n</script>\n<script>\n" + script_text(asset("report.js")) + "\n</script>\n<script>\n" + script_text(asset("explorer.js")) +
                          "\n</script>");
   return page;
 }

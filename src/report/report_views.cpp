@@ -108,6 +108,18 @@ std::string summary_of(const std::string &text) {
 
 std::string offline_label() { return "not written by a language model"; }
 
+/// What an extractive path answer says beyond its fixed opening and the path itself:
+/// "Extractive summary (not generated): A -> B (1 edge, ...). Query terms found: x." gives
+/// "1 edge, .... Query terms found: x."; any other text is returned as it is.
+std::string extractive_brief(const std::string &text) {
+  static const std::string opening = "Extractive summary (not generated): ";
+  if (text.compare(0, opening.size(), opening) != 0) return text;
+  const std::size_t open = text.find(" (", opening.size());
+  const std::size_t close = open == std::string::npos ? std::string::npos : text.find("). ", open);
+  if (close == std::string::npos) return text.substr(opening.size());
+  return text.substr(open + 2, close - open - 2) + ". " + text.substr(close + 3);
+}
+
 /// A model description's field ("?" when the description has none).
 std::string model_field(const json &model, const char *key) {
   return model.is_object() && model.contains(key) && model[key].is_string() ? model[key].get<std::string>() : "?";
@@ -168,7 +180,10 @@ json report_view(const ExploreResult &r) {
     if (p.status == "ok") it["score"] = p.relevance_score;
     if (!p.explanation.empty()) {
       it["text"] = p.explanation;
-      it["summary"] = summary_of(p.explanation);
+      // (the informative part: an extractive answer's fixed opening and the path it repeats dropped)
+      const std::string brief = offline ? extractive_brief(p.explanation) : p.explanation;
+      if (brief != p.explanation) it["brief"] = brief;
+      it["summary"] = summary_of(brief);
       it["generated"] = !offline;
     }
     if (!p.error.empty()) it["error"] = p.error;
@@ -200,6 +215,18 @@ json report_view(const ExploreResult &r) {
   if (r.partial) notes.push_back("Partial result: " + r.partial_reason);
   if (r.dry_run) notes.push_back("Dry run: nothing was sent; " + std::to_string(r.planned_calls) + " model calls planned.");
   view["notes"] = notes;
+  // Whether a next window can hold anything: the last window took its full first k (windows move
+  // down the start's neighbors by rank; a window with fewer has used them up).
+  bool next_window = false;
+  if (!r.windows.empty() && r.parameters.is_object() && r.parameters.contains("k") && r.parameters["k"].is_array() &&
+      !r.parameters["k"].empty() && r.parameters["k"][0].is_number_unsigned()) {
+    const auto k1 = r.parameters["k"][0].get<std::size_t>();
+    const Window &last = r.windows.back();
+    const auto first = static_cast<std::size_t>(
+        std::count_if(last.nodes.begin(), last.nodes.end(), [](const WindowNode &n) { return n.depth == 1; }));
+    next_window = last.note.empty() && first >= k1;
+  }
+  view["next_window"] = next_window;
   view["items_label"] = "Ranked paths";
   view["score_label"] = "relevance (0-100)";
   view["score_digits"] = 0;
@@ -661,6 +688,7 @@ json report_view(const KnowledgeGraph &kg, const GroundingResult &r) {
     items.push_back(std::move(it));
   }
   json view = b.view("ground", std::move(items));
+  view["layout"] = "tree";  // (the ontology from its root, the chosen term's path marked)
   view["title"] = "grappi ground: " + r.protein_a + " \u2014 " + r.protein_b;
   view["subtitle"] = std::string("strategy ") + to_string(r.strategy) + ", root " + r.root + ": " + grounded_term_text(r) + "; " +
                      std::to_string(r.visits.size()) + " of " + std::to_string(r.candidates) + " terms scored (" +
@@ -735,6 +763,7 @@ json report_view(const KnowledgeGraph &kg, const std::vector<GroundingResult> &r
       notes.push_back(std::string(to_string(r.strategy)) + ": the pick failed (" + r.pick_error + "): the first best-scored term.");
   }
   json view = b.view("ground", std::move(items));
+  view["layout"] = "tree";  // (the ontology from its root, the chosen term's path marked)
   view["title"] = "grappi ground: " + first.protein_a + " \u2014 " + first.protein_b;
   std::string agreed;
   std::size_t most = 0;

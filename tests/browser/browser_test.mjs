@@ -7,6 +7,9 @@
 //   console errors, draws as many nodes and edges as the run's JSON holds, lists the ranked
 //   items in order, and a click on the first one shows its explanation; a large window (EGFR,
 //   thousands of paths: CDC28 in the yeast network) opens quickly with its list rendered lazily.
+//   The drawings of the large window, of EGFR's window in STRING's NSCLC network and of the
+//   PSI-MI ontology (ground) keep their labels apart, label the start, and their filters,
+//   search and PNG/SVG export work (checkDrawing).
 // serve: grappi serve on a free loopback port: the page autocompletes a protein, runs explore,
 //   shows progress then the result, and a click shows the path's explanation; the JSON
 //   endpoints refuse bad input; with --token, requests without it are refused.
@@ -114,6 +117,131 @@ async function checkReport(name, file, expect) {
   return seconds;
 }
 
+// The drawing of a report: labels that never overlap (at most 1% of the visible labels' pairs
+// may), the start labelled and in view, more labels after zooming in, the graph above the fold,
+// filters that change what is drawn, search, and PNG and SVG export. Returns what it measured.
+async function checkDrawing(name, file, want) {
+  const { page, errors } = await openPage('file://' + file);
+  await page.waitForSelector('#report[data-ready="1"]', { timeout: 60000 });
+  const measure = () => page.evaluate(() => {
+    const g = window.grappiReport.graph, cy = g.cy;
+    const pane = document.querySelector('.graph').getBoundingClientRect();
+    const itemNodes = new Set();
+    for (const it of window.grappiReport.view.items) for (const id of it.nodes || []) itemNodes.add(id);
+    const boxes = [];
+    let itemLabelled = 0, itemShown = 0;
+    cy.nodes(':visible').forEach((n) => {
+      const labelled = !n.hasClass('nolabel') && n.data('label') !== '';
+      if (itemNodes.has(n.id()) && !n.hasClass('root')) { itemShown++; if (labelled) itemLabelled++; }
+      if (!labelled) return;
+      boxes.push({ root: n.hasClass('root'), b: n.renderedBoundingBox({ includeNodes: false, includeEdges: false, includeLabels: true }) });
+    });
+    let pairs = 0, overlapping = 0;
+    for (let i = 0; i < boxes.length; ++i)
+      for (let j = i + 1; j < boxes.length; ++j) {
+        const a = boxes[i].b, b = boxes[j].b;
+        pairs++;
+        if (a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2) overlapping++;
+      }
+    const inView = (b) => b.x1 >= -1 && b.y1 >= -1 && b.x2 <= pane.width + 1 && b.y2 <= pane.height + 1;
+    return {
+      candidates: cy.nodes(':visible').filter((n) => !n.hasClass('ctxfade') && !n.hasClass('faded')).length,
+      labelled: boxes.length, pairs, overlapping, rootLabelled: boxes.some((x) => x.root && inView(x.b)),
+      itemLabelled, itemShown, top: pane.top, layout: g.state.layout, layoutSeconds: g.layoutSeconds,
+      nodes: cy.nodes(':visible').length, edges: cy.edges(':visible').length
+    };
+  });
+  const at = await measure();
+  await page.screenshot({ path: path.join(outDir, `${name}-drawing.png`) });
+  check(at.pairs === 0 || at.overlapping / at.pairs <= 0.01, `${name}: ${at.overlapping} of ${at.pairs} label pairs overlap`);
+  check(at.rootLabelled, `${name}: the start node's label is not shown in view`);
+  check(at.labelled >= want.minLabels, `${name}: only ${at.labelled} labels shown (at least ${want.minLabels} expected)`);
+  check(at.top < 900 / 2, `${name}: the drawing starts at ${at.top} px, below the first half of the window`);
+  check(at.layout === want.layout, `${name}: layout ${at.layout}, expected ${want.layout}`);
+  if (want.itemLabelShare) check(at.itemLabelled >= want.itemLabelShare * at.itemShown,
+    `${name}: ${at.itemLabelled} of the ranked items' ${at.itemShown} nodes labelled`);
+  // Zooming in shows more labels, still apart.
+  const runs = await page.evaluate(() => {
+    const cy = window.grappiReport.cy;
+    cy.zoom({ level: cy.zoom() * 2.5, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+    return window.grappiReport.graph.labelRuns;
+  });
+  await page.waitForFunction((n) => window.grappiReport.graph.labelRuns > n, runs, { timeout: 10000 });
+  const zoomed = await measure();
+  check(zoomed.labelled > at.labelled || (zoomed.labelled >= at.labelled && at.labelled >= 0.9 * at.candidates),
+    `${name}: zooming in shows ${zoomed.labelled} labels, not more than ${at.labelled} (of ${at.candidates})`);
+  check(zoomed.pairs === 0 || zoomed.overlapping / zoomed.pairs <= 0.01, `${name}: zoomed in, ${zoomed.overlapping} of ${zoomed.pairs} label pairs overlap`);
+  await page.click('button.fit');
+  await page.waitForTimeout(300);
+  // Frame time while panning (what a person dragging the view waits for).
+  const frames = await page.evaluate(() => new Promise((resolve) => {
+    const cy = window.grappiReport.cy, times = [];
+    let last = performance.now(), n = 0;
+    function step() {
+      const now = performance.now();
+      times.push(now - last);
+      last = now;
+      cy.panBy({ x: 2, y: 1 });
+      if (++n < 30) requestAnimationFrame(step);
+      else { times.sort((a, b) => a - b); resolve(times[15]); }
+    }
+    requestAnimationFrame(step);
+  }));
+  check(frames < 250, `${name}: a frame takes ${frames.toFixed(0)} ms while panning (median)`);
+  // Filters: the minimum edge score, context hidden, the ranked items only.
+  const visible = () => page.evaluate(() => ({ nodes: window.grappiReport.cy.nodes(':visible').length, edges: window.grappiReport.cy.edges(':visible').length }));
+  const before = await visible();
+  if (want.scoreFilter) {
+    await page.evaluate(() => { const s = document.querySelector('input.min-score'); s.value = '0.95'; s.dispatchEvent(new Event('input')); });
+    const after = await visible();
+    const expected = await page.evaluate(() => window.grappiReport.cy.edges().filter((e) => e.data('score') !== null && e.data('score') >= 0.95 && !e.hasClass('hidden')).length);
+    check(after.edges < before.edges && after.edges === expected, `${name}: edge score >= 0.95 leaves ${after.edges} of ${before.edges} edges (${expected} expected)`);
+    await page.evaluate(() => { const s = document.querySelector('input.min-score'); s.value = '0'; s.dispatchEvent(new Event('input')); });
+  }
+  const contextDisabled = await page.evaluate(() => document.querySelector('select.context').disabled);
+  check(contextDisabled === !want.context, `${name}: the context control is ${contextDisabled ? '' : 'not '}disabled`);
+  if (want.context) {
+    await page.selectOption('select.context', 'hidden');
+    const after = await visible();
+    check(after.nodes < before.nodes, `${name}: hiding the context leaves ${after.nodes} of ${before.nodes} nodes`);
+    await page.selectOption('select.context', 'shown');
+  }
+  await page.check('input.items-only');
+  const only = await visible();
+  const expectOnly = await page.evaluate(() => {
+    const ids = new Set();
+    for (const it of window.grappiReport.view.items) for (const id of (it.nodes || [])) ids.add(id);
+    window.grappiReport.cy.nodes('.root').forEach((n) => ids.add(n.id()));
+    return ids.size;
+  });
+  check(only.nodes === expectOnly, `${name}: the ranked items only: ${only.nodes} nodes drawn, ${expectOnly} expected`);
+  await page.uncheck('input.items-only');
+  // Search: a node by name is shown in the detail pane.
+  await page.fill('input.node-search', want.find);
+  await page.press('input.node-search', 'Enter');
+  const detail = await page.textContent('section.detail');
+  check(detail.includes(want.find), `${name}: searching ${want.find} does not show it`);
+  // Export: PNG and SVG of the current view.
+  const [png] = await Promise.all([page.waitForEvent('download'), page.click('button.export-png')]);
+  const pngBytes = fs.readFileSync(await png.path());
+  check(png.suggestedFilename().endsWith('.png') && pngBytes.length > 1000 && pngBytes.subarray(1, 4).toString() === 'PNG',
+    `${name}: the PNG export (${png.suggestedFilename()}, ${pngBytes.length} bytes)`);
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.click('button.export-svg')]);
+  const svgText = fs.readFileSync(await svg.path(), 'utf8');
+  const drawn = await page.evaluate(() => ({
+    nodes: window.grappiReport.cy.nodes(':visible').length,
+    labels: window.grappiReport.cy.nodes(':visible').filter((n) => !n.hasClass('nolabel')).length
+  }));
+  check(svgText.startsWith('<svg') && (svgText.match(/class="node"/g) || []).length === drawn.nodes &&
+        (svgText.match(/class="label"/g) || []).length === drawn.labels,
+    `${name}: the SVG export holds ${(svgText.match(/class="node"/g) || []).length} nodes for ${drawn.nodes} drawn`);
+  check(errors.length === 0, `${name}: console errors: ${errors.join(' | ')}`);
+  console.log(`${name} drawing: ${at.nodes} nodes, ${at.labelled} labels (${at.overlapping} of ${at.pairs} pairs overlap), ` +
+              `${zoomed.labelled} zoomed in; layout ${at.layout} ${at.layoutSeconds.toFixed(2)} s; frame ${frames.toFixed(0)} ms`);
+  await page.close();
+  return { ...at, zoomedLabels: zoomed.labelled, frameMs: frames };
+}
+
 if (mode === 'report') {
   // explore: the demo's main job.
   const ex = path.join(outDir, 'explore.html'), exJson = path.join(outDir, 'explore.json');
@@ -151,6 +279,34 @@ if (mode === 'report') {
   check(b.paths.length >= 1000, `large window: only ${b.paths.length} paths`);
   check(b.proteins.length >= 200, `large window: only ${b.proteins.length} proteins`);
   check(seconds < 20, `large window: the page took ${seconds.toFixed(1)} s to be ready`);
+  await checkDrawing('report-explore-large', big, { layout: 'fcose', minLabels: 20, context: true, scoreFilter: true, find: 'CLN2' });
+  // STRING's NSCLC network from its website (68 proteins), EGFR's window: the ranked items'
+  // nodes labelled, edges in the colours of their strongest STRING channel.
+  const nsclc = path.join(outDir, 'nsclc.db'), nsclcHtml = path.join(outDir, 'explore-nsclc.html');
+  fs.rmSync(nsclc, { force: true });
+  run(['import', '--db', nsclc, path.join(here, '..', '..', 'data', 'export_v12_nsclc', 'string_interactions.tsv')]);
+  run(['explore', '--db', nsclc, '--protein', 'EGFR', '--query', 'overcome resistance to EGFR inhibitors', '--k', '64,4', '--top', '10',
+       '--html', nsclcHtml, '--quiet']);
+  await checkDrawing('report-explore-nsclc', nsclcHtml, { layout: 'fcose', minLabels: 8, itemLabelShare: 0.7, context: true, scoreFilter: true, find: 'STAT3' });
+  {
+    const { page } = await openPage('file://' + nsclcHtml);
+    await page.waitForSelector('#report[data-ready="1"]', { timeout: 60000 });
+    const legend = await page.evaluate(() => Array.from(document.querySelectorAll('.legend-item.channel')).map((e) => e.textContent));
+    check(legend.includes('experiments') && legend.includes('text mining'), `nsclc: the legend's STRING channels: ${legend}`);
+    const table = await page.evaluate(() => document.querySelector('table.ranked tbody tr td:nth-child(4)').textContent);
+    check(!table.startsWith('Extractive summary') && /geometric mean STRING confidence/.test(table),
+      `nsclc: the table's explanation shows the fixed opening instead of what it says: ${table.slice(0, 80)}`);
+    await page.close();
+  }
+  // The PSI-MI ontology of ground: every one of its 146 terms scored, drawn as a tree from the root.
+  const onto = path.join(outDir, 'ground.db'), ontoHtml = path.join(outDir, 'ground.html'), text = path.join(outDir, 'ground.txt');
+  fs.rmSync(onto, { force: true });
+  run(['import', '--db', onto, '--info', path.join(here, '..', '..', 'data', '4932.protein.info.v12.0.txt.gz'),
+       '--obo', path.join(here, '..', '..', 'data', 'ontology', 'psi-mi.obo')]);
+  fs.writeFileSync(text, 'We show that Cdc28 phosphorylates Sic1 in vitro.\n\nSic1 binds Cdc28 directly in a two-hybrid assay.\n');
+  run(['ground', '--db', onto, '--text', text, '--pair', 'CDC28,SIC1', '--strategy', 'stuff', '--html', ontoHtml]);
+  const tree = await checkDrawing('report-ground', ontoHtml, { layout: 'tree', minLabels: 25, context: false, scoreFilter: false, find: 'phosphorylation reaction' });
+  check(tree.nodes === 146, `ground: ${tree.nodes} terms drawn`);
   // extract: a decision per statement, and the review file the page writes is the one
   // grappi extract --review writes, with the curator's decisions.
   const xHtml = path.join(outDir, 'extract.html'), xReview = path.join(outDir, 'extract-review.tsv');
@@ -174,6 +330,16 @@ if (mode === 'report') {
     const firstRow = saved.split('\n')[2];
     check(firstRow.startsWith('reject\t') && saved.split('\n').slice(3).join('\n') === want.split('\n').slice(3).join('\n'),
           `extract: the downloaded file does not carry the one decision changed: ${firstRow.slice(0, 60)}`);
+    // The relations are filters: unticking one hides its edges.
+    const rel = await page.evaluate(() => {
+      const cy = window.grappiReport.cy;
+      const box = document.querySelector('.legend input[data-relation="association"]');
+      const all = cy.edges(':visible').length, of = cy.edges('[relation = "association"]').length;
+      box.click();
+      return { all, of, left: cy.edges(':visible').length, boxes: document.querySelectorAll('.legend input[data-relation]').length };
+    });
+    check(rel.boxes >= 2 && rel.of > 0 && rel.left === rel.all - rel.of,
+      `extract: unticking "association" leaves ${rel.left} of ${rel.all} edges (${rel.of} of them association)`);
     check(errors.length === 0, `extract: console errors: ${errors.join(' | ')}`);
     console.log(`report-extract: ${rows} statements to review, the page writes grappi's review file`);
     await page.close();
@@ -259,10 +425,19 @@ if (mode === 'report') {
     const report = await fetch(base + `api/jobs/${id}/report.html`);
     check(report.status === 200 && (await report.text()).includes('grappi-view'), 'serve: the self-contained report');
     // The next window: a second run from the page.
+    check(!(await page.isDisabled('#next-window')), 'serve: "Next window" is disabled although MAPT has more neighbors');
     await page.click('#next-window');
     await page.waitForFunction(() => document.getElementById('windows').value === '2' && /Done|Failed/.test(document.getElementById('status').textContent),
       null, { timeout: 60000 });
     await page.screenshot({ path: path.join(outDir, 'serve-explore.png') });
+    // A window that takes every neighbor: the next one would be empty, and the button says so.
+    await page.fill('#windows', '1');
+    await page.fill('#k', '5000,1');
+    await page.fill('#top', '1');
+    await page.click('#run');
+    await page.waitForFunction(() => /Done|Failed/.test(document.getElementById('status').textContent) && !document.getElementById('run').disabled,
+      null, { timeout: 60000 });
+    check(await page.isDisabled('#next-window'), 'serve: "Next window" stays enabled after a window that took every neighbor');
     check(errors.length === 0, `serve: console errors: ${errors.join(' | ')}`);
     // Cancel: the endpoint answers for a job; a finished job stays finished.
     r = await fetch(base + `api/jobs/${id}/cancel`, { method: 'POST', headers: JSON_TYPE, body: '{}' });
