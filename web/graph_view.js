@@ -193,7 +193,7 @@
     // (cytoscape-fcose registers itself when it loads after cytoscape.js; see html_report.cpp)
     function hasFcose() { return typeof window.cytoscapeFcose !== 'undefined'; }
 
-    function applyFilters() {
+    function applyFilters(quiet) {
       cy.batch(function () {
         cy.edges().forEach(function (e) {
           var d = e.data();
@@ -209,7 +209,7 @@
           n.toggleClass('ctxfade', !hide && ctx && state.context === 'faded');
         });
       });
-      placeLabels();
+      if (!quiet) placeLabels();
     }
 
     // ---- labels -----------------------------------------------------------------------------
@@ -217,8 +217,9 @@
       var x = a.data(), y = b.data();
       return x.rank - y.rank || x.item - y.item || y.score - x.score || y.degree - x.degree || (x.label < y.label ? -1 : x.label > y.label ? 1 : 0);
     });
-    // (a node of a ranked item whose label does not fit below it tries above, right and left)
-    var SIDES = [['bottom', 'center'], ['top', 'center'], ['center', 'right'], ['center', 'left']];
+    // (a node of a ranked item whose label does not fit below it tries above, right, left and the corners)
+    var SIDES = [['bottom', 'center'], ['top', 'center'], ['center', 'right'], ['center', 'left'],
+                 ['bottom', 'right'], ['bottom', 'left'], ['top', 'right'], ['top', 'left']];
     function sideStyle(eles, side, z) {
       eles.style({ 'text-valign': side[0], 'text-halign': side[1],
                    'text-margin-x': side[1] === 'right' ? 3 / z : side[1] === 'left' ? -3 / z : 0,
@@ -226,6 +227,7 @@
     }
     function placeLabels() {
       var z = cy.zoom();
+      placedAt = z;
       var placed = [];
       var pad = 1 / z;
       // (in a tree, labels to the right of their nodes: a column's labels one under another)
@@ -278,8 +280,11 @@
       api.labelRuns++;
       if (options.onLabels) options.onLabels(placed.length);
     }
-    var zoomTimer = null;
-    cy.on('zoom', function () { clearTimeout(zoomTimer); zoomTimer = setTimeout(placeLabels, 120); });
+    var zoomTimer = null, placedAt = null;  // (the zoom the labels were last placed at)
+    cy.on('zoom', function () {
+      clearTimeout(zoomTimer);
+      zoomTimer = setTimeout(function () { if (cy.zoom() !== placedAt) placeLabels(); }, 120);
+    });
 
     // ---- layouts ----------------------------------------------------------------------------
     function layoutOptions(name) {
@@ -319,9 +324,39 @@
         return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
       };
       try { l.run(); } finally { Math.random = random; }
+      if (name === 'fcose' || name === 'cose') separate();
       api.layoutSeconds = (performance.now() - t0) / 1000;
       if (name === 'tree' && root.length) markTreePath();
       placeLabels();
+    }
+    // Force layouts may leave nodes on top of one another (many edges pull them together): the
+    // nodes of ranked items are pushed apart until none covers another, with room for a label
+    // between them (a few rounds; context nodes stay where the layout put them).
+    function separate() {
+      var ns = cy.nodes(':visible').filter(function (n) { return !n.data('ctx'); }).toArray();
+      var gap = large ? 4 : 14;
+      // (plain arrays while pushing; the positions written back once)
+      var x = [], y = [], r = [], fixed = [];
+      ns.forEach(function (n, i) { var p = n.position(); x[i] = p.x; y[i] = p.y; r[i] = n.width() / 2; fixed[i] = n.hasClass('root'); });
+      for (var round = 0; round < 30; ++round) {
+        var moved = false;
+        for (var i = 0; i < ns.length; ++i)
+          for (var j = i + 1; j < ns.length; ++j) {
+            var need = r[i] + r[j] + gap, dx = x[j] - x[i], dy = y[j] - y[i];
+            if (Math.abs(dx) >= need || Math.abs(dy) >= need) continue;
+            var d = Math.sqrt(dx * dx + dy * dy);
+            if (d >= need) continue;
+            if (d < 1e-6) { dx = 1; dy = 0; d = 1; }
+            var push = (need - d) / 2 + 0.01, ux = dx / d * push, uy = dy / d * push;
+            // (the start node stays put: the other one moves the whole way)
+            if (!fixed[i]) { x[i] -= fixed[j] ? 2 * ux : ux; y[i] -= fixed[j] ? 2 * uy : uy; }
+            if (!fixed[j]) { x[j] += fixed[i] ? 2 * ux : ux; y[j] += fixed[i] ? 2 * uy : uy; }
+            moved = true;
+          }
+        if (!moved) break;
+      }
+      cy.batch(function () { ns.forEach(function (n, i) { n.position({ x: x[i], y: y[i] }); }); });
+      cy.fit(cy.elements(':visible'), 20);
     }
     // In a tree, the path from the start to the chosen term (role "answer").
     function markTreePath() {
@@ -388,7 +423,7 @@
       hasScores: edges.some(function (e) { return finite(e.score); }),
       contextCount: contextCount, itemCount: items.length
     };
-    applyFilters();
+    applyFilters(true);  // (the layout places the labels)
     runLayout(state.layout);
     return api;
   }

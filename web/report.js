@@ -72,6 +72,7 @@
     if (typeof cytoscape === 'function' && typeof GrappiGraph === 'object' && view.nodes.length) {
       drawing = GrappiGraph.draw(graph, view, {});
       cy = drawing.cy;
+      window.cy = cy;  // (for tests and for a person at the browser's console)
       graphPane.insertBefore(toolbar(drawing), graph);
       fillLegend(drawing);
       // (the toolbar and legend took room from the drawing)

@@ -87,13 +87,15 @@ async function checkReport(name, file, expect, keepOpen) {
     titles: Array.from(document.querySelectorAll('ol.items li.item .title')).slice(0, 20).map((e) => e.textContent),
     ranks: Array.from(document.querySelectorAll('ol.items li.item .rank')).map((e) => e.textContent),
     tableRows: document.querySelectorAll('table.ranked tbody tr').length,
-    external: Array.from(document.querySelectorAll('script[src], link[href], img[src]')).length
+    external: Array.from(document.querySelectorAll('script[src], link[href], img[src]')).length,
+    windowCy: window.cy === (window.grappiReport.cy || undefined)
   }));
   check(info.nodes === expect.nodes, `${name}: ${info.nodes} nodes drawn, expected ${expect.nodes}`);
   check(info.edges === expect.edges, `${name}: ${info.edges} edges drawn, expected ${expect.edges}`);
   check(info.tableRows === expect.items.length, `${name}: ${info.tableRows} table rows, expected ${expect.items.length}`);
   check(info.listed === Math.min(50, expect.items.length), `${name}: ${info.listed} items listed at first (lazily at most 50)`);
   check(info.external === 0, `${name}: the page loads ${info.external} external resources`);
+  check(info.windowCy, `${name}: the page does not expose its Cytoscape instance as window.cy`);
   const want = expect.items.slice(0, info.titles.length);
   check(JSON.stringify(info.titles) === JSON.stringify(want), `${name}: list order ${JSON.stringify(info.titles.slice(0, 3))} != ${JSON.stringify(want.slice(0, 3))}`);
   check(info.ranks.every((r, i) => r === `#${i + 1}`), `${name}: ranks not 1..n: ${info.ranks.slice(0, 5)}`);
@@ -297,7 +299,7 @@ if (mode === 'report') {
   run(['import', '--db', nsclc, path.join(here, '..', '..', 'data', 'export_v12_nsclc', 'string_interactions.tsv')]);
   run(['explore', '--db', nsclc, '--protein', 'EGFR', '--query', 'overcome resistance to EGFR inhibitors', '--k', '64,4', '--top', '10',
        '--html', nsclcHtml, '--quiet']);
-  await checkDrawing('report-explore-nsclc', nsclcHtml, { layout: 'fcose', minLabels: 8, itemLabelShare: 0.7, context: true, scoreFilter: true, find: 'STAT3' });
+  await checkDrawing('report-explore-nsclc', nsclcHtml, { layout: 'fcose', minLabels: 8, itemLabelShare: 0.9, context: true, scoreFilter: true, find: 'STAT3' });
   {
     const { page } = await openPage('file://' + nsclcHtml);
     await page.waitForSelector('#report[data-ready="1"]', { timeout: 60000 });
