@@ -271,7 +271,17 @@
       if (!n) return;
       clearDetail();
       detail.appendChild(nodeBlock(n));
-      highlight([id], []);
+      // The node with its neighbourhood in view: its edges and the nodes at their other ends.
+      var ids = [id], edgeIds = [];
+      if (cy) {
+        cy.getElementById(id).connectedEdges(':visible').forEach(function (e) {
+          edgeIds.push(e.id());
+          var other = e.source().id() === id ? e.target().id() : e.source().id();
+          if (ids.indexOf(other) < 0) ids.push(other);
+        });
+        keyValues(detail, [['neighbours shown', String(ids.length - 1)]]);
+      }
+      highlight(ids, edgeIds);
     }
     function showEdge(id) {
       var e = edgesById[id];

@@ -227,6 +227,14 @@ async function checkDrawing(name, file, want, opened) {
   });
   check(only.nodes === expectOnly, `${name}: the ranked items only: ${only.nodes} nodes drawn, ${expectOnly} expected`);
   await page.uncheck('input.items-only');
+  // A click on a node shows it with its neighbourhood (not alone).
+  const hood = await page.evaluate(() => {
+    const cy = window.grappiReport.cy, root = cy.nodes('.root');
+    root.emit('tap');
+    return { highlighted: cy.nodes('.highlighted').length, expected: 1 + root.neighborhood('node:visible').length };
+  });
+  check(hood.highlighted === hood.expected && hood.expected > 1,
+    `${name}: a click on the start highlights ${hood.highlighted} nodes, not it and its ${hood.expected - 1} neighbours`);
   // Search: a node by name is shown in the detail pane.
   await page.fill('input.node-search', want.find);
   await page.press('input.node-search', 'Enter');
@@ -434,6 +442,10 @@ if (mode === 'report') {
     await page.click('ol.items li.item >> nth=0');
     const detail = await page.textContent('section.detail');
     check(detail.includes(result.paths[0].explanation), 'serve: the first path\'s explanation');
+    // The drawing's controls are the reports' (layout, filters, find, export).
+    const controls = await page.evaluate(() => ['select.layout', 'select.context', 'input.items-only', 'input.min-score',
+      'input.node-search', 'button.export-png', 'button.export-svg'].filter((q) => !document.querySelector('#report ' + q)));
+    check(controls.length === 0, `serve: the drawing lacks ${controls.join(', ')}`);
     const report = await fetch(base + `api/jobs/${id}/report.html`);
     check(report.status === 200 && (await report.text()).includes('grappi-view'), 'serve: the self-contained report');
     // The next window: a second run from the page.
