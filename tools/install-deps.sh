@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages grappi builds and tests with, and its C++ benchmarks, and the
-# npm packages of web/ (cytoscape.js, embedded in the HTML reports; playwright-core, which drives
+# npm packages of web/ (cytoscape.js and the fcose layout, embedded in the HTML reports; playwright-core, which drives
 # Chromium in the browser tests) with `npm ci` from web/package-lock.json. Needs root (or sudo). python3-pybel reads the BEL exports in the tests (tests/check_bel_pybel.sh) and in bench/bel_vs_pybel.py; bench/cooc_vs_scipy.py needs python3-scipy too; python3-jsonschema validates the JSON outputs against docs/schemas/ in the tests.
 set -euo pipefail
 PKGS=(build-essential cmake pkg-config ca-certificates binutils python3

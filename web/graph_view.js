@@ -105,8 +105,7 @@
     return positions;
   }
 
-  function draw(container, view, options) {
-    options = options || {};
+  function draw(container, view) {
     var nodes = arrayOf(view.nodes), edges = arrayOf(view.edges), items = arrayOf(view.items);
     var byId = {};
     nodes.forEach(function (n) { byId[n.id] = n; });
@@ -277,8 +276,7 @@
         off.push(n);
       });
       cy.batch(function () { off.forEach(function (n) { n.addClass('nolabel'); }); });
-      api.labelRuns++;
-      if (options.onLabels) options.onLabels(placed.length);
+      api.labelRuns++;  // (the browser test waits on it)
     }
     var zoomTimer = null, placedAt = null;  // (the zoom the labels were last placed at)
     cy.on('zoom', function () {
@@ -387,11 +385,13 @@
         out.push('<circle class="node" cx="' + p.x.toFixed(1) + '" cy="' + p.y.toFixed(1) + '" r="' + r.toFixed(2) + '" fill="' +
                  xmlText(n.style('background-color')) + '" fill-opacity="' + opacityOf(n).toFixed(2) + '"><title>' + xmlText(n.data('label')) + '</title></circle>');
       });
+      // (each label where the drawing puts it: its box's centre, whichever side of its node)
       cy.nodes(':visible').forEach(function (n) {
         if (n.hasClass('nolabel')) return;
-        var p = px(n.position()), r = parseFloat(n.style('width')) * z / 2;
-        out.push('<text class="label" x="' + p.x.toFixed(1) + '" y="' + (p.y + r + 2 + LABEL_PX).toFixed(1) + '" font-family="sans-serif" font-size="' +
-                 LABEL_PX + '" text-anchor="middle"' + (n.hasClass('root') ? ' font-weight="bold"' : '') + '>' + xmlText(n.data('label')) + '</text>');
+        var b = n.renderedBoundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false });
+        out.push('<text class="label" x="' + ((b.x1 + b.x2) / 2).toFixed(1) + '" y="' + ((b.y1 + b.y2) / 2).toFixed(1) +
+                 '" font-family="sans-serif" font-size="' + LABEL_PX + '" text-anchor="middle" dominant-baseline="central"' +
+                 (n.hasClass('root') ? ' font-weight="bold"' : '') + '>' + xmlText(n.data('label')) + '</text>');
       });
       out.push('</svg>');
       return out.join('\n') + '\n';
@@ -428,5 +428,5 @@
     return api;
   }
 
-  window.GrappiGraph = { draw: draw, roleColours: ROLE_COLOURS, roleNames: ROLE_NAMES };
+  window.GrappiGraph = { draw: draw, roleColours: ROLE_COLOURS, roleNames: ROLE_NAMES, download: download };
 })();

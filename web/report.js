@@ -5,10 +5,6 @@
 (function () {
   'use strict';
 
-  var ROLE_NAMES = {
-    root: 'start', seed: 'question entity / seed', answer: 'answer entity', path: 'on a ranked item',
-    cited: 'cited', entity: 'entity', context: 'context'
-  };
   var PAGE = 50;  // items rendered at a time
 
   function el(tag, cls, text) {
@@ -70,7 +66,7 @@
     var cy = null, drawing = null;
     var large = view.nodes.length > 300;
     if (typeof cytoscape === 'function' && typeof GrappiGraph === 'object' && view.nodes.length) {
-      drawing = GrappiGraph.draw(graph, view, {});
+      drawing = GrappiGraph.draw(graph, view);
       cy = drawing.cy;
       window.cy = cy;  // (for tests and for a person at the browser's console)
       graphPane.insertBefore(toolbar(drawing), graph);
@@ -259,7 +255,7 @@
     function nodeBlock(n) {
       var box = el('div', 'node-detail');
       box.appendChild(el('h4', null, n.label));
-      var pairs = [['role', ROLE_NAMES[n.role] || n.role], ['id', n.external_id], ['score', fmt(n.score)]];
+      var pairs = [['role', GrappiGraph.roleNames[n.role] || n.role], ['id', n.external_id], ['score', fmt(n.score)]];
       if (n.score_label) pairs[2][0] = n.score_label;
       pairs.push(['annotation', n.annotation]);
       arrayOf(n.info).forEach(function (kv) { if (Array.isArray(kv)) pairs.push([kv[0], kv[1]]); });
@@ -350,14 +346,7 @@
       var download = el('button', 'review-download', 'Download review file');
       download.type = 'button';
       download.addEventListener('click', function () {
-        var url = URL.createObjectURL(new Blob([reviewText()], { type: 'text/tab-separated-values' }));
-        var a = document.createElement('a');
-        a.href = url;
-        a.download = review.file || 'review.tsv';
-        document.body.appendChild(a);
-        a.click();
-        document.body.removeChild(a);
-        setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+        GrappiGraph.download(new Blob([reviewText()], { type: 'text/tab-separated-values' }), review.file || 'review.tsv');
       });
       bar.appendChild(download);
       bar.appendChild(el('span', 'hint', ' then: grappi extract --db DB --apply-review FILE'));

@@ -69,7 +69,8 @@ struct EntityMention {
   const EntityCandidate *entity() const { return chosen ? &candidates[*chosen] : nullptr; }
 };
 
-/// How the dictionary is built and used.
+/// How the dictionary is built and used. (Every field is part of EntityTagger::shared's key: a
+/// new one goes there too, in entities.cpp.)
 struct EntityTaggerOptions {
   /// Node labels whose names are looked for (empty: "Protein" and "OntologyTerm").
   std::vector<std::string> labels;

@@ -12,6 +12,7 @@
 #include "grappi/html_report.hpp"
 #include "grappi/snapshot.hpp"
 #include "grappi/version.h"
+#include "agents/explore/explore_offline.hpp"
 #include "models/model_calls.hpp"
 #include "common/text_util.hpp"
 
@@ -112,7 +113,7 @@ std::string offline_label() { return "not written by a language model"; }
 /// "Extractive summary (not generated): A -> B (1 edge, ...). Query terms found: x." gives
 /// "1 edge, .... Query terms found: x."; any other text is returned as it is.
 std::string extractive_brief(const std::string &text) {
-  static const std::string opening = "Extractive summary (not generated): ";
+  static const std::string opening = detail::kExtractiveOpening;
   if (text.compare(0, opening.size(), opening) != 0) return text;
   const std::size_t open = text.find(" (", opening.size());
   const std::size_t close = open == std::string::npos ? std::string::npos : text.find("). ", open);

@@ -68,7 +68,7 @@ std::string offline_explore_answer(const json &task) {
   if (kind == "edge") {
     const json &s = t.value("source", json::object()), &g = t.value("target", json::object());
     const std::string a = detail::json_string(s, "name"), b = detail::json_string(g, "name");
-    std::string text = "Extractive summary (not generated): " + a + " (" + annotation_gist(detail::json_string(s, "annotation"), 12) +
+    std::string text = kExtractiveOpening + a + " (" + annotation_gist(detail::json_string(s, "annotation"), 12) +
                        ") and " + b + " (" + annotation_gist(detail::json_string(g, "annotation"), 12) + ") are linked by " +
                        detail::json_string(t, "relation") + " with STRING confidence " + detail::fixed(num_field(t, "score", 0), 3);
     if (t.contains("channels") && t["channels"].is_object() && !t["channels"].empty()) {
@@ -136,7 +136,7 @@ std::string offline_explore_answer(const json &task) {
     const int score = static_cast<int>(std::lround(std::clamp(rel, 0.0, 100.0)));
     std::string chain;
     for (std::size_t i = 0; i < names.size(); ++i) chain += (i ? " -> " : "") + names[i];
-    std::string text = "Extractive summary (not generated): " + chain + " (" + std::to_string(edges.size()) + " edge" +
+    std::string text = kExtractiveOpening + chain + " (" + std::to_string(edges.size()) + " edge" +
                        (edges.size() > 1 ? "s" : "") + ", geometric mean STRING confidence " + detail::fixed(c, 3);
     if (edges.size() > 1)
       text += ", weakest " + detail::json_string(edges[weakest_i], "source") + "-" + detail::json_string(edges[weakest_i], "target") + " " +
