@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -1230,6 +1231,19 @@ grappi_status grappi_graph_import_review_json(grappi_graph *g, const char *revie
 
 // ---- co-occurrence and hypotheses -----------------------------------------------------------------
 
+static grappi::CoocOptions cooc_options_of(const grappi_cooc_options &o, const char *fn) {
+  grappi::CoocOptions co;
+  const std::string scope = text_or(o.scope, "document", fn, "scope");
+  require(scope == "document" || scope == "sentence", fn, "scope must be \"document\" or \"sentence\"");
+  co.scope = scope == "sentence" ? grappi::CoocOptions::Scope::sentence : grappi::CoocOptions::Scope::document;
+  co.titles = text_or(o.titles, "include", fn, "titles");
+  if (o.types) co.types = relation_list(o.types, fn, "types");
+  co.min_count = o.min_count;
+  if (o.as_of) co.as_of = o.as_of;
+  co.dictionary = o.dictionary != 0;
+  return co;
+}
+
 grappi_status grappi_cooc_options_init(grappi_cooc_options *opts, uint32_t version) {
   return guard([&] { return init_options(opts, version, "grappi_cooc_options_init"); });
 }
@@ -1243,15 +1257,7 @@ grappi_status grappi_graph_cooc_build_json(grappi_graph *g, const char *content,
     auto &kg = graph_of(g, fn);
     const std::string body = text(content, fn, "content");
     const grappi_cooc_options o = read_options(opts, fn);
-    grappi::CoocOptions co;
-    const std::string scope = text_or(o.scope, "document", fn, "scope");
-    require(scope == "document" || scope == "sentence", fn, "scope must be \"document\" or \"sentence\"");
-    co.scope = scope == "sentence" ? grappi::CoocOptions::Scope::sentence : grappi::CoocOptions::Scope::document;
-    co.titles = text_or(o.titles, "include", fn, "titles");
-    if (o.types) co.types = relation_list(o.types, fn, "types");
-    co.min_count = o.min_count;
-    if (o.as_of) co.as_of = o.as_of;
-    co.dictionary = o.dictionary != 0;
+    const grappi::CoocOptions co = cooc_options_of(o, fn);
     const auto docs = grappi::parse_documents(body, grappi::document_format(text_or(o.format, "detect", fn, "format")),
                                               text_or(o.name, "corpus", fn, "name"));
     const grappi::EntityTagger tagger(kg);
@@ -1276,6 +1282,71 @@ grappi_status grappi_graph_cooc_build_json(grappi_graph *g, const char *content,
       j["papers"] = {{"dataset_id", p.dataset_id}, {"documents", p.lines}, {"already_imported", p.already_imported},
                      {"path", corpus}};
     }
+    *out_json = copy_out(grappi::dump_json(j));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_cooc_partial_json(grappi_graph *g, const char *const *files, size_t file_count,
+                                             const grappi_cooc_options *opts, const char *out_path, const char *provenance,
+                                             char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_cooc_partial_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    require(file_count == 0 || files, fn, "files is NULL but file_count is not 0");
+    const std::string out = text(out_path, fn, "out_path");
+    const grappi_cooc_options o = read_options(opts, fn);
+    const grappi::CoocOptions co = cooc_options_of(o, fn);
+    const grappi::DocumentFormat format = grappi::document_format(text_or(o.format, "detect", fn, "format"));
+    const std::shared_ptr<const grappi::EntityTagger> tagger = grappi::EntityTagger::shared(kg);
+    grappi::CoocBuilder builder(co, tagger.get());
+    nlohmann::json inputs = nlohmann::json::array();
+    for (std::size_t i = 0; i < file_count; ++i) {
+      const std::string f = text(files[i], fn, "a file");
+      std::error_code ec;
+      const auto bytes = std::filesystem::file_size(f, ec);
+      if (ec) throw grappi::Error(grappi::ErrorCode::io, std::string(fn) + ": cannot read '" + f + "'");
+      const std::size_t before = builder.documents();
+      grappi::for_each_document(f, format, [&](grappi::Document &&d) { builder.add(d); });
+      inputs.push_back({{"path", f}, {"bytes", bytes}, {"documents", builder.documents() - before}});
+    }
+    const std::size_t documents = builder.documents();
+    builder.save(out, provenance ? text(provenance, fn, "provenance") : std::string());
+    *out_json = copy_out(grappi::dump_json({{"path", out}, {"documents", documents}, {"files", std::move(inputs)}}));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_cooc_merge_json(grappi_graph *g, const char *const *partials, size_t partial_count,
+                                           const grappi_cooc_options *opts, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_cooc_merge_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    require(partials != nullptr && partial_count > 0, fn, "give at least one partial-count file");
+    const grappi_cooc_options o = read_options(opts, fn);
+    std::vector<std::string> paths;
+    for (std::size_t i = 0; i < partial_count; ++i) paths.push_back(text(partials[i], fn, "a partial-count file"));
+    grappi::CoocBuilder builder(grappi::CoocBuilder::partial_options(paths[0]));
+    nlohmann::json parts = nlohmann::json::array();
+    for (const std::string &p : paths) {
+      const std::size_t before = builder.documents();
+      nlohmann::json provenance = nlohmann::json::parse(builder.merge_file(p));
+      parts.push_back({{"path", p}, {"documents", builder.documents() - before}, {"provenance", std::move(provenance)}});
+    }
+    const grappi::CoocGraph graph = builder.finish();
+    nlohmann::json j = grappi::to_json(graph);
+    if (!graph.edges.empty()) {
+      const std::string path = text_or(o.path, "", fn, "path");
+      const grappi::FileReport f =
+          grappi::import_cooccurrence(kg, graph, path.empty() ? grappi::cooccurrence_dataset_path(kg.path(), graph) : path);
+      j["import"] = {{"dataset_id", f.dataset_id}, {"path", f.path}, {"edges_created", f.edges_created},
+                     {"nodes_created", f.nodes_created}, {"already_imported", f.already_imported}};
+    }
+    j["partials"] = std::move(parts);
     *out_json = copy_out(grappi::dump_json(j));
     return GRAPPI_OK;
   });

@@ -1222,6 +1222,49 @@ int main(int argc, char **argv) {
     CHECK(json && strstr(json, "\"102\"") != NULL);
     grappi_free(json);
     json = NULL;
+    {
+      /* The same graph from two parts: each counted into a partial-count file (a worker's
+         step), then merged in order and stored: the same dataset (already imported). */
+      char part_corpus[2][700], part[2][700];
+      const char *halves[2], *parts[2];
+      int i;
+      halves[0] = corpus;
+      halves[1] = strstr(corpus, "102|t|");
+      for (i = 0; i < 2; ++i) {
+        FILE *f;
+        snprintf(part_corpus[i], sizeof part_corpus[i], "%s.part%d.PubTator", db, i);
+        snprintf(part[i], sizeof part[i], "%s.part%d.cooc", db, i);
+        f = fopen(part_corpus[i], "w");
+        CHECK(f != NULL);
+        if (f) {
+          fwrite(halves[i], 1, i == 0 ? (size_t)(halves[1] - halves[0]) : strlen(halves[1]), f);
+          fclose(f);
+        }
+        halves[i] = part_corpus[i];
+        parts[i] = part[i];
+        CHECK(grappi_graph_cooc_partial_json(g, &halves[i], 1, &co, part[i], "{\"partition\": 1}", &json) == GRAPPI_OK && json);
+        CHECK(json && strstr(json, "\"documents\":1") != NULL);
+        grappi_free(json);
+        json = NULL;
+      }
+      CHECK(grappi_graph_cooc_partial_json(g, &halves[0], 1, &co, part[0], "[]", &json) == GRAPPI_EINVAL && json == NULL);
+      co.path = NULL;
+      CHECK(grappi_graph_cooc_merge_json(g, parts, 2, &co, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"edges\":2") != NULL);
+      CHECK(json && strstr(json, "\"already_imported\":true") != NULL);
+      CHECK(json && strstr(json, "\"partition\":1") != NULL);
+      grappi_free(json);
+      json = NULL;
+      CHECK(grappi_graph_cooc_merge_json(g, parts, 0, &co, &json) == GRAPPI_EINVAL && json == NULL);
+      parts[1] = part_corpus[1]; /* not a partial-count file */
+      CHECK(grappi_graph_cooc_merge_json(g, parts, 2, &co, &json) == GRAPPI_EPARSE && json == NULL);
+      CHECK(strstr(grappi_last_error_message(), "not a partial-count file") != NULL);
+      co.path = jsonl;
+      for (i = 0; i < 2; ++i) {
+        remove(part_corpus[i]);
+        remove(part[i]);
+      }
+    }
     co.scope = "paragraph";
     CHECK(grappi_graph_cooc_build_json(g, corpus, &co, &json) == GRAPPI_EINVAL && json == NULL);
     CHECK(grappi_hypothesis_options_init(&ho, GRAPPI_HYPOTHESIS_OPTIONS_VERSION) == GRAPPI_OK);

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -190,6 +191,129 @@ TEST_CASE("Merged builders and builders that spill to disk give the graph of one
   sentences.scope = grappi::CoocOptions::Scope::sentence;
   grappi::CoocBuilder x(o), y(sentences);
   CHECK_THROWS_WITH_AS(x.merge(std::move(y)), doctest::Contains("different options"), grappi::Error);
+}
+
+TEST_CASE("Partial count files merged in order give the graph of one build and keep their provenance") {
+  TempDir dir;
+  const auto docs = grappi::read_documents(kBioRed);
+  REQUIRE(docs.size() == 3);
+  grappi::CoocOptions o;
+  o.work_dir = dir.path;
+  const grappi::CoocGraph one = grappi::build_cooccurrence(docs, o);
+  // Three parts, one of them spilled to runs on disk before it is saved.
+  std::vector<std::string> files;
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    grappi::CoocOptions part = o;
+    part.memory_mib = i == 1 ? 0 : 512;
+    grappi::CoocBuilder b(part);
+    b.add(docs[i]);
+    files.push_back(dir.file("part" + std::to_string(i)));
+    b.save(files.back(), R"({"partition": )" + std::to_string(i) + "}");
+    CHECK(b.documents() == 0);  // (empty afterwards)
+  }
+  CHECK(grappi::CoocBuilder::partial_options(files[0]).titles == "include");
+  grappi::CoocBuilder merged(o);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const json provenance = json::parse(merged.merge_file(files[i]));
+    CHECK(provenance["partition"] == i);
+    CHECK(provenance["grappi"].is_string());
+    CHECK(provenance["written_at"].get<std::string>().size() == 20);
+  }
+  CHECK(merged.documents() == 3);
+  const grappi::CoocGraph graph = merged.finish();
+  CHECK(same_graph(graph, one));
+  CHECK(graph.unidentified == one.unidentified);
+  CHECK(graph.composite == one.composite);
+  CHECK(grappi::cooccurrence_dataset_path("kb.db", graph) == grappi::cooccurrence_dataset_path("kb.db", one));
+  // A builder saved with spilled runs and one that kept everything in memory write the same pairs.
+  grappi::CoocOptions tiny = o;
+  tiny.memory_mib = 1;
+  std::vector<Document> many;
+  for (int copy = 0; copy < 400; ++copy)
+    for (Document d : docs) {
+      d.pmid = d.id = d.pmid + "-" + std::to_string(copy);
+      many.push_back(std::move(d));
+    }
+  grappi::CoocBuilder spilling(tiny), whole(o);
+  for (const auto &d : many) spilling.add(d), whole.add(d);
+  spilling.save(dir.file("spilled"));
+  whole.save(dir.file("whole"));
+  const auto tail = [](const std::string &f) {  // (the pairs: after the header line)
+    std::ifstream in(f, std::ios::binary);
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return all.substr(all.find('\n', all.find('\n') + 1) + 1);
+  };
+  CHECK(tail(dir.file("spilled")) == tail(dir.file("whole")));
+  CHECK(tail(dir.file("whole")).size() > std::size_t{1} << 20);
+  // Provenance must be a JSON object.
+  grappi::CoocBuilder b(o);
+  CHECK_THROWS_WITH_AS(b.save(dir.file("x"), "[1]"), doctest::Contains("JSON object"), grappi::Error);
+  CHECK_THROWS_AS(b.save(dir.file("x"), "{"), grappi::Error);
+  CHECK_FALSE(std::filesystem::exists(dir.file("x")));
+}
+
+TEST_CASE("Damaged or foreign partial count files are refused with the file named and the merge unchanged") {
+  TempDir dir;
+  const auto docs = grappi::read_documents(kBioRed);
+  grappi::CoocOptions o;
+  grappi::CoocBuilder b(o);
+  b.add(docs[0]);
+  b.add(docs[1]);
+  const std::string good = dir.file("good");
+  b.save(good);
+  std::ifstream in(good, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t data = bytes.find('\n', bytes.find('\n') + 1) + 1;
+  REQUIRE(bytes.size() > data + 24);
+  const auto refused = [&](const std::string &name, const std::string &content, const std::string &message,
+                           grappi::ErrorCode code = grappi::ErrorCode::parse) {
+    CAPTURE(name);
+    write_file(dir.file(name), content);
+    grappi::CoocBuilder merge(o);
+    merge.add(docs[2]);
+    try {
+      merge.merge_file(dir.file(name));
+      FAIL("accepted");
+    } catch (const grappi::Error &e) {
+      CHECK(e.code() == code);
+      CHECK(std::string(e.what()).find(message) != std::string::npos);
+      CHECK(std::string(e.what()).find(name) != std::string::npos);
+    }
+    // (unchanged: the third document alone)
+    CHECK(merge.documents() == 1);
+    CHECK(same_graph(merge.finish(), grappi::build_cooccurrence({docs[2]}, o)));
+  };
+  refused("empty", "", "not a partial-count file");
+  refused("pubtator", bytes.substr(0, 0) + "123|t|A title\n", "not a partial-count file");
+  refused("no-header", "grappi-cooc-partial 1\n", "no header");
+  refused("bad-json", "grappi-cooc-partial 1\n{\"format\": \n", "malformed header");
+  refused("truncated", bytes.substr(0, bytes.size() - 5), "truncated");
+  refused("longer", bytes + "x", "truncated");
+  // A pair naming a concept past the header's list.
+  std::string out_of_range = bytes;
+  const uint32_t big = 1u << 30;
+  std::memcpy(&out_of_range[data + 4], &big, 4);
+  refused("out-of-range", out_of_range, "does not list");
+  // Two pairs swapped: out of order.
+  std::string swapped = bytes;
+  std::swap_ranges(swapped.begin() + static_cast<std::ptrdiff_t>(data), swapped.begin() + static_cast<std::ptrdiff_t>(data + 12),
+                   swapped.end() - 12);
+  refused("swapped", swapped, "out of order");
+  // A concept listed twice.
+  json header = json::parse(bytes.substr(bytes.find('\n') + 1, data - bytes.find('\n') - 2));
+  header["concepts"].push_back(header["concepts"][0]);
+  refused("twice", "grappi-cooc-partial 1\n" + header.dump() + "\n" + bytes.substr(data), "twice");
+  // Built with other options.
+  grappi::CoocOptions sentences = o;
+  sentences.scope = grappi::CoocOptions::Scope::sentence;
+  grappi::CoocBuilder s(sentences);
+  s.add(docs[0]);
+  s.save(dir.file("sentences"));
+  std::ifstream sin(dir.file("sentences"), std::ios::binary);
+  refused("sentences", std::string((std::istreambuf_iterator<char>(sin)), std::istreambuf_iterator<char>()), "other options",
+          grappi::ErrorCode::invalid_argument);
+  grappi::CoocBuilder missing(o);
+  CHECK_THROWS_AS(missing.merge_file(dir.file("none")), grappi::Error);
 }
 
 TEST_CASE("Papers are stored and searched by words and read back and go with their dataset") {

@@ -112,6 +112,23 @@ class GRAPPI_CXX_API CoocBuilder {
   /// Takes in another builder's counts (built with the same options from other documents).
   /// Error(invalid_argument) when its options differ.
   void merge(CoocBuilder &&other);
+  /// Writes the counts to a partial-count file (docs/distributed.md "Partial counts"): the
+  /// options, concepts, documents (keys and years) and figures in a JSON header line, then the
+  /// sorted pairs, binary. `provenance` is a JSON object's text recorded with them (where the
+  /// documents came from, by whom); empty: none. Written whole or not at all; the builder is
+  /// empty afterwards. Error(io) when the file cannot be written, Error(invalid_argument) for
+  /// provenance that is not a JSON object.
+  void save(const std::string &path, const std::string &provenance = "");
+  /// Takes in the counts of a partial-count file written by save() (builders merge in the order
+  /// their files are given: the graph equals one builder given every document in that order).
+  /// Returns the file's provenance (a JSON object's text). Error(parse) for a file that is not
+  /// a partial-count file, or a damaged one (truncated, a pair out of order or out of range),
+  /// naming it, with this builder unchanged; Error(invalid_argument) when it was built with other
+  /// options; Error(io) when it cannot be read.
+  std::string merge_file(const std::string &path);
+  /// The options a partial-count file was built with (memory_mib and work_dir, which do not
+  /// change the graph: the defaults): a merge's builder is made with them. Errors as merge_file.
+  static CoocOptions partial_options(const std::string &path);
   /// Documents added (merged ones included).
   std::size_t documents() const;
   /// The graph; the builder is empty afterwards.
@@ -128,6 +145,11 @@ class GRAPPI_CXX_API CoocBuilder {
 /// Error(invalid_argument) for a bad `titles` value.
 GRAPPI_CXX_API CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocOptions &options = {},
                                             const EntityTagger *tagger = nullptr);
+
+/// Where `grappi cooc build` stores a graph's dataset when not told: next to the database,
+/// named by what the graph holds ("<database>.cooc-<hash>.jsonl"), so that the same graph,
+/// however it was built, imports once.
+GRAPPI_CXX_API std::string cooccurrence_dataset_path(const std::string &database, const CoocGraph &graph);
 
 /// The relation of a graph's edges: "cooc.document" or "cooc.sentence".
 GRAPPI_CXX_API std::string cooccurrence_relation(const CoocOptions &options);

@@ -870,6 +870,49 @@ GRAPPI_API grappi_status grappi_cooc_options_init(grappi_cooc_options *opts, uin
 GRAPPI_API grappi_status grappi_graph_cooc_build_json(grappi_graph *g, const char *content,
                                                       const grappi_cooc_options *opts, char **out_json);
 
+/**
+ * @brief Counts the co-occurrences of one part of a corpus into a partial-count file, for
+ *        grappi_graph_cooc_merge_json() (a distributed build's worker step; `grappi cooc build
+ *        --partial`; docs/distributed.md).
+ * @param g The graph, only read (its aliases join gene concepts to proteins; it may be opened
+ *        read-only, by many workers at once).
+ * @param files The part's corpus files (PubTator, BioC XML or JSON, JSON lines; plain or
+ *        gzipped), read in this order, a document at a time.
+ * @param file_count Entries in files.
+ * @param opts Options (format, scope, titles, types, min_count, as_of, dictionary; name and path
+ *        are not used), or NULL for the defaults.
+ * @param out_path The partial-count file, written whole or not at all.
+ * @param provenance A JSON object's text recorded in the file (which partition, which worker);
+ *        NULL: none. The library adds the grappi version and the time.
+ * @param[out] out_json {"path", "documents", "files": [{"path", "bytes", "documents"}]}; free
+ *        with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EPARSE for a malformed corpus; #GRAPPI_EINVAL for bad options or
+ *         provenance that is not a JSON object; #GRAPPI_EIO when a file cannot be read or written.
+ */
+GRAPPI_API grappi_status grappi_graph_cooc_partial_json(grappi_graph *g, const char *const *files, size_t file_count,
+                                                        const grappi_cooc_options *opts, const char *out_path,
+                                                        const char *provenance, char **out_json);
+
+/**
+ * @brief Merges partial-count files (grappi_graph_cooc_partial_json()), in the order given, into
+ *        the co-occurrence graph of the whole corpus and stores it as one dataset: the graph
+ *        grappi_graph_cooc_build_json() builds from the parts' documents in that order.
+ * @param g The graph, opened for writing.
+ * @param partials The partial-count files (built with the same options: the first one's are used).
+ * @param partial_count Entries in partials (at least one).
+ * @param opts Only `path` is read: the dataset's file; NULL: next to the database, named by what
+ *        the graph holds, as `grappi cooc build` names it (the same graph imports once). NULL
+ *        opts: the same.
+ * @param[out] out_json The figures and strongest edges (as grappi_graph_cooc_build_json()), with
+ *        "import" when the graph has edges, and "partials": [{"path", "documents",
+ *        "provenance"}]; free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EPARSE for a file that is not a partial-count file or a damaged
+ *         one (nothing is stored); #GRAPPI_EINVAL for parts built with different options;
+ *         #GRAPPI_EIO when a file cannot be read or the dataset written.
+ */
+GRAPPI_API grappi_status grappi_graph_cooc_merge_json(grappi_graph *g, const char *const *partials, size_t partial_count,
+                                                      const grappi_cooc_options *opts, char **out_json);
+
 /** The current version of ::grappi_hypothesis_options (the library accepts 1 to this). */
 #define GRAPPI_HYPOTHESIS_OPTIONS_VERSION 3
 /** Options of grappi_graph_hypothesize_json(). */

@@ -307,6 +307,30 @@ const std::map<std::string, Body> &bodies() {
          } catch (const grappi::Error &) {
          }
        }},
+      {"cooc_partial",
+       [](std::string_view s) {
+         // A partial-count file merged into a builder that holds a document: refused (the builder
+         // unchanged) or taken in, and the graph always finishes.
+         const std::string path = scratch() + "/part.cooc";
+         write_text(path, s);
+         grappi::CoocBuilder builder;
+         grappi::Document d;
+         d.id = d.pmid = "1";
+         grappi::DocumentPassage p;
+         p.text = "TP53 binds MDM2";
+         p.annotations = {{0, 4, "TP53", "Gene", "7157"}, {11, 4, "MDM2", "Gene", "4193"}};
+         d.passages.push_back(p);
+         builder.add(d);
+         try {
+           (void)builder.merge_file(path);
+         } catch (const grappi::Error &) {
+           if (builder.documents() != 1) broken("a refused partial-count file changed the builder");
+         }
+         const grappi::CoocGraph g = builder.finish();
+         for (const grappi::CoocEdge &e : g.edges)
+           for (uint32_t doc : e.documents)
+             if (doc >= g.pmids.size()) broken("an edge's document outside the graph's documents");
+       }},
       {"documents_text", [](std::string_view s) { documents_as(grappi::DocumentFormat::text, s); }},
       {"documents_pubtator", [](std::string_view s) { documents_as(grappi::DocumentFormat::pubtator, s); }},
       {"documents_bioc_xml", [](std::string_view s) { documents_as(grappi::DocumentFormat::bioc_xml, s); }},

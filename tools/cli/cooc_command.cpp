@@ -16,17 +16,46 @@ namespace grappi::cli {
 namespace {
 
 struct CoocArgs {
-  std::string db, format = "detect", out, json, scope = "document";
-  std::vector<std::string> corpora;
+  std::string db, format = "detect", out, json, scope = "document", partial;
+  std::vector<std::string> corpora, partials;
   int as_of = 0;
   CoocOptions o;
   bool no_import = false, quiet = false, sentence = false, no_papers = false;
 };
 
-void run_build(CoocArgs &a) {
+CoocOptions options_of(const CoocArgs &a) {
   CoocOptions o = a.o;
   o.scope = a.scope == "sentence" || a.sentence ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
   if (a.as_of) o.as_of = a.as_of;
+  return o;
+}
+
+// --partial: the counts of this part of a corpus, written for `grappi cooc merge` (the database
+// is only read: its aliases join the concepts).
+void run_partial(CoocArgs &a) {
+  const CoocOptions o = options_of(a);
+  const DocumentFormat format = document_format(a.format);
+  KnowledgeGraph g = open_graph(a.db, Access::read);
+  const EntityTagger tagger(g);
+  CoocBuilder builder(o, &tagger);
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const std::string &f : a.corpora) {
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(f, ec);
+    if (ec) throw Error(ErrorCode::io, "cooc build: cannot read '" + f + "'");
+    const std::size_t before = builder.documents();
+    for_each_document(f, format, [&](Document &&d) { builder.add(d); });
+    inputs.push_back({{"path", f}, {"bytes", bytes}, {"documents", builder.documents() - before}});
+  }
+  const std::size_t documents = builder.documents();
+  builder.save(a.partial, dump_json({{"corpus", inputs}, {"format", a.format}, {"database", a.db}}));
+  if (!a.quiet && a.json != "-")
+    std::cout << documents << " document(s) counted into " << a.partial << " (grappi cooc merge takes it in)\n";
+}
+
+void run_build(CoocArgs &a) {
+  if (!a.partial.empty()) return run_partial(a);
+  const CoocOptions o = options_of(a);
   for (const std::string &f : a.corpora)
     if (!std::ifstream(f)) throw Error(ErrorCode::io, "cooc build: cannot read '" + f + "'");
   const DocumentFormat format = document_format(a.format);
@@ -48,13 +77,8 @@ void run_build(CoocArgs &a) {
   nlohmann::json j = to_json(graph);
   std::optional<FileReport> imported;
   if (!a.no_import && !graph.edges.empty()) {
-    std::string path = a.out;
-    if (path.empty()) {
-      // Next to the database, named by what it holds: the same graph imports once.
-      std::ostringstream name;
-      name << a.db << ".cooc-" << std::hex << std::hash<std::string>{}(dump_json(j)) << ".jsonl";
-      path = name.str();
-    }
+    // (default: next to the database, named by what it holds: the same graph imports once)
+    const std::string path = a.out.empty() ? cooccurrence_dataset_path(a.db, graph) : a.out;
     imported = import_cooccurrence(g, graph, path);
     j["import"] = {{"dataset_id", imported->dataset_id}, {"path", imported->path},
                    {"already_imported", imported->already_imported}, {"edges_created", imported->edges_created},
@@ -93,6 +117,60 @@ void run_build(CoocArgs &a) {
                 << "\n";
 }
 
+// grappi cooc merge: partial counts (cooc build --partial, or the distributed build's workers)
+// merged in the order given into the graph of the whole corpus, stored as cooc build stores it.
+void run_merge(CoocArgs &a) {
+  for (const std::string &f : a.partials)
+    if (!std::ifstream(f)) throw Error(ErrorCode::io, "cooc merge: cannot read '" + f + "'");
+  // (the parts' own options: each part is checked against the first's)
+  CoocOptions o = CoocBuilder::partial_options(a.partials.at(0));
+  o.memory_mib = a.o.memory_mib;
+  o.work_dir = a.o.work_dir;
+  NewDatabase created(a.db);
+  KnowledgeGraph g = open_graph(a.db, a.no_import ? Access::read : Access::create);
+  CoocBuilder builder(o);
+  nlohmann::json parts = nlohmann::json::array();
+  for (const std::string &f : a.partials) {
+    const std::size_t before = builder.documents();
+    nlohmann::json p = {{"path", f}, {"provenance", nlohmann::json::parse(builder.merge_file(f))}};
+    p["documents"] = builder.documents() - before;
+    parts.push_back(std::move(p));
+  }
+  const CoocGraph graph = builder.finish();
+  nlohmann::json j = to_json(graph);
+  if (!a.no_import && !graph.edges.empty()) {
+    const FileReport f = import_cooccurrence(g, graph, a.out.empty() ? cooccurrence_dataset_path(a.db, graph) : a.out);
+    j["import"] = {{"dataset_id", f.dataset_id}, {"path", f.path}, {"already_imported", f.already_imported},
+                   {"edges_created", f.edges_created}, {"nodes_created", f.nodes_created}};
+  }
+  j["partials"] = std::move(parts);
+  created.keep();
+  if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
+  if (a.quiet || a.json == "-") return;
+  std::cout << a.partials.size() << " partial count file(s): " << graph.documents << " document(s), " << graph.concepts.size()
+            << " concept(s), " << graph.edges.size() << " edge(s) (" << cooccurrence_relation(graph.options) << ")\n";
+  if (j.contains("import"))
+    std::cout << "imported as dataset " << j["import"]["dataset_id"].get<int64_t>()
+              << (j["import"]["already_imported"].get<bool>() ? " (already imported)" : "") << " from "
+              << j["import"]["path"].get<std::string>() << "\n";
+}
+
+// The options of the graph a build makes.
+void add_graph_options(CLI::App *c, CoocArgs &a) {
+  c->add_option("--scope", a.scope, "Co-occurrence in the same document or the same sentence")
+      ->check(CLI::IsMember({"document", "sentence"}));
+  c->add_flag("--sentence", a.sentence, "The same as --scope sentence")->excludes("--scope");
+  c->add_option("--titles", a.o.titles, "Titles: include, only or exclude")->check(CLI::IsMember({"include", "only", "exclude"}));
+  c->add_option("--types", a.o.types, "Concept types kept, comma-separated (e.g. Gene,Disease,Chemical); default: all")
+      ->delimiter(',');
+  c->add_option("--min-count", a.o.min_count, "Edges shared by fewer documents (sentences) are left out");
+  c->add_option("--as-of", a.as_of, "Only documents published before this year");
+  c->add_flag("--dictionary", a.o.dictionary, "Also the dictionary's mentions in annotated passages");
+  c->add_option("--memory", a.o.memory_mib,
+                "MiB for the pairs of concepts; beyond it they are sorted and spilled to temporary files (0: no limit)");
+  c->add_option("--work-dir", a.o.work_dir, "Where spilled pairs go (default: the system's temporary directory)");
+}
+
 }  // namespace
 
 void add_cooc(CLI::App &app) {
@@ -105,24 +183,33 @@ void add_cooc(CLI::App &app) {
                                         "through the dictionary")
       ->required();
   c->add_option("--format", a->format, "Force the input format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
-  c->add_option("--scope", a->scope, "Co-occurrence in the same document or the same sentence")
-      ->check(CLI::IsMember({"document", "sentence"}));
-  c->add_flag("--sentence", a->sentence, "The same as --scope sentence")->excludes("--scope");
-  c->add_option("--titles", a->o.titles, "Titles: include, only or exclude")->check(CLI::IsMember({"include", "only", "exclude"}));
-  c->add_option("--types", a->o.types, "Concept types kept, comma-separated (e.g. Gene,Disease,Chemical); default: all")
-      ->delimiter(',');
-  c->add_option("--min-count", a->o.min_count, "Edges shared by fewer documents (sentences) are left out");
-  c->add_option("--as-of", a->as_of, "Only documents published before this year");
-  c->add_flag("--dictionary", a->o.dictionary, "Also the dictionary's mentions in annotated passages");
-  c->add_option("--memory", a->o.memory_mib,
-                "MiB for the pairs of concepts; beyond it they are sorted and spilled to temporary files (0: no limit)");
-  c->add_option("--work-dir", a->o.work_dir, "Where spilled pairs go (default: the system's temporary directory)");
+  add_graph_options(c, *a);
   c->add_option("--out", a->out, "The dataset's file (grappi JSON lines); default: next to the database");
   c->add_flag("--no-import", a->no_import, "Build and report only (the database is only read)");
   c->add_flag("--no-papers", a->no_papers, "Do not store the papers themselves (grappi papers, hypothesize without --corpus)");
+  c->add_option("--partial", a->partial,
+                "Write this part's counts to this file for grappi cooc merge instead of storing a graph (the database "
+                "is only read; docs/distributed.md)")
+      ->excludes("--out")
+      ->excludes("--no-import")
+      ->excludes("--no-papers");
   c->add_option("--json", a->json, "Write the figures and strongest edges as JSON ('-' for standard output)");
   c->add_flag("--quiet", a->quiet, "No summary on standard output");
   c->callback([a] { run_build(*a); });
+
+  auto m = std::make_shared<CoocArgs>();
+  auto *mc = cooc->add_subcommand("merge", "Merge partial counts (cooc build --partial) into one graph and store it as "
+                                           "cooc build does");
+  add_db_option(mc, m->db);
+  mc->add_option("partials", m->partials, "Partial count files, merged in this order (the graph's concept order)")->required();
+  mc->add_option("--memory", m->o.memory_mib,
+                 "MiB for the pairs of concepts; beyond it they are sorted and spilled to temporary files (0: no limit)");
+  mc->add_option("--work-dir", m->o.work_dir, "Where spilled pairs go (default: the system's temporary directory)");
+  mc->add_option("--out", m->out, "The dataset's file (grappi JSON lines); default: next to the database");
+  mc->add_flag("--no-import", m->no_import, "Merge and report only (the database is only read)");
+  mc->add_option("--json", m->json, "Write the figures, strongest edges and the parts' provenance as JSON ('-' for standard output)");
+  mc->add_flag("--quiet", m->quiet, "No summary on standard output");
+  mc->callback([m] { run_merge(*m); });
 }
 
 }  // namespace grappi::cli

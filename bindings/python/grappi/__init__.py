@@ -1,7 +1,8 @@
 """Python bindings for grappi's C API, through ctypes (standard library only).
 
 The shared library is looked up in $GRAPPI_LIB (a path to libgrappi_c.so, which is
-self-contained: it loads from any directory), then by the linker (ctypes.util.find_library). Every failing call raises grappi.Error with the
+self-contained: it loads from any directory), then in the package itself (the wheel bundles it
+as grappi/lib/libgrappi_c.so), then by the linker (ctypes.util.find_library). Every failing call raises grappi.Error with the
 library's status code and message. Library-allocated strings are copied and freed at once.
 
     import grappi
@@ -15,6 +16,8 @@ import ctypes.util
 import json
 import os
 
+from grappi._about import __version__
+
 __all__ = ["Error", "Graph", "PcstSolver", "version", "pcst_solve", "bel_validate"]
 
 _i64 = ctypes.c_int64
@@ -23,10 +26,20 @@ _status = ctypes.c_int32
 GRAPPI_EBUFS = -11
 
 
+def _library_path():
+    path = os.environ.get("GRAPPI_LIB")
+    if path:
+        return path
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib", "libgrappi_c.so")
+    if os.path.exists(bundled):
+        return bundled
+    return ctypes.util.find_library("grappi_c")
+
+
 def _load():
-    path = os.environ.get("GRAPPI_LIB") or ctypes.util.find_library("grappi_c")
+    path = _library_path()
     if not path:
-        raise OSError("libgrappi_c not found: set GRAPPI_LIB to its path")
+        raise OSError("libgrappi_c not found: install the grappi wheel, or set GRAPPI_LIB to the library's path")
     return ctypes.CDLL(path)
 
 
@@ -82,6 +95,11 @@ _PCST_ORDERS = {"default": 0, "fast": 1, "reference": 2}
 
 # Mirrors of grappi.h's structs, at the version these bindings were written for (_VERSIONS).
 # The tests compare their layouts with the C compiler's (_MIRRORS).
+class _OpenOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("read_only", ctypes.c_int32), ("create", ctypes.c_int32),
+                ("busy_timeout_ms", ctypes.c_int32)]
+
+
 class _EmbedOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("embedder", ctypes.c_char_p), ("dimension", _size),
                 ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p),
@@ -220,7 +238,7 @@ class _PcstResult(ctypes.Structure):
                 ("improve_rounds", ctypes.c_int32)]
 
 
-_MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _WindowOptions,
+_MIRRORS = {"grappi_open_options": _OpenOptions, "grappi_embed_options": _EmbedOptions, "grappi_window_options": _WindowOptions,
             "grappi_export_options": _ExportOptions, "grappi_import_options": _ImportOptions,
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
             "grappi_ground_options": _GroundOptions, "grappi_extract_options": _ExtractOptions,
@@ -228,7 +246,7 @@ _MIRRORS = {"grappi_embed_options": _EmbedOptions, "grappi_window_options": _Win
             "grappi_ask_options": _AskOptions, "grappi_reader_options": _ReaderOptions,
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult,
             "grappi_model_options": _ModelOptions, "grappi_run_options": _RunOptions}
-_VERSIONS = {"grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
+_VERSIONS = {"grappi_open_options": 1, "grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
              "grappi_import_options": 1,
              "grappi_retrieve_options": 2,
              "grappi_explore_options": 3, "grappi_ground_options": 2, "grappi_extract_options": 2,
@@ -294,6 +312,11 @@ _extract_init = _fn("grappi_extract_options_init", _status, ctypes.POINTER(_Extr
 _extract = _fn("grappi_graph_extract_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_ExtractOptions),
                ctypes.POINTER(ctypes.c_void_p))
 _cooc_init = _fn("grappi_cooc_options_init", _status, ctypes.POINTER(_CoocOptions), ctypes.c_uint32)
+_open_init = _fn("grappi_open_options_init", _status, ctypes.POINTER(_OpenOptions), ctypes.c_uint32)
+_cooc_partial = _fn("grappi_graph_cooc_partial_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
+                    ctypes.POINTER(_CoocOptions), ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
+_cooc_merge = _fn("grappi_graph_cooc_merge_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
+                  ctypes.POINTER(_CoocOptions), ctypes.POINTER(ctypes.c_void_p))
 _cooc_build = _fn("grappi_graph_cooc_build_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_CoocOptions),
                   ctypes.POINTER(ctypes.c_void_p))
 _ask_init = _fn("grappi_ask_options_init", _status, ctypes.POINTER(_AskOptions), ctypes.c_uint32)
@@ -423,11 +446,18 @@ def bel_validate(text, long_form=False, allow_unknown_namespaces=False):
 
 
 class Graph:
-    """A knowledge-graph database (created when missing). Close it, or use it in a with block."""
+    """A knowledge-graph database (created when missing, unless read_only). Close it, or use it in
+    a with block. read_only: only read (many processes may read one file; a missing file is an
+    error)."""
 
-    def __init__(self, path):
+    def __init__(self, path, read_only=False):
         self._h = ctypes.c_void_p()
-        _check(_open(os.fsencode(path), None, ctypes.byref(self._h)))
+        o = None
+        if read_only:
+            o = _options("grappi_open_options", _open_init)
+            o.read_only, o.create = 1, 0
+            o = ctypes.byref(o)
+        _check(_open(os.fsencode(path), o, ctypes.byref(self._h)))
 
     def close(self):
         if self._h:
@@ -647,6 +677,34 @@ class Graph:
         o.path = os.fsencode(path) if path else None
         p = ctypes.c_void_p()
         _check(_cooc_build(self._handle(), content.encode(), ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def cooc_partial(self, files, out_path, provenance=None, scope="document", titles="include", types=None,
+                     min_count=1, as_of=0, dictionary=False, format="detect"):
+        """Counts the co-occurrences of a part of a corpus (files, read in order) into a
+        partial-count file for cooc_merge (a distributed build's worker step; the graph is only
+        read). provenance: a dict recorded in the file. Returns {"path", "documents", "files"}."""
+        o = _options("grappi_cooc_options", _cooc_init)
+        o.format, o.scope, o.titles = format.encode(), scope.encode(), titles.encode()
+        o.types = ",".join(types).encode() if types else None
+        o.min_count, o.as_of, o.dictionary = min_count, as_of, 1 if dictionary else 0
+        names = [os.fsencode(f) for f in files]
+        array = (ctypes.c_char_p * max(1, len(names)))(*names)
+        p = ctypes.c_void_p()
+        _check(_cooc_partial(self._handle(), array, len(names), ctypes.byref(o), os.fsencode(out_path),
+                             json.dumps(provenance).encode() if provenance is not None else None, ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def cooc_merge(self, partials, path=None):
+        """Merges partial-count files, in order, into the co-occurrence graph of the whole corpus
+        and stores it as one dataset (path: its file; None: next to the database, as `grappi cooc
+        build` names it). Returns the figures, "import" and "partials" (each with its provenance)."""
+        o = _options("grappi_cooc_options", _cooc_init)
+        o.path = os.fsencode(path) if path else None
+        names = [os.fsencode(f) for f in partials]
+        array = (ctypes.c_char_p * max(1, len(names)))(*names)
+        p = ctypes.c_void_p()
+        _check(_cooc_merge(self._handle(), array, len(names), ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def hypothesize(self, source, target, corpus=None, relations=("cooc.document",), max_length=4, paths=10,

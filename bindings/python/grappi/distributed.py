@@ -1,0 +1,331 @@
+"""grappi.distributed: literature-scale builds on a Dask cluster (docs/distributed.md).
+
+The C++ engines stay the workers: each Dask task runs grappi's own build over one partition of
+a corpus (a list of document files) through the C API and writes its result to a file with its
+provenance; the client merges the files, in partition order, and imports the result into one
+database, the same dataset the single-machine command makes from the same files.
+
+    from dask.distributed import Client
+    from grappi.distributed import cooc_build
+    with Client("tcp://scheduler:8786") as client:
+        report = cooc_build(client, "pubtator/*.gz", "kb.db", work_dir="/shared/grappi-parts")
+
+The database and the work directory must be reachable under the same paths from the client and
+every worker (a shared file system), as Dask's own file-based collections assume. The command
+line: python3 -m grappi.distributed cooc-build --scheduler ADDRESS --corpus 'dir/*.gz' --db kb.db
+"""
+import glob
+import hashlib
+import json
+import os
+import socket
+import sys
+import threading
+import time
+
+import grappi
+
+__all__ = ["PartitionFailed", "expand_corpus", "partition_files", "cooc_build", "install_wheel"]
+
+
+class PartitionFailed(grappi.Error):
+    """Partitions failed on every try: .failures lists them (index, files, error); nothing was merged."""
+
+    def __init__(self, failures, finished=()):
+        lines = ["partition %d (%s): %s" % (f["partition"], ", ".join(f["files"]), f["error"]) for f in failures]
+        super().__init__(-1, "%d partition(s) failed after their retries; nothing was imported:\n  %s"
+                         % (len(failures), "\n  ".join(lines)))
+        self.failures = failures
+        self.finished = list(finished)  # (the other partitions' results)
+
+
+def expand_corpus(corpus):
+    """The document files of a corpus: a path, a glob ('dir/*.gz'), or a list of them, each glob
+    sorted; a pattern that matches nothing is an error (never an empty build)."""
+    items = [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
+    files = []
+    for item in items:
+        item = os.fspath(item)
+        if glob.has_magic(item):
+            found = sorted(glob.glob(item))
+            if not found:
+                raise grappi.Error(-1, "the corpus pattern %r matches no file" % item)
+            files.extend(found)
+        else:
+            if not os.path.isfile(item):
+                raise grappi.Error(-1, "cannot read the corpus file %r" % item)
+            files.append(item)
+    if not files:
+        raise grappi.Error(-1, "no corpus file given")
+    return [os.path.abspath(f) for f in files]
+
+
+def partition_files(files, partitions=None, files_per_partition=None):
+    """Consecutive runs of files, one per partition, in order: `files_per_partition` each, or
+    `partitions` of them as even as the files allow (default: one file per partition)."""
+    files = list(files)
+    if files_per_partition:
+        n = int(files_per_partition)
+    elif partitions:
+        n = max(1, -(-len(files) // int(partitions)))
+    else:
+        n = 1
+    return [files[i:i + n] for i in range(0, len(files), n)]
+
+
+def _partitions_of(client, corpus, partitions, files_per_partition):
+    try:
+        import dask.bag as db
+    except ImportError:  # (a client without dask.bag still takes paths and globs)
+        db = None
+    if db is not None and isinstance(corpus, db.Bag):
+        # A bag of file paths: each of its partitions is one of ours.
+        parts = client.compute(corpus.map_partitions(lambda paths: [list(paths)])).result()
+        parts = [[os.path.abspath(os.fspath(p)) for p in part] for part in parts if part]
+        if not parts:
+            raise grappi.Error(-1, "the bag of corpus files is empty")
+        return parts
+    return partition_files(expand_corpus(corpus), partitions, files_per_partition)
+
+
+# ---- on the workers ------------------------------------------------------------------------------
+
+# One read-only handle per database file and worker thread: the dictionary tagger a handle builds
+# is kept with it, so a worker builds it once for all its partitions.
+_graphs = {}
+_graphs_lock = threading.Lock()
+
+
+def _graph(db):
+    stat = os.stat(db)
+    key = (db, stat.st_mtime_ns, stat.st_size, threading.get_ident())
+    with _graphs_lock:
+        g = _graphs.get(key)
+        if g is None:
+            g = grappi.Graph(db, read_only=True)
+            _graphs[key] = g
+        return g
+
+
+def _peak_rss_mib():
+    try:
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    except (ImportError, OSError):
+        return None
+
+
+def _cooc_partition(db, files, out_path, options, provenance):
+    """A Dask task: one partition's co-occurrence counts, written to out_path."""
+    start = time.monotonic()
+    result = _graph(db).cooc_partial(files, out_path, provenance=provenance, **options)
+    result.update({"host": socket.gethostname(), "pid": os.getpid(), "seconds": time.monotonic() - start,
+                   "peak_rss_mib": _peak_rss_mib()})
+    return result
+
+
+# ---- on the client -------------------------------------------------------------------------------
+
+def _run_partitions(client, task, jobs, retries, progress):
+    """Submits jobs (partition index, files, args...) as tasks with retries; results in partition
+    order. A partition failing on every try is named in PartitionFailed, after every other
+    partition has finished."""
+    from dask.distributed import as_completed
+
+    futures = {}
+    for job in jobs:
+        f = client.submit(task, *job["args"], key="grappi-%s-%d-%s" % (job["kind"], job["partition"], job["token"]),
+                          retries=retries, pure=False)
+        futures[f] = job
+    results, failures, done = {}, [], 0
+    for f in as_completed(list(futures)):
+        job = futures[f]
+        done += 1
+        if f.status == "finished":
+            results[job["partition"]] = f.result()
+            if progress:
+                progress(done, len(futures), job["partition"], results[job["partition"]])
+        else:
+            error = f.exception()
+            failures.append({"partition": job["partition"], "files": job["files"],
+                             "error": "%s: %s" % (type(error).__name__, error)})
+            if progress:
+                progress(done, len(futures), job["partition"], {"error": failures[-1]["error"]})
+    if failures:
+        raise PartitionFailed(sorted(failures, key=lambda x: x["partition"]), [results[i] for i in sorted(results)])
+    return [results[i] for i in sorted(results)]
+
+
+def _remove_files(paths):
+    for path in paths:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+
+
+def _token(*parts):
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def cooc_build(client, corpus, db, work_dir=None, partitions=None, files_per_partition=None, scope="document",
+               titles="include", types=None, min_count=1, as_of=0, dictionary=False, format="detect", papers=True,
+               path=None, retries=2, keep_partials=False, progress=None):
+    """`grappi cooc build` over a Dask cluster: each partition of the corpus's files is counted by a
+    worker (grappi's streaming builder, through the C API) into a partial-count file in
+    work_dir (default: "<db>.parts"), the files are merged in partition order and imported as one
+    dataset: the graph `grappi cooc build --corpus F1 --corpus F2 ...` makes from the same files.
+    papers: also store the papers themselves (on the client, as the command does, before the
+    build). A partition is retried `retries` times, then named in PartitionFailed (nothing is
+    imported). progress(done, total, partition, result) is called as partitions finish.
+    Returns the merge's report with "partitions" (each worker's figures: host, seconds, peak
+    memory) and "papers"."""
+    parts = _partitions_of(client, corpus, partitions, files_per_partition)
+    db = os.path.abspath(db)
+    work_dir = os.path.abspath(work_dir or db + ".parts")
+    os.makedirs(work_dir, exist_ok=True)
+    options = {"scope": scope, "titles": titles, "types": list(types) if types else None, "min_count": min_count,
+               "as_of": as_of, "dictionary": dictionary, "format": format}
+    token = _token(db, parts, options)
+    paper_reports = []
+    with grappi.Graph(db) as g:  # (created when missing, as the command does)
+        if papers:
+            kind = "corpus" if format == "detect" else "corpus:" + format
+            for files in parts:
+                for f in files:
+                    paper_reports.append(g.import_with(f, kind=kind)["files"][0])
+    started = time.monotonic()
+    jobs = []
+    for i, files in enumerate(parts):
+        out = os.path.join(work_dir, "cooc-%s-%05d.part" % (token, i))
+        provenance = {"partition": i, "partitions": len(parts), "files": files, "database": db, "options": options,
+                      "build": token}
+        jobs.append({"kind": "cooc", "partition": i, "files": files, "token": token,
+                     "args": (db, files, out, options, provenance)})
+    try:
+        results = _run_partitions(client, _cooc_partition, jobs, retries, progress)
+    except PartitionFailed as failed:
+        if not keep_partials:  # (the finished partitions' files are of no use without the others)
+            _remove_files(r["path"] for r in failed.finished)
+        raise
+    mapped = time.monotonic() - started
+    started = time.monotonic()
+    with grappi.Graph(db) as g:
+        report = g.cooc_merge([r["path"] for r in results], path=path)
+    merged = time.monotonic() - started
+    if not keep_partials:
+        _remove_files(r["path"] for r in results)
+    report["partitions"] = results
+    report["papers"] = paper_reports
+    report["seconds"] = {"map": mapped, "merge": merged}
+    return report
+
+
+# ---- the wheel on the workers -------------------------------------------------------------------
+
+def install_wheel(client, wheel):
+    """Makes `import grappi` work on every worker from a grappi wheel file (its library
+    included): the wheel is sent to each worker (now and to workers that join later), unpacked
+    into the worker's local directory and put first on its module path; no pip, no network.
+    Returns {worker address: grappi version}."""
+    from grappi import _wheel_plugin
+
+    with open(wheel, "rb") as f:
+        data = f.read()
+    plugin = _wheel_plugin.GrappiWheel(os.path.basename(wheel), data)
+    try:
+        import cloudpickle
+        cloudpickle.register_pickle_by_value(_wheel_plugin)  # (the workers may not have grappi yet)
+    except (ImportError, AttributeError, ValueError):
+        pass
+    client.register_worker_plugin(plugin, name="grappi-wheel")
+    return client.run(_wheel_plugin.grappi_version)
+
+
+# ---- the command line ---------------------------------------------------------------------------
+
+def _client(args):
+    from dask.distributed import Client, LocalCluster
+
+    if args.scheduler:
+        return Client(args.scheduler), None
+    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def _print_progress(done, total, partition, result):
+    if "error" in result:
+        print("partition %d failed: %s" % (partition, result["error"]), file=sys.stderr, flush=True)
+    else:
+        print("partition %d done (%d/%d): %d document(s) in %.1f s on %s" % (
+            partition, done, total, result.get("documents", 0), result.get("seconds", 0.0), result.get("host", "?")),
+            file=sys.stderr, flush=True)
+
+
+def main(argv=None):
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python3 -m grappi.distributed",
+                                     description="grappi's literature builds on a Dask cluster (docs/distributed.md)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("cooc-build", help="a co-occurrence graph of a corpus, counted by the workers, merged into --db")
+    c.add_argument("--corpus", action="append", required=True, help="document files or globs (repeatable; quote globs)")
+    c.add_argument("--db", required=True, help="the database (created when missing)")
+    for p in (c,):
+        p.add_argument("--scheduler", help="the Dask scheduler's address (default: a local cluster of --workers)")
+        p.add_argument("--workers", type=int, default=2, help="workers of the local cluster (without --scheduler)")
+        p.add_argument("--work-dir", help="where partitions' files go; shared by every worker (default: <db>.parts)")
+        p.add_argument("--partitions", type=int, help="split the files into this many partitions (default: one per file)")
+        p.add_argument("--files-per-partition", type=int, help="files per partition")
+        p.add_argument("--retries", type=int, default=2, help="tries of a failing partition beyond the first")
+        p.add_argument("--wheel", help="send this grappi wheel to the workers first (install_wheel)")
+        p.add_argument("--json", help="write the report as JSON to this file ('-': standard output)")
+    c.add_argument("--format", default="detect", help="force the corpus format (pubtator, bioc-xml, bioc-json, jsonl)")
+    c.add_argument("--scope", default="document", choices=["document", "sentence"])
+    c.add_argument("--titles", default="include", choices=["include", "only", "exclude"])
+    c.add_argument("--types", help="concept types kept, comma-separated")
+    c.add_argument("--min-count", type=int, default=1)
+    c.add_argument("--as-of", type=int, default=0)
+    c.add_argument("--dictionary", action="store_true")
+    c.add_argument("--out", help="the dataset's file (default: next to the database, as grappi cooc build names it)")
+    c.add_argument("--no-papers", action="store_true", help="do not store the papers themselves")
+    c.add_argument("--keep-partials", action="store_true", help="keep the partitions' partial-count files")
+    args = parser.parse_args(argv)
+    client, cluster = _client(args)
+    try:
+        if args.wheel:
+            install_wheel(client, args.wheel)
+        report = cooc_build(client, args.corpus, args.db, work_dir=args.work_dir, partitions=args.partitions,
+                            files_per_partition=args.files_per_partition, scope=args.scope, titles=args.titles,
+                            types=args.types.split(",") if args.types else None, min_count=args.min_count,
+                            as_of=args.as_of, dictionary=args.dictionary, format=args.format,
+                            papers=not args.no_papers, path=args.out, retries=args.retries,
+                            keep_partials=args.keep_partials, progress=_print_progress)
+    except grappi.Error as e:
+        print("python3 -m grappi.distributed: %s" % e, file=sys.stderr)
+        return 1
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    if args.json:
+        text = json.dumps(report, indent=2) + "\n"
+        if args.json == "-":
+            sys.stdout.write(text)
+        else:
+            with open(args.json, "w") as f:
+                f.write(text)
+    if args.json != "-":
+        imported = report.get("import")
+        print("%d partition(s): %d document(s), %d concept(s), %d edge(s) (%s); map %.1f s, merge %.1f s" % (
+            len(report["partitions"]), report["documents"], report["concepts"], report["edges"], report["relation"],
+            report["seconds"]["map"], report["seconds"]["merge"]))
+        if imported:
+            print("imported as dataset %d%s from %s" % (imported["dataset_id"],
+                                                         " (already imported)" if imported["already_imported"] else "",
+                                                         imported["path"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
