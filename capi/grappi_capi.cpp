@@ -794,6 +794,79 @@ grappi_status grappi_graph_embed(grappi_graph *g, const grappi_embed_options *op
   });
 }
 
+grappi_status grappi_graph_embed_plan_json(grappi_graph *g, const grappi_embed_options *opts, const char *embedder_path,
+                                           char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_embed_plan_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string path = text(embedder_path, fn, "embedder_path");
+    const grappi_embed_options o = read_options(opts, fn);
+    grappi::EmbedderSpec spec;
+    spec.kind = text_or(o.embedder, "lsa", fn, "embedder");
+    require(spec.kind != "callback", fn, "a callback embedder cannot be shared with other processes");
+    spec.dimension = o.dimension;
+    spec.http.model = text_or(o.model, "", fn, "model");
+    spec.http.base_url = text_or(o.base_url, spec.http.base_url, fn, "base_url");
+    spec.http.api_key_env = text_or(o.api_key_env, spec.http.api_key_env, fn, "api_key_env");
+    const auto embedder = kg.make_embedder(spec);
+    grappi::save_embedder(*embedder, path);
+    *out_json = copy_out(grappi::dump_json({{"model", embedder->model()}, {"kind", embedder->kind()},
+                                            {"dimension", embedder->dimension()}, {"pending", grappi::embed_pending(kg, embedder->model())},
+                                            {"path", path}}));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_embed_part_json(grappi_graph *g, const char *embedder_path, size_t part, size_t parts,
+                                           const char *out_path, const char *provenance, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_embed_part_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const auto embedder = grappi::load_embedder(text(embedder_path, fn, "embedder_path"));
+    const grappi::EmbedPartReport r =
+        grappi::embed_part(kg, *embedder, part, parts, text(out_path, fn, "out_path"),
+                           provenance ? text(provenance, fn, "provenance") : std::string());
+    *out_json = copy_out(grappi::dump_json({{"path", r.path}, {"model", r.model}, {"part", r.part}, {"parts", r.parts},
+                                            {"pending", r.pending}, {"embedded", r.embedded}, {"dimension", r.dimension},
+                                            {"seconds", r.seconds}}));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_embed_merge_json(grappi_graph *g, const char *embedder_path, const char *const *parts,
+                                            size_t part_count, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_embed_merge_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    require(part_count == 0 || parts, fn, "parts is NULL but part_count is not 0");
+    std::vector<std::string> files;
+    for (std::size_t i = 0; i < part_count; ++i) files.push_back(text(parts[i], fn, "a vectors file"));
+    const auto embedder = grappi::load_embedder(text(embedder_path, fn, "embedder_path"));
+    const grappi::EmbedPartsReport r = grappi::embed_from_parts(kg, *embedder, files);
+    nlohmann::json provenance = nlohmann::json::array();
+    for (const std::string &p : r.provenance) provenance.push_back(nlohmann::json::parse(p));
+    const grappi::EmbedReport &e = r.embed;
+    *out_json = copy_out(grappi::dump_json({{"model", e.model},
+                                            {"dimension", e.dimension},
+                                            {"embedded", e.embedded},
+                                            {"unchanged", e.unchanged},
+                                            {"removed", e.removed},
+                                            {"from_parts", r.from_parts},
+                                            {"embedded_here", r.embedded_here},
+                                            {"neighbor_ranking_entries", e.neighbor_ranking_entries},
+                                            {"warning", e.warning},
+                                            {"seconds", e.seconds},
+                                            {"provenance", std::move(provenance)}}));
+    return GRAPPI_OK;
+  });
+}
+
 grappi_status grappi_graph_search(grappi_graph *g, const char *query, size_t k, int64_t *out_ids, float *out_scores,
                                   size_t capacity, size_t *out_count) {
   return guard([&]() -> grappi_status {

@@ -462,6 +462,44 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_search(g, "bad\xff", 3, hit_ids, hit_scores, 5, &n) == GRAPPI_EINVAL);
     CHECK(grappi_graph_search(g, NULL, 3, hit_ids, hit_scores, 5, &n) == GRAPPI_EINVAL);
     CHECK(grappi_graph_search_vector(g, qv, 2, 3, hit_ids, hit_scores, 5, &n) == GRAPPI_EINVAL); /* wrong dimension */
+    {
+      /* The same embedding in parts: the embedder written once, two parts, merged. */
+      char efile[700], vfile[2][700];
+      const char *vfiles[2];
+      size_t part;
+      snprintf(efile, sizeof efile, "%s.embedder", db);
+      eo.embedder = "hashing";
+      eo.dimension = 64;
+      CHECK(grappi_graph_embed_plan_json(g, &eo, efile, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"pending\":6600") != NULL && strstr(json, "\"kind\":\"hashing\"") != NULL);
+      grappi_free(json);
+      json = NULL;
+      for (part = 0; part < 2; ++part) {
+        snprintf(vfile[part], sizeof vfile[part], "%s.vectors%d", db, (int)part);
+        vfiles[part] = vfile[part];
+        CHECK(grappi_graph_embed_part_json(g, efile, part, 2, vfile[part], "{\"worker\": \"c\"}", &json) == GRAPPI_OK && json);
+        CHECK(json && strstr(json, "\"embedded\":3300") != NULL);
+        grappi_free(json);
+        json = NULL;
+      }
+      CHECK(grappi_graph_embed_part_json(g, efile, 2, 2, vfile[0], NULL, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(grappi_graph_embed_merge_json(g, efile, vfiles, 1, &json) == GRAPPI_OK && json); /* a part missing */
+      CHECK(json && strstr(json, "\"from_parts\":3300") != NULL && strstr(json, "\"embedded_here\":3300") != NULL);
+      grappi_free(json);
+      json = NULL;
+      CHECK(grappi_graph_embed_merge_json(g, efile, vfiles, 2, &json) == GRAPPI_OK && json); /* nothing left to embed */
+      CHECK(json && strstr(json, "\"embedded\":0") != NULL && strstr(json, "\"unchanged\":6600") != NULL);
+      grappi_free(json);
+      json = NULL;
+      CHECK(grappi_graph_embed_merge_json(g, vfile[0], vfiles, 2, &json) == GRAPPI_EPARSE && json == NULL);
+      eo.embedder = "callback";
+      CHECK(grappi_graph_embed_plan_json(g, &eo, efile, &json) == GRAPPI_EINVAL && json == NULL);
+      eo.embedder = NULL;
+      eo.dimension = 0;
+      remove(efile);
+      remove(vfile[0]);
+      remove(vfile[1]);
+    }
     /* A failing callback is an error, and nothing is stored. */
     eo.embedder = "callback";
     eo.model = "c-callback";

@@ -320,6 +320,59 @@ GRAPPI_API grappi_status grappi_embed_options_init(grappi_embed_options *opts, u
 GRAPPI_API grappi_status grappi_graph_embed(grappi_graph *g, const grappi_embed_options *opts, size_t *out_embedded);
 
 /**
+ * @brief The first step of an embedding in parts (docs/distributed.md "Embeddings"): the
+ *        embedder of `opts` made as grappi_graph_embed() makes it (the stored model of that kind
+ *        and dimension, else one fitted on every node's text) and written to a file that
+ *        grappi_graph_embed_part_json() and grappi_graph_embed_merge_json() read.
+ * @param g The graph.
+ * @param opts Options (hashing, lsa or openai; a callback cannot be shared), or NULL for lsa.
+ * @param embedder_path The embedder's file, written whole or not at all.
+ * @param[out] out_json {"model", "kind", "dimension", "pending" (texts the model lacks),
+ *        "path"}; free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EINVAL for bad options or a callback; #GRAPPI_EIO when the file
+ *         cannot be written.
+ */
+GRAPPI_API grappi_status grappi_graph_embed_plan_json(grappi_graph *g, const grappi_embed_options *opts,
+                                                      const char *embedder_path, char **out_json);
+
+/**
+ * @brief A worker's part of an embedding: the texts the model lacks (in node order) split into
+ *        `parts` runs; run `part` embedded with the embedder file's embedder and written to
+ *        out_path with the texts' hashes. The graph is only read (it may be opened read-only).
+ * @param g The graph.
+ * @param embedder_path The file grappi_graph_embed_plan_json() wrote.
+ * @param part This part, 0 to parts - 1.
+ * @param parts How many parts.
+ * @param out_path The vectors file, written whole or not at all.
+ * @param provenance A JSON object's text recorded in the file; NULL: none.
+ * @param[out] out_json {"path", "model", "part", "parts", "pending", "embedded", "dimension",
+ *        "seconds"}; free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EPARSE for a damaged embedder file; #GRAPPI_EINVAL for part >=
+ *         parts or bad provenance; #GRAPPI_EIO when a file cannot be read or written; the
+ *         embedder's own failures (#GRAPPI_EHTTP...).
+ */
+GRAPPI_API grappi_status grappi_graph_embed_part_json(grappi_graph *g, const char *embedder_path, size_t part,
+                                                      size_t parts, const char *out_path, const char *provenance,
+                                                      char **out_json);
+
+/**
+ * @brief The last step: the parts' vectors stored as grappi_graph_embed() stores its own (the
+ *        same model, vectors and neighbor ranking); a pending text no part holds is embedded
+ *        here.
+ * @param g The graph, opened for writing.
+ * @param embedder_path The file grappi_graph_embed_plan_json() wrote.
+ * @param parts The vectors files of grappi_graph_embed_part_json().
+ * @param part_count Entries in parts.
+ * @param[out] out_json {"model", "dimension", "embedded", "unchanged", "removed",
+ *        "from_parts", "embedded_here", "neighbor_ranking_entries", "warning", "seconds",
+ *        "provenance": [...]}; free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EPARSE for a damaged file, #GRAPPI_EINVAL for vectors of another
+ *         model or dimension (nothing stored in either case); #GRAPPI_EIO.
+ */
+GRAPPI_API grappi_status grappi_graph_embed_merge_json(grappi_graph *g, const char *embedder_path,
+                                                       const char *const *parts, size_t part_count, char **out_json);
+
+/**
  * @brief The k nodes most similar to a text, embedded with the latest stored model (hashing or
  *        openai). Two-call pattern as grappi_graph_neighbors(); best first, ties by id.
  * @param g The graph.

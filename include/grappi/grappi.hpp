@@ -9,6 +9,7 @@
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
 #include "grappi/cooccurrence.hpp"
+#include "grappi/embed_parts.hpp"
 #include "grappi/documents.hpp"
 #include "grappi/entities.hpp"
 #include "grappi/extraction.hpp"

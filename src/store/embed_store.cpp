@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "store/graph_impl.hpp"
+#include "store/embed_pending.hpp"
 #include "grappi/error.hpp"
 #include "common/text_util.hpp"
 #include "grappi/json_text.hpp"
@@ -16,13 +17,8 @@ using detail::Stmt;
 
 namespace {
 
-// The first 128 bits of the text's SHA-256, in hex: what the stored vectors are keyed by.
-std::string text_hash(const std::string &text) { return detail::sha256_hex(text).substr(0, 32); }
-
-struct NodeText {
-  int64_t id;
-  std::string text;
-};
+using detail::NodeText;
+using detail::embedding_text_hash;
 
 std::vector<NodeText> all_node_texts(detail::Db &db) {
   std::vector<NodeText> out;
@@ -70,6 +66,40 @@ std::unique_ptr<E> stored_or_fitted(detail::Db &db, const char *kind, bool refit
 
 }  // namespace
 
+namespace detail {
+
+std::string embedding_text_hash(const std::string &text) { return sha256_hex(text).substr(0, 32); }
+
+int64_t embedding_model_id(Db &db, const std::string &model) {
+  Stmt st(db, "SELECT id FROM embedding_models WHERE name = ?");
+  st.bind(1, model);
+  return st.step() ? st.col_int(0) : 0;
+}
+
+PendingTexts pending_texts(Db &db, int64_t model_id) {
+  PendingTexts out;
+  if (model_id) {
+    Stmt st(db, "SELECT node_id, text_hash FROM embeddings WHERE model_id = ?");
+    st.bind(1, model_id);
+    while (st.step()) out.stale.emplace(st.col_int(0), st.col_text(1));
+  }
+  for (auto &nt : all_node_texts(db)) {
+    std::string h = embedding_text_hash(nt.text);
+    auto it = out.stale.find(nt.id);
+    if (it != out.stale.end() && it->second == h) {
+      ++out.unchanged;
+      out.stale.erase(it);
+      continue;
+    }
+    if (it != out.stale.end()) out.stale.erase(it);
+    out.todo.push_back(std::move(nt));
+    out.hashes.push_back(std::move(h));
+  }
+  return out;
+}
+
+}  // namespace detail
+
 std::string KnowledgeGraph::node_text(const Node &node) {
   if (node.annotation.empty()) return node.name;
   return node.name + ": " + node.annotation;
@@ -110,26 +140,11 @@ EmbedReport KnowledgeGraph::embed_vectors(Embedder &embedder, const EmbedOptions
     }
   }
   // Which nodes need (re-)embedding.
-  std::unordered_map<int64_t, std::string> have;
-  if (model_id) {
-    Stmt st(db, "SELECT node_id, text_hash FROM embeddings WHERE model_id = ?");
-    st.bind(1, model_id);
-    while (st.step()) have.emplace(st.col_int(0), st.col_text(1));
-  }
-  std::vector<NodeText> todo;
-  std::vector<std::string> hashes;
-  for (auto &nt : all_node_texts(db)) {
-    std::string h = text_hash(nt.text);
-    auto it = have.find(nt.id);
-    if (it != have.end() && it->second == h) {
-      ++rep.unchanged;
-      have.erase(it);
-      continue;
-    }
-    if (it != have.end()) have.erase(it);
-    todo.push_back(std::move(nt));
-    hashes.push_back(std::move(h));
-  }
+  detail::PendingTexts pending = detail::pending_texts(db, model_id);
+  std::vector<NodeText> &todo = pending.todo;
+  std::vector<std::string> &hashes = pending.hashes;
+  std::unordered_map<int64_t, std::string> &have = pending.stale;
+  rep.unchanged = pending.unchanged;
   if (!model_id) {
     Stmt ins(db, "INSERT INTO embedding_models(name, kind, dim, config, state, created_at) VALUES(?,?,?,?,?,?)");
     ins.bind(1, rep.model).bind(2, embedder.kind()).bind(3, static_cast<int64_t>(dim)).bind(4, embedder.config());

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -330,6 +331,32 @@ const std::map<std::string, Body> &bodies() {
          for (const grappi::CoocEdge &e : g.edges)
            for (uint32_t doc : e.documents)
              if (doc >= g.pmids.size()) broken("an edge's document outside the graph's documents");
+       }},
+      {"embed_vectors",
+       [](std::string_view s) {
+         // A vectors file of an embedding in parts stored over a two-node graph: refused with
+         // nothing stored, or stored with every vector finite.
+         const std::string path = scratch() + "/part.vectors";
+         write_text(path, s);
+         grappi::KnowledgeGraph kg(":memory:", in_memory());
+         kg.add_node({"9606.A", "TP53", "Protein", "tumour suppressor", 0, "{}"});
+         kg.add_node({"9606.B", "MDM2", "Protein", "E3 ubiquitin ligase", 0, "{}"});
+         grappi::HashingEmbedderOptions o;
+         o.dimension = 8;
+         grappi::HashingEmbedder e(o);
+         e.fit({"TP53: tumour suppressor", "MDM2: E3 ubiquitin ligase"});  // (the nodes' texts, as embed fits)
+         grappi::EmbedOptions eo;
+         eo.neighbor_ranking = false;
+         try {
+           (void)grappi::embed_from_parts(kg, e, {path}, eo);
+         } catch (const grappi::Error &) {
+           if (!kg.embedding_models().empty()) broken("a refused vectors file stored a model");
+           return;
+         }
+         const auto v = kg.vectors();
+         for (int64_t id : v->ids())
+           for (std::size_t k = 0; k < v->dim(); ++k)
+             if (!std::isfinite(v->vector(id)[k])) broken("a non-finite vector stored");
        }},
       {"documents_text", [](std::string_view s) { documents_as(grappi::DocumentFormat::text, s); }},
       {"documents_pubtator", [](std::string_view s) { documents_as(grappi::DocumentFormat::pubtator, s); }},

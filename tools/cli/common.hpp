@@ -25,6 +25,7 @@ void add_edges(CLI::App &app);
 void add_export(CLI::App &app);
 void add_remove_dataset(CLI::App &app);
 void add_embed(CLI::App &app);
+void add_embed_parts(CLI::App &app);
 void add_search(CLI::App &app);
 void add_window(CLI::App &app);
 void add_paths(CLI::App &app);

@@ -19,6 +19,7 @@ int main(int argc, char **argv) {
   add_export(app);
   add_remove_dataset(app);
   add_embed(app);
+  add_embed_parts(app);
   add_search(app);
   add_window(app);
   add_paths(app);

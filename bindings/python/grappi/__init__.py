@@ -292,6 +292,12 @@ def _run_options(cancel, progress):
 
 _embed_init = _fn("grappi_embed_options_init", _status, ctypes.POINTER(_EmbedOptions), ctypes.c_uint32)
 _embed = _fn("grappi_graph_embed", _status, ctypes.c_void_p, ctypes.POINTER(_EmbedOptions), ctypes.POINTER(_size))
+_embed_plan = _fn("grappi_graph_embed_plan_json", _status, ctypes.c_void_p, ctypes.POINTER(_EmbedOptions), ctypes.c_char_p,
+                  ctypes.POINTER(ctypes.c_void_p))
+_embed_part = _fn("grappi_graph_embed_part_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size, _size, ctypes.c_char_p,
+                  ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
+_embed_merge = _fn("grappi_graph_embed_merge_json", _status, ctypes.c_void_p, ctypes.c_char_p,
+                   ctypes.POINTER(ctypes.c_char_p), _size, ctypes.POINTER(ctypes.c_void_p))
 _export_init = _fn("grappi_export_options_init", _status, ctypes.POINTER(_ExportOptions), ctypes.c_uint32)
 _export_selection = _fn("grappi_graph_export_selection", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
                         ctypes.POINTER(_ExportOptions), ctypes.POINTER(ctypes.c_uint64),
@@ -557,6 +563,38 @@ class Graph:
         n = _size()
         _check(_embed(self._handle(), ctypes.byref(o), ctypes.byref(n)))
         return n.value
+
+    def embed_plan(self, embedder_path, embedder="lsa", dimension=0, base_url=None, model=None, api_key_env=None):
+        """The first step of an embedding in parts: the embedder made as embed() makes it, written
+        to embedder_path for the workers. Returns {"model", "kind", "dimension", "pending", "path"}."""
+        o = _options("grappi_embed_options", _embed_init)
+        o.embedder, o.dimension = embedder.encode(), dimension
+        if base_url:
+            o.base_url = base_url.encode()
+        if model:
+            o.model = model.encode()
+        if api_key_env:
+            o.api_key_env = api_key_env.encode()
+        p = ctypes.c_void_p()
+        _check(_embed_plan(self._handle(), ctypes.byref(o), os.fsencode(embedder_path), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def embed_part(self, embedder_path, part, parts, out_path, provenance=None):
+        """A worker's part of an embedding (the graph only read): run `part` of `parts` of the
+        pending texts embedded into the vectors file out_path. Returns its figures."""
+        p = ctypes.c_void_p()
+        _check(_embed_part(self._handle(), os.fsencode(embedder_path), part, parts, os.fsencode(out_path),
+                           json.dumps(provenance).encode() if provenance is not None else None, ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def embed_merge(self, embedder_path, parts):
+        """The parts' vectors stored as embed() stores its own (a pending text no part holds is
+        embedded here). Returns the report with "from_parts", "embedded_here" and "provenance"."""
+        names = [os.fsencode(f) for f in parts]
+        array = (ctypes.c_char_p * max(1, len(names)))(*names)
+        p = ctypes.c_void_p()
+        _check(_embed_merge(self._handle(), os.fsencode(embedder_path), array, len(names), ctypes.byref(p)))
+        return json.loads(_take_string(p))
 
     def search(self, text, k=10):
         ids = (_i64 * k)()

@@ -25,7 +25,7 @@ import time
 
 import grappi
 
-__all__ = ["PartitionFailed", "expand_corpus", "partition_files", "cooc_build", "install_wheel"]
+__all__ = ["PartitionFailed", "expand_corpus", "partition_files", "cooc_build", "embed", "install_wheel"]
 
 
 class PartitionFailed(grappi.Error):
@@ -221,6 +221,59 @@ def cooc_build(client, corpus, db, work_dir=None, partitions=None, files_per_par
     return report
 
 
+def _embed_partition(db, embedder_path, part, parts, out_path, provenance):
+    """A Dask task: one part of the pending texts embedded into out_path."""
+    start = time.monotonic()
+    result = _graph(db).embed_part(embedder_path, part, parts, out_path, provenance=provenance)
+    result.update({"host": socket.gethostname(), "pid": os.getpid(), "wall_seconds": time.monotonic() - start,
+                   "peak_rss_mib": _peak_rss_mib()})
+    return result
+
+
+def embed(client, db, embedder="lsa", dimension=0, base_url=None, model=None, api_key_env=None, partitions=None,
+          work_dir=None, retries=2, keep_partials=False, progress=None):
+    """`grappi embed` over a Dask cluster: the embedder is made once on the client (the stored
+    model, else fitted on every node's text, as the command does) and written to work_dir; the
+    texts the model lacks are split into `partitions` parts (default: one per worker thread),
+    each embedded by a worker into a vectors file; the client stores them as one `grappi embed`
+    stores its vectors (the same model, vectors and neighbor ranking). An openai embedder's API
+    key variable must be set on every worker. Returns the merge's report with "partitions"."""
+    db = os.path.abspath(db)
+    work_dir = os.path.abspath(work_dir or db + ".parts")
+    os.makedirs(work_dir, exist_ok=True)
+    if not partitions:
+        partitions = max(1, sum(client.nthreads().values()))
+    embedder_path = os.path.join(work_dir, "embedder-%s" % _token(db, embedder, dimension, base_url, model, time.time()))
+    with grappi.Graph(db) as g:
+        plan = g.embed_plan(embedder_path, embedder=embedder, dimension=dimension, base_url=base_url, model=model,
+                            api_key_env=api_key_env)
+    token = _token(db, plan["model"], partitions, embedder_path)
+    jobs = []
+    for i in range(partitions):
+        out = os.path.join(work_dir, "vectors-%s-%05d.part" % (token, i))
+        provenance = {"partition": i, "partitions": partitions, "database": db, "model": plan["model"], "build": token}
+        jobs.append({"kind": "embed", "partition": i, "files": [out], "token": token,
+                     "args": (db, embedder_path, i, partitions, out, provenance)})
+    started = time.monotonic()
+    try:
+        results = _run_partitions(client, _embed_partition, jobs, retries, progress)
+    except PartitionFailed as failed:
+        if not keep_partials:
+            _remove_files([r["path"] for r in failed.finished] + [embedder_path])
+        raise
+    mapped = time.monotonic() - started
+    started = time.monotonic()
+    with grappi.Graph(db) as g:
+        report = g.embed_merge(embedder_path, [r["path"] for r in results])
+    merged = time.monotonic() - started
+    if not keep_partials:
+        _remove_files([r["path"] for r in results] + [embedder_path])
+    report["plan"] = plan
+    report["partitions"] = results
+    report["seconds"] = {"map": mapped, "merge": merged}
+    return report
+
+
 # ---- the wheel on the workers -------------------------------------------------------------------
 
 def install_wheel(client, wheel):
@@ -257,9 +310,10 @@ def _print_progress(done, total, partition, result):
     if "error" in result:
         print("partition %d failed: %s" % (partition, result["error"]), file=sys.stderr, flush=True)
     else:
-        print("partition %d done (%d/%d): %d document(s) in %.1f s on %s" % (
-            partition, done, total, result.get("documents", 0), result.get("seconds", 0.0), result.get("host", "?")),
-            file=sys.stderr, flush=True)
+        what = ("%d document(s)" % result["documents"]) if "documents" in result else (
+            "%d text(s)" % result.get("embedded", 0))
+        print("partition %d done (%d/%d): %s in %.1f s on %s" % (
+            partition, done, total, what, result.get("seconds", 0.0), result.get("host", "?")), file=sys.stderr, flush=True)
 
 
 def main(argv=None):
@@ -271,12 +325,21 @@ def main(argv=None):
     c = sub.add_parser("cooc-build", help="a co-occurrence graph of a corpus, counted by the workers, merged into --db")
     c.add_argument("--corpus", action="append", required=True, help="document files or globs (repeatable; quote globs)")
     c.add_argument("--db", required=True, help="the database (created when missing)")
-    for p in (c,):
+    e = sub.add_parser("embed", help="grappi embed with the texts embedded by the workers, stored into --db")
+    e.add_argument("--db", required=True, help="the database")
+    e.add_argument("--embedder", default="lsa", choices=["lsa", "hashing", "openai"])
+    e.add_argument("--dim", type=int, default=0, help="as grappi embed takes it")
+    e.add_argument("--base-url", help="openai: the server's base URL")
+    e.add_argument("--model", help="openai: the model")
+    e.add_argument("--api-key-env", help="openai: the variable holding the key (set on every worker)")
+    for p in (c, e):
         p.add_argument("--scheduler", help="the Dask scheduler's address (default: a local cluster of --workers)")
         p.add_argument("--workers", type=int, default=2, help="workers of the local cluster (without --scheduler)")
         p.add_argument("--work-dir", help="where partitions' files go; shared by every worker (default: <db>.parts)")
-        p.add_argument("--partitions", type=int, help="split the files into this many partitions (default: one per file)")
-        p.add_argument("--files-per-partition", type=int, help="files per partition")
+        p.add_argument("--partitions", type=int,
+                       help="how many partitions (cooc-build: of the files, default one per file; embed: of the "
+                            "pending texts, default one per worker thread)")
+        p.add_argument("--keep-partials", action="store_true", help="keep the partitions' files")
         p.add_argument("--retries", type=int, default=2, help="tries of a failing partition beyond the first")
         p.add_argument("--wheel", help="send this grappi wheel to the workers first (install_wheel)")
         p.add_argument("--json", help="write the report as JSON to this file ('-': standard output)")
@@ -289,20 +352,26 @@ def main(argv=None):
     c.add_argument("--dictionary", action="store_true")
     c.add_argument("--out", help="the dataset's file (default: next to the database, as grappi cooc build names it)")
     c.add_argument("--no-papers", action="store_true", help="do not store the papers themselves")
-    c.add_argument("--keep-partials", action="store_true", help="keep the partitions' partial-count files")
+    c.add_argument("--files-per-partition", type=int, help="files per partition")
     args = parser.parse_args(argv)
     client, cluster = _client(args)
     try:
         if args.wheel:
             install_wheel(client, args.wheel)
-        report = cooc_build(client, args.corpus, args.db, work_dir=args.work_dir, partitions=args.partitions,
-                            files_per_partition=args.files_per_partition, scope=args.scope, titles=args.titles,
-                            types=args.types.split(",") if args.types else None, min_count=args.min_count,
-                            as_of=args.as_of, dictionary=args.dictionary, format=args.format,
-                            papers=not args.no_papers, path=args.out, retries=args.retries,
-                            keep_partials=args.keep_partials, progress=_print_progress)
-    except grappi.Error as e:
-        print("python3 -m grappi.distributed: %s" % e, file=sys.stderr)
+        if args.command == "embed":
+            report = embed(client, args.db, embedder=args.embedder, dimension=args.dim, base_url=args.base_url,
+                           model=args.model, api_key_env=args.api_key_env, partitions=args.partitions,
+                           work_dir=args.work_dir, retries=args.retries, keep_partials=args.keep_partials,
+                           progress=_print_progress)
+        else:
+            report = cooc_build(client, args.corpus, args.db, work_dir=args.work_dir, partitions=args.partitions,
+                                files_per_partition=args.files_per_partition, scope=args.scope, titles=args.titles,
+                                types=args.types.split(",") if args.types else None, min_count=args.min_count,
+                                as_of=args.as_of, dictionary=args.dictionary, format=args.format,
+                                papers=not args.no_papers, path=args.out, retries=args.retries,
+                                keep_partials=args.keep_partials, progress=_print_progress)
+    except grappi.Error as error:
+        print("python3 -m grappi.distributed: %s" % error, file=sys.stderr)
         return 1
     finally:
         client.close()
@@ -315,7 +384,12 @@ def main(argv=None):
         else:
             with open(args.json, "w") as f:
                 f.write(text)
-    if args.json != "-":
+    if args.json != "-" and args.command == "embed":
+        print("%d partition(s): model %s (dimension %d): embedded %d (%d by the workers, %d here), unchanged %d; "
+              "map %.1f s, merge %.1f s" % (len(report["partitions"]), report["model"], report["dimension"],
+                                            report["embedded"], report["from_parts"], report["embedded_here"],
+                                            report["unchanged"], report["seconds"]["map"], report["seconds"]["merge"]))
+    elif args.json != "-":
         imported = report.get("import")
         print("%d partition(s): %d document(s), %d concept(s), %d edge(s) (%s); map %.1f s, merge %.1f s" % (
             len(report["partitions"]), report["documents"], report["concepts"], report["edges"], report["relation"],

@@ -103,6 +103,26 @@ class DistributedBuilds(unittest.TestCase):
         again = gd.cooc_build(self.client, self.files, dist, files_per_partition=2, papers=False)
         self.assertTrue(again["import"]["already_imported"])
 
+    def test_embed_equals_the_single_machine_embed(self):
+        single, dist = self.fresh_db("embed-single.db"), self.fresh_db("embed-dist.db")
+        with grappi.Graph(single) as g:
+            self.assertEqual(g.embed("lsa"), 19699)
+        report = gd.embed(self.client, dist, "lsa", partitions=3)
+        self.assertEqual((report["embedded"], report["from_parts"], report["embedded_here"]), (19699, 19699, 0))
+        self.assertEqual([p["embedded"] for p in report["partitions"]], [6567, 6566, 6566])
+        self.assertEqual([p["part"] for p in report["provenance"]], [0, 1, 2])
+        # The same vectors: the same neighbor ranking file, byte for byte, and the same answers.
+        self.assertEqual(sha256(dist + ".knn"), sha256(single + ".knn"))
+        with grappi.Graph(single) as a, grappi.Graph(dist) as b:
+            for q in ("tumor suppressor", "cyclin-dependent kinase", "epidermal growth factor receptor"):
+                self.assertEqual(a.search(q, 10), b.search(q, 10))
+        self.assertEqual(os.listdir(dist + ".parts"), [])
+        # Nothing pending: nothing embedded again.
+        again = gd.embed(self.client, dist, "lsa", partitions=2)
+        self.assertEqual((again["embedded"], again["unchanged"]), (0, 19699))
+        self.assertEqual(gd.main(["embed", "--scheduler", self.cluster.scheduler_address, "--db", dist, "--embedder",
+                                  "hashing", "--partitions", "2"]), 0)
+
     def test_a_partition_failing_on_every_try_is_named_and_nothing_is_imported(self):
         db = self.fresh_db("failing.db")
         bad = os.path.join(self.tmp, "broken.pubtator")

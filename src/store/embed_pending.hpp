@@ -1,0 +1,36 @@
+// Which nodes an embedding model lacks vectors for: shared by KnowledgeGraph::embed and the
+// partitioned embedding of grappi/embed_parts.hpp (embed_store.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "store/sqlite.hpp"
+
+namespace grappi::detail {
+
+/// A node's id and the text grappi embeds for it (KnowledgeGraph::node_text).
+struct NodeText {
+  int64_t id;
+  std::string text;
+};
+
+/// The first 128 bits of a text's SHA-256, in hex: what stored vectors are keyed by.
+std::string embedding_text_hash(const std::string &text);
+
+/// The stored model's row id, 0 when there is none of that name.
+int64_t embedding_model_id(Db &db, const std::string &model);
+
+/// The nodes a model (row id; 0: a new model) must embed: new texts and changed ones, in node
+/// order, with their hashes; the vectors kept; the stored vectors of nodes that are gone.
+struct PendingTexts {
+  std::vector<NodeText> todo;
+  std::vector<std::string> hashes;                 // per todo entry
+  std::size_t unchanged = 0;                       // vectors kept
+  std::unordered_map<int64_t, std::string> stale;  // node id -> hash of vectors whose node is gone
+};
+PendingTexts pending_texts(Db &db, int64_t model_id);
+
+}  // namespace grappi::detail
