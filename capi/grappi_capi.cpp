@@ -1231,6 +1231,51 @@ grappi_status grappi_extract_options_init(grappi_extract_options *opts, uint32_t
   return guard([&] { return init_options(opts, version, "grappi_extract_options_init"); });
 }
 
+// The extractor's options of the C options (the model aside: run_model).
+static grappi::ExtractionOptions extraction_options_of(const grappi_extract_options &o, const char *fn) {
+  grappi::ExtractionOptions eo;
+  eo.repair = o.repair != 0;
+  eo.annotations_only = o.annotations_only != 0;
+  eo.entities.taxon = o.taxon;
+  eo.min_passage_chars = o.min_passage_chars;
+  eo.max_calls = o.max_calls;
+  eo.max_tokens = o.max_tokens;
+  eo.dry_run = o.dry_run != 0;
+  eo.use_cache = o.use_cache != 0;
+  if (o.concurrency) eo.concurrency = o.concurrency;
+  const grappi_run_options run = read_options(o.run, fn);
+  eo.cancel = run_cancel(run);
+  if (auto progress = run_progress(run))
+    eo.progress = [progress](std::size_t done, std::size_t total) { progress("paragraphs", done, total); };
+  return eo;
+}
+
+// An extraction's outputs as the options ask: its JSON, the BEL script, CX2, the import.
+static nlohmann::json extraction_outputs(grappi::KnowledgeGraph &kg, const grappi::ExtractionResult &r,
+                                       const grappi_extract_options &o, const std::string &bel_path, const char *fn) {
+  const std::string cx2_path = text_or(o.cx2_path, "", fn, "cx2_path");
+  nlohmann::json j = grappi::to_json(r);
+  const bool flagged = o.include_flagged != 0;
+  if (!r.dry_run && !bel_path.empty() && !o.import_statements) {
+    std::ofstream out(bel_path, std::ios::binary);
+    if (out) grappi::write_bel_script(out, r, flagged);
+    if (out) out.close();
+    if (!out) throw grappi::Error(grappi::ErrorCode::io, std::string(fn) + ": cannot write '" + bel_path + "'");
+  }
+  if (!r.dry_run && !cx2_path.empty()) {
+    std::ofstream out(cx2_path, std::ios::binary);
+    if (out) out << grappi::dump_json(grappi::to_cx2(r, text_or(o.name, "input", fn, "name"), flagged)) << "\n";
+    if (out) out.close();
+    if (!out) throw grappi::Error(grappi::ErrorCode::io, std::string(fn) + ": cannot write '" + cx2_path + "'");
+  }
+  if (!r.dry_run && o.import_statements) {
+    const grappi::FileReport f = grappi::import_extraction(kg, r, bel_path, flagged);
+    j["import"] = {{"dataset_id", f.dataset_id}, {"edges_created", f.edges_created}, {"nodes_created", f.nodes_created},
+                   {"already_imported", f.already_imported}, {"path", f.path}};
+  }
+  return j;
+}
+
 grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content, const grappi_extract_options *opts,
                                         char **out_json) {
   return guard([&]() -> grappi_status {
@@ -1240,49 +1285,69 @@ grappi_status grappi_graph_extract_json(grappi_graph *g, const char *content, co
     auto &kg = graph_of(g, fn);
     const std::string body = text(content, fn, "content");
     const grappi_extract_options o = read_options(opts, fn);
-    const std::string bel_path = text_or(o.bel_path, "", fn, "bel_path"), cx2_path = text_or(o.cx2_path, "", fn, "cx2_path");
+    const std::string bel_path = text_or(o.bel_path, "", fn, "bel_path");
     require(!o.import_statements || !bel_path.empty(), fn, "import_statements needs bel_path (the dataset's file)");
     const auto docs = grappi::parse_documents(body, grappi::document_format(text_or(o.format, "detect", fn, "format")),
                                               text_or(o.name, "input", fn, "name"));
-    grappi::ExtractionOptions eo;
-    eo.repair = o.repair != 0;
-    eo.annotations_only = o.annotations_only != 0;
-    eo.entities.taxon = o.taxon;
-    eo.min_passage_chars = o.min_passage_chars;
-    eo.max_calls = o.max_calls;
-    eo.max_tokens = o.max_tokens;
-    eo.dry_run = o.dry_run != 0;
-    eo.use_cache = o.use_cache != 0;
-    if (o.concurrency) eo.concurrency = o.concurrency;
-    const grappi_run_options run = read_options(o.run, fn);
-    eo.cancel = run_cancel(run);
-    if (auto progress = run_progress(run))
-      eo.progress = [progress](std::size_t done, std::size_t total) { progress("paragraphs", done, total); };
     const auto model = run_model(o, fn);
-    const grappi::ExtractionResult r = grappi::Extractor(kg, *model, eo).extract(docs);
-    nlohmann::json j = grappi::to_json(r);
-    const bool flagged = o.include_flagged != 0;
-    if (!r.dry_run && !bel_path.empty() && !o.import_statements) {
-      std::ofstream out(bel_path, std::ios::binary);
-      if (out) grappi::write_bel_script(out, r, flagged);
-      if (out) out.close();
-      if (!out) throw grappi::Error(grappi::ErrorCode::io, std::string(fn) + ": cannot write '" + bel_path + "'");
+    const grappi::ExtractionResult r = grappi::Extractor(kg, *model, extraction_options_of(o, fn)).extract(docs);
+    *out_json = copy_out(grappi::dump_json(extraction_outputs(kg, r, o, bel_path, fn)));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_extract_part_json(grappi_graph *g, const char *const *files, size_t file_count,
+                                             const grappi_extract_options *opts, const char *out_path, const char *provenance,
+                                             char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_extract_part_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    require(file_count == 0 || files, fn, "files is NULL but file_count is not 0");
+    const std::string out = text(out_path, fn, "out_path");
+    const grappi_extract_options o = read_options(opts, fn);
+    const grappi::DocumentFormat format = grappi::document_format(text_or(o.format, "detect", fn, "format"));
+    std::vector<grappi::Document> docs;
+    for (std::size_t i = 0; i < file_count; ++i)
+      for (grappi::Document &d : grappi::read_documents(text(files[i], fn, "a file"), format)) docs.push_back(std::move(d));
+    const auto model = run_model(o, fn);
+    const grappi::ExtractionResult r = grappi::Extractor(kg, *model, extraction_options_of(o, fn)).extract(docs);
+    grappi::save_extraction(r, out, provenance ? text(provenance, fn, "provenance") : std::string());
+    const nlohmann::json j = grappi::to_json(r);
+    *out_json = copy_out(grappi::dump_json(
+        {{"path", out}, {"documents", r.documents}, {"counts", j["counts"]}, {"usage", j["usage"]}, {"budget", r.budget}}));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_extract_merge_json(grappi_graph *g, const char *const *parts, size_t part_count,
+                                              const grappi_extract_options *opts, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_extract_merge_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    require(parts != nullptr && part_count > 0, fn, "give at least one part");
+    const grappi_extract_options o = read_options(opts, fn);
+    std::vector<grappi::ExtractionResult> results;
+    nlohmann::json provenance = nlohmann::json::array();
+    for (std::size_t i = 0; i < part_count; ++i) {
+      std::string p;
+      results.push_back(grappi::load_extraction(text(parts[i], fn, "a part"), &p));
+      provenance.push_back(nlohmann::json::parse(p));
     }
-    if (!r.dry_run && !cx2_path.empty()) {
-      std::ofstream out(cx2_path, std::ios::binary);
-      if (out) out << grappi::dump_json(grappi::to_cx2(r, text_or(o.name, "input", fn, "name"), flagged)) << "\n";
-      if (out) out.close();
-      if (!out) throw grappi::Error(grappi::ErrorCode::io, std::string(fn) + ": cannot write '" + cx2_path + "'");
-    }
-    if (!r.dry_run && o.import_statements) {
-      const grappi::FileReport f = grappi::import_extraction(kg, r, bel_path, flagged);
-      j["import"] = {{"dataset_id", f.dataset_id}, {"edges_created", f.edges_created}, {"nodes_created", f.nodes_created},
-                     {"already_imported", f.already_imported}};
-    }
+    const grappi::ExtractionResult r = grappi::merge_extractions(std::move(results));
+    // (import without a path: next to the database, as grappi extract --import names it)
+    std::string bel_path = text_or(o.bel_path, "", fn, "bel_path");
+    if (bel_path.empty() && o.import_statements) bel_path = grappi::extraction_dataset_path(kg.path(), r, o.include_flagged != 0);
+    nlohmann::json j = extraction_outputs(kg, r, o, bel_path, fn);
+    j["parts"] = std::move(provenance);
     *out_json = copy_out(grappi::dump_json(j));
     return GRAPPI_OK;
   });
 }
+
 
 grappi_status grappi_graph_import_review_json(grappi_graph *g, const char *review_path, const char *bel_path, char **out_json) {
   return guard([&]() -> grappi_status {

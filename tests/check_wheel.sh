@@ -40,5 +40,5 @@ PY
 # With Dask (Debian's, through the system site packages): the distributed builds.
 "$PY" -m venv --system-site-packages "$T/dask"
 "${clean_env[@]}" "$T/dask/bin/pip" install --no-index --no-deps --quiet "$wheel"
-"${clean_env[@]}" GRAPPI_DISTRIBUTED_TESTS=1 GRAPPI_WHEEL="$wheel" GRAPPI_DATA="$DATA" \
+"${clean_env[@]}" GRAPPI_DISTRIBUTED_TESTS=1 GRAPPI_WHEEL="$wheel" GRAPPI_DATA="$DATA" GRAPPI_CLI="$BUILD/grappi" \
   "$T/dask/bin/python" -m unittest discover -s "$here/bindings/python/tests" -p test_distributed.py -v

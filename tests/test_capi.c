@@ -1197,6 +1197,46 @@ int main(int argc, char **argv) {
     CHECK(grappi_extract_options_init(&xo, GRAPPI_EXTRACT_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
     remove(bel);
     {
+      /* The paper in two parts (the same paper twice: the second part's statements are
+         duplicates of the first's), merged and imported next to the database. */
+      char paper_file[700], part[2][700];
+      const char *files[1], *parts[2];
+      FILE *f;
+      snprintf(paper_file, sizeof paper_file, "%s.PMID4242.txt", db);
+      f = fopen(paper_file, "w");
+      CHECK(f != NULL);
+      if (f) {
+        fputs(paper, f);
+        fclose(f);
+      }
+      files[0] = paper_file;
+      snprintf(part[0], sizeof part[0], "%s.xpart0", db);
+      snprintf(part[1], sizeof part[1], "%s.xpart1", db);
+      parts[0] = part[0];
+      parts[1] = part[1];
+      CHECK(grappi_graph_extract_part_json(g, files, 1, NULL, part[0], "{\"part\": 0}", &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"valid\":2") != NULL);
+      grappi_free(json);
+      json = NULL;
+      CHECK(grappi_graph_extract_part_json(g, files, 1, NULL, part[1], NULL, &json) == GRAPPI_OK && json);
+      grappi_free(json);
+      json = NULL;
+      CHECK(grappi_extract_options_init(&xo, GRAPPI_EXTRACT_OPTIONS_VERSION) == GRAPPI_OK);
+      xo.import_statements = 1;
+      CHECK(grappi_graph_extract_merge_json(g, parts, 2, &xo, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"duplicates\":2") != NULL && strstr(json, "\"documents\":2") != NULL);
+      CHECK(json && strstr(json, ".extract-") != NULL && strstr(json, "\"part\":0") != NULL);
+      grappi_free(json);
+      json = NULL;
+      parts[1] = paper_file; /* not a part */
+      CHECK(grappi_graph_extract_merge_json(g, parts, 2, &xo, &json) == GRAPPI_EPARSE && json == NULL);
+      CHECK(strstr(grappi_last_error_message(), "not an extraction part") != NULL);
+      CHECK(grappi_graph_extract_merge_json(g, parts, 0, &xo, &json) == GRAPPI_EINVAL && json == NULL);
+      remove(paper_file);
+      remove(part[0]);
+      remove(part[1]);
+    }
+    {
       /* A curator's review file: the accepted statement imported, a bad decision refused. */
       char review[700], accepted[700];
       FILE *f;

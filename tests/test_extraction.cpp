@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -1050,4 +1051,97 @@ TEST_CASE("HGNC symbols become identifiers when the database holds them" * docte
       for (const json &n : aspect["nodes"])
         if (n["v"].contains("id")) urls.insert(n["v"]["id"]);
   CHECK(urls == std::set<std::string>{"https://identifiers.org/hgnc:391", "https://identifiers.org/hgnc:3942"});
+}
+
+TEST_CASE("Extraction parts saved and merged give the extraction of every part's documents" * doctest::test_suite("threads")) {
+  TempDir dir;
+  KnowledgeGraph kg(kb_path());
+  grappi::ExtractiveModel model;
+  ExtractionOptions o;
+  o.entities.taxon = 9606;
+  const Document a = text_document("AKT1 phosphorylates MTOR at Ser2448. GRB2 binds EGFR after stimulation.\n\n"
+                                   "The interaction between BRCA1 and BARD1 was confirmed.\n", "PMID111.md");
+  const Document b = text_document("MTOR is phosphorylated by AKT1 in muscle. SOS1 binds GRB2.\n", "PMID222.md");
+  const Document ptc = grappi::read_documents(std::string(GRAPPI_TEST_DATA_DIR) + "/literature/PTC.PMC4272812.BioC.xml").at(0);
+  const grappi::Extractor extractor(kg, model, o);
+  const ExtractionResult one = extractor.extract({a, ptc, b});
+  // Three parts, written and read back as another process would.
+  std::vector<ExtractionResult> parts;
+  int k = 0;
+  for (const std::vector<Document> &docs : {std::vector<Document>{a}, std::vector<Document>{ptc}, std::vector<Document>{b}}) {
+    const std::string f = dir.file("part" + std::to_string(k++));
+    grappi::save_extraction(extractor.extract(docs), f, R"({"worker": 1})");
+    std::string provenance;
+    parts.push_back(grappi::load_extraction(f, &provenance));
+    CHECK(provenance == R"({"worker":1})");
+  }
+  const ExtractionResult merged = grappi::merge_extractions(std::move(parts));
+  json x = grappi::to_json(merged), y = grappi::to_json(one);
+  x["usage"].erase("seconds");
+  y["usage"].erase("seconds");
+  CHECK(x == y);
+  // The passive sentence of the third part is a duplicate of the first part's statement.
+  bool across = false;
+  for (const ExtractedStatement &st : merged.statements)
+    if (st.duplicate_of && merged.paragraphs[st.paragraph].document != merged.paragraphs[merged.statements[*st.duplicate_of].paragraph].document)
+      across = merged.paragraphs[st.paragraph].pmid == "222" && st.canonical.find("HGNC:MTOR") != std::string::npos;
+  CHECK(across);
+  std::ostringstream s1, s2;
+  grappi::write_bel_script(s1, merged);
+  grappi::write_bel_script(s2, one);
+  CHECK(s1.str() == s2.str());
+  CHECK(grappi::extraction_dataset_path("kb.db", merged) == grappi::extraction_dataset_path("kb.db", one));
+  CHECK(grappi::merge_extractions({}).statements.empty());
+  // Parts of another model do not merge.
+  ExtractionResult other = extractor.extract({a});
+  other.model = json{{"name", "another"}};
+  CHECK_THROWS_WITH_AS(grappi::merge_extractions({extractor.extract({b}), other}), doctest::Contains("another model"), grappi::Error);
+}
+
+TEST_CASE("Damaged or foreign extraction parts are refused with the file named") {
+  TempDir dir;
+  KnowledgeGraph kg(kb_path());
+  grappi::ExtractiveModel model;
+  const ExtractionResult r = grappi::extract(kg, model, {text_document("AKT1 phosphorylates MTOR. MTOR is phosphorylated by AKT1.\n")});
+  REQUIRE(r.statements.size() == 2);
+  const std::string good = dir.file("good");
+  grappi::save_extraction(r, good);
+  std::ifstream in(good, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t body = text.find('\n', text.find('\n') + 1) + 1;
+  const json header = json::parse(text.substr(text.find('\n') + 1, body - text.find('\n') - 2));
+  json paragraph = json::parse(text.substr(body, text.find('\n', body) - body));
+  const auto refused = [&](const std::string &name, const std::string &content, const std::string &message) {
+    CAPTURE(name);
+    write_file(dir.file(name), content);
+    try {
+      (void)grappi::load_extraction(dir.file(name));
+      FAIL("accepted");
+    } catch (const grappi::Error &e) {
+      CHECK(e.code() == grappi::ErrorCode::parse);
+      CHECK(std::string(e.what()).find(message) != std::string::npos);
+      CHECK(std::string(e.what()).find(name) != std::string::npos);
+    }
+  };
+  const std::string magic = "grappi-extraction 1\n";
+  refused("empty", "", "not an extraction part");
+  refused("bel", "SET DOCUMENT Name = \"x\"\n", "not an extraction part");
+  refused("no-header", magic, "no header");
+  refused("truncated", text.substr(0, body), "truncated");
+  refused("bad-json", magic + header.dump() + "\n{\"document\":\n", "malformed");
+  json wrong = paragraph;
+  wrong["statements"][0]["mentions"] = {99};
+  refused("mentions", magic + header.dump() + "\n" + wrong.dump() + "\n", "names an entity");
+  wrong = paragraph;
+  wrong["statements"][0]["duplicate_of"] = 1;
+  refused("duplicate", magic + header.dump() + "\n" + wrong.dump() + "\n", "duplicate of no earlier");
+  wrong = paragraph;
+  wrong["entities"][0]["chosen"] = 42;
+  refused("chosen", magic + header.dump() + "\n" + wrong.dump() + "\n", "chosen candidate");
+  wrong = paragraph;
+  wrong["statements"][0]["problems"] = json::array({{{"severity", "fatal"}, {"code", "x"}, {"offset", 0}, {"message", ""}}});
+  refused("severity", magic + header.dump() + "\n" + wrong.dump() + "\n", "severity 'fatal'");
+  CHECK_THROWS_AS(grappi::load_extraction(dir.file("missing")), grappi::Error);
+  CHECK_THROWS_WITH_AS(grappi::save_extraction(r, dir.file("x"), "[]"), doctest::Contains("JSON object"), grappi::Error);
+  CHECK_FALSE(std::ifstream(dir.file("x")));
 }

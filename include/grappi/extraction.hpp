@@ -185,6 +185,29 @@ GRAPPI_CXX_API nlohmann::json to_cx2(const ExtractionResult &result, const std::
 GRAPPI_CXX_API FileReport import_extraction(KnowledgeGraph &kg, const ExtractionResult &result, const std::string &bel_path,
                                             bool flagged = false);
 
+/// Writes an extraction's whole result (every paragraph, entity, candidate and statement, the
+/// model's use) to a file for merge_extractions() in another process (docs/distributed.md
+/// "Extraction"), with `provenance` (a JSON object's text; empty: none). Written whole or not at
+/// all. Error(invalid_argument) for bad provenance or statements out of paragraph order;
+/// Error(io) when the file cannot be written.
+GRAPPI_CXX_API void save_extraction(const ExtractionResult &result, const std::string &path, const std::string &provenance = "");
+/// Reads what save_extraction() wrote (its provenance into *provenance when given).
+/// Error(parse) naming the file (and line) for one that is not such a file, is truncated, or
+/// does not hold together (a statement naming an entity its paragraph lacks, a chosen candidate
+/// out of range, a duplicate of no earlier statement); Error(io) when it cannot be read.
+GRAPPI_CXX_API ExtractionResult load_extraction(const std::string &path, std::string *provenance = nullptr);
+/// The result of one extraction over every part's documents, in part order: paragraphs and
+/// statements concatenated (each statement pointing at its paragraph), duplicates found again
+/// across parts (a statement's first occurrence may be in an earlier part), documents, skipped
+/// passages and model use summed (seconds too: the parts' total), budgets' reasons kept by part.
+/// Error(invalid_argument) for parts of another model or other templates than the first.
+GRAPPI_CXX_API ExtractionResult merge_extractions(std::vector<ExtractionResult> parts);
+/// Where `grappi extract --import` stores an extraction's statements when not told: next to the
+/// database, named by the BEL script's content ("<database>.extract-<hash>.bel"), so that the
+/// same statements, however they were extracted, import once.
+GRAPPI_CXX_API std::string extraction_dataset_path(const std::string &database, const ExtractionResult &result,
+                                                   bool flagged = false);
+
 /// One row of a review file: a statement with the curator's decision.
 struct ReviewRow {
   uint64_t line = 0;       ///< its line in the file

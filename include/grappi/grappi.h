@@ -883,6 +883,46 @@ GRAPPI_API grappi_status grappi_graph_extract_json(grappi_graph *g, const char *
 GRAPPI_API grappi_status grappi_graph_import_review_json(grappi_graph *g, const char *review_path, const char *bel_path,
                                                          char **out_json);
 
+/**
+ * @brief A worker's part of an extraction (docs/distributed.md "Extraction"): the documents of
+ *        files extracted as grappi_graph_extract_json() extracts them and the whole result
+ *        written to out_path for grappi_graph_extract_merge_json(). The graph is only read (it
+ *        may be opened read-only: the response cache is then read, not written).
+ * @param g The graph.
+ * @param files The part's papers (PubTator, BioC XML or JSON, JSON lines, text; plain or
+ *        gzipped), in order.
+ * @param file_count Entries in files.
+ * @param opts Options as grappi_graph_extract_json() takes them (bel_path, cx2_path,
+ *        import_statements and include_flagged are not used), or NULL.
+ * @param out_path The part's file, written whole or not at all.
+ * @param provenance A JSON object's text recorded in the file; NULL: none.
+ * @param[out] out_json {"path", "documents", "counts", "usage", "budget"}; free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EPARSE for a malformed paper; #GRAPPI_EINVAL for bad options;
+ *         #GRAPPI_EIO when a file cannot be read or written.
+ */
+GRAPPI_API grappi_status grappi_graph_extract_part_json(grappi_graph *g, const char *const *files, size_t file_count,
+                                                        const grappi_extract_options *opts, const char *out_path,
+                                                        const char *provenance, char **out_json);
+
+/**
+ * @brief The parts' extractions merged, in order, into the extraction of all their documents
+ *        (duplicates found across parts), with the outputs the options ask for, as
+ *        grappi_graph_extract_json() writes them: the BEL script (bel_path), CX2 (cx2_path), the
+ *        import (import_statements; without bel_path the dataset's file is named next to the
+ *        database as `grappi extract --import` names it).
+ * @param g The graph (opened for writing to import).
+ * @param parts The files of grappi_graph_extract_part_json().
+ * @param part_count Entries in parts (at least one).
+ * @param opts Options (only bel_path, cx2_path, name, import_statements, include_flagged are
+ *        read), or NULL.
+ * @param[out] out_json The extraction JSON (as grappi_graph_extract_json()), with "import" and
+ *        "parts" (each part's provenance); free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EPARSE for a damaged part; #GRAPPI_EINVAL for parts of another
+ *         model or templates (nothing is stored in either case); #GRAPPI_EIO.
+ */
+GRAPPI_API grappi_status grappi_graph_extract_merge_json(grappi_graph *g, const char *const *parts, size_t part_count,
+                                                         const grappi_extract_options *opts, char **out_json);
+
 /* ---- co-occurrence graphs and hypotheses ------------------------------------------------- */
 
 /** The current version of ::grappi_cooc_options (the library accepts 1 to this). */

@@ -358,6 +358,24 @@ const std::map<std::string, Body> &bodies() {
            for (std::size_t k = 0; k < v->dim(); ++k)
              if (!std::isfinite(v->vector(id)[k])) broken("a non-finite vector stored");
        }},
+      {"extraction_part",
+       [](std::string_view s) {
+         // An extraction part read back and merged with itself: refused, or every output of the
+         // merged result writable (JSON, BEL, CX2, the review file).
+         const std::string path = scratch() + "/part.extraction";
+         write_text(path, s);
+         try {
+           const grappi::ExtractionResult r = grappi::load_extraction(path);
+           const grappi::ExtractionResult m = grappi::merge_extractions({r, r});
+           if (m.statements.size() != 2 * r.statements.size()) broken("a merge lost statements");
+           (void)grappi::dump_json(grappi::to_json(m));
+           std::ostringstream bel, review;
+           grappi::write_bel_script(bel, m, true);
+           (void)grappi::dump_json(grappi::to_cx2(m, "fuzz", true));
+           grappi::write_review(review, m);
+         } catch (const grappi::Error &) {
+         }
+       }},
       {"documents_text", [](std::string_view s) { documents_as(grappi::DocumentFormat::text, s); }},
       {"documents_pubtator", [](std::string_view s) { documents_as(grappi::DocumentFormat::pubtator, s); }},
       {"documents_bioc_xml", [](std::string_view s) { documents_as(grappi::DocumentFormat::bioc_xml, s); }},

@@ -17,8 +17,8 @@ namespace grappi::cli {
 namespace {
 
 struct ExtractArgs {
-  std::string db, format = "detect", document, json, bel, cx2, html, name, review, apply_review;
-  std::vector<std::string> texts, biocs, corpora, references;
+  std::string db, format = "detect", document, json, bel, cx2, html, name, review, apply_review, partial;
+  std::vector<std::string> texts, biocs, corpora, references, from_parts;
   std::string system_template, extract_template, repair_template;
   ExtractionOptions o;
   ChatArgs m;  // the model
@@ -81,20 +81,51 @@ void apply_review(ExtractArgs &a) {
             << " new edge(s), " << f.nodes_created << " new node(s)\n";
 }
 
-void run(ExtractArgs &a) {
-  if (!a.apply_review.empty()) return apply_review(a);
+// --partial: this part's whole result written for --from-parts (the database only read).
+void write_partial(ExtractArgs &a) {
   const std::vector<Document> docs = read_inputs(a, "extract");
   auto model = chat_model_of(a.m, a.o.concurrency, "extract");
+  KnowledgeGraph g = open_graph(a.db, Access::read);
+  const ExtractionResult r = Extractor(g, *model, options_of(a)).extract(docs);
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const auto *list : {&a.texts, &a.biocs, &a.corpora})
+    for (const std::string &f : *list) inputs.push_back(f);
+  save_extraction(r, a.partial, dump_json({{"files", inputs}, {"database", a.db}}));
+  if (a.quiet || a.json == "-") return;
+  print_counts(to_json(r));
+  std::cout << "written to " << a.partial << " (grappi extract --from-parts takes it in)\n";
+}
+
+// The parts of --from-parts, merged in the order given.
+ExtractionResult merged_parts(const ExtractArgs &a) {
+  if (!a.texts.empty() || !a.biocs.empty() || !a.corpora.empty())
+    throw Error(ErrorCode::invalid_argument, "extract --from-parts merges parts: give no papers with it");
+  std::vector<ExtractionResult> parts;
+  for (const std::string &f : a.from_parts) parts.push_back(load_extraction(f));
+  return merge_extractions(std::move(parts));
+}
+
+void run(ExtractArgs &a) {
+  if (!a.apply_review.empty()) return apply_review(a);
+  if (!a.partial.empty()) return write_partial(a);
   KnowledgeGraph g = open_graph(a.db, Access::write);  // (an existing database: its names are the dictionary)
-  const Extractor extractor(g, *model, options_of(a));
-  const ExtractionResult r = extractor.extract(docs);
+  std::vector<Document> docs;
+  std::shared_ptr<LanguageModel> model;
+  ExtractionResult r;
+  if (a.from_parts.empty()) {
+    docs = read_inputs(a, "extract");
+    model = chat_model_of(a.m, a.o.concurrency, "extract");
+    r = Extractor(g, *model, options_of(a)).extract(docs);
+  } else {
+    r = merged_parts(a);
+  }
   const nlohmann::json j = to_json(r);
   if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
   if (r.dry_run) {
     if (!a.quiet && a.json != "-")
       std::cout << "dry run: " << r.paragraphs.size() << " paragraph(s); at most " << r.estimated_calls
                 << " model calls and about " << r.estimated_prompt_tokens << " prompt tokens"
-                << (model->local() ? " (the offline extractor is rule-based, not a language model: it would answer them locally)" : "")
+                << (r.offline ? " (the offline extractor is rule-based, not a language model: it would answer them locally)" : "")
                 << "; nothing was sent\n";
     return;
   }
@@ -106,7 +137,10 @@ void run(ExtractArgs &a) {
   if (!a.cx2.empty()) {
     std::string name = a.name;
     if (name.empty()) {
-      const std::string &first = !a.texts.empty() ? a.texts[0] : !a.biocs.empty() ? a.biocs[0] : a.corpora[0];
+      const std::string &first = !a.texts.empty()    ? a.texts[0]
+                                 : !a.biocs.empty()   ? a.biocs[0]
+                                 : !a.corpora.empty() ? a.corpora[0]
+                                                      : a.from_parts.at(0);
       name = "grappi extract: " + std::filesystem::path(first).filename().string();
     }
     write_output(a.cx2, dump_json(to_cx2(r, name, a.flagged)) + "\n");
@@ -120,21 +154,14 @@ void run(ExtractArgs &a) {
   std::optional<FileReport> imported;
   std::optional<ImportReport> papers;
   if (a.import) {
-    std::string path = a.bel;
-    if (path.empty() || path == "-") {
-      // Next to the database, named by the content: the same extraction imports as the same dataset.
-      std::ostringstream s;
-      write_bel_script(s, r, a.flagged);
-      std::ostringstream name;
-      name << a.db << ".extract-" << std::hex << std::hash<std::string>{}(s.str()) << ".bel";
-      path = name.str();
-    }
+    // (default: next to the database, named by the content: the same extraction imports as the same dataset)
+    const std::string path = a.bel.empty() || a.bel == "-" ? extraction_dataset_path(a.db, r, a.flagged) : a.bel;
     imported = import_extraction(g, r, path, a.flagged);
     // The papers themselves, stored and searchable beside their statements (grappi papers).
     std::vector<SourceFile> files;
     for (const auto *list : {&a.texts, &a.biocs, &a.corpora})
       for (const std::string &f : *list) files.push_back({f, a.format == "detect" ? "corpus" : "corpus:" + a.format});
-    papers = g.import(files);
+    if (!files.empty()) papers = g.import(files);  // (none with --from-parts: the parts' papers are imported apart)
   }
   if (a.quiet || a.json == "-" || a.bel == "-" || a.cx2 == "-" || a.html == "-" || a.review == "-") return;
   print_counts(j);
@@ -269,6 +296,14 @@ void add_extract(CLI::App &app) {
   c->add_flag("--include-flagged", a->flagged, "Also write and import flagged statements (ungrounded entities, "
                                                "paraphrased evidence)");
   c->add_flag("--dry-run", a->o.dry_run, "Print the most model calls and prompt tokens it could take; send nothing");
+  c->add_option("--partial", a->partial, "Write this part's whole result to this file for --from-parts instead of any "
+                                         "other output (the database is only read; docs/distributed.md)")
+      ->excludes("--import")
+      ->excludes("--apply-review");
+  c->add_option("--from-parts", a->from_parts, "Merge these --partial files, in order, instead of reading papers; the "
+                                               "outputs are then the merged extraction's (repeatable)")
+      ->excludes("--partial")
+      ->excludes("--apply-review");
   c->callback([a] { run(*a); });
 }
 

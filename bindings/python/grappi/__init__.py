@@ -315,6 +315,10 @@ _ground_init = _fn("grappi_ground_options_init", _status, ctypes.POINTER(_Ground
 _ground = _fn("grappi_graph_ground_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
               ctypes.POINTER(_GroundOptions), ctypes.POINTER(ctypes.c_void_p))
 _extract_init = _fn("grappi_extract_options_init", _status, ctypes.POINTER(_ExtractOptions), ctypes.c_uint32)
+_extract_part = _fn("grappi_graph_extract_part_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
+                    ctypes.POINTER(_ExtractOptions), ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
+_extract_merge = _fn("grappi_graph_extract_merge_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
+                     ctypes.POINTER(_ExtractOptions), ctypes.POINTER(ctypes.c_void_p))
 _extract = _fn("grappi_graph_extract_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_ExtractOptions),
                ctypes.POINTER(ctypes.c_void_p))
 _cooc_init = _fn("grappi_cooc_options_init", _status, ctypes.POINTER(_CoocOptions), ctypes.c_uint32)
@@ -702,6 +706,42 @@ class Graph:
         callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         _check(_extract(self._handle(), content.encode(), ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def extract_part(self, files, out_path, provenance=None, format="detect", repair=True, annotations_only=False,
+                     taxon=0, max_calls=0, max_tokens=0, use_cache=True, llm="extractive", base_url=None, model=None,
+                     api_key_env=None, chat=None, concurrency=4):
+        """A worker's part of an extraction: the papers of files (in order) extracted as extract()
+        does and the whole result written to out_path for extract_merge (the graph only read).
+        Returns {"path", "documents", "counts", "usage", "budget"}."""
+        o = _options("grappi_extract_options", _extract_init)
+        o.format = format.encode()
+        o.repair, o.annotations_only, o.taxon = 1 if repair else 0, 1 if annotations_only else 0, taxon
+        o.max_calls, o.max_tokens, o.concurrency = max_calls, max_tokens, concurrency
+        o.use_cache = 1 if use_cache else 0
+        callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
+        names = [os.fsencode(f) for f in files]
+        array = (ctypes.c_char_p * max(1, len(names)))(*names)
+        p = ctypes.c_void_p()
+        _check(_extract_part(self._handle(), array, len(names), ctypes.byref(o), os.fsencode(out_path),
+                             json.dumps(provenance).encode() if provenance is not None else None, ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def extract_merge(self, parts, import_statements=True, bel_path=None, cx2_path=None, include_flagged=False,
+                      name="input"):
+        """The parts' extractions merged, in order, into the extraction of all their papers
+        (duplicates across parts found), written and imported as extract() would (bel_path None
+        with import_statements: next to the database). Returns the extraction JSON with
+        "import" and "parts" (their provenance)."""
+        o = _options("grappi_extract_options", _extract_init)
+        o.name = name.encode()
+        o.include_flagged, o.import_statements = 1 if include_flagged else 0, 1 if import_statements else 0
+        o.bel_path = os.fsencode(bel_path) if bel_path else None
+        o.cx2_path = os.fsencode(cx2_path) if cx2_path else None
+        names = [os.fsencode(f) for f in parts]
+        array = (ctypes.c_char_p * max(1, len(names)))(*names)
+        p = ctypes.c_void_p()
+        _check(_extract_merge(self._handle(), array, len(names), ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def cooc_build(self, content, scope="document", titles="include", types=None, min_count=1, as_of=0,

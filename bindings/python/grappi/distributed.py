@@ -25,7 +25,7 @@ import time
 
 import grappi
 
-__all__ = ["PartitionFailed", "expand_corpus", "partition_files", "cooc_build", "embed", "install_wheel"]
+__all__ = ["PartitionFailed", "expand_corpus", "partition_files", "cooc_build", "extract", "embed", "install_wheel"]
 
 
 class PartitionFailed(grappi.Error):
@@ -221,6 +221,67 @@ def cooc_build(client, corpus, db, work_dir=None, partitions=None, files_per_par
     return report
 
 
+def _extract_partition(db, files, out_path, options, provenance):
+    """A Dask task: one partition's papers extracted, the whole result written to out_path."""
+    start = time.monotonic()
+    result = _graph(db).extract_part(files, out_path, provenance=provenance, **options)
+    result.update({"host": socket.gethostname(), "pid": os.getpid(), "seconds": time.monotonic() - start,
+                   "peak_rss_mib": _peak_rss_mib()})
+    return result
+
+
+def extract(client, corpus, db, work_dir=None, partitions=None, files_per_partition=None, format="detect",
+            repair=True, annotations_only=False, taxon=0, max_calls=0, max_tokens=0, llm="extractive", base_url=None,
+            model=None, api_key_env=None, concurrency=4, include_flagged=False, bel_path=None, cx2_path=None,
+            papers=True, retries=2, keep_partials=False, progress=None):
+    """`grappi extract --import` over a Dask cluster: each partition of the corpus's files is
+    extracted by a worker (the database read-only: the response cache is read, not written;
+    budgets apply per partition) into a part file in work_dir; the parts are merged in partition
+    order (duplicates found across partitions) and the statements imported as one BEL dataset,
+    the dataset `grappi extract --corpus F1 ... --import` makes from the same files; papers: the
+    papers stored too, as the command stores them. A language model's API key variable must be
+    set on every worker. Returns the extraction JSON with "import", "parts" and "partitions"."""
+    parts = _partitions_of(client, corpus, partitions, files_per_partition)
+    db = os.path.abspath(db)
+    work_dir = os.path.abspath(work_dir or db + ".parts")
+    os.makedirs(work_dir, exist_ok=True)
+    options = {"format": format, "repair": repair, "annotations_only": annotations_only, "taxon": taxon,
+               "max_calls": max_calls, "max_tokens": max_tokens, "llm": llm, "base_url": base_url, "model": model,
+               "api_key_env": api_key_env, "concurrency": concurrency}
+    token = _token(db, parts, options)
+    jobs = []
+    for i, files in enumerate(parts):
+        out = os.path.join(work_dir, "extract-%s-%05d.part" % (token, i))
+        provenance = {"partition": i, "partitions": len(parts), "files": files, "database": db, "build": token}
+        jobs.append({"kind": "extract", "partition": i, "files": files, "token": token,
+                     "args": (db, files, out, options, provenance)})
+    started = time.monotonic()
+    try:
+        results = _run_partitions(client, _extract_partition, jobs, retries, progress)
+    except PartitionFailed as failed:
+        if not keep_partials:
+            _remove_files(r["path"] for r in failed.finished)
+        raise
+    mapped = time.monotonic() - started
+    started = time.monotonic()
+    with grappi.Graph(db) as g:
+        report = g.extract_merge([r["path"] for r in results], import_statements=True, bel_path=bel_path,
+                                 cx2_path=cx2_path, include_flagged=include_flagged)
+        paper_reports = []
+        if papers:  # (after the statements, as the command stores them)
+            kind = "corpus" if format == "detect" else "corpus:" + format
+            for files in parts:
+                for f in files:
+                    paper_reports.append(g.import_with(f, kind=kind)["files"][0])
+    merged = time.monotonic() - started
+    if not keep_partials:
+        _remove_files(r["path"] for r in results)
+    report["partitions"] = results
+    report["papers"] = paper_reports
+    report["seconds"] = {"map": mapped, "merge": merged}
+    return report
+
+
 def _embed_partition(db, embedder_path, part, parts, out_path, provenance):
     """A Dask task: one part of the pending texts embedded into out_path."""
     start = time.monotonic()
@@ -325,6 +386,22 @@ def main(argv=None):
     c = sub.add_parser("cooc-build", help="a co-occurrence graph of a corpus, counted by the workers, merged into --db")
     c.add_argument("--corpus", action="append", required=True, help="document files or globs (repeatable; quote globs)")
     c.add_argument("--db", required=True, help="the database (created when missing)")
+    x = sub.add_parser("extract", help="grappi extract --import with the papers extracted by the workers")
+    x.add_argument("--corpus", action="append", required=True, help="papers: files or globs (repeatable; quote globs)")
+    x.add_argument("--db", required=True, help="the database (its names ground the entities)")
+    x.add_argument("--format", default="detect")
+    x.add_argument("--llm", default="extractive", choices=["extractive", "openai"])
+    x.add_argument("--base-url")
+    x.add_argument("--model")
+    x.add_argument("--api-key-env")
+    x.add_argument("--taxon", type=int, default=0)
+    x.add_argument("--annotations-only", action="store_true")
+    x.add_argument("--include-flagged", action="store_true")
+    x.add_argument("--max-calls", type=int, default=0, help="model-call budget of each partition")
+    x.add_argument("--bel", help="the dataset's BEL script (default: next to the database)")
+    x.add_argument("--cx2", help="also write the statements as CX2 here")
+    x.add_argument("--files-per-partition", type=int, help="files per partition")
+    x.add_argument("--no-papers", action="store_true", help="do not store the papers themselves")
     e = sub.add_parser("embed", help="grappi embed with the texts embedded by the workers, stored into --db")
     e.add_argument("--db", required=True, help="the database")
     e.add_argument("--embedder", default="lsa", choices=["lsa", "hashing", "openai"])
@@ -332,7 +409,7 @@ def main(argv=None):
     e.add_argument("--base-url", help="openai: the server's base URL")
     e.add_argument("--model", help="openai: the model")
     e.add_argument("--api-key-env", help="openai: the variable holding the key (set on every worker)")
-    for p in (c, e):
+    for p in (c, x, e):
         p.add_argument("--scheduler", help="the Dask scheduler's address (default: a local cluster of --workers)")
         p.add_argument("--workers", type=int, default=2, help="workers of the local cluster (without --scheduler)")
         p.add_argument("--work-dir", help="where partitions' files go; shared by every worker (default: <db>.parts)")
@@ -358,7 +435,15 @@ def main(argv=None):
     try:
         if args.wheel:
             install_wheel(client, args.wheel)
-        if args.command == "embed":
+        if args.command == "extract":
+            report = extract(client, args.corpus, args.db, work_dir=args.work_dir, partitions=args.partitions,
+                             files_per_partition=args.files_per_partition, format=args.format, taxon=args.taxon,
+                             annotations_only=args.annotations_only, max_calls=args.max_calls, llm=args.llm,
+                             base_url=args.base_url, model=args.model, api_key_env=args.api_key_env,
+                             include_flagged=args.include_flagged, bel_path=args.bel, cx2_path=args.cx2,
+                             papers=not args.no_papers, retries=args.retries, keep_partials=args.keep_partials,
+                             progress=_print_progress)
+        elif args.command == "embed":
             report = embed(client, args.db, embedder=args.embedder, dimension=args.dim, base_url=args.base_url,
                            model=args.model, api_key_env=args.api_key_env, partitions=args.partitions,
                            work_dir=args.work_dir, retries=args.retries, keep_partials=args.keep_partials,
@@ -384,7 +469,17 @@ def main(argv=None):
         else:
             with open(args.json, "w") as f:
                 f.write(text)
-    if args.json != "-" and args.command == "embed":
+    if args.json != "-" and args.command == "extract":
+        c = report["counts"]
+        print("%d partition(s): %d document(s), %d paragraph(s), %d statement(s): %d valid, %d flagged, %d rejected, "
+              "%d duplicate(s); map %.1f s, merge %.1f s" % (
+                  len(report["partitions"]), report["documents"], c["paragraphs"], c["statements"], c["valid"],
+                  c["flagged"], c["rejected"], c["duplicates"], report["seconds"]["map"], report["seconds"]["merge"]))
+        if report.get("import"):
+            print("imported as dataset %d%s from %s" % (report["import"]["dataset_id"],
+                                                         " (already imported)" if report["import"]["already_imported"]
+                                                         else "", report["import"]["path"]))
+    elif args.json != "-" and args.command == "embed":
         print("%d partition(s): model %s (dimension %d): embedded %d (%d by the workers, %d here), unchanged %d; "
               "map %.1f s, merge %.1f s" % (len(report["partitions"]), report["model"], report["dimension"],
                                             report["embedded"], report["from_parts"], report["embedded_here"],

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -102,6 +103,35 @@ class DistributedBuilds(unittest.TestCase):
         self.assertEqual(glob.glob(dist + ".parts/*.part"), [])
         again = gd.cooc_build(self.client, self.files, dist, files_per_partition=2, papers=False)
         self.assertTrue(again["import"]["already_imported"])
+
+    @unittest.skipUnless(os.environ.get("GRAPPI_CLI"), "GRAPPI_CLI names no grappi program")
+    def test_extract_equals_the_single_machine_command(self):
+        lit = os.path.join(HERE, "..", "..", "..", "tests", "data", "literature")
+        files = [os.path.abspath(os.path.join(lit, f)) for f in
+                 ("BioRED.Test.first3.BioC.xml", "PTC.PMC4272812.BioC.xml", "BioRED.Test.first3.PubTator")]
+        single, dist = self.fresh_db("extract-single.db"), self.fresh_db("extract-dist.db")
+        out = os.path.join(self.tmp, "extract-single.json")
+        command = [os.environ["GRAPPI_CLI"], "extract", "--db", single, "--import", "--include-flagged", "--json", out,
+                   "--quiet"]
+        for f in files:
+            command += ["--corpus", f]
+        subprocess.run(command, check=True)
+        with open(out) as f:
+            one = json.load(f)
+        report = gd.extract(self.client, files, dist, include_flagged=True)
+        self.assertEqual(len(report["partitions"]), 3)
+        for key in ("documents", "skipped_passages", "counts", "paragraphs", "model", "offline"):
+            self.assertEqual(report[key], one[key], key)
+        self.assertGreater(report["counts"]["statements"], 10)
+        self.assertGreater(report["counts"]["duplicates"], 0)
+        # The same BEL dataset, byte for byte, and the same papers.
+        single_bel = glob.glob(single + ".extract-*.bel")
+        self.assertEqual(len(single_bel), 1)
+        self.assertEqual(os.path.basename(single_bel[0]).replace("extract-single", "extract-dist"),
+                         os.path.basename(report["import"]["path"]))
+        self.assertEqual(sha256(single_bel[0]), sha256(report["import"]["path"]))
+        self.assertEqual([p["lines"] for p in report["papers"]], [3, 1, 3])
+        self.assertEqual([p["partition"] for p in report["parts"]], [0, 1, 2])
 
     def test_embed_equals_the_single_machine_embed(self):
         single, dist = self.fresh_db("embed-single.db"), self.fresh_db("embed-dist.db")
