@@ -68,6 +68,26 @@ rm -f "$H" "$H"-* "$H".*
 
 yeast)  # changes the database: a private copy
 cp "$Y" "$T/y.db"
+# Embedding in parts: the same vectors and neighbor ranking as one grappi embed.
+cp "$Y" "$T/one.db"
+cp "$Y" "$T/parts.db"
+"$GRAPPI" embed --db "$T/one.db" --embedder hashing > /dev/null
+"$GRAPPI" embed-parts plan --db "$T/parts.db" --embedder hashing --embedder-file "$T/e.bin" | grep -q ": 6600 text(s) to embed" \
+  || fail "embed-parts plan"
+for i in 0 1 2; do
+  "$GRAPPI" embed-parts part --db "$T/parts.db" --embedder-file "$T/e.bin" --part $i --parts 3 --out "$T/v$i" | grep -q ": 2200 of 6600" \
+    || fail "embed-parts part $i"
+done
+"$GRAPPI" embed-parts merge --db "$T/parts.db" --embedder-file "$T/e.bin" "$T/v0" "$T/v1" "$T/v2" > "$T/merge.txt"
+grep -q "embedded 6600 (6600 from 3 part file(s), 0 here)" "$T/merge.txt" || fail "embed-parts merge: $(cat "$T/merge.txt")"
+cmp -s "$T/one.db.knn" "$T/parts.db.knn" || fail "the parts' neighbor ranking differs from one embed's"
+[ "$(sqlite3 "$T/one.db" 'SELECT hex(vector) FROM embeddings ORDER BY node_id' | sha256sum)" = \
+  "$(sqlite3 "$T/parts.db" 'SELECT hex(vector) FROM embeddings ORDER BY node_id' | sha256sum)" ] || fail "the parts' vectors differ"
+rc=$(status_of "$GRAPPI" embed-parts part --db "$T/parts.db" --embedder-file "$T/e.bin" --part 3 --parts 3 --out "$T/v3")
+[ "$rc" -eq 2 ] || fail "part 3 of 3 exited $rc"
+rc=$(status_of "$GRAPPI" embed-parts merge --db "$T/parts.db" --embedder-file "$T/v0" "$T/v1")
+[ "$rc" -eq 1 ] && grep -q "not such a file" "$T/err" || fail "vectors as the embedder exited $rc: $(cat "$T/err")"
+rm -f "$T/one.db"* "$T/parts.db"*
 "$GRAPPI" info --db "$T/y.db" --json > "$T/info.json"
 python3 - "$T/info.json" <<'PY'
 import json, sys
@@ -667,6 +687,27 @@ grep -q "papers of $LIT/BioInfer-test.first6.xml: dataset 5, 6 document(s) store
 "$GRAPPI" remove-dataset --db "$E" 4 > /dev/null
 "$GRAPPI" remove-dataset --db "$E" 5 > /dev/null
 "$GRAPPI" info --db "$E" --json | python3 -c 'import json,sys; j=json.load(sys.stdin); assert j["edges_by_relation"] == {"string.physical": 176303}, j["edges_by_relation"]'
+# In parts: each file's extraction written by --partial, merged by --from-parts into the
+# extraction of both files (the same JSON and BEL script as one run over them).
+"$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --corpus "$LIT/BioRED.Test.first3.PubTator" \
+  --json "$T/one.json" --bel "$T/one.bel" --quiet
+"$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --partial "$T/x1.part" --quiet
+"$GRAPPI" extract --db "$E" --corpus "$LIT/BioRED.Test.first3.PubTator" --partial "$T/x2.part" > "$T/part.txt"
+grep -q "written to $T/x2.part" "$T/part.txt" || fail "extract --partial: $(cat "$T/part.txt")"
+"$GRAPPI" extract --db "$E" --from-parts "$T/x1.part" --from-parts "$T/x2.part" --json "$T/two.json" --bel "$T/two.bel" --quiet
+schema_check extract "$T/two.json"
+cmp -s "$T/one.bel" "$T/two.bel" || fail "the merged parts' BEL script differs from one run's"
+python3 - "$T/one.json" "$T/two.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+for j in (a, b):
+    j["usage"].pop("seconds")
+assert a == b, [k for k in a if a[k] != b[k]]
+PY
+rc=$(status_of "$GRAPPI" extract --db "$E" --from-parts "$T/one.bel")
+[ "$rc" -eq 1 ] && grep -q "not an extraction part" "$T/err" || fail "a BEL script as a part exited $rc: $(cat "$T/err")"
+rc=$(status_of "$GRAPPI" extract --db "$E" --from-parts "$T/x1.part" --corpus "$LIT/BioInfer-test.first6.xml")
+[ "$rc" -eq 2 ] || fail "--from-parts with papers exited $rc"
 # A dry run plans one request and one repair turn per paragraph and sends nothing.
 "$GRAPPI" extract --db "$E" --corpus "$LIT/BioInfer-test.first6.xml" --dry-run | grep -q "^dry run: 8 paragraph(s); at most 16 model calls" ||
   fail "dry run"
@@ -810,6 +851,28 @@ rc=$(status_of "$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.
 [ "$rc" -eq 2 ] || fail "a bad --titles exited $rc"
 "$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.PubTator" --sentence --no-import | grep -q "(cooc.sentence)" \
   || fail "--sentence builds the sentence graph"
+# In parts: the slice's documents counted into two partial-count files, merged: the graph built
+# above, already imported.
+awk -v out="$T/half" '/^[0-9]+\|t\|/ { n++ } { print > (out (n <= 1 ? 1 : 2) ".PubTator") }' "$LIT/BioRED.Test.first3.PubTator"
+"$GRAPPI" cooc build --db "$C" --corpus "$T/half1.PubTator" --partial "$T/p1.cooc" | grep -q "^1 document(s) counted" \
+  || fail "cooc build --partial"
+"$GRAPPI" cooc build --db "$C" --corpus "$T/half2.PubTator" --partial "$T/p2.cooc" --quiet
+"$GRAPPI" cooc merge --db "$C" "$T/p1.cooc" "$T/p2.cooc" --json "$T/merge.json" > "$T/merge.txt"
+schema_check cooc-build "$T/merge.json"
+grep -q "(already imported)" "$T/merge.txt" || fail "cooc merge: $(cat "$T/merge.txt")"
+python3 - "$T/cooc.json" "$T/merge.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert [p["documents"] for p in b["partials"]] == [1, 2], b["partials"]
+assert all(p["provenance"]["corpus"][0]["path"].endswith(".PubTator") for p in b["partials"]), b["partials"]
+for k in ("documents", "units", "concepts", "edges", "top_edges"):
+    assert a[k] == b[k], k
+PY
+rc=$(status_of "$GRAPPI" cooc merge --db "$C" "$T/half1.PubTator")
+[ "$rc" -eq 1 ] && grep -q "not a partial-count file" "$T/err" || fail "a corpus as partial counts exited $rc: $(cat "$T/err")"
+"$GRAPPI" cooc build --db "$C" --corpus "$T/half1.PubTator" --partial "$T/s1.cooc" --sentence --quiet
+rc=$(status_of "$GRAPPI" cooc merge --db "$C" "$T/p1.cooc" "$T/s1.cooc")
+[ "$rc" -eq 2 ] && grep -q "other options" "$T/err" || fail "parts of other options exited $rc: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.PubTator" --sentence --scope document)
 [ "$rc" -eq 2 ] || fail "--sentence with --scope exited $rc"
 rc=$(status_of "$GRAPPI" hypothesize --db "$C" --source SCN5A --target MESH:D008133 --embed-weight 0.5)
