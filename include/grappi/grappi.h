@@ -349,7 +349,7 @@ GRAPPI_API grappi_status grappi_graph_embed_plan_json(grappi_graph *g, const gra
  *        "seconds"}; free with grappi_free().
  * @return #GRAPPI_OK; #GRAPPI_EPARSE for a damaged embedder file; #GRAPPI_EINVAL for part >=
  *         parts or bad provenance; #GRAPPI_EIO when a file cannot be read or written; the
- *         embedder's own failures (#GRAPPI_EHTTP...).
+ *         embedder's own failures (#GRAPPI_ENETWORK for an HTTP embedder).
  */
 GRAPPI_API grappi_status grappi_graph_embed_part_json(grappi_graph *g, const char *embedder_path, size_t part,
                                                       size_t parts, const char *out_path, const char *provenance,

@@ -61,8 +61,8 @@ def expand_corpus(corpus):
 
 
 def partition_files(files, partitions=None, files_per_partition=None):
-    """Consecutive runs of files, one per partition, in order: `files_per_partition` each, or
-    `partitions` of them as even as the files allow (default: one file per partition)."""
+    """Consecutive runs of files, one per partition, in order: `files_per_partition` each, or at
+    most `partitions` runs of equal length but the last (default: one file per partition)."""
     files = list(files)
     if files_per_partition:
         n = int(files_per_partition)
@@ -102,12 +102,34 @@ def _graph(db):
     with _graphs_lock:
         g = _graphs.get(key)
         if g is None:
+            # (the file changed since this thread opened it: the old handle goes)
+            for old in [k for k in _graphs if k[0] == db and k[3] == key[3]]:
+                _graphs.pop(old).close()
             g = grappi.Graph(db, read_only=True)
             _graphs[key] = g
         return g
 
 
+def _reset_peak_rss():
+    """Starts a task's peak-memory count afresh (Linux: the process's high-water mark reset), so
+    that a worker's figure is its task's, not what the process held before (a forked worker
+    inherits its parent's)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
 def _peak_rss_mib():
+    """The process's peak resident memory since _reset_peak_rss (else since it started), MiB."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except (OSError, ValueError):
+        pass
     try:
         import resource
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
@@ -117,6 +139,7 @@ def _peak_rss_mib():
 
 def _cooc_partition(db, files, out_path, options, provenance):
     """A Dask task: one partition's co-occurrence counts, written to out_path."""
+    _reset_peak_rss()
     start = time.monotonic()
     result = _graph(db).cooc_partial(files, out_path, provenance=provenance, **options)
     result.update({"host": socket.gethostname(), "pid": os.getpid(), "seconds": time.monotonic() - start,
@@ -223,6 +246,7 @@ def cooc_build(client, corpus, db, work_dir=None, partitions=None, files_per_par
 
 def _extract_partition(db, files, out_path, options, provenance):
     """A Dask task: one partition's papers extracted, the whole result written to out_path."""
+    _reset_peak_rss()
     start = time.monotonic()
     result = _graph(db).extract_part(files, out_path, provenance=provenance, **options)
     result.update({"host": socket.gethostname(), "pid": os.getpid(), "seconds": time.monotonic() - start,
@@ -284,6 +308,7 @@ def extract(client, corpus, db, work_dir=None, partitions=None, files_per_partit
 
 def _embed_partition(db, embedder_path, part, parts, out_path, provenance):
     """A Dask task: one part of the pending texts embedded into out_path."""
+    _reset_peak_rss()
     start = time.monotonic()
     result = _graph(db).embed_part(embedder_path, part, parts, out_path, provenance=provenance)
     result.update({"host": socket.gethostname(), "pid": os.getpid(), "wall_seconds": time.monotonic() - start,
