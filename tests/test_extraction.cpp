@@ -1139,6 +1139,9 @@ TEST_CASE("Damaged or foreign extraction parts are refused with the file named")
   wrong["entities"][0]["chosen"] = 42;
   refused("chosen", magic + header.dump() + "\n" + wrong.dump() + "\n", "chosen candidate");
   wrong = paragraph;
+  wrong["entities"][0]["offset"] = 100000;
+  refused("outside", magic + header.dump() + "\n" + wrong.dump() + "\n", "outside its paragraph");
+  wrong = paragraph;
   wrong["statements"][0]["problems"] = json::array({{{"severity", "fatal"}, {"code", "x"}, {"offset", 0}, {"message", ""}}});
   refused("severity", magic + header.dump() + "\n" + wrong.dump() + "\n", "severity 'fatal'");
   CHECK_THROWS_AS(grappi::load_extraction(dir.file("missing")), grappi::Error);

@@ -170,9 +170,17 @@ void check_part(const ExtractionResult &r, const std::string &path) {
       bad_extraction(path, 0, "statement " + std::to_string(i) + " is a duplicate of no earlier statement like it");
   }
   for (const ExtractionParagraph &p : r.paragraphs)
-    for (const EntityMention &m : p.entities)
+    for (const EntityMention &m : p.entities) {
       if (m.chosen && *m.chosen >= m.candidates.size())
         bad_extraction(path, 0, "a mention's chosen candidate is not among its candidates");
+      if (m.offset > p.text.size() || m.length > p.text.size() - m.offset)
+        bad_extraction(path, 0, "a mention lies outside its paragraph's text");
+    }
+  for (std::size_t i = 0; i < r.statements.size(); ++i) {
+    const ExtractedStatement &s = r.statements[i];
+    if (s.evidence_offset && *s.evidence_offset > r.paragraphs[s.paragraph].text.size())
+      bad_extraction(path, 0, "statement " + std::to_string(i) + "'s evidence lies outside its paragraph's text");
+  }
 }
 
 }  // namespace
