@@ -18,7 +18,7 @@ import os
 
 from grappi._about import __version__
 
-__all__ = ["Error", "Graph", "PcstSolver", "version", "pcst_solve", "bel_validate"]
+__all__ = ["Error", "Graph", "Model", "PcstSolver", "version", "pcst_solve", "bel_validate"]
 
 _i64 = ctypes.c_int64
 _size = ctypes.c_size_t
@@ -259,14 +259,16 @@ _VERSIONS = {"grappi_open_options": 1, "grappi_embed_options": 1, "grappi_window
 _run_init = _fn("grappi_run_options_init", _status, ctypes.POINTER(_RunOptions), ctypes.c_uint32)
 
 
-def _run_options(cancel, progress):
-    """A grappi_run_options with the caller's cancel and progress functions, and the ctypes
-    callbacks that must stay alive while the run lasts (None when neither is given). An exception
-    in cancel stops the run; one in progress is ignored."""
-    if cancel is None and progress is None:
+def _run_options(cancel, progress, model=None):
+    """A grappi_run_options with the caller's cancel and progress functions and model (a Model),
+    and the objects that must stay alive while the run lasts (None when none is given). An
+    exception in cancel stops the run; one in progress is ignored."""
+    if cancel is None and progress is None and model is None:
         return None
     r = _RunOptions()
     _check(_run_init(ctypes.byref(r), _VERSIONS["grappi_run_options"]))
+    if model is not None:
+        r.model = model._handle()
 
     def on_cancel(_user):
         try:
@@ -280,7 +282,7 @@ def _run_options(cancel, progress):
         except Exception:  # noqa: BLE001 - progress is advisory
             pass
 
-    keep = []
+    keep = [model]
     if cancel is not None:
         keep.append(_CANCEL_FN(on_cancel))
         r.cancel = keep[-1]
@@ -395,9 +397,15 @@ def _take_string(ptr):
         _free(ptr)
 
 
-def _set_model(o, llm, base_url, model, api_key_env, chat):
-    """Fills the model fields of explore, ground, extract or hypothesis options; returns the C callback (or None),
-    which must stay referenced during the call."""
+def _set_model(o, llm, base_url, model, api_key_env, chat, cancel=None, progress=None):
+    """Fills the model fields of explore, ground, extract, hypothesis or ask options (llm: a name,
+    or a Model, which the options' run carries with cancel and progress); returns what must stay
+    referenced during the call."""
+    run = _run_options(cancel, progress, llm if isinstance(llm, Model) else None)
+    if run is not None:
+        o.run = ctypes.cast(ctypes.pointer(run[0]), ctypes.c_void_p)
+    if isinstance(llm, Model):
+        return run
     o.llm = llm.encode()
     if base_url:
         o.base_url = base_url.encode()
@@ -405,10 +413,10 @@ def _set_model(o, llm, base_url, model, api_key_env, chat):
     if api_key_env:
         o.api_key_env = api_key_env.encode()
     if chat is None:
-        return None
+        return run
     callback = _chat_callback(chat)
     o.chat = callback
-    return callback
+    return callback, run
 
 
 def _chat_callback(chat):
@@ -453,6 +461,67 @@ def bel_validate(text, long_form=False, allow_unknown_namespaces=False):
     p = ctypes.c_void_p()
     _check(_bel_validate(text.encode(), flags, ctypes.byref(p), None))
     return json.loads(_take_string(p))
+
+
+_model_init = _fn("grappi_model_options_init", _status, ctypes.POINTER(_ModelOptions), ctypes.c_uint32)
+_model_new = _fn("grappi_model_new", _status, ctypes.POINTER(_ModelOptions), ctypes.POINTER(ctypes.c_void_p))
+_model_free = _fn("grappi_model_free", None, ctypes.c_void_p)
+_model_describe = _fn("grappi_model_describe_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
+
+
+class Model:
+    """A language model for the agents' runs (grappi_model_new), with what their llm arguments do
+    not set: temperature, answer tokens, JSON mode, timeouts, retries, and a concurrency shared by
+    every run that uses it. Give it as llm= to explore, ground, extract, extract_part, hypothesize,
+    ask and eval_qa. llm: "extractive" (offline, not a language model), "openai" or "callback"
+    (chat: a function as explore's). Close it (or use a with block) when no run uses it."""
+
+    def __init__(self, llm="extractive", base_url=None, model=None, api_key_env=None, temperature=0.0,
+                 max_answer_tokens=512, json_mode=True, connect_timeout=10.0, timeout=120.0, max_retries=5,
+                 concurrency=8, chat=None):
+        o = _options("grappi_model_options", _model_init)
+        o.llm = llm.encode()
+        if base_url:
+            o.base_url = base_url.encode()
+        o.model = model.encode() if model else (b"python-callback" if chat else None)
+        if api_key_env:
+            o.api_key_env = api_key_env.encode()
+        o.temperature, o.max_answer_tokens, o.json_mode = temperature, max_answer_tokens, 1 if json_mode else 0
+        o.connect_timeout_seconds, o.timeout_seconds = connect_timeout, timeout
+        o.max_retries, o.concurrency = max_retries, concurrency
+        self._callback = _chat_callback(chat) if chat is not None else None  # (alive as long as the model)
+        if self._callback is not None:
+            o.chat = self._callback
+        self._h = ctypes.c_void_p()
+        _check(_model_new(ctypes.byref(o), ctypes.byref(self._h)))
+
+    def describe(self):
+        """The model as the runs' provenance records it (a dict; never the API key)."""
+        p = ctypes.c_void_p()
+        _check(_model_describe(self._handle(), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def close(self):
+        if self._h:
+            _model_free(self._h)
+            self._h = ctypes.c_void_p()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _handle(self):
+        if not self._h:
+            raise Error(-1, "the model is closed")
+        return self._h
 
 
 class Graph:
@@ -648,10 +717,7 @@ class Graph:
         o.depth, o.max_length, o.top, o.explain_top, o.min_score = depth, max_length, top, explain_top, min_score
         o.concurrency, o.max_calls, o.max_tokens = concurrency, max_calls, max_tokens
         o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
-        callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
-        run = _run_options(cancel, progress)  # (kept alive for the call)
-        if run is not None:
-            o.run = ctypes.cast(ctypes.pointer(run[0]), ctypes.c_void_p)
+        keep = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive
         p = ctypes.c_void_p()
         node = self.resolve(root) if isinstance(root, str) else root
         if html is None:
@@ -666,7 +732,7 @@ class Graph:
     def ground(self, text, protein_a, protein_b, strategy="pagerank", root="MI:0190", ontology=None, relations=None, batch=1,
                patience=10, lookahead=5, threshold=3, rag_k=10, seed=1, max_calls=0, max_tokens=0, dry_run=False,
                use_cache=True, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None,
-               concurrency=8):
+               concurrency=8, cancel=None, progress=None):
         """The ontology term (PSI-MI interaction type under root) that best describes how two
         proteins interact in a text, with the summary, quotes checked against the text, confidence
         and trace (the grounding JSON as a dict). llm and chat as for explore; the callback's
@@ -680,7 +746,7 @@ class Graph:
         o.batch, o.patience, o.lookahead, o.threshold, o.rag_k, o.seed = batch, patience, lookahead, threshold, rag_k, seed
         o.max_calls, o.max_tokens, o.concurrency = max_calls, max_tokens, concurrency
         o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
-        callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
+        callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         _check(_ground(self._handle(), text.encode(), protein_a.encode(), protein_b.encode(), ctypes.byref(o),
                        ctypes.byref(p)))
@@ -689,7 +755,7 @@ class Graph:
     def extract(self, content, format="detect", name="input", repair=True, annotations_only=False, taxon=0,
                 max_calls=0, max_tokens=0, dry_run=False, use_cache=True, llm="extractive", base_url=None, model=None,
                 api_key_env=None, chat=None, concurrency=4, include_flagged=False, bel_path=None, cx2_path=None,
-                import_statements=False):
+                import_statements=False, cancel=None, progress=None):
         """BEL statements from papers (text, Markdown, PubTator, BioC, PPI corpus XML): the
         entities grounded in the graph, every statement validated, repaired once or flagged or
         rejected (the extraction JSON as a dict). llm and chat as for explore; the callback's
@@ -703,14 +769,14 @@ class Graph:
         o.include_flagged, o.import_statements = 1 if include_flagged else 0, 1 if import_statements else 0
         o.bel_path = os.fsencode(bel_path) if bel_path else None
         o.cx2_path = os.fsencode(cx2_path) if cx2_path else None
-        callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
+        callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         _check(_extract(self._handle(), content.encode(), ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def extract_part(self, files, out_path, provenance=None, format="detect", repair=True, annotations_only=False,
                      taxon=0, max_calls=0, max_tokens=0, use_cache=True, llm="extractive", base_url=None, model=None,
-                     api_key_env=None, chat=None, concurrency=4):
+                     api_key_env=None, chat=None, concurrency=4, cancel=None, progress=None):
         """A worker's part of an extraction: the papers of files (in order) extracted as extract()
         does and the whole result written to out_path for extract_merge (the graph only read).
         Returns {"path", "documents", "counts", "usage", "budget"}."""
@@ -719,7 +785,7 @@ class Graph:
         o.repair, o.annotations_only, o.taxon = 1 if repair else 0, 1 if annotations_only else 0, taxon
         o.max_calls, o.max_tokens, o.concurrency = max_calls, max_tokens, concurrency
         o.use_cache = 1 if use_cache else 0
-        callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
+        callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
         names = [os.fsencode(f) for f in files]
         array = (ctypes.c_char_p * max(1, len(names)))(*names)
         p = ctypes.c_void_p()
@@ -788,7 +854,7 @@ class Graph:
     def hypothesize(self, source, target, corpus=None, relations=("cooc.document",), max_length=4, paths=10,
                     mask_direct=False, context=7, rounds=5, llm="extractive", base_url=None, model=None,
                     api_key_env=None, chat=None, use_cache=True, max_calls=0, embedding_weight=0.0,
-                    embedding_model=None, ranker=None, generic_intermediates=False):
+                    embedding_model=None, ranker=None, generic_intermediates=False, cancel=None, progress=None):
         """How two concepts may be related: ranked paths, an explanation from the corpus's
         abstracts (corpus None: the papers the database holds), each sentence checked against
         the graph (the result as a dict). The callback's request "task" has "kind"
@@ -803,7 +869,7 @@ class Graph:
         o.embedding_model = embedding_model.encode() if embedding_model else None
         o.ranker = ranker.encode() if ranker is not None else None
         o.generic_intermediates = 1 if generic_intermediates else 0
-        callback = _set_model(o, llm, base_url, model, api_key_env, chat)  # noqa: F841 - kept alive for the call
+        callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         _check(_hypothesize(self._handle(), source.encode(), target.encode(), corpus.encode() if corpus else None,
                             ctypes.byref(o), ctypes.byref(p)))
@@ -833,7 +899,7 @@ class Graph:
 
     def _ask_options(self, mode, context, max_context_tokens, answers, repair, relations, llm, base_url, model,
                      api_key_env, chat, use_cache, reader="prize", reader_name="gat", intents=True, model_intent=True,
-                     papers=3):
+                     papers=3, cancel=None, progress=None):
         r = _options("grappi_retrieve_options", _retrieve_init)
         r.mode = mode.encode()
         o = _options("grappi_ask_options", _ask_init)
@@ -843,7 +909,7 @@ class Graph:
         o.intents, o.model_intent = 1 if intents else 0, 1 if model_intent else 0
         o.papers = papers
         o.relations = ",".join(relations).encode() if relations else None
-        callback = _set_model(o, llm, base_url, model, api_key_env, chat)
+        callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)
         return r, o, callback
 
     def analyze_question(self, question):
@@ -855,7 +921,8 @@ class Graph:
 
     def ask(self, question, mode="gretriever", context="evidence", max_context_tokens=4000, answers=10, repair=True,
             relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, use_cache=True,
-            reader="prize", reader_name="gat", html=None, intents=True, model_intent=True, papers=3):
+            reader="prize", reader_name="gat", html=None, intents=True, model_intent=True, papers=3, cancel=None,
+            progress=None):
         """A grounded answer (a dict: question_entities, intent, answer_entities, sentences with
         their citations' status, ...). The callback's request "task" has "kind" "ask.answer" (or
         "ask.intent" when the rules leave a question naming entities open and model_intent is on).
@@ -864,7 +931,8 @@ class Graph:
         papers: passages of the database's stored papers in the context (P0, P1, ...; 0: none)."""
         r, o, callback = self._ask_options(mode, context, max_context_tokens, answers, repair, relations, llm, base_url,
                                            model, api_key_env, chat, use_cache, reader,
-                                           reader_name, intents, model_intent, papers)  # noqa: F841 - kept alive for the call
+                                           reader_name, intents, model_intent, papers, cancel,
+                                           progress)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         if html is None:
             _check(_ask(self._handle(), question.encode(), ctypes.byref(r), ctypes.byref(o), ctypes.byref(p)))
@@ -878,12 +946,14 @@ class Graph:
 
     def eval_qa(self, questions, k=10, mode="gretriever", context="evidence", max_context_tokens=4000, repair=True,
                 relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None,
-                use_cache=True, reader="prize", reader_name="gat", intents=True, model_intent=True):
+                use_cache=True, reader="prize", reader_name="gat", intents=True, model_intent=True, cancel=None,
+                progress=None):
         """Answers a question set (JSON lines or KG-RAG CSV text) and scores the answers: (summary dict
         with the baselines and the figures per intent, list of per-question dicts)."""
         r, o, callback = self._ask_options(mode, context, max_context_tokens, 10, repair, relations, llm, base_url,
                                            model, api_key_env, chat, use_cache, reader,
-                                           reader_name, intents, model_intent)  # noqa: F841 - kept alive for the call
+                                           reader_name, intents, model_intent, 3, cancel,
+                                           progress)  # noqa: F841 - kept alive for the call
         p, rows = ctypes.c_void_p(), ctypes.c_void_p()
         _check(_eval_qa(self._handle(), questions.encode(), ctypes.byref(r), ctypes.byref(o), k, ctypes.byref(p),
                         ctypes.byref(rows)))

@@ -306,6 +306,56 @@ class GraphTest(unittest.TestCase):
         self.assertIn("cancelled by the caller", json.dumps(r))
         self.assertTrue(stages and set(stages) <= {"retrieve", "edges", "paths"}, stages)
 
+    def test_model_handle_cancel_and_progress_for_every_agent(self):
+        # A Model carries settings the llm arguments do not (temperature, timeouts, concurrency)
+        # and is given as llm= to any agent; cancel and progress reach extract, ground, hypothesize
+        # and ask as they reach explore.
+        asked = []
+
+        def bel_model(request):
+            asked.append(request["task"]["kind"])
+            return json.dumps({"statements": [{"bel": "complex(p(SGD:SIC1), p(SGD:CDC28))",
+                                               "evidence": "Sic1 binds Cdc28 directly."}]})
+
+        with grappi.Model("callback", model="py-handle", temperature=0.3, timeout=5, concurrency=1,
+                          chat=bel_model) as m:
+            self.assertEqual(m.describe()["identity"], "callback:py-handle")
+            paper = "Sic1 binds Cdc28 directly.\n\nCdc28 phosphorylates Sic1 in the G1 phase of the cycle.\n"
+            seen = []
+            x = self.g.extract(paper, llm=m, use_cache=False, progress=lambda stage, done, total: seen.append((stage, done, total)))
+            self.assertEqual(x["model"]["identity"], "callback:py-handle")
+            self.assertEqual(len(asked), 2)
+            self.assertEqual(seen[-1], ("paragraphs", 2, 2))
+            # Cancelled before its first request: every paragraph skipped, nothing asked.
+            asked.clear()
+            x = self.g.extract(paper, llm=m, use_cache=False, cancel=lambda: True)
+            self.assertEqual(asked, [])
+            self.assertTrue(all(p["status"] == "skipped" and "cancelled" in p["error"] for p in x["paragraphs"]))
+            with tempfile.TemporaryDirectory() as d:
+                small = grappi.Graph(os.path.join(d, "s.db"))
+                small.import_file(os.path.join(DATA, "4932.protein.info.v12.0.txt.gz"), kind="info")
+                small.import_file(os.path.join(DATA, "4932.protein.physical.links.v12.0.txt.gz"), kind="physical")
+                small.embed("hashing")
+                a = small.ask("Which proteins interact with cdc28?", llm=m, cancel=lambda: True, use_cache=False)
+                self.assertIn("answer_entities", a)
+                self.assertEqual(asked, [])
+                with grappi.Model() as offline:
+                    self.assertTrue(small.ask("Which proteins interact with cdc28?", llm=offline)["answer_entities"])
+                # hypothesize: cancelled before its explanation round asks the model.
+                corpus = ("101|t|Cdc28 and Sic1\n101|a|x\n101\t0\t5\tCdc28\tGene\tGENE:CDC28\n101\t10\t14\tSic1\tGene\tGENE:SIC1\n\n"
+                          "102|t|Sic1 and Cln2\n102|a|y\n102\t0\t4\tSic1\tGene\tGENE:SIC1\n102\t9\t13\tCln2\tGene\tGENE:CLN2\n")
+                small.cooc_build(corpus, path=os.path.join(d, "cooc.jsonl"))
+                h = small.hypothesize("GENE:CDC28", "GENE:CLN2", corpus, llm=m, cancel=lambda: True, use_cache=False)
+                self.assertEqual(asked, [])
+                self.assertEqual([p["names"] for p in h["paths"]], [["Cdc28", "Sic1", "Cln2"]])
+                small.close()
+        with self.assertRaises(grappi.Error):
+            m.describe()  # (closed)
+        with self.assertRaises(grappi.Error):
+            grappi.Model("openai")  # (no model name)
+        with grappi.Model("openai", model="m", temperature=0.3) as remote:  # (no request until a run uses it)
+            self.assertEqual((remote.describe()["temperature"], remote.describe()["model"]), (0.3, "m"))
+
     def test_html_report_and_completion(self):
         path = os.path.join(self.dir.name, "explore.html")
         r = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=3, top=5, html=path)
