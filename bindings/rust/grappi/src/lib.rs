@@ -3,9 +3,10 @@
 use grappi_sys as sys;
 use std::ffi::{CStr, CString};
 use std::fmt;
-use std::os::raw::c_char;
+use std::os::raw::{c_char, c_void};
 use std::path::{Path, PathBuf};
 use std::ptr;
+use std::sync::Arc;
 
 /// A failure reported by grappi: its status code and message.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +42,178 @@ fn init<T>(f: impl FnOnce(*mut T) -> sys::grappi_status) -> Result<T> {
     check(f(v.as_mut_ptr()))?;
     // SAFETY: the _init function filled every field of the version it was given, the current one.
     Ok(unsafe { v.assume_init() })
+}
+
+/// Settings of [`Model::new`] (defaults as the C API's `GRAPPI_MODEL_OPTIONS_INIT`).
+#[derive(Clone, Debug)]
+pub struct ModelOptions {
+    /// "extractive" (offline, not a language model) or "openai" (then `model`).
+    pub llm: String,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    /// The environment variable holding the API key (default "OPENAI_API_KEY").
+    pub api_key_env: Option<String>,
+    pub temperature: f64,
+    /// The answer limit when a request sets none.
+    pub max_answer_tokens: i32,
+    /// Ask for JSON objects when a request wants JSON.
+    pub json_mode: bool,
+    pub connect_timeout_seconds: f64,
+    /// Per request, the answer included.
+    pub timeout_seconds: f64,
+    /// On connection errors, timeouts, 408, 409, 429 and 5xx.
+    pub max_retries: i32,
+    /// Requests in flight at once, across every run that uses the model.
+    pub concurrency: usize,
+}
+
+impl Default for ModelOptions {
+    fn default() -> Self {
+        ModelOptions {
+            llm: "extractive".into(),
+            base_url: None,
+            model: None,
+            api_key_env: None,
+            temperature: 0.0,
+            max_answer_tokens: 512,
+            json_mode: true,
+            connect_timeout_seconds: 10.0,
+            timeout_seconds: 120.0,
+            max_retries: 5,
+            concurrency: 8,
+        }
+    }
+}
+
+/// A language model for the agents' runs (`grappi_model_new`), with every setting the options'
+/// `llm` fields lack; shared by runs through [`Run::model`] and freed on `Drop`.
+pub struct Model {
+    h: *mut sys::grappi_model,
+}
+
+// SAFETY: the library's models are shared by concurrent runs (their requests go through one
+// limiter); the handle is only freed on drop.
+unsafe impl Send for Model {}
+unsafe impl Sync for Model {}
+
+impl Model {
+    /// Makes a model; no request is sent until a run uses it.
+    pub fn new(o: &ModelOptions) -> Result<Model> {
+        let llm = cstring(&o.llm)?;
+        let base = o.base_url.as_deref().map(cstring).transpose()?;
+        let model = o.model.as_deref().map(cstring).transpose()?;
+        let key = o.api_key_env.as_deref().map(cstring).transpose()?;
+        let mut opts = init(|p| unsafe { sys::grappi_model_options_init(p, sys::GRAPPI_MODEL_OPTIONS_VERSION) })?;
+        opts.llm = llm.as_ptr();
+        if let Some(b) = &base {
+            opts.base_url = b.as_ptr();
+        }
+        opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        if let Some(k) = &key {
+            opts.api_key_env = k.as_ptr();
+        }
+        opts.temperature = o.temperature;
+        opts.max_answer_tokens = o.max_answer_tokens;
+        opts.json_mode = o.json_mode as i32;
+        opts.connect_timeout_seconds = o.connect_timeout_seconds;
+        opts.timeout_seconds = o.timeout_seconds;
+        opts.max_retries = o.max_retries;
+        opts.concurrency = o.concurrency;
+        let mut h = ptr::null_mut();
+        check(unsafe { sys::grappi_model_new(&opts, &mut h) })?;
+        Ok(Model { h })
+    }
+
+    /// The model as the runs' provenance records it, as JSON (never the API key).
+    pub fn describe(&self) -> Result<String> {
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_model_describe_json(self.h, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+}
+
+impl Drop for Model {
+    fn drop(&mut self) {
+        unsafe { sys::grappi_model_free(self.h) }
+    }
+}
+
+/// A function polled before each model request: true stops the run.
+pub type CancelFn = Arc<dyn Fn() -> bool + Send + Sync>;
+/// A function told the stage, the items done and their total, one call at a time.
+pub type ProgressFn = Arc<dyn Fn(&str, usize, usize) + Send + Sync>;
+
+/// What a run takes beside its options (`grappi_run_options`): a [`Model`] (instead of the
+/// options' `llm` fields), a cancel function and a progress function; all optional. The explore,
+/// ground, extract, hypothesis and ask options carry one.
+#[derive(Clone, Default)]
+pub struct Run {
+    pub model: Option<Arc<Model>>,
+    pub cancel: Option<CancelFn>,
+    pub progress: Option<ProgressFn>,
+}
+
+impl fmt::Debug for Run {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Run")
+            .field("model", &self.model.is_some())
+            .field("cancel", &self.cancel.is_some())
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+struct RunHooks {
+    cancel: Option<CancelFn>,
+    progress: Option<ProgressFn>,
+}
+
+/// The C run options of a [`Run`] and what they point to (kept alive for the call).
+struct RunGuard {
+    opts: sys::grappi_run_options,
+    _hooks: Box<RunHooks>,
+    _model: Option<Arc<Model>>,
+}
+
+unsafe extern "C" fn run_cancel(user: *mut c_void) -> i32 {
+    let hooks = &*(user as *const RunHooks);
+    match &hooks.cancel {
+        // (a panicking cancel function stops the run; a panic must not cross into C)
+        Some(f) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f())).map_or(1, |stop| stop as i32),
+        None => 0,
+    }
+}
+
+unsafe extern "C" fn run_progress(user: *mut c_void, stage: *const c_char, done: usize, total: usize) {
+    let hooks = &*(user as *const RunHooks);
+    if let Some(f) = &hooks.progress {
+        let stage = CStr::from_ptr(stage).to_string_lossy();
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&stage, done, total)));
+    }
+}
+
+impl RunGuard {
+    /// None when the run sets nothing (the C options' `run` stays NULL).
+    fn of(run: &Run) -> Result<Option<RunGuard>> {
+        if run.model.is_none() && run.cancel.is_none() && run.progress.is_none() {
+            return Ok(None);
+        }
+        let mut opts = init(|p| unsafe { sys::grappi_run_options_init(p, sys::GRAPPI_RUN_OPTIONS_VERSION) })?;
+        let hooks = Box::new(RunHooks { cancel: run.cancel.clone(), progress: run.progress.clone() });
+        opts.model = run.model.as_ref().map_or(ptr::null(), |m| m.h as *const sys::grappi_model);
+        if hooks.cancel.is_some() {
+            opts.cancel = Some(run_cancel);
+        }
+        if hooks.progress.is_some() {
+            opts.progress = Some(run_progress);
+        }
+        opts.user_data = &*hooks as *const RunHooks as *mut c_void;
+        Ok(Some(RunGuard { opts, _hooks: hooks, _model: run.model.clone() }))
+    }
+
+    fn ptr(guard: &Option<RunGuard>) -> *const sys::grappi_run_options {
+        guard.as_ref().map_or(ptr::null(), |g| &g.opts as *const sys::grappi_run_options)
+    }
 }
 
 /// Takes ownership of a library-allocated string.
@@ -303,6 +476,8 @@ pub struct ExploreOptions {
     pub llm: String,
     pub base_url: Option<String>,
     pub model: Option<String>,
+    /// The run's model, cancel and progress functions ([`Run`]; default: none, the `llm` fields).
+    pub run: Run,
 }
 
 impl Default for ExploreOptions {
@@ -324,6 +499,7 @@ impl Default for ExploreOptions {
             llm: "extractive".into(),
             base_url: None,
             model: None,
+            run: Run::default(),
         }
     }
 }
@@ -355,6 +531,8 @@ pub struct GroundOptions {
     pub base_url: Option<String>,
     pub model: Option<String>,
     pub concurrency: usize,
+    /// The run's model, cancel and progress functions ([`Run`]; default: none, the `llm` fields).
+    pub run: Run,
 }
 
 impl Default for GroundOptions {
@@ -376,6 +554,7 @@ impl Default for GroundOptions {
             base_url: None,
             model: None,
             concurrency: 8,
+            run: Run::default(),
         }
     }
 }
@@ -421,6 +600,8 @@ pub struct HypothesisOptions {
     /// Weight in [0, 1] of the intermediate concepts' embedding similarity to the pair in the
     /// paths' score (0: off; needs the nodes embedded).
     pub embedding_weight: f64,
+    /// The run's model, cancel and progress functions ([`Run`]; default: none, the `llm` fields).
+    pub run: Run,
 }
 
 impl Default for HypothesisOptions {
@@ -436,6 +617,7 @@ impl Default for HypothesisOptions {
             base_url: None,
             model: None,
             embedding_weight: 0.0,
+            run: Run::default(),
         }
     }
 }
@@ -467,6 +649,8 @@ pub struct AskOptions {
     pub model_intent: bool,
     /// Passages of the database's stored papers in the context, cited as P0, P1, ... (0: none).
     pub papers: usize,
+    /// The run's model, cancel and progress functions ([`Run`]; default: none, the `llm` fields).
+    pub run: Run,
 }
 
 impl Default for AskOptions {
@@ -485,6 +669,7 @@ impl Default for AskOptions {
             intents: true,
             model_intent: true,
             papers: 3,
+            run: Run::default(),
         }
     }
 }
@@ -542,6 +727,8 @@ pub struct ExtractOptions {
     pub cx2_path: Option<PathBuf>,
     /// Import the statements as a BEL dataset (needs `bel_path`).
     pub import: bool,
+    /// The run's model, cancel and progress functions ([`Run`]; default: none, the `llm` fields).
+    pub run: Run,
 }
 
 impl Default for ExtractOptions {
@@ -563,6 +750,7 @@ impl Default for ExtractOptions {
             bel_path: None,
             cx2_path: None,
             import: false,
+            run: Run::default(),
         }
     }
 }
@@ -595,6 +783,8 @@ impl Graph {
         opts.bel_path = bel.as_ref().map_or(ptr::null(), |c| c.as_ptr());
         opts.cx2_path = cx2.as_ref().map_or(ptr::null(), |c| c.as_ptr());
         opts.import_statements = o.import as i32;
+        let run = RunGuard::of(&o.run)?;
+        opts.run = RunGuard::ptr(&run);
         let mut out = ptr::null_mut();
         check(unsafe { sys::grappi_graph_extract_json(self.h, c.as_ptr(), &opts, &mut out) })?;
         Ok(unsafe { take_string(out) })
@@ -639,6 +829,8 @@ impl Graph {
             opts.base_url = b.as_ptr();
         }
         opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        let run = RunGuard::of(&o.run)?;
+        opts.run = RunGuard::ptr(&run);
         let mut out = ptr::null_mut();
         let docs_ptr = docs.as_ref().map_or(ptr::null(), |c| c.as_ptr());
         check(unsafe { sys::grappi_graph_hypothesize_json(self.h, s.as_ptr(), t.as_ptr(), docs_ptr, &opts, &mut out) })?;
@@ -672,6 +864,8 @@ impl Graph {
         }
         opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
         opts.concurrency = o.concurrency;
+        let run = RunGuard::of(&o.run)?;
+        opts.run = RunGuard::ptr(&run);
         let mut out = ptr::null_mut();
         check(unsafe { sys::grappi_graph_ground_json(self.h, t.as_ptr(), a.as_ptr(), b.as_ptr(), &opts, &mut out) })?;
         Ok(unsafe { take_string(out) })
@@ -754,6 +948,8 @@ impl Graph {
             opts.base_url = b.as_ptr();
         }
         opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        let run = RunGuard::of(&o.run)?;
+        opts.run = RunGuard::ptr(&run);
         let mut out = ptr::null_mut();
         if !report {
             check(unsafe { sys::grappi_graph_explore_json(self.h, root, q.as_ptr(), &opts, &mut out) })?;
@@ -904,7 +1100,9 @@ impl Graph {
         let model = o.model.as_deref().map(cstring).transpose()?;
         let retrieve = Self::retrieve_options(&m, EventOrder::Default)?;
         let reader = (cstring(&o.reader)?, cstring(&o.reader_name)?);
-        let opts = Self::ask_options(o, &ctx, &llm, &base, &model, &reader)?;
+        let mut opts = Self::ask_options(o, &ctx, &llm, &base, &model, &reader)?;
+        let run = RunGuard::of(&o.run)?;
+        opts.run = RunGuard::ptr(&run);
         let mut out = ptr::null_mut();
         check(unsafe { sys::grappi_graph_ask_json(self.h, q.as_ptr(), &retrieve, &opts, &mut out) })?;
         Ok(unsafe { take_string(out) })
@@ -918,7 +1116,9 @@ impl Graph {
         let model = o.model.as_deref().map(cstring).transpose()?;
         let retrieve = Self::retrieve_options(&m, EventOrder::Default)?;
         let reader = (cstring(&o.reader)?, cstring(&o.reader_name)?);
-        let opts = Self::ask_options(o, &ctx, &llm, &base, &model, &reader)?;
+        let mut opts = Self::ask_options(o, &ctx, &llm, &base, &model, &reader)?;
+        let run = RunGuard::of(&o.run)?;
+        opts.run = RunGuard::ptr(&run);
         let (mut out, mut rows) = (ptr::null_mut(), ptr::null_mut());
         check(unsafe { sys::grappi_graph_eval_qa_json(self.h, q.as_ptr(), &retrieve, &opts, k, &mut out, &mut rows) })?;
         let summary = unsafe { take_string(out) };

@@ -271,3 +271,39 @@ fn mirrored_structs_match_the_c_layout() {
     }
     assert!(checked >= 7, "only {checked} structs in the layout output");
 }
+
+#[test]
+fn model_handle_cancel_and_progress() {
+    // A Model (every setting of grappi_model_new) and cancel and progress functions through
+    // each agent's options' `run`: extract reports its paragraphs and, cancelled, skips them.
+    use std::sync::{Arc, Mutex};
+    let dir = std::env::temp_dir().join(format!("grappi-rust-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let g = grappi::Graph::open(dir.join("kb.db")).unwrap();
+    g.import(data("4932.protein.info.v12.0.txt.gz"), None).unwrap();
+    let model = Arc::new(grappi::Model::new(&grappi::ModelOptions { temperature: 0.2, ..Default::default() }).unwrap());
+    assert!(model.describe().unwrap().contains("\"kind\":\"extractive\""));
+    let paper = "Sic1 binds Cdc28 directly.\n\nCdc28 phosphorylates Sic1 in the G1 phase.\n";
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let mut xo = grappi::ExtractOptions::default();
+    xo.run = grappi::Run {
+        model: Some(model.clone()),
+        cancel: None,
+        progress: Some(Arc::new(move |stage: &str, done: usize, total: usize| log.lock().unwrap().push((stage.to_string(), done, total)))),
+    };
+    let x = g.extract(paper, &xo).unwrap();
+    assert!(x.contains("\"valid\":2"), "{}", x);
+    assert_eq!(seen.lock().unwrap().last().cloned(), Some(("paragraphs".to_string(), 2, 2)));
+    xo.run.cancel = Some(Arc::new(|| true));
+    let x = g.extract(paper, &xo).unwrap();
+    assert_eq!(x.matches("\"status\":\"skipped\"").count(), 2, "{}", x);
+    assert!(x.contains("\"budget\":\"cancelled by the caller\""), "{}", x);
+    // A panicking cancel function stops the run instead of crossing into C.
+    xo.run.cancel = Some(Arc::new(|| panic!("no")));
+    assert!(g.extract(paper, &xo).unwrap().contains("cancelled by the caller"));
+    let bad = grappi::ModelOptions { llm: "openai".into(), ..Default::default() };
+    assert_eq!(grappi::Model::new(&bad).err().unwrap().status, grappi_sys::GRAPPI_EINVAL);
+    drop(g);
+    std::fs::remove_dir_all(&dir).ok();
+}
