@@ -1530,7 +1530,10 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
       const double w = ho.embedding_weight;
       ho.scorer = [w](const grappi::HypothesisPath &p) { return grappi::association_score(p, w); };
     }
-    ho.cancel = run_cancel(read_options(o.run, fn));
+    const grappi_run_options run = read_options(o.run, fn);
+    ho.cancel = run_cancel(run);
+    if (auto progress = run_progress(run))
+      ho.progress = [progress](const std::string &stage, std::size_t done, std::size_t total) { progress(stage.c_str(), done, total); };
     const auto model = run_model(o, fn);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::hypothesize(kg, *model, a, b, docs, ho))));
     return GRAPPI_OK;
@@ -1612,7 +1615,10 @@ grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const gr
   a.model_intent = o.model_intent != 0;
   a.intent_candidates = o.intent_candidates;
   a.papers = o.papers;
-  a.cancel = run_cancel(read_options(o.run, fn));
+  const grappi_run_options run = read_options(o.run, fn);
+  a.cancel = run_cancel(run);
+  if (auto progress = run_progress(run))
+    a.progress = [progress](const std::string &stage, std::size_t done, std::size_t total) { progress(stage.c_str(), done, total); };
   return a;
 }
 

@@ -506,7 +506,13 @@ TEST_CASE("Hostile names cannot forge lines of the context") {
   grappi::ExtractiveModel model;
   AskOptions o = ask_options();
   o.retrieval.mode = "prize";
+  std::vector<std::string> stages;
+  o.progress = [&](const std::string &stage, std::size_t done, std::size_t total) {
+    CHECK(done == total);
+    stages.push_back(stage);
+  };
   const AskResult r = grappi::ask(kg, model, "Which kinase phosphorylates tau?", o);
+  CHECK(stages == std::vector<std::string>{"retrieve", "context", "answer"});
   REQUIRE(r.context.nodes.size() == 2);
   std::size_t lines = 0;
   for (std::size_t at = 0; at < r.context.text.size(); at = r.context.text.find('\n', at) + 1, ++lines) {

@@ -82,7 +82,13 @@ TEST_CASE("Hypothesis paths are the graph's shortest paths and carry their assoc
   grappi::ExtractiveModel model;
   HypothesisOptions o;
   o.paths = 100;
+  std::vector<std::tuple<std::string, std::size_t, std::size_t>> stages;
+  o.progress = [&](const std::string &stage, std::size_t done, std::size_t total) { stages.emplace_back(stage, done, total); };
   const HypothesisResult r = grappi::hypothesize(*kb.kg, model, "Axonin", "Tumorin", docs, o);
+  // Progress: the paths, then each round asked.
+  REQUIRE(stages.size() == 1 + r.rounds.size());
+  CHECK(stages[0] == std::make_tuple(std::string("paths"), std::size_t{1}, std::size_t{1}));
+  CHECK(stages.back() == std::make_tuple(std::string("rounds"), r.rounds.size(), o.rounds));
   // The only path: Axonin - Xenopin - Tumorin (no direct edge).
   REQUIRE(r.paths.size() == 1);
   CHECK(r.paths[0].names == std::vector<std::string>{"Axonin", "Xenopin", "Tumorin"});

@@ -94,6 +94,10 @@ struct AskOptions {
   /// answer is "skipped" with the reason "cancelled by the caller" (the retrieval and the
   /// context are kept).
   std::function<bool()> cancel;
+  /// Called with a stage and its items done out of total, each stage once: "retrieve" (the
+  /// question analysed and its subgraph retrieved and ranked), "context" (the context built),
+  /// "answer" (the answer asked, checked and repaired), each 1 of 1. May be empty.
+  std::function<void(const std::string &stage, std::size_t done, std::size_t total)> progress;
   AnswerTemplates templates = AnswerTemplates::defaults();  ///< the prompts
   /// How the answer entities are ranked: "prize" (those the answer names, the partners of the
   /// question's entities, then by PCST prize) or "gat" (the stored graph reader's scores over

@@ -661,8 +661,9 @@ GRAPPI_API grappi_status grappi_model_describe_json(const grappi_model *model, c
  *  a request in flight finishes first. Called from the run's threads. */
 typedef int32_t (*grappi_cancel_fn)(void *user_data);
 /** How far a run has come: its stage ("retrieve", "edges", "paths" for explore; "ground" for
- *  ground, "paragraphs" for extract) and the items of it done out of total. Called from the
- *  run's threads, one call at a time. */
+ *  ground, "paragraphs" for extract; "paths", "rounds" for hypothesize; "retrieve", "context",
+ *  "answer" for ask) and the items of it done out of total. Called from the run's threads, one
+ *  call at a time. */
 typedef void (*grappi_progress_fn)(void *user_data, const char *stage, size_t done, size_t total);
 
 /** The current version of ::grappi_run_options (the library accepts 1 to this). */

@@ -114,6 +114,10 @@ struct HypothesisOptions {
   /// (not before a cached answer): true stops the run with stop_reason "cancelled" (the paths
   /// found so far kept; a round not asked is "skipped" with the reason "cancelled by the caller").
   std::function<bool()> cancel;
+  /// Called with a stage and its items done out of total: "paths" (1 of 1, once the paths are
+  /// ranked) and "rounds" (each explanation round done, out of `rounds`: the last call may come
+  /// before `rounds` when the run converges or stops). May be empty.
+  std::function<void(const std::string &stage, std::size_t done, std::size_t total)> progress;
   HypothesisTemplates templates = HypothesisTemplates::defaults();  ///< the prompts
 };
 

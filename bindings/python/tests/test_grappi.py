@@ -336,17 +336,23 @@ class GraphTest(unittest.TestCase):
                 small.import_file(os.path.join(DATA, "4932.protein.info.v12.0.txt.gz"), kind="info")
                 small.import_file(os.path.join(DATA, "4932.protein.physical.links.v12.0.txt.gz"), kind="physical")
                 small.embed("hashing")
-                a = small.ask("Which proteins interact with cdc28?", llm=m, cancel=lambda: True, use_cache=False)
+                stages = []
+                a = small.ask("Which proteins interact with cdc28?", llm=m, cancel=lambda: True, use_cache=False,
+                              progress=lambda stage, done, total: stages.append(stage))
                 self.assertIn("answer_entities", a)
                 self.assertEqual(asked, [])
+                self.assertEqual(stages, ["retrieve", "context", "answer"])
                 with grappi.Model() as offline:
                     self.assertTrue(small.ask("Which proteins interact with cdc28?", llm=offline)["answer_entities"])
                 # hypothesize: cancelled before its explanation round asks the model.
                 corpus = ("101|t|Cdc28 and Sic1\n101|a|x\n101\t0\t5\tCdc28\tGene\tGENE:CDC28\n101\t10\t14\tSic1\tGene\tGENE:SIC1\n\n"
                           "102|t|Sic1 and Cln2\n102|a|y\n102\t0\t4\tSic1\tGene\tGENE:SIC1\n102\t9\t13\tCln2\tGene\tGENE:CLN2\n")
                 small.cooc_build(corpus, path=os.path.join(d, "cooc.jsonl"))
-                h = small.hypothesize("GENE:CDC28", "GENE:CLN2", corpus, llm=m, cancel=lambda: True, use_cache=False)
+                stages.clear()
+                h = small.hypothesize("GENE:CDC28", "GENE:CLN2", corpus, llm=m, cancel=lambda: True, use_cache=False,
+                                      progress=lambda stage, done, total: stages.append((stage, done, total)))
                 self.assertEqual(asked, [])
+                self.assertEqual(stages, [("paths", 1, 1)])  # (cancelled before the first round)
                 self.assertEqual([p["names"] for p in h["paths"]], [["Cdc28", "Sic1", "Cln2"]])
                 small.close()
         with self.assertRaises(grappi.Error):

@@ -405,6 +405,7 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
     r.retrieval.base = {};
     r.retrieval.base_prizes.clear();
   }
+  if (o.progress) o.progress("retrieve", 1, 1);
 
   // Stage 2: the context (trimmed by prize), the offline model's view in answer order.
   std::vector<int64_t> edge_ids;
@@ -425,6 +426,7 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
     return k.before(node_of_label.at(x["label"].get<std::string>()), node_of_label.at(y["label"].get<std::string>()));
   });
   task["question_entities"] = asked_labels;
+  if (o.progress) o.progress("context", 1, 1);
 
   // Stage 3: the answer.
   const ChatRequest request = detail::chat_request(
@@ -439,6 +441,7 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
     exchange(calls, request, checker, o, r);
   }
   calls.flush();
+  if (o.progress) o.progress("answer", 1, 1);
 
   // Stage 4: the answer entities.
   r.answer_entities = reader ? reader_entities(kg, r, checker, graph, scores, o) : answer_entities(kg, r, checker, k, o);

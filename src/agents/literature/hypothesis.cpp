@@ -306,6 +306,7 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
   r.model = model.describe();
   r.template_version = o.templates.version;
   r.paths = rank_hypothesis_paths(kg, r.source, r.target, o);
+  if (o.progress) o.progress("paths", 1, 1);
   if (o.cancel && o.cancel()) {  // (the path search stopped early: its paths are kept, nothing is asked)
     r.stop_reason = "cancelled";
     return r;
@@ -371,6 +372,7 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
              {"abstracts", task_abstracts}, {"round", round}},
         detail::offline_hypothesis_answer);
     auto got = calls.ask<ExplainAnswer>("hypothesis.explain", q, parse_explanation, r.usage, kParseRepair);
+    if (o.progress) o.progress("rounds", round + 1, o.rounds);
     hr.status = got.status;
     hr.error = got.error;
     if (got.status != "ok") {
