@@ -172,6 +172,7 @@ std::vector<Document> parse_text(std::string_view s, const std::string &name) {
     pos = nl + 1;
   }
   flush();
+  if (d.passages.empty()) return {};  // (an empty or blank text is no document)
   return {std::move(d)};
 }
 
