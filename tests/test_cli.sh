@@ -98,6 +98,7 @@ assert j["edges_by_relation"] == {"string.physical": 176303}
 assert [d["format"] for d in j["datasets"]] == ["info", "aliases", "physical"]
 assert all(len(d["sha256"]) == 64 for d in j["datasets"])
 PY
+schema_check info "$T/info.json"
 "$GRAPPI" neighbors --db "$T/y.db" cdc28 --min-score 900 --limit 3 --json > "$T/nb.json"
 python3 - "$T/nb.json" <<'PY'
 import json, sys
@@ -107,6 +108,7 @@ assert len(j["neighbors"]) == 3
 s = [n["score"] for n in j["neighbors"]]
 assert s == sorted(s, reverse=True) and min(s) >= 0.9
 PY
+schema_check neighbors "$T/nb.json"
 "$GRAPPI" resolve --db "$T/y.db" p00546 | grep -q CDC28 || fail "resolve alias"
 set +e
 "$GRAPPI" resolve --db "$T/y.db" CDC29 2> "$T/err"; rc=$?
@@ -130,10 +132,11 @@ after=$("$GRAPPI" info --db "$T/y.db" --json | python3 -c 'import json,sys; j=js
 ;;
 
 retrieval)
-"$GRAPPI" search --db "$H" "microtubule-associated protein tau" --k 20 --json | python3 -c '
+"$GRAPPI" search --db "$H" "microtubule-associated protein tau" --k 20 --json | tee "$T/search.json" | python3 -c '
 import json, sys
 hits = json.load(sys.stdin)
 assert len(hits) == 20 and "MAPT" in [h["name"] for h in hits], hits'
+schema_check search --each "$T/search.json"
 "$GRAPPI" window --db "$H" --protein MAPT --k 5,2 --depth 2 --json > "$T/w.json"
 python3 - "$T/w.json" <<'PY'
 import json, sys
@@ -146,31 +149,36 @@ for n in w["nodes"][1:]:
 for e in w["edges"]:
     assert e["source"] in names and e["target"] in names and 0 <= e["score"] <= 1 and e["relation"] == "string.combined"
 PY
-"$GRAPPI" window --db "$H" --protein MAPT --window 1-3 --k 5,2 --json | python3 -c '
+schema_check window "$T/w.json"
+"$GRAPPI" window --db "$H" --protein MAPT --window 1-3 --k 5,2 --json | tee "$T/ws.json" | python3 -c '
 import json, sys
 ws = json.load(sys.stdin)
 assert [w["window"] for w in ws] == [1, 2, 3]
 firsts = [set(n["name"] for n in w["nodes"] if n["depth"] == 1) for w in ws]
 assert not (firsts[0] & firsts[1]) and not (firsts[1] & firsts[2])'
-"$GRAPPI" paths --db "$H" --from MAPT --to APOE --max-len 3 --k 5 --json | python3 -c '
+schema_check window --each "$T/ws.json"
+"$GRAPPI" paths --db "$H" --from MAPT --to APOE --max-len 3 --k 5 --json | tee "$T/paths.json" | python3 -c '
 import json, sys
 ps = json.load(sys.stdin)
 assert 1 <= len(ps) <= 5
 for p in ps:
     assert p["proteins"][0] == "MAPT" and p["proteins"][-1] == "APOE" and p["length"] == len(p["proteins"]) - 1 <= 3
 assert [p["length"] for p in ps] == sorted(p["length"] for p in ps)'
-"$GRAPPI" pagerank --db "$H" --seed MAPT --top 5 --json | python3 -c '
+schema_check paths --each "$T/paths.json"
+"$GRAPPI" pagerank --db "$H" --seed MAPT --top 5 --json | tee "$T/pr.json" | python3 -c '
 import json, sys
 pr = json.load(sys.stdin)
 assert pr[0]["name"] == "MAPT" and len(pr) == 5
 assert [p["score"] for p in pr] == sorted((p["score"] for p in pr), reverse=True)'
-"$GRAPPI" khop --db "$H" --question "amyloid beta precursor protein" --seeds 3 --hops 1 --json | python3 -c '
+schema_check pagerank --each "$T/pr.json"
+"$GRAPPI" khop --db "$H" --question "amyloid beta precursor protein" --seeds 3 --hops 1 --json | tee "$T/khop.json" | python3 -c '
 import json, sys
 k = json.load(sys.stdin)
 assert len(k["seeds"]) == 3 and len(k["nodes"]) >= 3'
+schema_check khop "$T/khop.json"
 "$GRAPPI" khop --db "$H" --question "amyloid beta precursor protein" --seeds 3 --csv | head -1 | grep -q "^node_id,node_attr$" || fail "csv"
 # retrieve: question -> compact subgraph by PCST.
-"$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --json | python3 -c '
+"$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --json | tee "$T/retrieve.json" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 names = {n["name"] for n in r["nodes"]}
@@ -186,6 +194,7 @@ while todo:
         seen.add(n); todo.extend(adj[n])
 assert seen == names, r  # connected
 assert any(e["score"] == 0.999 for e in r["edges"])  # scores as imported'
+schema_check retrieve "$T/retrieve.json"
 "$GRAPPI" retrieve --db "$H" --question "tau phosphorylation kinase" --mode prize --pruning strong --csv --html "$T/r.html" > "$T/r.csv"
 view_of "$T/r.html" | python3 -c '
 import json, sys
@@ -797,6 +806,8 @@ assert any(s["status"] == "quoted" for s in j["explanation"]), j["explanation"]
 PY
 # The papers the database holds: searched by words, the context without --corpus.
 "$GRAPPI" papers --db "$C" '"long QT syndrome"' > "$T/papers.txt" || fail "papers: $(cat "$T/papers.txt")"
+"$GRAPPI" papers --db "$C" '"long QT syndrome"' --json "$T/papers.json" > /dev/null
+schema_check papers --each "$T/papers.json"
 grep -q "15485686" "$T/papers.txt" || fail "papers: $(cat "$T/papers.txt")"
 "$GRAPPI" papers --db "$C" --json - qwertyuiop | python3 -c 'import json,sys; assert json.load(sys.stdin) == []' \
   || fail "papers: no hit is an empty array"
