@@ -905,6 +905,7 @@ PY
 grep -q "^split: year at 2010 (8 document(s) before, 2 after)" "$T/evh.txt" || fail "eval hypotheses: $(cat "$T/evh.txt")"
 grep -q "ROC AUC, micro" "$T/evh.txt" || fail "the AUC table: $(cat "$T/evh.txt")"
 schema_check eval-hypotheses "$T/evh.json"
+schema_check eval-hypotheses-pair --each "$T/evh.jsonl"
 python3 - "$T/evh.json" "$T/evh.jsonl" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -943,6 +944,7 @@ head -n 1920 "$T/planted.jsonl" > "$T/planted.before.jsonl"; sed -n '1921,1960p'
 "$GRAPPI" train-ranker --db "$T/rank.db" --corpus "$T/planted.before.jsonl" --min-positives 20 --json "$T/rank.json" \
   > "$T/rank.txt" || fail "train-ranker: $(cat "$T/rank.txt")"
 grep -q "^path ranker 'paths' stored" "$T/rank.txt" || fail "train-ranker: $(cat "$T/rank.txt")"
+schema_check train-ranker "$T/rank.json"
 python3 - "$T/rank.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -1033,6 +1035,7 @@ grep -q "^MRR" "$T/qa.txt" && grep -q "baseline: neighbours, random" "$T/qa.txt"
 head -6 "$HERE/data/qa/kg_rag_true_false_questions.csv" > "$T/tf.csv"
 "$GRAPPI" eval qa --db "$H" --questions "$T/tf.csv" --json "$T/tf.json" --quiet
 schema_check eval-qa "$T/qa.json" "$T/tf.json"
+schema_check eval-qa-question --each "$T/qa.jsonl"
 python3 - "$T/qa.json" "$T/qa.jsonl" "$T/tf.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -1067,6 +1070,7 @@ printf '%s\n' '{"question": "Which kinases phosphorylate MAPT?", "answers": ["GS
 "$GRAPPI" train-reader --db "$R" --train "$T/train.jsonl" --scope base --epochs 3 --hidden 8 --heads 2 \
   --json "$T/tr.json" > "$T/tr.txt" || fail "train-reader: $(cat "$T/tr.txt")"
 grep -q "^epoch 1: train loss" "$T/tr.txt" && grep -q "^reader 'gat' stored" "$T/tr.txt" || fail "train-reader: $(cat "$T/tr.txt")"
+schema_check train-reader "$T/tr.json"
 "$GRAPPI" train-reader --db "$R" --list --json "$T/list.json" > "$T/list.txt"
 grep -q "^gat " "$T/list.txt" || fail "train-reader --list: $(cat "$T/list.txt")"
 "$GRAPPI" ask --db "$R" "Which proteins interact with APP?" --reader gat --json "$T/a.json" > "$T/a.txt" \
