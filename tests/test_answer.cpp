@@ -513,6 +513,21 @@ TEST_CASE("Hostile names cannot forge lines of the context") {
   };
   const AskResult r = grappi::ask(kg, model, "Which kinase phosphorylates tau?", o);
   CHECK(stages == std::vector<std::string>{"retrieve", "context", "answer"});
+  // Cancel between the stages: after the analysis, or after the retrieval (what was done kept).
+  for (int stop_at : {1, 2}) {
+    CAPTURE(stop_at);
+    int polls = 0;
+    AskOptions c = o;
+    c.progress = nullptr;
+    c.cancel = [&] { return ++polls >= stop_at; };
+    const AskResult s = grappi::ask(kg, model, "Which kinase phosphorylates tau?", c);
+    CHECK(s.status == "skipped");
+    CHECK(s.error == "cancelled by the caller");
+    CHECK(s.question_entities.size() == r.question_entities.size());
+    CHECK(s.retrieval.subgraph.nodes.empty() == (stop_at == 1));
+    CHECK(s.context.nodes.empty());
+    CHECK(s.sentences.empty());
+  }
   REQUIRE(r.context.nodes.size() == 2);
   std::size_t lines = 0;
   for (std::size_t at = 0; at < r.context.text.size(); at = r.context.text.find('\n', at) + 1, ++lines) {

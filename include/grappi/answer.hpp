@@ -90,9 +90,10 @@ struct AskOptions {
   int64_t max_tokens = 0;      ///< token budget (0: none)
   bool use_cache = true;       ///< read and write the database's response cache
   bool dry_run = false;        ///< build the request and count it; send nothing
-  /// Polled before each model request (not before a cached answer): true stops the run, the
-  /// answer is "skipped" with the reason "cancelled by the caller" (the retrieval and the
-  /// context are kept).
+  /// Polled after the question's analysis, after the retrieval and before each model request
+  /// (not before a cached answer): true stops the run, the answer is "skipped" with the reason
+  /// "cancelled by the caller" (what was done - the analysis, the retrieval, the context - is
+  /// kept; the answer entities are left out when it stops before the context).
   std::function<bool()> cancel;
   /// Called with a stage and its items done out of total, each stage once: "retrieve" (the
   /// question analysed and its subgraph retrieved and ranked), "context" (the context built),

@@ -383,12 +383,24 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
     r.analysis.rule = "intents off";
   }
   r.question_entities = r.analysis.entities;
+  // Cancel is polled between the stages too (the retrieval and the reader take seconds on a
+  // large graph): what was done is kept, the answer is skipped.
+  const auto cancelled = [&] {
+    if (!o.cancel || !o.cancel()) return false;
+    r.status = "skipped";
+    r.error = detail::kCancelled;
+    r.usage.skipped += 1;
+    r.usage.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return true;
+  };
+  if (cancelled()) return r;
   const auto retrieval = detail::retrieve_for_question(kg, r.analysis, question, o, r.reader_scope == "base");
   r.retrieval = retrieval.retrieval;
   r.recipe = retrieval.recipe;
   r.paths = retrieval.paths;
   const std::vector<float> &q = retrieval.question_vector;
   Ranking k = rank(kg, r.retrieval, q, o.embedding_model, r.question_entities);
+  if (cancelled()) return r;
   ReaderGraph graph;
   std::vector<double> scores;
   if (reader) {
