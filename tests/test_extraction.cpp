@@ -1053,7 +1053,7 @@ TEST_CASE("HGNC symbols become identifiers when the database holds them" * docte
   CHECK(urls == std::set<std::string>{"https://identifiers.org/hgnc:391", "https://identifiers.org/hgnc:3942"});
 }
 
-TEST_CASE("Extraction parts saved and merged give the extraction of every part's documents" * doctest::test_suite("threads")) {
+TEST_CASE("Extraction parts saved and merged give the extraction of every part's documents") {
   TempDir dir;
   KnowledgeGraph kg(kb_path());
   grappi::ExtractiveModel model;
