@@ -199,7 +199,7 @@ def cooc_build(client, corpus, db, work_dir=None, partitions=None, files_per_par
     work_dir (default: "<db>.parts"), the files are merged in partition order and imported as one
     dataset: the graph `grappi cooc build --corpus F1 --corpus F2 ...` makes from the same files.
     papers: also store the papers themselves (on the client, as the command does, before the
-    build). A partition is retried `retries` times, then named in PartitionFailed (nothing is
+    graph, once every partition is counted). A partition is retried `retries` times, then named in PartitionFailed (nothing is
     imported). progress(done, total, partition, result) is called as partitions finish.
     Returns the merge's report with "partitions" (each worker's figures: host, seconds, peak
     memory) and "papers"."""
@@ -210,13 +210,8 @@ def cooc_build(client, corpus, db, work_dir=None, partitions=None, files_per_par
     options = {"scope": scope, "titles": titles, "types": list(types) if types else None, "min_count": min_count,
                "as_of": as_of, "dictionary": dictionary, "format": format}
     token = _token(db, parts, options)
-    paper_reports = []
-    with grappi.Graph(db) as g:  # (created when missing, as the command does)
-        if papers:
-            kind = "corpus" if format == "detect" else "corpus:" + format
-            for files in parts:
-                for f in files:
-                    paper_reports.append(g.import_with(f, kind=kind)["files"][0])
+    with grappi.Graph(db):  # (created when missing, as the command does: the workers read it)
+        pass
     started = time.monotonic()
     jobs = []
     for i, files in enumerate(parts):
@@ -233,7 +228,14 @@ def cooc_build(client, corpus, db, work_dir=None, partitions=None, files_per_par
         raise
     mapped = time.monotonic() - started
     started = time.monotonic()
+    paper_reports = []
     with grappi.Graph(db) as g:
+        if papers:  # (once every partition is counted: a failed build stores nothing; before the
+            # graph, as the command stores them)
+            kind = "corpus" if format == "detect" else "corpus:" + format
+            for files in parts:
+                for f in files:
+                    paper_reports.append(g.import_with(f, kind=kind)["files"][0])
         report = g.cooc_merge([r["path"] for r in results], path=path)
     merged = time.monotonic() - started
     if not keep_partials:

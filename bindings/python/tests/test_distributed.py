@@ -161,7 +161,7 @@ class DistributedBuilds(unittest.TestCase):
         with grappi.Graph(db) as g:
             before = g.counts()
         with self.assertRaises(gd.PartitionFailed) as caught:
-            gd.cooc_build(self.client, [self.files[0], bad], db, retries=1, papers=False)
+            gd.cooc_build(self.client, [self.files[0], bad], db, retries=1)  # (papers too: none stored)
         failures = caught.exception.failures
         self.assertEqual([f["partition"] for f in failures], [1])
         self.assertEqual(failures[0]["files"], [bad])
@@ -170,6 +170,7 @@ class DistributedBuilds(unittest.TestCase):
         self.assertEqual(glob.glob(db + ".parts/*.part"), [])  # (the finished partition's file removed)
         with grappi.Graph(db) as g:
             self.assertEqual(g.counts(), before)
+            self.assertEqual(g.search_papers("gene*", limit=5), [])
         with self.assertRaises(grappi.Error):
             gd.cooc_build(self.client, os.path.join(self.tmp, "no-such-*.pubtator"), db)
 
