@@ -315,6 +315,17 @@ grappi_status init_options(T *opts, uint32_t version, const char *fn) {
 
 // ---- conversions to the C++ options ---------------------------------------------------------------
 
+// A C array of `count` strings (`array` and `count_field` name the fields in messages, `item` an
+// entry): Error(invalid_argument) for a NULL array with a count, a NULL or non-UTF-8 entry.
+std::vector<std::string> string_array(const char *const *items, std::size_t count, const char *fn, const char *array,
+                                      const char *count_field, const char *item) {
+  if (count != 0 && !items) require(false, fn, (std::string(array) + " is NULL but " + count_field + " is not 0").c_str());
+  std::vector<std::string> out;
+  out.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) out.push_back(text(items[i], fn, item));
+  return out;
+}
+
 // "obo.is_a, obo.part_of" -> {"obo.is_a", "obo.part_of"}: blanks around the names dropped, empty
 // names skipped. (Any comma-separated field: `field` names it in messages.)
 std::vector<std::string> relation_list(const char *relations, const char *fn, const char *field = "relations") {
@@ -661,10 +672,8 @@ grappi_status grappi_graph_export_selection(grappi_graph *g, const char *format,
     const grappi_export_options sel = read_options(opts, fn);
     grappi::ExportOptions o;
     o.format = grappi::export_format_from_name(text(format, fn, "format"));
-    require(sel.relation_count == 0 || sel.relations, fn, "relations is NULL but relation_count is not 0");
-    for (std::size_t i = 0; i < sel.relation_count; ++i) o.relations.push_back(text(sel.relations[i], fn, "a relation"));
-    require(sel.node_count == 0 || sel.nodes, fn, "nodes is NULL but node_count is not 0");
-    for (std::size_t i = 0; i < sel.node_count; ++i) o.nodes.push_back(text(sel.nodes[i], fn, "a node"));
+    o.relations = string_array(sel.relations, sel.relation_count, fn, "relations", "relation_count", "a relation");
+    o.nodes = string_array(sel.nodes, sel.node_count, fn, "nodes", "node_count", "a node");
     o.min_score = sel.min_score;
     if (sel.khop) o.khop = text(sel.khop, fn, "khop");
     o.hops = sel.hops;
@@ -844,9 +853,7 @@ grappi_status grappi_graph_embed_merge_json(grappi_graph *g, const char *embedde
     require(out_json != nullptr, fn, "out_json is NULL");
     *out_json = nullptr;
     auto &kg = graph_of(g, fn);
-    require(part_count == 0 || parts, fn, "parts is NULL but part_count is not 0");
-    std::vector<std::string> files;
-    for (std::size_t i = 0; i < part_count; ++i) files.push_back(text(parts[i], fn, "a vectors file"));
+    const std::vector<std::string> files = string_array(parts, part_count, fn, "parts", "part_count", "a vectors file");
     const auto embedder = grappi::load_embedder(text(embedder_path, fn, "embedder_path"));
     const grappi::EmbedPartsReport r = grappi::embed_from_parts(kg, *embedder, files);
     nlohmann::json provenance = nlohmann::json::array();
@@ -1304,13 +1311,13 @@ grappi_status grappi_graph_extract_part_json(grappi_graph *g, const char *const 
     require(out_json != nullptr, fn, "out_json is NULL");
     *out_json = nullptr;
     auto &kg = graph_of(g, fn);
-    require(file_count == 0 || files, fn, "files is NULL but file_count is not 0");
+    const std::vector<std::string> paths = string_array(files, file_count, fn, "files", "file_count", "a file");
     const std::string out = text(out_path, fn, "out_path");
     const grappi_extract_options o = read_options(opts, fn);
     const grappi::DocumentFormat format = grappi::document_format(text_or(o.format, "detect", fn, "format"));
     std::vector<grappi::Document> docs;
-    for (std::size_t i = 0; i < file_count; ++i)
-      for (grappi::Document &d : grappi::read_documents(text(files[i], fn, "a file"), format)) docs.push_back(std::move(d));
+    for (const std::string &f : paths)
+      for (grappi::Document &d : grappi::read_documents(f, format)) docs.push_back(std::move(d));
     const auto model = run_model(o, fn);
     const grappi::ExtractionResult r = grappi::Extractor(kg, *model, extraction_options_of(o, fn)).extract(docs);
     grappi::save_extraction(r, out, provenance ? text(provenance, fn, "provenance") : std::string());
@@ -1328,13 +1335,14 @@ grappi_status grappi_graph_extract_merge_json(grappi_graph *g, const char *const
     require(out_json != nullptr, fn, "out_json is NULL");
     *out_json = nullptr;
     auto &kg = graph_of(g, fn);
-    require(parts != nullptr && part_count > 0, fn, "give at least one part");
+    require(part_count > 0, fn, "give at least one part");
+    const std::vector<std::string> paths = string_array(parts, part_count, fn, "parts", "part_count", "a part");
     const grappi_extract_options o = read_options(opts, fn);
     std::vector<grappi::ExtractionResult> results;
     nlohmann::json provenance = nlohmann::json::array();
-    for (std::size_t i = 0; i < part_count; ++i) {
+    for (const std::string &path : paths) {
       std::string p;
-      results.push_back(grappi::load_extraction(text(parts[i], fn, "a part"), &p));
+      results.push_back(grappi::load_extraction(path, &p));
       provenance.push_back(nlohmann::json::parse(p));
     }
     const grappi::ExtractionResult r = grappi::merge_extractions(std::move(results));
@@ -1433,7 +1441,7 @@ grappi_status grappi_graph_cooc_partial_json(grappi_graph *g, const char *const 
     require(out_json != nullptr, fn, "out_json is NULL");
     *out_json = nullptr;
     auto &kg = graph_of(g, fn);
-    require(file_count == 0 || files, fn, "files is NULL but file_count is not 0");
+    const std::vector<std::string> paths = string_array(files, file_count, fn, "files", "file_count", "a file");
     const std::string out = text(out_path, fn, "out_path");
     const grappi_cooc_options o = read_options(opts, fn);
     const grappi::CoocOptions co = cooc_options_of(o, fn);
@@ -1441,14 +1449,9 @@ grappi_status grappi_graph_cooc_partial_json(grappi_graph *g, const char *const 
     const std::shared_ptr<const grappi::EntityTagger> tagger = grappi::EntityTagger::shared(kg);
     grappi::CoocBuilder builder(co, tagger.get());
     nlohmann::json inputs = nlohmann::json::array();
-    for (std::size_t i = 0; i < file_count; ++i) {
-      const std::string f = text(files[i], fn, "a file");
-      std::error_code ec;
-      const auto bytes = std::filesystem::file_size(f, ec);
-      if (ec) throw grappi::Error(grappi::ErrorCode::io, std::string(fn) + ": cannot read '" + f + "'");
-      const std::size_t before = builder.documents();
-      grappi::for_each_document(f, format, [&](grappi::Document &&d) { builder.add(d); });
-      inputs.push_back({{"path", f}, {"bytes", bytes}, {"documents", builder.documents() - before}});
+    for (const std::string &f : paths) {
+      const grappi::CoocFileCount c = builder.add_file(f, format);
+      inputs.push_back({{"path", c.path}, {"bytes", c.bytes}, {"documents", c.documents}});
     }
     const std::size_t documents = builder.documents();
     builder.save(out, provenance ? text(provenance, fn, "provenance") : std::string());
@@ -1464,10 +1467,10 @@ grappi_status grappi_graph_cooc_merge_json(grappi_graph *g, const char *const *p
     require(out_json != nullptr, fn, "out_json is NULL");
     *out_json = nullptr;
     auto &kg = graph_of(g, fn);
-    require(partials != nullptr && partial_count > 0, fn, "give at least one partial-count file");
+    require(partial_count > 0, fn, "give at least one partial-count file");
+    const std::vector<std::string> paths =
+        string_array(partials, partial_count, fn, "partials", "partial_count", "a partial-count file");
     const grappi_cooc_options o = read_options(opts, fn);
-    std::vector<std::string> paths;
-    for (std::size_t i = 0; i < partial_count; ++i) paths.push_back(text(partials[i], fn, "a partial-count file"));
     grappi::CoocBuilder builder(grappi::CoocBuilder::partial_options(paths[0]));
     nlohmann::json parts = nlohmann::json::array();
     for (const std::string &p : paths) {

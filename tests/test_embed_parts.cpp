@@ -80,6 +80,7 @@ TEST_CASE("Vectors embedded in parts are the vectors model and neighbor ranking 
     REQUIRE(r.provenance.size() == 3);
     CHECK(r.provenance[0].find("\"worker\":\"w1\"") != std::string::npos);
     CHECK(r.provenance[2].find("\"part\":2") != std::string::npos);
+    CHECK(r.provenance[2].find("\"grappi\":") != std::string::npos);
     CHECK(all_vectors(split) == all_vectors(one));
     CHECK(file_bytes(split.neighbor_ranking_path()) == file_bytes(one.neighbor_ranking_path()));
     CHECK(split.embedding_models().at(0).name == one.embedding_models().at(0).name);

@@ -93,6 +93,13 @@ struct GRAPPI_CXX_API CoocGraph {
   std::vector<std::string> pmids_of(const CoocEdge &edge) const;
 };
 
+/// What CoocBuilder::add_file counted of one file.
+struct CoocFileCount {
+  std::string path;        ///< the file, as given
+  uint64_t bytes = 0;      ///< its size on disk
+  std::size_t documents = 0;  ///< documents counted (as documents() counts them: not those as_of leaves out)
+};
+
 /// Builds a co-occurrence graph from documents given one at a time (streamed: a document's
 /// text is not kept, only its key, year and the pairs of concepts it holds), in bounded memory
 /// (CoocOptions::memory_mib). Builders of disjoint parts of a corpus merge into the builder of
@@ -109,6 +116,10 @@ class GRAPPI_CXX_API CoocBuilder {
   CoocBuilder &operator=(const CoocBuilder &) = delete;
   /// Counts one document.
   void add(const Document &document);
+  /// Counts every document of a file (PubTator, BioC, JSON lines, text; plain or gzipped),
+  /// streamed a document at a time. Error(io) when it cannot be read, Error(parse) for a
+  /// malformed one (naming the file and line).
+  CoocFileCount add_file(const std::string &path, DocumentFormat format = DocumentFormat::detect);
   /// Takes in another builder's counts (built with the same options from other documents).
   /// Error(invalid_argument) when its options differ.
   void merge(CoocBuilder &&other);

@@ -1,5 +1,6 @@
 #include "common/text_util.hpp"
 
+#include <ctime>
 #include <algorithm>
 #include <cctype>
 #include <random>
@@ -215,6 +216,19 @@ std::string did_you_mean(const std::vector<std::string> &suggestions) {
   std::string s = "; did you mean ";
   for (std::size_t i = 0; i < suggestions.size(); ++i) s += (i ? ", " : "") + suggestions[i];
   return s + "?";
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+#if defined(_WIN32)
+  gmtime_s(&tm, &t);
+#else
+  gmtime_r(&t, &tm);
+#endif
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 }  // namespace grappi::detail

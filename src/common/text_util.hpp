@@ -65,5 +65,7 @@ std::string markdown_text(std::string_view s);
 std::string markup_text(std::string_view s);
 /// Random lower-case hex string of the given number of bytes (from std::random_device).
 std::string random_hex(std::size_t bytes);
+/// Current time, UTC, ISO 8601 ("2026-11-27T17:46:12Z").
+std::string utc_now();
 
 }  // namespace grappi::detail

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/part_files.hpp"
 #include "common/text_reader.hpp"
 #include "grappi/error.hpp"
 #include "grappi/json_text.hpp"
@@ -41,16 +42,14 @@ constexpr std::size_t kHashChars = 32;
 // Reads the two header lines of a file of ours: the parsed JSON and where the payload starts.
 std::pair<json, std::streamoff> read_parts_header(std::ifstream &in, const char *magic, const char *what,
                                                   const std::string &path) {
-  std::string first;
-  char c;
-  while (first.size() < 64 && in.get(c) && c != '\n') first += c;
-  if (first != magic) bad_file(what, path, "not such a file (line 1 is not \"" + std::string(magic) + "\")");
+  if (!detail::read_magic_line(in, magic))
+    bad_file(what, path, "not such a file (line 1 is not \"" + std::string(magic) + "\")");
   std::string line;
   if (!std::getline(in, line)) bad_file(what, path, "no header (line 2)");
   try {
     json j = json::parse(line);
     if (!j.is_object()) bad_file(what, path, "the header (line 2) is not a JSON object");
-    return {std::move(j), static_cast<std::streamoff>(first.size() + 1 + line.size() + 1)};
+    return {std::move(j), static_cast<std::streamoff>(std::strlen(magic) + 1 + line.size() + 1)};
   } catch (const json::exception &e) {
     bad_file(what, path, std::string("a malformed header (line 2): ") + e.what());
   }
@@ -61,25 +60,6 @@ uintmax_t size_of(const std::string &path) {
   const uintmax_t n = std::filesystem::file_size(path, ec);
   if (ec) throw Error(ErrorCode::io, "cannot read '" + path + "': " + ec.message());
   return n;
-}
-
-json provenance_object(const std::string &text, const char *what) {
-  if (text.empty()) return json::object();
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception &e) {
-    throw Error(ErrorCode::invalid_argument, std::string(what) + ": the provenance is not JSON: " + e.what());
-  }
-  if (!j.is_object()) throw Error(ErrorCode::invalid_argument, std::string(what) + ": the provenance must be a JSON object");
-  return j;
-}
-
-bool host_little_endian() {
-  const uint32_t one = 1;
-  unsigned char first;
-  std::memcpy(&first, &one, 1);
-  return first == 1;
 }
 
 // The vectors of parts' files by text hash, checked.
@@ -102,7 +82,7 @@ void read_vectors_file(const std::string &path, PartVectors &into) {
     model = h.at("model").get<std::string>();
     dim = h.at("dimension").get<std::size_t>();
     count = h.at("count").get<uint64_t>();
-    if (h.at("byte_order").get<std::string>() != "little" || !host_little_endian())
+    if (h.at("byte_order").get<std::string>() != "little" || !detail::little_endian_host())
       bad_file(what, path, "its vectors are not in this machine's byte order");
     into.provenance.push_back(dump_json(h.value("provenance", json::object())));
   } catch (const json::exception &e) {
@@ -253,7 +233,7 @@ EmbedPartReport embed_part(const KnowledgeGraph &kg, Embedder &embedder, std::si
   const auto t0 = std::chrono::steady_clock::now();
   if (parts == 0 || part >= parts)
     throw Error(ErrorCode::invalid_argument, "embed_part: part " + std::to_string(part) + " of " + std::to_string(parts));
-  json prov = provenance_object(provenance, "embed_part");
+  json prov = detail::part_provenance(provenance, "embed_part");
   EmbedPartReport rep;
   rep.path = path;
   rep.model = embedder.model();

@@ -9,6 +9,7 @@
 #include <typeinfo>
 #include <utility>
 
+#include "common/text_util.hpp"
 #include "common/visibility.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/retriever.hpp"
@@ -24,8 +25,6 @@ constexpr int kSchemaVersion = 6;
 void open_schema(Db &db, bool read_only, int cache_mib);
 /// Whether the database's schema is an older grappi's (one read-write opening upgrades it).
 bool schema_outdated(Db &db);
-/// Current time, UTC, ISO 8601.
-std::string utc_now();
 /// Taxon prefix of a STRING id ("9606.ENSP..." -> 9606); 0 when there is none.
 int64_t taxon_of(std::string_view external_id);
 /// Builds the CSR snapshot; with a cache path, loads it from there when the cache's key matches

@@ -264,19 +264,6 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
   }
 }
 
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-#if defined(_WIN32)
-  gmtime_s(&tm, &t);
-#else
-  gmtime_r(&t, &tm);
-#endif
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 int64_t taxon_of(std::string_view id) {
   auto dot = id.find('.');
   if (dot == std::string_view::npos || dot == 0 || dot > 9) return 0;

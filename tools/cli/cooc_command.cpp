@@ -40,12 +40,8 @@ void run_partial(CoocArgs &a) {
   CoocBuilder builder(o, &tagger);
   nlohmann::json inputs = nlohmann::json::array();
   for (const std::string &f : a.corpora) {
-    std::error_code ec;
-    const auto bytes = std::filesystem::file_size(f, ec);
-    if (ec) throw Error(ErrorCode::io, "cooc build: cannot read '" + f + "'");
-    const std::size_t before = builder.documents();
-    for_each_document(f, format, [&](Document &&d) { builder.add(d); });
-    inputs.push_back({{"path", f}, {"bytes", bytes}, {"documents", builder.documents() - before}});
+    const CoocFileCount c = builder.add_file(f, format);
+    inputs.push_back({{"path", c.path}, {"bytes", c.bytes}, {"documents", c.documents}});
   }
   const std::size_t documents = builder.documents();
   builder.save(a.partial, dump_json({{"corpus", inputs}, {"format", a.format}, {"database", a.db}}));
@@ -72,7 +68,7 @@ void run_build(CoocArgs &a) {
   const EntityTagger tagger(g);  // (joins gene concepts to the proteins whose aliases hold their ids)
   // The documents streamed into the builder (PubTator and JSON lines a document at a time).
   CoocBuilder builder(o, &tagger);
-  for (const std::string &f : a.corpora) for_each_document(f, format, [&](Document &&d) { builder.add(d); });
+  for (const std::string &f : a.corpora) builder.add_file(f, format);
   const CoocGraph graph = builder.finish();
   nlohmann::json j = to_json(graph);
   std::optional<FileReport> imported;

@@ -469,7 +469,38 @@ _model_free = _fn("grappi_model_free", None, ctypes.c_void_p)
 _model_describe = _fn("grappi_model_describe_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
 
 
-class Model:
+class _Owned:
+    """A library object behind a handle, freed by close(), at garbage collection, or at the end of a
+    with block. Subclasses set _release (the C function freeing the handle) and _what."""
+
+    _h = ctypes.c_void_p()
+    _release = None
+    _what = "object"
+
+    def close(self):
+        if self._h:
+            type(self)._release(self._h)
+            self._h = ctypes.c_void_p()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _handle(self):
+        if not self._h:
+            raise Error(-1, "the %s is closed" % self._what)
+        return self._h
+
+
+class Model(_Owned):
     """A language model for the agents' runs (grappi_model_new), with what their llm arguments do
     not set: temperature, answer tokens, JSON mode, timeouts, retries, and a concurrency shared by
     every run that uses it. Give it as llm= to explore, ground, extract, extract_part, hypothesize,
@@ -495,36 +526,17 @@ class Model:
         self._h = ctypes.c_void_p()
         _check(_model_new(ctypes.byref(o), ctypes.byref(self._h)))
 
+    _release = staticmethod(_model_free)
+    _what = "model"
+
     def describe(self):
         """The model as the runs' provenance records it (a dict; never the API key)."""
         p = ctypes.c_void_p()
         _check(_model_describe(self._handle(), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
-    def close(self):
-        if self._h:
-            _model_free(self._h)
-            self._h = ctypes.c_void_p()
 
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def _handle(self):
-        if not self._h:
-            raise Error(-1, "the model is closed")
-        return self._h
-
-
-class Graph:
+class Graph(_Owned):
     """A knowledge-graph database (created when missing, unless read_only). Close it, or use it in
     a with block. read_only: only read (many processes may read one file; a missing file is an
     error)."""
@@ -538,27 +550,8 @@ class Graph:
             o = ctypes.byref(o)
         _check(_open(os.fsencode(path), o, ctypes.byref(self._h)))
 
-    def close(self):
-        if self._h:
-            _close(self._h)
-            self._h = ctypes.c_void_p()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def _handle(self):
-        if not self._h:
-            raise Error(-1, "the graph is closed")
-        return self._h
+    _release = staticmethod(_close)
+    _what = "graph"
 
     def import_file(self, path, kind=None):
         _check(_import(self._handle(), kind.encode() if kind else None, os.fsencode(path)))
@@ -1066,30 +1059,21 @@ class Graph:
         return text if csv else json.loads(text)
 
 
-class PcstSolver:
+class PcstSolver(_Owned):
     """A prize-collecting Steiner tree solver that keeps its buffers between solves (one per thread)."""
 
     def __init__(self):
         self._h = ctypes.c_void_p()
         _check(_pcst_new(ctypes.byref(self._h)))
 
-    def close(self):
-        if self._h:
-            _pcst_free(self._h)
-            self._h = ctypes.c_void_p()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
+    _release = staticmethod(_pcst_free)
+    _what = "solver"
 
     def solve(self, prizes, edges, costs, root=-1, num_clusters=1, pruning="gw", improve=False, event_order="default"):
         """Returns {"nodes", "edges", "objective", "net_worth", "objective_before_improve",
         "improve_rounds"}: node ids and edge indices ascending. improve: local search after pruning;
         event_order: "default", "fast" or "reference" (pcst_fast's own order: its results exactly)."""
-        if not self._h:
-            raise Error(-1, "the solver is closed")
+        self._handle()
         o = _options("grappi_pcst_options", _pcst_options_init)
         o.root, o.num_clusters, o.pruning = root, num_clusters, pruning.encode()
         o.improve, o.event_order = 1 if improve else 0, _event_order(event_order)

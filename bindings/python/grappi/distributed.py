@@ -137,19 +137,23 @@ def _peak_rss_mib():
         return None
 
 
-def _cooc_partition(db, files, out_path, options, provenance):
-    """A Dask task: one partition's co-occurrence counts, written to out_path."""
+def _on_worker(method, db, *args, **kwargs):
+    """A Dask task: one partition's step, a method of the worker's read-only handle on db, with the
+    worker's figures (host, process, seconds, peak memory) added to its result ("seconds" is the
+    task's own time unless the step reports it; "wall_seconds" always is)."""
     _reset_peak_rss()
     start = time.monotonic()
-    result = _graph(db).cooc_partial(files, out_path, provenance=provenance, **options)
-    result.update({"host": socket.gethostname(), "pid": os.getpid(), "seconds": time.monotonic() - start,
+    result = getattr(_graph(db), method)(*args, **kwargs)
+    elapsed = time.monotonic() - start
+    result.setdefault("seconds", elapsed)
+    result.update({"host": socket.gethostname(), "pid": os.getpid(), "wall_seconds": elapsed,
                    "peak_rss_mib": _peak_rss_mib()})
     return result
 
 
 # ---- on the client -------------------------------------------------------------------------------
 
-def _run_partitions(client, task, jobs, retries, progress):
+def _run_partitions(client, jobs, retries, progress):
     """Submits jobs (partition index, files, args...) as tasks with retries; results in partition
     order. A partition failing on every try is named in PartitionFailed, after every other
     partition has finished."""
@@ -157,8 +161,9 @@ def _run_partitions(client, task, jobs, retries, progress):
 
     futures = {}
     for job in jobs:
-        f = client.submit(task, *job["args"], key="grappi-%s-%d-%s" % (job["kind"], job["partition"], job["token"]),
-                          retries=retries, pure=False)
+        f = client.submit(_on_worker, job["method"], *job["args"],
+                          key="grappi-%s-%d-%s" % (job["method"], job["partition"], job["token"]), retries=retries,
+                          pure=False, **job.get("kwargs", {}))
         futures[f] = job
     results, failures, done = {}, [], 0
     for f in as_completed(list(futures)):
@@ -177,6 +182,28 @@ def _run_partitions(client, task, jobs, retries, progress):
     if failures:
         raise PartitionFailed(sorted(failures, key=lambda x: x["partition"]), [results[i] for i in sorted(results)])
     return [results[i] for i in sorted(results)]
+
+
+def _map(client, method, jobs, retries, keep_partials, progress, also_remove=()):
+    """Runs the jobs ({"partition", "files", "token", "args": (db, ...)}) as `method` tasks:
+    (their results in partition order, seconds). On PartitionFailed the finished partitions'
+    files (and also_remove) are removed unless keep_partials, and it is raised again."""
+    for job in jobs:
+        job["method"] = method
+    started = time.monotonic()
+    try:
+        results = _run_partitions(client, jobs, retries, progress)
+    except PartitionFailed as failed:
+        if not keep_partials:  # (the finished partitions' files are of no use without the others)
+            _remove_files([r["path"] for r in failed.finished] + list(also_remove))
+        raise
+    return results, time.monotonic() - started
+
+
+def _store_papers(g, parts, format):
+    """The corpus's files stored as papers, one dataset each, as the commands store them."""
+    kind = "corpus" if format == "detect" else "corpus:" + format
+    return [g.import_with(f, kind=kind)["files"][0] for files in parts for f in files]
 
 
 def _remove_files(paths):
@@ -212,30 +239,19 @@ def cooc_build(client, corpus, db, work_dir=None, partitions=None, files_per_par
     token = _token(db, parts, options)
     with grappi.Graph(db):  # (created when missing, as the command does: the workers read it)
         pass
-    started = time.monotonic()
     jobs = []
     for i, files in enumerate(parts):
         out = os.path.join(work_dir, "cooc-%s-%05d.part" % (token, i))
         provenance = {"partition": i, "partitions": len(parts), "files": files, "database": db, "options": options,
                       "build": token}
-        jobs.append({"kind": "cooc", "partition": i, "files": files, "token": token,
-                     "args": (db, files, out, options, provenance)})
-    try:
-        results = _run_partitions(client, _cooc_partition, jobs, retries, progress)
-    except PartitionFailed as failed:
-        if not keep_partials:  # (the finished partitions' files are of no use without the others)
-            _remove_files(r["path"] for r in failed.finished)
-        raise
-    mapped = time.monotonic() - started
+        jobs.append({"partition": i, "files": files, "token": token, "args": (db, files, out, provenance),
+                     "kwargs": options})
+    results, mapped = _map(client, "cooc_partial", jobs, retries, keep_partials, progress)
     started = time.monotonic()
-    paper_reports = []
     with grappi.Graph(db) as g:
-        if papers:  # (once every partition is counted: a failed build stores nothing; before the
-            # graph, as the command stores them)
-            kind = "corpus" if format == "detect" else "corpus:" + format
-            for files in parts:
-                for f in files:
-                    paper_reports.append(g.import_with(f, kind=kind)["files"][0])
+        # (the papers once every partition is counted: a failed build stores nothing; before the
+        # graph, as the command stores them)
+        paper_reports = _store_papers(g, parts, format) if papers else []
         report = g.cooc_merge([r["path"] for r in results], path=path)
     merged = time.monotonic() - started
     if not keep_partials:
@@ -244,16 +260,6 @@ def cooc_build(client, corpus, db, work_dir=None, partitions=None, files_per_par
     report["papers"] = paper_reports
     report["seconds"] = {"map": mapped, "merge": merged}
     return report
-
-
-def _extract_partition(db, files, out_path, options, provenance):
-    """A Dask task: one partition's papers extracted, the whole result written to out_path."""
-    _reset_peak_rss()
-    start = time.monotonic()
-    result = _graph(db).extract_part(files, out_path, provenance=provenance, **options)
-    result.update({"host": socket.gethostname(), "pid": os.getpid(), "seconds": time.monotonic() - start,
-                   "peak_rss_mib": _peak_rss_mib()})
-    return result
 
 
 def extract(client, corpus, db, work_dir=None, partitions=None, files_per_partition=None, format="detect",
@@ -279,26 +285,15 @@ def extract(client, corpus, db, work_dir=None, partitions=None, files_per_partit
     for i, files in enumerate(parts):
         out = os.path.join(work_dir, "extract-%s-%05d.part" % (token, i))
         provenance = {"partition": i, "partitions": len(parts), "files": files, "database": db, "build": token}
-        jobs.append({"kind": "extract", "partition": i, "files": files, "token": token,
-                     "args": (db, files, out, options, provenance)})
-    started = time.monotonic()
-    try:
-        results = _run_partitions(client, _extract_partition, jobs, retries, progress)
-    except PartitionFailed as failed:
-        if not keep_partials:
-            _remove_files(r["path"] for r in failed.finished)
-        raise
-    mapped = time.monotonic() - started
+        jobs.append({"partition": i, "files": files, "token": token, "args": (db, files, out, provenance),
+                     "kwargs": options})
+    results, mapped = _map(client, "extract_part", jobs, retries, keep_partials, progress)
     started = time.monotonic()
     with grappi.Graph(db) as g:
         report = g.extract_merge([r["path"] for r in results], import_statements=True, bel_path=bel_path,
                                  cx2_path=cx2_path, include_flagged=include_flagged)
-        paper_reports = []
-        if papers:  # (after the statements, as the command stores them)
-            kind = "corpus" if format == "detect" else "corpus:" + format
-            for files in parts:
-                for f in files:
-                    paper_reports.append(g.import_with(f, kind=kind)["files"][0])
+        # (after the statements, as the command stores them)
+        paper_reports = _store_papers(g, parts, format) if papers else []
     merged = time.monotonic() - started
     if not keep_partials:
         _remove_files(r["path"] for r in results)
@@ -306,16 +301,6 @@ def extract(client, corpus, db, work_dir=None, partitions=None, files_per_partit
     report["papers"] = paper_reports
     report["seconds"] = {"map": mapped, "merge": merged}
     return report
-
-
-def _embed_partition(db, embedder_path, part, parts, out_path, provenance):
-    """A Dask task: one part of the pending texts embedded into out_path."""
-    _reset_peak_rss()
-    start = time.monotonic()
-    result = _graph(db).embed_part(embedder_path, part, parts, out_path, provenance=provenance)
-    result.update({"host": socket.gethostname(), "pid": os.getpid(), "wall_seconds": time.monotonic() - start,
-                   "peak_rss_mib": _peak_rss_mib()})
-    return result
 
 
 def embed(client, db, embedder="lsa", dimension=0, base_url=None, model=None, api_key_env=None, partitions=None,
@@ -340,16 +325,9 @@ def embed(client, db, embedder="lsa", dimension=0, base_url=None, model=None, ap
     for i in range(partitions):
         out = os.path.join(work_dir, "vectors-%s-%05d.part" % (token, i))
         provenance = {"partition": i, "partitions": partitions, "database": db, "model": plan["model"], "build": token}
-        jobs.append({"kind": "embed", "partition": i, "files": [out], "token": token,
+        jobs.append({"partition": i, "files": [out], "token": token,
                      "args": (db, embedder_path, i, partitions, out, provenance)})
-    started = time.monotonic()
-    try:
-        results = _run_partitions(client, _embed_partition, jobs, retries, progress)
-    except PartitionFailed as failed:
-        if not keep_partials:
-            _remove_files([r["path"] for r in failed.finished] + [embedder_path])
-        raise
-    mapped = time.monotonic() - started
+    results, mapped = _map(client, "embed_part", jobs, retries, keep_partials, progress, also_remove=[embedder_path])
     started = time.monotonic()
     with grappi.Graph(db) as g:
         report = g.embed_merge(embedder_path, [r["path"] for r in results])

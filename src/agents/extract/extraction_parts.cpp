@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agents/extract/extraction_impl.hpp"
+#include "common/part_files.hpp"
 #include "common/text_reader.hpp"
 #include "grappi/error.hpp"
 #include "grappi/extraction.hpp"
@@ -186,15 +187,7 @@ void check_part(const ExtractionResult &r, const std::string &path) {
 }  // namespace
 
 void save_extraction(const ExtractionResult &r, const std::string &path, const std::string &provenance) {
-  json prov = json::object();
-  if (!provenance.empty()) {
-    try {
-      prov = json::parse(provenance);
-    } catch (const json::exception &e) {
-      throw Error(ErrorCode::invalid_argument, std::string("extraction part: the provenance is not JSON: ") + e.what());
-    }
-    if (!prov.is_object()) throw Error(ErrorCode::invalid_argument, "extraction part: the provenance must be a JSON object");
-  }
+  json prov = detail::part_provenance(provenance, "extraction part");
   std::vector<std::vector<std::size_t>> per(r.paragraphs.size());
   for (std::size_t i = 0; i < r.statements.size(); ++i) {
     if (r.statements[i].paragraph >= r.paragraphs.size())
@@ -239,12 +232,9 @@ void save_extraction(const ExtractionResult &r, const std::string &path, const s
 ExtractionResult load_extraction(const std::string &path, std::string *provenance) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorCode::io, "extraction part: cannot read '" + path + "'");
+  if (!detail::read_magic_line(in, kExtractionMagic))
+    bad_extraction(path, 1, "not an extraction part (line 1 is not \"" + std::string(kExtractionMagic) + "\")");
   std::string line;
-  {
-    char c;
-    while (line.size() < 64 && in.get(c) && c != '\n') line += c;
-  }
-  if (line != kExtractionMagic) bad_extraction(path, 1, "not an extraction part (line 1 is not \"" + std::string(kExtractionMagic) + "\")");
   ExtractionResult r;
   std::size_t n_paragraphs = 0, n_statements = 0, at = 1;
   try {

@@ -8,16 +8,15 @@
 // is checked against the header before anything is taken in, and every pair while it is read
 // (in range, in order), so that a damaged file is refused instead of merged.
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "agents/literature/cooc_builder.hpp"
+#include "common/part_files.hpp"
 #include "common/text_reader.hpp"
 #include "grappi/json_text.hpp"
-#include "grappi/version.h"
 
 namespace grappi {
 
@@ -47,22 +46,6 @@ CoocOptions options_from(const json &j) {
   return o;
 }
 
-std::string partial_written_at() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-bool little_endian() {
-  const uint32_t one = 1;
-  unsigned char first;
-  std::memcpy(&first, &one, 1);
-  return first == 1;
-}
-
 // What a partial file's header holds, read and checked.
 struct PartialHeader {
   CoocOptions options;
@@ -83,18 +66,15 @@ struct PartialHeader {
 PartialHeader read_header(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorCode::io, "co-occurrence partial counts: cannot read '" + path + "'");
-  std::string magic;
-  // (the first line is short: a file of another kind is refused before a long line is read)
-  char c;
-  while (magic.size() < 64 && in.get(c) && c != '\n') magic += c;
-  if (magic != kPartialMagic) damaged(path, "not a partial-count file (line 1 is not \"" + std::string(kPartialMagic) + "\")");
+  if (!detail::read_magic_line(in, kPartialMagic))
+    damaged(path, "not a partial-count file (line 1 is not \"" + std::string(kPartialMagic) + "\")");
   std::string line;
   if (!std::getline(in, line)) damaged(path, "no header (line 2)");
   PartialHeader h;
-  h.data = static_cast<std::streamoff>(magic.size() + 1 + line.size() + 1);
+  h.data = static_cast<std::streamoff>(std::strlen(kPartialMagic) + 1 + line.size() + 1);
   try {
     const json j = json::parse(line);
-    if (j.at("byte_order").get<std::string>() != "little" || !little_endian())
+    if (j.at("byte_order").get<std::string>() != "little" || !detail::little_endian_host())
       damaged(path, "its pairs are not in this machine's byte order");
     h.options = options_from(j.at("options"));
     const json &f = j.at("figures");
@@ -145,18 +125,7 @@ PartialHeader read_header(const std::string &path) {
 
 void CoocBuilder::save(const std::string &path, const std::string &provenance) {
   Impl &m = *impl_;
-  json prov = json::object();
-  if (!provenance.empty()) {
-    try {
-      prov = json::parse(provenance);
-    } catch (const json::exception &e) {
-      throw Error(ErrorCode::invalid_argument, std::string("co-occurrence partial counts: the provenance is not JSON: ") + e.what());
-    }
-    if (!prov.is_object()) throw Error(ErrorCode::invalid_argument, "co-occurrence partial counts: the provenance must be a JSON object");
-  }
-  // (every file says which grappi wrote it, and when)
-  if (!prov.contains("grappi")) prov["grappi"] = GRAPPI_VERSION_STRING;
-  if (!prov.contains("written_at")) prov["written_at"] = partial_written_at();
+  json prov = detail::part_provenance(provenance, "co-occurrence partial counts");
   std::sort(m.entries.begin(), m.entries.end(), detail::cooc::entry_less);
   std::vector<detail::cooc::RunReader> readers;
   readers.reserve(m.runs.size());

@@ -87,6 +87,18 @@ CoocBuilder &CoocBuilder::operator=(CoocBuilder &&) noexcept = default;
 
 std::size_t CoocBuilder::documents() const { return impl_->keys.size(); }
 
+CoocFileCount CoocBuilder::add_file(const std::string &path, DocumentFormat format) {
+  CoocFileCount c;
+  c.path = path;
+  std::error_code ec;
+  c.bytes = std::filesystem::file_size(path, ec);
+  if (ec) throw Error(ErrorCode::io, "co-occurrence: cannot read '" + path + "'");
+  const std::size_t before = documents();
+  for_each_document(path, format, [&](Document &&d) { add(d); });
+  c.documents = documents() - before;
+  return c;
+}
+
 void CoocBuilder::add(const Document &d) {
   Impl &m = *impl_;
   const CoocOptions &options = m.options;
