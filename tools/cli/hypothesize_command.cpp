@@ -12,6 +12,10 @@ namespace grappi::cli {
 
 namespace {
 
+// How the prior scores, as the summaries say it.
+constexpr const char *kPriorText =
+    "the prior (the weakest intermediate concept's document share, once per intermediate, and the pair's own share)";
+
 // The documents of every corpus file, in order; Error(io) naming the command and the file that
 // cannot be read.
 std::vector<Document> read_corpora(const std::vector<std::string> &files, const std::string &format, const char *what) {
@@ -67,8 +71,7 @@ void run(HypothesizeArgs &a) {
   std::cout << "paths scored by " << (o.scorer ? std::string("the association weights (NPMI)") : o.ranker ? "the path ranker '" + (a.ranker.empty() ? std::string(PathRanker::kDefaultName) : a.ranker) + "'"
                                  : o.embedding_weight > 0
                                      ? std::string("the association weights (NPMI) and the embedding similarity")
-                                     : std::string("the prior (the weakest intermediate concept's document share, once per "
-                                                   "intermediate)"))
+                                     : std::string(kPriorText))
             << "\n";
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < r.paths.size(); ++i) {
@@ -131,7 +134,7 @@ void run_eval(EvalArgs &a) {
   std::cout << "paths scored by "
             << (r.scoring == "trained"  ? "a path ranker fitted on the documents before the split alone (nested split)"
                 : r.scoring == "stored" ? "the stored path ranker '" + a.ranker + "'"
-                : r.scoring == "prior"  ? "the prior (the weakest intermediate concept's document share, once per intermediate)"
+                : r.scoring == "prior"  ? kPriorText
                                         : "the association weights (NPMI)")
             << (r.ranker.contains("error") ? " (no ranker could be fitted: " + r.ranker["error"].get<std::string>() + ")" : "")
             << "\n";
