@@ -226,6 +226,86 @@ TEST_CASE("An ambiguous name is resolved by the candidate whose stored name is t
   CHECK(find(both, "CDC2")->status == "ambiguous");
 }
 
+TEST_CASE("An ambiguous name is resolved by the candidate whose description the passage speaks of") {
+  TempDir dir;
+  KnowledgeGraph kg(dir.file("described.db"));
+  const auto protein = [&](const char *name, const char *annotation, std::vector<const char *> aliases) {
+    grappi::NodeInput n;
+    n.external_id = std::string("9606.") + name;
+    n.name = name;
+    n.annotation = annotation;
+    const int64_t id = kg.add_node(n);
+    for (const char *a : aliases) kg.add_alias(id, a, "mapping:alias_symbols");
+    return id;
+  };
+  const int64_t cdk1 = protein("CDK1",
+                               "Cyclin-dependent kinase 1; Plays a key role in the control of the eukaryotic cell cycle "
+                               "by modulating the centrosome cycle as well as mitotic onset",
+                               {"CDC2"});
+  const int64_t pold1 = protein("POLD1",
+                                "DNA polymerase delta catalytic subunit; As the catalytic component of the DNA "
+                                "polymerase delta complex, plays a crucial role in high fidelity genome replication",
+                                {"CDC2"});
+  const EntityTagger tagger(kg);
+  const auto chosen = [&](const char *text) -> int64_t {
+    const auto ms = tagger.tag(text);
+    const EntityMention *m = find(ms, "CDC2");
+    REQUIRE(m);
+    if (m->status != "resolved") return 0;
+    CHECK(m->resolution == "description");
+    return m->entity()->node;
+  };
+  CHECK(chosen("CDC2 binds cyclin B at mitotic onset.") == cdk1);
+  CHECK(chosen("CDC2 is the catalytic subunit of DNA polymerase delta.") == pold1);
+  // One shared word is not enough; the mention's own words do not count.
+  CHECK(chosen("CDC2 was studied in the cell cycle.") == 0);
+  CHECK(chosen("CDC2 was studied.") == 0);
+}
+
+TEST_CASE("A span a paper marks as a protein is found under its usual spellings") {
+  TempDir dir;
+  KnowledgeGraph kg(dir.file("spellings.db"));
+  const auto protein = [&](const char *name, std::vector<const char *> aliases) {
+    grappi::NodeInput n;
+    n.external_id = std::string("9606.") + name;
+    n.name = name;
+    const int64_t id = kg.add_node(n);
+    for (const char *a : aliases) kg.add_alias(id, a, "mapping:alias_symbols");
+    return id;
+  };
+  const std::map<std::string, int64_t> expected = {
+      {"ET(A)", protein("EDNRA", {"ETA"})},          {"IFN-gamma", protein("IFNG", {})},
+      {"hGITR", protein("TNFRSF18", {"GITR"})},      {"IL-1RI", protein("IL1R1", {})},
+      {"Raf-1 protein kinase", protein("RAF1", {"Raf-1"})}, {"p52Shc", protein("SHC1", {"SHC"})},
+      {"Rb", protein("RB1", {"RB"})},                 {"MAP kinase", 0}};
+  protein("MAPX", {"MAP"});  // ("MAP kinase" is no MAP: a generic word is dropped after a name with a digit only)
+  grappi::DocumentPassage passage;
+  passage.type = "sentence";
+  for (const auto &[name, node] : expected) {
+    passage.annotations.push_back({passage.text.size(), name.size(), name, "protein", ""});
+    passage.text += name + " and ";
+  }
+  passage.text += "more were studied.";
+  const EntityTagger tagger(kg);
+  const auto ms = tagger.tag(passage);
+  for (const auto &[name, node] : expected) {
+    CAPTURE(name);
+    const EntityMention *m = find(ms, name);
+    REQUIRE(m);
+    CHECK(m->source != "dictionary");  // ("both" where the dictionary also found a name inside)
+    if (node == 0) {
+      CHECK(m->status == "ungrounded");
+      continue;
+    }
+    REQUIRE(m->entity());
+    CHECK(m->entity()->node == node);
+  }
+  // Without the paper's word that these are proteins, the dictionary finds none of the variants.
+  const auto plain = tagger.tag("hGITR and p52Shc were studied.");
+  CHECK(find(plain, "hGITR") == nullptr);
+  CHECK(find(plain, "p52Shc") == nullptr);
+}
+
 // A paper's organism: its species annotations, else the taxon asked for, else the database's
 // dominant organism (human: 19,699 proteins beside yeast's 6,600). A name only another
 // organism's proteins have is not grounded in it, and says why.

@@ -62,7 +62,8 @@ struct EntityMention {
   /// How an ambiguity was resolved: "organism", "context" (edges to the passage's other
   /// entities), "as_written" (one candidate's stored name is the mention as written, or is in
   /// another case; the others matched only through the tolerant key: "Raf-1" is RAF1, not
-  /// RNASE3's "RAF1"), "preferred_name"; empty otherwise.
+  /// RNASE3's "RAF1"), "preferred_name", "description" (the candidate whose annotation shares
+  /// the most content words with the passage, at least two); empty otherwise.
   std::string resolution;
   std::optional<std::size_t> chosen;  ///< index of the chosen candidate
   /// The chosen candidate, if any.

@@ -140,12 +140,42 @@ std::string term_bel(const std::string &function, const std::string &ns, const s
   return to_bel(f);
 }
 
+// The content words of a text: lower-case runs of at least four letters or digits that are no
+// common word of annotations or papers, sorted and distinct.
+std::vector<std::string> content_words(std::string_view text) {
+  static const std::unordered_set<std::string> kCommon = {
+      "protein", "proteins", "with", "that", "from", "which", "this", "these", "have", "been", "also", "role",
+      "plays", "into", "other", "by", "when", "their", "than", "such", "both", "bind", "binds", "binding",
+      "involved", "activity", "function", "functions", "acts", "through", "between", "during", "cells", "cell",
+      "human", "gene", "genes", "family", "member", "subunit", "domain", "form", "forms", "required", "including",
+      "expression", "expressed", "levels", "level", "process", "processes", "specific", "well", "were", "there",
+      "mediates", "mediated", "regulates", "regulation", "regulatory", "complex", "interacts", "interaction",
+      "associated", "probable", "putative", "belongs", "similarity", "isoform", "isoforms", "factor", "type"};
+  std::vector<std::string> out;
+  std::string w;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    const char ch = i < text.size() ? text[i] : ' ';
+    if (std::isalnum(static_cast<unsigned char>(ch))) {
+      w.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+      continue;
+    }
+    if (w.size() >= 4 && !kCommon.count(w) && w.find_first_not_of("0123456789") != std::string::npos) out.push_back(w);
+    w.clear();
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 }  // namespace
 
 struct GRAPPI_HIDDEN EntityTagger::Impl {
   EntityTaggerOptions options;
   struct NodeInfo {
     EntityCandidate base;  // without matched/source
+    // The content words of its annotation (sorted, distinct), for nodes that share a name with
+    // another node: what tells them apart in a passage.
+    std::vector<std::string> words;
   };
   std::vector<NodeInfo> nodes;
   std::unordered_map<int64_t, uint32_t> index_of;  // node id -> nodes index
@@ -173,7 +203,8 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   // organism 0: options.taxon, else the organism most unique mentions are of. `source` (not
   // empty) says where a given organism comes from, and makes a name only other organisms'
   // proteins have "other_organism".
-  void resolve(std::vector<EntityMention> &mentions, int64_t organism = 0, const std::string &source = {}) const;
+  void resolve(std::vector<EntityMention> &mentions, std::string_view text, int64_t organism = 0,
+               const std::string &source = {}) const;
 };
 
 EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options) : impl_(std::make_unique<Impl>()) {
@@ -249,7 +280,7 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
     if (!c.ns.empty()) c.bel = term_bel(c.function, c.ns, c.value);
     const auto index = static_cast<uint32_t>(m.nodes.size());
     m.index_of.emplace(node, index);
-    m.nodes.push_back({std::move(c)});
+    m.nodes.push_back({std::move(c), {}});
     for (std::size_t k = i; k < j; ++k) {
       const NodeName &nm = names[k];
       const bool preferred = nm.source.empty();
@@ -293,6 +324,17 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
   for (const auto &[key, hits] : m.by_name) m.sorted_keys.push_back(key);
   std::sort(m.sorted_keys.begin(), m.sorted_keys.end());
   m.snapshot = snap;
+  // The annotations' content words of the nodes a name may confuse.
+  std::vector<char> shared(m.nodes.size(), 0);
+  for (const auto &[key, hits] : m.by_name)
+    for (uint32_t e : hits)
+      if (m.entries[e].node != m.entries[hits.front()].node) shared[m.entries[e].node] = shared[m.entries[hits.front()].node] = 1;
+  for (const auto &[key, nodes] : m.by_id)
+    for (uint32_t n : nodes)
+      if (n != nodes.front()) shared[n] = shared[nodes.front()] = 1;
+  for (std::size_t i = 0; i < m.nodes.size(); ++i)
+    if (shared[i])
+      if (const auto node = kg.node(m.nodes[i].base.node)) m.nodes[i].words = content_words(node->annotation);
 }
 
 EntityTagger::~EntityTagger() = default;
@@ -447,6 +489,59 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
 
 namespace {
 
+// The keys under which a span a document marks as a gene or protein is looked up, in order: as
+// written, then its usual variants: parentheses dropped ("ET(A)": "ETA"), a Greek letter after
+// the name written as its Latin initial ("IFN-gamma": "IFNG", "TNF alpha": "TNFA"), a leading
+// "h" for human dropped before a capital ("hGITR": "GITR").
+std::vector<std::string> annotated_name_keys(const std::string &text) {
+  std::vector<std::string> keys = {tight(text)};
+  const auto add = [&keys](const std::string &k) {
+    if (k.size() >= 2 && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  };
+  std::string plain;
+  for (char c : text)
+    if (c != '(' && c != ')' && c != '[' && c != ']') plain.push_back(c);
+  add(tight(plain));
+  static const std::pair<const char *, char> kGreek[] = {{"alpha", 'a'}, {"beta", 'b'},  {"gamma", 'g'},
+                                                         {"delta", 'd'}, {"kappa", 'k'}, {"epsilon", 'e'}};
+  const std::string t = tight(plain);
+  for (const auto &[word, initial] : kGreek) {
+    const std::size_t n = std::char_traits<char>::length(word);
+    if (t.size() > n + 1 && t.compare(t.size() - n, n, word) == 0) add(t.substr(0, t.size() - n) + initial);
+  }
+  if (text.size() >= 4 && text[0] == 'h' && std::isupper(static_cast<unsigned char>(text[1])))
+    add(tight(plain.substr(1)));
+  // A roman numeral closing the name ("IL-1RI": "IL1R1", "PKAII": "PKA2").
+  static const std::pair<const char *, const char *> kRoman[] = {{"iii", "3"}, {"ii", "2"}, {"i", "1"}};
+  for (const auto &[numeral, digit] : kRoman) {
+    const std::size_t n = std::char_traits<char>::length(numeral);
+    if (t.size() > n + 1 && t.compare(t.size() - n, n, numeral) == 0 && std::isupper(static_cast<unsigned char>(plain.back())) &&
+        std::isalpha(static_cast<unsigned char>(t[t.size() - n - 1]))) {
+      add(t.substr(0, t.size() - n) + digit);
+      break;
+    }
+  }
+  // A generic word after the name ("Raf-1 protein kinase", "Cdc25 phosphatase", "p53 protein"),
+  // kinase and phosphatase only after a name with a digit ("MAP kinase" is no MAP).
+  for (const char *tail : {" protein kinase", " protein", " gene product", " gene", " kinase", " phosphatase"}) {
+    const std::size_t n = std::char_traits<char>::length(tail);
+    if (plain.size() <= n + 1 || !detail::iequals(std::string_view(plain).substr(plain.size() - n), tail)) continue;
+    const std::string head = plain.substr(0, plain.size() - n);
+    const bool enzyme = std::string_view(tail) == " kinase" || std::string_view(tail) == " phosphatase";
+    if (enzyme && head.find_first_of("0123456789") == std::string::npos) continue;
+    add(tight(head));
+    break;
+  }
+  // An isoform's molecular weight before the name ("p52Shc", "p66Shc": Shc).
+  if (plain.size() >= 6 && plain[0] == 'p' && std::isdigit(static_cast<unsigned char>(plain[1])) &&
+      std::isdigit(static_cast<unsigned char>(plain[2]))) {
+    std::size_t i = 1;
+    while (i < plain.size() && std::isdigit(static_cast<unsigned char>(plain[i]))) ++i;
+    if (i + 3 <= plain.size() && std::isupper(static_cast<unsigned char>(plain[i]))) add(tight(plain.substr(i)));
+  }
+  return keys;
+}
+
 // Keeps the first `front` candidates that `keep` says yes to in front, when it says yes to some
 // but not all of them; returns whether it narrowed them.
 template <class Keep>
@@ -467,7 +562,9 @@ bool narrow(std::vector<EntityCandidate> &c, std::size_t &front, Keep keep) {
 // one most unique mentions are of), then by edges to the nodes of the mentions that are now
 // settled, then by preferred names; what remains ambiguous keeps its candidates, the narrowed
 // ones first.
-void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, int64_t organism, const std::string &source) const {
+void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::string_view text, int64_t organism,
+                                 const std::string &source) const {
+  std::vector<std::string> passage_words;  // (read when a mention stays ambiguous)
   std::map<int64_t, std::size_t> taxa;
   for (const EntityMention &m : mentions)
     if (m.candidates.size() == 1 && m.candidates[0].taxon) ++taxa[m.candidates[0].taxon];
@@ -533,6 +630,28 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, int64_t o
       how[k] = "as_written";
     if (front[k] > 1 && narrow(c, front[k], [](const EntityCandidate &x) { return x.source == "name"; }))
       how[k] = "preferred_name";
+    // The candidate whose annotation shares the most content words with the passage (at least
+    // two, the mention's own words aside): "CDC2 ... cyclin" is CDK1, not POLD1.
+    if (front[k] > 1) {
+      if (passage_words.empty()) passage_words = content_words(text);
+      const std::vector<std::string> own = content_words(m.text);
+      std::vector<std::size_t> shared_words(front[k], 0);
+      std::size_t best = 0;
+      for (std::size_t i = 0; i < front[k]; ++i) {
+        const auto it = index_of.find(c[i].node);
+        if (it == index_of.end()) continue;
+        for (const std::string &w : nodes[it->second].words)
+          shared_words[i] += std::binary_search(passage_words.begin(), passage_words.end(), w) &&
+                             !std::binary_search(own.begin(), own.end(), w);
+        best = std::max(best, shared_words[i]);
+      }
+      if (best >= 2 && narrow(c, front[k], [&](const EntityCandidate &x) {
+            for (std::size_t i = 0; i < shared_words.size(); ++i)
+              if (c[i].node == x.node) return shared_words[i] == best;
+            return false;
+          }))
+        how[k] = "description";
+    }
     if (front[k] == 1) {
       m.status = c.size() == 1 ? "unique" : "resolved";
       if (c.size() > 1) m.resolution = how[k];
@@ -546,7 +665,7 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, int64_t o
 
 std::vector<EntityMention> EntityTagger::tag(std::string_view text) const {
   std::vector<EntityMention> out = impl_->scan(text);
-  impl_->resolve(out);
+  impl_->resolve(out, text);
   return out;
 }
 
@@ -639,9 +758,22 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, int
     if (!by_id.empty()) {
       for (EntityCandidate &c : by_id) c.matched = a.id;
       mention.candidates = std::move(by_id);
+    } else if (mention.candidates.empty() && detail::gene_type(a.type)) {
+      // (the document says the span is an entity: "p53" is P53 whatever the case rule says; and
+      // its usual spellings are tried: "ET(A)", "IFN-gamma", "hGITR", a two-letter "Rb")
+      for (const std::string &key : annotated_name_keys(mention.text)) {
+        const auto it = m.by_name.find(key);
+        if (it == m.by_name.end()) continue;
+        mention.candidates = m.candidates(it->second, mention.text, true);
+        if (!mention.candidates.empty()) break;
+      }
+      if (mention.candidates.empty() && mention.text.size() == 2 && detail::symbol_like(mention.text))
+        for (EntityCandidate &c : this->by_id(mention.text)) {
+          c.source = "short_alias";
+          if (c.label == "Protein") mention.candidates.push_back(std::move(c));
+        }
     } else if (mention.candidates.empty()) {
       auto it = m.by_name.find(tight(mention.text));
-      // (the document says the span is an entity: "p53" is P53 whatever the case rule says)
       if (it != m.by_name.end()) mention.candidates = m.candidates(it->second, mention.text, true);
     }
     out.push_back(std::move(mention));
@@ -649,7 +781,7 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, int
   for (std::size_t i = 0; i < dict.size(); ++i)
     if (!covered[i]) out.push_back(std::move(dict[i]));
   std::stable_sort(out.begin(), out.end(), [](const EntityMention &x, const EntityMention &y) { return x.offset < y.offset; });
-  m.resolve(out, organism, organism ? organism_source : std::string());
+  m.resolve(out, passage.text, organism, organism ? organism_source : std::string());
   return out;
 }
 
