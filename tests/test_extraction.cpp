@@ -273,11 +273,15 @@ TEST_CASE("A span a paper marks as a protein is found under its usual spellings"
     for (const char *a : aliases) kg.add_alias(id, a, "mapping:alias_symbols");
     return id;
   };
+  const int64_t rb1 = protein("RB1", {"RB"});
   const std::map<std::string, int64_t> expected = {
       {"ET(A)", protein("EDNRA", {"ETA"})},          {"IFN-gamma", protein("IFNG", {})},
       {"hGITR", protein("TNFRSF18", {"GITR"})},      {"IL-1RI", protein("IL1R1", {})},
       {"Raf-1 protein kinase", protein("RAF1", {"Raf-1"})}, {"p52Shc", protein("SHC1", {"SHC"})},
-      {"Rb", protein("RB1", {"RB"})},                 {"MAP kinase", 0}};
+      {"Rb", rb1},                                    {"MAP kinase", 0},
+      {"beta 1-syntrophin", protein("SNTB1", {"syntrophin beta 1"})},
+      {"dipeptidyl peptidase IV", protein("DPP4", {"dipeptidyl peptidase 4"})},
+      {"p47nck", protein("NCK1", {"NCK"})},           {"p110RB", rb1}};
   protein("MAPX", {"MAP"});  // ("MAP kinase" is no MAP: a generic word is dropped after a name with a digit only)
   grappi::DocumentPassage passage;
   passage.type = "sentence";

@@ -167,6 +167,103 @@ std::vector<std::string> content_words(std::string_view text) {
   return out;
 }
 
+// The spellings under which a span a document marks as a gene or protein is looked up, in
+// order: as written, then its usual variants: parentheses dropped ("ET(A)": "ETA"), a Greek
+// letter closing the name written as its Latin initial ("IFN-gamma": "IFNG"), a leading "h" for
+// human dropped before a capital ("hGITR": "GITR"), roman numerals as digits ("IL-1RI":
+// "IL-1R1", "dipeptidyl peptidase IV": "... 4"), a generic word after the name dropped ("Raf-1
+// protein kinase"; kinase and phosphatase only after a name with a digit: "MAP kinase" is no
+// MAP), an isoform's molecular weight before the name dropped ("p52Shc", "p110RB", "p47nck").
+std::vector<std::string> annotated_spellings(const std::string &text) {
+  std::vector<std::string> out = {text};
+  const auto add = [&out](const std::string &k) {
+    if (k.size() >= 2 && std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+  };
+  std::string plain;
+  for (char c : text)
+    if (c != '(' && c != ')' && c != '[' && c != ']') plain.push_back(c);
+  add(plain);
+  const auto ends_with_word = [](const std::string &x, std::string_view w) {
+    return x.size() > w.size() + 1 && detail::iequals(std::string_view(x).substr(x.size() - w.size()), w);
+  };
+  static const std::pair<const char *, char> kGreek[] = {{"alpha", 'A'}, {"beta", 'B'},  {"gamma", 'G'},
+                                                         {"delta", 'D'}, {"kappa", 'K'}, {"epsilon", 'E'}};
+  for (const auto &[word, initial] : kGreek)
+    if (ends_with_word(plain, word)) {
+      std::string head = plain.substr(0, plain.size() - std::char_traits<char>::length(word));
+      while (!head.empty() && (head.back() == ' ' || head.back() == '-')) head.pop_back();
+      add(head + initial);
+    }
+  if (plain.size() >= 4 && plain[0] == 'h' && std::isupper(static_cast<unsigned char>(plain[1]))) add(plain.substr(1));
+  // Roman numerals: one closing the name after a capital ("IL-1RI", "PKAII"), or a word of its own.
+  {
+    static const std::pair<const char *, const char *> kRoman[] = {{"III", "3"}, {"II", "2"}, {"IV", "4"}, {"I", "1"}};
+    for (const auto &[numeral, digit] : kRoman) {
+      const std::size_t n = std::char_traits<char>::length(numeral);
+      if (plain.size() > n + 1 && plain.compare(plain.size() - n, n, numeral) == 0 &&
+          std::isupper(static_cast<unsigned char>(plain[plain.size() - n - 1])) && plain[plain.size() - n - 1] != 'I' &&
+          plain[plain.size() - n - 1] != 'V') {
+        add(plain.substr(0, plain.size() - n) + digit);
+        break;
+      }
+    }
+    std::string words, word;
+    bool changed = false;
+    for (std::size_t i = 0; i <= plain.size(); ++i) {
+      const char c = i < plain.size() ? plain[i] : ' ';
+      if (c != ' ' && c != '-') {
+        word.push_back(c);
+        continue;
+      }
+      for (const auto &[numeral, digit] : kRoman)
+        if (word == numeral && !words.empty()) word = digit, changed = true;
+      words += word;
+      if (i < plain.size()) words.push_back(c);
+      word.clear();
+    }
+    if (changed) add(words);
+  }
+  for (const char *tail : {" protein kinase", " protein", " gene product", " gene", " kinase", " phosphatase"}) {
+    if (!ends_with_word(plain, tail)) continue;
+    const std::string head = plain.substr(0, plain.size() - std::char_traits<char>::length(tail));
+    const bool enzyme = std::string_view(tail) == " kinase" || std::string_view(tail) == " phosphatase";
+    if (enzyme && head.find_first_of("0123456789") == std::string::npos) continue;
+    add(head);
+    break;
+  }
+  if (plain.size() >= 5 && plain[0] == 'p' && std::isdigit(static_cast<unsigned char>(plain[1])) &&
+      std::isdigit(static_cast<unsigned char>(plain[2]))) {
+    std::size_t i = 1;
+    while (i < plain.size() && std::isdigit(static_cast<unsigned char>(plain[i]))) ++i;
+    const std::string rest = plain.substr(i);
+    const bool upper = !rest.empty() && std::isupper(static_cast<unsigned char>(rest[0]));
+    if (rest.size() >= (upper ? 2u : 3u) && std::all_of(rest.begin(), rest.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+      add(rest);
+  }
+  return out;
+}
+
+// A name's words in any order: its blank- or hyphen-separated words' keys, sorted ("beta
+// 1-syntrophin" and "syntrophin beta 1" are one); empty for a name of one word.
+std::string words_key(std::string_view name) {
+  std::vector<std::string> words;
+  std::string w;
+  for (std::size_t i = 0; i <= name.size(); ++i) {
+    const char c = i < name.size() ? name[i] : ' ';
+    if (c == ' ' || c == '-' || c == '\t') {
+      if (!w.empty()) words.push_back(tight(w));
+      w.clear();
+    } else {
+      w.push_back(c);
+    }
+  }
+  if (words.size() < 2) return {};
+  std::sort(words.begin(), words.end());
+  std::string out;
+  for (const std::string &x : words) out += (out.empty() ? "" : " ") + x;
+  return out;
+}
+
 }  // namespace
 
 struct GRAPPI_HIDDEN EntityTagger::Impl {
@@ -186,6 +283,7 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   std::vector<Entry> entries;
   std::unordered_map<std::string, std::vector<uint32_t>> by_name;  // folded name -> entries
   std::unordered_map<std::string, std::vector<uint32_t>> by_id;    // folded id-like alias -> node indices
+  std::unordered_map<std::string, std::vector<uint32_t>> by_words;  // words_key of a name of several words -> entries
   std::unordered_set<std::string> stop;
   std::size_t max_chars = 0, max_words = 1;
   std::vector<std::string> sorted_keys;  // by_name's keys, sorted: whether a key begins some name
@@ -300,6 +398,8 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
       for (uint32_t e : list) seen = seen || (m.entries[e].node == index && m.entries[e].name == nm.name);
       if (seen) continue;
       list.push_back(static_cast<uint32_t>(m.entries.size()));
+      if (const std::string words = words_key(nm.name); !words.empty())
+        m.by_words[words].push_back(static_cast<uint32_t>(m.entries.size()));
       m.entries.push_back({index, nm.name, preferred ? "name" : nm.source});
       m.max_chars = std::max(m.max_chars, key.size());
       std::size_t name_words = 0;  // (blank-separated)
@@ -489,58 +589,6 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
 
 namespace {
 
-// The keys under which a span a document marks as a gene or protein is looked up, in order: as
-// written, then its usual variants: parentheses dropped ("ET(A)": "ETA"), a Greek letter after
-// the name written as its Latin initial ("IFN-gamma": "IFNG", "TNF alpha": "TNFA"), a leading
-// "h" for human dropped before a capital ("hGITR": "GITR").
-std::vector<std::string> annotated_name_keys(const std::string &text) {
-  std::vector<std::string> keys = {tight(text)};
-  const auto add = [&keys](const std::string &k) {
-    if (k.size() >= 2 && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
-  };
-  std::string plain;
-  for (char c : text)
-    if (c != '(' && c != ')' && c != '[' && c != ']') plain.push_back(c);
-  add(tight(plain));
-  static const std::pair<const char *, char> kGreek[] = {{"alpha", 'a'}, {"beta", 'b'},  {"gamma", 'g'},
-                                                         {"delta", 'd'}, {"kappa", 'k'}, {"epsilon", 'e'}};
-  const std::string t = tight(plain);
-  for (const auto &[word, initial] : kGreek) {
-    const std::size_t n = std::char_traits<char>::length(word);
-    if (t.size() > n + 1 && t.compare(t.size() - n, n, word) == 0) add(t.substr(0, t.size() - n) + initial);
-  }
-  if (text.size() >= 4 && text[0] == 'h' && std::isupper(static_cast<unsigned char>(text[1])))
-    add(tight(plain.substr(1)));
-  // A roman numeral closing the name ("IL-1RI": "IL1R1", "PKAII": "PKA2").
-  static const std::pair<const char *, const char *> kRoman[] = {{"iii", "3"}, {"ii", "2"}, {"i", "1"}};
-  for (const auto &[numeral, digit] : kRoman) {
-    const std::size_t n = std::char_traits<char>::length(numeral);
-    if (t.size() > n + 1 && t.compare(t.size() - n, n, numeral) == 0 && std::isupper(static_cast<unsigned char>(plain.back())) &&
-        std::isalpha(static_cast<unsigned char>(t[t.size() - n - 1]))) {
-      add(t.substr(0, t.size() - n) + digit);
-      break;
-    }
-  }
-  // A generic word after the name ("Raf-1 protein kinase", "Cdc25 phosphatase", "p53 protein"),
-  // kinase and phosphatase only after a name with a digit ("MAP kinase" is no MAP).
-  for (const char *tail : {" protein kinase", " protein", " gene product", " gene", " kinase", " phosphatase"}) {
-    const std::size_t n = std::char_traits<char>::length(tail);
-    if (plain.size() <= n + 1 || !detail::iequals(std::string_view(plain).substr(plain.size() - n), tail)) continue;
-    const std::string head = plain.substr(0, plain.size() - n);
-    const bool enzyme = std::string_view(tail) == " kinase" || std::string_view(tail) == " phosphatase";
-    if (enzyme && head.find_first_of("0123456789") == std::string::npos) continue;
-    add(tight(head));
-    break;
-  }
-  // An isoform's molecular weight before the name ("p52Shc", "p66Shc": Shc).
-  if (plain.size() >= 6 && plain[0] == 'p' && std::isdigit(static_cast<unsigned char>(plain[1])) &&
-      std::isdigit(static_cast<unsigned char>(plain[2]))) {
-    std::size_t i = 1;
-    while (i < plain.size() && std::isdigit(static_cast<unsigned char>(plain[i]))) ++i;
-    if (i + 3 <= plain.size() && std::isupper(static_cast<unsigned char>(plain[i]))) add(tight(plain.substr(i)));
-  }
-  return keys;
-}
 
 // Keeps the first `front` candidates that `keep` says yes to in front, when it says yes to some
 // but not all of them; returns whether it narrowed them.
@@ -761,17 +809,22 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, int
     } else if (mention.candidates.empty() && detail::gene_type(a.type)) {
       // (the document says the span is an entity: "p53" is P53 whatever the case rule says; and
       // its usual spellings are tried: "ET(A)", "IFN-gamma", "hGITR", a two-letter "Rb")
-      for (const std::string &key : annotated_name_keys(mention.text)) {
-        const auto it = m.by_name.find(key);
-        if (it == m.by_name.end()) continue;
-        mention.candidates = m.candidates(it->second, mention.text, true);
-        if (!mention.candidates.empty()) break;
-      }
-      if (mention.candidates.empty() && mention.text.size() == 2 && detail::symbol_like(mention.text))
-        for (EntityCandidate &c : this->by_id(mention.text)) {
-          c.source = "short_alias";
-          if (c.label == "Protein") mention.candidates.push_back(std::move(c));
-        }
+      const std::vector<std::string> spellings = annotated_spellings(mention.text);
+      const auto look = [&](const std::unordered_map<std::string, std::vector<uint32_t>> &index, const std::string &key) {
+        const auto it = key.empty() ? index.end() : index.find(key);
+        if (it != index.end()) mention.candidates = m.candidates(it->second, mention.text, true);
+        return !mention.candidates.empty();
+      };
+      for (const std::string &spelling : spellings)
+        if (look(m.by_name, tight(spelling))) break;
+      for (std::size_t i = 0; i < spellings.size() && mention.candidates.empty(); ++i) look(m.by_words, words_key(spellings[i]));
+      // (two-letter aliases are no dictionary names: "Rb", "GH" of "hGH")
+      for (std::size_t i = 0; i < spellings.size() && mention.candidates.empty(); ++i)
+        if (spellings[i].size() == 2 && detail::symbol_like(spellings[i]))
+          for (EntityCandidate &c : this->by_id(spellings[i])) {
+            c.source = "short_alias";
+            if (c.label == "Protein") mention.candidates.push_back(std::move(c));
+          }
     } else if (mention.candidates.empty()) {
       auto it = m.by_name.find(tight(mention.text));
       if (it != m.by_name.end()) mention.candidates = m.candidates(it->second, mention.text, true);
