@@ -227,9 +227,13 @@ TEST_CASE("ask cancelled by the caller sends nothing and keeps the context") {
   });
   AskOptions o = ask_options();
   o.use_cache = false;
-  // (the first two polls come after the analysis and after the retrieval: cancelled at the
-  // model request, the context is kept)
-  o.cancel = [&polls] { return ++polls >= 3; };
+  // Cancelled once the context is built (at the model request): the context is kept.
+  std::atomic<bool> context{false};
+  o.progress = [&context](const std::string &stage, std::size_t, std::size_t) { context = context || stage == "context"; };
+  o.cancel = [&] {
+    ++polls;
+    return context.load();
+  };
   const AskResult r = grappi::ask(*kb.kg, model, "Which kinases phosphorylate tau?", o);
   CHECK(calls.load() == 0);
   CHECK(polls.load() >= 3);
@@ -239,6 +243,18 @@ TEST_CASE("ask cancelled by the caller sends nothing and keeps the context") {
   CHECK_FALSE(r.context.text.empty());
   CHECK(r.usage.skipped == 1);
   CHECK(r.usage.model_calls == 0);
+  // Cancelled during the retrieval (its stages poll too): nothing selected, no context.
+  for (int at : {2, 3, 4}) {
+    CAPTURE(at);
+    polls = 0;
+    o.progress = nullptr;
+    o.cancel = [&polls, at] { return ++polls >= at; };
+    const AskResult early = grappi::ask(*kb.kg, model, "Which kinases phosphorylate tau?", o);
+    CHECK(early.status == "skipped");
+    CHECK(early.retrieval.cancelled);
+    CHECK(early.retrieval.subgraph.nodes.empty());
+    CHECK(early.context.text.empty());
+  }
 }
 
 TEST_CASE("ask refuses a question whose only name is not in the database and suggests close ones") {

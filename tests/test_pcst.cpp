@@ -500,3 +500,38 @@ TEST_CASE("PCST in fast order on bundled benchmark instances is no worse than th
     CHECK_MESSAGE(ri.objective <= std::min(r.objective, row.reference) + 1e-9, row.file << " " << row.pruning << " improve");
   }
 }
+
+TEST_CASE("PCST cancelled by the caller stops in its growth phase in both event orders") {
+  // ba_m1e5_sparse: 100k edges, tens of thousands of growth events, polled every 4,096.
+  const auto inst = grappi::read_pcst_instance(std::string(GRAPPI_TEST_DATA_DIR) + "/pcst/ba_m1e5_sparse.txt.gz");
+  PCSTSolver solver;
+  for (const auto order : {grappi::PcstEventOrder::reference, grappi::PcstEventOrder::fast}) {
+    CAPTURE(grappi::to_string(order));
+    PcstOptions o;
+    o.event_order = order;
+    const auto whole = solver.solve(inst.prizes, inst.edges, inst.costs, o);
+    CHECK_FALSE(whole.cancelled);
+    // A cancel that never says yes is polled and changes nothing.
+    int polls = 0;
+    o.cancel = [&polls] {
+      ++polls;
+      return false;
+    };
+    const auto same = solver.solve(inst.prizes, inst.edges, inst.costs, o);
+    CHECK(polls >= 2);
+    CHECK_FALSE(same.cancelled);
+    CHECK(same.edges == whole.edges);
+    CHECK(same.objective == whole.objective);
+    // One that says yes at its first poll (inside the growth): nothing selected, said so.
+    polls = 0;
+    o.cancel = [&polls] { return ++polls >= 1; };
+    const auto stopped = solver.solve(inst.prizes, inst.edges, inst.costs, o);
+    CHECK(polls == 1);
+    CHECK(stopped.cancelled);
+    CHECK(stopped.nodes.empty());
+    CHECK(stopped.edges.empty());
+    // The solver is whole again afterwards.
+    o.cancel = nullptr;
+    CHECK(solver.solve(inst.prizes, inst.edges, inst.costs, o).edges == whole.edges);
+  }
+}

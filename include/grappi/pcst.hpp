@@ -5,6 +5,7 @@
 
 #include "grappi/export.h"
 
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -54,6 +55,9 @@ struct PcstOptions {
   /// The order events are taken in; docs/retrieval.md and BENCHMARKS.md give both orders' measured
   /// times and objectives.
   PcstEventOrder event_order = PcstEventOrder::reference;
+  /// Polled every 4,096 events of the growth phase (and before pruning): once it returns true
+  /// the solver stops and returns an empty solution with PcstResult::cancelled set.
+  std::function<bool()> cancel;
 };
 
 /// A solution (PCSTSolver::solve).
@@ -64,6 +68,7 @@ struct PcstResult {
   double net_worth = 0;        ///< prizes taken in - costs taken in (= total prize - objective)
   double objective_before_improve = 0;  ///< the pruned solution's objective (= objective without improve)
   int improve_rounds = 0;      ///< local-search rounds that lowered the objective
+  bool cancelled = false;      ///< PcstOptions::cancel stopped the solver (nothing selected)
 };
 
 /// A problem instance.

@@ -225,6 +225,10 @@ struct PcstRetrieveOptions {
   /// similarity seeds, prizes above every other node's, and, when the solver leaves one out,
   /// added back with its base edges to the selected nodes.
   std::vector<int64_t> anchors;
+  /// Polled between the stages (seeds, expansion, prizes) and inside the solver
+  /// (PcstOptions::cancel): once it returns true the retrieval stops and returns what it has,
+  /// with PcstRetrieval::cancelled set and nothing selected.
+  std::function<bool()> cancel;
 };
 
 /// The result of Retriever::pcst_retrieve.
@@ -241,6 +245,7 @@ struct PcstRetrieval {
   std::size_t virtual_nodes = 0;     ///< edges turned into virtual nodes (G-Retriever's rule)
   Subgraph base;                     ///< the base subgraph (only with PcstRetrieveOptions::keep_base)
   std::vector<double> base_prizes;   ///< its nodes' prizes (base.nodes order; only with keep_base)
+  bool cancelled = false;            ///< PcstRetrieveOptions::cancel stopped it (nothing selected)
 };
 
 /// Similarity of the question to each base edge's text (for G-Retriever edge prizes), one value

@@ -98,6 +98,9 @@ PcstResult PCSTSolver::solve(std::size_t num_nodes, const double *prizes, std::s
   impl_->prize = prizes;
   impl_->ends = edges;
   impl_->cost = costs;
+  impl_->cancel = &o.cancel;
+  impl_->cancelled = false;
+  impl_->polls = 0;
   return impl_->run(o.root, o.num_clusters, o.pruning, o.improve, o.event_order == PcstEventOrder::reference);
 }
 

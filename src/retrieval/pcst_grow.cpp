@@ -376,6 +376,7 @@ void PCSTSolver::Impl::grow(int64_t root, int64_t target) {
     if (cl[i].active) deacts0.push_back({prize[i], static_cast<int32_t>(i)});
   sort_by_time(deacts0);
   while (active_count > target) {
+    if (stop_asked()) break;
     const Deact *nd = next_deact();
     const int32_t p = next_event();
     if (!nd && p < 0) break;

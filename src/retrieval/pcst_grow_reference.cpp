@@ -179,6 +179,7 @@ void PCSTSolver::Impl::grow_reference(int64_t root, int64_t target) {
   double t = 0.0;
   while (active > target) {
     if (redge.empty() && rdeact.empty()) break;
+    if (stop_asked()) break;
     constexpr double inf = std::numeric_limits<double>::infinity();
     const double et = redge.empty() ? inf : R(RC(redge.top().id).heap).value;
     const double dt = rdeact.empty() ? inf : rdeact.top().key;

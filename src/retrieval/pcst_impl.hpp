@@ -8,6 +8,7 @@
 // pruning reads. How the engines take their events is described in their files.
 #pragma once
 
+#include <functional>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -27,6 +28,15 @@ struct GRAPPI_HIDDEN PCSTSolver::Impl {
   // ---- input ----
   std::size_t n = 0, m = 0;
   const double *prize = nullptr;
+  // PcstOptions::cancel (may be empty), polled every 4,096 growth events; set when it said yes.
+  const std::function<bool()> *cancel = nullptr;
+  bool cancelled = false;
+  uint32_t polls = 0;
+  bool stop_asked() {
+    if (!cancel || !*cancel || (++polls & 4095u) != 0) return false;
+    cancelled = cancelled || (*cancel)();
+    return cancelled;
+  }
   const int64_t *ends = nullptr;
   const double *cost = nullptr;
 

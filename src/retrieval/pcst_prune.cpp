@@ -132,6 +132,11 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
   active_count = 0;
   if (reference_order) grow_reference(root, root >= 0 ? 0 : num_clusters);
   else grow(root, root >= 0 ? 0 : num_clusters);
+  if (cancelled || (cancel && *cancel && (*cancel)())) {
+    PcstResult none;
+    none.cancelled = true;
+    return none;
+  }
 
   // Good nodes: in a cluster still active at the end, or in the root's cluster.
   good.assign(n, 0);

@@ -225,12 +225,15 @@ PcstRetrieval Retriever::pcst_retrieve(const std::vector<float> &question, const
       if (std::find(s.begin(), s.end(), x) == s.end()) s.push_back(x);
     R.seeds = std::move(s);
   }
+  const auto stop = [&] { return R.cancelled = R.cancelled || (o.cancel && o.cancel()); };
+  if (stop()) return R;
   Subgraph base = khop(R.seeds, o.khop);
   const std::size_t n = base.nodes.size(), m = base.edges.size();
   R.base_nodes = n;
   R.base_edges = m;
   std::unordered_map<int64_t, std::size_t> local;
   for (std::size_t i = 0; i < n; ++i) local.emplace(base.nodes[i], i);
+  if (stop()) return R;
   std::vector<double> sim(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     float s = similarity(q.data(), *g.index_of(base.nodes[i]));
@@ -256,13 +259,18 @@ PcstRetrieval Retriever::pcst_retrieve(const std::vector<float> &question, const
     R.base = base;
     R.base_prizes = p.node;
   }
-  if (n == 0) return R;
+  if (n == 0 || stop()) return R;
   PCSTSolver solver;
   PcstOptions po;
   po.pruning = o.pruning;
   po.num_clusters = o.num_clusters;
   po.event_order = o.event_order;
+  po.cancel = o.cancel;
   const auto sol = solver.solve(I.prizes.size(), I.prizes.data(), I.costs.size(), I.ends.data(), I.costs.data(), po);
+  if (sol.cancelled) {
+    R.cancelled = true;
+    return R;
+  }
   map_back_retrieval(sol, I, base, local, p, o.anchors, R);
   return R;
 }

@@ -500,6 +500,7 @@ detail::QuestionRetrieval detail::retrieve_for_question(const KnowledgeGraph &kg
   PcstRetrieveOptions ro = o.retrieval;
   ro.keep_base = ro.keep_base || keep_base;
   for (const QuestionEntity &e : analysis.entities) ro.anchors.push_back(e.node);
+  if (o.cancel) ro.cancel = o.cancel;  // (the retrieval's stages and its solver poll it too)
   out.retrieval = kg.retriever(o.embedding_model)->pcst_retrieve(out.question_vector, ro);
   out.recipe += "PCST over the question's prizes (" + ro.mode + ")" +
                 (ro.anchors.empty() ? std::string() : ", the question's entities kept");
