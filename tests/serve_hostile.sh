@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # grappi serve under hostile clients (issue 40, items 1-5): a chunked body is refused before it is
 # read (no Content-Length, no limit in cpp-httplib 0.11); slow clients that trickle headers do not
-# starve a normal request; a job asking for too much work is refused with a 400; a cancelled job,
+# starve a normal request, and one that takes longer than --read-seconds over a request (headers
+# or body) is closed; a job asking for too much work is refused with a 400; a cancelled job,
 # and one past --job-seconds, stops within seconds; SIGTERM with a job running exits at once;
 # every response carries a Content-Security-Policy; a machine that cannot start the workers is an
 # error before "listening".
@@ -141,6 +142,38 @@ elif what == "timeout":
     j = job_state(json.loads(body)["job"], time.time() + 15)
     assert j is not None, "the job ran past --job-seconds by 13 s"
     assert j["state"] == "cancelled" and "time limit" in j.get("error", ""), j
+elif what == "deadline":
+    # (serve --read-seconds 3) A client sending its headers, or a POST's body, a little at a time
+    # is closed once it has taken 3 s over one request; a normal client, keep-alive pauses
+    # included, is not.
+    def trickle(first, each):
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        s.sendall(first)
+        t0 = time.time()
+        try:
+            while time.time() - t0 < 15:
+                s.sendall(each)
+                s.settimeout(0.5)
+                try:
+                    if s.recv(100) == b"":
+                        return time.time() - t0
+                except socket.timeout:
+                    pass
+        except OSError:
+            return time.time() - t0
+        return None
+    took = trickle(b"GET /api/info HTTP/1.1\r\n", b"X-Slow: 1\r\n")
+    assert took is not None and 2.5 < took < 6, "trickled headers: %r" % took
+    took = trickle(("POST /api/ask HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
+                    "Content-Length: 1000\r\n\r\n" % host).encode(), b"x")
+    assert took is not None and 2.5 < took < 6, "trickled body: %r" % took
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    for _ in range(3):
+        c.request("GET", "/api/info", headers={"Host": host})
+        r = c.getresponse()
+        r.read()
+        assert r.status == 200, r.status
+        time.sleep(1)
 elif what == "start-long":
     status, _, body = request("POST", "/api/explore", LONG)
     assert status == 202, (status, body)
@@ -166,8 +199,9 @@ stop_serve
 [ $(($(date +%s) - t0)) -le 5 ] || fail "SIGTERM with a job running took $(($(date +%s) - t0)) s"
 grep -q "stopped" "$T/serve.txt" || fail "serve did not say it stopped"
 
-start_serve --job-seconds 2
+start_serve --job-seconds 2 --read-seconds 3
 client timeout
+client deadline
 stop_serve
 
 # Workers that cannot be started (thread stacks over a virtual-memory limit; not under the

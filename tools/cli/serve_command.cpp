@@ -17,6 +17,12 @@
 #include <thread>
 #include <vector>
 
+#include <dirent.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
 #include <httplib.h>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +42,7 @@ struct ServeArgs {
   ChatArgs m;
   std::size_t max_jobs = 2, concurrency = 8, threads = 64;
   double job_seconds = 600;
+  double read_seconds = 10;
   bool write = false;
 };
 
@@ -64,11 +71,20 @@ constexpr const char *kCsp =
 /// The connections' workers: a fixed pool started before the server says it listens, so a
 /// machine that cannot start them is an error at once (cpp-httplib's pool would end the
 /// process or leave a server that accepts and never answers).
+///
+/// It also holds each connection to a deadline for reading a request (its headers, and a POST's
+/// body): cpp-httplib 0.11 times out each read alone, so a client sending a byte every few
+/// seconds held a worker for as long as it liked. The pool runs one task per accepted
+/// connection; when the listening thread hands one over, the accepted socket is the one socket
+/// on the server's port that no task has yet (found in /proc/self/fd, by inode, so a reused
+/// descriptor number is never mistaken for it); a watchdog shuts down a connection that has
+/// been reading one request for longer than the deadline, and the worker's read then ends.
 class Workers : public httplib::TaskQueue {
  public:
-  explicit Workers(std::size_t n) {
+  Workers(std::size_t n, double read_seconds) : read_ms_(static_cast<int64_t>(read_seconds * 1000)) {
     try {
       for (std::size_t i = 0; i < n; ++i) threads_.emplace_back([this] { run(); });
+      watchdog_ = std::thread([this] { watch(); });
     } catch (const std::system_error &e) {
       const std::size_t started = threads_.size();
       shutdown();
@@ -80,10 +96,39 @@ class Workers : public httplib::TaskQueue {
   Workers(const Workers &) = delete;
   Workers &operator=(const Workers &) = delete;
 
+  /// The port the server listens on (its accepted sockets are found by it).
+  void set_port(int port) { port_ = port; }
+  /// Connections closed for reading a request too slowly, so far.
+  std::size_t dropped() const { return dropped_.load(); }
+  /// The request the calling worker serves has been read (its headers, and its body for a POST).
+  static void request_read() {
+    if (current_) current_->reading = false;
+  }
+  /// The calling worker's connection waits for its next request (the deadline starts again).
+  static void next_request() {
+    if (!current_) return;
+    current_->since_ms = now_ms();
+    current_->reading = true;
+  }
+
   void enqueue(std::function<void()> fn) override {
+    auto conn = std::make_shared<Conn>();
+    {
+      std::lock_guard<std::mutex> lock(conns_mu_);
+      find_socket(*conn);
+      conns_.push_back(conn);
+    }
     {
       std::lock_guard<std::mutex> lock(mu_);
-      tasks_.push_back(std::move(fn));
+      tasks_.push_back([this, conn, fn = std::move(fn)] {
+        current_ = conn.get();
+        conn->since_ms = now_ms();
+        conn->started = true;
+        fn();
+        current_ = nullptr;
+        std::lock_guard<std::mutex> held(conns_mu_);
+        conns_.erase(std::find(conns_.begin(), conns_.end(), conn));
+      });
     }
     cv_.notify_one();
   }
@@ -93,11 +138,76 @@ class Workers : public httplib::TaskQueue {
       stop_ = true;
     }
     cv_.notify_all();
+    cv_watch_.notify_all();
     for (auto &t : threads_)
       if (t.joinable()) t.join();
+    if (watchdog_.joinable()) watchdog_.join();
   }
 
  private:
+  struct Conn {
+    int fd = -1;  // -1: not found (no deadline) or already shut down
+    dev_t dev = 0;
+    ino_t ino = 0;
+    std::atomic<bool> started{false}, reading{true};
+    std::atomic<int64_t> since_ms{0};
+  };
+  static int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+  // The accepted socket no task has yet: a connected (not listening) socket on the server's port.
+  void find_socket(Conn &c) const {
+    DIR *d = opendir("/proc/self/fd");
+    if (!d || port_ <= 0) {
+      if (d) closedir(d);
+      return;
+    }
+    while (const dirent *e = readdir(d)) {
+      char *end = nullptr;
+      const long fd = std::strtol(e->d_name, &end, 10);
+      if (!end || *end || fd < 0 || fd == dirfd(d)) continue;
+      struct stat st {};
+      if (fstat(static_cast<int>(fd), &st) != 0 || !S_ISSOCK(st.st_mode)) continue;
+      int listening = 0;
+      socklen_t len = sizeof listening;
+      if (getsockopt(static_cast<int>(fd), SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || listening) continue;
+      sockaddr_storage local{};
+      socklen_t alen = sizeof local;
+      if (getsockname(static_cast<int>(fd), reinterpret_cast<sockaddr *>(&local), &alen) != 0) continue;
+      const int port = local.ss_family == AF_INET    ? ntohs(reinterpret_cast<const sockaddr_in &>(local).sin_port)
+                       : local.ss_family == AF_INET6 ? ntohs(reinterpret_cast<const sockaddr_in6 &>(local).sin6_port)
+                                                     : -1;
+      if (port != port_) continue;
+      if (std::any_of(conns_.begin(), conns_.end(), [&](const auto &o) { return o->ino == st.st_ino && o->dev == st.st_dev; }))
+        continue;
+      c.fd = static_cast<int>(fd);
+      c.dev = st.st_dev;
+      c.ino = st.st_ino;
+      break;
+    }
+    closedir(d);
+  }
+  // Every 100 ms: a connection reading one request for longer than the deadline is shut down
+  // (its descriptor checked to be the same socket first).
+  void watch() {
+    while (true) {
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        if (cv_watch_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; })) return;
+      }
+      const int64_t now = now_ms();
+      std::lock_guard<std::mutex> lock(conns_mu_);
+      for (const auto &c : conns_) {
+        if (c->fd < 0 || !c->started || !c->reading || now - c->since_ms < read_ms_) continue;
+        struct stat st {};
+        if (fstat(c->fd, &st) == 0 && st.st_ino == c->ino && st.st_dev == c->dev) {
+          ::shutdown(c->fd, SHUT_RDWR);
+          ++dropped_;
+        }
+        c->fd = -1;
+      }
+    }
+  }
   void run() {
     while (true) {
       std::function<void()> fn;
@@ -111,12 +221,21 @@ class Workers : public httplib::TaskQueue {
       fn();
     }
   }
+  static thread_local Conn *current_;
+  const int64_t read_ms_;
+  std::atomic<int> port_{0};
+  std::atomic<std::size_t> dropped_{0};
   std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable cv_, cv_watch_;
   std::deque<std::function<void()>> tasks_;
   bool stop_ = false;
   std::vector<std::thread> threads_;
+  std::thread watchdog_;
+  std::mutex conns_mu_;  // guards conns_ (and each Conn's fd, dev, ino)
+  std::vector<std::shared_ptr<Conn>> conns_;
 };
+
+thread_local Workers::Conn *Workers::current_ = nullptr;
 
 /// The most nodes one window of `k` (per level; the last repeats) and `depth` can hold.
 std::size_t window_nodes_bound(const std::vector<std::size_t> &k, std::size_t depth) {
@@ -193,6 +312,7 @@ class Server {
   void routes(httplib::Server &svr) {
     svr.set_payload_max_length(kMaxBody);
     svr.set_pre_routing_handler([this](const httplib::Request &req, httplib::Response &res) {
+      if (req.method != "POST") Workers::request_read();  // (a POST's body is read after this)
       res.set_header("X-Content-Type-Options", "nosniff");
       res.set_header("Cache-Control", "no-store");
       res.set_header("Content-Security-Policy", kCsp);
@@ -267,9 +387,16 @@ class Server {
         out.push_back({{"id", c.id}, {"name", c.name}, {"external_id", c.external_id}, {"matched", c.matched}, {"matched_by", c.matched_by}});
       reply(res, 200, {{"completions", out}});
     });
-    svr.Post("/api/explore", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "explore"); });
-    svr.Post("/api/ask", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "ask"); });
+    svr.Post("/api/explore", [this](const httplib::Request &req, httplib::Response &res) {
+      Workers::request_read();
+      start(req, res, "explore");
+    });
+    svr.Post("/api/ask", [this](const httplib::Request &req, httplib::Response &res) {
+      Workers::request_read();
+      start(req, res, "ask");
+    });
     svr.Post("/api/hypothesize", [this](const httplib::Request &req, httplib::Response &res) {
+      Workers::request_read();
       if (!can_hypothesize())
         return fail(res, 404,
                     "hypothesize needs papers: the database holds none (grappi import --corpus, cooc build) and serve "
@@ -300,6 +427,7 @@ class Server {
     svr.Get(R"(/api/jobs/([0-9a-f]{1,32})/report\.html)",
             [finished](const httplib::Request &q, httplib::Response &r) { finished(q, r, "html"); });
     svr.Post(R"(/api/jobs/([0-9a-f]{1,32})/cancel)", [this](const httplib::Request &req, httplib::Response &res) {
+      Workers::request_read();
       const auto job = find(req.matches[1]);
       if (!job) return fail(res, 404, "no job " + std::string(req.matches[1]));
       job->cancel = true;
@@ -523,10 +651,12 @@ void run(ServeArgs &a) {
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<void *>(&yes), sizeof yes);
   });
   server.routes(svr);
-  // Slow clients: many workers, each read waiting at most 5 s, a connection idle between
-  // requests at most 2 s and serving at most 5 of them.
-  auto workers = std::make_unique<Workers>(a.threads);
+  // Slow clients: many workers, each read waiting at most 5 s, a whole request read within
+  // --read-seconds, a connection idle between requests at most 2 s and serving at most 5 of them.
+  auto workers = std::make_unique<Workers>(a.threads, a.read_seconds);
+  Workers *pool = workers.get();  // (owned by svr once it listens)
   svr.new_task_queue = [&workers] { return workers.release(); };
+  svr.set_logger([](const httplib::Request &, const httplib::Response &) { Workers::next_request(); });
   svr.set_read_timeout(5);
   svr.set_write_timeout(5);
   svr.set_keep_alive_timeout(2);
@@ -539,6 +669,7 @@ void run(ServeArgs &a) {
     throw Error(ErrorCode::io, "serve: cannot listen on " + a.host + ":" + std::to_string(port) + " (in use?)");
   }
   server.set_port(port);
+  pool->set_port(port);
   const std::string where = (a.host.find(':') != std::string::npos ? "[" + a.host + "]" : a.host) + ":" + std::to_string(port);
   std::cout << "grappi serve: listening on http://" << where << "/" << (a.token.empty() ? "" : "?token=...") << std::endl;
   std::cerr << "grappi serve: " << a.db << (a.write ? " (read-write)" : " (read-only)") << ", model " << model->identity()
@@ -573,6 +704,9 @@ void add_serve(CLI::App &app) {
   c->add_option("--max-jobs", a->max_jobs, "Jobs running at once")->check(CLI::Range(1, 16));
   c->add_option("--concurrency", a->concurrency, "Model calls in flight per job")->check(CLI::Range(1, 64));
   c->add_option("--threads", a->threads, "Connections served at once (worker threads)")->check(CLI::Range(1, 1024));
+  c->add_option("--read-seconds", a->read_seconds,
+                 "A connection that has not sent a whole request (headers, and a POST's body) within this many seconds is closed")
+      ->check(CLI::Range(0.5, 3600.0));
   c->add_option("--job-seconds", a->job_seconds, "A job still running after this many seconds is stopped (its result partial)")
       ->check(CLI::Range(1.0, 86400.0));
   c->add_option("--embedding-model", a->embedding_model, "Embedding model for ranking (default: the latest)");
