@@ -212,7 +212,8 @@ template <>
 struct Versions<grappi_reader_options> {
   static constexpr const char *name = "grappi_reader_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_reader_options, threads),
-                                        GRAPPI_FIELD_END(grappi_reader_options, max_nodes)};
+                                        GRAPPI_FIELD_END(grappi_reader_options, max_nodes),
+                                        GRAPPI_FIELD_END(grappi_reader_options, run)};
   static grappi_reader_options defaults() { return GRAPPI_READER_OPTIONS_INIT; }
 };
 template <>
@@ -1753,6 +1754,13 @@ grappi_status grappi_graph_train_reader_json(grappi_graph *g, const char *train,
     t.gat.seed = o.seed;
     t.gat.threads = o.threads;
     t.max_nodes = o.max_nodes;
+    const grappi_run_options run = read_options(o.run, fn);
+    t.cancel = run_cancel(run);
+    if (auto progress = run_progress(run)) {
+      const std::size_t epochs = o.epochs;
+      t.progress_examples = [progress](std::size_t done, std::size_t total) { progress("examples", done, total); };
+      t.progress = [progress, epochs](const grappi::ReaderEpoch &e) { progress("epochs", e.epoch, epochs); };
+    }
     *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::train_reader(kg, train_set, valid_set, t))));
     return GRAPPI_OK;
   });

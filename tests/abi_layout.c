@@ -226,6 +226,7 @@ int main(void) {
   FIELD(grappi_reader_options, seed);
   FIELD(grappi_reader_options, threads);
   FIELD(grappi_reader_options, max_nodes);
+  FIELD(grappi_reader_options, run);
   end();
 
   BEGIN(grappi_retrieve_options);

@@ -164,6 +164,34 @@ TEST_CASE("The same seed gives the same reader bit for bit whatever the thread c
   CHECK(a.parameters() != c.parameters());
 }
 
+TEST_CASE("A cancelled training stops at its next step and keeps the best epoch trained") {
+  const auto vectors = random_vectors(100, 6, 9);
+  std::mt19937_64 rng(2);
+  std::vector<ReaderExample> train;
+  for (int i = 0; i < 20; ++i) train.push_back(planted(rng, vectors, i));
+  GatReaderOptions o = small();
+  o.epochs = 4;
+  o.patience = 0;
+  o.batch = 4;  // (16 training examples with the validation share: 4 steps an epoch)
+  grappi::ReaderTrainReport whole;
+  const GatReader all = GatReader::train(train, {}, o, &whole);
+  CHECK_FALSE(whole.cancelled);
+  CHECK(whole.epochs.size() == 4);
+  // Two epochs' steps, then a step of the third: the third is dropped, the second kept.
+  int polls = 0;
+  o.cancel = [&polls] { return ++polls > 9; };
+  grappi::ReaderTrainReport part;
+  const GatReader two = GatReader::train(train, {}, o, &part);
+  CHECK(part.cancelled);
+  CHECK(polls == 10);
+  CHECK(part.epochs.size() == 2);
+  CHECK(part.best_epoch == 2);
+  o.epochs = 2;
+  o.cancel = nullptr;
+  CHECK(GatReader::train(train, {}, o).parameters() == two.parameters());
+  CHECK(two.parameters() != all.parameters());
+}
+
 TEST_CASE("A stored reader loads back the same and refuses what it cannot read") {
   TempDir dir;
   const auto vectors = random_vectors(50, 4, 3);

@@ -1211,7 +1211,7 @@ GRAPPI_API grappi_status grappi_graph_eval_qa_json(grappi_graph *g, const char *
 /* ---- the graph reader -------------------------------------------------------------------- */
 
 /** The current version of ::grappi_reader_options (the library accepts 1 to this). */
-#define GRAPPI_READER_OPTIONS_VERSION 2
+#define GRAPPI_READER_OPTIONS_VERSION 3
 /** Options of grappi_graph_train_reader_json() (docs/ask.md "The graph reader"). */
 typedef struct grappi_reader_options {
   uint32_t version;       /**< #GRAPPI_READER_OPTIONS_VERSION */
@@ -1233,10 +1233,15 @@ typedef struct grappi_reader_options {
   /* version 2 */
   size_t max_nodes;       /**< nodes per subgraph at most, default 400 (0: all): the question's entities and the
                                selection first, then the nearest to the seeds; stored with the reader */
+  /* version 3 */
+  const grappi_run_options *run; /**< cancel (polled per question and per training step: a cancelled training
+                                      stores nothing and its report says "cancelled": true) and progress
+                                      ("examples" per question, "epochs" per epoch); its model is not used.
+                                      NULL: neither */
 } grappi_reader_options;
 /** The defaults of ::grappi_reader_options, as an initializer. */
 #define GRAPPI_READER_OPTIONS_INIT                                                                                     \
-  {GRAPPI_READER_OPTIONS_VERSION, "gat", "subgraph", 60, 2, 64, 4, 32, 0.1, 0.003, 0.0, 8, 10, 0.2, 1, 0, 400}
+  {GRAPPI_READER_OPTIONS_VERSION, "gat", "subgraph", 60, 2, 64, 4, 32, 0.1, 0.003, 0.0, 8, 10, 0.2, 1, 0, 400, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_READER_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_reader_options_init(grappi_reader_options *opts, uint32_t version);

@@ -76,6 +76,9 @@ struct GatReaderOptions {
   double valid_share = 0.2;
   uint64_t seed = 1;              ///< initialisation, dropout and order: the same seed, the same model
   unsigned threads = 0;           ///< questions in parallel within a step (0: all cores); the model does not depend on it
+  /// Polled before each step: once it returns true the training stops (the partial epoch
+  /// dropped), keeps the best epoch trained so far and sets ReaderTrainReport::cancelled.
+  std::function<bool()> cancel;
 };
 
 /// One epoch of training.
@@ -96,6 +99,7 @@ struct ReaderTrainReport {
   std::size_t valid_examples = 0;   ///< examples validated on
   std::size_t parameters = 0;       ///< trainable numbers
   double seconds = 0;               ///< wall time
+  bool cancelled = false;           ///< GatReaderOptions::cancel stopped the training
 };
 
 /// A graph attention network scoring a subgraph's nodes as answers: node features (the text
@@ -177,6 +181,10 @@ struct ReaderTrainOptions {
   std::function<void(const ReaderEpoch &)> progress;
   /// Called while the examples are built with (done, total).
   std::function<void(std::size_t, std::size_t)> progress_examples;
+  /// Polled before each question's subgraph is built and before each training step (it is
+  /// GatReaderOptions::cancel unless that is set): once it returns true the training stops,
+  /// nothing is stored and ReaderTrainReport::cancelled is set.
+  std::function<bool()> cancel;
 };
 
 /// What train_reader() did.

@@ -223,7 +223,7 @@ class _ReaderOptions(ctypes.Structure):
                 ("layers", _size), ("hidden", _size), ("heads", _size), ("head_hidden", _size),
                 ("dropout", ctypes.c_double), ("learning_rate", ctypes.c_double), ("weight_decay", ctypes.c_double),
                 ("batch", _size), ("patience", _size), ("valid_share", ctypes.c_double), ("seed", ctypes.c_uint64),
-                ("threads", ctypes.c_uint32), ("max_nodes", _size)]
+                ("threads", ctypes.c_uint32), ("max_nodes", _size), ("run", ctypes.c_void_p)]
 
 
 class _PcstOptions(ctypes.Structure):
@@ -251,7 +251,7 @@ _VERSIONS = {"grappi_open_options": 1, "grappi_embed_options": 1, "grappi_window
              "grappi_retrieve_options": 2,
              "grappi_explore_options": 3, "grappi_ground_options": 2, "grappi_extract_options": 2,
              "grappi_cooc_options": 1, "grappi_hypothesis_options": 3, "grappi_ask_options": 5,
-             "grappi_reader_options": 2,
+             "grappi_reader_options": 3,
              "grappi_pcst_options": 1,
              "grappi_pcst_result": 1,
              "grappi_model_options": 1, "grappi_run_options": 1}
@@ -955,15 +955,21 @@ class Graph(_Owned):
 
     def train_reader(self, train, valid=None, mode="gretriever", seeds=10, topk=3, scope="subgraph", name="gat",
                      epochs=60, layers=2, hidden=64, heads=4, dropout=0.1, learning_rate=0.003, patience=10, seed=1,
-                     threads=0, max_nodes=400):
+                     threads=0, max_nodes=400, cancel=None, progress=None):
         """Trains the graph reader on question sets (JSON lines text {question, answers}) and stores it
-        as name; returns the training report (a dict: epochs, best_epoch, kept_share, warnings, ...)."""
+        as name; returns the training report (a dict: epochs, best_epoch, kept_share, warnings, ...).
+        cancel() is asked before each question and each training step (a cancelled training stores
+        nothing and its report says "cancelled": True); progress(stage, done, total) is told
+        "examples" per question and "epochs" per epoch."""
         r = _options("grappi_retrieve_options", _retrieve_init)
         r.mode, r.seeds, r.topk = mode.encode(), seeds, topk
         o = _options("grappi_reader_options", _reader_init)
         o.name, o.scope, o.epochs, o.layers, o.hidden, o.heads = name.encode(), scope.encode(), epochs, layers, hidden, heads
         o.dropout, o.learning_rate, o.patience, o.seed, o.threads = dropout, learning_rate, patience, seed, threads
         o.max_nodes = max_nodes
+        run = _run_options(cancel, progress)
+        if run is not None:
+            o.run = ctypes.cast(ctypes.pointer(run[0]), ctypes.c_void_p)
         p = ctypes.c_void_p()
         _check(_train_reader(self._handle(), train.encode(), valid.encode() if valid is not None else None,
                              ctypes.byref(r), None, ctypes.byref(o), ctypes.byref(p)))

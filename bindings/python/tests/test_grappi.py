@@ -262,6 +262,18 @@ class GraphTest(unittest.TestCase):
             self.g.reader_scores("CDC28?", reader_name="missing")
         with self.assertRaises(grappi.Error):
             self.g.train_reader(train, hidden=6, heads=4)
+        # Cancelled during the training (after the first epoch's report): nothing stored; the
+        # progress names the examples and the epochs.
+        stages = []
+        report = self.g.train_reader(train, scope="base", name="py-cancelled", epochs=5, hidden=8, heads=2,
+                                     cancel=lambda: any(s == "epochs" for s, _, _ in stages),
+                                     progress=lambda stage, done, total: stages.append((stage, done, total)))
+        self.assertTrue(report["cancelled"])
+        self.assertEqual(len(report["epochs"]), 1)
+        self.assertEqual(stages[0], ("examples", 1, 2))
+        self.assertIn(("epochs", 1, 5), stages)
+        with self.assertRaises(grappi.Error):
+            self.g.reader_scores("Which proteins bind the kinase CDC28?", reader_name="py-cancelled")
 
     def test_explore(self):
         r = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=3, top=5)

@@ -192,7 +192,11 @@ GatReader GatReader::train(const std::vector<ReaderExample> &train, const std::v
     std::mt19937_64 shuffle_rng(o.seed * 0x9E3779B97F4A7C15ULL + epoch);
     std::shuffle(order.begin(), order.end(), shuffle_rng);
     double loss_sum = 0;
-    for (std::size_t b = 0; b < order.size(); b += o.batch) {
+    for (std::size_t b = 0; b < order.size() && !rep.cancelled; b += o.batch) {
+      if (o.cancel && o.cancel()) {
+        rep.cancelled = true;
+        break;
+      }
       const std::size_t B = std::min(o.batch, order.size() - b);
       std::vector<std::vector<double>> grads(B);
       std::vector<double> losses(B);
@@ -219,6 +223,7 @@ GatReader GatReader::train(const std::vector<ReaderExample> &train, const std::v
         p[j] -= o.learning_rate * (m[j] / c1) / (std::sqrt(v[j] / c2) + eps);
       }
     }
+    if (rep.cancelled) break;  // (the partial epoch is not one)
     ep.train_loss = loss_sum / double(tr.size());
     if (!va.empty()) {
       std::vector<double> vl(va.size());

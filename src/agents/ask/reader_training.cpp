@@ -132,9 +132,11 @@ ReaderTraining train_reader(KnowledgeGraph &kg, const std::vector<QaQuestion> &t
   AskOptions ask = o.ask;  // (one question reader for every question)
   if (!ask.analyzer) ask.analyzer = std::make_shared<const QuestionAnalyzer>(kg);
   json fingerprint = json::array();
+  const auto cancelled = [&] { return out.report.cancelled = out.report.cancelled || (o.cancel && o.cancel()); };
   const auto examples = [&](const std::vector<QaQuestion> &qs, const char *set) {
     std::vector<ReaderExample> xs;
     for (const QaQuestion &q : qs) {
+      if (cancelled()) break;
       fingerprint.push_back({set, q.id, q.question, q.answers});
       if (o.progress_examples) o.progress_examples(++done, total);
       if (q.kind != "entities" || q.answers.empty()) {
@@ -160,6 +162,7 @@ ReaderTraining train_reader(KnowledgeGraph &kg, const std::vector<QaQuestion> &t
   const std::vector<ReaderExample> tr = examples(train, "train"), va = examples(valid, "valid");
   out.train_kept = tr.size();
   out.valid_kept = va.size();
+  if (out.report.cancelled) return out;  // (nothing trained, nothing stored)
   if (tr.empty())
     throw Error(ErrorCode::invalid_argument, "train_reader: none of the " + std::to_string(train.size()) +
                                                  " training questions has a gold answer among its subgraph's nodes" +
@@ -175,7 +178,10 @@ ReaderTraining train_reader(KnowledgeGraph &kg, const std::vector<QaQuestion> &t
   json options = {{"scope", o.scope}, {"max_nodes", o.max_nodes}, {"retrieval", retrieval_json(o.ask)}};
   fingerprint.push_back(options);
   out.fingerprint = detail::sha256_hex(dump_json(fingerprint));
-  out.reader = GatReader::train(tr, va, o.gat, &out.report, o.progress);
+  GatReaderOptions gat = o.gat;
+  if (!gat.cancel) gat.cancel = o.cancel;
+  out.reader = GatReader::train(tr, va, gat, &out.report, o.progress);
+  if (out.report.cancelled) return out;  // (the reader of the epochs trained is returned, not stored)
   // The validation MRR over every validation question: the left-out ones are misses.
   const double valid_share = valid.empty() ? (train.empty() ? 0.0 : double(tr.size()) / double(train.size()))
                                            : double(va.size()) / double(valid.size());
@@ -242,6 +248,7 @@ nlohmann::json to_json(const ReaderTraining &t) {
               {"parameters", t.report.parameters},
               {"best_epoch", t.report.best_epoch},
               {"seconds", t.report.seconds},
+              {"cancelled", t.report.cancelled},
               {"fingerprint", t.fingerprint},
               {"reader", t.reader.info()},
               {"epochs", epochs}};

@@ -356,7 +356,7 @@ pub struct grappi_ask_options {
     pub run: *const grappi_run_options,
 }
 
-pub const GRAPPI_READER_OPTIONS_VERSION: u32 = 2;
+pub const GRAPPI_READER_OPTIONS_VERSION: u32 = 3;
 #[repr(C)]
 pub struct grappi_reader_options {
     pub version: u32,
@@ -377,6 +377,8 @@ pub struct grappi_reader_options {
     pub threads: u32,
     // version 2
     pub max_nodes: usize,
+    // version 3
+    pub run: *const grappi_run_options,
 }
 
 pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
@@ -590,7 +592,7 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                         intent_candidates, papers, run),
         "grappi_reader_options" => layout!(grappi_reader_options; version, name, scope, epochs, layers, hidden, heads,
                                            head_hidden, dropout, learning_rate, weight_decay, batch, patience,
-                                           valid_share, seed, threads, max_nodes),
+                                           valid_share, seed, threads, max_nodes, run),
         "grappi_model_options" => layout!(grappi_model_options; version, llm, base_url, model, api_key_env, temperature,
                                           max_answer_tokens, json_mode, connect_timeout_seconds, timeout_seconds,
                                           max_retries, concurrency, chat, user_data),
