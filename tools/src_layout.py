@@ -47,6 +47,4 @@ KNOWN_UPWARD = {
     ("include/grappi/json.hpp", "agents"): _JSON,
     ("include/grappi/knowledge_graph.hpp", "retrieval"): "KnowledgeGraph's public methods hand out the "
     "vector index and the embedding models it caches (issue 39, item 1)",
-    ("src/store/graph_impl.hpp", "retrieval"): "KnowledgeGraph's private state caches the retriever and "
-    "the vector index; the caches belong to an object of the retrieval layer (issue 39, item 1)",
 }

@@ -117,20 +117,25 @@ bool Retriever::load_neighbor_ranking(const std::string &path) {
 
 // ---- the knowledge graph's retriever ---------------------------------------------------------
 
+namespace {
+// The key of the retriever over a vector index: its model and the index's address.
+std::string retriever_key(const VectorIndex *vectors) {
+  return vectors ? vectors->model() + '@' + std::to_string(reinterpret_cast<std::uintptr_t>(vectors)) : std::string();
+}
+}  // namespace
+
 std::string KnowledgeGraph::neighbor_ranking_path() const { return path() + ".knn"; }
 
 std::shared_ptr<const Retriever> KnowledgeGraph::retriever(const std::string &model) const {
   std::shared_ptr<const VectorIndex> vectors;
   if (!model.empty() || !embedding_models().empty()) vectors = this->vectors(model);
-  auto snap = snapshot();
-  const std::string key = vectors ? vectors->model() : std::string();
-  std::lock_guard<std::mutex> lock(impl_->retrievers_mu);
-  auto &cached = impl_->retrievers[key];
-  if (cached && &cached->graph() == snap.get() && cached->vectors() == vectors.get()) return cached;
-  RetrieverOptions o;
-  o.neighbor_ranking_file = neighbor_ranking_path();
-  cached = std::make_shared<const Retriever>(std::move(snap), std::move(vectors), o);
-  return cached;
+  // One per vector index (the model's, at this generation; "" without vectors), kept while the
+  // database is unchanged (detail::derived; the entry holds the index, so its address names it).
+  return detail::derived<Retriever>(*this, retriever_key(vectors.get()), [&] {
+    RetrieverOptions o;
+    o.neighbor_ranking_file = neighbor_ranking_path();
+    return std::make_shared<const Retriever>(snapshot(), std::move(vectors), o);
+  });
 }
 
 std::size_t KnowledgeGraph::build_neighbor_ranking(const std::string &model, unsigned threads) {
@@ -140,8 +145,7 @@ std::size_t KnowledgeGraph::build_neighbor_ranking(const std::string &model, uns
   r->rank_neighbors(threads);
   r->save_neighbor_ranking(neighbor_ranking_path());
   // Later retriever() calls get this one, ranking included, instead of reading the file back.
-  std::lock_guard<std::mutex> lock(impl_->retrievers_mu);
-  impl_->retrievers[vectors->model()] = r;
+  detail::derived_put<Retriever>(*this, retriever_key(vectors.get()), generation(), std::shared_ptr<const Retriever>(r));
   return r->neighbor_ranking_entries();
 }
 

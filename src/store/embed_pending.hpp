@@ -20,6 +20,10 @@ struct NodeText {
 /// The first 128 bits of a text's SHA-256, in hex: what stored vectors are keyed by.
 std::string embedding_text_hash(const std::string &text);
 
+/// The model's name when it is stored, else the newest model's when `model` is empty;
+/// Error(not_found) otherwise (KnowledgeGraph::vectors and the embedding functions).
+std::string embedding_model_or_default(Db &db, const std::string &model);
+
 /// The stored model's row id, 0 when there is none of that name.
 int64_t embedding_model_id(Db &db, const std::string &model);
 

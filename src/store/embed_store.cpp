@@ -20,6 +20,7 @@ namespace {
 using detail::NodeText;
 using detail::embedding_text_hash;
 
+
 std::vector<NodeText> all_node_texts(detail::Db &db) {
   std::vector<NodeText> out;
   Stmt st(db, "SELECT id, name, annotation FROM nodes ORDER BY id");
@@ -65,6 +66,11 @@ std::unique_ptr<E> stored_or_fitted(detail::Db &db, const char *kind, bool refit
 }
 
 }  // namespace
+
+std::string detail::embedding_model_or_default(detail::Db &db, const std::string &model) {
+  return model_or_default(db, model);
+}
+
 
 namespace detail {
 
@@ -298,73 +304,5 @@ std::shared_ptr<Embedder> KnowledgeGraph::query_embedder(const std::string &mode
   throw Error(ErrorCode::invalid_argument, "embedding model '" + name + "' came from a callback; embed queries with the same callback");
 }
 
-std::shared_ptr<const VectorIndex> KnowledgeGraph::vectors(const std::string &model, bool hnsw, const HnswOptions &ho) const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  auto &db = impl_->db;
-  const std::string name = model_or_default(db, model);
-  const uint64_t gen = impl_->generation();
-  const std::string params = dump_json(nlohmann::json{{"M", ho.M}, {"ef_construction", ho.ef_construction},
-                                            {"metric", static_cast<int>(ho.metric)}, {"seed", ho.seed}});
-  if (impl_->vectors && impl_->vectors_generation == gen && impl_->vectors->model() == name &&
-      (!hnsw || (impl_->vectors->has_hnsw() && impl_->vectors_hnsw_params == params + std::to_string(ho.ef))))
-    return impl_->vectors;
-  Savepoint read(db, "grappi_vectors");
-  int64_t model_id = 0, version = 0;
-  std::size_t dim = 0;
-  {
-    Stmt st(db, "SELECT id, dim, version FROM embedding_models WHERE name = ?");
-    st.bind(1, name);
-    st.step();
-    model_id = st.col_int(0);
-    dim = static_cast<std::size_t>(st.col_int(1));
-    version = st.col_int(2);
-  }
-  std::vector<int64_t> ids;
-  Embeddings e;
-  e.dim = dim;
-  {
-    Stmt st(db, "SELECT node_id, vector FROM embeddings WHERE model_id = ? ORDER BY node_id");
-    st.bind(1, model_id);
-    while (st.step()) {
-      if (st.col_bytes(1) != dim * sizeof(float))
-        throw Error(ErrorCode::database, "embedding of node " + std::to_string(st.col_int(0)) + " has the wrong size");
-      ids.push_back(st.col_int(0));
-      const std::size_t at = e.data.size();
-      e.data.resize(at + dim);
-      std::memcpy(e.data.data() + at, st.col_blob(1), dim * sizeof(float));
-    }
-  }
-  auto index = std::make_shared<VectorIndex>(name, std::move(ids), std::move(e));
-  bool store = false;
-  if (hnsw) {
-    Stmt st(db, "SELECT data FROM hnsw_indexes WHERE model_id = ? AND version = ? AND params = ?");
-    st.bind(1, model_id).bind(2, version).bind(3, params);
-    bool loaded = false;
-    if (st.step()) {
-      try {
-        index->load_hnsw(std::string(static_cast<const char *>(st.col_blob(0)), st.col_bytes(0)), ho);
-        loaded = true;
-      } catch (const Error &) {
-        loaded = false;  // unreadable: rebuild below
-      }
-    }
-    if (!loaded) {
-      index->build_hnsw(ho);
-      store = !impl_->read_only;
-    }
-  }
-  read.commit();
-  if (store) {
-    Savepoint sp(db, "grappi_hnsw");
-    const std::string bytes = index->save_hnsw();
-    Stmt put(db, "INSERT OR REPLACE INTO hnsw_indexes(model_id, version, params, data) VALUES(?,?,?,?)");
-    put.bind(1, model_id).bind(2, version).bind(3, params).bind_blob(4, bytes.data(), bytes.size()).run();
-    sp.commit();  // not a change of the graph: the generation stays
-  }
-  impl_->vectors = index;
-  impl_->vectors_generation = gen;
-  impl_->vectors_hnsw_params = hnsw ? params + std::to_string(ho.ef) : std::string();
-  return index;
-}
 
 }  // namespace grappi

@@ -12,8 +12,6 @@
 #include "common/text_util.hpp"
 #include "common/visibility.hpp"
 #include "grappi/knowledge_graph.hpp"
-#include "grappi/retriever.hpp"
-#include "grappi/vector_index.hpp"
 #include "store/sqlite.hpp"
 
 namespace grappi {
@@ -38,20 +36,13 @@ struct GRAPPI_HIDDEN KnowledgeGraph::Impl {
   std::string snapshot_cache;  ///< path of the CSR cache file; empty for none
   mutable std::mutex mu;
   mutable std::shared_ptr<const GraphSnapshot> snapshot;
-  mutable std::shared_ptr<const VectorIndex> vectors;  // cached per generation and model
-  mutable uint64_t vectors_generation = 0;
-  mutable std::string vectors_hnsw_params;  // HNSW parameters of the cached index ("" without HNSW)
   mutable std::map<std::string, std::shared_ptr<Embedder>> query_embedders;  // by model name
   // KnowledgeGraph::bel_resolver's table, kept while the generation is the same (under mu).
   mutable std::shared_ptr<const detail::BelIdTable> bel_ids;
   mutable uint64_t bel_ids_generation = 0;
-  // KnowledgeGraph::retriever: one per model name ("" without vectors), kept while its
-  // snapshot and vectors are the current ones. Its own lock: building one takes a while.
-  mutable std::mutex retrievers_mu;
-  mutable std::map<std::string, std::shared_ptr<const Retriever>> retrievers;
-  // Objects the layers above derive from the database (the dictionary tagger, ...), by type and
-  // key, each with the generation it was built at (detail::derived). The store does not know
-  // their types.
+  // Objects derived from the database (the vector index, the retriever, the dictionary
+  // tagger, ...), by type and key, each with the generation it was built at (detail::derived).
+  // The store does not know their types.
   mutable std::mutex derived_mu;
   mutable std::map<std::string, std::pair<uint64_t, std::shared_ptr<const void>>> derived;
 
@@ -76,20 +67,31 @@ struct GraphAccess {
 /// generation. Thread-safe; two threads asking at once may both build (the last one is kept).
 /// At most kMaxDerived objects are kept: past that, the others are dropped.
 constexpr std::size_t kMaxDerived = 16;
-template <class T, class Build>
-std::shared_ptr<const T> derived(const KnowledgeGraph &kg, const std::string &key, Build &&build) {
+/// The derived object of this type and key built at this generation, if one is kept.
+template <class T>
+std::shared_ptr<const T> derived_find(const KnowledgeGraph &kg, const std::string &key, uint64_t generation) {
   KnowledgeGraph::Impl &m = GraphAccess::impl(kg);
-  const uint64_t generation = kg.generation();
   const std::string full = std::string(typeid(T).name()) + '\n' + key;
-  {
-    std::lock_guard<std::mutex> lock(m.derived_mu);
-    const auto it = m.derived.find(full);
-    if (it != m.derived.end() && it->second.first == generation) return std::static_pointer_cast<const T>(it->second.second);
-  }
-  std::shared_ptr<const T> made = build();
+  std::lock_guard<std::mutex> lock(m.derived_mu);
+  const auto it = m.derived.find(full);
+  if (it != m.derived.end() && it->second.first == generation) return std::static_pointer_cast<const T>(it->second.second);
+  return nullptr;
+}
+/// Keeps a derived object of this type and key, built at this generation (replacing the one kept).
+template <class T>
+void derived_put(const KnowledgeGraph &kg, const std::string &key, uint64_t generation, std::shared_ptr<const T> made) {
+  KnowledgeGraph::Impl &m = GraphAccess::impl(kg);
+  const std::string full = std::string(typeid(T).name()) + '\n' + key;
   std::lock_guard<std::mutex> lock(m.derived_mu);
   if (m.derived.size() >= kMaxDerived && !m.derived.count(full)) m.derived.clear();
-  m.derived[full] = {generation, made};
+  m.derived[full] = {generation, std::move(made)};
+}
+template <class T, class Build>
+std::shared_ptr<const T> derived(const KnowledgeGraph &kg, const std::string &key, Build &&build) {
+  const uint64_t generation = kg.generation();
+  if (auto kept = derived_find<T>(kg, key, generation)) return kept;
+  std::shared_ptr<const T> made = build();
+  derived_put<T>(kg, key, generation, made);
   return made;
 }
 
