@@ -292,7 +292,9 @@ TEST_CASE("A span a paper marks as a protein is found under its usual spellings"
   passage.text += "more were studied.";
   const EntityTagger tagger(kg);
   const auto ms = tagger.tag(passage);
-  for (const auto &[name, node] : expected) {
+  for (const auto &entry : expected) {
+    const std::string &name = entry.first;
+    const int64_t node = entry.second;
     CAPTURE(name);
     const EntityMention *m = find(ms, name);
     REQUIRE(m);

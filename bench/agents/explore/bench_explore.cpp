@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../tests/http_server.hpp"
+#include "http_server.hpp"  // (tests/)
 #include "grappi/grappi.hpp"
 
 using nlohmann::json;
