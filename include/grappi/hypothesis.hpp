@@ -315,6 +315,9 @@ struct HypothesisEvalResult {
   bool offline = false;        ///< the explanations came from the offline model
   nlohmann::json model;        ///< the model's description
   double seconds = 0;          ///< wall time
+  /// HypothesisOptions::cancel (options.hypothesis.cancel) stopped the labelling or the nested
+  /// ranker's training: no figures (the AUCs stay -1), no explanation.
+  bool cancelled = false;
 };
 
 /// The reference's temporal evaluation (HGCR): the co-occurrence graph of the documents before
@@ -342,6 +345,9 @@ struct PathRankerTraining {
   std::size_t paths = 0;      ///< paths in all
   std::size_t positives = 0;  ///< of them positive
   double auc_micro = -1;      ///< on its own training paths (a fit figure, not a test)
+  /// options.hypothesis.cancel stopped the labelling (polled per pair and in each pair's path
+  /// search): nothing was fitted (the ranker is untrained; store nothing).
+  bool cancelled = false;
 };
 
 /// Fits a path ranker on a corpus by the temporal protocol (HypothesisEvalOptions' split,

@@ -106,6 +106,7 @@ struct Labelled {
   std::size_t concepts = 0, edges = 0, candidates = 0;
   std::vector<HypothesisEvalPair> pairs;
   HypothesisOptions explain;  // the options explanations are asked with
+  bool cancelled = false;     // HypothesisOptions::cancel said stop (the pairs labelled are incomplete)
 };
 
 Labelled label_paths(const std::vector<Document> &before, const std::vector<Document> &after, const HypothesisEvalOptions &o) {
@@ -173,7 +174,9 @@ Labelled label_paths(const std::vector<Document> &before, const std::vector<Docu
   ranking.fold_reorderings = false;
   ranking.scorer = nullptr;
   ranking.ranker = nullptr;
+  const auto cancelled = [&] { return L.cancelled = L.cancelled || (ho.cancel && ho.cancel()); };
   for (std::size_t i : candidates) {
+    if (cancelled()) break;
     const CoocEdge &e = later.edges[i];
     HypothesisEvalPair p;
     p.source = later.concepts[e.a].id;
@@ -187,6 +190,7 @@ Labelled label_paths(const std::vector<Document> &before, const std::vector<Docu
     HypothesisOptions r = ranking;
     if (similarity) r.embedding_weight = std::max(r.embedding_weight, 1e-12);
     p.paths = rank_hypothesis_paths(kg, a, b, r);
+    if (cancelled()) break;  // (its path search may have stopped early: not a pair to count)
     // A path is positive when each intermediate concept shares one of the pair's later documents
     // with the source (so that document names the source, the target and it).
     const auto named_later = [&](const std::string &c) {
@@ -299,6 +303,10 @@ PathRankerTraining train_path_ranker(const std::vector<Document> &corpus, const 
   HypothesisEvalOptions inner = o;
   inner.ranker = nullptr;
   const Labelled L = label_paths(before, after, inner);
+  if (L.cancelled) {
+    t.cancelled = true;  // (nothing fitted)
+    return t;
+  }
   const std::vector<PathRankerExample> xs = examples_of(L.pairs, t.paths, t.positives);
   t.pairs = xs.size();
   if (t.positives < o.ranker_options.min_positives)
@@ -347,6 +355,11 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
     inner.as_of.reset();  // (the inner split: the same share of the earlier documents, in date or PubMed id order)
     try {
       PathRankerTraining t = train_path_ranker(before, inner);
+      if (t.cancelled) {
+        r.cancelled = true;
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return r;
+      }
       r.ranker = t.ranker.info()["training"];
       r.ranker["weights"] = t.ranker.weights_json();
       r.ranker["l2"] = t.ranker.info().value("l2", nlohmann::json(nullptr));
@@ -363,6 +376,11 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
   HypothesisEvalOptions outer = o;
   if (ranker) outer.ranker = ranker;
   const Labelled L = label_paths(before, after, outer);
+  if (L.cancelled) {
+    r.cancelled = true;  // (no figures over a part of the pairs)
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  }
   r.relation = L.relation;
   r.concepts = L.concepts;
   r.edges = L.edges;
@@ -492,6 +510,7 @@ json to_json(const HypothesisEvalResult &r) {
           {"top", r.top},
           {"top_share", r.top_share},
           {"scoring", r.scoring},
+          {"cancelled", r.cancelled},
           {"ranker", r.ranker},
           {"baselines", r.baselines},
           {"reference", {{"auc_micro", 0.895}, {"auc_macro", 0.932},

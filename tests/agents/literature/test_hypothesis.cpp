@@ -567,4 +567,25 @@ TEST_CASE("The nested path ranker learns a planted pattern and beats the baselin
   CHECK(s.scoring == "prior");
   CHECK(s.ranker["error"].get<std::string>().find("fewer than the 100000") != std::string::npos);
   CHECK(s.auc_micro == doctest::Approx(q.auc_micro));
+  // Cancelled (polled per pair and in each pair's path search): no figures, no ranker fitted;
+  // once in the nested training, once in the outer labelling.
+  for (int at : {1, 40}) {
+    CAPTURE(at);
+    int polls = 0;
+    grappi::HypothesisEvalOptions stop = prior;
+    stop.hypothesis.cancel = [&polls, at] { return ++polls >= at; };
+    const grappi::HypothesisEvalResult c = grappi::evaluate_hypotheses(docs, model, stop);
+    CHECK(c.cancelled);
+    CHECK(c.auc_micro == -1);
+    CHECK(c.pairs.empty());
+    CHECK(grappi::to_json(c)["cancelled"] == true);
+    stop.scoring = "trained";
+    polls = 0;
+    CHECK(grappi::evaluate_hypotheses(docs, model, stop).cancelled);
+    polls = 0;
+    const grappi::PathRankerTraining t = grappi::train_path_ranker(docs, stop);
+    CHECK(t.cancelled);
+    CHECK_FALSE(t.ranker.trained());
+  }
+  CHECK_FALSE(q.cancelled);
 }
