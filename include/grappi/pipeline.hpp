@@ -198,6 +198,8 @@ class GRAPPI_CXX_API AgentPipeline {
   std::unique_ptr<State> s_;
 };
 
+/// The explore result as JSON (docs/explore.md "output").
+GRAPPI_CXX_API nlohmann::json to_json(const ExploreResult &result);
 /// A Markdown report for people.
 GRAPPI_CXX_API std::string to_markdown(const ExploreResult &result);
 /// A CX2 network (Cytoscape, NDEx) of the kept paths: node annotations, the initial protein

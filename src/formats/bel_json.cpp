@@ -1,6 +1,6 @@
 // The JSON form of BEL validation results.
 #include "grappi/bel.hpp"
-#include "grappi/json.hpp"
+#include "grappi/bel_json.hpp"
 
 namespace grappi {
 

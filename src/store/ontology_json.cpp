@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "grappi/error.hpp"
-#include "grappi/json.hpp"
+#include "grappi/store_json.hpp"
 
 namespace grappi {
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "grappi/json.hpp"
+#include "grappi/pipeline.hpp"
 #include "formats/cx2.hpp"
 #include "common/answer_json.hpp"
 #include "grappi/pipeline.hpp"

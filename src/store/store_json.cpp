@@ -1,5 +1,5 @@
-// The JSON form of every result type except explore's (explore_output.cpp).
-#include "grappi/json.hpp"
+// The JSON form of the store's types (grappi/store_json.hpp).
+#include "grappi/store_json.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -49,13 +49,6 @@ namespace {
 json parse_or_string(const std::string &s) {
   auto j = json::parse(s, nullptr, false);
   return j.is_discarded() ? json(s) : j;
-}
-
-const std::string &name_of(const GraphSnapshot &g, int64_t id) { return g.name(*g.index_of(id)); }
-
-json edge_json(const GraphSnapshot &g, const WindowEdge &e) {
-  return {{"source", name_of(g, e.source)}, {"target", name_of(g, e.target)}, {"score", e.score},
-          {"relation", e.relation},        {"directed", e.directed},          {"edge_id", e.edge}};
 }
 
 const char *direction_name(Direction d) {
@@ -155,101 +148,6 @@ json to_json(const GraphSnapshot &g, int64_t node, const std::vector<Neighbor> &
   return json{{"protein", {{"id", node}, {"name", g.name(self)}, {"external_id", g.external_id(self)}}},
               {"degree", g.degree(node)},
               {"neighbors", list}};
-}
-
-json to_json(const GraphSnapshot &g, const std::vector<SearchHit> &hits) {
-  json out = json::array();
-  for (const auto &h : hits) {
-    const auto ix = g.index_of(h.id);
-    if (!ix) continue;
-    out.push_back({{"id", h.id}, {"name", g.name(*ix)}, {"external_id", g.external_id(*ix)}, {"score", h.score}});
-  }
-  return out;
-}
-
-json to_json(const GraphSnapshot &g, const std::vector<RankedNode> &ranked) {
-  json out = json::array();
-  for (const auto &r : ranked) out.push_back({{"name", name_of(g, r.id)}, {"score", r.score}, {"id", r.id}});
-  return out;
-}
-
-// ---- retrieval -------------------------------------------------------------------------------
-
-nlohmann::json to_json(const GraphSnapshot &g, const Window &w) {
-  nlohmann::json nodes = nlohmann::json::array(), edges = nlohmann::json::array();
-  for (const auto &n : w.nodes)
-    nodes.push_back({{"id", n.id},
-                     {"name", n.name},
-                     {"depth", n.depth},
-                     {"parent", n.parent ? nlohmann::json(name_of(g, *n.parent)) : nlohmann::json(nullptr)},
-                     {"parent_id", n.parent ? nlohmann::json(*n.parent) : nlohmann::json(nullptr)},
-                     {"rank_score", n.rank_score}});
-  for (const auto &e : w.edges) edges.push_back(edge_json(g, e));
-  nlohmann::json j{{"window", w.index}, {"root", name_of(g, w.root)}, {"nodes", nodes}, {"edges", edges}};
-  if (!w.note.empty()) j["note"] = w.note;
-  return j;
-}
-
-nlohmann::json to_json(const GraphSnapshot &g, const std::vector<Path> &paths) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto &p : paths) {
-    nlohmann::json names = nlohmann::json::array();
-    for (int64_t id : p.nodes) names.push_back(name_of(g, id));
-    out.push_back({{"proteins", names}, {"length", p.length()}, {"node_ids", p.nodes}, {"edge_ids", p.edges},
-                   {"scores", p.scores}, {"weight", p.weight}});
-  }
-  return out;
-}
-
-nlohmann::json to_json(const GraphSnapshot &g, const Subgraph &s) {
-  nlohmann::json nodes = nlohmann::json::array(), edges = nlohmann::json::array();
-  for (std::size_t i = 0; i < s.nodes.size(); ++i)
-    nodes.push_back({{"id", s.nodes[i]}, {"name", name_of(g, s.nodes[i])}, {"hops", s.hops[i]}});
-  for (const auto &e : s.edges) edges.push_back(edge_json(g, e));
-  return {{"nodes", nodes}, {"edges", edges}};
-}
-
-nlohmann::json to_json(const GraphSnapshot &g, const PcstRetrieval &r) {
-  nlohmann::json j = to_json(g, r.subgraph);
-  for (std::size_t i = 0; i < j["nodes"].size(); ++i) j["nodes"][i]["prize"] = r.node_prizes[i];
-  for (std::size_t i = 0; i < j["edges"].size(); ++i) j["edges"][i]["prize"] = r.edge_prizes[i];
-  nlohmann::json seeds = nlohmann::json::array();
-  for (auto id : r.seeds) seeds.push_back({{"id", id}, {"name", name_of(g, id)}});
-  j["seeds"] = seeds;
-  j["edge_cost"] = r.edge_cost;
-  j["objective"] = r.objective;
-  j["net_worth"] = r.net_worth;
-  j["base_nodes"] = r.base_nodes;
-  j["base_edges"] = r.base_edges;
-  j["virtual_nodes"] = r.virtual_nodes;
-  return j;
-}
-
-json to_json(const GraphSnapshot &g, const QuestionSubgraph &s) {
-  json j = to_json(g, s.subgraph);
-  json seeds = json::array();
-  for (const auto &h : s.seeds) seeds.push_back(name_of(g, h.id));
-  j["seeds"] = seeds;
-  return j;
-}
-
-// ---- PCST ------------------------------------------------------------------------------------
-
-json to_json(const PcstResult &r, const PcstOptions &o) {
-  return json{{"objective", r.objective},
-              {"net_worth", r.net_worth},
-              {"nodes", r.nodes},
-              {"edges", r.edges},
-              {"num_nodes", r.nodes.size()},
-              {"num_edges", r.edges.size()},
-              {"objective_before_improve", r.objective_before_improve},
-              {"improve_rounds", r.improve_rounds},
-              {"pruning", to_string(o.pruning)},
-              {"root", o.root},
-              {"clusters", o.num_clusters},
-              {"improve", o.improve},
-              {"event_order", to_string(o.event_order)},
-              {"reference_order", o.event_order == PcstEventOrder::reference}};
 }
 
 }  // namespace grappi
