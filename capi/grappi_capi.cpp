@@ -486,6 +486,13 @@ std::function<void(const char *, std::size_t, std::size_t)> run_progress(const g
   };
 }
 
+// A run's cancel and progress, set on any agent's options (grappi::RunControl).
+void set_run(grappi::RunControl &c, const grappi_run_options &r) {
+  c.cancel = run_cancel(r);
+  if (auto progress = run_progress(r))
+    c.progress = [progress](const std::string &stage, std::size_t done, std::size_t total) { progress(stage.c_str(), done, total); };
+}
+
 grappi::ExploreOptions explore_options(const grappi_explore_options &o, const char *query, const char *fn) {
   require(o.window_count == 0 || o.windows, fn, "windows is NULL but window_count > 0");
   require(o.k_count == 0 || o.k, fn, "k is NULL but k_count > 0");
@@ -506,10 +513,7 @@ grappi::ExploreOptions explore_options(const grappi_explore_options &o, const ch
   eo.use_cache = o.use_cache != 0;
   eo.diversity = o.diversity;
   eo.max_visited = o.max_visited;
-  const grappi_run_options run = read_options(o.run, fn);
-  eo.cancel = run_cancel(run);
-  if (auto progress = run_progress(run))
-    eo.progress = [progress](const grappi::ExploreProgress &p) { progress(p.stage.c_str(), p.done, p.total); };
+  set_run(eo, read_options(o.run, fn));
   return eo;
 }
 
@@ -1220,14 +1224,12 @@ grappi_status grappi_graph_ground_json(grappi_graph *g, const char *text_in, con
     go.max_tokens = o.max_tokens;
     go.dry_run = o.dry_run != 0;
     go.use_cache = o.use_cache != 0;
-    const grappi_run_options run = read_options(o.run, fn);
-    go.cancel = run_cancel(run);
-    const auto progress = run_progress(run);
+    set_run(go, read_options(o.run, fn));
     const auto model = run_model(o, fn);
     const grappi::Grounder grounder(kg, *model, go);
-    if (progress) progress("ground", 0, 1);
+    if (go.progress) go.progress("ground", 0, 1);
     const grappi::GroundingResult r = grounder.ground(body, a, b);
-    if (progress) progress("ground", 1, 1);
+    if (go.progress) go.progress("ground", 1, 1);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(r)));
     return GRAPPI_OK;
   });
@@ -1251,10 +1253,7 @@ static grappi::ExtractionOptions extraction_options_of(const grappi_extract_opti
   eo.dry_run = o.dry_run != 0;
   eo.use_cache = o.use_cache != 0;
   if (o.concurrency) eo.concurrency = o.concurrency;
-  const grappi_run_options run = read_options(o.run, fn);
-  eo.cancel = run_cancel(run);
-  if (auto progress = run_progress(run))
-    eo.progress = [progress](std::size_t done, std::size_t total) { progress("paragraphs", done, total); };
+  set_run(eo, read_options(o.run, fn));
   return eo;
 }
 
@@ -1534,10 +1533,7 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
       const double w = ho.embedding_weight;
       ho.scorer = [w](const grappi::HypothesisPath &p) { return grappi::association_score(p, w); };
     }
-    const grappi_run_options run = read_options(o.run, fn);
-    ho.cancel = run_cancel(run);
-    if (auto progress = run_progress(run))
-      ho.progress = [progress](const std::string &stage, std::size_t done, std::size_t total) { progress(stage.c_str(), done, total); };
+    set_run(ho, read_options(o.run, fn));
     const auto model = run_model(o, fn);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::hypothesize(kg, *model, a, b, docs, ho))));
     return GRAPPI_OK;
@@ -1619,10 +1615,7 @@ grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const gr
   a.model_intent = o.model_intent != 0;
   a.intent_candidates = o.intent_candidates;
   a.papers = o.papers;
-  const grappi_run_options run = read_options(o.run, fn);
-  a.cancel = run_cancel(run);
-  if (auto progress = run_progress(run))
-    a.progress = [progress](const std::string &stage, std::size_t done, std::size_t total) { progress(stage.c_str(), done, total); };
+  set_run(a, read_options(o.run, fn));
   return a;
 }
 

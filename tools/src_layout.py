@@ -26,7 +26,7 @@ PUBLIC = {
     "graph_export.hpp": "store", "ontology.hpp": "store", "entities.hpp": "store", "store_json.hpp": "store",
     "retriever.hpp": "retrieval", "pcst.hpp": "retrieval", "vector_index.hpp": "retrieval", "retrieval_json.hpp": "retrieval",
     "embedding.hpp": "retrieval",
-    "llm.hpp": "models",
+    "llm.hpp": "models", "run_control.hpp": "models",
     "pipeline.hpp": "agents/explore",
     "grounding.hpp": "agents/ground",
     "extraction.hpp": "agents/extract",

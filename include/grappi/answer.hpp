@@ -5,6 +5,7 @@
 // ids — each citation checked against the context — and the ranked answer entities.
 #pragma once
 
+#include "grappi/run_control.hpp"
 #include "grappi/export.h"
 
 #include <cstddef>
@@ -45,7 +46,14 @@ struct GRAPPI_CXX_API AnswerTemplates {
 };
 
 /// Options of ask().
-struct AskOptions {
+/// RunControl for ask: confirm_calls counts the calls one question can make (its intent, the
+/// answer and the repair turn: at most three); cancel is polled after the question's analysis,
+/// in the retrieval's stages and before each model request: the answer is "skipped" with the
+/// reason "cancelled by the caller" (what was done - the analysis, the retrieval, the context -
+/// is kept; the answer entities are left out when it stops before the context); progress
+/// reports "retrieve" (the question analysed and its subgraph retrieved and ranked), "context"
+/// (the context built) and "answer" (the answer asked, checked and repaired), each 1 of 1.
+struct AskOptions : RunControl {
   /// The question's subgraph for open questions: seeds, k-hop expansion (relations, degree cap),
   /// the prize mode ("gretriever" or "prize") and its parameters, per-relation weights (the
   /// question's entities are always in it: PcstRetrieveOptions::anchors). The relation filter
@@ -86,19 +94,7 @@ struct AskOptions {
   /// phosphorylate tau": tau is not an answer).
   bool exclude_question_entities = true;
   bool repair = true;          ///< one turn asking the model to fix the sentences that were not supported
-  std::size_t max_calls = 0;   ///< model-call budget (0: none)
-  int64_t max_tokens = 0;      ///< token budget (0: none)
-  bool use_cache = true;       ///< read and write the database's response cache
   bool dry_run = false;        ///< build the request and count it; send nothing
-  /// Polled after the question's analysis, after the retrieval and before each model request
-  /// (not before a cached answer): true stops the run, the answer is "skipped" with the reason
-  /// "cancelled by the caller" (what was done - the analysis, the retrieval, the context - is
-  /// kept; the answer entities are left out when it stops before the context).
-  std::function<bool()> cancel;
-  /// Called with a stage and its items done out of total, each stage once: "retrieve" (the
-  /// question analysed and its subgraph retrieved and ranked), "context" (the context built),
-  /// "answer" (the answer asked, checked and repaired), each 1 of 1. May be empty.
-  std::function<void(const std::string &stage, std::size_t done, std::size_t total)> progress;
   AnswerTemplates templates = AnswerTemplates::defaults();  ///< the prompts
   /// How the answer entities are ranked: "prize" (those the answer names, the partners of the
   /// question's entities, then by PCST prize) or "gat" (the stored graph reader's scores over

@@ -5,6 +5,7 @@
 // with their reasons; written as JSON, a BEL script and CX2, and imported as a dataset.
 #pragma once
 
+#include "grappi/run_control.hpp"
 #include "grappi/export.h"
 
 #include <cstddef>
@@ -46,7 +47,10 @@ struct GRAPPI_CXX_API ExtractionTemplates {
 };
 
 /// Options of Extractor.
-struct ExtractionOptions {
+/// RunControl for extraction: confirm_calls counts the paragraphs (each at least one call);
+/// cancel is polled before each model request (the paragraphs not yet asked are "skipped");
+/// progress reports "paragraphs" (done of their total, from the run's threads).
+struct ExtractionOptions : RunControl {
   EntityTaggerOptions entities;  ///< how the dictionary is built
   /// Passages of these types are skipped (any case; "ref" also covers BioC's "REF"), as the
   /// reference tool does.
@@ -57,22 +61,9 @@ struct ExtractionOptions {
   bool annotations_only = false;
   bool repair = true;            ///< one repair turn for statements the validator rejects
   std::size_t concurrency = 4;   ///< paragraphs in flight
-  std::size_t max_calls = 0;     ///< model-call budget (0: none)
-  int64_t max_tokens = 0;        ///< token budget (0: none)
-  bool use_cache = true;         ///< read and write the database's response cache
   /// Plan only: no model call; the result holds the calls (one per paragraph, plus the repair
   /// turns at most) and their prompt tokens.
   bool dry_run = false;
-  /// A run with a language model and no max_calls over more paragraphs than this (each at least
-  /// one call) sends nothing: Error(invalid_argument) with the count (0: no such limit; the
-  /// command line sets 500 unless --yes).
-  std::size_t confirm_calls = 0;
-  /// Polled before each model request (not before a cached answer): true stops the run; the
-  /// paragraphs not yet asked are "skipped" with the reason "cancelled by the caller".
-  std::function<bool()> cancel;
-  /// Called after each paragraph with the paragraphs done and their total (one call at a time,
-  /// from the run's threads).
-  std::function<void(std::size_t, std::size_t)> progress;
   ExtractionTemplates templates = ExtractionTemplates::defaults();  ///< the prompts
 };
 

@@ -8,6 +8,7 @@
 #include "grappi/json.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
+#include "grappi/run_control.hpp"
 #include "grappi/cooccurrence.hpp"
 #include "grappi/embed_parts.hpp"
 #include "grappi/documents.hpp"

@@ -5,6 +5,7 @@
 // summary, a traversal that scores terms 1-5 against it, and a pick among the best-scored terms.
 #pragma once
 
+#include "grappi/run_control.hpp"
 #include "grappi/export.h"
 
 #include <cstddef>
@@ -68,7 +69,11 @@ struct GRAPPI_CXX_API GroundingTemplates {
 };
 
 /// Options of ground().
-struct GroundingOptions {
+/// RunControl for grounding: max_calls and max_tokens bound one grounding; confirm_calls counts
+/// the dry-run bound summed over the pairs and strategies of one ground() call; cancel is polled
+/// before each model request (the requests not sent are "skipped"); progress reports "pairs"
+/// (the jobs of a batch ground() done of their total).
+struct GroundingOptions : RunControl {
   GroundingStrategy strategy = GroundingStrategy::pagerank;  ///< how the ontology is walked
   std::string root = "MI:0190";  ///< the subtree whose live terms may be chosen (id or name)
   /// The ontology the root must belong to, as its OBO `ontology:` header names it ("mi" for
@@ -86,20 +91,10 @@ struct GroundingOptions {
   int threshold = 3;          ///< dynamic: the score whose children are queued
   std::size_t rag_k = 10;     ///< rag: terms scored
   uint64_t seed = 1;          ///< random: the order's seed
-  std::size_t max_calls = 0;  ///< model-call budget of one grounding (0: none)
-  int64_t max_tokens = 0;     ///< token budget (0: none)
-  bool use_cache = true;      ///< read and write the database's response cache
   /// Plan only: no model call; the result holds the most calls the strategy could make (every
   /// chunk, every term it could score, one pick) and their prompt tokens, estimated with the
   /// longest summary the summary request allows and one term shown to the pick.
   bool dry_run = false;
-  /// A run with a language model and no max_calls whose dry-run bound (summed over the pairs
-  /// and strategies of one ground() call) exceeds this sends nothing: Error(invalid_argument)
-  /// with the bound (0: no such limit; the command line sets 500 unless --yes).
-  std::size_t confirm_calls = 0;
-  /// Polled before each model request (not before a cached answer): true stops the grounding;
-  /// the requests not sent are "skipped" with the reason "cancelled by the caller".
-  std::function<bool()> cancel;
   GroundingTemplates templates = GroundingTemplates::defaults();  ///< the prompts
 };
 

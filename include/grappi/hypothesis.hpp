@@ -4,6 +4,7 @@
 // every sentence of it checked against the knowledge base, re-worked in at most a few rounds.
 #pragma once
 
+#include "grappi/run_control.hpp"
 #include "grappi/export.h"
 
 #include <cstddef>
@@ -70,7 +71,13 @@ struct GRAPPI_CXX_API HypothesisTemplates {
 };
 
 /// Options of hypothesize().
-struct HypothesisOptions {
+/// RunControl for hypothesize: confirm_calls counts two calls per round (the explanation and its
+/// repair turn); cancel is polled during the path search (before each spur search) and before
+/// each model request: the run stops with stop_reason "cancelled" (the paths found so far kept;
+/// a round not asked is "skipped"); progress reports "paths" (1 of 1, once the paths are ranked)
+/// and "rounds" (each explanation round done, out of `rounds`: the last call may come before
+/// `rounds` when the run converges or stops).
+struct HypothesisOptions : RunControl {
   /// Relations the paths follow (empty: every relation of the database).
   std::vector<std::string> relations = {"cooc.document"};
   std::size_t max_length = 4;  ///< edges in a path at most
@@ -103,21 +110,6 @@ struct HypothesisOptions {
   double max_intermediate_share = 0.05;  ///< in (0, 1]: the share above which a concept is generic
   /// Paths that are reorderings of the same concepts (A-x-y-B, A-y-x-B) are one: the best kept.
   bool fold_reorderings = true;
-  std::size_t max_calls = 0;  ///< model-call budget (0: none)
-  int64_t max_tokens = 0;     ///< token budget (0: none)
-  /// A run with a language model and no max_calls that could make more calls than this (two
-  /// per round: the explanation and its repair turn) sends nothing: Error(invalid_argument)
-  /// with the bound (0: no such limit; the command line sets 500 unless --yes).
-  std::size_t confirm_calls = 0;
-  bool use_cache = true;      ///< read and write the database's response cache
-  /// Polled during the path search (before each spur search) and before each model request
-  /// (not before a cached answer): true stops the run with stop_reason "cancelled" (the paths
-  /// found so far kept; a round not asked is "skipped" with the reason "cancelled by the caller").
-  std::function<bool()> cancel;
-  /// Called with a stage and its items done out of total: "paths" (1 of 1, once the paths are
-  /// ranked) and "rounds" (each explanation round done, out of `rounds`: the last call may come
-  /// before `rounds` when the run converges or stops). May be empty.
-  std::function<void(const std::string &stage, std::size_t done, std::size_t total)> progress;
   HypothesisTemplates templates = HypothesisTemplates::defaults();  ///< the prompts
 };
 

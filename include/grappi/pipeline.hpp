@@ -16,19 +16,18 @@
 
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
+#include "grappi/run_control.hpp"
 #include "grappi/retriever.hpp"
 
 namespace grappi {
 
-/// How far explore has come (ExploreOptions::progress).
-struct ExploreProgress {
-  std::string stage;      ///< "retrieve", "edges", "paths"
-  std::size_t done = 0;   ///< items of the stage finished
-  std::size_t total = 0;  ///< items of the stage
-};
-
 /// Options of AgentPipeline::explore.
-struct ExploreOptions {
+/// RunControl for explore: confirm_calls counts the dry run's calls (cache hits excluded);
+/// cancel is polled (from worker threads) between the retrieval stages, every few windows, every
+/// 65,536 paths of the candidate search and before each model request, and a cancelled run is
+/// partial with the reason "cancelled by the caller"; progress reports "retrieve" (1 of 1),
+/// "edges" and "paths" (each request done of the stage's total), from worker threads.
+struct ExploreOptions : RunControl {
   std::string query;                     ///< the therapeutic impact, e.g. "inhibit tau phosphorylation"
   std::vector<std::size_t> windows = {1};  ///< window numbers (1-based), each its own graph
   /// k per depth, depth M, relation and score filters, ranking blend (window number ignored).
@@ -56,25 +55,11 @@ struct ExploreOptions {
   /// content words found in their names and annotations (without).
   std::size_t explain_top = 0;
   std::size_t concurrency = 8;           ///< model calls in flight (also bounded by the model)
-  std::size_t max_calls = 0;             ///< model-call budget (0: none); cache hits are free
-  int64_t max_tokens = 0;                ///< prompt + completion token budget (0: none)
   bool dry_run = false;                  ///< count calls and estimate tokens, send nothing
-  /// A run with a language model and no max_calls that would make more model calls than this
-  /// (cache hits excluded) sends nothing: Error(invalid_argument) with the estimate (0: no such
-  /// limit; the command line sets 500 unless --yes).
-  std::size_t confirm_calls = 0;
-  bool use_cache = true;                 ///< read and write the database's response cache
   bool repair = true;                    ///< one follow-up turn for an unparseable path answer
   int edge_max_tokens = 120;             ///< answer limit per edge request
   int path_max_tokens = 300;             ///< answer limit per path request
   PromptTemplates templates = PromptTemplates::defaults();  ///< the prompts (replaceable; versioned)
-  /// Called from worker threads (one call at a time) as work completes.
-  std::function<void(const ExploreProgress &)> progress;
-  /// Polled (from worker threads) between the retrieval stages, every few windows, every 65,536
-  /// paths of the candidate search and before each model request: when it returns true the run
-  /// stops as when a budget runs out - what is done is returned, the requests not yet sent are
-  /// marked skipped, and the result is partial, its reason "cancelled by the caller".
-  std::function<bool()> cancel;
 };
 
 /// What a run used and did.

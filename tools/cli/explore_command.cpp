@@ -47,8 +47,8 @@ void run(ExploreArgs &a) {
   o.templates.load(a.system_template, a.edge_template, a.path_template);
   if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
   ProgressBar bar;
-  o.progress = [&bar](const ExploreProgress &p) {
-    bar(p.stage, p.done, p.total, std::to_string(p.done) + "/" + std::to_string(p.total));
+  o.progress = [&bar](const std::string &stage, std::size_t done, std::size_t total) {
+    bar(stage, done, total, std::to_string(done) + "/" + std::to_string(total));
   };
   const AgentPipeline pipe(g, model, a.embedding_model);
   const ExploreResult r = pipe.explore(a.protein, o);

@@ -441,6 +441,17 @@ class Server {
   }
 
   /// A job stops when cancelled or past --job-seconds (its error then says so).
+  /// Any job's run control: cancel from the job (or its time limit), progress into its state.
+  void watch(Job &job, RunControl &run) const {
+    run.cancel = [this, &job] { return stop_requested(job); };
+    run.progress = [&job](const std::string &stage, std::size_t done, std::size_t total) {
+      std::lock_guard<std::mutex> lock(job.mu);
+      job.stage = stage;
+      job.done = done;
+      job.total = total;
+    };
+  }
+
   bool stop_requested(Job &job) const {
     if (job.cancel) return true;
     if (elapsed(job) <= a_.job_seconds) return false;
@@ -551,13 +562,7 @@ class Server {
     o.concurrency = a_.concurrency;
     o.use_cache = true;
     return [this, root, o](Job &job) mutable {
-      o.cancel = [this, &job] { return stop_requested(job); };
-      o.progress = [&job](const ExploreProgress &p) {
-        std::lock_guard<std::mutex> lock(job.mu);
-        job.stage = p.stage;
-        job.done = p.done;
-        job.total = p.total;
-      };
+      watch(job, o);
       {
         std::lock_guard<std::mutex> lock(job.mu);
         job.stage = "retrieve";
@@ -576,10 +581,10 @@ class Server {
     AskOptions o;
     o.embedding_model = a_.embedding_model;
     return [this, question, o](Job &job) mutable {
-      o.cancel = [this, &job] { return stop_requested(job); };
+      watch(job, o);
       {
         std::lock_guard<std::mutex> lock(job.mu);
-        job.stage = "answer";
+        job.stage = "retrieve";
       }
       const AskResult r = ask(g_, *model_, question, o);
       json view = report_view(g_, r), result = to_json(r);
@@ -597,10 +602,10 @@ class Server {
     o.max_length = count_field(body, "max_len", o.max_length, 1, 6);
     o.paths = count_field(body, "paths", o.paths, 1, 100);
     return [this, source, target, o](Job &job) mutable {
-      o.cancel = [this, &job] { return stop_requested(job); };
+      watch(job, o);
       {
         std::lock_guard<std::mutex> lock(job.mu);
-        job.stage = "paths and explanation";
+        job.stage = "paths";
       }
       const HypothesisResult r = hypothesize(g_, *model_, source, target, corpus_, o);
       json view = report_view(r), result = to_json(r);

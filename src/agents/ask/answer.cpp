@@ -377,6 +377,9 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
   }
   const bool ask_model_intent = o.intents && o.model_intent && !r.offline && r.analysis.intent == "open" &&
                                 !r.analysis.entities.empty();
+  if (!o.dry_run)
+    detail::confirm_calls("ask", 1 + (o.repair ? 1 : 0) + (ask_model_intent ? 1 : 0), o.confirm_calls, o.max_calls, model,
+                          "its intent, the answer and the repair turn", "--no-repair");
   if (ask_model_intent && !o.dry_run) model_intent(calls, o, r);
   if (!o.intents) {
     r.analysis.intent = "open";

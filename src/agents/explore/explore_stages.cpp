@@ -22,7 +22,7 @@ using nlohmann::json;
 void ExploreProgressReporter::operator()(const char *stage, std::size_t done, std::size_t total) {
   if (!fn_) return;
   std::lock_guard<std::mutex> lock(mu_);
-  fn_(ExploreProgress{stage, done, total});
+  fn_(stage, done, total);
 }
 
 void validate_explore_options(const ExploreOptions &opt) {

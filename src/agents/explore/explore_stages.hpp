@@ -57,11 +57,12 @@ struct ExploreRun {
 /// Calls options.progress from any thread, one call at a time.
 class ExploreProgressReporter {
  public:
-  explicit ExploreProgressReporter(const std::function<void(const ExploreProgress &)> &fn) : fn_(fn) {}
+  using Progress = std::function<void(const std::string &, std::size_t, std::size_t)>;
+  explicit ExploreProgressReporter(const Progress &fn) : fn_(fn) {}
   void operator()(const char *stage, std::size_t done, std::size_t total);
 
  private:
-  const std::function<void(const ExploreProgress &)> &fn_;
+  const Progress &fn_;
   std::mutex mu_;
 };
 

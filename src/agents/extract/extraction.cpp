@@ -507,7 +507,7 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
     per[k] = m.run(calls, r.paragraphs[k], k, r.usage);
     if (!m.opt.progress) return;
     std::lock_guard<std::mutex> lock(progress_mu);
-    m.opt.progress(++done, r.paragraphs.size());
+    m.opt.progress("paragraphs", ++done, r.paragraphs.size());
   });
   calls.flush();
   if (calls.exhausted()) r.budget = calls.reason();

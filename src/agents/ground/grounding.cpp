@@ -9,6 +9,7 @@
 #include <cmath>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <random>
 
 #include "common/answer_json.hpp"
@@ -754,8 +755,13 @@ std::vector<std::vector<GroundingResult>> Grounder::ground(const std::vector<Gro
                                                            std::size_t concurrency) const {
   impl_->confirm(jobs, strategies);
   std::vector<std::vector<GroundingResult>> out(jobs.size());
+  std::mutex progress_mu;
+  std::size_t done = 0;
   detail::parallel_for(jobs.size(), std::clamp<std::size_t>(concurrency, 1, detail::ModelCalls::kMaxConcurrency), [&](std::size_t i) {
     for (GroundingStrategy s : strategies) out[i].push_back(impl_->run(jobs[i].text, jobs[i].protein_a, jobs[i].protein_b, s));
+    if (!impl_->opt.progress) return;
+    std::lock_guard<std::mutex> lock(progress_mu);
+    impl_->opt.progress("pairs", ++done, jobs.size());
   });
   return out;
 }

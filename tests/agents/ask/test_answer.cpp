@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <type_traits>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -215,6 +216,38 @@ TEST_CASE("The context budget leaves out the lowest prizes first and the offline
   CHECK(dry.status == "dry_run");
   CHECK(dry.planned_calls == 2);
   CHECK(dry.planned_tokens > 0);
+}
+
+// Every agent's options are one run-control type: a caller sets budgets, cache, confirmation,
+// cancel and progress the same way whichever agent it runs.
+TEST_CASE("Every agent's options are a RunControl and ask asks first past confirm_calls") {
+  static_assert(std::is_base_of_v<grappi::RunControl, grappi::ExploreOptions>);
+  static_assert(std::is_base_of_v<grappi::RunControl, grappi::GroundingOptions>);
+  static_assert(std::is_base_of_v<grappi::RunControl, grappi::ExtractionOptions>);
+  static_assert(std::is_base_of_v<grappi::RunControl, grappi::HypothesisOptions>);
+  static_assert(std::is_base_of_v<grappi::RunControl, grappi::AskOptions>);
+  const auto limit = [](grappi::RunControl &run, std::size_t calls) {
+    run.confirm_calls = calls;
+    run.use_cache = false;
+  };
+  TauKb kb;
+  std::atomic<int> calls{0};
+  grappi::CallbackModel model("confirming", [&](const grappi::ChatRequest &) -> grappi::ChatResponse {
+    ++calls;
+    return {};
+  });
+  AskOptions o = ask_options();
+  limit(o, 1);  // (the answer and its repair turn: 2 calls)
+  CHECK_THROWS_WITH_AS(grappi::ask(*kb.kg, model, "Which kinases phosphorylate tau?", o), doctest::Contains("ask"),
+                       grappi::Error);
+  CHECK(calls.load() == 0);
+  o.repair = false;  // (1 call: allowed)
+  CHECK_NOTHROW(grappi::ask(*kb.kg, model, "Which kinases phosphorylate tau?", o));
+  CHECK(calls.load() >= 1);
+  grappi::ExtractiveModel offline;  // (the offline model is never refused)
+  limit(o, 1);
+  o.repair = true;
+  CHECK_NOTHROW(grappi::ask(*kb.kg, offline, "Which kinases phosphorylate tau?", o));
 }
 
 TEST_CASE("ask cancelled by the caller sends nothing and keeps the context") {

@@ -665,9 +665,19 @@ TEST_CASE("Grounding many pairs with a language model asks first when the dry-ru
   auto budget = o;
   budget.max_calls = 5;
   CHECK_NOTHROW(grappi::Grounder(*kb.kg, *model, budget).ground(jobs, {GroundingStrategy::bfs}, 2));
-  // The offline model is never refused: it makes no model call.
+  // The offline model is never refused: it makes no model call. A batch reports its pairs.
   grappi::ExtractiveModel offline;
-  CHECK_NOTHROW(grappi::Grounder(*kb.kg, offline, o).ground(jobs, {GroundingStrategy::bfs}, 2));
+  std::vector<std::size_t> seen;
+  std::mutex seen_mu;
+  auto watched = o;
+  watched.progress = [&](const std::string &stage, std::size_t done, std::size_t total) {
+    std::lock_guard<std::mutex> lock(seen_mu);
+    CHECK(stage == "pairs");
+    CHECK(total == 4);
+    seen.push_back(done);
+  };
+  CHECK_NOTHROW(grappi::Grounder(*kb.kg, offline, watched).ground(jobs, {GroundingStrategy::bfs}, 2));
+  CHECK(seen == std::vector<std::size_t>{1, 2, 3, 4});
 }
 
 TEST_CASE("The grounding evaluation reads IntAct rows as gold and places each prediction in PSI-MI") {
