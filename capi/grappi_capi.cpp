@@ -159,7 +159,8 @@ template <>
 struct Versions<grappi_retrieve_options> {
   static constexpr const char *name = "grappi_retrieve_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_retrieve_options, num_clusters),
-                                        GRAPPI_FIELD_END(grappi_retrieve_options, event_order)};
+                                        GRAPPI_FIELD_END(grappi_retrieve_options, event_order),
+                                        GRAPPI_FIELD_END(grappi_retrieve_options, relation_count)};
   static grappi_retrieve_options defaults() { return GRAPPI_RETRIEVE_OPTIONS_INIT; }
 };
 template <>
@@ -376,6 +377,8 @@ grappi::PcstRetrieveOptions retrieve_options(const grappi_retrieve_options *opts
   r.pruning = grappi::pruning_from_name(text_or(o.pruning, "gw", fn, "pruning"));
   r.num_clusters = o.num_clusters;
   r.event_order = event_order(o.event_order, fn);
+  if (o.relations || o.relation_count)
+    r.khop.filter.relations = string_array(o.relations, o.relation_count, fn, "relations", "relation_count", "a relation");
   return r;
 }
 
@@ -1589,7 +1592,7 @@ namespace {
 grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const grappi_ask_options &o, const char *fn) {
   grappi::AskOptions a;
   a.retrieval = retrieve_options(retrieve, fn);
-  if (o.relations) a.retrieval.khop.filter.relations = relation_list(o.relations, fn);
+  if (o.relations && a.retrieval.khop.filter.relations.empty()) a.retrieval.khop.filter.relations = relation_list(o.relations, fn);
   if (o.relation_weights)
     for (const std::string &w : relation_list(o.relation_weights, fn, "relation_weights")) {
       const auto eq = w.rfind('=');

@@ -248,6 +248,8 @@ int main(void) {
   FIELD(grappi_retrieve_options, pruning);
   FIELD(grappi_retrieve_options, num_clusters);
   FIELD(grappi_retrieve_options, event_order);
+  FIELD(grappi_retrieve_options, relations);
+  FIELD(grappi_retrieve_options, relation_count);
   end();
 
   BEGIN(grappi_explore_options);

@@ -171,7 +171,8 @@ static void check_init_macros(void) {
         r1.degree_cap == r2.degree_cap && r1.node_budget == r2.node_budget && r1.min_score == r2.min_score &&
         r1.topk == r2.topk && r1.topk_e == r2.topk_e && r1.cost_e == r2.cost_e && r1.pyg_cap == r2.pyg_cap &&
         r1.alpha == r2.alpha && r1.beta == r2.beta && r1.gamma == r2.gamma && r1.lambda == r2.lambda &&
-        same_text(r1.pruning, r2.pruning) && r1.num_clusters == r2.num_clusters && r1.event_order == r2.event_order);
+        same_text(r1.pruning, r2.pruning) && r1.num_clusters == r2.num_clusters && r1.event_order == r2.event_order &&
+        r1.relations == r2.relations && r1.relation_count == r2.relation_count);
   CHECK(grappi_explore_options_init(&x2, GRAPPI_EXPLORE_OPTIONS_VERSION) == GRAPPI_OK);
   CHECK(x1.version == x2.version && x1.windows == x2.windows && x1.window_count == x2.window_count && x1.k == x2.k &&
         x1.k_count == x2.k_count && x1.depth == x2.depth && x1.min_score == x2.min_score &&
@@ -212,7 +213,7 @@ static void check_init_macros(void) {
   /* Versions outside 1..current are refused, by _init and by the functions that read options. */
   CHECK(grappi_retrieve_options_init(&r2, 0) == GRAPPI_EINVAL);
   CHECK(grappi_retrieve_options_init(&r2, GRAPPI_RETRIEVE_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
-  CHECK(strstr(grappi_last_error_message(), "grappi_retrieve_options version 3") != NULL);
+  CHECK(strstr(grappi_last_error_message(), "grappi_retrieve_options version 4") != NULL);
   CHECK(grappi_pcst_options_init(&p2, 2) == GRAPPI_EINVAL);
 }
 
@@ -558,7 +559,7 @@ int main(int argc, char **argv) {
     retrieve_options_v1 *old;
     char *json = NULL, *csv = NULL;
     const char *question = "cyclin-dependent kinase of the cell cycle";
-    CHECK(grappi_retrieve_options_init(&ro, 3) == GRAPPI_EINVAL);
+    CHECK(grappi_retrieve_options_init(&ro, GRAPPI_RETRIEVE_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
     CHECK(grappi_retrieve_options_init(&ro, GRAPPI_RETRIEVE_OPTIONS_VERSION) == GRAPPI_OK && ro.topk == 3 && ro.seeds == 10);
     CHECK(ro.event_order == GRAPPI_PCST_ORDER_DEFAULT);
     CHECK(grappi_graph_retrieve_json(g, question, &ro, &json) == GRAPPI_OK && json != NULL);
@@ -587,6 +588,26 @@ int main(int argc, char **argv) {
     ro.event_order = 7;
     CHECK(grappi_graph_retrieve_json(g, question, &ro, &csv) == GRAPPI_EINVAL && csv == NULL);
     CHECK(strstr(grappi_last_error_message(), "event_order 7") != NULL);
+    ro.event_order = GRAPPI_PCST_ORDER_DEFAULT;
+    {
+      /* (version 3) The relations the subgraph follows, as a list; an unknown one is refused,
+         a count without a list too. */
+      const char *physical[] = {"string.physical"}, *unknown[] = {"string.nothing"};
+      ro.mode = "gretriever";
+      ro.pruning = "gw";
+      ro.relations = physical;
+      ro.relation_count = 1;
+      CHECK(grappi_graph_retrieve_json(g, question, &ro, &csv) == GRAPPI_OK && csv != NULL);
+      CHECK(csv && strstr(csv, "\"relation\":\"string.physical\"") != NULL);
+      grappi_free(csv);
+      csv = NULL;
+      ro.relations = unknown;
+      CHECK(grappi_graph_retrieve_json(g, question, &ro, &csv) == GRAPPI_EINVAL && csv == NULL);
+      CHECK(strstr(grappi_last_error_message(), "string.nothing") != NULL);
+      ro.relations = NULL;
+      CHECK(grappi_graph_retrieve_json(g, question, &ro, &csv) == GRAPPI_EINVAL && csv == NULL);
+      ro.relation_count = 0;
+    }
 
     /* A grounded answer (offline) and the QA evaluation. */
     {

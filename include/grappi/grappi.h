@@ -525,7 +525,7 @@ GRAPPI_API grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *s
 #define GRAPPI_PCST_ORDER_REFERENCE 2 /**< pcst_fast's own event order: its results exactly, ties included */
 
 /** The current version of ::grappi_retrieve_options (the library accepts 1 to this). */
-#define GRAPPI_RETRIEVE_OPTIONS_VERSION 2
+#define GRAPPI_RETRIEVE_OPTIONS_VERSION 3
 /** Options of grappi_graph_retrieve_json() and grappi_graph_retrieve_csv(). */
 typedef struct grappi_retrieve_options {
   uint32_t version;     /**< #GRAPPI_RETRIEVE_OPTIONS_VERSION */
@@ -547,11 +547,16 @@ typedef struct grappi_retrieve_options {
   int32_t num_clusters; /**< default 1 */
   /* version 2 */
   int32_t event_order;  /**< GRAPPI_PCST_ORDER_*, default #GRAPPI_PCST_ORDER_DEFAULT */
+  /* version 3 */
+  const char *const *relations; /**< only edges of these relations, relation_count of them (a list as
+                                     ::grappi_export_options gives one); NULL: every relation. Ask reads it
+                                     before its own comma-separated `relations`, which it supersedes */
+  size_t relation_count;        /**< entries of relations */
 } grappi_retrieve_options;
 /** The defaults of ::grappi_retrieve_options, as an initializer. */
 #define GRAPPI_RETRIEVE_OPTIONS_INIT                                                                                   \
   {GRAPPI_RETRIEVE_OPTIONS_VERSION, "gretriever", 10, 2, 20, 2000, 0.0, 3, 5, 0.5, 0, 1.0, 1.0, 0.5, 1.0, "gw", 1, \
-   GRAPPI_PCST_ORDER_DEFAULT}
+   GRAPPI_PCST_ORDER_DEFAULT, NULL, 0}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_RETRIEVE_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_retrieve_options_init(grappi_retrieve_options *opts, uint32_t version);
@@ -1109,7 +1114,8 @@ typedef struct grappi_ask_options {
   size_t answers;                /**< answer entities returned, default 10 */
   int32_t keep_question_entities; /**< non-zero: keep the entities the question names among the answers */
   int32_t repair;                /**< default 1: one turn asking the model to fix unsupported sentences */
-  const char *relations;         /**< comma-separated relations the subgraph follows; NULL: all */
+  const char *relations;         /**< superseded by ::grappi_retrieve_options relations (a list), which is read
+                                      first: comma-separated relations the subgraph follows; NULL: all */
   const char *relation_weights;  /**< "relation=weight,..." multiplying those edges' prizes; NULL: none */
   const char *embedding_model;   /**< the stored model the question is embedded with; NULL: the latest */
   size_t max_calls;              /**< model-call budget, 0 = none */

@@ -116,7 +116,8 @@ class _RetrieveOptions(ctypes.Structure):
                 ("degree_cap", _size), ("node_budget", _size), ("min_score", ctypes.c_double), ("topk", _size),
                 ("topk_e", _size), ("cost_e", ctypes.c_double), ("pyg_cap", ctypes.c_int32), ("alpha", ctypes.c_double),
                 ("beta", ctypes.c_double), ("gamma", ctypes.c_double), ("lambda", ctypes.c_double),
-                ("pruning", ctypes.c_char_p), ("num_clusters", ctypes.c_int32), ("event_order", ctypes.c_int32)]
+                ("pruning", ctypes.c_char_p), ("num_clusters", ctypes.c_int32), ("event_order", ctypes.c_int32),
+                ("relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_count", _size)]
 
 
 class _ExportOptions(ctypes.Structure):
@@ -248,7 +249,7 @@ _MIRRORS = {"grappi_open_options": _OpenOptions, "grappi_embed_options": _EmbedO
             "grappi_model_options": _ModelOptions, "grappi_run_options": _RunOptions}
 _VERSIONS = {"grappi_open_options": 1, "grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
              "grappi_import_options": 1,
-             "grappi_retrieve_options": 2,
+             "grappi_retrieve_options": 3,
              "grappi_explore_options": 3, "grappi_ground_options": 2, "grappi_extract_options": 2,
              "grappi_cooc_options": 1, "grappi_hypothesis_options": 3, "grappi_ask_options": 5,
              "grappi_reader_options": 3,
@@ -1051,10 +1052,16 @@ class Graph(_Owned):
         return json.loads(_take_string(p))
 
     def retrieve(self, question, csv=False, mode="gretriever", seeds=10, hops=2, degree_cap=20, node_budget=2000,
-                 min_score=0.0, topk=3, topk_e=5, cost_e=0.5, pruning="gw", num_clusters=1, event_order="default"):
+                 min_score=0.0, topk=3, topk_e=5, cost_e=0.5, pruning="gw", num_clusters=1, event_order="default",
+                 relations=None):
         """A connected, compact subgraph for the question by PCST: the JSON as a dict, or with csv=True
-        G-Retriever's CSV text. event_order: "default", "fast" or "reference" (pcst_fast's own)."""
+        G-Retriever's CSV text. event_order: "default", "fast" or "reference" (pcst_fast's own);
+        relations: only edges of these."""
         o = _options("grappi_retrieve_options", _retrieve_init)
+        rel = [r.encode() for r in (relations or [])]
+        rel_array = (ctypes.c_char_p * max(len(rel), 1))(*rel)
+        if rel:
+            o.relations, o.relation_count = rel_array, len(rel)
         o.mode, o.seeds, o.hops, o.degree_cap, o.node_budget = mode.encode(), seeds, hops, degree_cap, node_budget
         o.min_score, o.topk, o.topk_e, o.cost_e = min_score, topk, topk_e, cost_e
         o.pruning, o.num_clusters, o.event_order = pruning.encode(), num_clusters, _event_order(event_order)

@@ -208,6 +208,10 @@ class GraphTest(unittest.TestCase):
         self.assertTrue(r["nodes"] and r["objective"] >= 0)
         csv = self.g.retrieve("cyclin-dependent kinase of the cell cycle", csv=True, mode="prize")
         self.assertTrue(csv.startswith("node_id,node_attr\n") and "\nsrc,edge_attr,dst\n" in csv)
+        physical = self.g.retrieve("cyclin-dependent kinase of the cell cycle", relations=["string.physical"])
+        self.assertTrue(physical["edges"])  # (the filter is read: an unknown relation is refused below)
+        with self.assertRaises(grappi.Error):
+            self.g.retrieve("kinase", relations=["string.nothing"])
         with self.assertRaises(grappi.Error):
             self.g.retrieve("kinase", pruning="fastest")
         with self.assertRaises(grappi.Error):

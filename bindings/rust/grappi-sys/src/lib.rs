@@ -115,7 +115,7 @@ pub struct grappi_import_options {
     pub separator: i32,
 }
 
-pub const GRAPPI_RETRIEVE_OPTIONS_VERSION: u32 = 2;
+pub const GRAPPI_RETRIEVE_OPTIONS_VERSION: u32 = 3;
 #[repr(C)]
 pub struct grappi_retrieve_options {
     pub version: u32,
@@ -136,6 +136,9 @@ pub struct grappi_retrieve_options {
     pub pruning: *const c_char,
     pub num_clusters: i32,
     pub event_order: i32,
+    // version 3
+    pub relations: *const *const c_char,
+    pub relation_count: usize,
 }
 
 pub type grappi_chat_fn =
@@ -564,7 +567,7 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                            max_path_length, max_paths),
         "grappi_retrieve_options" => layout!(grappi_retrieve_options; version, mode, seeds, hops, degree_cap, node_budget,
                                              min_score, topk, topk_e, cost_e, pyg_cap, alpha, beta, gamma, lambda,
-                                             pruning, num_clusters, event_order),
+                                             pruning, num_clusters, event_order, relations, relation_count),
         "grappi_explore_options" => layout!(grappi_explore_options; version, windows, window_count, k, k_count, depth,
                                             min_score, max_length, max_paths, top, explain_top, concurrency, max_calls,
                                             max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env, chat,
