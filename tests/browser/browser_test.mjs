@@ -240,7 +240,16 @@ async function checkDrawing(name, file, want, opened) {
   await page.press('input.node-search', 'Enter');
   const detail = await page.textContent('section.detail');
   check(detail.includes(want.find), `${name}: searching ${want.find} does not show it`);
-  // Export: PNG and SVG of the current view.
+  // Export: PNG and SVG of the current view, once its labels have settled (the search above
+  // moves the view, and the labels are placed again after a short delay: on a loaded machine an
+  // export taken in between holds the labels of the view before).
+  let previous = -1;
+  for (let stable = 0, tries = 0; stable < 3 && tries < 50; ++tries) {
+    await page.waitForTimeout(200);
+    const now = await page.evaluate(() => window.grappiReport.cy.nodes(':visible').filter((n) => !n.hasClass('nolabel')).length);
+    stable = now === previous ? stable + 1 : 0;
+    previous = now;
+  }
   const [png] = await Promise.all([page.waitForEvent('download'), page.click('button.export-png')]);
   const pngBytes = fs.readFileSync(await png.path());
   check(png.suggestedFilename().endsWith('.png') && pngBytes.length > 1000 && pngBytes.subarray(1, 4).toString() === 'PNG',
@@ -253,7 +262,8 @@ async function checkDrawing(name, file, want, opened) {
   }));
   check(svgText.startsWith('<svg') && (svgText.match(/class="node"/g) || []).length === drawn.nodes &&
         (svgText.match(/class="label"/g) || []).length === drawn.labels,
-    `${name}: the SVG export holds ${(svgText.match(/class="node"/g) || []).length} nodes for ${drawn.nodes} drawn`);
+    `${name}: the SVG export holds ${(svgText.match(/class="node"/g) || []).length} nodes and ` +
+    `${(svgText.match(/class="label"/g) || []).length} labels for ${drawn.nodes} and ${drawn.labels} drawn`);
   check(errors.length === 0, `${name}: console errors: ${errors.join(' | ')}`);
   console.log(`${name} drawing: ${at.nodes} nodes, ${at.labelled} labels (${at.overlapping} of ${at.pairs} pairs overlap), ` +
               `${zoomed.labelled} zoomed in; layout ${at.layout} ${at.layoutSeconds.toFixed(2)} s; frame ${frames.toFixed(0)} ms`);
