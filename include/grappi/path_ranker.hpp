@@ -59,7 +59,8 @@ class GRAPPI_CXX_API PathRanker {
   /// feature vectors of another length.
   static PathRanker train(const std::vector<PathRankerExample> &pairs, const PathRankerOptions &options = {});
   /// The untrained prior: shorter paths first, then paths whose intermediate concepts are named
-  /// in more documents (what scores paths when no ranker was trained).
+  /// in more documents, and, across pairs, pairs of frequent concepts before rare ones (what
+  /// scores paths when no ranker was trained; docs/literature.md).
   static PathRanker prior();
   /// Whether it holds weights.
   bool trained() const { return !weights_.empty(); }
