@@ -375,8 +375,9 @@ void PCSTSolver::Impl::grow(int64_t root, int64_t target) {
   for (std::size_t i = 0; i < n; ++i)
     if (cl[i].active) deacts0.push_back({prize[i], static_cast<int32_t>(i)});
   sort_by_time(deacts0);
+  const bool polled = can_cancel();
   while (active_count > target) {
-    if (stop_asked()) break;
+    if (polled && stop_asked()) break;
     const Deact *nd = next_deact();
     const int32_t p = next_event();
     if (!nd && p < 0) break;

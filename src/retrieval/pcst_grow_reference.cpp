@@ -177,9 +177,10 @@ void PCSTSolver::Impl::grow_reference(int64_t root, int64_t target) {
   for (std::size_t i = 0; i < n; ++i)
     if (rcl[i].active) rqueue_min(static_cast<int32_t>(i));
   double t = 0.0;
+  const bool polled = can_cancel();
   while (active > target) {
     if (redge.empty() && rdeact.empty()) break;
-    if (stop_asked()) break;
+    if (polled && stop_asked()) break;
     constexpr double inf = std::numeric_limits<double>::infinity();
     const double et = redge.empty() ? inf : R(RC(redge.top().id).heap).value;
     const double dt = rdeact.empty() ? inf : rdeact.top().key;

@@ -29,11 +29,14 @@ struct GRAPPI_HIDDEN PCSTSolver::Impl {
   std::size_t n = 0, m = 0;
   const double *prize = nullptr;
   // PcstOptions::cancel (may be empty), polled every 4,096 growth events; set when it said yes.
+  // The growth loops test `can_cancel()` once and call stop_asked() only when it holds, so a
+  // solve without a cancel pays nothing per event.
   const std::function<bool()> *cancel = nullptr;
   bool cancelled = false;
   uint32_t polls = 0;
+  bool can_cancel() const { return cancel && *cancel; }
   bool stop_asked() {
-    if (!cancel || !*cancel || (++polls & 4095u) != 0) return false;
+    if ((++polls & 4095u) != 0) return false;
     cancelled = cancelled || (*cancel)();
     return cancelled;
   }

@@ -132,7 +132,7 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
   active_count = 0;
   if (reference_order) grow_reference(root, root >= 0 ? 0 : num_clusters);
   else grow(root, root >= 0 ? 0 : num_clusters);
-  if (cancelled || (cancel && *cancel && (*cancel)())) {
+  if (cancelled || (can_cancel() && (*cancel)())) {
     PcstResult none;
     none.cancelled = true;
     return none;

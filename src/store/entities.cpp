@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -140,28 +141,21 @@ std::string term_bel(const std::string &function, const std::string &ns, const s
   return to_bel(f);
 }
 
-// The content words of a text: lower-case runs of at least four letters or digits that are no
-// common word of annotations or papers, sorted and distinct.
+// The content words of a text (the library's tokenizer and stop words): words of at least four
+// characters, not all digits, that are no common word of annotations or papers, sorted and
+// distinct.
 std::vector<std::string> content_words(std::string_view text) {
-  static const std::unordered_set<std::string> kCommon = {
-      "protein", "proteins", "with", "that", "from", "which", "this", "these", "have", "been", "also", "role",
-      "plays", "into", "other", "by", "when", "their", "than", "such", "both", "bind", "binds", "binding",
-      "involved", "activity", "function", "functions", "acts", "through", "between", "during", "cells", "cell",
-      "human", "gene", "genes", "family", "member", "subunit", "domain", "form", "forms", "required", "including",
-      "expression", "expressed", "levels", "level", "process", "processes", "specific", "well", "were", "there",
-      "mediates", "mediated", "regulates", "regulation", "regulatory", "complex", "interacts", "interaction",
-      "associated", "probable", "putative", "belongs", "similarity", "isoform", "isoforms", "factor", "type"};
+  static const std::unordered_set<std::string_view> kCommon = {
+      "protein", "proteins", "role", "plays", "other", "when", "both", "bind", "binds", "binding", "involved",
+      "activity", "function", "functions", "acts", "through", "during", "cells", "cell", "human", "gene", "genes",
+      "family", "member", "subunit", "domain", "form", "forms", "required", "including", "expression", "expressed",
+      "levels", "level", "process", "processes", "specific", "well", "mediates", "mediated", "regulates",
+      "regulation", "regulatory", "complex", "interacts", "interaction", "associated", "probable", "putative",
+      "belongs", "similarity", "isoform", "isoforms", "factor", "type"};
   std::vector<std::string> out;
-  std::string w;
-  for (std::size_t i = 0; i <= text.size(); ++i) {
-    const char ch = i < text.size() ? text[i] : ' ';
-    if (std::isalnum(static_cast<unsigned char>(ch))) {
-      w.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
-      continue;
-    }
-    if (w.size() >= 4 && !kCommon.count(w) && w.find_first_not_of("0123456789") != std::string::npos) out.push_back(w);
-    w.clear();
-  }
+  for (std::string &w : detail::words(text))
+    if (w.size() >= 4 && !detail::is_stop_word(w) && !kCommon.count(w) && w.find_first_not_of("0123456789") != std::string::npos)
+      out.push_back(std::move(w));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -432,9 +426,13 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
   for (const auto &[key, nodes] : m.by_id)
     for (uint32_t n : nodes)
       if (n != nodes.front()) shared[n] = shared[nodes.front()] = 1;
-  for (std::size_t i = 0; i < m.nodes.size(); ++i)
-    if (shared[i])
-      if (const auto node = kg.node(m.nodes[i].base.node)) m.nodes[i].words = content_words(node->annotation);
+  // (one read of the annotations, not one query per node)
+  KnowledgeGraph::Impl &store = detail::GraphAccess::impl(kg);
+  std::lock_guard<std::mutex> lock(store.mu);
+  detail::Stmt st(store.db, "SELECT id, annotation FROM nodes WHERE annotation <> ''");
+  while (st.step())
+    if (const auto it = m.index_of.find(st.col_int(0)); it != m.index_of.end() && shared[it->second])
+      m.nodes[it->second].words = content_words(st.col_text(1));
 }
 
 EntityTagger::~EntityTagger() = default;

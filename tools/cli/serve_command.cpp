@@ -387,16 +387,17 @@ class Server {
         out.push_back({{"id", c.id}, {"name", c.name}, {"external_id", c.external_id}, {"matched", c.matched}, {"matched_by", c.matched_by}});
       reply(res, 200, {{"completions", out}});
     });
-    svr.Post("/api/explore", [this](const httplib::Request &req, httplib::Response &res) {
-      Workers::request_read();
-      start(req, res, "explore");
-    });
-    svr.Post("/api/ask", [this](const httplib::Request &req, httplib::Response &res) {
-      Workers::request_read();
-      start(req, res, "ask");
-    });
-    svr.Post("/api/hypothesize", [this](const httplib::Request &req, httplib::Response &res) {
-      Workers::request_read();
+    // Every POST handler starts once the body is read: the request is then whole (the
+    // connection's read deadline stops; Workers).
+    const auto post = [&svr](const char *pattern, httplib::Server::Handler handler) {
+      svr.Post(pattern, [handler = std::move(handler)](const httplib::Request &req, httplib::Response &res) {
+        Workers::request_read();
+        handler(req, res);
+      });
+    };
+    post("/api/explore", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "explore"); });
+    post("/api/ask", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "ask"); });
+    post("/api/hypothesize", [this](const httplib::Request &req, httplib::Response &res) {
       if (!can_hypothesize())
         return fail(res, 404,
                     "hypothesize needs papers: the database holds none (grappi import --corpus, cooc build) and serve "
@@ -426,8 +427,7 @@ class Server {
     svr.Get(R"(/api/jobs/([0-9a-f]{1,32})/result)", [finished](const httplib::Request &q, httplib::Response &r) { finished(q, r, "result"); });
     svr.Get(R"(/api/jobs/([0-9a-f]{1,32})/report\.html)",
             [finished](const httplib::Request &q, httplib::Response &r) { finished(q, r, "html"); });
-    svr.Post(R"(/api/jobs/([0-9a-f]{1,32})/cancel)", [this](const httplib::Request &req, httplib::Response &res) {
-      Workers::request_read();
+    post(R"(/api/jobs/([0-9a-f]{1,32})/cancel)", [this](const httplib::Request &req, httplib::Response &res) {
       const auto job = find(req.matches[1]);
       if (!job) return fail(res, 404, "no job " + std::string(req.matches[1]));
       job->cancel = true;

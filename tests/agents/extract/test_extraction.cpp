@@ -48,6 +48,18 @@ const std::string &kb_path() {
   return path;
 }
 
+// A human protein node named `name` with gene-table aliases (and an annotation).
+int64_t add_protein(KnowledgeGraph &kg, const char *name, const std::vector<const char *> &aliases,
+                    const char *annotation = "") {
+  grappi::NodeInput n;
+  n.external_id = std::string("9606.") + name;
+  n.name = name;
+  n.annotation = annotation;
+  const int64_t id = kg.add_node(n);
+  for (const char *a : aliases) kg.add_alias(id, a, "mapping:alias_symbols");
+  return id;
+}
+
 const EntityMention *find(const std::vector<EntityMention> &ms, const std::string &text, std::size_t from = 0) {
   for (const EntityMention &m : ms)
     if (m.text == text && m.offset >= from) return &m;
@@ -189,14 +201,7 @@ TEST_CASE("An ambiguous name is resolved by the organism and by edges to the oth
 TEST_CASE("An ambiguous name is resolved by the candidate whose stored name is the mention as written") {
   TempDir dir;
   KnowledgeGraph kg(dir.file("written.db"));
-  const auto protein = [&](const char *name, std::vector<const char *> aliases) {
-    grappi::NodeInput n;
-    n.external_id = std::string("9606.") + name;
-    n.name = name;
-    const int64_t id = kg.add_node(n);
-    for (const char *a : aliases) kg.add_alias(id, a, "mapping:alias_symbols");
-    return id;
-  };
+  const auto protein = [&](const char *name, std::vector<const char *> aliases) { return add_protein(kg, name, aliases); };
   const int64_t raf1 = protein("RAF1", {"Raf-1", "c-Raf"});
   protein("RNASE3", {"RAF1", "ECP"});
   const int64_t e2f1 = protein("E2F1", {"E2F-1", "RBP3"});
@@ -230,13 +235,7 @@ TEST_CASE("An ambiguous name is resolved by the candidate whose description the 
   TempDir dir;
   KnowledgeGraph kg(dir.file("described.db"));
   const auto protein = [&](const char *name, const char *annotation, std::vector<const char *> aliases) {
-    grappi::NodeInput n;
-    n.external_id = std::string("9606.") + name;
-    n.name = name;
-    n.annotation = annotation;
-    const int64_t id = kg.add_node(n);
-    for (const char *a : aliases) kg.add_alias(id, a, "mapping:alias_symbols");
-    return id;
+    return add_protein(kg, name, aliases, annotation);
   };
   const int64_t cdk1 = protein("CDK1",
                                "Cyclin-dependent kinase 1; Plays a key role in the control of the eukaryotic cell cycle "
@@ -265,14 +264,7 @@ TEST_CASE("An ambiguous name is resolved by the candidate whose description the 
 TEST_CASE("A span a paper marks as a protein is found under its usual spellings") {
   TempDir dir;
   KnowledgeGraph kg(dir.file("spellings.db"));
-  const auto protein = [&](const char *name, std::vector<const char *> aliases) {
-    grappi::NodeInput n;
-    n.external_id = std::string("9606.") + name;
-    n.name = name;
-    const int64_t id = kg.add_node(n);
-    for (const char *a : aliases) kg.add_alias(id, a, "mapping:alias_symbols");
-    return id;
-  };
+  const auto protein = [&](const char *name, std::vector<const char *> aliases) { return add_protein(kg, name, aliases); };
   const int64_t rb1 = protein("RB1", {"RB"});
   const std::map<std::string, int64_t> expected = {
       {"ET(A)", protein("EDNRA", {"ETA"})},          {"IFN-gamma", protein("IFNG", {})},
