@@ -258,6 +258,32 @@ std::string words_key(std::string_view name) {
   return out;
 }
 
+// The names a node's own names imply by the weight convention: a name written as an isoform's
+// molecular weight and another of the node's names ("P27KIP1" is "p27" + "KIP1", "p57Kip2")
+// names the node by its weight alone too, as papers do ("p27" for CDKN1B, which the gene table
+// lists only as P27KIP1). Source "weight:" + the long name's source ("weight:name" for the
+// preferred name). names[begin, end) are one node's.
+std::vector<NodeName> weight_names(const std::vector<NodeName> &names, std::size_t begin, std::size_t end) {
+  std::vector<NodeName> out;
+  std::unordered_set<std::string> keys;
+  for (std::size_t k = begin; k < end; ++k) keys.insert(tight(names[k].name));
+  for (std::size_t k = begin; k < end; ++k) {
+    const std::string &n = names[k].name;
+    if (n.size() < 6 || (n[0] != 'p' && n[0] != 'P') || !std::isdigit(static_cast<unsigned char>(n[1])) ||
+        !std::isdigit(static_cast<unsigned char>(n[2])))
+      continue;
+    std::size_t e = 1;
+    while (e < n.size() && std::isdigit(static_cast<unsigned char>(n[e]))) ++e;
+    if (e > 4 || n.size() - e < 3 || !std::isalpha(static_cast<unsigned char>(n[e])) || !keys.count(tight(n.substr(e))))
+      continue;
+    std::string head = "p" + n.substr(1, e - 1);
+    if (keys.count(tight(head)) || std::any_of(out.begin(), out.end(), [&](const NodeName &x) { return x.name == head; }))
+      continue;
+    out.push_back({names[k].node, std::move(head), "weight:" + (names[k].source.empty() ? std::string("name") : names[k].source)});
+  }
+  return out;
+}
+
 }  // namespace
 
 struct GRAPPI_HIDDEN EntityTagger::Impl {
@@ -373,8 +399,9 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
     const auto index = static_cast<uint32_t>(m.nodes.size());
     m.index_of.emplace(node, index);
     m.nodes.push_back({std::move(c), {}});
-    for (std::size_t k = i; k < j; ++k) {
-      const NodeName &nm = names[k];
+    const std::vector<NodeName> own = weight_names(names, i, j);
+    for (std::size_t k = i; k < j + own.size(); ++k) {
+      const NodeName &nm = k < j ? names[k] : own[k - j];
       const bool preferred = nm.source.empty();
       const bool synonym = nm.source.rfind("obo:synonym:", 0) == 0;
       if (!preferred && nm.source.find("PDB") != std::string::npos) continue;

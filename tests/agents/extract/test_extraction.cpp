@@ -261,6 +261,41 @@ TEST_CASE("An ambiguous name is resolved by the candidate whose description the 
   CHECK(chosen("CDC2 was studied.") == 0);
 }
 
+// The gene table lists CDKN1B as "P27KIP1" and "KIP1", never "p27"; papers write "p27". A name
+// made of a weight and another of the node's names gives the weight alone as a name; where
+// other genes store "p27" itself, the edges to the passage's settled proteins decide.
+TEST_CASE("A weight and another name of the same gene give the weight alone as a name") {
+  TempDir dir;
+  KnowledgeGraph kg(dir.file("weight.db"));
+  const auto protein = [&](const char *name, std::vector<const char *> aliases) { return add_protein(kg, name, aliases); };
+  const int64_t cdkn1b = protein("CDKN1B", {"KIP1", "P27KIP1"});
+  const int64_t cdk2 = protein("CDK2", {});
+  protein("PSMD9", {"p27", "Rpn4"});
+  protein("DCTN6", {"p27"});
+  protein("SHC1", {"p52SHC"});  // (no "SHC" among its names: no "p52")
+  grappi::EdgeInput edge;
+  edge.source = cdkn1b;
+  edge.target = cdk2;
+  edge.relation = "interacts_with";
+  kg.add_edge(edge);
+  const EntityTagger tagger(kg);
+  const auto ms = tagger.tag("p27 associates with CDK2, and p52 was not studied.");
+  const EntityMention *p27 = find(ms, "p27");
+  REQUIRE(p27);
+  CHECK(p27->candidates.size() == 3);
+  CHECK(p27->status == "resolved");
+  CHECK(p27->resolution == "context");
+  REQUIRE(p27->entity());
+  CHECK(p27->entity()->node == cdkn1b);
+  CHECK(p27->entity()->source == "weight:mapping:alias_symbols");
+  CHECK(find(ms, "p52") == nullptr);
+  // Without a settled partner, the three stay candidates.
+  const auto alone = tagger.tag("p27 was measured.");
+  REQUIRE(find(alone, "p27"));
+  CHECK(find(alone, "p27")->status == "ambiguous");
+  CHECK(find(alone, "p27")->candidates.size() == 3);
+}
+
 TEST_CASE("A span a paper marks as a protein is found under its usual spellings") {
   TempDir dir;
   KnowledgeGraph kg(dir.file("spellings.db"));
