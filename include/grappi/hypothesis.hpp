@@ -44,6 +44,10 @@ struct HypothesisPath {
   std::vector<double> shares;
   std::size_t papers = 0;      ///< distinct documents behind the path's edges
   bool single_paper = false;   ///< the whole path rests on one paper (its co-occurrence edges all on the same one)
+  /// Intermediate concepts not yet joined to an end by an edge of the graph, counted per end (a
+  /// concept joined to neither counts 2): 0 when every intermediate is already named with both
+  /// ends (always for a path of two edges).
+  std::size_t open_ends = 0;
   double mean_weight = 0;  ///< mean of weights
   double min_weight = 0;   ///< minimum of weights
   /// Embedding similarity of the path's concepts to the pair (HypothesisOptions::

@@ -18,7 +18,8 @@ json path_json(const HypothesisPath &p, std::size_t rank) {
                      {"pmids", p.pmids[i]}});
   return {{"rank", rank},  {"nodes", p.nodes},         {"names", p.names},         {"labels", p.labels},
           {"edges", edges}, {"mean_weight", p.mean_weight}, {"min_weight", p.min_weight}, {"similarity", p.similarity},
-          {"score", p.score},  {"papers", p.papers},       {"single_paper", p.single_paper}};
+          {"score", p.score},  {"papers", p.papers},       {"single_paper", p.single_paper},
+          {"open_ends", p.open_ends}};
 }
 
 json round_json(const HypothesisRound &r) {

@@ -201,6 +201,9 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
       h.curated.push_back(curated);
     }
     h.papers = documents.size();
+    for (std::size_t i = 1; i + 1 < h.nodes.size(); ++i)
+      h.open_ends += std::size_t(snap->edges_between(h.nodes[i], source).empty()) +
+                     std::size_t(snap->edges_between(h.nodes[i], target).empty());
     h.single_paper = literature && documents.size() == 1;
     h.min_weight = *std::min_element(h.weights.begin(), h.weights.end());
     double sum = 0;

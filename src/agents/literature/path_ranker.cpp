@@ -21,7 +21,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char *kKind = "path_ranker";
-constexpr int kFormat = 3;  // 2: the prior's weight; 3: the prior with the pair's share
+constexpr int kFormat = 4;  // 2: the prior's weight; 3: the prior with the pair's share; 4: open ends
 
 double log10_or(double x, double floor) { return x > 0 ? std::log10(x) : floor; }
 
@@ -42,7 +42,7 @@ const std::vector<std::string> &PathRanker::feature_names() {
       "edges",           "direct",           "npmi_min",      "npmi_mean",      "jaccard_min_log", "jaccard_mean_log",
       "support_min_log", "support_mean_log", "papers_log",    "single_paper",   "recency",         "dated_share",
       "share_min_log",   "share_mean_log",   "share_max_log", "type_gene",      "type_disease",    "type_chemical",
-      "type_species",    "type_other",       "curated_share", "ends_share_log", "similarity"};
+      "type_species",    "type_other",       "curated_share", "ends_share_log", "similarity",      "open_ends"};
   return names;
 }
 
@@ -97,6 +97,7 @@ std::vector<double> PathRanker::features(const HypothesisPath &p) {
   if (p.nodes.size() >= 2 && p.shares.size() == p.nodes.size())
     f[21] = 0.5 * (log10_or(p.shares.front(), -7) + log10_or(p.shares.back(), -7));
   f[22] = p.similarity;
+  f[23] = double(p.open_ends);
   return f;
 }
 
@@ -107,8 +108,12 @@ namespace {
 // independence model of them all being named), shorter paths first on a tie. A quarter of the
 // pair's own mean log share is added: a pair of frequent concepts is named together in more
 // later documents, so each intermediate has more chances (this orders paths across pairs, not
-// within one; BENCHMARKS.md "Hypotheses against their baselines" has the weights tried).
-double prior_score(const std::vector<double> &f) { return f[12] * (f[0] - 1) - 0.01 * f[0] + 0.25 * f[21]; }
+// within one; BENCHMARKS.md "Hypotheses against their baselines" has the weights tried). On a
+// tie, intermediates already named with both ends first (each open end costs 0.005: the
+// common-neighbour signal of link prediction, small enough to reorder only equal scores).
+double prior_score(const std::vector<double> &f) {
+  return f[12] * (f[0] - 1) - 0.01 * f[0] + 0.25 * f[21] - 0.005 * f[23];
+}
 
 // Weighted rows of labelled paths.
 struct Rows {
@@ -142,6 +147,8 @@ Rows rows_of(const std::vector<PathRankerExample> &pairs, const std::vector<std:
 // the earlier, smaller part would misread them on the whole; it reads shares, not counts.
 bool absolute(std::size_t j) { return j == 6 || j == 7 || j == 8; }
 
+constexpr std::size_t kSimilarity = 22;  // (feature_names()'s "similarity")
+
 bool both_classes(const Rows &r) {
   bool p = false, n = false;
   for (double y : r.y) (y > 0 ? p : n) = true;
@@ -171,7 +178,7 @@ PathRanker PathRanker::fit(const std::vector<PathRankerExample> &pairs, const st
     v /= total;
     k.mean_[j] = m;
     // (a constant feature, or one the ranker does not read, stays out: scale 0)
-    k.scale_[j] = !prior_only && v > 1e-12 && !(j == d - 1 && !o.similarity) && !absolute(j) ? 1.0 / std::sqrt(v) : 0.0;
+    k.scale_[j] = !prior_only && v > 1e-12 && !(j == kSimilarity && !o.similarity) && !absolute(j) ? 1.0 / std::sqrt(v) : 0.0;
   }
   const Eigen::Index n = static_cast<Eigen::Index>(R.x.size()), p = static_cast<Eigen::Index>(d) + 2;
   Eigen::MatrixXd X(n, p);
@@ -355,7 +362,7 @@ PathRanker PathRanker::load(const KnowledgeGraph &kg, const std::string &name) {
     k.weights_ = spec.at("weights").get<std::vector<double>>();
     k.bias_ = spec.at("bias").get<double>();
     k.prior_weight_ = spec.value("prior_weight", 0.0);  // (format 1 had no prior)
-    if (spec.value("format", 0) < 3 && k.prior_weight_ != 0)
+    if (spec.value("format", 0) < kFormat && k.prior_weight_ != 0)
       throw damaged("fitted on an earlier prior (format " + std::to_string(spec.value("format", 0)) +
                     "); train it again (grappi train-ranker)");
     k.similarity_ = spec.value("similarity", false);
