@@ -231,6 +231,11 @@ int64_t ImportWriter::add_edge(int64_t source, int64_t target, std::string_view 
   return db_.last_insert_rowid();
 }
 
+void ImportWriter::set_file_size(uint64_t bytes) {
+  Stmt upd(db_, "UPDATE datasets SET file_size = ? WHERE id = ?");
+  upd.bind(1, static_cast<int64_t>(bytes)).bind(2, dataset_).run();
+}
+
 FileReport ImportWriter::finish(const std::string &sha256, double seconds) {
   rep_.seconds = seconds;
   {

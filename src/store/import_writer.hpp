@@ -73,6 +73,8 @@ class ImportWriter {
   /// (a JSON object) and the row itself.
   void add_evidence(int64_t edge, uint64_t line, const std::string &record_json, std::string_view raw);
 
+  /// The file's size on the dataset row (for a file written while it was imported).
+  void set_file_size(uint64_t bytes);
   /// Ends the file: the sha256, the counts (rep_ plus `details`) and the wall time on the
   /// dataset row; releases the savepoint. When the same bytes were imported before in this
   /// format, rolls the file back and reports already_imported instead.

@@ -26,6 +26,7 @@
 #include "common/visibility.hpp"
 #include "grappi/json_text.hpp"
 #include "agents/literature/cooc_builder.hpp"
+#include "store/jsonl_dataset.hpp"
 
 namespace grappi {
 
@@ -281,61 +282,45 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
 FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &g, const std::string &path) {
   if (g.edges.empty()) throw Error(ErrorCode::invalid_argument, "co-occurrence: the graph has no edge to import");
   const std::string relation = cooccurrence_relation(g.options);
-  // (written whole or not at all)
-  detail::write_file_atomically(path, [&](std::ostream &out) {
-    out << dump_json(json{{"format", "grappi-jsonl"}, {"version", 1}}) << "\n";
-    for (const CoocConcept &c : g.concepts)
-      if (c.node == 0)
-        out << dump_json(json{{"type", "node"},
-                              {"id", c.id},
-                              {"name", c.name},
-                              {"label", c.type.empty() ? "Concept" : c.type},
-                              {"attributes", {{"cooc_units", c.units}}}})
-            << "\n";
-    std::size_t line = 1 + 1;  // (after the header line)
-    for (const CoocConcept &c : g.concepts) line += c.node == 0;
-    for (const CoocEdge &e : g.edges) {
-      ++line;
-      // PubMed ids as numbers (Edge::pmids); other document ids apart.
-      json pmids = json::array(), others = json::array();
-      json years = json::array();
-      for (uint32_t doc : e.documents) {
-        const std::string &p = g.pmids[doc];
-        years.push_back(g.years[doc]);
-        if (!p.empty() && p.size() < 19 && p.find_first_not_of("0123456789") == std::string::npos)
-          pmids.push_back(std::stoll(p));
-        else
-          others.push_back(p);
+  // Written and stored in one pass (the file is not parsed back); the file is the dataset's.
+  detail::JsonlDatasetWriter out(kg, path);
+  for (const CoocConcept &c : g.concepts)
+    if (c.node == 0)
+      out.node(c.id, c.name, c.type.empty() ? "Concept" : c.type, dump_json(json{{"cooc_units", c.units}}));
+  const char *unit = g.options.scope == CoocOptions::Scope::sentence ? " sentence(s)" : " document(s)";
+  std::string pmids, others, years;
+  for (const CoocEdge &e : g.edges) {
+    // PubMed ids as numbers (Edge::pmids); other document ids apart.
+    pmids = "[", others = "[", years = "[";
+    for (uint32_t doc : e.documents) {
+      const std::string &p = g.pmids[doc];
+      if (years.size() > 1) years += ',';
+      years += std::to_string(g.years[doc]);
+      if (!p.empty() && p.size() < 19 && p.find_first_not_of("0123456789") == std::string::npos) {
+        if (pmids.size() > 1) pmids += ',';
+        pmids += std::to_string(std::stoll(p));
+      } else {
+        if (others.size() > 1) others += ',';
+        others += dump_json(json(p));
       }
-      // (each concept's units and the graph's: the concepts' document frequency, which paths and
-      // the path ranker read)
-      json record = {{"count", e.count},
-                     {"npmi", e.npmi},
-                     {"jaccard", e.jaccard},
-                     {"pmids", pmids},
-                     {"years", years},
-                     {"unit_counts", json::array({json::array({g.concepts[e.a].id, g.concepts[e.a].units}),
-                                                  json::array({g.concepts[e.b].id, g.concepts[e.b].units})})},
-                     {"units_total", g.units}};
-      if (!others.empty()) record["documents"] = others;
-      char npmi[32];
-      std::snprintf(npmi, sizeof npmi, "%.3f", e.npmi);
-      const json evidence = {{"pmids", pmids},
-                             {"text", "co-occur in " + std::to_string(e.count) +
-                                          (g.options.scope == CoocOptions::Scope::sentence ? " sentence(s)" : " document(s)") +
-                                          ", NPMI " + npmi}};
-      out << dump_json(json{{"type", "edge"},
-                            {"source", g.concepts[e.a].id},
-                            {"target", g.concepts[e.b].id},
-                            {"relation", relation},
-                            {"directed", false},
-                            {"score", std::max(0.0, std::min(1.0, e.npmi))},
-                            {"evidence", evidence},
-                            {"records", json::array({{{"line", line}, {"record", std::move(record)}}})}})
-          << "\n";
     }
-  }, "co-occurrence");
-  return kg.import({{path, "jsonl"}}).files.at(0);
+    pmids += ']', others += ']', years += ']';
+    // (each concept's units and the graph's: the concepts' document frequency, which paths and
+    // the path ranker read; keys in the order nlohmann::json writes them)
+    const CoocConcept &a = g.concepts[e.a], &b = g.concepts[e.b];
+    std::string record = "{\"count\":" + std::to_string(e.count);
+    if (others.size() > 2) record += ",\"documents\":" + others;
+    record += ",\"jaccard\":" + dump_json(json(e.jaccard)) + ",\"npmi\":" + dump_json(json(e.npmi)) +
+              ",\"pmids\":" + pmids + ",\"unit_counts\":[[" + dump_json(json(a.id)) + "," + std::to_string(a.units) +
+              "],[" + dump_json(json(b.id)) + "," + std::to_string(b.units) + "]],\"units_total\":" +
+              std::to_string(g.units) + ",\"years\":" + years + "}";
+    char npmi[32];
+    std::snprintf(npmi, sizeof npmi, "%.3f", e.npmi);
+    const std::string evidence = "{\"pmids\":" + pmids + ",\"text\":" +
+                                 dump_json(json("co-occur in " + std::to_string(e.count) + unit + ", NPMI " + npmi)) + "}";
+    out.edge(a.id, b.id, relation, false, std::max(0.0, std::min(1.0, e.npmi)), evidence, {record});
+  }
+  return out.finish();
 }
 
 std::string cooccurrence_dataset_path(const std::string &database, const CoocGraph &graph) {

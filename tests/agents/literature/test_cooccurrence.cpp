@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -271,3 +272,58 @@ TEST_CASE("A co-occurrence graph is a dataset joined to the proteins by their En
   CHECK(kg.stats().nodes == before.nodes);
   CHECK_THROWS_AS(grappi::import_cooccurrence(kg, CoocGraph{}, d.file("none.jsonl")), grappi::Error);
 }
+
+// import_cooccurrence writes the dataset's file and stores its rows in one pass: the database
+// must hold what importing that file gives (rows, evidence, records with their lines, the
+// dataset's size, SHA-256 and counts).
+TEST_CASE("A co-occurrence graph stored while its file is written holds what importing the file gives") {
+  TempDir d;
+  write_file(d.file("aliases.tsv"), "#string_protein_id\talias\tsource\n9606.ENSP00000328968\t6331\tEnsembl_EntrezGene\n");
+  const auto base = [&](const std::string &name) {
+    auto kg = std::make_unique<grappi::KnowledgeGraph>(d.file(name));
+    kg->import({{data("9606.protein.info.v12.0.txt.gz")}, {d.file("aliases.tsv"), "aliases"}});
+    return kg;
+  };
+  auto direct = base("direct.db"), again = base("again.db");
+  const grappi::EntityTagger tagger(*direct);
+  const CoocGraph g = grappi::build_cooccurrence(grappi::read_documents(lit("BioRED.Test.first3.PubTator")), {}, &tagger);
+  const std::string file = d.file("cooc.jsonl");
+  const grappi::FileReport f = grappi::import_cooccurrence(*direct, g, file);
+  CHECK(!std::filesystem::exists(file + ".part"));
+  const grappi::FileReport r = again->import({{file, "jsonl"}}).files.at(0);
+  CHECK(f.lines == r.lines);
+  CHECK(f.edges_created == r.edges_created);
+  CHECK(f.nodes_created == r.nodes_created);
+  CHECK(f.referenced_nodes_created == r.referenced_nodes_created);
+  const grappi::Dataset a = direct->datasets().back(), b = again->datasets().back();
+  CHECK(a.format == "jsonl");
+  CHECK(a.sha256 == b.sha256);
+  CHECK(a.file_size == std::filesystem::file_size(file));
+  CHECK(a.file_size == b.file_size);
+  CHECK(nlohmann::json::parse(a.counts) == nlohmann::json::parse(b.counts));
+  CHECK(a.options == b.options);
+  // Every node, edge, evidence text and record, byte for byte.
+  std::ostringstream x, y;
+  direct->export_graph(x);
+  again->export_graph(y);
+  CHECK(x.str() == y.str());
+  // Each record names its own line of the file.
+  std::istringstream lines(read_file(file));
+  std::string line;
+  std::size_t no = 0, edges = 0;
+  while (std::getline(lines, line)) {
+    ++no;
+    const auto j = nlohmann::json::parse(line);
+    if (j.value("type", "") != "edge") continue;
+    ++edges;
+    CHECK(j["records"][0]["line"] == no);
+  }
+  CHECK(edges == g.edges.size());
+  // Nothing stored and no file left when the file cannot be written.
+  const auto before = again->stats();
+  CHECK_THROWS_AS(grappi::import_cooccurrence(*again, g, d.file("missing/cooc.jsonl")), grappi::Error);
+  CHECK(again->stats().edges == before.edges);
+  CHECK(again->datasets().size() == before.datasets.size());
+  CHECK(!std::filesystem::exists(d.file("missing")));
+}
+
