@@ -385,12 +385,12 @@ grappi::PcstRetrieveOptions retrieve_options(const grappi_retrieve_options *opts
 grappi::PcstRetrieval retrieve(grappi_graph *g, const char *question, const grappi::PcstRetrieveOptions &o,
                                const char *fn) {
   auto &kg = graph_of(g, fn);
-  const auto q = kg.query_vector(text(question, fn, "question"));
-  return kg.retriever()->pcst_retrieve(q, o);
+  const auto q = grappi::query_vector(kg, text(question, fn, "question"));
+  return grappi::graph_retriever(kg)->pcst_retrieve(q, o);
 }
 
 std::string retrieve_csv(grappi::KnowledgeGraph &kg, const grappi::PcstRetrieval &r) {
-  return grappi::to_gretriever_csv(kg.retriever()->graph(), r.subgraph,
+  return grappi::to_gretriever_csv(grappi::graph_retriever(kg)->graph(), r.subgraph,
                                    [&](int64_t id) { return grappi::KnowledgeGraph::node_text(*kg.node(id)); });
 }
 
@@ -804,8 +804,8 @@ grappi_status grappi_graph_embed(grappi_graph *g, const grappi_embed_options *op
         return out;
       };
     }
-    auto embedder = kg.make_embedder(spec);
-    const auto report = kg.embed(*embedder);
+    auto embedder = grappi::make_embedder(kg, spec);
+    const auto report = grappi::embed_graph(kg, *embedder);
     if (out_embedded) *out_embedded = report.embedded;
     return GRAPPI_OK;
   });
@@ -827,7 +827,7 @@ grappi_status grappi_graph_embed_plan_json(grappi_graph *g, const grappi_embed_o
     spec.http.model = text_or(o.model, "", fn, "model");
     spec.http.base_url = text_or(o.base_url, spec.http.base_url, fn, "base_url");
     spec.http.api_key_env = text_or(o.api_key_env, spec.http.api_key_env, fn, "api_key_env");
-    const auto embedder = kg.make_embedder(spec);
+    const auto embedder = grappi::make_embedder(kg, spec);
     grappi::save_embedder(*embedder, path);
     *out_json = copy_out(grappi::dump_json({{"model", embedder->model()}, {"kind", embedder->kind()},
                                             {"dimension", embedder->dimension()}, {"pending", grappi::embed_pending(kg, embedder->model())},
@@ -890,8 +890,8 @@ grappi_status grappi_graph_search(grappi_graph *g, const char *query, size_t k, 
     require(out_count != nullptr, fn, "out_count is NULL");
     *out_count = 0;
     require(capacity == 0 || out_ids, fn, "out_ids is NULL but capacity > 0");
-    const auto q = kg.query_vector(text(query, fn, "text"));
-    return write_hits(kg.vectors()->search(q.data(), k), out_ids, out_scores, capacity, out_count);
+    const auto q = grappi::query_vector(kg, text(query, fn, "text"));
+    return write_hits(grappi::graph_vectors(kg)->search(q.data(), k), out_ids, out_scores, capacity, out_count);
   });
 }
 
@@ -904,7 +904,7 @@ grappi_status grappi_graph_search_vector(grappi_graph *g, const float *query, si
     *out_count = 0;
     require(query != nullptr, fn, "query is NULL");
     require(capacity == 0 || out_ids, fn, "out_ids is NULL but capacity > 0");
-    auto v = kg.vectors();
+    auto v = grappi::graph_vectors(kg);
     if (dim != v->dim())
       invalid(std::string(fn) + ": query has dimension " + std::to_string(dim) + ", the model " + std::to_string(v->dim()));
     return write_hits(v->search(query, k), out_ids, out_scores, capacity, out_count);
@@ -930,7 +930,7 @@ grappi_status grappi_graph_window_json(grappi_graph *g, int64_t root, const grap
     wo.depth = o.depth;
     wo.window = o.window;
     wo.filter.min_score = o.min_score;
-    const auto r = kg.retriever();
+    const auto r = grappi::graph_retriever(kg);
     const auto w = r->window(root, wo);
     auto j = grappi::to_json(r->graph(), w);
     if (o.max_path_length) {
@@ -952,7 +952,7 @@ grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, int64_t to,
     const char *fn = "grappi_graph_paths_json";
     require(out_json != nullptr, fn, "out_json is NULL");
     *out_json = nullptr;
-    const auto r = graph_of(g, fn).retriever();
+    const auto r = grappi::graph_retriever(graph_of(g, fn));
     grappi::ShortestPathOptions o;
     o.max_length = max_length;
     o.k = k;
@@ -969,11 +969,11 @@ grappi_status grappi_graph_khop_json(grappi_graph *g, const char *question, size
     require(out_json != nullptr, fn, "out_json is NULL");
     *out_json = nullptr;
     auto &kg = graph_of(g, fn);
-    const auto q = kg.query_vector(text(question, fn, "question"));
+    const auto q = grappi::query_vector(kg, text(question, fn, "question"));
     grappi::KhopOptions o;
     o.hops = hops;
     o.degree_cap = degree_cap;
-    const auto r = kg.retriever();
+    const auto r = grappi::graph_retriever(kg);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(r->graph(), r->question_khop(q, seeds, o))));
     return GRAPPI_OK;
   });
@@ -1059,7 +1059,7 @@ grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *seeds, size_
     grappi::PageRankOptions o;
     o.damping = damping;
     if (seed_count) o.seeds.assign(seeds, seeds + seed_count);
-    const auto r = kg.retriever();
+    const auto r = grappi::graph_retriever(kg);
     const auto top = r->pagerank(o).top(r->graph(), capacity);
     for (std::size_t i = 0; i < top.size(); ++i) {
       out_ids[i] = top[i].id;
@@ -1081,7 +1081,7 @@ grappi_status grappi_graph_retrieve_json(grappi_graph *g, const char *question, 
     require(out_json != nullptr, fn, "out_json is NULL");
     *out_json = nullptr;
     const auto res = retrieve(g, question, retrieve_options(opts, fn), fn);
-    *out_json = copy_out(grappi::dump_json(grappi::to_json(g->kg->retriever()->graph(), res)));
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::graph_retriever(*g->kg)->graph(), res)));
     return GRAPPI_OK;
   });
 }

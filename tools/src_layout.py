@@ -25,7 +25,7 @@ PUBLIC = {
     "knowledge_graph.hpp": "store", "snapshot.hpp": "store", "import.hpp": "store",
     "graph_export.hpp": "store", "ontology.hpp": "store", "entities.hpp": "store", "store_json.hpp": "store",
     "retriever.hpp": "retrieval", "pcst.hpp": "retrieval", "vector_index.hpp": "retrieval", "retrieval_json.hpp": "retrieval",
-    "embedding.hpp": "retrieval",
+    "embedding.hpp": "retrieval", "graph_embeddings.hpp": "retrieval", "embed_parts.hpp": "retrieval",
     "llm.hpp": "models", "run_control.hpp": "models",
     "pipeline.hpp": "agents/explore",
     "grounding.hpp": "agents/ground",
@@ -39,6 +39,4 @@ PUBLIC = {
 # Arrows that still run up, each with the reason and the issue that removes it. The check
 # fails on any other, and on an entry here that no longer occurs (so the list only shrinks).
 KNOWN_UPWARD = {
-    ("include/grappi/knowledge_graph.hpp", "retrieval"): "KnowledgeGraph's public methods hand out the "
-    "vector index and the embedding models it caches (issue 39, item 1)",
 }

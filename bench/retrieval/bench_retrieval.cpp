@@ -31,7 +31,7 @@ Ctx &ctx() {
     Ctx x;
     x.kg = std::make_unique<grappi::KnowledgeGraph>(g_db);
     x.snap = x.kg->snapshot();
-    x.vec = x.kg->vectors();
+    x.vec = grappi::graph_vectors(*x.kg);
     std::vector<std::pair<std::size_t, int64_t>> deg;
     for (uint32_t i = 0; i < x.snap->node_count(); ++i) deg.emplace_back(x.snap->adjacency(i).size, x.snap->node_id(i));
     std::sort(deg.begin(), deg.end());
@@ -45,7 +45,7 @@ Ctx &ctx() {
 }
 
 void BM_HashingEmbedAll(benchmark::State &st) {
-  auto e = ctx().kg->hashing_embedder();
+  auto e = grappi::hashing_embedder(*ctx().kg);
   for (auto _ : st) benchmark::DoNotOptimize(e->embed(ctx().texts).data.data());
   st.SetItemsProcessed(static_cast<int64_t>(st.iterations() * ctx().texts.size()));
 }
@@ -133,7 +133,7 @@ void BM_SearchExact(benchmark::State &st) {
 }
 
 void BM_SearchHnsw(benchmark::State &st) {
-  auto v = ctx().kg->vectors("", true);
+  auto v = grappi::graph_vectors(*ctx().kg, "", true);
   // Recall@10 against exact search on 500 queries (the nodes' own vectors, self excluded).
   std::size_t found = 0, total = 0;
   for (std::size_t i = 0; i < 500; ++i) {

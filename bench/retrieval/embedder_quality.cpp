@@ -52,7 +52,7 @@ struct Scorer {
     std::vector<std::vector<float>> q;
     for (const auto &m : models) {
       try {
-        q.push_back(kg.query_vector(text, m));
+        q.push_back(grappi::query_vector(kg, text, m));
       } catch (const grappi::Error &) {
         q.emplace_back();
       }
@@ -111,11 +111,11 @@ int main(int argc, char **argv) {
   if (models.empty() && blends.empty())
     for (const auto &m : kg.embedding_models()) models.push_back(m.name);
   std::vector<Scorer> scorers;
-  for (const auto &m : models) scorers.push_back({m, {kg.vectors(m)}, {m}, 1.0});
+  for (const auto &m : models) scorers.push_back({m, {grappi::graph_vectors(kg, m)}, {m}, 1.0});
   for (const auto &[a, b, w] : blends) {
     char label[64];
     std::snprintf(label, sizeof label, " blend %.2f / %.2f", w, 1 - w);
-    scorers.push_back({a + " +" + b + label, {kg.vectors(a), kg.vectors(b)}, {a, b}, w});
+    scorers.push_back({a + " +" + b + label, {grappi::graph_vectors(kg, a), grappi::graph_vectors(kg, b)}, {a, b}, w});
   }
   const auto snap = kg.snapshot();
   const std::size_t n = snap->node_count();

@@ -1,7 +1,7 @@
 // grappi/embed_parts.hpp — embedding a knowledge base in parts, on several processes or machines
 // (docs/distributed.md "Embeddings"): one embedder made (and fitted) once and written to a file,
 // each part of the nodes to embed embedded from it by a worker into a file of vectors, the parts'
-// vectors stored as KnowledgeGraph::embed stores them - the same model, the same vectors, the
+// vectors stored as embed_graph stores them - the same model, the same vectors, the
 // same neighbor ranking as one `grappi embed`.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "grappi/embedding.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/knowledge_graph.hpp"
 
 namespace grappi {
@@ -29,7 +30,7 @@ GRAPPI_CXX_API void save_embedder(const Embedder &embedder, const std::string &p
 GRAPPI_CXX_API std::unique_ptr<Embedder> load_embedder(const std::string &path);
 
 /// How many node texts the stored model of this name lacks (new nodes, changed texts; every
-/// node's for a model not stored yet): what KnowledgeGraph::embed would embed now.
+/// node's for a model not stored yet): what embed_graph would embed now.
 GRAPPI_CXX_API std::size_t embed_pending(const KnowledgeGraph &kg, const std::string &model);
 
 /// What embed_part() did.
@@ -44,7 +45,7 @@ struct EmbedPartReport {
   double seconds = 0;         ///< wall time
 };
 
-/// A worker's share of an embedding: the texts KnowledgeGraph::embed would embed with this
+/// A worker's share of an embedding: the texts embed_graph would embed with this
 /// embedder now (nodes whose text is new or changed, in node order) split into `parts`
 /// consecutive runs of nearly equal size; run `part` (0-based) embedded in batches of
 /// options.batch_size and written to `path` with the texts' hashes and `provenance` (a JSON
@@ -55,15 +56,15 @@ GRAPPI_CXX_API EmbedPartReport embed_part(const KnowledgeGraph &kg, Embedder &em
                                           std::size_t parts, const std::string &path,
                                           const std::string &provenance = "", const EmbedOptions &options = {});
 
-/// What embed_from_parts() did: KnowledgeGraph::embed's report and where its vectors came from.
+/// What embed_from_parts() did: embed_graph's report and where its vectors came from.
 struct EmbedPartsReport {
-  EmbedReport embed;              ///< as KnowledgeGraph::embed reports it
+  EmbedReport embed;              ///< as embed_graph reports it
   std::size_t from_parts = 0;     ///< vectors taken from the parts' files
   std::size_t embedded_here = 0;  ///< pending texts no part held, embedded by this process
   std::vector<std::string> provenance;  ///< each part file's provenance (JSON objects' text), in order
 };
 
-/// KnowledgeGraph::embed(embedder, options) with the vectors of embed_part() files (written with
+/// embed_graph(embedder, options) with the vectors of embed_part() files (written with
 /// this embedder, as save_embedder() wrote it): a pending text a file holds is taken from it, any
 /// other is embedded here. Error(parse) for a file that is not a vectors file or a damaged one,
 /// Error(invalid_argument) for one of another model or dimension, both before anything is

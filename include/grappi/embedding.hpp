@@ -202,7 +202,7 @@ class GRAPPI_CXX_API CallbackEmbedder : public Embedder {
 };
 
 /// An embedder named by kind and settings, as the command line, the C API and programs name one
-/// (KnowledgeGraph::make_embedder builds it: the hashing embedder is fitted on the graph's own
+/// (make_embedder in grappi/graph_embeddings.hpp builds it: the hashing embedder is fitted on the graph's own
 /// texts).
 struct EmbedderSpec {
   /// "lsa" (built-in, offline, latent semantic analysis of the graph's annotations: the

@@ -14,46 +14,16 @@
 
 #include "grappi/bel.hpp"
 #include "grappi/documents.hpp"
-#include "grappi/embedding.hpp"
 #include "grappi/graph_export.hpp"
 #include "grappi/import.hpp"
 #include "grappi/snapshot.hpp"
 #include "grappi/types.hpp"
-#include "grappi/vector_index.hpp"
 
 namespace grappi {
 
 namespace detail {
 struct GraphAccess;  // (the library's own files: store/graph_impl.hpp)
 }
-
-class Retriever;
-
-/// Options of KnowledgeGraph::embed.
-struct EmbedOptions {
-  std::size_t batch_size = 256;  ///< texts per Embedder::embed call
-  /// Called after each batch with (texts embedded so far, texts to embed); may be empty.
-  std::function<void(std::size_t, std::size_t)> progress;
-  /// Afterwards, rank every node's neighbors by similarity and write "<database>.knn"
-  /// (KnowledgeGraph::neighbor_ranking_path), which windows then look their picks up in.
-  bool neighbor_ranking = true;
-  unsigned threads = 0;  ///< for the neighbor ranking; 0: all cores
-};
-
-/// What KnowledgeGraph::embed did.
-struct EmbedReport {
-  std::string model;          ///< the model's name (as stored)
-  std::size_t dimension = 0;  ///< its vector size
-  std::size_t embedded = 0;   ///< new or changed texts embedded now
-  std::size_t unchanged = 0;  ///< vectors kept (same text as before)
-  std::size_t removed = 0;    ///< vectors of nodes that no longer exist
-  std::size_t neighbor_ranking_entries = 0;  ///< neighbor entries ranked (0 when not ranked)
-  double neighbor_ranking_seconds = 0;  ///< wall time of the neighbor ranking
-  /// Why the neighbor ranking was not written when it was asked for (for example a directory
-  /// without write access: windows then rank on the fly); empty otherwise.
-  std::string warning;
-  double seconds = 0;  ///< wall time of the embedding (without the ranking)
-};
 
 /// A trained model stored in the database (KnowledgeGraph::store_trained_model): a graph reader,
 /// for instance (grappi/reader.hpp).
@@ -203,42 +173,12 @@ class GRAPPI_CXX_API KnowledgeGraph {
   // ---- embeddings ----------------------------------------------------------------------------
   /// The text grappi embeds for a node: "NAME: annotation" (or the name alone).
   static std::string node_text(const Node &node);
-  /// Embeds every node whose text is new or changed since the model last embedded it, and
-  /// drops vectors of nodes that are gone; one transaction. The embedder's model name, kind,
-  /// configuration and state are stored so that queries can re-create it. Then, unless
-  /// options.neighbor_ranking is off, ranks every node's neighbors for these vectors and writes
-  /// the ranking file (a file that cannot be written is a warning in the report, not an error).
-  /// This is the one embedding entry point: the C API and the command line call it.
-  EmbedReport embed(Embedder &embedder, const EmbedOptions &options = {});
-  /// The embedder a spec names. "hashing" and "lsa" return the stored model of that kind and
-  /// dimension when there is one (so that re-running embeds only new or changed texts; refit
-  /// learns again), otherwise one fitted on every node's text. Error(invalid_argument) for an unknown kind or a spec that
-  /// lacks what its kind needs (a model name for openai, a dimension and function for callback).
-  std::unique_ptr<Embedder> make_embedder(const EmbedderSpec &spec) const;
-  /// The built-in embedder for this graph: the stored hashing model with these options when
-  /// there is one (so that re-running embeds only new or changed texts), otherwise a new one
-  /// fitted on every node's text. refit forces a new fit.
-  std::unique_ptr<HashingEmbedder> hashing_embedder(const HashingEmbedderOptions &options = {}, bool refit = false) const;
   /// The stored embedding models, oldest first.
   std::vector<EmbeddingModel> embedding_models() const;
   /// Name of the model used when none is named: the most recently created one. Throws
   /// Error(not_found) when nothing was embedded.
   std::string default_model() const;
-  /// Re-creates the embedder of a stored model for queries (hashing, lsa: from its stored state;
-  /// openai: from its configuration, the API key from the environment). Callback models cannot
-  /// be re-created: Error(invalid_argument). Cached per model (a model's stored state never
-  /// changes under its name), so repeated queries do not re-read or re-derive it; the returned
-  /// embedders are safe to use from several threads.
-  std::shared_ptr<Embedder> query_embedder(const std::string &model = "") const;
-  /// A query text embedded with a stored model (default: default_model()) by its
-  /// query_embedder(): the vector to search or rank with. Error(invalid_argument) for an empty
-  /// query or one that embeds to the zero vector (only stop words, or no word the offline
-  /// model learned): every node would score 0, an arbitrary order.
-  std::vector<float> query_vector(std::string_view text, const std::string &model = "") const;
-  /// The vectors of a model (default: default_model()), cached per generation. With hnsw, the
-  /// model's HNSW graph is loaded from the database, or built and stored when missing or stale.
-  std::shared_ptr<const VectorIndex> vectors(const std::string &model = "", bool hnsw = false,
-                                             const HnswOptions &hnsw_options = {}) const;
+  // (embedding the nodes, the vectors and the retriever over them: grappi/graph_embeddings.hpp)
 
   // ---- trained models ------------------------------------------------------------------------
   /// Stores a trained model (replacing one of the same name) in one transaction; does not change
@@ -268,23 +208,12 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// The CSR snapshot of the current generation; cached, so repeated calls without changes in
   /// between return the same object.
   std::shared_ptr<const GraphSnapshot> snapshot() const;
-  /// A Retriever over snapshot() and the vectors of `model` (the latest model when empty; no
-  /// vectors when nothing was embedded), using the neighbor ranking file when it was written
-  /// for exactly this adjacency and these vectors. Cached: while neither the graph nor the
-  /// vectors change, every call returns the same retriever (building one copies every vector).
-  std::shared_ptr<const Retriever> retriever(const std::string &model = "") const;
-  /// "<database>.knn": where embed() writes the neighbor ranking and retriever() looks for it.
-  std::string neighbor_ranking_path() const;
-  /// Ranks every node's neighbors for the vectors of `model` (default: the latest) and writes
-  /// neighbor_ranking_path(); embed() does this itself. Returns the number of entries ranked (0
-  /// when nothing was embedded). Error(io) when the file cannot be written.
-  std::size_t build_neighbor_ranking(const std::string &model = "", unsigned threads = 0);
+  // (a Retriever over it and the embeddings: graph_retriever() in grappi/graph_embeddings.hpp)
 
   struct Impl;
 
  private:
   friend struct detail::GraphAccess;
-  EmbedReport embed_vectors(Embedder &embedder, const EmbedOptions &options);
   std::unique_ptr<Impl> impl_;
 };
 

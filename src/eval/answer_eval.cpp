@@ -11,6 +11,7 @@
 
 #include "agents/ask/answer_impl.hpp"
 #include "common/answer_json.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/answer.hpp"
 #include "grappi/error.hpp"
 #include "grappi/hypothesis.hpp"
@@ -284,8 +285,8 @@ void choose_option(const KnowledgeGraph &kg, const QaQuestion &q, const AskOptio
     }
   if (row.choice.empty() && row.status != "error") {
     try {
-      const std::vector<float> qv = kg.query_vector(asked_text(q), ao.embedding_model);
-      const auto vectors = kg.vectors(ao.embedding_model);
+      const std::vector<float> qv = grappi::query_vector(kg, asked_text(q), ao.embedding_model);
+      const auto vectors = grappi::graph_vectors(kg, ao.embedding_model);
       double best = -2;
       for (const std::string &opt : q.options)
         for (int64_t n : detail::nodes_named(kg, opt))

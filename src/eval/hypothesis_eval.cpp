@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "common/answer_json.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/error.hpp"
 #include "grappi/hypothesis.hpp"
 #include "store/graph_impl.hpp"
@@ -158,7 +159,7 @@ Labelled label_paths(const std::vector<Document> &before, const std::vector<Docu
     spec.kind = o.embedder;
     EmbedOptions eo;
     eo.neighbor_ranking = false;
-    kg.embed(*kg.make_embedder(spec), eo);
+    grappi::embed_graph(kg, *grappi::make_embedder(kg, spec), eo);
   }
   L.explain = ho;
   std::unordered_map<int64_t, std::string> external;  // node -> concept id

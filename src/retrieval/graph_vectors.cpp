@@ -1,11 +1,11 @@
-// KnowledgeGraph::vectors: the vector index of a stored embedding model (exact, and with HNSW
+// graph_vectors (grappi/graph_embeddings.hpp): the vector index of a stored embedding model (exact, and with HNSW
 // once asked for), read from the database and kept while it is unchanged (detail::derived).
 #include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "grappi/error.hpp"
 #include "grappi/json_text.hpp"
-#include "grappi/vector_index.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "store/embed_pending.hpp"
 #include "store/graph_impl.hpp"
 
@@ -24,15 +24,17 @@ struct KeptVectors {
 
 }  // namespace
 
-std::shared_ptr<const VectorIndex> KnowledgeGraph::vectors(const std::string &model, bool hnsw, const HnswOptions &ho) const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  auto &db = impl_->db;
+std::shared_ptr<const VectorIndex> graph_vectors(const KnowledgeGraph &kg, const std::string &model, bool hnsw,
+                                                 const HnswOptions &ho) {
+  KnowledgeGraph::Impl &m = detail::GraphAccess::impl(kg);
+  std::lock_guard<std::mutex> lock(m.mu);
+  auto &db = m.db;
   const std::string name = detail::embedding_model_or_default(db, model);
-  const uint64_t gen = impl_->generation();
+  const uint64_t gen = m.generation();
   const std::string params = dump_json(nlohmann::json{{"M", ho.M}, {"ef_construction", ho.ef_construction},
                                             {"metric", static_cast<int>(ho.metric)}, {"seed", ho.seed}});
   // (one index per model kept while the database is unchanged: the one with HNSW once asked for)
-  const auto kept = detail::derived_find<KeptVectors>(*this, name, gen);
+  const auto kept = detail::derived_find<KeptVectors>(kg, name, gen);
   if (kept && (!hnsw || (kept->index->has_hnsw() && kept->hnsw_params == params + std::to_string(ho.ef)))) return kept->index;
   Savepoint read(db, "grappi_vectors");
   int64_t model_id = 0, version = 0;
@@ -76,7 +78,7 @@ std::shared_ptr<const VectorIndex> KnowledgeGraph::vectors(const std::string &mo
     }
     if (!loaded) {
       index->build_hnsw(ho);
-      store = !impl_->read_only;
+      store = !m.read_only;
     }
   }
   read.commit();
@@ -87,7 +89,7 @@ std::shared_ptr<const VectorIndex> KnowledgeGraph::vectors(const std::string &mo
     put.bind(1, model_id).bind(2, version).bind(3, params).bind_blob(4, bytes.data(), bytes.size()).run();
     sp.commit();  // not a change of the graph: the generation stays
   }
-  detail::derived_put<KeptVectors>(*this, name, gen,
+  detail::derived_put<KeptVectors>(kg, name, gen,
                                    std::make_shared<const KeptVectors>(KeptVectors{index, hnsw ? params + std::to_string(ho.ef) : std::string()}));
   return index;
 }

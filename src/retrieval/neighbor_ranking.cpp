@@ -14,6 +14,7 @@
 #include "common/checksum.hpp"
 #include "store/graph_impl.hpp"
 #include "grappi/error.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/retriever.hpp"
 #include "common/parallel.hpp"
 #include "retrieval/similarity.hpp"
@@ -124,28 +125,28 @@ std::string retriever_key(const VectorIndex *vectors) {
 }
 }  // namespace
 
-std::string KnowledgeGraph::neighbor_ranking_path() const { return path() + ".knn"; }
+std::string neighbor_ranking_path(const KnowledgeGraph &kg) { return kg.path() + ".knn"; }
 
-std::shared_ptr<const Retriever> KnowledgeGraph::retriever(const std::string &model) const {
+std::shared_ptr<const Retriever> graph_retriever(const KnowledgeGraph &kg, const std::string &model) {
   std::shared_ptr<const VectorIndex> vectors;
-  if (!model.empty() || !embedding_models().empty()) vectors = this->vectors(model);
+  if (!model.empty() || !kg.embedding_models().empty()) vectors = graph_vectors(kg, model);
   // One per vector index (the model's, at this generation; "" without vectors), kept while the
   // database is unchanged (detail::derived; the entry holds the index, so its address names it).
-  return detail::derived<Retriever>(*this, retriever_key(vectors.get()), [&] {
+  return detail::derived<Retriever>(kg, retriever_key(vectors.get()), [&] {
     RetrieverOptions o;
-    o.neighbor_ranking_file = neighbor_ranking_path();
-    return std::make_shared<const Retriever>(snapshot(), std::move(vectors), o);
+    o.neighbor_ranking_file = neighbor_ranking_path(kg);
+    return std::make_shared<const Retriever>(kg.snapshot(), std::move(vectors), o);
   });
 }
 
-std::size_t KnowledgeGraph::build_neighbor_ranking(const std::string &model, unsigned threads) {
-  if (model.empty() && embedding_models().empty()) return 0;
-  auto vectors = this->vectors(model);
-  auto r = std::make_shared<Retriever>(snapshot(), vectors);
+std::size_t build_neighbor_ranking(const KnowledgeGraph &kg, const std::string &model, unsigned threads) {
+  if (model.empty() && kg.embedding_models().empty()) return 0;
+  auto vectors = graph_vectors(kg, model);
+  auto r = std::make_shared<Retriever>(kg.snapshot(), vectors);
   r->rank_neighbors(threads);
-  r->save_neighbor_ranking(neighbor_ranking_path());
-  // Later retriever() calls get this one, ranking included, instead of reading the file back.
-  detail::derived_put<Retriever>(*this, retriever_key(vectors.get()), generation(), std::shared_ptr<const Retriever>(r));
+  r->save_neighbor_ranking(neighbor_ranking_path(kg));
+  // Later graph_retriever() calls get this one, ranking included, instead of reading the file back.
+  detail::derived_put<Retriever>(kg, retriever_key(vectors.get()), kg.generation(), std::shared_ptr<const Retriever>(r));
   return r->neighbor_ranking_entries();
 }
 

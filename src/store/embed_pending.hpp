@@ -1,5 +1,6 @@
-// Which nodes an embedding model lacks vectors for: shared by KnowledgeGraph::embed and the
-// partitioned embedding of grappi/embed_parts.hpp (embed_store.cpp).
+// Embeddings as rows of the database (embed_store.cpp): which nodes an embedding model lacks
+// vectors for, the stored models' names; read by the embedding functions of the retrieval layer
+// (grappi/graph_embeddings.hpp, grappi/embed_parts.hpp).
 #pragma once
 
 #include <cstdint>
@@ -17,11 +18,14 @@ struct NodeText {
   std::string text;
 };
 
+/// Every node's id and text, in node order.
+std::vector<NodeText> all_node_texts(Db &db);
+
 /// The first 128 bits of a text's SHA-256, in hex: what stored vectors are keyed by.
 std::string embedding_text_hash(const std::string &text);
 
 /// The model's name when it is stored, else the newest model's when `model` is empty;
-/// Error(not_found) otherwise (KnowledgeGraph::vectors and the embedding functions).
+/// Error(not_found) otherwise (graph_vectors and the embedding functions).
 std::string embedding_model_or_default(Db &db, const std::string &model);
 
 /// The stored model's row id, 0 when there is none of that name.

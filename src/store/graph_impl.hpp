@@ -36,7 +36,6 @@ struct GRAPPI_HIDDEN KnowledgeGraph::Impl {
   std::string snapshot_cache;  ///< path of the CSR cache file; empty for none
   mutable std::mutex mu;
   mutable std::shared_ptr<const GraphSnapshot> snapshot;
-  mutable std::map<std::string, std::shared_ptr<Embedder>> query_embedders;  // by model name
   // KnowledgeGraph::bel_resolver's table, kept while the generation is the same (under mu).
   mutable std::shared_ptr<const detail::BelIdTable> bel_ids;
   mutable uint64_t bel_ids_generation = 0;

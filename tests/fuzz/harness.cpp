@@ -353,7 +353,7 @@ const std::map<std::string, Body> &bodies() {
            if (!kg.embedding_models().empty()) broken("a refused vectors file stored a model");
            return;
          }
-         const auto v = kg.vectors();
+         const auto v = grappi::graph_vectors(kg);
          for (int64_t id : v->ids())
            for (std::size_t k = 0; k < v->dim(); ++k)
              if (!std::isfinite(v->vector(id)[k])) broken("a non-finite vector stored");

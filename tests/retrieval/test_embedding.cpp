@@ -17,7 +17,7 @@ TEST_CASE("the hashing embedder gives real lexical similarity on the human annot
   TempDir d;
   KnowledgeGraph kg(d.file("h.db"));
   kg.import_string({{data("9606.protein.info.v12.0.txt.gz")}});
-  auto e = kg.hashing_embedder();
+  auto e = grappi::hashing_embedder(kg);
   auto mapt = *kg.node(kg.resolve("MAPT")), camk = *kg.node(kg.resolve("CAMK1G")), egfr = *kg.node(kg.resolve("EGFR"));
   auto v = e->embed({"microtubule-associated protein tau", KnowledgeGraph::node_text(mapt), KnowledgeGraph::node_text(camk),
                      "epidermal growth factor receptor", KnowledgeGraph::node_text(egfr)});
@@ -49,17 +49,17 @@ TEST_CASE("embeddings persist and re-running embeds only new or changed texts" *
   {
     KnowledgeGraph kg(db);
     kg.import_string({{data("4932.protein.info.v12.0.txt.gz")}});
-    auto e = kg.hashing_embedder();
-    auto r1 = kg.embed(*e);
+    auto e = grappi::hashing_embedder(kg);
+    auto r1 = grappi::embed_graph(kg, *e);
     model = r1.model;
     CHECK(r1.embedded == 6600);
     CHECK(r1.unchanged == 0);
-    auto r2 = kg.embed(*kg.hashing_embedder());  // the stored model is reused
+    auto r2 = grappi::embed_graph(kg, *grappi::hashing_embedder(kg));  // the stored model is reused
     CHECK(r2.model == model);
     CHECK(r2.embedded == 0);
     CHECK(r2.unchanged == 6600);
     kg.add_node({"4932.NEW", "NEW1", "Protein", "A new cyclin-dependent kinase", 0, "{}"});
-    auto r3 = kg.embed(*kg.hashing_embedder());
+    auto r3 = grappi::embed_graph(kg, *grappi::hashing_embedder(kg));
     CHECK(r3.embedded == 1);
     CHECK(r3.unchanged == 6600);
   }
@@ -70,14 +70,14 @@ TEST_CASE("embeddings persist and re-running embeds only new or changed texts" *
   CHECK(models[0].kind == "hashing");
   CHECK(models[0].vectors == 6601);
   CHECK(kg.default_model() == model);
-  auto vec = kg.vectors();
+  auto vec = grappi::graph_vectors(kg);
   CHECK(vec->size() == 6601);
-  CHECK(kg.query_embedder() == kg.query_embedder());  // re-created once, then cached
-  auto q = kg.query_embedder()->embed({"cyclin-dependent kinase master regulator of mitotic and meiotic cell cycles"});
+  CHECK(grappi::query_embedder(kg) == grappi::query_embedder(kg));  // re-created once, then cached
+  auto q = grappi::query_embedder(kg)->embed({"cyclin-dependent kinase master regulator of mitotic and meiotic cell cycles"});
   auto hits = vec->search(q.data.data(), 5);
   REQUIRE(hits.size() == 5);
   CHECK(kg.node(hits[0].id)->name == "CDC28");
-  CHECK_THROWS_AS(kg.vectors("no-such-model"), grappi::Error);
+  CHECK_THROWS_AS(grappi::graph_vectors(kg, "no-such-model"), grappi::Error);
 }
 
 TEST_CASE("exact search agrees with brute force for every metric / among subsets / with ties by id") {
@@ -200,22 +200,22 @@ TEST_CASE("the HNSW graph is stored in the database and rebuilt when the embeddi
   {
     KnowledgeGraph kg(db);
     kg.import_string({{data("4932.protein.info.v12.0.txt.gz")}});
-    kg.embed(*kg.hashing_embedder());
-    q = kg.query_embedder()->embed({"DNA polymerase delta subunit"}).data;
-    auto v = kg.vectors("", true, small);
+    grappi::embed_graph(kg, *grappi::hashing_embedder(kg));
+    q = grappi::query_embedder(kg)->embed({"DNA polymerase delta subunit"}).data;
+    auto v = grappi::graph_vectors(kg, "", true, small);
     CHECK(v->has_hnsw());
     for (auto &h : v->search_hnsw(q.data(), 5)) first.push_back(h.id);
   }
   CHECK(sql_count(db, "SELECT count(*) FROM hnsw_indexes") == 1);
   {
     KnowledgeGraph kg(db);
-    auto v = kg.vectors("", true, small);  // loaded, not rebuilt
+    auto v = grappi::graph_vectors(kg, "", true, small);  // loaded, not rebuilt
     std::vector<int64_t> again;
     for (auto &h : v->search_hnsw(q.data(), 5)) again.push_back(h.id);
     CHECK(again == first);
     kg.add_node({"4932.NEW", "NEW1", "Protein", "DNA polymerase delta subunit", 0, "{}"});
-    kg.embed(*kg.hashing_embedder());
-    auto v2 = kg.vectors("", true, small);  // stale graph: rebuilt with the new node
+    grappi::embed_graph(kg, *grappi::hashing_embedder(kg));
+    auto v2 = grappi::graph_vectors(kg, "", true, small);  // stale graph: rebuilt with the new node
     CHECK(v2->size() == 6601);
     auto top = v2->search_hnsw(q.data(), 1);
     REQUIRE(top.size() == 1);
@@ -390,18 +390,18 @@ TEST_CASE("vectors() returns a cached index only for the same HNSW parameters") 
   TempDir d;
   KnowledgeGraph kg(d.file("p.db"));
   kg.import_string({{data("4932.protein.info.v12.0.txt.gz")}});
-  kg.embed(*kg.hashing_embedder());
+  grappi::embed_graph(kg, *grappi::hashing_embedder(kg));
   grappi::HnswOptions a, b;
   a.M = 8;
   a.ef_construction = 40;
   b = a;
   b.M = 12;
-  auto plain = kg.vectors();
+  auto plain = grappi::graph_vectors(kg);
   CHECK_FALSE(plain->has_hnsw());
-  auto va = kg.vectors("", true, a);
+  auto va = grappi::graph_vectors(kg, "", true, a);
   CHECK(va->has_hnsw());
-  CHECK(kg.vectors("", true, a) == va);
-  auto vb = kg.vectors("", true, b);
+  CHECK(grappi::graph_vectors(kg, "", true, a) == va);
+  auto vb = grappi::graph_vectors(kg, "", true, b);
   CHECK(vb != va);
   CHECK(sql_count(d.file("p.db"), "SELECT count(*) FROM hnsw_indexes WHERE params LIKE '%\"M\":12%'") == 1);
 }

@@ -170,30 +170,30 @@ TEST_CASE("LSA through the knowledge graph: fitted on the annotations then store
   kg.import_string({{data("4932.protein.info.v12.0.txt.gz")}, {data("4932.protein.physical.links.v12.0.txt.gz")}});
   grappi::EmbedderSpec spec;
   spec.kind = "lsa";
-  auto e = kg.make_embedder(spec);
+  auto e = grappi::make_embedder(kg, spec);
   CHECK(e->kind() == "lsa");
   CHECK(e->dimension() == 256 + 384);
-  const auto rep = kg.embed(*e);
+  const auto rep = grappi::embed_graph(kg, *e);
   CHECK(rep.embedded == 6600);
   CHECK(kg.default_model() == e->model());
   // The stored model is reused (nothing to embed again) until a refit.
-  auto again = kg.make_embedder(spec);
+  auto again = grappi::make_embedder(kg, spec);
   CHECK(again->model() == e->model());
-  CHECK(kg.embed(*again).unchanged == 6600);
+  CHECK(grappi::embed_graph(kg, *again).unchanged == 6600);
   // Queries are embedded by the model restored from the database.
-  const auto q = kg.query_vector("cyclin-dependent kinase of the cell cycle");
-  const auto hits = kg.vectors()->search(q.data(), 10);
+  const auto q = grappi::query_vector(kg, "cyclin-dependent kinase of the cell cycle");
+  const auto hits = grappi::graph_vectors(kg)->search(q.data(), 10);
   bool cyclin_or_cdk = false;
   for (const auto &h : hits) {
     const auto n = kg.node(h.id);
     cyclin_or_cdk |= n->annotation.find("yclin") != std::string::npos;
   }
   CHECK(cyclin_or_cdk);
-  CHECK_THROWS_WITH_AS(kg.query_vector("the of and"), doctest::Contains("no usable terms"), grappi::Error);
+  CHECK_THROWS_WITH_AS(grappi::query_vector(kg, "the of and"), doctest::Contains("no usable terms"), grappi::Error);
   // Partners STRING is sure of rank high among CDC28's 400-odd neighbors (the hashing model
   // puts them near the middle: BENCHMARKS.md).
   const int64_t cdc28 = kg.resolve("CDC28");
-  const auto vec = kg.vectors();
+  const auto vec = grappi::graph_vectors(kg);
   const auto neighbors = kg.snapshot()->neighbors(cdc28);
   std::vector<std::pair<float, int64_t>> ranked;
   for (const auto &n : neighbors) ranked.emplace_back(grappi::cosine(vec->vector(cdc28), vec->vector(n.node), vec->dim()), n.node);
@@ -205,5 +205,5 @@ TEST_CASE("LSA through the knowledge graph: fitted on the annotations then store
   }
   CHECK(cyclins_in_top30 >= 2);
   spec.refit = true;
-  CHECK(kg.make_embedder(spec)->model() == e->model());  // the same texts: the same model
+  CHECK(grappi::make_embedder(kg, spec)->model() == e->model());  // the same texts: the same model
 }

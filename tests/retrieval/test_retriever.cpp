@@ -28,7 +28,7 @@ void embed_by_angle(KnowledgeGraph &kg, const std::map<std::string, double> &ang
     }
     return e;
   });
-  kg.embed(emb);
+  grappi::embed_graph(kg, emb);
 }
 
 // Hand-built graph: every node's embedding is a unit vector at a chosen angle (degrees), so the
@@ -59,7 +59,7 @@ struct Hand {
     e.score = s;
     kg.add_edge(e);
   }
-  grappi::Retriever retriever() { return grappi::Retriever(kg.snapshot(), kg.vectors()); }
+  grappi::Retriever retriever() { return grappi::Retriever(kg.snapshot(), grappi::graph_vectors(kg)); }
   std::map<std::string, std::pair<std::size_t, std::string>> members(const grappi::Window &w) {
     std::map<std::string, std::pair<std::size_t, std::string>> m;
     auto g = kg.snapshot();
@@ -422,7 +422,7 @@ grappi::EdgeSimilarity edge_sims(PathKg &p, std::vector<double> sims) {
 
 TEST_CASE("PCST retrieval / G-Retriever prizes: ranks / distinct-value edge prizes with both caps / virtual nodes") {
   PathKg p;
-  grappi::Retriever r(p.kg.snapshot(), p.kg.vectors());
+  grappi::Retriever r(p.kg.snapshot(), grappi::graph_vectors(p.kg));
   grappi::PcstRetrieveOptions o;
   o.seeds = 1;
   o.khop.hops = 6;
@@ -472,7 +472,7 @@ TEST_CASE("PCST retrieval / G-Retriever prizes: ranks / distinct-value edge priz
 
 TEST_CASE("PCST retrieval / seed-002 prizes - errors") {
   PathKg p;
-  grappi::Retriever r(p.kg.snapshot(), p.kg.vectors());
+  grappi::Retriever r(p.kg.snapshot(), grappi::graph_vectors(p.kg));
   grappi::PcstRetrieveOptions o;
   o.mode = "prize";
   o.seeds = 2;
@@ -522,7 +522,7 @@ TEST_CASE("windows: siblings sharing a neighborhood take their picks in order (t
     for (int i = 1; i <= 25; ++i) edge(c, "N" + std::to_string(i));
   }
   embed_by_angle(kg, angle);
-  grappi::Retriever r(kg.snapshot(), kg.vectors());
+  grappi::Retriever r(kg.snapshot(), grappi::graph_vectors(kg));
   grappi::WindowOptions o;
   o.k = {4, 5};
   auto w = r.window(id["R"], o);
@@ -557,8 +557,8 @@ TEST_CASE("the neighbor ranking gives the same windows as ranking on the fly / i
     kg.add_edge(e);  // repeated pairs: several edges between two proteins
   }
   embed_by_angle(kg, angle);
-  grappi::Retriever plain(kg.snapshot(), kg.vectors());
-  grappi::Retriever ranked(kg.snapshot(), kg.vectors());
+  grappi::Retriever plain(kg.snapshot(), grappi::graph_vectors(kg));
+  grappi::Retriever ranked(kg.snapshot(), grappi::graph_vectors(kg));
   CHECK_FALSE(ranked.has_neighbor_ranking());
   ranked.rank_neighbors(2);
   REQUIRE(ranked.has_neighbor_ranking());
@@ -590,14 +590,14 @@ TEST_CASE("the neighbor ranking gives the same windows as ranking on the fly / i
   CHECK(compared > 500);
 
   // The file: written for this graph and these vectors, read back by a retriever that names it.
-  CHECK(kg.build_neighbor_ranking() == ranked.neighbor_ranking_entries());
-  const std::string file = kg.neighbor_ranking_path();
+  CHECK(grappi::build_neighbor_ranking(kg) == ranked.neighbor_ranking_entries());
+  const std::string file = grappi::neighbor_ranking_path(kg);
   grappi::RetrieverOptions ro;
   ro.neighbor_ranking_file = file;
-  auto from_file = [&] { return std::make_shared<grappi::Retriever>(kg.snapshot(), kg.vectors(), ro); };
+  auto from_file = [&] { return std::make_shared<grappi::Retriever>(kg.snapshot(), grappi::graph_vectors(kg), ro); };
   auto loaded = from_file();
   REQUIRE(loaded->has_neighbor_ranking());
-  CHECK(kg.retriever()->has_neighbor_ranking());  // the graph's cached retriever has it too
+  CHECK(grappi::graph_retriever(kg)->has_neighbor_ranking());  // the graph's cached retriever has it too
   grappi::WindowOptions o;
   CHECK(same(loaded->window(ids[7], o), plain.window(ids[7], o)));
   // A damaged file is ignored.
@@ -610,7 +610,7 @@ TEST_CASE("the neighbor ranking gives the same windows as ranking on the fly / i
   }
   CHECK_FALSE(from_file()->has_neighbor_ranking());
   // A file written before the graph changed is ignored too.
-  kg.build_neighbor_ranking();
+  grappi::build_neighbor_ranking(kg);
   CHECK(from_file()->has_neighbor_ranking());
   grappi::EdgeInput e;
   e.source = ids[1];
@@ -618,9 +618,9 @@ TEST_CASE("the neighbor ranking gives the same windows as ranking on the fly / i
   e.relation = "string.combined";
   e.score = 0.99;
   kg.add_edge(e);
-  auto stale = kg.retriever();  // a new snapshot: a new retriever, which finds the file stale
+  auto stale = grappi::graph_retriever(kg);  // a new snapshot: a new retriever, which finds the file stale
   CHECK_FALSE(stale->has_neighbor_ranking());
-  grappi::Retriever fresh(kg.snapshot(), kg.vectors());
+  grappi::Retriever fresh(kg.snapshot(), grappi::graph_vectors(kg));
   CHECK(same(stale->window(ids[1], o), fresh.window(ids[1], o)));
   // Without vectors there is nothing to rank.
   grappi::Retriever none(kg.snapshot());

@@ -27,7 +27,7 @@ void run_embed_plan(const EmbedPartsArgs &a) {
   spec.http.base_url = a.base_url;
   spec.http.model = a.model;
   spec.http.api_key_env = a.api_key_env;
-  const auto embedder = g.make_embedder(spec);
+  const auto embedder = grappi::make_embedder(g, spec);
   save_embedder(*embedder, a.embedder_file);
   std::cout << "model " << embedder->model() << ": " << embed_pending(g, embedder->model())
             << " text(s) to embed; embedder written to " << a.embedder_file << "\n";
@@ -53,7 +53,7 @@ void run_embed_merge(const EmbedPartsArgs &a) {
             << r.from_parts << " from " << a.parts_in.size() << " part file(s), " << r.embedded_here << " here), unchanged "
             << r.embed.unchanged << ", removed " << r.embed.removed << "\n";
   if (r.embed.neighbor_ranking_entries)
-    std::cout << "neighbor ranking: " << r.embed.neighbor_ranking_entries << " entries -> " << g.neighbor_ranking_path() << '\n';
+    std::cout << "neighbor ranking: " << r.embed.neighbor_ranking_entries << " entries -> " << grappi::neighbor_ranking_path(g) << '\n';
   if (!r.embed.warning.empty()) std::cerr << "grappi: warning: " << r.embed.warning << '\n';
 }
 

@@ -26,18 +26,18 @@ void run_embed(const EmbedArgs &a) {
   spec.http.base_url = a.base_url;
   spec.http.model = a.model;
   spec.http.api_key_env = a.api_key_env;
-  auto embedder = g.make_embedder(spec);
+  auto embedder = grappi::make_embedder(g, spec);
   EmbedOptions eo;
   eo.batch_size = a.batch ? a.batch : (a.embedder == "openai" ? 128 : 256);
   eo.neighbor_ranking = !a.no_ranking;
   ProgressBar bar;
   eo.progress = [&bar](std::size_t done, std::size_t total) { bar("embedding", done, total); };
-  const EmbedReport r = g.embed(*embedder, eo);
+  const EmbedReport r = grappi::embed_graph(g, *embedder, eo);
   std::cout << "model " << r.model << " (dimension " << r.dimension << "): embedded " << r.embedded << ", unchanged "
             << r.unchanged << ", removed " << r.removed << " in " << fmt(r.seconds, 2) << " s\n";
   if (r.neighbor_ranking_entries)
     std::cout << "neighbor ranking: " << r.neighbor_ranking_entries << " entries in " << fmt(r.neighbor_ranking_seconds, 2)
-              << " s -> " << g.neighbor_ranking_path() << '\n';
+              << " s -> " << grappi::neighbor_ranking_path(g) << '\n';
   if (!r.warning.empty()) std::cerr << "grappi: warning: " << r.warning << '\n';
 }
 
@@ -50,8 +50,8 @@ struct SearchArgs {
 void run_search(const SearchArgs &a) {
   // (--hnsw stores the index it builds for the next search)
   KnowledgeGraph g = open_graph(a.db, a.hnsw ? Access::write : Access::read);
-  const auto q = g.query_vector(a.text, a.model);
-  const auto vec = g.vectors(a.model, a.hnsw);
+  const auto q = grappi::query_vector(g, a.text, a.model);
+  const auto vec = grappi::graph_vectors(g, a.model, a.hnsw);
   const auto hits = a.hnsw ? vec->search_hnsw(q.data(), a.k) : vec->search(q.data(), a.k);
   const auto snap = g.snapshot();
   if (a.json) {
@@ -116,10 +116,10 @@ void run_window(const WindowArgs &a) {
   o.filter.relations = a.relations;
   o.query_weight = a.query_weight;
   o.score_weight = a.score_weight;
-  if (!a.query.empty()) o.query = g.query_vector(a.query, a.model);
+  if (!a.query.empty()) o.query = grappi::query_vector(g, a.query, a.model);
   const auto windows = parse_windows(a.windows, "--window");
   const int64_t root = g.resolve(a.protein);
-  const auto r = g.retriever(a.model);
+  const auto r = grappi::graph_retriever(g, a.model);
   const auto ws = r->windows(root, windows, o);
   for (const auto &w : ws)
     if (!w.note.empty()) std::cerr << "grappi: window " << w.index << ": " << w.note << '\n';
@@ -184,7 +184,7 @@ void run_paths(const PathsArgs &a) {
   o.filter.min_score = score_arg(a.min_score);
   o.filter.relations = a.relations;
   const int64_t from = g.resolve(a.from), to = g.resolve(a.to);
-  const auto r = g.retriever();
+  const auto r = grappi::graph_retriever(g);
   const auto paths = r->shortest_paths(from, to, o);
   if (a.json) {
     std::cout << dump_json(to_json(r->graph(), paths), 2) << '\n';
@@ -230,7 +230,7 @@ struct KhopArgs {
 
 void run_khop(const KhopArgs &a) {
   KnowledgeGraph g = open_graph(a.db, Access::read);
-  const auto q = g.query_vector(a.question, a.model);
+  const auto q = grappi::query_vector(g, a.question, a.model);
   KhopOptions o;
   o.hops = a.hops;
   o.degree_cap = a.degree_cap;
@@ -238,7 +238,7 @@ void run_khop(const KhopArgs &a) {
   o.filter.min_score = score_arg(a.min_score);
   o.filter.relations = a.relations;
   o.labels = a.labels;
-  const auto r = g.retriever(a.model);
+  const auto r = grappi::graph_retriever(g, a.model);
   const QuestionSubgraph sub = r->question_khop(q, a.seeds, o);
   const GraphSnapshot &s = r->graph();
   if (a.csv) {
@@ -294,7 +294,7 @@ void run_pagerank(const PageRankArgs &a) {
   o.max_iterations = a.max_iterations;
   o.filter.min_score = score_arg(a.min_score);
   o.weighted = !a.unweighted;
-  const auto r = g.retriever();
+  const auto r = grappi::graph_retriever(g);
   const PageRankResult res = r->pagerank(o);
   const auto top = res.top(r->graph(), a.top);
   if (a.json) {
@@ -335,8 +335,8 @@ struct RetrieveArgs {
 void run_retrieve(RetrieveArgs &a) {
   KnowledgeGraph g = open_graph(a.db, Access::read);
   const PcstRetrieveOptions o = retrieval_options(a.r);
-  const auto q = g.query_vector(a.question, a.r.model);
-  const auto r = g.retriever(a.r.model);
+  const auto q = grappi::query_vector(g, a.question, a.r.model);
+  const auto r = grappi::graph_retriever(g, a.r.model);
   const PcstRetrieval res = r->pcst_retrieve(q, o);
   const GraphSnapshot &s = r->graph();
   const auto name = [&](int64_t id) { return s.name(*s.index_of(id)); };

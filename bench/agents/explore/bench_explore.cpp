@@ -55,8 +55,8 @@ int main(int argc, char **argv) {
   kg.import_string({{data + "/9606.protein.info.v12.0.txt.gz", grappi::StringFormat::info},
                     {data + "/export_v12_alzheimer/string_interactions.tsv", grappi::StringFormat::web_export},
                     {data + "/export_v12_nsclc/string_interactions.tsv", grappi::StringFormat::web_export}});
-  auto emb = kg.hashing_embedder();
-  kg.embed(*emb);
+  auto emb = grappi::hashing_embedder(kg);
+  grappi::embed_graph(kg, *emb);
 
   testutil::HttpServer server([&](const testutil::HttpRequest &r) {
     auto body = json::parse(r.body);

@@ -4,6 +4,7 @@
 // every sentence's citations checked against the context; one more turn asking the model to fix
 // the sentences that were not supported; the answer entities: those the answer names, then the
 // subgraph's best by prize.
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/answer.hpp"
 
 #include <algorithm>
@@ -128,7 +129,7 @@ struct Ranking {
 Ranking rank(const KnowledgeGraph &kg, const PcstRetrieval &retrieval, const std::vector<float> &q,
              const std::string &embedding_model, const std::vector<QuestionEntity> &entities) {
   Ranking k;
-  const auto vectors = kg.vectors(embedding_model);
+  const auto vectors = grappi::graph_vectors(kg, embedding_model);
   for (std::size_t i = 0; i < retrieval.subgraph.nodes.size(); ++i) {
     const int64_t id = retrieval.subgraph.nodes[i];
     const float *v = q.empty() ? nullptr : vectors->vector(id);
@@ -407,7 +408,7 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
   ReaderGraph graph;
   std::vector<double> scores;
   if (reader) {
-    const auto vectors = kg.vectors(o.embedding_model);
+    const auto vectors = grappi::graph_vectors(kg, o.embedding_model);
     const std::string trained_on = reader->info().value("embedding_model", std::string());
     if (!trained_on.empty() && trained_on != vectors->model())
       throw Error(ErrorCode::invalid_argument, "ask: the graph reader '" + o.reader_name + "' was trained on embeddings of '" +
@@ -470,7 +471,7 @@ detail::QuestionRetrieval detail::retrieve_for_question(const KnowledgeGraph &kg
   // (an intent does not need the question's vector: a question of only names and stop words
   // still has an intent)
   try {
-    out.question_vector = kg.query_vector(question, o.embedding_model);
+    out.question_vector = grappi::query_vector(kg, question, o.embedding_model);
   } catch (const Error &) {
     if (!o.intents || analysis.intent == "open") throw;
   }
@@ -499,12 +500,12 @@ detail::QuestionRetrieval detail::retrieve_for_question(const KnowledgeGraph &kg
     }
     out.recipe = "the intent " + analysis.intent + " found no candidate; ";
   }
-  if (out.question_vector.empty()) out.question_vector = kg.query_vector(question, o.embedding_model);
+  if (out.question_vector.empty()) out.question_vector = grappi::query_vector(kg, question, o.embedding_model);
   PcstRetrieveOptions ro = o.retrieval;
   ro.keep_base = ro.keep_base || keep_base;
   for (const QuestionEntity &e : analysis.entities) ro.anchors.push_back(e.node);
   if (o.cancel) ro.cancel = o.cancel;  // (the retrieval's stages and its solver poll it too)
-  out.retrieval = kg.retriever(o.embedding_model)->pcst_retrieve(out.question_vector, ro);
+  out.retrieval = grappi::graph_retriever(kg, o.embedding_model)->pcst_retrieve(out.question_vector, ro);
   out.recipe += "PCST over the question's prizes (" + ro.mode + ")" +
                 (ro.anchors.empty() ? std::string() : ", the question's entities kept");
   return out;

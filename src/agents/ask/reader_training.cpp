@@ -9,6 +9,7 @@
 
 #include "agents/ask/answer_impl.hpp"
 #include "store/graph_impl.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/error.hpp"
 #include "grappi/reader.hpp"
 #include "grappi/snapshot.hpp"
@@ -112,7 +113,7 @@ ReaderGraph reader_graph(const KnowledgeGraph &kg, const std::string &question, 
   std::vector<int64_t> asked;
   for (const QuestionEntity &e : a.entities) asked.push_back(e.node);
   ReaderGraph g =
-      detail::build_reader_graph(kg, r.question_vector, kg.vectors(o.embedding_model), r.retrieval, scope, asked, max_nodes);
+      detail::build_reader_graph(kg, r.question_vector, grappi::graph_vectors(kg, o.embedding_model), r.retrieval, scope, asked, max_nodes);
   if (retrieval) *retrieval = std::move(r.retrieval);
   return g;
 }

@@ -1,5 +1,6 @@
 // AgentPipeline: GraPPI's retrieve -> divide -> solve over one graph and one language model. The
 // stages are in explore_stages.cpp; this file holds the pipeline's state and runs them in order.
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/pipeline.hpp"
 
 #include <algorithm>
@@ -33,11 +34,11 @@ AgentPipeline::AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageMode
   if (!model) throw Error(ErrorCode::invalid_argument, "AgentPipeline: no language model");
   s_->graph = &graph;
   s_->model = std::move(model);
-  s_->retriever = graph.retriever(embedding_model);
+  s_->retriever = grappi::graph_retriever(graph, embedding_model);
   if (const VectorIndex *v = s_->retriever->vectors()) {
     s_->embedding_model = v->model();
     try {
-      s_->query_embedder = graph.query_embedder(s_->embedding_model);
+      s_->query_embedder = grappi::query_embedder(graph, s_->embedding_model);
     } catch (const Error &) {
       // A callback model cannot be re-created for the query: rank and explain without query
       // similarity (the windows still rank by the stored vectors).

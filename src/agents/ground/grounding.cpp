@@ -1,6 +1,7 @@
 // Relation grounding by ontology traversal (grappi/grounding.hpp): the relation summary over
 // the text's chunks, the walk that scores the terms under the root, and the pick among the
 // best-scored terms, each through ModelCalls (response cache, budgets, failures recorded).
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/grounding.hpp"
 
 #include <algorithm>
@@ -360,7 +361,7 @@ void Grounder::Impl::load() {
   po.weighted = false;
   po.threads = 1;
   for (const Term &t : terms) po.seeds.push_back(t.node);
-  const auto retriever = kg.retriever();
+  const auto retriever = grappi::graph_retriever(kg);
   const PageRankResult pr = retriever->pagerank(po);
   const GraphSnapshot &g = retriever->graph();
   for (Term &t : terms)

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "common/answer_json.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/error.hpp"
 #include "grappi/hypothesis.hpp"
 #include "grappi/retriever.hpp"
@@ -102,7 +103,7 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
           ErrorCode::invalid_argument,
           "hypothesis paths: an embedding weight (or a ranker that reads similarities) needs the nodes embedded "
           "first (grappi embed)");
-    vectors = kg.vectors(o.embedding_model);
+    vectors = grappi::graph_vectors(kg, o.embedding_model);
   }
   const auto cos = [&vectors](int64_t x, int64_t y) {
     const float *a = vectors->vector(x), *b = vectors->vector(y);
@@ -156,7 +157,7 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
   std::set<int64_t> avoided;
   for (int round = 0; round < 3; ++round) {
     so.avoid.assign(avoided.begin(), avoided.end());
-    found = kg.retriever()->shortest_paths(source, target, so);
+    found = grappi::graph_retriever(kg)->shortest_paths(source, target, so);
     if (o.generic_intermediates || (o.cancel && o.cancel())) break;
     bool more = false;
     for (const Path &p : found) {

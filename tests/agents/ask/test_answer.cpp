@@ -60,7 +60,7 @@ struct TauKb {
     edge("INS", "PSEN1", 0.20, {});
     grappi::EmbedOptions eo;
     eo.neighbor_ranking = false;
-    kg->embed(*kg->hashing_embedder(), eo);
+    grappi::embed_graph(*kg, *grappi::hashing_embedder(*kg), eo);
   }
 };
 
@@ -550,7 +550,7 @@ TEST_CASE("Hostile names cannot forge lines of the context") {
   kg.add_edge(e);
   grappi::EmbedOptions eo;
   eo.neighbor_ranking = false;
-  kg.embed(*kg.hashing_embedder(), eo);
+  grappi::embed_graph(kg, *grappi::hashing_embedder(kg), eo);
   grappi::ExtractiveModel model;
   AskOptions o = ask_options();
   o.retrieval.mode = "prize";

@@ -337,7 +337,7 @@ struct BindingKb {
     }
     grappi::EmbedOptions eo;
     eo.neighbor_ranking = false;
-    kg->embed(*kg->hashing_embedder(), eo);
+    grappi::embed_graph(*kg, *grappi::hashing_embedder(*kg), eo);
     for (int i = 0; i < 40; ++i) {
       if (partners[std::size_t(i)].empty()) continue;
       grappi::QaQuestion q;
@@ -412,7 +412,7 @@ TEST_CASE("A reader trained over a knowledge base ranks the answers of unseen qu
   other.dimension = 128;
   grappi::EmbedOptions eo2;
   eo2.neighbor_ranking = false;
-  b.kg->embed(*b.kg->hashing_embedder(other), eo2);
+  grappi::embed_graph(*b.kg, *grappi::hashing_embedder(*b.kg, other), eo2);
   ao.reader = "gat";
   ao.reader_name = "gat";
   CHECK_THROWS_WITH_AS(grappi::ask(*b.kg, offline, test[0].question, ao), doctest::Contains("was trained on embeddings of"),

@@ -43,7 +43,7 @@ YeastQa &yeast(bool embed = false) {
   if (embed && !y.embedded) {
     grappi::EmbedOptions eo;
     eo.neighbor_ranking = false;
-    y.kg->embed(*y.kg->hashing_embedder(), eo);
+    grappi::embed_graph(*y.kg, *grappi::hashing_embedder(*y.kg), eo);
     y.embedded = true;
   }
   return y;

@@ -62,8 +62,8 @@ Run explore(const TempDir &dir, const std::string &name, const Files &f, double 
   grappi::KnowledgeGraph kg(dir.file(name + ".db"));
   kg.import_string({{dir.file(name + ".info.txt"), grappi::StringFormat::info},
                     {dir.file(name + ".tsv"), grappi::StringFormat::web_export}});
-  auto embedder = kg.make_embedder({});
-  kg.embed(*embedder);
+  auto embedder = grappi::make_embedder(kg, {});
+  grappi::embed_graph(kg, *embedder);
   grappi::AgentPipeline pipe(kg, grappi::make_chat_model({}));
   grappi::ExploreOptions o;
   o.query = "overcome resistance to EGFR tyrosine kinase inhibitors";

@@ -60,7 +60,7 @@ Candidate candidate(std::vector<int64_t> nodes, std::vector<double> scores, std:
 
 TEST_CASE("explore stages: windows / proteins / candidates distinct by node sequence across windows" * doctest::test_suite("threads")) {
   Fixture f;
-  auto retriever = f.kg.retriever();
+  auto retriever = grappi::graph_retriever(f.kg);
   grappi::ExploreOptions o;
   o.query = "kinase";
   o.windows = {1, 2};
@@ -204,10 +204,10 @@ TEST_CASE("explore stages: the bounded candidate search keeps exactly the best p
         }
     const bool vectors = trial % 2 == 1;
     if (vectors) {
-      auto emb = kg.make_embedder({});
-      kg.embed(*emb);
+      auto emb = grappi::make_embedder(kg, {});
+      grappi::embed_graph(kg, *emb);
     }
-    auto retriever = kg.retriever();
+    auto retriever = grappi::graph_retriever(kg);
     grappi::ExploreOptions o;
     o.query = "inhibit tau kinase phosphorylation";
     o.windows = {1, 2};
@@ -215,7 +215,7 @@ TEST_CASE("explore stages: the bounded candidate search keeps exactly the best p
     o.max_length = 4;
     ExploreContext ctx{kg, *retriever, retriever->vectors(), vectors ? kg.default_model() : "", o, {},
                        grappi::detail::content_terms(o.query)};
-    if (vectors) ctx.query = kg.query_vector(o.query);
+    if (vectors) ctx.query = grappi::query_vector(kg, o.query);
     ExploreRun base;
     base.result.root = ids[0];
     grappi::detail::retrieve_windows(ctx, base);
@@ -243,7 +243,7 @@ TEST_CASE("explore stages: the bounded candidate search keeps exactly the best p
 
 TEST_CASE("explore stages: the prior and the selection by prior") {
   Fixture f;
-  auto retriever = f.kg.retriever();
+  auto retriever = grappi::graph_retriever(f.kg);
   grappi::ExploreOptions o;
   o.query = "inhibit the kinase";
   ExploreContext ctx{f.kg, *retriever, nullptr, "", o, {}, grappi::detail::content_terms(o.query)};
@@ -285,7 +285,7 @@ TEST_CASE("explore stages: the prior and the selection by prior") {
 
 TEST_CASE("explore stages: ranking by relevance then fewer edges then the prior - failures apart") {
   Fixture f;
-  auto retriever = f.kg.retriever();
+  auto retriever = grappi::graph_retriever(f.kg);
   grappi::ExploreOptions o;
   o.query = "q";
   o.top = 3;

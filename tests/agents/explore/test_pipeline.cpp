@@ -742,8 +742,8 @@ TEST_CASE("explore on the bundled STRING data with embeddings: the demo MAPT win
   grappi::KnowledgeGraph kg(d.file("kg.db"));
   kg.import_string({{data("9606.protein.info.v12.0.txt.gz"), grappi::StringFormat::info},
                     {data("export_v12_alzheimer/string_interactions.tsv"), grappi::StringFormat::web_export}});
-  auto emb = kg.hashing_embedder();
-  kg.embed(*emb);
+  auto emb = grappi::hashing_embedder(kg);
+  grappi::embed_graph(kg, *emb);
   grappi::AgentPipeline pipe(kg, std::make_shared<grappi::ExtractiveModel>());
   grappi::ExploreOptions o;
   o.query = "inhibit tau phosphorylation";

@@ -337,11 +337,11 @@ TEST_CASE("An embedding weight blends the concepts' similarity to the pair into 
   const auto a = kb.kg->resolve("Axonin"), t = kb.kg->resolve("Tumorin");
   o.embedding_weight = 0.5;
   CHECK_THROWS_WITH_AS(grappi::rank_hypothesis_paths(*kb.kg, a, t, o), doctest::Contains("embedded first"), grappi::Error);
-  auto embedder = kb.kg->hashing_embedder();
+  auto embedder = grappi::hashing_embedder(*kb.kg);
   grappi::EmbedOptions eo;
   eo.neighbor_ranking = false;
-  kb.kg->embed(*embedder, eo);
-  const auto vectors = kb.kg->vectors();
+  grappi::embed_graph(*kb.kg, *embedder, eo);
+  const auto vectors = grappi::graph_vectors(*kb.kg);
   const auto cos = [&](int64_t x, int64_t y) {
     return double(grappi::cosine(vectors->vector(x), vectors->vector(y), vectors->dim()));
   };

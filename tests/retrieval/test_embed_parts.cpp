@@ -1,5 +1,5 @@
 // Embedding in parts (grappi/embed_parts.hpp, issue 42): the parts' vectors stored by
-// embed_from_parts are the vectors, model and neighbor ranking of one KnowledgeGraph::embed
+// embed_from_parts are the vectors, model and neighbor ranking of one embed_graph
 // (lsa and hashing, parts of unequal size, a part missing: embedded here); damaged or foreign
 // files are refused before anything is stored; a callback embedder does not travel.
 #include <doctest/doctest.h>
@@ -24,7 +24,7 @@ std::string file_bytes(const std::string &path) {
 
 // Every vector of the default model, node by node, as bytes.
 std::string all_vectors(const KnowledgeGraph &kg) {
-  const auto v = kg.vectors();
+  const auto v = grappi::graph_vectors(kg);
   std::string out;
   for (int64_t id : v->ids()) out.append(reinterpret_cast<const char *>(v->vector(id)), v->dim() * sizeof(float));
   return out;
@@ -46,11 +46,11 @@ TEST_CASE("Vectors embedded in parts are the vectors model and neighbor ranking 
     grappi::EmbedderSpec spec;
     spec.kind = kind;
     KnowledgeGraph one(d.file(kind + "-one.db")), split(d.file(kind + "-parts.db"));
-    const grappi::EmbedReport single = one.embed(*one.make_embedder(spec));
+    const grappi::EmbedReport single = grappi::embed_graph(one, *grappi::make_embedder(one, spec));
     REQUIRE(single.embedded == 6600);
     // The embedder travels as a file; four parts (6600 = 4 x 1650), one of them never delivered.
     const std::string embedder_file = d.file(kind + ".embedder");
-    grappi::save_embedder(*split.make_embedder(spec), embedder_file);
+    grappi::save_embedder(*grappi::make_embedder(split, spec), embedder_file);
     CHECK(grappi::embed_pending(split, single.model) == 6600);
     std::vector<std::string> files;
     std::size_t embedded = 0;
@@ -82,7 +82,7 @@ TEST_CASE("Vectors embedded in parts are the vectors model and neighbor ranking 
     CHECK(r.provenance[2].find("\"part\":2") != std::string::npos);
     CHECK(r.provenance[2].find("\"grappi\":") != std::string::npos);
     CHECK(all_vectors(split) == all_vectors(one));
-    CHECK(file_bytes(split.neighbor_ranking_path()) == file_bytes(one.neighbor_ranking_path()));
+    CHECK(file_bytes(grappi::neighbor_ranking_path(split)) == file_bytes(grappi::neighbor_ranking_path(one)));
     CHECK(split.embedding_models().at(0).name == one.embedding_models().at(0).name);
     // Nothing pending afterwards: a part of nothing.
     CHECK(grappi::embed_pending(split, single.model) == 0);
@@ -94,7 +94,7 @@ TEST_CASE("Vectors embedded in parts are the vectors model and neighbor ranking 
   KnowledgeGraph kg(base);
   grappi::EmbedderSpec hashing;
   hashing.kind = "hashing";
-  const auto e = kg.make_embedder(hashing);
+  const auto e = grappi::make_embedder(kg, hashing);
   CHECK(grappi::embed_part(kg, *e, 0, 7, d.file("p0")).embedded == 943);
   CHECK(grappi::embed_part(kg, *e, 6, 7, d.file("p6")).embedded == 942);
   CHECK_THROWS_AS(grappi::embed_part(kg, *e, 7, 7, d.file("p7")), grappi::Error);
@@ -109,7 +109,7 @@ TEST_CASE("Damaged or foreign embedder and vectors files are refused with nothin
   kg.import_string({{data("4932.protein.info.v12.0.txt.gz")}});
   grappi::EmbedderSpec spec;
   spec.kind = "hashing";
-  const auto e = kg.make_embedder(spec);
+  const auto e = grappi::make_embedder(kg, spec);
   grappi::save_embedder(*e, d.file("e"));
   grappi::embed_part(kg, *e, 0, 2, d.file("v0"));
   const std::string good = file_bytes(d.file("v0")), embedder = file_bytes(d.file("e"));

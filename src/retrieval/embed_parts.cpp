@@ -1,12 +1,13 @@
 // Embedding in parts (grappi/embed_parts.hpp; docs/distributed.md "Embeddings"): the embedder in
 // a file, a worker's run of the pending texts embedded into a vectors file, the files' vectors
-// stored through KnowledgeGraph::embed by an embedder that looks them up.
+// stored through embed_graph by an embedder that looks them up.
 //
 // An embedder file: "grappi-embedder 1", a JSON line {kind, config, model, dimension,
 // state_bytes}, then the state's bytes. A vectors file: "grappi-vectors 1", a JSON line {model,
 // kind, dimension, count, part, parts, byte_order, provenance}, then `count` records of the
 // text's hash (32 hex characters) and `dimension` little-endian floats. Sizes are checked
 // against the header before a vector is taken.
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/embed_parts.hpp"
 
 #include <chrono>
@@ -115,7 +116,7 @@ void read_vectors_file(const std::string &path, PartVectors &into) {
   }
 }
 
-// The embedder KnowledgeGraph::embed is given: the real one's identity (name, kind,
+// The embedder embed_graph is given: the real one's identity (name, kind,
 // configuration, state: the stored model is the one a single `grappi embed` stores), the parts'
 // vectors for the texts they hold, the real one for any other.
 class PartsEmbedder : public Embedder {
@@ -291,7 +292,7 @@ EmbedPartsReport embed_from_parts(KnowledgeGraph &kg, Embedder &embedder, const 
                                                  ", the embedder's " + std::to_string(embedder.dimension()));
   PartsEmbedder looked_up(embedder, vectors);
   EmbedPartsReport rep;
-  rep.embed = kg.embed(looked_up, options);
+  rep.embed = grappi::embed_graph(kg, looked_up, options);
   rep.from_parts = looked_up.from_parts;
   rep.embedded_here = looked_up.embedded_here;
   rep.provenance = std::move(vectors.provenance);
