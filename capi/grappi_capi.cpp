@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -325,24 +326,6 @@ std::vector<std::string> string_array(const char *const *items, std::size_t coun
   std::vector<std::string> out;
   out.reserve(count);
   for (std::size_t i = 0; i < count; ++i) out.push_back(text(items[i], fn, item));
-  return out;
-}
-
-// "obo.is_a, obo.part_of" -> {"obo.is_a", "obo.part_of"}: blanks around the names dropped, empty
-// names skipped. (Any comma-separated field: `field` names it in messages.)
-std::vector<std::string> relation_list(const char *relations, const char *fn, const char *field = "relations") {
-  const std::string list = text(relations, fn, field);
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = list.find(',', start);
-    std::string r = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    while (!r.empty() && r.front() == ' ') r.erase(0, 1);
-    while (!r.empty() && r.back() == ' ') r.pop_back();
-    if (!r.empty()) out.push_back(r);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
   return out;
 }
 
@@ -993,7 +976,7 @@ grappi_status grappi_graph_edges_json(grappi_graph *g, int64_t a, int64_t b, cha
 }
 
 grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, const char *term, const char *other,
-                                         const char *relations, char **out_json) {
+                                         const char *const *relations, size_t relation_count, char **out_json) {
   return guard([&]() -> grappi_status {
     const char *fn = "grappi_graph_ontology_json";
     require(out_json != nullptr, fn, "out_json is NULL");
@@ -1004,7 +987,7 @@ grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, 
     q.term = text_or(term, "", fn, "term");
     if (q.kind == grappi::OntologyQuestion::Kind::term) q.root = text_or(other, "", fn, "other");
     else q.other = text_or(other, "", fn, "other");
-    if (relations) q.relations = relation_list(relations, fn);
+    if (relation_count) q.relations = string_array(relations, relation_count, fn, "relations", "relation_count", "a relation");
     *out_json = copy_out(grappi::dump_json(grappi::ontology_json(kg, q)));
     return GRAPPI_OK;
   });
@@ -1214,7 +1197,8 @@ grappi_status grappi_graph_ground_json(grappi_graph *g, const char *text_in, con
     go.strategy = grappi::grounding_strategy(text_or(o.strategy, "pagerank", fn, "strategy"));
     go.root = text_or(o.root, go.root, fn, "root");
     go.ontology = text_or(o.ontology, "", fn, "ontology");
-    if (o.relations) go.relations = relation_list(o.relations, fn);
+    if (o.relation_count)
+      go.relations = string_array(o.relations, o.relation_count, fn, "relations", "relation_count", "a relation");
     go.batch = o.batch;
     go.chunk_size = o.chunk_size;
     go.chunk_overlap = o.chunk_overlap;
@@ -1386,7 +1370,7 @@ static grappi::CoocOptions cooc_options_of(const grappi_cooc_options &o, const c
   require(scope == "document" || scope == "sentence", fn, "scope must be \"document\" or \"sentence\"");
   co.scope = scope == "sentence" ? grappi::CoocOptions::Scope::sentence : grappi::CoocOptions::Scope::document;
   co.titles = text_or(o.titles, "include", fn, "titles");
-  if (o.types) co.types = relation_list(o.types, fn, "types");
+  co.types = string_array(o.types, o.type_count, fn, "types", "type_count", "a type");
   co.min_count = o.min_count;
   if (o.as_of) co.as_of = o.as_of;
   co.dictionary = o.dictionary != 0;
@@ -1514,14 +1498,17 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
       docs = grappi::parse_documents(text(corpus, fn, "corpus"),
                                      grappi::document_format(text_or(o.corpus_format, "detect", fn, "corpus_format")), "corpus");
     grappi::HypothesisOptions ho;
-    if (o.relations) ho.relations = relation_list(o.relations, fn);
+    if (o.relation_count)
+      ho.relations = string_array(o.relations, o.relation_count, fn, "relations", "relation_count", "a relation");
     ho.max_length = o.max_length;
     ho.paths = o.paths;
     ho.mask_direct = o.mask_direct != 0;
-    if (o.intermediate_labels) ho.intermediate_labels = relation_list(o.intermediate_labels, fn, "intermediate_labels");
+    ho.intermediate_labels = string_array(o.intermediate_labels, o.intermediate_label_count, fn, "intermediate_labels",
+                                          "intermediate_label_count", "a label");
     ho.context = o.context;
     ho.rounds = o.rounds;
-    if (o.support_relations) ho.support_relations = relation_list(o.support_relations, fn, "support_relations");
+    ho.support_relations = string_array(o.support_relations, o.support_relation_count, fn, "support_relations",
+                                        "support_relation_count", "a relation");
     ho.max_calls = o.max_calls;
     ho.max_tokens = o.max_tokens;
     ho.use_cache = o.use_cache != 0;
@@ -1592,16 +1579,15 @@ namespace {
 grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const grappi_ask_options &o, const char *fn) {
   grappi::AskOptions a;
   a.retrieval = retrieve_options(retrieve, fn);
-  if (o.relations && a.retrieval.khop.filter.relations.empty()) a.retrieval.khop.filter.relations = relation_list(o.relations, fn);
-  if (o.relation_weights)
-    for (const std::string &w : relation_list(o.relation_weights, fn, "relation_weights")) {
-      const auto eq = w.rfind('=');
-      char *end = nullptr;
-      const double v = eq == std::string::npos ? 0 : std::strtod(w.c_str() + eq + 1, &end);
-      if (eq == std::string::npos || eq == 0 || !end || *end != '\0' || end == w.c_str() + eq + 1)
-        invalid(std::string(fn) + ": relation_weights takes relation=weight pairs, not '" + w + "'");
-      a.retrieval.relation_weights[w.substr(0, eq)] = v;
-    }
+  const std::vector<std::string> weighted = string_array(o.weighted_relations, o.relation_weight_count, fn,
+                                                         "weighted_relations", "relation_weight_count", "a relation");
+  if (!weighted.empty() && !o.relation_weights)
+    invalid(std::string(fn) + ": relation_weights is NULL but relation_weight_count is not 0");
+  for (std::size_t i = 0; i < weighted.size(); ++i) {
+    if (!std::isfinite(o.relation_weights[i]) || o.relation_weights[i] < 0)
+      invalid(std::string(fn) + ": the weight of '" + weighted[i] + "' must be a finite number at least 0");
+    a.retrieval.relation_weights[weighted[i]] = o.relation_weights[i];
+  }
   a.embedding_model = text_or(o.embedding_model, "", fn, "embedding_model");
   a.context = text_or(o.context, "evidence", fn, "context");
   a.max_context_tokens = o.max_context_tokens;

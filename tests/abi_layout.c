@@ -45,6 +45,7 @@ int main(void) {
   FIELD(grappi_ground_options, strategy);
   FIELD(grappi_ground_options, root);
   FIELD(grappi_ground_options, relations);
+  FIELD(grappi_ground_options, relation_count);
   FIELD(grappi_ground_options, batch);
   FIELD(grappi_ground_options, chunk_size);
   FIELD(grappi_ground_options, chunk_overlap);
@@ -101,6 +102,7 @@ int main(void) {
   FIELD(grappi_cooc_options, scope);
   FIELD(grappi_cooc_options, titles);
   FIELD(grappi_cooc_options, types);
+  FIELD(grappi_cooc_options, type_count);
   FIELD(grappi_cooc_options, min_count);
   FIELD(grappi_cooc_options, as_of);
   FIELD(grappi_cooc_options, dictionary);
@@ -110,13 +112,16 @@ int main(void) {
   BEGIN(grappi_hypothesis_options);
   FIELD(grappi_hypothesis_options, version);
   FIELD(grappi_hypothesis_options, relations);
+  FIELD(grappi_hypothesis_options, relation_count);
   FIELD(grappi_hypothesis_options, max_length);
   FIELD(grappi_hypothesis_options, paths);
   FIELD(grappi_hypothesis_options, mask_direct);
   FIELD(grappi_hypothesis_options, intermediate_labels);
+  FIELD(grappi_hypothesis_options, intermediate_label_count);
   FIELD(grappi_hypothesis_options, context);
   FIELD(grappi_hypothesis_options, rounds);
   FIELD(grappi_hypothesis_options, support_relations);
+  FIELD(grappi_hypothesis_options, support_relation_count);
   FIELD(grappi_hypothesis_options, corpus_format);
   FIELD(grappi_hypothesis_options, max_calls);
   FIELD(grappi_hypothesis_options, max_tokens);
@@ -185,8 +190,9 @@ int main(void) {
   FIELD(grappi_ask_options, answers);
   FIELD(grappi_ask_options, keep_question_entities);
   FIELD(grappi_ask_options, repair);
-  FIELD(grappi_ask_options, relations);
+  FIELD(grappi_ask_options, weighted_relations);
   FIELD(grappi_ask_options, relation_weights);
+  FIELD(grappi_ask_options, relation_weight_count);
   FIELD(grappi_ask_options, embedding_model);
   FIELD(grappi_ask_options, max_calls);
   FIELD(grappi_ask_options, max_tokens);

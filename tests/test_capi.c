@@ -186,7 +186,7 @@ static void check_init_macros(void) {
     grappi_ground_options g1 = GRAPPI_GROUND_OPTIONS_INIT, g2;
     CHECK(grappi_ground_options_init(&g2, GRAPPI_GROUND_OPTIONS_VERSION) == GRAPPI_OK);
     CHECK(g1.version == g2.version && same_text(g1.strategy, g2.strategy) && same_text(g1.root, g2.root) &&
-          same_text(g1.relations, g2.relations) && g1.batch == g2.batch && g1.chunk_size == g2.chunk_size &&
+          g1.relations == g2.relations && g1.relation_count == g2.relation_count && g1.batch == g2.batch && g1.chunk_size == g2.chunk_size &&
           g1.chunk_overlap == g2.chunk_overlap && g1.patience == g2.patience && g1.lookahead == g2.lookahead &&
           g1.threshold == g2.threshold && g1.rag_k == g2.rag_k && g1.seed == g2.seed && g1.max_calls == g2.max_calls &&
           g1.max_tokens == g2.max_tokens && g1.dry_run == g2.dry_run && g1.use_cache == g2.use_cache &&
@@ -650,10 +650,20 @@ int main(int argc, char **argv) {
         grappi_free(html);
         csv = NULL;
       }
-      ao.relation_weights = "string.physical";
-      CHECK(grappi_graph_ask_json(g, question, NULL, &ao, &csv) == GRAPPI_EINVAL && csv == NULL);
-      CHECK(strstr(grappi_last_error_message(), "relation=weight") != NULL);
-      ao.relation_weights = NULL;
+      {
+        const char *weighted[] = {"string.physical"};
+        const double bad[] = {-1.0};
+        ao.weighted_relations = weighted;
+        ao.relation_weights = bad;
+        ao.relation_weight_count = 1;
+        CHECK(grappi_graph_ask_json(g, question, NULL, &ao, &csv) == GRAPPI_EINVAL && csv == NULL);
+        CHECK(strstr(grappi_last_error_message(), "string.physical") != NULL);
+        ao.relation_weights = NULL;
+        CHECK(grappi_graph_ask_json(g, question, NULL, &ao, &csv) == GRAPPI_EINVAL && csv == NULL);
+        CHECK(strstr(grappi_last_error_message(), "relation_weights is NULL") != NULL);
+        ao.weighted_relations = NULL;
+        ao.relation_weight_count = 0;
+      }
       CHECK(grappi_graph_ask_json(g, "", NULL, &ao, &csv) == GRAPPI_EINVAL && csv == NULL);
       CHECK(grappi_graph_eval_qa_json(g, "{\"question\": \"Which kinase drives the cell cycle?\", \"answers\": [\"CDC28\"]}\n",
                                       NULL, NULL, 5, &csv, &rows) == GRAPPI_OK);
@@ -1013,22 +1023,31 @@ int main(int argc, char **argv) {
     json = NULL;
     CHECK(grappi_graph_edges_json(g, id, id, NULL) == GRAPPI_EINVAL);
     /* Ontology questions over the GO slim imported above. */
-    CHECK(grappi_graph_ontology_json(g, "ancestors", "GO:0005694", NULL, NULL, &json) == GRAPPI_OK && json);
+    CHECK(grappi_graph_ontology_json(g, "ancestors", "GO:0005694", NULL, NULL, 0, &json) == GRAPPI_OK && json);
     CHECK(json && strstr(json, "\"ancestors\"") != NULL && strstr(json, "GO:0043226") != NULL);
     grappi_free(json);
     json = NULL;
-    CHECK(grappi_graph_ontology_json(g, "parents", "GO:0000228", NULL, "obo.is_a, obo.part_of", &json) == GRAPPI_OK);
+    {
+      const char *both[] = {"obo.is_a", "obo.part_of"};
+      CHECK(grappi_graph_ontology_json(g, "parents", "GO:0000228", NULL, both, 2, &json) == GRAPPI_OK);
+    }
     CHECK(json && strstr(json, "GO:0005634") != NULL);
     grappi_free(json);
     json = NULL;
-    CHECK(grappi_graph_ontology_json(g, "roots", NULL, NULL, NULL, &json) == GRAPPI_OK && json);
+    CHECK(grappi_graph_ontology_json(g, "roots", NULL, NULL, NULL, 0, &json) == GRAPPI_OK && json);
     grappi_free(json);
     json = NULL;
-    CHECK(grappi_graph_ontology_json(g, "siblings", "GO:0005694", NULL, NULL, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(grappi_graph_ontology_json(g, "siblings", "GO:0005694", NULL, NULL, 0, &json) == GRAPPI_EINVAL && json == NULL);
     CHECK(strstr(grappi_last_error_message(), "unknown question") != NULL);
-    CHECK(grappi_graph_ontology_json(g, "term", "GO:9999999", NULL, NULL, &json) == GRAPPI_ENOTFOUND);
-    CHECK(grappi_graph_ontology_json(g, "ancestors", "GO:0005694", NULL, "obo.nope", &json) == GRAPPI_EINVAL);
-    CHECK(grappi_graph_ontology_json(g, "lca", "GO:0005694", NULL, NULL, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_ontology_json(g, "term", "GO:9999999", NULL, NULL, 0, &json) == GRAPPI_ENOTFOUND);
+    {
+      const char *nope[] = {"obo.nope"};
+      CHECK(grappi_graph_ontology_json(g, "ancestors", "GO:0005694", NULL, nope, 1, &json) == GRAPPI_EINVAL);
+      /* A count without its array. */
+      CHECK(grappi_graph_ontology_json(g, "ancestors", "GO:0005694", NULL, NULL, 1, &json) == GRAPPI_EINVAL);
+      CHECK(strstr(grappi_last_error_message(), "relation_count") != NULL);
+    }
+    CHECK(grappi_graph_ontology_json(g, "lca", "GO:0005694", NULL, NULL, 0, &json) == GRAPPI_EINVAL);
   }
   {
     /* BEL with the graph's identifiers: GO terms by name or id have one canonical form. */
@@ -1164,6 +1183,22 @@ int main(int argc, char **argv) {
     CHECK(json && strstr(json, "not a language model") != NULL);
     grappi_free(json);
     json = NULL;
+    {
+      /* The relations as a list; a count without its list is refused. */
+      const char *is_a[] = {"obo.is_a"};
+      go.strategy = "pagerank";
+      go.relations = is_a;
+      go.relation_count = 1;
+      go.llm = NULL;
+      go.chat = NULL;
+      CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_OK && json);
+      grappi_free(json);
+      json = NULL;
+      go.relations = NULL;
+      CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(strstr(grappi_last_error_message(), "relations is NULL but relation_count is not 0") != NULL);
+      go.relation_count = 0;
+    }
     go.root = "MI:9999";
     CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_ENOTFOUND && json == NULL);
     go.root = NULL;
@@ -1364,6 +1399,26 @@ int main(int argc, char **argv) {
         remove(part[i]);
       }
     }
+    {
+      /* Concept types as a list: genes only (the corpus names genes alone: the same two edges);
+         a type no concept has leaves none. */
+      const char *genes[] = {"Gene"}, *chemicals[] = {"Chemical"};
+      grappi_cooc_options typed;
+      CHECK(grappi_cooc_options_init(&typed, GRAPPI_COOC_OPTIONS_VERSION) == GRAPPI_OK);
+      typed.types = genes;
+      typed.type_count = 1;
+      CHECK(grappi_graph_cooc_build_json(g, corpus, &typed, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"edges\":2") != NULL && strstr(json, "\"types\":[\"Gene\"]") != NULL);
+      grappi_free(json);
+      json = NULL;
+      typed.types = chemicals;
+      CHECK(grappi_graph_cooc_build_json(g, corpus, &typed, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"edges\":0") != NULL);
+      grappi_free(json);
+      json = NULL;
+      typed.types = NULL;
+      CHECK(grappi_graph_cooc_build_json(g, corpus, &typed, &json) == GRAPPI_EINVAL && json == NULL);
+    }
     co.scope = "paragraph";
     CHECK(grappi_graph_cooc_build_json(g, corpus, &co, &json) == GRAPPI_EINVAL && json == NULL);
     CHECK(grappi_hypothesis_options_init(&ho, GRAPPI_HYPOTHESIS_OPTIONS_VERSION) == GRAPPI_OK);
@@ -1385,6 +1440,33 @@ int main(int argc, char **argv) {
     ho.ranker = "no-such-ranker";
     CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_ENOTFOUND && json == NULL);
     ho.ranker = NULL;
+    {
+      /* Lists: the relations the paths follow, the labels of the intermediates (none has
+         "Chemical": no path), a count without its list. */
+      const char *cooc[] = {"cooc.document"}, *chemical[] = {"Chemical"};
+      ho.relations = cooc;
+      ho.relation_count = 1;
+      CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"stop_reason\":\"converged\"") != NULL);
+      grappi_free(json);
+      json = NULL;
+      ho.intermediate_labels = chemical;
+      ho.intermediate_label_count = 1;
+      ho.mask_direct = 1;
+      CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"stop_reason\":\"no_paths\"") != NULL);
+      grappi_free(json);
+      json = NULL;
+      ho.intermediate_labels = NULL;
+      ho.mask_direct = 0;
+      CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(strstr(grappi_last_error_message(), "intermediate_label_count") != NULL);
+      ho.intermediate_label_count = 0;
+      ho.support_relations = NULL;
+      ho.support_relation_count = 2;
+      CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL && json == NULL);
+      ho.support_relation_count = 0;
+    }
     CHECK(grappi_hypothesis_options_init(&ho, GRAPPI_HYPOTHESIS_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
     {
       /* The papers in the database: imported as a corpus, searched by words, the context of a

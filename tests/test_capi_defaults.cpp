@@ -77,7 +77,8 @@ TEST_CASE("C options default to the C++ options' defaults") {
   const grappi::GroundingOptions go;
   CHECK(std::string(gr.strategy) == grappi::to_string(go.strategy));
   CHECK(std::string(gr.root) == go.root);
-  CHECK(std::vector<std::string>{gr.relations} == go.relations);
+  CHECK((gr.relations == nullptr && gr.relation_count == 0));  // (none: the C++ default)
+  CHECK(go.relations == std::vector<std::string>{"obo.is_a"});
   CHECK(gr.batch == go.batch);
   CHECK(gr.chunk_size == go.chunk_size);
   CHECK(gr.chunk_overlap == go.chunk_overlap);
@@ -122,7 +123,7 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(std::string(co.scope) == "document");
   CHECK(cooc.scope == grappi::CoocOptions::Scope::document);
   CHECK(std::string(co.titles) == cooc.titles);
-  CHECK(co.types == nullptr);
+  CHECK((co.types == nullptr && co.type_count == 0));
   CHECK(cooc.types.empty());
   CHECK(co.min_count == cooc.min_count);
   CHECK(co.as_of == 0);
@@ -137,8 +138,7 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(ao.answers == aopts.top);
   CHECK((ao.keep_question_entities == 0) == aopts.exclude_question_entities);
   CHECK((ao.repair != 0) == aopts.repair);
-  CHECK(ao.relations == nullptr);
-  CHECK(ao.relation_weights == nullptr);
+  CHECK((ao.weighted_relations == nullptr && ao.relation_weights == nullptr && ao.relation_weight_count == 0));
   CHECK(ao.embedding_model == nullptr);
   CHECK(aopts.embedding_model.empty());
   CHECK(ao.max_calls == aopts.max_calls);
@@ -163,15 +163,16 @@ TEST_CASE("C options default to the C++ options' defaults") {
 
   const grappi_hypothesis_options ho = GRAPPI_HYPOTHESIS_OPTIONS_INIT;
   const grappi::HypothesisOptions hopts;
-  CHECK(std::vector<std::string>{ho.relations} == hopts.relations);
+  CHECK((ho.relations == nullptr && ho.relation_count == 0));  // (none: the C++ default)
+  CHECK(hopts.relations == std::vector<std::string>{"cooc.document"});
   CHECK(ho.max_length == hopts.max_length);
   CHECK(ho.paths == hopts.paths);
   CHECK((ho.mask_direct != 0) == hopts.mask_direct);
-  CHECK(ho.intermediate_labels == nullptr);
+  CHECK((ho.intermediate_labels == nullptr && ho.intermediate_label_count == 0));
   CHECK(hopts.intermediate_labels.empty());
   CHECK(ho.context == hopts.context);
   CHECK(ho.rounds == hopts.rounds);
-  CHECK(ho.support_relations == nullptr);
+  CHECK((ho.support_relations == nullptr && ho.support_relation_count == 0));
   CHECK(hopts.support_relations.empty());
   CHECK(ho.max_calls == hopts.max_calls);
   CHECK(ho.max_tokens == hopts.max_tokens);

@@ -463,14 +463,16 @@ GRAPPI_API grappi_status grappi_graph_edges_json(grappi_graph *g, int64_t a, int
  * @param term A term by id, name or synonym ("MI:0407", "direct interaction"); the root for
  *        "subtree"; may be NULL for "roots".
  * @param other The other term for "lca"; for "term", a root to report the depth under; else NULL.
- * @param relations Child-to-parent relations followed, separated by commas ("obo.is_a,obo.part_of"),
- *        or NULL for "obo.is_a".
+ * @param relations Child-to-parent relations followed ("obo.is_a", "obo.part_of"); NULL (or a
+ *        count of 0) for "obo.is_a".
+ * @param relation_count Entries of relations.
  * @param[out] out_json The answer (docs/data.md "Ontologies"); free with grappi_free().
  * @return #GRAPPI_OK; #GRAPPI_EINVAL for an unknown question or relation; #GRAPPI_ENOTFOUND or
  *         #GRAPPI_EAMBIGUOUS for a term that does not name one node.
  */
 GRAPPI_API grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, const char *term,
-                                                    const char *other, const char *relations, char **out_json);
+                                                    const char *other, const char *const *relations, size_t relation_count,
+                                                    char **out_json);
 /** grappi_bel_validate flag: the canonical form spells functions out (proteinAbundance(...)). */
 #define GRAPPI_BEL_LONG_FORM 1u
 /** grappi_bel_validate flag: unknown namespaces are warnings instead of errors. */
@@ -549,8 +551,8 @@ typedef struct grappi_retrieve_options {
   int32_t event_order;  /**< GRAPPI_PCST_ORDER_*, default #GRAPPI_PCST_ORDER_DEFAULT */
   /* version 3 */
   const char *const *relations; /**< only edges of these relations, relation_count of them (a list as
-                                     ::grappi_export_options gives one); NULL: every relation. Ask reads it
-                                     before its own comma-separated `relations`, which it supersedes */
+                                     ::grappi_export_options gives one); NULL: every relation (ask's
+                                     subgraph too) */
   size_t relation_count;        /**< entries of relations */
 } grappi_retrieve_options;
 /** The defaults of ::grappi_retrieve_options, as an initializer. */
@@ -763,7 +765,8 @@ typedef struct grappi_ground_options {
   uint32_t version;        /**< #GRAPPI_GROUND_OPTIONS_VERSION */
   const char *strategy;    /**< "pagerank" (default; NULL too), "bfs", "dfs", "dynamic", "random", "rag", "stuff" */
   const char *root;        /**< the subtree to choose from, id or name; NULL: "MI:0190" */
-  const char *relations;   /**< comma-separated child-to-parent relations; NULL: "obo.is_a" */
+  const char *const *relations; /**< child-to-parent relations (relation_count of them); none: "obo.is_a" */
+  size_t relation_count;   /**< entries of relations */
   size_t batch;            /**< terms per scoring request, default 1 */
   size_t chunk_size;       /**< characters per chunk of the text, default 4000 */
   size_t chunk_overlap;    /**< characters shared by consecutive chunks, default 400 */
@@ -789,7 +792,7 @@ typedef struct grappi_ground_options {
 } grappi_ground_options;
 /** The defaults of ::grappi_ground_options, as an initializer. */
 #define GRAPPI_GROUND_OPTIONS_INIT                                                                                     \
-  {GRAPPI_GROUND_OPTIONS_VERSION, "pagerank", "MI:0190", "obo.is_a", 1, 4000, 400, 10, 5, 3, 10, 1, 0, 0, 0, 1,       \
+  {GRAPPI_GROUND_OPTIONS_VERSION, "pagerank", "MI:0190", NULL, 0, 1, 4000, 400, 10, 5, 3, 10, 1, 0, 0, 0, 1,        \
    "extractive", "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 8, NULL, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_GROUND_OPTIONS_VERSION). */
@@ -940,14 +943,15 @@ typedef struct grappi_cooc_options {
   const char *name;       /**< the corpus's name in messages; NULL: "corpus" */
   const char *scope;      /**< "document" (default; NULL too) or "sentence" */
   const char *titles;     /**< "include" (default; NULL too), "only" or "exclude" */
-  const char *types;      /**< comma-separated concept types kept; NULL: every type */
+  const char *const *types; /**< concept types kept (type_count of them); none: every type */
+  size_t type_count;      /**< entries of types */
   size_t min_count;       /**< edges shared by fewer units are left out, default 1 */
   int32_t as_of;          /**< only documents published before this year; 0: every document */
   int32_t dictionary;     /**< non-zero: also the dictionary's mentions in annotated passages */
   const char *path;       /**< the dataset's file (grappi JSON lines); NULL: build and report only */
 } grappi_cooc_options;
 /** The defaults of ::grappi_cooc_options, as an initializer. */
-#define GRAPPI_COOC_OPTIONS_INIT {GRAPPI_COOC_OPTIONS_VERSION, "detect", "corpus", "document", "include", NULL, 1, 0, 0, NULL}
+#define GRAPPI_COOC_OPTIONS_INIT {GRAPPI_COOC_OPTIONS_VERSION, "detect", "corpus", "document", "include", NULL, 0, 1, 0, 0, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_COOC_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_cooc_options_init(grappi_cooc_options *opts, uint32_t version);
@@ -1017,14 +1021,19 @@ GRAPPI_API grappi_status grappi_graph_cooc_merge_json(grappi_graph *g, const cha
 /** Options of grappi_graph_hypothesize_json(). */
 typedef struct grappi_hypothesis_options {
   uint32_t version;              /**< #GRAPPI_HYPOTHESIS_OPTIONS_VERSION */
-  const char *relations;         /**< comma-separated relations the paths follow; NULL: "cooc.document" */
+  const char *const *relations;  /**< relations the paths follow (relation_count of them); none: "cooc.document" */
+  size_t relation_count;         /**< entries of relations */
   size_t max_length;             /**< edges in a path at most, default 4 */
   size_t paths;                  /**< ranked paths kept, default 10 */
   int32_t mask_direct;           /**< non-zero: leave out the direct edge */
-  const char *intermediate_labels; /**< comma-separated labels the intermediate concepts must have; NULL: any */
+  const char *const *intermediate_labels; /**< labels the intermediate concepts must have (intermediate_label_count of
+                                             them); none: any */
+  size_t intermediate_label_count; /**< entries of intermediate_labels */
   size_t context;                /**< abstracts given to the model, default 7 */
   size_t rounds;                 /**< explanations at most, default 5 */
-  const char *support_relations; /**< comma-separated relations that support a sentence's pair; NULL: any */
+  const char *const *support_relations; /**< relations that support a sentence's pair (support_relation_count of
+                                           them); none: any */
+  size_t support_relation_count; /**< entries of support_relations */
   const char *corpus_format;     /**< the corpus format: "detect" (default; NULL too), ... */
   size_t max_calls;              /**< model-call budget, 0 = none */
   int64_t max_tokens;            /**< token budget, 0 = none */
@@ -1050,7 +1059,7 @@ typedef struct grappi_hypothesis_options {
 } grappi_hypothesis_options;
 /** The defaults of ::grappi_hypothesis_options, as an initializer. */
 #define GRAPPI_HYPOTHESIS_OPTIONS_INIT                                                                                 \
-  {GRAPPI_HYPOTHESIS_OPTIONS_VERSION, "cooc.document", 4, 10, 0, NULL, 7, 5, NULL, "detect", 0, 0, 1, "extractive",     \
+  {GRAPPI_HYPOTHESIS_OPTIONS_VERSION, NULL, 0, 4, 10, 0, NULL, 0, 7, 5, NULL, 0, "detect", 0, 0, 1, "extractive",   \
    "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, 0.0, NULL, NULL, 0, 0.05, 1, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_HYPOTHESIS_OPTIONS_VERSION). */
@@ -1114,9 +1123,10 @@ typedef struct grappi_ask_options {
   size_t answers;                /**< answer entities returned, default 10 */
   int32_t keep_question_entities; /**< non-zero: keep the entities the question names among the answers */
   int32_t repair;                /**< default 1: one turn asking the model to fix unsupported sentences */
-  const char *relations;         /**< superseded by ::grappi_retrieve_options relations (a list), which is read
-                                      first: comma-separated relations the subgraph follows; NULL: all */
-  const char *relation_weights;  /**< "relation=weight,..." multiplying those edges' prizes; NULL: none */
+  const char *const *weighted_relations; /**< relations whose edges' prizes are multiplied (relation_weight_count of
+                                              them; the relations the subgraph follows are the retrieve options') */
+  const double *relation_weights; /**< the factor of each of weighted_relations (finite, at least 0) */
+  size_t relation_weight_count;  /**< entries of weighted_relations and relation_weights */
   const char *embedding_model;   /**< the stored model the question is embedded with; NULL: the latest */
   size_t max_calls;              /**< model-call budget, 0 = none */
   int64_t max_tokens;            /**< token budget, 0 = none */
@@ -1146,7 +1156,7 @@ typedef struct grappi_ask_options {
 } grappi_ask_options;
 /** The defaults of ::grappi_ask_options, as an initializer. */
 #define GRAPPI_ASK_OPTIONS_INIT                                                                                        \
-  {GRAPPI_ASK_OPTIONS_VERSION, "evidence", 4000, 10, 0, 1, NULL, NULL, NULL, 0, 0, 1, 0, "extractive",              \
+  {GRAPPI_ASK_OPTIONS_VERSION, "evidence", 4000, 10, 0, 1, NULL, NULL, 0, NULL, 0, 0, 1, 0, "extractive",          \
    "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, "prize", "gat", 1, 1, 50, 3, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_ASK_OPTIONS_VERSION). */

@@ -81,7 +81,7 @@ _khop = _fn("grappi_graph_khop_json", _status, ctypes.c_void_p, ctypes.c_char_p,
             ctypes.POINTER(ctypes.c_void_p))
 _edges = _fn("grappi_graph_edges_json", _status, ctypes.c_void_p, _i64, _i64, ctypes.POINTER(ctypes.c_void_p))
 _ontology = _fn("grappi_graph_ontology_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
-                ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
+                ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), _size, ctypes.POINTER(ctypes.c_void_p))
 _bel_validate = _fn("grappi_bel_validate", _status, ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_void_p),
                     ctypes.POINTER(_size))
 _graph_bel_validate = _fn("grappi_graph_bel_validate", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32,
@@ -151,7 +151,8 @@ class _ExploreOptions(ctypes.Structure):
 
 class _GroundOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("strategy", ctypes.c_char_p), ("root", ctypes.c_char_p),
-                ("relations", ctypes.c_char_p), ("batch", _size), ("chunk_size", _size), ("chunk_overlap", _size),
+                ("relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_count", _size), ("batch", _size),
+                ("chunk_size", _size), ("chunk_overlap", _size),
                 ("patience", _size), ("lookahead", _size), ("threshold", ctypes.c_int32), ("rag_k", _size),
                 ("seed", ctypes.c_uint64), ("max_calls", _size), ("max_tokens", _i64), ("dry_run", ctypes.c_int32),
                 ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
@@ -173,14 +174,16 @@ class _ExtractOptions(ctypes.Structure):
 
 class _CoocOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("format", ctypes.c_char_p), ("name", ctypes.c_char_p),
-                ("scope", ctypes.c_char_p), ("titles", ctypes.c_char_p), ("types", ctypes.c_char_p),
-                ("min_count", _size), ("as_of", ctypes.c_int32), ("dictionary", ctypes.c_int32), ("path", ctypes.c_char_p)]
+                ("scope", ctypes.c_char_p), ("titles", ctypes.c_char_p), ("types", ctypes.POINTER(ctypes.c_char_p)),
+                ("type_count", _size), ("min_count", _size), ("as_of", ctypes.c_int32), ("dictionary", ctypes.c_int32), ("path", ctypes.c_char_p)]
 
 
 class _HypothesisOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("relations", ctypes.c_char_p), ("max_length", _size), ("paths", _size),
-                ("mask_direct", ctypes.c_int32), ("intermediate_labels", ctypes.c_char_p), ("context", _size),
-                ("rounds", _size), ("support_relations", ctypes.c_char_p), ("corpus_format", ctypes.c_char_p),
+    _fields_ = [("version", ctypes.c_uint32), ("relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_count", _size),
+                ("max_length", _size), ("paths", _size), ("mask_direct", ctypes.c_int32),
+                ("intermediate_labels", ctypes.POINTER(ctypes.c_char_p)), ("intermediate_label_count", _size),
+                ("context", _size), ("rounds", _size), ("support_relations", ctypes.POINTER(ctypes.c_char_p)),
+                ("support_relation_count", _size), ("corpus_format", ctypes.c_char_p),
                 ("max_calls", _size), ("max_tokens", _i64), ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p),
                 ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p),
                 ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p), ("concurrency", _size),
@@ -192,7 +195,8 @@ class _HypothesisOptions(ctypes.Structure):
 class _AskOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("context", ctypes.c_char_p), ("max_context_tokens", _size),
                 ("answers", _size), ("keep_question_entities", ctypes.c_int32), ("repair", ctypes.c_int32),
-                ("relations", ctypes.c_char_p), ("relation_weights", ctypes.c_char_p), ("embedding_model", ctypes.c_char_p),
+                ("weighted_relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_weights", ctypes.POINTER(ctypes.c_double)),
+                ("relation_weight_count", _size), ("embedding_model", ctypes.c_char_p),
                 ("max_calls", _size), ("max_tokens", _i64), ("use_cache", ctypes.c_int32), ("dry_run", ctypes.c_int32),
                 ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p),
                 ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p),
@@ -371,6 +375,14 @@ _pcst_free = _fn("grappi_pcst_solver_free", None, ctypes.c_void_p)
 _pcst_solve = _fn("grappi_pcst_solver_solve", _status, ctypes.c_void_p, _size, ctypes.POINTER(ctypes.c_double), _size,
                   ctypes.POINTER(_i64), ctypes.POINTER(ctypes.c_double), ctypes.POINTER(_PcstOptions),
                   ctypes.POINTER(_PcstResult))
+
+
+def _strings(items):
+    """A C array of UTF-8 strings and its count (grappi.h's lists); (None, 0) for none."""
+    names = [s.encode() for s in (items or [])]
+    if not names:
+        return None, 0
+    return (ctypes.c_char_p * len(names))(*names), len(names)
 
 
 def _options(name, init):
@@ -735,8 +747,7 @@ class Graph(_Owned):
         o.strategy, o.root = strategy.encode(), root.encode()
         if ontology:
             o.ontology = ontology.encode()
-        if relations:
-            o.relations = ",".join(relations).encode()
+        o.relations, o.relation_count = _strings(relations)
         o.batch, o.patience, o.lookahead, o.threshold, o.rag_k, o.seed = batch, patience, lookahead, threshold, rag_k, seed
         o.max_calls, o.max_tokens, o.concurrency = max_calls, max_tokens, concurrency
         o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
@@ -810,7 +821,7 @@ class Graph(_Owned):
         dataset at path when given (the figures and strongest edges as a dict)."""
         o = _options("grappi_cooc_options", _cooc_init)
         o.format, o.scope, o.titles = format.encode(), scope.encode(), titles.encode()
-        o.types = ",".join(types).encode() if types else None
+        o.types, o.type_count = _strings(types)
         o.min_count, o.as_of, o.dictionary = min_count, as_of, 1 if dictionary else 0
         o.path = os.fsencode(path) if path else None
         p = ctypes.c_void_p()
@@ -824,7 +835,7 @@ class Graph(_Owned):
         read). provenance: a dict recorded in the file. Returns {"path", "documents", "files"}."""
         o = _options("grappi_cooc_options", _cooc_init)
         o.format, o.scope, o.titles = format.encode(), scope.encode(), titles.encode()
-        o.types = ",".join(types).encode() if types else None
+        o.types, o.type_count = _strings(types)
         o.min_count, o.as_of, o.dictionary = min_count, as_of, 1 if dictionary else 0
         names = [os.fsencode(f) for f in files]
         array = (ctypes.c_char_p * max(1, len(names)))(*names)
@@ -856,7 +867,7 @@ class Graph(_Owned):
         the association weights); embedding_weight blends the intermediate concepts' embedding
         similarity to the pair into the weights' score."""
         o = _options("grappi_hypothesis_options", _hypothesis_init)
-        o.relations = ",".join(relations).encode()
+        o.relations, o.relation_count = _strings(relations)
         o.max_length, o.paths, o.context, o.rounds, o.max_calls = max_length, paths, context, rounds, max_calls
         o.mask_direct, o.use_cache = 1 if mask_direct else 0, 1 if use_cache else 0
         o.embedding_weight = embedding_weight
@@ -902,7 +913,7 @@ class Graph(_Owned):
         o.reader, o.reader_name = reader.encode(), reader_name.encode()
         o.intents, o.model_intent = 1 if intents else 0, 1 if model_intent else 0
         o.papers = papers
-        o.relations = ",".join(relations).encode() if relations else None
+        r.relations, r.relation_count = _strings(relations)
         callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)
         return r, o, callback
 
@@ -1032,9 +1043,9 @@ class Graph(_Owned):
         (other: the second term), "subtree" (term: the root) or "roots"; for "term", other is a
         root to report the depth under. relations: child-to-parent relations (default obo.is_a)."""
         enc = lambda v: v.encode() if v is not None else None
-        rel = ",".join(relations).encode() if relations else None
+        rel, count = _strings(relations)
         p = ctypes.c_void_p()
-        _check(_ontology(self._handle(), question.encode(), enc(term), enc(other), rel, ctypes.byref(p)))
+        _check(_ontology(self._handle(), question.encode(), enc(term), enc(other), rel, count, ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def bel_validate(self, text, long_form=False, allow_unknown_namespaces=False):

@@ -794,12 +794,16 @@ impl Graph {
     /// dataset when `o.path` is set; the figures and strongest edges as the library's JSON.
     pub fn cooc_build(&self, content: &str, o: &CoocOptions) -> Result<String> {
         let (c, scope, titles) = (cstring(content)?, cstring(&o.scope)?, cstring(&o.titles)?);
-        let types = if o.types.is_empty() { None } else { Some(cstring(&o.types.join(","))?) };
+        let types = o.types.iter().map(|t| cstring(t)).collect::<Result<Vec<_>>>()?;
+        let type_ptrs: Vec<*const c_char> = types.iter().map(|t| t.as_ptr()).collect();
         let path = o.path.as_ref().map(|p| cstring(&p.to_string_lossy())).transpose()?;
         let mut opts = init(|p| unsafe { sys::grappi_cooc_options_init(p, sys::GRAPPI_COOC_OPTIONS_VERSION) })?;
         opts.scope = scope.as_ptr();
         opts.titles = titles.as_ptr();
-        opts.types = types.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        if !type_ptrs.is_empty() {
+            opts.types = type_ptrs.as_ptr();
+            opts.type_count = type_ptrs.len();
+        }
         opts.min_count = o.min_count;
         opts.as_of = o.as_of;
         opts.path = path.as_ref().map_or(ptr::null(), |c| c.as_ptr());
@@ -813,11 +817,15 @@ impl Graph {
     pub fn hypothesize(&self, source: &str, target: &str, corpus: Option<&str>, o: &HypothesisOptions) -> Result<String> {
         let (s, t, llm) = (cstring(source)?, cstring(target)?, cstring(&o.llm)?);
         let docs = corpus.map(cstring).transpose()?;
-        let relations = cstring(&o.relations.join(","))?;
+        let relations = o.relations.iter().map(|r| cstring(r)).collect::<Result<Vec<_>>>()?;
+        let relation_ptrs: Vec<*const c_char> = relations.iter().map(|r| r.as_ptr()).collect();
         let base = o.base_url.as_deref().map(cstring).transpose()?;
         let model = o.model.as_deref().map(cstring).transpose()?;
         let mut opts = init(|p| unsafe { sys::grappi_hypothesis_options_init(p, sys::GRAPPI_HYPOTHESIS_OPTIONS_VERSION) })?;
-        opts.relations = relations.as_ptr();
+        if !relation_ptrs.is_empty() {
+            opts.relations = relation_ptrs.as_ptr();
+            opts.relation_count = relation_ptrs.len();
+        }
         opts.max_length = o.max_length;
         opts.paths = o.paths;
         opts.mask_direct = o.mask_direct as i32;
@@ -1027,10 +1035,12 @@ impl Graph {
         let q = cstring(question)?;
         let t = term.map(cstring).transpose()?;
         let o = other.map(cstring).transpose()?;
-        let r = if relations.is_empty() { None } else { Some(cstring(&relations.join(","))?) };
+        let r = relations.iter().map(|r| cstring(r)).collect::<Result<Vec<_>>>()?;
+        let r_ptrs: Vec<*const c_char> = r.iter().map(|r| r.as_ptr()).collect();
         let p = |c: &Option<CString>| c.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        let list = if r_ptrs.is_empty() { ptr::null() } else { r_ptrs.as_ptr() };
         let mut out = ptr::null_mut();
-        check(unsafe { sys::grappi_graph_ontology_json(self.h, q.as_ptr(), p(&t), p(&o), p(&r), &mut out) })?;
+        check(unsafe { sys::grappi_graph_ontology_json(self.h, q.as_ptr(), p(&t), p(&o), list, r_ptrs.len(), &mut out) })?;
         Ok(unsafe { take_string(out) })
     }
 
