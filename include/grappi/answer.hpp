@@ -210,6 +210,8 @@ struct GRAPPI_CXX_API AskResult {
 /// format or nothing embedded.
 GRAPPI_CXX_API AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &question,
                              const AskOptions &options = {});
+/// The same with the run's model (RunControl::model; null: the offline default).
+GRAPPI_CXX_API AskResult ask(KnowledgeGraph &kg, const std::string &question, const AskOptions &options = {});
 
 /// A question of an evaluation set.
 struct QaQuestion {
@@ -352,6 +354,9 @@ struct QaEvalResult {
 /// true/false questions, ROUGE against reference answers, the sentences' statuses. A question
 /// that fails (no subgraph, an error) is a row with its error and counts as a miss.
 GRAPPI_CXX_API QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::vector<QaQuestion> &questions,
+                                        const QaEvalOptions &options = {});
+/// The same with the model of options.ask (RunControl::model; null: the offline default).
+GRAPPI_CXX_API QaEvalResult evaluate_qa(KnowledgeGraph &kg, const std::vector<QaQuestion> &questions,
                                         const QaEvalOptions &options = {});
 
 /// The summary as JSON (mrr, hits_at_1, hits_at_5, hits_at_10, recall_at_k, ...).

@@ -137,6 +137,8 @@ class GRAPPI_CXX_API Extractor {
  public:
   /// Builds the dictionary. Error(invalid_argument) for a zero concurrency.
   Extractor(KnowledgeGraph &kg, LanguageModel &model, ExtractionOptions options = {});
+  /// The same with the run's model (RunControl::model; null: the offline default).
+  explicit Extractor(KnowledgeGraph &kg, ExtractionOptions options = {});
   ~Extractor();
   Extractor(const Extractor &) = delete;
   Extractor &operator=(const Extractor &) = delete;
@@ -156,6 +158,9 @@ class GRAPPI_CXX_API Extractor {
 
 /// One extraction with a fresh Extractor.
 GRAPPI_CXX_API ExtractionResult extract(KnowledgeGraph &kg, LanguageModel &model, const std::vector<Document> &documents,
+                                        const ExtractionOptions &options = {});
+/// The same with the run's model (RunControl::model; null: the offline default).
+GRAPPI_CXX_API ExtractionResult extract(KnowledgeGraph &kg, const std::vector<Document> &documents,
                                         const ExtractionOptions &options = {});
 
 /// The result as JSON (docs/extract.md "Extraction"): per paragraph its text, entities and statements.

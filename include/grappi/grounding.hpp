@@ -167,6 +167,8 @@ class GRAPPI_CXX_API Grounder {
   /// the database, Error(invalid_argument) for a zero batch or chunk size, an overlap not
   /// below the chunk size or an unknown relation.
   Grounder(KnowledgeGraph &kg, LanguageModel &model, GroundingOptions options = {});
+  /// The same with the run's model (RunControl::model; null: the offline default).
+  explicit Grounder(KnowledgeGraph &kg, GroundingOptions options = {});
   ~Grounder();
   Grounder(const Grounder &) = delete;
   Grounder &operator=(const Grounder &) = delete;
@@ -208,6 +210,9 @@ class GRAPPI_CXX_API Grounder {
 GRAPPI_CXX_API GroundingResult ground(KnowledgeGraph &kg, LanguageModel &model, std::string_view text,
                                       const std::string &protein_a, const std::string &protein_b,
                                       const GroundingOptions &options = {});
+/// The same with the run's model (RunControl::model; null: the offline default).
+GRAPPI_CXX_API GroundingResult ground(KnowledgeGraph &kg, std::string_view text, const std::string &protein_a,
+                                      const std::string &protein_b, const GroundingOptions &options = {});
 
 /// The result as JSON (docs/ground.md "Grounding").
 GRAPPI_CXX_API nlohmann::json to_json(const GroundingResult &result);

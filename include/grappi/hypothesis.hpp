@@ -185,6 +185,9 @@ struct HypothesisResult {
 GRAPPI_CXX_API HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std::string &source,
                                             const std::string &target, const std::vector<Document> &corpus,
                                             const HypothesisOptions &options = {});
+/// The same with the run's model (RunControl::model; null: the offline default).
+GRAPPI_CXX_API HypothesisResult hypothesize(KnowledgeGraph &kg, const std::string &source, const std::string &target,
+                                            const std::vector<Document> &corpus, const HypothesisOptions &options = {});
 
 /// The association score of a path: (1 - w) (0.5 mean + 0.5 min of its edges' weights) + w
 /// similarity, w the embedding weight (HypothesisOptions::scorer with it scores by the
@@ -325,6 +328,9 @@ struct HypothesisEvalResult {
 /// validation loop's figures. Error(invalid_argument) for a split outside (0, 1) or a corpus
 /// with nothing on one side of the split.
 GRAPPI_CXX_API HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, LanguageModel &model,
+                                                        const HypothesisEvalOptions &options = {});
+/// The same with the model of options.hypothesis (RunControl::model; null: the offline default).
+GRAPPI_CXX_API HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus,
                                                         const HypothesisEvalOptions &options = {});
 
 /// The summary as JSON (docs/literature.md "Evaluating hypotheses").

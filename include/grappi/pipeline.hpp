@@ -170,6 +170,9 @@ class GRAPPI_CXX_API AgentPipeline {
   /// keeps the snapshot it was made with). Making one copies nothing (the graph caches its
   /// retriever), so a pipeline per request is cheap.
   AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model, const std::string &embedding_model = "");
+  /// The same without a model of its own: each explore() asks its options' model
+  /// (RunControl::model; null: the offline default).
+  explicit AgentPipeline(KnowledgeGraph &graph, const std::string &embedding_model = "");
   ~AgentPipeline();
 
   /// Runs the pipeline from the node `root` (a database id). Throws Error for an unknown node

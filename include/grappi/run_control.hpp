@@ -1,19 +1,32 @@
 // How one run of an agent uses its language model and is watched: every agent's options derive
 // from grappi::RunControl (ExploreOptions, GroundingOptions, ExtractionOptions,
-// HypothesisOptions, AskOptions), so budgets, the response cache, the confirmation threshold,
-// cancel and progress are set the same way whichever agent runs.
+// HypothesisOptions, AskOptions), so the model, budgets, the response cache, the confirmation
+// threshold, cancel and progress are set the same way whichever agent runs. What a run used
+// (calls, tokens, cache hits) is in each result's `usage`.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "grappi/export.h"
+
 namespace grappi {
+
+class LanguageModel;
 
 /// Budgets, cache, confirmation, cancel and progress of one agent run. Each agent's options say
 /// what it counts against `confirm_calls`, where it polls `cancel` and which stages it reports.
 struct RunControl {
+  /// The language model the run asks; null: the offline default (ExtractiveModel: extractive or
+  /// rule-based answers, not a language model, and the results say so). Every agent has an entry
+  /// point that takes its model from here (ask(kg, question, options), extract(kg, documents,
+  /// options), Grounder(kg, options), hypothesize(kg, source, target, corpus, options),
+  /// AgentPipeline(kg), ...); one given as an argument (ask(kg, model, question, options))
+  /// is used instead of this one.
+  std::shared_ptr<LanguageModel> model;
   std::size_t max_calls = 0;  ///< model-call budget (0: none); answers from the cache are free
   int64_t max_tokens = 0;     ///< prompt + completion token budget (0: none)
   bool use_cache = true;      ///< read and write the database's response cache
@@ -29,5 +42,9 @@ struct RunControl {
   /// the run's worker threads). May be empty.
   std::function<void(const std::string &stage, std::size_t done, std::size_t total)> progress;
 };
+
+/// The model a run asks: run.model, else the offline default, one ExtractiveModel shared by
+/// every run (stateless and thread-safe).
+GRAPPI_CXX_API LanguageModel &run_model(const RunControl &run);
 
 }  // namespace grappi

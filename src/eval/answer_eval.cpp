@@ -530,4 +530,8 @@ json to_json(const QaEvalResult &r) {
   return j;
 }
 
+QaEvalResult evaluate_qa(KnowledgeGraph &kg, const std::vector<QaQuestion> &questions, const QaEvalOptions &options) {
+  return evaluate_qa(kg, run_model(options.ask), questions, options);
+}
+
 }  // namespace grappi

@@ -528,4 +528,8 @@ json to_json(const HypothesisEvalResult &r) {
           {"seconds", r.seconds}};
 }
 
+HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, const HypothesisEvalOptions &options) {
+  return evaluate_hypotheses(corpus, run_model(options.hypothesis), options);
+}
+
 }  // namespace grappi

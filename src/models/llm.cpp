@@ -2,6 +2,7 @@
 // and the tolerant answer parsers.
 #include "common/visibility.hpp"
 #include "grappi/llm.hpp"
+#include "grappi/run_control.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -368,6 +369,16 @@ EdgeAnswer parse_edge_answer(std::string_view text) {
   a.explanation = s;
   a.ok = true;
   return a;
+}
+
+}  // namespace grappi
+
+namespace grappi {
+
+LanguageModel &run_model(const RunControl &run) {
+  if (run.model) return *run.model;
+  static ExtractiveModel offline;  // (stateless: every run may share it)
+  return offline;
 }
 
 }  // namespace grappi

@@ -511,4 +511,8 @@ detail::QuestionRetrieval detail::retrieve_for_question(const KnowledgeGraph &kg
   return out;
 }
 
+AskResult ask(KnowledgeGraph &kg, const std::string &question, const AskOptions &options) {
+  return ask(kg, run_model(options), question, options);
+}
+
 }  // namespace grappi

@@ -30,10 +30,13 @@ struct GRAPPI_HIDDEN AgentPipeline::State {
 
 AgentPipeline::AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model,
                              const std::string &embedding_model)
-    : s_(new State) {
+    : AgentPipeline(graph, embedding_model) {
   if (!model) throw Error(ErrorCode::invalid_argument, "AgentPipeline: no language model");
-  s_->graph = &graph;
   s_->model = std::move(model);
+}
+
+AgentPipeline::AgentPipeline(KnowledgeGraph &graph, const std::string &embedding_model) : s_(new State) {
+  s_->graph = &graph;
   s_->retriever = grappi::graph_retriever(graph, embedding_model);
   if (const VectorIndex *v = s_->retriever->vectors()) {
     s_->embedding_model = v->model();
@@ -60,7 +63,8 @@ ExploreResult AgentPipeline::explore(int64_t root, const ExploreOptions &opt) co
   detail::validate_explore_options(opt);
   if (!s_->retriever->graph().index_of(root))
     throw Error(ErrorCode::not_found, "explore: no node with id " + std::to_string(root) + " in the graph");
-  LanguageModel &model = *s_->model;
+  // (the pipeline's own model, else the run's: RunControl::model or the offline default)
+  LanguageModel &model = s_->model ? *s_->model : run_model(opt);
   detail::ExploreContext ctx{*s_->graph, *s_->retriever, s_->retriever->vectors(), s_->embedding_model, opt, {}, {}};
   detail::ExploreRun run;
   ExploreResult &R = run.result;

@@ -533,4 +533,10 @@ ExtractionResult extract(KnowledgeGraph &kg, LanguageModel &model, const std::ve
   return Extractor(kg, model, options).extract(documents);
 }
 
+Extractor::Extractor(KnowledgeGraph &kg, ExtractionOptions options) : Extractor(kg, run_model(options), options) {}
+
+ExtractionResult extract(KnowledgeGraph &kg, const std::vector<Document> &documents, const ExtractionOptions &options) {
+  return extract(kg, run_model(options), documents, options);
+}
+
 }  // namespace grappi

@@ -837,4 +837,11 @@ json to_json(const GroundingResult &r) {
   return j;
 }
 
+Grounder::Grounder(KnowledgeGraph &kg, GroundingOptions options) : Grounder(kg, run_model(options), options) {}
+
+GroundingResult ground(KnowledgeGraph &kg, std::string_view text, const std::string &a, const std::string &b,
+                       const GroundingOptions &options) {
+  return ground(kg, run_model(options), text, a, b, options);
+}
+
 }  // namespace grappi

@@ -408,4 +408,9 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
   return r;
 }
 
+HypothesisResult hypothesize(KnowledgeGraph &kg, const std::string &source, const std::string &target,
+                             const std::vector<Document> &corpus, const HypothesisOptions &options) {
+  return hypothesize(kg, run_model(options), source, target, corpus, options);
+}
+
 }  // namespace grappi

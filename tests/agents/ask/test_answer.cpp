@@ -250,6 +250,43 @@ TEST_CASE("Every agent's options are a RunControl and ask asks first past confir
   CHECK_NOTHROW(grappi::ask(*kb.kg, offline, "Which kinases phosphorylate tau?", o));
 }
 
+TEST_CASE("ask takes its model from its RunControl and without one runs offline") {
+  TauKb kb;
+  std::atomic<int> calls{0};
+  AskOptions o = ask_options();
+  o.use_cache = false;
+  o.repair = false;
+  // No model anywhere: the offline default, which says it is not a language model.
+  const AskResult offline = grappi::ask(*kb.kg, "Which kinases phosphorylate MAPT?", o);
+  CHECK(offline.offline);
+  CHECK(offline.usage.model_calls == 0);
+  CHECK(&grappi::run_model(o) == &grappi::run_model(grappi::RunControl{}));  // (one shared offline model)
+  // The run's model.
+  o.model = std::make_shared<grappi::CallbackModel>("from-run", [&](const grappi::ChatRequest &) {
+    ++calls;
+    return sentences_reply(json::array({{{"text", "Nothing to say."}}}));
+  });
+  CHECK(&grappi::run_model(o) == o.model.get());
+  const AskResult asked = grappi::ask(*kb.kg, "Which kinases phosphorylate MAPT?", o);
+  CHECK_FALSE(asked.offline);
+  CHECK(calls.load() == 1);
+  CHECK(asked.model["kind"] == "callback");
+  // A model given as the argument is used instead of the run's.
+  grappi::ExtractiveModel argument;
+  CHECK(grappi::ask(*kb.kg, argument, "Which kinases phosphorylate MAPT?", o).offline);
+  CHECK(calls.load() == 1);
+  // The evaluation reads the model of its ask options.
+  grappi::QaEvalOptions qo;
+  qo.ask = o;
+  grappi::QaQuestion q;
+  q.id = "1";
+  q.question = "Which kinases phosphorylate MAPT?";
+  q.answers = {"GSK3B"};
+  const auto eval = grappi::evaluate_qa(*kb.kg, {q}, qo);
+  CHECK(eval.rows.size() == 1);
+  CHECK(calls.load() == 2);
+}
+
 TEST_CASE("ask cancelled by the caller sends nothing and keeps the context") {
   TauKb kb;
   std::atomic<int> calls{0}, polls{0};

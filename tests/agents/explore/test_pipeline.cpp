@@ -268,6 +268,15 @@ TEST_CASE("HTTP model: each distinct edge once / each path once / then a second 
     auto r3 = p2.explore("MAPT", o);
     CHECK(r3.usage.model_calls == 0);
     CHECK(static_cast<std::size_t>(s.requests()) == expected);
+    // A pipeline without a model of its own asks the run's (RunControl::model), else the
+    // offline default.
+    grappi::AgentPipeline p3(again);
+    auto run = o;
+    run.model = model;
+    CHECK(p3.explore("MAPT", run).model["kind"] == "openai");
+    CHECK(ranked(p3.explore("MAPT", run)) == ranked(r1));
+    CHECK(p3.explore("MAPT", o).model["kind"] == "extractive");
+    CHECK(static_cast<std::size_t>(s.requests()) == expected);
   }
   // Without the cache every call is made again.
   auto nc = o;

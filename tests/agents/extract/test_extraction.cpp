@@ -407,6 +407,11 @@ TEST_CASE("A passage is grounded in its organism and never to another organism's
   xo.min_passage_chars = 1;
   grappi::ExtractiveModel offline;
   const auto r = grappi::extract(kg, offline, {paper}, xo);
+  // (the same without a model: RunControl::model unset is the offline default)
+  const json implicit = grappi::to_json(grappi::extract(kg, {paper}, xo));
+  REQUIRE(implicit.contains("paragraphs"));
+  CHECK(implicit.at("paragraphs") == grappi::to_json(r).at("paragraphs"));
+  CHECK(implicit.at("offline") == true);
   REQUIRE(!r.paragraphs.empty());
   REQUIRE(r.paragraphs.back().section == "abstract");
   const auto &es = r.paragraphs.back().entities;

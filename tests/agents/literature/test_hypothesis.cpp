@@ -115,6 +115,11 @@ TEST_CASE("Hypothesis paths are the graph's shortest paths and carry their assoc
   CHECK(r.rounds[0].context == std::vector<std::string>{"102", "104", "101", "103"});
   CHECK(r.stop_reason == "converged");
   CHECK(r.offline);
+  // (the same without a model: RunControl::model unset is the offline default)
+  const HypothesisResult implicit = grappi::hypothesize(*kb.kg, "Axonin", "Tumorin", docs, o);
+  CHECK(implicit.offline);
+  CHECK(implicit.paths.size() == r.paths.size());
+  CHECK(implicit.rounds.size() == r.rounds.size());
 
   // Betalin to Axonin: through Tumorin and Xenopin (3 edges); within 2 edges, nothing.
   HypothesisOptions two = o;
