@@ -116,7 +116,16 @@ bool symbol_like(std::string_view name) {
 }
 
 bool case_compatible(std::string_view name, std::string_view seen) {
-  return !symbol_like(name) || std::any_of(seen.begin(), seen.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  if (!symbol_like(name)) return true;
+  if (std::none_of(seen.begin(), seen.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) return false;
+  // A symbol of one word written as several is written word by word in capitals or digits
+  // ("IL 2" is IL2; "As a", at a sentence's start, is no ASA).
+  if (name.find(' ') == std::string_view::npos && seen.find(' ') != std::string_view::npos)
+    for (std::size_t i = 0; i < seen.size(); ++i)
+      if ((i == 0 || seen[i - 1] == ' ') && seen[i] != ' ' && !(seen[i] >= 'A' && seen[i] <= 'Z') &&
+          !(seen[i] >= '0' && seen[i] <= '9'))
+        return false;
+  return true;
 }
 
 MentionFinder::MentionFinder(std::vector<std::string> names) {
