@@ -131,6 +131,24 @@ TEST_CASE("The dictionary tagger finds gene symbols by their case rules and the 
   CHECK_THROWS_AS(EntityTagger(kg, o), grappi::Error);
 }
 
+// NCBI's gene table gives ARSA the alias "ASA" and IL2 its symbol; a name's key drops blanks,
+// so "As a" and "IL 2" both reach a symbol: only the words written as a symbol's are one.
+TEST_CASE("A one-word symbol is found in several words only when each begins with a capital or a digit") {
+  TempDir dir;
+  KnowledgeGraph kg(dir.file("words.db"));
+  const int64_t arsa = add_protein(kg, "ARSA", {"ASA", "MLD"});
+  const int64_t il2 = add_protein(kg, "IL2", {});
+  const EntityTagger tagger(kg);
+  const auto ms = tagger.tag("As a rule, IL 2 and ASA were measured. Is a test of MLD cells.");
+  CHECK_FALSE(find(ms, "As a"));
+  REQUIRE(find(ms, "IL 2"));
+  CHECK(find(ms, "IL 2")->entity()->node == il2);
+  REQUIRE(find(ms, "ASA"));
+  CHECK(find(ms, "ASA")->entity()->node == arsa);
+  REQUIRE(find(ms, "MLD"));
+  for (const EntityMention &m : ms) CHECK(m.offset > 0);  // (nothing at "As a")
+}
+
 TEST_CASE("The knowledge graph keeps one tagger per set of options until its next write") {
   TempDir d;
   KnowledgeGraph kg(human_db(d));
