@@ -21,7 +21,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char *kKind = "path_ranker";
-constexpr int kFormat = 4;  // 2: the prior's weight; 3: the prior with the pair's share; 4: open ends
+constexpr int kFormat = 5;  // 2: the prior's weight; 3: with the pair's share; 4: open ends; 5: no pair's share
 
 double log10_or(double x, double floor) { return x > 0 ? std::log10(x) : floor; }
 
@@ -105,15 +105,13 @@ namespace {
 
 // The prior: every intermediate concept must be named with the pair, each about as likely as
 // its share of the documents; the weakest intermediate's log share once per intermediate (an
-// independence model of them all being named), shorter paths first on a tie. A quarter of the
-// pair's own mean log share is added: a pair of frequent concepts is named together in more
-// later documents, so each intermediate has more chances (this orders paths across pairs, not
-// within one; BENCHMARKS.md "Hypotheses against their baselines" has the weights tried). On a
-// tie, intermediates already named with both ends first (each open end costs 0.005: the
-// common-neighbour signal of link prediction, small enough to reorder only equal scores).
-double prior_score(const std::vector<double> &f) {
-  return f[12] * (f[0] - 1) - 0.01 * f[0] + 0.25 * f[21] - 0.005 * f[23];
-}
+// independence model of them all being named), shorter paths first on a tie; then
+// intermediates already named with both ends first (each open end costs 0.005: the
+// common-neighbour signal of link prediction, small enough to reorder only equal scores). The
+// pair's own document share is not in it: it lifted the pooled figure on one split of BioRED
+// and sank it below path length on others (BENCHMARKS.md "Hypotheses against their
+// baselines"); a trained ranker may still weigh it (feature ends_share_log).
+double prior_score(const std::vector<double> &f) { return f[12] * (f[0] - 1) - 0.01 * f[0] - 0.005 * f[23]; }
 
 // Weighted rows of labelled paths.
 struct Rows {
