@@ -14,7 +14,7 @@ namespace {
 
 // How the prior scores, as the summaries say it.
 constexpr const char *kPriorText =
-    "the prior (the weakest intermediate concept's document share, once per intermediate, and the pair's own share)";
+    "the prior (the weakest intermediate concept's document share, once per intermediate; ties: intermediates already named with both ends first)";
 
 // The documents of every corpus file, in order; Error(io) naming the command and the file that
 // cannot be read.
