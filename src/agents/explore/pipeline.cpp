@@ -22,33 +22,34 @@ const ExploreProtein *ExploreResult::protein(int64_t id) const {
 
 struct GRAPPI_HIDDEN AgentPipeline::State {
   KnowledgeGraph *graph = nullptr;
-  std::shared_ptr<LanguageModel> model;
+  std::shared_ptr<LanguageModel> model;  // null: each run's (RunControl::model)
   std::shared_ptr<const Retriever> retriever;
   std::shared_ptr<Embedder> query_embedder;  // null when the model cannot embed queries
   std::string embedding_model;               // empty without vectors
+
+  State(KnowledgeGraph &g, const std::string &embedding, std::shared_ptr<LanguageModel> m)
+      : graph(&g), model(std::move(m)), retriever(grappi::graph_retriever(g, embedding)) {
+    if (const VectorIndex *v = retriever->vectors()) {
+      embedding_model = v->model();
+      try {
+        query_embedder = grappi::query_embedder(g, embedding_model);
+      } catch (const Error &) {
+        // A callback model cannot be re-created for the query: rank and explain without query
+        // similarity (the windows still rank by the stored vectors).
+        query_embedder = nullptr;
+      }
+    }
+  }
 };
 
 AgentPipeline::AgentPipeline(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model,
-                             const std::string &embedding_model)
-    : AgentPipeline(graph, embedding_model) {
+                             const std::string &embedding_model) {
   if (!model) throw Error(ErrorCode::invalid_argument, "AgentPipeline: no language model");
-  s_->model = std::move(model);
+  s_ = std::make_unique<State>(graph, embedding_model, std::move(model));
 }
 
-AgentPipeline::AgentPipeline(KnowledgeGraph &graph, const std::string &embedding_model) : s_(new State) {
-  s_->graph = &graph;
-  s_->retriever = grappi::graph_retriever(graph, embedding_model);
-  if (const VectorIndex *v = s_->retriever->vectors()) {
-    s_->embedding_model = v->model();
-    try {
-      s_->query_embedder = grappi::query_embedder(graph, s_->embedding_model);
-    } catch (const Error &) {
-      // A callback model cannot be re-created for the query: rank and explain without query
-      // similarity (the windows still rank by the stored vectors).
-      s_->query_embedder = nullptr;
-    }
-  }
-}
+AgentPipeline::AgentPipeline(KnowledgeGraph &graph, const std::string &embedding_model)
+    : s_(std::make_unique<State>(graph, embedding_model, nullptr)) {}
 
 AgentPipeline::~AgentPipeline() = default;
 
