@@ -1531,7 +1531,7 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
 }
 
 grappi_status grappi_graph_train_ranker_json(grappi_graph *g, const char *corpus, const char *corpus_format, const char *name,
-                                             char **out_json) {
+                                             const grappi_run_options *run, char **out_json) {
   return guard([&]() -> grappi_status {
     const char *fn = "grappi_graph_train_ranker_json";
     require(out_json != nullptr, fn, "out_json is NULL");
@@ -1541,7 +1541,13 @@ grappi_status grappi_graph_train_ranker_json(grappi_graph *g, const char *corpus
                                               grappi::document_format(text_or(corpus_format, "detect", fn, "corpus_format")),
                                               "corpus");
     const std::string stored = text_or(name, grappi::PathRanker::kDefaultName, fn, "name");
-    const grappi::PathRankerTraining t = grappi::train_path_ranker(docs);
+    grappi::HypothesisEvalOptions o;
+    set_run(o.hypothesis, read_options(run, fn));
+    const grappi::PathRankerTraining t = grappi::train_path_ranker(docs, o);
+    if (t.cancelled) {
+      *out_json = copy_out(grappi::dump_json(nlohmann::json{{"name", stored}, {"cancelled", true}}));
+      return GRAPPI_OK;
+    }
     t.ranker.save(kg, stored);
     *out_json = copy_out(grappi::dump_json(
         nlohmann::json{{"name", stored}, {"training", t.ranker.info()}, {"weights", t.ranker.weights_json()}}));

@@ -1514,8 +1514,8 @@ int main(int argc, char **argv) {
         json = NULL;
       }
       /* Two abstracts teach no ranker: no pair is first linked after the split. */
-      CHECK(grappi_graph_train_ranker_json(g, corpus, NULL, NULL, &json) == GRAPPI_EINVAL && json == NULL);
-      CHECK(grappi_graph_train_ranker_json(g, NULL, NULL, NULL, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(grappi_graph_train_ranker_json(g, corpus, NULL, NULL, NULL, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(grappi_graph_train_ranker_json(g, NULL, NULL, NULL, NULL, &json) == GRAPPI_EINVAL && json == NULL);
       remove(papers);
     }
     remove(jsonl);

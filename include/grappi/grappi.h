@@ -1089,13 +1089,17 @@ GRAPPI_API grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const ch
  * @param corpus The annotated documents (UTF-8).
  * @param corpus_format "detect" (NULL too), "pubtator", "bioc-xml", ...
  * @param name The name it is stored under; NULL: "paths" (what hypothesize uses unasked).
+ * @param run Cancel and progress (stage "pairs": the pairs labelled of those to label; no
+ *        model is asked), or NULL. A cancelled training stores nothing and answers
+ *        {"name", "cancelled": true} with #GRAPPI_OK.
  * @param[out] out_json {"name", "training": {split, cutoff, before, after, pairs, paths,
  *        positives, ...}, "weights": {feature: weight}}; free with grappi_free().
  * @return #GRAPPI_OK; #GRAPPI_EPARSE for a malformed corpus; #GRAPPI_EINVAL when no pair has
  *         both a positive and a negative path.
  */
 GRAPPI_API grappi_status grappi_graph_train_ranker_json(grappi_graph *g, const char *corpus, const char *corpus_format,
-                                                        const char *name, char **out_json);
+                                                        const char *name, const grappi_run_options *run,
+                                                        char **out_json);
 
 /**
  * @brief Full-text search of the papers the database holds (SQLite FTS5 over their titles and

@@ -176,6 +176,7 @@ Labelled label_paths(const std::vector<Document> &before, const std::vector<Docu
   ranking.scorer = nullptr;
   ranking.ranker = nullptr;
   const auto cancelled = [&] { return L.cancelled = L.cancelled || (ho.cancel && ho.cancel()); };
+  std::size_t labelled = 0;
   for (std::size_t i : candidates) {
     if (cancelled()) break;
     const CoocEdge &e = later.edges[i];
@@ -208,6 +209,7 @@ Labelled label_paths(const std::vector<Document> &before, const std::vector<Docu
       p.positive.push_back(positive);
     }
     L.pairs.push_back(std::move(p));
+    if (ho.progress) ho.progress("pairs", ++labelled, candidates.size());
   }
   return L;
 }

@@ -365,7 +365,7 @@ _import_review = _fn("grappi_graph_import_review_json", _status, ctypes.c_void_p
 _search_papers = _fn("grappi_graph_search_papers_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size,
                      ctypes.POINTER(ctypes.c_void_p))
 _train_ranker = _fn("grappi_graph_train_ranker_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
-                    ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
+                    ctypes.c_char_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
 _complete = _fn("grappi_graph_complete_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size, ctypes.POINTER(ctypes.c_void_p))
 _reply_set = _fn("grappi_chat_reply_set", _status, ctypes.c_void_p, ctypes.c_char_p, _i64, _i64)
 _reply_error = _fn("grappi_chat_reply_set_error", _status, ctypes.c_void_p, ctypes.c_char_p)
@@ -895,11 +895,15 @@ class Graph(_Owned):
         _check(_search_papers(self._handle(), query.encode(), limit, ctypes.byref(p)))
         return json.loads(_take_string(p))
 
-    def train_ranker(self, corpus, corpus_format="detect", name="paths"):
+    def train_ranker(self, corpus, corpus_format="detect", name="paths", cancel=None, progress=None):
         """Fits the hypothesis path ranker on a corpus (its text) by the temporal protocol and
-        stores it as name; returns the training and the weights (a dict)."""
+        stores it as name; returns the training and the weights (a dict). cancel() -> True stops
+        it (nothing stored; the dict says "cancelled"); progress(stage, done, total) follows the
+        pairs labelled (stage "pairs")."""
+        run = _run_options(cancel, progress)
         p = ctypes.c_void_p()
-        _check(_train_ranker(self._handle(), corpus.encode(), corpus_format.encode(), name.encode(), ctypes.byref(p)))
+        _check(_train_ranker(self._handle(), corpus.encode(), corpus_format.encode(), name.encode(),
+                             ctypes.cast(ctypes.pointer(run[0]), ctypes.c_void_p) if run else None, ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def _ask_options(self, mode, context, max_context_tokens, answers, repair, relations, llm, base_url, model,

@@ -371,6 +371,19 @@ class GraphTest(unittest.TestCase):
                 self.assertEqual(asked, [])
                 self.assertEqual(stages, [("paths", 1, 1)])  # (cancelled before the first round)
                 self.assertEqual([p["names"] for p in h["paths"]], [["Cdc28", "Sic1", "Cln2"]])
+                # train_ranker: progress over the pairs labelled; cancelled, nothing is stored.
+                def doc(pmid, a, b):
+                    return ("%d|t|%s and %s\n%d|a|x\n%d\t0\t%d\t%s\tGene\tGENE:%s\n%d\t%d\t%d\t%s\tGene\tGENE:%s\n\n"
+                            % (pmid, a, b, pmid, pmid, len(a), a, a.upper(), pmid, len(a) + 5, len(a) + 5 + len(b), b,
+                               b.upper()))
+                chain = doc(201, "Abc1", "Bcd1") + doc(202, "Bcd1", "Cde1") + doc(203, "Cde1", "Def1") + \
+                    doc(204, "Abc1", "Cde1") + doc(205, "Bcd1", "Def1")
+                stages.clear()
+                with self.assertRaises(grappi.Error):  # (its one pair has no positive path to learn from)
+                    small.train_ranker(chain, name="chain", progress=lambda stage, done, total: stages.append((stage, done, total)))
+                self.assertEqual(stages, [("pairs", 1, 1)])
+                r = small.train_ranker(chain, name="chain", cancel=lambda: True)
+                self.assertEqual(r, {"name": "chain", "cancelled": True})
                 small.close()
         with self.assertRaises(grappi.Error):
             m.describe()  # (closed)

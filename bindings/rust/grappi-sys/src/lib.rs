@@ -527,7 +527,8 @@ extern "C" {
     pub fn grappi_graph_import_review_json(g: *mut grappi_graph, review_path: *const c_char, bel_path: *const c_char,
                                            out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_train_ranker_json(g: *mut grappi_graph, corpus: *const c_char, corpus_format: *const c_char,
-                                          name: *const c_char, out_json: *mut *mut c_char) -> grappi_status;
+                                          name: *const c_char, run: *const grappi_run_options,
+                                          out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_complete_json(g: *mut grappi_graph, prefix: *const c_char, limit: usize,
                                       out_json: *mut *mut c_char) -> grappi_status;
 

@@ -927,7 +927,7 @@ impl Graph {
     pub fn train_ranker(&self, corpus: &str, format: &str, name: &str) -> Result<String> {
         let (c, f, n) = (cstring(corpus)?, cstring(format)?, cstring(name)?);
         let mut out = ptr::null_mut();
-        check(unsafe { sys::grappi_graph_train_ranker_json(self.h, c.as_ptr(), f.as_ptr(), n.as_ptr(), &mut out) })?;
+        check(unsafe { sys::grappi_graph_train_ranker_json(self.h, c.as_ptr(), f.as_ptr(), n.as_ptr(), ptr::null(), &mut out) })?;
         Ok(unsafe { take_string(out) })
     }
 
