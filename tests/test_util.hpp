@@ -73,6 +73,19 @@ inline std::string lit(const std::string &f) { return std::string(GRAPPI_TEST_DA
 /// IntAct's sample, under data/.
 inline const std::string kMitab = "intact/intact_sample.mitab27.tsv.gz";
 
+/// The body an OpenAI-compatible server answers a chat completion with: one choice whose
+/// message is `content`, and the usage.
+inline std::string chat_reply(const std::string &content, int prompt_tokens = 20, int completion_tokens = 10) {
+  return nlohmann::json{{"id", "x"},
+                        {"object", "chat.completion"},
+                        {"model", "test-chat"},
+                        {"choices", nlohmann::json::array({{{"index", 0},
+                                                            {"message", {{"role", "assistant"}, {"content", content}}},
+                                                            {"finish_reason", "stop"}}})},
+                        {"usage", {{"prompt_tokens", prompt_tokens}, {"completion_tokens", completion_tokens}}}}
+      .dump();
+}
+
 /// A model's answer of sentences ({"sentences": [...]}, ask and hypothesize), finished normally.
 inline grappi::ChatResponse sentences_reply(const nlohmann::json &sentences) {
   grappi::ChatResponse r;

@@ -55,15 +55,6 @@ std::vector<std::string> names_of(const QuestionAnalysis &a) {
   return out;
 }
 
-std::string openai_reply(const std::string &content) {
-  return json{
-      {"choices",
-       json::array(
-           {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}, {"finish_reason", "stop"}}})},
-      {"usage", {{"prompt_tokens", 50}, {"completion_tokens", 20}}}}
-      .dump();
-}
-
 void intents_of_many_phrasings(YeastQa &y) {
   struct Case {
     const char *question, *intent, *topic;
@@ -221,7 +212,7 @@ void model_intent_reading() {
 void prose_answers() {
   auto &y = yeast(true);
   std::string content;
-  HttpServer server([&](const HttpRequest &) { return reply(200, openai_reply(content)); });
+  HttpServer server([&](const HttpRequest &) { return reply(200, chat_reply(content, 50, 20)); });
   grappi::OpenAIChatOptions mo;
   mo.base_url = server.base_url();
   mo.model = "prose-model";

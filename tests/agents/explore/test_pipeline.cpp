@@ -65,17 +65,6 @@ grappi::ExploreOptions options() {
   return o;
 }
 
-std::string chat_reply(const std::string &content, int prompt_tokens = 20, int completion_tokens = 10) {
-  return json{{"id", "x"},
-              {"object", "chat.completion"},
-              {"model", "test-chat"},
-              {"choices", json::array({{{"index", 0},
-                                        {"message", {{"role", "assistant"}, {"content", content}}},
-                                        {"finish_reason", "stop"}}})},
-              {"usage", {{"prompt_tokens", prompt_tokens}, {"completion_tokens", completion_tokens}}}}
-      .dump();
-}
-
 std::string last_user(const HttpRequest &r) {
   auto j = json::parse(r.body);
   return j["messages"].back()["content"].get<std::string>();

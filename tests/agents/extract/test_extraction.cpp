@@ -1168,9 +1168,7 @@ TEST_CASE("Extraction through an OpenAI-compatible server on loopback records ga
       rep.body = "{\"error\": \"overloaded\"}";
       return rep;
     }
-    rep.body = json{{"choices", json::array({{{"message", {{"role", "assistant"}, {"content", content}}}, {"finish_reason", "stop"}}})},
-                    {"usage", {{"prompt_tokens", 120}, {"completion_tokens", 30}}}}
-                   .dump();
+    rep.body = chat_reply(content, 120, 30);
     return rep;
   });
   grappi::OpenAIChatOptions mo;

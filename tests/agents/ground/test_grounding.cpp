@@ -519,9 +519,7 @@ TEST_CASE("Grounding through an OpenAI-compatible server on loopback") {
       content = R"({"summary": "They bind directly.", "quotes": []})";
     }
     HttpReply rep;
-    rep.body = json{{"choices", json::array({{{"message", {{"role", "assistant"}, {"content", content}}}, {"finish_reason", "stop"}}})},
-                    {"usage", {{"prompt_tokens", 50}, {"completion_tokens", 5}}}}
-                   .dump();
+    rep.body = chat_reply(content, 50, 5);
     return rep;
   });
   grappi::OpenAIChatOptions mo;
