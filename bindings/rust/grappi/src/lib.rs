@@ -689,12 +689,15 @@ pub struct ReaderOptions {
     pub heads: usize,
     /// The same seed gives the same reader.
     pub seed: u64,
+    /// Cancel (a cancelled training keeps its best epoch, stores nothing and says so) and
+    /// progress ("examples", "epochs"); the model is not used.
+    pub run: Run,
 }
 
 impl Default for ReaderOptions {
     fn default() -> Self {
         ReaderOptions { mode: "gretriever".into(), scope: "subgraph".into(), name: "gat".into(), epochs: 60, layers: 2,
-                        hidden: 64, heads: 4, seed: 1 }
+                        hidden: 64, heads: 4, seed: 1, run: Run::default() }
     }
 }
 
@@ -925,9 +928,18 @@ impl Graph {
     /// by the temporal protocol and stores it as `name` ("paths": what hypothesize uses unasked);
     /// the training and the weights as JSON.
     pub fn train_ranker(&self, corpus: &str, format: &str, name: &str) -> Result<String> {
+        self.train_ranker_with(corpus, format, name, &Run::default())
+    }
+
+    /// The same with cancel (a cancelled training stores nothing: `{"name", "cancelled": true}`)
+    /// and progress (stage "pairs": the pairs labelled); the run's model is not used.
+    pub fn train_ranker_with(&self, corpus: &str, format: &str, name: &str, run: &Run) -> Result<String> {
         let (c, f, n) = (cstring(corpus)?, cstring(format)?, cstring(name)?);
+        let guard = RunGuard::of(run)?;
         let mut out = ptr::null_mut();
-        check(unsafe { sys::grappi_graph_train_ranker_json(self.h, c.as_ptr(), f.as_ptr(), n.as_ptr(), ptr::null(), &mut out) })?;
+        check(unsafe {
+            sys::grappi_graph_train_ranker_json(self.h, c.as_ptr(), f.as_ptr(), n.as_ptr(), RunGuard::ptr(&guard), &mut out)
+        })?;
         Ok(unsafe { take_string(out) })
     }
 
@@ -1149,6 +1161,8 @@ impl Graph {
         opts.hidden = o.hidden;
         opts.heads = o.heads;
         opts.seed = o.seed;
+        let run = RunGuard::of(&o.run)?;
+        opts.run = RunGuard::ptr(&run);
         let mut out = ptr::null_mut();
         check(unsafe {
             sys::grappi_graph_train_reader_json(self.h, t.as_ptr(), v.as_ref().map_or(ptr::null(), |c| c.as_ptr()),

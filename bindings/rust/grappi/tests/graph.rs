@@ -199,6 +199,13 @@ fn import_resolve_neighbors_retrieval() {
                                      ..Default::default() };
     let report = g.train_reader(train, None, &ro).unwrap();
     assert!(report.contains("\"best_epoch\"") && report.contains("\"scope\":\"base\""));
+    // Cancelled: nothing stored, the report says so.
+    let mut cancelled = grappi::ReaderOptions { name: "rs-cancelled".into(), epochs: 2, hidden: 8, heads: 2,
+                                                ..Default::default() };
+    cancelled.run.cancel = Some(std::sync::Arc::new(|| true));
+    let report = g.train_reader(train, None, &cancelled).unwrap();
+    assert!(report.contains("\"cancelled\":true"), "{}", report);
+    assert!(g.reader_scores("Which proteins bind the kinase CDC28?", "gretriever", "rs-cancelled").is_err());
     let scores = g.reader_scores("Which proteins bind the kinase CDC28?", "gretriever", "rs-reader").unwrap();
     assert!(scores.contains("\"reader\":\"rs-reader\"") && scores.contains("\"score\""));
     let with_gat = grappi::AskOptions { reader: "gat".into(), reader_name: "rs-reader".into(), ..Default::default() };
