@@ -16,13 +16,9 @@ namespace grappi {
 using detail::Savepoint;
 using detail::Stmt;
 
-namespace {
+namespace detail {
 
-using detail::NodeText;
-using detail::embedding_text_hash;
-
-
-std::vector<NodeText> node_texts_of(detail::Db &db) {
+std::vector<NodeText> all_node_texts(Db &db) {
   std::vector<NodeText> out;
   Stmt st(db, "SELECT id, name, annotation FROM nodes ORDER BY id");
   while (st.step()) {
@@ -34,7 +30,7 @@ std::vector<NodeText> node_texts_of(detail::Db &db) {
   return out;
 }
 
-std::string model_or_default(detail::Db &db, const std::string &model) {
+std::string embedding_model_or_default(Db &db, const std::string &model) {
   if (!model.empty()) {
     Stmt st(db, "SELECT 1 FROM embedding_models WHERE name = ?");
     st.bind(1, model);
@@ -45,17 +41,6 @@ std::string model_or_default(detail::Db &db, const std::string &model) {
   if (!st.step()) throw Error(ErrorCode::not_found, "database '" + db.path() + "' has no embeddings yet (run grappi embed)");
   return st.col_text(0);
 }
-
-}  // namespace
-
-std::string detail::embedding_model_or_default(detail::Db &db, const std::string &model) {
-  return model_or_default(db, model);
-}
-
-
-namespace detail {
-
-std::vector<NodeText> all_node_texts(Db &db) { return node_texts_of(db); }
 
 std::string embedding_text_hash(const std::string &text) { return sha256_hex(text).substr(0, 32); }
 
@@ -72,7 +57,7 @@ PendingTexts pending_texts(Db &db, int64_t model_id) {
     st.bind(1, model_id);
     while (st.step()) out.stale.emplace(st.col_int(0), st.col_text(1));
   }
-  for (auto &nt : node_texts_of(db)) {
+  for (auto &nt : all_node_texts(db)) {
     std::string h = embedding_text_hash(nt.text);
     auto it = out.stale.find(nt.id);
     if (it != out.stale.end() && it->second == h) {
@@ -108,7 +93,7 @@ std::vector<EmbeddingModel> KnowledgeGraph::embedding_models() const {
 
 std::string KnowledgeGraph::default_model() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  return model_or_default(impl_->db, "");
+  return detail::embedding_model_or_default(impl_->db, "");
 }
 
 }  // namespace grappi

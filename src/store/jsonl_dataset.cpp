@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "grappi/error.hpp"
+#include "common/text_util.hpp"
 #include "grappi/json_text.hpp"
 #include "store/graph_impl.hpp"
 #include "store/import_writer.hpp"
@@ -124,9 +125,7 @@ FileReport JsonlDatasetWriter::finish() {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   EVP_DigestFinal_ex(s.md, digest, &n);
-  static const char *hex = "0123456789abcdef";
-  std::string sha;
-  for (unsigned int i = 0; i < n; ++i) sha += hex[digest[i] >> 4], sha += hex[digest[i] & 15];
+  const std::string sha = to_hex(digest, n);
   s.w->report().details = {{"node_lines", s.node_lines}, {"edge_lines", s.edge_lines}, {"evidence_records", s.records}};
   s.w->set_file_size(s.bytes);
   const FileReport r =
