@@ -165,6 +165,18 @@ for p in ps:
     assert p["proteins"][0] == "MAPT" and p["proteins"][-1] == "APOE" and p["length"] == len(p["proteins"]) - 1 <= 3
 assert [p["length"] for p in ps] == sorted(p["length"] for p in ps)'
 schema_check paths --each "$T/paths.json"
+# Every shortest path (HGCR's candidates): one length, each path once, the same set as Yen's of that length.
+"$GRAPPI" paths --db "$H" --from MAPT --to APOE --max-len 3 --k 1000 --all-shortest --skip-direct --json > "$T/every.json"
+"$GRAPPI" paths --db "$H" --from MAPT --to APOE --max-len 3 --k 1000 --json > "$T/yen.json"
+python3 - "$T/every.json" "$T/yen.json" <<'EOF_PY'
+import json, sys
+every, yen = (json.load(open(f)) for f in sys.argv[1:3])
+lengths = {p["length"] for p in every}
+assert len(lengths) == 1 and 2 <= min(lengths), lengths
+(n,) = lengths
+assert sorted(map(tuple, (p["proteins"] for p in every))) == sorted(tuple(p["proteins"]) for p in yen if p["length"] == n)
+EOF_PY
+schema_check paths --each "$T/every.json"
 "$GRAPPI" pagerank --db "$H" --seed MAPT --top 5 --json | tee "$T/pr.json" | python3 -c '
 import json, sys
 pr = json.load(sys.stdin)
@@ -402,6 +414,7 @@ neighbors --db $Y CDC28 --min-score 1001|0-1000
 window --db $Y --protein CDC28 --window 0|--window
 paths --db $Y --from CDC28 --to CLB2 --k 0|k must be
 paths --db $Y --from CDC28 --to CLB2 --max-len 0|maximum length
+paths --db $Y --from CDC28 --to CLB2 --all-shortest --weighted|by hops
 search --db $H the|no usable terms
 explore --db $Y --protein CDC28 --query q --diversity 2|--diversity
 explore --db $Y --protein CDC28 --query q --diversity 0.2 --no-diversity|excludes

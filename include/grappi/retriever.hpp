@@ -126,6 +126,7 @@ struct ShortestPathOptions {
   EdgeFilter filter;      ///< the edges followed
   /// Nodes no path passes through (the two ends excepted; ids the graph lacks are ignored).
   std::vector<int64_t> avoid;
+  bool skip_direct = false;  ///< no edge joining the two ends is followed (indirect paths only)
   /// Polled before each spur search of the enumeration: true stops it, and the paths found so
   /// far are returned (the caller knows it asked to stop).
   std::function<bool()> cancel;
@@ -303,6 +304,11 @@ class GRAPPI_CXX_API Retriever {
   /// Up to k shortest simple paths from `from` to `to` (Yen's algorithm), shortest first;
   /// equal weights in the order found (deterministic).
   std::vector<Path> shortest_paths(int64_t from, int64_t to, const ShortestPathOptions &options = {}) const;
+  /// Every shortest path from `from` to `to` by hops (all of the same length, at most
+  /// max_length edges), at most k of them, in the order of the nodes' positions in the snapshot
+  /// (deterministic); options.weighted must be false. HGCR's candidate set (networkx's
+  /// all_shortest_paths): unlike shortest_paths, no longer path joins the shortest ones.
+  std::vector<Path> all_shortest_paths(int64_t from, int64_t to, const ShortestPathOptions &options = {}) const;
   /// Top-k nodes by similarity to a query vector (exact; HNSW when the index has one and
   /// use_hnsw is set).
   std::vector<SearchHit> seeds(const std::vector<float> &query, std::size_t k, bool use_hnsw = false) const;

@@ -52,6 +52,8 @@ class PathSearch {
   void unban_node(uint32_t v) { banned_[v] = 0; }
   void ban_edge(uint32_t a, uint32_t b) { banned_edges_.emplace_back(std::min(a, b), std::max(a, b)); }
   void clear_banned_edges() { banned_edges_.clear(); }
+  /// A pair of nodes whose edges are never followed (kept through clear_banned_edges).
+  void ban_pair_always(uint32_t a, uint32_t b) { always_banned_ = {std::min(a, b), std::max(a, b)}; }
 
   /// The cheapest path from s to the target with at most `budget` edges avoiding the banned
   /// nodes and node pairs (s itself is allowed), or nullopt.
@@ -67,6 +69,7 @@ class PathSearch {
   bool passes(uint32_t u, const GraphSnapshot::Adjacency &a, std::size_t i) const {
     const uint32_t v = a.neighbor[i];
     if (v == u || banned_[v] || !f_.pass(a, i)) return false;
+    if (always_banned_ && *always_banned_ == std::make_pair(std::min(u, v), std::max(u, v))) return false;
     if (!banned_edges_.empty()) {
       const std::pair<uint32_t, uint32_t> key{std::min(u, v), std::max(u, v)};
       for (const auto &b : banned_edges_)
@@ -268,6 +271,7 @@ class PathSearch {
   std::vector<uint32_t> hop_to_t_;
   std::vector<double> w_to_t_;
   std::vector<char> banned_;
+  std::optional<std::pair<uint32_t, uint32_t>> always_banned_;
   std::vector<std::pair<uint32_t, uint32_t>> banned_edges_;
   std::vector<double> dist_;
   std::vector<uint32_t> pred_, hops_, stamp_;
@@ -300,19 +304,93 @@ Path to_path(const GraphSnapshot &g, const Filter &f, bool weighted, const std::
 constexpr std::size_t kMaxPaths = 10000;
 constexpr std::size_t kMaxPathLength = 100;
 
-std::vector<Path> Retriever::shortest_paths(int64_t from, int64_t to, const ShortestPathOptions &o) const {
-  const GraphSnapshot &g = *graph_;
-  const uint32_t s = detail::index_or_throw(g, from, "paths"), t = detail::index_or_throw(g, to, "paths");
-  if (s == t) throw Error(ErrorCode::invalid_argument, "paths: the two proteins are the same node");
+namespace {
+
+void check_path_options(const ShortestPathOptions &o) {
   if (o.k == 0 || o.k > kMaxPaths)
     throw Error(ErrorCode::invalid_argument, "paths: k must be 1 to " + std::to_string(kMaxPaths) + ", not " + std::to_string(o.k));
   if (o.max_length == 0 || o.max_length > kMaxPathLength)
     throw Error(ErrorCode::invalid_argument, "paths: the maximum length must be 1 to " + std::to_string(kMaxPathLength) +
                                                  " edges, not " + std::to_string(o.max_length));
+}
+
+// Hop distances from `from` over the filtered graph without the banned nodes (and, with
+// skip_direct, without the edges joining s and t).
+std::vector<uint32_t> hops_from(const GraphSnapshot &g, const Filter &f, uint32_t from, const std::vector<char> &banned,
+                                uint32_t s, uint32_t t, bool skip_direct) {
+  std::vector<uint32_t> d(g.node_count(), kUnreached), queue{from};
+  d[from] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const uint32_t u = queue[head];
+    const auto a = g.adjacency(u);
+    for (std::size_t i = 0; i < a.size; ++i) {
+      const uint32_t v = a.neighbor[i];
+      if (v == u || d[v] != kUnreached || banned[v] || !f.pass(a, i)) continue;
+      if (skip_direct && ((u == s && v == t) || (u == t && v == s))) continue;
+      d[v] = d[u] + 1;
+      queue.push_back(v);
+    }
+  }
+  return d;
+}
+
+}  // namespace
+
+std::vector<Path> Retriever::all_shortest_paths(int64_t from, int64_t to, const ShortestPathOptions &o) const {
+  const GraphSnapshot &g = *graph_;
+  const uint32_t s = detail::index_or_throw(g, from, "paths"), t = detail::index_or_throw(g, to, "paths");
+  if (s == t) throw Error(ErrorCode::invalid_argument, "paths: the two proteins are the same node");
+  check_path_options(o);
+  if (o.weighted) throw Error(ErrorCode::invalid_argument, "paths: every shortest path is by hops (weighted must be false)");
+  const Filter f(g, o.filter, "paths");
+  std::vector<char> banned(g.node_count(), 0);
+  for (int64_t id : o.avoid)
+    if (const auto v = g.index_of(id); v && *v != s && *v != t) banned[*v] = 1;
+  const std::vector<uint32_t> ds = hops_from(g, f, s, banned, s, t, o.skip_direct),
+                              dt = hops_from(g, f, t, banned, s, t, o.skip_direct);
+  std::vector<Path> out;
+  const uint32_t length = ds[t];
+  if (length == kUnreached || length > o.max_length) return out;
+  // Depth-first from s through the nodes on a shortest path (ds + dt == length), each step one
+  // hop nearer t; neighbours in adjacency order (by position), each once.
+  std::vector<uint32_t> nodes{s};
+  std::vector<std::size_t> next{0};  // per depth: the adjacency entry to try next
+  while (!nodes.empty() && out.size() < o.k) {
+    if (o.cancel && o.cancel()) break;
+    const uint32_t u = nodes.back();
+    if (u == t) {
+      out.push_back(to_path(g, f, false, nodes));
+      nodes.pop_back(), next.pop_back();
+      continue;
+    }
+    const auto a = g.adjacency(u);
+    std::size_t i = next.back();
+    bool pushed = false;
+    for (; i < a.size && !pushed; ++i) {
+      const uint32_t v = a.neighbor[i];
+      if (v == u || banned[v] || !f.pass(a, i) || ds[v] != ds[u] + 1 || dt[v] == kUnreached || ds[v] + dt[v] != length)
+        continue;
+      if (o.skip_direct && u == s && v == t) continue;
+      // (a neighbour joined by several edges is one step: the first passing entry of its run)
+      bool earlier = false;
+      for (std::size_t j = i; j > 0 && a.neighbor[j - 1] == v && !earlier; --j) earlier = f.pass(a, j - 1);
+      if (!earlier) pushed = true, next.back() = i + 1, nodes.push_back(v), next.push_back(0);
+    }
+    if (!pushed) nodes.pop_back(), next.pop_back();
+  }
+  return out;
+}
+
+std::vector<Path> Retriever::shortest_paths(int64_t from, int64_t to, const ShortestPathOptions &o) const {
+  const GraphSnapshot &g = *graph_;
+  const uint32_t s = detail::index_or_throw(g, from, "paths"), t = detail::index_or_throw(g, to, "paths");
+  if (s == t) throw Error(ErrorCode::invalid_argument, "paths: the two proteins are the same node");
+  check_path_options(o);
   const Filter f(g, o.filter, "paths");
   PathSearch search(g, f, o.weighted, t);
   for (int64_t id : o.avoid)
     if (const auto v = g.index_of(id); v && *v != s && *v != t) search.ban_node(*v);
+  if (o.skip_direct) search.ban_pair_always(s, t);
   std::vector<Path> out;
   auto first = search.shortest(s, o.max_length);
   if (!first) return out;

@@ -280,6 +280,104 @@ TEST_CASE("Yen's k shortest simple paths agree with brute force on random small 
   }
 }
 
+TEST_CASE("every shortest path agrees with brute force on random small graphs / masked nodes and the direct edge") {
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 40; ++trial) {
+    TempDir d;
+    KnowledgeGraph kg(d.file("a.db"));
+    const int n = 7 + trial % 5;
+    std::vector<int64_t> ids;
+    for (int i = 0; i < n; ++i) ids.push_back(kg.add_node({"1.n" + std::to_string(i), "N" + std::to_string(i), "Protein", "", 0, "{}"}));
+    std::set<std::pair<int, int>> e;
+    const std::size_t m = 10 + static_cast<std::size_t>(trial % 10);
+    while (e.size() < m) {
+      const int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
+      if (a == b || !e.insert({std::min(a, b), std::max(a, b)}).second) continue;
+      for (const char *rel : {"r", "q"}) {  // (two edges per pair: one step each)
+        grappi::EdgeInput x;
+        x.source = ids[a];
+        x.target = ids[b];
+        x.relation = rel;
+        x.score = 0.5;
+        kg.add_edge(x);
+      }
+    }
+    grappi::Retriever r(kg.snapshot());
+    const int masked = trial % 3 == 0 ? 1 + static_cast<int>(rng() % (n - 2)) : -1;
+    for (bool skip_direct : {false, true}) {
+      CAPTURE(trial);
+      CAPTURE(skip_direct);
+      CAPTURE(masked);
+      // Brute force: every simple path 0 -> n-1 of at most 4 edges, then those of the least length.
+      std::set<std::vector<int64_t>> want;
+      std::size_t least = 99;
+      std::vector<int> p{0};
+      std::function<void()> rec = [&] {
+        if (p.back() == n - 1) {
+          if (p.size() - 1 < least) least = p.size() - 1, want.clear();
+          if (p.size() - 1 == least) {
+            std::vector<int64_t> path;
+            for (int v : p) path.push_back(ids[v]);
+            want.insert(path);
+          }
+          return;
+        }
+        if (p.size() == 5) return;
+        for (int v = 0; v < n; ++v) {
+          if (v == masked || std::find(p.begin(), p.end(), v) != p.end()) continue;
+          if (!e.count({std::min(p.back(), v), std::max(p.back(), v)})) continue;
+          if (skip_direct && p.size() == 1 && v == n - 1) continue;
+          p.push_back(v);
+          rec();
+          p.pop_back();
+        }
+      };
+      rec();
+      grappi::ShortestPathOptions o;
+      o.k = 10000;
+      o.skip_direct = skip_direct;
+      if (masked >= 0) o.avoid = {ids[std::size_t(masked)]};
+      const auto got = r.all_shortest_paths(ids[0], ids[n - 1], o);
+      std::set<std::vector<int64_t>> got_set;
+      for (const auto &q : got) {
+        got_set.insert(q.nodes);
+        CHECK(q.edges.size() == q.nodes.size() - 1);
+        CHECK(q.weight == doctest::Approx(double(q.length())));
+      }
+      CHECK(got_set.size() == got.size());  // each path once, though every pair has two edges
+      CHECK(got_set == want);
+      // Yen's enumeration honours skip_direct and the mask too: its first paths are these.
+      const auto yen = r.shortest_paths(ids[0], ids[n - 1], o);
+      if (!want.empty()) {
+        REQUIRE(!yen.empty());
+        CHECK(yen.front().length() == least);
+        for (const auto &q : yen) CHECK(!(skip_direct && q.length() == 1));
+      } else {
+        CHECK(yen.empty());
+      }
+      // At most k, the same ones first; a cancel stops before the first.
+      if (got.size() > 1) {
+        o.k = 1;
+        const auto one = r.all_shortest_paths(ids[0], ids[n - 1], o);
+        REQUIRE(one.size() == 1);
+        CHECK(one[0].nodes == got[0].nodes);
+        o.k = 10000;
+        o.cancel = [] { return true; };
+        CHECK(r.all_shortest_paths(ids[0], ids[n - 1], o).empty());
+      }
+    }
+  }
+  TempDir d;
+  KnowledgeGraph kg(d.file("b.db"));
+  const int64_t a = kg.add_node({"1.a", "A", "Protein", "", 0, "{}"}), b = kg.add_node({"1.b", "B", "Protein", "", 0, "{}"});
+  grappi::Retriever r(kg.snapshot());
+  grappi::ShortestPathOptions w;
+  w.weighted = true;
+  CHECK_THROWS_WITH_AS(r.all_shortest_paths(a, b, w), doctest::Contains("by hops"), grappi::Error);
+  CHECK(r.all_shortest_paths(a, b).empty());  // (not joined)
+  CHECK_THROWS_WITH_AS(r.all_shortest_paths(a, a), doctest::Contains("the same node"), grappi::Error);
+}
+
 TEST_CASE("personalised PageRank equals the direct linear solve" * doctest::test_suite("threads")) {
   Hand h;
   grappi::Retriever r(h.kg.snapshot());

@@ -171,7 +171,7 @@ struct PathsArgs {
   std::string db, from, to;
   std::size_t max_length = 4, k = 10;
   double min_score = 0;
-  bool weighted = false, json = false;
+  bool weighted = false, json = false, all_shortest = false, skip_direct = false;
   std::vector<std::string> relations;
 };
 
@@ -183,9 +183,10 @@ void run_paths(const PathsArgs &a) {
   o.weighted = a.weighted;
   o.filter.min_score = score_arg(a.min_score);
   o.filter.relations = a.relations;
+  o.skip_direct = a.skip_direct;
   const int64_t from = g.resolve(a.from), to = g.resolve(a.to);
   const auto r = grappi::graph_retriever(g);
-  const auto paths = r->shortest_paths(from, to, o);
+  const auto paths = a.all_shortest ? r->all_shortest_paths(from, to, o) : r->shortest_paths(from, to, o);
   if (a.json) {
     std::cout << dump_json(to_json(r->graph(), paths), 2) << '\n';
     return;
@@ -205,7 +206,7 @@ void run_paths(const PathsArgs &a) {
 
 void add_paths(CLI::App &app) {
   auto a = std::make_shared<PathsArgs>();
-  auto *c = app.add_subcommand("paths", "k shortest simple paths between two proteins (Yen)");
+  auto *c = app.add_subcommand("paths", "k shortest simple paths between two proteins (Yen), or every shortest path");
   add_db_option(c, a->db);
   c->add_option("--from", a->from, "Start protein")->required();
   c->add_option("--to", a->to, "End protein")->required();
@@ -213,6 +214,9 @@ void add_paths(CLI::App &app) {
   c->add_option("--k", a->k, "Number of paths");
   c->add_option("--min-score", a->min_score, "Minimum edge score: 0-1, or a whole number 2-1000 on STRING's scale");
   c->add_option("--relation", a->relations, "Relation type(s) to follow");
+  c->add_flag("--all-shortest", a->all_shortest,
+              "Every shortest path by hops instead (all of one length, at most --k; HGCR's candidates)");
+  c->add_flag("--skip-direct", a->skip_direct, "Follow no edge joining the two ends (indirect paths only)");
   c->add_flag("--weighted", a->weighted, "Shortest by sum of -log(score) instead of hop count");
   c->add_flag("--json", a->json, "JSON output");
   c->callback([a] { run_paths(*a); });
