@@ -197,7 +197,8 @@ struct Versions<grappi_hypothesis_options> {
   static constexpr const char *name = "grappi_hypothesis_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_hypothesis_options, embedding_model),
                                         GRAPPI_FIELD_END(grappi_hypothesis_options, fold_reorderings),
-                                        GRAPPI_FIELD_END(grappi_hypothesis_options, run)};
+                                        GRAPPI_FIELD_END(grappi_hypothesis_options, run),
+                                        GRAPPI_FIELD_END(grappi_hypothesis_options, shortest_rounds)};
   static grappi_hypothesis_options defaults() { return GRAPPI_HYPOTHESIS_OPTIONS_INIT; }
 };
 template <>
@@ -945,6 +946,22 @@ grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, int64_t to,
   });
 }
 
+grappi_status grappi_graph_all_shortest_paths_json(grappi_graph *g, int64_t from, int64_t to, size_t max_length,
+                                                   size_t k, int32_t skip_direct, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_all_shortest_paths_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    const auto r = grappi::graph_retriever(graph_of(g, fn));
+    grappi::ShortestPathOptions o;
+    o.max_length = max_length;
+    o.k = k;
+    o.skip_direct = skip_direct != 0;
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(r->graph(), r->all_shortest_paths(from, to, o))));
+    return GRAPPI_OK;
+  });
+}
+
 grappi_status grappi_graph_khop_json(grappi_graph *g, const char *question, size_t seeds, size_t hops, size_t degree_cap,
                                      char **out_json) {
   return guard([&]() -> grappi_status {
@@ -1503,6 +1520,7 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
     ho.max_length = o.max_length;
     ho.paths = o.paths;
     ho.mask_direct = o.mask_direct != 0;
+    ho.shortest_rounds = o.shortest_rounds;
     ho.intermediate_labels = string_array(o.intermediate_labels, o.intermediate_label_count, fn, "intermediate_labels",
                                           "intermediate_label_count", "a label");
     ho.context = o.context;

@@ -140,6 +140,7 @@ int main(void) {
   FIELD(grappi_hypothesis_options, max_intermediate_share);
   FIELD(grappi_hypothesis_options, fold_reorderings);
   FIELD(grappi_hypothesis_options, run);
+  FIELD(grappi_hypothesis_options, shortest_rounds);
   end();
 
   BEGIN(grappi_export_options);

@@ -539,6 +539,28 @@ int main(int argc, char **argv) {
     grappi_free(json);
     json = NULL;
     CHECK(grappi_graph_paths_json(g, cdc28, cdc28, 3, 4, 0, &json) == GRAPPI_EINVAL);
+    /* Every shortest path: here the direct edge alone; without it, the paths through one partner,
+       as many as Yen's enumeration finds of two edges. */
+    CHECK(grappi_graph_all_shortest_paths_json(g, cdc28, apoe, 3, 100, 0, &json) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "\"length\":1") != NULL && strstr(json, "\"length\":2") == NULL);
+    grappi_free(json);
+    json = NULL;
+    {
+      char *yen = NULL;
+      size_t two = 0;
+      const char *at;
+      CHECK(grappi_graph_all_shortest_paths_json(g, cdc28, apoe, 3, 100, 1, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"length\":1") == NULL && strstr(json, "\"length\":2") != NULL);
+      CHECK(grappi_graph_paths_json(g, cdc28, apoe, 2, 100, 0, &yen) == GRAPPI_OK && yen);
+      for (at = yen; at && (at = strstr(at, "\"length\":2")) != NULL; at++) two++;
+      for (at = json; at && (at = strstr(at, "\"length\":2")) != NULL; at++) two--;
+      CHECK(two == 0);
+      grappi_free(yen);
+      grappi_free(json);
+      json = NULL;
+    }
+    CHECK(grappi_graph_all_shortest_paths_json(g, cdc28, apoe, 3, 0, 0, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(grappi_graph_all_shortest_paths_json(g, cdc28, apoe, 3, 4, 0, NULL) == GRAPPI_EINVAL);
     eo.embedder = "hashing";
     CHECK(grappi_graph_embed(g, &eo, &embedded) == GRAPPI_OK); /* the latest model is hashing again */
     CHECK(grappi_graph_khop_json(g, "DNA polymerase delta", 2, 1, 5, &json) == GRAPPI_OK && json && strstr(json, "\"seeds\"") != NULL);
@@ -1466,6 +1488,24 @@ int main(int argc, char **argv) {
       ho.support_relation_count = 2;
       CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL && json == NULL);
       ho.support_relation_count = 0;
+    }
+    {
+      /* Version 4: HGCR's rounds of every shortest path. Cdc28 - Sic1 - Cln2 is the one shortest
+         path; a second round without Sic1 finds nothing, and within one edge there is none. */
+      ho.shortest_rounds = 2;
+      CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"stop_reason\":\"converged\"") != NULL);
+      /* (per node, the documents naming it with Cdc28: Cdc28's own 1, Sic1 1, Cln2 none) */
+      CHECK(json && strstr(json, "\"with_source\":[1,1,0]") != NULL);
+      grappi_free(json);
+      json = NULL;
+      ho.max_length = 1;
+      CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"stop_reason\":\"no_paths\"") != NULL);
+      grappi_free(json);
+      json = NULL;
+      ho.max_length = 4;
+      ho.shortest_rounds = 0;
     }
     CHECK(grappi_hypothesis_options_init(&ho, GRAPPI_HYPOTHESIS_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
     {

@@ -436,6 +436,19 @@ GRAPPI_API grappi_status grappi_graph_window_json(grappi_graph *g, int64_t root,
 GRAPPI_API grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, int64_t to, size_t max_length, size_t k,
                                                  int32_t weighted, char **out_json);
 /**
+ * @brief Every shortest path by hops (all of one length, at most max_length edges), at most k of
+ *        them in the graph's node order: HGCR's candidates (`grappi paths --all-shortest`).
+ * @param g The graph.
+ * @param from,to The end nodes' ids.
+ * @param max_length At most this many edges.
+ * @param k Paths at most (1 to 10000).
+ * @param skip_direct Non-zero: no edge joining the two ends is followed (indirect paths only).
+ * @param[out] out_json JSON list as grappi_graph_paths_json() writes it; free with grappi_free().
+ */
+GRAPPI_API grappi_status grappi_graph_all_shortest_paths_json(grappi_graph *g, int64_t from, int64_t to,
+                                                              size_t max_length, size_t k, int32_t skip_direct,
+                                                              char **out_json);
+/**
  * @brief Seeds by similarity to a question, then k-hop expansion.
  * @param g The graph.
  * @param question The question, embedded with the latest stored model.
@@ -1017,7 +1030,7 @@ GRAPPI_API grappi_status grappi_graph_cooc_merge_json(grappi_graph *g, const cha
                                                       const grappi_cooc_options *opts, char **out_json);
 
 /** The current version of ::grappi_hypothesis_options (the library accepts 1 to this). */
-#define GRAPPI_HYPOTHESIS_OPTIONS_VERSION 3
+#define GRAPPI_HYPOTHESIS_OPTIONS_VERSION 4
 /** Options of grappi_graph_hypothesize_json(). */
 typedef struct grappi_hypothesis_options {
   uint32_t version;              /**< #GRAPPI_HYPOTHESIS_OPTIONS_VERSION */
@@ -1056,11 +1069,14 @@ typedef struct grappi_hypothesis_options {
   int32_t fold_reorderings;      /**< default 1: paths reordering the same concepts are one */
   /* version 3 */
   const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
+  /* version 4 */
+  size_t shortest_rounds;        /**< 0 (default): the shortest paths, shortest first; n: HGCR's candidates, n rounds of
+                                      every shortest path, each without the earlier rounds' intermediate concepts */
 } grappi_hypothesis_options;
 /** The defaults of ::grappi_hypothesis_options, as an initializer. */
 #define GRAPPI_HYPOTHESIS_OPTIONS_INIT                                                                                 \
   {GRAPPI_HYPOTHESIS_OPTIONS_VERSION, NULL, 0, 4, 10, 0, NULL, 0, 7, 5, NULL, 0, "detect", 0, 0, 1, "extractive",   \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, 0.0, NULL, NULL, 0, 0.05, 1, NULL}
+   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, 0.0, NULL, NULL, 0, 0.05, 1, NULL, 0}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_HYPOTHESIS_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_hypothesis_options_init(grappi_hypothesis_options *opts, uint32_t version);

@@ -42,6 +42,12 @@ struct HypothesisPath {
   /// Each node's share of the literature graph's documents (its document frequency; -1 when
   /// no co-occurrence edge of the path says).
   std::vector<double> shares;
+  /// Each node's documents (units) in the literature graph (0 when no co-occurrence edge says).
+  std::vector<std::size_t> documents;
+  /// Each node's documents shared with the source (the co-occurrence edge joining them, 0
+  /// without one; the source itself: its own documents).
+  std::vector<std::size_t> with_source;
+  std::vector<std::size_t> with_target;  ///< the same with the target
   std::size_t papers = 0;      ///< distinct documents behind the path's edges
   bool single_paper = false;   ///< the whole path rests on one paper (its co-occurrence edges all on the same one)
   /// Intermediate concepts not yet joined to an end by an edge of the graph, counted per end (a
@@ -86,8 +92,14 @@ struct HypothesisOptions : RunControl {
   std::vector<std::string> relations = {"cooc.document"};
   std::size_t max_length = 4;  ///< edges in a path at most
   std::size_t paths = 10;      ///< ranked paths kept
-  /// Shortest simple paths searched before filtering and ranking (0: 4 x paths).
+  /// Shortest simple paths searched before filtering and ranking (0: 4 x paths); with
+  /// shortest_rounds, shortest paths per round at most.
   std::size_t candidates = 0;
+  /// How the candidate paths are found. 0 (the default): the `candidates` shortest simple paths
+  /// of at most max_length edges (Yen: shortest first, then longer ones). n >= 1: HGCR's
+  /// candidates, n rounds of every shortest path (all of one length), each round with the
+  /// earlier rounds' intermediate concepts masked (ALGORITHMS.md section 8; HGCR runs 2).
+  std::size_t shortest_rounds = 0;
   bool mask_direct = false;    ///< leave out the direct edge (indirect relations only)
   /// Labels the intermediate nodes must have (any case; empty: any).
   std::vector<std::string> intermediate_labels;
@@ -290,6 +302,9 @@ struct HypothesisEvalResult {
   std::size_t with_paths = 0;     ///< pairs with at least one path
   std::size_t paths = 0;          ///< paths ranked in all
   std::size_t positive_paths = 0; ///< of them positive
+  /// The candidate paths: HypothesisOptions::shortest_rounds (0: the `paths` shortest; n: n
+  /// rounds of every shortest path, HGCR's candidates).
+  std::size_t shortest_rounds = 0;
   double auc_micro = -1;     ///< ROC AUC over every pair's paths together (-1: not both classes)
   double auc_macro = -1;     ///< mean of the pairs' AUCs (-1: no pair has both classes)
   std::size_t auc_pairs = 0;  ///< pairs with both classes (the macro mean's)

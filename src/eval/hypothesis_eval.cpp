@@ -170,7 +170,7 @@ Labelled label_paths(const std::vector<Document> &before, const std::vector<Docu
   };
   // The same paths whatever the score: the first o.paths shortest (not folded), each labelled.
   HypothesisOptions ranking = ho;
-  ranking.paths = o.paths;
+  ranking.paths = o.paths * std::max<std::size_t>(ho.shortest_rounds, 1);  // (every round's paths kept)
   ranking.candidates = o.paths;
   ranking.fold_reorderings = false;
   ranking.scorer = nullptr;
@@ -322,7 +322,7 @@ PathRankerTraining train_path_ranker(const std::vector<Document> &corpus, const 
   t.ranker.info()["training"] = {{"split", t.split},     {"cutoff", t.cutoff},       {"before", t.before},
                                  {"after", t.after},     {"pairs", t.pairs},         {"paths", t.paths},
                                  {"positives", t.positives}, {"auc_micro_fit", t.auc_micro},
-                                 {"relation", L.relation}};
+                                 {"relation", L.relation}, {"shortest_rounds", o.hypothesis.shortest_rounds}};
   t.ranker.info()["trained_at"] = detail::utc_now();
   return t;
 }
@@ -385,6 +385,7 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
     return r;
   }
   r.relation = L.relation;
+  r.shortest_rounds = o.hypothesis.shortest_rounds;
   r.concepts = L.concepts;
   r.edges = L.edges;
   r.candidates = L.candidates;
@@ -506,7 +507,7 @@ json to_json(const HypothesisEvalResult &r) {
   return {{"split", split},
           {"graph", {{"relation", r.relation}, {"concepts", r.concepts}, {"edges", r.edges}}},
           {"pairs", {{"candidates", r.candidates}, {"evaluated", r.pairs.size()}, {"with_paths", r.with_paths}}},
-          {"paths", {{"ranked", r.paths}, {"positive", r.positive_paths}}},
+          {"paths", {{"ranked", r.paths}, {"positive", r.positive_paths}, {"shortest_rounds", r.shortest_rounds}}},
           {"auc_micro", or_null(r.auc_micro)},
           {"auc_macro", or_null(r.auc_macro)},
           {"auc_macro_pairs", r.auc_pairs},

@@ -14,7 +14,7 @@ namespace {
 
 // How the prior scores, as the summaries say it.
 constexpr const char *kPriorText =
-    "the prior (the weakest intermediate concept's document share, once per intermediate; ties: intermediates already named with both ends first)";
+    "the prior (the weakest intermediate concept's document share, once per intermediate; ties: intermediates already named with both ends, then more often with them, first)";
 
 // The documents of every corpus file, in order; Error(io) naming the command and the file that
 // cannot be read.
@@ -36,6 +36,9 @@ void add_protocol_options(CLI::App *c, std::vector<std::string> &corpora, std::s
       ->check(CLI::IsMember({"document", "sentence"}));
   c->add_option("--types", o.cooc.types, "Concept types kept, comma-separated; default: all")->delimiter(',');
   c->add_option("--max-len", o.hypothesis.max_length, "Edges in a path at most")->check(CLI::PositiveNumber);
+  c->add_option("--shortest-rounds", o.hypothesis.shortest_rounds,
+                "0: the --paths shortest paths of up to --max-len edges (default); N: HGCR's candidates, N rounds of "
+                "every shortest path (at most --paths per round), each without the earlier rounds' intermediates");
 }
 
 CoocOptions::Scope scope_of(const std::string &scope) {
@@ -127,6 +130,8 @@ void run_eval(EvalArgs &a) {
             << (r.split_note.empty() ? "" : "; " + r.split_note) << "\n";
   std::cout << "graph before the split: " << r.concepts << " concept(s), " << r.edges << " edge(s); " << r.candidates
             << " pair(s) first linked after it, " << r.pairs.size() << " evaluated, " << r.with_paths << " with paths\n";
+  if (r.shortest_rounds)
+    std::cout << "candidate paths: " << r.shortest_rounds << " round(s) of every shortest path (HGCR's candidates)\n";
   const auto base = [&](const char *name, const char *key) {
     const nlohmann::json &b = r.baselines.value(name, nlohmann::json::object());
     return b.contains(key) && b[key].is_number() ? fmt(b[key].get<double>()) : std::string("-");
@@ -272,6 +277,9 @@ void add_hypothesize(CLI::App &app) {
   c->add_option("--max-len", a->o.max_length, "Edges in a path at most")->check(CLI::PositiveNumber);
   c->add_option("--paths", a->o.paths, "Ranked paths kept")->check(CLI::PositiveNumber);
   c->add_flag("--mask-direct", a->o.mask_direct, "Leave out the direct edge (indirect relations only)");
+  c->add_option("--shortest-rounds", a->o.shortest_rounds,
+                "0: the shortest paths of up to --max-len edges, shortest first (default); N: HGCR's candidates, N "
+                "rounds of every shortest path, each without the earlier rounds' intermediates");
   c->add_option("--intermediate", a->o.intermediate_labels, "Labels the intermediate concepts must have");
   c->add_option("--embed-weight", a->o.embedding_weight,
                 "Weight in [0, 1] of the intermediate concepts' embedding similarity to the pair in the paths' score "

@@ -77,6 +77,8 @@ _search = _fn("grappi_graph_search", _status, ctypes.c_void_p, ctypes.c_char_p, 
 _window = _fn("grappi_graph_window_json", _status, ctypes.c_void_p, _i64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
 _paths = _fn("grappi_graph_paths_json", _status, ctypes.c_void_p, _i64, _i64, _size, _size, ctypes.c_int32,
              ctypes.POINTER(ctypes.c_void_p))
+_all_shortest = _fn("grappi_graph_all_shortest_paths_json", _status, ctypes.c_void_p, _i64, _i64, _size, _size,
+                    ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p))
 _khop = _fn("grappi_graph_khop_json", _status, ctypes.c_void_p, ctypes.c_char_p, _size, _size, _size,
             ctypes.POINTER(ctypes.c_void_p))
 _edges = _fn("grappi_graph_edges_json", _status, ctypes.c_void_p, _i64, _i64, ctypes.POINTER(ctypes.c_void_p))
@@ -189,7 +191,8 @@ class _HypothesisOptions(ctypes.Structure):
                 ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p), ("concurrency", _size),
                 ("embedding_weight", ctypes.c_double), ("embedding_model", ctypes.c_char_p),
                 ("ranker", ctypes.c_char_p), ("generic_intermediates", ctypes.c_int32),
-                ("max_intermediate_share", ctypes.c_double), ("fold_reorderings", ctypes.c_int32), ("run", ctypes.c_void_p)]
+                ("max_intermediate_share", ctypes.c_double), ("fold_reorderings", ctypes.c_int32), ("run", ctypes.c_void_p),
+                ("shortest_rounds", _size)]
 
 
 class _AskOptions(ctypes.Structure):
@@ -255,7 +258,7 @@ _VERSIONS = {"grappi_open_options": 1, "grappi_embed_options": 1, "grappi_window
              "grappi_import_options": 1,
              "grappi_retrieve_options": 3,
              "grappi_explore_options": 3, "grappi_ground_options": 2, "grappi_extract_options": 2,
-             "grappi_cooc_options": 1, "grappi_hypothesis_options": 3, "grappi_ask_options": 5,
+             "grappi_cooc_options": 1, "grappi_hypothesis_options": 4, "grappi_ask_options": 5,
              "grappi_reader_options": 3,
              "grappi_pcst_options": 1,
              "grappi_pcst_result": 1,
@@ -690,9 +693,16 @@ class Graph(_Owned):
         _check(_window(self._handle(), root, ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
-    def paths(self, source, target, max_length=4, k=10, weighted=False):
+    def paths(self, source, target, max_length=4, k=10, weighted=False, all_shortest=False, skip_direct=False):
+        """Up to k shortest simple paths (Yen), or with all_shortest every shortest path by hops
+        (at most k; skip_direct: no edge joining the ends followed): a list of dicts."""
         p = ctypes.c_void_p()
-        _check(_paths(self._handle(), source, target, max_length, k, 1 if weighted else 0, ctypes.byref(p)))
+        if all_shortest:
+            _check(_all_shortest(self._handle(), source, target, max_length, k, 1 if skip_direct else 0, ctypes.byref(p)))
+        else:
+            if skip_direct:
+                raise ValueError("skip_direct is an option of all_shortest")
+            _check(_paths(self._handle(), source, target, max_length, k, 1 if weighted else 0, ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def explore(self, root, query, windows=(1,), k=(30, 4), depth=2, max_length=4, top=10, explain_top=0,
@@ -859,13 +869,16 @@ class Graph(_Owned):
     def hypothesize(self, source, target, corpus=None, relations=("cooc.document",), max_length=4, paths=10,
                     mask_direct=False, context=7, rounds=5, llm="extractive", base_url=None, model=None,
                     api_key_env=None, chat=None, use_cache=True, max_calls=0, embedding_weight=0.0,
-                    embedding_model=None, ranker=None, generic_intermediates=False, cancel=None, progress=None):
+                    embedding_model=None, ranker=None, generic_intermediates=False, cancel=None, progress=None,
+                    shortest_rounds=0):
         """How two concepts may be related: ranked paths, an explanation from the corpus's
         abstracts (corpus None: the papers the database holds), each sentence checked against
         the graph (the result as a dict). The callback's request "task" has "kind"
         "hypothesis.explain". ranker: a stored path ranker's name (None: "paths" when stored, ""
         the association weights); embedding_weight blends the intermediate concepts' embedding
-        similarity to the pair into the weights' score."""
+        similarity to the pair into the weights' score; shortest_rounds n > 0 searches HGCR's
+        candidates (n rounds of every shortest path, each without the earlier rounds'
+        intermediates) instead of the shortest paths."""
         o = _options("grappi_hypothesis_options", _hypothesis_init)
         o.relations, o.relation_count = _strings(relations)
         o.max_length, o.paths, o.context, o.rounds, o.max_calls = max_length, paths, context, rounds, max_calls
@@ -874,6 +887,7 @@ class Graph(_Owned):
         o.embedding_model = embedding_model.encode() if embedding_model else None
         o.ranker = ranker.encode() if ranker is not None else None
         o.generic_intermediates = 1 if generic_intermediates else 0
+        o.shortest_rounds = shortest_rounds
         callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         _check(_hypothesize(self._handle(), source.encode(), target.encode(), corpus.encode() if corpus else None,

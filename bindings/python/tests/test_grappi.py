@@ -159,6 +159,12 @@ class GraphTest(unittest.TestCase):
             h = lit.hypothesize("GENE:CDC28", "GENE:CLN2", corpus)
             self.assertEqual(h["stop_reason"], "converged")
             self.assertEqual([p["names"] for p in h["paths"]], [["Cdc28", "Sic1", "Cln2"]])
+            self.assertEqual(h["paths"][0]["with_target"], [0, 1, 1])
+            # HGCR's rounds of every shortest path: the same one; none within one edge.
+            h = lit.hypothesize("GENE:CDC28", "GENE:CLN2", corpus, shortest_rounds=2)
+            self.assertEqual([p["names"] for p in h["paths"]], [["Cdc28", "Sic1", "Cln2"]])
+            self.assertEqual(lit.hypothesize("GENE:CDC28", "GENE:CLN2", corpus, shortest_rounds=2,
+                                             max_length=1)["stop_reason"], "no_paths")
             lit.close()
             # BEL with the graph's identifiers: a GO term by name or by id, one canonical form.
             g.import_file(os.path.join(DATA, "ontology", "goslim_generic.obo"))
@@ -199,6 +205,10 @@ class GraphTest(unittest.TestCase):
         self.assertTrue(all(p["proteins"][0] == "CDC28" for p in w["paths"]))
         paths = self.g.paths(self.g.resolve("CDC28"), self.g.resolve("CLB2"), max_length=2, k=3)
         self.assertTrue(paths and paths[0]["proteins"][-1] == "CLB2")
+        every = self.g.paths(self.g.resolve("CDC28"), self.g.resolve("CLB2"), max_length=2, k=100, all_shortest=True,
+                             skip_direct=True)
+        self.assertTrue(every and all(len(p["proteins"]) == 3 for p in every))
+        self.assertEqual(len({tuple(p["proteins"]) for p in every}), len(every))
         top = self.g.pagerank(seeds=[self.g.resolve("CDC28")], top=3)
         self.assertEqual(top[0][0], self.g.resolve("CDC28"))
         sub = self.g.khop("cyclin-dependent kinase", seeds=2, hops=1, degree_cap=5)

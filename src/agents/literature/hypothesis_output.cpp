@@ -19,7 +19,8 @@ json path_json(const HypothesisPath &p, std::size_t rank) {
   return {{"rank", rank},  {"nodes", p.nodes},         {"names", p.names},         {"labels", p.labels},
           {"edges", edges}, {"mean_weight", p.mean_weight}, {"min_weight", p.min_weight}, {"similarity", p.similarity},
           {"score", p.score},  {"papers", p.papers},       {"single_paper", p.single_paper},
-          {"open_ends", p.open_ends}};
+          {"open_ends", p.open_ends}, {"documents", p.documents}, {"with_source", p.with_source},
+          {"with_target", p.with_target}};
 }
 
 json round_json(const HypothesisRound &r) {

@@ -83,6 +83,37 @@ bool species_like(const std::string &label, const std::string &external_id) {
   return l == "species" || l == "organism" || l == "organismtaxon" || external_id.rfind("NCBITaxon:", 0) == 0;
 }
 
+// What each node of a path shares with each end: the documents of the co-occurrence edge
+// joining them (each end with itself: its own documents), and each node's documents, learnt
+// from those edges' records into `units` (node -> documents).
+template <class FactsFor>
+void count_with_ends(HypothesisPath &h, const GraphSnapshot &snap, int64_t source, int64_t target, FactsFor &&facts_for,
+                     std::unordered_map<int64_t, std::size_t> &units) {
+  const auto shared_with = [&](int64_t n, int64_t end) {
+    std::size_t c = 0;
+    for (const Neighbor &x : snap.edges_between(n, end))
+      if (cooccurrence_relation_name(snap.relation_name(x.relation))) {
+        const EdgeFacts &f = facts_for(x.edge, x.score);
+        c = std::max(c, f.support);
+        for (int64_t m : {n, end}) {
+          const auto idx = snap.index_of(m);
+          const auto u = idx ? f.units.find(snap.external_id(*idx)) : f.units.end();
+          if (u != f.units.end()) units[m] = u->second;
+        }
+      }
+    return c;
+  };
+  for (int64_t n : h.nodes) {
+    h.with_source.push_back(n == source ? 0 : shared_with(n, source));
+    h.with_target.push_back(n == target ? 0 : shared_with(n, target));
+  }
+  for (int64_t n : h.nodes) {
+    const auto u = units.find(n);
+    h.documents.push_back(u == units.end() ? 0 : u->second);
+  }
+  if (!h.documents.empty()) h.with_source.front() = h.documents.front(), h.with_target.back() = h.documents.back();
+}
+
 }  // namespace
 
 std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int64_t source, int64_t target,
@@ -152,20 +183,42 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
     const auto it = share.find(node);
     return it != share.end() && it->second > o.max_intermediate_share && units[node] >= kGenericDocuments;
   };
-  // The search, again without the generic concepts it met (at most three rounds).
-  std::vector<Path> found;
+  // The search, again without the generic concepts it met (at most three tries), avoiding
+  // `masked` too.
   std::set<int64_t> avoided;
-  for (int round = 0; round < 3; ++round) {
-    so.avoid.assign(avoided.begin(), avoided.end());
-    found = grappi::graph_retriever(kg)->shortest_paths(source, target, so);
-    if (o.generic_intermediates || (o.cancel && o.cancel())) break;
-    bool more = false;
-    for (const Path &p : found) {
-      learn_shares(p);
-      for (std::size_t i = 1; i + 1 < p.nodes.size(); ++i)
-        if (generic(p.nodes[i]) && avoided.insert(p.nodes[i]).second) more = true;
+  const auto search = [&](const std::set<int64_t> &masked) {
+    std::vector<Path> found;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      so.avoid.assign(avoided.begin(), avoided.end());
+      so.avoid.insert(so.avoid.end(), masked.begin(), masked.end());
+      found = o.shortest_rounds ? grappi::graph_retriever(kg)->all_shortest_paths(source, target, so)
+                                : grappi::graph_retriever(kg)->shortest_paths(source, target, so);
+      if (o.generic_intermediates || (o.cancel && o.cancel())) break;
+      bool more = false;
+      for (const Path &p : found) {
+        learn_shares(p);
+        for (std::size_t i = 1; i + 1 < p.nodes.size(); ++i)
+          if (generic(p.nodes[i]) && avoided.insert(p.nodes[i]).second) more = true;
+      }
+      if (!more) break;
     }
-    if (!more) break;
+    return found;
+  };
+  std::vector<Path> found;
+  if (!o.shortest_rounds) {
+    found = search({});
+  } else {
+    // HGCR's rounds: every shortest path, then again without the intermediates found so far.
+    so.skip_direct = o.mask_direct;
+    std::set<int64_t> masked;
+    for (std::size_t round = 0; round < o.shortest_rounds; ++round) {
+      std::vector<Path> more = search(masked);
+      const std::size_t before = masked.size();
+      for (const Path &p : more) masked.insert(p.nodes.begin() + 1, p.nodes.end() - 1);
+      if (more.empty() || (round > 0 && masked.size() == before && more.front().length() == 1)) break;
+      found.insert(found.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+      if (o.cancel && o.cancel()) break;
+    }
   }
   std::vector<HypothesisPath> out;
   static const PathRanker prior = PathRanker::prior();  // (the default score without an embedding weight)
@@ -206,6 +259,7 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
       h.open_ends += std::size_t(snap->edges_between(h.nodes[i], source).empty()) +
                      std::size_t(snap->edges_between(h.nodes[i], target).empty());
     h.single_paper = literature && documents.size() == 1;
+    count_with_ends(h, *snap, source, target, facts_for, units);
     h.min_weight = *std::min_element(h.weights.begin(), h.weights.end());
     double sum = 0;
     for (double w : h.weights) sum += w;

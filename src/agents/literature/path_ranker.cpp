@@ -21,7 +21,8 @@ namespace {
 using nlohmann::json;
 
 constexpr const char *kKind = "path_ranker";
-constexpr int kFormat = 5;  // 2: the prior's weight; 3: with the pair's share; 4: open ends; 5: no pair's share
+constexpr int kFormat = 6;  // 2: the prior's weight; 3: with the pair's share; 4: open ends; 5: no pair's share;
+                            // 6: named with the ends
 
 double log10_or(double x, double floor) { return x > 0 ? std::log10(x) : floor; }
 
@@ -35,6 +36,28 @@ int type_of(const std::string &label) {
   return 4;
 }
 
+// The log chance that the path's intermediate concepts are all named with the pair (an
+// independence model): each intermediate x is named with an end E as often as it was before,
+// (documents naming x and E + share(x)) / (documents naming E + 1), its own share carrying the
+// estimate for an end seen in few documents; named with the pair when named with either end
+// (a noisy or). A species end ("mice", "patients") says nothing about what else is named: x's
+// share stands in for it.
+double named_with_ends(const HypothesisPath &p) {
+  const std::size_t n = p.nodes.size();
+  if (n < 3 || p.documents.size() != n || p.with_source.size() != n || p.with_target.size() != n || p.shares.size() != n)
+    return 0.0;
+  const auto species = [&](std::size_t i) { return i < p.labels.size() && type_of(p.labels[i]) == 3; };
+  const double a = double(p.documents.front()), b = double(p.documents.back());
+  double sum = 0;
+  for (std::size_t i = 1; i + 1 < n; ++i) {
+    const double share = p.shares[i] > 0 ? p.shares[i] : 1e-4;
+    const double pa = species(0) ? share : (double(p.with_source[i]) + share) / (a + 1);
+    const double pb = species(n - 1) ? share : (double(p.with_target[i]) + share) / (b + 1);
+    sum += std::log10(std::max(1 - (1 - pa) * (1 - pb), 1e-12));
+  }
+  return sum;
+}
+
 }  // namespace
 
 const std::vector<std::string> &PathRanker::feature_names() {
@@ -42,7 +65,8 @@ const std::vector<std::string> &PathRanker::feature_names() {
       "edges",           "direct",           "npmi_min",      "npmi_mean",      "jaccard_min_log", "jaccard_mean_log",
       "support_min_log", "support_mean_log", "papers_log",    "single_paper",   "recency",         "dated_share",
       "share_min_log",   "share_mean_log",   "share_max_log", "type_gene",      "type_disease",    "type_chemical",
-      "type_species",    "type_other",       "curated_share", "ends_share_log", "similarity",      "open_ends"};
+      "type_species",    "type_other",       "curated_share", "ends_share_log", "similarity",      "open_ends",
+      "named_with_ends_log"};
   return names;
 }
 
@@ -98,6 +122,7 @@ std::vector<double> PathRanker::features(const HypothesisPath &p) {
     f[21] = 0.5 * (log10_or(p.shares.front(), -7) + log10_or(p.shares.back(), -7));
   f[22] = p.similarity;
   f[23] = double(p.open_ends);
+  f[24] = named_with_ends(p);
   return f;
 }
 
@@ -107,11 +132,15 @@ namespace {
 // its share of the documents; the weakest intermediate's log share once per intermediate (an
 // independence model of them all being named), shorter paths first on a tie; then
 // intermediates already named with both ends first (each open end costs 0.005: the
-// common-neighbour signal of link prediction, small enough to reorder only equal scores). The
-// pair's own document share is not in it: it lifted the pooled figure on one split of BioRED
-// and sank it below path length on others (BENCHMARKS.md "Hypotheses against their
-// baselines"); a trained ranker may still weigh it (feature ends_share_log).
-double prior_score(const std::vector<double> &f) { return f[12] * (f[0] - 1) - 0.01 * f[0] - 0.005 * f[23]; }
+// common-neighbour signal of link prediction, small enough to reorder only equal scores); then
+// intermediates named more often with the ends (named_with_ends, at most 0.004 in all: it
+// only orders what is still equal). The pair's own document share is not in it: it lifted the
+// pooled figure on one split of BioRED and sank it below path length on others (BENCHMARKS.md
+// "Hypotheses against their baselines"); a trained ranker may still weigh it (feature
+// ends_share_log).
+double prior_score(const std::vector<double> &f) {
+  return f[12] * (f[0] - 1) - 0.01 * f[0] - 0.005 * f[23] + 1e-4 * std::max(f[24], -36.0);
+}
 
 // Weighted rows of labelled paths.
 struct Rows {

@@ -138,6 +138,65 @@ TEST_CASE("Hypothesis paths are the graph's shortest paths and carry their assoc
   CHECK_THROWS_AS(grappi::hypothesize(*kb.kg, model, "Betalin", "Axonin", docs, zero), grappi::Error);
 }
 
+TEST_CASE("HGCR's rounds of every shortest path / intermediates named more often with the ends first") {
+  // Alpha - Xenix - Betin and Alpha - Yarrin - Betin (Xenix and Yarrin in three abstracts each,
+  // Xenix in two of them with Alpha, Yarrin in one); Alpha - Pellin - Quorin - Betin.
+  const std::vector<Document> docs = {
+      doc("201", "2001", "Alpha with Xenix.", {"Alpha", "Xenix"}),  doc("202", "2002", "Alpha, Xenix again.", {"Alpha", "Xenix"}),
+      doc("203", "2003", "Xenix near Betin.", {"Xenix", "Betin"}),   doc("204", "2004", "Alpha with Yarrin.", {"Alpha", "Yarrin"}),
+      doc("205", "2005", "Yarrin near Betin.", {"Yarrin", "Betin"}), doc("206", "2006", "Yarrin and Zedin.", {"Yarrin", "Zedin"}),
+      doc("207", "2007", "Alpha and Pellin.", {"Alpha", "Pellin"}),  doc("208", "2008", "Pellin and Quorin.", {"Pellin", "Quorin"}),
+      doc("209", "2009", "Quorin and Betin.", {"Quorin", "Betin"})};
+  CoocKb kb(docs);
+  const int64_t a = kb.kg->resolve("MESH:Alpha"), b = kb.kg->resolve("MESH:Betin");
+  const auto inner = [](const std::vector<grappi::HypothesisPath> &paths) {
+    std::vector<std::vector<std::string>> out;
+    for (const auto &p : paths) out.emplace_back(p.names.begin() + 1, p.names.end() - 1);
+    return out;
+  };
+  HypothesisOptions o;
+  o.paths = 100;
+  // One round: the shortest paths alone; two: then without Xenix and Yarrin, the longer one.
+  o.shortest_rounds = 1;
+  const auto one = grappi::rank_hypothesis_paths(*kb.kg, a, b, o);
+  CHECK(inner(one) == std::vector<std::vector<std::string>>{{"Xenix"}, {"Yarrin"}});
+  o.shortest_rounds = 2;
+  const auto two = grappi::rank_hypothesis_paths(*kb.kg, a, b, o);
+  CHECK(inner(two) == std::vector<std::vector<std::string>>{{"Xenix"}, {"Yarrin"}, {"Pellin", "Quorin"}});
+  o.shortest_rounds = 3;  // (a third round finds nothing more)
+  CHECK(grappi::rank_hypothesis_paths(*kb.kg, a, b, o).size() == 3);
+  o.shortest_rounds = 0;  // (Yen: the same three, shortest first)
+  CHECK(inner(grappi::rank_hypothesis_paths(*kb.kg, a, b, o)) == inner(two));
+  // What each node shares with the ends: Xenix 2 documents with Alpha, 1 with Betin.
+  const grappi::HypothesisPath &x = two[0], &y = two[1];
+  CHECK(x.documents == std::vector<std::size_t>{4, 3, 3});
+  CHECK(x.with_source == std::vector<std::size_t>{4, 2, 0});
+  CHECK(x.with_target == std::vector<std::size_t>{0, 1, 3});
+  CHECK(y.with_source == std::vector<std::size_t>{4, 1, 0});
+  // Xenix and Yarrin are alike by the share (3 of 9 documents each) and both joined to both ends:
+  // Xenix, named more often with Alpha, goes first, by less than an open end's 0.005.
+  CHECK(x.shares[1] == doctest::Approx(y.shares[1]));
+  CHECK(x.open_ends == 0);
+  CHECK(y.open_ends == 0);
+  CHECK(x.score > y.score);
+  CHECK(x.score - y.score < 0.005);
+  // (the chance each is named with the pair: a noisy or of (shared + share) / (end's documents + 1))
+  const double share = 3.0 / 9, px = 1 - (1 - (2 + share) / 5) * (1 - (1 + share) / 4),
+               py = 1 - (1 - (1 + share) / 5) * (1 - (1 + share) / 4);
+  const auto named = [](const grappi::HypothesisPath &p) { return grappi::PathRanker::features(p).back(); };
+  CHECK(grappi::PathRanker::feature_names().back() == "named_with_ends_log");
+  CHECK(named(x) == doctest::Approx(std::log10(px)));
+  CHECK(named(y) == doctest::Approx(std::log10(py)));
+  // A species end says nothing of what else is named: its place is taken by the share.
+  grappi::HypothesisPath xs = x, ys = y;
+  xs.labels.front() = ys.labels.front() = "Species";
+  CHECK(named(xs) == doctest::Approx(named(ys)));
+  // The length bound holds in rounds too.
+  o.shortest_rounds = 2;
+  o.max_length = 1;
+  CHECK(grappi::rank_hypothesis_paths(*kb.kg, a, b, o).empty());
+}
+
 TEST_CASE("Hypothesis paths on BioRED match an independent search of the co-occurrence graph") {
   const auto docs = grappi::read_documents(lit("BioRED.Test.first3.PubTator"));
   const grappi::CoocGraph g = grappi::build_cooccurrence(docs);

@@ -525,10 +525,10 @@ TEST_CASE("The path ranker learns a planted pattern and is stored and loaded and
   m.spec = R"({"format": 1, "features": ["edges"], "mean": [0], "scale": [1], "weights": [1], "bias": 0})";
   kg.store_trained_model(m);
   CHECK_THROWS_WITH_AS(grappi::PathRanker::load(kg, "damaged"), doctest::Contains("other features"), grappi::Error);
-  // A ranker fitted on an earlier prior (formats 2 to 4) would score with a weight fitted to
+  // A ranker fitted on an earlier prior (formats 2 to 5) would score with a weight fitted to
   // another prior: refused; one of format 1 (no prior) still reads.
   nlohmann::json spec = nlohmann::json::parse(kg.trained_model("paths")->spec);
-  for (int format : {1, 2, 3, 4}) {
+  for (int format : {1, 2, 3, 4, 5}) {
     spec["format"] = format;
     spec["prior_weight"] = format == 1 ? 0.0 : 0.5;
     m.name = "format" + std::to_string(format);
@@ -539,4 +539,5 @@ TEST_CASE("The path ranker learns a planted pattern and is stored and loaded and
   CHECK_THROWS_WITH_AS(grappi::PathRanker::load(kg, "format2"), doctest::Contains("train it again"), grappi::Error);
   CHECK_THROWS_WITH_AS(grappi::PathRanker::load(kg, "format3"), doctest::Contains("train it again"), grappi::Error);
   CHECK_THROWS_WITH_AS(grappi::PathRanker::load(kg, "format4"), doctest::Contains("train it again"), grappi::Error);
+  CHECK_THROWS_WITH_AS(grappi::PathRanker::load(kg, "format5"), doctest::Contains("train it again"), grappi::Error);
 }

@@ -292,7 +292,7 @@ pub struct grappi_cooc_options {
     pub path: *const c_char,
 }
 
-pub const GRAPPI_HYPOTHESIS_OPTIONS_VERSION: u32 = 3;
+pub const GRAPPI_HYPOTHESIS_OPTIONS_VERSION: u32 = 4;
 #[repr(C)]
 pub struct grappi_hypothesis_options {
     pub version: u32,
@@ -327,6 +327,8 @@ pub struct grappi_hypothesis_options {
     pub fold_reorderings: i32,
     // version 3
     pub run: *const grappi_run_options,
+    // version 4
+    pub shortest_rounds: usize,
 }
 
 pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 5;
@@ -449,6 +451,8 @@ extern "C" {
                                     out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_paths_json(g: *mut grappi_graph, from: i64, to: i64, max_length: usize, k: usize,
                                    weighted: i32, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_all_shortest_paths_json(g: *mut grappi_graph, from: i64, to: i64, max_length: usize, k: usize,
+                                                skip_direct: i32, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_khop_json(g: *mut grappi_graph, question: *const c_char, seeds: usize, hops: usize,
                                   degree_cap: usize, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_export(g: *mut grappi_graph, format: *const c_char, path: *const c_char, out_nodes: *mut u64,
@@ -595,7 +599,7 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                                corpus_format, max_calls, max_tokens, use_cache, llm, base_url, model,
                                                api_key_env, chat, user_data, concurrency, embedding_weight,
                                                embedding_model, ranker, generic_intermediates,
-                                               max_intermediate_share, fold_reorderings, run),
+                                               max_intermediate_share, fold_reorderings, run, shortest_rounds),
         "grappi_ask_options" => layout!(grappi_ask_options; version, context, max_context_tokens, answers,
                                         keep_question_entities, repair, weighted_relations, relation_weights,
                                         relation_weight_count, embedding_model,

@@ -383,6 +383,14 @@ impl Graph {
         Ok(unsafe { take_string(p) })
     }
 
+    /// Every shortest path by hops (at most k; skip_direct: no edge joining the ends followed):
+    /// HGCR's candidates, as the library's JSON text.
+    pub fn all_shortest_paths_json(&self, from: i64, to: i64, max_length: usize, k: usize, skip_direct: bool) -> Result<String> {
+        let mut p = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_all_shortest_paths_json(self.h, from, to, max_length, k, skip_direct as i32, &mut p) })?;
+        Ok(unsafe { take_string(p) })
+    }
+
     /// Personalised (seeds non-empty) or global PageRank: the top nodes, best first.
     pub fn pagerank(&self, seeds: &[i64], top: usize) -> Result<Vec<(i64, f64)>> {
         let mut ids = vec![0i64; top];
@@ -589,6 +597,9 @@ pub struct HypothesisOptions {
     pub max_length: usize,
     pub paths: usize,
     pub mask_direct: bool,
+    /// 0: the shortest paths, shortest first; n > 0: HGCR's candidates, n rounds of every
+    /// shortest path, each without the earlier rounds' intermediate concepts.
+    pub shortest_rounds: usize,
     /// Abstracts given to the model.
     pub context: usize,
     /// Explanations at most.
@@ -611,6 +622,7 @@ impl Default for HypothesisOptions {
             max_length: 4,
             paths: 10,
             mask_direct: false,
+            shortest_rounds: 0,
             context: 7,
             rounds: 5,
             llm: "extractive".into(),
@@ -832,6 +844,7 @@ impl Graph {
         opts.max_length = o.max_length;
         opts.paths = o.paths;
         opts.mask_direct = o.mask_direct as i32;
+        opts.shortest_rounds = o.shortest_rounds;
         opts.context = o.context;
         opts.rounds = o.rounds;
         opts.embedding_weight = o.embedding_weight;

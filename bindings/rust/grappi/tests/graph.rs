@@ -83,6 +83,12 @@ fn interactions_and_ontologies() {
     assert!(built.contains("\"edges_created\":2"), "{built}");
     let h = g.hypothesize("GENE:CDC28", "GENE:CLN2", Some(corpus), &grappi::HypothesisOptions::default()).unwrap();
     assert!(h.contains("\"stop_reason\":\"converged\""), "{h}");
+    // HGCR's rounds of every shortest path: the one path; none within one edge.
+    let rounds = grappi::HypothesisOptions { shortest_rounds: 2, ..Default::default() };
+    let h = g.hypothesize("GENE:CDC28", "GENE:CLN2", Some(corpus), &rounds).unwrap();
+    assert!(h.contains("\"names\":[\"Cdc28\",\"Sic1\",\"Cln2\"]"), "{h}");
+    let short = grappi::HypothesisOptions { shortest_rounds: 2, max_length: 1, ..Default::default() };
+    assert!(g.hypothesize("GENE:CDC28", "GENE:CLN2", Some(corpus), &short).unwrap().contains("\"stop_reason\":\"no_paths\""));
     let bad = grappi::HypothesisOptions { rounds: 0, ..Default::default() };
     assert_eq!(g.hypothesize("GENE:CDC28", "GENE:CLN2", None, &bad).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     let no_file = grappi::ExtractOptions { import: true, ..Default::default() };
@@ -165,6 +171,8 @@ fn import_resolve_neighbors_retrieval() {
     assert_eq!(hits[0].0, cdc28);
     let clb2 = g.resolve("CLB2").unwrap();
     assert!(g.paths_json(cdc28, clb2, 2, 3).unwrap().contains("\"proteins\""));
+    let every = g.all_shortest_paths_json(cdc28, clb2, 2, 100, true).unwrap();
+    assert!(every.contains("\"length\":2") && !every.contains("\"length\":1"), "{every}");
     assert_eq!(g.pagerank(&[cdc28], 3).unwrap()[0].0, cdc28);
     let opts = grappi::ExploreOptions { k: vec![5, 2], max_length: 3, top: 3, ..Default::default() };
     let ex = g.explore(cdc28, "cell cycle kinase", &opts).unwrap();
