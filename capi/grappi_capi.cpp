@@ -930,36 +930,39 @@ grappi_status grappi_graph_window_json(grappi_graph *g, int64_t root, const grap
   });
 }
 
-grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, int64_t to, size_t max_length, size_t k,
-                                      int32_t weighted, char **out_json) {
+namespace {
+
+// The paths between two nodes as JSON: Yen's k shortest, or every shortest one.
+grappi_status paths_json(grappi_graph *g, const char *fn, int64_t from, int64_t to, const grappi::ShortestPathOptions &o,
+                         bool every_shortest, char **out_json) {
   return guard([&]() -> grappi_status {
-    const char *fn = "grappi_graph_paths_json";
     require(out_json != nullptr, fn, "out_json is NULL");
     *out_json = nullptr;
     const auto r = grappi::graph_retriever(graph_of(g, fn));
-    grappi::ShortestPathOptions o;
-    o.max_length = max_length;
-    o.k = k;
-    o.weighted = weighted != 0;
-    *out_json = copy_out(grappi::dump_json(grappi::to_json(r->graph(), r->shortest_paths(from, to, o))));
+    const auto paths = every_shortest ? r->all_shortest_paths(from, to, o) : r->shortest_paths(from, to, o);
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(r->graph(), paths)));
     return GRAPPI_OK;
   });
 }
 
+}  // namespace
+
+grappi_status grappi_graph_paths_json(grappi_graph *g, int64_t from, int64_t to, size_t max_length, size_t k,
+                                      int32_t weighted, char **out_json) {
+  grappi::ShortestPathOptions o;
+  o.max_length = max_length;
+  o.k = k;
+  o.weighted = weighted != 0;
+  return paths_json(g, "grappi_graph_paths_json", from, to, o, false, out_json);
+}
+
 grappi_status grappi_graph_all_shortest_paths_json(grappi_graph *g, int64_t from, int64_t to, size_t max_length,
                                                    size_t k, int32_t skip_direct, char **out_json) {
-  return guard([&]() -> grappi_status {
-    const char *fn = "grappi_graph_all_shortest_paths_json";
-    require(out_json != nullptr, fn, "out_json is NULL");
-    *out_json = nullptr;
-    const auto r = grappi::graph_retriever(graph_of(g, fn));
-    grappi::ShortestPathOptions o;
-    o.max_length = max_length;
-    o.k = k;
-    o.skip_direct = skip_direct != 0;
-    *out_json = copy_out(grappi::dump_json(grappi::to_json(r->graph(), r->all_shortest_paths(from, to, o))));
-    return GRAPPI_OK;
-  });
+  grappi::ShortestPathOptions o;
+  o.max_length = max_length;
+  o.k = k;
+  o.skip_direct = skip_direct != 0;
+  return paths_json(g, "grappi_graph_all_shortest_paths_json", from, to, o, true, out_json);
 }
 
 grappi_status grappi_graph_khop_json(grappi_graph *g, const char *question, size_t seeds, size_t hops, size_t degree_cap,

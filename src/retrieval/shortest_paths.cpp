@@ -34,6 +34,26 @@ double edge_cost(bool weighted, float score) {
   return weighted ? -std::log(std::max(static_cast<double>(score), 1e-12)) : 1.0;
 }
 
+// Hop distances from `from` over the filtered graph without the banned nodes (none: null) and,
+// with skip_direct, without the edges joining s and t.
+std::vector<uint32_t> hops_from(const GraphSnapshot &g, const Filter &f, uint32_t from, const std::vector<char> *banned = nullptr,
+                                uint32_t s = 0, uint32_t t = 0, bool skip_direct = false) {
+  std::vector<uint32_t> d(g.node_count(), kUnreached), queue{from};
+  d[from] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const uint32_t u = queue[head];
+    const auto a = g.adjacency(u);
+    for (std::size_t i = 0; i < a.size; ++i) {
+      const uint32_t v = a.neighbor[i];
+      if (v == u || d[v] != kUnreached || (banned && (*banned)[v]) || !f.pass(a, i)) continue;
+      if (skip_direct && ((u == s && v == t) || (u == t && v == s))) continue;
+      d[v] = d[u] + 1;
+      queue.push_back(v);
+    }
+  }
+  return d;
+}
+
 class PathSearch {
  public:
   PathSearch(const GraphSnapshot &g, const Filter &f, bool weighted, uint32_t target)
@@ -80,19 +100,7 @@ class PathSearch {
 
   // Hop and weight distances from every node to the target on the whole filtered graph.
   void distances_to_target() {
-    hop_to_t_.assign(n_, kUnreached);
-    std::vector<uint32_t> queue{t_};
-    hop_to_t_[t_] = 0;
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      const uint32_t u = queue[head];
-      const auto a = g_.adjacency(u);
-      for (std::size_t i = 0; i < a.size; ++i) {
-        const uint32_t v = a.neighbor[i];
-        if (v == u || hop_to_t_[v] != kUnreached || !f_.pass(a, i)) continue;
-        hop_to_t_[v] = hop_to_t_[u] + 1;
-        queue.push_back(v);
-      }
-    }
+    hop_to_t_ = hops_from(g_, f_, t_);
     if (!weighted_) return;
     w_to_t_.assign(n_, kInf);
     using Item = std::pair<double, uint32_t>;
@@ -314,26 +322,6 @@ void check_path_options(const ShortestPathOptions &o) {
                                                  " edges, not " + std::to_string(o.max_length));
 }
 
-// Hop distances from `from` over the filtered graph without the banned nodes (and, with
-// skip_direct, without the edges joining s and t).
-std::vector<uint32_t> hops_from(const GraphSnapshot &g, const Filter &f, uint32_t from, const std::vector<char> &banned,
-                                uint32_t s, uint32_t t, bool skip_direct) {
-  std::vector<uint32_t> d(g.node_count(), kUnreached), queue{from};
-  d[from] = 0;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const uint32_t u = queue[head];
-    const auto a = g.adjacency(u);
-    for (std::size_t i = 0; i < a.size; ++i) {
-      const uint32_t v = a.neighbor[i];
-      if (v == u || d[v] != kUnreached || banned[v] || !f.pass(a, i)) continue;
-      if (skip_direct && ((u == s && v == t) || (u == t && v == s))) continue;
-      d[v] = d[u] + 1;
-      queue.push_back(v);
-    }
-  }
-  return d;
-}
-
 }  // namespace
 
 std::vector<Path> Retriever::all_shortest_paths(int64_t from, int64_t to, const ShortestPathOptions &o) const {
@@ -346,8 +334,8 @@ std::vector<Path> Retriever::all_shortest_paths(int64_t from, int64_t to, const 
   std::vector<char> banned(g.node_count(), 0);
   for (int64_t id : o.avoid)
     if (const auto v = g.index_of(id); v && *v != s && *v != t) banned[*v] = 1;
-  const std::vector<uint32_t> ds = hops_from(g, f, s, banned, s, t, o.skip_direct),
-                              dt = hops_from(g, f, t, banned, s, t, o.skip_direct);
+  const std::vector<uint32_t> ds = hops_from(g, f, s, &banned, s, t, o.skip_direct),
+                              dt = hops_from(g, f, t, &banned, s, t, o.skip_direct);
   std::vector<Path> out;
   const uint32_t length = ds[t];
   if (length == kUnreached || length > o.max_length) return out;
