@@ -929,6 +929,18 @@ km = [p for p in pairs if p["source"]["name"] == "KRAS" and p["target"]["name"] 
 assert len(pairs) == 2 and km and km[0]["later"] == ["9"], pairs
 assert [p["names"] for p in km[0]["top_paths"] if p["positive"]] == [["KRAS", "BRAF", "MYC"]], km[0]["top_paths"]
 PY
+# HGCR's candidates: every shortest path (through BRAF, through EGFR), then without those the longer one.
+"$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --as-of 2010 --explain 0 --shortest-rounds 2 --json "$T/evr.json" \
+  --per-pair "$T/evr.jsonl" > "$T/evr.txt" || fail "eval hypotheses --shortest-rounds: $(cat "$T/evr.txt")"
+grep -q "^candidate paths: 2 round(s) of every shortest path" "$T/evr.txt" || fail "the candidates line: $(cat "$T/evr.txt")"
+schema_check eval-hypotheses "$T/evr.json"
+python3 - "$T/evr.json" "$T/evr.jsonl" <<'PY'
+import json, sys
+assert json.load(open(sys.argv[1]))["paths"]["shortest_rounds"] == 2
+km = [p for p in map(json.loads, open(sys.argv[2])) if p["source"]["name"] == "KRAS" and p["target"]["name"] == "MYC"]
+assert sorted(p["names"] for p in km[0]["top_paths"]) == [["KRAS", "BRAF", "MYC"], ["KRAS", "EGFR", "MYC"],
+                                                         ["KRAS", "RAF1", "MAPK1", "MYC"]], km
+PY
 rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --split 1.5)
 [ "$rc" -eq 2 ] || fail "a split outside (0, 1) exited $rc"
 rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --as-of 1990)
