@@ -24,14 +24,20 @@ struct HypothesisPath;
 struct PathRankerExample {
   std::vector<std::vector<double>> features;  ///< per path: PathRanker::features()
   std::vector<bool> positive;                 ///< per path
+  /// Pairs of one group are held out together in cross-validation (train_path_ranker: the
+  /// first later document naming the pair - the pairs one document links share their labels,
+  /// and a fold holding some of them would be scored on what it learnt from the others);
+  /// empty: the pair is a group of its own.
+  std::string group;
 };
 
 /// How a ranker is fitted.
 struct PathRankerOptions {
   /// L2 penalty on the feature weights (the features are standardised); -1: chosen by
-  /// cross-validation over pairs among the prior alone, 100, 10, 1 and 0.1.
+  /// cross-validation over groups of pairs (PathRankerExample::group) among the prior alone,
+  /// 100, 10, 1 and 0.1.
   double l2 = -1;
-  std::size_t folds = 5;  ///< cross-validation folds (pairs by index modulo folds)
+  std::size_t folds = 5;  ///< cross-validation folds (groups of pairs, PathRankerExample::group, by order modulo folds)
   /// Positive paths at least for train_path_ranker (and eval hypotheses' nested ranker) to
   /// fit weights; with fewer, the prior alone (fewer positives gave rankers that lost to the
   /// prior on held-out documents: BENCHMARKS.md).

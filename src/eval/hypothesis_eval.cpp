@@ -278,6 +278,7 @@ std::vector<PathRankerExample> examples_of(const std::vector<HypothesisEvalPair>
   for (const HypothesisEvalPair &p : pairs) {
     if (p.paths.empty()) continue;
     PathRankerExample x;
+    x.group = p.later.empty() ? std::string() : p.later.front();
     for (std::size_t k = 0; k < p.paths.size(); ++k) {
       x.features.push_back(PathRanker::features(p.paths[k]));
       x.positive.push_back(p.positive[k]);

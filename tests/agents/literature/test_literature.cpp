@@ -502,9 +502,22 @@ TEST_CASE("The path ranker learns a planted pattern and is stored and loaded and
     for (std::size_t k = 0; k < pair.features.size(); ++k)
       for (std::size_t j = 0; j < pair.features.size(); ++j)
         if (pair.positive[k] && !pair.positive[j]) CHECK(r.score(pair.features[k]) > r.score(pair.features[j]));
+  CHECK(r.info()["cross_validation"].size() == 5);  // (the prior alone and four penalties)
   // Deterministic.
   const grappi::PathRanker again = grappi::PathRanker::train(train);
   CHECK(again.weights_json() == r.weights_json());
+  // Cross-validation holds a group's pairs out together: one group leaves nothing to hold out
+  // (the prior alone, its scale fitted), two groups make two folds.
+  std::vector<grappi::PathRankerExample> grouped = train;
+  for (auto &x : grouped) x.group = "one document";
+  const grappi::PathRanker one = grappi::PathRanker::train(grouped);
+  CHECK(one.info()["cross_validation"].empty());
+  CHECK(one.info()["l2"].is_null());
+  CHECK(one.weights_json().size() == 2);  // (prior and bias)
+  for (std::size_t q = 0; q < grouped.size(); ++q) grouped[q].group = q < 15 ? "early" : "late";
+  const grappi::PathRanker two = grappi::PathRanker::train(grouped);
+  REQUIRE(two.info()["cross_validation"].size() == 5);
+  CHECK(two.weights_json()["type_chemical"].get<double>() > 0);  // (the pattern holds across the groups)
   // Stored and loaded back the same.
   TempDir dir;
   grappi::KnowledgeGraph kg(dir.file("r.db"));
