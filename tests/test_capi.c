@@ -1491,7 +1491,10 @@ int main(int argc, char **argv) {
     }
     {
       /* Version 4: HGCR's rounds of every shortest path. Cdc28 - Sic1 - Cln2 is the one shortest
-         path; a second round without Sic1 finds nothing, and within one edge there is none. */
+         path; a second round without Sic1 finds nothing, and within one edge there is none.
+         (The lists above were of that block: the defaults again.) */
+      ho.relations = NULL;
+      ho.relation_count = 0;
       ho.shortest_rounds = 2;
       CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_OK && json);
       CHECK(json && strstr(json, "\"stop_reason\":\"converged\"") != NULL);
