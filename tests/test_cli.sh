@@ -744,8 +744,9 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 p = j["pairs"]
 assert p["gold_pairs"] == 17 and p["true_positives"] > 0 and 0 < p["f1"] <= 1, p
-for k in ("pairs", "valid_pairs", "cooccurrence_baseline"):
+for k in ("pairs", "valid_pairs", "cooccurrence_baseline", "grounded_cooccurrence_baseline"):
     assert set(p[k]) == {"predicted_pairs", "true_positives", "precision", "recall", "f1"}, p[k]
+assert p["grounded_cooccurrence_baseline"]["predicted_pairs"] <= p["cooccurrence_baseline"]["predicted_pairs"], p
 assert p["valid_pairs"]["predicted_pairs"] <= p["pairs"]["predicted_pairs"], p
 assert p["cooccurrence_baseline"]["recall"] >= p["pairs"]["recall"], p
 (a,) = j["references"]

@@ -261,6 +261,10 @@ struct ExtractionEvaluation {
   PairScore valid_pairs;
   /// The baseline: every pair of the corpus's entities within a sentence evaluated.
   PairScore cooccurrence;
+  /// The baseline of valid_pairs: every pair of the entities the extraction grounded (a node
+  /// chosen for each) within a sentence evaluated - what co-occurrence gives under the same
+  /// condition a valid statement meets.
+  PairScore grounded_cooccurrence;
   std::size_t statements = 0;      ///< statements extracted
   std::size_t rejected = 0;        ///< of them rejected by the validator
   std::size_t flagged = 0;         ///< of them flagged

@@ -36,7 +36,7 @@ ExtractionEvaluation evaluate_extraction(const ExtractionResult &r, const std::v
       gold[{d.id, p.passage}].insert(make_pair_of({ann[p.a].offset, ann[p.a].length}, {ann[p.b].offset, ann[p.b].length}));
     }
   }
-  std::map<Where, std::set<Pair>> every, valid, cooccurring;
+  std::map<Where, std::set<Pair>> every, valid, cooccurring, grounded;
   for (const ExtractedStatement &s : r.statements) {
     if (s.status == "rejected") ++e.rejected;
     if (s.status == "flagged") ++e.flagged;
@@ -64,6 +64,15 @@ ExtractionEvaluation evaluate_extraction(const ExtractionResult &r, const std::v
     for (auto i = spans.begin(); i != spans.end(); ++i)
       for (auto j = std::next(i); j != spans.end(); ++j) set.insert(make_pair_of(*i, *j));
   }
+  // The grounded baseline: every pair of distinct spans the extraction grounded.
+  for (const ExtractionParagraph &p : r.paragraphs) {
+    std::set<Span> spans;
+    for (const EntityMention &m : p.entities)
+      if (m.entity()) spans.insert({m.offset, m.length});
+    auto &set = grounded[{p.document, p.passage}];
+    for (auto i = spans.begin(); i != spans.end(); ++i)
+      for (auto j = std::next(i); j != spans.end(); ++j) set.insert(make_pair_of(*i, *j));
+  }
   // Every gold pair counts, also those of sentences the extraction skipped (too short).
   e.sentences = r.paragraphs.size();
   for (const auto &[where, pairs] : gold) e.gold_pairs += pairs.size();
@@ -82,6 +91,7 @@ ExtractionEvaluation evaluate_extraction(const ExtractionResult &r, const std::v
   e.pairs = score(every);
   e.valid_pairs = score(valid);
   e.cooccurrence = score(cooccurring);
+  e.grounded_cooccurrence = score(grounded);
   e.predicted_pairs = e.pairs.predicted_pairs;
   e.true_positives = e.pairs.true_positives;
   e.precision = e.pairs.precision;
@@ -105,6 +115,7 @@ nlohmann::json to_json(const ExtractionEvaluation &e) {
           {"precision", e.precision},   {"recall", e.recall},       {"f1", e.f1},
           {"pairs", score_json(e.pairs)}, {"valid_pairs", score_json(e.valid_pairs)},
           {"cooccurrence_baseline", score_json(e.cooccurrence)},
+          {"grounded_cooccurrence_baseline", score_json(e.grounded_cooccurrence)},
           {"statements", e.statements}, {"rejected", e.rejected},   {"flagged", e.flagged}};
 }
 

@@ -221,7 +221,8 @@ void run_eval(ExtractArgs &a) {
       for (const auto &[name, sc] : std::vector<std::pair<std::string, PairScore>>{
                {"valid statements (the default output)", ev.valid_pairs},
                {"valid and flagged statements", ev.pairs},
-               {"baseline: every co-occurring pair", ev.cooccurrence}})
+               {"baseline: every co-occurring pair", ev.cooccurrence},
+               {"baseline: every co-occurring pair of grounded entities", ev.grounded_cooccurrence}})
         rows.push_back({name, std::to_string(sc.predicted_pairs), fmt(sc.precision), fmt(sc.recall), fmt(sc.f1)});
       print_table({"pairs of", "predicted", "precision", "recall", "F1"}, rows);
       if (r.offline) std::cout << "(rule-based extraction, not a language model)\n";

@@ -1111,8 +1111,21 @@ TEST_CASE("Pair-level evaluation on the BioInfer slice counts gold and predicted
   CHECK(e.cooccurrence.predicted_pairs == all_pairs);
   CHECK(e.cooccurrence.true_positives == gold_in_evaluated);
   CHECK(e.cooccurrence.recall >= e.recall);
+  // The grounded baseline: the pairs of spans the extraction grounded (counted here); every
+  // valid statement's pair is one of them.
+  std::size_t grounded_pairs = 0;
+  for (const auto &p : r.paragraphs) {
+    std::set<std::pair<std::size_t, std::size_t>> spans;
+    for (const EntityMention &m : p.entities)
+      if (m.entity()) spans.insert({m.offset, m.length});
+    grounded_pairs += spans.size() * (spans.size() - (spans.empty() ? 0 : 1)) / 2;
+  }
+  CHECK(e.grounded_cooccurrence.predicted_pairs == grounded_pairs);
+  CHECK(e.grounded_cooccurrence.predicted_pairs < e.cooccurrence.predicted_pairs);
+  CHECK(e.grounded_cooccurrence.true_positives >= e.valid_pairs.true_positives);
   const json ej = grappi::to_json(e);
   CHECK(ej["valid_pairs"]["predicted_pairs"] == e.valid_pairs.predicted_pairs);
+  CHECK(ej["grounded_cooccurrence_baseline"]["predicted_pairs"] == grounded_pairs);
   CHECK(ej["cooccurrence_baseline"]["f1"].get<double>() == doctest::Approx(e.cooccurrence.f1));
   // An empty extraction predicts nothing and finds every gold pair missing.
   ExtractionResult none = r;
