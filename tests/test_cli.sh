@@ -893,6 +893,22 @@ assert all(p["provenance"]["corpus"][0]["path"].endswith(".PubTator") for p in b
 for k in ("documents", "units", "concepts", "edges", "top_edges"):
     assert a[k] == b[k], k
 PY
+# In parts without a database yet: the parts count as a new database would (annotation ids), the
+# merge creates it, and the graph is the one cooc build gives a new database.
+"$GRAPPI" cooc build --db "$T/none.db" --corpus "$T/half1.PubTator" --partial "$T/n1.cooc" | grep -q "no database at" \
+  || fail "cooc build --partial without a database"
+[ ! -e "$T/none.db" ] || fail "cooc build --partial created a database"
+"$GRAPPI" cooc build --db "$T/none.db" --corpus "$T/half2.PubTator" --partial "$T/n2.cooc" --quiet
+"$GRAPPI" cooc merge --db "$T/none.db" "$T/n1.cooc" "$T/n2.cooc" --json "$T/nmerge.json" --quiet
+"$GRAPPI" cooc build --db "$T/fresh.db" --corpus "$LIT/BioRED.Test.first3.PubTator" --no-papers --json "$T/fresh.json" --quiet
+python3 - "$T/fresh.json" "$T/nmerge.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert all(p["provenance"]["database"] is None for p in b["partials"]), b["partials"]
+for k in ("documents", "units", "concepts", "edges", "top_edges"):
+    assert a[k] == b[k], k
+assert b["import"]["edges_created"] == a["import"]["edges_created"] > 0, (a["import"], b["import"])
+PY
 rc=$(status_of "$GRAPPI" cooc merge --db "$C" "$T/half1.PubTator")
 [ "$rc" -eq 1 ] && grep -q "not a partial-count file" "$T/err" || fail "a corpus as partial counts exited $rc: $(cat "$T/err")"
 "$GRAPPI" cooc build --db "$C" --corpus "$T/half1.PubTator" --partial "$T/s1.cooc" --sentence --quiet

@@ -31,22 +31,29 @@ CoocOptions options_of(const CoocArgs &a) {
 }
 
 // --partial: the counts of this part of a corpus, written for `grappi cooc merge` (the database
-// is only read: its aliases join the concepts).
+// is only read: its aliases join the concepts). Without a database yet (a literature-only
+// knowledge base, built in parts), the concepts are the annotations' ids - what a new database
+// gives `cooc build` - and the merge creates it.
 void run_partial(CoocArgs &a) {
   const CoocOptions o = options_of(a);
   const DocumentFormat format = document_format(a.format);
-  KnowledgeGraph g = open_graph(a.db, Access::read);
-  const EntityTagger tagger(g);
-  CoocBuilder builder(o, &tagger);
+  std::optional<KnowledgeGraph> g;
+  std::optional<EntityTagger> tagger;
+  const bool database = std::filesystem::exists(a.db);
+  if (database) g.emplace(open_graph(a.db, Access::read)), tagger.emplace(*g);
+  CoocBuilder builder(o, tagger ? &*tagger : nullptr);
   nlohmann::json inputs = nlohmann::json::array();
   for (const std::string &f : a.corpora) {
     const CoocFileCount c = builder.add_file(f, format);
     inputs.push_back({{"path", c.path}, {"bytes", c.bytes}, {"documents", c.documents}});
   }
   const std::size_t documents = builder.documents();
-  builder.save(a.partial, dump_json({{"corpus", inputs}, {"format", a.format}, {"database", a.db}}));
+  builder.save(a.partial, dump_json({{"corpus", inputs},
+                                     {"format", a.format},
+                                     {"database", database ? nlohmann::json(a.db) : nlohmann::json(nullptr)}}));
   if (!a.quiet && a.json != "-")
-    std::cout << documents << " document(s) counted into " << a.partial << " (grappi cooc merge takes it in)\n";
+    std::cout << documents << " document(s) counted into " << a.partial << " (grappi cooc merge takes it in)"
+              << (database ? "" : "; no database at " + a.db + " yet: the concepts are the annotations' ids") << "\n";
 }
 
 void run_build(CoocArgs &a) {
