@@ -26,7 +26,8 @@
 // "of" follows it: "A-mediated phosphorylation of B"); "by" after it makes the sentence passive
 // (B is the subject: "B is phosphorylated by A"). Without a trigger between them, the nominal
 // forms count: "phosphorylation of A by B" (B the subject), "interaction between A and B",
-// "binding of A to B", "A and B interact". A negation between them ("not", "no", "fails",
+// "binding of A to B", "associations of A with B", "A and B interact" (and "A, B and C interact":
+// each pair of the list). A negation between them ("not", "no", "fails",
 // "neither", "unable", "without") drops the pair, and so does a verb that begins a coordinated
 // clause after A ("X increased A and decreased B": the subject of "decreased" is X). An active rule also holds for the object's
 // coordinated list ("A binds B, C and D"). A sentence of exactly two entities with a trigger
@@ -264,7 +265,7 @@ std::string offline_extraction_answer(const json &task) {
         const bool joint = mid == "and" || mid == "with" || mid == "to" || mid == "-" || mid == "/";
         const std::string lead = trim_copy(before);
         bool nominal = false;
-        for (const char *noun : {"interaction", "interactions", "binding", "association", "complex", "complexes",
+        for (const char *noun : {"interaction", "interactions", "binding", "association", "associations", "complex", "complexes",
                                  "complex formation", "heterodimer", "heterodimerization", "dimerization"})
           for (const char *prep : {" between", " of"})
             nominal = nominal || ends_with(lead, std::string(noun) + prep);
@@ -298,6 +299,44 @@ std::string offline_extraction_answer(const json &task) {
                               {"mentions", json::array({json::array({subject.offset, subject.length}),
                                                         json::array({object.offset, object.length})})}});
       }
+    }
+    // A coordinated list followed by a verb of interaction: "A, B and C interact" names each
+    // pair of them (the adjacent-pair rule above reads only "B and C interact").
+    for (std::size_t i = 0; i + 2 < in.size(); ++i) {
+      std::size_t end = i;  // the list in[i..end]
+      while (end + 1 < in.size()) {
+        const Entity &prev = *in[end], &next = *in[end + 1];
+        if (next.offset < prev.offset + prev.length) break;
+        const std::string glue =
+            trim_copy(std::string_view(lower).substr(prev.offset + prev.length, next.offset - prev.offset - prev.length));
+        if (glue != "," && glue != "and" && glue != ", and" && glue != "/") break;
+        ++end;
+      }
+      if (end < i + 2) continue;
+      const Entity &last = *in[end];
+      std::string next = trim_copy(std::string_view(lower).substr(last.offset + last.length, se - last.offset - last.length));
+      for (const char *skip : {")", "proteins", "protein"})
+        if (next.rfind(skip, 0) == 0) next = trim_copy(std::string_view(next).substr(std::string(skip).size()));
+      bool verb = false;
+      for (const char *v : {"interact", "associate", "bind to each other", "bind each other", "form a complex",
+                            "form complexes", "co-immunoprecipitat", "heterodimeri"})
+        verb = verb || next.rfind(v, 0) == 0;
+      if (!verb) {
+        i = end;
+        continue;
+      }
+      for (std::size_t x = i; x <= end; ++x)
+        for (std::size_t y = x + 1; y <= end; ++y) {
+          if (y == x + 1 && y == end) continue;  // (the adjacent-pair rule's own)
+          const Entity &a = *in[x], &b = *in[y];
+          std::string bel = statement(Rule::binding, a, b);
+          if (bel.empty() || a.bel == b.bel) continue;
+          statements.push_back({{"bel", std::move(bel)},
+                                {"evidence", paragraph.substr(sb, se - sb)},
+                                {"rule", rule_name(Rule::binding)},
+                                {"mentions", json::array({json::array({a.offset, a.length}), json::array({b.offset, b.length})})}});
+        }
+      i = end;
     }
     // Pairs no rule read with an interaction word between them, near enough: associated.
     {

@@ -555,6 +555,29 @@ TEST_CASE("The offline extractor associates a pair no rule read with a word of i
                                             "p(HGNC:GRB2) association p(HGNC:SHC1)"});
 }
 
+TEST_CASE("The offline extractor reads coordinated lists that interact and plural nominal interactions") {
+  KnowledgeGraph kg(kb_path());
+  grappi::ExtractiveModel model;
+  ExtractionOptions o;
+  o.entities.taxon = 9606;
+  const Document doc = text_document(
+      // a list and then its verb: each pair of the list
+      "The proteins GRB2, SOS1 and SHC1 interact after stimulation.\n\n"
+      // a plural noun of interaction, "of A with B, C and D": A with each
+      "Associations of BRCA1 with BARD1, RAD51 and TP53 were reported.\n\n"
+      // a list whose verb is stated of something else: nothing for the list
+      "AKT1, MTOR and CDK2 were stable and then phosphorylated.\n");
+  const ExtractionResult r = grappi::extract(kg, model, {doc}, o);
+  std::set<std::string> got;
+  for (const ExtractedStatement &s : r.statements) got.insert(s.canonical);
+  std::string all;
+  for (const auto &x : got) all += x + "; ";
+  CAPTURE(all);
+  CHECK(got == std::set<std::string>{"complex(p(HGNC:GRB2), p(HGNC:SOS1))", "complex(p(HGNC:GRB2), p(HGNC:SHC1))",
+                                     "complex(p(HGNC:SHC1), p(HGNC:SOS1))", "complex(p(HGNC:BARD1), p(HGNC:BRCA1))",
+                                     "complex(p(HGNC:BRCA1), p(HGNC:RAD51))", "complex(p(HGNC:BRCA1), p(HGNC:TP53))"});
+}
+
 TEST_CASE("The offline extractor on BioInfer sentences finds the stated binding and no inhibition in an assay's name" * doctest::test_suite("threads")) {
   KnowledgeGraph kg(kb_path());
   grappi::ExtractiveModel model;
