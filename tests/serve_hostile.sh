@@ -5,7 +5,8 @@
 # or body) is closed; a job asking for too much work is refused with a 400; a cancelled job,
 # and one past --job-seconds, stops within seconds; SIGTERM with a job running exits at once;
 # every response carries a Content-Security-Policy; a machine that cannot start the workers is an
-# error before "listening".
+# error before "listening". And the literature task over stored papers: a hypothesize job runs to
+# its result, its options honoured, a bad one refused.
 # Needs: GRAPPI (the CLI), DBDIR (the yeast database of the cli_setup-yeast fixture), python3.
 set -euo pipefail
 : "${GRAPPI:?}" "${DBDIR:?}"
@@ -18,7 +19,7 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*"; [ -f "$T/serve.txt" ] && tail -5 "$T/serve.txt"; exit 1; }
 
 start_serve() {  # extra serve arguments
-  "$GRAPPI" serve --db "$Y" --port 0 "$@" > "$T/serve.txt" 2>&1 &
+  "$GRAPPI" serve --db "${SERVE_DB:-$Y}" --port 0 "$@" > "$T/serve.txt" 2>&1 &
   PID=$!
   for _ in $(seq 200); do grep -q "listening on" "$T/serve.txt" && break; sleep 0.1; done
   PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$T/serve.txt")
@@ -174,6 +175,25 @@ elif what == "deadline":
         r.read()
         assert r.status == 200, r.status
         time.sleep(1)
+elif what == "hypothesize":
+    def run(body):
+        status, _, out = request("POST", "/api/hypothesize", body)
+        assert status == 202, (status, out)
+        job = json.loads(out)["job"]
+        j = job_state(job, time.time() + 30)
+        assert j and j["state"] == "done", j
+        status, _, out = request("GET", "/api/jobs/%s/result" % job)
+        assert status == 200, status
+        return json.loads(out)
+    pair = {"source": "NCBIGene:6331", "target": "MESH:D008133", "max_len": 3, "paths": 20}
+    shortest = run(pair)
+    assert shortest["stop_reason"] == "converged" and len(shortest["paths"]) > 1, shortest["stop_reason"]
+    assert {len(p["edges"]) for p in shortest["paths"]} >= {1, 2}, [p["names"] for p in shortest["paths"]]
+    # one round of every shortest path: the direct edge alone
+    every = run(dict(pair, shortest_rounds=1))
+    assert [len(p["edges"]) for p in every["paths"]] == [1], [p["names"] for p in every["paths"]]
+    status, _, out = request("POST", "/api/hypothesize", dict(pair, shortest_rounds=9))
+    assert status == 400 and b"shortest_rounds" in out, (status, out)
 elif what == "start-long":
     status, _, body = request("POST", "/api/explore", LONG)
     assert status == 202, (status, body)
@@ -202,6 +222,12 @@ grep -q "stopped" "$T/serve.txt" || fail "serve did not say it stopped"
 start_serve --job-seconds 2 --read-seconds 3
 client timeout
 client deadline
+stop_serve
+
+# The literature task over stored papers (a co-occurrence graph of three BioRED abstracts).
+"$GRAPPI" cooc build --db "$T/lit.db" --corpus "$(dirname "$0")/data/literature/BioRED.Test.first3.PubTator" --quiet
+SERVE_DB="$T/lit.db" start_serve
+client hypothesize
 stop_serve
 
 # Workers that cannot be started (thread stacks over a virtual-memory limit; not under the

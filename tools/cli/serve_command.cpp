@@ -601,6 +601,7 @@ class Server {
     HypothesisOptions o;
     o.max_length = count_field(body, "max_len", o.max_length, 1, 6);
     o.paths = count_field(body, "paths", o.paths, 1, 100);
+    o.shortest_rounds = count_field(body, "shortest_rounds", 0, 0, 5);  // (HGCR's candidates)
     return [this, source, target, o](Job &job) mutable {
       watch(job, o);
       {
