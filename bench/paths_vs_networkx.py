@@ -5,7 +5,10 @@ same graph in the same process run, for several node pairs, by hops and by weigh
 
 Usage (Debian's python3 with python3-networkx; the grappi Python bindings on PYTHONPATH):
   GRAPPI_LIB=build/libgrappi_c.so PYTHONPATH=bindings/python /usr/bin/python3 \\
-      bench/paths_vs_networkx.py DB [PAIRS] [K] [MAXLEN,MAXLEN...]
+      bench/paths_vs_networkx.py DB [PAIRS] [K] [MAXLEN,MAXLEN...] [--all-shortest]
+--all-shortest compares every shortest path instead (HGCR's candidates: grappi's
+all_shortest_paths against networkx's all_shortest_paths, the same set of node sequences, at
+most K of them, the direct edge followed), by hops.
 DB is a grappi database (e.g. the yeast physical network of data/). Times are per query, after
 one warm-up query of each (grappi's snapshot and networkx's graph built once); the table gives
 the median of 3 runs (one run when it takes more than 2 s). networkx has no length limit: its
@@ -25,10 +28,12 @@ import networkx as nx
 
 import grappi
 
-db = sys.argv[1]
-pairs_wanted = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-k = int(sys.argv[3]) if len(sys.argv) > 3 else 10
-max_lens = [int(x) for x in (sys.argv[4] if len(sys.argv) > 4 else "4,30").split(",")]
+every_shortest = "--all-shortest" in sys.argv
+args = [a for a in sys.argv[1:] if a != "--all-shortest"]
+db = args[0]
+pairs_wanted = int(args[1]) if len(args) > 1 else 10
+k = int(args[2]) if len(args) > 2 else 10
+max_lens = [int(x) for x in (args[3] if len(args) > 3 else "4,30").split(",")]
 
 con = sqlite3.connect(db)
 names = dict(con.execute("SELECT id, external_id FROM nodes"))
@@ -83,6 +88,38 @@ def timed(fn):
             break
     return statistics.median(times), result
 
+
+def nx_every(a, b, max_len):
+    """networkx's every shortest path (by hops), at most k, as node-id tuples; none beyond max_len."""
+    out = []
+    for p in nx.all_shortest_paths(G, a, b):
+        if len(p) - 1 > max_len:
+            break
+        out.append(tuple(p))
+        if len(out) == k:
+            break
+    return out
+
+
+if every_shortest:
+    with grappi.Graph(db) as g:
+        g.paths(pairs[0][0], pairs[0][1], max_length=4, k=1, all_shortest=True)  # warm-up
+        nx_every(pairs[0][0], pairs[0][1], 4)
+        print("| pair | max length | paths | grappi ms | networkx ms | networkx / grappi | same paths |")
+        print("|---|---|---|---|---|---|---|")
+        worst = math.inf
+        for a, b in pairs:
+            for max_len in max_lens:
+                tg, pg = timed(lambda: g.paths(a, b, max_length=max_len, k=k, all_shortest=True))
+                tn, pn = timed(lambda: nx_every(a, b, max_len))
+                got = sorted(tuple(p["node_ids"]) for p in pg)
+                # (at most k each, possibly different ones when there are more: compared when all fit)
+                same = got == sorted(pn) if len(pn) < k else len(got) == len(pn) == k
+                worst = min(worst, tn / tg)
+                print("| %s - %s | %d | %d | %.2f | %.2f | %.1f | %s |" % (names[a], names[b], max_len, len(pg), tg * 1e3,
+                                                                      tn * 1e3, tn / tg, "yes" if same else "NO"), flush=True)
+        print("\nsmallest networkx / grappi ratio: %.1f" % worst)
+    sys.exit(0)
 
 with grappi.Graph(db) as g:
     g.paths(pairs[0][0], pairs[0][1], max_length=4, k=1)  # warm-up: snapshot and retriever
