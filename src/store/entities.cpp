@@ -575,10 +575,16 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
       if (auto it = by_name.find(key); it != by_name.end()) {
         bool stopped = false;
         if (stop.count(key)) {
-          // A stop word counts only in capitals and naming a symbol ("SET", "CAT").
-          bool symbol = false;
-          for (uint32_t x : it->second) symbol = symbol || detail::symbol_like(entries[x].name);
-          stopped = !(symbol && seen.size() >= 3 && all_capitals(seen));
+          // A stop word counts only in capitals and naming a symbol ("SET", "CAT"), or as the
+          // own name of a concept that is no protein or ontology term (a co-occurrence graph's
+          // "tumor", MESH:D009369: the word is what the concept is called, not an alias).
+          bool symbol = false, concept = false;
+          for (uint32_t x : it->second) {
+            symbol = symbol || detail::symbol_like(entries[x].name);
+            const std::string &label = snapshot->label(entries[x].node);
+            concept = concept || (entries[x].source == "name" && label != "Protein" && label != "OntologyTerm");
+          }
+          stopped = !(concept || (symbol && seen.size() >= 3 && all_capitals(seen)));
         }
         if (!stopped) cands = candidates(it->second, seen);
       } else if (key.size() >= 3 && key.back() == 'p' && text[e] == 'p' && std::isalnum(static_cast<unsigned char>(text[e - 1]))) {

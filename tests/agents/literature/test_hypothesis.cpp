@@ -197,6 +197,28 @@ TEST_CASE("HGCR's rounds of every shortest path / intermediates named more often
   CHECK(grappi::rank_hypothesis_paths(*kb.kg, a, b, o).empty());
 }
 
+TEST_CASE("A literature concept whose name is a stop word is found by that name where sentences are checked") {
+  // "tumor" is on the tagger's stop-list (an English word some gene lists as an alias); as the
+  // own name of a concept of the literature graph it is the concept.
+  const std::vector<Document> docs = {doc("301", "2001", "The tumor grew. Later Xenopin was seen.", {"tumor", "Xenopin"})};
+  CoocKb kb(docs);
+  grappi::EntityTaggerOptions every;
+  every.labels = {"Disease"};
+  const grappi::EntityTagger tagger(*kb.kg, every);
+  std::vector<std::string> found;
+  for (const grappi::EntityMention &m : tagger.tag("A tumor and Xenopin, and TUMOR again."))
+    if (m.entity()) found.push_back(m.entity()->id);
+  CHECK(found == std::vector<std::string>{"MESH:tumor", "MESH:Xenopin", "MESH:tumor"});
+  // The offline explanation's "named together" sentence about it (no sentence names both) is
+  // checked against the graph: co-mentioned (it was "unchecked", one entity found).
+  grappi::ExtractiveModel model;
+  const HypothesisResult r = grappi::hypothesize(*kb.kg, model, "MESH:tumor", "MESH:Xenopin", docs, HypothesisOptions{});
+  REQUIRE(r.final_round == 0);
+  REQUIRE(r.rounds[0].sentences.size() == 1);
+  CHECK(r.rounds[0].sentences[0].text == "tumor and Xenopin are named together in PMID 301.");
+  CHECK(r.rounds[0].sentences[0].status == "co-mentioned");
+}
+
 TEST_CASE("Hypothesis paths on BioRED match an independent search of the co-occurrence graph") {
   const auto docs = grappi::read_documents(lit("BioRED.Test.first3.PubTator"));
   const grappi::CoocGraph g = grappi::build_cooccurrence(docs);
