@@ -958,6 +958,8 @@ km = [p for p in map(json.loads, open(sys.argv[2])) if p["source"]["name"] == "K
 assert sorted(p["names"] for p in km[0]["top_paths"]) == [["KRAS", "BRAF", "MYC"], ["KRAS", "EGFR", "MYC"],
                                                          ["KRAS", "RAF1", "MAPK1", "MYC"]], km
 PY
+rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --shortest-rounds 1000)
+[ "$rc" -eq 2 ] && grep -q "shortest_rounds must be 0 to 100" "$T/err" || fail "--shortest-rounds 1000 exited $rc: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --split 1.5)
 [ "$rc" -eq 2 ] || fail "a split outside (0, 1) exited $rc"
 rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --as-of 1990)

@@ -111,6 +111,9 @@ struct Labelled {
 };
 
 Labelled label_paths(const std::vector<Document> &before, const std::vector<Document> &after, const HypothesisEvalOptions &o) {
+  if (o.hypothesis.shortest_rounds > 100)  // (as rank_hypothesis_paths says it, before any work)
+    throw Error(ErrorCode::invalid_argument,
+                "hypothesis paths: shortest_rounds must be 0 to 100, not " + std::to_string(o.hypothesis.shortest_rounds));
   Labelled L;
   CoocOptions co = o.cooc;
   co.as_of.reset();

@@ -120,6 +120,9 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
                                                   const HypothesisOptions &o) {
   if (o.paths == 0 || o.max_length == 0)
     throw Error(ErrorCode::invalid_argument, "hypothesis paths: paths and max_length must be at least 1");
+  if (o.shortest_rounds > 100)
+    throw Error(ErrorCode::invalid_argument,
+                "hypothesis paths: shortest_rounds must be 0 to 100, not " + std::to_string(o.shortest_rounds));
   if (!(o.embedding_weight >= 0 && o.embedding_weight <= 1))
     throw Error(ErrorCode::invalid_argument, "hypothesis paths: the embedding weight must lie in [0, 1]");
   if (!(o.max_intermediate_share > 0 && o.max_intermediate_share <= 1))

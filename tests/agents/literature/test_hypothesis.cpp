@@ -195,6 +195,9 @@ TEST_CASE("HGCR's rounds of every shortest path / intermediates named more often
   o.shortest_rounds = 2;
   o.max_length = 1;
   CHECK(grappi::rank_hypothesis_paths(*kb.kg, a, b, o).empty());
+  o.shortest_rounds = 101;
+  CHECK_THROWS_WITH_AS(grappi::rank_hypothesis_paths(*kb.kg, a, b, o), doctest::Contains("shortest_rounds must be 0 to 100"),
+                       grappi::Error);
 }
 
 TEST_CASE("A literature concept whose name is a stop word is found by that name where sentences are checked") {
