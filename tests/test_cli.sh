@@ -958,6 +958,26 @@ km = [p for p in map(json.loads, open(sys.argv[2])) if p["source"]["name"] == "K
 assert sorted(p["names"] for p in km[0]["top_paths"]) == [["KRAS", "BRAF", "MYC"], ["KRAS", "EGFR", "MYC"],
                                                          ["KRAS", "RAF1", "MAPK1", "MYC"]], km
 PY
+# Several splits: each split's evaluation, and the means of grappi's and the baselines' figures.
+"$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --splits 0.6,0.8 --explain 0 --json "$T/evs.json" > "$T/evs.txt" \
+  || fail "eval hypotheses --splits: $(cat "$T/evs.txt")"
+grep -q "^mean " "$T/evs.txt" && grep -q "^0.600 " "$T/evs.txt" || fail "the splits table: $(cat "$T/evs.txt")"
+schema_check eval-hypotheses-splits "$T/evs.json"
+python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))["splits"], open(sys.argv[2], "w"))' "$T/evs.json" "$T/evs-runs.json"
+schema_check eval-hypotheses --each "$T/evs-runs.json"
+python3 - "$T/evs.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+runs = j["splits"]
+assert [r["split_share"] for r in runs] == [0.6, 0.8] and runs[0]["split"]["before"] < runs[1]["split"]["before"], runs
+for name, key in (("grappi", None), ("shorter_first", "shorter_first")):
+    got = [r["auc_micro"] if key is None else r["baselines"][key]["auc_micro"] for r in runs]
+    got = [x for x in got if x is not None]
+    m = j["means"][name]
+    assert m["splits_micro"] == len(got) and (not got or abs(m["auc_micro"] - sum(got) / len(got)) < 1e-12), (name, m, got)
+PY
+rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --splits 0.6,0.8 --per-pair "$T/x.jsonl")
+[ "$rc" -eq 2 ] && grep -q "per-pair is for one split" "$T/err" || fail "--splits with --per-pair exited $rc: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --shortest-rounds 1000)
 [ "$rc" -eq 2 ] && grep -q "shortest_rounds must be 0 to 100" "$T/err" || fail "--shortest-rounds 1000 exited $rc: $(cat "$T/err")"
 rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --split 1.5)

@@ -352,6 +352,32 @@ GRAPPI_CXX_API HypothesisEvalResult evaluate_hypotheses(const std::vector<Docume
 /// The summary as JSON (docs/literature.md "Evaluating hypotheses").
 GRAPPI_CXX_API nlohmann::json to_json(const HypothesisEvalResult &result);
 
+/// What evaluate_hypotheses() measured at several splits of one corpus.
+struct HypothesisSplitsResult {
+  std::vector<double> splits;              ///< the shares before each split, as asked
+  std::vector<HypothesisEvalResult> runs;  ///< one per split, in order (fewer when cancelled)
+  /// The means over the splits: "grappi" and each baseline's name (`baselines` of a run) ->
+  /// {"auc_micro", "auc_macro"} (null when no split has the figure) and "splits_micro",
+  /// "splits_macro" (how many splits have it).
+  nlohmann::json means;
+  bool cancelled = false;  ///< a run was cancelled (the runs before it are kept)
+};
+
+/// evaluate_hypotheses() at each split of `splits` (shares in (0, 1), in PubMed id or date
+/// order; not with options.as_of) and the means of its figures and its baselines' figures over
+/// them: a small corpus's figures move with the split, and a score is judged by its mean
+/// (BENCHMARKS.md "Hypotheses against their baselines"). Error(invalid_argument) for no split,
+/// a split outside (0, 1), as_of set, or a split that leaves one side empty (naming it).
+GRAPPI_CXX_API HypothesisSplitsResult evaluate_hypotheses_splits(const std::vector<Document> &corpus, LanguageModel &model,
+                                                                 const HypothesisEvalOptions &options,
+                                                                 const std::vector<double> &splits);
+/// The same with the model of options.hypothesis (RunControl::model; null: the offline default).
+GRAPPI_CXX_API HypothesisSplitsResult evaluate_hypotheses_splits(const std::vector<Document> &corpus,
+                                                                 const HypothesisEvalOptions &options,
+                                                                 const std::vector<double> &splits);
+/// {"splits": [each run's summary, with its "split_share"], "means": ...}.
+GRAPPI_CXX_API nlohmann::json to_json(const HypothesisSplitsResult &result);
+
 /// What train_path_ranker() did.
 struct PathRankerTraining {
   PathRanker ranker;          ///< the ranker fitted

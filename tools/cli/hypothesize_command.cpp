@@ -96,6 +96,7 @@ void run(HypothesizeArgs &a) {
 struct EvalArgs {
   std::string format = "detect", json, per_pair, scope = "document", db, ranker;
   std::vector<std::string> corpora;
+  std::vector<double> splits;
   int as_of = 0;
   HypothesisEvalOptions o;
   ChatArgs m;
@@ -103,6 +104,34 @@ struct EvalArgs {
 };
 
 std::string figure(double x) { return x < 0 ? "-" : fmt(x); }
+
+// --splits: one evaluation per split and the means, grappi's beside each baseline's.
+void run_eval_splits(const EvalArgs &a, const std::vector<Document> &docs, LanguageModel &model, const HypothesisEvalOptions &o) {
+  if (!a.per_pair.empty()) throw Error(ErrorCode::invalid_argument, "eval hypotheses: --per-pair is for one split, not --splits");
+  const HypothesisSplitsResult r = evaluate_hypotheses_splits(docs, model, o, a.splits);
+  if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
+  if (a.quiet || a.json == "-") return;
+  const auto pair = [](double micro, double macro) { return figure(micro) + " / " + figure(macro); };
+  const auto base = [](const nlohmann::json &b, const char *name) {
+    const nlohmann::json &x = b.value(name, nlohmann::json::object());
+    const auto get = [&](const char *k) { return x.contains(k) && x[k].is_number() ? x[k].get<double>() : -1.0; };
+    return figure(get("auc_micro")) + " / " + figure(get("auc_macro"));
+  };
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    const HypothesisEvalResult &x = r.runs[i];
+    rows.push_back({fmt(r.splits[i]), std::to_string(x.before) + " / " + std::to_string(x.after),
+                    std::to_string(x.auc_pairs), std::to_string(x.positive_paths), pair(x.auc_micro, x.auc_macro),
+                    base(x.baselines, "shorter_first"), base(x.baselines, "document_frequency"), base(x.baselines, "random")});
+  }
+  rows.push_back({"mean", "", "", "", base(r.means, "grappi"), base(r.means, "shorter_first"),
+                  base(r.means, "document_frequency"), base(r.means, "random")});
+  std::cout << "ROC AUC micro / macro at each split (the same paths and labels for every scorer of a row)"
+            << (r.cancelled ? "; cancelled" : "") << "\n";
+  print_table({"split", "documents before / after", "pairs (macro)", "positive paths", "grappi", "shorter first",
+               "document frequency", "random"},
+              rows);
+}
 
 void run_eval(EvalArgs &a) {
   const std::vector<Document> docs = read_corpora(a.corpora, a.format, "eval hypotheses");
@@ -116,6 +145,7 @@ void run_eval(EvalArgs &a) {
     o.ranker = std::make_shared<const PathRanker>(PathRanker::load(open_graph(a.db, Access::read), a.ranker));
   }
   auto model = chat_model_of(a.m, 1, "eval hypotheses");
+  if (!a.splits.empty()) return run_eval_splits(a, docs, *model, o);
   const HypothesisEvalResult r = evaluate_hypotheses(docs, *model, o);
   const nlohmann::json j = to_json(r);
   if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
@@ -174,6 +204,12 @@ void add_eval_hypotheses(CLI::App &eval) {
                                      "else PubMed id order is used and the report says so");
   c->add_option("--split", a->o.split, "Share of documents before the split in PubMed id order (default 0.8)")
       ->check(CLI::Range(0.0, 1.0));
+  c->add_option("--splits", a->splits,
+                "Several shares, comma-separated (0.5,0.6,0.7,0.8,0.9): one evaluation per split and the means of "
+                "every figure over them")
+      ->delimiter(',')
+      ->excludes("--split")
+      ->excludes("--as-of");
   c->add_option("--min-count", a->o.cooc.min_count, "Edges of the graph the paths follow shared by at least this many units");
   c->add_option("--pairs", a->o.pairs, "Test pairs at most (the most often linked after the split first)");
   c->add_option("--paths", a->o.paths, "Paths ranked per pair for the figures")->check(CLI::PositiveNumber);

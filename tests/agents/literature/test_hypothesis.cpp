@@ -685,3 +685,50 @@ TEST_CASE("The nested path ranker learns a planted pattern and beats the baselin
   }
   CHECK_FALSE(q.cancelled);
 }
+
+TEST_CASE("The evaluation at several splits is each split's evaluation and the means of their figures") {
+  const auto docs = planted_corpus();
+  grappi::ExtractiveModel model;
+  grappi::HypothesisEvalOptions o;
+  o.explain = 0;
+  o.scoring = "prior";
+  TempDir work;
+  o.work_dir = work.path;
+  const std::vector<double> splits = {0.6, 0.8};
+  const grappi::HypothesisSplitsResult r = grappi::evaluate_hypotheses_splits(docs, model, o, splits);
+  REQUIRE(r.runs.size() == 2);
+  CHECK_FALSE(r.cancelled);
+  double micro = 0, macro = 0, shorter_micro = 0;
+  for (std::size_t i = 0; i < splits.size(); ++i) {
+    grappi::HypothesisEvalOptions one = o;
+    one.split = splits[i];
+    const grappi::HypothesisEvalResult single = grappi::evaluate_hypotheses(docs, model, one);
+    CHECK(r.runs[i].before == single.before);
+    CHECK(r.runs[i].paths == single.paths);
+    REQUIRE(single.auc_micro >= 0);
+    REQUIRE(single.auc_macro >= 0);
+    CHECK(r.runs[i].auc_micro == doctest::Approx(single.auc_micro));
+    micro += single.auc_micro / 2, macro += single.auc_macro / 2;
+    shorter_micro += single.baselines["shorter_first"]["auc_micro"].get<double>() / 2;
+  }
+  CHECK(r.runs[0].before < r.runs[1].before);
+  CHECK(r.means["grappi"]["auc_micro"].get<double>() == doctest::Approx(micro));
+  CHECK(r.means["grappi"]["auc_macro"].get<double>() == doctest::Approx(macro));
+  CHECK(r.means["grappi"]["splits_micro"] == 2);
+  CHECK(r.means["shorter_first"]["auc_micro"].get<double>() == doctest::Approx(shorter_micro));
+  const json j = grappi::to_json(r);
+  REQUIRE(j["splits"].size() == 2);
+  CHECK(j["splits"][1]["split_share"] == 0.8);
+  CHECK(j["means"] == r.means);
+  // Refused: no split, a share outside (0, 1), a year, a split with nothing after it (named).
+  CHECK_THROWS_WITH_AS(grappi::evaluate_hypotheses_splits(docs, model, o, {}), doctest::Contains("no split"), grappi::Error);
+  CHECK_THROWS_WITH_AS(grappi::evaluate_hypotheses_splits(docs, model, o, {0.5, 1.0}), doctest::Contains("not in (0, 1)"),
+                       grappi::Error);
+  grappi::HypothesisEvalOptions year = o;
+  year.as_of = 2010;
+  CHECK_THROWS_WITH_AS(grappi::evaluate_hypotheses_splits(docs, model, year, {0.5}), doctest::Contains("not a year"),
+                       grappi::Error);
+  const std::vector<Document> two = {docs.at(0), docs.at(1)};
+  CHECK_THROWS_WITH_AS(grappi::evaluate_hypotheses_splits(two, model, o, {0.01}), doctest::Contains("at the split 0.01: "),
+                       grappi::Error);
+}
