@@ -581,7 +581,7 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
           bool symbol = false, concept = false;
           for (uint32_t x : it->second) {
             symbol = symbol || detail::symbol_like(entries[x].name);
-            const std::string &label = snapshot->label(entries[x].node);
+            const std::string &label = nodes[entries[x].node].base.label;  // (entries index the tagger's nodes)
             concept = concept || (entries[x].source == "name" && label != "Protein" && label != "OntologyTerm");
           }
           stopped = !(concept || (symbol && seen.size() >= 3 && all_capitals(seen)));

@@ -212,6 +212,17 @@ TEST_CASE("A literature concept whose name is a stop word is found by that name 
   for (const grappi::EntityMention &m : tagger.tag("A tumor and Xenopin, and TUMOR again."))
     if (m.entity()) found.push_back(m.entity()->id);
   CHECK(found == std::vector<std::string>{"MESH:tumor", "MESH:Xenopin", "MESH:tumor"});
+  // A protein named by a stop word stays a stop word, whatever else the database holds (the
+  // protein comes after the concepts: the tagger's own node order is not the database's).
+  kb.kg->add_node({"9606.ENSP00000000001", "cancer", "Protein", "", 9606, "{}"});
+  for (const std::vector<std::string> &labels : {std::vector<std::string>{"Protein"}, {"Protein", "Disease"}}) {
+    grappi::EntityTaggerOptions with;
+    with.labels = labels;
+    std::vector<std::string> names;
+    for (const grappi::EntityMention &m : grappi::EntityTagger(*kb.kg, with).tag("The cancer and the tumor grew."))
+      if (m.entity()) names.push_back(m.entity()->name);
+    CHECK(names == (labels.size() == 1 ? std::vector<std::string>{} : std::vector<std::string>{"tumor"}));
+  }
   // The offline explanation's "named together" sentence about it (no sentence names both) is
   // checked against the graph: co-mentioned (it was "unchecked", one entity found).
   grappi::ExtractiveModel model;
