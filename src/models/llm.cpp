@@ -371,10 +371,6 @@ EdgeAnswer parse_edge_answer(std::string_view text) {
   return a;
 }
 
-}  // namespace grappi
-
-namespace grappi {
-
 LanguageModel &run_model(const RunControl &run) {
   if (run.model) return *run.model;
   static ExtractiveModel offline;  // (stateless: every run may share it)

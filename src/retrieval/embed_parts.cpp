@@ -7,7 +7,6 @@
 // kind, dimension, count, part, parts, byte_order, provenance}, then `count` records of the
 // text's hash (32 hex characters) and `dimension` little-endian floats. Sizes are checked
 // against the header before a vector is taken.
-#include "grappi/graph_embeddings.hpp"
 #include "grappi/embed_parts.hpp"
 
 #include <chrono>
@@ -22,6 +21,7 @@
 #include "common/part_files.hpp"
 #include "common/text_reader.hpp"
 #include "grappi/error.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/json_text.hpp"
 #include "store/embed_pending.hpp"
 #include "store/graph_impl.hpp"

@@ -4,7 +4,6 @@
 // every sentence's citations checked against the context; one more turn asking the model to fix
 // the sentences that were not supported; the answer entities: those the answer names, then the
 // subgraph's best by prize.
-#include "grappi/graph_embeddings.hpp"
 #include "grappi/answer.hpp"
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 #include "agents/ask/answer_offline.hpp"
 #include "common/answer_json.hpp"
 #include "grappi/error.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/reader.hpp"
 #include "grappi/vector_index.hpp"
 #include "grappi/snapshot.hpp"

@@ -1,6 +1,5 @@
 // AgentPipeline: GraPPI's retrieve -> divide -> solve over one graph and one language model. The
 // stages are in explore_stages.cpp; this file holds the pipeline's state and runs them in order.
-#include "grappi/graph_embeddings.hpp"
 #include "grappi/pipeline.hpp"
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 
 #include "agents/explore/explore_stages.hpp"
 #include "grappi/error.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "models/model_calls.hpp"
 #include "common/text_util.hpp"
 #include "common/visibility.hpp"

@@ -1,7 +1,6 @@
 // Relation grounding by ontology traversal (grappi/grounding.hpp): the relation summary over
 // the text's chunks, the walk that scores the terms under the root, and the pick among the
 // best-scored terms, each through ModelCalls (response cache, budgets, failures recorded).
-#include "grappi/graph_embeddings.hpp"
 #include "grappi/grounding.hpp"
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 
 #include "common/answer_json.hpp"
 #include "grappi/error.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/ontology.hpp"
 #include "grappi/retriever.hpp"
 #include "agents/ground/grounding_offline.hpp"
