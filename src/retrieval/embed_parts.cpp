@@ -23,6 +23,7 @@
 #include "grappi/error.hpp"
 #include "grappi/graph_embeddings.hpp"
 #include "grappi/json_text.hpp"
+#include "retrieval/embedder_state.hpp"
 #include "store/embed_pending.hpp"
 #include "store/graph_impl.hpp"
 
@@ -205,10 +206,8 @@ std::unique_ptr<Embedder> load_embedder(const std::string &path) {
   if (!in) bad_file(what, path, "its state cannot be read");
   std::unique_ptr<Embedder> e;
   try {
-    if (kind == "hashing") e = HashingEmbedder::restore(config, state);
-    else if (kind == "lsa") e = LsaEmbedder::restore(config, state);
-    else if (kind == "openai") e = HttpEmbedder::restore(config);
-    else bad_file(what, path, "an embedder of kind '" + kind + "' (hashing, lsa or openai)");
+    e = detail::restore_embedder(kind, config, state);
+    if (!e) bad_file(what, path, "an embedder of kind '" + kind + "' (hashing, lsa or openai)");
   } catch (const Error &err) {
     if (err.code() == ErrorCode::parse) throw;
     bad_file(what, path, std::string("its state does not re-create the embedder: ") + err.what());

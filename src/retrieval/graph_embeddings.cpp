@@ -9,6 +9,7 @@
 
 #include "common/text_util.hpp"
 #include "grappi/error.hpp"
+#include "retrieval/embedder_state.hpp"
 #include "store/embed_pending.hpp"
 #include "store/graph_impl.hpp"
 
@@ -127,6 +128,14 @@ EmbedReport embed_vectors(KnowledgeGraph &kg, Embedder &embedder, const EmbedOpt
 
 }  // namespace
 
+std::unique_ptr<Embedder> detail::restore_embedder(const std::string &kind, const std::string &config,
+                                                   const std::string &state) {
+  if (kind == "hashing") return HashingEmbedder::restore(config, state);
+  if (kind == "lsa") return LsaEmbedder::restore(config, state);
+  if (kind == "openai") return HttpEmbedder::restore(config);
+  return nullptr;
+}
+
 EmbedReport embed_graph(KnowledgeGraph &kg, Embedder &embedder, const EmbedOptions &options) {
   EmbedReport rep = embed_vectors(kg, embedder, options);
   if (!options.neighbor_ranking) return rep;
@@ -213,17 +222,8 @@ std::shared_ptr<Embedder> query_embedder(const KnowledgeGraph &kg, const std::st
     Stmt st(m.db, "SELECT kind, config, state FROM embedding_models WHERE name = ?");
     st.bind(1, name);
     st.step();
-    const std::string kind = st.col_text(0);
-    std::shared_ptr<Embedder> e;
-    if (kind == "hashing") {
-      std::string state(static_cast<const char *>(st.col_blob(2)), st.col_bytes(2));
-      e = HashingEmbedder::restore(st.col_text(1), state);
-    } else if (kind == "lsa") {
-      std::string state(static_cast<const char *>(st.col_blob(2)), st.col_bytes(2));
-      e = LsaEmbedder::restore(st.col_text(1), state);
-    } else if (kind == "openai") {
-      e = HttpEmbedder::restore(st.col_text(1));
-    }
+    const std::string state(static_cast<const char *>(st.col_blob(2)), st.col_bytes(2));
+    std::shared_ptr<Embedder> e = detail::restore_embedder(st.col_text(0), st.col_text(1), state);
     if (!e)
       throw Error(ErrorCode::invalid_argument,
                   "embedding model '" + name + "' came from a callback; embed queries with the same callback");

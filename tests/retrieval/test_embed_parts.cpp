@@ -17,11 +17,6 @@ using grappi::KnowledgeGraph;
 
 namespace {
 
-std::string file_bytes(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 // Every vector of the default model, node by node, as bytes.
 std::string all_vectors(const KnowledgeGraph &kg) {
   const auto v = grappi::graph_vectors(kg);
@@ -82,7 +77,7 @@ TEST_CASE("Vectors embedded in parts are the vectors model and neighbor ranking 
     CHECK(r.provenance[2].find("\"part\":2") != std::string::npos);
     CHECK(r.provenance[2].find("\"grappi\":") != std::string::npos);
     CHECK(all_vectors(split) == all_vectors(one));
-    CHECK(file_bytes(grappi::neighbor_ranking_path(split)) == file_bytes(grappi::neighbor_ranking_path(one)));
+    CHECK(read_file(grappi::neighbor_ranking_path(split)) == read_file(grappi::neighbor_ranking_path(one)));
     CHECK(split.embedding_models().at(0).name == one.embedding_models().at(0).name);
     // Nothing pending afterwards: a part of nothing.
     CHECK(grappi::embed_pending(split, single.model) == 0);
@@ -112,7 +107,7 @@ TEST_CASE("Damaged or foreign embedder and vectors files are refused with nothin
   const auto e = grappi::make_embedder(kg, spec);
   grappi::save_embedder(*e, d.file("e"));
   grappi::embed_part(kg, *e, 0, 2, d.file("v0"));
-  const std::string good = file_bytes(d.file("v0")), embedder = file_bytes(d.file("e"));
+  const std::string good = read_file(d.file("v0")), embedder = read_file(d.file("e"));
   const auto refused = [&](const std::string &name, const std::string &content, const std::string &message,
                            grappi::ErrorCode code = grappi::ErrorCode::parse) {
     CAPTURE(name);
