@@ -300,8 +300,18 @@ std::string offline_extraction_answer(const json &task) {
                                                         json::array({object.offset, object.length})})}});
       }
     }
+    // The pairs this sentence's statements name so far (their offsets, in order).
+    const auto pairs_read = [&] {
+      std::set<std::pair<std::size_t, std::size_t>> read;
+      for (std::size_t s = before_sentence; s < statements.size(); ++s) {
+        const json &m = statements[s]["mentions"];
+        const std::size_t x = m[0][0].get<std::size_t>(), y = m[1][0].get<std::size_t>();
+        read.emplace(std::min(x, y), std::max(x, y));
+      }
+      return read;
+    };
     // A coordinated list followed by a verb of interaction: "A, B and C interact" names each
-    // pair of them (the adjacent-pair rule above reads only "B and C interact").
+    // pair of them not read yet (the adjacent-pair rule above reads "B and C interact" only).
     for (std::size_t i = 0; i + 2 < in.size(); ++i) {
       std::size_t end = i;  // the list in[i..end]
       while (end + 1 < in.size()) {
@@ -325,10 +335,11 @@ std::string offline_extraction_answer(const json &task) {
         i = end;
         continue;
       }
+      const auto read = pairs_read();
       for (std::size_t x = i; x <= end; ++x)
         for (std::size_t y = x + 1; y <= end; ++y) {
-          if (y == x + 1 && y == end) continue;  // (the adjacent-pair rule's own)
           const Entity &a = *in[x], &b = *in[y];
+          if (read.count({a.offset, b.offset})) continue;
           std::string bel = statement(Rule::binding, a, b);
           if (bel.empty() || a.bel == b.bel) continue;
           statements.push_back({{"bel", std::move(bel)},
@@ -340,12 +351,7 @@ std::string offline_extraction_answer(const json &task) {
     }
     // Pairs no rule read with an interaction word between them, near enough: associated.
     {
-      std::set<std::pair<std::size_t, std::size_t>> read;  // (the pairs' offsets, in order)
-      for (std::size_t s = before_sentence; s < statements.size(); ++s) {
-        const json &m = statements[s]["mentions"];
-        const std::size_t x = m[0][0].get<std::size_t>(), y = m[1][0].get<std::size_t>();
-        read.emplace(std::min(x, y), std::max(x, y));
-      }
+      std::set<std::pair<std::size_t, std::size_t>> read = pairs_read();
       const std::size_t rule_statements = statements.size();
       for (std::size_t i = 0; i < in.size(); ++i)
         for (std::size_t j = i + 1; j < in.size(); ++j) {

@@ -561,8 +561,8 @@ TEST_CASE("The offline extractor reads coordinated lists that interact and plura
   ExtractionOptions o;
   o.entities.taxon = 9606;
   const Document doc = text_document(
-      // a list and then its verb: each pair of the list
-      "The proteins GRB2, SOS1 and SHC1 interact after stimulation.\n\n"
+      // a list and then its verb: each pair of the list (the last two joined by ", and" too)
+      "The proteins GRB2, SOS1, and SHC1 interact after stimulation.\n\n"
       // a plural noun of interaction, "of A with B, C and D": A with each
       "Associations of BRCA1 with BARD1, RAD51 and TP53 were reported.\n\n"
       // a list whose verb is stated of something else: nothing for the list
