@@ -147,6 +147,17 @@ static void remove_db(const char *db) {
 
 static int same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
 
+/* Whether Cdc28 - Cln2 is hypothesized with these options (GRAPPI_OK) into a JSON that holds
+   every one of needles (NULL-ended). */
+static int hypothesis_says(grappi_graph *g, const char *corpus, const grappi_hypothesis_options *ho,
+                           const char *const *needles) {
+  char *json = NULL;
+  int ok = grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, ho, &json) == GRAPPI_OK && json;
+  for (; ok && *needles; ++needles) ok = strstr(json, *needles) != NULL;
+  grappi_free(json);
+  return ok;
+}
+
 /* Each _INIT macro gives what its _init function gives. */
 static void check_init_macros(void) {
   grappi_open_options o1 = GRAPPI_OPEN_OPTIONS_INIT, o2;
@@ -1444,11 +1455,8 @@ int main(int argc, char **argv) {
     co.scope = "paragraph";
     CHECK(grappi_graph_cooc_build_json(g, corpus, &co, &json) == GRAPPI_EINVAL && json == NULL);
     CHECK(grappi_hypothesis_options_init(&ho, GRAPPI_HYPOTHESIS_OPTIONS_VERSION) == GRAPPI_OK);
-    CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_OK && json);
-    CHECK(json && strstr(json, "\"stop_reason\":\"converged\"") != NULL);
-    CHECK(json && strstr(json, "\"context\":[\"101\",\"102\"]") != NULL);
-    grappi_free(json);
-    json = NULL;
+    CHECK(hypothesis_says(g, corpus, &ho,
+                          (const char *const[]){"\"stop_reason\":\"converged\"", "\"context\":[\"101\",\"102\"]", NULL}));
     CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "NO:SUCH", corpus, &ho, &json) == GRAPPI_ENOTFOUND && json == NULL);
     ho.rounds = 0;
     CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL);
@@ -1468,17 +1476,11 @@ int main(int argc, char **argv) {
       const char *cooc[] = {"cooc.document"}, *chemical[] = {"Chemical"};
       ho.relations = cooc;
       ho.relation_count = 1;
-      CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_OK && json);
-      CHECK(json && strstr(json, "\"stop_reason\":\"converged\"") != NULL);
-      grappi_free(json);
-      json = NULL;
+      CHECK(hypothesis_says(g, corpus, &ho, (const char *const[]){"\"stop_reason\":\"converged\"", NULL}));
       ho.intermediate_labels = chemical;
       ho.intermediate_label_count = 1;
       ho.mask_direct = 1;
-      CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_OK && json);
-      CHECK(json && strstr(json, "\"stop_reason\":\"no_paths\"") != NULL);
-      grappi_free(json);
-      json = NULL;
+      CHECK(hypothesis_says(g, corpus, &ho, (const char *const[]){"\"stop_reason\":\"no_paths\"", NULL}));
       ho.intermediate_labels = NULL;
       ho.mask_direct = 0;
       CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL && json == NULL);
@@ -1496,17 +1498,11 @@ int main(int argc, char **argv) {
       ho.relations = NULL;
       ho.relation_count = 0;
       ho.shortest_rounds = 2;
-      CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_OK && json);
-      CHECK(json && strstr(json, "\"stop_reason\":\"converged\"") != NULL);
       /* (per node, the documents naming it with Cdc28: Cdc28's own 1, Sic1 1, Cln2 none) */
-      CHECK(json && strstr(json, "\"with_source\":[1,1,0]") != NULL);
-      grappi_free(json);
-      json = NULL;
+      CHECK(hypothesis_says(g, corpus, &ho,
+                            (const char *const[]){"\"stop_reason\":\"converged\"", "\"with_source\":[1,1,0]", NULL}));
       ho.max_length = 1;
-      CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_OK && json);
-      CHECK(json && strstr(json, "\"stop_reason\":\"no_paths\"") != NULL);
-      grappi_free(json);
-      json = NULL;
+      CHECK(hypothesis_says(g, corpus, &ho, (const char *const[]){"\"stop_reason\":\"no_paths\"", NULL}));
       ho.max_length = 4;
       ho.shortest_rounds = 0;
     }

@@ -1,5 +1,6 @@
-// graph_vectors (grappi/graph_embeddings.hpp): the vector index of a stored embedding model (exact, and with HNSW
-// once asked for), read from the database and kept while it is unchanged (detail::derived).
+// graph_vectors (grappi/graph_embeddings.hpp): the vector index of a stored embedding model
+// (exact, and with HNSW once asked for), read from the database and kept while it is unchanged
+// (detail::derived).
 #include <cstring>
 #include <nlohmann/json.hpp>
 

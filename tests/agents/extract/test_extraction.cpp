@@ -72,6 +72,14 @@ Document text_document(const std::string &text, const std::string &name = "PMID1
   return docs[0];
 }
 
+// The offline extraction (RunControl::model unset) of one text over the human proteins.
+ExtractionResult extract_offline(const std::string &text) {
+  KnowledgeGraph kg(kb_path());
+  ExtractionOptions o;
+  o.entities.taxon = 9606;
+  return grappi::extract(kg, {text_document(text)}, o);
+}
+
 // A database of the human proteins (names only) in `dir`.
 std::string human_db(const TempDir &dir) {
   const std::string db = dir.file("kb.db");
@@ -482,16 +490,11 @@ TEST_CASE("PubTator annotations are reconciled with the dictionary and grounded 
 }
 
 TEST_CASE("The offline extractor writes the rule table's statements for hand-written sentences" * doctest::test_suite("threads")) {
-  KnowledgeGraph kg(kb_path());
-  grappi::ExtractiveModel model;
-  ExtractionOptions o;
-  o.entities.taxon = 9606;
-  const Document doc = text_document(
+  const ExtractionResult r = extract_offline(
       "AKT1 phosphorylates MTOR at Ser2448. MTOR is phosphorylated by AKT1 in muscle.\n\n"
       "GRB2 binds EGFR, SOS1 and SHC1 after stimulation. TP53 does not activate BRCA1 here.\n\n"
       "The interaction between BRCA1 and BARD1 was confirmed. Phosphorylation of BAD by AKT1 blocks apoptosis.\n\n"
       "# References\n\nAKT1 phosphorylates everything in this section, which is dropped.\n");
-  const ExtractionResult r = grappi::extract(kg, model, {doc}, o);
   CHECK(r.offline);
   CHECK(r.paragraphs.size() == 3);
   CHECK(r.usage.model_calls == 0);
@@ -529,19 +532,14 @@ TEST_CASE("The offline extractor writes the rule table's statements for hand-wri
 }
 
 TEST_CASE("The offline extractor associates a pair no rule read with a word of interaction between them") {
-  KnowledgeGraph kg(kb_path());
-  grappi::ExtractiveModel model;
-  ExtractionOptions o;
-  o.entities.taxon = 9606;
   const std::string far(170, 'x');
-  const Document doc = text_document(
+  const ExtractionResult r = extract_offline(
       // another protein between, "co-immunoprecipitated" between the pair: associated
       "In HeLa cells EGFR and GRB2 were co-immunoprecipitated with SHC1 antibodies.\n\n"
       // a negation between: nothing
       "BRCA1 was not found in the complex, unlike BARD1 in earlier work.\n\n"
       // more than 160 characters apart: nothing (three entities: no sentence-wide association)
       "AKT1 bound the " + far + " of MTOR, as did CDK2.\n");
-  const ExtractionResult r = grappi::extract(kg, model, {doc}, o);
   std::set<std::string> associated;
   for (const ExtractedStatement &s : r.statements) {
     CHECK(s.canonical.find("BRCA1") == std::string::npos);
@@ -556,18 +554,13 @@ TEST_CASE("The offline extractor associates a pair no rule read with a word of i
 }
 
 TEST_CASE("The offline extractor reads coordinated lists that interact and plural nominal interactions") {
-  KnowledgeGraph kg(kb_path());
-  grappi::ExtractiveModel model;
-  ExtractionOptions o;
-  o.entities.taxon = 9606;
-  const Document doc = text_document(
+  const ExtractionResult r = extract_offline(
       // a list and then its verb: each pair of the list (the last two joined by ", and" too)
       "The proteins GRB2, SOS1, and SHC1 interact after stimulation.\n\n"
       // a plural noun of interaction, "of A with B, C and D": A with each
       "Associations of BRCA1 with BARD1, RAD51 and TP53 were reported.\n\n"
       // a list whose verb is stated of something else: nothing for the list
       "AKT1, MTOR and CDK2 were stable and then phosphorylated.\n");
-  const ExtractionResult r = grappi::extract(kg, model, {doc}, o);
   std::set<std::string> got;
   for (const ExtractedStatement &s : r.statements) got.insert(s.canonical);
   std::string all;
