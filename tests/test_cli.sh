@@ -945,7 +945,17 @@ pairs = [json.loads(l) for l in open(sys.argv[2])]
 km = [p for p in pairs if p["source"]["name"] == "KRAS" and p["target"]["name"] == "MYC"]
 assert len(pairs) == 2 and km and km[0]["later"] == ["9"], pairs
 assert [p["names"] for p in km[0]["top_paths"] if p["positive"]] == [["KRAS", "BRAF", "MYC"]], km[0]["top_paths"]
+# grappi's figures minus each baseline's, each with its interval over resamples of the pairs.
+d = j["differences"]
+assert d["resamples"] == 1000 and d["unit"] == "pair" and d["level"] == 0.95, d
+for name, b in j["baselines"].items():
+    m = d["versus"][name]["auc_micro"]
+    assert abs(m["difference"] - (j["auc_micro"] - b["auc_micro"])) < 1e-12, (name, m, b)
+    assert m["low"] <= m["difference"] + 1e-12 and m["difference"] <= m["high"] + 1e-12 and m["resamples"] > 0, (name, m)
 PY
+grep -q "^grappi minus it, micro " "$T/evh.txt" || fail "the differences' rows: $(cat "$T/evh.txt")"
+"$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --as-of 2010 --explain 0 --bootstrap 0 --json - --quiet > "$T/evb.json"
+python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["differences"]["versus"]["random"]["auc_micro"]; assert m["low"] is None and m["resamples"] == 0, m' "$T/evb.json"
 # HGCR's candidates: every shortest path (through BRAF, through EGFR), then without those the longer one.
 "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --as-of 2010 --explain 0 --shortest-rounds 2 --json "$T/evr.json" \
   --per-pair "$T/evr.jsonl" > "$T/evr.txt" || fail "eval hypotheses --shortest-rounds: $(cat "$T/evr.txt")"
@@ -962,6 +972,8 @@ PY
 "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --splits 0.6,0.8 --explain 0 --json "$T/evs.json" > "$T/evs.txt" \
   || fail "eval hypotheses --splits: $(cat "$T/evs.txt")"
 grep -q "^mean " "$T/evs.txt" && grep -q "^0.600 " "$T/evs.txt" || fail "the splits table: $(cat "$T/evs.txt")"
+grep -q "^grappi minus shorter first at each split, 95% intervals over 1000 resamples" "$T/evs.txt" \
+  || fail "the splits' differences: $(cat "$T/evs.txt")"
 schema_check eval-hypotheses-splits "$T/evs.json"
 python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))["splits"], open(sys.argv[2], "w"))' "$T/evs.json" "$T/evs-runs.json"
 schema_check eval-hypotheses --each "$T/evs-runs.json"

@@ -256,7 +256,11 @@ struct HypothesisEvalOptions {
   std::string scoring = "trained";
   std::shared_ptr<const PathRanker> ranker;  ///< a stored ranker to score with (scoring is then ignored)
   PathRankerOptions ranker_options;          ///< how the nested ranker is fitted
-  uint64_t seed = 1;                          ///< the random baseline's order
+  uint64_t seed = 1;                          ///< the random baseline's order and the resamples' draws
+  /// Resamples of the pairs (with replacement; a pair's paths drawn together) for the 95%
+  /// intervals of grappi's figures minus each baseline's (HypothesisEvalResult::differences;
+  /// 0: the differences without intervals).
+  std::size_t bootstrap = 1000;
   /// Where the temporary database of the graph as of the split is made (default: the system's
   /// temporary directory); it is removed afterwards.
   std::string work_dir;
@@ -320,6 +324,13 @@ struct HypothesisEvalResult {
   /// intermediates' mean document frequency, higher first; "weights": the association weights;
   /// "random").
   nlohmann::json baselines = nlohmann::json::object();
+  /// grappi's figures minus each baseline's, on the same paths and labels, with 95% percentile
+  /// intervals over HypothesisEvalOptions::bootstrap resamples of the pairs: {"resamples",
+  /// "level", "unit": "pair", "seed", "versus": name -> {"auc_micro", "auc_macro"}: each
+  /// {"difference", "low", "high", "resamples"} (null when a figure is missing; low and high
+  /// null without resamples). An interval whose low end is above 0 is a margin the corpus's
+  /// pairs show; one that spans 0 is not.
+  nlohmann::json differences = nlohmann::json::object();
   std::size_t explained = 0;   ///< pairs explained
   double rouge_1 = 0;          ///< their mean ROUGE-1 F1
   double rouge_l = 0;          ///< their mean ROUGE-L F1

@@ -21,6 +21,7 @@
 #include "store/graph_impl.hpp"
 #include "models/model_calls.hpp"
 #include "common/ranking_metrics.hpp"
+#include "eval/auc_bootstrap.hpp"
 
 namespace grappi {
 
@@ -217,13 +218,15 @@ Labelled label_paths(const std::vector<Document> &before, const std::vector<Docu
   return L;
 }
 
+using Scorer = std::function<double(const HypothesisPath &)>;
+
 // The figures of one way of scoring the pairs' paths: micro and macro ROC AUC, the top share.
 struct Figures {
   double micro = -1, macro = -1, top_share = 0;
   std::size_t macro_pairs = 0;
 };
 
-Figures figures_of(const std::vector<HypothesisEvalPair> &pairs, const std::function<double(const HypothesisPath &)> &score,
+Figures figures_of(const std::vector<HypothesisEvalPair> &pairs, const Scorer &score,
                    std::size_t top) {
   Figures f;
   std::vector<std::pair<double, bool>> pooled;
@@ -256,6 +259,38 @@ Figures figures_of(const std::vector<HypothesisEvalPair> &pairs, const std::func
   f.macro = f.macro_pairs ? macro / double(f.macro_pairs) : -1;
   f.top_share = with_paths ? double(with_top) / double(with_paths) : 0;
   return f;
+}
+
+// grappi's figures minus each baseline's on the same paths, with intervals from resampling the
+// pairs (a pair's paths share its labels and its documents: they are drawn together).
+nlohmann::json differences_json(const std::vector<HypothesisEvalPair> &pairs, const Scorer &mine,
+                                const std::vector<std::pair<std::string, Scorer>> &baselines, const HypothesisEvalOptions &o) {
+  std::vector<std::vector<bool>> labels;
+  const auto scores_of = [&](const Scorer &score) {
+    detail::GroupScores s;
+    for (const HypothesisEvalPair &p : pairs) {
+      s.emplace_back();
+      for (const HypothesisPath &h : p.paths) s.back().push_back(score(h));
+    }
+    return s;
+  };
+  for (const HypothesisEvalPair &p : pairs) labels.push_back(p.positive);
+  std::vector<detail::GroupScores> others;
+  for (const auto &b : baselines) others.push_back(scores_of(b.second));
+  const double level = 0.95;
+  const std::vector<detail::AucComparison> c = detail::compare_aucs(labels, scores_of(mine), others, o.bootstrap, o.seed, level);
+  const auto one = [&](const detail::AucDifference &d) -> nlohmann::json {
+    if (!d.defined) return nullptr;
+    const bool interval = d.resamples > 0;
+    return {{"difference", d.difference},
+            {"low", interval ? nlohmann::json(d.low) : nlohmann::json(nullptr)},
+            {"high", interval ? nlohmann::json(d.high) : nlohmann::json(nullptr)},
+            {"resamples", d.resamples}};
+  };
+  nlohmann::json versus = nlohmann::json::object();
+  for (std::size_t i = 0; i < baselines.size(); ++i)
+    versus[baselines[i].first] = {{"auc_micro", one(c[i].micro)}, {"auc_macro", one(c[i].macro)}};
+  return {{"resamples", o.bootstrap}, {"level", level}, {"unit", "pair"}, {"seed", o.seed}, {"versus", std::move(versus)}};
 }
 
 nlohmann::json figures_json(const Figures &f) {
@@ -396,7 +431,7 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
   r.pairs = L.pairs;
   // Scores: grappi's, then the baselines on the same paths and labels.
   const double w = o.hypothesis.embedding_weight;
-  const std::function<double(const HypothesisPath &)> mine = [&](const HypothesisPath &p) {
+  const Scorer mine = [&](const HypothesisPath &p) {
     return ranker ? ranker->score(p) : (1 - w) * weights_score(p) + w * p.similarity;
   };
   for (HypothesisEvalPair &p : r.pairs) {
@@ -432,11 +467,13 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
   std::unordered_map<const HypothesisPath *, double> random_score;
   for (const HypothesisEvalPair &p : r.pairs)
     for (const HypothesisPath &h : p.paths) random_score[&h] = std::uniform_real_distribution<double>(0, 1)(rng);
-  r.baselines["shorter_first"] =
-      figures_json(figures_of(r.pairs, [](const HypothesisPath &p) { return -double(p.edges.size()); }, o.top));
-  r.baselines["document_frequency"] = figures_json(figures_of(r.pairs, document_frequency, o.top));
-  r.baselines["weights"] = figures_json(figures_of(r.pairs, weights_score, o.top));
-  r.baselines["random"] = figures_json(figures_of(r.pairs, [&](const HypothesisPath &p) { return random_score.at(&p); }, o.top));
+  const std::vector<std::pair<std::string, Scorer>> baselines = {
+      {"shorter_first", [](const HypothesisPath &p) { return -double(p.edges.size()); }},
+      {"document_frequency", document_frequency},
+      {"weights", weights_score},
+      {"random", [&](const HypothesisPath &p) { return random_score.at(&p); }}};
+  for (const auto &[name, score] : baselines) r.baselines[name] = figures_json(figures_of(r.pairs, score, o.top));
+  r.differences = differences_json(r.pairs, mine, baselines, o);
 
   // Explanations of the first pairs with paths, against the later documents.
   KnowledgeGraph &kg = *L.kg;
@@ -521,6 +558,7 @@ json to_json(const HypothesisEvalResult &r) {
           {"cancelled", r.cancelled},
           {"ranker", r.ranker},
           {"baselines", r.baselines},
+          {"differences", r.differences},
           {"reference", {{"auc_micro", 0.895}, {"auc_macro", 0.932},
                          {"note", "HGCR's trained path ranker, as published (another corpus: MEDLINE with SemRep concepts)"}}},
           {"explanations", {{"pairs", r.explained},
