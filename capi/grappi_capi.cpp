@@ -238,6 +238,12 @@ struct Versions<grappi_import_options> {
   static grappi_import_options defaults() { return GRAPPI_IMPORT_OPTIONS_INIT; }
 };
 template <>
+struct Versions<grappi_eval_hypotheses_options> {
+  static constexpr const char *name = "grappi_eval_hypotheses_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_eval_hypotheses_options, hypothesis)};
+  static grappi_eval_hypotheses_options defaults() { return GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT; }
+};
+template <>
 struct Versions<grappi_model_options> {
   static constexpr const char *name = "grappi_model_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_model_options, user_data)};
@@ -281,6 +287,7 @@ static_assert(versions_agree<grappi_ground_options>(GRAPPI_GROUND_OPTIONS_VERSIO
 static_assert(versions_agree<grappi_extract_options>(GRAPPI_EXTRACT_OPTIONS_VERSION), "grappi_extract_options: its version table and GRAPPI_EXTRACT_OPTIONS_VERSION disagree, or its last version does not end the struct");
 static_assert(versions_agree<grappi_cooc_options>(GRAPPI_COOC_OPTIONS_VERSION), "grappi_cooc_options: its version table and GRAPPI_COOC_OPTIONS_VERSION disagree, or its last version does not end the struct");
 static_assert(versions_agree<grappi_hypothesis_options>(GRAPPI_HYPOTHESIS_OPTIONS_VERSION), "grappi_hypothesis_options: its version table and GRAPPI_HYPOTHESIS_OPTIONS_VERSION disagree, or its last version does not end the struct");
+static_assert(versions_agree<grappi_eval_hypotheses_options>(GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION), "grappi_eval_hypotheses_options: its version table and GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION disagree, or its last version does not end the struct");
 static_assert(versions_agree<grappi_ask_options>(GRAPPI_ASK_OPTIONS_VERSION), "grappi_ask_options: its version table and GRAPPI_ASK_OPTIONS_VERSION disagree, or its last version does not end the struct");
 static_assert(versions_agree<grappi_reader_options>(GRAPPI_READER_OPTIONS_VERSION), "grappi_reader_options: its version table and GRAPPI_READER_OPTIONS_VERSION disagree, or its last version does not end the struct");
 static_assert(versions_agree<grappi_pcst_options>(GRAPPI_PCST_OPTIONS_VERSION), "grappi_pcst_options: its version table and GRAPPI_PCST_OPTIONS_VERSION disagree, or its last version does not end the struct");
@@ -1504,6 +1511,64 @@ grappi_status grappi_hypothesis_options_init(grappi_hypothesis_options *opts, ui
   return guard([&] { return init_options(opts, version, "grappi_hypothesis_options_init"); });
 }
 
+}  // extern "C"
+
+namespace {
+
+// The hypothesis options of the C options (the ranker and the model aside).
+grappi::HypothesisOptions hypothesis_options(const grappi_hypothesis_options &o, const char *fn) {
+  grappi::HypothesisOptions ho;
+  if (o.relation_count)
+    ho.relations = string_array(o.relations, o.relation_count, fn, "relations", "relation_count", "a relation");
+  ho.max_length = o.max_length;
+  ho.paths = o.paths;
+  ho.mask_direct = o.mask_direct != 0;
+  ho.shortest_rounds = o.shortest_rounds;
+  ho.intermediate_labels = string_array(o.intermediate_labels, o.intermediate_label_count, fn, "intermediate_labels",
+                                        "intermediate_label_count", "a label");
+  ho.context = o.context;
+  ho.rounds = o.rounds;
+  ho.support_relations = string_array(o.support_relations, o.support_relation_count, fn, "support_relations",
+                                      "support_relation_count", "a relation");
+  ho.max_calls = o.max_calls;
+  ho.max_tokens = o.max_tokens;
+  ho.use_cache = o.use_cache != 0;
+  ho.embedding_weight = o.embedding_weight;
+  if (o.embedding_model) ho.embedding_model = o.embedding_model;
+  ho.generic_intermediates = o.generic_intermediates != 0;
+  ho.max_intermediate_share = o.max_intermediate_share;
+  ho.fold_reorderings = o.fold_reorderings != 0;
+  return ho;
+}
+
+// The evaluation's options of the C options (the hypothesis options' model and run aside).
+grappi::HypothesisEvalOptions eval_hypotheses_options(const grappi_eval_hypotheses_options &o,
+                                                      const grappi_hypothesis_options &h, const char *fn) {
+  grappi::HypothesisEvalOptions e;
+  if (o.as_of) e.as_of = o.as_of;
+  if (o.split_count == 1) e.split = o.splits[0];
+  e.paths = o.paths;
+  e.pairs = o.pairs;
+  e.top = o.top;
+  e.explain = o.explain;
+  e.scoring = text_or(o.scoring, "trained", fn, "scoring");
+  e.ranker_options.min_positives = o.min_positives;
+  e.bootstrap = o.bootstrap;
+  e.seed = o.seed;
+  const std::string scope = text_or(o.scope, "document", fn, "scope");
+  require(scope == "document" || scope == "sentence", fn, "scope must be \"document\" or \"sentence\"");
+  e.cooc.scope = scope == "sentence" ? grappi::CoocOptions::Scope::sentence : grappi::CoocOptions::Scope::document;
+  e.cooc.min_count = o.min_count;
+  if (o.work_dir) e.work_dir = text(o.work_dir, fn, "work_dir");
+  e.hypothesis = hypothesis_options(h, fn);
+  set_run(e.hypothesis, read_options(h.run, fn));
+  return e;
+}
+
+}  // namespace
+
+extern "C" {
+
 grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source, const char *target, const char *corpus,
                                             const grappi_hypothesis_options *opts, char **out_json) {
   return guard([&]() -> grappi_status {
@@ -1517,27 +1582,7 @@ grappi_status grappi_graph_hypothesize_json(grappi_graph *g, const char *source,
     if (corpus)
       docs = grappi::parse_documents(text(corpus, fn, "corpus"),
                                      grappi::document_format(text_or(o.corpus_format, "detect", fn, "corpus_format")), "corpus");
-    grappi::HypothesisOptions ho;
-    if (o.relation_count)
-      ho.relations = string_array(o.relations, o.relation_count, fn, "relations", "relation_count", "a relation");
-    ho.max_length = o.max_length;
-    ho.paths = o.paths;
-    ho.mask_direct = o.mask_direct != 0;
-    ho.shortest_rounds = o.shortest_rounds;
-    ho.intermediate_labels = string_array(o.intermediate_labels, o.intermediate_label_count, fn, "intermediate_labels",
-                                          "intermediate_label_count", "a label");
-    ho.context = o.context;
-    ho.rounds = o.rounds;
-    ho.support_relations = string_array(o.support_relations, o.support_relation_count, fn, "support_relations",
-                                        "support_relation_count", "a relation");
-    ho.max_calls = o.max_calls;
-    ho.max_tokens = o.max_tokens;
-    ho.use_cache = o.use_cache != 0;
-    ho.embedding_weight = o.embedding_weight;
-    if (o.embedding_model) ho.embedding_model = o.embedding_model;
-    ho.generic_intermediates = o.generic_intermediates != 0;
-    ho.max_intermediate_share = o.max_intermediate_share;
-    ho.fold_reorderings = o.fold_reorderings != 0;
+    grappi::HypothesisOptions ho = hypothesis_options(o, fn);
     if (!o.ranker || *o.ranker) {
       ho.ranker = grappi::PathRanker::stored(kg, o.ranker ? o.ranker : "");
     } else {  // "": the association weights
@@ -1589,6 +1634,44 @@ grappi_status grappi_graph_search_papers_json(grappi_graph *g, const char *query
                      {"title", h.title}, {"snippet", h.snippet}, {"score", h.score}, {"document", h.document},
                      {"dataset", h.dataset}});
     *out_json = copy_out(grappi::dump_json(out));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_eval_hypotheses_options_init(grappi_eval_hypotheses_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_eval_hypotheses_options_init"); });
+}
+
+grappi_status grappi_eval_hypotheses_json(grappi_graph *g, const char *corpus, const grappi_eval_hypotheses_options *opts,
+                                          char **out_json, char **out_pairs) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_eval_hypotheses_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    if (out_pairs) *out_pairs = nullptr;
+    const grappi_eval_hypotheses_options o = read_options(opts, fn);
+    require(o.split_count == 0 || o.splits != nullptr, fn, "splits is NULL but split_count is not 0");
+    require(!(o.split_count > 1 && out_pairs), fn, "out_pairs is for one split, not several (pass NULL)");
+    require(!o.ranker || g, fn, "ranker names a stored path ranker: pass the graph that holds it");
+    const grappi_hypothesis_options h = read_options(o.hypothesis, fn);
+    grappi::HypothesisEvalOptions e = eval_hypotheses_options(o, h, fn);
+    if (o.ranker)
+      e.ranker = std::make_shared<const grappi::PathRanker>(grappi::PathRanker::load(graph_of(g, fn), text(o.ranker, fn, "ranker")));
+    const auto docs = grappi::parse_documents(text(corpus, fn, "corpus"),
+                                              grappi::document_format(text_or(o.corpus_format, "detect", fn, "corpus_format")),
+                                              "corpus");
+    const auto model = run_model(h, fn);
+    if (o.split_count > 1) {
+      const std::vector<double> splits(o.splits, o.splits + o.split_count);
+      *out_json = copy_out(grappi::dump_json(grappi::to_json(grappi::evaluate_hypotheses_splits(docs, *model, e, splits))));
+      return GRAPPI_OK;
+    }
+    const grappi::HypothesisEvalResult r = grappi::evaluate_hypotheses(docs, *model, e);
+    std::string lines;
+    if (out_pairs)
+      for (const grappi::HypothesisEvalPair &p : r.pairs) lines += grappi::dump_json(grappi::to_json(p, e.top)) + "\n";
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(r)));
+    if (out_pairs) *out_pairs = copy_out(lines);
     return GRAPPI_OK;
   });
 }

@@ -143,6 +143,26 @@ int main(void) {
   FIELD(grappi_hypothesis_options, shortest_rounds);
   end();
 
+  BEGIN(grappi_eval_hypotheses_options);
+  FIELD(grappi_eval_hypotheses_options, version);
+  FIELD(grappi_eval_hypotheses_options, corpus_format);
+  FIELD(grappi_eval_hypotheses_options, splits);
+  FIELD(grappi_eval_hypotheses_options, split_count);
+  FIELD(grappi_eval_hypotheses_options, as_of);
+  FIELD(grappi_eval_hypotheses_options, paths);
+  FIELD(grappi_eval_hypotheses_options, pairs);
+  FIELD(grappi_eval_hypotheses_options, top);
+  FIELD(grappi_eval_hypotheses_options, explain);
+  FIELD(grappi_eval_hypotheses_options, scoring);
+  FIELD(grappi_eval_hypotheses_options, min_positives);
+  FIELD(grappi_eval_hypotheses_options, bootstrap);
+  FIELD(grappi_eval_hypotheses_options, seed);
+  FIELD(grappi_eval_hypotheses_options, scope);
+  FIELD(grappi_eval_hypotheses_options, min_count);
+  FIELD(grappi_eval_hypotheses_options, ranker);
+  FIELD(grappi_eval_hypotheses_options, work_dir);
+  FIELD(grappi_eval_hypotheses_options, hypothesis);
+  end();
   BEGIN(grappi_export_options);
   FIELD(grappi_export_options, version);
   FIELD(grappi_export_options, relations);

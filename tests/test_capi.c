@@ -158,6 +158,62 @@ static int hypothesis_says(grappi_graph *g, const char *corpus, const grappi_hyp
   return ok;
 }
 
+/* The temporal evaluation of hypotheses from C: ten abstracts in PubMed id order, KRAS and MYC
+   first named together (with BRAF) after the split at 0.8. */
+static void check_eval_hypotheses(void) {
+  static const char corpus[] =
+      "1|t|KRAS and BRAF interact.\n1|a|-\n1\t0\t4\tKRAS\tGene\t3845\n1\t9\t13\tBRAF\tGene\t673\n\n"
+      "2|t|BRAF and MYC interact.\n2|a|-\n2\t0\t4\tBRAF\tGene\t673\n2\t9\t12\tMYC\tGene\t4609\n\n"
+      "3|t|KRAS and EGFR interact.\n3|a|-\n3\t0\t4\tKRAS\tGene\t3845\n3\t9\t13\tEGFR\tGene\t1956\n\n"
+      "4|t|EGFR and MYC interact.\n4|a|-\n4\t0\t4\tEGFR\tGene\t1956\n4\t9\t12\tMYC\tGene\t4609\n\n"
+      "5|t|KRAS and RAF1 interact.\n5|a|-\n5\t0\t4\tKRAS\tGene\t3845\n5\t9\t13\tRAF1\tGene\t5894\n\n"
+      "6|t|RAF1 and MAPK1 interact.\n6|a|-\n6\t0\t4\tRAF1\tGene\t5894\n6\t9\t14\tMAPK1\tGene\t5594\n\n"
+      "7|t|MAPK1 and MYC interact.\n7|a|-\n7\t0\t5\tMAPK1\tGene\t5594\n7\t10\t13\tMYC\tGene\t4609\n\n"
+      "8|t|BRAF and EGFR interact.\n8|a|-\n8\t0\t4\tBRAF\tGene\t673\n8\t9\t13\tEGFR\tGene\t1956\n\n"
+      "9|t|KRAS and BRAF and MYC interact.\n9|a|-\n9\t0\t4\tKRAS\tGene\t3845\n9\t9\t13\tBRAF\tGene\t673\n"
+      "9\t18\t21\tMYC\tGene\t4609\n\n"
+      "10|t|EGFR and RAF1 interact.\n10|a|-\n10\t0\t4\tEGFR\tGene\t1956\n10\t9\t13\tRAF1\tGene\t5894\n\n";
+  const double one[] = {0.8}, two[] = {0.6, 0.8};
+  grappi_eval_hypotheses_options eo = GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT;
+  char *json = NULL, *pairs = NULL;
+  eo.explain = 0;
+  eo.bootstrap = 100;
+  eo.splits = one;
+  eo.split_count = 1;
+  CHECK(grappi_eval_hypotheses_json(NULL, corpus, &eo, &json, &pairs) == GRAPPI_OK && json && pairs);
+  CHECK(json && strstr(json, "\"kind\":\"pmid_order\"") && strstr(json, "\"positive\":1"));
+  CHECK(json && strstr(json, "\"differences\":{\"level\":0.95,\"resamples\":100,") && strstr(json, "\"unit\":\"pair\""));
+  CHECK(pairs && strstr(pairs, "\"names\":[\"KRAS\",\"BRAF\",\"MYC\"],\"positive\":true"));
+  grappi_free(json);
+  grappi_free(pairs);
+  json = pairs = NULL;
+  /* Several splits: the means, and no pairs (for one split only). */
+  eo.splits = two;
+  eo.split_count = 2;
+  CHECK(grappi_eval_hypotheses_json(NULL, corpus, &eo, &json, NULL) == GRAPPI_OK && json && strstr(json, "\"means\":{"));
+  grappi_free(json);
+  json = NULL;
+  CHECK(grappi_eval_hypotheses_json(NULL, corpus, &eo, &json, &pairs) == GRAPPI_EINVAL && json == NULL && pairs == NULL);
+  CHECK(strstr(grappi_last_error_message(), "out_pairs is for one split") != NULL);
+  /* Bad options: no split array, a ranker without its graph, a split outside (0, 1), a
+     malformed corpus, a version from the future. */
+  eo.splits = NULL;
+  CHECK(grappi_eval_hypotheses_json(NULL, corpus, &eo, &json, NULL) == GRAPPI_EINVAL && json == NULL);
+  eo.split_count = 0;
+  eo.ranker = "paths";
+  CHECK(grappi_eval_hypotheses_json(NULL, corpus, &eo, &json, NULL) == GRAPPI_EINVAL && json == NULL);
+  CHECK(strstr(grappi_last_error_message(), "pass the graph that holds it") != NULL);
+  eo.ranker = NULL;
+  eo.splits = (const double[]){1.5};
+  eo.split_count = 1;
+  CHECK(grappi_eval_hypotheses_json(NULL, corpus, &eo, &json, NULL) == GRAPPI_EINVAL && json == NULL);
+  eo.split_count = 0;
+  CHECK(grappi_eval_hypotheses_json(NULL, "1|t|x\n1\tnot a line\n", &eo, &json, NULL) == GRAPPI_EPARSE && json == NULL);
+  CHECK(grappi_eval_hypotheses_json(NULL, NULL, &eo, &json, NULL) == GRAPPI_EINVAL && json == NULL);
+  CHECK(grappi_eval_hypotheses_options_init(&eo, GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
+  CHECK(grappi_eval_hypotheses_options_init(&eo, GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION) == GRAPPI_OK && eo.bootstrap == 1000);
+}
+
 /* Each _INIT macro gives what its _init function gives. */
 static void check_init_macros(void) {
   grappi_open_options o1 = GRAPPI_OPEN_OPTIONS_INIT, o2;
@@ -378,6 +434,7 @@ int main(int argc, char **argv) {
   grappi_graph_free(NULL);
 
   check_init_macros();
+  check_eval_hypotheses();
   check_import_options();
 
   /* Options and open. */

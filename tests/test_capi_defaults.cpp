@@ -184,6 +184,26 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(std::string(ho.base_url) == chat.openai.base_url);
   CHECK(std::string(ho.api_key_env) == chat.openai.api_key_env);
 
+  const grappi_eval_hypotheses_options evo = GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT;
+  const grappi::HypothesisEvalOptions evopts;
+  CHECK((evo.splits == nullptr && evo.split_count == 0 && evo.as_of == 0));  // (none: split, unset as_of)
+  CHECK(!evopts.as_of);
+  CHECK(std::string(evo.corpus_format) == "detect");
+  CHECK(evo.paths == evopts.paths);
+  CHECK(evo.pairs == evopts.pairs);
+  CHECK(evo.top == evopts.top);
+  CHECK(evo.explain == evopts.explain);
+  CHECK(std::string(evo.scoring) == evopts.scoring);
+  CHECK(evo.min_positives == evopts.ranker_options.min_positives);
+  CHECK(evo.bootstrap == evopts.bootstrap);
+  CHECK(evo.seed == evopts.seed);
+  CHECK(std::string(evo.scope) == "document");
+  CHECK(evopts.cooc.scope == grappi::CoocOptions::Scope::document);
+  CHECK(evo.min_count == evopts.cooc.min_count);
+  CHECK((evo.ranker == nullptr && !evopts.ranker));
+  CHECK((evo.work_dir == nullptr && evopts.work_dir.empty()));
+  CHECK(evo.hypothesis == nullptr);
+
   const grappi_pcst_options p = GRAPPI_PCST_OPTIONS_INIT;
   const grappi::PcstOptions po;
   CHECK(p.root == po.root);

@@ -1117,6 +1117,64 @@ GRAPPI_API grappi_status grappi_graph_train_ranker_json(grappi_graph *g, const c
                                                         const char *name, const grappi_run_options *run,
                                                         char **out_json);
 
+/** The current version of ::grappi_eval_hypotheses_options (the library accepts 1 to this). */
+#define GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION 1
+
+/** Options of grappi_eval_hypotheses_json() (`grappi eval hypotheses`; docs/literature.md). */
+typedef struct grappi_eval_hypotheses_options {
+  uint32_t version;          /**< #GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION */
+  const char *corpus_format; /**< the corpus format: "detect" (default; NULL too), "pubtator", "bioc-xml", ... */
+  const double *splits;      /**< shares of the documents before the split, each in (0, 1) (split_count of them);
+                                  none: 0.8; several: one evaluation per split and the means */
+  size_t split_count;        /**< entries of splits */
+  int32_t as_of;             /**< 0 (default): split by share; a year: the documents before it build the graph
+                                  (not with several splits) */
+  size_t paths;              /**< paths ranked per pair, default 50 */
+  size_t pairs;              /**< test pairs at most, default 200 */
+  size_t top;                /**< a pair counts when a positive path is among its first top, default 10 */
+  size_t explain;            /**< pairs explained for ROUGE, default 20 (0: none: no model call) */
+  const char *scoring;       /**< "trained" (default; NULL too), "prior" or "weights" */
+  size_t min_positives;      /**< positive paths before the split to fit the nested ranker, default 100 */
+  size_t bootstrap;          /**< resamples of the pairs for the differences' 95% intervals, default 1000 (0: none) */
+  uint64_t seed;             /**< the random baseline's and the resamples' seed, default 1 */
+  const char *scope;         /**< "document" (default; NULL too) or "sentence" */
+  size_t min_count;          /**< edges of the graph the paths follow shared by at least this many units, default 1 */
+  const char *ranker;        /**< a path ranker stored in the graph to score with (needs g); NULL: scoring */
+  const char *work_dir;      /**< where the temporary database goes; NULL: the system's temporary directory */
+  const grappi_hypothesis_options *hypothesis; /**< max_length, intermediate_labels, generic_intermediates,
+                                    max_intermediate_share, shortest_rounds, context, rounds, max_calls,
+                                    embedding_weight and the model (its llm fields or run, with cancel and
+                                    progress); NULL: the defaults (the offline model) */
+} grappi_eval_hypotheses_options;
+/** The defaults of ::grappi_eval_hypotheses_options, as an initializer. */
+#define GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT                                                                          \
+  {GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION, "detect", NULL, 0, 0, 50, 200, 10, 20, "trained", 100, 1000, 1,          \
+   "document", 1, NULL, NULL, NULL}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_eval_hypotheses_options_init(grappi_eval_hypotheses_options *opts, uint32_t version);
+
+/**
+ * @brief Evaluates hypothesis paths by the temporal protocol (`grappi eval hypotheses`): the
+ *        co-occurrence graph of the documents before a split, the pairs first linked after it,
+ *        ROC AUC of the path scores beside the baselines on the same paths and labels, and
+ *        grappi's figures minus each baseline's with 95% intervals over resamples of the pairs.
+ * @param g The graph holding opts->ranker, or NULL (the evaluation builds its own graph in a
+ *        temporary database).
+ * @param corpus The annotated documents (UTF-8).
+ * @param opts Options, or NULL for the defaults.
+ * @param[out] out_json One split: the summary (`grappi eval hypotheses --json`,
+ *        docs/schemas/eval-hypotheses.schema.json); several: {"splits", "means", "cancelled"}
+ *        (docs/schemas/eval-hypotheses-splits.schema.json). Free with grappi_free().
+ * @param[out] out_pairs NULL, or one JSON line per pair (`--per-pair`); one split only.
+ * @return #GRAPPI_OK (a cancelled run answers with "cancelled": true); #GRAPPI_EPARSE for a
+ *         malformed corpus; #GRAPPI_EINVAL for bad options or a split that leaves one side empty;
+ *         #GRAPPI_ENOTFOUND for a ranker the graph does not hold.
+ */
+GRAPPI_API grappi_status grappi_eval_hypotheses_json(grappi_graph *g, const char *corpus,
+                                                     const grappi_eval_hypotheses_options *opts, char **out_json,
+                                                     char **out_pairs);
+
 /**
  * @brief Full-text search of the papers the database holds (SQLite FTS5 over their titles and
  *        passages: words stemmed, "phrases", AND/OR/NOT, prefix*).

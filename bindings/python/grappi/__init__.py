@@ -18,7 +18,7 @@ import os
 
 from grappi._about import __version__
 
-__all__ = ["Error", "Graph", "Model", "PcstSolver", "version", "pcst_solve", "bel_validate"]
+__all__ = ["Error", "Graph", "Model", "PcstSolver", "version", "pcst_solve", "bel_validate", "eval_hypotheses"]
 
 _i64 = ctypes.c_int64
 _size = ctypes.c_size_t
@@ -195,6 +195,14 @@ class _HypothesisOptions(ctypes.Structure):
                 ("shortest_rounds", _size)]
 
 
+class _EvalHypothesesOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("corpus_format", ctypes.c_char_p), ("splits", ctypes.POINTER(ctypes.c_double)),
+                ("split_count", _size), ("as_of", ctypes.c_int32), ("paths", _size), ("pairs", _size), ("top", _size),
+                ("explain", _size), ("scoring", ctypes.c_char_p), ("min_positives", _size), ("bootstrap", _size),
+                ("seed", ctypes.c_uint64), ("scope", ctypes.c_char_p), ("min_count", _size), ("ranker", ctypes.c_char_p),
+                ("work_dir", ctypes.c_char_p), ("hypothesis", ctypes.POINTER(_HypothesisOptions))]
+
+
 class _AskOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("context", ctypes.c_char_p), ("max_context_tokens", _size),
                 ("answers", _size), ("keep_question_entities", ctypes.c_int32), ("repair", ctypes.c_int32),
@@ -251,6 +259,7 @@ _MIRRORS = {"grappi_open_options": _OpenOptions, "grappi_embed_options": _EmbedO
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
             "grappi_ground_options": _GroundOptions, "grappi_extract_options": _ExtractOptions,
             "grappi_cooc_options": _CoocOptions, "grappi_hypothesis_options": _HypothesisOptions,
+            "grappi_eval_hypotheses_options": _EvalHypothesesOptions,
             "grappi_ask_options": _AskOptions, "grappi_reader_options": _ReaderOptions,
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult,
             "grappi_model_options": _ModelOptions, "grappi_run_options": _RunOptions}
@@ -258,7 +267,8 @@ _VERSIONS = {"grappi_open_options": 1, "grappi_embed_options": 1, "grappi_window
              "grappi_import_options": 1,
              "grappi_retrieve_options": 3,
              "grappi_explore_options": 3, "grappi_ground_options": 2, "grappi_extract_options": 2,
-             "grappi_cooc_options": 1, "grappi_hypothesis_options": 4, "grappi_ask_options": 5,
+             "grappi_cooc_options": 1, "grappi_hypothesis_options": 4, "grappi_eval_hypotheses_options": 1,
+             "grappi_ask_options": 5,
              "grappi_reader_options": 3,
              "grappi_pcst_options": 1,
              "grappi_pcst_result": 1,
@@ -355,6 +365,10 @@ _reader_scores = _fn("grappi_graph_reader_scores_json", _status, ctypes.c_void_p
 _hypothesis_init = _fn("grappi_hypothesis_options_init", _status, ctypes.POINTER(_HypothesisOptions), ctypes.c_uint32)
 _hypothesize = _fn("grappi_graph_hypothesize_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
                    ctypes.c_char_p, ctypes.POINTER(_HypothesisOptions), ctypes.POINTER(ctypes.c_void_p))
+_eval_hypotheses_init = _fn("grappi_eval_hypotheses_options_init", _status, ctypes.POINTER(_EvalHypothesesOptions),
+                            ctypes.c_uint32)
+_eval_hypotheses = _fn("grappi_eval_hypotheses_json", _status, ctypes.c_void_p, ctypes.c_char_p,
+                       ctypes.POINTER(_EvalHypothesesOptions), ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p))
 _explore_init = _fn("grappi_explore_options_init", _status, ctypes.POINTER(_ExploreOptions), ctypes.c_uint32)
 _explore = _fn("grappi_graph_explore_json", _status, ctypes.c_void_p, _i64, ctypes.c_char_p,
                ctypes.POINTER(_ExploreOptions), ctypes.POINTER(ctypes.c_void_p))
@@ -483,6 +497,40 @@ _model_init = _fn("grappi_model_options_init", _status, ctypes.POINTER(_ModelOpt
 _model_new = _fn("grappi_model_new", _status, ctypes.POINTER(_ModelOptions), ctypes.POINTER(ctypes.c_void_p))
 _model_free = _fn("grappi_model_free", None, ctypes.c_void_p)
 _model_describe = _fn("grappi_model_describe_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
+
+
+def eval_hypotheses(corpus, corpus_format="detect", split=None, splits=None, as_of=0, paths=50, pairs=200, top=10,
+                    explain=20, scoring="trained", min_positives=100, bootstrap=1000, seed=1, scope="document",
+                    min_count=1, graph=None, ranker=None, max_length=4, shortest_rounds=0, generic_intermediates=False,
+                    llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, max_calls=0,
+                    work_dir=None, cancel=None, progress=None):
+    """Hypothesis paths by the temporal protocol (grappi eval hypotheses) on a corpus (its text):
+    (summary dict, list of per-pair dicts). The summary has grappi's ROC AUCs beside the
+    baselines' on the same paths and labels, and "differences": grappi's figures minus each
+    baseline's with 95% intervals over bootstrap resamples of the pairs. splits (several
+    shares) gives {"splits", "means"} and no pairs (an empty list); ranker scores with a path
+    ranker stored in graph (a Graph)."""
+    if split is not None and splits is not None:
+        raise ValueError("eval_hypotheses: give split or splits, not both")
+    shares = [split] if split is not None else list(splits or [])
+    o = _options("grappi_eval_hypotheses_options", _eval_hypotheses_init)
+    h = _options("grappi_hypothesis_options", _hypothesis_init)
+    arr = (ctypes.c_double * max(len(shares), 1))(*shares)
+    o.corpus_format, o.splits, o.split_count, o.as_of = corpus_format.encode(), arr, len(shares), as_of
+    o.paths, o.pairs, o.top, o.explain, o.scoring = paths, pairs, top, explain, scoring.encode()
+    o.min_positives, o.bootstrap, o.seed, o.scope, o.min_count = min_positives, bootstrap, seed, scope.encode(), min_count
+    o.ranker = ranker.encode() if ranker is not None else None
+    o.work_dir = os.fsencode(work_dir) if work_dir is not None else None
+    h.max_length, h.shortest_rounds, h.max_calls = max_length, shortest_rounds, max_calls
+    h.generic_intermediates = 1 if generic_intermediates else 0
+    keep = _set_model(h, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
+    o.hypothesis = ctypes.pointer(h)
+    p, rows = ctypes.c_void_p(), ctypes.c_void_p()
+    several = len(shares) > 1
+    _check(_eval_hypotheses(graph._handle() if graph is not None else None, corpus.encode(), ctypes.byref(o),
+                            ctypes.byref(p), None if several else ctypes.byref(rows)))
+    summary = json.loads(_take_string(p))
+    return summary, ([] if several else [json.loads(line) for line in _take_string(rows).splitlines() if line])
 
 
 class _Owned:

@@ -402,6 +402,37 @@ class GraphTest(unittest.TestCase):
         with grappi.Model("openai", model="m", temperature=0.3) as remote:  # (no request until a run uses it)
             self.assertEqual((remote.describe()["temperature"], remote.describe()["model"]), (0.3, "m"))
 
+    def test_eval_hypotheses(self):
+        # Ten dated abstracts (the command-line test's): KRAS and MYC first named together in
+        # 2011 with BRAF, so the path through BRAF is the positive one.
+        ids = {"KRAS": "3845", "BRAF": "673", "MYC": "4609", "EGFR": "1956", "RAF1": "5894", "MAPK1": "5594"}
+        rows = [(1, 2001, "KRAS BRAF"), (2, 2002, "BRAF MYC"), (3, 2003, "KRAS EGFR"), (4, 2004, "EGFR MYC"),
+                (5, 2005, "KRAS RAF1"), (6, 2006, "RAF1 MAPK1"), (7, 2007, "MAPK1 MYC"), (8, 2008, "BRAF EGFR"),
+                (9, 2011, "KRAS BRAF MYC"), (10, 2012, "EGFR RAF1")]
+        corpus = "".join(json.dumps({"pmid": pmid, "year": year, "title": "", "text": " and ".join(names.split()) + " interact.",
+                                     "concepts": [{"id": ids[n], "type": "Gene", "text": n} for n in names.split()]}) + "\n"
+                         for pmid, year, names in rows)
+        summary, pairs = grappi.eval_hypotheses(corpus, as_of=2010, explain=0, bootstrap=200)
+        self.assertEqual((summary["split"]["kind"], summary["paths"]["positive"], len(pairs)), ("year", 1, 2))
+        km = [p for p in pairs if {p["source"]["name"], p["target"]["name"]} == {"KRAS", "MYC"}][0]
+        self.assertEqual([p["names"] for p in km["top_paths"] if p["positive"]], [["KRAS", "BRAF", "MYC"]])
+        d = summary["differences"]
+        self.assertEqual((d["resamples"], d["unit"]), (200, "pair"))
+        for name, b in summary["baselines"].items():
+            m = d["versus"][name]["auc_micro"]
+            self.assertAlmostEqual(m["difference"], summary["auc_micro"] - b["auc_micro"], places=12)
+            self.assertTrue(m["low"] <= m["difference"] + 1e-12 <= m["high"] + 2e-12, (name, m))
+        # Several splits: each split's summary and the means, no pairs.
+        several, none = grappi.eval_hypotheses(corpus, splits=[0.6, 0.8], explain=0)
+        self.assertEqual(([r["split_share"] for r in several["splits"]], none), ([0.6, 0.8], []))
+        self.assertIn("grappi", several["means"])
+        with self.assertRaises(grappi.Error):  # (a ranker lives in a graph)
+            grappi.eval_hypotheses(corpus, as_of=2010, ranker="paths")
+        with self.assertRaises(grappi.Error):
+            grappi.eval_hypotheses(corpus, split=1.5)
+        with self.assertRaises(grappi.Error):  # (nothing before the split)
+            grappi.eval_hypotheses(corpus, as_of=1990)
+
     def test_html_report_and_completion(self):
         path = os.path.join(self.dir.name, "explore.html")
         r = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=3, top=5, html=path)

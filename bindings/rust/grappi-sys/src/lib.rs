@@ -331,6 +331,29 @@ pub struct grappi_hypothesis_options {
     pub shortest_rounds: usize,
 }
 
+pub const GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_eval_hypotheses_options {
+    pub version: u32,
+    pub corpus_format: *const c_char,
+    pub splits: *const c_double,
+    pub split_count: usize,
+    pub as_of: i32,
+    pub paths: usize,
+    pub pairs: usize,
+    pub top: usize,
+    pub explain: usize,
+    pub scoring: *const c_char,
+    pub min_positives: usize,
+    pub bootstrap: usize,
+    pub seed: u64,
+    pub scope: *const c_char,
+    pub min_count: usize,
+    pub ranker: *const c_char,
+    pub work_dir: *const c_char,
+    pub hypothesis: *const grappi_hypothesis_options,
+}
+
 pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 5;
 #[repr(C)]
 pub struct grappi_ask_options {
@@ -481,6 +504,10 @@ extern "C" {
     pub fn grappi_graph_hypothesize_json(g: *mut grappi_graph, source: *const c_char, target: *const c_char,
                                          corpus: *const c_char, opts: *const grappi_hypothesis_options,
                                          out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_eval_hypotheses_options_init(opts: *mut grappi_eval_hypotheses_options, version: u32) -> grappi_status;
+    pub fn grappi_eval_hypotheses_json(g: *mut grappi_graph, corpus: *const c_char,
+                                       opts: *const grappi_eval_hypotheses_options, out_json: *mut *mut c_char,
+                                       out_pairs: *mut *mut c_char) -> grappi_status;
     pub fn grappi_ask_options_init(opts: *mut grappi_ask_options, version: u32) -> grappi_status;
     pub fn grappi_graph_ask_json(g: *mut grappi_graph, question: *const c_char, retrieve: *const grappi_retrieve_options,
                                  opts: *const grappi_ask_options, out_json: *mut *mut c_char) -> grappi_status;
@@ -600,6 +627,10 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
                                                api_key_env, chat, user_data, concurrency, embedding_weight,
                                                embedding_model, ranker, generic_intermediates,
                                                max_intermediate_share, fold_reorderings, run, shortest_rounds),
+        "grappi_eval_hypotheses_options" => layout!(grappi_eval_hypotheses_options; version, corpus_format, splits,
+                                                    split_count, as_of, paths, pairs, top, explain, scoring,
+                                                    min_positives, bootstrap, seed, scope, min_count, ranker, work_dir,
+                                                    hypothesis),
         "grappi_ask_options" => layout!(grappi_ask_options; version, context, max_context_tokens, answers,
                                         keep_question_entities, repair, weighted_relations, relation_weights,
                                         relation_weight_count, embedding_model,

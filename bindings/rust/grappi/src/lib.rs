@@ -634,6 +634,92 @@ impl Default for HypothesisOptions {
     }
 }
 
+/// Options of [`eval_hypotheses`] (defaults as the C API's; docs/literature.md "Evaluating hypotheses").
+#[derive(Clone, Debug)]
+pub struct EvalHypothesesOptions {
+    /// The corpus format: "detect", "pubtator", "bioc-xml", "bioc-json", "jsonl", ...
+    pub format: String,
+    /// Shares of the documents before the split, each in (0, 1): none, 0.8; several, one
+    /// evaluation each and the means.
+    pub splits: Vec<f64>,
+    /// A year to split at instead (0: by share).
+    pub as_of: i32,
+    /// Paths ranked per pair.
+    pub paths: usize,
+    /// Test pairs at most.
+    pub pairs: usize,
+    /// A pair counts when a positive path is among its first `top`.
+    pub top: usize,
+    /// Pairs explained for ROUGE (0: none, no model call).
+    pub explain: usize,
+    /// "trained" (nested), "prior" or "weights".
+    pub scoring: String,
+    /// Resamples of the pairs for the differences' 95% intervals (0: none).
+    pub bootstrap: usize,
+    /// The random baseline's and the resamples' seed.
+    pub seed: u64,
+    /// Edges in a path at most.
+    pub max_length: usize,
+    /// 0: the shortest paths; n: HGCR's candidates, n rounds of every shortest path.
+    pub shortest_rounds: usize,
+    /// The run's model, cancel and progress functions ([`Run`]; default: the offline model).
+    pub run: Run,
+}
+
+impl Default for EvalHypothesesOptions {
+    fn default() -> Self {
+        EvalHypothesesOptions {
+            format: "detect".into(),
+            splits: Vec::new(),
+            as_of: 0,
+            paths: 50,
+            pairs: 200,
+            top: 10,
+            explain: 20,
+            scoring: "trained".into(),
+            bootstrap: 1000,
+            seed: 1,
+            max_length: 4,
+            shortest_rounds: 0,
+            run: Run::default(),
+        }
+    }
+}
+
+/// Hypothesis paths by the temporal protocol (`grappi eval hypotheses`) on a corpus (its text):
+/// the summary as JSON (grappi's ROC AUCs beside the baselines' on the same paths and labels, and
+/// `differences`: grappi's figures minus each baseline's with 95% intervals over resamples of the
+/// pairs) and, for one split, one JSON line per pair (`None` with several splits, whose summary
+/// is `{"splits", "means"}`).
+pub fn eval_hypotheses(corpus: &str, o: &EvalHypothesesOptions) -> Result<(String, Option<String>)> {
+    let (c, format, scoring) = (cstring(corpus)?, cstring(&o.format)?, cstring(&o.scoring)?);
+    let mut h = init(|p| unsafe { sys::grappi_hypothesis_options_init(p, sys::GRAPPI_HYPOTHESIS_OPTIONS_VERSION) })?;
+    h.max_length = o.max_length;
+    h.shortest_rounds = o.shortest_rounds;
+    let run = RunGuard::of(&o.run)?;
+    h.run = RunGuard::ptr(&run);
+    let mut opts =
+        init(|p| unsafe { sys::grappi_eval_hypotheses_options_init(p, sys::GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION) })?;
+    opts.corpus_format = format.as_ptr();
+    opts.splits = if o.splits.is_empty() { ptr::null() } else { o.splits.as_ptr() };
+    opts.split_count = o.splits.len();
+    opts.as_of = o.as_of;
+    opts.paths = o.paths;
+    opts.pairs = o.pairs;
+    opts.top = o.top;
+    opts.explain = o.explain;
+    opts.scoring = scoring.as_ptr();
+    opts.bootstrap = o.bootstrap;
+    opts.seed = o.seed;
+    opts.hypothesis = &h;
+    let several = o.splits.len() > 1;
+    let (mut out, mut pairs) = (ptr::null_mut(), ptr::null_mut());
+    let pairs_ptr: *mut *mut c_char = if several { ptr::null_mut() } else { &mut pairs };
+    check(unsafe { sys::grappi_eval_hypotheses_json(ptr::null_mut(), c.as_ptr(), &opts, &mut out, pairs_ptr) })?;
+    let json = unsafe { take_string(out) };
+    Ok((json, if several { None } else { Some(unsafe { take_string(pairs) }) }))
+}
+
 /// Options of [`Graph::ask`] and [`Graph::eval_qa`] (defaults as the C API's; docs/ask.md "Questions").
 #[derive(Clone, Debug)]
 pub struct AskOptions {

@@ -322,3 +322,30 @@ fn model_handle_cancel_and_progress() {
     drop(g);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn eval_hypotheses_with_intervals() {
+    // Ten dated abstracts: KRAS and MYC first named together in 2011, with BRAF.
+    let rows = [(1, 2001, "KRAS BRAF"), (2, 2002, "BRAF MYC"), (3, 2003, "KRAS EGFR"), (4, 2004, "EGFR MYC"),
+                (5, 2005, "KRAS RAF1"), (6, 2006, "RAF1 MAPK1"), (7, 2007, "MAPK1 MYC"), (8, 2008, "BRAF EGFR"),
+                (9, 2011, "KRAS BRAF MYC"), (10, 2012, "EGFR RAF1")];
+    let mut corpus = String::new();
+    for (pmid, year, names) in rows {
+        let concepts: Vec<String> =
+            names.split(' ').map(|n| format!("{{\"id\": \"GENE:{n}\", \"type\": \"Gene\", \"text\": \"{n}\"}}")).collect();
+        corpus += &format!("{{\"pmid\": {pmid}, \"year\": {year}, \"title\": \"\", \"text\": \"{} interact.\", \"concepts\": [{}]}}\n",
+                           names.replace(' ', " and "), concepts.join(", "));
+    }
+    let o = grappi::EvalHypothesesOptions { as_of: 2010, explain: 0, bootstrap: 50, ..Default::default() };
+    let (summary, pairs) = grappi::eval_hypotheses(&corpus, &o).unwrap();
+    assert!(summary.contains("\"kind\":\"year\"") && summary.contains("\"resamples\":50"), "{summary}");
+    assert!(summary.contains("\"unit\":\"pair\""), "{summary}");
+    let pairs = pairs.unwrap();
+    assert_eq!(pairs.lines().count(), 2);
+    assert!(pairs.contains("\"names\":[\"KRAS\",\"BRAF\",\"MYC\"],\"positive\":true"), "{pairs}");
+    let several = grappi::EvalHypothesesOptions { splits: vec![0.6, 0.8], explain: 0, ..Default::default() };
+    let (summary, pairs) = grappi::eval_hypotheses(&corpus, &several).unwrap();
+    assert!(summary.contains("\"means\":{") && pairs.is_none(), "{summary}");
+    let bad = grappi::EvalHypothesesOptions { splits: vec![1.5], ..Default::default() };
+    assert!(grappi::eval_hypotheses(&corpus, &bad).is_err());
+}
