@@ -39,7 +39,10 @@
   function request() {
     var task = $('task').value;
     if (task === 'ask') return { task: 'ask', body: { question: $('question').value } };
-    if (task === 'hypothesize') return { task: 'hypothesize', body: { source: $('source').value, target: $('target').value } };
+    if (task === 'hypothesize') {
+      return { task: 'hypothesize',
+               body: { source: $('source').value, target: $('target').value, shortest_rounds: Number($('shortest_rounds').value) } };
+    }
     return {
       task: 'explore',
       body: {

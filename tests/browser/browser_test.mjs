@@ -12,7 +12,8 @@
 //   search and PNG/SVG export work (checkDrawing).
 // serve: grappi serve on a free loopback port: the page autocompletes a protein, runs explore,
 //   shows progress then the result, and a click shows the path's explanation; the JSON
-//   endpoints refuse bad input; with --token, requests without it are refused.
+//   endpoints refuse bad input; with --token, requests without it are refused; over a database
+//   holding papers, the page's hypothesize form runs with its shortest-path rounds.
 // Screenshots are written to OUTPUT_DIR for a person to look at.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -376,9 +377,9 @@ if (mode === 'report') {
   }
 } else if (mode === 'serve') {
   // Starts grappi serve on a free port; resolves with its base URL.
-  function serve(extra) {
+  function serve(extra, database = db) {
     return new Promise((resolve, reject) => {
-      const p = spawn(grappi, ['serve', '--db', db, '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const p = spawn(grappi, ['serve', '--db', database, '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '', err = '';
       p.stdout.on('data', (d) => {
         out += d;
@@ -491,6 +492,42 @@ if (mode === 'report') {
     check(r.status === 401, `a wrong token: ${r.status}`);
   } finally {
     guarded.proc.kill('SIGTERM');
+  }
+  // The literature task over stored papers (three BioRED abstracts): the page's hypothesize
+  // form, with one round of every shortest path (the direct edge alone, as serve_hostile.sh
+  // finds through the API).
+  const lit = path.join(outDir, 'lit.db');
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(lit + suffix, { force: true });
+  run(['cooc', 'build', '--db', lit, '--corpus', path.join(here, '..', 'data', 'literature', 'BioRED.Test.first3.PubTator'), '--quiet']);
+  const literature = await serve([], lit);
+  try {
+    const { page, errors } = await openPage(literature.base);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+    check(!(await page.isDisabled('#task option[value="hypothesize"]')), 'serve: hypothesize is not offered over stored papers');
+    check(await page.isHidden('#shortest_rounds'), 'serve: the rounds control shows for explore');
+    await page.selectOption('#task', 'hypothesize');
+    check(await page.isVisible('#shortest_rounds'), 'serve: the rounds control is hidden for hypothesize');
+    await page.fill('#source', 'NCBIGene:6331');
+    await page.fill('#target', 'MESH:D008133');
+    const results = [];
+    for (const rounds of ['0', '1']) {
+      await page.fill('#shortest_rounds', rounds);
+      await page.click('#run');
+      await page.waitForFunction(() => /Done|Failed/.test(document.getElementById('status').textContent) &&
+                                       !document.getElementById('run').disabled, null, { timeout: 60000 });
+      const href = await page.evaluate(() => document.getElementById('download').getAttribute('href'));
+      const id = href.match(/jobs\/([0-9a-f]+)\//)[1];
+      results.push(await (await fetch(literature.base + `api/jobs/${id}/result`)).json());
+    }
+    check(results[0].paths.length > 1 && results[0].paths.some((p) => p.edges.length > 1),
+      `serve: the shortest paths: ${JSON.stringify(results[0].paths.map((p) => p.names))}`);
+    check(JSON.stringify(results[1].paths.map((p) => p.edges.length)) === '[1]',
+      `serve: one round of every shortest path: ${JSON.stringify(results[1].paths.map((p) => p.names))}`);
+    await page.screenshot({ path: path.join(outDir, 'serve-hypothesize.png') });
+    check(errors.length === 0, `serve (hypothesize): console errors: ${errors.join(' | ')}`);
+    await page.close();
+  } finally {
+    literature.proc.kill('SIGTERM');
   }
   const open = spawnSync(grappi, ['serve', '--db', db, '--host', '0.0.0.0', '--port', '0'], { encoding: 'utf8', timeout: 10000 });
   check(open.status !== 0 && /--token/.test(open.stderr), 'serving beyond loopback needs --token');
