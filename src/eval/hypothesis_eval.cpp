@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "agents/literature/hypothesis_paths.hpp"
 #include "common/answer_json.hpp"
 #include "grappi/graph_embeddings.hpp"
 #include "grappi/error.hpp"
@@ -112,9 +113,7 @@ struct Labelled {
 };
 
 Labelled label_paths(const std::vector<Document> &before, const std::vector<Document> &after, const HypothesisEvalOptions &o) {
-  if (o.hypothesis.shortest_rounds > 100)  // (as rank_hypothesis_paths says it, before any work)
-    throw Error(ErrorCode::invalid_argument,
-                "hypothesis paths: shortest_rounds must be 0 to 100, not " + std::to_string(o.hypothesis.shortest_rounds));
+  detail::check_path_options(o.hypothesis);  // (as rank_hypothesis_paths does, before any work)
   Labelled L;
   CoocOptions co = o.cooc;
   co.as_of.reset();

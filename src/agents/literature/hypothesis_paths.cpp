@@ -10,6 +10,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "agents/literature/hypothesis_paths.hpp"
 #include "common/answer_json.hpp"
 #include "grappi/graph_embeddings.hpp"
 #include "grappi/error.hpp"
@@ -116,8 +117,7 @@ void count_with_ends(HypothesisPath &h, const GraphSnapshot &snap, int64_t sourc
 
 }  // namespace
 
-std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int64_t source, int64_t target,
-                                                  const HypothesisOptions &o) {
+void detail::check_path_options(const HypothesisOptions &o) {
   if (o.paths == 0 || o.max_length == 0)
     throw Error(ErrorCode::invalid_argument, "hypothesis paths: paths and max_length must be at least 1");
   if (o.shortest_rounds > 100)
@@ -127,6 +127,11 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
     throw Error(ErrorCode::invalid_argument, "hypothesis paths: the embedding weight must lie in [0, 1]");
   if (!(o.max_intermediate_share > 0 && o.max_intermediate_share <= 1))
     throw Error(ErrorCode::invalid_argument, "hypothesis paths: max_intermediate_share must lie in (0, 1]");
+}
+
+std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int64_t source, int64_t target,
+                                                  const HypothesisOptions &o) {
+  detail::check_path_options(o);
   if (!kg.node(source) || !kg.node(target))
     throw Error(ErrorCode::not_found, "hypothesis paths: no node " + std::to_string(kg.node(source) ? target : source));
   const auto snap = kg.snapshot();
