@@ -86,27 +86,35 @@ bool species_like(const std::string &label, const std::string &external_id) {
 
 // What each node of a path shares with each end: the documents of the co-occurrence edge
 // joining them (each end with itself: its own documents), and each node's documents, learnt
-// from those edges' records into `units` (node -> documents).
+// from those edges' records into `units` (node -> documents); the intermediates' ends joined
+// to them by no edge of any relation (open_ends).
 template <class FactsFor>
 void count_with_ends(HypothesisPath &h, const GraphSnapshot &snap, int64_t source, int64_t target, FactsFor &&facts_for,
                      std::unordered_map<int64_t, std::size_t> &units) {
+  // (the documents shared, and whether any edge joins them)
   const auto shared_with = [&](int64_t n, int64_t end) {
     std::size_t c = 0;
-    for (const Neighbor &x : snap.edges_between(n, end))
-      if (cooccurrence_relation_name(snap.relation_name(x.relation))) {
-        const EdgeFacts &f = facts_for(x.edge, x.score);
-        c = std::max(c, f.support);
-        for (int64_t m : {n, end}) {
-          const auto idx = snap.index_of(m);
-          const auto u = idx ? f.units.find(snap.external_id(*idx)) : f.units.end();
-          if (u != f.units.end()) units[m] = u->second;
-        }
+    bool joined = false;
+    for (const Neighbor &x : snap.edges_between(n, end)) {
+      joined = true;
+      if (!cooccurrence_relation_name(snap.relation_name(x.relation))) continue;
+      const EdgeFacts &f = facts_for(x.edge, x.score);
+      c = std::max(c, f.support);
+      for (int64_t m : {n, end}) {
+        const auto idx = snap.index_of(m);
+        const auto u = idx ? f.units.find(snap.external_id(*idx)) : f.units.end();
+        if (u != f.units.end()) units[m] = u->second;
       }
-    return c;
+    }
+    return std::make_pair(c, joined);
   };
-  for (int64_t n : h.nodes) {
-    h.with_source.push_back(n == source ? 0 : shared_with(n, source));
-    h.with_target.push_back(n == target ? 0 : shared_with(n, target));
+  for (std::size_t i = 0; i < h.nodes.size(); ++i) {
+    const int64_t n = h.nodes[i];
+    const auto s = n == source ? std::make_pair(std::size_t{0}, true) : shared_with(n, source);
+    const auto t = n == target ? std::make_pair(std::size_t{0}, true) : shared_with(n, target);
+    h.with_source.push_back(s.first);
+    h.with_target.push_back(t.first);
+    if (i > 0 && i + 1 < h.nodes.size()) h.open_ends += std::size_t(!s.second) + std::size_t(!t.second);
   }
   for (int64_t n : h.nodes) {
     const auto u = units.find(n);
@@ -263,9 +271,6 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
       h.curated.push_back(curated);
     }
     h.papers = documents.size();
-    for (std::size_t i = 1; i + 1 < h.nodes.size(); ++i)
-      h.open_ends += std::size_t(snap->edges_between(h.nodes[i], source).empty()) +
-                     std::size_t(snap->edges_between(h.nodes[i], target).empty());
     h.single_paper = literature && documents.size() == 1;
     count_with_ends(h, *snap, source, target, facts_for, units);
     h.min_weight = *std::min_element(h.weights.begin(), h.weights.end());
