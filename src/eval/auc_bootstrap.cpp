@@ -118,7 +118,11 @@ std::vector<AucComparison> compare_aucs(const std::vector<std::vector<bool>> &la
     c.macro.difference = c.macro.defined ? macro[0] - macro[s] : 0;
   }
   std::vector<std::vector<double>> micro_draws(others.size()), macro_draws(others.size());
-  std::mt19937_64 rng(seed);  // (the draw is rng() % groups: the same on every standard library)
+  // A stream of its own (a caller's other draws from mt19937_64(seed), such as a random
+  // baseline's scores, are not these); the draw is rng() % groups, and seed_seq's mixing is
+  // specified: the same resamples on every standard library.
+  std::seed_seq mixed{uint32_t(seed), uint32_t(seed >> 32), 0xb0075u};
+  std::mt19937_64 rng(mixed);
   std::vector<double> times(groups);
   for (std::size_t r = 0; groups > 0 && r < resamples; ++r) {
     std::fill(times.begin(), times.end(), 0.0);

@@ -28,7 +28,8 @@ struct AucComparison {
 
 /// `first` against each of `others` on the same items: the differences on the items as they
 /// are, and percentile intervals at `level` (in (0, 1)) over `resamples` draws of the groups
-/// with replacement (the same draws for every comparison; deterministic for `seed`). Pooled
+/// with replacement (the same draws for every comparison; deterministic for `seed`, and not the
+/// stream of a mt19937_64 seeded with `seed` itself, which a caller may use otherwise). Pooled
 /// AUCs count ties as half, as roc_auc() does. The shapes must match `labels`.
 std::vector<AucComparison> compare_aucs(const std::vector<std::vector<bool>> &labels, const GroupScores &first,
                                         const std::vector<GroupScores> &others, std::size_t resamples, uint64_t seed,
