@@ -225,17 +225,27 @@ struct Figures {
   std::size_t macro_pairs = 0;
 };
 
-Figures figures_of(const std::vector<HypothesisEvalPair> &pairs, const Scorer &score,
-                   std::size_t top) {
+// Each pair's paths' scores (the shape of the pairs' labels).
+detail::GroupScores scores_of(const std::vector<HypothesisEvalPair> &pairs, const Scorer &score) {
+  detail::GroupScores s;
+  for (const HypothesisEvalPair &p : pairs) {
+    s.emplace_back();
+    for (const HypothesisPath &h : p.paths) s.back().push_back(score(h));
+  }
+  return s;
+}
+
+Figures figures_of(const std::vector<HypothesisEvalPair> &pairs, const detail::GroupScores &scores, std::size_t top) {
   Figures f;
   std::vector<std::pair<double, bool>> pooled;
   double macro = 0;
   std::size_t with_paths = 0, with_top = 0;
-  for (const HypothesisEvalPair &p : pairs) {
+  for (std::size_t g = 0; g < pairs.size(); ++g) {
+    const HypothesisEvalPair &p = pairs[g];
     std::vector<std::pair<double, bool>> scored;
     std::vector<std::size_t> order;
     for (std::size_t k = 0; k < p.paths.size(); ++k) {
-      scored.emplace_back(score(p.paths[k]), p.positive[k]);
+      scored.emplace_back(scores[g][k], p.positive[k]);
       order.push_back(k);
     }
     pooled.insert(pooled.end(), scored.begin(), scored.end());
@@ -262,22 +272,15 @@ Figures figures_of(const std::vector<HypothesisEvalPair> &pairs, const Scorer &s
 
 // grappi's figures minus each baseline's on the same paths, with intervals from resampling the
 // pairs (a pair's paths share its labels and its documents: they are drawn together).
-nlohmann::json differences_json(const std::vector<HypothesisEvalPair> &pairs, const Scorer &mine,
-                                const std::vector<std::pair<std::string, Scorer>> &baselines, const HypothesisEvalOptions &o) {
+nlohmann::json differences_json(const std::vector<HypothesisEvalPair> &pairs, const detail::GroupScores &mine,
+                                const std::vector<std::pair<std::string, detail::GroupScores>> &baselines,
+                                const HypothesisEvalOptions &o) {
   std::vector<std::vector<bool>> labels;
-  const auto scores_of = [&](const Scorer &score) {
-    detail::GroupScores s;
-    for (const HypothesisEvalPair &p : pairs) {
-      s.emplace_back();
-      for (const HypothesisPath &h : p.paths) s.back().push_back(score(h));
-    }
-    return s;
-  };
   for (const HypothesisEvalPair &p : pairs) labels.push_back(p.positive);
   std::vector<detail::GroupScores> others;
-  for (const auto &b : baselines) others.push_back(scores_of(b.second));
+  for (const auto &b : baselines) others.push_back(b.second);
   const double level = 0.95;
-  const std::vector<detail::AucComparison> c = detail::compare_aucs(labels, scores_of(mine), others, o.bootstrap, o.seed, level);
+  const std::vector<detail::AucComparison> c = detail::compare_aucs(labels, mine, others, o.bootstrap, o.seed, level);
   const auto one = [&](const detail::AucDifference &d) -> nlohmann::json {
     if (!d.defined) return nullptr;
     const bool interval = d.resamples > 0;
@@ -355,7 +358,7 @@ PathRankerTraining train_path_ranker(const std::vector<Document> &corpus, const 
                                                  " positive path(s) before the split, fewer than the " +
                                                  std::to_string(o.ranker_options.min_positives) + " needed to learn from");
   t.ranker = PathRanker::train(xs, o.ranker_options);
-  const Figures fit = figures_of(L.pairs, [&](const HypothesisPath &p) { return t.ranker.score(p); }, o.top);
+  const Figures fit = figures_of(L.pairs, scores_of(L.pairs, [&](const HypothesisPath &p) { return t.ranker.score(p); }), o.top);
   t.auc_micro = fit.micro;
   t.ranker.info()["training"] = {{"split", t.split},     {"cutoff", t.cutoff},       {"before", t.before},
                                  {"after", t.after},     {"pairs", t.pairs},         {"paths", t.paths},
@@ -457,7 +460,9 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
     r.paths += p.paths.size();
     r.positive_paths += static_cast<std::size_t>(std::count(p.positive.begin(), p.positive.end(), true));
   }
-  const Figures f = figures_of(r.pairs, mine, o.top);
+  // (each scorer's scores once, for its figures and for the differences)
+  const detail::GroupScores mine_scores = scores_of(r.pairs, [](const HypothesisPath &h) { return h.score; });
+  const Figures f = figures_of(r.pairs, mine_scores, o.top);
   r.auc_micro = f.micro;
   r.auc_macro = f.macro;
   r.auc_pairs = f.macro_pairs;
@@ -471,8 +476,12 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
       {"document_frequency", document_frequency},
       {"weights", weights_score},
       {"random", [&](const HypothesisPath &p) { return random_score.at(&p); }}};
-  for (const auto &[name, score] : baselines) r.baselines[name] = figures_json(figures_of(r.pairs, score, o.top));
-  r.differences = differences_json(r.pairs, mine, baselines, o);
+  std::vector<std::pair<std::string, detail::GroupScores>> baseline_scores;
+  for (const auto &[name, score] : baselines) {
+    baseline_scores.emplace_back(name, scores_of(r.pairs, score));
+    r.baselines[name] = figures_json(figures_of(r.pairs, baseline_scores.back().second, o.top));
+  }
+  r.differences = differences_json(r.pairs, mine_scores, baseline_scores, o);
 
   // Explanations of the first pairs with paths, against the later documents.
   KnowledgeGraph &kg = *L.kg;
