@@ -315,6 +315,26 @@ static void check_round_trip(grappi_graph *g, const char *db, const char *format
 
 /* grappi_graph_import_with: the options of `grappi import` (scores, bad lines, row limits, edge
  * lists' columns) and its JSON report, on a database of its own. */
+/* FamPlex's tables (a directory) as families and complexes with the names papers write. */
+static void check_famplex(const char *data) {
+  char db[256], dir[4096];
+  grappi_graph *g = NULL;
+  int64_t akt = 0, pkb = 0;
+  snprintf(db, sizeof db, "/tmp/grappi_capi_famplex_%ld.db", (long)getpid());
+  remove_db(db);
+  snprintf(dir, sizeof dir, "%s/famplex", data);
+  CHECK(grappi_graph_open(db, NULL, &g) == GRAPPI_OK);
+  CHECK(grappi_graph_import(g, "famplex", "/nonexistent-famplex-dir") == GRAPPI_EIO);
+  CHECK(strstr(grappi_last_error_message(), "/nonexistent-famplex-dir") != NULL);
+  CHECK(grappi_graph_import(g, "famplex", dir) == GRAPPI_OK);
+  CHECK(grappi_graph_resolve(g, "Akt", &akt) == GRAPPI_OK && akt > 0);
+  CHECK(grappi_graph_resolve(g, "PKB", &pkb) == GRAPPI_OK && pkb == akt);
+  CHECK(grappi_graph_resolve(g, "LPS", &pkb) == GRAPPI_ENOTFOUND);
+  CHECK(strstr(grappi_last_error_message(), "CHEBI") != NULL);
+  grappi_graph_free(g);
+  remove_db(db);
+}
+
 static void check_import_options(void) {
   char db[256], links[256], edges_csv[256];
   grappi_graph *g = NULL;
@@ -436,6 +456,7 @@ int main(int argc, char **argv) {
   check_init_macros();
   check_eval_hypotheses();
   check_import_options();
+  check_famplex(data);
 
   /* Options and open. */
   CHECK(grappi_open_options_init(NULL, GRAPPI_OPEN_OPTIONS_VERSION) == GRAPPI_EINVAL);

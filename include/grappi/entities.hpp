@@ -28,7 +28,21 @@ struct EntityCandidate {
   std::string label;        ///< its label ("Protein", "OntologyTerm")
   int64_t taxon = 0;        ///< its organism (0: none)
   std::string matched;      ///< the dictionary name that matched, as stored
-  std::string source;       ///< where that name comes from: "name" (preferred name) or the alias's source
+  /// Where that name comes from: "name" (preferred name), the alias's source, "description"
+  /// (the first clause of the node's annotation: its full name), "derived:<how>" (a name the
+  /// linker derives from another of the node's names).
+  std::string source;
+  /// What kind of name it is: "symbol" (a preferred name or official symbol), "curated" (a
+  /// text a curated list grounds to it as written in papers: FamPlex's grounding map),
+  /// "full_name" (a gene table's full name, a description, an exact synonym), "alias" or
+  /// "derived" ("p53" of LYN's "p53Lyn" by the weight convention; "beta-catenin" of "catenin
+  /// beta 1"; docs/database.md "Names").
+  std::string name_kind;
+  /// The linker's first rule, how much the matched name says which node it names (lower is
+  /// better): 0 a curated name as written, 1 a symbol, 2 a curated name in another case or
+  /// spelling, 3 a full name or an alias no other candidate has, 4 an alias several share, 5 a
+  /// derived name.
+  unsigned tier = 0;
   /// The BEL function for the entity ("p", "bp", "a", "path", "complex"); empty when BEL has no
   /// namespace for it.
   std::string function;
@@ -59,11 +73,18 @@ struct EntityMention {
   /// Why no candidate was chosen when the status alone does not say it (other_organism: the
   /// passage's organism, where it comes from, and the candidates' organisms).
   std::string reason;
-  /// How an ambiguity was resolved: "organism", "context" (edges to the passage's other
-  /// entities), "as_written" (one candidate's stored name is the mention as written, or is in
-  /// another case; the others matched only through the tolerant key: "Raf-1" is RAF1, not
-  /// RNASE3's "RAF1"), "preferred_name", "description" (the candidate whose annotation shares
-  /// the most content words with the passage, at least two); empty otherwise.
+  /// How an ambiguity was resolved, by the last of the linker's rules that narrowed the
+  /// candidates (applied in this order while several are left): "organism" (the organism the
+  /// passage states, else EntityTaggerOptions::taxon, else that of the passage's unambiguous
+  /// mentions), "preferred_name" or "name_kind" (the candidate whose name says most:
+  /// EntityCandidate::tier; "p53" is TP53's alias before LYN's derived "p53Lyn"),
+  /// "as_written" (two nodes' own names, one stored as the mention is written: "Raf-1" is RAF1,
+  /// not RNASE3's "RAF1"; or later, among aliases, the one equal to the mention in any case
+  /// when the others match only through the tolerant key), "context" (edges to the passage's
+  /// other entities), "edges" (the only candidates with edges in the graph),
+  /// "preferred_organism" (a name given alone, link(): the database's organism),
+  /// "description" (the candidate whose annotation shares the most content words with the
+  /// passage, at least two); empty otherwise.
   std::string resolution;
   std::optional<std::size_t> chosen;  ///< index of the chosen candidate
   /// The chosen candidate, if any.
@@ -73,7 +94,8 @@ struct EntityMention {
 /// How the dictionary is built and used. (Every field is part of EntityTagger::shared's key: a
 /// new one goes there too, in entities.cpp.)
 struct EntityTaggerOptions {
-  /// Node labels whose names are looked for (empty: "Protein" and "OntologyTerm").
+  /// Node labels whose names are looked for (empty: "Protein", "OntologyTerm", and FamPlex's
+  /// "ProteinFamily" and "ProteinComplex").
   std::vector<std::string> labels;
   /// Preferred organism (NCBI taxon) for ambiguous names; 0: the organism most of the text's
   /// unambiguous mentions are of. For a passage of a document (tag(const DocumentPassage &)),
@@ -137,6 +159,22 @@ class GRAPPI_CXX_API EntityTagger {
   /// The nodes an identifier names among the aliases (an Entrez id "6331", "HGNC:391"; any
   /// case), one candidate per node; empty when none does.
   std::vector<EntityCandidate> by_id(std::string_view id) const;
+  /// A whole name linked by the same rules as a mention (`grappi resolve`, a name given on the
+  /// command line or to the web explorer): the name's key, its words in any order, its usual
+  /// spellings ("Raf-1 protein kinase", "hGITR", "IL-1RI"), then the identifiers among the
+  /// aliases; in any case and whatever the stop-list says. `organism` (not 0) is a stated
+  /// organism (it narrows first); without one, EntityTaggerOptions::taxon, else the database's
+  /// organism, breaks ties. The mention's offset is 0 and its length the name's; no
+  /// candidate: status "ungrounded".
+  EntityMention link(std::string_view name, int64_t organism = 0) const;
+  /// The mentions of a text whose organism is stated (`organism`, not 0: a question's "in
+  /// yeast"; `source` says where it comes from), ambiguous names narrowed to it first and a
+  /// name only other organisms' proteins have "other_organism"; tag(text) with none.
+  std::vector<EntityMention> tag(std::string_view text, int64_t organism, const std::string &source) const;
+  /// A protein family's or complex's members (FamPlex's, `grappi import --famplex`): the
+  /// proteins of the database it holds, through its sub-families and sub-complexes, each once,
+  /// as candidates (matched and source empty); empty for any other node.
+  std::vector<EntityCandidate> members(int64_t node) const;
   /// Distinct names in the dictionary.
   std::size_t names() const;
   /// The options in force.

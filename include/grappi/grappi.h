@@ -111,12 +111,14 @@ GRAPPI_API void grappi_graph_free(grappi_graph *g);
  * @param g The graph.
  * @param kind "info", "aliases", "links", "detailed", "physical", "actions", "export", "obo",
  *        "mitab", "jsonl" (grappi's own export), "bel" (a BEL script or BEL JSON graph), "jgf"
- *        (a BEL JSON graph), "cx2" (a CX2 or CX1 network), "mapping" (an identifier mapping table), "edges" (an edge list:
+ *        (a BEL JSON graph), "cx2" (a CX2 or CX1 network), "mapping" (an identifier mapping table), "famplex" (a
+ *        directory of FamPlex's tables: protein families and complexes, their members, the names papers write for
+ *        them and for single proteins; a directory given to "detect" is read so), "edges" (an edge list:
  *        columns 1 and 2, no score; the C++ EdgeListOptions choose others), "corpus" (papers: PubTator, BioC, ...,
  *        detected; "corpus:pubtator" etc. forced; stored with their passages and searchable), or NULL/"detect"
  *        to detect the format from the header (mapping tables and edge lists are never
  *        detected).
- * @param path The file, plain or gzipped.
+ * @param path The file, plain or gzipped (a directory for "famplex").
  * @return #GRAPPI_OK; on a bad line nothing is imported and #GRAPPI_EPARSE names the file and line.
  * @see grappi_graph_import_with() for `grappi import`'s options (scores, bad lines, row limit,
  *      edge-list columns) and its report.

@@ -45,7 +45,10 @@ struct SourceFile {
   /// "detect" (from the header), a STRING format name (to_string(StringFormat): "info",
   /// "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export";
   /// also "export"), "obo" (an OBO 1.2/1.4 ontology), "mitab" (PSI-MITAB 2.5/2.6/2.7),
-  /// "mapping" (an identifier mapping table; never detected), "edges" (an edge list read as
+  /// "mapping" (an identifier mapping table; never detected), "famplex" (a directory of
+  /// FamPlex's tables, entities.csv, relations.csv, grounding_map.csv, equivalences.csv and
+  /// descriptions.csv: protein families and complexes with their members and the names papers
+  /// write for them; detected from a directory holding the first two), "edges" (an edge list read as
   /// ImportOptions::edges says; never detected), "jsonl" (grappi's own JSON lines, as
   /// KnowledgeGraph::export_graph writes them), "bel" (a BEL script, detected from its first
   /// SET/DEFINE line; forced, it also reads a BEL JSON graph) or "jgf" (a BEL JSON Graph

@@ -135,12 +135,20 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// and ids of every imported OBO ontology's terms (GO, CHEBI, DOID, ...). Empty when the
   /// database holds none. The resolver is a snapshot: later imports do not change it.
   BelEntityResolver bel_resolver() const;
-  /// Case-insensitive name resolution: external id, then preferred name, then aliases (also the
-  /// external id without its taxon prefix). Never throws for unknown or ambiguous names.
+  /// Name resolution: an external id (also without its taxon prefix), a preferred name as
+  /// written, then the name linker's rules (grappi/entities.hpp, EntityTagger::link: names,
+  /// aliases, full names and the names papers write, in any case and spelling, ranked by what
+  /// they say, then edges, then the database's organism; docs/database.md "Names"), then any
+  /// stored alias, a BEL term's canonical form, a namespaced id without its namespace. A name
+  /// the linker resolves among several candidates is found (matched_by says how: "alias:SOURCE
+  /// (resolved by RULE)"); one it cannot is ambiguous. Never throws for unknown or ambiguous
+  /// names. The first call after a write builds the linker (about a second for a quarter of a
+  /// million aliases) unless the name is an external id or a preferred name as written.
   ResolveResult lookup(std::string_view name, std::size_t max_suggestions = 5) const;
   /// Nodes whose preferred name, alias or external id begins with `prefix` (any case), for
-  /// autocompletion: preferred names first, then aliases, then external ids, each shortest
-  /// first; one entry per node; at most `limit` (at most 100). Empty for an empty prefix.
+  /// autocompletion: the node the prefix as typed links to first (lookup), then preferred names,
+  /// then aliases, then external ids, each shortest first; one entry per node; at most `limit`
+  /// (at most 100). Empty for an empty prefix.
   std::vector<NameCompletion> complete(std::string_view prefix, std::size_t limit = 10) const;
   /// Like lookup but returns the id, throwing Error(not_found) with suggestions or
   /// Error(ambiguous) listing the candidates.

@@ -36,6 +36,16 @@ struct QuestionEntity {
   /// not only through the tolerant key), "preferred_name"; empty otherwise.
   std::string resolution;
   std::vector<std::string> alternatives;  ///< ambiguous: the other candidates' external ids
+  /// A protein of a family or complex.
+  struct Member {
+    int64_t node = 0;  ///< its node
+    std::string id;    ///< its external id
+    std::string name;  ///< its preferred name
+  };
+  /// A protein family or complex (FamPlex's: label "ProteinFamily" or "ProteinComplex"): the
+  /// proteins of the database it holds, through its sub-families; a question about it is
+  /// answered over them. Empty for any other entity.
+  std::vector<Member> members;
 };
 
 /// What a question asks. The intents ask() retrieves for:

@@ -146,7 +146,9 @@ struct NameCompletion {
   std::string name;         ///< the node's preferred name
   std::string external_id;  ///< its external id
   std::string matched;      ///< the name, alias or external id that begins with the prefix
-  std::string matched_by;   ///< "name", "alias" or "external_id"
+  /// "linked" (the node the prefix as typed names by the name linker's rules, as `resolve` would
+  /// take it: first), "name", "alias" or "external_id"
+  std::string matched_by;
 };
 
 /// Outcome of KnowledgeGraph::lookup.
@@ -157,6 +159,9 @@ struct ResolveResult {
   int64_t id = 0;                           ///< set when found
   std::vector<ResolveCandidate> candidates; ///< the match, or every candidate when ambiguous
   std::vector<std::string> suggestions;     ///< close names when not found
+  /// Why nothing was found when the names alone do not say it ("FamPlex grounds 'LPS' to
+  /// CHEBI:CHEBI:16412, no gene or protein"); empty otherwise.
+  std::string note;
 };
 
 }  // namespace grappi

@@ -117,7 +117,11 @@ bool symbol_like(std::string_view name) {
 
 bool case_compatible(std::string_view name, std::string_view seen) {
   if (!symbol_like(name)) return true;
-  if (std::none_of(seen.begin(), seen.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) return false;
+  // (a word with letters and a digit is no English word: "p53", "p21" as papers write them)
+  const bool digit = std::any_of(seen.begin(), seen.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const bool letter = std::any_of(seen.begin(), seen.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); });
+  if (std::none_of(seen.begin(), seen.end(), [](char c) { return c >= 'A' && c <= 'Z'; }) && !(digit && letter && seen.size() >= 3))
+    return false;
   // A symbol of one word written as several is written word by word in capitals or digits
   // ("IL 2" is IL2; "As a", at a sentence's start, is no ASA).
   if (name.find(' ') == std::string_view::npos && seen.find(' ') != std::string_view::npos)

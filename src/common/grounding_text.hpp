@@ -44,7 +44,8 @@ bool gene_type(std::string_view annotation_type);
 bool symbol_like(std::string_view name);
 
 /// Whether text as written can mention a name: a symbol-like name is not mentioned by a text
-/// written all in lower case ("cat" is not CAT; "Cdc28" and "CDC28" are CDC28), nor, when the
+/// written all in lower case ("cat" is not CAT; "Cdc28" and "CDC28" are CDC28) unless it has a
+/// letter and a digit and three characters or more ("p53" is P53: no English word), nor, when the
 /// name is one word, by several words that do not each begin with a capital or a digit ("IL 2"
 /// is IL2, "As a" no ASA).
 bool case_compatible(std::string_view name, std::string_view seen);

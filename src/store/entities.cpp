@@ -18,6 +18,7 @@
 #include "grappi/snapshot.hpp"
 #include "store/graph_impl.hpp"
 #include "common/grounding_text.hpp"
+#include "store/name_keys.hpp"
 #include "common/text_util.hpp"
 
 namespace grappi {
@@ -67,46 +68,8 @@ std::string fold(std::string_view s) {
   return out;
 }
 
-// Greek letters spelled out: U+0391..U+03A9 and U+03B1..U+03C9 (and the micro sign), by their
-// UTF-8 bytes; nullptr for anything else.
-const char *greek_name(unsigned char lead, unsigned char next) {
-  static const char *const kLetters[] = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
-                                         "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho",
-                                         "sigma", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"};
-  if (lead == 0xC2 && next == 0xB5) return "mu";
-  unsigned code = 0;
-  if (lead == 0xCE && next >= 0x80 && next <= 0xBF) code = 0x380 + (next - 0x80);
-  else if (lead == 0xCF && next >= 0x80 && next <= 0x89) code = 0x3C0 + (next - 0x80);
-  else return nullptr;
-  if (code >= 0x391 && code <= 0x3A9 && code != 0x3A2) return kLetters[code - 0x391];
-  if (code >= 0x3B1 && code <= 0x3C9) return kLetters[code - 0x3B1];
-  return nullptr;
-}
-
-// Characters a name's key leaves out: blanks, hyphens and dashes, slashes, dots, underscores,
-// apostrophes ("NF-kappaB", "NF kappa B" and "NFkappaB" are one key).
-bool tight_gap(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == '/' || c == '.' || c == '_' || c == '\'';
-}
-
-// A name's key: lower case, without blanks and punctuation inside names, Greek letters spelled
-// ("PPAR-γ", "PPARgamma" and "PPAR gamma" are "ppargamma").
-std::string tight(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (tight_gap(s[i])) continue;
-    if (i + 1 < s.size())
-      if (const char *g = greek_name(c, static_cast<unsigned char>(s[i + 1]))) {
-        out += g;
-        ++i;
-        continue;
-      }
-    out.push_back(static_cast<char>(std::tolower(c)));
-  }
-  return out;
-}
+// A name's key (name_keys.hpp): the dictionary's and the text's, one function.
+std::string tight(std::string_view s) { return detail::name_key(s); }
 
 bool all_capitals(std::string_view s) {
   bool letter = false;
@@ -237,26 +200,7 @@ std::vector<std::string> annotated_spellings(const std::string &text) {
   return out;
 }
 
-// A name's words in any order: its blank- or hyphen-separated words' keys, sorted ("beta
-// 1-syntrophin" and "syntrophin beta 1" are one); empty for a name of one word.
-std::string words_key(std::string_view name) {
-  std::vector<std::string> words;
-  std::string w;
-  for (std::size_t i = 0; i <= name.size(); ++i) {
-    const char c = i < name.size() ? name[i] : ' ';
-    if (c == ' ' || c == '-' || c == '\t') {
-      if (!w.empty()) words.push_back(tight(w));
-      w.clear();
-    } else {
-      w.push_back(c);
-    }
-  }
-  if (words.size() < 2) return {};
-  std::sort(words.begin(), words.end());
-  std::string out;
-  for (const std::string &x : words) out += (out.empty() ? "" : " ") + x;
-  return out;
-}
+using detail::words_key;
 
 // The names a node's own names imply by the weight convention: a name written as an isoform's
 // molecular weight and another of the node's names ("P27KIP1" is "p27" + "KIP1", "p57Kip2")
@@ -284,6 +228,23 @@ std::vector<NodeName> weight_names(const std::vector<NodeName> &names, std::size
   return out;
 }
 
+// How much a name says which node it names (the linker's first rule), best first: a name a
+// curated list gives for a text as written (FamPlex's grounding map), a preferred name or
+// official symbol, a curated name in another case or spelling, a full name or an alias one node
+// has, an alias several nodes share, a name derived from another.
+enum NameTier : uint8_t { kCuratedAsWritten = 0, kSymbol = 1, kCurated = 2, kFullName = 3, kSharedAlias = 4, kDerived = 5 };
+
+// What kind of name a source gives: "symbol", "curated", "full_name", "alias" or "derived".
+const char *name_kind_of(std::string_view source) {
+  if (source == "name" || source == "mapping:symbol") return "symbol";
+  if (source.rfind("famplex:", 0) == 0) return "curated";
+  if (source == "mapping:gene_name" || source == "description" || source.rfind("obo:synonym:", 0) == 0) return "full_name";
+  if (source.rfind("derived:", 0) == 0 || source.rfind("weight:", 0) == 0) return "derived";
+  return "alias";
+}
+
+bool family_label(std::string_view label) { return label == "ProteinFamily" || label == "ProteinComplex"; }
+
 }  // namespace
 
 struct GRAPPI_HIDDEN EntityTagger::Impl {
@@ -293,17 +254,23 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
     // The content words of its annotation (sorted, distinct), for nodes that share a name with
     // another node: what tells them apart in a passage.
     std::vector<std::string> words;
+    bool connected = false;          // it has edges in the graph
+    std::vector<uint32_t> members;   // a family or complex: its direct members (nodes indices)
   };
   std::vector<NodeInfo> nodes;
   std::unordered_map<int64_t, uint32_t> index_of;  // node id -> nodes index
   struct Entry {
     uint32_t node;
     std::string name, source;
+    const char *kind;  // name_kind_of(source)
   };
   std::vector<Entry> entries;
   std::unordered_map<std::string, std::vector<uint32_t>> by_name;  // folded name -> entries
   std::unordered_map<std::string, std::vector<uint32_t>> by_id;    // folded id-like alias -> node indices
   std::unordered_map<std::string, std::vector<uint32_t>> by_words;  // words_key of a name of several words -> entries
+  // Texts a curated list (FamPlex's grounding map) gives to something that is no gene or
+  // protein ("LPS": CHEBI:16412), as written, with what it names: never a gene's alias.
+  std::unordered_map<std::string, std::string> not_genes;
   std::unordered_set<std::string> stop;
   std::size_t max_chars = 0, max_words = 1;
   std::vector<std::string> sorted_keys;  // by_name's keys, sorted: whether a key begins some name
@@ -318,25 +285,99 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   std::vector<EntityMention> scan(std::string_view text) const;
   // (any_case: the case rule waived, for a span the document itself marks as an entity)
   std::vector<EntityCandidate> candidates(const std::vector<uint32_t> &hits, std::string_view seen, bool any_case = false) const;
-  // organism 0: options.taxon, else the organism most unique mentions are of. `source` (not
-  // empty) says where a given organism comes from, and makes a name only other organisms'
-  // proteins have "other_organism".
+  // A stated organism (not 0, with `source` saying where it comes from) narrows ambiguous names
+  // first and makes a name only other organisms' proteins have "other_organism"; without one,
+  // `preferred` (else options.taxon, else the organism most unique mentions are of, else the
+  // database's) breaks ties the other rules leave.
   void resolve(std::vector<EntityMention> &mentions, std::string_view text, int64_t organism = 0,
-               const std::string &source = {}) const;
+               const std::string &source = {}, int64_t preferred = 0) const;
+  void add_entry(uint32_t node, const std::string &name, const std::string &source, bool term);
+  void resolve_members(const KnowledgeGraph &kg);
 };
+
+void EntityTagger::Impl::add_entry(uint32_t index, const std::string &name, const std::string &source, bool term) {
+  const std::string key = tight(name);
+  if (key.size() < options.min_length || (term && key.size() < options.min_term_length)) return;
+  if (key.find_first_not_of("0123456789 .,-") == std::string::npos) return;
+  auto &list = by_name[key];
+  // (a name a node has twice keeps the source that says most: FamPlex's "SRC" for SRC beside its
+  // preferred name)
+  static const char *const kOrder[] = {"curated", "symbol", "full_name", "alias", "derived"};
+  const auto rank = [](std::string_view kind) {
+    return static_cast<std::size_t>(std::find(std::begin(kOrder), std::end(kOrder), kind) - std::begin(kOrder));
+  };
+  for (uint32_t e : list)
+    if (entries[e].node == index && entries[e].name == name) {
+      if (rank(name_kind_of(source)) < rank(entries[e].kind)) {
+        entries[e].source = source;
+        entries[e].kind = name_kind_of(source);
+      }
+      return;
+    }
+  list.push_back(static_cast<uint32_t>(entries.size()));
+  if (const std::string words = words_key(name); !words.empty()) by_words[words].push_back(static_cast<uint32_t>(entries.size()));
+  entries.push_back({index, name, source, name_kind_of(source)});
+  max_chars = std::max(max_chars, key.size());
+  std::size_t name_words = 0;  // (blank-separated)
+  for (std::size_t ch = 0; ch < name.size(); ++ch)
+    name_words += !std::isspace(static_cast<unsigned char>(name[ch])) && (ch == 0 || std::isspace(static_cast<unsigned char>(name[ch - 1])));
+  max_words = std::max(max_words, name_words);
+}
+
+// A family's or complex's members as the FamPlex importer stored them (attributes "famplex":
+// {"members": [{"ns", "id", "relation"}]}): HGNC symbols as human proteins' preferred names or
+// official symbols, UniProt accessions as aliases, FPLX ids as the families' nodes.
+void EntityTagger::Impl::resolve_members(const KnowledgeGraph &kg) {
+  std::unordered_map<std::string, uint32_t> human_symbols, by_external;
+  const auto human = [&](uint32_t i) { return nodes[i].base.label == "Protein" && nodes[i].base.taxon == 9606; };
+  for (uint32_t i = 0; i < nodes.size(); ++i)
+    if (human(i)) human_symbols.emplace(nodes[i].base.name, i);
+  for (const Entry &e : entries)
+    if (e.source == "mapping:symbol" && human(e.node)) human_symbols.emplace(e.name, e.node);
+  for (uint32_t i = 0; i < nodes.size(); ++i)
+    if (family_label(nodes[i].base.label)) by_external.emplace(nodes[i].base.id, i);
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    NodeInfo &f = nodes[i];
+    if (!family_label(f.base.label)) continue;
+    const std::optional<Node> n = kg.node(f.base.node);
+    if (!n) continue;
+    const auto attributes = nlohmann::json::parse(n->attributes, nullptr, false);
+    if (!attributes.is_object() || !attributes.contains("famplex") || !attributes["famplex"].is_object()) continue;
+    const nlohmann::json &fam = attributes["famplex"];
+    if (!fam.contains("members") || !fam["members"].is_array()) continue;
+    for (const auto &x : fam["members"]) {
+      if (!x.is_object()) continue;
+      const std::string ns = x.value("ns", std::string()), id = x.value("id", std::string());
+      std::optional<uint32_t> member;
+      if (ns == "HGNC") {
+        if (const auto it = human_symbols.find(id); it != human_symbols.end()) member = it->second;
+      } else if (ns == "FPLX") {
+        if (const auto it = by_external.find("FPLX:" + id); it != by_external.end()) member = it->second;
+      } else if (ns == "UP") {
+        if (const auto it = by_id.find(fold(id)); it != by_id.end())
+          for (uint32_t k : it->second)
+            if (nodes[k].base.label == "Protein") member = k;
+      }
+      if (member && *member != i && std::find(f.members.begin(), f.members.end(), *member) == f.members.end())
+        f.members.push_back(*member);
+    }
+  }
+}
 
 EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options) : impl_(std::make_unique<Impl>()) {
   if (options.min_length < 2)
     throw Error(ErrorCode::invalid_argument, "entity tagger: min_length must be at least 2 (got " +
                                                  std::to_string(options.min_length) + ")");
-  if (options.labels.empty()) options.labels = {"Protein", "OntologyTerm"};
+  if (options.labels.empty()) options.labels = {"Protein", "OntologyTerm", "ProteinFamily", "ProteinComplex"};
   Impl &m = *impl_;
   m.options = options;
-  for (const char *w : kStopWords) m.stop.insert(w);
+  for (const char *w : kStopWords) m.stop.insert(tight(w));
   for (const auto &w : options.stop_words) m.stop.insert(tight(w));
   const BelEntityResolver resolver = kg.bel_resolver();
   const std::vector<NodeName> names = kg.names(options.labels);
   const std::shared_ptr<const GraphSnapshot> snap = kg.snapshot();
+  // The nodes, each with the range of its names.
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
   for (std::size_t i = 0; i < names.size();) {
     const int64_t node = names[i].node;
     std::size_t j = i;
@@ -376,6 +417,15 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
           }
       }
       if (!c.ns.empty()) c.function = "p";
+    } else if (family_label(c.label)) {
+      // FamPlex's families and complexes (grappi import --famplex): human, p(FPLX:...) and
+      // complex(FPLX:...) in BEL.
+      c.taxon = 9606;
+      if (c.id.rfind("FPLX:", 0) == 0) {
+        c.function = c.label == "ProteinComplex" ? "complex" : "p";
+        c.ns = "FPLX";
+        c.value = c.id.substr(5);
+      }
     } else if (term) {
       const std::string prefix = detail::upper_copy(c.id.substr(0, c.id.find(':')));
       std::string space;  // (GO's namespace, from the term's attributes)
@@ -396,41 +446,82 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
       }
     }
     if (!c.ns.empty()) c.bel = term_bel(c.function, c.ns, c.value);
-    const auto index = static_cast<uint32_t>(m.nodes.size());
-    m.index_of.emplace(node, index);
-    m.nodes.push_back({std::move(c), {}});
-    const std::vector<NodeName> own = weight_names(names, i, j);
+    m.index_of.emplace(node, static_cast<uint32_t>(m.nodes.size()));
+    Impl::NodeInfo info;
+    info.base = std::move(c);
+    info.connected = snap->adjacency(*at).size > 0;
+    m.nodes.push_back(std::move(info));
+    ranges.emplace_back(i, j);
+    i = j;
+  }
+  // The annotations (one read, not one query per node): a protein's first clause is its full
+  // name ("Microtubule-associated protein tau; ..."); the rest tells apart the nodes a name may
+  // confuse.
+  std::vector<std::string> annotations(m.nodes.size());
+  {
+    KnowledgeGraph::Impl &store = detail::GraphAccess::impl(kg);
+    std::lock_guard<std::mutex> lock(store.mu);
+    detail::Stmt st(store.db, "SELECT id, annotation FROM nodes WHERE annotation <> ''");
+    while (st.step())
+      if (const auto it = m.index_of.find(st.col_int(0)); it != m.index_of.end()) annotations[it->second] = st.col_text(1);
+  }
+  const auto description_of = [&](uint32_t index) {
+    if (m.nodes[index].base.label != "Protein") return std::string();
+    const std::string &a = annotations[index];
+    std::string clause = detail::trim_copy(std::string_view(a).substr(0, a.find(';')));
+    if (!detail::name_like_description(clause) || detail::iequals(clause, m.nodes[index].base.name)) return std::string();
+    return clause;
+  };
+  // Full names numbered 1 with no sibling numbered otherwise ("catenin beta 1" is the one "catenin
+  // beta"; "presenilin 1" has "presenilin 2").
+  std::unordered_map<std::string, std::set<std::string>> numbers;  // a full name's stem's key -> its numbers
+  const auto full_name = [](const NodeName &n) { return n.source == "mapping:gene_name"; };
+  for (uint32_t index = 0; index < m.nodes.size(); ++index) {
+    for (std::size_t k = ranges[index].first; k < ranges[index].second; ++k)
+      if (full_name(names[k]))
+        if (auto [stem, number] = detail::numbered_stem(names[k].name); !stem.empty()) numbers[tight(stem)].insert(number);
+    if (const std::string d = description_of(index); !d.empty())
+      if (auto [stem, number] = detail::numbered_stem(d); !stem.empty()) numbers[tight(stem)].insert(number);
+  }
+  const auto lone_one = [&](const std::string &full) {
+    const auto [stem, number] = detail::numbered_stem(full);
+    const auto it = stem.empty() ? numbers.end() : numbers.find(tight(stem));
+    return it != numbers.end() && it->second.size() == 1;
+  };
+  for (uint32_t index = 0; index < m.nodes.size(); ++index) {
+    const auto [i, j] = ranges[index];
+    const bool term = m.nodes[index].base.label == "OntologyTerm";
+    std::vector<NodeName> own = weight_names(names, i, j);
+    const auto derive = [&](const std::string &full) {
+      for (detail::DerivedName &d : detail::full_name_variants(full, lone_one(full)))
+        own.push_back({names[i].node, std::move(d.name), "derived:" + d.how});
+    };
+    for (std::size_t k = i; k < j; ++k) {
+      const NodeName &nm = names[k];
+      if (full_name(nm)) derive(nm.name);
+      else if (!term && (nm.source.empty() || detail::name_like_alias(nm.name)))
+        for (detail::DerivedName &d : detail::slash_variants(nm.name)) own.push_back({nm.node, std::move(d.name), "derived:" + d.how});
+    }
+    if (const std::string d = description_of(index); !d.empty()) {
+      own.push_back({names[i].node, d, "description"});
+      derive(d);
+    }
     for (std::size_t k = i; k < j + own.size(); ++k) {
       const NodeName &nm = k < j ? names[k] : own[k - j];
       const bool preferred = nm.source.empty();
       const bool synonym = nm.source.rfind("obo:synonym:", 0) == 0;
       if (!preferred && nm.source.find("PDB") != std::string::npos) continue;
-      if (!preferred && !(synonym ? (nm.source == "obo:synonym:EXACT" || nm.source == "obo:synonym:NARROW")
-                                  : detail::name_like_alias(nm.name))) {
+      const bool curated = nm.source.rfind("famplex:", 0) == 0;
+      if (!preferred && !curated && !(synonym ? (nm.source == "obo:synonym:EXACT" || nm.source == "obo:synonym:NARROW")
+                                               : detail::name_like_alias(nm.name))) {
         // Identifiers (an Entrez id, "HGNC:391") find an annotation's concept id.
         if (!synonym && nm.name.size() <= 40) m.by_id[fold(nm.name)].push_back(index);
         continue;
       }
-      const std::string key = tight(nm.name);
-      if (key.size() < options.min_length || (term && key.size() < options.min_term_length)) continue;
-      if (key.find_first_not_of("0123456789 .,-") == std::string::npos) continue;
-      auto &list = m.by_name[key];
-      bool seen = false;
-      for (uint32_t e : list) seen = seen || (m.entries[e].node == index && m.entries[e].name == nm.name);
-      if (seen) continue;
-      list.push_back(static_cast<uint32_t>(m.entries.size()));
-      if (const std::string words = words_key(nm.name); !words.empty())
-        m.by_words[words].push_back(static_cast<uint32_t>(m.entries.size()));
-      m.entries.push_back({index, nm.name, preferred ? "name" : nm.source});
-      m.max_chars = std::max(m.max_chars, key.size());
-      std::size_t name_words = 0;  // (blank-separated)
-      for (std::size_t ch = 0; ch < nm.name.size(); ++ch)
-        name_words += !std::isspace(static_cast<unsigned char>(nm.name[ch])) &&
-                      (ch == 0 || std::isspace(static_cast<unsigned char>(nm.name[ch - 1])));
-      m.max_words = std::max(m.max_words, name_words);
+      m.add_entry(index, nm.name, preferred ? "name" : nm.source, term);
     }
-    i = j;
   }
+  m.resolve_members(kg);
   {
     std::map<int64_t, std::size_t> proteins;
     for (const Impl::NodeInfo &n : m.nodes)
@@ -445,6 +536,18 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
   for (const auto &[key, hits] : m.by_name) m.sorted_keys.push_back(key);
   std::sort(m.sorted_keys.begin(), m.sorted_keys.end());
   m.snapshot = snap;
+  // The texts FamPlex grounds to no gene ("LPS"), kept by its import in the dataset's options.
+  {
+    KnowledgeGraph::Impl &store = detail::GraphAccess::impl(kg);
+    std::lock_guard<std::mutex> lock(store.mu);
+    detail::Stmt st(store.db, "SELECT options FROM datasets WHERE format = 'famplex'");
+    while (st.step()) {
+      const auto o = nlohmann::json::parse(st.col_text(0), nullptr, false);
+      if (!o.is_object() || !o.contains("not_genes") || !o["not_genes"].is_object()) continue;
+      for (const auto &[text, what] : o["not_genes"].items())
+        if (what.is_string()) m.not_genes.emplace(text, what.get<std::string>());
+    }
+  }
   // The annotations' content words of the nodes a name may confuse.
   std::vector<char> shared(m.nodes.size(), 0);
   for (const auto &[key, hits] : m.by_name)
@@ -453,13 +556,8 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
   for (const auto &[key, nodes] : m.by_id)
     for (uint32_t n : nodes)
       if (n != nodes.front()) shared[n] = shared[nodes.front()] = 1;
-  // (one read of the annotations, not one query per node)
-  KnowledgeGraph::Impl &store = detail::GraphAccess::impl(kg);
-  std::lock_guard<std::mutex> lock(store.mu);
-  detail::Stmt st(store.db, "SELECT id, annotation FROM nodes WHERE annotation <> ''");
-  while (st.step())
-    if (const auto it = m.index_of.find(st.col_int(0)); it != m.index_of.end() && shared[it->second])
-      m.nodes[it->second].words = content_words(st.col_text(1));
+  for (uint32_t index = 0; index < m.nodes.size(); ++index)
+    if (shared[index] && !annotations[index].empty()) m.nodes[index].words = content_words(annotations[index]);
 }
 
 EntityTagger::~EntityTagger() = default;
@@ -500,14 +598,31 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
                                                             bool any_case) const {
   struct Ranked {
     int rank;
+    unsigned tier;
     uint32_t entry;
   };
+  // (an alias is shared when another node has it too)
+  std::unordered_set<uint32_t> alias_nodes;
+  for (uint32_t e : hits)
+    if (std::string_view(entries[e].kind) == "alias") alias_nodes.insert(entries[e].node);
+  // A text a curated list gives to no gene ("LPS") is no gene's alias.
+  const bool not_gene = not_genes.count(std::string(seen)) > 0;
   std::vector<Ranked> kept;
   for (uint32_t e : hits) {
     const Entry &en = entries[e];
     if (!options.any_case && !any_case && !detail::case_compatible(en.name, seen)) continue;
-    const int rank = (en.name == seen ? 0 : 2) + (en.source == "name" ? 0 : 1);
-    kept.push_back({rank, e});
+    const std::string_view kind = en.kind;
+    if (not_gene && kind != "symbol" && kind != "curated") continue;
+    const bool exact = en.name == seen;
+    unsigned tier = kind == "curated"     ? (exact ? kCuratedAsWritten : kCurated)
+                    : kind == "symbol"    ? kSymbol
+                    : kind == "full_name" ? kFullName
+                    // (a weight alone, "p27" of CDKN1B's "P27KIP1", is as good as the alias
+                    // other genes share: the passage decides)
+                    : kind == "derived"   ? (en.source.rfind("weight:", 0) == 0 ? kSharedAlias : kDerived)
+                                          : (alias_nodes.size() > 1 ? kSharedAlias : kFullName);
+    const int writing = exact ? 0 : detail::iequals(en.name, seen) ? 1 : 2;
+    kept.push_back({static_cast<int>(tier) * 3 + writing, tier, e});
   }
   std::stable_sort(kept.begin(), kept.end(), [&](const Ranked &a, const Ranked &b) {
     if (a.rank != b.rank) return a.rank < b.rank;
@@ -521,6 +636,8 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
     EntityCandidate c = nodes[en.node].base;
     c.matched = en.name;
     c.source = en.source;
+    c.name_kind = en.kind;
+    c.tier = r.tier;
     out.push_back(std::move(c));
   }
   return out;
@@ -541,9 +658,9 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
       ++s;
       continue;
     }
-    // The key grows a character at a time (tight(): no blanks or punctuation inside names,
-    // Greek letters spelled); it is looked up wherever a word ends.
-    std::string key;
+    // The key grows a character at a time (name_key(): no blanks or punctuation inside names,
+    // Greek letters as symbols write them); it is looked up wherever a word ends.
+    detail::NameKey name;
     std::size_t words = 1, best_end = 0;
     std::vector<EntityCandidate> best;
     bool space = false;
@@ -552,24 +669,20 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
         if (c == '\n' && space) break;  // (not across a blank line)
         space = true;
+        name.push(text, e);
         continue;
       }
       if (space) {
         if (++words > max_words) break;
         space = false;
       }
-      if (tight_gap(c)) continue;
-      const char *g = e + 1 < n ? greek_name(static_cast<unsigned char>(c), static_cast<unsigned char>(text[e + 1])) : nullptr;
-      if (g) {
-        key += g;
-        ++e;  // (the letter's second byte)
-      } else {
-        key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-      }
-      if (key.size() > max_chars + 1) break;
+      const std::size_t took = name.push(text, e);
+      e += took - 1;  // (a Greek letter's second byte)
+      if (name.size() > max_chars + 8) break;
       // (a name ends where a word does)
-      if (!g && !detail::word_char(c)) continue;
+      if (took == 1 && !detail::word_char(c)) continue;
       if (e + 1 < n && detail::word_char(text[e + 1])) continue;
+      const std::string key = name.key();
       const std::string_view seen = text.substr(s, e + 1 - s);
       std::vector<EntityCandidate> cands;
       if (auto it = by_name.find(key); it != by_name.end()) {
@@ -599,8 +712,9 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
         best = std::move(cands);
         best_end = e + 1;
       }
-      // (no name goes on from here: the longer keys cannot match either)
-      if (!begins_a_name(key)) break;
+      // (no name goes on from here: the longer keys cannot match either, unless the letters
+      // still pending become a Greek letter's initial)
+      if (!name.may_grow([&](const std::string &k) { return begins_a_name(k); }) && !begins_a_name(key)) break;
     }
     if (best.empty()) {
       ++s;
@@ -637,43 +751,60 @@ bool narrow(std::vector<EntityCandidate> &c, std::size_t &front, Keep keep) {
 
 }  // namespace
 
-// Unique mentions stay; ambiguous ones are narrowed by the organism (options.taxon, else the
-// one most unique mentions are of), then by edges to the nodes of the mentions that are now
-// settled, then by preferred names; what remains ambiguous keeps its candidates, the narrowed
-// ones first.
+// Unique mentions stay; ambiguous ones are narrowed by the linker's rules, each applied while
+// more than one candidate is left: a stated organism; how much the matched name says (tier; two
+// nodes' own names: the one as written); the passage's organism (options.taxon, else that of
+// its unambiguous mentions); edges to the nodes of the mentions that are settled; edges at all;
+// the name in the case written when the others match only in another spelling; the preferred
+// organism (`preferred`: the database's, for a name given alone); the annotation's words.
 void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::string_view text, int64_t organism,
-                                 const std::string &source) const {
+                                 const std::string &source, int64_t preferred) const {
   std::vector<std::string> passage_words;  // (read when a mention stays ambiguous)
-  std::map<int64_t, std::size_t> taxa;
-  for (const EntityMention &m : mentions)
-    if (m.candidates.size() == 1 && m.candidates[0].taxon) ++taxa[m.candidates[0].taxon];
-  int64_t taxon = organism ? organism : options.taxon;
-  if (!taxon) {
+  int64_t passage = options.taxon;
+  if (!passage) {
+    std::map<int64_t, std::size_t> taxa;
+    for (const EntityMention &m : mentions)
+      if (m.candidates.size() == 1 && m.candidates[0].taxon) ++taxa[m.candidates[0].taxon];
     std::size_t most = 0;
     for (const auto &[t, count] : taxa)
-      if (count > most) most = count, taxon = t;
+      if (count > most) most = count, passage = t;
   }
+  const bool stated = organism != 0 && !source.empty();
   std::vector<std::size_t> front(mentions.size());
   std::vector<std::string> how(mentions.size());
   std::vector<int64_t> anchors;
+  const auto proteinish = [](const EntityCandidate &x) { return x.label == "Protein" || family_label(x.label); };
   for (std::size_t k = 0; k < mentions.size(); ++k) {
     EntityMention &m = mentions[k];
-    front[k] = m.candidates.size();
-    if (front[k] > 1 && taxon && narrow(m.candidates, front[k], [&](const EntityCandidate &x) { return x.taxon == taxon; }))
+    std::vector<EntityCandidate> &c = m.candidates;
+    front[k] = c.size();
+    if (stated && front[k] > 1 && narrow(c, front[k], [&](const EntityCandidate &x) { return x.taxon == organism; }))
       how[k] = "organism";
-    // A known organism: a name only other organisms' proteins have is none of them.
-    if (organism && !source.empty() && front[k] > 0 &&
-        std::all_of(m.candidates.begin(), m.candidates.begin() + static_cast<std::ptrdiff_t>(front[k]),
-                    [&](const EntityCandidate &x) { return x.label == "Protein" && x.taxon && x.taxon != organism; })) {
+    // A stated organism: a name only other organisms' proteins have is none of them.
+    if (stated && front[k] > 0 &&
+        std::all_of(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(front[k]),
+                    [&](const EntityCandidate &x) { return proteinish(x) && x.taxon && x.taxon != organism; })) {
       std::set<int64_t> others;
-      for (std::size_t i = 0; i < front[k]; ++i) others.insert(m.candidates[i].taxon);
+      for (std::size_t i = 0; i < front[k]; ++i) others.insert(c[i].taxon);
       std::string list;
       for (int64_t t : others) list += (list.empty() ? "" : ", ") + std::to_string(t);
       m.reason = "the passage is about taxon " + std::to_string(organism) + " (" + source + "); '" + m.text +
                  "' names only proteins of taxon " + list;
       front[k] = 0;
     }
-    if (front[k] == 1) anchors.push_back(m.candidates[0].node);
+    if (front[k] > 1) {
+      unsigned best = c[0].tier;
+      for (std::size_t i = 1; i < front[k]; ++i) best = std::min(best, c[i].tier);
+      if (narrow(c, front[k], [&](const EntityCandidate &x) { return x.tier == best; }))
+        how[k] = best == kSymbol ? "preferred_name" : "name_kind";
+      // (two nodes' own names: the one written as the mention is, "Raf-1" before "RAF1", human
+      // "MAPT" before mouse "Mapt")
+      if (best <= kSymbol && front[k] > 1 && narrow(c, front[k], [&](const EntityCandidate &x) { return x.matched == m.text; }))
+        how[k] = "as_written";
+    }
+    if (front[k] > 1 && passage && narrow(c, front[k], [&](const EntityCandidate &x) { return x.taxon == passage; }))
+      how[k] = "organism";
+    if (front[k] == 1) anchors.push_back(c[0].node);
   }
   std::sort(anchors.begin(), anchors.end());
   anchors.erase(std::unique(anchors.begin(), anchors.end()), anchors.end());
@@ -701,14 +832,18 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::stri
         if (best > 0 && links[i] == best) top.insert(c[i].node);
       if (narrow(c, front[k], [&](const EntityCandidate &x) { return top.count(x.node) > 0; })) how[k] = "context";
     }
-    // A name stored as the mention is written ("Raf-1", "E2F-1") before names that only the
-    // tolerant key matches (RNASE3's "RAF1", UBE2L3's "E2-F1"): the same bytes, else the same
-    // letters in another case.
-    if (front[k] > 1 && (narrow(c, front[k], [&](const EntityCandidate &x) { return x.matched == m.text; }) ||
-                         narrow(c, front[k], [&](const EntityCandidate &x) { return detail::iequals(x.matched, m.text); })))
+    if (front[k] > 1 && narrow(c, front[k], [&](const EntityCandidate &x) {
+          const auto it = index_of.find(x.node);
+          return it != index_of.end() && nodes[it->second].connected;
+        }))
+      how[k] = "edges";
+    // A name stored as the mention is written, in any case, before names that only the tolerant
+    // key matches ("IL-2" before "IL2"; case alone decides nothing among aliases: "p21" is
+    // TCEAL1's and "P21" CDKN1A's).
+    if (front[k] > 1 && narrow(c, front[k], [&](const EntityCandidate &x) { return detail::iequals(x.matched, m.text); }))
       how[k] = "as_written";
-    if (front[k] > 1 && narrow(c, front[k], [](const EntityCandidate &x) { return x.source == "name"; }))
-      how[k] = "preferred_name";
+    if (front[k] > 1 && preferred && narrow(c, front[k], [&](const EntityCandidate &x) { return x.taxon == preferred; }))
+      how[k] = "preferred_organism";
     // The candidate whose annotation shares the most content words with the passage (at least
     // two, the mention's own words aside): "CDC2 ... cyclin" is CDK1, not POLD1.
     if (front[k] > 1) {
@@ -745,6 +880,70 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::stri
 std::vector<EntityMention> EntityTagger::tag(std::string_view text) const {
   std::vector<EntityMention> out = impl_->scan(text);
   impl_->resolve(out, text);
+  return out;
+}
+
+std::vector<EntityMention> EntityTagger::tag(std::string_view text, int64_t organism, const std::string &source) const {
+  std::vector<EntityMention> out = impl_->scan(text);
+  impl_->resolve(out, text, organism, organism ? (source.empty() ? std::string("stated") : source) : std::string());
+  return out;
+}
+
+EntityMention EntityTagger::link(std::string_view name, int64_t organism) const {
+  const Impl &m = *impl_;
+  EntityMention mention;
+  const std::string text = detail::trim_copy(name);
+  mention.text = text;
+  mention.length = text.size();
+  mention.source = "dictionary";
+  if (!text.empty()) {
+    const std::vector<std::string> spellings = annotated_spellings(text);
+    const auto look = [&](const std::unordered_map<std::string, std::vector<uint32_t>> &index, const std::string &key) {
+      const auto it = key.empty() ? index.end() : index.find(key);
+      if (it != index.end()) mention.candidates = m.candidates(it->second, text, true);
+      return !mention.candidates.empty();
+    };
+    // (as written, then its words in any order, then its usual spellings)
+    if (!look(m.by_name, tight(text)) && !look(m.by_words, words_key(text)))
+      for (std::size_t i = 1; i < spellings.size() && mention.candidates.empty(); ++i)
+        if (!look(m.by_name, tight(spellings[i]))) look(m.by_words, words_key(spellings[i]));
+    // SGD's protein style ("Cdc28p").
+    if (mention.candidates.empty() && text.size() >= 3 && text.back() == 'p' &&
+        std::isalnum(static_cast<unsigned char>(text[text.size() - 2]))) {
+      const std::string stem = text.substr(0, text.size() - 1);
+      if (look(m.by_name, tight(stem)))
+        mention.candidates.erase(std::remove_if(mention.candidates.begin(), mention.candidates.end(),
+                                                [](const EntityCandidate &x) { return !yeast_taxon(x.taxon); }),
+                                 mention.candidates.end());
+    }
+    if (mention.candidates.empty()) mention.candidates = by_id(text);
+    if (mention.candidates.empty())
+      if (const auto it = m.not_genes.find(text); it != m.not_genes.end())
+        mention.reason = "FamPlex grounds '" + text + "' to " + it->second + ", no gene or protein";
+  }
+  std::vector<EntityMention> one = {std::move(mention)};
+  // (a name given alone: among equals, the database's organism)
+  m.resolve(one, text, organism, organism ? std::string("stated") : std::string(), m.dominant);
+  return std::move(one[0]);
+}
+
+std::vector<EntityCandidate> EntityTagger::members(int64_t node) const {
+  const Impl &m = *impl_;
+  std::vector<EntityCandidate> out;
+  const auto it = m.index_of.find(node);
+  if (it == m.index_of.end() || !family_label(m.nodes[it->second].base.label)) return out;
+  std::vector<uint32_t> todo = {it->second};
+  std::unordered_set<uint32_t> seen = {it->second};
+  while (!todo.empty()) {
+    const uint32_t f = todo.back();
+    todo.pop_back();
+    for (uint32_t x : m.nodes[f].members) {
+      if (!seen.insert(x).second) continue;
+      if (family_label(m.nodes[x].base.label)) todo.push_back(x);
+      else out.push_back(m.nodes[x].base);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const EntityCandidate &a, const EntityCandidate &b) { return a.name < b.name; });
   return out;
 }
 

@@ -19,7 +19,7 @@
 namespace grappi {
 
 std::vector<std::string> import_formats() {
-  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "edges", "jsonl", "bel", "jgf", "cx2", "corpus"};
+  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "famplex", "edges", "jsonl", "bel", "jgf", "cx2", "corpus"};
 }
 
 namespace {
@@ -63,6 +63,20 @@ std::string other_format(const std::string &path) {
   return {};
 }
 
+bool is_directory(const std::string &path) {
+  struct stat sb {};
+  return ::stat(path.c_str(), &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+bool is_famplex_dir(const std::string &dir) {
+  struct stat sb {};
+  const auto has = [&](const char *name) {
+    const std::string p = dir + "/" + name;
+    return ::stat(p.c_str(), &sb) == 0 || ::stat((p + ".gz").c_str(), &sb) == 0;
+  };
+  return has("entities.csv") && has("relations.csv");
+}
+
 }  // namespace
 
 void detail::require_regular_file(const std::string &path) {
@@ -103,13 +117,21 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
     if (format == "bel") {
       // "bel" covers BEL scripts and BEL JSON graphs.
       other_files.emplace_back(detail::looks_like_jgf(first_lines(f.path).content) ? "jgf" : "bel", f.path);
-    } else if (format == "obo" || format == "mitab" || format == "mapping" || format == "edges" || format == "jsonl" ||
-               format == "jgf" || format == "cx2") {
+    } else if (format == "obo" || format == "mitab" || format == "mapping" || format == "famplex" || format == "edges" ||
+               format == "jsonl" || format == "jgf" || format == "cx2") {
+      if (format != "famplex" && is_directory(f.path))
+        throw Error(ErrorCode::invalid_argument, "import: '" + f.path + "' is a directory, not a " + format + " file");
       other_files.emplace_back(format, f.path);
     } else if (format == "corpus" || format.rfind("corpus:", 0) == 0) {
       // (the document format is checked now: a wrong name writes nothing)
       if (format != "corpus") (void)document_format(format.substr(7));
       other_files.emplace_back(format, f.path);
+    } else if (format == "detect" && is_directory(f.path)) {
+      // (a directory is FamPlex's tables, or nothing grappi reads)
+      if (!is_famplex_dir(f.path))
+        throw Error(ErrorCode::invalid_argument, "import: '" + f.path + "' is a directory, not a file (a directory is " +
+                                                     "read only as FamPlex's tables: entities.csv and relations.csv)");
+      other_files.emplace_back("famplex", f.path);
     } else if (format == "detect") {
       const std::string other = other_format(f.path);
       if (!other.empty()) other_files.emplace_back(other, f.path);
@@ -137,7 +159,9 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   // (which give the proteins the identifiers other files use), then interactions and edge
   // lists, each joining the nodes the files before it defined; BEL (scripts, JSON graphs, CX2
   // networks) after them, so that gene and protein terms meet the proteins those files named.
-  for (const char *kind : {"obo", "jsonl", "mapping", "mitab", "bel", "jgf", "cx2", "edges", "corpus"})
+  // FamPlex after the mapping tables: the texts it grounds to single proteins join them by their
+  // UniProt accessions.
+  for (const char *kind : {"obo", "jsonl", "mapping", "famplex", "mitab", "bel", "jgf", "cx2", "edges", "corpus"})
     for (const auto &[format, path] : other_files) {
       if (format != kind && !(std::string(kind) == "corpus" && format.rfind("corpus:", 0) == 0)) continue;
       if (std::string(kind) == "corpus") {
@@ -147,6 +171,7 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
       }
       if (format == "obo") report.files.push_back(detail::import_obo_file(*impl_, path, options));
       else if (format == "mapping") report.files.push_back(detail::import_mapping_file(*impl_, path, options));
+      else if (format == "famplex") report.files.push_back(detail::import_famplex_dir(*impl_, path, options));
       else if (format == "mitab") report.files.push_back(detail::import_mitab_file(*impl_, path, options));
       else if (format == "jsonl") report.files.push_back(detail::import_jsonl_file(*impl_, path, options));
       else if (format == "bel") report.files.push_back(detail::import_bel_file(*impl_, path, options));

@@ -28,6 +28,9 @@ ImportReport import_string_files(KnowledgeGraph::Impl &impl, const std::vector<I
                                  const ImportOptions &options);
 /// An OBO ontology (import_obo.cpp).
 FileReport import_obo_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+/// FamPlex's tables from a directory (import_famplex.cpp): families and complexes with their
+/// members, the texts papers write for them and for single proteins.
+FileReport import_famplex_dir(KnowledgeGraph::Impl &impl, const std::string &dir, const ImportOptions &options);
 /// A PSI-MITAB 2.5/2.6/2.7 file (import_mitab.cpp).
 FileReport import_mitab_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 /// An identifier mapping table (import_mapping.cpp).

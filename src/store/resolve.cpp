@@ -1,9 +1,13 @@
-// Name resolution: external id, preferred name, then aliases, all case-insensitive.
+// Name resolution: an external id, a preferred name as written, then the name linker's rules
+// (grappi/entities.hpp: names and aliases in any case and spelling, ranked by what they say),
+// a BEL term's canonical form, a namespaced id without its namespace; suggestions otherwise.
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
 
+#include "grappi/entities.hpp"
+#include "grappi/snapshot.hpp"
 #include "store/bel_resolver.hpp"
 #include "store/graph_impl.hpp"
 #include "grappi/bel.hpp"
@@ -40,9 +44,23 @@ std::size_t edit_distance(const std::string &a, const std::string &b, std::size_
 
 }  // namespace
 
+namespace detail {
+
+EntityTaggerOptions resolve_linker_options(const KnowledgeGraph &kg) {
+  // Every label's names, in any case (a name given on its own is meant as a name: "set", "cat").
+  EntityTaggerOptions o;
+  const auto snapshot = kg.snapshot();
+  std::set<std::string> labels;
+  for (uint32_t i = 0; i < snapshot->node_count(); ++i) labels.insert(snapshot->label(i));
+  o.labels.assign(labels.begin(), labels.end());
+  if (o.labels.empty()) o.labels = {"Protein"};
+  o.any_case = true;
+  return o;
+}
+
+}  // namespace detail
+
 ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_suggestions) const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  auto &db = impl_->db;
   ResolveResult r;
   std::string q(name);
   while (!q.empty() && std::isspace(static_cast<unsigned char>(q.back()))) q.pop_back();
@@ -59,37 +77,75 @@ ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_sugg
                                          how.empty() ? "alias:" + st.col_text(3) : how});
     }
   };
-  const auto match = [&](const std::string &key) {
-    // 1. External id (exact, then case-insensitive).
-    {
-      Stmt st(db, "SELECT id, external_id, name FROM nodes WHERE external_id = ?1 "
-                  "UNION SELECT id, external_id, name FROM nodes WHERE external_id = ?1 COLLATE NOCASE");
-      st.bind(1, key);
-      collect(st, "external_id");
-    }
-    // 2. Preferred name.
-    if (found.empty()) {
-      Stmt st(db, "SELECT id, external_id, name FROM nodes WHERE name = ?1 COLLATE NOCASE ORDER BY id");
-      st.bind(1, key);
-      collect(st, "name");
-    }
-    // 3. Aliases, and external ids without their taxon prefix ("ENSP00000340820").
-    if (found.empty()) {
-      Stmt st(db,
-              "SELECT n.id, n.external_id, n.name, a.source FROM aliases a JOIN nodes n ON n.id = a.node_id "
-              "WHERE a.alias = ?1 COLLATE NOCASE ORDER BY n.id, a.source");
-      st.bind(1, key);
-      collect(st, "");
-      Stmt st2(db, "SELECT id, external_id, name FROM nodes WHERE external_id LIKE '%.' || ?1 "
-                   "AND instr(?1, '%') = 0 AND instr(?1, '_') = 0 ORDER BY id");
-      st2.bind(1, key);
-      if (found.empty()) collect(st2, "external_id");
+  // Identifiers, exactly: an external id, a stored id without its taxon prefix ("ENSP00000340820").
+  const auto match_id = [&](const std::string &key) {
+    auto &db = impl_->db;
+    Stmt st(db, "SELECT id, external_id, name FROM nodes WHERE external_id = ?1 "
+                "UNION SELECT id, external_id, name FROM nodes WHERE external_id = ?1 COLLATE NOCASE");
+    st.bind(1, key);
+    collect(st, "external_id");
+    if (!found.empty()) return;
+    Stmt st2(db, "SELECT id, external_id, name FROM nodes WHERE external_id LIKE '%.' || ?1 "
+                 "AND instr(?1, '%') = 0 AND instr(?1, '_') = 0 ORDER BY id");
+    st2.bind(1, key);
+    collect(st2, "external_id");
+  };
+  // Names and aliases, by the name linker (grappi/entities.hpp): the rules `ask`, `extract` and
+  // the web explorer link names by.
+  const auto link = [&](const std::string &key) {
+    const std::shared_ptr<const EntityTagger> linker = EntityTagger::shared(*this, detail::resolve_linker_options(*this));
+    const EntityMention m = linker->link(key);
+    if (m.candidates.empty()) r.note = m.reason;
+    for (const EntityCandidate &c : m.candidates) {
+      std::string how = c.source == "name" ? "name" : "alias:" + c.source;
+      if (&c == m.entity() && !m.resolution.empty()) how += " (resolved by " + m.resolution + ")";
+      found.emplace(c.node, ResolveCandidate{c.node, c.id, c.name, how});
+      if (m.entity()) break;  // (the chosen one only)
     }
   };
-  match(q);
-  // 4. A BEL term in any spelling ("kin(p(HGNC:FYN))", "proteinAbundance(HGNC:AKT1)"): the
-  // node of its canonical form, with the identifiers the database knows (p(HGNC:AKT1) is
-  // p(HGNC:391 ! AKT1)) and as written (for terms imported before those identifiers).
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    match_id(q);
+    // A preferred name as written, held by one node and by no curated list as another's: what
+    // the linker would choose (its first rules rank a preferred name as written above every
+    // other name but a curated one), without building it.
+    if (found.empty()) {
+      Stmt st(impl_->db, "SELECT id, external_id, name FROM nodes WHERE name = ?1 COLLATE NOCASE ORDER BY id");
+      st.bind(1, q);
+      std::vector<ResolveCandidate> same;
+      bool other_case = false;
+      while (st.step()) {
+        if (st.col_text(2) == q) same.push_back({st.col_int(0), st.col_text(1), st.col_text(2), "name"});
+        else other_case = true;
+      }
+      Stmt curated(impl_->db, "SELECT count(*) FROM aliases WHERE alias = ?1 AND source LIKE 'famplex:%'");
+      curated.bind(1, q);
+      const bool listed = curated.step() && curated.col_int(0) > 0;
+      if (same.size() == 1 && !other_case && !listed) found.emplace(same[0].id, same[0]);
+    }
+  }
+  if (found.empty()) link(q);
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  auto &db = impl_->db;
+  const auto match = [&](const std::string &key) {
+    match_id(key);
+    if (!found.empty()) return;
+    Stmt st(db, "SELECT id, external_id, name FROM nodes WHERE name = ?1 COLLATE NOCASE ORDER BY id");
+    st.bind(1, key);
+    collect(st, "name");
+    if (!found.empty()) return;
+    Stmt sa(db,
+            "SELECT n.id, n.external_id, n.name, a.source FROM aliases a JOIN nodes n ON n.id = a.node_id "
+            "WHERE a.alias = ?1 COLLATE NOCASE ORDER BY n.id, a.source");
+    sa.bind(1, key);
+    collect(sa, "");
+  };
+  // What the linker leaves out of its names (identifiers, an ontology's related and broad
+  // synonyms): any stored name or alias, in any case.
+  if (found.empty() && r.note.empty()) match(q);
+  // A BEL term in any spelling ("kin(p(HGNC:FYN))", "proteinAbundance(HGNC:AKT1)"): the node of
+  // its canonical form, with the identifiers the database knows (p(HGNC:AKT1) is p(HGNC:391 !
+  // AKT1)) and as written (for terms imported before those identifiers).
   if (found.empty() && q.find('(') != std::string::npos && q.back() == ')') {
     BelOptions with_ids;
     with_ids.resolver = detail::cached_bel_resolver(*impl_);
@@ -100,7 +156,7 @@ ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_sugg
       for (auto &kv : found) kv.second.matched_by += " (canonical BEL " + bel.canonical + ")";
     }
   }
-  // 5. A namespaced id ("uniprotkb:P10636", "ensembl:ENSG00000186868") that no node carries as
+  // A namespaced id ("uniprotkb:P10636", "ensembl:ENSG00000186868") that no node carries as
   // such: the id without its namespace.
   const std::size_t colon = q.find(':');
   if (found.empty() && colon != std::string::npos && colon > 0 && colon + 1 < q.size() &&
@@ -127,7 +183,7 @@ ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_sugg
   }
   // Not found: suggest close preferred names and aliases (edit distance, then prefix).
   r.status = ResolveResult::Status::not_found;
-  if (max_suggestions == 0) return r;
+  if (max_suggestions == 0 || !r.note.empty()) return r;
   const std::string lq = detail::lower_copy(q);
   const std::size_t limit = lq.size() <= 4 ? 1 : 2;
   std::vector<std::pair<std::size_t, std::string>> scored;
@@ -193,6 +249,7 @@ int64_t KnowledgeGraph::resolve(std::string_view name) const {
     }
     throw Error(ErrorCode::ambiguous, msg);
   }
+  if (!r.note.empty()) throw Error(ErrorCode::not_found, "no protein or node named '" + std::string(name) + "': " + r.note);
   throw Error(ErrorCode::not_found, "no protein or node named '" + std::string(name) + "'" + detail::did_you_mean(r.suggestions));
 }
 
@@ -205,12 +262,19 @@ std::vector<NameCompletion> KnowledgeGraph::complete(std::string_view prefix, st
   limit = std::min<std::size_t>(limit, 100);
   std::vector<NameCompletion> out;
   if (p.empty() || limit == 0) return out;
+  std::set<int64_t> seen;
+  // What the text as typed links to (lookup: the name linker's choice, the entity every command
+  // would take it for) comes first.
+  if (const ResolveResult linked = lookup(p, 0); linked.status == ResolveResult::Status::found) {
+    const ResolveCandidate &c = linked.candidates.at(0);
+    out.push_back({c.id, c.name, c.external_id, p, "linked"});
+    seen.insert(c.id);
+  }
   std::lock_guard<std::mutex> lock(impl_->mu);
   auto &db = impl_->db;
   // Every text beginning with p (any ASCII case) sorts in [p, p + 0xFF) under NOCASE: UTF-8 has
   // no 0xFF byte. The NOCASE indexes on names, aliases and external ids serve the ranges.
   const std::string upper = p + '\xff';
-  std::set<int64_t> seen;
   const auto collect = [&](const char *sql, const char *how) {
     if (out.size() >= limit) return;
     Stmt st(db, sql);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -281,6 +282,46 @@ void mapping_into(std::string_view input) {
   }
 }
 
+// FamPlex's tables (the input split at lines "---" into entities, relations, grounding map,
+// equivalences and descriptions) over a database of two human proteins: a refused import leaves
+// it as it was; an accepted one gives families whose members are proteins, and names that link.
+void famplex_into(std::string_view input) {
+  static const std::string info = scratch() + "/9606.protein.info.v12.0.txt", genes = scratch() + "/genes.tsv";
+  write_text(info, "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n"
+                   "9606.ENSP00000451828\tAKT1\t480\tRAC-alpha serine/threonine-protein kinase\n"
+                   "9606.ENSP00000269305\tTP53\t393\tCellular tumor antigen p53\n");
+  write_text(genes, "entrez_gene_id\tsymbol\tuniprot_accessions\n207\tAKT1\tP31749\n7157\tTP53\tP04637\n");
+  grappi::KnowledgeGraph kg(":memory:", in_memory());
+  kg.import({{info, "info"}, {genes, "mapping"}});
+  const grappi::GraphStats before = kg.stats();
+  const std::string dir = scratch() + "/famplex";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directory(dir);
+  const char *const files[] = {"entities.csv", "relations.csv", "grounding_map.csv", "equivalences.csv", "descriptions.csv"};
+  std::size_t at = 0;
+  for (std::size_t f = 0; f < 5; ++f) {
+    const std::size_t end = input.find("\n---\n", at);
+    write_text(dir + "/" + files[f], input.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+    at = end == std::string_view::npos ? input.size() : end + 5;
+  }
+  try {
+    const grappi::ImportReport r = kg.import({{dir, "famplex"}});
+    (void)grappi::dump_json(grappi::to_json(r));
+    if (kg.stats().edges != before.edges) broken("FamPlex's tables made edges");
+    const grappi::EntityTagger tagger(kg);
+    for (const std::string name : {"Akt", "AKT", "p53", "PKB"}) {
+      const grappi::EntityMention m = tagger.link(name);
+      if (const grappi::EntityCandidate *c = m.entity())
+        for (const grappi::EntityCandidate &x : tagger.members(c->node))
+          if (x.label != "Protein") broken("a family's member that is no protein");
+    }
+  } catch (const grappi::Error &) {
+    const grappi::GraphStats s = kg.stats();
+    if (s.nodes != before.nodes || s.aliases != before.aliases || s.datasets.size() != before.datasets.size())
+      broken("a refused FamPlex import changed the database");
+  }
+}
+
 using Body = std::function<void(std::string_view)>;
 
 const std::map<std::string, Body> &bodies() {
@@ -298,6 +339,7 @@ const std::map<std::string, Body> &bodies() {
       {"import_jsonl", [](std::string_view s) { import_as("jsonl", "input.jsonl", s); }},
       {"import_edges", [](std::string_view s) { import_as("edges", "input.tsv", s); }},
       {"import_mapping", mapping_into},
+      {"import_famplex", famplex_into},
       {"review_file",
        [](std::string_view s) {
          const std::string path = scratch() + "/review.tsv";

@@ -63,7 +63,7 @@ TEST_CASE("names resolve case-insensitively through names / ids and aliases") {
   const auto swapped = kg.lookup("CDC82");
   REQUIRE_FALSE(swapped.suggestions.empty());
   CHECK(swapped.suggestions.front() == "CDC28");
-  const auto completed = kg.lookup("CDC4_");
+  const auto completed = kg.lookup("CDC4%");
   REQUIRE_FALSE(completed.suggestions.empty());
   CHECK(completed.suggestions.front().rfind("CDC4", 0) == 0);
   try {
@@ -91,7 +91,15 @@ TEST_CASE("a preferred name wins over aliases - two nodes with one name are ambi
   REQUIRE(r.candidates.size() == 2);
   CHECK(r.candidates[0].id == mapt);
   CHECK(r.candidates[1].id == other);
-  kg.add_node({"10090.ENSMUSP1", "Mapt", "Protein", "mouse tau", 0, "{}"});
+  // Two organisms' own names: the one as written ("MAPT" human, "Mapt" mouse), else the
+  // database's organism; one name two nodes of one organism hold is ambiguous.
+  const int64_t mouse = kg.add_node({"10090.ENSMUSP1", "Mapt", "Protein", "mouse tau", 0, "{}"});
+  CHECK(kg.lookup("MAPT").id == mapt);
+  CHECK(kg.lookup("Mapt").id == mouse);
+  const auto lower = kg.lookup("mapt");
+  CHECK(lower.id == mapt);
+  CHECK(lower.candidates.at(0).matched_by == "name (resolved by preferred_organism)");
+  kg.add_node({"9606.ENSP00000999998", "MAPT", "Protein", "", 0, "{}"});
   CHECK(kg.lookup("MAPT").status == Status::ambiguous);
   CHECK(kg.resolve("9606.ENSP00000340820") == mapt);
 }

@@ -448,7 +448,8 @@ class GraphTest(unittest.TestCase):
         with self.assertRaises(grappi.Error):
             grappi.report_html({"nodes": []})
         c = self.g.complete("cdc28", limit=3)
-        self.assertTrue(0 < len(c) <= 3 and c[0]["name"] == "CDC28" and c[0]["matched_by"] == "name")
+        # (the name as typed links to CDC28: first, as "linked"; then names beginning with it)
+        self.assertTrue(0 < len(c) <= 3 and c[0]["name"] == "CDC28" and c[0]["matched_by"] == "linked")
 
     def test_closed_graph(self):
         g = grappi.Graph(os.path.join(self.dir.name, "other.db"))

@@ -267,6 +267,7 @@ QuestionAnalyzer::QuestionAnalyzer(const KnowledgeGraph &kg, QuestionAnalyzerOpt
   EntityTaggerOptions to;
   to.labels = options.labels.empty() ? std::vector<std::string>{"Protein"} : options.labels;
   to.any_case = true;
+  to.taxon = m.options.taxon ? m.options.taxon : m.dominant_taxon;
   for (const char *w : kQuestionWords) to.stop_words.emplace_back(w);
   for (const auto &[w, t] : organism_words()) to.stop_words.emplace_back(w);
   m.tagger = EntityTagger::shared(kg, to);
@@ -292,7 +293,10 @@ std::vector<QuestionEntity> QuestionAnalyzer::entities(std::string_view question
   const Impl &m = *impl_;
   const int64_t asked_taxon = question_taxon(question);
   const int64_t taxon = asked_taxon ? asked_taxon : default_taxon();
-  std::vector<EntityMention> mentions = m.tagger->tag(question);
+  // (an organism the question names narrows ambiguous names first; else the database's breaks
+  // the ties the linker's other rules leave: EntityTaggerOptions::taxon)
+  std::vector<EntityMention> mentions =
+      asked_taxon ? m.tagger->tag(question, asked_taxon, "the question names it") : m.tagger->tag(question);
   std::vector<QuestionEntity> out;
   const auto add = [&out](QuestionEntity e) {
     for (const QuestionEntity &x : out)
@@ -367,20 +371,9 @@ std::vector<QuestionEntity> QuestionAnalyzer::entities(std::string_view question
     // A word that modifies a class ("ubiquitin ligases", "actin-binding proteins") is no entity: written in lower case
     // or a long name, followed by an enzyme or factor word or joined by a hyphen to the next word.
     if (modifier_of_class(question, mention, c)) continue;
-    // The organism: the question's, else the database's (the tagger's own resolution knows only the organisms of the
-    // other mentions).
-    std::size_t pick = mention.chosen ? *mention.chosen : 0;
+    // (the linker's choice; an ambiguous name's best-ranked candidate, the others kept as alternatives)
+    const std::size_t pick = mention.chosen ? *mention.chosen : 0;
     std::string status = mention.status, resolution = mention.resolution;
-    if (!mention.chosen || (c.size() > 1 && taxon && c[pick].taxon != taxon)) {
-      const auto it = std::find_if(c.begin(), c.end(), [&](const EntityCandidate &x) { return x.taxon == taxon; });
-      const std::size_t same = static_cast<std::size_t>(
-          std::count_if(c.begin(), c.end(), [&](const EntityCandidate &x) { return x.taxon == taxon; }));
-      if (it != c.end() && (same == 1 || !mention.chosen)) {
-        pick = static_cast<std::size_t>(it - c.begin());
-        status = same == 1 ? "resolved" : "ambiguous";
-        resolution = same == 1 ? "organism" : "";
-      }
-    }
     if (status.empty()) status = c.size() == 1 ? "unique" : "ambiguous";
     QuestionEntity e;
     e.node = c[pick].node;
@@ -395,6 +388,7 @@ std::vector<QuestionEntity> QuestionAnalyzer::entities(std::string_view question
     if (status == "ambiguous")
       for (std::size_t i = 0; i < c.size(); ++i)
         if (i != pick) e.alternatives.push_back(c[i].id);
+    for (const EntityCandidate &x : m.tagger->members(e.node)) e.members.push_back({x.node, x.id, x.name});
     add(std::move(e));
   }
   std::stable_sort(out.begin(), out.end(),
@@ -608,6 +602,11 @@ json to_json(const QuestionEntity &e) {
             {"text", e.text}, {"offset", e.offset}, {"length", e.length}, {"status", e.status}};
   if (!e.resolution.empty()) j["resolution"] = e.resolution;
   if (!e.alternatives.empty()) j["alternatives"] = e.alternatives;
+  if (!e.members.empty()) {
+    json members = json::array();
+    for (const QuestionEntity::Member &x : e.members) members.push_back({{"node", x.node}, {"id", x.id}, {"name", x.name}});
+    j["members"] = members;
+  }
   return j;
 }
 

@@ -337,11 +337,23 @@ TEST_CASE(
     REQUIRE_FALSE(a.entities.empty());
     return a.entities[0];
   };
-  const auto yeast_cdk1 = first("Which proteins bind CDK1?");
+  // CDK1 is human CDK1's own symbol and only a synonym of yeast CDC28: the symbol wins, though
+  // the database is mostly yeast; a question that says yeast narrows to yeast first.
+  const auto human_cdk1 = first("Which proteins bind CDK1?");
+  CHECK(human_cdk1.node == cdk1);
+  CHECK(human_cdk1.status == "resolved");
+  CHECK(human_cdk1.resolution == "preferred_name");
+  const auto yeast_cdk1 = first("Which yeast proteins bind CDK1?");
   CHECK(yeast_cdk1.node == cdc28);
-  CHECK(yeast_cdk1.status == "resolved");
   CHECK(yeast_cdk1.resolution == "organism");
   CHECK(first("Which human proteins bind CDK1?").node == cdk1);
+  // Equal names: the database's organism ("RAD51" is a yeast and a human protein's name here).
+  const int64_t yrad51 = node("4932.YER095W", "RAD51");
+  node("9606.ENSP00000267868", "RAD51");
+  edge(yrad51, cks1);
+  const grappi::QuestionAnalyzer again(kg);
+  const auto rad51 = again.analyze("Which proteins bind RAD51?").entities.at(0);
+  CHECK(rad51.node == yrad51);
   CHECK(analyzer.analyze("Which human proteins bind CDK1?").taxon == 9606);
   grappi::QuestionAnalyzerOptions human;
   human.taxon = 9606;
@@ -354,7 +366,7 @@ TEST_CASE(
                         "B regulate?",
                         "What does NF kappa B regulate?", "What does NFkappaB regulate?"})
     CHECK(first(q).node == nfkb1);
-  const json j = grappi::to_json(analyzer.analyze("Which proteins bind CDK1?"));
+  const json j = grappi::to_json(analyzer.analyze("Which yeast proteins bind CDK1?"));
   CHECK(j["entities"][0]["id"] == "4932.YBR160W");
   CHECK(j["entities"][0]["resolution"] == "organism");
 }

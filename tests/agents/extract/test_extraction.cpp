@@ -107,8 +107,8 @@ TEST_CASE("The dictionary tagger finds gene symbols by their case rules and the 
   const EntityMention *cat = find(ms, "CAT");
   REQUIRE(cat);
   CHECK(cat->offset == 0);
-  CHECK(cat->status == "resolved");  // (yeast's CTA1 has the alias too; the human proteins around decide)
-  CHECK(cat->resolution == "organism");
+  CHECK(cat->status == "resolved");  // (yeast's CTA1 has the alias too; CAT is human CAT's own symbol)
+  CHECK(cat->resolution == "preferred_name");
   CHECK(cat->entity()->id == "9606.ENSP00000241052");
   CHECK(cat->entity()->bel == "p(HGNC:CAT)");
   CHECK_FALSE(find(ms, "cat"));
@@ -191,11 +191,13 @@ TEST_CASE("The knowledge graph keeps one tagger per set of options until its nex
 TEST_CASE("An ambiguous name is resolved by the organism and by edges to the other entities of the passage") {
   KnowledgeGraph kg(kb_path());
   const EntityTagger tagger(kg);
-  // CDC42 is a human and a yeast protein: alone it stays ambiguous with both candidates.
+  // CDC42 is a human and a yeast protein's name: alone, the one with edges (only yeast's
+  // physical network is here).
   auto ms = tagger.tag("CDC42 is a small GTPase.");
   REQUIRE(find(ms, "CDC42"));
-  CHECK(find(ms, "CDC42")->status == "ambiguous");
-  CHECK_FALSE(find(ms, "CDC42")->chosen);
+  CHECK(find(ms, "CDC42")->status == "resolved");
+  CHECK(find(ms, "CDC42")->resolution == "edges");
+  CHECK(find(ms, "CDC42")->entity()->id == "4932.YLR229C");
   CHECK(find(ms, "CDC42")->candidates.size() == 2);
   // Beside yeast proteins it is the yeast one.
   ms = tagger.tag("Cdc42 binds Bem1 and Cdc24 at the bud site.");
@@ -239,7 +241,7 @@ TEST_CASE("An ambiguous name is resolved by the candidate whose stored name is t
     const EntityMention *m = find(ms, written);
     REQUIRE(m);
     CHECK(m->status == "resolved");
-    CHECK(m->resolution == "as_written");
+    CHECK(m->resolution == "preferred_name");  // (RAF1's own symbol before RNASE3's alias)
     CHECK(m->candidates.size() == 2);
     REQUIRE(m->entity());
     CHECK(m->entity()->node == (std::string(written) == "E2F-1" ? e2f1 : raf1));
@@ -248,6 +250,21 @@ TEST_CASE("An ambiguous name is resolved by the candidate whose stored name is t
   REQUIRE(find(ms, "RAF-1"));
   CHECK(find(ms, "RAF-1")->resolution == "preferred_name");
   CHECK(find(ms, "RAF-1")->entity()->node == raf1);
+  // Among aliases, the one stored as written (in any case) before one only the tolerant key
+  // matches: "IL-2" is IL2's, not ILX's "IL2"; case alone decides nothing ("p21" and "P21").
+  const int64_t il2 = protein("IL2GENE", {"IL-2"});
+  protein("ILX", {"IL2"});
+  const int64_t cdkn1a = protein("CDKN1A", {"P21"});
+  protein("TCEAL1", {"p21"});
+  const EntityTagger aliases(kg);
+  const auto il = aliases.tag("IL-2 and p21 were measured.");
+  REQUIRE(find(il, "IL-2"));
+  CHECK(find(il, "IL-2")->resolution == "as_written");
+  CHECK(find(il, "IL-2")->entity()->node == il2);
+  REQUIRE(find(il, "p21"));
+  CHECK(find(il, "p21")->status == "ambiguous");
+  CHECK(find(il, "p21")->candidates.front().node != 0);
+  (void)cdkn1a;
   // Two genes that both store "CDC2" as written: nothing decides.
   protein("CDK1", {"CDC2"});
   protein("POLD1", {"CDC2"});
@@ -315,11 +332,24 @@ TEST_CASE("A weight and another name of the same gene give the weight alone as a
   CHECK(p27->entity()->node == cdkn1b);
   CHECK(p27->entity()->source == "weight:mapping:alias_symbols");
   CHECK(find(ms, "p52") == nullptr);
-  // Without a settled partner, the three stay candidates.
+  // Without a settled partner, the one candidate with edges in the graph.
   const auto alone = tagger.tag("p27 was measured.");
   REQUIRE(find(alone, "p27"));
-  CHECK(find(alone, "p27")->status == "ambiguous");
+  CHECK(find(alone, "p27")->resolution == "edges");
+  CHECK(find(alone, "p27")->entity()->node == cdkn1b);
   CHECK(find(alone, "p27")->candidates.size() == 3);
+  // The weight alone does not beat another gene's own symbol, nor an alias one gene has: LYN's
+  // "p53Lyn" gives it "p53", TP53 lists "P53".
+  const int64_t tp53 = protein("TP53", {"P53"});
+  const int64_t lyn = protein("LYN", {"p53Lyn", "p56Lyn"});
+  protein("SRC", {});
+  const EntityTagger more(kg);
+  const auto p53 = more.tag("p53 was measured.");
+  REQUIRE(find(p53, "p53"));
+  CHECK(find(p53, "p53")->entity()->node == tp53);
+  CHECK(find(p53, "p53")->resolution == "name_kind");
+  CHECK(find(p53, "p53")->candidates.size() == 2);
+  CHECK(find(p53, "p53")->candidates.back().node == lyn);
 }
 
 TEST_CASE("A span a paper marks as a protein is found under its usual spellings") {
