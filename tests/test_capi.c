@@ -726,8 +726,18 @@ int main(int argc, char **argv) {
       char *rows = NULL;
       CHECK(grappi_ask_options_init(&ao, GRAPPI_ASK_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
       CHECK(grappi_ask_options_init(&ao, GRAPPI_ASK_OPTIONS_VERSION) == GRAPPI_OK && ao.answers == 10 && ao.repair == 1);
-      CHECK(grappi_graph_ask_json(g, question, NULL, &ao, &csv) == GRAPPI_OK && csv != NULL);
+      CHECK(grappi_graph_ask_json(g, "Which proteins interact with CDC28?", NULL, &ao, &csv) == GRAPPI_OK && csv != NULL);
       CHECK(csv && strstr(csv, "\"answer_entities\"") != NULL && strstr(csv, "\"status\":\"extractive\"") != NULL);
+      CHECK(csv && strstr(csv, "\"answer\":{") != NULL && strstr(csv, "\"form\":\"list\"") != NULL);
+      grappi_free(csv);
+      csv = NULL;
+      /* The answer in the question's form: yes/no; and an open question no rule reads, said so. */
+      CHECK(grappi_graph_ask_json(g, "Does CDC28 interact with CLN2?", NULL, &ao, &csv) == GRAPPI_OK && csv != NULL);
+      CHECK(csv && strstr(csv, "\"form\":\"yes_no\"") != NULL && strstr(csv, "\"value\":true") != NULL);
+      grappi_free(csv);
+      csv = NULL;
+      CHECK(grappi_graph_ask_json(g, question, NULL, &ao, &csv) == GRAPPI_OK && csv != NULL);
+      CHECK(csv && strstr(csv, "\"form\":\"unsupported\"") != NULL && strstr(csv, "\"reason\"") != NULL);
       grappi_free(csv);
       csv = NULL;
       /* What a question asks: CDC28's partners (its name in lower case), then with intents off. */

@@ -155,6 +155,27 @@ struct AnswerSentence {
   std::string status;
 };
 
+/// The answer in the form the question asks (QuestionFrame::form), decided from the knowledge base by rules whatever
+/// model writes the sentences (docs/ask.md "Question forms"): it is what `grappi ask` prints first and what
+/// `eval qa` scores.
+struct FormAnswer {
+  std::string form;  ///< "list", "yes_no", "count", "path" or "unsupported"
+  /// list: the answers' external ids, best first (those the frame admits, at most AskOptions::top); yes_no: true or
+  /// false (a claim's truth for a statement: "A does not bind B" is true when no edge joins them), null when the
+  /// database cannot say (an entity without any edge); count: the number; path: the routes found, best first, each a
+  /// list of external ids (at most 5); unsupported: null.
+  nlohmann::json value;
+  /// The answer in one line, citing the edges it rests on ("Yes: GSK3B - MAPT, string.combined 0.999 [E3]"; "No: no
+  /// edge joins A and B in string.physical at score >= 0.400"; "I can't answer that: ...").
+  std::string text;
+  std::vector<int64_t> edges;  ///< the edges it rests on (database ids; at most 50)
+  std::string looked_up;       ///< the edges looked up, in words ("string.combined at score >= 0.700 (high confidence)")
+  std::string reason;          ///< why it is unsupported or the database cannot say, in one line; empty otherwise
+  /// What else the reader should know: a family answered over its members, evidence asked and not held, the
+  /// entities of a class left apart; empty when nothing.
+  std::string note;
+};
+
 /// A ranked answer entity.
 struct AnswerEntity {
   int64_t node = 0;        ///< its node
@@ -167,6 +188,9 @@ struct AnswerEntity {
   std::string evidence;    ///< its strongest edge in the subgraph, as text
   std::vector<int64_t> edges;  ///< that edge (empty when it has none)
   double reader_score = 0; ///< the graph reader's probability that it answers (reader "gat"; else 0)
+  /// Whether the question's frame admits it as an answer (of the class or topic asked, among a comparison's choices):
+  /// those that are not come after the others, apart, and are not in FormAnswer::value.
+  bool admitted = true;
 };
 
 /// What ask() found.
@@ -183,13 +207,17 @@ struct GRAPPI_CXX_API AskResult {
   PcstRetrieval retrieval;                  ///< the subgraph and its prizes
   std::vector<QuestionEntity> question_entities;  ///< the entities the question names (always in the subgraph)
   AnswerContext context;                    ///< what the model read
+  /// The answer in the question's form, decided by rules from the knowledge base (printed first).
+  FormAnswer answer;
   std::vector<AnswerEntity> answer_entities;  ///< ranked
   std::vector<AnswerSentence> sentences;    ///< the answer given, sentence by sentence
   /// The first answer's sentences when a repair turn was asked (its outcome is `sentences`
   /// when it did not make things worse).
   std::vector<AnswerSentence> first_sentences;
   bool repaired = false;   ///< a repair turn was asked
-  std::string status;      ///< "ok", "failed", "skipped" (budget), "dry_run"
+  /// "ok", "no_answer" (the database cannot answer: an entity without any edge; answer.reason says why, no model is
+  /// asked), "failed" (every model request failed), "skipped" (budget or cancelled), "dry_run"
+  std::string status;
   std::string error;       ///< why it failed or was skipped
   StageUsage usage;        ///< model use
   std::size_t planned_calls = 0;    ///< dry run: calls it could take (the answer and a repair)

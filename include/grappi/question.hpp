@@ -48,6 +48,43 @@ struct QuestionEntity {
   std::vector<Member> members;
 };
 
+/// A question read as three independent parts (docs/ask.md "Question forms"): the form of the answer it wants, the
+/// relation it asks about, and the filters on the answers. ask() answers every frame it can (AskResult::answer) and
+/// says which it cannot ("unsupported", with the reason).
+struct QuestionFrame {
+  /// The answer's form: "list" (entities, ranked), "yes_no" (whether two entities interact), "count" (how many
+  /// partners), "path" (how one entity reaches another) or "unsupported" (no rule reads what the question asks: see
+  /// reason).
+  std::string form = "unsupported";
+  /// What is asked about the entities: "partners" (X's interaction partners), "common" (the partners every entity
+  /// named shares), "paths" (the routes from one entity to another), "interaction" (whether two entities interact),
+  /// "class" (partners of a class: "kinases"), "topic" (partners of a process or place: "DNA repair"), "function"
+  /// (what X does: its GO terms and its annotation); empty: none read.
+  std::string relation;
+  /// A class or topic the answers must not be ("Which partners of FAR1 are not kinases?": "kinases"; "non-kinase
+  /// partners": "kinase"); empty: none.
+  std::string exclude;
+  std::string exclude_kind;  ///< the excluded words' kind: "class" or "topic"
+  /// The lowest edge score the question admits, on the 0-1 scale: its confidence words as STRING defines them (low
+  /// 0.150, medium 0.400, high 0.700, highest 0.900) or a score it states ("a score above 0.8", "900"); 0: none
+  /// stated (yes/no, count and path answers then take medium, 0.400; lists rank every partner).
+  double min_score = 0;
+  std::string confidence;  ///< the words that set min_score ("high confidence"); empty: none
+  /// The evidence the question restricts the edges to: "physical" (physical relations: "bind", "physically",
+  /// "directly", "complex"), "experimental", "database" (curated), "textmining", "coexpression" (STRING's channels
+  /// or the datasets of that kind); empty: any relation.
+  std::vector<std::string> channels;
+  /// A comparison ("Which of A, B or C interacts with X?"): the entities the answer is chosen among (nodes); the
+  /// entity compared against is the one left. Empty otherwise.
+  std::vector<int64_t> choices;
+  /// A yes/no claim stated negatively ("A does not bind B": true when no edge joins them).
+  bool negated = false;
+  /// Why the form is unsupported, in one line; empty otherwise.
+  std::string reason;
+  /// The cues that set the parts, "part=value (words)", in question order: what the frame rests on.
+  std::vector<std::string> cues;
+};
+
 /// What a question asks. The intents ask() retrieves for:
 ///  - "partners": X's interaction partners ("Which proteins interact with X?"), ranked by edge score
 ///    (relation-weighted);
@@ -81,6 +118,9 @@ struct QuestionAnalysis {
   /// ask() refuses a question that names no entity but has one of these (a misspelt or absent
   /// protein), with suggestions, rather than answer about something else.
   std::vector<std::string> unknown_names;
+  /// The question's frame: its answer form, relation and filters (read after the intent; the intent stays for
+  /// compatibility).
+  QuestionFrame frame;
 };
 
 /// Options of QuestionAnalyzer.
@@ -123,9 +163,13 @@ class GRAPPI_CXX_API QuestionAnalyzer {
 GRAPPI_CXX_API const std::vector<std::string> &question_intents();
 
 /// The analysis as JSON: {"intent", "source", "rule", "topic", "topic_kind", "implied_class", "interaction", "taxon",
-/// "entities": [{node, id, name, label, text, offset, length, status, resolution, alternatives}], "unknown_names"}.
+/// "entities": [{node, id, name, label, text, offset, length, status, resolution, alternatives, members}],
+/// "unknown_names", "frame"}.
 GRAPPI_CXX_API nlohmann::json to_json(const QuestionAnalysis &analysis);
 /// One entity as JSON.
 GRAPPI_CXX_API nlohmann::json to_json(const QuestionEntity &entity);
+/// A frame as JSON: {"form", "relation", "exclude", "exclude_kind", "min_score", "confidence", "channels",
+/// "choices" (external ids), "negated", "reason", "cues"} (empty parts left out).
+GRAPPI_CXX_API nlohmann::json to_json(const QuestionFrame &frame, const std::vector<QuestionEntity> &entities);
 
 }  // namespace grappi

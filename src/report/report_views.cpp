@@ -358,9 +358,14 @@ json report_view(const KnowledgeGraph &kg, const AskResult &r) {
       note += (note.empty() ? "" : "; ") + c.id + ": " + c.status + (c.target.empty() ? "" : " (" + c.target + ")");
     entries.push_back({{"text", s.text}, {"status", s.status}, {"note", note}});
   }
-  std::string intro = "Status " + r.status + (r.error.empty() ? "" : " (" + r.error + ")") + "; " +
-                      std::to_string(r.count("supported")) + " of " + std::to_string(r.sentences.size()) +
-                      " sentences supported by their citations.";
+  // (the summary counts what the citations say: an offline sentence is extractive, a model's supported or not)
+  std::string counts;
+  for (const char *status : {"supported", "extractive", "uncited", "not_in_context", "wrong_entities", "unknown_id"})
+    if (const std::size_t n = r.count(status))
+      counts += std::string(counts.empty() ? "" : ", ") + std::to_string(n) + " " + status;
+  std::string intro = r.answer.text.empty() ? std::string() : r.answer.text + " (" + r.answer.form + ", by rules from the knowledge base). ";
+  intro += "Status " + r.status + (r.error.empty() || r.error == r.answer.reason ? "" : " (" + r.error + ")") + "; " +
+           std::to_string(r.sentences.size()) + " sentence(s)" + (counts.empty() ? "" : ": " + counts) + ".";
   view["sections"] = json::array({{{"title", "Answer"}, {"text", intro}, {"entries", entries}}});
   if (r.offline) {
     view["offline_note"] =

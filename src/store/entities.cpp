@@ -695,7 +695,8 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
           for (uint32_t x : it->second) {
             symbol = symbol || detail::symbol_like(entries[x].name);
             const std::string &label = nodes[entries[x].node].base.label;  // (entries index the tagger's nodes)
-            concept = concept || (entries[x].source == "name" && label != "Protein" && label != "OntologyTerm");
+            concept = concept || (entries[x].source == "name" && label != "Protein" && label != "OntologyTerm" &&
+                                  !family_label(label));
           }
           stopped = !(concept || (symbol && seen.size() >= 3 && all_capitals(seen)));
         }

@@ -237,10 +237,20 @@ class GraphTest(unittest.TestCase):
         self.assertEqual(a["intent"]["intent"], "partners")
         self.assertEqual([e["name"] for e in a["question_entities"]], ["CDC28"])
         self.assertTrue(all(e["name"] != "CDC28" for e in a["answer_entities"]))
-        # A grounded answer (offline), then a Python model citing an id the context did not hold.
+        # The answer in the question's form: a list of external ids, CDC28's partners best first.
+        self.assertEqual(a["answer"]["form"], "list")
+        self.assertEqual(a["answer"]["value"][0], a["answer_entities"][0]["id"])
+        self.assertTrue(a["offline"] and a["sentences"] and all(s["status"] == "extractive" for s in a["sentences"]))
+        yes = self.g.ask("Does CDC28 interact with CLN2?")["answer"]
+        self.assertEqual((yes["form"], yes["value"]), ("yes_no", True))
+        self.assertTrue(yes["text"].startswith("Yes: CDC28 - CLN2, string.physical"))
+        count = self.g.ask("How many proteins interact with CDC28 with high confidence?")["answer"]
+        self.assertEqual(count["form"], "count")
+        self.assertTrue(isinstance(count["value"], int) and count["value"] > 0)
+        # An open question: no rule reads it, and the offline model says so instead of listing other proteins.
         a = self.g.ask("Which cyclin-dependent kinases drive the cell cycle?")
-        self.assertTrue(a["offline"] and a["answer_entities"] and a["sentences"])
-        self.assertTrue(all(s["status"] == "extractive" for s in a["sentences"]))
+        self.assertEqual(a["answer"]["form"], "unsupported")
+        self.assertTrue(a["offline"] and a["answer"]["reason"] and not a["sentences"])
         self.assertEqual(a["context"]["papers"], [])  # (the database holds no papers)
         self.assertEqual(self.g.ask("Which cyclin-dependent kinases drive the cell cycle?", papers=0)["context"]["papers"], [])
 

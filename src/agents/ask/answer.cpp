@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "agents/ask/answer_form.hpp"
 #include "agents/ask/answer_impl.hpp"
 #include "agents/ask/answer_offline.hpp"
 #include "common/answer_json.hpp"
@@ -374,9 +375,12 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
     auto &e = r.analysis.entities;
     const std::size_t before = e.size();
     e.erase(std::remove_if(e.begin(), e.end(), [&](const QuestionEntity &x) { return options.count(x.node) > 0; }), e.end());
-    if (e.size() != before) detail::recognise_intent(r.analysis);
+    if (e.size() != before) {
+      detail::recognise_intent(r.analysis);
+      detail::read_frame(r.analysis);
+    }
   }
-  const bool ask_model_intent = o.intents && o.model_intent && !r.offline && r.analysis.intent == "open" &&
+  const bool ask_model_intent = o.intents && o.model_intent && !r.offline && r.analysis.frame.form == "unsupported" &&
                                 !r.analysis.entities.empty();
   if (!o.dry_run)
     detail::confirm_calls("ask", 1 + (o.repair ? 1 : 0) + (ask_model_intent ? 1 : 0), o.confirm_calls, o.max_calls, model,
@@ -442,14 +446,43 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
     return k.before(node_of_label.at(x["label"].get<std::string>()), node_of_label.at(y["label"].get<std::string>()));
   });
   task["question_entities"] = asked_labels;
+  {
+    // (the offline model writes about what the frame admits: a class's members, not the partners listed apart)
+    std::unordered_set<int64_t> apart;
+    for (const detail::IntentCandidate &c : retrieval.candidates)
+      if (!c.admitted) apart.insert(c.node);
+    if (!apart.empty() && task.contains("entities")) {
+      json kept = json::array();
+      for (const json &e : task["entities"])
+        if (!apart.count(node_of_label.at(e["label"].get<std::string>()))) kept.push_back(e);
+      task["entities"] = std::move(kept);
+    }
+  }
   if (o.progress) o.progress("context", 1, 1);
+  // The answer in the question's form, by rules from the knowledge base (what the command line prints first).
+  std::string form_status = "ok";
+  r.answer = detail::form_answer(kg, r.analysis, retrieval, o, r.context, form_status);
+  if (form_status == "no_answer") {
+    // (the database cannot say: no model is asked, no sentence about other proteins is written)
+    r.status = "no_answer";
+    r.error = r.answer.reason;
+    calls.flush();
+    if (o.progress) o.progress("answer", 1, 1);
+    r.usage.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  }
 
   // Stage 3: the answer.
   const ChatRequest request = detail::chat_request(
       o.templates.system,
       PromptTemplates::render(o.templates.answer, {{"question", question}, {"context", r.context.text}, {"format", o.context}}),
       true, kAnswerTokens, task, detail::offline_answer);
-  if (o.dry_run) {
+  if (r.offline && r.answer.form == "unsupported" && !o.dry_run) {
+    // (the offline model answers no question the rules cannot read: it says so rather than list the subgraph's edges
+    // as if they answered it)
+    r.status = "ok";
+    r.usage.local_answers += 1;
+  } else if (o.dry_run) {
     r.status = "dry_run";
     r.planned_calls = r.offline ? 0 : 1 + (o.repair ? 1 : 0) + (ask_model_intent ? 1 : 0);
     r.planned_tokens = r.offline ? 0 : detail::ModelCalls::estimate(request);
@@ -461,6 +494,12 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
 
   // Stage 4: the answer entities.
   r.answer_entities = reader ? reader_entities(kg, r, checker, graph, scores, o) : answer_entities(kg, r, checker, k, o);
+  // (what the frame does not admit - outside the class, not among the choices - comes after, apart)
+  std::unordered_set<int64_t> apart;
+  for (const detail::IntentCandidate &c : retrieval.candidates)
+    if (!c.admitted) apart.insert(c.node);
+  for (AnswerEntity &e : r.answer_entities) e.admitted = !apart.count(e.node);
+  std::stable_partition(r.answer_entities.begin(), r.answer_entities.end(), [](const AnswerEntity &e) { return e.admitted; });
   r.usage.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
@@ -481,9 +520,16 @@ detail::QuestionRetrieval detail::retrieve_for_question(const KnowledgeGraph &kg
     io.relation_weights = o.retrieval.relation_weights;
     io.max_candidates = o.intent_candidates;
     detail::IntentRetrieval ir = detail::retrieve_for_intent(kg, analysis, io);
-    if (!ir.ranked.empty()) {
+    out.looked_up = ir.looked_up;
+    out.note = ir.note;
+    out.excluded = ir.excluded;
+    // (a question of a form the rules answer keeps its intent's retrieval, even empty: an answer about other
+    // proteins, by PCST, would be no answer to it)
+    if (!ir.ranked.empty() || !ir.paths.empty() || analysis.frame.form != "unsupported") {
       out.recipe = std::move(ir.recipe);
+      if (ir.ranked.empty()) out.recipe = "the intent " + analysis.intent + " found no candidate (" + out.recipe + ")";
       out.paths = std::move(ir.paths);
+      out.path_scores = std::move(ir.path_scores);
       out.candidates = std::move(ir.ranked);
       PcstRetrieval &R = out.retrieval;
       R.subgraph = std::move(ir.subgraph);

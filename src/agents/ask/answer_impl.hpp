@@ -117,6 +117,10 @@ struct QuestionRetrieval {
   std::string recipe;                        ///< how, in words
   std::vector<std::vector<int64_t>> paths;   ///< connects and paths: the node sequences
   std::vector<IntentCandidate> candidates;   ///< an intent's candidates, ranked (empty for PCST)
+  std::vector<double> path_scores;           ///< each path's weakest edge
+  std::string looked_up;                     ///< an intent's edges looked up, in words
+  std::string note;                          ///< what the frame asked and could not be kept
+  std::size_t excluded = 0;                  ///< partners the frame's exclusion left out
   std::vector<float> question_vector;        ///< the question embedded (empty when it embeds to nothing and an intent answered)
 };
 /// ask()'s retrieval (also the graph reader's training).

@@ -77,7 +77,7 @@ json to_json(const AskResult &r) {
     const AnswerEntity &a = r.answer_entities[i];
     entities.push_back({{"rank", i + 1},   {"node", a.node},   {"id", a.id},           {"name", a.name},
                         {"label", a.label}, {"score", a.score}, {"prize", a.prize},     {"named", a.named},
-                        {"evidence", a.evidence}, {"edges", a.edges}});
+                        {"evidence", a.evidence}, {"edges", a.edges}, {"admitted", a.admitted}});
     if (r.reader == "gat") entities.back()["reader_score"] = a.reader_score;
   }
   json counts = json::object();
@@ -89,8 +89,13 @@ json to_json(const AskResult &r) {
   intent.erase("entities");  // (question_entities)
   intent["recipe"] = r.recipe;
   if (!r.paths.empty()) intent["paths"] = r.paths;
+  json answer = {{"form", r.answer.form}, {"value", r.answer.value}, {"text", r.answer.text}, {"edges", r.answer.edges}};
+  if (!r.answer.looked_up.empty()) answer["looked_up"] = r.answer.looked_up;
+  if (!r.answer.reason.empty()) answer["reason"] = r.answer.reason;
+  if (!r.answer.note.empty()) answer["note"] = r.answer.note;
   json j = {{"question", r.question},
             {"status", r.status},
+            {"answer", answer},
             {"answer_entities", entities},
             {"sentences", sentences_json(r.sentences)},
             {"sentence_status", counts},
@@ -144,9 +149,10 @@ std::string to_markdown(const AskResult &r) {
     out << ".";
   }
   out << "\n\n";
-  out << "## Answer\n\n";
+  out << "## Answer\n\n**" << cell(r.answer.text) << "** (" << r.answer.form << ", by rules from the knowledge base)\n\n";
+  if (!r.answer.note.empty()) out << "Note: " << cell(r.answer.note) << "\n\n";
   for (const AnswerSentence &s : r.sentences) out << "- " << pubmed_links(cell(s.text)) << " — *" << s.status << "*\n";
-  if (r.sentences.empty()) out << "(no answer)\n";
+  if (r.sentences.empty()) out << "(no sentence)\n";
   const bool gat = r.reader == "gat";
   out << "\n## Answer entities\n\n";
   if (gat) out << "Ranked by the graph reader '" << cell(r.reader_name) << "' (scope " << r.reader_scope << ").\n\n";
@@ -159,7 +165,8 @@ std::string to_markdown(const AskResult &r) {
       std::snprintf(score, sizeof score, "%.3f | %.3f | %.3f", a.score, a.prize, a.reader_score);
     else
       std::snprintf(score, sizeof score, "%.3f | %.3f", a.score, a.prize);
-    out << "| " << i + 1 << " | " << cell(a.name) << (a.named ? " (named)" : "") << " | " << cell(a.id) << " | " << score << " | "
+    out << "| " << i + 1 << " | " << cell(a.name) << (a.named ? " (named)" : "") << (a.admitted ? "" : " (not asked)") << " | "
+        << cell(a.id) << " | " << score << " | "
         << cell(a.evidence) << " |\n";
   }
   out << "\n## Citations\n\n| sentence | citation | status | resolves to |\n|---|---|---|---|\n";

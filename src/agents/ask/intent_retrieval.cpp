@@ -5,6 +5,7 @@
 #include "agents/ask/intent_retrieval.hpp"
 
 #include <algorithm>
+#include <set>
 #include <cctype>
 #include <unordered_map>
 #include <unordered_set>
@@ -42,13 +43,25 @@ std::string singular(const std::string &w) {
 // threonine protein kinase).
 std::vector<std::string> plain_words(const std::string &text) { return words(text); }
 
+// A Greek letter's name, spelled.
+bool greek_word(const std::string &w) {
+  static const std::unordered_set<std::string_view> g = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+                                                        "iota",  "kappa", "lambda", "mu", "sigma", "omega"};
+  return g.count(w) > 0;
+}
+
 // Whether `head` heads a phrase in the words: a word equal to it or ending with it ("galactokinase"), not followed by a
 // word that makes it something else.
 bool heads(const std::vector<std::string> &w, const std::string &head) {
   for (std::size_t i = 0; i < w.size(); ++i) {
     const std::string s = singular(w[i]);
     if (s.size() < head.size() || s.compare(s.size() - head.size(), head.size(), head) != 0) continue;
-    if (i + 1 < w.size() && not_head_after(w[i + 1])) continue;
+    // (past the designation that follows a head: "kinase 5 activator" is an activator)
+    std::size_t next = i + 1;
+    while (next < w.size() && (w[next].size() <= 2 || greek_word(w[next]) ||
+                               std::any_of(w[next].begin(), w[next].end(), [](char c) { return c >= '0' && c <= '9'; })))
+      ++next;
+    if (next < w.size() && not_head_after(w[next])) continue;
     return true;
   }
   return false;
@@ -145,34 +158,52 @@ bool physical_relation(const std::string &r) {
 
 bool negative_relation(const std::string &r) { return r.rfind("mitab.negative.", 0) == 0; }
 
+// Relations of a kind of evidence when an edge has no channel scores (IntAct rows are experiments a curator read; BEL
+// statements are curated; co-occurrence is text mining).
+bool relation_of_channel(const std::string &r, const std::string &channel) {
+  if (channel == "experimental") return r.rfind("mitab.", 0) == 0;
+  if (channel == "database") return r.rfind("mitab.", 0) == 0 || r.rfind("bel.", 0) == 0;
+  if (channel == "textmining") return r.rfind("cooc", 0) == 0;
+  return false;
+}
+
 struct Link {
   double score = -1;           // best weighted score
   std::vector<int64_t> edges;  // every edge to it
   bool physical = false;
+  std::set<int32_t> relations;  // of those edges
 };
 
-// A node's partners through the filter, by weighted score.
-std::unordered_map<int64_t, Link> partners_of(const GraphSnapshot &g, int64_t node, const Filter &f,
+// The partners of an entity's nodes (a family's members) through the edge test, by weighted score; the entity's own
+// nodes are no partners.
+std::unordered_map<int64_t, Link> partners_of(const GraphSnapshot &g, const std::vector<int64_t> &nodes, const EdgeTest &t,
                                               const std::map<std::string, double> &weights) {
   std::unordered_map<int64_t, Link> out;
-  const auto at = g.index_of(node);
-  if (!at) return out;
-  const auto a = g.adjacency(*at);
-  for (std::size_t i = 0; i < a.size; ++i) {
-    if (a.neighbor[i] == *at || !f.pass(a, i)) continue;
-    const std::string &rel = g.relation_name(a.relation[i]);
-    if (negative_relation(rel)) continue;
-    const auto w = weights.find(rel);
-    const double s = decimal(a.score[i]) * (w == weights.end() ? 1.0 : w->second);
-    Link &l = out[g.node_id(a.neighbor[i])];
-    l.score = std::max(l.score, s);
-    l.edges.push_back(a.edge[i]);
-    l.physical = l.physical || physical_relation(rel);
+  const std::unordered_set<int64_t> own(nodes.begin(), nodes.end());
+  for (const int64_t node : nodes) {
+    const auto at = g.index_of(node);
+    if (!at) continue;
+    const auto a = g.adjacency(*at);
+    for (std::size_t i = 0; i < a.size; ++i) {
+      double score = 0;
+      if (a.neighbor[i] == *at || !t.pass(a, i, &score)) continue;
+      const int64_t other = g.node_id(a.neighbor[i]);
+      if (own.count(other)) continue;
+      const std::string &rel = g.relation_name(a.relation[i]);
+      const auto w = weights.find(rel);
+      const double s = score * (w == weights.end() ? 1.0 : w->second);
+      Link &l = out[other];
+      l.score = std::max(l.score, s);
+      l.edges.push_back(a.edge[i]);
+      l.physical = l.physical || physical_relation(rel);
+      l.relations.insert(a.relation[i]);
+    }
   }
   return out;
 }
 
 bool better(const IntentCandidate &a, const IntentCandidate &b) {
+  if (a.admitted != b.admitted) return a.admitted;
   if (a.tier != b.tier) return a.tier > b.tier;
   if (a.score != b.score) return a.score > b.score;
   return a.node < b.node;
@@ -210,6 +241,89 @@ void texts_of(const KnowledgeGraph &kg, const GraphSnapshot &g, int64_t node, st
 }
 
 }  // namespace
+
+EdgeTest::EdgeTest(const KnowledgeGraph &kg, const GraphSnapshot &g, const EdgeFilter &filter, const QuestionFrame &frame,
+                   double default_min)
+    : kg_(kg), g_(g), base_(g, filter, "ask") {
+  min_ = frame.min_score > 0 ? frame.min_score : default_min;
+  confidence_ = frame.confidence;
+  relation_ok_.assign(g.relation_count(), 0);
+  for (std::size_t r = 0; r < g.relation_count(); ++r)
+    relation_ok_[r] = (base_.keep.empty() || base_.keep[r]) && !negative_relation(g.relation_name(static_cast<int32_t>(r)));
+  for (const std::string &c : frame.channels) {
+    if (c != "physical") {
+      channels_.push_back(c);
+      continue;
+    }
+    std::vector<char> physical(g.relation_count(), 0);
+    bool any = false;
+    for (std::size_t r = 0; r < g.relation_count(); ++r)
+      any = any || (physical[r] = relation_ok_[r] && physical_relation(g.relation_name(static_cast<int32_t>(r))));
+    if (any) physical_ = std::move(physical);
+    else note_ = "the question asks for physical interactions and the database holds none (no physical relation): "
+                 "every relation is looked up";
+  }
+}
+
+bool EdgeTest::pass(const GraphSnapshot::Adjacency &a, std::size_t i, double *score) const {
+  const auto r = static_cast<std::size_t>(a.relation[i]);
+  if (a.score[i] < base_.min_score || !relation_ok_[r]) return false;
+  if (!physical_.empty() && !physical_[r]) return false;
+  double s = decimal(a.score[i]);
+  if (!channels_.empty()) {
+    // (a channel's own score, STRING's way; an edge without channels counts for the datasets of that kind)
+    auto it = channel_score_.find(a.edge[i]);
+    if (it == channel_score_.end()) {
+      double best = -1;
+      const std::string &rel = g_.relation_name(a.relation[i]);
+      if (const auto e = kg_.edge(a.edge[i])) {
+        for (const Channel &c : e->channels)
+          if (std::find(channels_.begin(), channels_.end(), c.name) != channels_.end() && c.score > 0)
+            best = std::max(best, c.score);
+        if (e->channels.empty())
+          for (const std::string &c : channels_)
+            if (relation_of_channel(rel, c)) best = std::max(best, e->score);
+      }
+      it = channel_score_.emplace(a.edge[i], best).first;
+    }
+    if (it->second < 0) return false;
+    s = it->second;
+  }
+  if (s + 1e-9 < min_) return false;
+  if (score) *score = s;
+  return true;
+}
+
+std::string EdgeTest::describe() const {
+  // (the relations the answer's edges are of; before any passed, those looked in, ontologies' structure aside)
+  std::vector<std::string> names;
+  for (const int32_t r : used_) names.push_back(g_.relation_name(r));
+  for (std::size_t r = 0; r < relation_ok_.size() && used_.empty(); ++r) {
+    const std::string &name = g_.relation_name(static_cast<int32_t>(r));
+    if (relation_ok_[r] && (physical_.empty() || physical_[r]) && name.rfind("obo.", 0) != 0 && name.rfind("go.", 0) != 0)
+      names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (std::size_t k = 0; k < names.size() && k < 6; ++k) out += (k ? ", " : "") + names[k];
+  if (names.size() > 6) out += " and " + std::to_string(names.size() - 6) + " more";
+  if (names.empty()) out = "no relation";
+  if (!channels_.empty()) {
+    out += " with ";
+    for (std::size_t k = 0; k < channels_.size(); ++k) out += (k ? " or " : "") + channels_[k];
+    out += " evidence";
+  }
+  out += min_ > 0 ? " at score >= " + fmt3(min_) : " at any score";
+  if (!confidence_.empty()) out += " (" + confidence_ + ")";
+  return out;
+}
+
+std::vector<int64_t> nodes_of(const QuestionEntity &e) {
+  if (e.members.empty()) return {e.node};
+  std::vector<int64_t> out;
+  for (const QuestionEntity::Member &m : e.members) out.push_back(m.node);
+  return out;
+}
 
 int topic_tier(const std::string &topic, bool is_class, const std::string &defining, const std::string &rest,
                std::string *why) {
@@ -254,126 +368,228 @@ int topic_tier(const std::string &topic, bool is_class, const std::string &defin
   return 0;
 }
 
-IntentRetrieval retrieve_for_intent(const KnowledgeGraph &kg, const QuestionAnalysis &q,
-                                    const IntentRetrieveOptions &o) {
+namespace {
+
+// The candidates of one entity (X's partners, those of a class or topic first; among a comparison's choices).
+std::vector<IntentCandidate> partner_candidates(const KnowledgeGraph &kg, const GraphSnapshot &g, const QuestionAnalysis &q,
+                                                const EdgeTest &t, const IntentRetrieveOptions &o, int64_t target,
+                                                IntentRetrieval &out) {
+  const QuestionFrame &f = q.frame;
+  const auto it = std::find_if(q.entities.begin(), q.entities.end(), [&](const QuestionEntity &e) { return e.node == target; });
+  const std::vector<int64_t> own = it == q.entities.end() ? std::vector<int64_t>{target} : nodes_of(*it);
+  std::unordered_set<int64_t> asked;
+  for (const QuestionEntity &e : q.entities)
+    if (std::find(f.choices.begin(), f.choices.end(), e.node) == f.choices.end()) asked.insert(e.node);
+  const auto links = partners_of(g, own, t, o.relation_weights);
+  const bool physical = q.interaction == "physical" && t.note().empty() &&
+                        std::any_of(links.begin(), links.end(), [](const auto &l) { return l.second.physical; });
+  std::string topic = q.topic;
+  bool is_class = q.topic_kind == "class";
+  if (topic.empty() && !q.implied_class.empty()) topic = q.implied_class, is_class = true;
+  const bool by_topic = q.intent == "class" && !topic.empty();
+  // (the answers are proteins when the entity is: an ontology term or a concept an edge joins is no partner)
+  const bool proteins = it == q.entities.end() || it->label == "Protein" || !it->members.empty();
+  std::vector<IntentCandidate> c;
+  std::string defining, rest;
+  for (const auto &[node, l] : links) {
+    if (asked.count(node)) continue;
+    if (!f.choices.empty() && std::find(f.choices.begin(), f.choices.end(), node) == f.choices.end()) continue;
+    if (proteins) {
+      const auto at = g.index_of(node);
+      if (!at || g.label(*at) != "Protein") continue;
+    }
+    IntentCandidate k;
+    k.node = node;
+    k.score = l.score;
+    k.edges = l.edges;
+    if (by_topic || !f.exclude.empty()) texts_of(kg, g, node, defining, rest);
+    if (!f.exclude.empty()) {
+      std::string why;
+      if (topic_tier(f.exclude, f.exclude_kind == "class", defining, rest, &why) >= 2) {
+        ++out.excluded;
+        continue;
+      }
+    }
+    if (by_topic) {
+      k.tier = topic_tier(topic, is_class, defining, rest, &k.why);
+      // (an implied class counts when the question names a topic besides: "which proteins in the nucleus
+      // phosphorylate X")
+      if (q.topic_kind == "topic" && !q.implied_class.empty()) {
+        std::string why;
+        if (topic_tier(q.implied_class, true, defining, rest, &why) >= 2 && k.tier > 0) k.tier = std::min(3, k.tier + 1);
+      }
+      k.admitted = k.tier >= 2;
+    } else if (physical) {
+      k.tier = l.physical ? 1 : 0;
+      k.why = l.physical ? "a physical interaction" : "";
+    }
+    if (k.why.empty()) k.why = "edge score " + fmt3(l.score);
+    for (const int32_t r : l.relations) t.mark_used(r);
+    c.push_back(std::move(k));
+  }
+  const std::string &name = it == q.entities.end() ? std::string("the entity") : it->name;
+  const std::string members = it != q.entities.end() && !it->members.empty()
+                                  ? " (the " + it->label.substr(7) + "'s " + std::to_string(it->members.size()) + " members)"
+                                  : "";
+  out.recipe = by_topic ? "the partners of " + name + members + " that are " + (is_class ? "" : "about ") + topic +
+                              " first (name, description, annotation, ontology terms), then by edge score"
+                        : "the partners of " + name + members + " by edge score" +
+                              (physical ? " (physical interactions first)" : "");
+  if (!f.exclude.empty()) out.recipe += ", those that are " + f.exclude + " left out";
+  if (!f.choices.empty()) out.recipe += ", among the choices the question lists";
+  return c;
+}
+
+struct Path {
+  std::vector<int64_t> nodes;
+  double score;  // the weakest edge
+};
+
+}  // namespace
+
+IntentRetrieval retrieve_for_intent(const KnowledgeGraph &kg, const QuestionAnalysis &q, const IntentRetrieveOptions &o) {
   IntentRetrieval out;
   if (q.intent == "open" || q.entities.empty()) return out;
   const auto snapshot = kg.snapshot();
   const GraphSnapshot &g = *snapshot;
-  const Filter f(g, o.filter, "ask");
-  const bool two = (q.intent == "connects" || q.intent == "paths") && q.entities.size() >= 2;
-  const int64_t x = q.entities[0].node;
+  const QuestionFrame &f = q.frame;
+  // (yes/no, count and path answers take STRING's medium confidence unless the question states one; lists rank every
+  // partner)
+  const EdgeTest t(kg, g, o.filter, f, f.form == "count" || f.form == "path" || f.form == "yes_no" ? 0.4 : 0.0);
+  out.looked_up = t.describe();
+  out.note = t.note();
+  // The entity compared against (a comparison's entity that is no choice), else the first.
+  int64_t x = q.entities[0].node;
+  if (!f.choices.empty())
+    for (const QuestionEntity &e : q.entities)
+      if (std::find(f.choices.begin(), f.choices.end(), e.node) == f.choices.end()) {
+        x = e.node;
+        break;
+      }
+  std::vector<const QuestionEntity *> others;
+  for (const QuestionEntity &e : q.entities)
+    if (e.node != x && std::find(f.choices.begin(), f.choices.end(), e.node) == f.choices.end()) others.push_back(&e);
+  const bool two = (q.intent == "connects" || q.intent == "paths") && !others.empty() && f.choices.empty();
   std::unordered_set<int64_t> asked;
   for (const QuestionEntity &e : q.entities) asked.insert(e.node);
   std::vector<IntentCandidate> c;
+  const auto entity_of = [&](int64_t node) {
+    return *std::find_if(q.entities.begin(), q.entities.end(), [&](const QuestionEntity &e) { return e.node == node; });
+  };
   if (!two) {
-    // Partners of X (of every entity named, when several: the first one's, else the others').
-    const auto links = partners_of(g, x, f, o.relation_weights);
-    const bool physical = q.interaction == "physical" &&
-                          std::any_of(links.begin(), links.end(), [](const auto &l) { return l.second.physical; });
-    std::string topic = q.topic;
-    bool is_class = q.topic_kind == "class";
-    if (topic.empty() && !q.implied_class.empty()) topic = q.implied_class, is_class = true;
-    const bool by_topic = q.intent == "class" && !topic.empty();
-    std::string defining, rest;
-    for (const auto &[node, l] : links) {
-      if (asked.count(node)) continue;
-      IntentCandidate k;
-      k.node = node;
-      k.score = l.score;
-      k.edges = l.edges;
-      if (by_topic) {
-        texts_of(kg, g, node, defining, rest);
-        k.tier = topic_tier(topic, is_class, defining, rest, &k.why);
-        // (an implied class counts when the question names a topic besides: "which proteins in the nucleus
-        // phosphorylate X")
-        if (q.topic_kind == "topic" && !q.implied_class.empty()) {
-          std::string why;
-          if (topic_tier(q.implied_class, true, defining, rest, &why) >= 2 && k.tier > 0)
-            k.tier = std::min(3, k.tier + 1);
-        }
-      } else if (physical) {
-        k.tier = l.physical ? 1 : 0;
-        k.why = l.physical ? "a physical interaction" : "";
-      }
-      if (k.why.empty()) k.why = "edge score " + fmt3(l.score);
-      c.push_back(std::move(k));
-    }
-    out.recipe = by_topic
-                     ? "the partners of " + q.entities[0].name + " that are " + (is_class ? "" : "about ") + topic +
-                           " first (name, description, annotation, ontology "
-                           "terms), then by edge score"
-                     : "the partners of " + q.entities[0].name + " by edge score" +
-                           (physical ? " (physical interactions first)" : "");
+    c = partner_candidates(kg, g, q, t, o, x, out);
   } else {
-    // What joins A and B: common partners by the weaker edge, then inner nodes of A-x-y-B.
-    const int64_t y = q.entities[1].node;
-    const auto la = partners_of(g, x, f, o.relation_weights), lb = partners_of(g, y, f, o.relation_weights);
+    // What joins the entities: the partners they all share by the weakest edge; with two, then the inner nodes of
+    // three-edge paths. A path question ranks the routes by their weakest edge (a route of strong edges before a
+    // shorter one through weak hub edges).
+    const bool by_strength = f.form == "path";
+    const QuestionEntity &ex = entity_of(x);
+    const int64_t y = others[0]->node;
+    const auto la = partners_of(g, nodes_of(ex), t, o.relation_weights), lb = partners_of(g, nodes_of(*others[0]), t, o.relation_weights);
+    std::vector<std::unordered_map<int64_t, Link>> more;
+    for (std::size_t k = 1; k < others.size(); ++k) more.push_back(partners_of(g, nodes_of(*others[k]), t, o.relation_weights));
     std::unordered_map<int64_t, IntentCandidate> best;
     const auto offer = [&](int64_t node, int tier, double score, std::vector<int64_t> edges, std::string why) {
       if (asked.count(node)) return;
       auto it = best.find(node);
-      IntentCandidate k{node, tier, score, std::move(edges), std::move(why)};
+      IntentCandidate k;
+      k.node = node, k.tier = by_strength ? 0 : tier, k.score = score, k.edges = std::move(edges), k.why = std::move(why);
       if (it == best.end()) best.emplace(node, std::move(k));
       else if (better(k, it->second)) it->second = std::move(k);
     };
-    struct Path {
-      std::vector<int64_t> nodes;
-      double score;
-    };
     std::vector<Path> paths;
-    if (la.count(y)) paths.push_back({{x, y}, la.at(y).score});
+    {
+      // (the direct edge: the entities' own nodes joined)
+      const std::vector<int64_t> ys = nodes_of(*others[0]);
+      for (const int64_t yn : ys)
+        if (const auto d = la.find(yn); d != la.end() && more.empty()) {
+          paths.push_back({{x, y}, d->second.score});
+          for (const int32_t r : d->second.relations) t.mark_used(r);
+        }
+    }
     for (const auto &[m, l] : la) {
       const auto other = lb.find(m);
       if (other == lb.end() || asked.count(m)) continue;
-      const double s = std::min(l.score, other->second.score);
+      double s = std::min(l.score, other->second.score);
       std::vector<int64_t> edges = l.edges;
       edges.insert(edges.end(), other->second.edges.begin(), other->second.edges.end());
-      offer(m, 2, s, std::move(edges), "a partner of both (weaker edge " + fmt3(s) + ")");
-      paths.push_back({{x, m, y}, s});
-    }
-    // Three edges: x - m1 - m2 - y.
-    for (const auto &[m1, l1] : la) {
-      if (asked.count(m1)) continue;
-      for (const auto &[m2, l12] : partners_of(g, m1, f, o.relation_weights)) {
-        const auto l2 = lb.find(m2);
-        if (l2 == lb.end() || asked.count(m2) || m2 == m1) continue;
-        const double s = std::min({l1.score, l12.score, l2->second.score});
-        std::vector<int64_t> e1 = l1.edges, e2 = l2->second.edges;
-        e1.insert(e1.end(), l12.edges.begin(), l12.edges.end());
-        e2.insert(e2.end(), l12.edges.begin(), l12.edges.end());
-        offer(m1, 1, s, std::move(e1), "on a path of three edges (weakest " + fmt3(s) + ")");
-        offer(m2, 1, s, std::move(e2), "on a path of three edges (weakest " + fmt3(s) + ")");
-        if (paths.size() < 20000) paths.push_back({{x, m1, m2, y}, s});
+      bool all = true;
+      for (const auto &lm : more) {
+        const auto e = lm.find(m);
+        if (e == lm.end()) {
+          all = false;
+          break;
+        }
+        s = std::min(s, e->second.score);
+        edges.insert(edges.end(), e->second.edges.begin(), e->second.edges.end());
       }
+      if (!all) continue;
+      for (const int32_t r : l.relations) t.mark_used(r);
+      for (const int32_t r : other->second.relations) t.mark_used(r);
+      offer(m, 2, s, std::move(edges), (more.empty() ? "a partner of both" : "a partner of all") + std::string(" (weaker edge ") + fmt3(s) + ")");
+      if (more.empty()) paths.push_back({{x, m, y}, s});
     }
+    // Three edges: x - m1 - m2 - y (two entities only).
+    if (more.empty())
+      for (const auto &[m1, l1] : la) {
+        if (asked.count(m1)) continue;
+        for (const auto &[m2, l12] : partners_of(g, {m1}, t, o.relation_weights)) {
+          const auto l2 = lb.find(m2);
+          if (l2 == lb.end() || asked.count(m2) || m2 == m1) continue;
+          const double s = std::min({l1.score, l12.score, l2->second.score});
+          for (const Link *l : {&l1, &l12, &l2->second})
+            for (const int32_t r : l->relations) t.mark_used(r);
+          std::vector<int64_t> e1 = l1.edges, e2 = l2->second.edges;
+          e1.insert(e1.end(), l12.edges.begin(), l12.edges.end());
+          e2.insert(e2.end(), l12.edges.begin(), l12.edges.end());
+          offer(m1, 1, s, std::move(e1), "on a path of three edges (weakest " + fmt3(s) + ")");
+          offer(m2, 1, s, std::move(e2), "on a path of three edges (weakest " + fmt3(s) + ")");
+          if (paths.size() < 20000) paths.push_back({{x, m1, m2, y}, s});
+        }
+      }
     for (auto &[node, k] : best) c.push_back(std::move(k));
-    std::stable_sort(paths.begin(), paths.end(), [](const Path &a, const Path &b) {
+    std::stable_sort(paths.begin(), paths.end(), [&](const Path &a, const Path &b) {
+      if (by_strength && a.score != b.score) return a.score > b.score;
       if (a.nodes.size() != b.nodes.size()) return a.nodes.size() < b.nodes.size();
       if (a.score != b.score) return a.score > b.score;
       return a.nodes < b.nodes;
     });
-    for (std::size_t i = 0; i < paths.size() && i < 20; ++i) out.paths.push_back(paths[i].nodes);
-    out.recipe = "what joins " + q.entities[0].name + " and " + q.entities[1].name +
-                 ": their common partners by the weaker edge, then the inner "
-                 "nodes of three-edge paths by the weakest";
+    for (std::size_t i = 0; i < paths.size() && i < 20; ++i) {
+      out.paths.push_back(paths[i].nodes);
+      out.path_scores.push_back(paths[i].score);
+    }
+    std::string names = entity_of(x).name;
+    for (std::size_t k = 0; k < others.size(); ++k) names += (k + 1 == others.size() ? " and " : ", ") + others[k]->name;
+    out.recipe = by_strength ? "the routes from " + entity_of(x).name + " to " + others[0]->name +
+                                   " of at most three edges, ranked by their weakest edge, then their length"
+                 : more.empty() ? "what joins " + names +
+                                      ": their common partners by the weaker edge, then the inner nodes of three-edge "
+                                      "paths by the weakest"
+                                : "the partners " + names + " all share, by the weakest edge";
   }
+  // What joins two entities is their common partners when they have some (the inner nodes of longer paths are ranked
+  // after, apart); else those inner nodes.
+  if (two && f.form != "path" && std::any_of(c.begin(), c.end(), [](const IntentCandidate &k) { return k.tier == 2; }))
+    for (IntentCandidate &k : c) k.admitted = k.tier == 2;
   std::sort(c.begin(), c.end(), better);
   out.candidates = c.size();
-  // The subgraph: the entities and the best candidates (their edges among them).
+  // The subgraph: the entities (and a family's members) and the best candidates (their edges among them).
   std::vector<uint32_t> nodes;
   std::unordered_map<int64_t, double> prize;
+  // (the candidates the frame admits above the others, when some are not: a class's members before the rest)
+  const double apart = std::any_of(c.begin(), c.end(), [](const IntentCandidate &k) { return !k.admitted; }) ? 4 : 0;
   double top = 0;
-  for (const IntentCandidate &k : c) top = std::max(top, k.tier + k.score);
+  for (const IntentCandidate &k : c) top = std::max(top, (k.admitted ? apart : 0) + k.tier + k.score);
   for (const QuestionEntity &e : q.entities)
-    if (const auto i = g.index_of(e.node); i && !prize.count(e.node)) {
-      nodes.push_back(*i);
-      prize[e.node] = top + 1;
-    }
+    for (int64_t n : nodes_of(e))
+      if (const auto i = g.index_of(n); i && !prize.count(n)) {
+        nodes.push_back(*i);
+        prize[n] = top + 1;
+      }
   for (std::size_t i = 0; i < c.size() && i < o.max_candidates; ++i)
-    if (const auto at = g.index_of(c[i].node)) {
+    if (const auto at = g.index_of(c[i].node); at && !prize.count(c[i].node)) {
       nodes.push_back(*at);
-      prize[c[i].node] = c[i].tier + c[i].score;
+      prize[c[i].node] = (c[i].admitted ? apart : 0) + c[i].tier + c[i].score;
     }
   std::vector<uint32_t> sorted = nodes;
   std::sort(sorted.begin(), sorted.end(), [&](uint32_t a, uint32_t b) { return g.node_id(a) < g.node_id(b); });
@@ -383,7 +599,7 @@ IntentRetrieval retrieve_for_intent(const KnowledgeGraph &kg, const QuestionAnal
     out.subgraph.hops.push_back(asked.count(id) ? 0 : 1);
     out.node_prizes.push_back(prize[id]);
   }
-  out.subgraph.edges = edges_among(g, sorted, f);
+  out.subgraph.edges = edges_among(g, sorted, Filter(g, o.filter, "ask"));
   out.subgraph.edges.erase(std::remove_if(out.subgraph.edges.begin(), out.subgraph.edges.end(),
                                           [](const WindowEdge &e) { return negative_relation(e.relation); }),
                            out.subgraph.edges.end());

@@ -5,14 +5,57 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/question.hpp"
 #include "grappi/retriever.hpp"
+#include "grappi/snapshot.hpp"
+#include "retrieval/retrieval_common.hpp"
 
 namespace grappi::detail {
+
+/// Which edges an answer rests on: the retrieval's filter, never a negative interaction (IntAct's), and the question's
+/// frame (grappi/question.hpp QuestionFrame): its lowest score and the evidence it asks for. "physical" keeps the
+/// physical relations (string.physical, IntAct's physical associations, ...) when the database holds any, else every
+/// relation with a note; "experimental", "database", "textmining" and "coexpression" keep the edges with that STRING
+/// channel, scored by it (STRING's way: a channel's own score), or of the datasets of that kind (IntAct is
+/// experimental and curated, BEL curated, co-occurrence text mining).
+class EdgeTest {
+ public:
+  /// min_score: the frame's, else `default_min` (0: none).
+  EdgeTest(const KnowledgeGraph &kg, const GraphSnapshot &g, const EdgeFilter &filter, const QuestionFrame &frame,
+           double default_min = 0);
+  /// Whether adjacency entry i passes; its score (the channel's when one is asked).
+  bool pass(const GraphSnapshot::Adjacency &a, std::size_t i, double *score = nullptr) const;
+  double min_score() const { return min_; }
+  /// Records that an answer rests on an edge of this relation (describe() names such relations).
+  void mark_used(int32_t relation) const { used_.insert(relation); }
+  /// What is looked up, in words: "string.physical at score >= 0.700 (high confidence)" (the relations of the edges
+  /// answers rest on, mark_used; before any, every relation looked in but ontologies' structure).
+  std::string describe() const;
+  /// Why the evidence asked could not be kept (no physical relation in the database); empty otherwise.
+  const std::string &note() const { return note_; }
+
+ private:
+  const KnowledgeGraph &kg_;
+  const GraphSnapshot &g_;
+  Filter base_;
+  double min_ = 0;
+  std::string confidence_;
+  std::vector<char> physical_;            // per relation: physical (empty: not asked)
+  std::vector<std::string> channels_;     // asked, other than physical
+  std::vector<char> relation_ok_;         // per relation: passes base_ and is no negative interaction
+  std::string note_;
+  mutable std::unordered_map<int64_t, double> channel_score_;  // edge -> its best asked channel's score (-1: none)
+  mutable std::set<int32_t> used_;                             // relations of the edges answers rest on
+};
+
+/// The proteins an entity stands for: a family's or complex's members, else itself.
+std::vector<int64_t> nodes_of(const QuestionEntity &entity);
 
 /// How the intents retrieve.
 struct IntentRetrieveOptions {
@@ -23,6 +66,9 @@ struct IntentRetrieveOptions {
 
 /// A candidate answer and why it ranks where it does.
 struct IntentCandidate {
+  /// Whether the frame admits it as an answer: of the class or topic asked (tier 2 or more), among the choices of a
+  /// comparison; the others are ranked after it, apart (AnswerEntity::admitted).
+  bool admitted = true;
   int64_t node = 0;
   /// The ranking's groups, best first: for "class", how well the node is of the class or topic (3: its name or
   /// description says so; 2: less precisely or elsewhere in its annotation; 1: mentioned; 0: not); for "connects" and
@@ -42,7 +88,11 @@ struct IntentRetrieval {
   std::vector<IntentCandidate> ranked;  ///< every candidate, best first
   /// "paths" and "connects": the node sequences found, best first (at most 20).
   std::vector<std::vector<int64_t>> paths;
+  std::vector<double> path_scores;  ///< each path's weakest edge
   std::size_t candidates = 0;  ///< candidates before the cap
+  std::size_t excluded = 0;    ///< partners the frame's exclusion left out
+  std::string looked_up;       ///< the edges looked up, in words (EdgeTest::describe)
+  std::string note;            ///< what the frame asked and could not be kept (EdgeTest::note)
 };
 
 /// Retrieves for the analysis' intent ("partners", "connects", "paths", "class"); nothing (an empty result) for "open".

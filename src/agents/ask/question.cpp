@@ -177,10 +177,13 @@ bool filler(const std::string &w) {
       "works", "together", "closely", "partnering", "interacting", "binding", "bound", "bind", "binds", "contact",
       "contacts", "via", "through", "about", "like", "such", "example", "e", "g", "i", "ie", "eg", "etc", "you",
       "your", "we", "our", "know", "see", "want", "need", "get", "fetch", "obtain", "provide", "display", "looking", "interested", "please", "kindly", "help",
-      "possible", "currently", "overall"};
+      "possible", "currently", "overall", "above", "over", "below", "under", "least", "greater", "higher", "lower",
+      "exceeding", "low", "medium", "moderate", "confident", "confidently", "reliable", "very", "stated", "number",
+      "count", "many", "total", "amount",
+      "experiments", "curated"};
   // clang-format on
   return s.count(w) > 0 || organism_words().count(w) > 0 ||
-         std::all_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+         std::all_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
 }
 
 // The phrases after which a topic is named ("involved in DNA repair").
@@ -404,6 +407,7 @@ QuestionAnalysis QuestionAnalyzer::analyze(std::string_view question) const {
   a.entities = entities(question);
   a.unknown_names = unknown_names(question, a.entities);
   detail::recognise_intent(a);
+  detail::read_frame(a);
   return a;
 }
 
@@ -457,17 +461,7 @@ std::vector<std::string> QuestionAnalyzer::unknown_names(std::string_view questi
   return out;
 }
 
-void detail::recognise_intent(QuestionAnalysis &a) {
-  a.intent = "open";
-  a.topic.clear();
-  a.topic_kind.clear();
-  a.implied_class.clear();
-  a.interaction.clear();
-  a.source = "rules";
-  if (a.entities.empty()) {
-    a.rule = "no entity named";
-    return;
-  }
+std::vector<std::string> detail::question_words(const QuestionAnalysis &a) {
   // The question's words, each entity's words replaced by "@" (in question order).
   const std::string question = ascii_punctuation(a.question);
   std::vector<const QuestionEntity *> by_offset;
@@ -483,20 +477,34 @@ void detail::recognise_intent(QuestionAnalysis &a) {
   }
   skeleton += question.substr(std::min(at, question.size()));
   std::vector<std::string> w;
-  {
-    std::string cur;
-    for (char c : skeleton + " ") {
-      if (std::isalnum(static_cast<unsigned char>(c)) || (static_cast<unsigned char>(c) & 0x80) || c == '@' ||
-          (c == '-' && !cur.empty())) {
-        cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      } else if (!cur.empty()) {
-        // ("co-immunoprecipitates" and "coimmunoprecipitates" alike)
-        cur.erase(std::remove(cur.begin(), cur.end(), '-'), cur.end());
-        if (!cur.empty()) w.push_back(cur);
-        cur.clear();
-      }
+  std::string cur;
+  for (char c : skeleton + " ") {
+    if (std::isalnum(static_cast<unsigned char>(c)) || (static_cast<unsigned char>(c) & 0x80) || c == '@' ||
+        (c == '-' && !cur.empty()) || (c == '.' && !cur.empty() && std::isdigit(static_cast<unsigned char>(cur.back())))) {
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!cur.empty()) {
+      // ("co-immunoprecipitates" and "coimmunoprecipitates" alike; a number keeps its point: "0.7")
+      cur.erase(std::remove(cur.begin(), cur.end(), '-'), cur.end());
+      while (!cur.empty() && cur.back() == '.') cur.pop_back();
+      if (!cur.empty()) w.push_back(cur);
+      cur.clear();
     }
   }
+  return w;
+}
+
+void detail::recognise_intent(QuestionAnalysis &a) {
+  a.intent = "open";
+  a.topic.clear();
+  a.topic_kind.clear();
+  a.implied_class.clear();
+  a.interaction.clear();
+  a.source = "rules";
+  if (a.entities.empty()) {
+    a.rule = "no entity named";
+    return;
+  }
+  const std::vector<std::string> w = question_words(a);
   bool partner = false, connects = false, paths = false, physical = false;
   const std::size_t first_entity = static_cast<std::size_t>(std::find(w.begin(), w.end(), "@") - w.begin());
   for (std::size_t i = 0; i < w.size(); ++i) {
@@ -610,6 +618,27 @@ json to_json(const QuestionEntity &e) {
   return j;
 }
 
+json to_json(const QuestionFrame &f, const std::vector<QuestionEntity> &entities) {
+  json j = {{"form", f.form}};
+  if (!f.relation.empty()) j["relation"] = f.relation;
+  if (!f.exclude.empty()) j["exclude"] = f.exclude, j["exclude_kind"] = f.exclude_kind;
+  if (f.min_score > 0) j["min_score"] = f.min_score;
+  if (!f.confidence.empty()) j["confidence"] = f.confidence;
+  if (!f.channels.empty()) j["channels"] = f.channels;
+  if (!f.choices.empty()) {
+    json c = json::array();
+    for (int64_t n : f.choices) {
+      const auto it = std::find_if(entities.begin(), entities.end(), [&](const QuestionEntity &e) { return e.node == n; });
+      c.push_back(it == entities.end() ? json(n) : json(it->id));
+    }
+    j["choices"] = c;
+  }
+  if (f.negated) j["negated"] = true;
+  if (!f.reason.empty()) j["reason"] = f.reason;
+  j["cues"] = f.cues;
+  return j;
+}
+
 json to_json(const QuestionAnalysis &a) {
   json entities = json::array();
   for (const QuestionEntity &e : a.entities) entities.push_back(to_json(e));
@@ -620,6 +649,7 @@ json to_json(const QuestionAnalysis &a) {
   if (a.taxon) j["taxon"] = a.taxon;
   if (!a.model_error.empty()) j["model_error"] = a.model_error;
   if (!a.unknown_names.empty()) j["unknown_names"] = a.unknown_names;
+  j["frame"] = to_json(a.frame, a.entities);
   return j;
 }
 
@@ -630,7 +660,7 @@ namespace grappi::detail {
 const char *const kIntentPrompt =
     "A question about a protein interaction network:\n{{question}}\n\n"
     "The entities of the network it names:\n{{entities}}\n\n"
-    "What does it ask? One of:\n"
+    "What does it ask? Its intent, one of:\n"
     "- partners: the interaction partners of one entity\n"
     "- connects: what joins two entities (their common partners)\n"
     "- paths: how one entity reaches another through interactions\n"
@@ -638,10 +668,14 @@ const char *const kIntentPrompt =
     "transcription factors) or involved in a "
     "process or place (DNA repair, the nucleus)\n"
     "- open: anything else\n"
-    "Answer with one JSON object and nothing else: {\"intent\": \"...\", "
+    "and the form of the answer it wants, one of: list (entities), yes_no (whether two entities interact), count "
+    "(how many partners), path (how one reaches the other), unsupported (none of these).\n"
+    "Answer with one JSON object and nothing else: {\"intent\": \"...\", \"form\": \"...\", "
     "\"entities\": [\"the entities it is about, as "
     "listed, in the question's order\"], \"topic\": \"for class: the class or "
-    "topic in the question's words, else empty\"}";
+    "topic in the question's words, else empty\", \"exclude\": \"a class or topic the answers must not be, in the "
+    "question's words, else empty\", \"confidence\": \"low, medium, high or highest when the question asks for "
+    "it, else empty\"}";
 
 bool apply_model_intent(QuestionAnalysis &a, std::string_view answer, std::string &error) {
   nlohmann::json j;
@@ -702,6 +736,36 @@ bool apply_model_intent(QuestionAnalysis &a, std::string_view answer, std::strin
                                                                                                           : "topic");
   a.source = "model";
   a.rule = "the model's reading";
+  // The frame: the rules' reading of the model's intent, then the form, exclusion and confidence the model gives when
+  // they hold up (a form the entities allow, an exclusion in the question's words, one of STRING's confidence words).
+  read_frame(a);
+  a.frame.cues.push_back("source=model");
+  const std::string form = lower_copy(trim_copy(json_string(j, "form")));
+  const std::size_t named = a.entities.size();
+  if ((form == "list" && intent != "open") || (form == "count" && (intent == "partners" || intent == "class")) ||
+      ((form == "yes_no" || form == "path") && named >= 2)) {
+    a.frame.form = form;
+    a.frame.reason.clear();
+    if (form == "yes_no") a.frame.relation = "interaction";
+    if (form == "path") a.frame.relation = "paths";
+  }
+  const std::string exclude = trim_copy(json_string(j, "exclude"));
+  if (!exclude.empty()) {
+    const std::string q = lower_copy(a.question);
+    bool in_question = true;
+    for (const std::string &word : words(exclude)) in_question = in_question && q.find(word) != std::string::npos;
+    if (in_question) {
+      a.frame.exclude = exclude;
+      a.frame.exclude_kind = !words(exclude).empty() && words(exclude).back().back() == 's' ? "class" : "topic";
+    }
+  }
+  static const std::pair<const char *, double> kConfidence[] = {{"low", 0.15}, {"medium", 0.4}, {"high", 0.7}, {"highest", 0.9}};
+  const std::string confidence = lower_copy(trim_copy(json_string(j, "confidence")));
+  for (const auto &[word, score] : kConfidence)
+    if (confidence == word && a.frame.min_score == 0) {
+      a.frame.min_score = score;
+      a.frame.confidence = confidence + " (the model's reading)";
+    }
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "grappi/grappi.hpp"
@@ -82,7 +83,7 @@ void intents_of_many_phrasings(YeastQa &y) {
       {"Which mitochondrial ribosomal proteins interact with MRPS5?", "class", "mitochondrial ribosomal"},
       {"What phosphorylates SWI6?", "class", ""},
       {"What is CDC28?", "open", ""},
-      {"Does CDC28 bind CLN2?", "open", ""},
+      {"Does CDC28 bind CLN2?", "connects", ""},  // (a yes/no question: what joins them is retrieved)
       {"Which proteins regulate the cell cycle?", "open", ""},
   };
   for (const Case &c : cases) {
@@ -250,6 +251,112 @@ void prose_answers() {
   }
 }
 
+void question_frames(YeastQa &y) {
+  struct Case {
+    const char *question, *form, *relation, *exclude;
+    double min_score;
+  };
+  const Case cases[] = {
+      {"Does SRP101 interact with SRP102?", "yes_no", "interaction", "", 0},
+      {"Do CDC28 and CLN2 bind physically?", "yes_no", "interaction", "", 0},
+      {"Is there an interaction between CDC28 and CLN2?", "yes_no", "interaction", "", 0},
+      {"CDC28 does not interact with CLN2.", "yes_no", "interaction", "", 0},
+      {"How many proteins interact physically with SNP1 with high confidence?", "count", "partners", "", 0.7},
+      {"What is the number of binding partners of CDC28?", "count", "partners", "", 0},
+      {"Which partners of FAR1 are not kinases?", "list", "partners", "kinases", 0},
+      {"Which non-kinase partners does FAR1 have?", "list", "partners", "kinase", 0},
+      {"Which proteins other than kinases interact with FAR1?", "list", "partners", "kinases", 0},
+      {"How is CDC28 connected to RAD51 through high-confidence interactions?", "path", "paths", "", 0.7},
+      {"What is the path from CDC28 to RAD51?", "path", "paths", "", 0},
+      {"Which of CLN2, RAD51 or CLB2 interacts with CDC28?", "list", "partners", "", 0},
+      {"Which proteins interact with both SWI4 and SWI6?", "list", "common", "", 0},
+      {"Which proteins interact with CDC28 with a score above 0.9?", "list", "partners", "", 0.9},
+      {"What is the function of CDC28?", "list", "function", "", 0},
+      {"What is the molecular weight of CDC28?", "unsupported", "", "", 0},
+      {"When was CDC28 discovered?", "unsupported", "", "", 0},
+      {"Which proteins regulate the cell cycle?", "unsupported", "", "", 0},
+  };
+  for (const Case &c : cases) {
+    const QuestionAnalysis a = y.analyzer->analyze(c.question);
+    INFO(c.question);
+    CHECK(a.frame.form == c.form);
+    CHECK(a.frame.relation == c.relation);
+    CHECK(a.frame.exclude == c.exclude);
+    CHECK(a.frame.min_score == doctest::Approx(c.min_score));
+    if (a.frame.form == "unsupported") CHECK_FALSE(a.frame.reason.empty());
+  }
+  CHECK(y.analyzer->analyze("CDC28 does not interact with CLN2.").frame.negated);
+  CHECK(y.analyzer->analyze("Do CDC28 and CLN2 bind physically?").frame.channels == std::vector<std::string>{"physical"});
+  CHECK(y.analyzer->analyze("Which of CLN2, RAD51 or CLB2 interacts with CDC28?").frame.choices.size() == 3);
+  CHECK(grappi::to_json(y.analyzer->analyze("Which partners of FAR1 are not kinases?"))["frame"]["exclude_kind"] == "class");
+}
+
+// The answers in the question's form, against the network itself.
+void answers_in_their_form() {
+  auto &y = yeast(true);
+  grappi::ExtractiveModel offline;
+  grappi::AskOptions o;
+  o.analyzer = y.analyzer;
+  const auto snapshot = y.kg->snapshot();
+  const auto score = [&](const char *a, const char *b) {
+    double best = -1;
+    for (const auto &e : snapshot->edges_between(y.kg->resolve(a), y.kg->resolve(b))) best = std::max(best, e.score);
+    return best;
+  };
+  // yes/no: an edge of at least medium confidence, quoted and cited; a pair without one is no.
+  REQUIRE(score("CDC28", "CLN2") >= 0.4);
+  const grappi::AskResult yes = grappi::ask(*y.kg, offline, "Does CDC28 interact with CLN2?", o);
+  CHECK(yes.answer.form == "yes_no");
+  CHECK(yes.answer.value == true);
+  CHECK(yes.answer.text.rfind("Yes: CDC28 - CLN2, string.physical ", 0) == 0);
+  CHECK(yes.answer.edges.size() == 1);
+  REQUIRE(score("CDC28", "RAD51") < 0);
+  const grappi::AskResult no = grappi::ask(*y.kg, offline, "Does CDC28 interact with RAD51?", o);
+  CHECK(no.answer.value == false);
+  CHECK(no.answer.text.rfind("No: no edge joins CDC28 and RAD51 in ", 0) == 0);
+  CHECK(grappi::ask(*y.kg, offline, "CDC28 does not interact with RAD51.", o).answer.value == true);
+  // A pair joined below the threshold asked is a no that quotes the edge.
+  std::string low_a, low_b;
+  for (const auto &n : snapshot->neighbors(y.kg->resolve("CDC28")))
+    if (n.score < 0.7 && n.score >= 0.4) low_b = y.kg->node(n.node)->name;
+  REQUIRE_FALSE(low_b.empty());
+  const grappi::AskResult below = grappi::ask(*y.kg, offline, "Does CDC28 interact with " + low_b + " with high confidence?", o);
+  CHECK(below.answer.value == false);
+  CHECK(below.answer.text.find("only below the threshold") != std::string::npos);
+  // count: CDC28's partners at high confidence, counted from the network.
+  std::set<int64_t> high;
+  for (const auto &n : snapshot->neighbors(y.kg->resolve("CDC28")))
+    if (n.score >= 0.7) high.insert(n.node);
+  const grappi::AskResult count = grappi::ask(*y.kg, offline, "How many proteins interact with CDC28 with high confidence?", o);
+  CHECK(count.answer.form == "count");
+  CHECK(count.answer.value == high.size());
+  // An exclusion: no kinase among the answers.
+  const grappi::AskResult not_kinases = grappi::ask(*y.kg, offline, "Which partners of FAR1 are not kinases?", o);
+  REQUIRE(not_kinases.answer.value.is_array());
+  REQUIRE_FALSE(not_kinases.answer.value.empty());
+  for (const auto &id : not_kinases.answer.value) {
+    const auto n = y.kg->node_by_external_id(id.get<std::string>());
+    CHECK(n->annotation.find("kinase") == std::string::npos);
+  }
+  CHECK(not_kinases.answer.note.find("left out") != std::string::npos);
+  // A path: every edge at medium confidence or more, ranked by the weakest edge.
+  const grappi::AskResult path = grappi::ask(*y.kg, offline, "How is CDC28 connected to RAD51?", o);
+  CHECK(path.answer.form == "path");
+  REQUIRE(path.answer.value.is_array());
+  REQUIRE_FALSE(path.answer.value.empty());
+  CHECK(path.answer.value[0].front() == "4932.YBR160W");
+  CHECK(path.answer.value[0].back() == "4932.YER095W");
+  // Unsupported: said so, no sentence about other proteins.
+  const grappi::AskResult weight = grappi::ask(*y.kg, offline, "What is the molecular weight of CDC28?", o);
+  CHECK(weight.answer.form == "unsupported");
+  CHECK(weight.answer.text.rfind("I can't answer that: ", 0) == 0);
+  CHECK(weight.sentences.empty());
+  CHECK(weight.status == "ok");
+  const json j = grappi::to_json(yes);
+  CHECK(j["answer"]["form"] == "yes_no");
+  CHECK(j["answer"]["value"] == true);
+}
+
 }  // namespace
 
 TEST_CASE("What questions about the yeast network ask: their entities and intents") {
@@ -297,6 +404,7 @@ TEST_CASE("What questions about the yeast network ask: their entities and intent
     CHECK_THROWS_WITH_AS(y.analyzer->analyze("  "), doctest::Contains("the question is empty"), grappi::Error);
   }
   SUBCASE("The intents of many phrasings") { intents_of_many_phrasings(y); }
+  SUBCASE("Question frames: form and relation and filters") { question_frames(y); }
 }
 
 TEST_CASE(
@@ -435,6 +543,7 @@ TEST_CASE(
     ask_for_the_intent();
   }
   SUBCASE("A model's reading of the intent is taken only when it holds up") { model_intent_reading(); }
+  SUBCASE("The answer in the question's form: yes/no, counts, exclusions, paths, unsupported") { answers_in_their_form(); }
   SUBCASE("A model answering in prose over HTTP: sentences with statuses, uncited without a citation") {
     prose_answers();
   }

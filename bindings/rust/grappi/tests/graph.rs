@@ -194,8 +194,14 @@ fn import_resolve_neighbors_retrieval() {
     let analysis = g.analyze_question("Which kinases interact with Swi6p?").unwrap();
     assert!(analysis.contains("\"intent\":\"class\"") && analysis.contains("\"name\":\"SWI6\"") && analysis.contains("\"text\":\"Swi6p\""));
     assert_eq!(g.analyze_question(" ").unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
-    let ask = g.ask("Which cyclin-dependent kinases drive the cell cycle?", &grappi::AskOptions::default()).unwrap();
+    let ask = g.ask("Which proteins interact with CDC28?", &grappi::AskOptions::default()).unwrap();
     assert!(ask.contains("\"answer_entities\"") && ask.contains("\"status\":\"extractive\"") && ask.contains("\"question_entities\""));
+    // The answer in the question's form; an open question no rule reads, said so.
+    assert!(ask.contains("\"answer\":{") && ask.contains("\"form\":\"list\""));
+    let yes = g.ask("Does CDC28 interact with CLN2?", &grappi::AskOptions::default()).unwrap();
+    assert!(yes.contains("\"form\":\"yes_no\"") && yes.contains("\"value\":true"));
+    let open = g.ask("Which cyclin-dependent kinases drive the cell cycle?", &grappi::AskOptions::default()).unwrap();
+    assert!(open.contains("\"form\":\"unsupported\"") && open.contains("\"reason\""));
     let (summary, rows) =
         g.eval_qa("{\"question\": \"Which kinase drives the cell cycle?\", \"answers\": [\"CDC28\"]}\n", 5, &Default::default()).unwrap();
     assert!(summary.contains("\"mrr\"") && rows.lines().count() == 1);

@@ -1,0 +1,284 @@
+// The answer in the form the question asks (grappi/answer.hpp FormAnswer), decided by rules from the knowledge base:
+// whether two entities interact (an edge of at least medium confidence in the relations asked, the score quoted; no,
+// saying what was looked up), how many partners at the confidence asked, the partners a frame admits (a class, a
+// topic, an exclusion, a comparison's choices), the routes between two entities by their weakest edge, what one does.
+#include "agents/ask/answer_form.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "common/text_util.hpp"
+#include "grappi/snapshot.hpp"
+
+namespace grappi::detail {
+
+// (a named namespace of its own: the library is compiled in unity batches, where anonymous namespaces of several
+// sources meet)
+namespace form_parts {
+
+using nlohmann::json;
+
+constexpr double kMedium = 0.400;  // STRING's medium confidence: the default of yes/no, count and path answers
+constexpr std::size_t kMaxEdges = 50;
+constexpr std::size_t kMaxPaths = 5;
+
+std::string fmt3(double v) { return fixed(v, 3); }
+
+// "[E3]" when the context holds the edge, else "(edge 123)".
+std::string cite(const AnswerContext &context, int64_t edge) {
+  const auto it = std::find(context.edges.begin(), context.edges.end(), edge);
+  if (it != context.edges.end()) return "[E" + std::to_string(it - context.edges.begin()) + "]";
+  return "(edge " + std::to_string(edge) + ")";
+}
+
+std::string external_id(const GraphSnapshot &g, int64_t node) {
+  const auto at = g.index_of(node);
+  return at ? g.external_id(*at) : std::to_string(node);
+}
+
+std::string name_of(const GraphSnapshot &g, int64_t node) {
+  const auto at = g.index_of(node);
+  return at ? g.name(*at) : std::to_string(node);
+}
+
+// Whether any edge of the entity's nodes is in the database (through the retrieval's filter, at any score).
+bool has_edges(const GraphSnapshot &g, const QuestionEntity &e, const EdgeFilter &filter) {
+  const Filter f(g, filter, "ask");
+  for (const int64_t n : nodes_of(e))
+    if (const auto at = g.index_of(n)) {
+      const auto a = g.adjacency(*at);
+      for (std::size_t i = 0; i < a.size; ++i)
+        if (a.neighbor[i] != *at && f.pass(a, i)) return true;
+    }
+  return false;
+}
+
+// A family answered over its members, in words.
+std::string family_note(const QuestionAnalysis &q) {
+  std::string out;
+  for (const QuestionEntity &e : q.entities) {
+    if (e.members.empty()) continue;
+    std::string names;
+    for (std::size_t i = 0; i < e.members.size() && i < 8; ++i) names += (i ? ", " : "") + e.members[i].name;
+    if (e.members.size() > 8) names += " and " + std::to_string(e.members.size() - 8) + " more";
+    out += (out.empty() ? "" : "; ") + std::string("\"") + e.text + "\" is the " +
+           (e.label == "ProteinComplex" ? "complex " : "family ") + e.name + " (" + e.id + "): answered over its members " +
+           names;
+  }
+  return out;
+}
+
+void add_note(FormAnswer &a, const std::string &note) {
+  if (!note.empty()) a.note += (a.note.empty() ? "" : "; ") + note;
+}
+
+// Whether two entities interact: the edges between their nodes that pass the test.
+void yes_no(const KnowledgeGraph &kg, const GraphSnapshot &g, const QuestionAnalysis &q, const AskOptions &o,
+            const AnswerContext &context, FormAnswer &a, std::string &status) {
+  const QuestionEntity &x = q.entities[0], &y = q.entities[1];
+  const EdgeTest t(kg, g, o.retrieval.khop.filter, q.frame, kMedium);
+  a.looked_up = t.describe();
+  add_note(a, t.note());
+  const bool claim = q.frame.negated;
+  if (!has_edges(g, x, o.retrieval.khop.filter) || !has_edges(g, y, o.retrieval.khop.filter)) {
+    const QuestionEntity &lone = has_edges(g, x, o.retrieval.khop.filter) ? y : x;
+    status = "no_answer";
+    a.value = nullptr;
+    a.reason = lone.name + " has no edge in the database (" + a.looked_up.substr(0, a.looked_up.find(" at ")) +
+               "): it cannot say whether " + x.name + " and " + y.name + " interact";
+    a.text = "I can't say: " + a.reason;
+    return;
+  }
+  struct Hit {
+    int64_t edge;
+    std::string relation;
+    double score;
+    bool passes;
+  };
+  std::vector<Hit> hits;
+  const std::vector<int64_t> ys = nodes_of(y);
+  const std::unordered_set<int64_t> yset(ys.begin(), ys.end());
+  for (const int64_t n : nodes_of(x)) {
+    const auto at = g.index_of(n);
+    if (!at) continue;
+    const auto adj = g.adjacency(*at);
+    for (std::size_t i = 0; i < adj.size; ++i) {
+      if (!yset.count(g.node_id(adj.neighbor[i]))) continue;
+      double score = decimal(adj.score[i]);
+      const bool passes = t.pass(adj, i, &score);
+      hits.push_back({adj.edge[i], g.relation_name(adj.relation[i]), score, passes});
+    }
+  }
+  std::stable_sort(hits.begin(), hits.end(), [](const Hit &p, const Hit &r) {
+    return p.passes != r.passes ? p.passes : p.score > r.score;
+  });
+  const bool interact = !hits.empty() && hits[0].passes;
+  a.value = claim ? !interact : interact;
+  const std::string pair = x.name + " - " + y.name;
+  if (interact) {
+    std::string edges;
+    for (const Hit &h : hits) {
+      if (!h.passes || a.edges.size() >= 3) continue;
+      a.edges.push_back(h.edge);
+      edges += (edges.empty() ? "" : "; ") + h.relation + " " + fmt3(h.score) + " " + cite(context, h.edge);
+    }
+    a.text = std::string(claim ? "False" : "Yes") + ": " + pair + ", " + edges;
+  } else if (!hits.empty()) {
+    for (std::size_t i = 0; i < hits.size() && i < 3; ++i) a.edges.push_back(hits[i].edge);
+    a.text = std::string(claim ? "True" : "No") + ": " + pair + " are joined only below the threshold (" +
+             hits[0].relation + " " + fmt3(hits[0].score) + " " + cite(context, hits[0].edge) + "); looked up " +
+             a.looked_up;
+  } else {
+    a.text = std::string(claim ? "True" : "No") + ": no edge joins " + x.name + " and " + y.name + " in " + a.looked_up;
+  }
+}
+
+// The partners a frame admits, in the retrieval's order.
+std::vector<const IntentCandidate *> admitted(const std::vector<IntentCandidate> &ranked) {
+  std::vector<const IntentCandidate *> out;
+  for (const IntentCandidate &c : ranked)
+    if (c.admitted) out.push_back(&c);
+  return out;
+}
+
+std::string names_of(const GraphSnapshot &g, const std::vector<const IntentCandidate *> &c, std::size_t most) {
+  std::string out;
+  for (std::size_t i = 0; i < c.size() && i < most; ++i) out += (i ? ", " : "") + name_of(g, c[i]->node);
+  if (c.size() > most) out += " and " + std::to_string(c.size() - most) + " more";
+  return out;
+}
+
+// What the answers are, in words ("partners of MAPT that are kinases").
+std::string what(const QuestionAnalysis &q) {
+  const QuestionFrame &f = q.frame;
+  std::string names;
+  for (std::size_t i = 0; i < q.entities.size(); ++i)
+    if (std::find(f.choices.begin(), f.choices.end(), q.entities[i].node) == f.choices.end())
+      names += (names.empty() ? "" : " and ") + q.entities[i].name;
+  std::string out = f.relation == "common" ? "partners " + names + " share" : "partners of " + names;
+  if (!q.topic.empty()) out += std::string(q.topic_kind == "topic" ? " about " : " that are ") + q.topic;
+  else if (!q.implied_class.empty()) out += " that are " + q.implied_class + "s";
+  if (!f.exclude.empty()) out += " that are not " + f.exclude;
+  return out;
+}
+
+FormAnswer compute(const KnowledgeGraph &kg, const QuestionAnalysis &q, const QuestionRetrieval &qr, const AskOptions &o,
+                   const AnswerContext &context, std::string &status) {
+  FormAnswer a;
+  const QuestionFrame &f = q.frame;
+  a.form = f.form;
+  add_note(a, family_note(q));
+  const auto snapshot = kg.snapshot();
+  const GraphSnapshot &g = *snapshot;
+  if (f.form == "unsupported") {
+    a.value = nullptr;
+    a.reason = f.reason.empty() ? "no rule reads what the question asks" : f.reason;
+    a.text = "I can't answer that: " + a.reason;
+    return a;
+  }
+  if (f.form == "yes_no") {
+    yes_no(kg, g, q, o, context, a, status);
+    return a;
+  }
+  // Lists, counts and paths rest on the retrieval for the question's intent.
+  a.looked_up = qr.looked_up;
+  add_note(a, qr.note);
+  if (f.relation == "function") {
+    const QuestionEntity &x = q.entities[0];
+    const auto node = kg.node(x.node);
+    json terms = json::array();
+    if (const auto at = g.index_of(x.node)) {
+      const auto adj = g.adjacency(*at);
+      for (std::size_t i = 0; i < adj.size; ++i)
+        if (g.relation_name(adj.relation[i]).rfind("go.", 0) == 0) {
+          terms.push_back(g.external_id(adj.neighbor[i]));
+          if (a.edges.size() < kMaxEdges) a.edges.push_back(adj.edge[i]);
+        }
+    }
+    a.value = terms;
+    const std::string annotation = node ? one_line_text(node->annotation) : std::string();
+    if (terms.empty() && annotation.empty()) {
+      status = "no_answer";
+      a.reason = "the database holds neither GO annotations nor a description of " + x.name;
+      a.text = "I can't say: " + a.reason;
+      return a;
+    }
+    a.text = x.name + ": " + (annotation.empty() ? std::string("(no description)") : "\"" + clip_text(annotation, 300) + "\" (its annotation, quoted)") +
+             (terms.empty() ? "; no GO annotation in the database" : "; " + std::to_string(terms.size()) + " GO term(s)");
+    a.looked_up = "its annotation and its GO annotations (go.* edges)";
+    return a;
+  }
+  // An entity the database holds no edge for: nothing to count, list or route.
+  for (const QuestionEntity &e : q.entities)
+    if (std::find(f.choices.begin(), f.choices.end(), e.node) == f.choices.end() && !has_edges(g, e, o.retrieval.khop.filter)) {
+      status = "no_answer";
+      a.value = nullptr;
+      a.reason = e.name + " (" + e.id + ") has no edge in the database: it cannot say what " + e.name + " interacts with";
+      a.text = "I can't say: " + a.reason;
+      return a;
+    }
+  const std::vector<const IntentCandidate *> ok = admitted(qr.candidates);
+  if (f.form == "count") {
+    a.value = ok.size();
+    for (const IntentCandidate *c : ok)
+      for (int64_t e : c->edges)
+        if (a.edges.size() < kMaxEdges && std::find(a.edges.begin(), a.edges.end(), e) == a.edges.end()) a.edges.push_back(e);
+    a.text = std::to_string(ok.size()) + " " + what(q) + " in " + a.looked_up + (ok.empty() ? "" : ": " + names_of(g, ok, 10));
+    if (qr.excluded) add_note(a, std::to_string(qr.excluded) + " partner(s) of the excluded " + f.exclude_kind + " left out");
+    return a;
+  }
+  if (f.form == "path") {
+    json routes = json::array();
+    std::string best;
+    for (std::size_t i = 0; i < qr.paths.size() && i < kMaxPaths; ++i) {
+      json route = json::array();
+      std::string text;
+      for (int64_t n : qr.paths[i]) {
+        route.push_back(external_id(g, n));
+        text += (text.empty() ? "" : " - ") + name_of(g, n);
+      }
+      routes.push_back(route);
+      if (i == 0) best = text + " (weakest edge " + fmt3(qr.path_scores[i]) + ")";
+    }
+    for (std::size_t i = 0; i < qr.paths.size() && i < kMaxPaths; ++i)
+      for (std::size_t k = 0; k + 1 < qr.paths[i].size(); ++k)
+        for (const auto &n : g.edges_between(qr.paths[i][k], qr.paths[i][k + 1]))
+          if (a.edges.size() < kMaxEdges && std::find(a.edges.begin(), a.edges.end(), n.edge) == a.edges.end()) a.edges.push_back(n.edge);
+    a.value = routes;
+    a.text = routes.empty() ? "No route of at most three edges joins " + q.entities[0].name + " and " + q.entities[1].name +
+                                  " in " + a.looked_up
+                            : best + (qr.paths.size() > 1 ? "; " + std::to_string(qr.paths.size()) + " route(s) found" : "") +
+                                  ", in " + a.looked_up;
+    return a;
+  }
+  // A list.
+  json ids = json::array();
+  for (std::size_t i = 0; i < ok.size() && i < o.top; ++i) {
+    ids.push_back(external_id(g, ok[i]->node));
+    for (int64_t e : ok[i]->edges)
+      if (a.edges.size() < kMaxEdges && std::find(a.edges.begin(), a.edges.end(), e) == a.edges.end()) a.edges.push_back(e);
+  }
+  a.value = ids;
+  std::string cites;
+  for (std::size_t i = 0; i < a.edges.size() && i < 5; ++i) cites += (i ? ", " : "") + cite(context, a.edges[i]);
+  a.text = ok.empty() ? "None: no " + what(q) + " in " + a.looked_up
+                      : names_of(g, ok, 10) + ": the " + what(q) + " (" + a.looked_up + ") " + cites;
+  const std::size_t apart = qr.candidates.size() - ok.size();
+  if (apart)
+    add_note(a, std::to_string(apart) + " other candidate(s) listed apart: " +
+                    (!f.choices.empty()          ? std::string("not among the choices")
+                     : f.relation == "common"    ? std::string("on longer paths, no common partner")
+                     : !q.topic.empty()          ? "not " + q.topic
+                                                 : "not " + q.implied_class + "s"));
+  if (qr.excluded) add_note(a, std::to_string(qr.excluded) + " partner(s) that are " + f.exclude + " left out");
+  return a;
+}
+
+}  // namespace form_parts
+
+FormAnswer form_answer(const KnowledgeGraph &kg, const QuestionAnalysis &q, const QuestionRetrieval &qr,
+                       const AskOptions &o, const AnswerContext &context, std::string &status) {
+  return form_parts::compute(kg, q, qr, o, context, status);
+}
+
+}  // namespace grappi::detail
