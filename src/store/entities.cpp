@@ -489,7 +489,7 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
     return it != numbers.end() && it->second.size() == 1;
   };
   for (uint32_t index = 0; index < m.nodes.size(); ++index) {
-    const auto [i, j] = ranges[index];
+    const std::size_t i = ranges[index].first, j = ranges[index].second;
     const bool term = m.nodes[index].base.label == "OntologyTerm";
     std::vector<NodeName> own = weight_names(names, i, j);
     const auto derive = [&](const std::string &full) {

@@ -90,7 +90,8 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
                                                      "NFkappaB"},
                                                     {"AMPK", "AMPK"},
                                                     {"p38", "p38"}};
-  for (const auto &[written, expected] : names) {
+  for (const auto &name : names) {
+    const std::string &written = name.first, &expected = name.second;  // (a binding would not be captured)
     CAPTURE(written);
     // resolve
     const grappi::ResolveResult r = kg.lookup(written);
@@ -158,7 +159,8 @@ TEST_CASE("Without FamPlex the gene table's names and the linker's rules link th
       {"TGF-\xCE\xB2"
        "1",
        "TGFB1"}};
-  for (const auto &[written, expected] : names) {
+  for (const auto &name : names) {
+    const std::string &written = name.first, &expected = name.second;  // (a binding would not be captured)
     CAPTURE(written);
     const grappi::ResolveResult r = kg.lookup(written);
     REQUIRE(r.status == grappi::ResolveResult::Status::found);
