@@ -118,7 +118,8 @@ ResolveResult KnowledgeGraph::lookup(std::string_view name, std::size_t max_sugg
         if (st.col_text(2) == q) same.push_back({st.col_int(0), st.col_text(1), st.col_text(2), "name"});
         else other_case = true;
       }
-      Stmt curated(impl_->db, "SELECT count(*) FROM aliases WHERE alias = ?1 AND source LIKE 'famplex:%'");
+      Stmt curated(impl_->db, "SELECT count(*) FROM aliases WHERE alias = ?1 COLLATE NOCASE AND alias = ?1 "
+                              "AND source LIKE 'famplex:%'");
       curated.bind(1, q);
       const bool listed = curated.step() && curated.col_int(0) > 0;
       if (same.size() == 1 && !other_case && !listed) found.emplace(same[0].id, same[0]);
