@@ -59,7 +59,7 @@ struct QuestionFrame {
   /// What is asked about the entities: "partners" (X's interaction partners), "common" (the partners every entity
   /// named shares), "paths" (the routes from one entity to another), "interaction" (whether two entities interact),
   /// "class" (partners of a class: "kinases"), "topic" (partners of a process or place: "DNA repair"), "function"
-  /// (what X does: its GO terms and its annotation); empty: none read.
+  /// (what X does: its GO terms and its annotation); empty: none read, or the form is unsupported.
   std::string relation;
   /// A class or topic the answers must not be ("Which partners of FAR1 are not kinases?": "kinases"; "non-kinase
   /// partners": "kinase"); empty: none.

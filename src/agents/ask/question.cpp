@@ -143,8 +143,9 @@ bool physical_cue(const std::string &w) {
 
 // Words that join two entities.
 bool connects_cue(const std::string &w) {
-  static const char *const stems[] = {"connect", "link",   "bridg",       "between", "both",   "common", "shared",
-                                      "share",   "mediat", "intermediar", "jointly", "mutual", "relat"};
+  static const char *const stems[] = {"connect", "link",   "bridg",      "between", "both",   "common", "shared",
+                                      "share",   "mediat", "intermedia", "jointly", "mutual", "relat",  "join",
+                                      "tie",     "tied"};
   for (const char *s : stems)
     if (starts_with(w, s)) return true;
   return false;
@@ -179,7 +180,9 @@ bool filler(const std::string &w) {
       "your", "we", "our", "know", "see", "want", "need", "get", "fetch", "obtain", "provide", "display", "looking", "interested", "please", "kindly", "help",
       "possible", "currently", "overall", "above", "over", "below", "under", "least", "greater", "higher", "lower",
       "exceeding", "low", "medium", "moderate", "confident", "confidently", "reliable", "very", "stated", "number",
-      "count", "many", "total", "amount",
+      "count", "many", "total", "amount", "arent", "isnt", "dont", "doesnt", "wont", "cannot", "whats", "whos",
+      "wheres", "hows", "thats", "lets", "classified", "considered", "annotated", "called", "labelled", "labeled",
+      "themselves", "itself",
       "experiments", "curated"};
   // clang-format on
   return s.count(w) > 0 || organism_words().count(w) > 0 ||
@@ -194,6 +197,12 @@ const std::vector<std::vector<std::string>> &topic_leads() {
                                                               {"participates", "in"},
                                                               {"participating", "in"},
                                                               {"function", "in"},
+                                                              {"work", "in"},
+                                                              {"works", "in"},
+                                                              {"working", "in"},
+                                                              {"act", "in"},
+                                                              {"acts", "in"},
+                                                              {"active", "in"},
                                                               {"functions", "in"},
                                                               {"functioning", "in"},
                                                               {"take", "part", "in"},
@@ -482,6 +491,8 @@ std::vector<std::string> detail::question_words(const QuestionAnalysis &a) {
     if (std::isalnum(static_cast<unsigned char>(c)) || (static_cast<unsigned char>(c) & 0x80) || c == '@' ||
         (c == '-' && !cur.empty()) || (c == '.' && !cur.empty() && std::isdigit(static_cast<unsigned char>(cur.back())))) {
       cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (c == '\'' && !cur.empty()) {
+      // ("aren't" is one word, "arent")
     } else if (!cur.empty()) {
       // ("co-immunoprecipitates" and "coimmunoprecipitates" alike; a number keeps its point: "0.7")
       cur.erase(std::remove(cur.begin(), cur.end(), '-'), cur.end());
@@ -551,6 +562,8 @@ void detail::recognise_intent(QuestionAnalysis &a) {
     }
     return;
   }
+  // (one entity "linked to", "connected to", "related to" what: its partners)
+  partner = partner || connects;
   if (!partner) {
     a.rule = "one entity, no word of interaction";
     return;
@@ -579,8 +592,32 @@ void detail::recognise_intent(QuestionAnalysis &a) {
     a.topic_kind = "topic";
   }
   if (rest.empty()) {
-    for (const std::string &x : w)
-      if (keep(x)) rest.push_back(x);
+    // Without a lead phrase, a class phrase: a run of words that ends in a plural noun or a class's head noun
+    // ("kinases", "a kinase", "transcription factors"), or that stands before a noun for proteins ("DNA repair
+    // proteins", "mitochondrial ribosomal proteins"). Other words left over are no class ("How many partners are
+    // listed for X?": "listed" is none).
+    static const std::unordered_set<std::string_view> protein_nouns = {
+        "proteins", "protein", "genes", "gene", "partners", "partner", "interactors", "interactor", "interactants",
+        "binders", "products", "molecules", "subunits", "components"};
+    const auto class_head = [](const std::string &x) {
+      return plural_noun(x) || (x.size() > 5 && x.compare(x.size() - 3, 3, "ase") == 0) || x == "factor" || x == "receptor";
+    };
+    for (std::size_t i = 0; i < w.size() && rest.empty(); ++i) {
+      if (!keep(w[i])) continue;
+      std::size_t j = i;
+      while (j < w.size() && keep(w[j])) ++j;
+      const bool headed = class_head(w[j - 1]) || (j < w.size() && protein_nouns.count(w[j]));
+      if (headed) rest.assign(w.begin() + static_cast<std::ptrdiff_t>(i), w.begin() + static_cast<std::ptrdiff_t>(j));
+      i = j;
+    }
+    // (else a phrase of two words or more is a topic, "... that work in DNA repair"; a word alone is none)
+    for (std::size_t i = 0; i < w.size() && rest.empty(); ++i) {
+      if (!keep(w[i])) continue;
+      std::size_t j = i;
+      while (j < w.size() && keep(w[j])) ++j;
+      if (j - i >= 2) rest.assign(w.begin() + static_cast<std::ptrdiff_t>(i), w.begin() + static_cast<std::ptrdiff_t>(j));
+      i = j;
+    }
     a.topic_kind = !rest.empty() && plural_noun(rest.back()) ? "class" : "topic";
   }
   for (const std::string &x : rest) a.topic += (a.topic.empty() ? "" : " ") + x;

@@ -48,6 +48,11 @@ const std::vector<FrameCue> &frame_cues() {
       {"other than", "exclude", "", "any"},            {"apart from", "exclude", "", "any"},
       {"excluding", "exclude", "", "any"},             {"but not", "exclude", "", "any"},
       {"arent", "exclude", "", "any"},                 {"isnt", "exclude", "", "any"},
+      {"are not", "exclude", "", "any"},               {"is not", "exclude", "", "any"},
+      {"besides", "exclude", "", "any"},               {"excepting", "exclude", "", "any"},
+      {"apart", "exclude", "", "any"},                 {"leaving out", "exclude", "", "any"},
+      {"leave out", "exclude", "", "any"},             {"without", "exclude", "", "any"},
+      {"omitting", "exclude", "", "any"},              {"excluded", "exclude", "", "any"},
       {"doesnt", "exclude", "", "any"},                {"dont", "exclude", "", "any"},
       {"non*", "exclude", "", "any"},
       // Confidence (STRING's: low 0.150, medium 0.400, high 0.700, highest 0.900).
@@ -97,8 +102,9 @@ std::size_t match_at(const std::vector<std::string> &w, std::size_t i, std::stri
   return n;
 }
 
-// Words a question opens with before what it asks ("Please tell me", "Can you say whether", "I want to know").
-std::size_t opening(const std::vector<std::string> &w) {
+// Words a question opens with before what it asks ("Please tell me", "Can you say whether", "I want to know");
+// `whether`: they end in "whether" or "if" (what follows is a claim to check).
+std::size_t opening(const std::vector<std::string> &w, bool *whether = nullptr) {
   static const std::unordered_set<std::string_view> courtesy = {"please", "kindly", "so", "now", "ok", "okay", "hi", "hello"};
   std::size_t i = 0;
   while (i < w.size() && courtesy.count(w[i])) ++i;
@@ -110,20 +116,24 @@ std::size_t opening(const std::vector<std::string> &w) {
   for (const auto &lead : leads)
     if (i + lead.size() <= w.size() && std::equal(lead.begin(), lead.end(), w.begin() + static_cast<std::ptrdiff_t>(i))) {
       i += lead.size();
-      if (i < w.size() && (w[i] == "whether" || w[i] == "if")) ++i;
+      if (i < w.size() && (w[i] == "whether" || w[i] == "if")) {
+        ++i;
+        if (whether) *whether = true;
+      }
       break;
     }
   return i;
 }
 
 bool wh_word(const std::string &x) {
-  return x == "which" || x == "what" || x == "who" || x == "whom" || x == "whose" || x == "where" || x == "when" ||
+  return x == "which" || x == "what" || x == "whats" || x == "who" || x == "whos" || x == "whom" || x == "whose" ||
+         x == "where" || x == "wheres" || x == "when" ||
          x == "why" || x == "list" || x == "name" || x == "give" || x == "find" || x == "show" || x == "identify";
 }
 
 // Words that ask for entities rather than whether two interact ("Are there proteins that bind A and B?").
 bool asks_for_entities(const std::string &x) {
-  return x == "proteins" || x == "genes" || x == "partners" || x == "interactors" || x == "ones" || x == "any" ||
+  return x == "proteins" || x == "genes" || x == "partners" || x == "interactors" || x == "ones" ||
          x == "kinases" || x == "which" || x == "what" || x == "who" || x == "factors" || x == "enzymes";
 }
 
@@ -157,33 +167,33 @@ bool exclusion_before_topic(const std::vector<std::string> &w, const std::string
   return false;
 }
 
-}  // namespace
-
-void read_frame(QuestionAnalysis &a) {
-  QuestionFrame f;
-  const std::vector<std::string> w = question_words(a);
-  const std::size_t start = opening(w);
-  const std::size_t entities = a.entities.size();
-  const auto cue_note = [&f](const char *part, const std::string &value, const std::string &words) {
-    f.cues.push_back(std::string(part) + "=" + value + " (" + words + ")");
-  };
-  // Each cue where it stands.
+// What the cues of the form and relation parts found, where they stand.
+struct FormCues {
   bool count = false, yes_no = false, path = false, common = false, function = false, wh = false;
-  for (std::size_t i = 0; i < w.size(); ++i) wh = wh || wh_word(w[i]);
+};
+
+void cue_note(QuestionFrame &f, const char *part, const std::string &value, const std::string &words) {
+  f.cues.push_back(std::string(part) + "=" + value + " (" + words + ")");
+}
+
+// Each cue of the table where it stands, and a score the question states.
+FormCues read_cues(const std::vector<std::string> &w, std::size_t start, QuestionFrame &f) {
+  FormCues k;
+  for (std::size_t i = 0; i < w.size(); ++i) k.wh = k.wh || wh_word(w[i]);
   for (const FrameCue &c : frame_cues())
     for (std::size_t i = std::string_view(c.where) == "start" ? start : 0; i < w.size(); ++i) {
       if (std::string_view(c.where) == "start" && i != start) break;
       if (!match_at(w, i, c.words)) continue;
       const std::string_view part = c.part, value = c.value;
       if (part == "form") {
-        if (value == "count") count = true;
-        if (value == "yes_no") yes_no = true;
-        if (value == "path") path = true;
-        cue_note(c.part, c.value, c.words);
+        if (value == "count") k.count = true;
+        if (value == "yes_no") k.yes_no = true;
+        if (value == "path") k.path = true;
+        cue_note(f, c.part, c.value, c.words);
       } else if (part == "relation") {
-        common = common || value == "common";
-        function = function || value == "function";
-        cue_note(c.part, c.value, c.words);
+        k.common = k.common || value == "common";
+        k.function = k.function || value == "function";
+        cue_note(f, c.part, c.value, c.words);
       } else if (part == "confidence") {
         const double v = std::strtod(c.value, nullptr);
         if (v > f.min_score) {
@@ -193,24 +203,29 @@ void read_frame(QuestionAnalysis &a) {
       } else if (part == "channel") {
         if (std::find(f.channels.begin(), f.channels.end(), c.value) == f.channels.end()) {
           f.channels.push_back(c.value);
-          cue_note(c.part, c.value, c.words);
+          cue_note(f, c.part, c.value, c.words);
         }
       }
       break;
     }
-  if (!f.confidence.empty()) cue_note("confidence", fixed(f.min_score, 3), f.confidence);
+  if (!f.confidence.empty()) cue_note(f, "confidence", fixed(f.min_score, 3), f.confidence);
   // A score the question states: "a score above 0.8", "scores of at least 900", "score >= 0.7".
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (w[i] != "score" && w[i] != "scores" && w[i] != "confidence") continue;
-    for (std::size_t k = i + 1; k < w.size() && k <= i + 4; ++k)
-      if (const double v = score_number(w[k]); v >= 0) {
+    for (std::size_t j = i + 1; j < w.size() && j <= i + 4; ++j)
+      if (const double v = score_number(w[j]); v >= 0) {
         f.min_score = v;
-        f.confidence = w[i] + " " + w[k];
-        cue_note("confidence", fixed(v, 3), f.confidence);
+        f.confidence = w[i] + " " + w[j];
+        cue_note(f, "confidence", fixed(v, 3), f.confidence);
         break;
       }
   }
-  // A comparison: "Which of A, B or C interacts with X?" - the entities listed after "which of".
+  return k;
+}
+
+// A comparison: the entities listed after "which of".
+void read_choices(const QuestionAnalysis &a, const std::vector<std::string> &w, QuestionFrame &f) {
+  // ("Which of A, B or C interacts with X?")
   for (std::size_t i = 0; i + 2 < w.size(); ++i) {
     if (!((w[i] == "which" || w[i] == "who") && w[i + 1] == "of" && w[i + 2] == "@")) continue;
     std::size_t k = i + 2, listed = 0;
@@ -223,13 +238,58 @@ void read_frame(QuestionAnalysis &a) {
     for (const QuestionEntity &e : a.entities) order.push_back(&e);
     std::stable_sort(order.begin(), order.end(), [](const QuestionEntity *x, const QuestionEntity *y) { return x->offset < y->offset; });
     for (std::size_t j = before; j < before + listed && j < order.size(); ++j) f.choices.push_back(order[j]->node);
-    cue_note("form", "list", "which of");
+    cue_note(f, "form", "list", "which of");
     break;
+  }
+}
+
+// What the question excludes, and the class or topic left once the other parts' cue words are taken out.
+void read_exclusion(QuestionAnalysis &a, const std::vector<std::string> &w, QuestionFrame &f) {
+  // The words a cue of another part took are no class or topic ("high-confidence partners", "apart from kinases":
+  // the class is what is left, kinases).
+  if (!a.topic.empty()) {
+    std::vector<std::string> kept;
+    const std::vector<std::string> t = words(a.topic);
+    std::string excluding;
+    for (std::size_t i = 0; i < t.size();) {
+      std::size_t took = 0;
+      for (const FrameCue &c : frame_cues()) {
+        const std::string_view part = c.part;
+        if (part != "confidence" && part != "channel" && part != "exclude") continue;
+        if (std::string_view(c.words).back() == '*') continue;
+        if (const std::size_t n = match_at(t, i, c.words); n > took) {
+          took = n;
+          if (part == "exclude") excluding = c.words;
+        }
+      }
+      if (took == 0) kept.push_back(t[i++]);
+      else i += took;
+    }
+    if (kept.size() != t.size()) {
+      std::string topic;
+      for (const std::string &x : kept) topic += (topic.empty() ? "" : " ") + x;
+      // (an exclusion cue inside the topic excludes what follows it)
+      if (!excluding.empty() && !topic.empty()) {
+        f.exclude = topic;
+        f.exclude_kind = a.topic_kind;
+        cue_note(f, "exclude", topic, excluding);
+        topic.clear();
+      }
+      a.topic = topic;
+      if (a.topic.empty() && a.intent == "class" && a.implied_class.empty()) {
+        a.topic_kind.clear();
+        a.intent = "partners";
+        a.rule = f.exclude.empty() ? "one entity and a word of interaction" : "one entity, a word of interaction and a " +
+                                                                               f.exclude_kind + " it excludes";
+      }
+    }
   }
   // Exclusion: a class written with "non-" ("non-kinase partners": the class kinase), or a negation cue right before
   // the class or topic the rules read ("are not kinases", "other than kinases", "not involved in DNA repair").
   std::string excluded_by;
-  if (!a.topic.empty() && a.topic.rfind("non", 0) == 0 && a.topic.size() > 6 && a.topic.compare(0, 4, "none") != 0) {
+  if (!f.exclude.empty()) {
+    // (read above, from the topic)
+  } else if (!a.topic.empty() && a.topic.rfind("non", 0) == 0 && a.topic.size() > 6 && a.topic.compare(0, 4, "none") != 0) {
     f.exclude = a.topic.substr(3);
     f.exclude_kind = "class";
     excluded_by = "non-";
@@ -237,27 +297,75 @@ void read_frame(QuestionAnalysis &a) {
     f.exclude = a.topic;
     f.exclude_kind = a.topic_kind;
   }
-  if (!f.exclude.empty()) cue_note("exclude", f.exclude, excluded_by);
+  if (!f.exclude.empty() && !excluded_by.empty()) cue_note(f, "exclude", f.exclude, excluded_by);
+}
+
+// The answer's form, composed from the cues and the intent the rules recognised.
+void decide_form(const QuestionAnalysis &a, const std::vector<std::string> &w, std::size_t start, bool whether,
+                 FormCues k, QuestionFrame &f) {
+  const std::size_t entities = a.entities.size();
   // A claim to check: a statement about two entities, not a question ("A binds B.", "A does not interact with B").
   const std::string trimmed = trim_copy(a.question);
   static const std::unordered_set<std::string_view> imperative = {"tell", "describe", "explain", "summarize", "summarise",
                                                                    "discuss", "compare", "what", "how"};
-  const bool claim = entities >= 2 && !wh && !count && !path && !trimmed.empty() && trimmed.back() != '?' &&
+  const bool claim = entities >= 2 && !k.wh && !k.count && !k.path && !trimmed.empty() && trimmed.back() != '?' &&
                      a.intent != "open" && !w.empty() && !imperative.count(w[0]);
-  const bool for_entities = std::any_of(w.begin() + static_cast<std::ptrdiff_t>(std::min(start, w.size())), w.end(), asks_for_entities);
+  // A yes/no question whose auxiliary does not open it ("A and B: do they interact?"): no wh-word, an auxiliary, a
+  // question mark.
+  static const std::unordered_set<std::string_view> auxiliaries = {"do", "does", "did", "is", "are", "was", "were",
+                                                                   "can", "could", "has", "have", "will", "would"};
+  const bool auxiliary = std::any_of(w.begin(), w.end(), [](const std::string &x) { return auxiliaries.count(x) > 0; });
+  if (!k.yes_no && !k.wh && !k.count && auxiliary && !trimmed.empty() && trimmed.back() == '?' && (w.empty() || w[0] != "how"))
+    k.yes_no = true;
+  // "How is X regulated?", "How does X work?": a question of how, about one entity, asks a mechanism.
+  const bool how = start < w.size() && w[start] == "how" && !k.count && !k.path;
+  // (words that ask for entities count before the first entity: "Are there proteins that bind A and B?"; "Is B among
+  // the interactors of A?" asks whether)
+  const auto first_entity = std::find(w.begin(), w.end(), "@");
+  const bool for_entities =
+      std::any_of(w.begin() + static_cast<std::ptrdiff_t>(std::min(start, w.size())), first_entity, asks_for_entities) ||
+      k.common;
+  if (whether && entities >= 2 && !k.count && !k.path) k.yes_no = true;
+  // A question about two entities that asks for nothing else (no wh-word, no count, no path, no entities asked for,
+  // no request to describe: "Do we know of any interaction of A with B?", "A binds B, right?") is whether they
+  // interact.
+  static const std::unordered_set<std::string_view> describe = {"tell", "describe", "explain", "summarize", "summarise",
+                                                                "discuss", "compare", "how"};
+  if (!k.yes_no && entities == 2 && !k.wh && !k.count && !k.path && !for_entities && a.intent != "open" &&
+      !(start < w.size() && describe.count(w[start])))
+    k.yes_no = true;
+  // A class of things that are no proteins ("Which drugs target X?"): the partners the rules rank are proteins.
+  static const std::unordered_set<std::string_view> not_proteins = {
+      "drug",  "drugs",    "compound", "compounds", "chemical", "chemicals", "inhibitor",  "inhibitors",
+      "disease", "diseases", "disorder", "disorders", "mutation", "mutations", "variant",   "variants",
+      "tissue", "tissues", "organism", "organisms", "species",   "cells",     "cell lines", "metabolites",
+      "metabolite", "ligand", "ligands", "small molecules", "molecules", "treatments", "therapies", "residues",
+      "residue", "sites", "site", "domains", "motifs", "isoforms", "structures", "sequences", "alleles", "genotypes",
+      "phenotypes", "antibodies", "papers", "publications", "experiments", "assays"};
+  const std::vector<std::string> topic_words = words(a.topic);
+  const bool no_proteins = a.intent == "class" && !topic_words.empty() && (not_proteins.count(a.topic) || not_proteins.count(topic_words.back()));
   // The form, composed with the intent the rules recognised.
   if (entities == 0) {
     f.form = "unsupported";
     f.reason = "the question names no entity of the database: the rules answer questions about named proteins and "
                "families";
-  } else if (count && (a.intent == "partners" || a.intent == "class" || a.intent == "connects")) {
+  } else if (how && entities == 1) {
+    f.form = "unsupported";
+    f.reason = "it asks how " + a.entities.front().name + " " +
+               (w.size() > start + 3 ? w[start + 1] + " " + w[start + 3] : std::string("works")) +
+               ": the rules answer which partners, how many, whether two interact, and the routes between two";
+  } else if (no_proteins) {
+    f.form = "unsupported";
+    f.reason = "it asks for " + a.topic + ": the rules answer with proteins the database links, and " + a.topic +
+               " are none";
+  } else if (k.count && (a.intent == "partners" || a.intent == "class" || a.intent == "connects")) {
     f.form = "count";
   } else if (!f.choices.empty()) {
     f.form = "list";
-  } else if ((yes_no || claim) && entities >= 2 && !for_entities && !count) {
+  } else if ((k.yes_no || claim) && entities >= 2 && !for_entities && !k.count) {
     f.form = "yes_no";
     f.relation = "interaction";
-  } else if (path && entities >= 2) {
+  } else if (k.path && entities >= 2) {
     f.form = "path";
     f.relation = "paths";
   } else if (a.intent == "paths") {
@@ -265,10 +373,10 @@ void read_frame(QuestionAnalysis &a) {
     f.relation = "paths";
   } else if (a.intent == "partners" || a.intent == "class" || a.intent == "connects") {
     f.form = "list";
-  } else if (function && entities == 1 && a.intent == "open") {
+  } else if (k.function && entities == 1 && a.intent == "open") {
     f.form = "list";
     f.relation = "function";
-  } else if (count) {
+  } else if (k.count) {
     f.form = "unsupported";
     f.reason = "a count of something other than interaction partners: the rules count partners (of a class or topic, "
                "at a confidence)";
@@ -278,12 +386,17 @@ void read_frame(QuestionAnalysis &a) {
                ": the rules answer partners, common partners, partners of a class or topic, counts of them, whether "
                "two entities interact, paths between two, and what one does";
   }
+}
+
+// The relation, and the intent made to agree with the form.
+void settle_intent(QuestionAnalysis &a, const std::vector<std::string> &w, const FormCues &k, QuestionFrame &f) {
+  const std::size_t entities = a.entities.size();
   if (f.relation.empty()) {
     if (a.intent == "partners") f.relation = "partners";
     else if (a.intent == "connects") f.relation = "common";
     else if (a.intent == "class") f.relation = a.topic_kind == "topic" ? "topic" : "class";
   }
-  if (f.relation == "partners" && common && entities >= 2) f.relation = "common";
+  if (f.relation == "partners" && k.common && entities >= 2) f.relation = "common";
   // A comparison asks which of the choices are partners of the entity left.
   if (!f.choices.empty()) {
     if (f.relation == "common" || f.relation.empty()) f.relation = "partners";
@@ -294,9 +407,11 @@ void read_frame(QuestionAnalysis &a) {
   }
   // A yes/no question says "not" as part of its claim ("A does not bind B"), not as an exclusion.
   if (f.form == "yes_no") {
-    f.negated = std::any_of(w.begin(), w.end(), [](const std::string &x) {
-      return x == "not" || x == "doesnt" || x == "dont" || x == "isnt" || x == "arent" || x == "never";
-    });
+    // ("... interaction or not?" asks both ways: no negation)
+    for (std::size_t i = 0; i < w.size(); ++i)
+      if ((w[i] == "not" || w[i] == "doesnt" || w[i] == "dont" || w[i] == "isnt" || w[i] == "arent" || w[i] == "never") &&
+          !(i > 0 && w[i - 1] == "or"))
+        f.negated = true;
     f.exclude.clear();
     f.exclude_kind.clear();
     if (a.intent == "open" || a.intent == "partners" || a.intent == "class") {
@@ -319,6 +434,22 @@ void read_frame(QuestionAnalysis &a) {
     a.rule = "one entity, a word of interaction and a " + f.exclude_kind + " it excludes";
     if (f.relation == "class" || f.relation == "topic") f.relation = "partners";
   }
+  // (an unsupported question's relation is none the rules answer: its reason says what it asks)
+  if (f.form == "unsupported") f.relation.clear();
+}
+
+}  // namespace
+
+void read_frame(QuestionAnalysis &a) {
+  QuestionFrame f;
+  const std::vector<std::string> w = question_words(a);
+  bool whether = false;
+  const std::size_t start = opening(w, &whether);
+  const FormCues k = read_cues(w, start, f);
+  read_choices(a, w, f);
+  read_exclusion(a, w, f);
+  decide_form(a, w, start, whether, k, f);
+  settle_intent(a, w, k, f);
   a.frame = std::move(f);
 }
 
