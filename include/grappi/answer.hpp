@@ -246,9 +246,17 @@ struct QaQuestion {
   std::string id;        ///< its id (the line or row number when the file gives none)
   std::string question;  ///< the text asked
   /// "entities" (answers are entities, ranked by the answer entities), "choice" (one of
-  /// `options`) or "true_false".
+  /// `options`), "true_false" (a yes/no question or a statement: judged by the answer's value),
+  /// "count" (a number: judged by the answer's value) or "unsupported" (a question no form
+  /// answers: right when the answer says so, or is not ok).
   std::string kind = "entities";
-  std::vector<std::string> answers;  ///< gold answers: node ids or names (choice: the right option; true_false: "true"/"false")
+  /// The answer's form the question asks, when the set says so ("form": list, yes_no, count,
+  /// path, unsupported; eval qa reports the figures per form); else the kind's ("entities":
+  /// list, "true_false": yes_no, "count", "unsupported", "choice": list).
+  std::string form;
+  /// gold answers: node ids or names (choice: the right option; true_false: "true"/"false"; count: the number;
+  /// unsupported: none)
+  std::vector<std::string> answers;
   std::vector<std::string> options;  ///< the options of a multiple-choice question
   std::string reference;             ///< a reference answer text for ROUGE (may be empty)
   /// The intent the question asks, when the set says so ("intent"; eval qa reports how often
@@ -298,7 +306,14 @@ struct QaEvalRow {
   double reciprocal_rank = 0;               ///< 1 / rank of the first gold answer (0: none)
   bool hit = false;                         ///< G-Retriever's Hit: a gold label is a substring of the normalised answer
   std::string choice;                       ///< the option (or "true"/"false") the answer chose; empty when none
-  bool correct = false;                     ///< choice and true/false questions: the choice is right
+  bool correct = false;                     ///< choice, true/false, count and unsupported questions: answered right
+  /// The answer in the question's form, as ask() gave it (what the judgement of true/false, count and unsupported
+  /// questions reads).
+  FormAnswer form_answer;
+  /// A true/false question's edge look-up baseline: "true"/"false" (empty: fewer than two entities).
+  std::string baseline_lookup;
+  /// A count question's baseline: the median count of the set's other count questions.
+  double baseline_median = 0;
   double rouge_1 = 0;                       ///< against the reference answer, when given
   double rouge_l = 0;                       ///< against the reference answer, when given
   std::string answer;                       ///< the answer's text
@@ -317,6 +332,21 @@ struct QaRankFigures {
   double hits_at_5 = 0;       ///< ... among the first 5
   double hits_at_10 = 0;      ///< ... among the first 10
   double recall_at_k = 0;     ///< mean share of gold answers among the first k
+};
+
+/// The figures of the questions of one answer form, beside its baselines on the same questions.
+struct QaFormFigures {
+  std::string form;            ///< "list", "yes_no", "count", "path" or "unsupported"
+  std::size_t questions = 0;   ///< questions of the form (as the set says, else by kind)
+  /// What is measured: "mrr" (list, path: the first gold answer's rank among the answer entities), "accuracy"
+  /// (yes_no: the answer's value), "exact" (count: the value is the gold number), "marked" (unsupported: the
+  /// answer says it cannot answer, or is not ok).
+  std::string measure;
+  double value = 0;            ///< the figure
+  /// The baselines on the same questions, by name: list and path "neighbours_random", "neighbours_by_score"; yes_no
+  /// "always_yes", "edge_lookup" (an edge of any score between the two entities); count "median" (the set's median
+  /// count, the question's own left out); unsupported none.
+  std::vector<std::pair<std::string, double>> baselines;
 };
 
 /// The figures of the questions of one intent.
@@ -362,6 +392,7 @@ struct QaEvalResult {
   QaRankFigures baseline_random;
   QaRankFigures baseline_by_score;     ///< see baseline_random
   std::vector<QaIntentFigures> by_intent;  ///< per intent recognised, in question_intents() order
+  std::vector<QaFormFigures> by_form;      ///< per answer form the set asks (list, yes_no, count, path, unsupported)
   std::size_t questions_with_entities = 0;  ///< questions in which an entity was found
   std::size_t entities_expected = 0;   ///< entities the set says its questions name
   std::size_t entities_linked = 0;     ///< of them linked

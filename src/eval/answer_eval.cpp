@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -54,9 +55,9 @@ bool says(const std::string &text, const std::string &phrase) {
   return !p.empty() && t.find(" " + p + " ") != std::string::npos;
 }
 
+// What is asked: the question as written (a true/false statement too: ask reads it as a claim to check, and its
+// answer's value is judged); a choice question's options listed when it does not list them.
 std::string asked_text(const QaQuestion &q) {
-  if (q.kind == "true_false")
-    return "True or false: " + q.question + "? Begin your answer with True or False.";
   if (q.kind == "choice") {
     bool listed = true;
     for (const std::string &o : q.options) listed = listed && q.question.find(o) != std::string::npos;
@@ -144,6 +145,13 @@ void neighbour_orders(const KnowledgeGraph &kg, const std::vector<QuestionEntity
   std::shuffle(random.begin(), random.end(), rng);
 }
 
+// Per answer form: the figure and its baselines' sums over the questions.
+struct FormTally {
+  std::size_t n = 0;
+  double value = 0;
+  std::map<std::string, double> baselines;
+};
+
 // What evaluate_qa sums over the questions.
 struct QaTally {
   double hits = 0, correct = 0, r1 = 0, rl = 0, prior_correct = 0, gold_share = 0;
@@ -151,6 +159,7 @@ struct QaTally {
   RankSums all, random_all, score_all;
   std::map<std::string, RankSums> per_answers, per_random, per_score;
   std::map<std::string, std::pair<std::size_t, double>> per_retrieved;  // intent -> (questions with gold retrieved, gold share sum)
+  std::map<std::string, FormTally> per_form;
 };
 
 // A question asked (its options as choices), the row's status, entities, intent and sentences;
@@ -179,6 +188,7 @@ AskResult ask_for_row(KnowledgeGraph &kg, LanguageModel &model, const QaQuestion
     }
   }
   row.answer_entities = a.answer_entities;
+  row.form_answer = a.answer;
   row.usage = a.usage;
   row.question_entities = a.question_entities;
   row.intent = a.analysis.intent;
@@ -301,22 +311,20 @@ void choose_option(const KnowledgeGraph &kg, const QaQuestion &q, const AskOptio
   row.hit = says(said, q.answers[0]);
 }
 
-// A true/false statement's verdict: a model's opens its answer; the offline rule: true when two
-// entities the statement names are joined by an edge of the knowledge base, turned round by a
-// "not" (fewer than two entities: undecided).
+// A true/false question's verdict: the answer's value in the yes/no form (undecided when ask read another form, or
+// the database cannot say). The edge look-up baseline: true when two entities the question names are joined by an
+// edge of any score, turned round by a "not" (fewer than two entities: undecided).
 void judge_statement(const KnowledgeGraph &kg, const QaQuestion &q, const AskResult &a, QaEvalRow &row) {
-  const std::string opening = normalised(row.answer).substr(0, 6);
-  if (!a.offline && (opening.rfind("true", 0) == 0 || opening.rfind("yes", 0) == 0)) row.choice = "true";
-  else if (!a.offline && (opening.rfind("false", 0) == 0 || opening.rfind("no ", 0) == 0)) row.choice = "false";
-  else if (row.status != "error" && a.question_entities.size() >= 2) {
+  if (a.answer.form == "yes_no" && a.answer.value.is_boolean()) row.choice = a.answer.value.get<bool>() ? "true" : "false";
+  row.correct = row.choice == q.answers[0];
+  row.hit = row.correct;
+  if (a.question_entities.size() >= 2) {
     bool joined = false;
     for (std::size_t i = 0; i < a.question_entities.size() && !joined; ++i)
       for (std::size_t j = i + 1; j < a.question_entities.size() && !joined; ++j)
         joined = !kg.edges_between(a.question_entities[i].node, a.question_entities[j].node).empty();
-    row.choice = joined != says(q.question, "not") ? "true" : "false";
+    row.baseline_lookup = joined != says(q.question, "not") ? "true" : "false";
   }
-  row.correct = row.choice == q.answers[0];
-  row.hit = row.correct;
 }
 
 // The set's figures from the tally.
@@ -342,6 +350,18 @@ void summarise_qa(const QaTally &t, std::size_t questions, QaEvalResult &res) {
     x.retrieval_recall = double(pr.first) / double(it->second.n);
     x.gold_in_subgraph = pr.second / double(it->second.n);
     res.by_intent.push_back(std::move(x));
+  }
+  for (const char *form : {"list", "yes_no", "count", "path", "unsupported"}) {
+    const auto it = t.per_form.find(form);
+    if (it == t.per_form.end() || !it->second.n) continue;
+    QaFormFigures x;
+    x.form = form;
+    x.questions = it->second.n;
+    const std::string kind = form;
+    x.measure = kind == "list" || kind == "path" ? "mrr" : kind == "yes_no" ? "accuracy" : kind == "count" ? "exact" : "marked";
+    x.value = it->second.value / double(x.questions);
+    for (const auto &[name, sum] : it->second.baselines) x.baselines.emplace_back(name, sum / double(x.questions));
+    res.by_form.push_back(std::move(x));
   }
   if (questions) res.hit = t.hits / double(questions);
   if (res.choice_questions) {
@@ -384,7 +404,7 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
   // right answer over the whole set (each question's own answer taken out when it is used).
   std::map<std::string, std::size_t> answer_count;
   for (const QaQuestion &q : questions)
-    if (q.kind != "entities" && !q.answers.empty()) ++answer_count[detail::lower_copy(q.answers[0])];
+    if ((q.kind == "choice" || q.kind == "true_false") && !q.answers.empty()) ++answer_count[detail::lower_copy(q.answers[0])];
   for (std::size_t qi = 0; qi < questions.size(); ++qi) {
     const QaQuestion &q = questions[qi];
     QaEvalRow row;
@@ -392,17 +412,46 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
     const AskResult a = ask_for_row(kg, model, q, ao, row, res);
     std::string said = row.answer;  // (the entities' names count as said: the offline answer is them)
     for (const AnswerEntity &e : row.answer_entities) said += " " + e.name;
+    FormTally &ft = t.per_form[q.form];
+    ++ft.n;
     if (q.kind == "entities") {
       ++res.entity_questions;
       rank_gold(kg, q, a, o.seed + qi, o.k, said, row, t);
+      ft.value += row.reciprocal_rank;
+      ft.baselines["neighbours_random"] += row.baseline_random_rr;
+      ft.baselines["neighbours_by_score"] += row.baseline_score_rr;
+    } else if (q.kind == "count") {
+      // (the answer's value in the count form; the set's median count, this question's own left out)
+      if (a.answer.form == "count" && a.answer.value.is_number_integer()) row.choice = std::to_string(a.answer.value.get<int64_t>());
+      row.correct = row.choice == q.answers[0];
+      std::vector<double> others;
+      for (std::size_t k = 0; k < questions.size(); ++k)
+        if (k != qi && questions[k].kind == "count") others.push_back(std::stod(questions[k].answers[0]));
+      std::sort(others.begin(), others.end());
+      if (!others.empty())
+        row.baseline_median = others.size() % 2 ? others[others.size() / 2]
+                                                : std::round((others[others.size() / 2 - 1] + others[others.size() / 2]) / 2);
+      ft.value += row.correct;
+      ft.baselines["median"] += !others.empty() && std::to_string(static_cast<int64_t>(row.baseline_median)) == q.answers[0];
+    } else if (q.kind == "unsupported") {
+      row.correct = a.answer.form == "unsupported" || (row.status != "ok" && row.status != "failed");
+      ft.value += row.correct;
     } else {
       ++res.choice_questions;
-      t.prior_correct += !q.answers.empty() && detail::iequals(prior_label(q, answer_count), q.answers[0]);
+      const bool prior = !q.answers.empty() && detail::iequals(prior_label(q, answer_count), q.answers[0]);
+      t.prior_correct += prior;
       if (q.kind == "choice") choose_option(kg, q, ao, said, row);
       else judge_statement(kg, q, a, row);
       if (row.choice.empty()) ++res.undecided;
+      ft.value += row.correct;
+      if (q.kind == "true_false") {
+        ft.baselines["always_yes"] += q.answers[0] == "true";
+        ft.baselines["edge_lookup"] += row.baseline_lookup == q.answers[0];
+      } else {
+        ft.baselines["prior"] += prior;
+      }
     }
-    t.correct += row.correct;
+    if (q.kind == "choice" || q.kind == "true_false") t.correct += row.correct;
     t.hits += row.hit;
     if (!q.reference.empty()) {
       ++res.reference_questions;
@@ -438,7 +487,10 @@ json to_json(const QaEvalRow &r) {
             {"answers", r.question.answers},
             {"status", r.status},
             {"answer_entities", entities},
-            {"answer", r.answer},
+            {"answer",
+             {{"form", r.form_answer.form}, {"value", r.form_answer.value}, {"text", r.form_answer.text}}},
+            {"answer_text", r.answer},
+            {"form", r.question.form},
             {"hit", r.hit},
             {"sentences", r.sentences},
             {"supported", r.supported},
@@ -466,6 +518,8 @@ json to_json(const QaEvalRow &r) {
   } else {
     j["choice"] = r.choice;
     j["correct"] = r.correct;
+    if (r.question.kind == "true_false") j["baseline_lookup"] = r.baseline_lookup;
+    if (r.question.kind == "count") j["baseline_median"] = r.baseline_median;
   }
   if (!r.question.reference.empty()) {
     j["rouge_1"] = r.rouge_1;
@@ -491,7 +545,14 @@ json to_json(const QaEvalResult &r) {
                          {"baseline_by_score", figures_json(x.by_score)},
                          {"retrieval_recall", x.retrieval_recall},
                          {"gold_in_subgraph", x.gold_in_subgraph}};
+  json forms = json::object();
+  for (const QaFormFigures &x : r.by_form) {
+    json b = json::object();
+    for (const auto &[name, v] : x.baselines) b[name] = v;
+    forms[x.form] = {{"questions", x.questions}, {"measure", x.measure}, {"value", x.value}, {"baselines", b}};
+  }
   json j = {{"questions", r.rows.size()},
+            {"by_form", forms},
             {"entity_questions", r.entity_questions},
             {"k", r.k},
             {"mrr", r.mrr},

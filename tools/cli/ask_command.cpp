@@ -218,6 +218,16 @@ void run_eval_qa(EvalQaArgs &a) {
     if (!intents.empty())
       print_table({"intent (recognised)", "questions", "MRR", "random", "by score", "Hits@10", "retrieval recall"}, intents);
   }
+  if (!r.by_form.empty()) {
+    // Each form's figure beside its baselines on the same questions.
+    std::vector<std::vector<std::string>> forms;
+    for (const QaFormFigures &x : r.by_form) {
+      std::string baselines;
+      for (const auto &[name, v] : x.baselines) baselines += (baselines.empty() ? "" : ", ") + name + " " + fmt(v);
+      forms.push_back({x.form, std::to_string(x.questions), x.measure, fmt(x.value), baselines.empty() ? "-" : baselines});
+    }
+    print_table({"form", "questions", "measure", "grappi", "baselines (same questions)"}, forms);
+  }
   rows.push_back({"Hit (G-Retriever)", fmt(r.hit), std::to_string(r.rows.size())});
   if (r.choice_questions) {
     rows.push_back({"accuracy (choice, true/false)", fmt(r.accuracy), std::to_string(r.choice_questions)});

@@ -58,8 +58,23 @@ std::vector<QaQuestion> parse_jsonl(std::string_view s, const std::string &name)
     }
     if (o.contains("kind") && o["kind"].is_string()) q.kind = o["kind"].get<std::string>();
     else if (!q.options.empty()) q.kind = "choice";
-    if (q.kind != "entities" && q.kind != "choice" && q.kind != "true_false")
-      throw Error(ErrorCode::parse, where + ": \"kind\" is entities, choice or true_false, not '" + q.kind + "'");
+    if (q.kind != "entities" && q.kind != "choice" && q.kind != "true_false" && q.kind != "count" && q.kind != "unsupported")
+      throw Error(ErrorCode::parse, where + ": \"kind\" is entities, choice, true_false, count or unsupported, not '" + q.kind + "'");
+    if (o.contains("form") && !o["form"].is_null()) {
+      if (!o["form"].is_string()) throw Error(ErrorCode::parse, where + ": \"form\" must be a string");
+      q.form = o["form"].get<std::string>();
+      if (q.form != "list" && q.form != "yes_no" && q.form != "count" && q.form != "path" && q.form != "unsupported")
+        throw Error(ErrorCode::parse, where + ": \"form\" is list, yes_no, count, path or unsupported, not '" + q.form + "'");
+    }
+    if (q.kind == "count") {
+      // (digits only, as the answer's value is written: " 3", "+3" or "03" would never match it)
+      const auto digits = [](const std::string &x) {
+        return !x.empty() && x.size() <= 15 && (x == "0" || x[0] != '0') &&
+               std::all_of(x.begin(), x.end(), [](char c) { return c >= '0' && c <= '9'; });
+      };
+      if (q.answers.size() != 1 || !digits(q.answers[0]))
+        throw Error(ErrorCode::parse, where + ": a count question has one answer, a whole number written in digits");
+    }
     if (q.kind == "choice" && (q.options.empty() || q.answers.size() != 1))
       throw Error(ErrorCode::parse, where + ": a choice question has \"options\" and one answer");
     if (q.kind == "true_false") {
@@ -68,8 +83,10 @@ std::vector<QaQuestion> parse_jsonl(std::string_view s, const std::string &name)
       if (q.answers[0] != "true" && q.answers[0] != "false")
         throw Error(ErrorCode::parse, where + ": a true_false answer is true or false, not '" + q.answers[0] + "'");
     }
-    if (q.answers.empty() && q.reference.empty())
+    if (q.answers.empty() && q.reference.empty() && q.kind != "unsupported")
       throw Error(ErrorCode::parse, where + ": a question needs \"answers\" or a \"reference\" answer");
+    if (q.form.empty())
+      q.form = q.kind == "true_false" ? "yes_no" : q.kind == "count" || q.kind == "unsupported" ? q.kind : "list";
     out.push_back(std::move(q));
   });
   return out;
@@ -111,6 +128,7 @@ std::vector<QaQuestion> parse_csv(std::string_view s, const std::string &name) {
       if (l != "true" && l != "false") throw Error(ErrorCode::parse, where + ": the label is True or False, not '" + f[label] + "'");
       q.answers = {l};
     }
+    q.form = q.kind == "true_false" ? "yes_no" : "list";
     out.push_back(std::move(q));
   }
   if (out.empty()) throw Error(ErrorCode::parse, name + ": no questions");

@@ -564,7 +564,12 @@ TEST_CASE("Bad question files are named by file and line") {
   bad("{\"question\": \"a\", \"answers\": [\"x\"]}\n[1]\n", "bad:2: each line is a JSON object {question");
   bad("{\"answers\": [\"x\"]}\n", "bad:1: no \"question\" text");
   bad("{\"question\": \"a\"}\n", "bad:1: a question needs \"answers\"");
-  bad("{\"question\": \"a\", \"answers\": [\"x\"], \"kind\": \"essay\"}\n", "\"kind\" is entities, choice or true_false");
+  bad("{\"question\": \"a\", \"answers\": [\"x\"], \"kind\": \"essay\"}\n", "\"kind\" is entities, choice, true_false, count or unsupported");
+  bad("{\"question\": \"a\", \"kind\": \"count\", \"answers\": [\"many\"]}\n", "a count question has one answer, a whole number");
+  bad("{\"question\": \"a\", \"kind\": \"count\", \"answers\": [\"-3\"]}\n", "a count question has one answer, a whole number");
+  bad("{\"question\": \"a\", \"kind\": \"count\", \"answers\": [\" 3\"]}\n", "a whole number written in digits");
+  bad("{\"question\": \"a\", \"kind\": \"count\", \"answers\": [\"3\", \"4\"]}\n", "a count question has one answer");
+  bad("{\"question\": \"a\", \"answers\": [\"x\"], \"form\": \"essay\"}\n", "\"form\" is list, yes_no, count, path or unsupported");
   bad("{\"question\": \"a\", \"kind\": \"true_false\", \"answers\": [\"maybe\"]}\n", "a true_false answer is true or false");
   bad("{\"question\": \"a\", \"answers\": [{\"x\": 1}]}\n", "\"answers\" must be a list of strings");
   bad(",text,label\n0,\"unclosed,True\n", "bad:2: a quoted field is not closed");
