@@ -22,7 +22,7 @@ from a STRING network itself, for `grappi eval qa`:
                                                                   answer says it cannot answer
 
 Each form is asked in several phrasings, in rounds: --phrasings dev (what the rules were written and fixed
-against), heldout (written with dev, before the rules), fresh, fresh2 ... fresh5 (each written after the previous
+against), heldout (written with dev, before the rules), fresh, fresh2 ... fresh6 (each written after the previous
 round's fixes). Each round was measured once, first, before anything it showed was fixed (BENCHMARKS.md gives
 those first figures); after that it is tuning material like dev. "all": every round. --proteins splits by
 protein as bench/make_string_questions.py does.
@@ -266,6 +266,39 @@ FRESH5 = {
     ],
 }
 
+# (written after fresh5's fixes, measured once)
+FRESH6 = {
+    "yes_no": [
+        "Do {A} and {B} physically associate?",
+        "Are {A} and {B} known interaction partners?",
+        "Is {B} a binding partner of {A}?",
+        "Could {A} be interacting with {B}?",
+        "Any evidence that {A} binds {B}?",
+    ],
+    "count": [
+        ("What's the number of high-confidence partners of {X}?", 700),
+        ("How many medium-confidence interactors does {X} have?", 400),
+        ("Give me the count of {X} interactors with a combined score of at least 0.9", 900),
+        ("How many proteins does {X} talk to?", 400),
+    ],
+    "exclusion": [
+        "Which interactors of {X} are not protein kinases?",
+        "Show the partners of {X} but leave out the kinases.",
+        "What does {X} bind, excluding kinases?",
+    ],
+    "path": [
+        "Trace a high-confidence route from {A} to {B}.",
+        "Through which proteins is {A} linked to {B} at high confidence?",
+        "What is the chain of high-confidence interactions between {A} and {B}?",
+    ],
+    "unsupported": [
+        "What is the half-life of {X}?",
+        "In which tissues is {X} most highly expressed?",
+        "What is the crystal structure resolution of {X}?",
+        "Which mutations in {X} cause disease?",
+    ],
+}
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -274,7 +307,7 @@ def main():
     ap.add_argument("--aliases", help="the aliases file (systematic names, EC numbers)")
     ap.add_argument("--min-score", type=float, default=700, help="the exclusion questions' gold partners (0-1000)")
     ap.add_argument("--per-form", type=int, default=60)
-    ap.add_argument("--phrasings", choices=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "all"], default="all",
+    ap.add_argument("--phrasings", choices=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "all"], default="all",
                     help="fresh: a round written after the held-out round's fixes, measured once")
     ap.add_argument("--forms", default="yes_no,count,exclusion,path,unsupported")
     ap.add_argument("--proteins", choices=["all", "train", "test"], default="all")
@@ -300,9 +333,9 @@ def main():
         ["systematic"] if systematic else [])
     groups = {"dev": [("dev", DEV)], "heldout": [("heldout", HELDOUT)], "fresh": [("fresh", FRESH)],
               "fresh2": [("fresh2", FRESH2)], "fresh3": [("fresh3", FRESH3)],
-              "fresh4": [("fresh4", FRESH4)], "fresh5": [("fresh5", FRESH5)],
+              "fresh4": [("fresh4", FRESH4)], "fresh5": [("fresh5", FRESH5)], "fresh6": [("fresh6", FRESH6)],
               "all": [("dev", DEV), ("heldout", HELDOUT), ("fresh", FRESH), ("fresh2", FRESH2), ("fresh3", FRESH3),
-                      ("fresh4", FRESH4), ("fresh5", FRESH5)]}
+                      ("fresh4", FRESH4), ("fresh5", FRESH5), ("fresh6", FRESH6)]}
     phr = groups[a.phrasings]
     wanted = a.forms.split(",")
     out = []

@@ -114,7 +114,8 @@ bool partner_cue(const std::string &w) {
                                       "deacetylat",       "methylat",       "sumoylat",      "cleav",
                                       "degrad",           "activat",        "inhibit",       "regulat",
                                       "target",           "modif",          "chaperon",      "stabiliz",
-                                      "stabilis",         "import",         "export",        "transport"};
+                                      "stabilis",         "import",         "export",        "transport",
+                                      "talk",             "communicat"};
   for (const char *s : stems)
     if (starts_with(w, s)) return true;
   return false;

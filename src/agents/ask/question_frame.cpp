@@ -19,6 +19,7 @@ const std::vector<FrameCue> &frame_cues() {
       // The answer's form.
       {"how many", "form", "count", "any"},           {"number of", "form", "count", "any"},
       {"count", "form", "count", "start"},             {"how much", "form", "count", "any"},
+      {"count of", "form", "count", "any"},            {"tally of", "form", "count", "any"},
       {"does", "form", "yes_no", "start"},             {"do", "form", "yes_no", "start"},
       {"did", "form", "yes_no", "start"},              {"is", "form", "yes_no", "start"},
       {"are", "form", "yes_no", "start"},              {"was", "form", "yes_no", "start"},

@@ -288,6 +288,8 @@ void question_frames(YeastQa &y) {
       {"Apart from kinases, which proteins bind FAR1?", "list", "partners", "kinases", 0},
       {"List the partners of FAR1, leaving out kinases.", "list", "partners", "kinases", 0},
       {"Count the high-confidence interactors of CDC28.", "count", "partners", "", 0.7},
+      {"Give me the count of CDC28 interactors with a combined score of at least 0.9", "count", "partners", "", 0.9},
+      {"How many proteins does CDC28 talk to?", "count", "partners", "", 0},
   };
   for (const Case &c : cases) {
     const QuestionAnalysis a = y.analyzer->analyze(c.question);
