@@ -755,8 +755,8 @@ bool narrow(std::vector<EntityCandidate> &c, std::size_t &front, Keep keep) {
 // Unique mentions stay; ambiguous ones are narrowed by the linker's rules, each applied while
 // more than one candidate is left: a stated organism; how much the matched name says (tier; two
 // nodes' own names: the one as written); the passage's organism (options.taxon, else that of
-// its unambiguous mentions); edges to the nodes of the mentions that are settled; edges at all;
-// the name in the case written when the others match only in another spelling; the preferred
+// its unambiguous mentions); edges to the nodes of the mentions that are settled; the name as
+// written (in any case) when the others match only in another spelling; edges at all; the preferred
 // organism (`preferred`: the database's, for a name given alone); the annotation's words.
 void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::string_view text, int64_t organism,
                                  const std::string &source, int64_t preferred) const {
@@ -833,16 +833,17 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::stri
         if (best > 0 && links[i] == best) top.insert(c[i].node);
       if (narrow(c, front[k], [&](const EntityCandidate &x) { return top.count(x.node) > 0; })) how[k] = "context";
     }
+    // A name stored as the mention is written, in any case, before names that only the tolerant
+    // key matches ("IL-2" before "IL2"; case alone decides nothing among aliases: "p21" is
+    // TCEAL1's and "P21" CDKN1A's), and before edges at all: "Cox-2" is PTGS2's "COX-2", not
+    // MT-CO2's "COX2", in a database where only MT-CO2 has edges.
+    if (front[k] > 1 && narrow(c, front[k], [&](const EntityCandidate &x) { return detail::iequals(x.matched, m.text); }))
+      how[k] = "as_written";
     if (front[k] > 1 && narrow(c, front[k], [&](const EntityCandidate &x) {
           const auto it = index_of.find(x.node);
           return it != index_of.end() && nodes[it->second].connected;
         }))
       how[k] = "edges";
-    // A name stored as the mention is written, in any case, before names that only the tolerant
-    // key matches ("IL-2" before "IL2"; case alone decides nothing among aliases: "p21" is
-    // TCEAL1's and "P21" CDKN1A's).
-    if (front[k] > 1 && narrow(c, front[k], [&](const EntityCandidate &x) { return detail::iequals(x.matched, m.text); }))
-      how[k] = "as_written";
     if (front[k] > 1 && preferred && narrow(c, front[k], [&](const EntityCandidate &x) { return x.taxon == preferred; }))
       how[k] = "preferred_organism";
     // The candidate whose annotation shares the most content words with the passage (at least
