@@ -794,6 +794,15 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::stri
       front[k] = 0;
     }
     if (front[k] > 1) {
+      // (a symbol the tolerant key alone matches is no better than a name stored as written when
+      // the mention's punctuation tells them apart: "Cox-2" is PTGS2's alias "COX-2", not
+      // MT-CO2's symbol "COX2"; case alone decides nothing)
+      const bool punctuated = m.text.find_first_of("-/. ") != std::string::npos;
+      const auto written = [&](const EntityCandidate &x) { return x.tier < kDerived && detail::iequals(x.matched, m.text); };
+      if (punctuated && std::none_of(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(front[k]),
+                                     [&](const EntityCandidate &x) { return x.tier <= kSymbol && written(x); }) &&
+          narrow(c, front[k], written))
+        how[k] = "as_written";
       unsigned best = c[0].tier;
       for (std::size_t i = 1; i < front[k]; ++i) best = std::min(best, c[i].tier);
       if (narrow(c, front[k], [&](const EntityCandidate &x) { return x.tier == best; }))

@@ -68,6 +68,7 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
                                                     {"E-cadherin", "CDH1"},
                                                     {"Bcl-xL", "BCL2L1"},
                                                     {"tau", "MAPT"},
+                                                    {"Cox-2", "PTGS2"},  // (not MT-CO2, whose symbol is COX2)
                                                     {"amyloid precursor protein", "APP"},
                                                     {"c-Met", "MET"},
                                                     {"PKC-alpha", "PRKCA"},
