@@ -39,12 +39,10 @@ import collections
 import json
 import os
 import random
-import re
 import sys
-import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_string_questions import CLASSES, read_ec, read_info, read_links, read_systematic, written  # noqa: E402
+from make_string_questions import CLASSES, load_network, written  # noqa: E402
 
 DEV = {
     "yes_no": [
@@ -316,21 +314,9 @@ def main():
     a = ap.parse_args()
 
     rng = random.Random(a.seed)
-    score = read_links(a.links)
-    name, _ = read_info(a.info)
-    systematic = read_systematic(a.aliases)
-    ec = read_ec(a.aliases)
-    partners = collections.defaultdict(dict)
-    for (x, y), s in score.items():
-        if x in name and y in name and x != y:
-            partners[x][y] = s
-    proteins = sorted(partners)
-    name_count = collections.Counter(n.lower() for n in name.values())
-    askable = [p for p in proteins if name_count[name[p].lower()] == 1 and not re.fullmatch(r"[0-9.]+", name[p])]
-    in_test = lambda p: zlib.crc32(name[p].encode()) % 1000 < a.test_share * 1000
-    first = askable if a.proteins == "all" else [p for p in askable if in_test(p) == (a.proteins == "test")]
-    styles = ["upper", "lower", "capital"] + (["yeast"] if proteins and proteins[0].startswith("4932.") else []) + (
-        ["systematic"] if systematic else [])
+    n = load_network(a)
+    name, systematic, ec = n.name, n.systematic, n.ec
+    partners, proteins, askable, first, styles = n.partners, n.proteins, n.askable, n.first, n.styles
     groups = {"dev": [("dev", DEV)], "heldout": [("heldout", HELDOUT)], "fresh": [("fresh", FRESH)],
               "fresh2": [("fresh2", FRESH2)], "fresh3": [("fresh3", FRESH3)],
               "fresh4": [("fresh4", FRESH4)], "fresh5": [("fresh5", FRESH5)], "fresh6": [("fresh6", FRESH6)],

@@ -46,6 +46,7 @@ import json
 import random
 import re
 import sys
+import types
 import zlib
 
 DEV = {
@@ -234,6 +235,31 @@ def written(protein, name, systematic, style):
     return n
 
 
+def load_network(a):
+    """The network and the proteins to ask about, from the arguments both generators share (links, info,
+    aliases, proteins, test_share): names, annotations, systematic names, EC numbers, partners by score,
+    the proteins with a name of their own (askable), those of the split asked for (first) and the ways
+    to write them (styles)."""
+    score = read_links(a.links)
+    name, annotation = read_info(a.info)
+    systematic = read_systematic(a.aliases)
+    ec = read_ec(a.aliases)
+    partners = collections.defaultdict(dict)
+    for (x, y), s in score.items():
+        if x in name and y in name and x != y:
+            partners[x][y] = s
+    proteins = sorted(partners)
+    # Names that several proteins share are no way to ask about one of them.
+    name_count = collections.Counter(n.lower() for n in name.values())
+    askable = [p for p in proteins if name_count[name[p].lower()] == 1 and not re.fullmatch(r"[0-9.]+", name[p])]
+    in_test = lambda p: zlib.crc32(name[p].encode()) % 1000 < a.test_share * 1000
+    first = askable if a.proteins == "all" else [p for p in askable if in_test(p) == (a.proteins == "test")]
+    styles = ["upper", "lower", "capital"] + (["yeast"] if proteins and proteins[0].startswith("4932.") else []) + (
+        ["systematic"] if systematic else [])
+    return types.SimpleNamespace(name=name, annotation=annotation, systematic=systematic, ec=ec, partners=partners,
+                                 proteins=proteins, askable=askable, first=first, styles=styles)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("links")
@@ -253,22 +279,9 @@ def main():
     a = ap.parse_args()
 
     rng = random.Random(a.seed)
-    score = read_links(a.links)
-    name, annotation = read_info(a.info)
-    systematic = read_systematic(a.aliases)
-    ec = read_ec(a.aliases)
-    partners = collections.defaultdict(dict)
-    for (x, y), s in score.items():
-        if x in name and y in name and x != y:
-            partners[x][y] = s
-    proteins = sorted(partners)
-    # Names that several proteins share are no way to ask about one of them.
-    name_count = collections.Counter(n.lower() for n in name.values())
-    askable = [p for p in proteins if name_count[name[p].lower()] == 1 and not re.fullmatch(r"[0-9.]+", name[p])]
-    in_test = lambda p: zlib.crc32(name[p].encode()) % 1000 < a.test_share * 1000
-    first = askable if a.proteins == "all" else [p for p in askable if in_test(p) == (a.proteins == "test")]
-    styles = ["upper", "lower", "capital"] + (["yeast"] if proteins and proteins[0].startswith("4932.") else []) + (
-        ["systematic"] if systematic else [])
+    n = load_network(a)
+    name, annotation, systematic, ec = n.name, n.annotation, n.systematic, n.ec
+    partners, proteins, askable, first, styles = n.partners, n.proteins, n.askable, n.first, n.styles
     first_set = set(first)
     phr = {"dev": [DEV], "heldout": [HELDOUT], "all": [DEV, HELDOUT], "fresh": [FRESH], "fresh2": [FRESH2]}[a.phrasings]
     wanted = a.intents.split(",")
