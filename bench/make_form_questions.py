@@ -35,14 +35,12 @@ exclusion questions "excluded": X's partners of the excluded class, at any score
 questions are of kind "count", yes/no ones "true_false", unsupported ones "unsupported".
 """
 import argparse
-import collections
-import json
 import os
 import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_string_questions import CLASSES, load_network, written  # noqa: E402
+from make_string_questions import CLASSES, load_network, pick_style, write_questions, written  # noqa: E402
 
 DEV = {
     "yes_no": [
@@ -314,9 +312,9 @@ def main():
     a = ap.parse_args()
 
     rng = random.Random(a.seed)
-    n = load_network(a)
-    name, systematic, ec = n.name, n.systematic, n.ec
-    partners, proteins, askable, first, styles = n.partners, n.proteins, n.askable, n.first, n.styles
+    net = load_network(a)
+    name, systematic, ec = net.name, net.systematic, net.ec
+    partners, askable, first, styles = net.partners, net.askable, net.first, net.styles
     groups = {"dev": [("dev", DEV)], "heldout": [("heldout", HELDOUT)], "fresh": [("fresh", FRESH)],
               "fresh2": [("fresh2", FRESH2)], "fresh3": [("fresh3", FRESH3)],
               "fresh4": [("fresh4", FRESH4)], "fresh5": [("fresh5", FRESH5)], "fresh6": [("fresh6", FRESH6)],
@@ -331,8 +329,7 @@ def main():
         return rng.choice(pool)
 
     def style_of(p):
-        st = rng.choice(styles)
-        return st if st != "systematic" or p in systematic else "upper"
+        return pick_style(rng, styles, systematic, p)
 
     def emit(form, kind, answers, prot, template, where, **extra):
         texts, shown = {}, []
@@ -419,11 +416,7 @@ def main():
         for x in rng.sample(first, min(a.per_form, len(first))):
             g, k, t = phrasing("unsupported")
             emit("unsupported", "unsupported", [], {"X": x}, t, f"{g}-unsupported-{k}")
-    for i, q in enumerate(out, 1):
-        q["id"] = f"f{i}"
-        sys.stdout.write(json.dumps(q) + "\n")
-    counts = collections.Counter(q["set"] for q in out)
-    print(f"{len(out)} questions: " + ", ".join(f"{k} {v}" for k, v in counts.items()), file=sys.stderr)
+    write_questions(out, "f")
 
 
 if __name__ == "__main__":

@@ -260,6 +260,22 @@ def load_network(a):
                                  proteins=proteins, askable=askable, first=first, styles=styles)
 
 
+def pick_style(rng, styles, systematic, protein):
+    """A way to write the protein, drawn from `styles` (its systematic name only when it has one)."""
+    st = rng.choice(styles)
+    return st if st != "systematic" or protein in systematic else "upper"
+
+
+def write_questions(out, prefix):
+    """The questions as JSON lines on standard output, numbered with `prefix`; their count per set on
+    standard error."""
+    for i, q in enumerate(out, 1):
+        q["id"] = f"{prefix}{i}"
+        sys.stdout.write(json.dumps(q) + "\n")
+    counts = collections.Counter(q["set"] for q in out)
+    print(f"{len(out)} questions: " + ", ".join(f"{k} {v}" for k, v in counts.items()), file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("links")
@@ -293,8 +309,7 @@ def main():
         return rng.choice(pool)
 
     def style_of(p):
-        st = rng.choice(styles)
-        return st if st != "systematic" or p in systematic else "upper"
+        return pick_style(rng, styles, systematic, p)
 
     def emit(intent, gold, fields, prot):
         where, k, template = phrasing(intent)
@@ -355,11 +370,7 @@ def main():
         rng.shuffle(items)
         for p, t, members in items[: a.per_intent]:
             emit("topic", members, {"T": t}, {"X": p})
-    for i, q in enumerate(out, 1):
-        q["id"] = f"q{i}"
-        sys.stdout.write(json.dumps(q) + "\n")
-    counts = collections.Counter(q["set"] for q in out)
-    print(f"{len(out)} questions: " + ", ".join(f"{k} {v}" for k, v in counts.items()), file=sys.stderr)
+    write_questions(out, "q")
 
 
 if __name__ == "__main__":

@@ -44,6 +44,14 @@ Human &human() {
 
 std::string name_of(const KnowledgeGraph &kg, int64_t node) { return kg.node(node)->name; }
 
+// `resolve`: the name is found, as the node named `expected`; its id.
+int64_t check_resolves(KnowledgeGraph &kg, const std::string &written, const std::string &expected) {
+  const grappi::ResolveResult r = kg.lookup(written);
+  REQUIRE(r.status == grappi::ResolveResult::Status::found);
+  CHECK(name_of(kg, r.id) == expected);
+  return r.id;
+}
+
 }  // namespace
 
 TEST_CASE("Names as papers write them link to one entity in resolve and questions and papers and the web search") {
@@ -94,14 +102,11 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
   for (const auto &name : names) {
     const std::string &written = name.first, &expected = name.second;  // (a binding would not be captured)
     CAPTURE(written);
-    // resolve
-    const grappi::ResolveResult r = kg.lookup(written);
-    REQUIRE(r.status == grappi::ResolveResult::Status::found);
-    CHECK(name_of(kg, r.id) == expected);
+    const int64_t id = check_resolves(kg, written, expected);
     // a question
     const grappi::QuestionAnalysis q = analyzer.analyze("Which proteins interact with " + written + "?");
     REQUIRE(q.entities.size() == 1);
-    CHECK(q.entities[0].node == r.id);
+    CHECK(q.entities[0].node == id);
     CHECK(q.entities[0].text == written);
     // a paper's sentence (extract's tagger: case rules on, stop-list on)
     const auto mentions = tagger->tag("We measured " + written + " in HeLa cells.");
@@ -110,11 +115,11 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
       if (x.text == written) m = &x;
     REQUIRE(m);
     REQUIRE(m->entity());
-    CHECK(m->entity()->node == r.id);
+    CHECK(m->entity()->node == id);
     // the web explorer's search box: the linked entity first
     const auto completions = kg.complete(written, 5);
     REQUIRE_FALSE(completions.empty());
-    CHECK(completions[0].id == r.id);
+    CHECK(completions[0].id == id);
     CHECK(completions[0].matched_by == "linked");
   }
   // A family is answered over its members: FamPlex's, through its sub-families.
@@ -163,9 +168,7 @@ TEST_CASE("Without FamPlex the gene table's names and the linker's rules link th
   for (const auto &name : names) {
     const std::string &written = name.first, &expected = name.second;  // (a binding would not be captured)
     CAPTURE(written);
-    const grappi::ResolveResult r = kg.lookup(written);
-    REQUIRE(r.status == grappi::ResolveResult::Status::found);
-    CHECK(name_of(kg, r.id) == expected);
+    check_resolves(kg, written, expected);
   }
   CHECK(kg.lookup("p53").candidates.at(0).matched_by == "alias:mapping:alias_symbols (resolved by name_kind)");
   CHECK(kg.lookup("p21").candidates.at(0).matched_by == "alias:mapping:alias_symbols (resolved by edges)");

@@ -72,6 +72,11 @@ void add_note(FormAnswer &a, const std::string &note) {
   if (!note.empty()) a.note += (a.note.empty() ? "" : "; ") + note;
 }
 
+// An edge the answer cites (each once, kMaxEdges at most).
+void add_edge(FormAnswer &a, int64_t edge) {
+  if (a.edges.size() < kMaxEdges && std::find(a.edges.begin(), a.edges.end(), edge) == a.edges.end()) a.edges.push_back(edge);
+}
+
 // Whether two entities interact: the edges between their nodes that pass the test.
 void yes_no(const KnowledgeGraph &kg, const GraphSnapshot &g, const QuestionAnalysis &q, const AskOptions &o,
             const AnswerContext &context, FormAnswer &a, std::string &status) {
@@ -80,8 +85,9 @@ void yes_no(const KnowledgeGraph &kg, const GraphSnapshot &g, const QuestionAnal
   a.looked_up = t.describe();
   add_note(a, t.note());
   const bool claim = q.frame.negated;
-  if (!has_edges(g, x, o.retrieval.khop.filter) || !has_edges(g, y, o.retrieval.khop.filter)) {
-    const QuestionEntity &lone = has_edges(g, x, o.retrieval.khop.filter) ? y : x;
+  const bool x_edges = has_edges(g, x, o.retrieval.khop.filter);
+  if (!x_edges || !has_edges(g, y, o.retrieval.khop.filter)) {
+    const QuestionEntity &lone = x_edges ? y : x;
     status = "no_answer";
     a.value = nullptr;
     a.reason = lone.name + " has no edge in the database (" + a.looked_up.substr(0, a.looked_up.find(" at ")) +
@@ -192,7 +198,7 @@ FormAnswer compute(const KnowledgeGraph &kg, const QuestionAnalysis &q, const Qu
       for (std::size_t i = 0; i < adj.size; ++i)
         if (g.relation_name(adj.relation[i]).rfind("go.", 0) == 0) {
           terms.push_back(g.external_id(adj.neighbor[i]));
-          if (a.edges.size() < kMaxEdges) a.edges.push_back(adj.edge[i]);
+          add_edge(a, adj.edge[i]);
         }
     }
     a.value = terms;
@@ -221,8 +227,7 @@ FormAnswer compute(const KnowledgeGraph &kg, const QuestionAnalysis &q, const Qu
   if (f.form == "count") {
     a.value = ok.size();
     for (const IntentCandidate *c : ok)
-      for (int64_t e : c->edges)
-        if (a.edges.size() < kMaxEdges && std::find(a.edges.begin(), a.edges.end(), e) == a.edges.end()) a.edges.push_back(e);
+      for (int64_t e : c->edges) add_edge(a, e);
     a.text = std::to_string(ok.size()) + " " + what(q) + " in " + a.looked_up + (ok.empty() ? "" : ": " + names_of(g, ok, 10));
     if (qr.excluded) add_note(a, std::to_string(qr.excluded) + " partner(s) of the excluded " + f.exclude_kind + " left out");
     return a;
@@ -242,8 +247,7 @@ FormAnswer compute(const KnowledgeGraph &kg, const QuestionAnalysis &q, const Qu
     }
     for (std::size_t i = 0; i < qr.paths.size() && i < kMaxPaths; ++i)
       for (std::size_t k = 0; k + 1 < qr.paths[i].size(); ++k)
-        for (const auto &n : g.edges_between(qr.paths[i][k], qr.paths[i][k + 1]))
-          if (a.edges.size() < kMaxEdges && std::find(a.edges.begin(), a.edges.end(), n.edge) == a.edges.end()) a.edges.push_back(n.edge);
+        for (const auto &n : g.edges_between(qr.paths[i][k], qr.paths[i][k + 1])) add_edge(a, n.edge);
     a.value = routes;
     a.text = routes.empty() ? "No route of at most three edges joins " + q.entities[0].name + " and " + q.entities[1].name +
                                   " in " + a.looked_up
@@ -255,8 +259,7 @@ FormAnswer compute(const KnowledgeGraph &kg, const QuestionAnalysis &q, const Qu
   json ids = json::array();
   for (std::size_t i = 0; i < ok.size() && i < o.top; ++i) {
     ids.push_back(external_id(g, ok[i]->node));
-    for (int64_t e : ok[i]->edges)
-      if (a.edges.size() < kMaxEdges && std::find(a.edges.begin(), a.edges.end(), e) == a.edges.end()) a.edges.push_back(e);
+    for (int64_t e : ok[i]->edges) add_edge(a, e);
   }
   a.value = ids;
   std::string cites;

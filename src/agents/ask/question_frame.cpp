@@ -306,16 +306,20 @@ void decide_form(const QuestionAnalysis &a, const std::vector<std::string> &w, s
                  FormCues k, QuestionFrame &f) {
   const std::size_t entities = a.entities.size();
   // A claim to check: a statement about two entities, not a question ("A binds B.", "A does not interact with B").
+  // (a request to describe is neither a claim nor a yes/no question)
+  static const std::unordered_set<std::string_view> describe = {"tell", "describe", "explain", "summarize", "summarise",
+                                                                "discuss", "compare", "how"};
   const std::string trimmed = trim_copy(a.question);
-  static const std::unordered_set<std::string_view> imperative = {"tell", "describe", "explain", "summarize", "summarise",
-                                                                   "discuss", "compare", "what", "how"};
   const bool claim = entities >= 2 && !k.wh && !k.count && !k.path && !trimmed.empty() && trimmed.back() != '?' &&
-                     a.intent != "open" && !w.empty() && !imperative.count(w[0]);
-  // A yes/no question whose auxiliary does not open it ("A and B: do they interact?"): no wh-word, an auxiliary, a
-  // question mark.
-  static const std::unordered_set<std::string_view> auxiliaries = {"do", "does", "did", "is", "are", "was", "were",
-                                                                   "can", "could", "has", "have", "will", "would"};
-  const bool auxiliary = std::any_of(w.begin(), w.end(), [](const std::string &x) { return auxiliaries.count(x) > 0; });
+                     a.intent != "open" && !w.empty() && !describe.count(w[0]);
+  // A yes/no question whose auxiliary does not open it ("A and B: do they interact?"): no wh-word, an auxiliary (a
+  // one-word yes/no cue of the table), a question mark.
+  const auto auxiliary_word = [](const std::string &x) {
+    return std::any_of(frame_cues().begin(), frame_cues().end(), [&](const FrameCue &c) {
+      return std::string_view(c.part) == "form" && std::string_view(c.value) == "yes_no" && c.words == x;
+    });
+  };
+  const bool auxiliary = std::any_of(w.begin(), w.end(), auxiliary_word);
   if (!k.yes_no && !k.wh && !k.count && auxiliary && !trimmed.empty() && trimmed.back() == '?' && (w.empty() || w[0] != "how"))
     k.yes_no = true;
   // "How is X regulated?", "How does X work?": a question of how, about one entity, asks a mechanism.
@@ -330,8 +334,6 @@ void decide_form(const QuestionAnalysis &a, const std::vector<std::string> &w, s
   // A question about two entities that asks for nothing else (no wh-word, no count, no path, no entities asked for,
   // no request to describe: "Do we know of any interaction of A with B?", "A binds B, right?") is whether they
   // interact.
-  static const std::unordered_set<std::string_view> describe = {"tell", "describe", "explain", "summarize", "summarise",
-                                                                "discuss", "compare", "how"};
   if (!k.yes_no && entities == 2 && !k.wh && !k.count && !k.path && !for_entities && a.intent != "open" &&
       !(start < w.size() && describe.count(w[start])))
     k.yes_no = true;

@@ -50,6 +50,18 @@ YeastQa &yeast(bool embed = false) {
   return y;
 }
 
+// The lines of a JSON-lines file, parsed (the question sets' own fields, which QaQuestion does not keep).
+std::vector<json> json_lines(const std::string &file) {
+  std::vector<json> out;
+  const std::string text = read_file(file);
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = text.find('\n', at);
+    out.push_back(json::parse(text.substr(at, end - at)));
+    at = end == std::string::npos ? text.size() : end + 1;
+  }
+  return out;
+}
+
 std::vector<std::string> names_of(const QuestionAnalysis &a) {
   std::vector<std::string> out;
   for (const auto &e : a.entities) out.push_back(e.name);
@@ -515,14 +527,9 @@ TEST_CASE("Answers on STRING-derived questions beat the neighbour baselines by t
   CHECK(r.entities_linked == r.entities_expected);
   CHECK(r.intents_recognised >= 95);
   // Per set (the "set" field of each line: the question templates' families).
-  const std::string text = read_file(std::string(GRAPPI_TEST_DATA_DIR) + "/qa/yeast_string_questions.jsonl");
   std::map<std::string, std::string> set_of;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = text.find('\n', at);
-    const json line = json::parse(text.substr(at, end - at));
+  for (const json &line : json_lines(std::string(GRAPPI_TEST_DATA_DIR) + "/qa/yeast_string_questions.jsonl"))
     set_of[line["id"].get<std::string>()] = line["set"].get<std::string>();
-    at = end == std::string::npos ? text.size() : end + 1;
-  }
   std::map<std::string, std::pair<double, std::size_t>> mrr;
   for (const auto &row : r.rows) {
     auto &m = mrr[set_of.at(row.question.id)];
@@ -566,14 +573,9 @@ TEST_CASE("Answers in every form on STRING-derived questions of held-out protein
   const auto questions = grappi::read_qa_questions(file);
   REQUIRE(questions.size() == 120);
   std::map<std::string, std::set<std::string>> excluded;  // an exclusion question's partners of the excluded class
-  const std::string text = read_file(file);
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = text.find('\n', at);
-    const json line = json::parse(text.substr(at, end - at));
+  for (const json &line : json_lines(file))
     if (line.contains("excluded"))
       for (const auto &n : line["excluded"]) excluded[line["id"].get<std::string>()].insert(n.get<std::string>());
-    at = end == std::string::npos ? text.size() : end + 1;
-  }
   REQUIRE(excluded.size() == 24);
   grappi::ExtractiveModel offline;
   grappi::QaEvalOptions o;
