@@ -18,7 +18,6 @@ namespace form_parts {
 
 using nlohmann::json;
 
-constexpr double kMedium = 0.400;  // STRING's medium confidence: the default of yes/no, count and path answers
 constexpr std::size_t kMaxEdges = 50;
 constexpr std::size_t kMaxPaths = 5;
 
@@ -81,7 +80,7 @@ void add_edge(FormAnswer &a, int64_t edge) {
 void yes_no(const KnowledgeGraph &kg, const GraphSnapshot &g, const QuestionAnalysis &q, const AskOptions &o,
             const AnswerContext &context, FormAnswer &a, std::string &status) {
   const QuestionEntity &x = q.entities[0], &y = q.entities[1];
-  const EdgeTest t(kg, g, o.retrieval.khop.filter, q.frame, kMedium);
+  const EdgeTest t(kg, g, o.retrieval.khop.filter, q.frame, kMediumConfidence);
   a.looked_up = t.describe();
   add_note(a, t.note());
   const bool claim = q.frame.negated;

@@ -248,6 +248,7 @@ EdgeTest::EdgeTest(const KnowledgeGraph &kg, const GraphSnapshot &g, const EdgeF
   min_ = frame.min_score > 0 ? frame.min_score : default_min;
   confidence_ = frame.confidence;
   relation_ok_.assign(g.relation_count(), 0);
+  used_.assign(g.relation_count(), 0);
   for (std::size_t r = 0; r < g.relation_count(); ++r)
     relation_ok_[r] = (base_.keep.empty() || base_.keep[r]) && !negative_relation(g.relation_name(static_cast<int32_t>(r)));
   for (const std::string &c : frame.channels) {
@@ -297,8 +298,10 @@ bool EdgeTest::pass(const GraphSnapshot::Adjacency &a, std::size_t i, double *sc
 std::string EdgeTest::describe() const {
   // (the relations the answer's edges are of; before any passed, those looked in, ontologies' structure aside)
   std::vector<std::string> names;
-  for (const int32_t r : used_) names.push_back(g_.relation_name(r));
-  for (std::size_t r = 0; r < relation_ok_.size() && used_.empty(); ++r) {
+  for (std::size_t r = 0; r < used_.size(); ++r)
+    if (used_[r]) names.push_back(g_.relation_name(static_cast<int32_t>(r)));
+  const bool none_used = names.empty();
+  for (std::size_t r = 0; r < relation_ok_.size() && none_used; ++r) {
     const std::string &name = g_.relation_name(static_cast<int32_t>(r));
     if (relation_ok_[r] && (physical_.empty() || physical_[r]) && name.rfind("obo.", 0) != 0 && name.rfind("go.", 0) != 0)
       names.push_back(name);
@@ -455,7 +458,7 @@ IntentRetrieval retrieve_for_intent(const KnowledgeGraph &kg, const QuestionAnal
   const QuestionFrame &f = q.frame;
   // (yes/no, count and path answers take STRING's medium confidence unless the question states one; lists rank every
   // partner)
-  const EdgeTest t(kg, g, o.filter, f, f.form == "count" || f.form == "path" || f.form == "yes_no" ? 0.4 : 0.0);
+  const EdgeTest t(kg, g, o.filter, f, f.form == "count" || f.form == "path" || f.form == "yes_no" ? kMediumConfidence : 0.0);
   out.looked_up = t.describe();
   out.note = t.note();
   // The entity compared against (a comparison's entity that is no choice), else the first.

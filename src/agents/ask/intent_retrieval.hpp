@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -17,6 +16,9 @@
 #include "retrieval/retrieval_common.hpp"
 
 namespace grappi::detail {
+
+/// STRING's medium confidence: the least score of yes/no, count and path answers unless the question states one.
+constexpr double kMediumConfidence = 0.400;
 
 /// Which edges an answer rests on: the retrieval's filter, never a negative interaction (IntAct's), and the question's
 /// frame (grappi/question.hpp QuestionFrame): its lowest score and the evidence it asks for. "physical" keeps the
@@ -33,7 +35,7 @@ class EdgeTest {
   bool pass(const GraphSnapshot::Adjacency &a, std::size_t i, double *score = nullptr) const;
   double min_score() const { return min_; }
   /// Records that an answer rests on an edge of this relation (describe() names such relations).
-  void mark_used(int32_t relation) const { used_.insert(relation); }
+  void mark_used(int32_t relation) const { used_[static_cast<std::size_t>(relation)] = 1; }
   /// What is looked up, in words: "string.physical at score >= 0.700 (high confidence)" (the relations of the edges
   /// answers rest on, mark_used; before any, every relation looked in but ontologies' structure).
   std::string describe() const;
@@ -51,7 +53,7 @@ class EdgeTest {
   std::vector<char> relation_ok_;         // per relation: passes base_ and is no negative interaction
   std::string note_;
   mutable std::unordered_map<int64_t, double> channel_score_;  // edge -> its best asked channel's score (-1: none)
-  mutable std::set<int32_t> used_;                             // relations of the edges answers rest on
+  mutable std::vector<char> used_;  // per relation: an edge an answer rests on is of it (marked in the path loops)
 };
 
 /// The proteins an entity stands for: a family's or complex's members, else itself.
