@@ -336,16 +336,17 @@ struct QaRankFigures {
 
 /// The figures of the questions of one answer form, beside its baselines on the same questions.
 struct QaFormFigures {
-  std::string form;            ///< "list", "yes_no", "count", "path" or "unsupported"
+  std::string form;            ///< "list", "choice" (multiple-choice questions), "yes_no", "count", "path" or "unsupported"
   std::size_t questions = 0;   ///< questions of the form (as the set says, else by kind)
   /// What is measured: "mrr" (list, path: the first gold answer's rank among the answer entities), "accuracy"
-  /// (yes_no: the answer's value), "exact" (count: the value is the gold number), "marked" (unsupported: the
-  /// answer says it cannot answer, or is not ok).
+  /// (yes_no: the answer's value; choice: the option chosen), "exact" (count: the value is the gold number),
+  /// "marked" (unsupported: the answer says it cannot answer, or is not ok).
   std::string measure;
   double value = 0;            ///< the figure
   /// The baselines on the same questions, by name: list and path "neighbours_random", "neighbours_by_score"; yes_no
-  /// "always_yes", "edge_lookup" (an edge of any score between the two entities); count "median" (the set's median
-  /// count, the question's own left out); unsupported none.
+  /// "always_yes", "edge_lookup" (an edge of any score between the two entities); choice "prior" (the option most
+  /// often right in the set's other questions); count "median" (the set's median count, the question's own left
+  /// out); unsupported none.
   std::vector<std::pair<std::string, double>> baselines;
 };
 
@@ -392,7 +393,7 @@ struct QaEvalResult {
   QaRankFigures baseline_random;
   QaRankFigures baseline_by_score;     ///< see baseline_random
   std::vector<QaIntentFigures> by_intent;  ///< per intent recognised, in question_intents() order
-  std::vector<QaFormFigures> by_form;      ///< per answer form the set asks (list, yes_no, count, path, unsupported)
+  std::vector<QaFormFigures> by_form;      ///< per answer form the set asks (list, choice, yes_no, count, path, unsupported)
   std::size_t questions_with_entities = 0;  ///< questions in which an entity was found
   std::size_t entities_expected = 0;   ///< entities the set says its questions name
   std::size_t entities_linked = 0;     ///< of them linked

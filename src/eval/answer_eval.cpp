@@ -351,14 +351,17 @@ void summarise_qa(const QaTally &t, std::size_t questions, QaEvalResult &res) {
     x.gold_in_subgraph = pr.second / double(it->second.n);
     res.by_intent.push_back(std::move(x));
   }
-  for (const char *form : {"list", "yes_no", "count", "path", "unsupported"}) {
+  for (const char *form : {"list", "choice", "yes_no", "count", "path", "unsupported"}) {
     const auto it = t.per_form.find(form);
     if (it == t.per_form.end() || !it->second.n) continue;
     QaFormFigures x;
     x.form = form;
     x.questions = it->second.n;
     const std::string kind = form;
-    x.measure = kind == "list" || kind == "path" ? "mrr" : kind == "yes_no" ? "accuracy" : kind == "count" ? "exact" : "marked";
+    x.measure = kind == "list" || kind == "path"      ? "mrr"
+                : kind == "yes_no" || kind == "choice" ? "accuracy"
+                : kind == "count"                      ? "exact"
+                                                       : "marked";
     x.value = it->second.value / double(x.questions);
     for (const auto &[name, sum] : it->second.baselines) x.baselines.emplace_back(name, sum / double(x.questions));
     res.by_form.push_back(std::move(x));
@@ -405,6 +408,11 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
   std::map<std::string, std::size_t> answer_count;
   for (const QaQuestion &q : questions)
     if ((q.kind == "choice" || q.kind == "true_false") && !q.answers.empty()) ++answer_count[detail::lower_copy(q.answers[0])];
+  // The count questions' gold numbers, sorted (the median baseline leaves each question's own out).
+  std::vector<double> counts;
+  for (const QaQuestion &q : questions)
+    if (q.kind == "count") counts.push_back(std::stod(q.answers[0]));
+  std::sort(counts.begin(), counts.end());
   for (std::size_t qi = 0; qi < questions.size(); ++qi) {
     const QaQuestion &q = questions[qi];
     QaEvalRow row;
@@ -412,7 +420,8 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
     const AskResult a = ask_for_row(kg, model, q, ao, row, res);
     std::string said = row.answer;  // (the entities' names count as said: the offline answer is them)
     for (const AnswerEntity &e : row.answer_entities) said += " " + e.name;
-    FormTally &ft = t.per_form[q.form];
+    // (a multiple-choice question is judged by accuracy: a figure of its own, not the list questions' MRR)
+    FormTally &ft = t.per_form[q.kind == "choice" ? "choice" : q.form];
     ++ft.n;
     if (q.kind == "entities") {
       ++res.entity_questions;
@@ -424,10 +433,8 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
       // (the answer's value in the count form; the set's median count, this question's own left out)
       if (a.answer.form == "count" && a.answer.value.is_number_integer()) row.choice = std::to_string(a.answer.value.get<int64_t>());
       row.correct = row.choice == q.answers[0];
-      std::vector<double> others;
-      for (std::size_t k = 0; k < questions.size(); ++k)
-        if (k != qi && questions[k].kind == "count") others.push_back(std::stod(questions[k].answers[0]));
-      std::sort(others.begin(), others.end());
+      std::vector<double> others = counts;
+      others.erase(std::lower_bound(others.begin(), others.end(), std::stod(q.answers[0])));
       if (!others.empty())
         row.baseline_median = others.size() % 2 ? others[others.size() / 2]
                                                 : std::round((others[others.size() / 2 - 1] + others[others.size() / 2]) / 2);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <type_traits>
 #include <set>
 
@@ -509,6 +510,18 @@ TEST_CASE("The QA evaluation's figures follow from the ranks of the gold answers
   CHECK(r.rows[3].choice == "true");
   CHECK(r.accuracy == doctest::Approx(1.0));
   CHECK(r.undecided == 0);
+  // Per form: the entity questions' MRR as a list, the choice's accuracy apart from it, the statement's as yes/no.
+  std::map<std::string, grappi::QaFormFigures> form;
+  for (const auto &x : r.by_form) form[x.form] = x;
+  REQUIRE(form.size() == 3);
+  CHECK(form["list"].questions == 3);
+  CHECK(form["list"].measure == "mrr");
+  CHECK(form["list"].value == doctest::Approx(mrr / 3));
+  CHECK(form["choice"].questions == 1);
+  CHECK(form["choice"].measure == "accuracy");
+  CHECK(form["choice"].value == doctest::Approx(1.0));
+  CHECK(form["yes_no"].questions == 1);
+  CHECK(form["yes_no"].value == doctest::Approx(1.0));
   const json j = grappi::to_json(r);
   for (const char *k : {"mrr", "hits_at_1", "hits_at_5", "hits_at_10", "recall_at_k"}) CHECK(j.contains(k));
   const json row = grappi::to_json(r.rows[0]);
