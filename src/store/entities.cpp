@@ -298,7 +298,10 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
 void EntityTagger::Impl::add_entry(uint32_t index, const std::string &name, const std::string &source, bool term) {
   const std::string key = tight(name);
   if (key.size() < options.min_length || (term && key.size() < options.min_term_length)) return;
-  if (key.find_first_not_of("0123456789 .,-") == std::string::npos) return;
+  // (a name of digits alone is a number, unless a curated list writes it with hyphens: FamPlex's "14-3-3", "9-1-1")
+  if (key.find_first_not_of("0123456789 .,-") == std::string::npos &&
+      !(std::string_view(name_kind_of(source)) == "curated" && name.find('-') != std::string::npos))
+    return;
   auto &list = by_name[key];
   // (a name a node has twice keeps the source that says most: FamPlex's "SRC" for SRC beside its
   // preferred name)
