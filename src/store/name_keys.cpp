@@ -54,15 +54,19 @@ const char *greek_letter(unsigned char lead, unsigned char next) {
   return nullptr;
 }
 
-void NameKey::settle() {
+void NameKey::fold_run(std::string &initials, std::size_t &plain) const {
   if (run_ == std::string::npos) return;
-  const std::string_view run = std::string_view(initials_).substr(run_);
-  if (const char initial = spelled_initial(run)) {
-    initials_.resize(run_);
-    initials_.push_back(initial);
+  const std::size_t length = initials.size() - run_;
+  if (const char initial = spelled_initial(std::string_view(initials).substr(run_))) {
+    initials.resize(run_);
+    initials.push_back(initial);
   } else {
-    plain_ += run.size();
+    plain += length;
   }
+}
+
+void NameKey::settle() {
+  fold_run(initials_, plain_);
   run_ = std::string::npos;
 }
 
@@ -112,15 +116,7 @@ std::size_t NameKey::push(std::string_view text, std::size_t i) {
 std::string NameKey::key() const {
   std::size_t plain = plain_;
   std::string initials = initials_;
-  if (run_ != std::string::npos) {
-    const std::string_view run = std::string_view(initials_).substr(run_);
-    if (const char initial = spelled_initial(run)) {
-      initials.resize(run_);
-      initials.push_back(initial);
-    } else {
-      plain += run.size();
-    }
-  }
+  fold_run(initials, plain);
   // (a name that is little more than its Greek letters keeps them spelled: "ALPHA1", "Gbeta")
   return plain >= 2 ? initials : spelled_;
 }

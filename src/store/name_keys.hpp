@@ -49,6 +49,9 @@ class NameKey {
 
  private:
   void settle();
+  // The pending run of letters folded into `initials` (a spelled Greek letter as its initial) or
+  // counted into `plain`.
+  void fold_run(std::string &initials, std::size_t &plain) const;
   bool greek_pending() const;
   std::string initials_;                 // Greek letters as initials (the pending run as written)
   std::string spelled_;                  // Greek letters spelled
