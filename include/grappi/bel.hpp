@@ -220,6 +220,10 @@ struct GRAPPI_CXX_API BelDocument {
   std::vector<std::string> annotations;  ///< names DEFINE ANNOTATION declared
   std::vector<BelScriptStatement> statements;  ///< every statement line, valid or not
   std::vector<BelScriptProblem> problems;      ///< every problem, by line
+  /// Statements without evidence because a SET Citation cleared a SET Evidence no statement had
+  /// used yet (the two written in reverse order; a citation clears the evidence and annotations,
+  /// as BEL says): a warning on each such statement's line, as PyBEL gives.
+  std::size_t evidence_cleared = 0;
   /// How many statements are valid.
   std::size_t valid_statements() const noexcept;
   /// How many problems are errors.

@@ -209,6 +209,8 @@ class ScriptReader {
       auto v = value(rhs);
       if (!v) return problem(4, Severity::error, "script", "SET " + key + " needs a quoted text");
       evidence_ = *v;
+      evidence_used_ = false;
+      cleared_line_ = 0;
       return;
     }
     std::vector<std::string> values;
@@ -273,7 +275,9 @@ class ScriptReader {
         (c.id.empty() || c.id.find_first_not_of("0123456789") != std::string::npos))
       problem(4, Severity::error, "script", "a PubMed citation needs a numeric PMID, not '" + c.id + "'");
     citation_ = std::move(c);
-    // A new citation clears the evidence and annotations (as BEL and pybel do).
+    // A new citation clears the evidence and annotations (as BEL and pybel do); an evidence it
+    // clears was likely meant for the statements after it (the order reversed).
+    if (!evidence_.empty() && !evidence_used_) cleared_line_ = line_;
     evidence_.clear();
     annotated_.clear();
   }
@@ -289,6 +293,7 @@ class ScriptReader {
     for (const std::string &key : keys) {
       if (key == "ALL") {
         citation_.reset();
+        cleared_line_ = 0;
         evidence_.clear();
         annotated_.clear();
         group_.clear();
@@ -297,6 +302,7 @@ class ScriptReader {
       } else if (detail::iequals(key, "Citation")) {
         citation_.reset();
       } else if (detail::iequals(key, "Evidence") || detail::iequals(key, "SupportingText")) {
+        cleared_line_ = 0;
         evidence_.clear();
       } else {
         auto it = std::find_if(annotated_.begin(), annotated_.end(), [&](const auto &p) { return p.first == key; });
@@ -365,12 +371,19 @@ class ScriptReader {
     st.result = validator_.check(text);
     st.citation = citation_;
     st.evidence = evidence_;
+    evidence_used_ = true;
     st.statement_group = group_;
     st.annotations = annotated_;
     for (const BelProblem &p : st.result.problems)
       doc_.problems.push_back({line_, indent_ + p.offset + 1, p});
     if (scripted_ && !citation_)
       problem(0, Severity::warning, "script", "no SET Citation is in force for this statement");
+    if (evidence_.empty() && cleared_line_) {
+      problem(0, Severity::warning, "script",
+              "no evidence: the SET Citation on line " + std::to_string(cleared_line_) +
+                  " cleared the SET Evidence before it (set the citation first)");
+      ++doc_.evidence_cleared;
+    }
     doc_.statements.push_back(std::move(st));
   }
 
@@ -380,6 +393,8 @@ class ScriptReader {
   bool scripted_ = false;       // a SET, UNSET or DEFINE line was seen
   bool scripted_defs_ = false;  // a DEFINE ANNOTATION was seen
   std::optional<BelCitation> citation_;
+  std::size_t cleared_line_ = 0;  // the SET Citation that cleared an evidence no statement had used
+  bool evidence_used_ = false;    // a statement took the evidence in force
   std::string evidence_, group_;
   std::vector<std::pair<std::string, std::vector<std::string>>> annotated_;
   std::unordered_map<std::string, Annotation> annotations_;

@@ -58,6 +58,8 @@ FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, 
   if (doc.statements.empty()) throw Error(ErrorCode::parse, path + ": no BEL statements");
   rep.details = g.details();
   rep.details.emplace_back("document_properties", doc.properties.size());
+  // (statements a SET Citation left without the evidence set before it: imported, and counted)
+  if (doc.evidence_cleared) rep.details.emplace_back("evidence_cleared_by_citation", doc.evidence_cleared);
   return w.finish(file.sha256, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 

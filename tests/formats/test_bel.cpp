@@ -463,3 +463,35 @@ TEST_CASE("BEL script: trailing comments are left out and a double slash inside 
   CHECK_FALSE(d.statements[2].result.valid());
   for (const auto &p : d.problems) CHECK(p.line == 7);
 }
+
+TEST_CASE("BEL script: a SET Citation that clears the evidence set before it is warned on each statement and counted") {
+  // (the order reversed: SET Evidence, then SET Citation. BEL's rule, and PyBEL's: the citation
+  // clears the evidence; PyBEL warns on each statement, so does the reader)
+  std::istringstream in(
+      "SET Citation = {\"PubMed\", \"111\"}\n"
+      "SET Evidence = \"A binds B.\"\n"
+      "p(HGNC:AKT1) -> p(HGNC:MTOR)\n"
+      "SET Evidence = \"C binds D.\"\n"
+      "SET Citation = {\"PubMed\", \"222\"}\n"
+      "p(HGNC:TP53) -| p(HGNC:MDM2)\n"
+      "p(HGNC:MDM2) -| p(HGNC:TP53)\n"
+      "SET Evidence = \"E binds F.\"\n"
+      "p(HGNC:EGFR) -> p(HGNC:GRB2)\n"
+      "SET Citation = {\"PubMed\", \"333\"}\n"
+      "p(HGNC:KRAS) -> p(HGNC:BRAF)\n");
+  const BelDocument d = read_bel_script(in);
+  REQUIRE(d.statements.size() == 5);
+  CHECK(d.statements[0].evidence == "A binds B.");
+  CHECK(d.statements[1].evidence.empty());
+  CHECK(d.statements[3].evidence == "E binds F.");
+  // (a citation with no evidence before it is no reversal: the last statement has none, silently)
+  CHECK(d.evidence_cleared == 2);
+  std::vector<std::size_t> lines;
+  for (const auto &p : d.problems)
+    if (p.problem.message.find("cleared the SET Evidence") != std::string::npos) {
+      CHECK(p.problem.severity == grappi::BelProblem::Severity::warning);
+      CHECK(p.problem.message.find("line 5") != std::string::npos);
+      lines.push_back(p.line);
+    }
+  CHECK(lines == std::vector<std::size_t>{6, 7});
+}
