@@ -91,6 +91,64 @@ struct EntityMention {
   const EntityCandidate *entity() const { return chosen ? &candidates[*chosen] : nullptr; }
 };
 
+/// What a text says of one organism (organisms_in_text()).
+struct OrganismEvidence {
+  int64_t taxon = 0;              ///< NCBI taxon, as STRING numbers it (yeast 4932)
+  std::string name;               ///< its scientific name ("Mus musculus")
+  std::size_t count = 0;          ///< how many cues the text has
+  std::vector<std::string> cues;  ///< the cues as written, distinct, in the order found ("mice", "C57BL/6")
+  std::size_t first = 0;          ///< where the first cue starts, in bytes
+};
+
+/// The organisms a text names, most cues first (the first cue first on a tie): species and common
+/// names ("Saccharomyces cerevisiae", "S. cerevisiae", "yeast", "mice", "murine", "Drosophila",
+/// "patients"), lab strains ("C57BL/6", "Sprague-Dawley") and cell lines ("HeLa", "NIH 3T3",
+/// "PC12", "CHO"), and SGD's protein style for yeast ("Rad53p"). A name followed by an antibody's
+/// or a serum's words ("mouse anti-", "rabbit polyclonal", "bovine serum") is a reagent's origin
+/// and not counted; pathogens and expression hosts (viruses, E. coli) are not read (docs/extract.md).
+GRAPPI_CXX_API std::vector<OrganismEvidence> organisms_in_text(std::string_view text);
+
+/// The scientific name of an organism that table knows ("Homo sapiens" for 9606), else empty.
+GRAPPI_CXX_API std::string organism_name(int64_t taxon);
+
+/// An abbreviation a text defines, found the Schwartz–Hearst way (abbreviations_in_text()):
+/// "lipopolysaccharide (LPS)", and the other way round, "LPS (lipopolysaccharide)".
+struct Abbreviation {
+  std::string short_form;  ///< "LPS"
+  std::string long_form;   ///< "lipopolysaccharide"
+  std::size_t offset = 0;  ///< where the short form is defined, in bytes of the text read
+  /// What the long form names in the database (EntityTagger::read_paper): "entity" (the short
+  /// form stands for `entity` in the paper), "no_entity" (nothing the database holds: the short
+  /// form is no gene's alias in this paper), "undecided" (the long form names part of something);
+  /// empty before the database was asked.
+  std::string meaning;
+  std::optional<EntityCandidate> entity;  ///< the entity, when meaning is "entity"
+};
+
+/// The abbreviations a text defines, in the order defined, each short form once (its first
+/// definition). A short form is one or two words of 2 to 10 characters with a capital letter,
+/// in parentheses after its long form (or its long form in parentheses after it); every letter
+/// and digit of the short form is found in the long form in order, its first at the start of a
+/// word (Schwartz & Hearst, Pac. Symp. Biocomput. 2003).
+GRAPPI_CXX_API std::vector<Abbreviation> abbreviations_in_text(std::string_view text);
+
+/// What a paper says about its own names (EntityTagger::read_paper()).
+struct PaperContext {
+  std::string document;  ///< the document's id
+  /// The organism its gene and protein names are grounded in (0: none known): --taxon when given
+  /// (EntityTaggerOptions::taxon), else that of its species annotations, else the one its text
+  /// names most, else the database's dominant organism.
+  int64_t taxon = 0;
+  std::string organism_name;  ///< its scientific name, when known
+  /// Where it comes from: "taxon_option", "species_annotations", "text", "database" (empty: none).
+  std::string organism_source;
+  /// The database holds proteins of that organism; when it does not, the paper's gene and protein
+  /// names are not grounded to another organism's namesakes (status "other_organism").
+  bool held = false;
+  std::vector<OrganismEvidence> organisms;  ///< what its text says, most cues first
+  std::vector<Abbreviation> abbreviations;  ///< what it defines, each with its meaning
+};
+
 /// How the dictionary is built and used. (Every field is part of EntityTagger::shared's key: a
 /// new one goes there too, in entities.cpp.)
 struct EntityTaggerOptions {
@@ -98,9 +156,9 @@ struct EntityTaggerOptions {
   /// "ProteinFamily" and "ProteinComplex").
   std::vector<std::string> labels;
   /// Preferred organism (NCBI taxon) for ambiguous names; 0: the organism most of the text's
-  /// unambiguous mentions are of. For a passage of a document (tag(const DocumentPassage &)),
-  /// the organism of the document's species annotations comes first, then this, then the
-  /// database's dominant organism (organism()).
+  /// unambiguous mentions are of. For a passage of a document (tag(const DocumentPassage &),
+  /// read_paper()) it is the stated organism, over the document's species annotations and what
+  /// its text says; without it those, then the database's dominant organism (organism()).
   int64_t taxon = 0;
   /// Shortest name looked for, in characters (at least 2).
   std::size_t min_length = 2;
@@ -144,12 +202,23 @@ class GRAPPI_CXX_API EntityTagger {
   /// one the dictionary does not know is kept ("annotation", "ungrounded" unless its id
   /// resolves); dictionary mentions outside every annotation are kept as "dictionary".
   ///
-  /// A passage has an organism: `organism` when not 0, else that of the passage's species
-  /// annotations (document_organism()), else EntityTaggerOptions::taxon, else the database's
-  /// dominant organism. Ambiguous names are narrowed to it, and a name whose candidates are
+  /// A passage has an organism: `organism` when not 0, else EntityTaggerOptions::taxon, else
+  /// that of the passage's species annotations (document_organism()), else the database's
+  /// dominant organism (a paper's words: read_paper() and tag(passage, paper)). Ambiguous names are narrowed to it, and a name whose candidates are
   /// all proteins of other organisms is not grounded (status "other_organism", with the
   /// reason): a human paper is never grounded to yeast proteins silently.
   std::vector<EntityMention> tag(const DocumentPassage &passage, int64_t organism = 0) const;
+  /// What a paper says about its names: its organism (and the evidence for it) and the
+  /// abbreviations it defines with what their long forms name in the database.
+  PaperContext read_paper(const Document &document) const;
+  /// The mentions of a passage of that paper: tag(passage, paper.taxon) with the paper's
+  /// organism as the stated one (its source saying why), a gene named with another organism just
+  /// before it ("human TNF" in a mouse paper) in that organism, and the abbreviations applied: a
+  /// short form the paper defines as something the database does not hold is not grounded
+  /// (status "ungrounded", with the reason), one defined as an entity stands for it (resolution
+  /// "abbreviation", also where the dictionary alone does not find it). Annotations the document
+  /// carries are left as they are.
+  std::vector<EntityMention> tag(const DocumentPassage &passage, const PaperContext &paper) const;
   /// The organism (NCBI taxon) of a document's species annotations (PubTator's and BioC's
   /// "Species" mentions, ids "9606" or "NCBITaxon:9606"; the most frequent, the first on a
   /// tie); 0 when it has none.

@@ -119,6 +119,9 @@ struct ExtractedStatement {
 struct ExtractionResult {
   std::vector<ExtractionParagraph> paragraphs;  ///< the paragraphs read (skipped passages not included)
   std::vector<ExtractedStatement> statements;   ///< by paragraph, in answer order
+  /// What each paper says about its names (EntityTagger::read_paper): its organism with the
+  /// evidence, and the abbreviations it defines; in the order of the documents.
+  std::vector<PaperContext> papers;
   std::size_t documents = 0;         ///< documents read
   std::size_t skipped_passages = 0;  ///< passages skipped by section or length
   StageUsage usage;                  ///< model use

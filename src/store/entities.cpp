@@ -5,6 +5,7 @@
 #include "grappi/entities.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <mutex>
 #include <set>
@@ -19,6 +20,7 @@
 #include "store/graph_impl.hpp"
 #include "common/grounding_text.hpp"
 #include "store/name_keys.hpp"
+#include "store/organisms.hpp"
 #include "common/text_util.hpp"
 
 namespace grappi {
@@ -49,7 +51,11 @@ const char *const kStopWords[] = {
     "component", "process", "transport", "membrane", "nucleus", "cytoplasm", "dna", "rna", "mrna", "atp",
     "gtp", "gtpase", "gtpases", "atpase", "atpases", "phosphatase", "helicase", "protease", "ligase",
     "transferase", "synthase", "reductase", "oxidase", "dehydrogenase", "polymerase", "nuclease", "hydrolase",
-    "isomerase", "permease", "transporter", "channel", "enzyme", "ii", "iii", "iv", "vi", "ca", "mg", "na", "ph", "ml", "mm", "nm", "kda", "min", "hr", "h", "rt"};
+    "isomerase", "permease", "transporter", "channel", "enzyme", "ii", "iii", "iv", "vi", "ca", "mg", "na", "ph", "ml", "mm", "nm", "kda", "min", "hr", "h", "rt",
+    // amino acids as mutations write them ("Arg", "Pro75Ala"), antibody classes and the MHC:
+    // no one gene (in capitals and naming a symbol they still count: "ASP", "MET")
+    "ala", "arg", "asn", "asp", "cys", "gln", "glu", "gly", "his", "ile", "leu", "lys", "phe", "pro", "ser", "thr",
+    "trp", "tyr", "val", "iga", "igd", "ige", "igg", "igm", "mhc"};
 
 // An identifier's key: lower case, blank runs as one blank.
 std::string fold(std::string_view s) {
@@ -245,6 +251,79 @@ const char *name_kind_of(std::string_view source) {
 
 bool family_label(std::string_view label) { return label == "ProteinFamily" || label == "ProteinComplex"; }
 
+// English words that are also a gene's name somewhere (tools/make_english_aliases.py): written all
+// in lower case in a text, they are the word ("damage", "acting", "simple"), unless a gene's full
+// name is that very word ("insulin").
+const std::unordered_set<std::string_view> &english_words() {
+  static const std::unordered_set<std::string_view> words = {
+#include "store/english_aliases.inc"
+  };
+  return words;
+}
+
+bool lower_word(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
+bool greek_word(std::string_view w) {
+  for (const char *g : {"alpha", "beta", "gamma", "delta", "epsilon", "kappa", "zeta", "eta", "theta", "iota", "lambda",
+                        "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "phi", "chi", "psi", "omega"})
+    if (detail::iequals(w, g)) return true;
+  return false;
+}
+
+// Whether a text may be a name written differently: the tolerant key ignores blanks, dots, slashes
+// and underscores, but a blank between words where the name has none ("The G" is not THEG, unless
+// a Greek letter is spelled: "NF kappa B"), a decimal point ("CI 2.0" is not "CI-20"), a slash
+// ("G/C" is not GC) or an underscore ("C_6") the name lacks say it is something else.
+// The words of a name as blanks and hyphens separate them, in lower case.
+std::vector<std::string> separated_words(std::string_view s) {
+  std::vector<std::string> out;
+  std::string w;
+  for (std::size_t i = 0; i <= s.size(); ++i) {
+    if (i == s.size() || s[i] == ' ' || s[i] == '-') {
+      if (!w.empty()) out.push_back(w);
+      w.clear();
+    } else {
+      w.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(s[i]))));
+    }
+  }
+  return out;
+}
+
+template <class Stop>
+bool spelling_compatible(std::string_view name, std::string_view seen, const Stop &stop) {
+  const auto has = [](std::string_view s, char c) { return s.find(c) != std::string_view::npos; };
+  if (has(seen, ' ')) {
+    // (words apart in the text are the name's words, as the name separates them: "IL 6" is "IL-6",
+    // "or 160" is not "OR1-60"; a name of one word may be written apart, "IL 2", but not across
+    // a stop word, "The G"; a Greek letter spelled apart may join its name: "NF kappa B")
+    const std::vector<std::string> a = separated_words(seen);
+    if (std::none_of(a.begin(), a.end(), [](const std::string &w) { return greek_word(w); })) {
+      if (has(name, ' ') || has(name, '-')) {
+        if (a != separated_words(name)) return false;
+      } else if (std::any_of(a.begin(), a.end(), [&](const std::string &w) { return stop.count(w) > 0; })) {
+        return false;
+      }
+    }
+  }
+  for (std::size_t i = 1; i + 1 < seen.size(); ++i)
+    if (seen[i] == '.' && std::isdigit(static_cast<unsigned char>(seen[i - 1])) &&
+        std::isdigit(static_cast<unsigned char>(seen[i + 1])) && !has(name, '.'))
+      return false;
+  return !((has(seen, '/') && !has(name, '/')) || (has(seen, '_') && !has(name, '_')));
+}
+
+// An ion as chemists write it before its charge: "Ca2" of "Ca2+", "Mg2", "Fe3".
+bool ion_like(std::string_view s) {
+  if (s.size() < 2 || s.size() > 3 || !std::isupper(static_cast<unsigned char>(s[0]))) return false;
+  for (std::size_t i = 1; i < s.size(); ++i)
+    if (!(i == 1 ? std::islower(static_cast<unsigned char>(s[i])) || std::isdigit(static_cast<unsigned char>(s[i]))
+                 : std::isdigit(static_cast<unsigned char>(s[i])) != 0))
+      return false;
+  return true;
+}
+
 }  // namespace
 
 struct GRAPPI_HIDDEN EntityTagger::Impl {
@@ -281,6 +360,9 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   std::shared_ptr<const GraphSnapshot> snapshot;
 
   int64_t dominant = 0;  // the taxon most proteins are of
+  std::set<int64_t> taxa;  // the taxa of its proteins
+  std::unordered_map<std::string, uint32_t> full_name_words;  // a word -> how many nodes' full names have it
+  std::vector<std::vector<uint32_t>> node_entries;  // nodes index -> its entries
 
   std::vector<EntityMention> scan(std::string_view text) const;
   // (any_case: the case rule waived, for a span the document itself marks as an entity)
@@ -289,11 +371,34 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   // first and makes a name only other organisms' proteins have "other_organism"; without one,
   // `preferred` (else options.taxon, else the organism most unique mentions are of, else the
   // database's) breaks ties the other rules leave.
+  // (own: per mention, an organism the words just before it name, which replaces the stated one)
   void resolve(std::vector<EntityMention> &mentions, std::string_view text, int64_t organism = 0,
-               const std::string &source = {}, int64_t preferred = 0) const;
+               const std::string &source = {}, int64_t preferred = 0, const std::vector<int64_t> *own = nullptr) const;
+  // A passage's annotations reconciled with the dictionary's mentions, not yet resolved.
+  std::vector<EntityMention> reconcile(const DocumentPassage &passage) const;
+  // The organism the word just before each mention names ("human TNF"), when the database holds it.
+  std::vector<int64_t> organisms_before(const std::vector<EntityMention> &mentions, std::string_view text) const;
+  // What an abbreviation's long form names in the database.
+  void meaning(Abbreviation &a, int64_t organism) const;
+  std::vector<EntityCandidate> ids_of(std::string_view id) const;
+  void apply(std::vector<EntityMention> &mentions, std::string_view text, const std::vector<Abbreviation> &abbreviations) const;
   void add_entry(uint32_t node, const std::string &name, const std::string &source, bool term);
+  void index_entries();
   void resolve_members(const KnowledgeGraph &kg);
 };
+
+// Each node's entries, and how many nodes' full names have each word.
+void EntityTagger::Impl::index_entries() {
+  node_entries.assign(nodes.size(), {});
+  for (uint32_t e = 0; e < entries.size(); ++e) node_entries[entries[e].node].push_back(e);
+  for (uint32_t index = 0; index < nodes.size(); ++index) {
+    std::set<std::string> words;
+    for (uint32_t e : node_entries[index])
+      if (std::string_view(entries[e].kind) == "full_name")
+        for (std::string &w : separated_words(entries[e].name)) words.insert(std::move(w));
+    for (const std::string &w : words) ++full_name_words[w];
+  }
+}
 
 void EntityTagger::Impl::add_entry(uint32_t index, const std::string &name, const std::string &source, bool term) {
   const std::string key = tight(name);
@@ -530,9 +635,12 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
     for (const Impl::NodeInfo &n : m.nodes)
       if (n.base.taxon && n.base.label == "Protein") ++proteins[n.base.taxon];
     std::size_t most = 0;
-    for (const auto &[taxon, count] : proteins)
+    for (const auto &[taxon, count] : proteins) {
+      m.taxa.insert(taxon);
       if (count > most) most = count, m.dominant = taxon;
+    }
   }
+  m.index_entries();
   // (a name may be written in more words than stored: "NF kappa B" for "NFkappaB")
   m.max_words = std::min<std::size_t>(std::max<std::size_t>(m.max_words, 4), 8);
   m.sorted_keys.reserve(m.by_name.size());
@@ -578,15 +686,17 @@ std::shared_ptr<const EntityTagger> EntityTagger::shared(const KnowledgeGraph &k
 
 std::size_t EntityTagger::names() const { return impl_->by_name.size(); }
 
-std::vector<EntityCandidate> EntityTagger::by_id(std::string_view id) const {
+std::vector<EntityCandidate> EntityTagger::by_id(std::string_view id) const { return impl_->ids_of(id); }
+
+std::vector<EntityCandidate> EntityTagger::Impl::ids_of(std::string_view id) const {
   std::vector<EntityCandidate> out;
-  const auto it = impl_->by_id.find(fold(detail::trim_copy(id)));
-  if (it == impl_->by_id.end()) return out;
-  std::vector<uint32_t> nodes = it->second;
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  for (uint32_t i : nodes) {
-    out.push_back(impl_->nodes[i].base);
+  const auto it = by_id.find(fold(detail::trim_copy(id)));
+  if (it == by_id.end()) return out;
+  std::vector<uint32_t> found = it->second;
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  for (uint32_t i : found) {
+    out.push_back(nodes[i].base);
     out.back().matched = std::string(id);
     out.back().source = "annotation_id";
   }
@@ -610,11 +720,22 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
     if (std::string_view(entries[e].kind) == "alias") alias_nodes.insert(entries[e].node);
   // A text a curated list gives to no gene ("LPS") is no gene's alias.
   const bool not_gene = not_genes.count(std::string(seen)) > 0;
+  // (an English word in lower case is the word, unless a full name is that word: "insulin")
+  // (in papers: a question is written in lower case, "does tau bind ...", and has its own stop words)
+  const bool paper = !any_case && !options.any_case;
+  const bool english = paper && lower_word(seen) && english_words().count(seen) > 0;
+  const auto common = lower_word(seen) ? full_name_words.find(std::string(seen)) : full_name_words.end();
+  const bool generic = paper && common != full_name_words.end() && common->second >= 3;
   std::vector<Ranked> kept;
   for (uint32_t e : hits) {
     const Entry &en = entries[e];
     if (!options.any_case && !any_case && !detail::case_compatible(en.name, seen)) continue;
+    if (!any_case && !spelling_compatible(en.name, seen, stop)) continue;
     const std::string_view kind = en.kind;
+    if (english && !((kind == "full_name" || kind == "curated") && detail::iequals(en.name, seen))) continue;
+    // (a word many genes' full names have is a word of biology, not this gene's alias: "homeobox",
+    // "peptidase")
+    if (generic && (kind == "alias" || kind == "derived")) continue;
     if (not_gene && kind != "symbol" && kind != "curated") continue;
     const bool exact = en.name == seen;
     unsigned tier = kind == "curated"     ? (exact ? kCuratedAsWritten : kCurated)
@@ -724,14 +845,41 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
       ++s;
       continue;
     }
+    // (an ion before its charge is no gene: "Ca2+", "Mg2+"; nor a cell line: "PC-3", "HEK")
+    if ((best_end < n && text[best_end] == '+' && ion_like(text.substr(s, best_end - s))) ||
+        detail::cell_line(text.substr(s, best_end - s))) {
+      s = best_end;
+      continue;
+    }
+    // A slashed pair names two: "ERK1/2" is ERK1 and ERK2, "Smad2/3" Smad2 and Smad3 (one span,
+    // a mention for each).
+    std::vector<EntityCandidate> second;
+    std::size_t end = best_end;
+    if (best_end + 1 < n && text[best_end] == '/' && std::isdigit(static_cast<unsigned char>(text[best_end - 1]))) {
+      std::size_t d = best_end + 1;
+      while (d < n && std::isdigit(static_cast<unsigned char>(text[d])) && d - best_end <= 2) ++d;
+      std::size_t stem = best_end;
+      while (stem > s && std::isdigit(static_cast<unsigned char>(text[stem - 1]))) --stem;
+      if (d > best_end + 1 && (d == n || !detail::word_char(text[d])) && stem > s) {
+        const std::string other = std::string(text.substr(s, stem - s)) + std::string(text.substr(best_end + 1, d - best_end - 1));
+        if (const auto it = by_name.find(tight(other)); it != by_name.end() && !stop.count(tight(other))) {
+          second = candidates(it->second, other);
+          if (!second.empty()) end = d;
+        }
+      }
+    }
     EntityMention m;
     m.offset = s;
-    m.length = best_end - s;
+    m.length = end - s;
     m.text = std::string(original.substr(s, m.length));
     m.source = "dictionary";
     m.candidates = std::move(best);
-    out.push_back(std::move(m));
-    s = best_end;
+    out.push_back(m);
+    if (!second.empty()) {
+      m.candidates = std::move(second);
+      out.push_back(std::move(m));
+    }
+    s = end;
   }
   return out;
 }
@@ -761,27 +909,31 @@ bool narrow(std::vector<EntityCandidate> &c, std::size_t &front, Keep keep) {
 // its unambiguous mentions); edges to the nodes of the mentions that are settled; the name as
 // written (in any case) when the others match only in another spelling; edges at all; the preferred
 // organism (`preferred`: the database's, for a name given alone); the annotation's words.
-void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::string_view text, int64_t organism,
-                                 const std::string &source, int64_t preferred) const {
+void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::string_view text, int64_t stated_organism,
+                                 const std::string &stated_source, int64_t preferred, const std::vector<int64_t> *own) const {
   std::vector<std::string> passage_words;  // (read when a mention stays ambiguous)
   int64_t passage = options.taxon;
   if (!passage) {
-    std::map<int64_t, std::size_t> taxa;
+    std::map<int64_t, std::size_t> seen_taxa;
     for (const EntityMention &m : mentions)
-      if (m.candidates.size() == 1 && m.candidates[0].taxon) ++taxa[m.candidates[0].taxon];
+      if (m.candidates.size() == 1 && m.candidates[0].taxon) ++seen_taxa[m.candidates[0].taxon];
     std::size_t most = 0;
-    for (const auto &[t, count] : taxa)
+    for (const auto &[t, count] : seen_taxa)
       if (count > most) most = count, passage = t;
   }
-  const bool stated = organism != 0 && !source.empty();
   std::vector<std::size_t> front(mentions.size());
   std::vector<std::string> how(mentions.size());
   std::vector<int64_t> anchors;
   const auto proteinish = [](const EntityCandidate &x) { return x.label == "Protein" || family_label(x.label); };
+  const std::string before = "the word before it";
   for (std::size_t k = 0; k < mentions.size(); ++k) {
     EntityMention &m = mentions[k];
     std::vector<EntityCandidate> &c = m.candidates;
     front[k] = c.size();
+    const bool named_before = own && k < own->size() && (*own)[k] != 0;
+    const int64_t organism = named_before ? (*own)[k] : stated_organism;
+    const std::string &source = named_before ? before : stated_source;
+    const bool stated = organism != 0 && !source.empty();
     if (stated && front[k] > 1 && narrow(c, front[k], [&](const EntityCandidate &x) { return x.taxon == organism; }))
       how[k] = "organism";
     // A stated organism: a name only other organisms' proteins have is none of them.
@@ -792,8 +944,12 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::stri
       for (std::size_t i = 0; i < front[k]; ++i) others.insert(c[i].taxon);
       std::string list;
       for (int64_t t : others) list += (list.empty() ? "" : ", ") + std::to_string(t);
-      m.reason = "the passage is about taxon " + std::to_string(organism) + " (" + source + "); '" + m.text +
-                 "' names only proteins of taxon " + list;
+      const std::string species = organism_name(organism);
+      const std::string about = "taxon " + std::to_string(organism);
+      m.reason = (named_before ? "'" + m.text + "' is named as " + about + (species.empty() ? "" : " (" + species + ")") +
+                                     "'s by the word before it"
+                               : "the passage is about " + about + " (" + (species.empty() ? "" : species + "; ") + source + ")") +
+                 "; '" + m.text + "' names only proteins of taxon " + list + " in the database";
       front[k] = 0;
     }
     if (front[k] > 1) {
@@ -802,8 +958,11 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::stri
       // MT-CO2's symbol "COX2"; case alone decides nothing)
       const bool punctuated = m.text.find_first_of("-/. ") != std::string::npos;
       const auto written = [&](const EntityCandidate &x) { return x.tier < kDerived && detail::iequals(x.matched, m.text); };
+      // (not over a node's own preferred name: "IL-21" is IL21, not IL22's alias "IL-21")
       if (punctuated && std::none_of(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(front[k]),
-                                     [&](const EntityCandidate &x) { return x.tier <= kSymbol && written(x); }) &&
+                                     [&](const EntityCandidate &x) {
+                                       return (x.tier <= kSymbol && written(x)) || (x.tier == kSymbol && x.source == "name");
+                                     }) &&
           narrow(c, front[k], written))
         how[k] = "as_written";
       unsigned best = c[0].tier;
@@ -862,7 +1021,7 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::stri
     // two, the mention's own words aside): "CDC2 ... cyclin" is CDK1, not POLD1.
     if (front[k] > 1) {
       if (passage_words.empty()) passage_words = content_words(text);
-      const std::vector<std::string> own = content_words(m.text);
+      const std::vector<std::string> own_words = content_words(m.text);
       std::vector<std::size_t> shared_words(front[k], 0);
       std::size_t best = 0;
       for (std::size_t i = 0; i < front[k]; ++i) {
@@ -870,7 +1029,7 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::stri
         if (it == index_of.end()) continue;
         for (const std::string &w : nodes[it->second].words)
           shared_words[i] += std::binary_search(passage_words.begin(), passage_words.end(), w) &&
-                             !std::binary_search(own.begin(), own.end(), w);
+                             !std::binary_search(own_words.begin(), own_words.end(), w);
         best = std::max(best, shared_words[i]);
       }
       if (best >= 2 && narrow(c, front[k], [&](const EntityCandidate &x) {
@@ -1006,18 +1165,25 @@ int64_t EntityTagger::document_organism(const Document &document) {
 std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, int64_t organism) const {
   const Impl &m = *impl_;
   std::string organism_source = "the document's organism";
-  if (!organism) {
-    organism = organism_of({&passage});
-    organism_source = "its species annotations";
-  }
   if (!organism && m.options.taxon) {
     organism = m.options.taxon;
     organism_source = "the taxon asked for";
+  }
+  if (!organism) {
+    organism = organism_of({&passage});
+    organism_source = "its species annotations";
   }
   if (!organism && m.dominant) {
     organism = m.dominant;
     organism_source = "the database's dominant organism";
   }
+  std::vector<EntityMention> out = m.reconcile(passage);
+  m.resolve(out, passage.text, organism, organism ? organism_source : std::string());
+  return out;
+}
+
+std::vector<EntityMention> EntityTagger::Impl::reconcile(const DocumentPassage &passage) const {
+  const Impl &m = *this;
   std::vector<EntityMention> dict = m.scan(passage.text);
   std::vector<char> covered(dict.size(), 0);
   std::vector<EntityMention> out;
@@ -1039,17 +1205,17 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, int
       if (d.offset == mention.offset && d.length == mention.length) mention.candidates = d.candidates;
     }
     // The annotation's concept ids ("6331", "MESH:D008133", "6331;6332") as the database's aliases.
-    std::vector<EntityCandidate> by_id;
+    std::vector<EntityCandidate> by_concept;
     // (a gene's Entrez id, or a namespaced id; a species' "9606" is no gene's id)
     if (detail::gene_type(a.type) || a.id.find(':') != std::string::npos) {
       for (const std::string &part : concept_ids(a.id, a.type))
-          for (EntityCandidate &c : this->by_id(part))
-            if (std::none_of(by_id.begin(), by_id.end(), [&](const EntityCandidate &x) { return x.node == c.node; }))
-              by_id.push_back(std::move(c));
+          for (EntityCandidate &c : ids_of(part))
+            if (std::none_of(by_concept.begin(), by_concept.end(), [&](const EntityCandidate &x) { return x.node == c.node; }))
+              by_concept.push_back(std::move(c));
     }
-    if (!by_id.empty()) {
-      for (EntityCandidate &c : by_id) c.matched = a.id;
-      mention.candidates = std::move(by_id);
+    if (!by_concept.empty()) {
+      for (EntityCandidate &c : by_concept) c.matched = a.id;
+      mention.candidates = std::move(by_concept);
     } else if (mention.candidates.empty() && detail::gene_type(a.type)) {
       // (the document says the span is an entity: "p53" is P53 whatever the case rule says; and
       // its usual spellings are tried: "ET(A)", "IFN-gamma", "hGITR", a two-letter "Rb")
@@ -1065,7 +1231,7 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, int
       // (two-letter aliases are no dictionary names: "Rb", "GH" of "hGH")
       for (std::size_t i = 0; i < spellings.size() && mention.candidates.empty(); ++i)
         if (spellings[i].size() == 2 && detail::symbol_like(spellings[i]))
-          for (EntityCandidate &c : this->by_id(spellings[i])) {
+          for (EntityCandidate &c : ids_of(spellings[i])) {
             c.source = "short_alias";
             if (c.label == "Protein") mention.candidates.push_back(std::move(c));
           }
@@ -1078,7 +1244,209 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, int
   for (std::size_t i = 0; i < dict.size(); ++i)
     if (!covered[i]) out.push_back(std::move(dict[i]));
   std::stable_sort(out.begin(), out.end(), [](const EntityMention &x, const EntityMention &y) { return x.offset < y.offset; });
-  m.resolve(out, passage.text, organism, organism ? organism_source : std::string());
+  return out;
+}
+
+std::vector<int64_t> EntityTagger::Impl::organisms_before(const std::vector<EntityMention> &mentions, std::string_view text) const {
+  // (words of people name no gene's organism: "patients TNF" is no phrase)
+  static const std::set<std::string, std::less<>> people = {"patient", "patients", "women", "children", "infants",
+                                                            "volunteers", "proband", "probands", "participants", "humans"};
+  std::vector<int64_t> out(mentions.size(), 0);
+  for (std::size_t k = 0; k < mentions.size(); ++k) {
+    std::size_t end = mentions[k].offset;
+    if (end < 2 || end > text.size() || text[end - 1] != ' ') continue;
+    --end;
+    std::size_t begin = end;
+    while (begin > 0 && std::isalpha(static_cast<unsigned char>(text[begin - 1]))) --begin;
+    if (end - begin < 3 || (begin > 0 && detail::word_char(text[begin - 1]))) continue;
+    const std::string word = detail::lower_copy(text.substr(begin, end - begin));
+    // ("human TNF" in a mouse paper is human; "mouse TNF" in a human paper is no human protein)
+    out[k] = people.count(word) ? 0 : detail::organism_word(word);
+  }
+  return out;
+}
+
+namespace {
+
+// The content words of a name (words of four characters or more, lower case, no stop words).
+std::set<std::string> name_content(std::string_view name) {
+  std::set<std::string> out;
+  for (const std::string &w : detail::name_words(detail::lower_copy(name))) {
+    std::string x;
+    for (char c : w)
+      if (std::isalnum(static_cast<unsigned char>(c))) x.push_back(c);
+    if (x.size() >= 4) out.insert(x);
+  }
+  return out;
+}
+
+// Words a long form may have beside an entity's name and still name it ("APP protein").
+bool generic_word(std::string_view w) {
+  for (const char *g : {"protein", "proteins", "gene", "genes", "product", "molecule", "polypeptide"})
+    if (detail::iequals(w, g)) return true;
+  return false;
+}
+
+}  // namespace
+
+void EntityTagger::Impl::meaning(Abbreviation &a, int64_t organism) const {
+  a.meaning = "undecided";
+  a.entity.reset();
+  // (the long form as one mention: "interleukin 6 (IL-6)", "amyloid precursor protein (APP)")
+  std::vector<EntityMention> lf = scan(a.long_form);
+  resolve(lf, a.long_form, organism, organism ? std::string("the paper's organism") : std::string(), dominant);
+  if (lf.size() == 1 && lf[0].entity()) {
+    bool whole = true;
+    const std::string rest = a.long_form.substr(0, lf[0].offset) + " " + a.long_form.substr(lf[0].offset + lf[0].length);
+    for (const std::string &w : detail::name_words(rest))
+      if (w.find_first_not_of(" ,.-") != std::string::npos && !generic_word(w)) whole = false;
+    if (whole) {
+      a.meaning = "entity";
+      a.entity = *lf[0].entity();
+      return;
+    }
+  }
+  // (the short form's own candidates, when the long form shares a name's words: "sonic hedgehog
+  // (Shh)" is SHH, "sonic hedgehog signaling molecule")
+  const std::set<std::string> long_words = name_content(a.long_form);
+  std::vector<EntityMention> sf = scan(a.short_form);
+  if (sf.size() == 1 && sf[0].length == a.short_form.size() && !long_words.empty()) {
+    std::size_t best = 0;
+    const EntityCandidate *chosen = nullptr;
+    for (const EntityCandidate &c : sf[0].candidates) {
+      const auto at = index_of.find(c.node);
+      // (of the paper's organism: a mouse paper's "Shh" is no human protein)
+      if (at == index_of.end() || (organism && c.taxon && c.taxon != organism)) continue;
+      std::size_t shared = 0;
+      for (uint32_t e : node_entries[at->second]) {
+        std::size_t here = 0;
+        for (const std::string &w : name_content(entries[e].name)) here += long_words.count(w);
+        shared = std::max(shared, here);
+      }
+      if (2 * shared >= long_words.size() && shared > best) best = shared, chosen = &c;
+    }
+    if (chosen) {
+      a.meaning = "entity";
+      a.entity = *chosen;
+      return;
+    }
+  }
+  if (lf.empty()) a.meaning = "no_entity";
+}
+
+void EntityTagger::Impl::apply(std::vector<EntityMention> &mentions, std::string_view text,
+                               const std::vector<Abbreviation> &abbreviations) const {
+  // (a plural short form stands for the singular too, and the other way round: "HCCs", "HCC")
+  const auto defined = [&](std::string_view w) -> const Abbreviation * {
+    for (const Abbreviation &a : abbreviations) {
+      const std::string_view sf = a.short_form;
+      if (w == sf || (w.size() + 1 == sf.size() && sf.back() == 's' && sf.compare(0, w.size(), w) == 0) ||
+          (sf.size() + 1 == w.size() && w.back() == 's' && w.compare(0, sf.size(), sf) == 0))
+        return a.meaning == "entity" || a.meaning == "no_entity" ? &a : nullptr;
+    }
+    return nullptr;
+  };
+  for (EntityMention &m : mentions) {
+    if (m.source != "dictionary") continue;
+    const Abbreviation *a = defined(m.text);
+    if (!a) continue;
+    if (a->meaning == "no_entity") {
+      m.candidates.clear();
+      m.chosen.reset();
+      m.status = "ungrounded";
+      m.resolution.clear();
+      m.reason = "the paper defines '" + a->short_form + "' as '" + a->long_form + "', which names nothing the database holds";
+    } else if (!m.entity() || m.entity()->node != a->entity->node) {
+      m.candidates = {*a->entity};
+      m.chosen = 0;
+      m.status = "resolved";
+      m.resolution = "abbreviation";
+      m.reason.clear();
+      m.type = a->entity->label;
+    }
+  }
+  // (the short form where the dictionary alone did not find it)
+  for (const Abbreviation &a : abbreviations) {
+    if (a.meaning != "entity") continue;
+    for (std::size_t at = text.find(a.short_form); at != std::string_view::npos; at = text.find(a.short_form, at + 1)) {
+      std::size_t end = at + a.short_form.size();
+      if (end < text.size() && text[end] == 's') ++end;
+      if ((at > 0 && detail::word_char(text[at - 1])) || (end < text.size() && detail::word_char(text[end]))) continue;
+      if (std::any_of(mentions.begin(), mentions.end(), [&](const EntityMention &m) { return m.offset < end && at < m.offset + m.length; }))
+        continue;
+      EntityMention m;
+      m.offset = at;
+      m.length = end - at;
+      m.text = std::string(text.substr(at, m.length));
+      m.source = "dictionary";
+      m.candidates = {*a.entity};
+      m.chosen = 0;
+      m.status = "resolved";
+      m.resolution = "abbreviation";
+      m.type = a.entity->label;
+      mentions.push_back(std::move(m));
+    }
+  }
+  std::stable_sort(mentions.begin(), mentions.end(), [](const EntityMention &x, const EntityMention &y) { return x.offset < y.offset; });
+}
+
+namespace {
+
+// The organism a paper's text is about: the one it names most, unless the database holds another
+// it names at least half as often ("rats" 5 times and "human" 3 times: a paper that compares, read
+// in the organism the database answers for); none when it names none. (Measured on BioRED's
+// training set against two stricter rules, BENCHMARKS.md "Genes of a paper".)
+const OrganismEvidence *paper_organism(const std::vector<OrganismEvidence> &named, const std::set<int64_t> &held) {
+  if (named.empty()) return nullptr;
+  for (const OrganismEvidence &e : named)
+    if (held.count(e.taxon) && 2 * e.count >= named.front().count) return &e;
+  return &named.front();
+}
+
+}  // namespace
+
+PaperContext EntityTagger::read_paper(const Document &document) const {
+  const Impl &m = *impl_;
+  PaperContext p;
+  p.document = document.id;
+  std::string text;  // (the passages, a line break between them)
+  for (const DocumentPassage &ps : document.passages) text += ps.text + "\n";
+  p.organisms = organisms_in_text(text);
+  if (m.options.taxon) {
+    p.taxon = m.options.taxon;
+    p.organism_source = "taxon_option";
+  } else if (const int64_t annotated = document_organism(document)) {
+    p.taxon = annotated;
+    p.organism_source = "species_annotations";
+  } else if (const OrganismEvidence *named = paper_organism(p.organisms, m.taxa)) {
+    p.taxon = named->taxon;
+    p.organism_source = "text";
+  } else if (m.dominant) {
+    p.taxon = m.dominant;
+    p.organism_source = "database";
+  }
+  p.organism_name = organism_name(p.taxon);
+  p.held = m.taxa.count(p.taxon) > 0;
+  p.abbreviations = abbreviations_in_text(text);
+  for (Abbreviation &a : p.abbreviations) m.meaning(a, p.taxon);
+  return p;
+}
+
+std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, const PaperContext &paper) const {
+  const Impl &m = *impl_;
+  std::vector<EntityMention> out = m.reconcile(passage);
+  std::string source;
+  if (paper.organism_source == "taxon_option") source = "the taxon asked for";
+  else if (paper.organism_source == "species_annotations") source = "its species annotations";
+  else if (paper.organism_source == "database") source = "the database's dominant organism";
+  else if (paper.organism_source == "text" && !paper.organisms.empty()) {
+    const OrganismEvidence &e = paper.organisms.front();
+    source = "its text names it " + std::to_string(e.count) + " time" + (e.count == 1 ? "" : "s") + ": ";
+    for (std::size_t i = 0; i < e.cues.size() && i < 3; ++i) source += (i ? ", " : "") + e.cues[i];
+  }
+  const std::vector<int64_t> own = m.organisms_before(out, passage.text);
+  m.resolve(out, passage.text, paper.taxon, paper.taxon ? source : std::string(), 0, &own);
+  m.apply(out, passage.text, paper.abbreviations);
   return out;
 }
 

@@ -184,8 +184,9 @@ std::vector<DerivedName> full_name_variants(const std::string &full, bool lone_o
   // not "Muscle, skeletal receptor tyrosine-protein kinase")
   if (const std::size_t comma = full.find(", "); comma != std::string::npos && comma >= 3) {
     const std::string head = full.substr(0, comma), tail = full.substr(comma + 2);
+    // (not a qualifier with the gene's number: "nuclear factor, erythroid 2" is no "nuclear factor")
     if (name_words(head).size() >= 2 && !tail.empty() && name_words(tail).size() <= 2 &&
-        tail.find(',') == std::string::npos) {
+        tail.find(',') == std::string::npos && tail.find_first_of("0123456789") == std::string::npos) {
       bases.push_back(head);
       add(head, "without_qualifier");
     }

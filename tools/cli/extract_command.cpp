@@ -260,7 +260,7 @@ void add_model_flags(CLI::App *c, ExtractArgs &a) {
               "Make every model call the run needs (without it or --max-calls, a run over more than 500 paragraphs is refused)");
   c->add_flag("--no-cache", a.no_cache, "Neither read nor write the response cache");
   c->add_flag("--no-repair", a.no_repair, "No repair turn for statements the validator rejects");
-  c->add_option("--taxon", o.entities.taxon, "Preferred organism (NCBI taxon) for ambiguous names");
+  c->add_option("--taxon", o.entities.taxon, "The papers' organism (NCBI taxon), over what their texts and species annotations say");
   c->add_option("--stop-word", o.entities.stop_words, "A word never taken for an entity (repeatable)");
   c->add_option("--min-passage-chars", o.min_passage_chars, "Shorter passages are skipped");
   c->add_option("--system-template", a.system_template, "File replacing the system prompt");

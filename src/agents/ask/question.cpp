@@ -13,6 +13,7 @@
 
 #include "common/answer_json.hpp"
 #include "store/graph_impl.hpp"
+#include "store/organisms.hpp"
 #include "grappi/entities.hpp"
 #include "grappi/error.hpp"
 #include "grappi/snapshot.hpp"
@@ -40,15 +41,9 @@ const char *const kQuestionWords[] = {
     "act",       "acts",        "work",        "works",        "form",       "forms",       "main",       "major",
     "top",       "strongest",   "best",        "high",         "confidence"};
 
-// Organisms a question may name (NCBI taxa as STRING writes them).
-const std::map<std::string_view, int64_t> &organism_words() {
-  static const std::map<std::string_view, int64_t> m = {
-      {"human", 9606},         {"humans", 9606}, {"sapiens", 9606}, {"yeast", 4932},   {"cerevisiae", 4932},
-      {"saccharomyces", 4932}, {"mouse", 10090}, {"mice", 10090},   {"murine", 10090}, {"rat", 10116},
-      {"drosophila", 7227},    {"fly", 7227},    {"elegans", 6239}, {"worm", 6239},    {"zebrafish", 7955},
-      {"arabidopsis", 3702},   {"coli", 511145}};
-  return m;
-}
+// Organisms a question may name (NCBI taxa as STRING writes them): the words of the table the
+// extraction reads papers with.
+const std::map<std::string_view, int64_t> &organism_words() { return detail::organism_words(); }
 
 bool starts_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;

@@ -452,9 +452,12 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
   r.model = m.model.describe();
   r.template_version = m.opt.templates.version;
   std::vector<const DocumentPassage *> source;
-  std::vector<int64_t> organism;  // (per paragraph: its document's species annotations', else 0)
-  for (const Document &d : documents) {
-    const int64_t taxon = EntityTagger::document_organism(d);
+  std::vector<std::size_t> paper;  // (per paragraph: its document's PaperContext)
+  r.papers.resize(documents.size());
+  detail::parallel_for(documents.size(), std::min(m.opt.concurrency, detail::ModelCalls::kMaxConcurrency),
+                       [&](std::size_t k) { r.papers[k] = m.tagger->read_paper(documents[k]); });
+  for (std::size_t di = 0; di < documents.size(); ++di) {
+    const Document &d = documents[di];
     for (std::size_t i = 0; i < d.passages.size(); ++i) {
       const DocumentPassage &ps = d.passages[i];
       if (skipped_section(ps.type, m.opt.skip_sections) || detail::trim_copy(ps.text).size() < m.opt.min_passage_chars) {
@@ -471,13 +474,13 @@ ExtractionResult Extractor::extract(const std::vector<Document> &documents) cons
       p.text = ps.text;
       r.paragraphs.push_back(std::move(p));
       source.push_back(&ps);
-      organism.push_back(taxon);
+      paper.push_back(di);
     }
   }
   // Grounding first (no model), then the requests.
   detail::parallel_for(r.paragraphs.size(), std::min(m.opt.concurrency, detail::ModelCalls::kMaxConcurrency), [&](std::size_t k) {
     ExtractionParagraph &p = r.paragraphs[k];
-    std::vector<EntityMention> e = m.tagger->tag(*source[k], organism[k]);
+    std::vector<EntityMention> e = m.tagger->tag(*source[k], r.papers[paper[k]]);
     if (m.opt.annotations_only)
       e.erase(std::remove_if(e.begin(), e.end(), [](const EntityMention &x) { return x.source == "dictionary"; }), e.end());
     p.entities = std::move(e);

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "grappi/extraction.hpp"
 
 namespace grappi::detail {
@@ -14,5 +16,10 @@ std::string reference_of(const ExtractionParagraph &p);
 /// The BEL `SET Citation` line of a reference as reference_of writes it, for a document:
 /// PubMed for "PMID:n", DOI for "doi:…", Other (with the reference) for anything else.
 std::string citation_line(const std::string &document, const std::string &reference);
+
+/// A paper's organism and abbreviations as the extraction's JSON writes them ("papers"), and back
+/// (an extraction part's header).
+nlohmann::json paper_json(const PaperContext &p);
+PaperContext paper_from(const nlohmann::json &j);
 
 }  // namespace grappi::detail

@@ -185,6 +185,9 @@ json to_json(const ExtractionResult &r) {
     paragraphs.push_back(std::move(pj));
   }
   j["paragraphs"] = std::move(paragraphs);
+  json papers = json::array();
+  for (const PaperContext &p : r.papers) papers.push_back(detail::paper_json(p));
+  j["papers"] = std::move(papers);
   return j;
 }
 

@@ -104,6 +104,69 @@ EntityMention mention_from(const json &j) {
   return m;
 }
 
+}  // namespace
+
+nlohmann::json detail::paper_json(const PaperContext &p) {
+  json evidence = json::array();
+  for (const OrganismEvidence &e : p.organisms)
+    evidence.push_back({{"taxon", e.taxon}, {"name", e.name}, {"count", e.count}, {"cues", e.cues}});
+  json abbreviations = json::array();
+  for (const Abbreviation &a : p.abbreviations) {
+    json entity = nullptr;
+    if (a.entity)
+      entity = {{"external_id", a.entity->id}, {"name", a.entity->name},   {"node", a.entity->node},
+                {"label", a.entity->label},    {"taxon", a.entity->taxon}, {"bel", a.entity->bel}};
+    abbreviations.push_back({{"short_form", a.short_form},
+                             {"long_form", a.long_form},
+                             {"offset", a.offset},
+                             {"meaning", a.meaning},
+                             {"entity", std::move(entity)}});
+  }
+  return {{"document", p.document},
+          {"organism",
+           {{"taxon", p.taxon}, {"name", p.organism_name}, {"source", p.organism_source}, {"held", p.held}, {"evidence", std::move(evidence)}}},
+          {"abbreviations", std::move(abbreviations)}};
+}
+
+PaperContext detail::paper_from(const json &j) {
+  PaperContext p;
+  p.document = j.at("document").get<std::string>();
+  const json &o = j.at("organism");
+  p.taxon = o.at("taxon").get<int64_t>();
+  p.organism_name = o.at("name").get<std::string>();
+  p.organism_source = o.at("source").get<std::string>();
+  p.held = o.at("held").get<bool>();
+  for (const json &e : o.at("evidence")) {
+    OrganismEvidence x;
+    x.taxon = e.at("taxon").get<int64_t>();
+    x.name = e.at("name").get<std::string>();
+    x.count = e.at("count").get<std::size_t>();
+    x.cues = e.at("cues").get<std::vector<std::string>>();
+    p.organisms.push_back(std::move(x));
+  }
+  for (const json &a : j.at("abbreviations")) {
+    Abbreviation x;
+    x.short_form = a.at("short_form").get<std::string>();
+    x.long_form = a.at("long_form").get<std::string>();
+    x.offset = a.at("offset").get<std::size_t>();
+    x.meaning = a.at("meaning").get<std::string>();
+    if (const json &e = a.at("entity"); !e.is_null()) {
+      EntityCandidate c;
+      c.id = e.at("external_id").get<std::string>();
+      c.name = e.at("name").get<std::string>();
+      c.node = e.at("node").get<int64_t>();
+      c.label = e.at("label").get<std::string>();
+      c.taxon = e.at("taxon").get<int64_t>();
+      c.bel = e.at("bel").get<std::string>();
+      x.entity = std::move(c);
+    }
+    p.abbreviations.push_back(std::move(x));
+  }
+  return p;
+}
+
+namespace {
+
 json problem_json(const BelProblem &p) {
   return {{"severity", to_string(p.severity)}, {"code", p.code}, {"offset", p.offset}, {"message", p.message}};
 }
@@ -198,6 +261,8 @@ void save_extraction(const ExtractionResult &r, const std::string &path, const s
   for (std::size_t p = 0, next = 0; p < per.size(); ++p)
     for (std::size_t i : per[p])
       if (i != next++) throw Error(ErrorCode::invalid_argument, "extraction part: statements out of paragraph order");
+  json papers = json::array();
+  for (const PaperContext &p : r.papers) papers.push_back(detail::paper_json(p));
   const json header = {{"format", "grappi-extraction"},
                        {"version", 1},
                        {"documents", r.documents},
@@ -212,6 +277,7 @@ void save_extraction(const ExtractionResult &r, const std::string &path, const s
                        {"budget", r.budget},
                        {"paragraphs", r.paragraphs.size()},
                        {"statements", r.statements.size()},
+                       {"papers", papers},
                        {"provenance", std::move(prov)}};
   detail::write_file_atomically(path, [&](std::ostream &out) {
     out << kExtractionMagic << '\n' << dump_json(header) << '\n';
@@ -253,6 +319,9 @@ ExtractionResult load_extraction(const std::string &path, std::string *provenanc
     r.budget = h.at("budget").get<std::string>();
     n_paragraphs = h.at("paragraphs").get<std::size_t>();
     n_statements = h.at("statements").get<std::size_t>();
+    // (parts written before papers were read have none)
+    if (h.contains("papers"))
+      for (const json &p : h.at("papers")) r.papers.push_back(detail::paper_from(p));
     if (provenance) *provenance = dump_json(h.value("provenance", json::object()));
     while (std::getline(in, line)) {
       ++at;
@@ -321,6 +390,7 @@ ExtractionResult merge_extractions(std::vector<ExtractionResult> parts) {
     u.seconds += v.seconds;
     if (!p.budget.empty()) out.budget += (out.budget.empty() ? "" : "; ") + ("part " + std::to_string(k) + ": " + p.budget);
     for (ExtractionParagraph &para : p.paragraphs) out.paragraphs.push_back(std::move(para));
+    for (PaperContext &paper : p.papers) out.papers.push_back(std::move(paper));
     // Duplicates again, over every part: a statement's first occurrence may be in an earlier part.
     for (ExtractedStatement &s : p.statements) {
       s.paragraph += offset;

@@ -414,7 +414,7 @@ TEST_CASE("A passage is grounded in its organism and never to another organism's
   REQUIRE(find(ms, "Cdc28"));
   CHECK(find(ms, "Cdc28")->status == "other_organism");
   CHECK_FALSE(find(ms, "Cdc28")->chosen);
-  CHECK(find(ms, "Cdc28")->reason.find("taxon 9606 (the database's dominant organism)") != std::string::npos);
+  CHECK(find(ms, "Cdc28")->reason.find("taxon 9606 (Homo sapiens; the database's dominant organism)") != std::string::npos);
   CHECK(find(ms, "Cdc28")->reason.find("taxon 4932") != std::string::npos);
   REQUIRE(find(ms, "CDC42"));
   CHECK(find(ms, "CDC42")->entity()->id == "9606.ENSP00000497733");
@@ -1389,4 +1389,136 @@ TEST_CASE("Damaged or foreign extraction parts are refused with the file named")
   CHECK_THROWS_AS(grappi::load_extraction(dir.file("missing")), grappi::Error);
   CHECK_THROWS_WITH_AS(grappi::save_extraction(r, dir.file("x"), "[]"), doctest::Contains("JSON object"), grappi::Error);
   CHECK_FALSE(std::ifstream(dir.file("x")));
+}
+
+TEST_CASE("A paper's organism comes from its words and the abbreviations it defines from their long forms") {
+  // What a text says of organisms: species, common names, strains, cell lines, SGD's style; not
+  // the animal an antibody came from, nor a method's or an expression host's.
+  auto o = grappi::organisms_in_text(
+      "Rad53p and Mec1p in Saccharomyces cerevisiae: budding yeast cells (S. cerevisiae) were lysed; a mouse "
+      "anti-HA antibody, rabbit polyclonal serum, a yeast two-hybrid screen and Xenopus oocytes were used; HeLa cells.");
+  REQUIRE(o.size() == 2);
+  CHECK(o[0].taxon == 4932);
+  CHECK(o[0].name == "Saccharomyces cerevisiae");
+  CHECK(o[0].count == 5);  // (Rad53p, Mec1p, the species, "budding yeast" once, S. cerevisiae)
+  CHECK(o[0].cues == std::vector<std::string>{"Saccharomyces cerevisiae", "budding yeast", "S. cerevisiae", "Rad53p", "Mec1p"});
+  CHECK(o[1].taxon == 9606);
+  CHECK(o[1].cues == std::vector<std::string>{"HeLa"});
+  CHECK(grappi::organisms_in_text("C57BL/6 mice and NIH 3T3 cells").at(0).count == 3);
+  CHECK(grappi::organisms_in_text("The p53 protein and MDM2 in tumours.").empty());
+  CHECK(grappi::organism_name(10090) == "Mus musculus");
+  CHECK(grappi::organism_name(1).empty());
+
+  // Abbreviations, the Schwartz–Hearst way, either way round; parentheses of other kinds are not.
+  const auto a = grappi::abbreviations_in_text(
+      "Lipopolysaccharide (LPS) induced the epithelial-mesenchymal transition (EMT) and tumor necrosis factor "
+      "alpha (TNF-α; 10 ng/ml). HCC (hepatocellular carcinoma) cells, hepatocellular carcinomas (HCCs) again, a "
+      "rise (see below), n (n = 12), (p < 0.05), Smith (2001), the LPS (LPS) and lipopolysaccharide (LPS).");
+  std::map<std::string, std::string> got;
+  for (const auto &x : a) got[x.short_form] = x.long_form;
+  CHECK(got == std::map<std::string, std::string>{{"LPS", "Lipopolysaccharide"},
+                                                  {"EMT", "epithelial-mesenchymal transition"},
+                                                  {"TNF-α", "tumor necrosis factor alpha"},
+                                                  {"HCC", "hepatocellular carcinoma"},
+                                                  {"HCCs", "hepatocellular carcinomas"}});
+  CHECK(a[0].offset == 20);
+  CHECK(a[0].meaning.empty());  // (not yet asked of a database)
+
+  // A database of human proteins: genes whose aliases papers also use for other things.
+  TempDir dir;
+  KnowledgeGraph kg(human_db(dir));
+  add_protein(kg, "IRFX", {"LPS"});          // (as IRF6's alias "LPS" in NCBI's table)
+  add_protein(kg, "ITKX", {"EMT"});
+  add_protein(kg, "MAGEX", {"DAMAGE"});
+  kg.add_alias(kg.lookup("MAPK3").id, "ERK1", "mapping:alias_symbols");
+  kg.add_alias(kg.lookup("MAPK1").id, "ERK2", "mapping:alias_symbols");
+  const EntityTagger tagger(kg);
+  REQUIRE(tagger.organism() == 9606);
+  const auto paper_of = [](const std::string &text) {
+    Document d;
+    d.id = d.pmid = "7";
+    grappi::DocumentPassage p;
+    p.type = "abstract";
+    p.text = text;
+    d.passages.push_back(p);
+    return d;
+  };
+  // A human paper: LPS and EMT are what the paper defines them as; Shh is SHH; "damage" in lower case is the English word; "ERK1/2" is two; "Ca2+" is an ion.
+  Document d = paper_of(
+      "In human cells, lipopolysaccharide (LPS) caused damage and the epithelial-mesenchymal transition (EMT); "
+      "LPS and EMT rose, sonic hedgehog (Shh) and Shh signalling, ERK1/2 and Ca2+ with TP53.");
+  grappi::PaperContext ctx = tagger.read_paper(d);
+  CHECK(ctx.taxon == 9606);
+  CHECK(ctx.organism_source == "text");
+  CHECK(ctx.held);
+  REQUIRE(ctx.abbreviations.size() == 3);
+  CHECK(ctx.abbreviations[0].meaning == "no_entity");
+  CHECK(ctx.abbreviations[1].meaning == "no_entity");
+  CHECK(ctx.abbreviations[2].meaning == "entity");
+  CHECK(ctx.abbreviations[2].entity->name == "SHH");
+  auto ms = tagger.tag(d.passages[0], ctx);
+  for (const char *lps : {"LPS", "EMT"}) {
+    CAPTURE(lps);
+    REQUIRE(find(ms, lps));
+    CHECK(find(ms, lps)->status == "ungrounded");
+    CHECK(find(ms, lps)->reason.find("the paper defines") != std::string::npos);
+    CHECK(find(ms, lps, find(ms, lps)->offset + 1)->status == "ungrounded");
+  }
+  CHECK_FALSE(find(ms, "damage"));
+  REQUIRE(find(ms, "Shh"));
+  CHECK(find(ms, "Shh")->entity()->name == "SHH");
+  std::vector<std::string> pair;
+  for (const EntityMention &m : ms)
+    if (m.text == "ERK1/2" && m.entity()) pair.push_back(m.entity()->name);
+  CHECK(pair == std::vector<std::string>{"MAPK3", "MAPK1"});
+  CHECK_FALSE(find(ms, "Ca2"));
+  CHECK(find(ms, "TP53")->entity()->name == "TP53");
+  // Without the paper's context the aliases and the lower-case word are taken (tag(passage)).
+  ms = tagger.tag(d.passages[0]);
+  CHECK(find(ms, "LPS")->entity()->name == "IRFX");
+
+  // A paper about mice on a human database: no human namesake, but a protein named human is.
+  d = paper_of("Knockout mice lacking Akt1 (mouse) and TP53, with human TP53 expressed, in C57BL/6 mice.");
+  ctx = tagger.read_paper(d);
+  CHECK(ctx.taxon == 10090);
+  CHECK(ctx.organism_name == "Mus musculus");
+  CHECK_FALSE(ctx.held);
+  REQUIRE_FALSE(ctx.organisms.empty());
+  CHECK(ctx.organisms[0].count == 4);  // (knockout mice, mouse, C57BL/6, mice)
+  ms = tagger.tag(d.passages[0], ctx);
+  REQUIRE(find(ms, "TP53"));
+  CHECK(find(ms, "TP53")->status == "other_organism");
+  CHECK(find(ms, "TP53")->reason.find("Mus musculus") != std::string::npos);
+  CHECK(find(ms, "TP53")->reason.find("mice") != std::string::npos);
+  const EntityMention *named = find(ms, "TP53", find(ms, "TP53")->offset + 1);
+  REQUIRE(named);
+  CHECK(named->entity()->name == "TP53");
+  // A paper naming "human" at least half as often as mice, on a human database: human.
+  CHECK(tagger.read_paper(paper_of("Mice and human cells; mice.")).taxon == 9606);
+  CHECK(tagger.read_paper(paper_of("Mice, mice and human cells; mice.")).taxon == 10090);
+  // No organism named: the database's; --taxon, when given, over what the text says.
+  CHECK(tagger.read_paper(paper_of("TP53 binds MDM2.")).organism_source == "database");
+  grappi::EntityTaggerOptions to;
+  to.taxon = 9606;
+  const EntityTagger stated(kg, to);
+  ctx = stated.read_paper(paper_of("In mice, TP53 binds MDM2."));
+  CHECK(ctx.taxon == 9606);
+  CHECK(ctx.organism_source == "taxon_option");
+  CHECK(find(stated.tag(paper_of("In mice, TP53 binds MDM2.").passages[0], ctx), "TP53")->entity()->name == "TP53");
+
+  // The extraction's JSON says per paper what it read, and a part keeps it.
+  ExtractionOptions xo;
+  xo.min_passage_chars = 1;
+  const ExtractionResult r = grappi::extract(kg, {paper_of("In mice, lipopolysaccharide (LPS) raised TP53.")}, xo);
+  REQUIRE(r.papers.size() == 1);
+  const json j = grappi::to_json(r);
+  REQUIRE(j.at("papers").size() == 1);
+  CHECK(j["papers"][0]["organism"]["taxon"] == 10090);
+  CHECK(j["papers"][0]["organism"]["held"] == false);
+  CHECK(j["papers"][0]["organism"]["evidence"][0]["cues"] == json::array({"mice"}));
+  CHECK(j["papers"][0]["abbreviations"][0]["short_form"] == "LPS");
+  CHECK(j["papers"][0]["abbreviations"][0]["meaning"] == "no_entity");
+  const std::string part = dir.file("part.jsonl");
+  grappi::save_extraction(r, part);
+  CHECK(grappi::to_json(grappi::load_extraction(part)).at("papers") == j.at("papers"));
 }

@@ -1,0 +1,214 @@
+// The organisms a text names (grappi/entities.hpp): a table of cues per organism — the species'
+// names, common names, lab strains and cell lines — found at word boundaries, and SGD's protein
+// style for yeast ("Rad53p"). A cue that names the animal an antibody or a serum came from
+// ("mouse anti-", "rabbit polyclonal", "fetal bovine serum") says nothing of the paper's genes and
+// is not counted. Pathogens and expression hosts (viruses, E. coli) are left out: a paper on human
+// genes names them often.
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <map>
+
+#include "grappi/entities.hpp"
+#include "store/organisms.hpp"
+
+namespace grappi {
+
+namespace {
+
+struct Cue {
+  const char *text;
+  int64_t taxon;
+  bool any_case;  // species and common names; cell lines and strains are matched as written
+  bool cell_line = false;
+};
+
+struct Species {
+  int64_t taxon;
+  const char *name;
+};
+
+// NCBI taxa as STRING numbers them (yeast 4932, not the strain's 559292).
+const Species kSpecies[] = {
+    {9606, "Homo sapiens"},           {10090, "Mus musculus"},           {10116, "Rattus norvegicus"},
+    {4932, "Saccharomyces cerevisiae"}, {4896, "Schizosaccharomyces pombe"}, {7227, "Drosophila melanogaster"},
+    {6239, "Caenorhabditis elegans"}, {7955, "Danio rerio"},             {8355, "Xenopus laevis"},
+    {3702, "Arabidopsis thaliana"},   {9031, "Gallus gallus"},           {9913, "Bos taurus"},
+    {9823, "Sus scrofa"},             {9615, "Canis lupus familiaris"},  {10029, "Cricetulus griseus"},
+    {9544, "Macaca mulatta"},         {9534, "Chlorocebus aethiops"},    {9986, "Oryctolagus cuniculus"},
+    {9940, "Ovis aries"},             {10141, "Cavia porcellus"},        {511145, "Escherichia coli"}};
+
+const Cue kCues[] = {
+    // human
+    {"human", 9606, true}, {"humans", 9606, true}, {"Homo sapiens", 9606, true}, {"H. sapiens", 9606, false},
+    {"patient", 9606, true}, {"patients", 9606, true}, {"women", 9606, true}, {"men", 9606, false},
+    {"children", 9606, true}, {"infants", 9606, true}, {"volunteers", 9606, true}, {"probands", 9606, true},
+    {"proband", 9606, true}, {"participants", 9606, true},
+    {"HeLa", 9606, false, true}, {"HEK293", 9606, false, true}, {"HEK-293", 9606, false, true}, {"HEK 293", 9606, false, true},
+    {"HEK293T", 9606, false, true}, {"293T", 9606, false, true}, {"Jurkat", 9606, false, true}, {"MCF-7", 9606, false, true},
+    {"MCF7", 9606, false, true}, {"A549", 9606, false, true}, {"HepG2", 9606, false, true}, {"Hep G2", 9606, false, true},
+    {"Hep3B", 9606, false, true}, {"Huh7", 9606, false, true}, {"Huh-7", 9606, false, true}, {"THP-1", 9606, false, true},
+    {"U937", 9606, false, true}, {"K562", 9606, false, true}, {"HCT116", 9606, false, true}, {"HCT-116", 9606, false, true},
+    {"SH-SY5Y", 9606, false, true}, {"HL-60", 9606, false, true}, {"LNCaP", 9606, false, true}, {"DU145", 9606, false, true},
+    {"U2OS", 9606, false, true}, {"HUVEC", 9606, false, true}, {"HUVECs", 9606, false, true}, {"Caco-2", 9606, false, true},
+    {"SW480", 9606, false, true}, {"SW620", 9606, false, true}, {"MDA-MB-231", 9606, false, true}, {"MDA-MB-468", 9606, false, true},
+    {"T47D", 9606, false, true}, {"HT-29", 9606, false, true}, {"HaCaT", 9606, false, true}, {"SK-N-SH", 9606, false, true},
+    {"SKOV3", 9606, false, true}, {"U87", 9606, false, true}, {"U251", 9606, false, true}, {"IMR-90", 9606, false, true},
+    {"H1299", 9606, false, true}, {"PC-3", 9606, false, true}, {"PC3", 9606, false, true},
+    {"HK-2", 9606, false, true}, {"HEK", 9606, false, true}, {"HT29", 9606, false, true}, {"HCT-8", 9606, false, true}, {"Raji", 9606, false, true}, {"HAP1", 9606, false, true},
+    // mouse
+    {"mouse", 10090, true}, {"mice", 10090, true}, {"murine", 10090, true}, {"Mus musculus", 10090, true},
+    {"M. musculus", 10090, false}, {"C57BL/6", 10090, false}, {"C57BL/6J", 10090, false}, {"BALB/c", 10090, false},
+    {"NIH3T3", 10090, false, true}, {"NIH 3T3", 10090, false, true}, {"NIH-3T3", 10090, false, true}, {"3T3-L1", 10090, false, true},
+    {"RAW264.7", 10090, false, true}, {"RAW 264.7", 10090, false, true}, {"C2C12", 10090, false, true}, {"Neuro2a", 10090, false, true},
+    {"N2a", 10090, false, true}, {"B16F10", 10090, false, true}, {"MEFs", 10090, false, true}, {"BV2", 10090, false, true},
+    {"MIN6", 10090, false, true}, {"knockout mice", 10090, true},
+    // rat
+    {"rat", 10116, true}, {"rats", 10116, true}, {"Rattus norvegicus", 10116, true}, {"Sprague-Dawley", 10116, true},
+    {"Sprague Dawley", 10116, true}, {"Wistar", 10116, true}, {"PC12", 10116, false, true}, {"H9c2", 10116, false, true},
+    {"INS-1", 10116, false, true},
+    // yeasts
+    {"yeast", 4932, true}, {"yeasts", 4932, true}, {"budding yeast", 4932, true},
+    {"Saccharomyces cerevisiae", 4932, true}, {"S. cerevisiae", 4932, false}, {"fission yeast", 4896, true},
+    {"Schizosaccharomyces pombe", 4896, true}, {"S. pombe", 4896, false},
+    // other model organisms
+    {"Drosophila", 7227, true}, {"D. melanogaster", 7227, false}, {"fruit fly", 7227, true},
+    {"fruit flies", 7227, true}, {"flies", 7227, true}, {"C. elegans", 6239, false},
+    {"Caenorhabditis elegans", 6239, true}, {"nematode", 6239, true}, {"zebrafish", 7955, true},
+    {"Danio rerio", 7955, true}, {"Xenopus", 8355, true}, {"Arabidopsis", 3702, true},
+    {"chicken", 9031, true}, {"chick", 9031, true}, {"bovine", 9913, true}, {"cattle", 9913, true},
+    {"porcine", 9823, true}, {"pigs", 9823, true}, {"canine", 9615, true}, {"dogs", 9615, true},
+    {"MDCK", 9615, false, true}, {"hamster", 10029, true}, {"hamsters", 10029, true}, {"CHO", 10029, false, true},
+    {"rhesus", 9544, true}, {"macaque", 9544, true}, {"macaques", 9544, true}, {"COS-7", 9534, false, true},
+    {"COS-1", 9534, false, true}, {"Vero", 9534, false, true}, {"rabbit", 9986, true}, {"rabbits", 9986, true},
+    {"sheep", 9940, true}, {"ovine", 9940, true}, {"guinea pig", 10141, true}, {"guinea pigs", 10141, true}};
+
+bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+bool equal_at(std::string_view text, std::size_t at, std::string_view cue, bool any_case) {
+  if (at + cue.size() > text.size()) return false;
+  for (std::size_t i = 0; i < cue.size(); ++i) {
+    const char a = text[at + i], b = cue[i];
+    if (any_case ? std::tolower(static_cast<unsigned char>(a)) != std::tolower(static_cast<unsigned char>(b)) : a != b)
+      return false;
+  }
+  return true;
+}
+
+// Whether the words after a cue make it the animal an antibody, a serum or an IgG came from.
+bool reagent_after(std::string_view text, std::size_t end) {
+  std::size_t i = end;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '-')) ++i;
+  std::string next;
+  for (; i < text.size() && (alnum(text[i]) || text[i] == '-') && next.size() < 12; ++i)
+    next.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[i]))));
+  // (and a method or an expression system: "yeast two-hybrid", "Xenopus oocytes", "rabbit
+  // reticulocyte lysate", "the yeast homologue")
+  for (const char *w : {"anti", "monoclonal", "polyclonal", "antibod", "serum", "sera", "igg", "igm", "albumin", "secondary",
+                        "two-hybrid", "two", "2-hybrid", "one-hybrid", "three-hybrid", "oocyte", "reticulocyte", "homolog",
+                        "ortholog", "counterpart"})
+    if (next.rfind(w, 0) == 0) return true;
+  return false;
+}
+
+// SGD's protein style: a gene name of three letters and a number, a final "p" ("Rad53p", "Cdc28p").
+bool yeast_protein_style(std::string_view w) {
+  if (w.size() < 5 || w.back() != 'p' || !std::isupper(static_cast<unsigned char>(w[0]))) return false;
+  if (!std::islower(static_cast<unsigned char>(w[1])) || !std::islower(static_cast<unsigned char>(w[2]))) return false;
+  const std::string_view digits = w.substr(3, w.size() - 4);
+  return !digits.empty() && digits.size() <= 3 &&
+         std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+}  // namespace
+
+std::string organism_name(int64_t taxon) {
+  for (const Species &s : kSpecies)
+    if (s.taxon == taxon) return s.name;
+  return {};
+}
+
+std::vector<OrganismEvidence> organisms_in_text(std::string_view text) {
+  std::map<int64_t, OrganismEvidence> found;
+  const auto note = [&](int64_t taxon, std::string_view as_written, std::size_t at) {
+    OrganismEvidence &e = found[taxon];
+    if (e.count == 0) {
+      e.taxon = taxon;
+      e.name = organism_name(taxon);
+      e.first = at;
+    }
+    ++e.count;
+    e.first = std::min(e.first, at);
+    if (std::find(e.cues.begin(), e.cues.end(), as_written) == e.cues.end()) e.cues.emplace_back(as_written);
+  };
+  // (a cue that is part of a longer one is not counted twice: "budding yeast" is one cue)
+  std::vector<std::pair<std::size_t, std::size_t>> taken;
+  std::vector<const Cue *> cues;
+  for (const Cue &c : kCues) cues.push_back(&c);
+  std::stable_sort(cues.begin(), cues.end(), [](const Cue *a, const Cue *b) { return std::strlen(a->text) > std::strlen(b->text); });
+  for (const Cue *c : cues) {
+    const std::string_view cue = c->text;
+    for (std::size_t at = 0; at + cue.size() <= text.size(); ++at) {
+      if ((at > 0 && alnum(text[at - 1])) || !equal_at(text, at, cue, c->any_case)) continue;
+      const std::size_t end = at + cue.size();
+      if (end < text.size() && alnum(text[end])) continue;
+      if (std::any_of(taken.begin(), taken.end(), [&](const auto &t) { return at < t.second && t.first < end; })) continue;
+      taken.emplace_back(at, end);
+      if (c->any_case && reagent_after(text, end)) continue;
+      note(c->taxon, text.substr(at, cue.size()), at);
+    }
+  }
+  for (std::size_t at = 0; at < text.size();) {
+    if (!alnum(text[at]) || (at > 0 && alnum(text[at - 1]))) {
+      ++at;
+      continue;
+    }
+    std::size_t end = at;
+    while (end < text.size() && alnum(text[end])) ++end;
+    if (yeast_protein_style(text.substr(at, end - at))) note(4932, text.substr(at, end - at), at);
+    at = end;
+  }
+  std::vector<OrganismEvidence> out;
+  for (auto &[taxon, e] : found) out.push_back(std::move(e));
+  std::stable_sort(out.begin(), out.end(), [](const OrganismEvidence &a, const OrganismEvidence &b) {
+    return a.count != b.count ? a.count > b.count : a.first < b.first;
+  });
+  return out;
+}
+
+namespace detail {
+
+const std::map<std::string_view, int64_t> &organism_words() {
+  static const std::map<std::string_view, int64_t> m = [] {
+    // (a species' second name alone, as questions write it: "in cerevisiae", "E. coli")
+    std::map<std::string_view, int64_t> w = {{"sapiens", 9606}, {"cerevisiae", 4932}, {"saccharomyces", 4932},
+                                             {"elegans", 6239}, {"fly", 7227},        {"worm", 6239},
+                                             {"coli", 511145},  {"pombe", 4896}};
+    for (const Cue &c : kCues)
+      if (c.any_case && std::strchr(c.text, ' ') == nullptr && std::strchr(c.text, '-') == nullptr) {
+        bool lower = true;
+        for (const char *p = c.text; *p; ++p) lower = lower && !std::isupper(static_cast<unsigned char>(*p));
+        if (lower) w.emplace(c.text, c.taxon);
+      }
+    w.emplace("drosophila", 7227);
+    w.emplace("arabidopsis", 3702);
+    w.emplace("xenopus", 8355);
+    return w;
+  }();
+  return m;
+}
+
+int64_t organism_word(std::string_view lower_word) {
+  const auto it = organism_words().find(lower_word);
+  return it == organism_words().end() ? 0 : it->second;
+}
+
+int64_t cell_line(std::string_view text) {
+  for (const Cue &c : kCues)
+    if (c.cell_line && text == c.text) return c.taxon;
+  return 0;
+}
+
+}  // namespace detail
+
+}  // namespace grappi
