@@ -66,7 +66,8 @@ struct EntityMention {
   std::string annotation_id;  ///< the annotation's concept id, when it gave one
   std::vector<EntityCandidate> candidates;  ///< best first
   /// "unique" (one candidate), "resolved" (several, one chosen: see resolution), "ambiguous"
-  /// (several, none chosen), "ungrounded" (an annotation no node matches), "other_organism"
+  /// (several, none chosen; or, in a paper, a short capital alias with nothing in the passage
+  /// linked to it: see reason), "ungrounded" (an annotation no node matches), "other_organism"
   /// (in a passage of a known organism, a name only another organism's proteins have: none
   /// chosen, see reason)
   std::string status;

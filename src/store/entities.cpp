@@ -381,6 +381,7 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   // What an abbreviation's long form names in the database.
   void meaning(Abbreviation &a, int64_t organism) const;
   std::vector<EntityCandidate> ids_of(std::string_view id) const;
+  void short_aliases(std::vector<EntityMention> &mentions) const;
   void apply(std::vector<EntityMention> &mentions, std::string_view text, const std::vector<Abbreviation> &abbreviations) const;
   void add_entry(uint32_t node, const std::string &name, const std::string &source, bool term);
   void index_entries();
@@ -1356,7 +1357,8 @@ void EntityTagger::Impl::apply(std::vector<EntityMention> &mentions, std::string
       m.status = "ungrounded";
       m.resolution.clear();
       m.reason = "the paper defines '" + a->short_form + "' as '" + a->long_form + "', which names nothing the database holds";
-    } else if (!m.entity() || m.entity()->node != a->entity->node) {
+    } else {
+      // (also when the dictionary chose the same: the definition is the context)
       m.candidates = {*a->entity};
       m.chosen = 0;
       m.status = "resolved";
@@ -1447,7 +1449,37 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, con
   const std::vector<int64_t> own = m.organisms_before(out, passage.text);
   m.resolve(out, passage.text, paper.taxon, paper.taxon ? source : std::string(), 0, &own);
   m.apply(out, passage.text, paper.abbreviations);
+  m.short_aliases(out);
   return out;
+}
+
+// A short alias in capitals ("AIM", "CAA", "MRI": up to four letters, no digit) that is not the
+// gene's symbol is also an abbreviation of something else, and a paper that does not define it
+// means that as often: it stands for the gene only with context, an edge in the database to
+// another entity the passage settles.
+void EntityTagger::Impl::short_aliases(std::vector<EntityMention> &mentions) const {
+  const auto short_alias = [](const EntityMention &m) {
+    const EntityCandidate *c = m.entity();
+    return c && m.source == "dictionary" && m.resolution != "abbreviation" && c->name_kind == "alias" &&
+           m.text.size() <= 4 && all_capitals(m.text) &&
+           std::all_of(m.text.begin(), m.text.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)) != 0; });
+  };
+  std::vector<int64_t> settled;
+  for (const EntityMention &m : mentions)
+    if (m.entity() && !short_alias(m)) settled.push_back(m.entity()->node);
+  for (EntityMention &m : mentions) {
+    if (!short_alias(m)) continue;
+    const int64_t node = m.entity()->node;
+    const bool context = snapshot && std::any_of(settled.begin(), settled.end(), [&](int64_t a) {
+                           return a != node && !snapshot->edges_between(node, a).empty();
+                         });
+    if (context) continue;
+    m.reason = "'" + m.text + "' is only an alias of " + m.entity()->name +
+               ", and nothing in the passage links to it: a short alias needs context";
+    m.chosen.reset();
+    m.status = "ambiguous";
+    m.resolution.clear();
+  }
 }
 
 }  // namespace grappi

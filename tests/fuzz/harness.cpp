@@ -237,6 +237,31 @@ void question_with(std::string_view input) {
   (void)grappi::dump_json(grappi::to_json(a));
 }
 
+// A paper's text: the organisms it names, the abbreviations it defines and its mentions as the
+// paper's context grounds them, each inside the text and saying what it is.
+void paper_names_with(std::string_view input) {
+  for (const grappi::OrganismEvidence &e : grappi::organisms_in_text(input))
+    if (e.count == 0 || e.cues.empty() || e.first >= input.size() || !e.taxon) broken("an organism without its evidence");
+  for (const grappi::Abbreviation &a : grappi::abbreviations_in_text(input)) {
+    if (a.offset > input.size() || input.substr(a.offset, a.short_form.size()) != a.short_form)
+      broken("an abbreviation's short form is not the text's at its offset");
+    if (a.long_form.size() <= a.short_form.size()) broken("a long form no longer than its short form");
+  }
+  static const std::shared_ptr<const grappi::EntityTagger> tagger = grappi::EntityTagger::shared(*model_kb().kg);
+  grappi::Document d;
+  d.id = "fuzz";
+  grappi::DocumentPassage p;
+  p.text = std::string(input);
+  d.passages.push_back(p);
+  const grappi::PaperContext ctx = tagger->read_paper(d);
+  for (const grappi::Abbreviation &a : ctx.abbreviations)
+    if ((a.meaning == "entity") != a.entity.has_value()) broken("an abbreviation's meaning without its entity");
+  for (const grappi::EntityMention &m : tagger->tag(d.passages[0], ctx)) {
+    if (m.offset > input.size() || m.length > input.size() - m.offset) broken("a mention outside the text");
+    if (m.chosen && *m.chosen >= m.candidates.size()) broken("a chosen candidate out of range");
+  }
+}
+
 // A model's reading of a question's intent: taken only when it holds up, else nothing changes.
 void model_intent_with(std::string_view input) {
   static const grappi::QuestionAnalysis rules = [] {
@@ -452,6 +477,7 @@ const std::map<std::string, Body> &bodies() {
          if (a.ok && a.sentences.empty()) broken("an answer parsed into no sentence");
        }},
       {"question_analysis", question_with},
+      {"paper_names", paper_names_with},
       {"model_intent_answer", model_intent_with},
   };
   return b;

@@ -1432,6 +1432,13 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   add_protein(kg, "MAGEX", {"DAMAGE"});
   kg.add_alias(kg.lookup("MAPK3").id, "ERK1", "mapping:alias_symbols");
   kg.add_alias(kg.lookup("MAPK1").id, "ERK2", "mapping:alias_symbols");
+  const int64_t cd5x = add_protein(kg, "CD5X", {"AIM"});
+  add_protein(kg, "TSHX", {"CAA"});
+  grappi::EdgeInput edge;
+  edge.source = cd5x;
+  edge.target = kg.lookup("TP53").id;
+  edge.relation = "interacts_with";
+  kg.add_edge(edge);
   const EntityTagger tagger(kg);
   REQUIRE(tagger.organism() == 9606);
   const auto paper_of = [](const std::string &text) {
@@ -1473,6 +1480,15 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK(pair == std::vector<std::string>{"MAPK3", "MAPK1"});
   CHECK_FALSE(find(ms, "Ca2"));
   CHECK(find(ms, "TP53")->entity()->name == "TP53");
+  // A short capital alias the paper does not define stands for its gene only with context: an
+  // edge to another entity the passage settles (AIM beside TP53; CAA alone is not TSHX).
+  const Document short_aliases = paper_of("In human serum, AIM and TP53 rose; CAA did not.");
+  ms = tagger.tag(short_aliases.passages[0], tagger.read_paper(short_aliases));
+  CHECK(find(ms, "AIM")->entity()->name == "CD5X");
+  REQUIRE(find(ms, "CAA"));
+  CHECK(find(ms, "CAA")->status == "ambiguous");
+  CHECK_FALSE(find(ms, "CAA")->chosen);
+  CHECK(find(ms, "CAA")->reason.find("a short alias needs context") != std::string::npos);
   // Without the paper's context the aliases and the lower-case word are taken (tag(passage)).
   ms = tagger.tag(d.passages[0]);
   CHECK(find(ms, "LPS")->entity()->name == "IRFX");
