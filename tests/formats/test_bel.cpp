@@ -494,4 +494,5 @@ TEST_CASE("BEL script: a SET Citation that clears the evidence set before it is 
       lines.push_back(p.line);
     }
   CHECK(lines == std::vector<std::size_t>{6, 7});
+  CHECK(grappi::to_json(d, false).at("evidence_cleared") == 2);
 }

@@ -66,7 +66,11 @@ void run_validate(const BelArgs &a) {
       std::size_t warnings = doc.problems.size() - doc.errors();
       report << name << ": " << doc.statements.size() << " statements, " << doc.valid_statements() << " valid, "
              << doc.statements.size() - doc.valid_statements() << " with errors; " << doc.errors() << " errors, "
-             << warnings << " warnings\n";
+             << warnings << " warnings";
+      // (PyBEL's warning on statements a SET Citation left without the evidence before it)
+      if (doc.evidence_cleared)
+        report << "; " << doc.evidence_cleared << " statement(s) without evidence: a SET Citation cleared the SET Evidence before it";
+      report << '\n';
     }
   }
   if (errors > 0) throw ExitStatus{kExitFailure};
