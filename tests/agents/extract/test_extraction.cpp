@@ -1269,7 +1269,10 @@ TEST_CASE("HGNC symbols become identifiers when the database holds them" * docte
                "9606.ENSP00000451828\tPKB\tUniProt_GN_Synonym\n"
                "9606.ENSP00000354558\tHGNC:3942\tEnsembl_HGNC_hgnc_id\n"
                "9606.ENSP00000354558\tMTOR\tEnsembl_HGNC_symbol\n");
-    kg.import({{data("9606.protein.info.v12.0.txt.gz")}, {d.file("aliases.tsv"), "aliases"}});
+    // (and their STRING link: a short capital alias such as "PKB" stands for its gene in a paper
+    // only with context, an edge to another entity of the passage)
+    write_file(d.file("links.txt"), "protein1 protein2 combined_score\n9606.ENSP00000451828 9606.ENSP00000354558 900\n");
+    kg.import({{data("9606.protein.info.v12.0.txt.gz")}, {d.file("aliases.tsv"), "aliases"}, {d.file("links.txt")}});
   }
   KnowledgeGraph kg(db);
   grappi::ExtractiveModel model;
