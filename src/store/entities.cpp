@@ -265,31 +265,8 @@ bool lower_word(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= 'a' && c <= 'z'; });
 }
 
-bool greek_word(std::string_view w) {
-  for (const char *g : {"alpha", "beta", "gamma", "delta", "epsilon", "kappa", "zeta", "eta", "theta", "iota", "lambda",
-                        "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "phi", "chi", "psi", "omega"})
-    if (detail::iequals(w, g)) return true;
-  return false;
-}
-
-// Whether a text may be a name written differently: the tolerant key ignores blanks, dots, slashes
-// and underscores, but a blank between words where the name has none ("The G" is not THEG, unless
-// a Greek letter is spelled: "NF kappa B"), a decimal point ("CI 2.0" is not "CI-20"), a slash
-// ("G/C" is not GC) or an underscore ("C_6") the name lacks say it is something else.
 // The words of a name as blanks and hyphens separate them, in lower case.
-std::vector<std::string> separated_words(std::string_view s) {
-  std::vector<std::string> out;
-  std::string w;
-  for (std::size_t i = 0; i <= s.size(); ++i) {
-    if (i == s.size() || s[i] == ' ' || s[i] == '-') {
-      if (!w.empty()) out.push_back(w);
-      w.clear();
-    } else {
-      w.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(s[i]))));
-    }
-  }
-  return out;
-}
+std::vector<std::string> separated_words(std::string_view s) { return detail::name_words(detail::lower_copy(s)); }
 
 template <class Stop>
 bool spelling_compatible(std::string_view name, std::string_view seen, const Stop &stop) {
@@ -299,7 +276,7 @@ bool spelling_compatible(std::string_view name, std::string_view seen, const Sto
     // "or 160" is not "OR1-60"; a name of one word may be written apart, "IL 2", but not across
     // a stop word, "The G"; a Greek letter spelled apart may join its name: "NF kappa B")
     const std::vector<std::string> a = separated_words(seen);
-    if (std::none_of(a.begin(), a.end(), [](const std::string &w) { return greek_word(w); })) {
+    if (std::none_of(a.begin(), a.end(), [](const std::string &w) { return detail::greek_name(w); })) {
       if (has(name, ' ') || has(name, '-')) {
         if (a != separated_words(name)) return false;
       } else if (std::any_of(a.begin(), a.end(), [&](const std::string &w) { return stop.count(w) > 0; })) {
@@ -725,7 +702,7 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
   // (in papers: a question is written in lower case, "does tau bind ...", and has its own stop words)
   const bool paper = !any_case && !options.any_case;
   const bool english = paper && lower_word(seen) && english_words().count(seen) > 0;
-  const auto common = lower_word(seen) ? full_name_words.find(std::string(seen)) : full_name_words.end();
+  const auto common = paper && lower_word(seen) ? full_name_words.find(std::string(seen)) : full_name_words.end();
   const bool generic = paper && common != full_name_words.end() && common->second >= 3;
   std::vector<Ranked> kept;
   for (uint32_t e : hits) {
@@ -1249,9 +1226,6 @@ std::vector<EntityMention> EntityTagger::Impl::reconcile(const DocumentPassage &
 }
 
 std::vector<int64_t> EntityTagger::Impl::organisms_before(const std::vector<EntityMention> &mentions, std::string_view text) const {
-  // (words of people name no gene's organism: "patients TNF" is no phrase)
-  static const std::set<std::string, std::less<>> people = {"patient", "patients", "women", "children", "infants",
-                                                            "volunteers", "proband", "probands", "participants", "humans"};
   std::vector<int64_t> out(mentions.size(), 0);
   for (std::size_t k = 0; k < mentions.size(); ++k) {
     std::size_t end = mentions[k].offset;
@@ -1260,9 +1234,8 @@ std::vector<int64_t> EntityTagger::Impl::organisms_before(const std::vector<Enti
     std::size_t begin = end;
     while (begin > 0 && std::isalpha(static_cast<unsigned char>(text[begin - 1]))) --begin;
     if (end - begin < 3 || (begin > 0 && detail::word_char(text[begin - 1]))) continue;
-    const std::string word = detail::lower_copy(text.substr(begin, end - begin));
     // ("human TNF" in a mouse paper is human; "mouse TNF" in a human paper is no human protein)
-    out[k] = people.count(word) ? 0 : detail::organism_word(word);
+    out[k] = detail::organism_before_name(detail::lower_copy(text.substr(begin, end - begin)));
   }
   return out;
 }
@@ -1461,7 +1434,7 @@ void EntityTagger::Impl::short_aliases(std::vector<EntityMention> &mentions) con
   const auto short_alias = [](const EntityMention &m) {
     const EntityCandidate *c = m.entity();
     return c && m.source == "dictionary" && m.resolution != "abbreviation" && c->name_kind == "alias" &&
-           m.text.size() <= 4 && all_capitals(m.text) &&
+           m.text.size() <= 4 &&
            std::all_of(m.text.begin(), m.text.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)) != 0; });
   };
   std::vector<int64_t> settled;

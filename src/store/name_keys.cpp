@@ -43,6 +43,10 @@ char greek_initial(std::string_view spelled) {
   return 0;
 }
 
+bool greek_name(std::string_view lower_word) {
+  return std::any_of(std::begin(kGreek), std::end(kGreek), [&](const Greek &g) { return lower_word == g.name; });
+}
+
 const char *greek_letter(unsigned char lead, unsigned char next) {
   if (lead == 0xC2 && next == 0xB5) return "mu";
   unsigned code = 0;

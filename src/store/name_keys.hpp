@@ -19,6 +19,8 @@ bool key_gap(char c);
 /// W), lower case; 0 for a letter symbols do not abbreviate (mu, pi, tau, ...: those stay
 /// spelled, "τ" is "tau") or a word that is no Greek letter. `spelled`: a lower-case word.
 char greek_initial(std::string_view spelled);
+/// Whether a word (lower case) is a Greek letter's name ("alpha", "kappa", "tau").
+bool greek_name(std::string_view lower_word);
 
 /// The lower-case name of the Greek letter whose UTF-8 encoding starts with these two bytes
 /// (U+0391-U+03A9, U+03B1-U+03C9, the micro sign as "mu"); nullptr for anything else.

@@ -16,11 +16,14 @@ namespace grappi {
 
 namespace {
 
+// What a cue is: a name of the organism, a word of people (human only: "patients"), a cell line.
+enum class CueKind : uint8_t { name, people, cell_line };
+
 struct Cue {
   const char *text;
   int64_t taxon;
   bool any_case;  // species and common names; cell lines and strains are matched as written
-  bool cell_line = false;
+  CueKind kind = CueKind::name;
 };
 
 struct Species {
@@ -41,32 +44,32 @@ const Species kSpecies[] = {
 const Cue kCues[] = {
     // human
     {"human", 9606, true}, {"humans", 9606, true}, {"Homo sapiens", 9606, true}, {"H. sapiens", 9606, false},
-    {"patient", 9606, true}, {"patients", 9606, true}, {"women", 9606, true}, {"men", 9606, false},
-    {"children", 9606, true}, {"infants", 9606, true}, {"volunteers", 9606, true}, {"probands", 9606, true},
-    {"proband", 9606, true}, {"participants", 9606, true},
-    {"HeLa", 9606, false, true}, {"HEK293", 9606, false, true}, {"HEK-293", 9606, false, true}, {"HEK 293", 9606, false, true},
-    {"HEK293T", 9606, false, true}, {"293T", 9606, false, true}, {"Jurkat", 9606, false, true}, {"MCF-7", 9606, false, true},
-    {"MCF7", 9606, false, true}, {"A549", 9606, false, true}, {"HepG2", 9606, false, true}, {"Hep G2", 9606, false, true},
-    {"Hep3B", 9606, false, true}, {"Huh7", 9606, false, true}, {"Huh-7", 9606, false, true}, {"THP-1", 9606, false, true},
-    {"U937", 9606, false, true}, {"K562", 9606, false, true}, {"HCT116", 9606, false, true}, {"HCT-116", 9606, false, true},
-    {"SH-SY5Y", 9606, false, true}, {"HL-60", 9606, false, true}, {"LNCaP", 9606, false, true}, {"DU145", 9606, false, true},
-    {"U2OS", 9606, false, true}, {"HUVEC", 9606, false, true}, {"HUVECs", 9606, false, true}, {"Caco-2", 9606, false, true},
-    {"SW480", 9606, false, true}, {"SW620", 9606, false, true}, {"MDA-MB-231", 9606, false, true}, {"MDA-MB-468", 9606, false, true},
-    {"T47D", 9606, false, true}, {"HT-29", 9606, false, true}, {"HaCaT", 9606, false, true}, {"SK-N-SH", 9606, false, true},
-    {"SKOV3", 9606, false, true}, {"U87", 9606, false, true}, {"U251", 9606, false, true}, {"IMR-90", 9606, false, true},
-    {"H1299", 9606, false, true}, {"PC-3", 9606, false, true}, {"PC3", 9606, false, true},
-    {"HK-2", 9606, false, true}, {"HEK", 9606, false, true}, {"HT29", 9606, false, true}, {"HCT-8", 9606, false, true}, {"Raji", 9606, false, true}, {"HAP1", 9606, false, true},
+    {"patient", 9606, true, CueKind::people}, {"patients", 9606, true, CueKind::people}, {"women", 9606, true, CueKind::people}, {"men", 9606, false, CueKind::people},
+    {"children", 9606, true, CueKind::people}, {"infants", 9606, true, CueKind::people}, {"volunteers", 9606, true, CueKind::people}, {"probands", 9606, true, CueKind::people},
+    {"proband", 9606, true, CueKind::people}, {"participants", 9606, true, CueKind::people},
+    {"HeLa", 9606, false, CueKind::cell_line}, {"HEK293", 9606, false, CueKind::cell_line}, {"HEK-293", 9606, false, CueKind::cell_line}, {"HEK 293", 9606, false, CueKind::cell_line},
+    {"HEK293T", 9606, false, CueKind::cell_line}, {"293T", 9606, false, CueKind::cell_line}, {"Jurkat", 9606, false, CueKind::cell_line}, {"MCF-7", 9606, false, CueKind::cell_line},
+    {"MCF7", 9606, false, CueKind::cell_line}, {"A549", 9606, false, CueKind::cell_line}, {"HepG2", 9606, false, CueKind::cell_line}, {"Hep G2", 9606, false, CueKind::cell_line},
+    {"Hep3B", 9606, false, CueKind::cell_line}, {"Huh7", 9606, false, CueKind::cell_line}, {"Huh-7", 9606, false, CueKind::cell_line}, {"THP-1", 9606, false, CueKind::cell_line},
+    {"U937", 9606, false, CueKind::cell_line}, {"K562", 9606, false, CueKind::cell_line}, {"HCT116", 9606, false, CueKind::cell_line}, {"HCT-116", 9606, false, CueKind::cell_line},
+    {"SH-SY5Y", 9606, false, CueKind::cell_line}, {"HL-60", 9606, false, CueKind::cell_line}, {"LNCaP", 9606, false, CueKind::cell_line}, {"DU145", 9606, false, CueKind::cell_line},
+    {"U2OS", 9606, false, CueKind::cell_line}, {"HUVEC", 9606, false, CueKind::cell_line}, {"HUVECs", 9606, false, CueKind::cell_line}, {"Caco-2", 9606, false, CueKind::cell_line},
+    {"SW480", 9606, false, CueKind::cell_line}, {"SW620", 9606, false, CueKind::cell_line}, {"MDA-MB-231", 9606, false, CueKind::cell_line}, {"MDA-MB-468", 9606, false, CueKind::cell_line},
+    {"T47D", 9606, false, CueKind::cell_line}, {"HT-29", 9606, false, CueKind::cell_line}, {"HaCaT", 9606, false, CueKind::cell_line}, {"SK-N-SH", 9606, false, CueKind::cell_line},
+    {"SKOV3", 9606, false, CueKind::cell_line}, {"U87", 9606, false, CueKind::cell_line}, {"U251", 9606, false, CueKind::cell_line}, {"IMR-90", 9606, false, CueKind::cell_line},
+    {"H1299", 9606, false, CueKind::cell_line}, {"PC-3", 9606, false, CueKind::cell_line}, {"PC3", 9606, false, CueKind::cell_line},
+    {"HK-2", 9606, false, CueKind::cell_line}, {"HEK", 9606, false, CueKind::cell_line}, {"HT29", 9606, false, CueKind::cell_line}, {"HCT-8", 9606, false, CueKind::cell_line}, {"Raji", 9606, false, CueKind::cell_line}, {"HAP1", 9606, false, CueKind::cell_line},
     // mouse
     {"mouse", 10090, true}, {"mice", 10090, true}, {"murine", 10090, true}, {"Mus musculus", 10090, true},
     {"M. musculus", 10090, false}, {"C57BL/6", 10090, false}, {"C57BL/6J", 10090, false}, {"BALB/c", 10090, false},
-    {"NIH3T3", 10090, false, true}, {"NIH 3T3", 10090, false, true}, {"NIH-3T3", 10090, false, true}, {"3T3-L1", 10090, false, true},
-    {"RAW264.7", 10090, false, true}, {"RAW 264.7", 10090, false, true}, {"C2C12", 10090, false, true}, {"Neuro2a", 10090, false, true},
-    {"N2a", 10090, false, true}, {"B16F10", 10090, false, true}, {"MEFs", 10090, false, true}, {"BV2", 10090, false, true},
-    {"MIN6", 10090, false, true}, {"knockout mice", 10090, true},
+    {"NIH3T3", 10090, false, CueKind::cell_line}, {"NIH 3T3", 10090, false, CueKind::cell_line}, {"NIH-3T3", 10090, false, CueKind::cell_line}, {"3T3-L1", 10090, false, CueKind::cell_line},
+    {"RAW264.7", 10090, false, CueKind::cell_line}, {"RAW 264.7", 10090, false, CueKind::cell_line}, {"C2C12", 10090, false, CueKind::cell_line}, {"Neuro2a", 10090, false, CueKind::cell_line},
+    {"N2a", 10090, false, CueKind::cell_line}, {"B16F10", 10090, false, CueKind::cell_line}, {"MEFs", 10090, false, CueKind::cell_line}, {"BV2", 10090, false, CueKind::cell_line},
+    {"MIN6", 10090, false, CueKind::cell_line}, {"knockout mice", 10090, true},
     // rat
     {"rat", 10116, true}, {"rats", 10116, true}, {"Rattus norvegicus", 10116, true}, {"Sprague-Dawley", 10116, true},
-    {"Sprague Dawley", 10116, true}, {"Wistar", 10116, true}, {"PC12", 10116, false, true}, {"H9c2", 10116, false, true},
-    {"INS-1", 10116, false, true},
+    {"Sprague Dawley", 10116, true}, {"Wistar", 10116, true}, {"PC12", 10116, false, CueKind::cell_line}, {"H9c2", 10116, false, CueKind::cell_line},
+    {"INS-1", 10116, false, CueKind::cell_line},
     // yeasts
     {"yeast", 4932, true}, {"yeasts", 4932, true}, {"budding yeast", 4932, true},
     {"Saccharomyces cerevisiae", 4932, true}, {"S. cerevisiae", 4932, false}, {"fission yeast", 4896, true},
@@ -78,9 +81,9 @@ const Cue kCues[] = {
     {"Danio rerio", 7955, true}, {"Xenopus", 8355, true}, {"Arabidopsis", 3702, true},
     {"chicken", 9031, true}, {"chick", 9031, true}, {"bovine", 9913, true}, {"cattle", 9913, true},
     {"porcine", 9823, true}, {"pigs", 9823, true}, {"canine", 9615, true}, {"dogs", 9615, true},
-    {"MDCK", 9615, false, true}, {"hamster", 10029, true}, {"hamsters", 10029, true}, {"CHO", 10029, false, true},
-    {"rhesus", 9544, true}, {"macaque", 9544, true}, {"macaques", 9544, true}, {"COS-7", 9534, false, true},
-    {"COS-1", 9534, false, true}, {"Vero", 9534, false, true}, {"rabbit", 9986, true}, {"rabbits", 9986, true},
+    {"MDCK", 9615, false, CueKind::cell_line}, {"hamster", 10029, true}, {"hamsters", 10029, true}, {"CHO", 10029, false, CueKind::cell_line},
+    {"rhesus", 9544, true}, {"macaque", 9544, true}, {"macaques", 9544, true}, {"COS-7", 9534, false, CueKind::cell_line},
+    {"COS-1", 9534, false, CueKind::cell_line}, {"Vero", 9534, false, CueKind::cell_line}, {"rabbit", 9986, true}, {"rabbits", 9986, true},
     {"sheep", 9940, true}, {"ovine", 9940, true}, {"guinea pig", 10141, true}, {"guinea pigs", 10141, true}};
 
 bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
@@ -141,22 +144,35 @@ std::vector<OrganismEvidence> organisms_in_text(std::string_view text) {
     e.first = std::min(e.first, at);
     if (std::find(e.cues.begin(), e.cues.end(), as_written) == e.cues.end()) e.cues.emplace_back(as_written);
   };
-  // (a cue that is part of a longer one is not counted twice: "budding yeast" is one cue)
-  std::vector<std::pair<std::size_t, std::size_t>> taken;
-  std::vector<const Cue *> cues;
-  for (const Cue &c : kCues) cues.push_back(&c);
-  std::stable_sort(cues.begin(), cues.end(), [](const Cue *a, const Cue *b) { return std::strlen(a->text) > std::strlen(b->text); });
-  for (const Cue *c : cues) {
-    const std::string_view cue = c->text;
-    for (std::size_t at = 0; at + cue.size() <= text.size(); ++at) {
-      if ((at > 0 && alnum(text[at - 1])) || !equal_at(text, at, cue, c->any_case)) continue;
-      const std::size_t end = at + cue.size();
-      if (end < text.size() && alnum(text[end])) continue;
-      if (std::any_of(taken.begin(), taken.end(), [&](const auto &t) { return at < t.second && t.first < end; })) continue;
-      taken.emplace_back(at, end);
-      if (c->any_case && reagent_after(text, end)) continue;
-      note(c->taxon, text.substr(at, cue.size()), at);
+  // At each word's start, the longest cue that begins there (a cue that is part of a longer one is
+  // not counted twice: "budding yeast" is one cue); the cues by their first letter, longest first.
+  static const std::vector<std::vector<const Cue *>> by_letter = [] {
+    std::vector<std::vector<const Cue *>> b(256);
+    for (const Cue &c : kCues) b[static_cast<unsigned char>(std::tolower(static_cast<unsigned char>(c.text[0])))].push_back(&c);
+    for (auto &list : b)
+      std::stable_sort(list.begin(), list.end(), [](const Cue *x, const Cue *y) { return std::strlen(x->text) > std::strlen(y->text); });
+    return b;
+  }();
+  for (std::size_t at = 0; at < text.size();) {
+    if (!alnum(text[at]) || (at > 0 && alnum(text[at - 1]))) {
+      ++at;
+      continue;
     }
+    const Cue *cue = nullptr;
+    for (const Cue *c : by_letter[static_cast<unsigned char>(std::tolower(static_cast<unsigned char>(text[at])))]) {
+      const std::size_t end = at + std::strlen(c->text);
+      if (equal_at(text, at, c->text, c->any_case) && (end == text.size() || !alnum(text[end]))) {
+        cue = c;
+        break;
+      }
+    }
+    if (!cue) {
+      ++at;
+      continue;
+    }
+    const std::size_t end = at + std::strlen(cue->text);
+    if (!(cue->any_case && reagent_after(text, end))) note(cue->taxon, text.substr(at, end - at), at);
+    at = end;
   }
   for (std::size_t at = 0; at < text.size();) {
     if (!alnum(text[at]) || (at > 0 && alnum(text[at - 1]))) {
@@ -198,6 +214,13 @@ const std::map<std::string_view, int64_t> &organism_words() {
   return m;
 }
 
+int64_t organism_before_name(std::string_view lower_word) {
+  for (const Cue &c : kCues)
+    if (c.kind == CueKind::people && lower_word == c.text) return 0;
+  // ("humans TNF" is no phrase either)
+  return lower_word == "humans" ? 0 : organism_word(lower_word);
+}
+
 int64_t organism_word(std::string_view lower_word) {
   const auto it = organism_words().find(lower_word);
   return it == organism_words().end() ? 0 : it->second;
@@ -205,7 +228,7 @@ int64_t organism_word(std::string_view lower_word) {
 
 int64_t cell_line(std::string_view text) {
   for (const Cue &c : kCues)
-    if (c.cell_line && text == c.text) return c.taxon;
+    if (c.kind == CueKind::cell_line && text == c.text) return c.taxon;
   return 0;
 }
 

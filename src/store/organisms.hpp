@@ -12,6 +12,9 @@ namespace grappi::detail {
 /// The organism (NCBI taxon, as STRING numbers it) one word names on its own, lower case
 /// ("yeast", "mice", "murine", "drosophila"); 0 for any other word.
 int64_t organism_word(std::string_view lower_word);
+/// The organism a word just before a gene's name gives it ("human TNF", "mouse Tnf"), lower case;
+/// 0 for a word of people ("patients") and any other word.
+int64_t organism_before_name(std::string_view lower_word);
 /// The organism of a cell line written as `text` ("HeLa": 9606, "PC12": 10116, "CHO"), else 0.
 int64_t cell_line(std::string_view text);
 /// Every such word with its organism.
