@@ -171,6 +171,10 @@ def main():
                 for e in gold_h - pred:
                     fns[symbol_of.get(e, e) + "<" + "|".join(sorted(d["texts"][e])) + ">"] += 1
             else:
+                if a.misses and pred:
+                    named = sorted(symbol_of.get(e, e) + "<" + "|".join(written[(pmid, e)]) + ">" for e in pred)
+                    print(f"other paper {pmid} (species {dict(d['species'].most_common(3))}) read as "
+                          f"{chosen.get(pmid)}: {evidence.get(pmid)}; human genes {named}", file=sys.stderr)
                 counts["grappi_other"] += len(pred)
                 counts["baseline_other"] += len(base)
         rows.append((os.path.basename(corpus), counts))

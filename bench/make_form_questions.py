@@ -22,7 +22,7 @@ from a STRING network itself, for `grappi eval qa`:
                                                                   answer says it cannot answer
 
 Each form is asked in several phrasings, in rounds: --phrasings dev (what the rules were written and fixed
-against), heldout (written with dev, before the rules), fresh, fresh2 ... fresh6 (each written after the previous
+against), heldout (written with dev, before the rules), fresh, fresh2 ... fresh8 (each written after the previous
 round's fixes). Each round was measured once, first, before anything it showed was fixed (BENCHMARKS.md gives
 those first figures); after that it is tuning material like dev. "all": every round. --proteins splits by
 protein as bench/make_string_questions.py does.
@@ -295,6 +295,76 @@ FRESH6 = {
     ],
 }
 
+# (written after fresh6's fixes, before measuring them; measured once)
+FRESH7 = {
+    "yes_no": [
+        "Is {A} known to interact with {B}?",
+        "Do {A} and {B} bind each other?",
+        "Can {A} bind to {B}?",
+        "Is {A} an interactor of {B}?",
+        "Does {A} associate with {B}?",
+    ],
+    "count": [
+        ("How many high confidence interactors of {X} are there?", 700),
+        ("Count the proteins that interact with {X}.", 400),
+        ("How many binding partners does {X} have with a score of at least 0.7?", 700),
+        ("Number of {X} interaction partners at the highest confidence?", 900),
+    ],
+    "exclusion": [
+        "Apart from kinases, what does {X} interact with?",
+        "Name the non-kinase interactors of {X}.",
+        "Which proteins bind {X} and are not kinases?",
+        "List {X}'s partners other than kinases.",
+    ],
+    "path": [
+        "How does {A} link to {B} via high-confidence interactions?",
+        "What high-confidence path connects {A} with {B}?",
+        "Find the proteins bridging {A} and {B} with high-confidence links.",
+        "Connect {A} to {B} using only high-confidence interactions.",
+    ],
+    "unsupported": [
+        "What is the subcellular localization of {X}?",
+        "When was {X} first cloned?",
+        "What drugs target {X}?",
+        "Is {X} conserved in plants?",
+        "What is the amino acid length of {X}?",
+    ],
+}
+
+# (written after fresh7 was measured, with no fix between; measured once)
+FRESH8 = {
+    "yes_no": [
+        "{A} {B} interaction?",
+        "Is it true that {A} binds {B}?",
+        "Are {A} and {B} in contact physically?",
+        "Do we have evidence of {A} interacting with {B}?",
+    ],
+    "count": [
+        ("{X}: how many partners at high confidence?", 700),
+        ("Tell me how many proteins {X} interacts with.", 400),
+        ("How many interactions with a score of 0.9 or more does {X} have?", 900),
+        ("What is the total number of partners of {X} at low confidence?", 150),
+    ],
+    "exclusion": [
+        "{X} partners, no kinases please.",
+        "Which of the proteins interacting with {X} are not kinases?",
+        "Give the interactors of {X} except for the kinases.",
+        "Besides kinases, which proteins interact with {X}?",
+    ],
+    "path": [
+        "Is there a high-confidence path between {A} and {B}, and through which proteins?",
+        "Which proteins mediate the high-confidence connection between {A} and {B}?",
+        "Route from {A} to {B} over high-confidence interactions?",
+        "Explain how {A} relates to {B} using only high-confidence edges.",
+    ],
+    "unsupported": [
+        "What is the expression level of {X} in heat shock?",
+        "Who discovered {X}?",
+        "How is {X} regulated transcriptionally?",
+        "What is the mass of {X} in daltons?",
+    ],
+}
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -303,7 +373,7 @@ def main():
     ap.add_argument("--aliases", help="the aliases file (systematic names, EC numbers)")
     ap.add_argument("--min-score", type=float, default=700, help="the exclusion questions' gold partners (0-1000)")
     ap.add_argument("--per-form", type=int, default=60)
-    ap.add_argument("--phrasings", choices=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "all"], default="all",
+    ap.add_argument("--phrasings", choices=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "all"], default="all",
                     help="fresh: a round written after the held-out round's fixes, measured once")
     ap.add_argument("--forms", default="yes_no,count,exclusion,path,unsupported")
     ap.add_argument("--proteins", choices=["all", "train", "test"], default="all")
@@ -317,9 +387,11 @@ def main():
     partners, askable, first, styles = net.partners, net.askable, net.first, net.styles
     groups = {"dev": [("dev", DEV)], "heldout": [("heldout", HELDOUT)], "fresh": [("fresh", FRESH)],
               "fresh2": [("fresh2", FRESH2)], "fresh3": [("fresh3", FRESH3)],
-              "fresh4": [("fresh4", FRESH4)], "fresh5": [("fresh5", FRESH5)], "fresh6": [("fresh6", FRESH6)],
+              "fresh4": [("fresh4", FRESH4)], "fresh5": [("fresh5", FRESH5)], "fresh6": [("fresh6", FRESH6)], "fresh7": [("fresh7", FRESH7)],
+              "fresh8": [("fresh8", FRESH8)],
               "all": [("dev", DEV), ("heldout", HELDOUT), ("fresh", FRESH), ("fresh2", FRESH2), ("fresh3", FRESH3),
-                      ("fresh4", FRESH4), ("fresh5", FRESH5), ("fresh6", FRESH6)]}
+                      ("fresh4", FRESH4), ("fresh5", FRESH5), ("fresh6", FRESH6), ("fresh7", FRESH7),
+                      ("fresh8", FRESH8)]}
     phr = groups[a.phrasings]
     wanted = a.forms.split(",")
     out = []

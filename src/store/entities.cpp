@@ -803,6 +803,12 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
           stopped = !(concept || (symbol && seen.size() >= 3 && all_capitals(seen)));
         }
         if (!stopped) cands = candidates(it->second, seen);
+        // (a Greek letter a name was given for its number is that name's only when it ends there: "intercellular
+        // adhesion molecule beta-catenin" is no "intercellular adhesion molecule 2")
+        if (e + 2 < n && text[e + 1] == '-' && std::isalpha(static_cast<unsigned char>(text[e + 2])))
+          cands.erase(std::remove_if(cands.begin(), cands.end(),
+                                     [](const EntityCandidate &x) { return x.source == "derived:greek_number"; }),
+                      cands.end());
       } else if (key.size() >= 3 && key.back() == 'p' && text[e] == 'p' && std::isalnum(static_cast<unsigned char>(text[e - 1]))) {
         // SGD's protein style: "Cdc28p", "Spr3p" for yeast proteins.
         if (auto stem = by_name.find(key.substr(0, key.size() - 1)); stem != by_name.end() && !stop.count(stem->first)) {

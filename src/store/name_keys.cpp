@@ -205,6 +205,13 @@ std::vector<DerivedName> full_name_variants(const std::string &full, bool lone_o
     }
   for (const std::string &base : bases) {
     const std::vector<std::string> words = name_words(base);
+    // (the first two of a numbered pair by their Greek letters: "estrogen receptor 1" is "estrogen receptor alpha",
+    // "estrogen receptor 2" "estrogen receptor beta"; not where the stem holds a number or a Greek letter already)
+    if (const auto [stem, number] = numbered_stem(base);
+        (number == "1" || number == "2") && name_words(stem).size() >= 2 &&
+        stem.find_first_of("0123456789") == std::string::npos &&
+        std::none_of(words.begin(), words.end(), [](const std::string &w) { return spelled_initial(w) != 0; }))
+      add(stem + (number == "1" ? " alpha" : " beta"), "greek_number");
     if (words.size() == 2 && spelled_initial(words[1]) && !spelled_initial(words[0]))
       add(words[1] + "-" + words[0], "greek_first");
     // (not a Greek letter that with what follows designates one of several: "catenin beta 1")

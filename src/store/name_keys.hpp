@@ -75,7 +75,7 @@ std::string words_key(std::string_view name);
 /// nothing better is.
 struct DerivedName {
   std::string name;
-  std::string how;  ///< "weight", "without_number", "greek_first", "without_greek", "without_qualifier", "slash"
+  std::string how;  ///< "weight", "without_number", "greek_first", "greek_number", "without_greek", "without_qualifier", "slash"
 };
 
 /// The names papers write for a full name (a gene table's gene_name, a description's first
@@ -85,7 +85,8 @@ struct DerivedName {
 /// "catenin beta"; "presenilin 1" has "presenilin 2"), a Greek letter closing a two-word name put
 /// first ("catenin beta": "beta-catenin", "synuclein alpha": "alpha-synuclein"), a Greek letter
 /// inside a name of three words or more left out ("amyloid beta precursor protein": "amyloid
-/// precursor protein").
+/// precursor protein"), a closing number 1 or 2 after two words or more as alpha or beta
+/// ("estrogen receptor 1": "estrogen receptor alpha").
 std::vector<DerivedName> full_name_variants(const std::string &full, bool lone_one);
 /// The stem of a name that ends in a number ("presenilin 1", "Presenilin-1": "presenilin") and
 /// that number; an empty stem when it ends in none.

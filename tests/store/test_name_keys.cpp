@@ -41,6 +41,11 @@ TEST_CASE("The name linker's key spells Greek letters as symbols write them and 
   CHECK(names(full_name_variants("catenin beta 1", true)) ==
         std::vector<std::string>{"catenin beta (without_number)", "beta-catenin (greek_first)"});
   CHECK(names(full_name_variants("presenilin 1", false)).empty());
+  CHECK(names(full_name_variants("estrogen receptor 1", false)) ==
+        std::vector<std::string>{"estrogen receptor alpha (greek_number)"});
+  CHECK(names(full_name_variants("estrogen receptor 2", false)) ==
+        std::vector<std::string>{"estrogen receptor beta (greek_number)"});
+  CHECK(names(full_name_variants("estrogen receptor 3", false)).empty());
   CHECK(names(full_name_variants("amyloid beta precursor protein", false)) ==
         std::vector<std::string>{"amyloid precursor protein (without_greek)"});
   CHECK(names(full_name_variants("cytochrome c, somatic", false)) ==

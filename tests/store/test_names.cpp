@@ -87,6 +87,9 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
                                                      "B\xCE\xB1",
                                                      "NFKBIA"},
                                                     {"HIF-1\xCE\xB1", "HIF1A"},
+                                                    // (a full name's closing 1 or 2 as alpha or beta)
+                                                    {"estrogen receptor alpha", "ESR1"},
+                                                    {"estrogen receptor beta", "ESR2"},
                                                     {"Akt", "AKT"},
                                                     {"PKB", "AKT"},
                                                     {"Ras", "RAS"},

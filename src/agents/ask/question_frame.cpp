@@ -55,7 +55,7 @@ const std::vector<FrameCue> &frame_cues() {
       {"leave out", "exclude", "", "any"},             {"without", "exclude", "", "any"},
       {"omitting", "exclude", "", "any"},              {"excluded", "exclude", "", "any"},
       {"doesnt", "exclude", "", "any"},                {"dont", "exclude", "", "any"},
-      {"non*", "exclude", "", "any"},
+      {"non*", "exclude", "", "any"},                  {"no", "exclude", "", "any"},
       // Confidence (STRING's: low 0.150, medium 0.400, high 0.700, highest 0.900).
       {"low confidence", "confidence", "0.150", "any"}, {"lowconfidence", "confidence", "0.150", "any"},
       {"any confidence", "confidence", "0.150", "any"},

@@ -302,6 +302,8 @@ void question_frames(YeastQa &y) {
       {"Count the high-confidence interactors of CDC28.", "count", "partners", "", 0.7},
       {"Give me the count of CDC28 interactors with a combined score of at least 0.9", "count", "partners", "", 0.9},
       {"How many proteins does CDC28 talk to?", "count", "partners", "", 0},
+      {"FAR1 partners, no kinases please.", "list", "partners", "kinases", 0},
+      {"Is there no interaction between CDC28 and CLN2?", "yes_no", "interaction", "", 0},
   };
   for (const Case &c : cases) {
     const QuestionAnalysis a = y.analyzer->analyze(c.question);
