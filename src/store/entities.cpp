@@ -359,6 +359,7 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   void meaning(Abbreviation &a, int64_t organism) const;
   std::vector<EntityCandidate> ids_of(std::string_view id) const;
   void short_aliases(std::vector<EntityMention> &mentions) const;
+  void rodent_symbols(std::vector<EntityMention> &mentions, const PaperContext &paper) const;
   void apply(std::vector<EntityMention> &mentions, std::string_view text, const std::vector<Abbreviation> &abbreviations) const;
   void add_entry(uint32_t node, const std::string &name, const std::string &source, bool term);
   void index_entries();
@@ -1429,7 +1430,34 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, con
   m.resolve(out, passage.text, paper.taxon, paper.taxon ? source : std::string(), 0, &own);
   m.apply(out, passage.text, paper.abbreviations);
   m.short_aliases(out);
+  m.rodent_symbols(out, paper);
   return out;
+}
+
+// A human gene's symbol written as mouse and rat symbols are (MGI's and RGD's case: "Notch1", "Mavs" for NOTCH1,
+// MAVS) in a human-read paper that names mice or rats is that rodent's gene, which the database does not hold.
+void EntityTagger::Impl::rodent_symbols(std::vector<EntityMention> &mentions, const PaperContext &paper) const {
+  if (paper.taxon != 9606) return;
+  const OrganismEvidence *rodent = nullptr;
+  for (const OrganismEvidence &e : paper.organisms)
+    if ((e.taxon == 10090 || e.taxon == 10116) && (!rodent || e.count > rodent->count)) rodent = &e;
+  if (!rodent) return;
+  for (EntityMention &m : mentions) {
+    const EntityCandidate *c = m.entity();
+    if (!c || c->taxon != 9606 || m.source != "dictionary" || m.text.size() < 3 || c->name_kind != "symbol") continue;
+    const std::string &t = m.text;
+    const bool rodent_case = std::isupper(static_cast<unsigned char>(t[0])) &&
+                             std::islower(static_cast<unsigned char>(t[1])) &&
+                             std::all_of(t.begin() + 1, t.end(), [](char ch) {
+                               return std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch));
+                             });
+    if (!rodent_case || detail::lower_copy(t) != detail::lower_copy(c->name) || c->name == t) continue;
+    m.reason = "'" + t + "' is written as " + rodent->name + " gene symbols are (the human one is " + c->name +
+               ") in a paper that names " + rodent->name + " (" + rodent->cues.front() + ")";
+    m.chosen.reset();
+    m.status = "other_organism";
+    m.resolution.clear();
+  }
 }
 
 // A short alias in capitals ("AIM", "CAA", "MRI": up to four letters, no digit) that is not the

@@ -1515,6 +1515,18 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   // A paper naming "human" at least half as often as mice, on a human database: human.
   CHECK(tagger.read_paper(paper_of("Mice and human cells; mice.")).taxon == 9606);
   CHECK(tagger.read_paper(paper_of("Mice, mice and human cells; mice.")).taxon == 10090);
+  // Read as human, a paper that names mice too: a symbol written as mouse symbols are ("Tp53") is the mouse gene.
+  d = paper_of("In human cells and in mice, Tp53 and TP53 rose.");
+  ctx = tagger.read_paper(d);
+  REQUIRE(ctx.taxon == 9606);
+  ms = tagger.tag(d.passages[0], ctx);
+  REQUIRE(find(ms, "Tp53"));
+  CHECK(find(ms, "Tp53")->status == "other_organism");
+  CHECK(find(ms, "Tp53")->reason.find("Mus musculus") != std::string::npos);
+  CHECK(find(ms, "TP53")->entity()->name == "TP53");
+  d = paper_of("In human cells, Tp53 rose.");  // (no rodent named: the human gene)
+  REQUIRE(find(tagger.tag(d.passages[0], tagger.read_paper(d)), "Tp53"));
+  CHECK(find(tagger.tag(d.passages[0], tagger.read_paper(d)), "Tp53")->entity()->name == "TP53");
   // No organism named: the database's; --taxon, when given, over what the text says.
   CHECK(tagger.read_paper(paper_of("TP53 binds MDM2.")).organism_source == "database");
   grappi::EntityTaggerOptions to;
