@@ -103,7 +103,7 @@ struct Dataset {
   // What it holds now (KnowledgeGraph::stats fills these; datasets() leaves them 0):
   int64_t nodes = 0;    ///< nodes it described or referred to
   int64_t edges = 0;    ///< edges it created or also holds (several sources may hold one edge)
-  int64_t records = 0;  ///< evidence records (IntAct rows, BEL statements, CX2 edges)
+  int64_t records = 0;  ///< evidence records (IntAct rows, BEL statements, CX2 edges; on edges and on nodes)
   int64_t aliases = 0;  ///< aliases it added
 };
 

@@ -152,16 +152,18 @@ void BelGraphWriter::statement(const BelStatement &s, const std::string &canonic
   complexes(s.subject);
   if (s.object) complexes(*s.object);
   if (s.relation.empty()) {
+    // A statement of one term: its records on the term (what the export writes back under their
+    // context), and on the edges a complex's members got.
     term_only_ += occurrences.size();
-    if (!edges.empty()) {
-      for (const BelOccurrence &o : occurrences) {
-        json context = o.context;
-        context["statement"] = canonical;
-        context["nested"] = false;
-        const std::string record = dump_json(context);
-        for (int64_t e : edges) w_.add_evidence(e, line, record, o.raw);
-        records_ += edges.size();
-      }
+    for (const BelOccurrence &o : occurrences) {
+      json context = o.context;
+      context["statement"] = canonical;
+      context["nested"] = false;
+      const std::string record = dump_json(context);
+      w_.add_node_evidence(subject, line, record, o.raw);
+      ++term_records_;
+      for (int64_t e : edges) w_.add_evidence(e, line, record, o.raw);
+      records_ += edges.size();
     }
     return;
   }
@@ -201,7 +203,8 @@ void BelGraphWriter::statement(const BelStatement &s, const std::string &canonic
 std::vector<std::pair<std::string, uint64_t>> BelGraphWriter::details() const {
   return {{"statements", statements_},         {"term_statements", term_only_},
           {"nested_statements", nested_},      {"terms", terms_.size()},
-          {"evidence_records", records_},      {"terms_representing_proteins", represented_},
+          {"evidence_records", records_},      {"term_records", term_records_},
+          {"terms_representing_proteins", represented_},
           {"gene_terms_unjoined", unjoined_},  {"ambiguous_joins", ambiguous_},
           {"protein_edges", protein_edges_}};
 }

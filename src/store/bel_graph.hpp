@@ -63,7 +63,7 @@ class BelGraphWriter {
     return it == protein_of_.end() ? std::nullopt : std::optional<int64_t>(it->second);
   }
   uint64_t statements_ = 0, term_only_ = 0, nested_ = 0, records_ = 0, represented_ = 0, unjoined_ = 0,
-           ambiguous_ = 0, protein_edges_ = 0;
+           ambiguous_ = 0, protein_edges_ = 0, term_records_ = 0;
 };
 
 /// The PubMed id of a citation of that type ("PubMed", any case) and id; nullopt for other

@@ -199,6 +199,30 @@ void write_bel(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, Edg
   std::map<std::string, std::set<std::string>> annotations;  // key -> every value written
   std::set<std::string> seen;  // line, raw and record of each occurrence written
   std::set<std::string> made;  // terms the import of the written statements makes
+  // One record (a statement read under its citation, evidence and annotations) into its
+  // context's list, once; false when it holds no statement.
+  const auto add_record = [&](const json &r) {
+    const json &rec = r["record"];
+    if (!rec.is_object() || !rec.contains("statement") || !rec["statement"].is_string()) return false;
+    if (!seen.insert(std::to_string(r["line"].get<int64_t>()) + '\n' + r["raw"].get<std::string>() + '\n' + dump_json(rec)).second)
+      return true;
+    json ctx = rec;
+    if (ctx.contains("annotations") && ctx["annotations"].is_object()) {
+      json kept = json::object();
+      for (const auto &[k, v] : ctx["annotations"].items()) {
+        if (!usable_key(k)) continue;
+        kept[k] = v;
+        if (v.is_string()) annotations[k].insert(v.get<std::string>());
+        if (v.is_array())
+          for (const auto &x : v)
+            if (x.is_string()) annotations[k].insert(x.get<std::string>());
+      }
+      ctx["annotations"] = std::move(kept);
+    }
+    by_context[context_lines(ctx)].push_back(rec["statement"].get<std::string>());
+    ++rep.records;
+    return true;
+  };
   EdgeRow e;
   while (edges.next(e)) {
     if (e.relation.rfind("bel.", 0) != 0) {
@@ -206,34 +230,29 @@ void write_bel(std::ostream &out, Db &db, const std::vector<NodeRow> &nodes, Edg
       continue;
     }
     bool any = false;
-    for (const auto &r : edges.records(e.id)) {
-      const json &rec = r["record"];
-      if (!rec.is_object() || !rec.contains("statement") || !rec["statement"].is_string()) continue;
-      any = true;
-      if (!seen.insert(std::to_string(r["line"].get<int64_t>()) + '\n' + r["raw"].get<std::string>() + '\n' + dump_json(rec)).second)
-        continue;
-      json ctx = rec;
-      if (ctx.contains("annotations") && ctx["annotations"].is_object()) {
-        json kept = json::object();
-        for (const auto &[k, v] : ctx["annotations"].items()) {
-          if (!usable_key(k)) continue;
-          kept[k] = v;
-          if (v.is_string()) annotations[k].insert(v.get<std::string>());
-          if (v.is_array())
-            for (const auto &x : v)
-              if (x.is_string()) annotations[k].insert(x.get<std::string>());
-        }
-        ctx["annotations"] = std::move(kept);
-      }
-      by_context[context_lines(ctx)].push_back(rec["statement"].get<std::string>());
-      ++rep.records;
-    }
+    for (const auto &r : edges.records(e.id)) any = add_record(r) || any;
     // A bel.* edge without statements is one the import derives from the terms (bel.wraps,
     // bel.hasVariant, complex members, bel.represents): importing the statements makes it.
     if (any) {
       ++rep.edges;
       made.insert(e.source);
       made.insert(e.target);
+    }
+  }
+  // Statements of one term ("p(HGNC:AKT1)" under a citation), from the records on the term
+  // itself: written once, under their context, as the edges' statements are.
+  {
+    Stmt st(db, "SELECT line, record, raw FROM node_evidence WHERE node_id = ? ORDER BY id");
+    for (const NodeRow &n : nodes) {
+      if (n.label != "BelTerm") continue;
+      st.reset();
+      st.bind(1, n.id);
+      bool any = false;
+      while (st.step()) {
+        const json rec = json::parse(st.col_text(1), nullptr, false);
+        any = add_record(json{{"line", st.col_int(0)}, {"record", rec}, {"raw", st.col_text(2)}}) || any;
+      }
+      if (any) made.insert(n.external_id);
     }
   }
   // The terms a term brings with it when it is imported: the terms inside it (bel.wraps,

@@ -176,6 +176,13 @@ void ImportWriter::add_evidence(int64_t edge, uint64_t line, const std::string &
   evidence_->bind(1, edge).bind(2, dataset_).bind(3, static_cast<int64_t>(line)).bind(4, record_json).bind(5, raw).run();
 }
 
+void ImportWriter::add_node_evidence(int64_t node, uint64_t line, const std::string &record_json, std::string_view raw) {
+  if (!node_evidence_)
+    node_evidence_ = std::make_unique<Stmt>(
+        db_, "INSERT INTO node_evidence(node_id, dataset_id, line, record, raw) VALUES(?,?,?,?,?)");
+  node_evidence_->bind(1, node).bind(2, dataset_).bind(3, static_cast<int64_t>(line)).bind(4, record_json).bind(5, raw).run();
+}
+
 void ImportWriter::add_alias(int64_t node, std::string_view alias, std::string_view source) {
   if (alias.empty()) return;
   if (!alias_)

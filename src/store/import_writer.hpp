@@ -72,6 +72,8 @@ class ImportWriter {
   /// Stores one source row behind an edge (edge_evidence): its line, what was read from it
   /// (a JSON object) and the row itself.
   void add_evidence(int64_t edge, uint64_t line, const std::string &record_json, std::string_view raw);
+  /// The same for a node (node_evidence): a source row about one node alone.
+  void add_node_evidence(int64_t node, uint64_t line, const std::string &record_json, std::string_view raw);
 
   /// The file's size on the dataset row (for a file written while it was imported).
   void set_file_size(uint64_t bytes);
@@ -92,7 +94,7 @@ class ImportWriter {
   std::string kind_;
   std::unordered_map<std::string, int64_t> relations_;
   std::unique_ptr<Stmt> find_, insert_node_, update_node_, claim_, alias_, find_edge_, insert_edge_, claim_edge_,
-      by_alias_, by_name_, taxon_, score_, evidence_;
+      by_alias_, by_name_, taxon_, score_, evidence_, node_evidence_;
   std::unordered_map<std::string, int64_t> known_;  // external id -> node, for ids this file met
 };
 

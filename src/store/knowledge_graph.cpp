@@ -317,7 +317,9 @@ GraphStats KnowledgeGraph::stats() const {
   per_dataset("SELECT dataset_id, count(*) FROM (SELECT node_id, dataset_id FROM node_claims UNION "
               "SELECT id, info_dataset FROM nodes WHERE info_dataset IS NOT NULL) GROUP BY dataset_id",
               &Dataset::nodes);
-  per_dataset("SELECT dataset_id, count(*) FROM edge_evidence GROUP BY dataset_id", &Dataset::records);
+  per_dataset("SELECT dataset_id, count(*) FROM (SELECT dataset_id FROM edge_evidence UNION ALL "
+              "SELECT dataset_id FROM node_evidence) GROUP BY dataset_id",
+              &Dataset::records);
   per_dataset("SELECT dataset_id, count(*) FROM aliases WHERE dataset_id IS NOT NULL GROUP BY dataset_id",
               &Dataset::aliases);
   read.commit();

@@ -185,6 +185,20 @@ CREATE TRIGGER passages_fts_delete AFTER DELETE ON passages BEGIN
 END;
 )SQL";
 
+// Schema version 7: the source rows behind a node (a BEL statement of one term, "p(HGNC:AKT1)" under its citation
+// and evidence), as edge_evidence is behind an edge: with their dataset and their node.
+const char *kSchemaV7 = R"SQL(
+CREATE TABLE node_evidence(
+  id INTEGER PRIMARY KEY,
+  node_id INTEGER NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+  dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  line INTEGER NOT NULL,
+  record TEXT NOT NULL,
+  raw TEXT NOT NULL DEFAULT '');
+CREATE INDEX node_evidence_node ON node_evidence(node_id);
+CREATE INDEX node_evidence_dataset ON node_evidence(dataset_id);
+)SQL";
+
 }  // namespace
 
 bool schema_outdated(Db &db) {
@@ -230,6 +244,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     db.exec(kSchemaV4);
     db.exec(kSchemaV5);
     db.exec(kSchemaV6);
+    db.exec(kSchemaV7);
     Stmt ins(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     ins.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion)).run();
     ins.bind(1, "created_by").bind(2, std::string("grappi ") + GRAPPI_VERSION_STRING).run();
@@ -249,6 +264,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
       if (version < 4) db.exec(kSchemaV4);
       if (version < 5) db.exec(kSchemaV5);
       if (version < 6) db.exec(kSchemaV6);
+      if (version < 7) db.exec(kSchemaV7);
       db.exec(("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'").c_str());
       db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
       sp.commit();

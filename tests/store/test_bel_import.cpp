@@ -327,6 +327,64 @@ TEST_CASE("A BEL export re-imports to the same BEL terms and statements") {
   CHECK_THROWS_WITH_AS(kg.export_graph(none, o), doctest::Contains("no BEL statements"), grappi::Error);
 }
 
+TEST_CASE("A statement of one term exports once under its citation and evidence and re-imports the same") {
+  TempDir d;
+  testutil::write_file(d.file("terms.bel"),
+             "SET DOCUMENT Name = \"terms\"\n"
+             "SET DOCUMENT Version = \"1\"\n"
+             "SET Citation = {\"PubMed\", \"Terms\", \"111\"}\n"
+             "SET Evidence = \"AKT1 was abundant.\"\n"
+             "p(HGNC:AKT1)\n"
+             "complex(p(HGNC:FOS), p(HGNC:JUN))\n"
+             "SET Evidence = \"AKT1 raised MAPT.\"\n"
+             "p(HGNC:AKT1) increases p(HGNC:MAPT)\n"
+             "SET Citation = {\"PubMed\", \"Other\", \"222\"}\n"
+             "SET Evidence = \"AKT1 again.\"\n"
+             "p(HGNC:AKT1)\n");
+  const auto records = [](const std::string &db) {
+    return sql_count(db, "SELECT count(*) FROM node_evidence n JOIN nodes t ON t.id = n.node_id WHERE t.external_id = "
+                         "'p(HGNC:AKT1)' AND json_extract(n.record, '$.statement') = 'p(HGNC:AKT1)'");
+  };
+  grappi::ExportOptions o;
+  o.format = grappi::ExportFormat::bel;
+  std::string first;
+  {
+    KnowledgeGraph kg(d.file("a.db"));
+    const auto rep = kg.import({{d.file("terms.bel")}});
+    CHECK(detail_of(rep.files.at(0), "term_statements") == 3);
+    CHECK(detail_of(rep.files.at(0), "term_records") == 3);
+    kg.export_graph(d.file("a.bel"), o);
+    first = read_file(d.file("a.bel"));
+  }
+  CHECK(records(d.file("a.db")) == 2);  // (the two citations' records on the term)
+  // Each statement once, under its own citation and evidence; none among the terms of no statement.
+  const auto count = [&](const std::string &what) {
+    std::size_t n = 0;
+    for (std::size_t at = first.find(what); at != std::string::npos; at = first.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("\np(HGNC:AKT1)\n") == 2);
+  CHECK(count("\ncomplex(p(HGNC:FOS), p(HGNC:JUN))\n") == 1);
+  CHECK(first.find("take part in no statement") == std::string::npos);
+  const std::size_t again = first.find("SET Evidence = \"AKT1 again.\"");
+  REQUIRE(again != std::string::npos);
+  CHECK(first.find("\np(HGNC:AKT1)\n", again) != std::string::npos);
+  CHECK(first.rfind("\"222\"", again) != std::string::npos);
+  // Re-imported: the same records on the term, and the same script written again.
+  KnowledgeGraph copy(d.file("b.db"));
+  copy.import({{d.file("a.bel")}});
+  CHECK(records(d.file("b.db")) == 2);
+  copy.export_graph(d.file("b.bel"), o);
+  const auto statements = [](const std::string &script) {
+    std::multiset<std::string> out;
+    std::istringstream in(script);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty() && line[0] != '#' && line.rfind("SET DOCUMENT", 0) != 0 && line.rfind("DEFINE", 0) != 0) out.insert(line);
+    return out;
+  };
+  CHECK(statements(read_file(d.file("b.bel"))) == statements(first));
+}
+
 TEST_CASE("BEL terms take the HGNC and ontology identifiers the database knows") {
   TempDir d;
   KnowledgeGraph kg(d.file("kb.db"));

@@ -26,7 +26,7 @@ TEST_CASE("a new database has the versioned schema / WAL and foreign keys / read
   const auto db = d.file("kg.db");
   {
     KnowledgeGraph kg(db);
-    CHECK(kg.stats().schema_version == 6);
+    CHECK(kg.stats().schema_version == 7);
     CHECK(kg.generation() == 0);
   }
   CHECK(sql_count(db, "PRAGMA user_version") == 6);
@@ -38,7 +38,7 @@ TEST_CASE("a new database has the versioned schema / WAL and foreign keys / read
     grappi::OpenOptions ro;
     ro.read_only = true;
     KnowledgeGraph kg(db, ro);
-    CHECK(kg.stats().schema_version == 6);
+    CHECK(kg.stats().schema_version == 7);
     CHECK_THROWS_AS(kg.add_node({"9606.X", "X", "Protein", "", 0, "{}"}), grappi::Error);
   }
   CHECK_FALSE(std::filesystem::exists(db + "-wal"));
@@ -178,7 +178,7 @@ TEST_CASE("a schema version 2 database is migrated in place to the current versi
   sqlite3 *h = nullptr;
   sqlite3_open(db.c_str(), &h);
   REQUIRE(sqlite3_exec(h, "DROP TABLE llm_cache; DROP TABLE edge_evidence; DROP TABLE trained_models; DROP TABLE passages_fts; "
-                       "DROP TABLE annotations; DROP TABLE passages; DROP TABLE documents; UPDATE meta SET value='2' WHERE key='schema_version'; PRAGMA user_version=2",
+                       "DROP TABLE annotations; DROP TABLE passages; DROP TABLE documents; DROP TABLE node_evidence; UPDATE meta SET value='2' WHERE key='schema_version'; PRAGMA user_version=2",
                        nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(h);
   {
@@ -188,14 +188,15 @@ TEST_CASE("a schema version 2 database is migrated in place to the current versi
     // Asked to, a read-only opening upgrades it first (what the CLI's reading commands do).
     ro.upgrade = true;
     const KnowledgeGraph read(db, ro);
-    CHECK(read.stats().schema_version == 6);
+    CHECK(read.stats().schema_version == 7);
     CHECK(read.node(id)->name == "A");
   }
   KnowledgeGraph kg(db);
-  CHECK(kg.stats().schema_version == 6);
+  CHECK(kg.stats().schema_version == 7);
   CHECK(kg.node(id)->name == "A");
   CHECK(sql_count(db, "SELECT count(*) FROM edge_evidence") == 0);  // the version 4 table exists
   CHECK(sql_count(db, "SELECT count(*) FROM passages_fts") == 0);  // and the version 6 ones
+  CHECK(sql_count(db, "SELECT count(*) FROM node_evidence") == 0);  // and 7's
   CHECK(kg.response_cache_size() == 0);
   grappi::CachedResponse r;
   r.key = "k1";
