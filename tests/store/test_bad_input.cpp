@@ -178,7 +178,7 @@ TEST_CASE("--skip-bad-lines imports the good lines and reports the bad ones") {
   CHECK(r.edges_created + r.edges_existing == 1);
 }
 
-TEST_CASE("resource limits: max_rows refuses a long file / an info file listing a protein twice / a bomb of one repeated row") {
+TEST_CASE("resource limits: max_rows refuses a long file / an info file listing a protein twice / a bomb of one repeated row" * doctest::test_suite("heavy")) {
   Fixture fx;
   // max_rows: one line over the limit fails with the file named; the database is unchanged.
   auto links = fx.dir.file("links.txt");

@@ -135,7 +135,7 @@ TEST_CASE("Mapping tables: bad input and a header without identifier columns") {
 // NCBI's human gene table (the bundled protein-coding rows of org.Hs.eg.db): its synonyms make
 // HER2, PPARgamma and TAU names of their genes, and its GO annotations edges to the GO slim's
 // terms, each checked against the file read here independently.
-TEST_CASE("The human gene table: synonyms resolve and GO annotations join the ontology's terms") {
+TEST_CASE("The human gene table: synonyms resolve and GO annotations join the ontology's terms" * doctest::test_suite("heavy")) {
   TempDir d;
   const std::string db = d.file("kg.db");
   KnowledgeGraph kg(db);

@@ -48,7 +48,7 @@ YeastCounts count_yeast(int min_score) {
 
 }  // namespace
 
-TEST_CASE("the bundled yeast physical network: counts match an independent count of the raw file") {
+TEST_CASE("the bundled yeast physical network: counts match an independent count of the raw file" * doctest::test_suite("heavy")) {
   TempDir d;
   const auto db = d.file("yeast.db");
   KnowledgeGraph kg(db);

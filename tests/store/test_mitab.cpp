@@ -70,7 +70,7 @@ std::map<int64_t, std::pair<grappi::Edge, nlohmann::json>> records_by_line(const
 
 }  // namespace
 
-TEST_CASE("IntAct MITAB 2.7 beside yeast STRING: every row an evidence record as the raw file says") {
+TEST_CASE("IntAct MITAB 2.7 beside yeast STRING: every row an evidence record as the raw file says" * doctest::test_suite("heavy")) {
   TempDir d;
   const std::string db = d.file("kg.db");
   KnowledgeGraph kg(db);

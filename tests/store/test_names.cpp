@@ -149,7 +149,7 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
   for (const auto &x : tagger->tag("Cells were treated with LPS for 2 h.")) CHECK(x.text != "LPS");
 }
 
-TEST_CASE("Without FamPlex the gene table's names and the linker's rules link the common names") {
+TEST_CASE("Without FamPlex the gene table's names and the linker's rules link the common names" * doctest::test_suite("heavy")) {
   TempDir dir;
   KnowledgeGraph kg(dir.file("genes.db"));
   kg.import(

@@ -514,7 +514,7 @@ TEST_CASE(
   CHECK(j["entities"][0]["resolution"] == "organism");
 }
 
-TEST_CASE("Answers on STRING-derived questions beat the neighbour baselines by the margins asked") {
+TEST_CASE("Answers on STRING-derived questions beat the neighbour baselines by the margins asked" * doctest::test_suite("heavy")) {
   auto &y = yeast(true);
   const auto questions =
       grappi::read_qa_questions(std::string(GRAPPI_TEST_DATA_DIR) + "/qa/yeast_string_questions.jsonl");
@@ -567,7 +567,7 @@ TEST_CASE("Answers on STRING-derived questions beat the neighbour baselines by t
   CHECK(r.supported_share == 0);
 }
 
-TEST_CASE("Answers in every form on STRING-derived questions of held-out proteins reach the figures asked") {
+TEST_CASE("Answers in every form on STRING-derived questions of held-out proteins reach the figures asked" * doctest::test_suite("heavy")) {
   // 120 questions of bench/make_form_questions.py (24 per form, every round of phrasings, proteins of the test
   // half): what ask prints is judged, beside each form's baselines on the same questions.
   auto &y = yeast(true);

@@ -639,7 +639,7 @@ std::vector<Document> planted_corpus() {
 
 }  // namespace
 
-TEST_CASE("The nested path ranker learns a planted pattern and beats the baselines on the later papers") {
+TEST_CASE("The nested path ranker learns a planted pattern and beats the baselines on the later papers" * doctest::test_suite("heavy")) {
   const auto docs = planted_corpus();
   grappi::ExtractiveModel model;
   grappi::HypothesisEvalOptions o;
@@ -697,7 +697,7 @@ TEST_CASE("The nested path ranker learns a planted pattern and beats the baselin
   CHECK_FALSE(q.cancelled);
 }
 
-TEST_CASE("The evaluation at several splits is each split's evaluation and the means of their figures") {
+TEST_CASE("The evaluation at several splits is each split's evaluation and the means of their figures" * doctest::test_suite("heavy")) {
   const auto docs = planted_corpus();
   grappi::ExtractiveModel model;
   grappi::HypothesisEvalOptions o;
