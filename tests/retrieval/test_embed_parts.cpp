@@ -27,7 +27,7 @@ std::string all_vectors(const KnowledgeGraph &kg) {
 
 }  // namespace
 
-TEST_CASE("Vectors embedded in parts are the vectors model and neighbor ranking of one embed") {
+TEST_CASE("Vectors embedded in parts are the vectors model and neighbor ranking of one embed" * doctest::test_suite("heavy")) {
   TempDir d;
   const std::string base = d.file("base.db");
   {
