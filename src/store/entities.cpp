@@ -810,6 +810,11 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
           cands.erase(std::remove_if(cands.begin(), cands.end(),
                                      [](const EntityCandidate &x) { return x.source == "derived:greek_number"; }),
                       cands.end());
+        // (a hyphen and one letter or digit closing the word designate another name, one the dictionary lacks:
+        // "VEGF-A" is not the VEGF family, "STAT5-B" not STAT5)
+        if (e + 2 < n && text[e + 1] == '-' && std::isalnum(static_cast<unsigned char>(text[e + 2])) &&
+            (e + 3 == n || !detail::word_char(text[e + 3])))
+          cands.clear();
       } else if (key.size() >= 3 && key.back() == 'p' && text[e] == 'p' && std::isalnum(static_cast<unsigned char>(text[e - 1]))) {
         // SGD's protein style: "Cdc28p", "Spr3p" for yeast proteins.
         if (auto stem = by_name.find(key.substr(0, key.size() - 1)); stem != by_name.end() && !stop.count(stem->first)) {

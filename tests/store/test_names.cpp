@@ -147,6 +147,12 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
   CHECK(lps.status == grappi::ResolveResult::Status::not_found);
   CHECK(lps.note.find("CHEBI") != std::string::npos);
   for (const auto &x : tagger->tag("Cells were treated with LPS for 2 h.")) CHECK(x.text != "LPS");
+  // A name is not taken for a word it only begins: "VEGF-A" (not in STRING v12's human proteins) is no VEGF family,
+  // in a paper, a question and resolve alike.
+  for (const auto &x : tagger->tag("We measured VEGF-A in HeLa cells.")) CHECK(x.text.rfind("VEGF", 0) != 0);
+  CHECK(analyzer.analyze("Which proteins interact with VEGF-A?").entities.empty());
+  CHECK(kg.lookup("VEGF-A").status == grappi::ResolveResult::Status::not_found);
+  CHECK(kg.lookup("VEGF").status == grappi::ResolveResult::Status::found);
 }
 
 TEST_CASE("Without FamPlex the gene table's names and the linker's rules link the common names" * doctest::test_suite("heavy")) {

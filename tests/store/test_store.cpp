@@ -29,8 +29,8 @@ TEST_CASE("a new database has the versioned schema / WAL and foreign keys / read
     CHECK(kg.stats().schema_version == 7);
     CHECK(kg.generation() == 0);
   }
-  CHECK(sql_count(db, "PRAGMA user_version") == 6);
-  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='6'") == 1);
+  CHECK(sql_count(db, "PRAGMA user_version") == 7);
+  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='7'") == 1);
   CHECK(journal_mode(db) == "wal");
   // A read-only opening is the last connection to close: it removes the files a WAL reader
   // makes (a plain read-only SQLite connection leaves them), and it cannot write.
