@@ -43,7 +43,7 @@ const Species kSpecies[] = {
 
 const Cue kCues[] = {
     // human
-    {"human", 9606, true}, {"humans", 9606, true}, {"Homo sapiens", 9606, true}, {"H. sapiens", 9606, false},
+    {"human", 9606, true}, {"humans", 9606, true, CueKind::people}, {"Homo sapiens", 9606, true}, {"H. sapiens", 9606, false},
     {"patient", 9606, true, CueKind::people}, {"patients", 9606, true, CueKind::people}, {"women", 9606, true, CueKind::people}, {"men", 9606, false, CueKind::people},
     {"children", 9606, true, CueKind::people}, {"infants", 9606, true, CueKind::people}, {"volunteers", 9606, true, CueKind::people}, {"probands", 9606, true, CueKind::people},
     {"proband", 9606, true, CueKind::people}, {"participants", 9606, true, CueKind::people},
@@ -217,8 +217,7 @@ const std::map<std::string_view, int64_t> &organism_words() {
 int64_t organism_before_name(std::string_view lower_word) {
   for (const Cue &c : kCues)
     if (c.kind == CueKind::people && lower_word == c.text) return 0;
-  // ("humans TNF" is no phrase either)
-  return lower_word == "humans" ? 0 : organism_word(lower_word);
+  return organism_word(lower_word);
 }
 
 int64_t organism_word(std::string_view lower_word) {
