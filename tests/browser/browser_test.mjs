@@ -280,7 +280,7 @@ if (mode === 'report') {
   const j = JSON.parse(fs.readFileSync(exJson, 'utf8'));
   const windowEdges = new Set();
   for (const w of j.windows) for (const e of w.edges) windowEdges.add(`${e.source}|${e.target}|${e.relation}`);
-  await checkReport('report-explore', ex, {
+  const smallSeconds = await checkReport('report-explore', ex, {
     nodes: j.proteins.length, edges: windowEdges.size,
     items: j.paths.map((p) => p.proteins.join(' \u2192 ')), firstText: j.paths[0].explanation
   });
@@ -309,7 +309,13 @@ if (mode === 'report') {
   const seconds = large.seconds;
   check(b.paths.length >= 1000, `large window: only ${b.paths.length} paths`);
   check(b.proteins.length >= 200, `large window: only ${b.proteins.length} proteins`);
-  check(seconds < 20, `large window: the page took ${seconds.toFixed(1)} s to be ready`);
+  // Ready in seconds, not minutes: 11 s on an idle 2-core machine, 22 s when CI runs other tests
+  // beside it. A wall-clock bound alone fails on a busy machine, so the bound is also relative to
+  // the small report opened on the same machine moments before (6 to 8 times it, measured): a
+  // page that renders every item eagerly or lays out quadratically is far beyond both.
+  const bound = Math.max(20, 12 * smallSeconds);
+  check(seconds < bound, `large window: the page took ${seconds.toFixed(1)} s to be ready (bound ${bound.toFixed(1)} s, ` +
+        `the small report ${smallSeconds.toFixed(1)} s)`);
   await checkDrawing('report-explore-large', big, { layout: 'fcose', minLabels: 20, context: true, scoreFilter: true, find: 'CLN2' }, large);
   // STRING's NSCLC network from its website (68 proteins), EGFR's window: the ranked items'
   // nodes labelled, edges in the colours of their strongest STRING channel.
