@@ -305,6 +305,11 @@ bool ion_like(std::string_view s) {
 
 struct GRAPPI_HIDDEN EntityTagger::Impl {
   EntityTaggerOptions options;
+  // An organism a mention's own words name, and which words ("the word before it").
+  struct OwnOrganism {
+    int64_t taxon = 0;
+    std::string why;
+  };
   struct NodeInfo {
     EntityCandidate base;  // without matched/source
     // The content words of its annotation (sorted, distinct), for nodes that share a name with
@@ -348,13 +353,16 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   // first and makes a name only other organisms' proteins have "other_organism"; without one,
   // `preferred` (else options.taxon, else the organism most unique mentions are of, else the
   // database's) breaks ties the other rules leave.
-  // (own: per mention, an organism the words just before it name, which replaces the stated one)
+  // (own: per mention, an organism its own words name, which replaces the stated one)
   void resolve(std::vector<EntityMention> &mentions, std::string_view text, int64_t organism = 0,
-               const std::string &source = {}, int64_t preferred = 0, const std::vector<int64_t> *own = nullptr) const;
+               const std::string &source = {}, int64_t preferred = 0, const std::vector<OwnOrganism> *own = nullptr) const;
   // A passage's annotations reconciled with the dictionary's mentions, not yet resolved.
   std::vector<EntityMention> reconcile(const DocumentPassage &passage) const;
-  // The organism the word just before each mention names ("human TNF"), when the database holds it.
-  std::vector<int64_t> organisms_before(const std::vector<EntityMention> &mentions, std::string_view text) const;
+  // The organism each mention's own words name: the word just before it ("human TNF"), else its
+  // sentence when that names one organism only, another than the paper's (`paper`; not when
+  // `by_sentence` is false: a taxon asked for is over what the text says).
+  std::vector<OwnOrganism> own_organisms(const std::vector<EntityMention> &mentions, std::string_view text, int64_t paper,
+                                         bool by_sentence) const;
   // What an abbreviation's long form names in the database.
   void meaning(Abbreviation &a, int64_t organism) const;
   std::vector<EntityCandidate> ids_of(std::string_view id) const;
@@ -900,7 +908,7 @@ bool narrow(std::vector<EntityCandidate> &c, std::size_t &front, Keep keep) {
 // written (in any case) when the others match only in another spelling; edges at all; the preferred
 // organism (`preferred`: the database's, for a name given alone); the annotation's words.
 void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::string_view text, int64_t stated_organism,
-                                 const std::string &stated_source, int64_t preferred, const std::vector<int64_t> *own) const {
+                                 const std::string &stated_source, int64_t preferred, const std::vector<OwnOrganism> *own) const {
   std::vector<std::string> passage_words;  // (read when a mention stays ambiguous)
   int64_t passage = options.taxon;
   if (!passage) {
@@ -915,14 +923,13 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::stri
   std::vector<std::string> how(mentions.size());
   std::vector<int64_t> anchors;
   const auto proteinish = [](const EntityCandidate &x) { return x.label == "Protein" || family_label(x.label); };
-  const std::string before = "the word before it";
   for (std::size_t k = 0; k < mentions.size(); ++k) {
     EntityMention &m = mentions[k];
     std::vector<EntityCandidate> &c = m.candidates;
     front[k] = c.size();
-    const bool named_before = own && k < own->size() && (*own)[k] != 0;
-    const int64_t organism = named_before ? (*own)[k] : stated_organism;
-    const std::string &source = named_before ? before : stated_source;
+    const bool named_before = own && k < own->size() && (*own)[k].taxon != 0;
+    const int64_t organism = named_before ? (*own)[k].taxon : stated_organism;
+    const std::string &source = named_before ? (*own)[k].why : stated_source;
     const bool stated = organism != 0 && !source.empty();
     if (stated && front[k] > 1 && narrow(c, front[k], [&](const EntityCandidate &x) { return x.taxon == organism; }))
       how[k] = "organism";
@@ -937,7 +944,7 @@ void EntityTagger::Impl::resolve(std::vector<EntityMention> &mentions, std::stri
       const std::string species = organism_name(organism);
       const std::string about = "taxon " + std::to_string(organism);
       m.reason = (named_before ? "'" + m.text + "' is named as " + about + (species.empty() ? "" : " (" + species + ")") +
-                                     "'s by the word before it"
+                                     "'s by " + source
                                : "the passage is about " + about + " (" + (species.empty() ? "" : species + "; ") + source + ")") +
                  "; '" + m.text + "' names only proteins of taxon " + list + " in the database";
       front[k] = 0;
@@ -1237,8 +1244,9 @@ std::vector<EntityMention> EntityTagger::Impl::reconcile(const DocumentPassage &
   return out;
 }
 
-std::vector<int64_t> EntityTagger::Impl::organisms_before(const std::vector<EntityMention> &mentions, std::string_view text) const {
-  std::vector<int64_t> out(mentions.size(), 0);
+std::vector<EntityTagger::Impl::OwnOrganism> EntityTagger::Impl::own_organisms(const std::vector<EntityMention> &mentions, std::string_view text,
+                                                                             int64_t paper, bool by_sentence) const {
+  std::vector<OwnOrganism> out(mentions.size());
   for (std::size_t k = 0; k < mentions.size(); ++k) {
     std::size_t end = mentions[k].offset;
     if (end < 2 || end > text.size() || text[end - 1] != ' ') continue;
@@ -1247,7 +1255,37 @@ std::vector<int64_t> EntityTagger::Impl::organisms_before(const std::vector<Enti
     while (begin > 0 && std::isalpha(static_cast<unsigned char>(text[begin - 1]))) --begin;
     if (end - begin < 3 || (begin > 0 && detail::word_char(text[begin - 1]))) continue;
     // ("human TNF" in a mouse paper is human; "mouse TNF" in a human paper is no human protein)
-    out[k] = detail::organism_before_name(detail::lower_copy(text.substr(begin, end - begin)));
+    out[k].taxon = detail::organism_before_name(detail::lower_copy(text.substr(begin, end - begin)));
+    if (out[k].taxon) out[k].why = "the word before it";
+  }
+  if (!by_sentence) return out;
+  // A sentence that names one organism, not the paper's: its genes are that organism's ("... were
+  // dependent on Mavs expression in mice" in a paper read as human; "RSV-infected A549 cells
+  // release LIF" in one read as mouse). A sentence naming two organisms, or the paper's, says
+  // nothing of its own. (A split after one capital letter is no sentence end: "S. cerevisiae".)
+  std::vector<std::pair<std::size_t, std::size_t>> sentences;
+  for (const auto &r : detail::sentence_ranges(text)) {
+    if (!sentences.empty()) {
+      const std::size_t e = sentences.back().second;
+      if (e >= 2 && text[e - 1] == '.' && std::isupper(static_cast<unsigned char>(text[e - 2])) &&
+          (e == 2 || !std::isalnum(static_cast<unsigned char>(text[e - 3])))) {
+        sentences.back().second = r.second;
+        continue;
+      }
+    }
+    sentences.push_back(r);
+  }
+  std::size_t k = 0;
+  for (const auto &[begin, end] : sentences) {
+    while (k < mentions.size() && mentions[k].offset < begin) ++k;
+    if (k == mentions.size()) break;
+    if (mentions[k].offset >= end) continue;
+    const std::vector<OrganismEvidence> named = organisms_in_text(text.substr(begin, end - begin));
+    if (named.size() != 1 || named.front().taxon == paper) continue;
+    const OrganismEvidence &e = named.front();
+    const std::string why = "its sentence, which names " + e.name + " only ('" + e.cues.front() + "')";
+    for (; k < mentions.size() && mentions[k].offset < end; ++k)
+      if (!out[k].taxon) out[k] = {e.taxon, why};
   }
   return out;
 }
@@ -1431,7 +1469,7 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, con
     source = "its text names it " + std::to_string(e.count) + " time" + (e.count == 1 ? "" : "s") + ": ";
     for (std::size_t i = 0; i < e.cues.size() && i < 3; ++i) source += (i ? ", " : "") + e.cues[i];
   }
-  const std::vector<int64_t> own = m.organisms_before(out, passage.text);
+  const std::vector<Impl::OwnOrganism> own = m.own_organisms(out, passage.text, paper.taxon, paper.organism_source != "taxon_option");
   m.resolve(out, passage.text, paper.taxon, paper.taxon ? source : std::string(), 0, &own);
   m.apply(out, passage.text, paper.abbreviations);
   m.short_aliases(out);

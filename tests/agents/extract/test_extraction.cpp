@@ -1524,6 +1524,27 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK(find(ms, "Tp53")->status == "other_organism");
   CHECK(find(ms, "Tp53")->reason.find("Mus musculus") != std::string::npos);
   CHECK(find(ms, "TP53")->entity()->name == "TP53");
+  // A sentence naming one organism, not the paper's, gives its genes that organism; one naming
+  // two, or none, leaves them the paper's.
+  d = paper_of("Human cells and patients were studied. TP53 rose in human cells. In mice, MAPK1 fell. "
+               "MAPK3 rose in mice and in human cells. S. cerevisiae was not used; MAPK1 was.");
+  ctx = tagger.read_paper(d);
+  REQUIRE(ctx.taxon == 9606);
+  ms = tagger.tag(d.passages[0], ctx);
+  CHECK(find(ms, "TP53")->entity()->name == "TP53");
+  REQUIRE(find(ms, "MAPK1"));
+  CHECK(find(ms, "MAPK1")->status == "other_organism");
+  CHECK(find(ms, "MAPK1")->reason.find("its sentence, which names Mus musculus only ('mice')") != std::string::npos);
+  CHECK(find(ms, "MAPK3")->entity()->name == "MAPK3");
+  REQUIRE(find(ms, "MAPK1", find(ms, "MAPK1")->offset + 1));
+  CHECK(find(ms, "MAPK1", find(ms, "MAPK1")->offset + 1)->status == "other_organism");  // ("S." ends no sentence)
+  d = paper_of("Mice, mice and knockout mice. RSV-infected A549 cells release TP53.");
+  ctx = tagger.read_paper(d);
+  REQUIRE(ctx.taxon == 10090);
+  ms = tagger.tag(d.passages[0], ctx);
+  REQUIRE(find(ms, "TP53"));
+  REQUIRE(find(ms, "TP53")->entity());
+  CHECK(find(ms, "TP53")->entity()->name == "TP53");
   d = paper_of("In human cells, Tp53 rose.");  // (no rodent named: the human gene)
   REQUIRE(find(tagger.tag(d.passages[0], tagger.read_paper(d)), "Tp53"));
   CHECK(find(tagger.tag(d.passages[0], tagger.read_paper(d)), "Tp53")->entity()->name == "TP53");
@@ -1535,6 +1556,7 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   ctx = stated.read_paper(paper_of("In mice, TP53 binds MDM2."));
   CHECK(ctx.taxon == 9606);
   CHECK(ctx.organism_source == "taxon_option");
+  REQUIRE(find(stated.tag(paper_of("In mice, TP53 binds MDM2.").passages[0], ctx), "TP53")->entity());  // (nor its sentence)
   CHECK(find(stated.tag(paper_of("In mice, TP53 binds MDM2.").passages[0], ctx), "TP53")->entity()->name == "TP53");
 
   // The extraction's JSON says per paper what it read, and a part keeps it.
