@@ -817,6 +817,10 @@ python3 - "$T/h.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["source"]["name"] == "SCN5A" and j["paths"] and all(len(p["edges"]) <= 2 for p in j["paths"]), j["paths"][:2]
+# (nodes by their stable ids too: the annotations' concept ids, not the row ids)
+assert j["source"]["external_id"] and j["source"]["external_id"] != str(j["source"]["id"]), j["source"]
+assert all(len(p["external_ids"]) == len(p["nodes"]) and all(p["external_ids"]) for p in j["paths"]), j["paths"][:1]
+assert j["paths"][0]["external_ids"][0] == j["source"]["external_id"], j["paths"][0]
 assert j["final_round"] == 0 and j["explanation"], j
 assert all(s["status"] in ("quoted", "co-mentioned") for s in j["explanation"]), j["explanation"]
 assert any(s["status"] == "quoted" for s in j["explanation"]), j["explanation"]

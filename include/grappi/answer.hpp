@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -228,6 +229,9 @@ struct GRAPPI_CXX_API AskResult {
   std::string reader;               ///< how the answer entities were ranked ("prize", "gat")
   std::string reader_scope;  ///< with reader "gat": the graph reader's scope ("subgraph" or "base")
   std::string reader_name;   ///< with reader "gat": the stored reader's name
+  /// The stable id (external_id) of every node the result names by row id: the subgraph's
+  /// nodes and seeds, the context's nodes and papers' nodes, the paths.
+  std::map<int64_t, std::string> external_ids;
   /// How many sentences have this status.
   std::size_t count(const std::string &status) const;
 };

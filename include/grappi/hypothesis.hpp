@@ -29,6 +29,7 @@ namespace grappi {
 struct HypothesisPath {
   std::vector<int64_t> nodes;        ///< node ids, source to target
   std::vector<std::string> names;    ///< their names
+  std::vector<std::string> external_ids;  ///< their stable ids (MESH:D007980, NCBIGene:7157, ...)
   std::vector<std::string> labels;   ///< their labels (concept types)
   std::vector<int64_t> edges;        ///< edge ids
   std::vector<std::string> relations;  ///< each edge's relation
@@ -175,6 +176,8 @@ struct HypothesisResult {
   int64_t target = 0;          ///< the target node
   std::string source_name;     ///< its name
   std::string target_name;     ///< its name
+  std::string source_external_id;  ///< its stable id
+  std::string target_external_id;  ///< its stable id
   std::vector<HypothesisPath> paths;  ///< ranked, best first
   std::vector<HypothesisRound> rounds;  ///< every explanation, in order
   /// The round whose explanation is given: the last one without rework, else the one with the

@@ -533,7 +533,11 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
 json to_json(const HypothesisEvalPair &p, std::size_t top) {
   json paths = json::array();
   for (std::size_t k = 0; k < p.paths.size() && k < top; ++k)
-    paths.push_back({{"rank", k + 1}, {"names", p.paths[k].names}, {"score", p.paths[k].score}, {"positive", bool(p.positive[k])}});
+    paths.push_back({{"rank", k + 1},
+                     {"names", p.paths[k].names},
+                     {"external_ids", p.paths[k].external_ids},
+                     {"score", p.paths[k].score},
+                     {"positive", bool(p.positive[k])}});
   json j = {{"source", {{"id", p.source}, {"name", p.source_name}}},
             {"target", {{"id", p.target}, {"name", p.target_name}}},
             {"later", p.later},

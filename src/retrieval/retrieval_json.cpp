@@ -10,10 +10,23 @@ using nlohmann::json;
 namespace {
 
 const std::string &snapshot_name(const GraphSnapshot &g, int64_t id) { return g.name(*g.index_of(id)); }
+std::string snapshot_external_id(const GraphSnapshot &g, int64_t id) { return std::string(g.external_id(*g.index_of(id))); }
+
+json external_ids(const GraphSnapshot &g, const std::vector<int64_t> &ids) {
+  json out = json::array();
+  for (int64_t id : ids) out.push_back(snapshot_external_id(g, id));
+  return out;
+}
 
 json window_edge_json(const GraphSnapshot &g, const WindowEdge &e) {
-  return {{"source", snapshot_name(g, e.source)}, {"target", snapshot_name(g, e.target)}, {"score", e.score},
-          {"relation", e.relation},               {"directed", e.directed},                {"edge_id", e.edge}};
+  return {{"source", snapshot_name(g, e.source)},
+          {"target", snapshot_name(g, e.target)},
+          {"source_external_id", snapshot_external_id(g, e.source)},
+          {"target_external_id", snapshot_external_id(g, e.target)},
+          {"score", e.score},
+          {"relation", e.relation},
+          {"directed", e.directed},
+          {"edge_id", e.edge}};
 }
 
 }  // namespace
@@ -30,7 +43,8 @@ json to_json(const GraphSnapshot &g, const std::vector<SearchHit> &hits) {
 
 json to_json(const GraphSnapshot &g, const std::vector<RankedNode> &ranked) {
   json out = json::array();
-  for (const auto &r : ranked) out.push_back({{"name", snapshot_name(g, r.id)}, {"score", r.score}, {"id", r.id}});
+  for (const auto &r : ranked)
+    out.push_back({{"name", snapshot_name(g, r.id)}, {"external_id", snapshot_external_id(g, r.id)}, {"score", r.score}, {"id", r.id}});
   return out;
 }
 
@@ -41,12 +55,18 @@ nlohmann::json to_json(const GraphSnapshot &g, const Window &w) {
   for (const auto &n : w.nodes)
     nodes.push_back({{"id", n.id},
                      {"name", n.name},
+                     {"external_id", snapshot_external_id(g, n.id)},
                      {"depth", n.depth},
                      {"parent", n.parent ? nlohmann::json(snapshot_name(g, *n.parent)) : nlohmann::json(nullptr)},
                      {"parent_id", n.parent ? nlohmann::json(*n.parent) : nlohmann::json(nullptr)},
+                     {"parent_external_id", n.parent ? nlohmann::json(snapshot_external_id(g, *n.parent)) : nlohmann::json(nullptr)},
                      {"rank_score", n.rank_score}});
   for (const auto &e : w.edges) edges.push_back(window_edge_json(g, e));
-  nlohmann::json j{{"window", w.index}, {"root", snapshot_name(g, w.root)}, {"nodes", nodes}, {"edges", edges}};
+  nlohmann::json j{{"window", w.index},
+                   {"root", snapshot_name(g, w.root)},
+                   {"root_external_id", snapshot_external_id(g, w.root)},
+                   {"nodes", nodes},
+                   {"edges", edges}};
   if (!w.note.empty()) j["note"] = w.note;
   return j;
 }
@@ -56,8 +76,8 @@ nlohmann::json to_json(const GraphSnapshot &g, const std::vector<Path> &paths) {
   for (const auto &p : paths) {
     nlohmann::json names = nlohmann::json::array();
     for (int64_t id : p.nodes) names.push_back(snapshot_name(g, id));
-    out.push_back({{"proteins", names}, {"length", p.length()}, {"node_ids", p.nodes}, {"edge_ids", p.edges},
-                   {"scores", p.scores}, {"weight", p.weight}});
+    out.push_back({{"proteins", names}, {"length", p.length()}, {"node_ids", p.nodes}, {"external_ids", external_ids(g, p.nodes)},
+                   {"edge_ids", p.edges}, {"scores", p.scores}, {"weight", p.weight}});
   }
   return out;
 }
@@ -65,7 +85,10 @@ nlohmann::json to_json(const GraphSnapshot &g, const std::vector<Path> &paths) {
 nlohmann::json to_json(const GraphSnapshot &g, const Subgraph &s) {
   nlohmann::json nodes = nlohmann::json::array(), edges = nlohmann::json::array();
   for (std::size_t i = 0; i < s.nodes.size(); ++i)
-    nodes.push_back({{"id", s.nodes[i]}, {"name", snapshot_name(g, s.nodes[i])}, {"hops", s.hops[i]}});
+    nodes.push_back({{"id", s.nodes[i]},
+                     {"name", snapshot_name(g, s.nodes[i])},
+                     {"external_id", snapshot_external_id(g, s.nodes[i])},
+                     {"hops", s.hops[i]}});
   for (const auto &e : s.edges) edges.push_back(window_edge_json(g, e));
   return {{"nodes", nodes}, {"edges", edges}};
 }
@@ -75,7 +98,7 @@ nlohmann::json to_json(const GraphSnapshot &g, const PcstRetrieval &r) {
   for (std::size_t i = 0; i < j["nodes"].size(); ++i) j["nodes"][i]["prize"] = r.node_prizes[i];
   for (std::size_t i = 0; i < j["edges"].size(); ++i) j["edges"][i]["prize"] = r.edge_prizes[i];
   nlohmann::json seeds = nlohmann::json::array();
-  for (auto id : r.seeds) seeds.push_back({{"id", id}, {"name", snapshot_name(g, id)}});
+  for (auto id : r.seeds) seeds.push_back({{"id", id}, {"name", snapshot_name(g, id)}, {"external_id", snapshot_external_id(g, id)}});
   j["seeds"] = seeds;
   j["edge_cost"] = r.edge_cost;
   j["objective"] = r.objective;
@@ -88,9 +111,13 @@ nlohmann::json to_json(const GraphSnapshot &g, const PcstRetrieval &r) {
 
 json to_json(const GraphSnapshot &g, const QuestionSubgraph &s) {
   json j = to_json(g, s.subgraph);
-  json seeds = json::array();
-  for (const auto &h : s.seeds) seeds.push_back(snapshot_name(g, h.id));
+  json seeds = json::array(), seed_ids = json::array();
+  for (const auto &h : s.seeds) {
+    seeds.push_back(snapshot_name(g, h.id));
+    seed_ids.push_back(snapshot_external_id(g, h.id));
+  }
   j["seeds"] = seeds;
+  j["seed_external_ids"] = seed_ids;
   return j;
 }
 

@@ -331,7 +331,7 @@ std::vector<AnswerEntity> answer_entities(const KnowledgeGraph &kg, const AskRes
 
 }  // namespace
 
-AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &question, const AskOptions &o) {
+static AskResult answer_question(KnowledgeGraph &kg, LanguageModel &model, const std::string &question, const AskOptions &o) {
   if (detail::trim_copy(question).empty()) throw Error(ErrorCode::invalid_argument, "ask: the question is empty");
   if (o.context != "evidence" && o.context != "csv")
     throw Error(ErrorCode::invalid_argument, "ask: the context is \"evidence\" or \"csv\", not \"" + o.context + "\"");
@@ -501,6 +501,24 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
   for (AnswerEntity &e : r.answer_entities) e.admitted = !apart.count(e.node);
   std::stable_partition(r.answer_entities.begin(), r.answer_entities.end(), [](const AnswerEntity &e) { return e.admitted; });
   r.usage.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &question, const AskOptions &o) {
+  AskResult r = answer_question(kg, model, question, o);
+  // The stable id of every node the result names (its JSON gives them beside the row ids).
+  const auto snapshot = kg.snapshot();
+  const auto name = [&](int64_t id) {
+    if (r.external_ids.count(id)) return;
+    if (const auto ix = snapshot->index_of(id)) r.external_ids.emplace(id, snapshot->external_id(*ix));
+  };
+  for (int64_t id : r.retrieval.subgraph.nodes) name(id);
+  for (int64_t id : r.retrieval.seeds) name(id);
+  for (int64_t id : r.context.nodes) name(id);
+  for (const AnswerPaper &p : r.context.papers)
+    for (int64_t id : p.nodes) name(id);
+  for (const auto &path : r.paths)
+    for (int64_t id : path) name(id);
   return r;
 }
 

@@ -35,7 +35,18 @@ json sentences_json(const std::vector<AnswerSentence> &ss) {
   return a;
 }
 
-json papers_json(const AnswerContext &c) {
+// The external ids of row ids, in their order ("" for a node the result does not name).
+json external_ids(const AskResult &r, const std::vector<int64_t> &ids) {
+  json out = json::array();
+  for (int64_t id : ids) {
+    const auto it = r.external_ids.find(id);
+    out.push_back(it == r.external_ids.end() ? std::string() : it->second);
+  }
+  return out;
+}
+
+json papers_json(const AskResult &r) {
+  const AnswerContext &c = r.context;
   json out = json::array();
   for (std::size_t k = 0; k < c.papers.size(); ++k) {
     const AnswerPaper &p = c.papers[k];
@@ -45,7 +56,8 @@ json papers_json(const AnswerContext &c) {
                    {"year", p.year},
                    {"title", p.title},
                    {"excerpt", p.excerpt},
-                   {"nodes", p.nodes}});
+                   {"nodes", p.nodes},
+                   {"external_ids", external_ids(r, p.nodes)}});
   }
   return out;
 }
@@ -88,7 +100,12 @@ json to_json(const AskResult &r) {
   json intent = to_json(r.analysis);
   intent.erase("entities");  // (question_entities)
   intent["recipe"] = r.recipe;
-  if (!r.paths.empty()) intent["paths"] = r.paths;
+  if (!r.paths.empty()) {
+    intent["paths"] = r.paths;
+    json ids = json::array();
+    for (const auto &path : r.paths) ids.push_back(external_ids(r, path));
+    intent["path_external_ids"] = ids;
+  }
   json answer = {{"form", r.answer.form}, {"value", r.answer.value}, {"text", r.answer.text}, {"edges", r.answer.edges}};
   if (!r.answer.looked_up.empty()) answer["looked_up"] = r.answer.looked_up;
   if (!r.answer.reason.empty()) answer["reason"] = r.answer.reason;
@@ -104,23 +121,26 @@ json to_json(const AskResult &r) {
             {"intent", intent},
             {"subgraph",
              {{"nodes", r.retrieval.subgraph.nodes},
+              {"external_ids", external_ids(r, r.retrieval.subgraph.nodes)},
               {"edges", [&] {
                  json e = json::array();
                  for (const auto &x : r.retrieval.subgraph.edges) e.push_back(x.edge);
                  return e;
                }()},
               {"seeds", r.retrieval.seeds},
+              {"seed_external_ids", external_ids(r, r.retrieval.seeds)},
               {"base_nodes", r.retrieval.base_nodes},
               {"base_edges", r.retrieval.base_edges},
               {"objective", r.retrieval.objective}}},
             {"context",
              {{"format", r.context.format},
               {"nodes", r.context.nodes},
+              {"external_ids", external_ids(r, r.context.nodes)},
               {"edges", r.context.edges},
               {"tokens", r.context.tokens},
               {"trimmed_nodes", r.context.trimmed_nodes},
               {"trimmed_edges", r.context.trimmed_edges},
-              {"papers", papers_json(r.context)}}},
+              {"papers", papers_json(r)}}},
             {"usage", detail::usage_json(r.usage)},
             {"offline", r.offline},
             {"model", r.model},

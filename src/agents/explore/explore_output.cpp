@@ -27,6 +27,12 @@ std::string name_of(const ExploreResult &r, int64_t id) {
   return p ? p->name : std::to_string(id);
 }
 
+// (every node of a result is among its proteins; the row id as text if not)
+std::string external_id_of(const ExploreResult &r, int64_t id) {
+  const auto *p = r.protein(id);
+  return p ? p->external_id : std::to_string(id);
+}
+
 // "MAPT → GSK3B → APP"
 std::string chain_of(const ExploreResult &r, const ExplainedPath &p) {
   std::string chain;
@@ -44,6 +50,8 @@ json channels_json(const std::vector<Channel> &channels) {
 json edge_json(const ExploreResult &r, const ExplainedEdge &e, int64_t from, int64_t to) {
   json j{{"source", name_of(r, from)},
          {"target", name_of(r, to)},
+         {"source_external_id", external_id_of(r, from)},
+         {"target_external_id", external_id_of(r, to)},
          {"edge_id", e.edge},
          {"relation", e.relation},
          {"directed", e.directed},
@@ -59,11 +67,14 @@ json edge_json(const ExploreResult &r, const ExplainedEdge &e, int64_t from, int
 }
 
 json path_json(const ExploreResult &r, const ExplainedPath &p) {
-  json prot = json::array(), eds = json::array();
-  for (auto id : p.nodes) prot.push_back(name_of(r, id));
+  json prot = json::array(), ids = json::array(), eds = json::array();
+  for (auto id : p.nodes) {
+    prot.push_back(name_of(r, id));
+    ids.push_back(external_id_of(r, id));
+  }
   for (std::size_t k = 0; k < p.edges.size(); ++k)
     eds.push_back(edge_json(r, r.edges[p.edges[k]], p.nodes[k], p.nodes[k + 1]));
-  json j{{"rank", p.rank},   {"proteins", prot}, {"length", p.edges.size()}, {"status", p.status},
+  json j{{"rank", p.rank},   {"proteins", prot}, {"external_ids", ids}, {"length", p.edges.size()}, {"status", p.status},
          {"prior", p.prior}, {"windows", p.windows}, {"cached", p.cached}, {"edges", eds}};
   j["relevance_score"] = p.status == "ok" ? json(p.relevance_score) : json(nullptr);
   j["explanation"] = p.status == "ok" ? json(p.explanation) : json(nullptr);
@@ -92,13 +103,16 @@ json to_json(const ExploreResult &r) {
   for (const auto &w : r.windows) {
     json nodes = json::array(), edges = json::array();
     for (const auto &n : w.nodes) {
-      json nj{{"id", n.id}, {"name", n.name}, {"depth", n.depth}, {"rank_score", n.rank_score}};
+      json nj{{"id", n.id}, {"name", n.name}, {"external_id", external_id_of(r, n.id)}, {"depth", n.depth}, {"rank_score", n.rank_score}};
       nj["parent"] = n.parent ? json(name_of(r, *n.parent)) : json(nullptr);
+      nj["parent_external_id"] = n.parent ? json(external_id_of(r, *n.parent)) : json(nullptr);
       nodes.push_back(std::move(nj));
     }
     for (const auto &e : w.edges)
       edges.push_back({{"source", name_of(r, e.source)},
                        {"target", name_of(r, e.target)},
+                       {"source_external_id", external_id_of(r, e.source)},
+                       {"target_external_id", external_id_of(r, e.target)},
                        {"score", e.score},
                        {"relation", e.relation},
                        {"directed", e.directed}});

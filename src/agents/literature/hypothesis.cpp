@@ -300,8 +300,11 @@ HypothesisResult hypothesize(KnowledgeGraph &kg, LanguageModel &model, const std
   r.source = kg.resolve(source);
   r.target = kg.resolve(target);
   if (r.source == r.target) throw Error(ErrorCode::invalid_argument, "hypothesize: source and target are the same node");
-  r.source_name = kg.node(r.source)->name;
-  r.target_name = kg.node(r.target)->name;
+  const auto source_node = kg.node(r.source), target_node = kg.node(r.target);
+  r.source_name = source_node->name;
+  r.target_name = target_node->name;
+  r.source_external_id = source_node->external_id;
+  r.target_external_id = target_node->external_id;
   r.offline = model.local();
   r.model = model.describe();
   r.template_version = o.templates.version;

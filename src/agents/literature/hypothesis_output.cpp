@@ -16,7 +16,7 @@ json path_json(const HypothesisPath &p, std::size_t rank) {
   for (std::size_t i = 0; i < p.edges.size(); ++i)
     edges.push_back({{"id", p.edges[i]}, {"relation", p.relations[i]}, {"weight", p.weights[i]}, {"support", p.support[i]},
                      {"pmids", p.pmids[i]}});
-  return {{"rank", rank},  {"nodes", p.nodes},         {"names", p.names},         {"labels", p.labels},
+  return {{"rank", rank},  {"nodes", p.nodes}, {"external_ids", p.external_ids}, {"names", p.names}, {"labels", p.labels},
           {"edges", edges}, {"mean_weight", p.mean_weight}, {"min_weight", p.min_weight}, {"similarity", p.similarity},
           {"score", p.score},  {"papers", p.papers},       {"single_paper", p.single_paper},
           {"open_ends", p.open_ends}, {"documents", p.documents}, {"with_source", p.with_source},
@@ -45,8 +45,8 @@ json to_json(const HypothesisResult &r) {
   json paths = json::array(), rounds = json::array();
   for (std::size_t i = 0; i < r.paths.size(); ++i) paths.push_back(path_json(r.paths[i], i + 1));
   for (const HypothesisRound &h : r.rounds) rounds.push_back(round_json(h));
-  json j = {{"source", {{"id", r.source}, {"name", r.source_name}}},
-            {"target", {{"id", r.target}, {"name", r.target_name}}},
+  json j = {{"source", {{"id", r.source}, {"name", r.source_name}, {"external_id", r.source_external_id}}},
+            {"target", {{"id", r.target}, {"name", r.target_name}, {"external_id", r.target_external_id}}},
             {"paths", paths},
             {"rounds", rounds},
             {"final_round", r.final_round},

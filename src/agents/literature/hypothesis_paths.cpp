@@ -248,6 +248,7 @@ std::vector<HypothesisPath> rank_hypothesis_paths(const KnowledgeGraph &kg, int6
     for (int64_t n : p.nodes) {
       const auto idx = snap->index_of(n);
       h.names.push_back(idx ? snap->name(*idx) : std::to_string(n));
+      h.external_ids.push_back(idx ? snap->external_id(*idx) : std::to_string(n));
       h.labels.push_back(idx ? snap->label(*idx) : std::string());
       const auto s = share.find(n);
       h.shares.push_back(s == share.end() ? -1.0 : s->second);
