@@ -240,7 +240,8 @@ struct Versions<grappi_import_options> {
 template <>
 struct Versions<grappi_eval_hypotheses_options> {
   static constexpr const char *name = "grappi_eval_hypotheses_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_eval_hypotheses_options, hypothesis)};
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_eval_hypotheses_options, hypothesis),
+                                        GRAPPI_FIELD_END(grappi_eval_hypotheses_options, after_corpus)};
   static grappi_eval_hypotheses_options defaults() { return GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT; }
 };
 template <>
@@ -1551,7 +1552,7 @@ grappi::HypothesisEvalOptions eval_hypotheses_options(const grappi_eval_hypothes
   e.pairs = o.pairs;
   e.top = o.top;
   e.explain = o.explain;
-  e.scoring = text_or(o.scoring, "trained", fn, "scoring");
+  e.scoring = text_or(o.scoring, "prior", fn, "scoring");
   e.ranker_options.min_positives = o.min_positives;
   e.bootstrap = o.bootstrap;
   e.seed = o.seed;
@@ -1657,9 +1658,14 @@ grappi_status grappi_eval_hypotheses_json(grappi_graph *g, const char *corpus, c
     grappi::HypothesisEvalOptions e = eval_hypotheses_options(o, h, fn);
     if (o.ranker)
       e.ranker = std::make_shared<const grappi::PathRanker>(grappi::PathRanker::load(graph_of(g, fn), text(o.ranker, fn, "ranker")));
-    const auto docs = grappi::parse_documents(text(corpus, fn, "corpus"),
-                                              grappi::document_format(text_or(o.corpus_format, "detect", fn, "corpus_format")),
-                                              "corpus");
+    const grappi::DocumentFormat format = grappi::document_format(text_or(o.corpus_format, "detect", fn, "corpus_format"));
+    auto docs = grappi::parse_documents(text(corpus, fn, "corpus"), format, "corpus");
+    if (o.after_corpus) {
+      require(o.split_count <= 1 && o.as_of == 0, fn, "after_corpus is the split: not with several splits nor as_of");
+      e.before = docs.size();
+      auto later = grappi::parse_documents(text(o.after_corpus, fn, "after_corpus"), format, "after_corpus");
+      docs.insert(docs.end(), std::make_move_iterator(later.begin()), std::make_move_iterator(later.end()));
+    }
     const auto model = run_model(h, fn);
     if (o.split_count > 1) {
       const std::vector<double> splits(o.splits, o.splits + o.split_count);

@@ -162,6 +162,7 @@ int main(void) {
   FIELD(grappi_eval_hypotheses_options, ranker);
   FIELD(grappi_eval_hypotheses_options, work_dir);
   FIELD(grappi_eval_hypotheses_options, hypothesis);
+  FIELD(grappi_eval_hypotheses_options, after_corpus);
   end();
   BEGIN(grappi_export_options);
   FIELD(grappi_export_options, version);

@@ -187,6 +187,25 @@ static void check_eval_hypotheses(void) {
   grappi_free(json);
   grappi_free(pairs);
   json = pairs = NULL;
+  /* The corpus's own split (after_corpus): documents 1 to 8 build the graph, 9 and 10 label. */
+  {
+    const char *at = strstr(corpus, "9|t|");
+    char before[sizeof corpus];
+    memcpy(before, corpus, (size_t)(at - corpus));
+    before[at - corpus] = '\0';
+    eo.after_corpus = at;
+    CHECK(grappi_eval_hypotheses_json(NULL, before, &eo, &json, NULL) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "\"kind\":\"given\"") && strstr(json, "\"positive\":1") && strstr(json, "\"before\":8"));
+    grappi_free(json);
+    json = NULL;
+    eo.splits = two;
+    eo.split_count = 2;
+    CHECK(grappi_eval_hypotheses_json(NULL, before, &eo, &json, NULL) == GRAPPI_EINVAL && json == NULL);
+    CHECK(strstr(grappi_last_error_message(), "after_corpus is the split") != NULL);
+    eo.splits = one;
+    eo.split_count = 1;
+    eo.after_corpus = NULL;
+  }
   /* Several splits: the means, and no pairs (for one split only). */
   eo.splits = two;
   eo.split_count = 2;

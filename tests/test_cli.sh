@@ -963,6 +963,16 @@ PY
 grep -q "^grappi minus it, micro " "$T/evh.txt" || fail "the differences' rows: $(cat "$T/evh.txt")"
 "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --as-of 2010 --explain 0 --bootstrap 0 --json - --quiet > "$T/evb.json"
 python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["differences"]["versus"]["random"]["auc_micro"]; assert m["low"] is None and m["resamples"] == 0, m' "$T/evb.json"
+# The corpus's own split (--after: a train file before a dev file); a document on both sides is left out.
+head -n 8 "$T/temporal.jsonl" > "$T/train.jsonl"
+{ tail -n 2 "$T/temporal.jsonl"; head -n 1 "$T/temporal.jsonl"; } > "$T/dev.jsonl"
+"$GRAPPI" eval hypotheses --corpus "$T/train.jsonl" --after "$T/dev.jsonl" --explain 0 --json "$T/eva.json" > "$T/eva.txt" \
+  || fail "eval hypotheses --after: $(cat "$T/eva.txt")"
+grep -q "^split: given at document 9 (PMID 9) (8 document(s) before, 2 after" "$T/eva.txt" || fail "--after: $(cat "$T/eva.txt")"
+schema_check eval-hypotheses "$T/eva.json"
+python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); assert j["split"]["kind"] == "given" and j["split"]["left_out"] == 1 and j["paths"]["positive"] == 1, j["split"]' "$T/eva.json"
+rc=$(status_of "$GRAPPI" eval hypotheses --corpus "$T/train.jsonl" --after "$T/dev.jsonl" --splits 0.5,0.8)
+[ "$rc" -eq 2 ] || fail "--after with --splits exited $rc"
 # HGCR's candidates: every shortest path (through BRAF, through EGFR), then without those the longer one.
 "$GRAPPI" eval hypotheses --corpus "$T/temporal.jsonl" --as-of 2010 --explain 0 --shortest-rounds 2 --json "$T/evr.json" \
   --per-pair "$T/evr.jsonl" > "$T/evr.txt" || fail "eval hypotheses --shortest-rounds: $(cat "$T/evr.txt")"

@@ -1120,7 +1120,7 @@ GRAPPI_API grappi_status grappi_graph_train_ranker_json(grappi_graph *g, const c
                                                         char **out_json);
 
 /** The current version of ::grappi_eval_hypotheses_options (the library accepts 1 to this). */
-#define GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION 1
+#define GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION 2
 
 /** Options of grappi_eval_hypotheses_json() (`grappi eval hypotheses`; docs/literature.md). */
 typedef struct grappi_eval_hypotheses_options {
@@ -1135,7 +1135,7 @@ typedef struct grappi_eval_hypotheses_options {
   size_t pairs;              /**< test pairs at most, default 200 */
   size_t top;                /**< a pair counts when a positive path is among its first top, default 10 */
   size_t explain;            /**< pairs explained for ROUGE, default 20 (0: none: no model call) */
-  const char *scoring;       /**< "trained" (default; NULL too), "prior" or "weights" */
+  const char *scoring;       /**< "prior" (default; NULL too), "trained" (nested) or "weights" */
   size_t min_positives;      /**< positive paths before the split to fit the nested ranker, default 100 */
   size_t bootstrap;          /**< resamples of the pairs for the differences' 95% intervals, default 1000 (0: none) */
   uint64_t seed;             /**< the random baseline's and the resamples' seed, default 1 */
@@ -1147,11 +1147,15 @@ typedef struct grappi_eval_hypotheses_options {
                                     max_intermediate_share, shortest_rounds, context, rounds, max_calls,
                                     embedding_weight and the model (its llm fields or run, with cancel and
                                     progress); NULL: the defaults (the offline model) */
+  /* version 2 */
+  const char *after_corpus;  /**< NULL (default): split corpus by splits or as_of; else the documents after the
+                                  split (UTF-8, in corpus_format): corpus builds the graph, these label the pairs
+                                  (a corpus's own train before its dev; one split; `grappi eval hypotheses --after`) */
 } grappi_eval_hypotheses_options;
 /** The defaults of ::grappi_eval_hypotheses_options, as an initializer. */
 #define GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT                                                                          \
-  {GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION, "detect", NULL, 0, 0, 50, 200, 10, 20, "trained", 100, 1000, 1,          \
-   "document", 1, NULL, NULL, NULL}
+  {GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION, "detect", NULL, 0, 0, 50, 200, 10, 20, "prior", 100, 1000, 1,            \
+   "document", 1, NULL, NULL, NULL, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_eval_hypotheses_options_init(grappi_eval_hypotheses_options *opts, uint32_t version);

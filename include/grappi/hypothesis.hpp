@@ -231,6 +231,11 @@ struct HypothesisEvalOptions {
   /// PubMed id order (documents without a PubMed id are then left out and counted).
   std::optional<int> as_of;
   double split = 0.8;  ///< the share of documents before the split, in (0, 1)
+  /// A split given by the corpus itself: its first `before` documents are before the split,
+  /// the rest after it (a corpus's own train, dev and test files: train before dev). Over
+  /// as_of and split for evaluate_hypotheses(); the nested ranker splits the earlier documents
+  /// by `split` as usual. evaluate_hypotheses_splits() and train_path_ranker() refuse it.
+  std::optional<std::size_t> before;
   /// How the graphs are built (scope, titles, types; the graph the paths follow keeps edges of
   /// at least min_count units; as_of is set by the split).
   CoocOptions cooc;
@@ -250,13 +255,15 @@ struct HypothesisEvalOptions {
   /// unless --yes).
   std::size_t confirm_calls = 0;
   std::string embedder = "lsa";  ///< with an embedding weight: "lsa" or "hashing", fitted on the concepts' names
-  /// How the paths are scored: "trained" (a path ranker fitted on the documents before the
-  /// split alone, by the same protocol nested inside them: no later document leaks; the prior
-  /// when they hold no labelled pair to learn from), "prior" (PathRanker::prior()), "weights"
+  /// How the paths are scored: "prior" (PathRanker::prior(), what hypothesize() scores with
+  /// when no ranker is stored; the default, chosen on BioRED's dev set: BENCHMARKS.md), "trained"
+  /// (a path ranker fitted on the documents before the split alone, by the same protocol nested
+  /// inside them: no later document leaks; the prior when they hold too few labelled paths to
+  /// learn from), "weights"
   /// (the association weights, blended with the embedding similarity by its weight), or a
   /// ranker given in `ranker`. The baselines are scored on the same paths and labels whatever
   /// this says.
-  std::string scoring = "trained";
+  std::string scoring = "prior";
   std::shared_ptr<const PathRanker> ranker;  ///< a stored ranker to score with (scoring is then ignored)
   PathRankerOptions ranker_options;          ///< how the nested ranker is fitted
   uint64_t seed = 1;                          ///< the random baseline's order and the resamples' draws
@@ -294,7 +301,7 @@ struct HypothesisEvalPair {
 
 /// What evaluate_hypotheses() measured.
 struct HypothesisEvalResult {
-  std::string split;         ///< "year", "date_order" or "pmid_order"
+  std::string split;         ///< "year", "date_order", "pmid_order" or "given" (HypothesisEvalOptions::before)
   std::string split_note;    ///< why PubMed id order was used, when it was
   /// The year; the first document after the split ("2019 (PMID 31234567)"; its PubMed id in
   /// PubMed id order)

@@ -63,6 +63,28 @@ std::string pair_key(const std::string &a, const std::string &b) { return a < b 
 // in PubMed id order.
 void split_corpus(const std::vector<Document> &corpus, const HypothesisEvalOptions &o, std::string &kind, std::string &note,
                   std::string &cutoff, std::size_t &left_out, std::vector<Document> &before, std::vector<Document> &after) {
+  if (o.before) {
+    // The corpus's own split (its train before its dev): a document after it that is also
+    // before it (the same PubMed id or id) is left out, so that no pair is labelled by a
+    // document the graph holds.
+    kind = "given";
+    std::unordered_set<std::string> seen;
+    for (std::size_t i = 0; i < corpus.size(); ++i) {
+      const Document &d = corpus[i];
+      const std::string key = d.pmid.empty() ? d.id : d.pmid;
+      if (i < *o.before) {
+        seen.insert(key);
+        before.push_back(d);
+      } else if (seen.count(key)) {
+        ++left_out;
+      } else {
+        if (after.empty()) cutoff = "document " + std::to_string(i + 1) + " (" + (d.pmid.empty() ? d.id : "PMID " + d.pmid) + ")";
+        after.push_back(d);
+      }
+    }
+    if (left_out) note = std::to_string(left_out) + " document(s) after the split are also before it: left out";
+    return;
+  }
   std::size_t undated = 0;
   for (const Document &d : corpus) undated += std::atoi(d.year.c_str()) <= 0;
   if (o.as_of && undated == 0) {
@@ -334,6 +356,7 @@ std::vector<PathRankerExample> examples_of(const std::vector<HypothesisEvalPair>
 
 PathRankerTraining train_path_ranker(const std::vector<Document> &corpus, const HypothesisEvalOptions &o) {
   if (!(o.split > 0 && o.split < 1)) throw Error(ErrorCode::invalid_argument, "path ranker: the split must lie in (0, 1)");
+  if (o.before) throw Error(ErrorCode::invalid_argument, "path ranker: a given split (before) is for eval hypotheses");
   PathRankerTraining t;
   std::string note;
   std::size_t left_out = 0;
@@ -397,6 +420,7 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
   if (!ranker && o.scoring == "trained") {
     HypothesisEvalOptions inner = o;
     inner.as_of.reset();  // (the inner split: the same share of the earlier documents, in date or PubMed id order)
+    inner.before.reset();
     try {
       PathRankerTraining t = train_path_ranker(before, inner);
       if (t.cancelled) {

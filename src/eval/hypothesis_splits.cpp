@@ -45,6 +45,8 @@ HypothesisSplitsResult evaluate_hypotheses_splits(const std::vector<Document> &c
   if (splits.empty()) throw Error(ErrorCode::invalid_argument, "eval hypotheses: no split given");
   if (options.as_of)
     throw Error(ErrorCode::invalid_argument, "eval hypotheses: several splits are shares of the documents, not a year (as_of)");
+  if (options.before)
+    throw Error(ErrorCode::invalid_argument, "eval hypotheses: several splits are shares of the documents, not a given split (--after)");
   for (double s : splits)
     if (!(s > 0 && s < 1))
       throw Error(ErrorCode::invalid_argument, "eval hypotheses: the split " + share_text(s) + " is not in (0, 1)");

@@ -96,7 +96,7 @@ void run(HypothesizeArgs &a) {
 
 struct EvalArgs {
   std::string format = "detect", json, per_pair, scope = "document", db, ranker;
-  std::vector<std::string> corpora;
+  std::vector<std::string> corpora, after;
   std::vector<double> splits;
   int as_of = 0;
   HypothesisEvalOptions o;
@@ -161,9 +161,15 @@ void run_eval_splits(const EvalArgs &a, const std::vector<Document> &docs, Langu
 }
 
 void run_eval(EvalArgs &a) {
-  const std::vector<Document> docs = read_corpora(a.corpora, a.format, "eval hypotheses");
+  std::vector<Document> docs = read_corpora(a.corpora, a.format, "eval hypotheses");
   HypothesisEvalOptions o = a.o;
   if (a.as_of) o.as_of = a.as_of;
+  if (!a.after.empty()) {
+    // (the --corpus documents before the split, the --after documents after it)
+    o.before = docs.size();
+    std::vector<Document> later = read_corpora(a.after, a.format, "eval hypotheses");
+    docs.insert(docs.end(), std::make_move_iterator(later.begin()), std::make_move_iterator(later.end()));
+  }
   o.cooc.scope = scope_of(a.scope);
   o.hypothesis.generic_intermediates = a.generic;
   if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
@@ -249,6 +255,11 @@ void add_eval_hypotheses(CLI::App &eval) {
       ->delimiter(',')
       ->excludes("--split")
       ->excludes("--as-of");
+  c->add_option("--after", a->after,
+                "Documents after the split (repeatable): the --corpus documents build the graph, these label the pairs "
+                "(a corpus's own train before its dev; the nested ranker splits the --corpus documents by --split)")
+      ->excludes("--as-of")
+      ->excludes("--splits");
   c->add_option("--min-count", a->o.cooc.min_count, "Edges of the graph the paths follow shared by at least this many units");
   c->add_option("--pairs", a->o.pairs, "Test pairs at most (the most often linked after the split first)");
   c->add_option("--paths", a->o.paths, "Paths ranked per pair for the figures")->check(CLI::PositiveNumber);
@@ -260,8 +271,8 @@ void add_eval_hypotheses(CLI::App &eval) {
   c->add_option("--embedder", a->o.embedder, "lsa or hashing, fitted on the concepts' names")
       ->check(CLI::IsMember({"lsa", "hashing"}));
   c->add_option("--scoring", a->o.scoring,
-                "trained (a path ranker fitted on the documents before the split alone, nested), prior (shorter "
-                "paths first, then frequent intermediates) or weights (NPMI)")
+                "prior (the default: what hypothesize scores with when no ranker is stored), trained (a path ranker "
+                "fitted on the documents before the split alone, nested) or weights (NPMI)")
       ->check(CLI::IsMember({"trained", "prior", "weights"}));
   c->add_option("--min-positives", a->o.ranker_options.min_positives,
                 "Positive paths before the split at least to fit the nested ranker (fewer: the prior)");

@@ -200,7 +200,8 @@ class _EvalHypothesesOptions(ctypes.Structure):
                 ("split_count", _size), ("as_of", ctypes.c_int32), ("paths", _size), ("pairs", _size), ("top", _size),
                 ("explain", _size), ("scoring", ctypes.c_char_p), ("min_positives", _size), ("bootstrap", _size),
                 ("seed", ctypes.c_uint64), ("scope", ctypes.c_char_p), ("min_count", _size), ("ranker", ctypes.c_char_p),
-                ("work_dir", ctypes.c_char_p), ("hypothesis", ctypes.POINTER(_HypothesisOptions))]
+                ("work_dir", ctypes.c_char_p), ("hypothesis", ctypes.POINTER(_HypothesisOptions)),
+                ("after_corpus", ctypes.c_char_p)]
 
 
 class _AskOptions(ctypes.Structure):
@@ -267,7 +268,7 @@ _VERSIONS = {"grappi_open_options": 1, "grappi_embed_options": 1, "grappi_window
              "grappi_import_options": 1,
              "grappi_retrieve_options": 3,
              "grappi_explore_options": 3, "grappi_ground_options": 2, "grappi_extract_options": 2,
-             "grappi_cooc_options": 1, "grappi_hypothesis_options": 4, "grappi_eval_hypotheses_options": 1,
+             "grappi_cooc_options": 1, "grappi_hypothesis_options": 4, "grappi_eval_hypotheses_options": 2,
              "grappi_ask_options": 5,
              "grappi_reader_options": 3,
              "grappi_pcst_options": 1,
@@ -500,16 +501,17 @@ _model_describe = _fn("grappi_model_describe_json", _status, ctypes.c_void_p, ct
 
 
 def eval_hypotheses(corpus, corpus_format="detect", split=None, splits=None, as_of=0, paths=50, pairs=200, top=10,
-                    explain=20, scoring="trained", min_positives=100, bootstrap=1000, seed=1, scope="document",
+                    explain=20, scoring="prior", min_positives=100, bootstrap=1000, seed=1, scope="document",
                     min_count=1, graph=None, ranker=None, max_length=4, shortest_rounds=0, generic_intermediates=False,
                     llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, max_calls=0,
-                    work_dir=None, cancel=None, progress=None):
+                    work_dir=None, cancel=None, progress=None, after=None):
     """Hypothesis paths by the temporal protocol (grappi eval hypotheses) on a corpus (its text):
     (summary dict, list of per-pair dicts). The summary has grappi's ROC AUCs beside the
     baselines' on the same paths and labels, and "differences": grappi's figures minus each
     baseline's with 95% intervals over bootstrap resamples of the pairs. splits (several
     shares) gives {"splits", "means"} and no pairs (an empty list); ranker scores with a path
-    ranker stored in graph (a Graph)."""
+    ranker stored in graph (a Graph). after (a text, in the same format) is the split instead:
+    corpus builds the graph, after's documents label the pairs (a corpus's train before its dev)."""
     if split is not None and splits is not None:
         raise ValueError("eval_hypotheses: give split or splits, not both")
     shares = [split] if split is not None else list(splits or [])
@@ -521,6 +523,7 @@ def eval_hypotheses(corpus, corpus_format="detect", split=None, splits=None, as_
     o.min_positives, o.bootstrap, o.seed, o.scope, o.min_count = min_positives, bootstrap, seed, scope.encode(), min_count
     o.ranker = ranker.encode() if ranker is not None else None
     o.work_dir = os.fsencode(work_dir) if work_dir is not None else None
+    o.after_corpus = after.encode() if after is not None else None
     h.max_length, h.shortest_rounds, h.max_calls = max_length, shortest_rounds, max_calls
     h.generic_intermediates = 1 if generic_intermediates else 0
     keep = _set_model(h, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call

@@ -432,6 +432,11 @@ class GraphTest(unittest.TestCase):
             m = d["versus"][name]["auc_micro"]
             self.assertAlmostEqual(m["difference"], summary["auc_micro"] - b["auc_micro"], places=12)
             self.assertTrue(m["low"] <= m["difference"] + 1e-12 <= m["high"] + 2e-12, (name, m))
+        # The corpus's own split: the first eight build the graph, the last two label the pairs.
+        lines = corpus.splitlines(keepends=True)
+        given, given_pairs = grappi.eval_hypotheses("".join(lines[:8]), after="".join(lines[8:]), explain=0, bootstrap=0)
+        self.assertEqual((given["split"]["kind"], given["split"]["before"], given["paths"]["positive"], len(given_pairs)),
+                         ("given", 8, 1, 2))
         # Several splits: each split's summary and the means, no pairs.
         several, none = grappi.eval_hypotheses(corpus, splits=[0.6, 0.8], explain=0)
         self.assertEqual(([r["split_share"] for r in several["splits"]], none), ([0.6, 0.8], []))

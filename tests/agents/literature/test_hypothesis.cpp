@@ -646,6 +646,7 @@ TEST_CASE("The nested path ranker learns a planted pattern and beats the baselin
   o.as_of = 2010;
   o.explain = 0;
   o.ranker_options.min_positives = 20;
+  o.scoring = "trained";
   TempDir work;
   o.work_dir = work.path;
   const grappi::HypothesisEvalResult r = grappi::evaluate_hypotheses(docs, model, o);

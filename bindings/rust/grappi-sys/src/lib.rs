@@ -331,7 +331,7 @@ pub struct grappi_hypothesis_options {
     pub shortest_rounds: usize,
 }
 
-pub const GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION: u32 = 1;
+pub const GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION: u32 = 2;
 #[repr(C)]
 pub struct grappi_eval_hypotheses_options {
     pub version: u32,
@@ -352,6 +352,8 @@ pub struct grappi_eval_hypotheses_options {
     pub ranker: *const c_char,
     pub work_dir: *const c_char,
     pub hypothesis: *const grappi_hypothesis_options,
+    // version 2
+    pub after_corpus: *const c_char,
 }
 
 pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 5;
@@ -630,7 +632,7 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
         "grappi_eval_hypotheses_options" => layout!(grappi_eval_hypotheses_options; version, corpus_format, splits,
                                                     split_count, as_of, paths, pairs, top, explain, scoring,
                                                     min_positives, bootstrap, seed, scope, min_count, ranker, work_dir,
-                                                    hypothesis),
+                                                    hypothesis, after_corpus),
         "grappi_ask_options" => layout!(grappi_ask_options; version, context, max_context_tokens, answers,
                                         keep_question_entities, repair, weighted_relations, relation_weights,
                                         relation_weight_count, embedding_model,

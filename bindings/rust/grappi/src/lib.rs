@@ -652,7 +652,7 @@ pub struct EvalHypothesesOptions {
     pub top: usize,
     /// Pairs explained for ROUGE (0: none, no model call).
     pub explain: usize,
-    /// "trained" (nested), "prior" or "weights".
+    /// "prior" (the default), "trained" (nested) or "weights".
     pub scoring: String,
     /// Resamples of the pairs for the differences' 95% intervals (0: none).
     pub bootstrap: usize,
@@ -676,7 +676,7 @@ impl Default for EvalHypothesesOptions {
             pairs: 200,
             top: 10,
             explain: 20,
-            scoring: "trained".into(),
+            scoring: "prior".into(),
             bootstrap: 1000,
             seed: 1,
             max_length: 4,
