@@ -365,6 +365,41 @@ FRESH8 = {
     ],
 }
 
+# (written after fresh8's fix, before measuring; measured once)
+FRESH9 = {
+    "yes_no": [
+        "Has an interaction between {A} and {B} been reported?",
+        "{A} binds {B}, right?",
+        "Would you say {A} interacts with {B}?",
+        "Any evidence that {A} and {B} form a complex?",
+        "Is {B} a partner of {A}?",
+    ],
+    "count": [
+        ("How many proteins does {X} bind with high confidence?", 700),
+        ("What's the number of {X} interactors?", 400),
+        ("Give me the count of {X} partners above 0.9.", 900),
+        ("{X} has how many interaction partners at medium confidence?", 400),
+    ],
+    "exclusion": [
+        "Interactors of {X} excluding any kinase?",
+        "Show {X} partners but leave out the kinases.",
+        "What non-kinase proteins does {X} bind?",
+        "Which partners of {X} aren't kinases?",
+    ],
+    "path": [
+        "Through which proteins is {A} connected to {B} at high confidence?",
+        "Shortest high-confidence route between {A} and {B}?",
+        "Trace a high-confidence interaction path from {A} to {B}.",
+        "What links {A} and {B} if only high-confidence interactions count?",
+    ],
+    "unsupported": [
+        "What is the half-life of {X}?",
+        "Which tissues express {X} most?",
+        "What disease is caused by mutations in {X}?",
+        "What is the crystal structure of {X}?",
+    ],
+}
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -373,7 +408,8 @@ def main():
     ap.add_argument("--aliases", help="the aliases file (systematic names, EC numbers)")
     ap.add_argument("--min-score", type=float, default=700, help="the exclusion questions' gold partners (0-1000)")
     ap.add_argument("--per-form", type=int, default=60)
-    ap.add_argument("--phrasings", choices=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "all"], default="all",
+    ap.add_argument("--phrasings", choices=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "all"],
+                    default="all",
                     help="fresh: a round written after the held-out round's fixes, measured once")
     ap.add_argument("--forms", default="yes_no,count,exclusion,path,unsupported")
     ap.add_argument("--proteins", choices=["all", "train", "test"], default="all")
@@ -388,10 +424,10 @@ def main():
     groups = {"dev": [("dev", DEV)], "heldout": [("heldout", HELDOUT)], "fresh": [("fresh", FRESH)],
               "fresh2": [("fresh2", FRESH2)], "fresh3": [("fresh3", FRESH3)],
               "fresh4": [("fresh4", FRESH4)], "fresh5": [("fresh5", FRESH5)], "fresh6": [("fresh6", FRESH6)], "fresh7": [("fresh7", FRESH7)],
-              "fresh8": [("fresh8", FRESH8)],
+              "fresh8": [("fresh8", FRESH8)], "fresh9": [("fresh9", FRESH9)],
               "all": [("dev", DEV), ("heldout", HELDOUT), ("fresh", FRESH), ("fresh2", FRESH2), ("fresh3", FRESH3),
                       ("fresh4", FRESH4), ("fresh5", FRESH5), ("fresh6", FRESH6), ("fresh7", FRESH7),
-                      ("fresh8", FRESH8)]}
+                      ("fresh8", FRESH8), ("fresh9", FRESH9)]}
     phr = groups[a.phrasings]
     wanted = a.forms.split(",")
     out = []

@@ -210,16 +210,32 @@ FormCues read_cues(const std::vector<std::string> &w, std::size_t start, Questio
       break;
     }
   if (!f.confidence.empty()) cue_note(f, "confidence", fixed(f.min_score, 3), f.confidence);
-  // A score the question states: "a score above 0.8", "scores of at least 900", "score >= 0.7".
-  for (std::size_t i = 0; i < w.size(); ++i) {
+  // A score the question states: "a score above 0.8", "scores of at least 900", "score >= 0.7";
+  // or a fraction after a comparison without the word ("partners above 0.9", "at least 0.7":
+  // a decimal in (0, 1] is no count).
+  bool stated = false;
+  for (std::size_t i = 0; i < w.size() && !stated; ++i) {
     if (w[i] != "score" && w[i] != "scores" && w[i] != "confidence") continue;
     for (std::size_t j = i + 1; j < w.size() && j <= i + 4; ++j)
       if (const double v = score_number(w[j]); v >= 0) {
         f.min_score = v;
         f.confidence = w[i] + " " + w[j];
         cue_note(f, "confidence", fixed(v, 3), f.confidence);
+        stated = true;
         break;
       }
+  }
+  for (std::size_t i = 1; i < w.size() && !stated; ++i) {
+    const std::string &before = w[i - 1];
+    const bool comparison = before == "above" || before == "over" || before == "exceeding" || before == "least" ||
+                            before == "than" || before == ">" || before == ">=";
+    if (!comparison || w[i].find('.') == std::string::npos) continue;
+    if (const double v = score_number(w[i]); v > 0 && v <= 1) {
+      f.min_score = v;
+      f.confidence = before + " " + w[i];
+      cue_note(f, "confidence", fixed(v, 3), f.confidence);
+      stated = true;
+    }
   }
   return k;
 }

@@ -283,6 +283,9 @@ void question_frames(YeastQa &y) {
       {"Which of CLN2, RAD51 or CLB2 interacts with CDC28?", "list", "partners", "", 0},
       {"Which proteins interact with both SWI4 and SWI6?", "list", "common", "", 0},
       {"Which proteins interact with CDC28 with a score above 0.9?", "list", "partners", "", 0.9},
+      {"Give me the count of CDC28 partners above 0.9.", "count", "partners", "", 0.9},  // (no word "score")
+      {"Which CDC28 partners have at least 0.75?", "list", "partners", "", 0.75},
+      {"How many partners of CDC28 have more than 5 partners?", "count", "partners", "", 0},  // (a count, no score)
       {"What is the function of CDC28?", "list", "function", "", 0},
       {"What is the molecular weight of CDC28?", "unsupported", "", "", 0},
       {"When was CDC28 discovered?", "unsupported", "", "", 0},
