@@ -294,6 +294,11 @@ set +e
 "$GRAPPI" explore --db "$H" --protein MAPT --query q --llm openai 2> "$T/err"; rc=$?
 set -e
 [ "$rc" -eq 2 ] && grep -q -- "--model" "$T/err" || fail "openai without --model"
+# A server URL that cannot be asked is a bad argument before any work, its password never shown.
+for url in "file:///etc/passwd" "http://user:hunter2@local host/v1"; do
+  rc=$(status_of "$GRAPPI" explore --db "$H" --protein MAPT --query q --llm openai --model m --base-url "$url")
+  [ "$rc" -eq 2 ] && grep -q "server URL" "$T/err" && ! grep -q hunter2 "$T/err" || fail "--base-url $url: $rc $(cat "$T/err")"
+done
 ;;
 
 explore-http)  # writes the response cache: a private copy

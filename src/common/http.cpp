@@ -116,9 +116,19 @@ std::string bearer_header(const std::string &env_var) {
   return std::string("Authorization: Bearer ") + (key && *key ? key : "none");
 }
 
-HttpResponse post_json(const std::string &url, const std::string &body, const std::vector<std::string> &headers,
-                       const RetryPolicy &policy, int *attempts, bool return_client_errors) {
-  global_init();
+std::string redact_url(const std::string &url) {
+  const std::size_t start = url.find("://");
+  if (start == std::string::npos) return url;
+  const std::size_t host = start + 3;
+  const std::size_t end = url.find_first_of("/?#", host);
+  const std::size_t at = url.rfind('@', end == std::string::npos ? url.size() : end);
+  if (at == std::string::npos || at < host) return url;
+  const std::size_t colon = url.find(':', host);
+  if (colon == std::string::npos || colon > at) return url;  // (a user name alone is no secret)
+  return url.substr(0, colon + 1) + "***" + url.substr(at);
+}
+
+void check_server_url(const std::string &url, const std::string &what) {
   const auto scheme = [&](const char *s) {
     const std::size_t n = std::strlen(s);
     if (url.size() < n) return false;
@@ -126,8 +136,24 @@ HttpResponse post_json(const std::string &url, const std::string &body, const st
       if (std::tolower(static_cast<unsigned char>(url[i])) != s[i]) return false;
     return true;
   };
+  const std::string shown = redact_url(url);
   if (!scheme("http://") && !scheme("https://"))
-    throw Error(ErrorCode::invalid_argument, "the server URL '" + url + "' is not http:// or https://");
+    throw Error(ErrorCode::invalid_argument, what + ": the server URL '" + shown + "' is not http:// or https://");
+  for (char c : url)
+    if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f)
+      throw Error(ErrorCode::invalid_argument, what + ": the server URL '" + shown + "' holds a blank or a control character");
+  const std::size_t host = url.find("://") + 3;
+  const std::size_t at = url.find('@', host), end = url.find_first_of("/?#", host);
+  const std::size_t from = at != std::string::npos && (end == std::string::npos || at < end) ? at + 1 : host;
+  if (from >= url.size() || url[from] == '/' || url[from] == ':' || url[from] == '?' || url[from] == '#')
+    throw Error(ErrorCode::invalid_argument, what + ": the server URL '" + shown + "' has no host");
+}
+
+HttpResponse post_json(const std::string &url, const std::string &body, const std::vector<std::string> &headers,
+                       const RetryPolicy &policy, int *attempts, bool return_client_errors) {
+  global_init();
+  check_server_url(url, "POST");
+  const std::string shown = redact_url(url);
   for (double t : {policy.timeout_seconds, policy.connect_timeout_seconds})
     if (!(t > 0 && t <= 86400))
       throw Error(ErrorCode::invalid_argument, "a timeout must be more than 0 and at most 86400 seconds, not " +
@@ -137,6 +163,7 @@ HttpResponse post_json(const std::string &url, const std::string &body, const st
   std::uniform_real_distribution<double> jitter(0.75, 1.0);
   std::string last_problem;
   const int tries = std::max(0, policy.max_retries) + 1;
+  bool reconnected = false;  // (a refused connection or an unknown host: one more try, at once)
   for (int attempt = 0; attempt < tries; ++attempt) {
     if (attempts) *attempts = attempt + 1;
     CURL *c = curl_easy_init();
@@ -175,7 +202,14 @@ HttpResponse post_json(const std::string &url, const std::string &body, const st
     } else if (rc != CURLE_OK) {
       last_problem = std::string(err[0] ? err : curl_easy_strerror(rc));
       redact(last_problem, secret);
-      retry = true;
+      if (rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_RESOLVE_PROXY) {
+        // Nothing listens there (or no such host): waiting seconds does not make it listen.
+        retry = !reconnected;
+        reconnected = true;
+        wait = 0;
+      } else {
+        retry = rc != CURLE_URL_MALFORMAT && rc != CURLE_UNSUPPORTED_PROTOCOL;
+      }
     } else if (r.status >= 200 && r.status < 300) {
       return r;
     } else {
@@ -190,9 +224,14 @@ HttpResponse post_json(const std::string &url, const std::string &body, const st
     }
     if (!retry || attempt + 1 >= tries) break;
     if (wait < 0) wait = std::min(policy.base_seconds * std::pow(2.0, attempt), policy.cap_seconds) * jitter(rng);
-    std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+    if (wait > 0) std::this_thread::sleep_for(std::chrono::duration<double>(wait));
   }
-  throw Error(ErrorCode::network, "POST " + url + " failed: " + last_problem);
+  const std::string password_free = url == shown ? last_problem : [&] {
+    std::string m = last_problem;  // (curl's message may quote the URL)
+    for (std::size_t at = m.find(url); at != std::string::npos; at = m.find(url, at)) m.replace(at, url.size(), shown);
+    return m;
+  }();
+  throw Error(ErrorCode::network, "POST " + shown + " failed: " + password_free);
 }
 
 }  // namespace grappi::detail

@@ -1,6 +1,7 @@
 // Internal: a small HTTP client over libcurl with the retry policy of the OpenAI-compatible
-// servers (connection errors, timeouts, 408, 409, 429 and 5xx are retried with exponential
-// backoff and jitter, Retry-After / retry-after-ms honoured when in (0, 60] seconds).
+// servers (timeouts, 408, 409, 429 and 5xx are retried with exponential backoff and jitter,
+// Retry-After / retry-after-ms honoured when in (0, 60] seconds; a refused connection or an
+// unknown host is retried once, at once; a malformed URL never).
 #pragma once
 
 #include <map>
@@ -31,6 +32,14 @@ struct RetryPolicy {
 HttpResponse post_json(const std::string &url, const std::string &body,
                        const std::vector<std::string> &headers, const RetryPolicy &policy,
                        int *attempts = nullptr, bool return_client_errors = false);
+
+/// The URL with the password of its user information replaced ("http://user:***@host/v1"):
+/// what every message, output and stored identity shows of a server URL.
+std::string redact_url(const std::string &url);
+
+/// Throws Error(invalid_argument), naming `what`, unless the URL is http:// or https:// with a
+/// host and no blank or control character: checked when a client is made, before any work.
+void check_server_url(const std::string &url, const std::string &what);
 
 /// The server's error message from an OpenAI-style, llama.cpp, vLLM or Ollama error body, or
 /// the start of the body.

@@ -41,6 +41,7 @@ struct GRAPPI_HIDDEN OpenAIChatModel::State {
 OpenAIChatModel::OpenAIChatModel(OpenAIChatOptions options) : options_(std::move(options)), state_(new State) {
   if (options_.base_url.empty()) throw Error(ErrorCode::invalid_argument, "OpenAIChatModel: base_url is empty");
   while (!options_.base_url.empty() && options_.base_url.back() == '/') options_.base_url.pop_back();
+  detail::check_server_url(options_.base_url, "OpenAIChatModel");  // (a bad URL fails here, before any work)
   if (options_.model.empty()) throw Error(ErrorCode::invalid_argument, "OpenAIChatModel: model is empty");
   if (!(options_.temperature >= 0 && options_.temperature <= 2))
     throw Error(ErrorCode::invalid_argument, "OpenAIChatModel: temperature must be in [0, 2]");
@@ -55,7 +56,8 @@ OpenAIChatModel::~OpenAIChatModel() = default;
 
 std::string OpenAIChatModel::identity() const {
   std::ostringstream o;
-  o << "openai:" << options_.base_url << "|" << options_.model << "|t=" << options_.temperature
+  // (a password in the URL is never part of the identity, stored with every cached answer)
+  o << "openai:" << detail::redact_url(options_.base_url) << "|" << options_.model << "|t=" << options_.temperature
     << "|seed=" << (options_.seed ? std::to_string(*options_.seed) : std::string("none"))
     << "|max=" << options_.max_tokens;
   if (!options_.extra_body.empty()) o << "|extra=" << dump_json(options_.extra_body);
@@ -63,7 +65,7 @@ std::string OpenAIChatModel::identity() const {
 }
 
 json OpenAIChatModel::describe() const {
-  json j{{"kind", kind()},         {"identity", identity()},          {"base_url", options_.base_url},
+  json j{{"kind", kind()},         {"identity", identity()},          {"base_url", detail::redact_url(options_.base_url)},
          {"model", options_.model}, {"temperature", options_.temperature}, {"max_tokens", options_.max_tokens},
          {"json_mode", json_mode_active()}};
   j["seed"] = options_.seed ? json(*options_.seed) : json(nullptr);
@@ -133,7 +135,7 @@ ChatResponse OpenAIChatModel::chat(const ChatRequest &request) {
       state_->json_mode = false;  // the server does not do JSON mode: rely on the prompt
       continue;
     }
-    throw Error(ErrorCode::network, "POST " + url + " failed: HTTP " + std::to_string(r.status) + ": " + message);
+    throw Error(ErrorCode::network, "POST " + detail::redact_url(url) + " failed: HTTP " + std::to_string(r.status) + ": " + message);
   }
   auto j = detail::parse_json_or_discarded(r.body);
   if (!j.is_object() || !j.contains("choices") || !j["choices"].is_array() || j["choices"].empty() ||

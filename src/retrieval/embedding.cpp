@@ -236,6 +236,7 @@ HttpEmbedder::HttpEmbedder(HttpEmbedderOptions options) : options_(std::move(opt
   if (options_.model.empty()) throw Error(ErrorCode::invalid_argument, "HTTP embedder: no model given");
   if (options_.base_url.empty()) throw Error(ErrorCode::invalid_argument, "HTTP embedder: no base URL given");
   while (!options_.base_url.empty() && options_.base_url.back() == '/') options_.base_url.pop_back();
+  detail::check_server_url(options_.base_url, "HTTP embedder");
   if (options_.batch_size == 0) options_.batch_size = 1;
   dim_ = options_.dimensions;
 }
@@ -247,7 +248,8 @@ std::string HttpEmbedder::model() const {
 std::size_t HttpEmbedder::dimension() const { return dim_.load(); }
 
 std::string HttpEmbedder::config() const {
-  return nlohmann::json{{"base_url", options_.base_url},
+  // (stored in the database: a password in the URL is not)
+  return nlohmann::json{{"base_url", detail::redact_url(options_.base_url)},
                         {"model", options_.model},
                         {"dimensions", options_.dimensions},
                         {"api_key_env", options_.api_key_env},
@@ -260,6 +262,10 @@ std::unique_ptr<HttpEmbedder> HttpEmbedder::restore(const std::string &config) {
   if (!j.is_object()) throw Error(ErrorCode::invalid_argument, "HTTP embedder: configuration is not a JSON object");
   HttpEmbedderOptions o;
   o.base_url = j.value("base_url", o.base_url);
+  if (o.base_url.find(":***@") != std::string::npos)
+    throw Error(ErrorCode::invalid_argument, "HTTP embedder: the server URL '" + o.base_url +
+                                                 "' was stored without its password; give the key by its environment "
+                                                 "variable (api_key_env) instead of in the URL");
   o.model = j.value("model", std::string());
   o.dimensions = j.value("dimensions", std::size_t{0});
   o.api_key_env = j.value("api_key_env", o.api_key_env);
@@ -271,7 +277,7 @@ std::unique_ptr<HttpEmbedder> HttpEmbedder::restore(const std::string &config) {
 Embeddings HttpEmbedder::embed(const std::vector<std::string> &texts) {
   Embeddings out;
   out.dim = dim_.load();
-  const std::string url = options_.base_url + "/embeddings";
+  const std::string url = options_.base_url + "/embeddings", shown = detail::redact_url(url);
   detail::RetryPolicy policy{options_.max_retries, options_.retry_base_seconds, options_.retry_cap_seconds,
                              options_.connect_timeout_seconds, options_.timeout_seconds};
   std::size_t i = 0;
@@ -299,33 +305,33 @@ Embeddings HttpEmbedder::embed(const std::vector<std::string> &texts) {
     }
     auto j_body = detail::parse_json_or_discarded(r.body);
     if (!j_body.is_object() || !j_body.contains("data") || !j_body["data"].is_array())
-      throw Error(ErrorCode::network, "POST " + url + ": answer is not an embeddings response: " + detail::error_message(r.body));
+      throw Error(ErrorCode::network, "POST " + shown + ": answer is not an embeddings response: " + detail::error_message(r.body));
     const auto &data = j_body["data"];
     if (data.size() != j - i)
-      throw Error(ErrorCode::network, "POST " + url + ": asked for " + std::to_string(j - i) + " embeddings, got " +
+      throw Error(ErrorCode::network, "POST " + shown + ": asked for " + std::to_string(j - i) + " embeddings, got " +
                                           std::to_string(data.size()));
     std::vector<const nlohmann::json *> by_index(j - i, nullptr);
     for (std::size_t k = 0; k < data.size(); ++k) {
       const auto &d = data[k];
       std::size_t idx = d.is_object() && d.contains("index") && d["index"].is_number_unsigned() ? d["index"].get<std::size_t>() : k;
       if (idx >= by_index.size() || by_index[idx])
-        throw Error(ErrorCode::network, "POST " + url + ": embedding index " + std::to_string(idx) + " out of range or repeated");
+        throw Error(ErrorCode::network, "POST " + shown + ": embedding index " + std::to_string(idx) + " out of range or repeated");
       by_index[idx] = &d;
     }
     for (std::size_t k = 0; k < by_index.size(); ++k) {
       const auto &d = *by_index[k];
       if (!d.is_object() || !d.contains("embedding") || !d["embedding"].is_array() || d["embedding"].empty())
-        throw Error(ErrorCode::network, "POST " + url + ": embedding " + std::to_string(k) + " is missing or not a list of numbers");
+        throw Error(ErrorCode::network, "POST " + shown + ": embedding " + std::to_string(k) + " is missing or not a list of numbers");
       const auto &v = d["embedding"];
       if (out.dim == 0) {
         out.dim = v.size();
         dim_ = out.dim;
       }
       if (v.size() != out.dim)
-        throw Error(ErrorCode::network, "POST " + url + ": embedding of dimension " + std::to_string(v.size()) +
+        throw Error(ErrorCode::network, "POST " + shown + ": embedding of dimension " + std::to_string(v.size()) +
                                             ", expected " + std::to_string(out.dim));
       for (const auto &x : v) {
-        if (!x.is_number()) throw Error(ErrorCode::network, "POST " + url + ": embedding " + std::to_string(k) + " holds a non-number");
+        if (!x.is_number()) throw Error(ErrorCode::network, "POST " + shown + ": embedding " + std::to_string(k) + " holds a non-number");
         out.data.push_back(x.get<float>());
       }
     }

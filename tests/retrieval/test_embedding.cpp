@@ -290,6 +290,17 @@ TEST_CASE("HTTP embedder: batches / order by index / and the API key in the head
   CHECK(e.model() == "openai:test-embed");
   CHECK(e.config().find("sk-secret") == std::string::npos);
   unsetenv("GRAPPI_TEST_KEY");
+  // A password in the URL is not stored with the embedder, and what was stored without it asks for the key
+  // variable rather than failing at the server; a URL that cannot be asked is refused when the embedder is made.
+  grappi::HttpEmbedderOptions with_password = o;
+  with_password.base_url = "http://alice:hunter2@127.0.0.1:" + std::to_string(s.port()) + "/v1";
+  const grappi::HttpEmbedder p(with_password);
+  CHECK(p.config().find("hunter2") == std::string::npos);
+  CHECK(p.config().find("alice:***@") != std::string::npos);
+  CHECK_THROWS_WITH_AS(grappi::HttpEmbedder::restore(p.config()), doctest::Contains("stored without its password"),
+                       grappi::Error);
+  with_password.base_url = "file:///tmp/x";
+  CHECK_THROWS_AS(grappi::HttpEmbedder{with_password}, grappi::Error);
 }
 
 TEST_CASE("HTTP embedder: 429 with Retry-After / 500 then success / malformed answers / closed connections" * doctest::test_suite("threads")) {

@@ -436,6 +436,62 @@ TEST_CASE("HTTP model: 429 with Retry-After / 500 then success / a timeout and a
   }
 }
 
+TEST_CASE("HTTP model: a refused connection is tried once more at once and a bad URL fails before any request") {
+  int port;
+  {
+    HttpServer gone([](const HttpRequest &) { return reply(200, ""); });
+    port = gone.port();
+  }
+  grappi::OpenAIChatOptions mo;
+  mo.base_url = "http://127.0.0.1:" + std::to_string(port) + "/v1";
+  mo.model = "x";
+  mo.max_retries = 5;  // (for 429, 5xx and timeouts: nothing listens here, and waiting does not change that)
+  grappi::OpenAIChatModel model(mo);
+  grappi::ChatRequest q;
+  q.messages = {{"user", "hello"}};
+  CHECK_THROWS_WITH_AS(model.chat(q), doctest::Contains("POST http://127.0.0.1:"), grappi::Error);
+  CHECK(model.http_requests() == 2);
+  // A URL that cannot be asked at all is an argument error when the model is made.
+  for (const char *bad : {"file:///etc/passwd", "http://a b/v1", "http:///v1", "ftp://host/v1", "http://user:pw@/v1"}) {
+    CAPTURE(bad);
+    grappi::OpenAIChatOptions b = mo;
+    b.base_url = bad;
+    try {
+      grappi::OpenAIChatModel m(b);
+      FAIL("accepted");
+    } catch (const grappi::Error &e) {
+      CHECK(e.code() == grappi::ErrorCode::invalid_argument);
+      CHECK(std::string(e.what()).find("pw") == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("HTTP model: a password in the server URL is never shown nor stored" * doctest::test_suite("threads")) {
+  std::atomic<int> n{0};
+  HttpServer s([&](const HttpRequest &) {
+    return ++n == 1 ? reply(401, R"({"error":{"message":"no"}})") : reply(500, R"({"error":{"message":"boom"}})");
+  });
+  grappi::OpenAIChatOptions mo;
+  mo.base_url = "http://alice:s3cret-pw@127.0.0.1:" + std::to_string(s.port()) + "/v1";
+  mo.model = "x";
+  mo.max_retries = 0;
+  grappi::OpenAIChatModel model(mo);
+  CHECK(model.identity().find("s3cret") == std::string::npos);
+  CHECK(model.identity().find("alice:***@127.0.0.1") != std::string::npos);
+  CHECK(model.describe().dump().find("s3cret") == std::string::npos);
+  grappi::ChatRequest q;
+  q.messages = {{"user", "hello"}};
+  for (int i = 0; i < 2; ++i) {
+    try {
+      model.chat(q);
+      FAIL("answered");
+    } catch (const grappi::Error &e) {
+      CHECK(std::string(e.what()).find("s3cret") == std::string::npos);
+      CHECK(std::string(e.what()).find("alice:***@") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("HTTP model: a hostile server cannot leak the key or break the counts" * doctest::test_suite("threads")) {
   ::setenv("GRAPPI_TEST_SECRET_KEY", "sk-test-0123456789abcdef", 1);
   std::atomic<int> n{0};
