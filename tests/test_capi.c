@@ -639,6 +639,14 @@ int main(int argc, char **argv) {
     grappi_free(json);
     json = NULL;
     CHECK(grappi_graph_window_json(g, -1, &wo, &json) == GRAPPI_ENOTFOUND && json == NULL);
+    /* The paths are bounded up front, as explore's are (2^31-1 edges or SIZE_MAX paths ran out of memory). */
+    wo.max_path_length = 13;
+    CHECK(grappi_graph_window_json(g, cdc28, &wo, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(strstr(grappi_last_error_message(), "1 to 12 edges") != NULL);
+    wo.max_path_length = 2;
+    wo.max_paths = (size_t)-1;
+    CHECK(grappi_graph_window_json(g, cdc28, &wo, &json) == GRAPPI_EINVAL && json == NULL);
+    wo.max_paths = 100000;
     wo.version = 0;
     CHECK(grappi_graph_window_json(g, cdc28, &wo, &json) == GRAPPI_EINVAL);
     CHECK(grappi_graph_window_json(g, cdc28, NULL, NULL) == GRAPPI_EINVAL);

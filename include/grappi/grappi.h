@@ -407,8 +407,8 @@ typedef struct grappi_window_options {
   size_t depth;           /**< M, default 2 */
   size_t window;          /**< 1-based, default 1 */
   double min_score;       /**< 0-1, default 0 */
-  size_t max_path_length; /**< > 0: add "paths" (all simple paths from the root); default 0 */
-  size_t max_paths;       /**< bound on paths, default 100000 */
+  size_t max_path_length; /**< > 0: add "paths" (all simple paths from the root, at most 12 edges); default 0 */
+  size_t max_paths;       /**< bound on paths, 1 to 1000000, default 100000 */
 } grappi_window_options;
 /** The defaults of ::grappi_window_options, as an initializer. */
 #define GRAPPI_WINDOW_OPTIONS_INIT {GRAPPI_WINDOW_OPTIONS_VERSION, NULL, 0, 2, 1, 0.0, 0, 100000}

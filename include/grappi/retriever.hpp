@@ -299,7 +299,8 @@ class GRAPPI_CXX_API Retriever {
   /// Several windows of the same root, built concurrently; options.window is ignored.
   std::vector<Window> windows(int64_t root, const std::vector<std::size_t> &indices, const WindowOptions &options) const;
   /// All simple paths from the window's root with 1..L edges, prefixes included, in
-  /// depth-first order following the window's node order.
+  /// depth-first order following the window's node order. Error(invalid_argument) for
+  /// max_length outside 1 to 12 or max_paths outside 1 to 1,000,000 (explore's bounds).
   PathSet window_paths(const Window &window, const PathOptions &options = {}) const;
   /// Up to k shortest simple paths from `from` to `to` (Yen's algorithm), shortest first;
   /// equal weights in the order found (deterministic).

@@ -1,6 +1,7 @@
 // Every simple path of a window from its root (Retriever::window_paths) and the compact PathSet.
 #include <algorithm>
 
+#include "grappi/error.hpp"
 #include "grappi/retriever.hpp"
 #include "retrieval/window_graph.hpp"
 
@@ -52,6 +53,11 @@ WindowGraph window_graph(const GraphSnapshot &g, const Window &w) {
 }  // namespace detail
 
 PathSet Retriever::window_paths(const Window &w, const PathOptions &o) const {
+  // (bounded as explore's candidate paths are: the paths of a window grow as k^L)
+  if (o.max_length == 0 || o.max_length > 12)
+    throw Error(ErrorCode::invalid_argument, "window paths: max_length must be 1 to 12 edges, not " + std::to_string(o.max_length));
+  if (o.max_paths == 0 || o.max_paths > 1000000)
+    throw Error(ErrorCode::invalid_argument, "window paths: max_paths must be 1 to 1000000, not " + std::to_string(o.max_paths));
   PathSet out;
   if (w.nodes.empty()) return out;
   const std::size_t n = w.nodes.size();
