@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include <openssl/evp.h>
+#include "common/text_reader.hpp"
 
 namespace grappi::detail {
 
@@ -156,10 +157,40 @@ std::string to_hex(const void *bytes, std::size_t n) {
   return out;
 }
 
+namespace {
+
+// Whether a link target runs code or reads local files when followed ("javascript:alert(1)").
+bool unsafe_link_target(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '<')) ++i;
+  std::string scheme;
+  for (; i < s.size() && scheme.size() < 12 && s[i] != ':'; ++i)
+    scheme += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
+  if (i >= s.size() || s[i] != ':') return false;
+  return scheme == "javascript" || scheme == "vbscript" || scheme == "data" || scheme == "file";
+}
+
+// The length of the well-formed UTF-8 character at s[i] (a byte >= 0x80), 0 when none starts there.
+std::size_t utf8_length_at(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  const std::size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  return n && i + n <= s.size() && valid_utf8(s.substr(i, n)) ? n : 0;
+}
+
+}  // namespace
+
 std::string markdown_text(std::string_view s) {
   std::string o;
   o.reserve(s.size());
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      // (a byte that starts no UTF-8 character: U+FFFD, as the HTML report shows it)
+      const std::size_t n = utf8_length_at(s, i);
+      o += n ? std::string(s.substr(i, n)) : std::string("\xEF\xBF\xBD");
+      i += n ? n : 1;
+      continue;
+    }
     switch (c) {
       case '|': o += "\\|"; break;
       case '\n':
@@ -167,8 +198,11 @@ std::string markdown_text(std::string_view s) {
       case '<': o += "&lt;"; break;
       case '>': o += "&gt;"; break;
       case '&': o += "&amp;"; break;
+      // ("[x](javascript:...)": the parenthesis escaped, so no link is made)
+      case '(': o += i > 0 && s[i - 1] == ']' && unsafe_link_target(s.substr(i + 1)) ? "\\(" : "("; break;
       default: o += c;
     }
+    ++i;
   }
   return o;
 }

@@ -205,8 +205,10 @@ std::string to_markdown(const ExploreResult &r) {
   }
   std::set<int64_t> shown;
   for (const auto &p : r.paths) {
-    o << "\n### " << p.rank << ". " << chain_of(r, p) << " — relevance " << detail::fixed(p.relevance_score, 0) << "\n\n";
-    o << p.explanation << "\n\n";
+    o << "\n### " << p.rank << ". " << md_escape(chain_of(r, p)) << " — relevance " << detail::fixed(p.relevance_score, 0)
+      << "\n\n";
+    // (a model's text: shown, never run: HTML and code-running link targets escaped, invalid UTF-8 replaced)
+    o << md_escape(p.explanation) << "\n\n";
     o << "| interaction | relation | score | channels | PMIDs | explanation |\n|---|---|---:|---|---|---|\n";
     for (std::size_t k = 0; k < p.edges.size(); ++k) {
       const auto &e = r.edges[p.edges[k]];
@@ -228,7 +230,7 @@ std::string to_markdown(const ExploreResult &r) {
         o << "- ... and " << (r.failed.size() - 20) << " more (see the JSON output)\n";
         break;
       }
-      o << "- " << chain_of(r, p) << ": " << p.status << " — " << md_escape(p.error) << "\n";
+      o << "- " << md_escape(chain_of(r, p)) << ": " << p.status << " — " << md_escape(p.error) << "\n";
     }
   }
   if (!shown.empty()) {

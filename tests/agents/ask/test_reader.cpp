@@ -112,6 +112,14 @@ TEST_CASE("Markdown text from names is shown and never run") {
   CHECK(grappi::detail::markdown_text("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;");
   CHECK(grappi::detail::markdown_text("a|b\nc\rd & e") == "a\\|b c d &amp; e");
   CHECK(grappi::detail::markdown_text("TP53 (human)") == "TP53 (human)");
+  // A model's links that run code are no links; http(s) links stay; invalid UTF-8 becomes U+FFFD.
+  CHECK(grappi::detail::markdown_text("[x](javascript:alert(1))") == "[x]\\(javascript:alert(1))");
+  CHECK(grappi::detail::markdown_text("[x]( JavaScript:alert(1))") == "[x]\\( JavaScript:alert(1))");
+  CHECK(grappi::detail::markdown_text("[x](data:text/html,hi)") == "[x]\\(data:text/html,hi)");
+  CHECK(grappi::detail::markdown_text("[PMID:1](https://pubmed.ncbi.nlm.nih.gov/1/)") ==
+        "[PMID:1](https://pubmed.ncbi.nlm.nih.gov/1/)");
+  CHECK(grappi::detail::markdown_text("tau \xce\xb1 a\xff b \xce") == "tau \xce\xb1 a\xef\xbf\xbd b \xef\xbf\xbd");
+  CHECK(grappi::detail::markdown_text("\xed\xa0\x80") == "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");  // (a surrogate)
 }
 
 TEST_CASE("XML and HTML text from names: the five special characters as entities and no control characters") {

@@ -755,6 +755,17 @@ TEST_CASE("explore outputs: JSON names / Markdown / CX2 - errors for bad input" 
   CHECK(md.find("# grappi explore: MAPT") != std::string::npos);
   CHECK(md.find("| 1 | MAPT") != std::string::npos);
   CHECK(md.find("extractive summaries") != std::string::npos);
+  {
+    // A model's explanation is shown, never run: no HTML, no code-running link, valid UTF-8.
+    grappi::ExploreResult hostile = r;
+    hostile.paths[0].explanation = "<script>alert(1)</script> <img src=x onerror=alert(2)> [x](javascript:alert(3)) \xff\xfe";
+    const std::string m = grappi::to_markdown(hostile);
+    CHECK(m.find("<script>") == std::string::npos);
+    CHECK(m.find("<img") == std::string::npos);
+    CHECK(m.find("](javascript:") == std::string::npos);
+    CHECK(m.find("\xff") == std::string::npos);
+    CHECK(m.find("&lt;script&gt;alert(1)") != std::string::npos);
+  }
 
   auto cx = grappi::to_cx2(r);
   REQUIRE(cx.is_array());
