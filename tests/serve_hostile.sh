@@ -194,6 +194,26 @@ elif what == "hypothesize":
     assert [len(p["edges"]) for p in every["paths"]] == [1], [p["names"] for p in every["paths"]]
     status, _, out = request("POST", "/api/hypothesize", dict(pair, shortest_rounds=9))
     assert status == 400 and b"shortest_rounds" in out, (status, out)
+elif what == "smuggling":
+    # Framing a proxy may read otherwise (RFC 9112): 400 and the connection closed, before any body is read.
+    for extra in ["Content-Length: 2\r\nContent-Length: 5\r\n", "Content-Length: 2, 5\r\n", "Content-Length: +2\r\n",
+                  "Content-Length: 2\r\nTransfer-Encoding : chunked\r\n"]:
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(("POST /api/explore HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n%s\r\n{}"
+                   % (host, extra)).encode())
+        answer = b""
+        try:
+            while b"\r\n\r\n" not in answer:
+                part = s.recv(4096)
+                if not part:
+                    break
+                answer += part
+        except OSError:
+            pass
+        s.close()
+        assert answer.startswith(b"HTTP/1.1 400"), (extra, answer[:300])
+    status, _, _ = request("GET", "/api/info")
+    assert status == 200, status
 elif what == "start-long":
     status, _, body = request("POST", "/api/explore", LONG)
     assert status == 202, (status, body)
@@ -202,6 +222,7 @@ client() { python3 "$T/client.py" "$PORT" "$1" || fail "$1"; }
 
 start_serve
 client chunked
+client smuggling
 client slow
 client limits
 client cancel
@@ -230,6 +251,11 @@ SERVE_DB="$T/lit.db" start_serve
 client hypothesize
 stop_serve
 
+# A blank token protects nothing: refused before listening.
+rc=0
+"$GRAPPI" serve --db "$Y" --port 0 --host 0.0.0.0 --token ' ' > "$T/blank.txt" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "token is blank" "$T/blank.txt" && ! grep -q "listening" "$T/blank.txt" ||
+  fail "serve with a blank token exited $rc: $(cat "$T/blank.txt")"
 # Workers that cannot be started (thread stacks over a virtual-memory limit; not under the
 # sanitizers, whose shadow memory needs terabytes of address space): an error, not "listening".
 if [ -z "${GRAPPI_SANITIZED:-}" ]; then

@@ -3,6 +3,8 @@
 // run the library's explore and ask, results are the library's report views and JSON.
 #include <atomic>
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
@@ -256,6 +258,26 @@ extern "C" void on_signal(int) { g_stop = 1; }
 bool loopback(const std::string &host) { return host == "127.0.0.1" || host == "localhost" || host == "::1"; }
 
 /// Compares without stopping at the first difference.
+// What makes a request's framing ambiguous, or nullptr: several Content-Length headers, one that
+// is not digits alone ("32, 5", "+32"), a header name that is no token (a blank before the colon).
+const char *smuggling(const httplib::Request &req) {
+  if (req.get_header_value_count("Content-Length") > 1) return "several Content-Length headers";
+  if (req.has_header("Content-Length")) {
+    const std::string v = req.get_header_value("Content-Length");
+    if (v.empty() || v.size() > 18 || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return "a Content-Length that is not a number";
+  }
+  for (const auto &[name, value] : req.headers) {
+    (void)value;
+    if (name.empty()) return "an empty header name";
+    for (const char c : name)
+      if (static_cast<unsigned char>(c) <= ' ' || static_cast<unsigned char>(c) >= 0x7f ||
+          std::strchr("\"(),/:;<=>?@[\\]{}", c) != nullptr)
+        return "a header name that is not a token (a blank before its colon?)";
+  }
+  return nullptr;
+}
+
 bool same_token(const std::string &a, const std::string &b) {
   unsigned diff = a.size() == b.size() ? 0U : 1U;
   for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned>(a[i] ^ (i < b.size() ? b[i] : 0));
@@ -316,6 +338,14 @@ class Server {
       res.set_header("X-Content-Type-Options", "nosniff");
       res.set_header("Cache-Control", "no-store");
       res.set_header("Content-Security-Policy", kCsp);
+      // Request smuggling behind a proxy (RFC 9112 6.3, 5.1): one Content-Length of digits only,
+      // and header names that are tokens ("Transfer-Encoding : chunked" is no header a proxy
+      // reads as this server would): 400, the connection closed (this runs before any body is read).
+      if (const char *bad = smuggling(req)) {
+        res.set_header("Connection", "close");
+        fail(res, 400, bad);
+        return httplib::Server::HandlerResponse::Handled;
+      }
       // cpp-httplib 0.11 applies the body limit to Content-Length only and would read a chunked
       // body whole, however large: bodies must say their length (this runs before any is read).
       if (req.has_header("Transfer-Encoding")) {
@@ -639,6 +669,8 @@ class Server {
 };
 
 void run(ServeArgs &a) {
+  if (!a.token.empty() && std::all_of(a.token.begin(), a.token.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }))
+    throw Error(ErrorCode::invalid_argument, "serve: --token is blank");
   if (!loopback(a.host) && a.token.empty())
     throw Error(ErrorCode::invalid_argument, "serve: --host " + a.host + " is reachable from other machines: give --token too");
   if (a.port < 0 || a.port > 65535) throw Error(ErrorCode::invalid_argument, "serve: --port must be 0-65535");
