@@ -502,4 +502,9 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as python3 -m grappi.distributed: the functions the workers run are taken from the module
+    # grappi.distributed, not from this __main__ copy of it, so that Dask pickles them by reference (a
+    # function of __main__ is pickled by value, with the lock it refers to, which cannot be).
+    from grappi import distributed as _module
+
+    sys.exit(_module.main())

@@ -198,6 +198,19 @@ class DistributedBuilds(unittest.TestCase):
         self.assertEqual(gd.main(["cooc-build", "--scheduler", self.cluster.scheduler_address, "--corpus",
                                   os.path.join(self.tmp, "none-*"), "--db", db]), 1)
 
+    def test_python_m_grappi_distributed(self):
+        # The documented command line itself, in a process of its own (run as __main__).
+        import subprocess
+
+        db = self.fresh_db("python-m.db")
+        out = os.path.join(self.tmp, "python-m.json")
+        p = subprocess.run([sys.executable, "-m", "grappi.distributed", "cooc-build", "--scheduler",
+                            self.cluster.scheduler_address, "--corpus", os.path.join(self.tmp, "corpus", "corpus-00000*"),
+                            "--db", db, "--no-papers", "--json", out], capture_output=True, text=True, timeout=600)
+        self.assertEqual(p.returncode, 0, p.stderr[-2000:])
+        with open(out) as f:
+            self.assertEqual(json.load(f)["documents"], 150)
+
     @unittest.skipUnless(os.environ.get("GRAPPI_WHEEL"), "GRAPPI_WHEEL names no wheel")
     def test_the_wheel_reaches_the_workers(self):
         versions = gd.install_wheel(self.client, os.environ["GRAPPI_WHEEL"])
