@@ -389,6 +389,22 @@ PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$T/serve1.
 rc=$(status_of timeout 20 "$GRAPPI" serve --db "$Y" --port "$PORT")
 kill -INT "$S1"; wait "$S1" || true
 [ "$rc" -eq 1 ] && grep -q "cannot listen on 127.0.0.1:$PORT" "$T/err" || fail "a second serve on port $PORT exited $rc: $(cat "$T/err")"
+# Writers wait for each other (the busy timeout, the write lock taken first): three imports at once into a new
+# file, then three at once into the existing one; every one exits 0 and nothing is lost.
+for round in new existing; do
+  files=(4932.protein.info.v12.0.txt.gz export_v12_nsclc/string_interactions.tsv export_v12_alzheimer/string_interactions.tsv)
+  [ "$round" = existing ] && files=(bel/pybel_test_bel.bel cx2/glypican2.cx2 cx2/small_network_with_styles.cx2)
+  pids=()
+  for f in "${files[@]}"; do
+    "$GRAPPI" import --db "$T/writers.db" "$DATA/$f" > "$T/writer-$round-${#pids[@]}.txt" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || fail "writer $i ($round file) failed: $(cat "$T/writer-$round-$i.txt")"
+  done
+done
+"$GRAPPI" info --db "$T/writers.db" --json | python3 -c 'import json, sys; j = json.load(sys.stdin); assert len(j["datasets"]) == 6 and j["nodes"] > 6000, j' \
+  || fail "the writers' database"
 [ "$(status_of "$GRAPPI" --help)" -eq 0 ] || fail "--help"
 [ "$(status_of "$GRAPPI" --version)" -eq 0 ] || fail "--version"
 for args in "neighbors --db $Y NO_SUCH_PROTEIN" "paths --db $Y --from CDC28 --to NO_SUCH_PROTEIN" \

@@ -222,7 +222,7 @@ std::unique_ptr<Embedder> load_embedder(const std::string &path) {
 static detail::PendingTexts read_pending(const KnowledgeGraph &kg, const std::string &model) {
   KnowledgeGraph::Impl &m = detail::GraphAccess::impl(kg);
   std::lock_guard<std::mutex> lock(m.mu);
-  detail::Savepoint read(m.db, "grappi_embed_part");
+  detail::Savepoint read(m.db, "grappi_embed_part", false);
   return detail::pending_texts(m.db, detail::embedding_model_id(m.db, model));
 }
 

@@ -37,7 +37,7 @@ std::shared_ptr<const VectorIndex> graph_vectors(const KnowledgeGraph &kg, const
   // (one index per model kept while the database is unchanged: the one with HNSW once asked for)
   const auto kept = detail::derived_find<KeptVectors>(kg, name, gen);
   if (kept && (!hnsw || (kept->index->has_hnsw() && kept->hnsw_params == params + std::to_string(ho.ef)))) return kept->index;
-  Savepoint read(db, "grappi_vectors");
+  Savepoint read(db, "grappi_vectors", false);
   int64_t model_id = 0, version = 0;
   std::size_t dim = 0;
   {

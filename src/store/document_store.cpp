@@ -70,7 +70,7 @@ std::vector<PaperHit> KnowledgeGraph::search_papers(std::string_view query, std:
 
 std::vector<Document> KnowledgeGraph::papers(const std::vector<std::string> &keys) const {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  detail::Savepoint read(impl_->db, "grappi_read");
+  detail::Savepoint read(impl_->db, "grappi_read", false);
   detail::Stmt doc(
       impl_->db,
       "SELECT id, source_id, pmid, pmcid, doi, year FROM documents WHERE doc_key = ? ORDER BY dataset_id DESC, "

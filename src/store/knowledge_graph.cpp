@@ -281,7 +281,7 @@ GraphStats KnowledgeGraph::stats() const {
   GraphStats s;
   std::lock_guard<std::mutex> lock(impl_->mu);
   // One read transaction: all counts come from the same state of the database.
-  Savepoint read(impl_->db, "grappi_read");
+  Savepoint read(impl_->db, "grappi_read", false);
   s.datasets = read_datasets(impl_->db);
   auto count = [&](const char *sql) {
     Stmt st(impl_->db, sql);

@@ -237,7 +237,13 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     db.exec("PRAGMA synchronous=NORMAL");
   }
   if (version == 0) {
-    Savepoint sp(db, "grappi_schema");
+    Savepoint sp(db, "grappi_schema");  // (the write lock first: another writer creating it is waited for)
+    Stmt made(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'");
+    made.step();
+    if (made.col_int(0) != 0) {  // (it did, while this one waited)
+      sp.commit();
+      return;
+    }
     db.exec(kSchemaV1);
     db.exec(kSchemaV2);
     db.exec(kSchemaV3);
@@ -259,6 +265,10 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
   } else if (!read_only) {
     if (version < kSchemaVersion) {
       Savepoint sp(db, "grappi_migrate");
+      {  // (another writer may have migrated it while this one waited for the lock)
+        Stmt again(db, "PRAGMA user_version");
+        if (again.step()) version = again.col_int(0);
+      }
       if (version < 2) db.exec(kSchemaV2);
       if (version < 3) db.exec(kSchemaV3);
       if (version < 4) db.exec(kSchemaV4);

@@ -253,7 +253,7 @@ std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation,
   GraphSnapshot::Data x;
   x.generation = generation;
   // All reads in one read transaction, so nodes and edges are consistent.
-  Savepoint sp(db, "grappi_snapshot");
+  Savepoint sp(db, "grappi_snapshot", false);
   CacheKey key;
   if (!cache_path.empty()) {
     Stmt st(db, "SELECT (SELECT value FROM meta WHERE key = 'instance'), (SELECT value FROM meta WHERE key = 'generation'), "

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cctype>
 #include <cstring>
 #include <filesystem>
@@ -25,12 +26,18 @@ void configure_sqlite_once() {
 
 // SQLite's message for the last error, with the operating system's reason for an I/O error or
 // a full disk ("disk I/O error (File too large)").
-std::string last_error(sqlite3 *db) {
+// (`errno_then`: errno as the failing call returned: SQLite records the system's reason of an
+// I/O error in a statement, not of a COMMIT that fails, whose rollback runs before it returns)
+std::string last_error(sqlite3 *db, int errno_then = 0) {
   if (!db) return "closed";
   std::string msg = sqlite3_errmsg(db);
   const int primary = sqlite3_extended_errcode(db) & 0xff;
   if (primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_CANTOPEN) {
-    if (const int e = sqlite3_system_errno(db)) msg += std::string(" (") + std::strerror(e) + ")";
+    int e = sqlite3_system_errno(db);
+    if (e == 0 && (errno_then == EFBIG || errno_then == ENOSPC || errno_then == EIO || errno_then == EDQUOT ||
+                   errno_then == EROFS || errno_then == EACCES))
+      e = errno_then;
+    if (e) msg += std::string(" (") + std::strerror(e) + ")";
   }
   return msg;
 }
@@ -140,6 +147,7 @@ Db::Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, busy_timeout_ms);
+  writer_ = !read_only;
   if (query_only && sqlite3_exec(db_, "PRAGMA query_only=1", nullptr, nullptr, nullptr) != SQLITE_OK) {
     const std::string msg = last_error(db_);
     sqlite3_close(db_);
@@ -161,6 +169,7 @@ Db &Db::operator=(Db &&o) noexcept {
     close();
     db_ = o.db_;
     path_ = std::move(o.path_);
+    writer_ = o.writer_;
     o.db_ = nullptr;
   }
   return *this;
@@ -172,8 +181,10 @@ void Db::fail(const std::string &what) const {
 }
 
 void Db::exec(const char *sql) {
+  errno = 0;
   if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {  // (no SQL in a user's message)
-    throw Error(ErrorCode::database, "database '" + path_ + "': " + last_error(db_));
+    const int then = errno;
+    throw Error(ErrorCode::database, "database '" + path_ + "': " + last_error(db_, then));
   }
 }
 
@@ -212,10 +223,12 @@ Stmt &Stmt::bind_blob(int i, const void *data, std::size_t size) {
 }
 
 bool Stmt::step() {
+  errno = 0;
   int rc = sqlite3_step(st_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  std::string msg = last_error(db_->handle());
+  const int then = errno;
+  std::string msg = last_error(db_->handle(), then);
   sqlite3_reset(st_);
   throw Error(ErrorCode::database, "database '" + db_->path() + "': " + msg);
 }
@@ -246,8 +259,17 @@ std::size_t Stmt::col_bytes(int i) const {
   return static_cast<std::size_t>(sqlite3_column_bytes(st_, i));
 }
 
-Savepoint::Savepoint(Db &db, const char *name) : db_(db), name_(name) {
-  db_.exec(("SAVEPOINT " + name_).c_str());
+Savepoint::Savepoint(Db &db, const char *name, bool write) : db_(db), name_(name) {
+  if (write && db_.writer() && sqlite3_get_autocommit(db_.handle())) {
+    db_.exec("BEGIN IMMEDIATE");
+    outer_ = true;
+  }
+  try {
+    db_.exec(("SAVEPOINT " + name_).c_str());
+  } catch (...) {
+    if (outer_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
 }
 
 Savepoint::~Savepoint() {
@@ -256,11 +278,13 @@ Savepoint::~Savepoint() {
     sqlite3_exec(db_.handle(), ("ROLLBACK TO " + name_ + "; RELEASE " + name_).c_str(), nullptr,
                  nullptr, &err);
     sqlite3_free(err);
+    if (outer_ && !sqlite3_get_autocommit(db_.handle())) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
   }
 }
 
 void Savepoint::commit() {
   db_.exec(("RELEASE " + name_).c_str());
+  if (outer_) db_.exec("COMMIT");
   done_ = true;
 }
 

@@ -15,7 +15,7 @@ class Db {
   Db() = default;
   Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms);
   ~Db();
-  Db(Db &&o) noexcept : db_(o.db_), path_(std::move(o.path_)) { o.db_ = nullptr; }
+  Db(Db &&o) noexcept : db_(o.db_), path_(std::move(o.path_)), writer_(o.writer_) { o.db_ = nullptr; }
   Db &operator=(Db &&o) noexcept;
   Db(const Db &) = delete;
   Db &operator=(const Db &) = delete;
@@ -29,10 +29,13 @@ class Db {
   int64_t last_insert_rowid() const;
   int changes() const;
   [[noreturn]] void fail(const std::string &what) const;
+  /// Opened to write (not read-only, not query_only): its transactions take the write lock first.
+  bool writer() const { return writer_; }
 
  private:
   sqlite3 *db_ = nullptr;
   std::string path_;
+  bool writer_ = false;
 };
 
 class Stmt {
@@ -70,10 +73,15 @@ class Stmt {
   sqlite3_stmt *st_ = nullptr;
 };
 
-/// RAII savepoint: rolled back unless commit() was called. Nests inside other transactions.
+/// RAII savepoint: rolled back unless commit() was called. Nests inside other transactions; on
+/// a writer outside any, it begins one with BEGIN IMMEDIATE, so that the write lock is taken (and
+/// waited for, up to the busy timeout) before anything is read: two writers wait for each other
+/// instead of one failing with "database is locked" when it upgrades a read to a write. A read
+/// savepoint (write false) takes no lock: readers never wait for a writer (WAL).
 class Savepoint {
  public:
-  explicit Savepoint(Db &db, const char *name = "grappi_sp");
+  /// (write false: a read transaction, one consistent snapshot: no write lock taken)
+  explicit Savepoint(Db &db, const char *name = "grappi_sp", bool write = true);
   ~Savepoint();
   void commit();
   Savepoint(const Savepoint &) = delete;
@@ -83,6 +91,7 @@ class Savepoint {
   Db &db_;
   std::string name_;
   bool done_ = false;
+  bool outer_ = false;  // (it began the transaction)
 };
 
 }  // namespace grappi::detail
