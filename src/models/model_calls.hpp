@@ -149,12 +149,15 @@ class ModelCalls {
       return out;
     }
     if (first.finish_reason == "length") a.error += " (the answer was cut at max_tokens)";
+    // (the repair turn is asked the same whether the first answer came now or from the cache: its
+    // key, and so its stored answer, must not depend on which; the note is for the report only)
+    const std::string repair_error = a.error;
     if (stored) a.error += " (the model's stored answer from an earlier run)";
     if (!repair.empty()) {
       ChatRequest fix = request;
       fix.messages.push_back({"assistant", first.content});
-      fix.messages.push_back({"user", PromptTemplates::render(repair, {{"error", a.error}})});
-      fix.task["repair_of"] = a.error;
+      fix.messages.push_back({"user", PromptTemplates::render(repair, {{"error", repair_error}})});
+      fix.task["repair_of"] = repair_error;
       const std::string k2 = caching_ ? key(kind, fix) : std::string();
       std::optional<ChatResponse> second;
       if (caching_) {

@@ -468,4 +468,32 @@ TEST_CASE("ModelCalls: cached answers / one repair turn / budgets that skip with
       CHECK(u.model_calls == 2);
     }
   }
+  {
+    // A model that answers prose to the request and to its repair turn: the first run pays both,
+    // every later run neither (the repair turn is asked the same whether the first answer came
+    // from the server or from the cache, so its stored answer is found).
+    grappi::ChatModelSpec prose;
+    prose.kind = "callback";
+    prose.name = "prose";
+    std::atomic<int> asked{0};
+    prose.callback = [&](const grappi::ChatRequest &) {
+      ++asked;
+      grappi::ChatResponse r;
+      r.content = "I think the path is plausible.";
+      return r;
+    };
+    auto talker = grappi::make_chat_model(prose);
+    grappi::detail::ModelCalls::Settings s;
+    s.template_version = "t3";
+    for (int run = 0; run < 3; ++run) {
+      CAPTURE(run);
+      grappi::detail::ModelCalls calls(f.kg, *talker, s);
+      grappi::StageUsage u;
+      auto a = calls.ask<grappi::PathAnswer>("path", req, grappi::parse_path_answer, u, "Fix it: {{error}}");
+      CHECK(a.status == "failed");
+      CHECK(u.model_calls == (run == 0 ? 2u : 0u));
+      calls.flush();
+    }
+    CHECK(asked == 2);
+  }
 }
