@@ -214,6 +214,13 @@ elif what == "smuggling":
         assert answer.startswith(b"HTTP/1.1 400"), (extra, answer[:300])
     status, _, _ = request("GET", "/api/info")
     assert status == 200, status
+elif what == "model-down":
+    # A model that answers nothing (a refused connection): the job fails with the reason, as the command line exits 1.
+    status, _, body = request("POST", "/api/explore", {"protein": "CDC28", "query": "cell cycle", "k": "5", "depth": 1,
+                                                        "max_len": 2, "top": 2})
+    assert status == 202, (status, body)
+    j = job_state(json.loads(body)["job"], time.time() + 60)
+    assert j and j["state"] == "failed" and "every model request failed" in j.get("error", ""), j
 elif what == "start-long":
     status, _, body = request("POST", "/api/explore", LONG)
     assert status == 202, (status, body)
@@ -251,6 +258,10 @@ SERVE_DB="$T/lit.db" start_serve
 client hypothesize
 stop_serve
 
+# A model server that is down: jobs fail with the reason.
+start_serve --llm openai --model m --base-url "http://127.0.0.1:1/v1"
+client model-down
+stop_serve
 # A blank token protects nothing: refused before listening.
 rc=0
 "$GRAPPI" serve --db "$Y" --port 0 --host 0.0.0.0 --token ' ' > "$T/blank.txt" 2>&1 || rc=$?
