@@ -356,6 +356,20 @@ TEST_CASE("HTTP model: fenced JSON / text around / string scores / malformed JSO
   CHECK(r3.usage.model_calls == 0);
 }
 
+// A model whose server is gone: a port nothing listens on any more.
+static grappi::OpenAIChatOptions refused_options(int max_retries) {
+  int port;
+  {
+    HttpServer gone([](const HttpRequest &) { return reply(200, ""); });
+    port = gone.port();
+  }
+  grappi::OpenAIChatOptions mo;
+  mo.base_url = "http://127.0.0.1:" + std::to_string(port) + "/v1";
+  mo.model = "x";
+  mo.max_retries = max_retries;
+  return mo;
+}
+
 TEST_CASE("HTTP model: 429 with Retry-After / 500 then success / a timeout and a refused connection" * doctest::test_suite("threads")) {
   TempDir d;
   grappi::KnowledgeGraph kg(d.file("kg.db"));
@@ -413,16 +427,7 @@ TEST_CASE("HTTP model: 429 with Retry-After / 500 then success / a timeout and a
     CHECK(r.usage.paths_explained == r.usage.selected_paths);
   }
   SUBCASE("connection refused: every item fails with its reason, nothing throws") {
-    int port;
-    {
-      HttpServer gone([](const HttpRequest &) { return reply(200, ""); });
-      port = gone.port();
-    }
-    grappi::OpenAIChatOptions mo;
-    mo.base_url = "http://127.0.0.1:" + std::to_string(port) + "/v1";
-    mo.model = "x";
-    mo.max_retries = 0;
-    auto model = std::make_shared<grappi::OpenAIChatModel>(mo);
+    auto model = std::make_shared<grappi::OpenAIChatModel>(refused_options(0));
     grappi::AgentPipeline pipe(kg, model);
     auto r = pipe.explore("MAPT", options());
     CHECK(r.paths.empty());
@@ -437,15 +442,8 @@ TEST_CASE("HTTP model: 429 with Retry-After / 500 then success / a timeout and a
 }
 
 TEST_CASE("HTTP model: a refused connection is tried once more at once and a bad URL fails before any request") {
-  int port;
-  {
-    HttpServer gone([](const HttpRequest &) { return reply(200, ""); });
-    port = gone.port();
-  }
-  grappi::OpenAIChatOptions mo;
-  mo.base_url = "http://127.0.0.1:" + std::to_string(port) + "/v1";
-  mo.model = "x";
-  mo.max_retries = 5;  // (for 429, 5xx and timeouts: nothing listens here, and waiting does not change that)
+  // (max_retries is for 429, 5xx and timeouts: nothing listens here, and waiting does not change that)
+  const grappi::OpenAIChatOptions mo = refused_options(5);
   grappi::OpenAIChatModel model(mo);
   grappi::ChatRequest q;
   q.messages = {{"user", "hello"}};
