@@ -211,4 +211,16 @@ void ProgressBar::operator()(const std::string &stage, uint64_t done, uint64_t t
   std::fflush(stderr);
 }
 
+void require_some_answer(const ExploreResult &r, const LanguageModel &model, const std::string &what) {
+  const ExploreUsage &u = r.usage;
+  if (model.local() || u.paths_explained + u.edges_explained != 0 || u.paths_failed + u.edges_failed == 0) return;
+  std::string why;
+  for (const ExplainedEdge &e : r.edges)
+    if (why.empty() && e.status == "failed") why = e.error;
+  for (const ExplainedPath &p : r.failed)
+    if (why.empty() && p.status == "failed") why = p.error;
+  throw Error(ErrorCode::llm, what + "every model request failed (" + std::to_string(u.paths_failed + u.edges_failed) +
+                                  " paths and edges; the first: " + (why.empty() ? "no reason given" : why) + ")");
+}
+
 }  // namespace grappi::cli

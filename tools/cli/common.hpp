@@ -80,6 +80,9 @@ void add_chat_flags(CLI::App *cmd, ChatArgs &a, const std::string &offline);
 /// The model the flags name, with `concurrency` requests in flight; Error(invalid_argument)
 /// naming the command for openai without a model.
 std::shared_ptr<LanguageModel> chat_model_of(const ChatArgs &a, std::size_t concurrency, const std::string &command);
+/// Throws Error(llm) when a language model answered none of an explore run's requests (every one
+/// failed), naming the first reason: the command exits 1, serve's job ends failed.
+void require_some_answer(const ExploreResult &r, const LanguageModel &model, const std::string &what);
 
 /// The --db option every graph command has.
 void add_db_option(CLI::App *cmd, std::string &db, bool create = false);

@@ -82,15 +82,7 @@ void run(ExploreArgs &a) {
   if (r.partial) std::cerr << "grappi: partial result: " << r.partial_reason << '\n';
   // A language model that answered nothing: a failed run (exit 1), the first reason named (the
   // outputs above record every failure).
-  if (!model->local() && u.paths_explained + u.edges_explained == 0 && u.paths_failed + u.edges_failed > 0) {
-    std::string why;
-    for (const ExplainedEdge &e : r.edges)
-      if (why.empty() && e.status == "failed") why = e.error;
-    for (const ExplainedPath &p : r.failed)
-      if (why.empty() && p.status == "failed") why = p.error;
-    throw Error(ErrorCode::llm, "explore: every model request failed (" + std::to_string(u.paths_failed + u.edges_failed) +
-                                    " paths and edges; the first: " + (why.empty() ? "no reason given" : why) + ")");
-  }
+  require_some_answer(r, *model, "explore: ");
 }
 
 }  // namespace

@@ -601,16 +601,7 @@ class Server {
       const ExploreResult r = pipe.explore(root, o);
       // (a language model that answered nothing: the job failed, with the first reason, as the
       // command line exits 1)
-      const std::size_t failed = r.usage.paths_failed + r.usage.edges_failed;
-      if (!model_->local() && r.usage.paths_explained + r.usage.edges_explained == 0 && failed > 0) {
-        std::string why;
-        for (const ExplainedEdge &e : r.edges)
-          if (why.empty() && e.status == "failed") why = e.error;
-        for (const ExplainedPath &p : r.failed)
-          if (why.empty() && p.status == "failed") why = p.error;
-        throw Error(ErrorCode::llm, "every model request failed (" + std::to_string(failed) +
-                                        " paths and edges; the first: " + (why.empty() ? "no reason given" : why) + ")");
-      }
+      require_some_answer(r, *model_, "");
       json view = report_view(r), result = to_json(r);
       std::lock_guard<std::mutex> lock(job.mu);
       job.view = std::move(view);
