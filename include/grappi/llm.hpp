@@ -51,6 +51,10 @@ struct ChatRequest {
   /// that asks (the model layer knows no agent): ExtractiveModel answers with it, and without it
   /// refuses the request; language models ignore it.
   std::function<std::string(const nlohmann::json &task)> offline;
+  /// Polled while an HTTP model waits for its turn, while the request is in flight (every 100
+  /// ms) and between retries (empty: never): true abandons the request and chat() throws
+  /// Error(network) saying it was cancelled. The agents set it to their run's cancel.
+  std::function<bool()> cancel;
 };
 
 /// A model's answer.

@@ -41,6 +41,10 @@ struct WindowOptions {
   std::vector<float> query;
   double query_weight = 0.0;  ///< wq above
   double score_weight = 0.0;  ///< ws above
+  /// Polled before each level and every 64 nodes a level expands (empty: never): once it
+  /// returns true the window stops growing, keeps the nodes it has (and the edges among them)
+  /// and its note says it was cancelled.
+  std::function<bool()> cancel;
 };
 
 /// A node of a window.

@@ -48,6 +48,57 @@ std::string bearer_token(const std::vector<std::string> &headers) {
   return {};
 }
 
+bool cancelled(const RetryPolicy &policy) { return policy.cancel && *policy.cancel && (*policy.cancel)(); }
+
+// curl_easy_perform through a multi handle, so that a cancel is seen within 100 ms whether or
+// not data flows (the progress callback of the easy interface slows to one call a second).
+// Sets `aborted` (and returns CURLE_ABORTED_BY_CALLBACK) when the policy's cancel said stop.
+CURLcode perform(CURL *c, const RetryPolicy &policy, bool &aborted) {
+  aborted = false;
+  if (!policy.cancel || !*policy.cancel) return curl_easy_perform(c);
+  CURLM *m = curl_multi_init();
+  if (!m) return CURLE_OUT_OF_MEMORY;
+  CURLcode rc = CURLE_OK;
+  if (curl_multi_add_handle(m, c) != CURLM_OK) {
+    curl_multi_cleanup(m);
+    return CURLE_FAILED_INIT;
+  }
+  int running = 1;
+  while (true) {
+    if (curl_multi_perform(m, &running) != CURLM_OK) {
+      rc = CURLE_FAILED_INIT;
+      break;
+    }
+    if (!running) {
+      int left = 0;
+      for (CURLMsg *msg = curl_multi_info_read(m, &left); msg; msg = curl_multi_info_read(m, &left))
+        if (msg->msg == CURLMSG_DONE) rc = msg->data.result;
+      break;
+    }
+    if ((*policy.cancel)()) {
+      aborted = true;
+      rc = CURLE_ABORTED_BY_CALLBACK;
+      break;
+    }
+    curl_multi_poll(m, nullptr, 0, 100, nullptr);
+  }
+  curl_multi_remove_handle(m, c);
+  curl_multi_cleanup(m);
+  return rc;
+}
+
+// Sleeps `seconds` in slices of 100 ms; false when the policy's cancel said stop meanwhile.
+bool wait_unless_cancelled(double seconds, const RetryPolicy &policy) {
+  using clock = std::chrono::steady_clock;
+  const clock::time_point until = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(seconds));
+  while (clock::now() < until) {
+    if (cancelled(policy)) return false;
+    const clock::duration left = until - clock::now();
+    std::this_thread::sleep_for(std::min<clock::duration>(left, std::chrono::milliseconds(100)));
+  }
+  return !cancelled(policy);
+}
+
 void redact(std::string &text, const std::string &secret) {
   if (secret.empty()) return;
   for (std::size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at))
@@ -189,11 +240,13 @@ HttpResponse post_json(const std::string &url, const std::string &body, const st
     curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "grappi");
-    CURLcode rc = curl_easy_perform(c);
+    bool aborted = false;
+    CURLcode rc = perform(c, policy, aborted);
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r.status);
     redact(r.body, secret);  // a server that echoes the request's Authorization header
     curl_slist_free_all(hl);
     curl_easy_cleanup(c);
+    if (aborted) throw Error(ErrorCode::network, "POST " + shown + " cancelled by the caller");
     bool retry;
     double wait = -1;
     if (rc == CURLE_WRITE_ERROR && r.body.size() + CURL_MAX_WRITE_SIZE > kMaxBody) {
@@ -224,7 +277,8 @@ HttpResponse post_json(const std::string &url, const std::string &body, const st
     }
     if (!retry || attempt + 1 >= tries) break;
     if (wait < 0) wait = std::min(policy.base_seconds * std::pow(2.0, attempt), policy.cap_seconds) * jitter(rng);
-    if (wait > 0) std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+    if (wait > 0 && !wait_unless_cancelled(wait, policy))
+      throw Error(ErrorCode::network, "POST " + shown + " cancelled by the caller");
   }
   const std::string password_free = url == shown ? last_problem : [&] {
     std::string m = last_problem;  // (curl's message may quote the URL)

@@ -4,6 +4,7 @@
 // unknown host is retried once, at once; a malformed URL never).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,6 +23,10 @@ struct RetryPolicy {
   double cap_seconds = 8.0;
   double connect_timeout_seconds = 10;
   double timeout_seconds = 120;
+  /// Polled every 100 ms while a request is in flight and while waiting to retry (null or
+  /// empty: never): true aborts the request, and post_json throws Error(network) saying it was
+  /// cancelled ("cancelled by the caller"), at once.
+  const std::function<bool()> *cancel = nullptr;
 };
 
 /// POSTs a JSON body. Returns the first 2xx response. Throws Error(network) naming the URL and

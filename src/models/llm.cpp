@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
@@ -79,7 +80,9 @@ ChatResponse OpenAIChatModel::chat(const ChatRequest &request) {
   // Concurrency limit across every thread using this model.
   {
     std::unique_lock<std::mutex> lock(state_->mu);
-    state_->cv.wait(lock, [&] { return state_->inflight < options_.concurrency; });
+    while (!state_->cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return state_->inflight < options_.concurrency; }))
+      if (request.cancel && request.cancel())
+        throw Error(ErrorCode::network, "POST " + detail::redact_url(options_.base_url) + "/chat/completions cancelled by the caller");
     ++state_->inflight;
   }
   struct Release {
@@ -109,6 +112,7 @@ ChatResponse OpenAIChatModel::chat(const ChatRequest &request) {
   policy.cap_seconds = options_.backoff_cap_seconds;
   policy.connect_timeout_seconds = options_.connect_timeout_seconds;
   policy.timeout_seconds = options_.timeout_seconds;
+  policy.cancel = &request.cancel;
   const std::vector<std::string> headers{detail::bearer_header(options_.api_key_env)};
 
   detail::HttpResponse r;

@@ -101,11 +101,23 @@ ModelCalls::Reply ModelCalls::send(const ChatRequest &req, StageUsage &usage) {
     r.error = reason();
     return r;
   }
+  // (an HTTP model polls the run's cancel while the request waits or is in flight)
+  ChatRequest cancellable;
+  const bool add_cancel = settings_.cancel && !req.cancel;
+  if (add_cancel) {
+    cancellable = req;
+    cancellable.cancel = settings_.cancel;
+  }
   try {
-    r.response = model_.chat(req);
+    r.response = model_.chat(add_cancel ? cancellable : req);
     r.ok = true;
   } catch (const std::exception &e) {
     r.error = e.what();
+    if (settings_.cancel && settings_.cancel()) {  // abandoned for the cancel: skipped, not failed
+      stop(kCancelled);
+      r.skipped = true;
+      r.error = kCancelled;
+    }
   }
   tokens_ += r.response.prompt_tokens + r.response.completion_tokens;
   std::lock_guard<std::mutex> lock(mu_);

@@ -1,5 +1,6 @@
 // GraPPI's moving kNN windows (Retriever::window, Retriever::windows).
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -236,18 +237,25 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
   // skipping nodes an earlier sibling took (which is what expanding them one after the other
   // gives). A list that runs short because of such skips is ranked again, in turn.
   std::vector<WindowRanker::Scratch> per;
+  std::atomic<bool> cancelled{false};
+  const auto stop = [&] { return cancelled || (o.cancel && o.cancel() && (cancelled = true)); };
   for (std::size_t level_begin = 1; level_begin < order.size();) {
     const std::size_t depth = w.nodes[level_begin].depth;
     std::size_t level_end = level_begin;
     while (level_end < order.size() && w.nodes[level_end].depth == depth) ++level_end;
-    if (depth >= o.depth) break;
+    if (depth >= o.depth || stop()) break;
     const std::size_t kd = k_at(depth), count = level_end - level_begin, slack = 8;
     std::size_t work = 0;
     for (std::size_t p = level_begin; p < level_end; ++p) work += g.adjacency(order[p]).size;
     per.resize(count);
     const std::size_t threads = (work >= 20000 && count > 1 && !ranker.lookup()) ? detail::hardware_threads(4) : 1;
-    detail::parallel_for(count, threads, [&](std::size_t i) { ranker.rank(order[level_begin + i], kd + slack, per[i]); });
+    detail::parallel_for(count, threads, [&](std::size_t i) {
+      if (i % 64 == 63 && stop()) return;
+      ranker.rank(order[level_begin + i], kd + slack, per[i]);
+    });
+    if (cancelled) break;
     for (std::size_t i = 0; i < count; ++i) {
+      if (i % 64 == 63 && stop()) break;
       const uint32_t u = order[level_begin + i];
       WindowRanker::Scratch *sc = &per[i];
       std::size_t usable = 0;
@@ -266,6 +274,9 @@ Window Retriever::window(int64_t root_id, const WindowOptions &o) const {
     }
     level_begin = level_end;
   }
+  if (cancelled)
+    w.note = (w.note.empty() ? "" : w.note + "; ") + "cancelled: the window stopped growing at " +
+             std::to_string(w.nodes.size()) + " nodes";
   w.edges = detail::edges_among(g, order, f);
   return w;
 }

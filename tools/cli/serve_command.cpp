@@ -10,6 +10,7 @@
 #include <csignal>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -57,7 +58,13 @@ struct Job {
   std::string state = "running", stage = "queued", error;
   std::size_t done = 0, total = 0;
   double seconds = 0;
-  json view, result;
+  /// The report view and the whole result, each written when first asked for (GET .../view,
+  /// .../report.html, .../result) rather than when the run ends: an explore's windows may hold
+  /// 160,000 edges, seconds of JSON, and the job's state must say `cancelled` (or `done`) as
+  /// soon as the run has returned. Set by the run before its state changes.
+  std::function<json()> make_view, make_result;
+  std::mutex made_mu;  // guards view and result (made once, not under mu: state requests go on)
+  std::optional<json> view, result;
 };
 
 constexpr std::size_t kMaxBody = 64 * 1024;      // request bodies
@@ -446,12 +453,17 @@ class Server {
     const auto finished = [this](const httplib::Request &req, httplib::Response &res, const char *what) {
       const auto job = find(req.matches[1]);
       if (!job) return fail(res, 404, "no job " + std::string(req.matches[1]));
-      std::lock_guard<std::mutex> lock(job->mu);
+      std::unique_lock<std::mutex> lock(job->mu);
       if (job->state == "running") return fail(res, 409, "job " + job->id + " is still running");
       if (job->state == "failed") return fail(res, 422, job->error);
-      if (std::string(what) == "view") return reply(res, 200, job->view);
-      if (std::string(what) == "result") return reply(res, 200, job->result);
-      res.set_content(to_html(job->view), "text/html; charset=utf-8");
+      lock.unlock();  // (written once, outside the job's state lock)
+      const bool result = std::string(what) == "result";
+      std::lock_guard<std::mutex> made_lock(job->made_mu);
+      std::optional<json> &made = result ? job->result : job->view;
+      const std::function<json()> &make = result ? job->make_result : job->make_view;
+      if (!made) made = make ? make() : json::object();
+      if (std::string(what) == "html") return res.set_content(to_html(*made), "text/html; charset=utf-8");
+      reply(res, 200, *made);
     };
     svr.Get(R"(/api/jobs/([0-9a-f]{1,32})/view)", [finished](const httplib::Request &q, httplib::Response &r) { finished(q, r, "view"); });
     svr.Get(R"(/api/jobs/([0-9a-f]{1,32})/result)", [finished](const httplib::Request &q, httplib::Response &r) { finished(q, r, "result"); });
@@ -530,6 +542,9 @@ class Server {
             work(*job);
             if (job->cancel) state = "cancelled";
             if (job->timed_out) error = "stopped at the time limit (serve --job-seconds)";
+          } catch (const std::bad_alloc &) {
+            state = "failed";
+            error = "out of memory while running the job";
           } catch (const std::exception &e) {
             state = "failed";
             error = e.what();
@@ -598,14 +613,14 @@ class Server {
         job.stage = "retrieve";
       }
       const AgentPipeline pipe(g_, model_, a_.embedding_model);
-      const ExploreResult r = pipe.explore(root, o);
+      ExploreResult r = pipe.explore(root, o);
       // (a language model that answered nothing: the job failed, with the first reason, as the
       // command line exits 1)
       require_some_answer(r, *model_, "");
-      json view = report_view(r), result = to_json(r);
+      const auto kept = std::make_shared<const ExploreResult>(std::move(r));
       std::lock_guard<std::mutex> lock(job.mu);
-      job.view = std::move(view);
-      job.result = std::move(result);
+      job.make_view = [kept] { return report_view(*kept); };
+      job.make_result = [kept] { return to_json(*kept); };
     };
   }
 
@@ -619,13 +634,13 @@ class Server {
         std::lock_guard<std::mutex> lock(job.mu);
         job.stage = "retrieve";
       }
-      const AskResult r = ask(g_, *model_, question, o);
+      AskResult r = ask(g_, *model_, question, o);
       // (every model request failed: the job failed with the reason, as the command line exits 1)
       if (r.status == "failed" && !r.offline) throw Error(ErrorCode::llm, "the model failed: " + r.error);
-      json view = report_view(g_, r), result = to_json(r);
+      const auto kept = std::make_shared<const AskResult>(std::move(r));
       std::lock_guard<std::mutex> lock(job.mu);
-      job.view = std::move(view);
-      job.result = std::move(result);
+      job.make_view = [this, kept] { return report_view(g_, *kept); };
+      job.make_result = [kept] { return to_json(*kept); };
     };
   }
 
@@ -643,11 +658,11 @@ class Server {
         std::lock_guard<std::mutex> lock(job.mu);
         job.stage = "paths";
       }
-      const HypothesisResult r = hypothesize(g_, *model_, source, target, corpus_, o);
-      json view = report_view(r), result = to_json(r);
+      HypothesisResult r = hypothesize(g_, *model_, source, target, corpus_, o);
+      const auto kept = std::make_shared<const HypothesisResult>(std::move(r));
       std::lock_guard<std::mutex> lock(job.mu);
-      job.view = std::move(view);
-      job.result = std::move(result);
+      job.make_view = [kept] { return report_view(*kept); };
+      job.make_result = [kept] { return to_json(*kept); };
     };
   }
 

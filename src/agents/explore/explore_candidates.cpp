@@ -309,7 +309,12 @@ double path_prior(const ExploreContext &ctx, const ExploreResult &result, const 
 }
 
 void score_priors(const ExploreContext &ctx, ExploreRun &run) {
-  for (auto &c : run.candidates) c.prior = path_prior(ctx, run.result, c);
+  // (polled every 1,024 paths: a cancelled run keeps the search's own priors, the same values)
+  const auto &cancel = ctx.options.cancel;
+  for (std::size_t i = 0; i < run.candidates.size(); ++i) {
+    if (i % 1024 == 1023 && cancel && cancel()) return;
+    run.candidates[i].prior = path_prior(ctx, run.result, run.candidates[i]);
+  }
 }
 
 void select_candidates(const ExploreContext &ctx, ExploreRun &run) {

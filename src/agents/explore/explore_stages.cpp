@@ -45,6 +45,7 @@ void validate_explore_options(const ExploreOptions &opt) {
 void retrieve_windows(const ExploreContext &ctx, ExploreRun &run) {
   WindowOptions w = ctx.options.window;
   if (w.query_weight > 0 && w.query.empty()) w.query = ctx.query;
+  w.cancel = ctx.options.cancel;
   // A few windows at a time (each batch in parallel), so a cancel is seen between batches.
   const std::vector<std::size_t> &all = ctx.options.windows;
   constexpr std::size_t kBatch = 4;

@@ -441,6 +441,66 @@ TEST_CASE("HTTP model: 429 with Retry-After / 500 then success / a timeout and a
   }
 }
 
+TEST_CASE("HTTP model: a cancel abandons a request in flight or waiting to be retried within a second" * doctest::test_suite("threads")) {
+  using clock = std::chrono::steady_clock;
+  const auto after = [](double seconds) {
+    const auto at = clock::now() + std::chrono::duration<double>(seconds);
+    return [at] { return clock::now() >= at; };
+  };
+  const auto seconds_since = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
+  SUBCASE("in flight: the server answers after 2 s") {
+    HttpServer s([&](const HttpRequest &) {
+      auto rr = reply(200, chat_reply("fine"));
+      rr.delay_ms = 2000;
+      return rr;
+    });
+    grappi::OpenAIChatModel model(model_options(s));
+    grappi::ChatRequest q;
+    q.messages = {{"user", "hello"}};
+    q.cancel = after(0.2);
+    const auto t0 = clock::now();
+    CHECK_THROWS_WITH_AS(model.chat(q), doctest::Contains("cancelled by the caller"), grappi::Error);
+    CHECK(seconds_since(t0) < 1.0);
+  }
+  SUBCASE("waiting to retry: a 503 asks for 30 s") {
+    HttpServer s([&](const HttpRequest &) {
+      auto rr = reply(503, R"({"error":{"message":"busy"}})");
+      rr.headers.push_back({"Retry-After", "30"});
+      return rr;
+    });
+    grappi::OpenAIChatModel model(model_options(s));
+    grappi::ChatRequest q;
+    q.messages = {{"user", "hello"}};
+    q.cancel = after(0.2);
+    const auto t0 = clock::now();
+    CHECK_THROWS_WITH_AS(model.chat(q), doctest::Contains("cancelled by the caller"), grappi::Error);
+    CHECK(seconds_since(t0) < 1.0);
+    CHECK(s.requests() == 1);
+  }
+  SUBCASE("an explore run: what was in flight is skipped, not failed") {
+    TempDir d;
+    grappi::KnowledgeGraph kg(d.file("kg.db"));
+    build_graph(kg);
+    HttpServer s([&](const HttpRequest &r) {
+      auto rr = good_answer(r);
+      rr.delay_ms = 2000;
+      return rr;
+    });
+    grappi::AgentPipeline pipe(kg, std::make_shared<grappi::OpenAIChatModel>(model_options(s)));
+    auto o = options();
+    o.use_cache = false;
+    o.cancel = after(0.3);
+    const auto t0 = clock::now();
+    const auto r = pipe.explore("MAPT", o);
+    CHECK(seconds_since(t0) < 1.2);
+    CHECK(r.partial);
+    CHECK(r.partial_reason == "cancelled by the caller");
+    CHECK(r.usage.edges_failed == 0);
+    CHECK(r.usage.paths_failed == 0);
+    CHECK(r.paths.empty());
+  }
+}
+
 TEST_CASE("HTTP model: a refused connection is tried once more at once and a bad URL fails before any request") {
   // (max_retries is for 429, 5xx and timeouts: nothing listens here, and waiting does not change that)
   const grappi::OpenAIChatOptions mo = refused_options(5);
