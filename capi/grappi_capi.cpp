@@ -76,8 +76,10 @@ grappi_status guard(F &&f) noexcept {
     return f();
   } catch (const grappi::Error &e) {
     return set_error(code_of(e.code()), e.what());
-  } catch (const std::bad_alloc &) {
-    return set_error(GRAPPI_ENOMEM, "out of memory");
+  } catch (const std::bad_alloc &e) {
+    // (the library's own say what it was doing: "out of memory while importing x.bel.gz")
+    const bool says = std::strncmp(e.what(), "out of memory", 13) == 0;
+    return set_error(GRAPPI_ENOMEM, says ? e.what() : "out of memory");
   } catch (const std::exception &e) {
     return set_error(GRAPPI_EINTERNAL, std::string("internal error: ") + e.what());
   } catch (...) {

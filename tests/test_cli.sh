@@ -3,7 +3,7 @@
 # separate tests (tests/CMakeLists.txt): two set-up parts import the yeast network and the
 # human demo data once into $DBDIR, the other parts use those databases (copying them first
 # when they change them).
-#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab | bel | cx2 | ground | extract | hypothesize | ask
+#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab | bel | cx2 | ground | extract | hypothesize | ask | reader | bombs
 set -euo pipefail
 : "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}" "${DBDIR:?directory of the shared databases}"
 PART=${1:?part}
@@ -453,11 +453,18 @@ neighbors --db $Y CDC28 --min-score nan|finite
 pagerank --db $Y --damping inf|finite
 EOF_CASES
 # A file read whole is capped once decompressed (GRAPPI_MAX_FILE_BYTES; 1 GiB by default): 10 MB
-# of BEL in a gzip file of a few KB stops at the cap, before it fills the memory.
+# of CX2 in a gzip file of a few KB stops at the cap, before it fills the memory.
+{ echo "["; head -c 10000000 /dev/zero | tr '\0' ' ' | fold -w 100; echo "]"; } | gzip > "$T/bomb.cx2.gz"
+rc=$(status_of env GRAPPI_MAX_FILE_BYTES=1000000 "$GRAPPI" import --db "$T/bomb.db" --cx2 "$T/bomb.cx2.gz")
+[ "$rc" -eq 2 ] && grep -q "more than 1000000 bytes once decompressed.*GRAPPI_MAX_FILE_BYTES" "$T/err" ||
+  fail "a CX2 file over the cap: exit $rc: $(cat "$T/err")"
+[ ! -e "$T/bomb.db" ] || fail "the refused import left a database"
+# BEL is read line by line, whatever the cap: the same 10 MB as BEL lines is refused at its first
+# line (not a statement), the cap never reached.
 head -c 10000000 /dev/zero | tr '\0' 'a' | fold -w 100 | gzip > "$T/bomb.bel.gz"
 rc=$(status_of env GRAPPI_MAX_FILE_BYTES=1000000 "$GRAPPI" import --db "$T/bomb.db" --bel "$T/bomb.bel.gz")
-[ "$rc" -eq 2 ] && grep -q "more than 1000000 bytes once decompressed.*GRAPPI_MAX_FILE_BYTES" "$T/err" ||
-  fail "a BEL file over the cap: exit $rc: $(cat "$T/err")"
+[ "$rc" -eq 1 ] && grep -q "bomb.bel.gz:1:" "$T/err" && ! grep -q "once decompressed" "$T/err" ||
+  fail "a BEL file of 10 MB of non-statements: exit $rc: $(cat "$T/err")"
 [ ! -e "$T/bomb.db" ] || fail "the refused import left a database"
 rc=$(status_of env GRAPPI_MAX_FILE_BYTES=1000000 "$GRAPPI" import --db "$T/bomb.db" --cx2 "$DATA/cx2/glypican2.cx2")
 [ "$rc" -eq 0 ] || fail "a CX2 file under the cap: exit $rc: $(cat "$T/err")"
@@ -1349,6 +1356,33 @@ printf '[{"CXVersion":"2.0"},{"nodes":[{"id":1},{"id":1}]},{"status":[{"success"
 rc=$(status_of "$GRAPPI" import --db "$T/d.db" --cx2 "$T/bad.cx2")
 [ "$rc" -eq 1 ] || fail "bad CX2 exited $rc"
 grep -q "bad.cx2:2: node 2 (id 1): duplicate node id 1" "$T/err" || fail "bad CX2 message: $(cat "$T/err")"
+;;
+
+bombs)  # memory bounds under an address-space limit (label heavy: the Release stage only)
+# A BEL gzip bomb: 1.2 GB of 1 MB SET Evidence lines, then one statement, imported under a 2 GB
+# address-space limit. BEL is read line by line: memory is bounded by a line, not the file.
+python3 - "$T/big.bel.gz" << 'PY'
+import gzip, sys
+line = b'SET Evidence = "' + b"e" * (1 << 20) + b'"\n'
+with gzip.open(sys.argv[1], "wb", compresslevel=1) as f:
+    f.write(b'SET Citation = {"PubMed", "12345"}\n')
+    for _ in range(1200):
+        f.write(line)
+    f.write(b"p(HGNC:AKT1) increases p(HGNC:MTOR)\n")
+PY
+limited() { bash -c 'ulimit -v "$0"; exec "$@"' "$@"; }
+rc=$(status_of limited 2097152 "$GRAPPI" import --db "$T/big.db" --bel "$T/big.bel.gz")
+[ "$rc" -eq 0 ] || fail "the BEL bomb under 2 GB: exit $rc: $(cat "$T/err")"
+"$GRAPPI" info --db "$T/big.db" --json | python3 -c 'import json, sys; j = json.load(sys.stdin); assert j["edges"] == 1, j' ||
+  fail "the BEL bomb's one statement"
+# An allocation failure is one line saying what was being done, exit 1, the database as it was:
+# 600 MB of CX2 (read whole) under a 1 GB limit.
+{ echo "["; head -c 600000000 /dev/zero | tr '\0' ' ' | fold -w 1000; echo "]"; } | gzip -1 > "$T/big.cx2.gz"
+rc=$(status_of limited 1048576 "$GRAPPI" import --db "$T/big.db" --cx2 "$T/big.cx2.gz")
+[ "$rc" -eq 1 ] && [ "$(wc -l < "$T/err")" -eq 1 ] && grep -q "^grappi: out of memory while importing .*big.cx2.gz" "$T/err" ||
+  fail "out of memory: exit $rc: $(cat "$T/err")"
+"$GRAPPI" info --db "$T/big.db" --json | python3 -c 'import json, sys; j = json.load(sys.stdin); assert j["edges"] == 1 and len(j["datasets"]) == 1, j' ||
+  fail "the database after the failed import"
 ;;
 
 *)

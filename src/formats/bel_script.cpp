@@ -1,12 +1,16 @@
 // BEL scripts: document properties, namespace and annotation definitions, the citation,
 // evidence and annotations in force, and every statement checked in its context.
 #include <algorithm>
+#include <functional>
+#include <istream>
+#include <limits>
 #include <optional>
 #include <regex>
 #include <string>
 #include <unordered_map>
 #include <utility>
 
+#include "formats/bel_script.hpp"
 #include "grappi/bel.hpp"
 #include "grappi/error.hpp"
 #include "common/text_util.hpp"
@@ -51,44 +55,85 @@ QuoteScan scan_quotes(const std::string &s) {
   return q;
 }
 
-// Physical lines joined where a line ends with a backslash or a quoted value goes on.
-std::vector<LogicalLine> logical_lines(std::istream &in) {
-  std::vector<LogicalLine> out;
-  std::string line;
-  std::size_t number = 0;
-  LogicalLine current;
-  bool continuing = false;
-  while (std::getline(in, line)) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!continuing) {
-      current = LogicalLine{number, {}, false};
-      current.text = line;
-    } else {
-      current.text += line;
-    }
-    continuing = false;
-    if (!current.text.empty() && current.text.back() == '\\') {
-      current.text.pop_back();  // backslash continuation
-      continuing = true;
-    } else if (scan_quotes(current.text).open) {
-      // Only a SET line's quoted value (an evidence text) goes on on the next line; a
-      // statement with an open quote is reported on its own line.
-      std::size_t first = current.text.find_first_not_of(" \t");
-      if (first != std::string::npos && current.text.compare(first, 4, "SET ") == 0) {
-        current.text += '\n';
+// Physical lines joined where a line ends with a backslash or a quoted value goes on, one
+// logical line at a time (a logical line longer than max_bytes is Error(parse)).
+class LogicalLines {
+ public:
+  LogicalLines(const std::function<bool(std::string &)> &next, std::size_t max_bytes, std::string source)
+      : next_(next), max_(max_bytes), source_(std::move(source)) {}
+
+  bool next(LogicalLine &out) {
+    if (done_) return false;
+    LogicalLine current;
+    bool continuing = false;
+    QuoteScan scan;  // (of the text so far: a continued quoted value is scanned from where it stopped)
+    std::size_t scanned = 0;
+    while (next_(line_)) {
+      ++number_;
+      if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+      if (!continuing) {
+        current = LogicalLine{number_, {}, false};
+        scan = QuoteScan{};
+        scanned = 0;
+      }
+      if (current.text.size() + line_.size() > max_)
+        throw Error(ErrorCode::parse, source_ + ":" + std::to_string(current.line) + ": a statement or value longer than " +
+                                          std::to_string(max_ >> 20) + " MiB (an unclosed quote or a run of continued lines)");
+      current.text += line_;
+      continuing = false;
+      if (!current.text.empty() && current.text.back() == '\\') {
+        current.text.pop_back();  // backslash continuation (the scan so far holds for what is left)
         continuing = true;
+      } else if (scan_from(current.text, scan, scanned).open) {
+        // Only a SET line's quoted value (an evidence text) goes on on the next line; a
+        // statement with an open quote is reported on its own line.
+        std::size_t first = current.text.find_first_not_of(" \t");
+        if (first != std::string::npos && current.text.compare(first, 4, "SET ") == 0) {
+          current.text += '\n';
+          continuing = true;
+        }
+      }
+      if (!continuing) {
+        out = std::move(current);
+        return true;
       }
     }
-    if (!continuing) out.push_back(std::move(current));
+    done_ = true;
+    if (continuing) {
+      current.unterminated = true;
+      out = std::move(current);
+      return true;
+    }
+    return false;
   }
-  if (in.bad()) throw Error(ErrorCode::io, "reading a BEL script failed");
-  if (continuing) {
-    current.unterminated = true;
-    out.push_back(std::move(current));
+
+ private:
+  // scan_quotes over text[scanned..], continuing `scan` (a comment ends the scan for good).
+  static const QuoteScan &scan_from(const std::string &text, QuoteScan &scan, std::size_t &scanned) {
+    if (scan.comment != std::string::npos) return scan;
+    for (std::size_t i = scanned; i < text.size(); ++i) {
+      if (scan.open && text[i] == '\\') {
+        ++i;
+        continue;
+      }
+      if (text[i] == '"') scan.open = !scan.open;
+      const bool after_blank = i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t';
+      if (!scan.open && after_blank && text[i] == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+        scan.comment = i;
+        break;
+      }
+    }
+    scanned = text.size();
+    return scan;
   }
-  return out;
-}
+
+  const std::function<bool(std::string &)> &next_;
+  std::size_t max_;
+  std::string source_;  // (for messages: the file)
+  std::string line_;
+  std::size_t number_ = 0;
+  bool done_ = false;
+};
 
 struct Annotation {
   enum class Kind { url, pattern, list } kind = Kind::url;
@@ -100,8 +145,14 @@ class ScriptReader {
  public:
   explicit ScriptReader(const BelOptions &options) : validator_(options) {}
 
-  BelDocument read(std::istream &in) {
-    for (LogicalLine &l : logical_lines(in)) {
+  /// Every logical line of `next`'s physical lines; statements and problems go to the sink
+  /// when there is one, else into the document.
+  BelDocument read(const std::function<bool(std::string &)> &next, std::size_t max_logical, detail::BelScriptSink *sink,
+                   const std::string &source) {
+    sink_ = sink;
+    LogicalLines lines(next, max_logical, source);
+    LogicalLine l;
+    while (lines.next(l)) {
       line_ = l.line;
       std::string text = detail::trim_copy(l.text);
       if (text.empty() || text[0] == '#') continue;
@@ -125,8 +176,9 @@ class ScriptReader {
         statement(text);
       }
     }
-    std::stable_sort(doc_.problems.begin(), doc_.problems.end(),
-                     [](const BelScriptProblem &a, const BelScriptProblem &b) { return a.line < b.line; });
+    if (!sink_)
+      std::stable_sort(doc_.problems.begin(), doc_.problems.end(),
+                       [](const BelScriptProblem &a, const BelScriptProblem &b) { return a.line < b.line; });
     return std::move(doc_);
   }
 
@@ -136,7 +188,11 @@ class ScriptReader {
   }
 
   void problem(std::size_t offset, Severity severity, const char *code, std::string message) {
-    doc_.problems.push_back({line_, indent_ + offset + 1, {severity, code, offset, std::move(message)}});
+    BelScriptProblem p{line_, indent_ + offset + 1, {severity, code, offset, std::move(message)}};
+    if (sink_)
+      sink_->problem(p);
+    else
+      doc_.problems.push_back(std::move(p));
   }
 
   // `"value"` or a bare word; empty optional when malformed.
@@ -374,8 +430,8 @@ class ScriptReader {
     evidence_used_ = true;
     st.statement_group = group_;
     st.annotations = annotated_;
-    for (const BelProblem &p : st.result.problems)
-      doc_.problems.push_back({line_, indent_ + p.offset + 1, p});
+    if (!sink_)
+      for (const BelProblem &p : st.result.problems) doc_.problems.push_back({line_, indent_ + p.offset + 1, p});
     if (scripted_ && !citation_)
       problem(0, Severity::warning, "script", "no SET Citation is in force for this statement");
     if (evidence_.empty() && cleared_line_) {
@@ -384,11 +440,15 @@ class ScriptReader {
                   " cleared the SET Evidence before it (set the citation first)");
       ++doc_.evidence_cleared;
     }
-    doc_.statements.push_back(std::move(st));
+    if (sink_)
+      sink_->statement(std::move(st));
+    else
+      doc_.statements.push_back(std::move(st));
   }
 
   BelValidator validator_;
   BelDocument doc_;
+  detail::BelScriptSink *sink_ = nullptr;
   std::size_t line_ = 0, indent_ = 0;
   bool scripted_ = false;       // a SET, UNSET or DEFINE line was seen
   bool scripted_defs_ = false;  // a DEFINE ANNOTATION was seen
@@ -414,7 +474,19 @@ std::size_t BelDocument::errors() const noexcept {
 }
 
 BelDocument read_bel_script(std::istream &in, const BelOptions &options) {
-  return ScriptReader(options).read(in);
+  const std::function<bool(std::string &)> next = [&in](std::string &line) { return static_cast<bool>(std::getline(in, line)); };
+  BelDocument doc = ScriptReader(options).read(next, std::numeric_limits<std::size_t>::max(), nullptr, "BEL script");
+  if (in.bad()) throw Error(ErrorCode::io, "reading a BEL script failed");
+  return doc;
 }
+
+namespace detail {
+
+BelDocument stream_bel_script(const std::function<bool(std::string &line)> &next, const BelOptions &options,
+                              BelScriptSink &sink, std::size_t max_logical, const std::string &source) {
+  return ScriptReader(options).read(next, max_logical, &sink, source);
+}
+
+}  // namespace detail
 
 }  // namespace grappi

@@ -9,6 +9,7 @@
 
 #include "grappi/error.hpp"
 #include "grappi/knowledge_graph.hpp"
+#include "common/out_of_memory.hpp"
 #include "formats/cx2.hpp"
 #include "store/importers.hpp"
 #include "formats/mitab_parser.hpp"
@@ -154,7 +155,9 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   }
   ImportReport report;
   detail::Savepoint tx(impl_->db, "grappi_import_all");
-  if (!string_files.empty()) report = detail::import_string_files(*impl_, string_files, options);
+  if (!string_files.empty())
+    report = detail::while_doing("importing " + string_files.front().path + (string_files.size() > 1 ? " and the STRING files with it" : ""),
+                                 [&] { return detail::import_string_files(*impl_, string_files, options); });
   // After STRING: ontologies (their terms are what interaction files cite), mapping tables
   // (which give the proteins the identifiers other files use), then interactions and edge
   // lists, each joining the nodes the files before it defined; BEL (scripts, JSON graphs, CX2
@@ -164,20 +167,20 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
   for (const char *kind : {"obo", "jsonl", "mapping", "famplex", "mitab", "bel", "jgf", "cx2", "edges", "corpus"})
     for (const auto &[format, path] : other_files) {
       if (format != kind && !(std::string(kind) == "corpus" && format.rfind("corpus:", 0) == 0)) continue;
-      if (std::string(kind) == "corpus") {
-        report.files.push_back(detail::import_documents_file(
-            *impl_, path, format == "corpus" ? DocumentFormat::detect : document_format(format.substr(7)), options));
-        continue;
-      }
-      if (format == "obo") report.files.push_back(detail::import_obo_file(*impl_, path, options));
-      else if (format == "mapping") report.files.push_back(detail::import_mapping_file(*impl_, path, options));
-      else if (format == "famplex") report.files.push_back(detail::import_famplex_dir(*impl_, path, options));
-      else if (format == "mitab") report.files.push_back(detail::import_mitab_file(*impl_, path, options));
-      else if (format == "jsonl") report.files.push_back(detail::import_jsonl_file(*impl_, path, options));
-      else if (format == "bel") report.files.push_back(detail::import_bel_file(*impl_, path, options));
-      else if (format == "jgf") report.files.push_back(detail::import_jgf_file(*impl_, path, options));
-      else if (format == "cx2") report.files.push_back(detail::import_cx2_file(*impl_, path, options));
-      else report.files.push_back(detail::import_edge_list_file(*impl_, path, options));
+      report.files.push_back(detail::while_doing("importing " + path, [&, &fmt = format, &file = path] {
+        if (fmt == "corpus" || fmt.rfind("corpus:", 0) == 0)
+          return detail::import_documents_file(*impl_, file, fmt == "corpus" ? DocumentFormat::detect : document_format(fmt.substr(7)),
+                                               options);
+        if (fmt == "obo") return detail::import_obo_file(*impl_, file, options);
+        if (fmt == "mapping") return detail::import_mapping_file(*impl_, file, options);
+        if (fmt == "famplex") return detail::import_famplex_dir(*impl_, file, options);
+        if (fmt == "mitab") return detail::import_mitab_file(*impl_, file, options);
+        if (fmt == "jsonl") return detail::import_jsonl_file(*impl_, file, options);
+        if (fmt == "bel") return detail::import_bel_file(*impl_, file, options);
+        if (fmt == "jgf") return detail::import_jgf_file(*impl_, file, options);
+        if (fmt == "cx2") return detail::import_cx2_file(*impl_, file, options);
+        return detail::import_edge_list_file(*impl_, file, options);
+      }));
     }
   // (files imported before with the same content and options change nothing: the snapshot and
   // its cache stay valid)

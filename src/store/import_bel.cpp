@@ -3,8 +3,10 @@
 // BEL validator first; an invalid one is a bad line (the import fails naming it, or with
 // skip_bad_lines it is counted and quoted), never stored half.
 #include <chrono>
-#include <sstream>
+#include <functional>
+#include <string_view>
 
+#include "formats/bel_script.hpp"
 #include "store/bel_graph.hpp"
 #include "store/bel_resolver.hpp"
 #include "grappi/error.hpp"
@@ -27,40 +29,64 @@ bool looks_like_jgf(std::string_view first_line) {
   return first_line == "{" || first_line.substr(0, 8) == "{\"graph\"" || first_line.substr(0, 9) == "{ \"graph\"";
 }
 
+namespace {
+
+// A streamed script's statements written as they are read (a bad one refused or counted), and
+// its control lines' errors as bad lines (they spoil the statements under them).
+class BelImportSink : public BelScriptSink {
+ public:
+  BelImportSink(ImportWriter &w, BelGraphWriter &g, const ImportOptions &options) : w_(w), g_(g), options_(options) {}
+  void statement(BelScriptStatement &&s) override {
+    ++statements;
+    ++w_.report().lines;
+    if (!s.result.valid()) return w_.bad_line(s.line, bel_first_error(s.result), options_);
+    g_.statement(*s.result.statement, s.result.canonical, s.line, {{bel_context(s), s.text}});
+  }
+  void problem(const BelScriptProblem &p) override {
+    if (p.problem.severity == BelProblem::Severity::error && p.problem.code == "script")
+      w_.bad_line(p.line, p.problem.message, options_);
+  }
+  std::size_t statements = 0;
+
+ private:
+  ImportWriter &w_;
+  BelGraphWriter &g_;
+  const ImportOptions &options_;
+};
+
+}  // namespace
+
 FileReport import_bel_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {
   const auto t0 = std::chrono::steady_clock::now();
-  WholeFile file = read_whole_file(path, options.max_rows);
-  std::istringstream in(file.text);
+  // Read line by line (memory bounded by the longest statement or value, not the file's size:
+  // BEL is a line format), each statement written as it is read.
+  LineReader reader(path);
+  reader.set_max_lines(options.max_rows);
+  const std::function<bool(std::string &)> next = [&](std::string &line) {
+    std::string_view v;
+    if (!reader.next(v)) return false;
+    if (!valid_utf8(v)) throw Error(ErrorCode::parse, path + ":" + std::to_string(reader.line_number()) + ": invalid UTF-8");
+    line.assign(v.data(), v.size());
+    return true;
+  };
   // Entities are resolved to the identifiers the database knows (HGNC symbols to ids, ontology
   // term names to ids), so that one entity has one term node however the script names it.
   BelOptions bel_options;
   bel_options.resolver = bel_resolver(impl.db);
-  const BelDocument doc = read_bel_script(in, bel_options);
+  ImportWriter w(impl, path, "bel", reader.file_size(), json{{"format", "bel"}, {"skip_bad_lines", options.skip_bad_lines}});
+  FileReport &rep = w.report();
+  BelGraphWriter g(w, options);
+  BelImportSink sink(w, g, options);
+  const BelDocument doc = stream_bel_script(next, bel_options, sink, LineReader::kMaxLine, path);
+  if (sink.statements == 0) throw Error(ErrorCode::parse, path + ": no BEL statements");
   json document = json::object();
   for (const auto &[key, value] : doc.properties) document[key] = value;
-  ImportWriter w(impl, path, "bel", file.size,
-                 json{{"format", "bel"}, {"document", document}, {"skip_bad_lines", options.skip_bad_lines}});
-  FileReport &rep = w.report();
-  // Control lines with errors (a citation without a PMID, an annotation value outside its
-  // list) spoil the statements under them: they are bad lines too.
-  for (const BelScriptProblem &p : doc.problems)
-    if (p.problem.severity == BelProblem::Severity::error && p.problem.code == "script")
-      w.bad_line(p.line, p.problem.message, options);
-  BelGraphWriter g(w, options);
-  for (const BelScriptStatement &s : doc.statements) {
-    ++rep.lines;
-    if (!s.result.valid()) {
-      w.bad_line(s.line, bel_first_error(s.result), options);
-      continue;
-    }
-    g.statement(*s.result.statement, s.result.canonical, s.line, {{bel_context(s), s.text}});
-  }
-  if (doc.statements.empty()) throw Error(ErrorCode::parse, path + ": no BEL statements");
+  w.set_options(json{{"format", "bel"}, {"document", document}, {"skip_bad_lines", options.skip_bad_lines}});
   rep.details = g.details();
   rep.details.emplace_back("document_properties", doc.properties.size());
   // (statements a SET Citation left without the evidence set before it: imported, and counted)
   if (doc.evidence_cleared) rep.details.emplace_back("evidence_cleared_by_citation", doc.evidence_cleared);
-  return w.finish(file.sha256, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return w.finish(reader.sha256_hex(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
 FileReport import_jgf_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options) {

@@ -243,6 +243,11 @@ void ImportWriter::set_file_size(uint64_t bytes) {
   upd.bind(1, static_cast<int64_t>(bytes)).bind(2, dataset_).run();
 }
 
+void ImportWriter::set_options(const nlohmann::json &options) {
+  Stmt upd(db_, "UPDATE datasets SET options = ? WHERE id = ?");
+  upd.bind(1, dump_json(options)).bind(2, dataset_).run();
+}
+
 FileReport ImportWriter::finish(const std::string &sha256, double seconds) {
   rep_.seconds = seconds;
   {

@@ -77,6 +77,8 @@ class ImportWriter {
 
   /// The file's size on the dataset row (for a file written while it was imported).
   void set_file_size(uint64_t bytes);
+  /// The dataset's recorded options, replaced (for what a file says only once it is read).
+  void set_options(const nlohmann::json &options);
   /// Ends the file: the sha256, the counts (rep_ plus `details`) and the wall time on the
   /// dataset row; releases the savepoint. When the same bytes were imported before in this
   /// format, rolls the file back and reports already_imported instead.

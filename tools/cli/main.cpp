@@ -1,7 +1,10 @@
 // grappi — the command-line front end. Holds no logic of its own: every command turns its flags
 // into the C++ API's options and prints the API's results (one file per command).
+#include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
+#include <string>
 
 #include "common.hpp"
 
@@ -56,6 +59,17 @@ int main(int argc, char **argv) {
       case grappi::ErrorCode::ambiguous: return kExitUsage;
       default: return kExitFailure;
     }
+  } catch (const std::bad_alloc &e) {
+    // One line, saying what was being done (the library's own say it; else the command).
+    std::string command = "grappi";
+    for (const CLI::App *sub = &app; sub && !sub->get_subcommands().empty();) {
+      sub = sub->get_subcommands().front();
+      command += " " + sub->get_name();
+    }
+    std::cerr << "grappi: "
+              << (std::strncmp(e.what(), "out of memory", 13) == 0 ? std::string(e.what()) : "out of memory while running " + command)
+              << '\n';
+    return kExitFailure;
   } catch (const std::exception &e) {
     std::cerr << "grappi: " << e.what() << '\n';
     return kExitFailure;
