@@ -54,7 +54,8 @@ int64_t check_resolves(KnowledgeGraph &kg, const std::string &written, const std
 
 }  // namespace
 
-TEST_CASE("Names as papers write them link to one entity in resolve and questions and papers and the web search") {
+// (heavy: the list of names over the human demo database with FamPlex; the Release stage only)
+TEST_CASE("Names as papers write them link to one entity in resolve and questions and papers and the web search" * doctest::test_suite("heavy")) {
   Human &h = human();
   KnowledgeGraph &kg = *h.kg;
   REQUIRE(h.famplex.files.size() == 1);

@@ -601,7 +601,8 @@ TEST_CASE("The offline extractor reads coordinated lists that interact and plura
                                      "complex(p(HGNC:BRCA1), p(HGNC:RAD51))", "complex(p(HGNC:BRCA1), p(HGNC:TP53))"});
 }
 
-TEST_CASE("The offline extractor on BioInfer sentences finds the stated binding and no inhibition in an assay's name" * doctest::test_suite("threads")) {
+// (heavy: a corpus slice over the whole knowledge base; the Release stage only)
+TEST_CASE("The offline extractor on BioInfer sentences finds the stated binding and no inhibition in an assay's name" * doctest::test_suite("heavy")) {
   KnowledgeGraph kg(kb_path());
   grappi::ExtractiveModel model;
   const auto docs = grappi::read_documents(lit("BioInfer-test.first6.xml"));
@@ -1118,7 +1119,8 @@ TEST_CASE("A review file round trip: the curator's decisions decide what is impo
   }
 }
 
-TEST_CASE("Pair-level evaluation on the BioInfer slice counts gold and predicted pairs per sentence" * doctest::test_suite("threads")) {
+// (heavy: a corpus slice over the whole knowledge base; the Release stage only)
+TEST_CASE("Pair-level evaluation on the BioInfer slice counts gold and predicted pairs per sentence" * doctest::test_suite("heavy")) {
   KnowledgeGraph kg(kb_path());
   grappi::ExtractiveModel model;
   const auto docs = grappi::read_documents(lit("BioInfer-test.first6.xml"));
