@@ -129,6 +129,21 @@ elif what == "limits":
     for path in ("/", "/api/info", "/api/jobs/0123"):
         _, headers, _ = request("GET", path)
         assert "default-src 'none'" in headers.get("Content-Security-Policy", ""), (path, headers)
+elif what == "pipelined":
+    # Three requests in one packet: the first answered with Connection: close, then the
+    # connection closed at once (not held open with the others lost unanswered).
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(("GET /api/info HTTP/1.1\r\nHost: %s\r\n\r\n" % host).encode() * 3)
+    t0, data = time.time(), b""
+    while True:
+        d = s.recv(65536)
+        if not d:
+            break
+        data += d
+    took = time.time() - t0
+    assert data.count(b"HTTP/1.1 ") == 1 and data.startswith(b"HTTP/1.1 200"), data[:300]
+    assert b"\r\nConnection: close\r\n" in data, data[:600]
+    assert took < 1.5, "the connection stayed open %.1f s after its answer" % took
 elif what == "cancel":
     # Cancelled in the windows (0.2 s), in the path search (1 s) and later (2.5 s): the job's state
     # says so within a second (5 s under the sanitizers), and its partial result is there.
@@ -244,6 +259,7 @@ client chunked
 client smuggling
 client slow
 client limits
+client pipelined
 # Peak memory through the attacks (not under the sanitizers, whose shadow memory counts too).
 if [ -z "${GRAPPI_SANITIZED:-}" ] && [ -r "/proc/$PID/status" ]; then
   peak=$(awk '/^VmHWM:/ { print $2 }' "/proc/$PID/status")

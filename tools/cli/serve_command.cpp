@@ -710,15 +710,17 @@ void run(ServeArgs &a) {
   });
   server.routes(svr);
   // Slow clients: many workers, each read waiting at most 5 s, a whole request read within
-  // --read-seconds, a connection idle between requests at most 2 s and serving at most 5 of them.
+  // --read-seconds. One request per connection, answered with `Connection: close`: cpp-httplib
+  // 0.11 reads a connection's next request through a fresh buffer, so requests pipelined in one
+  // packet after the first were lost without a word (RFC 9112 9.3.2: a client retries what a
+  // closed connection did not answer).
   auto workers = std::make_unique<Workers>(a.threads, a.read_seconds);
   Workers *pool = workers.get();  // (owned by svr once it listens)
   svr.new_task_queue = [&workers] { return workers.release(); };
   svr.set_logger([](const httplib::Request &, const httplib::Response &) { Workers::next_request(); });
   svr.set_read_timeout(5);
   svr.set_write_timeout(5);
-  svr.set_keep_alive_timeout(2);
-  svr.set_keep_alive_max_count(5);
+  svr.set_keep_alive_max_count(1);
   int port = a.port;
   if (port == 0) {
     port = svr.bind_to_any_port(a.host);
