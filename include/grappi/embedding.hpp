@@ -153,7 +153,7 @@ struct HttpEmbedderOptions {
   std::size_t dimensions = 0;      ///< request this many dimensions (text-embedding-3); 0 = model default
   std::size_t batch_size = 128;    ///< inputs per request (OpenAI allows 2048)
   std::size_t max_batch_chars = 400000;  ///< also split batches by size (~100k tokens)
-  int max_retries = 5;             ///< on connection errors, timeouts, 408, 409, 429 and 5xx
+  int max_retries = 3;             ///< on timeouts, 408, 409, 429 and 5xx (a refused connection: once, at once)
   double retry_base_seconds = 0.5; ///< backoff min(base * 2^attempt, retry_cap_seconds) * jitter
   double retry_cap_seconds = 8.0;  ///< the longest wait between retries
   double connect_timeout_seconds = 10;  ///< to establish the connection

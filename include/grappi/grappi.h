@@ -647,7 +647,7 @@ typedef struct grappi_model_options {
   int32_t json_mode;              /**< openai: default 1: ask for JSON objects when a request wants JSON */
   double connect_timeout_seconds; /**< openai: default 10 */
   double timeout_seconds;         /**< openai: per request, answer included, default 120 */
-  int32_t max_retries;            /**< openai: on connection errors, timeouts, 408, 409, 429, 5xx; default 5 */
+  int32_t max_retries;            /**< openai: on timeouts, 408, 409, 429, 5xx (a refused connection: once, at once); default 3 */
   size_t concurrency;             /**< requests in flight at once across all runs, default 8 */
   grappi_chat_fn chat;            /**< callback */
   void *user_data;                /**< passed to chat */
@@ -655,7 +655,7 @@ typedef struct grappi_model_options {
 /** The defaults of ::grappi_model_options, as an initializer. */
 #define GRAPPI_MODEL_OPTIONS_INIT                                                                                      \
   {GRAPPI_MODEL_OPTIONS_VERSION, "extractive", "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", 0.0, 512, 1, 10.0, \
-   120.0, 5, 8, NULL, NULL}
+   120.0, 3, 8, NULL, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_MODEL_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_model_options_init(grappi_model_options *opts, uint32_t version);

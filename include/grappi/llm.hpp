@@ -105,7 +105,7 @@ struct OpenAIChatOptions {
   bool json_mode = true;
   double connect_timeout_seconds = 10;  ///< to establish the connection
   double timeout_seconds = 120;  ///< per request, including the answer
-  int max_retries = 5;           ///< on connection errors, timeouts, 408, 409, 429, 5xx
+  int max_retries = 3;           ///< on timeouts, 408, 409, 429, 5xx (a refused connection: once, at once)
   double backoff_base_seconds = 0.5;  ///< first wait before a retry (then doubled, with jitter)
   double backoff_cap_seconds = 8.0;   ///< the longest wait (a Retry-After header wins)
   std::size_t concurrency = 8;   ///< requests in flight at once, across all threads

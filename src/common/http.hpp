@@ -18,7 +18,7 @@ struct HttpResponse {
 };
 
 struct RetryPolicy {
-  int max_retries = 5;
+  int max_retries = 3;
   double base_seconds = 0.5;
   double cap_seconds = 8.0;
   double connect_timeout_seconds = 10;

@@ -27,7 +27,7 @@ void add_chat_flags(CLI::App *c, ChatArgs &a, const std::string &offline) {
   c->add_option("--temperature", chat.temperature, "Sampling temperature");
   c->add_option("--seed", chat.seed, "Sampling seed sent to the server");
   c->add_option("--timeout", chat.timeout_seconds, "Seconds per request")->check(CLI::Range(0.001, 86400.0));
-  c->add_option("--retries", chat.max_retries, "Retries on connection errors, timeouts, 408, 409, 429, 5xx")
+  c->add_option("--retries", chat.max_retries, "Retries on timeouts, 408, 409, 429, 5xx (Retry-After honoured up to 60 s; a refused connection: once, at once)")
       ->check(CLI::Range(0, 100));
   c->add_flag("--no-json-mode", a.no_json_mode, "Do not send response_format json_object");
 }

@@ -575,7 +575,7 @@ class Model(_Owned):
     (chat: a function as explore's). Close it (or use a with block) when no run uses it."""
 
     def __init__(self, llm="extractive", base_url=None, model=None, api_key_env=None, temperature=0.0,
-                 max_answer_tokens=512, json_mode=True, connect_timeout=10.0, timeout=120.0, max_retries=5,
+                 max_answer_tokens=512, json_mode=True, connect_timeout=10.0, timeout=120.0, max_retries=3,
                  concurrency=8, chat=None):
         o = _options("grappi_model_options", _model_init)
         o.llm = llm.encode()

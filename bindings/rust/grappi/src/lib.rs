@@ -79,7 +79,7 @@ impl Default for ModelOptions {
             json_mode: true,
             connect_timeout_seconds: 10.0,
             timeout_seconds: 120.0,
-            max_retries: 5,
+            max_retries: 3,
             concurrency: 8,
         }
     }
