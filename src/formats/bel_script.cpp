@@ -38,21 +38,30 @@ struct QuoteScan {
   std::size_t comment = std::string::npos;
 };
 
-QuoteScan scan_quotes(const std::string &s) {
-  QuoteScan q;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (q.open && s[i] == '\\') {
+// The scan of text[from..] continuing `scan` (a text scanned a part at a time scans as it would
+// whole); `from` becomes the text's size. A comment ends the scan for good.
+const QuoteScan &continue_scan(const std::string &text, QuoteScan &scan, std::size_t &from) {
+  if (scan.comment != std::string::npos) return scan;
+  for (std::size_t i = from; i < text.size(); ++i) {
+    if (scan.open && text[i] == '\\') {
       ++i;
       continue;
     }
-    if (s[i] == '"') q.open = !q.open;
-    const bool after_blank = i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t';
-    if (!q.open && after_blank && s[i] == '/' && i + 1 < s.size() && s[i + 1] == '/') {
-      q.comment = i;
+    if (text[i] == '"') scan.open = !scan.open;
+    const bool after_blank = i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t';
+    if (!scan.open && after_blank && text[i] == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      scan.comment = i;
       break;
     }
   }
-  return q;
+  from = text.size();
+  return scan;
+}
+
+QuoteScan scan_quotes(const std::string &s) {
+  QuoteScan q;
+  std::size_t from = 0;
+  return continue_scan(s, q, from);
 }
 
 // Physical lines joined where a line ends with a backslash or a quoted value goes on, one
@@ -84,7 +93,7 @@ class LogicalLines {
       if (!current.text.empty() && current.text.back() == '\\') {
         current.text.pop_back();  // backslash continuation (the scan so far holds for what is left)
         continuing = true;
-      } else if (scan_from(current.text, scan, scanned).open) {
+      } else if (continue_scan(current.text, scan, scanned).open) {
         // Only a SET line's quoted value (an evidence text) goes on on the next line; a
         // statement with an open quote is reported on its own line.
         std::size_t first = current.text.find_first_not_of(" \t");
@@ -108,25 +117,6 @@ class LogicalLines {
   }
 
  private:
-  // scan_quotes over text[scanned..], continuing `scan` (a comment ends the scan for good).
-  static const QuoteScan &scan_from(const std::string &text, QuoteScan &scan, std::size_t &scanned) {
-    if (scan.comment != std::string::npos) return scan;
-    for (std::size_t i = scanned; i < text.size(); ++i) {
-      if (scan.open && text[i] == '\\') {
-        ++i;
-        continue;
-      }
-      if (text[i] == '"') scan.open = !scan.open;
-      const bool after_blank = i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t';
-      if (!scan.open && after_blank && text[i] == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-        scan.comment = i;
-        break;
-      }
-    }
-    scanned = text.size();
-    return scan;
-  }
-
   const std::function<bool(std::string &)> &next_;
   std::size_t max_;
   std::string source_;  // (for messages: the file)
