@@ -23,8 +23,9 @@ namespace grappi {
 
 /// Options of AgentPipeline::explore.
 /// RunControl for explore: confirm_calls counts the dry run's calls (cache hits excluded);
-/// cancel is polled (from worker threads) between the retrieval stages, every few windows, every
-/// 65,536 paths of the candidate search and before each model request, and a cancelled run is
+/// cancel is polled (from worker threads) between the retrieval stages, as a window grows (every
+/// level and 64 nodes), every 65,536 paths of the candidate search, before each model request
+/// and while an HTTP model's request waits or is in flight (ChatRequest::cancel), and a cancelled run is
 /// partial with the reason "cancelled by the caller"; progress reports "retrieve" (1 of 1),
 /// "edges" and "paths" (each request done of the stage's total), from worker threads.
 struct ExploreOptions : RunControl {

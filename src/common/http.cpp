@@ -55,7 +55,7 @@ bool cancelled(const RetryPolicy &policy) { return policy.cancel && *policy.canc
 // Sets `aborted` (and returns CURLE_ABORTED_BY_CALLBACK) when the policy's cancel said stop.
 CURLcode perform(CURL *c, const RetryPolicy &policy, bool &aborted) {
   aborted = false;
-  if (!policy.cancel || !*policy.cancel) return curl_easy_perform(c);
+  if (!policy.cancel || !*policy.cancel) return curl_easy_perform(c);  // (nothing to poll)
   CURLM *m = curl_multi_init();
   if (!m) return CURLE_OUT_OF_MEMORY;
   CURLcode rc = CURLE_OK;
@@ -179,6 +179,10 @@ std::string redact_url(const std::string &url) {
   return url.substr(0, colon + 1) + "***" + url.substr(at);
 }
 
+void throw_cancelled(const std::string &url) {
+  throw Error(ErrorCode::network, "POST " + redact_url(url) + " cancelled by the caller");
+}
+
 void check_server_url(const std::string &url, const std::string &what) {
   const auto scheme = [&](const char *s) {
     const std::size_t n = std::strlen(s);
@@ -246,7 +250,7 @@ HttpResponse post_json(const std::string &url, const std::string &body, const st
     redact(r.body, secret);  // a server that echoes the request's Authorization header
     curl_slist_free_all(hl);
     curl_easy_cleanup(c);
-    if (aborted) throw Error(ErrorCode::network, "POST " + shown + " cancelled by the caller");
+    if (aborted) throw_cancelled(url);
     bool retry;
     double wait = -1;
     if (rc == CURLE_WRITE_ERROR && r.body.size() + CURL_MAX_WRITE_SIZE > kMaxBody) {
@@ -277,8 +281,7 @@ HttpResponse post_json(const std::string &url, const std::string &body, const st
     }
     if (!retry || attempt + 1 >= tries) break;
     if (wait < 0) wait = std::min(policy.base_seconds * std::pow(2.0, attempt), policy.cap_seconds) * jitter(rng);
-    if (wait > 0 && !wait_unless_cancelled(wait, policy))
-      throw Error(ErrorCode::network, "POST " + shown + " cancelled by the caller");
+    if (wait > 0 && !wait_unless_cancelled(wait, policy)) throw_cancelled(url);
   }
   const std::string password_free = url == shown ? last_problem : [&] {
     std::string m = last_problem;  // (curl's message may quote the URL)

@@ -38,6 +38,10 @@ HttpResponse post_json(const std::string &url, const std::string &body,
                        const std::vector<std::string> &headers, const RetryPolicy &policy,
                        int *attempts = nullptr, bool return_client_errors = false);
 
+/// Error(network): the POST to `url` was abandoned because the caller cancelled it (the URL
+/// shown without its password; the message ends "cancelled by the caller").
+[[noreturn]] void throw_cancelled(const std::string &url);
+
 /// The URL with the password of its user information replaced ("http://user:***@host/v1"):
 /// what every message, output and stored identity shows of a server URL.
 std::string redact_url(const std::string &url);

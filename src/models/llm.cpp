@@ -81,8 +81,7 @@ ChatResponse OpenAIChatModel::chat(const ChatRequest &request) {
   {
     std::unique_lock<std::mutex> lock(state_->mu);
     while (!state_->cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return state_->inflight < options_.concurrency; }))
-      if (request.cancel && request.cancel())
-        throw Error(ErrorCode::network, "POST " + detail::redact_url(options_.base_url) + "/chat/completions cancelled by the caller");
+      if (request.cancel && request.cancel()) detail::throw_cancelled(options_.base_url + "/chat/completions");
     ++state_->inflight;
   }
   struct Release {

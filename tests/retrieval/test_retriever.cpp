@@ -94,6 +94,21 @@ TEST_CASE("moving kNN windows on a hand-built graph with hand-chosen embeddings"
   CHECK(w1.nodes[0].name == "R");
   CHECK(h.edge_names(w1) == std::set<std::pair<std::string, std::string>>{{"A", "R"}, {"B", "R"}, {"A", "E"}, {"A", "B"}, {"B", "F"}});
   CHECK(w1.edges.size() == 6);  // R-A twice (two relations)
+  // Cancelled: the window stops growing before its next level (the root's picks are made before
+  // the first poll), keeps the edges among what it has, and says so; a cancel that never says
+  // stop changes nothing.
+  {
+    grappi::WindowOptions c = o;
+    c.cancel = [] { return true; };
+    const auto wc = r.window(h.id["R"], c);
+    CHECK(h.members(wc) == Members{{"R", {0, "-"}}, {"A", {1, "R"}}, {"B", {1, "R"}}});
+    CHECK(h.edge_names(wc) == std::set<std::pair<std::string, std::string>>{{"A", "R"}, {"B", "R"}, {"A", "B"}});
+    CHECK(wc.note.find("cancelled: the window stopped growing at 3 nodes") != std::string::npos);
+    c.cancel = [] { return false; };
+    const auto wn = r.window(h.id["R"], c);
+    CHECK(h.members(wn) == h.members(w1));
+    CHECK(wn.note.empty());
+  }
   // Window 2: ranks 3-4 at the root.
   o.window = 2;
   auto w2 = r.window(h.id["R"], o);

@@ -113,12 +113,6 @@ class Workers : public httplib::TaskQueue {
   static void request_read() {
     if (current_) current_->reading = false;
   }
-  /// The calling worker's connection waits for its next request (the deadline starts again).
-  static void next_request() {
-    if (!current_) return;
-    current_->since_ms = now_ms();
-    current_->reading = true;
-  }
 
   void enqueue(std::function<void()> fn) override {
     auto conn = std::make_shared<Conn>();
@@ -717,7 +711,6 @@ void run(ServeArgs &a) {
   auto workers = std::make_unique<Workers>(a.threads, a.read_seconds);
   Workers *pool = workers.get();  // (owned by svr once it listens)
   svr.new_task_queue = [&workers] { return workers.release(); };
-  svr.set_logger([](const httplib::Request &, const httplib::Response &) { Workers::next_request(); });
   svr.set_read_timeout(5);
   svr.set_write_timeout(5);
   svr.set_keep_alive_max_count(1);

@@ -308,15 +308,6 @@ double path_prior(const ExploreContext &ctx, const ExploreResult &result, const 
   return prior_value(q, log_sum, c.scores.size());
 }
 
-void score_priors(const ExploreContext &ctx, ExploreRun &run) {
-  // (polled every 1,024 paths: a cancelled run keeps the search's own priors, the same values)
-  const auto &cancel = ctx.options.cancel;
-  for (std::size_t i = 0; i < run.candidates.size(); ++i) {
-    if (i % 1024 == 1023 && cancel && cancel()) return;
-    run.candidates[i].prior = path_prior(ctx, run.result, run.candidates[i]);
-  }
-}
-
 void select_candidates(const ExploreContext &ctx, ExploreRun &run) {
   const auto &cands = run.candidates;
   auto &sel = run.selected;

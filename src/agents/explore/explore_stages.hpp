@@ -77,9 +77,9 @@ void collect_proteins(const ExploreContext &ctx, ExploreRun &run);
 /// options.max_visited paths (a note says so).
 void enumerate_candidates(const ExploreContext &ctx, ExploreRun &run);
 /// The cheap prior of a candidate: 0.5 Q + 0.5 C (ExploreOptions::explain_top); the value
-/// enumerate_candidates computes incrementally, to the last bit.
+/// enumerate_candidates computes incrementally, to the last bit (its definition, which the
+/// tests hold the search to; the pipeline does not compute it twice).
 double path_prior(const ExploreContext &ctx, const ExploreResult &result, const Candidate &c);
-void score_priors(const ExploreContext &ctx, ExploreRun &run);
 /// The candidates to explain: all, or the best options.explain_top by prior (ties: fewer
 /// edges, then candidate order), in candidate order.
 void select_candidates(const ExploreContext &ctx, ExploreRun &run);

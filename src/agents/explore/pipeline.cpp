@@ -95,7 +95,7 @@ ExploreResult AgentPipeline::explore(int64_t root, const ExploreOptions &opt) co
     return true;
   };
   for (void (*stage)(const detail::ExploreContext &, detail::ExploreRun &) :
-       {detail::retrieve_windows, detail::collect_proteins, detail::enumerate_candidates, detail::score_priors,
+       {detail::retrieve_windows, detail::collect_proteins, detail::enumerate_candidates,
         detail::select_candidates, detail::collect_edges}) {
     stage(ctx, run);
     if (cancelled()) return std::move(run.result);

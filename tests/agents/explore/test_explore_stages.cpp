@@ -265,7 +265,7 @@ TEST_CASE("explore stages: the prior and the selection by prior") {
   CHECK(grappi::detail::path_prior(ctx, run.result, rab) == doctest::Approx(0.5 * 0.5 + 0.5 * std::sqrt(0.9 * 0.4)));
   CHECK(grappi::detail::path_prior(ctx, run.result, rb) == doctest::Approx(0.5 * 0.8));
   run.candidates = {ra, rab, rb, rc};
-  grappi::detail::score_priors(ctx, run);
+  for (Candidate &c : run.candidates) c.prior = grappi::detail::path_prior(ctx, run.result, c);  // (as the search gives them)
   // explain_top 2 keeps the two best priors (R-A 0.7, R-A-B 0.55), in discovery order.
   o.explain_top = 2;
   grappi::detail::select_candidates(ctx, run);
