@@ -1137,7 +1137,7 @@ typedef struct grappi_eval_hypotheses_options {
   size_t explain;            /**< pairs explained for ROUGE, default 20 (0: none: no model call) */
   const char *scoring;       /**< "prior" (default; NULL too), "trained" (nested) or "weights" */
   size_t min_positives;      /**< positive paths before the split to fit the nested ranker, default 100 */
-  size_t bootstrap;          /**< resamples of the pairs for the differences' 95% intervals, default 1000 (0: none) */
+  size_t bootstrap;          /**< resamples of the pairs for the differences' 95% intervals, default 1000 (0: none; at most 1000000) */
   uint64_t seed;             /**< the random baseline's and the resamples' seed, default 1 */
   const char *scope;         /**< "document" (default; NULL too) or "sentence" */
   size_t min_count;          /**< edges of the graph the paths follow shared by at least this many units, default 1 */
@@ -1320,14 +1320,14 @@ typedef struct grappi_reader_options {
   size_t epochs;          /**< at most, default 60 */
   size_t layers;          /**< GAT layers, default 2 */
   size_t hidden;          /**< each layer's width (heads concatenated), default 64 */
-  size_t heads;           /**< attention heads, default 4 */
+  size_t heads;           /**< attention heads, 1 to 64, default 4 */
   size_t head_hidden;     /**< the scoring MLP's hidden width, default 32 */
-  double dropout;         /**< default 0.1 */
-  double learning_rate;   /**< Adam's step size, default 0.003 */
-  double weight_decay;    /**< default 0 */
-  size_t batch;           /**< questions per step, default 8 */
+  double dropout;         /**< 0 to 0.95, default 0.1 */
+  double learning_rate;   /**< Adam's step size, 1e-7 to 1, default 0.003 (a diverging loss: #GRAPPI_EINVAL) */
+  double weight_decay;    /**< 0 to 1, default 0 */
+  size_t batch;           /**< questions per step, 1 to 100000, default 8 */
   size_t patience;        /**< epochs without a better validation MRR before stopping, default 10 (0: never) */
-  double valid_share;     /**< share of the training questions that validates without a validation set, default 0.2 */
+  double valid_share;     /**< share of the training questions that validates without a validation set, 0 to 0.9, default 0.2 */
   uint64_t seed;          /**< default 1: the same seed, the same reader */
   uint32_t threads;       /**< questions in parallel, default 0 (all cores) */
   /* version 2 */

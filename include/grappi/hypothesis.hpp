@@ -269,7 +269,7 @@ struct HypothesisEvalOptions {
   uint64_t seed = 1;                          ///< the random baseline's order and the resamples' draws
   /// Resamples of the pairs (with replacement; a pair's paths drawn together) for the 95%
   /// intervals of grappi's figures minus each baseline's (HypothesisEvalResult::differences;
-  /// 0: the differences without intervals).
+  /// 0: the differences without intervals; at most 1,000,000).
   std::size_t bootstrap = 1000;
   /// Where the temporary database of the graph as of the split is made (default: the system's
   /// temporary directory); it is removed afterwards.

@@ -61,19 +61,19 @@ struct ReaderExample {
 struct GatReaderOptions {
   std::size_t layers = 2;         ///< GAT layers
   std::size_t hidden = 64;        ///< width of each layer's output (its heads concatenated; divisible by heads)
-  std::size_t heads = 4;          ///< attention heads per layer
+  std::size_t heads = 4;          ///< attention heads per layer (1 to 64)
   std::size_t head_hidden = 32;   ///< hidden width of the scoring MLP
-  double dropout = 0.1;           ///< dropout on every layer's input while training
+  double dropout = 0.1;           ///< dropout on every layer's input while training (0 to 0.95)
   double negative_slope = 0.2;    ///< of the attention's LeakyReLU
-  double learning_rate = 3e-3;    ///< Adam's step size
-  double weight_decay = 0;        ///< L2 penalty on the weights (Adam's, not decoupled)
+  double learning_rate = 3e-3;    ///< Adam's step size (1e-7 to 1; a training whose loss diverges is refused)
+  double weight_decay = 0;        ///< L2 penalty on the weights (Adam's, not decoupled; 0 to 1)
   std::size_t epochs = 60;        ///< at most
-  std::size_t batch = 8;          ///< questions per step
+  std::size_t batch = 8;          ///< questions per step (1 to 100,000)
   /// Stop after this many epochs without a better validation MRR, keeping the best epoch's
   /// model (0: train every epoch, keep the last).
   std::size_t patience = 10;
   /// Without a validation set: this share of the training examples (a seeded draw) validates.
-  double valid_share = 0.2;
+  double valid_share = 0.2;  ///< (0 to 0.9)
   uint64_t seed = 1;              ///< initialisation, dropout and order: the same seed, the same model
   unsigned threads = 0;           ///< questions in parallel within a step (0: all cores); the model does not depend on it
   /// Polled before each step: once it returns true the training stops (the partial epoch

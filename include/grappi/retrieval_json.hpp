@@ -6,6 +6,7 @@
 #include "grappi/export.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,9 @@ GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const std::vector<
 GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const Window &w);
 /// [{proteins (names), length, node_ids, edge_ids, scores, weight}].
 GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const std::vector<Path> &paths);
+/// The text of to_json(g, paths.all()), written path by path: memory in proportion to the text,
+/// not to a JSON tree of every path (a window's million paths).
+GRAPPI_CXX_API std::string paths_json_text(const GraphSnapshot &g, const PathSet &paths);
 /// {"nodes": [{id, name, hops}], "edges": [...as in a window]}.
 GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const Subgraph &s);
 /// The subgraph JSON plus "seeds" (names, most similar first).

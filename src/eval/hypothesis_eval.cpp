@@ -28,6 +28,8 @@ namespace grappi {
 
 namespace {
 
+constexpr std::size_t kMaxBootstrap = 1000000;  // resamples at most (HypothesisEvalOptions::bootstrap)
+
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -395,6 +397,9 @@ HypothesisEvalResult evaluate_hypotheses(const std::vector<Document> &corpus, La
                                          const HypothesisEvalOptions &o) {
   if (!(o.split > 0 && o.split < 1)) throw Error(ErrorCode::invalid_argument, "eval hypotheses: the split must lie in (0, 1)");
   if (o.paths == 0 || o.top == 0) throw Error(ErrorCode::invalid_argument, "eval hypotheses: paths and top must be at least 1");
+  if (o.bootstrap > kMaxBootstrap)
+    throw Error(ErrorCode::invalid_argument, "eval hypotheses: bootstrap must be at most " + std::to_string(kMaxBootstrap) +
+                                                 " resamples, not " + std::to_string(o.bootstrap));
   if (!o.ranker && o.scoring != "trained" && o.scoring != "prior" && o.scoring != "weights")
     throw Error(ErrorCode::invalid_argument,
                 "eval hypotheses: scoring is \"trained\", \"prior\" or \"weights\", not \"" + o.scoring + "\"");

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "grappi/json_text.hpp"
+
 namespace grappi {
 
 using nlohmann::json;
@@ -71,14 +73,28 @@ nlohmann::json to_json(const GraphSnapshot &g, const Window &w) {
   return j;
 }
 
+namespace {
+json path_json(const GraphSnapshot &g, const Path &p) {
+  json names = json::array();
+  for (int64_t id : p.nodes) names.push_back(snapshot_name(g, id));
+  return {{"proteins", names}, {"length", p.length()}, {"node_ids", p.nodes}, {"external_ids", external_ids(g, p.nodes)},
+          {"edge_ids", p.edges}, {"scores", p.scores}, {"weight", p.weight}};
+}
+}  // namespace
+
 nlohmann::json to_json(const GraphSnapshot &g, const std::vector<Path> &paths) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto &p : paths) {
-    nlohmann::json names = nlohmann::json::array();
-    for (int64_t id : p.nodes) names.push_back(snapshot_name(g, id));
-    out.push_back({{"proteins", names}, {"length", p.length()}, {"node_ids", p.nodes}, {"external_ids", external_ids(g, p.nodes)},
-                   {"edge_ids", p.edges}, {"scores", p.scores}, {"weight", p.weight}});
+  for (const auto &p : paths) out.push_back(path_json(g, p));
+  return out;
+}
+
+std::string paths_json_text(const GraphSnapshot &g, const PathSet &paths) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (i) out += ',';
+    out += dump_json(path_json(g, paths.path(i)));
   }
+  out += ']';
   return out;
 }
 

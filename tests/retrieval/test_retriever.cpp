@@ -198,6 +198,9 @@ TEST_CASE("window paths: every simple path from the root / prefixes included / a
   po = {};
   po.max_length = 1;
   CHECK(r.window_paths(w, po).size() == adj[h.id["R"]].size());
+  // The paths as text, written one at a time, are the JSON tree's text.
+  CHECK(grappi::paths_json_text(r.graph(), got_set_paths) == grappi::dump_json(grappi::to_json(r.graph(), got.paths)));
+  CHECK(grappi::paths_json_text(r.graph(), grappi::PathSet{}) == "[]");
   // JSON names.
   auto j = grappi::to_json(r.graph(), w);
   CHECK(j["nodes"][0]["parent"].is_null());

@@ -282,7 +282,8 @@ void add_eval_hypotheses(CLI::App &eval) {
               "Allow species and generic concepts (in more than 5% of the documents) in the middle of paths");
   c->add_option("--baseline-seed", a->o.seed, "Seed of the random baseline and of the resamples");
   c->add_option("--bootstrap", a->o.bootstrap,
-                "Resamples of the pairs for the 95% intervals of grappi's figures minus each baseline's (0: none)");
+                "Resamples of the pairs for the 95% intervals of grappi's figures minus each baseline's (0: none)")
+      ->check(CLI::Range(0, 1000000));
   c->add_option("--explain", a->o.explain, "Pairs explained for ROUGE and the loop's figures (0: none)");
   c->add_option("--context", a->o.hypothesis.context, "Abstracts given to the model")->check(CLI::PositiveNumber);
   c->add_option("--rounds", a->o.hypothesis.rounds, "Explanations at most per pair")->check(CLI::PositiveNumber);

@@ -29,17 +29,17 @@ constexpr const char *kKind = "gat_reader";
 void check_options(const GatReaderOptions &o) {
   const auto bad = [](const std::string &what) { throw Error(ErrorCode::invalid_argument, "graph reader: " + what); };
   if (o.layers < 1 || o.layers > 8) bad("layers must be 1 to 8, not " + std::to_string(o.layers));
-  if (o.heads < 1 || o.hidden < 1 || o.hidden % o.heads != 0 || o.hidden > 4096)
+  if (o.heads < 1 || o.heads > 64 || o.hidden < 1 || o.hidden % o.heads != 0 || o.hidden > 4096)
     bad("hidden (" + std::to_string(o.hidden) + ") must be a positive multiple of heads (" + std::to_string(o.heads) +
-        "), at most 4096");
+        "), at most 4096, with 1 to 64 heads");
   if (o.head_hidden < 1 || o.head_hidden > 4096) bad("head_hidden must be 1 to 4096");
-  if (!(o.dropout >= 0 && o.dropout < 1)) bad("dropout must be in [0, 1)");
+  if (!(o.dropout >= 0 && o.dropout <= 0.95)) bad("dropout must be in [0, 0.95]");
   if (!(o.negative_slope >= 0 && o.negative_slope < 1)) bad("negative_slope must be in [0, 1)");
-  if (!(o.learning_rate > 0) || !std::isfinite(o.learning_rate)) bad("learning_rate must be finite and positive");
-  if (!(o.weight_decay >= 0) || !std::isfinite(o.weight_decay)) bad("weight_decay must be finite and >= 0");
+  if (!(o.learning_rate >= 1e-7 && o.learning_rate <= 1)) bad("learning_rate must be in [1e-7, 1]");
+  if (!(o.weight_decay >= 0 && o.weight_decay <= 1)) bad("weight_decay must be in [0, 1]");
   if (o.epochs < 1 || o.epochs > 100000) bad("epochs must be 1 to 100000");
-  if (o.batch < 1) bad("batch must be at least 1");
-  if (!(o.valid_share >= 0 && o.valid_share < 1)) bad("valid_share must be in [0, 1)");
+  if (o.batch < 1 || o.batch > 100000) bad("batch must be 1 to 100000");
+  if (!(o.valid_share >= 0 && o.valid_share <= 0.9)) bad("valid_share must be in [0, 0.9]");
 }
 
 json options_json(const GatReaderOptions &o) {
@@ -246,7 +246,7 @@ GatReader GatReader::train(const std::vector<ReaderExample> &train, const std::v
     rep.epochs.push_back(ep);
     if (progress) progress(ep);
     if (!std::isfinite(ep.train_loss))
-      throw Error(ErrorCode::internal, "graph reader: the training loss is not finite at epoch " + std::to_string(epoch) +
+      throw Error(ErrorCode::invalid_argument, "graph reader: the training loss is not finite at epoch " + std::to_string(epoch) +
                                            "; lower the learning rate");
     if (va.empty() || o.patience == 0) {
       rep.best_epoch = epoch;
