@@ -291,6 +291,25 @@ bool spelling_compatible(std::string_view name, std::string_view seen, const Sto
   return !((has(seen, '/') && !has(name, '/')) || (has(seen, '_') && !has(name, '_')));
 }
 
+// Whether the word after a name makes it something else than the protein: a domain or a likeness
+// ("C2 domain", "Src homology 2", "EGF-like", "hemopexin-like domain"), a method ("SDS-PAGE",
+// "BLAST searches"), a family ("the tumor necrosis factor family") or a receptor the dictionary
+// does not name ("EGF-receptor", "tumor necrosis factor receptor"; one it names is the longer match).
+bool not_the_protein_after(std::string_view text, std::size_t end) {
+  std::size_t i = end;
+  const bool hyphen = i < text.size() && text[i] == '-';
+  while (i < text.size() && (text[i] == ' ' || text[i] == '-')) ++i;
+  std::string next;
+  for (; i < text.size() && std::isalpha(static_cast<unsigned char>(text[i])) && next.size() < 16; ++i)
+    next.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[i]))));
+  if (i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]))) return false;  // ("homology2"? a longer word)
+  if (hyphen && next == "like") return true;
+  static const std::unordered_set<std::string_view> words = {"domain", "domains", "homology", "motif", "motifs",
+                                                             "page", "polyacrylamide", "search", "searches", "family",
+                                                             "superfamily", "receptor", "receptors"};
+  return words.count(next) > 0;
+}
+
 // An ion as chemists write it before its charge: "Ca2" of "Ca2+", "Mg2", "Fe3".
 bool ion_like(std::string_view s) {
   if (s.size() < 2 || s.size() > 3 || !std::isupper(static_cast<unsigned char>(s[0]))) return false;
@@ -843,9 +862,10 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
       ++s;
       continue;
     }
-    // (an ion before its charge is no gene: "Ca2+", "Mg2+"; nor a cell line: "PC-3", "HEK")
+    // (an ion before its charge is no gene: "Ca2+", "Mg2+"; nor a cell line: "PC-3", "HEK"; nor
+    // a name before "domain", "-like", "-PAGE", "family" or a receptor's word)
     if ((best_end < n && text[best_end] == '+' && ion_like(text.substr(s, best_end - s))) ||
-        detail::cell_line(text.substr(s, best_end - s))) {
+        detail::cell_line(text.substr(s, best_end - s)) || not_the_protein_after(text, best_end)) {
       s = best_end;
       continue;
     }

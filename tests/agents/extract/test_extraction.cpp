@@ -1439,6 +1439,8 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   kg.add_alias(kg.lookup("MAPK1").id, "ERK2", "mapping:alias_symbols");
   const int64_t cd5x = add_protein(kg, "CD5X", {"AIM"});
   add_protein(kg, "TSHX", {"CAA"});
+  add_protein(kg, "SDSX", {"SDS"});   // (as SDS, serine dehydratase)
+  add_protein(kg, "CD48X", {"BLAST"});  // (as CD48's alias)
   grappi::EdgeInput edge;
   edge.source = cd5x;
   edge.target = kg.lookup("TP53").id;
@@ -1485,6 +1487,16 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK(pair == std::vector<std::string>{"MAPK3", "MAPK1"});
   CHECK_FALSE(find(ms, "Ca2"));
   CHECK(find(ms, "TP53")->entity()->name == "TP53");
+  // A name before a domain's, a likeness's, a method's, a family's or an unnamed receptor's word
+  // is not the protein ("C2 domain", "Src homology 2", "EGF-like", "SDS-PAGE", "BLAST searches").
+  const Document domains = paper_of("In human cells, the TP53 domain, TP53 homology 2, TP53-like proteins, the TP53 family, "
+                                    "a TP53 receptor, SDS-PAGE, BLAST searches and MAPK1 itself.");
+  ms = tagger.tag(domains.passages[0], tagger.read_paper(domains));
+  CHECK_FALSE(find(ms, "TP53"));
+  CHECK_FALSE(find(ms, "SDS"));
+  CHECK_FALSE(find(ms, "BLAST"));
+  REQUIRE(find(ms, "MAPK1"));
+  CHECK(find(ms, "MAPK1")->entity()->name == "MAPK1");
   // A short capital alias the paper does not define stands for its gene only with context: an
   // edge to another entity the passage settles (AIM beside TP53; CAA alone is not TSHX).
   const Document short_aliases = paper_of("In human serum, AIM and TP53 rose; CAA did not.");
