@@ -1,11 +1,14 @@
 /* C99 test of the C API: every function, including misuse. Prints "N passed, N failed". */
 #include <grappi/grappi.h>
+
 #include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "ten_abstracts.h"
 
 static int passed = 0, failed = 0;
 
@@ -161,18 +164,7 @@ static int hypothesis_says(grappi_graph *g, const char *corpus, const grappi_hyp
 /* The temporal evaluation of hypotheses from C: ten abstracts in PubMed id order, KRAS and MYC
    first named together (with BRAF) after the split at 0.8. */
 static void check_eval_hypotheses(void) {
-  static const char corpus[] =
-      "1|t|KRAS and BRAF interact.\n1|a|-\n1\t0\t4\tKRAS\tGene\t3845\n1\t9\t13\tBRAF\tGene\t673\n\n"
-      "2|t|BRAF and MYC interact.\n2|a|-\n2\t0\t4\tBRAF\tGene\t673\n2\t9\t12\tMYC\tGene\t4609\n\n"
-      "3|t|KRAS and EGFR interact.\n3|a|-\n3\t0\t4\tKRAS\tGene\t3845\n3\t9\t13\tEGFR\tGene\t1956\n\n"
-      "4|t|EGFR and MYC interact.\n4|a|-\n4\t0\t4\tEGFR\tGene\t1956\n4\t9\t12\tMYC\tGene\t4609\n\n"
-      "5|t|KRAS and RAF1 interact.\n5|a|-\n5\t0\t4\tKRAS\tGene\t3845\n5\t9\t13\tRAF1\tGene\t5894\n\n"
-      "6|t|RAF1 and MAPK1 interact.\n6|a|-\n6\t0\t4\tRAF1\tGene\t5894\n6\t9\t14\tMAPK1\tGene\t5594\n\n"
-      "7|t|MAPK1 and MYC interact.\n7|a|-\n7\t0\t5\tMAPK1\tGene\t5594\n7\t10\t13\tMYC\tGene\t4609\n\n"
-      "8|t|BRAF and EGFR interact.\n8|a|-\n8\t0\t4\tBRAF\tGene\t673\n8\t9\t13\tEGFR\tGene\t1956\n\n"
-      "9|t|KRAS and BRAF and MYC interact.\n9|a|-\n9\t0\t4\tKRAS\tGene\t3845\n9\t9\t13\tBRAF\tGene\t673\n"
-      "9\t18\t21\tMYC\tGene\t4609\n\n"
-      "10|t|EGFR and RAF1 interact.\n10|a|-\n10\t0\t4\tEGFR\tGene\t1956\n10\t9\t13\tRAF1\tGene\t5894\n\n";
+  static const char corpus[] = GRAPPI_TEN_ABSTRACTS;
   const double one[] = {0.8}, two[] = {0.6, 0.8};
   grappi_eval_hypotheses_options eo = GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT;
   char *json = NULL, *pairs = NULL;
