@@ -26,8 +26,8 @@
 // "of" follows it: "A-mediated phosphorylation of B"); "by" after it makes the sentence passive
 // (B is the subject: "B is phosphorylated by A"). Without a trigger between them, the nominal
 // forms count: "phosphorylation of A by B" (B the subject), "interaction between A and B",
-// "binding of A to B", "associations of A with B", "A and B interact" (and "A, B and C interact":
-// each pair of the list). A negation between them ("not", "no", "fails",
+// "binding of A to B", "associations of A with B", "A and B interact" (and "A, B and C interact",
+// "a complex composed of A, B and C", "complex formation between A, B, and C": each pair of the list). A negation between them ("not", "no", "fails",
 // "neither", "unable", "without") drops the pair, and so does a verb that begins a coordinated
 // clause after A ("X increased A and decreased B": the subject of "decreased" is X). An active rule also holds for the object's
 // coordinated list ("A binds B, C and D"). A sentence of exactly two entities with a trigger
@@ -331,6 +331,15 @@ std::string offline_extraction_answer(const json &task) {
       for (const char *v : {"interact", "associate", "bind to each other", "bind each other", "form a complex",
                             "form complexes", "co-immunoprecipitat", "heterodimeri"})
         verb = verb || next.rfind(v, 0) == 0;
+      // (or the list of a complex's members or of an interaction's parties: "a complex composed of A,
+      // B and C", "ternary complex formation between A, B, and C", "interactions among A, B and C")
+      const Entity &first = *in[i];
+      const std::size_t lead_start = first.offset >= sb + 60 ? first.offset - 60 : sb;
+      const std::string lead = trim_copy(std::string_view(lower).substr(lead_start, first.offset - lead_start));
+      if (!verb && (lead.find("complex") != std::string::npos || lead.find("interaction") != std::string::npos) &&
+          !negated(lead))
+        for (const char *tail : {" of", " between", " among", " containing", " comprising"})
+          verb = verb || ends_with(lead, tail);
       if (!verb) {
         i = end;
         continue;

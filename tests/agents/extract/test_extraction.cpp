@@ -583,14 +583,18 @@ TEST_CASE("The offline extractor associates a pair no rule read with a word of i
                                             "p(HGNC:GRB2) association p(HGNC:SHC1)"});
 }
 
-TEST_CASE("The offline extractor reads coordinated lists that interact and plural nominal interactions") {
+TEST_CASE("The offline extractor reads coordinated lists that interact and a complex's members and plural nominal interactions") {
   const ExtractionResult r = extract_offline(
       // a list and then its verb: each pair of the list (the last two joined by ", and" too)
       "The proteins GRB2, SOS1, and SHC1 interact after stimulation.\n\n"
       // a plural noun of interaction, "of A with B, C and D": A with each
       "Associations of BRCA1 with BARD1, RAD51 and TP53 were reported.\n\n"
       // a list whose verb is stated of something else: nothing for the list
-      "AKT1, MTOR and CDK2 were stable and then phosphorylated.\n");
+      "AKT1, MTOR and CDK2 were stable and then phosphorylated.\n\n"
+      // a complex's members: each pair
+      "A complex composed of CDK4, CCND1 and CDKN1B was purified.\n\n"
+      // a list after "of" with no complex or interaction before it: nothing
+      "Levels of EGFR, ERBB2 and ERBB3 were measured.\n");
   std::set<std::string> got;
   for (const ExtractedStatement &s : r.statements) got.insert(s.canonical);
   std::string all;
@@ -598,7 +602,9 @@ TEST_CASE("The offline extractor reads coordinated lists that interact and plura
   CAPTURE(all);
   CHECK(got == std::set<std::string>{"complex(p(HGNC:GRB2), p(HGNC:SOS1))", "complex(p(HGNC:GRB2), p(HGNC:SHC1))",
                                      "complex(p(HGNC:SHC1), p(HGNC:SOS1))", "complex(p(HGNC:BARD1), p(HGNC:BRCA1))",
-                                     "complex(p(HGNC:BRCA1), p(HGNC:RAD51))", "complex(p(HGNC:BRCA1), p(HGNC:TP53))"});
+                                     "complex(p(HGNC:BRCA1), p(HGNC:RAD51))", "complex(p(HGNC:BRCA1), p(HGNC:TP53))",
+                                     "complex(p(HGNC:CCND1), p(HGNC:CDK4))", "complex(p(HGNC:CDK4), p(HGNC:CDKN1B))",
+                                     "complex(p(HGNC:CCND1), p(HGNC:CDKN1B))"});
 }
 
 // (heavy: a corpus slice over the whole knowledge base; the Release stage only)
