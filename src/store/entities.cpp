@@ -382,6 +382,8 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   // `by_sentence` is false: a taxon asked for is over what the text says).
   std::vector<OwnOrganism> own_organisms(const std::vector<EntityMention> &mentions, std::string_view text, int64_t paper,
                                          bool by_sentence) const;
+  // Whether a long form names a class of proteins by a letter alone ("protein kinase B").
+  bool class_by_letter(std::string_view long_form) const;
   // What an abbreviation's long form names in the database.
   void meaning(Abbreviation &a, int64_t organism) const;
   std::vector<EntityCandidate> ids_of(std::string_view id) const;
@@ -1350,6 +1352,10 @@ void EntityTagger::Impl::meaning(Abbreviation &a, int64_t organism) const {
       return;
     }
   }
+  // (a long form that names a class of proteins by a letter, its other words words of many genes'
+  // names, "protein kinase B (PKB)", "nuclear factor kappa B (NF-kappaB)", says too little: the
+  // short form is linked as the linker links it alone, FamPlex's curated names first)
+  if (lf.empty() && class_by_letter(a.long_form)) return;
   // (the short form's own candidates, when the long form shares a name's words: "sonic hedgehog
   // (Shh)" is SHH, "sonic hedgehog signaling molecule")
   const std::set<std::string> long_words = name_content(a.long_form);
@@ -1376,6 +1382,20 @@ void EntityTagger::Impl::meaning(Abbreviation &a, int64_t organism) const {
     }
   }
   if (lf.empty()) a.meaning = "no_entity";
+}
+
+bool EntityTagger::Impl::class_by_letter(std::string_view long_form) const {
+  const std::vector<std::string> words = separated_words(long_form);
+  if (words.size() < 2) return false;
+  const std::string &last = words.back();
+  // (a letter, not a number: "melanoma differentiation-associated gene 5" names one gene)
+  const bool letter = (last.size() == 1 && std::isalpha(static_cast<unsigned char>(last[0]))) || detail::greek_name(last);
+  if (!letter) return false;
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+    const auto it = full_name_words.find(words[i]);
+    if (it == full_name_words.end() || it->second < 20) return false;
+  }
+  return true;
 }
 
 void EntityTagger::Impl::apply(std::vector<EntityMention> &mentions, std::string_view text,

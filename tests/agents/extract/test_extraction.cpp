@@ -1402,6 +1402,33 @@ TEST_CASE("Damaged or foreign extraction parts are refused with the file named")
   CHECK_FALSE(std::ifstream(dir.file("x")));
 }
 
+TEST_CASE("A long form naming a class by a letter leaves its short form to the linker") {
+  // "protein kinase B (PKB)": every word but the letter is a word of many genes' names, so the
+  // long form does not choose among PKB's candidates by shared words (PTK2B's "protein tyrosine
+  // kinase 2 beta" shares two); PKB is linked as alone (FamPlex's AKT in the full database).
+  TempDir dir;
+  KnowledgeGraph kg(human_db(dir));
+  for (int i = 0; i < 20; ++i) {
+    const std::string name = "PKX" + std::to_string(i);
+    kg.add_alias(add_protein(kg, name.c_str(), {}), "protein kinase family member " + std::to_string(i), "mapping:gene_name");
+  }
+  kg.add_alias(add_protein(kg, "PTK2X", {"PKB"}), "protein tyrosine kinase 2 beta", "mapping:gene_name");
+  kg.add_alias(add_protein(kg, "SHHX", {"Shh"}), "sonic hedgehog signaling molecule", "mapping:gene_name");
+  const EntityTagger tagger(kg);
+  Document d;
+  d.id = d.pmid = "8";
+  grappi::DocumentPassage p;
+  p.type = "abstract";
+  p.text = "In human cells, protein kinase B (PKB) and sonic hedgehog (Shh) rose; the protein kinase 7 (PKS7) did not.";
+  d.passages.push_back(p);
+  const grappi::PaperContext ctx = tagger.read_paper(d);
+  std::map<std::string, std::string> meaning;
+  for (const grappi::Abbreviation &a : ctx.abbreviations) meaning[a.short_form] = a.meaning;
+  CHECK(meaning["PKB"] == "undecided");
+  CHECK(meaning["Shh"] == "entity");   // (a long form with a rare word still chooses)
+  CHECK(meaning["PKS7"] == "no_entity");  // (a number names one gene: no class)
+}
+
 TEST_CASE("A paper's organism comes from its words and the abbreviations it defines from their long forms") {
   // What a text says of organisms: species, common names, strains, cell lines, SGD's style; not
   // the animal an antibody came from, nor a method's or an expression host's.
