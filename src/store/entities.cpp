@@ -302,7 +302,8 @@ bool not_the_protein_after(std::string_view text, std::size_t end) {
   std::string next;
   for (; i < text.size() && std::isalpha(static_cast<unsigned char>(text[i])) && next.size() < 16; ++i)
     next.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[i]))));
-  if (i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]))) return false;  // ("homology2"? a longer word)
+  // (a longer word, or one with digits, is none of these)
+  if (i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]))) return false;
   if (hyphen && next == "like") return true;
   static const std::unordered_set<std::string_view> words = {"domain", "domains", "homology", "motif", "motifs",
                                                              "page", "polyacrylamide", "search", "searches", "family",

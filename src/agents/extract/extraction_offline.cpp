@@ -27,9 +27,10 @@
 // (B is the subject: "B is phosphorylated by A"). Without a trigger between them, the nominal
 // forms count: "phosphorylation of A by B" (B the subject), "interaction between A and B",
 // "binding of A to B", "associations of A with B", "A and B interact" (and "A, B and C interact",
-// "a complex composed of A, B and C", "complex formation between A, B, and C": each pair of the list). A negation between them ("not", "no", "fails",
-// "neither", "unable", "without") drops the pair, and so does a verb that begins a coordinated
-// clause after A ("X increased A and decreased B": the subject of "decreased" is X). An active rule also holds for the object's
+// "a complex composed of A, B and C", "complex formation between A, B, and C": each pair of the
+// list). A negation between them ("not", "no", "fails", "neither", "unable", "without") drops
+// the pair, and so does a verb that begins a coordinated clause after A ("X increased A and
+// decreased B": the subject of "decreased" is X). An active rule also holds for the object's
 // coordinated list ("A binds B, C and D"). A sentence of exactly two entities with a trigger
 // word that no rule read (and no negation or coordinated clause ruled out) gives
 // "A association B" (rule "association"), and so does any other pair of the sentence with an
