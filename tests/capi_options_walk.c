@@ -10,7 +10,7 @@
    added to a struct is walked without a change here, and a struct added without its call here
    fails the build. Release only (ctest label heavy): the sanitizers' shadow memory needs terabytes
    of address space.
-     grappi_capi_options_walk DATA_DIR TEST_DATA_DIR [ONLY]
+     grappi_capi_options_walk DATA_DIR [ONLY]
    (ONLY: the structs whose name holds it, and no size arguments) */
 #define _POSIX_C_SOURCE 200809L
 #include <grappi/grappi.h>
@@ -488,13 +488,12 @@ static void need(grappi_status s, const char *what) {
   }
 }
 
-static void set_up(const char *data, const char *test_data) {
+static void set_up(const char *data) {
   char path[1024];
   size_t embedded = 0;
   grappi_embed_options eo;
   char *json = NULL;
   FILE *f;
-  (void)test_data;
   snprintf(dir, sizeof dir, "/tmp/grappi_walk_%ld", (long)getpid());
   if (mkdir(dir, 0700) != 0) {
     fprintf(stderr, "FAIL: cannot make %s\n", dir);
@@ -543,8 +542,8 @@ static void remove_all(void) {
 int main(int argc, char **argv) {
   struct rlimit limit;
   size_t i, k;
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s DATA_DIR TEST_DATA_DIR\n", argv[0]);
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s DATA_DIR [ONLY]\n", argv[0]);
     return 2;
   }
   limit.rlim_cur = limit.rlim_max = WALK_MEMORY;
@@ -555,17 +554,17 @@ int main(int argc, char **argv) {
   signal(SIGALRM, on_alarm);
   grappi_run_options_init(&run, GRAPPI_RUN_OPTIONS_VERSION);
   run.cancel = cancel_late;
-  set_up(argv[1], argv[2]);
+  set_up(argv[1]);
   for (i = 0; i < sizeof walk_structs / sizeof walk_structs[0]; ++i) {
     const walk_struct *w = &walk_structs[i];
     const int before = calls;
-    if (argc > 3 && !strstr(w->name, argv[3])) continue;
+    if (argc > 2 && !strstr(w->name, argv[2])) continue;
     for (k = 0; k < w->field_count; ++k) walk_field_values(w, &w->fields[k]);
     walk_largest(w);
     printf("%s: %zu fields, %d calls\n", w->name, w->field_count, calls - before);
     fflush(stdout);
   }
-  if (argc <= 3) walk_sized();
+  if (argc <= 2) walk_sized();
   grappi_graph_free(g);
   grappi_graph_free(scratch);
   free(long_text);

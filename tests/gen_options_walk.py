@@ -41,7 +41,7 @@ def structs(header):
         yield m.group(1), fields
 
 
-def kind(struct, ctype, name):
+def kind(ctype, name):
     if name == "version" and ctype == "uint32_t":
         return "WALK_VERSION"
     k = KINDS.get(ctype)
@@ -63,7 +63,7 @@ def main():
         stem = struct[len("grappi_"):]
         rows, skipped = [], []
         for ctype, name in fields:
-            k = kind(struct, ctype, name)
+            k = kind(ctype, name)
             if k:
                 rows.append('  {"%s", offsetof(%s, %s), %s},' % (name, struct, name, k))
             else:

@@ -1385,6 +1385,10 @@ void EntityTagger::Impl::meaning(Abbreviation &a, int64_t organism) const {
   if (lf.empty()) a.meaning = "no_entity";
 }
 
+// A word of at least this many genes' full names ("protein", "kinase", "factor") says no more of a
+// long form than its class.
+constexpr uint32_t kClassWordNodes = 20;
+
 bool EntityTagger::Impl::class_by_letter(std::string_view long_form) const {
   const std::vector<std::string> words = separated_words(long_form);
   if (words.size() < 2) return false;
@@ -1394,7 +1398,7 @@ bool EntityTagger::Impl::class_by_letter(std::string_view long_form) const {
   if (!letter) return false;
   for (std::size_t i = 0; i + 1 < words.size(); ++i) {
     const auto it = full_name_words.find(words[i]);
-    if (it == full_name_words.end() || it->second < 20) return false;
+    if (it == full_name_words.end() || it->second < kClassWordNodes) return false;
   }
   return true;
 }
