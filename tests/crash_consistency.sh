@@ -66,21 +66,39 @@ check() {  # db label: integrity, all or nothing
   echo "$now"
 }
 
+# How far a process has read a file: the offset of its descriptor on it (0 when it has none
+# open). Usage: read_offset PID FILE (FILE an absolute path without symbolic links).
+read_offset() {
+  local fd pos
+  for fd in /proc/"$1"/fd/*; do
+    if [ "$(readlink "$fd" 2> /dev/null)" = "$2" ]; then
+      pos=$(awk '$1 == "pos:" { print $2; exit }' /proc/"$1"/fdinfo/"${fd##*/}" 2> /dev/null || true)
+      echo "${pos:-0}"
+      return
+    fi
+  done
+  echo 0
+}
+
 # Kill points: early and mid-way through the reading (nothing written yet), the commit's first
 # and middle frames in the log (not yet committed), and the checkpoint that copies the
 # committed log into the database file.
-# Runs an import into a fresh copy of base.db and kills it at a point: time:F (F times the
-# reading time given), wal:N (its log has N bytes), checkpoint (the database file grows). Sets
-# $killed. Usage: kill_import_at POINT DB READING IMPORT-ARGS...
+# Runs an import into a fresh copy of base.db and kills it at a point: read:F (it has read the
+# share F of FILE: the same point however loaded the machine is; a kill timed in seconds
+# missed the reading when the machine was busier while the reading was timed), wal:N (its log
+# has N bytes), checkpoint (the database file grows). Sets $killed.
+# Usage: kill_import_at POINT DB FILE IMPORT-ARGS...
 kill_import_at() {
-  local point=$1 db=$2 reading=$3 pid
+  local point=$1 db=$2 file pid target
+  file=$(realpath "$3")
   shift 3
   cp base.db "$db"
   rm -f "$db-wal" "$db-shm"
   "$GRAPPI" import --db "$db" "$@" > /dev/null 2> "$db.err" &
   pid=$!
   case $point in
-    time:*) sleep "$(python3 -c "print($reading * ${point#time:})")" ;;
+    read:*) target=$(python3 -c "print(int($(size "$file") * ${point#read:}))")
+      while kill -0 "$pid" 2> /dev/null && [ "$(read_offset "$pid" "$file")" -lt "$target" ]; do sleep 0.002; done ;;
     wal:*) while kill -0 "$pid" 2> /dev/null && [ "$(size "$db-wal")" -lt "${point#wal:}" ]; do sleep 0.002; done ;;
     checkpoint) while kill -0 "$pid" 2> /dev/null && [ "$(size "$db")" -le "$base_size" ]; do sleep 0.002; done ;;
   esac
@@ -88,8 +106,8 @@ kill_import_at() {
   wait "$pid" 2> /dev/null || true
 }
 none=0 all=0
-for point in time:0.03 time:0.5 wal:1 wal:$((wal_max / 2)) checkpoint; do
-  kill_import_at "$point" k.db "$reading" --links links.txt
+for point in read:0.03 read:0.5 wal:1 wal:$((wal_max / 2)) checkpoint; do
+  kill_import_at "$point" k.db links.txt --links links.txt
   state=$(check k.db "killed at $point")
   if [ "$state" = "$before" ]; then none=$((none + 1)); held=nothing; else all=$((all + 1)); held=all; fi
   # The same import again completes (or finds the file already imported) and holds all of it.
@@ -113,19 +131,11 @@ papers() {  # documents, passages and the passages the full-text index finds for
 }
 papers_before=$(papers base.db)
 cp base.db pfull.db
-"$GRAPPI" import --db pfull.db --corpus corpus.txt > /dev/null &
-pid=$!
-t0=$EPOCHREALTIME read_end=""
-while kill -0 "$pid" 2> /dev/null; do
-  if [ -z "$read_end" ] && [ "$(size pfull.db-wal)" -gt 0 ]; then read_end=$EPOCHREALTIME; fi
-  sleep 0.005
-done
-wait "$pid"
+"$GRAPPI" import --db pfull.db --corpus corpus.txt > /dev/null
 papers_after=$(papers pfull.db)
 [ "$papers_after" = "20000 40000 20000" ] || { echo "FAIL: the corpus import holds $papers_after (documents, passages, found)"; exit 1; }
-preading=$(python3 -c "print(${read_end:-$EPOCHREALTIME} - $t0)")
-for point in time:0.2 time:0.6 wal:1 checkpoint; do
-  kill_import_at "$point" pk.db "$preading" --corpus corpus.txt
+for point in read:0.2 read:0.6 wal:1 checkpoint; do
+  kill_import_at "$point" pk.db corpus.txt --corpus corpus.txt
   ic=$(sqlite3 pk.db "PRAGMA integrity_check;")
   [ "$ic" = "ok" ] || { echo "FAIL (papers killed at $point): integrity_check says: $ic"; exit 1; }
   sqlite3 pk.db "INSERT INTO passages_fts(passages_fts) VALUES('integrity-check');" ||
