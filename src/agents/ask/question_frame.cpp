@@ -138,6 +138,18 @@ bool asks_for_entities(const std::string &x) {
          x == "kinases" || x == "which" || x == "what" || x == "who" || x == "factors" || x == "enzymes";
 }
 
+// The noun a wh-word asks for: the last word before the verb, auxiliary or entity that follows it ("What
+// post-translational modifications does X carry?": "modifications"); empty when the question opens otherwise.
+std::string asked_noun(const std::vector<std::string> &w, std::size_t start) {
+  static const std::unordered_set<std::string_view> ends = {
+      "does", "do", "did", "is", "are", "was", "were", "can", "could", "will", "would", "has", "have", "had",
+      "@",    "of", "in", "on", "for", "that", "which", "to", "by", "with", "from", "among", "at"};
+  if (start >= w.size() || !(w[start] == "what" || w[start] == "which")) return {};
+  std::string head;
+  for (std::size_t i = start + 1; i < w.size() && i <= start + 4 && !ends.count(w[i]); ++i) head = w[i];
+  return head;
+}
+
 // A number the question states as a score: 0-1, or 0-1000 (STRING's scale) divided by 1000; negative when none.
 double score_number(const std::string &x) {
   if (x.empty() || !(std::isdigit(static_cast<unsigned char>(x[0])) || x[0] == '.')) return -1;
@@ -360,9 +372,18 @@ void decide_form(const QuestionAnalysis &a, const std::vector<std::string> &w, s
       "tissue", "tissues", "organism", "organisms", "species",   "cells",     "cell lines", "metabolites",
       "metabolite", "ligand", "ligands", "small molecules", "molecules", "treatments", "therapies", "residues",
       "residue", "sites", "site", "domains", "motifs", "isoforms", "structures", "sequences", "alleles", "genotypes",
-      "phenotypes", "antibodies", "papers", "publications", "experiments", "assays"};
+      "phenotypes", "antibodies", "papers", "publications", "experiments", "assays", "modifications", "ptms"};
   const std::vector<std::string> topic_words = words(a.topic);
-  const bool no_proteins = a.intent == "class" && !topic_words.empty() && (not_proteins.count(a.topic) || not_proteins.count(topic_words.back()));
+  std::string things = a.topic;
+  bool no_proteins = a.intent == "class" && !topic_words.empty() && (not_proteins.count(a.topic) || not_proteins.count(topic_words.back()));
+  // ("What modifications does X carry?": the noun the wh-word asks for, whatever the verb after it)
+  if (!no_proteins) {
+    const std::string head = asked_noun(w, start);
+    if (not_proteins.count(head)) {
+      no_proteins = true;
+      things = head;
+    }
+  }
   // The form, composed with the intent the rules recognised.
   if (entities == 0) {
     f.form = "unsupported";
@@ -370,12 +391,14 @@ void decide_form(const QuestionAnalysis &a, const std::vector<std::string> &w, s
                "families";
   } else if (how && entities == 1) {
     f.form = "unsupported";
-    f.reason = "it asks how " + a.entities.front().name + " " +
-               (w.size() > start + 3 ? w[start + 1] + " " + w[start + 3] : std::string("works")) +
-               ": the rules answer which partners, how many, whether two interact, and the routes between two";
+    // (the question's words from "how", the entity by its name: "it asks how abundant CDH1 is in yeast cells")
+    std::string asked;
+    for (std::size_t i = start; i < w.size(); ++i) asked += (asked.empty() ? "" : " ") + (w[i] == "@" ? a.entities.front().name : w[i]);
+    f.reason = "it asks " + asked + ": the rules answer which partners, how many, whether two interact, and the routes "
+               "between two";
   } else if (no_proteins) {
     f.form = "unsupported";
-    f.reason = "it asks for " + a.topic + ": the rules answer with proteins the database links, and " + a.topic +
+    f.reason = "it asks for " + things + ": the rules answer with proteins the database links, and " + things +
                " are none";
   } else if (k.count && (a.intent == "partners" || a.intent == "class" || a.intent == "connects")) {
     f.form = "count";

@@ -307,6 +307,10 @@ void question_frames(YeastQa &y) {
       {"How many proteins does CDC28 talk to?", "count", "partners", "", 0},
       {"FAR1 partners, no kinases please.", "list", "partners", "kinases", 0},
       {"Is there no interaction between CDC28 and CLN2?", "yes_no", "interaction", "", 0},
+      // (fresh10: the noun a wh-word asks for, not a verb's stem, says whether proteins are asked)
+      {"What post-translational modifications does CDC28 carry?", "unsupported", "", "", 0},
+      {"What modifies CDC28?", "list", "partners", "", 0},
+      {"Which proteins modify CDC28?", "list", "partners", "", 0},
   };
   for (const Case &c : cases) {
     const QuestionAnalysis a = y.analyzer->analyze(c.question);
@@ -317,6 +321,9 @@ void question_frames(YeastQa &y) {
     CHECK(a.frame.min_score == doctest::Approx(c.min_score));
     if (a.frame.form == "unsupported") CHECK_FALSE(a.frame.reason.empty());
   }
+  // (a question of how is quoted in its reason, the entity by its name)
+  CHECK(y.analyzer->analyze("How abundant is Cdc28p in yeast cells?").frame.reason.find("how abundant is CDC28 in yeast cells") !=
+        std::string::npos);
   CHECK(y.analyzer->analyze("CDC28 does not interact with CLN2.").frame.negated);
   CHECK_FALSE(y.analyzer->analyze("Is there an interaction between CDC28 and CLN2 or not?").frame.negated);
   // (cue words are no topic: "I'm looking for binding partners of the Cdc14 phosphatase" asks CDC14's partners)
