@@ -110,7 +110,7 @@ std::vector<std::pair<int64_t, int64_t>> ImportWriter::nodes_named(std::string_v
     by_alias_ = std::make_unique<Stmt>(
         db_, "SELECT DISTINCT a.node_id, n.taxon FROM aliases a JOIN nodes n ON n.id = a.node_id "
              "WHERE a.alias = ?1 COLLATE NOCASE AND a.alias = ?1 AND (a.dataset_id IS NULL OR a.dataset_id <> ?2) "
-             "ORDER BY a.node_id");
+             "AND a.source NOT LIKE 'obo:synonym%' ORDER BY a.node_id");
   by_alias_->reset();
   by_alias_->bind(1, id).bind(2, dataset_);
   while (by_alias_->step()) out.emplace_back(by_alias_->col_int(0), by_alias_->col_int(1));

@@ -44,8 +44,10 @@ class ImportWriter {
   int64_t reference_node(std::string_view external_id, const std::string &label);
   /// Nodes an identifier names: the node with that external id, else every node with an alias
   /// equal to it (case-sensitive) stored before this file - the aliases this file adds do not
-  /// join, so that the result does not depend on the order of the file's rows. Node ids
-  /// ascending, each with its taxon.
+  /// join, so that the result does not depend on the order of the file's rows. An ontology
+  /// term's synonyms do not join either: they are words ("EGFR" for GO's "epidermal growth factor
+  /// receptor signaling pathway"), not identifiers a file of genes or interactions means. Node
+  /// ids ascending, each with its taxon.
   std::vector<std::pair<int64_t, int64_t>> nodes_named(std::string_view id);
   /// Nodes whose preferred name is `name` (case-sensitive), ascending, each with its taxon.
   std::vector<std::pair<int64_t, int64_t>> nodes_with_name(std::string_view name);

@@ -132,6 +132,31 @@ TEST_CASE("Mapping tables: bad input and a header without identifier columns") {
   }
 }
 
+TEST_CASE("An ontology term's synonym that is also a gene symbol does not take the gene table's row or an edge") {
+  // (GO's "epidermal growth factor receptor signaling pathway" has the synonym "EGFR": imported
+  // before the gene table, it made EGFR's row ambiguous and dropped its annotations)
+  TempDir d;
+  const std::string db = human_proteins_db(d);
+  testutil::write_file(d.file("go.obo"), "format-version: 1.2\nontology: go\n\n[Term]\nid: GO:0007173\n"
+                                         "name: epidermal growth factor receptor signaling pathway\n"
+                                         "namespace: biological_process\nsynonym: \"EGFR signaling pathway\" EXACT []\n"
+                                         "synonym: \"EGFR\" RELATED []\nsynonym: \"MAPT\" RELATED []\n");
+  testutil::write_file(d.file("m.tsv"), "symbol\tgo_bp\nEGFR\tGO:0007173:IDA\nMAPT\tGO:0007173:IEA\n");
+  testutil::write_file(d.file("e.tsv"), "a\tb\nEGFR\tMAPT\n");
+  KnowledgeGraph kg(db);
+  kg.import({{d.file("go.obo")}});
+  const auto report = kg.import({{d.file("m.tsv"), "mapping"}});
+  const auto details = grappi::to_json(report)["files"][0]["details"];
+  CHECK(details["rows_joined"] == 2);
+  CHECK(details["rows_ambiguous"] == 0);
+  CHECK(details["go_annotations"] == 2);
+  kg.import({{d.file("e.tsv"), "edges"}});
+  const auto egfr = kg.resolve("9606.ENSP00000275493"), mapt = kg.resolve("9606.ENSP00000340820");
+  bool protein_edge = false;
+  for (const auto &e : kg.edges_between(egfr, mapt)) protein_edge = protein_edge || e.relation.rfind("go.", 0) != 0;
+  CHECK(protein_edge);
+}
+
 // NCBI's human gene table (the bundled protein-coding rows of org.Hs.eg.db): its synonyms make
 // HER2, PPARgamma and TAU names of their genes, and its GO annotations edges to the GO slim's
 // terms, each checked against the file read here independently.
