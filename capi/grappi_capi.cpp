@@ -159,6 +159,12 @@ struct Versions<grappi_window_options> {
   static grappi_window_options defaults() { return GRAPPI_WINDOW_OPTIONS_INIT; }
 };
 template <>
+struct Versions<grappi_enrich_options> {
+  static constexpr const char *name = "grappi_enrich_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_enrich_options, max_fdr)};
+  static grappi_enrich_options defaults() { return GRAPPI_ENRICH_OPTIONS_INIT; }
+};
+template <>
 struct Versions<grappi_retrieve_options> {
   static constexpr const char *name = "grappi_retrieve_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_retrieve_options, num_clusters),
@@ -1009,6 +1015,38 @@ grappi_status grappi_graph_edges_json(grappi_graph *g, int64_t a, int64_t b, cha
     nlohmann::json out = nlohmann::json::array();
     for (const auto &e : kg.edges_between(a, b)) out.push_back(grappi::to_json(e));
     *out_json = copy_out(grappi::dump_json(out));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_enrich_options_init(grappi_enrich_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_enrich_options_init"); });
+}
+
+grappi_status grappi_graph_enrich_json(grappi_graph *g, const char *const *proteins, size_t protein_count,
+                                       const grappi_enrich_options *opts, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_enrich_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const grappi_enrich_options o = read_options(opts, fn);
+    const auto names = string_array(proteins, protein_count, fn, "proteins", "protein_count", "a protein");
+    grappi::EnrichmentOptions eo;
+    eo.categories = string_array(o.categories, o.category_count, fn, "categories", "category_count", "a category");
+    eo.exclude_evidence = string_array(o.exclude_evidence, o.exclude_evidence_count, fn, "exclude_evidence",
+                                       "exclude_evidence_count", "an evidence code");
+    eo.background = grappi::enrichment_background(text_or(o.background, "annotated", fn, "background"));
+    const auto background = string_array(o.background_proteins, o.background_protein_count, fn, "background_proteins",
+                                         "background_protein_count", "a background protein");
+    require(eo.background == grappi::EnrichmentBackground::given || background.empty(), fn,
+            "background_proteins given, but background is not \"given\"");
+    require(eo.background != grappi::EnrichmentBackground::given || !background.empty(), fn,
+            "background is \"given\" but background_proteins is empty");
+    eo.min_term_size = o.min_term_size;
+    eo.max_term_size = o.max_term_size;
+    eo.max_fdr = o.max_fdr;
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(kg, grappi::enrich_names(kg, names, eo, background))));
     return GRAPPI_OK;
   });
 }

@@ -205,6 +205,20 @@ int main(void) {
   FIELD(grappi_window_options, max_paths);
   end();
 
+  BEGIN(grappi_enrich_options);
+  FIELD(grappi_enrich_options, version);
+  FIELD(grappi_enrich_options, categories);
+  FIELD(grappi_enrich_options, category_count);
+  FIELD(grappi_enrich_options, exclude_evidence);
+  FIELD(grappi_enrich_options, exclude_evidence_count);
+  FIELD(grappi_enrich_options, background);
+  FIELD(grappi_enrich_options, background_proteins);
+  FIELD(grappi_enrich_options, background_protein_count);
+  FIELD(grappi_enrich_options, min_term_size);
+  FIELD(grappi_enrich_options, max_term_size);
+  FIELD(grappi_enrich_options, max_fdr);
+  end();
+
   BEGIN(grappi_ask_options);
   FIELD(grappi_ask_options, version);
   FIELD(grappi_ask_options, context);

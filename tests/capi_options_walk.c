@@ -130,6 +130,11 @@ static grappi_status walk_call_grappi_window_options(const void *opts) {
   char *json = NULL;
   return SEEN(grappi_graph_window_json(g, app, opts, &json), json);
 }
+static grappi_status walk_call_grappi_enrich_options(const void *opts) {
+  static const char *const set[] = {"APP", "APOE", "PSEN1", "BACE1"};
+  char *json = NULL;
+  return SEEN(grappi_graph_enrich_json(g, set, 4, opts, &json), json);
+}
 static grappi_status walk_call_grappi_retrieve_options(const void *opts) {
   char *json = NULL;
   grappi_status a = SEEN(grappi_graph_retrieve_json(g, "Which proteins interact with APP?", opts, &json), json);
@@ -511,6 +516,21 @@ static void set_up(const char *data) {
   need(grappi_graph_import(g, "export", alz), alz);
   snprintf(path, sizeof path, "%s/ontology/psi-mi.obo", data);
   need(grappi_graph_import(g, "obo", path), path);
+  /* (a small GO and annotations of it, for enrich) */
+  snprintf(path, sizeof path, "%s/go.obo", dir);
+  f = fopen(path, "w");
+  if (!f) exit(1);
+  fputs("format-version: 1.2\nontology: go\n\n[Term]\nid: GO:0000001\nname: root\nnamespace: biological_process\n\n"
+        "[Term]\nid: GO:0000002\nname: child\nnamespace: biological_process\nis_a: GO:0000001\n",
+        f);
+  fclose(f);
+  need(grappi_graph_import(g, "obo", path), path);
+  snprintf(path, sizeof path, "%s/genes.tsv", dir);
+  f = fopen(path, "w");
+  if (!f) exit(1);
+  fputs("symbol\tgo_bp\nAPP\tGO:0000002:IDA\nAPOE\tGO:0000002:IEA\nPSEN1\tGO:0000001:IDA\nMAPT\tGO:0000001:TAS\n", f);
+  fclose(f);
+  need(grappi_graph_import(g, "mapping", path), path);
   grappi_embed_options_init(&eo, GRAPPI_EMBED_OPTIONS_VERSION);
   eo.embedder = "hashing";
   need(grappi_graph_embed(g, &eo, &embedded), "embed");

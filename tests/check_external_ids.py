@@ -28,6 +28,9 @@ NOT_NODES = {
 }
 # A `root` that is itself an external id: (schema, path of the object).
 ROOT_IS_ID = {("ground", ""): "the ontology subtree's root term id (MI:0190)"}
+# Arrays named `proteins` or `names` that hold external ids themselves: (schema, path of the object).
+IDS_THEMSELVES = {("enrich", ""): "the set's proteins by external id",
+                  ("enrich", "/terms[]"): "a term's proteins by external id"}
 
 
 def types(x):
@@ -69,7 +72,8 @@ def check(name, schema):
                 if field in props and integer_array(props[field]):
                     need(path, x, ids, f"an array of row ids '{field}'", field)
             for field in ("names", "proteins"):
-                if field in props and "string" in types(props[field].get("items", {})):
+                if field in props and "string" in types(props[field].get("items", {})) and \
+                        (name, path) not in IDS_THEMSELVES:
                     need(path, x, "external_ids", f"an array of node names '{field}'", field)
             if "paths" in props and integer_array(props["paths"], 2):
                 need(path, x, "path_external_ids", "paths of row ids", "paths")

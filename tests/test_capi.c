@@ -285,6 +285,15 @@ static void check_init_macros(void) {
           i1.separator == i2.separator);
     CHECK(grappi_import_options_init(&i2, 2) == GRAPPI_EINVAL);
   }
+  {
+    grappi_enrich_options n1 = GRAPPI_ENRICH_OPTIONS_INIT, n2;
+    CHECK(grappi_enrich_options_init(&n2, GRAPPI_ENRICH_OPTIONS_VERSION) == GRAPPI_OK);
+    CHECK(n1.version == n2.version && n1.categories == n2.categories && n1.category_count == n2.category_count &&
+          n1.exclude_evidence == n2.exclude_evidence && n1.exclude_evidence_count == n2.exclude_evidence_count &&
+          same_text(n1.background, n2.background) && n1.background_proteins == n2.background_proteins &&
+          n1.background_protein_count == n2.background_protein_count && n1.min_term_size == n2.min_term_size &&
+          n1.max_term_size == n2.max_term_size && n1.max_fdr == n2.max_fdr);
+  }
   CHECK(grappi_pcst_options_init(&p2, GRAPPI_PCST_OPTIONS_VERSION) == GRAPPI_OK);
   CHECK(p1.version == p2.version && p1.root == p2.root && p1.num_clusters == p2.num_clusters &&
         same_text(p1.pruning, p2.pruning) && p1.improve == p2.improve && p1.event_order == p2.event_order);
@@ -1188,6 +1197,50 @@ int main(int argc, char **argv) {
       CHECK(strstr(grappi_last_error_message(), "relation_count") != NULL);
     }
     CHECK(grappi_graph_ontology_json(g, "lca", "GO:0005694", NULL, NULL, 0, &json) == GRAPPI_EINVAL);
+  }
+  {
+    /* Functional enrichment over annotations to the GO slim's terms (chromosome, nucleus). */
+    const char *set[] = {"CLB2", "CDC5", "NOSUCH"};
+    const char *cc[] = {"Component"};
+    const char *iea[] = {"IEA"};
+    char genes[4200];
+    char *json = NULL;
+    grappi_enrich_options eo;
+    snprintf(genes, sizeof genes, "%s.genes.tsv", db);
+    write_file(genes, "symbol\tgo_cc\nCLB2\tGO:0005694:IDA\nCDC5\tGO:0005694:IEA\nCDC28\tGO:0005634:IDA\n"
+                      "CLN2\tGO:0005634:IDA\n");
+    CHECK(grappi_graph_import(g, "mapping", genes) == GRAPPI_OK);
+    CHECK(grappi_enrich_options_init(&eo, GRAPPI_ENRICH_OPTIONS_VERSION) == GRAPPI_OK);
+    eo.categories = cc;
+    eo.category_count = 1;
+    CHECK(grappi_graph_enrich_json(g, set, 3, &eo, &json) == GRAPPI_OK && json);
+    /* chromosome: both of the set, two of the four annotated; NOSUCH left out and listed */
+    CHECK(json && strstr(json, "\"term\":\"GO:0005694\"") != NULL && strstr(json, "\"observed\":2") != NULL);
+    CHECK(json && strstr(json, "\"universe\":4") != NULL && strstr(json, "\"name\":\"NOSUCH\"") != NULL);
+    grappi_free(json);
+    json = NULL;
+    eo.exclude_evidence = iea;
+    eo.exclude_evidence_count = 1;
+    CHECK(grappi_graph_enrich_json(g, set, 3, &eo, &json) == GRAPPI_OK && json);
+    CHECK(json && strstr(json, "\"universe\":3") != NULL);
+    grappi_free(json);
+    json = NULL;
+    eo.max_fdr = 2;
+    CHECK(grappi_graph_enrich_json(g, set, 3, &eo, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(strstr(grappi_last_error_message(), "max_fdr") != NULL);
+    eo.max_fdr = 1;
+    eo.background = "genome";
+    CHECK(grappi_graph_enrich_json(g, set, 3, &eo, &json) == GRAPPI_EINVAL);
+    eo.background = "given";
+    CHECK(grappi_graph_enrich_json(g, set, 3, &eo, &json) == GRAPPI_EINVAL);
+    CHECK(strstr(grappi_last_error_message(), "background_proteins is empty") != NULL);
+    eo.background = NULL;
+    CHECK(grappi_graph_enrich_json(g, set + 2, 1, &eo, &json) == GRAPPI_ENOTFOUND);
+    CHECK(grappi_graph_enrich_json(g, NULL, 1, &eo, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_enrich_json(g, set, 0, &eo, &json) == GRAPPI_EINVAL);
+    CHECK(grappi_graph_enrich_json(g, set, 2, NULL, NULL) == GRAPPI_EINVAL);
+    CHECK(grappi_enrich_options_init(&eo, GRAPPI_ENRICH_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
+    remove(genes);
   }
   {
     /* BEL with the graph's identifiers: GO terms by name or id have one canonical form. */

@@ -11,6 +11,7 @@ LAYERS = [
     ["formats"],     # readers and writers of files (BEL, CX2, papers, MITAB, OBO)
     ["store"],       # SQLite, schema, the knowledge graph and its snapshot, import, export, names
     ["retrieval"],   # embeddings, vector index, windows, paths, PageRank, PCST
+    ["analysis"],    # functional enrichment, network enrichment, clusters
     ["models"],      # language models, prompts, the budgeted and cached model calls
     ["agents/explore", "agents/ground", "agents/extract", "agents/literature", "agents/ask"],
     ["eval"],        # the agents' evaluations against curated labels
@@ -26,6 +27,7 @@ PUBLIC = {
     "graph_export.hpp": "store", "ontology.hpp": "store", "entities.hpp": "store", "store_json.hpp": "store",
     "retriever.hpp": "retrieval", "pcst.hpp": "retrieval", "vector_index.hpp": "retrieval", "retrieval_json.hpp": "retrieval",
     "embedding.hpp": "retrieval", "graph_embeddings.hpp": "retrieval", "embed_parts.hpp": "retrieval",
+    "enrichment.hpp": "analysis",
     "llm.hpp": "models", "run_control.hpp": "models",
     "pipeline.hpp": "agents/explore",
     "grounding.hpp": "agents/ground",

@@ -601,6 +601,46 @@ GRAPPI_API grappi_status grappi_graph_retrieve_json(grappi_graph *g, const char 
 GRAPPI_API grappi_status grappi_graph_retrieve_csv(grappi_graph *g, const char *question,
                                                    const grappi_retrieve_options *opts, char **out_csv);
 
+/* ---- function: enrichment of a protein set ----------------------------------------------- */
+
+/** The current version of ::grappi_enrich_options (the library accepts 1 to this). */
+#define GRAPPI_ENRICH_OPTIONS_VERSION 1
+/** Options of grappi_graph_enrich_json() (docs/function.md). */
+typedef struct grappi_enrich_options {
+  uint32_t version;                        /**< #GRAPPI_ENRICH_OPTIONS_VERSION */
+  const char *const *categories;           /**< "Process", "Function", "Component" (category_count of them); none: every category annotated */
+  size_t category_count;                   /**< entries of categories */
+  const char *const *exclude_evidence;     /**< evidence codes that do not count ("IEA"), exclude_evidence_count of them */
+  size_t exclude_evidence_count;           /**< entries of exclude_evidence */
+  const char *background;                  /**< "annotated" (default; NULL too), "network", or "given" (background_proteins) */
+  const char *const *background_proteins;  /**< the given background by name, background_protein_count of them */
+  size_t background_protein_count;         /**< entries of background_proteins */
+  size_t min_term_size;                    /**< terms tested: at least this many annotated proteins in the universe, default 1 */
+  size_t max_term_size;                    /**< ... and at most this many (0: no bound), default 0 */
+  double max_fdr;                          /**< terms reported: FDR at most this, 0-1, default 1 (every term tested) */
+} grappi_enrich_options;
+/** The defaults of ::grappi_enrich_options, as an initializer. */
+#define GRAPPI_ENRICH_OPTIONS_INIT {GRAPPI_ENRICH_OPTIONS_VERSION, NULL, 0, NULL, 0, "annotated", NULL, 0, 1, 0, 1.0}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_ENRICH_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_enrich_options_init(grappi_enrich_options *opts, uint32_t version);
+
+/**
+ * @brief The functional enrichment of a protein set in the database's GO annotations, as
+ *        `grappi enrich --json` computes it: per term the one-sided hypergeometric p-value, the
+ *        Benjamini-Hochberg FDR per category and STRING's strength (docs/function.md).
+ * @param g The graph (GO and the gene table's annotations imported).
+ * @param proteins The set by name, alias or id (protein_count of them); names that name no
+ *        protein, or several, are left out and listed in "unmatched".
+ * @param protein_count Entries of proteins.
+ * @param opts Options, or NULL for the defaults.
+ * @param[out] out_json The result (docs/schemas/enrich.schema.json); free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_ENOTFOUND when no name names a protein or the database holds no
+ *         annotation of a category asked for; #GRAPPI_EINVAL for bad arguments or options.
+ */
+GRAPPI_API grappi_status grappi_graph_enrich_json(grappi_graph *g, const char *const *proteins, size_t protein_count,
+                                                  const grappi_enrich_options *opts, char **out_json);
+
 /* ---- explore: ranked, explained PPI paths (the AgentPipeline) ----------------------------- */
 
 /** The answer slot of one chat request; valid only during the callback. */

@@ -32,6 +32,7 @@ int main(int argc, char **argv) {
   add_retrieve(app);
   add_explore(app);
   add_ontology(app);
+  add_enrich(app);
   add_bel(app);
   add_ground(app);
   add_extract(app);

@@ -113,6 +113,14 @@ class _WindowOptions(ctypes.Structure):
                 ("window", _size), ("min_score", ctypes.c_double), ("max_path_length", _size), ("max_paths", _size)]
 
 
+class _EnrichOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("categories", ctypes.POINTER(ctypes.c_char_p)), ("category_count", _size),
+                ("exclude_evidence", ctypes.POINTER(ctypes.c_char_p)), ("exclude_evidence_count", _size),
+                ("background", ctypes.c_char_p), ("background_proteins", ctypes.POINTER(ctypes.c_char_p)),
+                ("background_protein_count", _size), ("min_term_size", _size), ("max_term_size", _size),
+                ("max_fdr", ctypes.c_double)]
+
+
 class _RetrieveOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("mode", ctypes.c_char_p), ("seeds", _size), ("hops", _size),
                 ("degree_cap", _size), ("node_budget", _size), ("min_score", ctypes.c_double), ("topk", _size),
@@ -256,6 +264,7 @@ class _PcstResult(ctypes.Structure):
 
 
 _MIRRORS = {"grappi_open_options": _OpenOptions, "grappi_embed_options": _EmbedOptions, "grappi_window_options": _WindowOptions,
+            "grappi_enrich_options": _EnrichOptions,
             "grappi_export_options": _ExportOptions, "grappi_import_options": _ImportOptions,
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
             "grappi_ground_options": _GroundOptions, "grappi_extract_options": _ExtractOptions,
@@ -265,6 +274,7 @@ _MIRRORS = {"grappi_open_options": _OpenOptions, "grappi_embed_options": _EmbedO
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult,
             "grappi_model_options": _ModelOptions, "grappi_run_options": _RunOptions}
 _VERSIONS = {"grappi_open_options": 1, "grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
+             "grappi_enrich_options": 1,
              "grappi_import_options": 1,
              "grappi_retrieve_options": 3,
              "grappi_explore_options": 3, "grappi_ground_options": 2, "grappi_extract_options": 2,
@@ -327,6 +337,9 @@ _import_init = _fn("grappi_import_options_init", _status, ctypes.POINTER(_Import
 _import_with = _fn("grappi_graph_import_with", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
                    ctypes.POINTER(_ImportOptions), ctypes.POINTER(ctypes.c_void_p))
 _window_init = _fn("grappi_window_options_init", _status, ctypes.POINTER(_WindowOptions), ctypes.c_uint32)
+_enrich_init = _fn("grappi_enrich_options_init", _status, ctypes.POINTER(_EnrichOptions), ctypes.c_uint32)
+_enrich = _fn("grappi_graph_enrich_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
+              ctypes.POINTER(_EnrichOptions), ctypes.POINTER(ctypes.c_void_p))
 _retrieve_init = _fn("grappi_retrieve_options_init", _status, ctypes.POINTER(_RetrieveOptions), ctypes.c_uint32)
 _retrieve_json = _fn("grappi_graph_retrieve_json", _status, ctypes.c_void_p, ctypes.c_char_p,
                      ctypes.POINTER(_RetrieveOptions), ctypes.POINTER(ctypes.c_void_p))
@@ -742,6 +755,29 @@ class Graph(_Owned):
         o.k, o.k_count, o.depth, o.window, o.min_score, o.max_path_length = ks, len(k), depth, window, min_score, max_path_length
         p = ctypes.c_void_p()
         _check(_window(self._handle(), root, ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def enrich(self, proteins, categories=None, exclude_evidence=None, background="annotated",
+               background_proteins=None, min_term_size=1, max_term_size=0, max_fdr=1.0):
+        """The functional enrichment of a protein set (names, aliases or ids) in the database's GO
+        annotations (docs/function.md): a dict with "terms" (each with "term", "name", "category",
+        "observed", "set_size", "background", "universe", "expected", "strength", "p_value", "fdr"
+        and "proteins"), "categories", "unannotated" and "unmatched" (names left out). categories:
+        "Process", "Function", "Component" (default: every one annotated); exclude_evidence:
+        codes such as "IEA"; background: "annotated", "network", or "given" with
+        background_proteins (given names imply it)."""
+        o = _options("grappi_enrich_options", _enrich_init)
+        cats, o.category_count = _strings(categories)
+        codes, o.exclude_evidence_count = _strings(exclude_evidence)
+        bg, o.background_protein_count = _strings(background_proteins)
+        if bg is not None and background == "annotated":
+            background = "given"
+        o.categories, o.exclude_evidence, o.background_proteins = cats, codes, bg
+        o.background = background.encode()
+        o.min_term_size, o.max_term_size, o.max_fdr = min_term_size, max_term_size, max_fdr
+        names, count = _strings(list(proteins))
+        p = ctypes.c_void_p()
+        _check(_enrich(self._handle(), names, count, ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def paths(self, source, target, max_length=4, k=10, weighted=False, all_shortest=False, skip_direct=False):

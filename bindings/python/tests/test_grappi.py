@@ -78,6 +78,27 @@ class GraphTest(unittest.TestCase):
         long = grappi.bel_validate("p(X:A) -> p(HGNC:B)", long_form=True, allow_unknown_namespaces=True)
         self.assertEqual(long["results"][0]["canonical"], "proteinAbundance(X:A) increases proteinAbundance(HGNC:B)")
 
+    def test_enrichment(self):
+        with tempfile.TemporaryDirectory() as d:
+            g = grappi.Graph(os.path.join(d, "kb.db"))
+            g.import_file(os.path.join(DATA, "4932.protein.info.v12.0.txt.gz"))
+            g.import_file(os.path.join(DATA, "ontology", "goslim_generic.obo"))
+            genes = os.path.join(d, "genes.tsv")
+            with open(genes, "w") as f:
+                f.write("symbol\tgo_cc\nCLB2\tGO:0005694:IDA\nCDC5\tGO:0005694:IEA\nCDC28\tGO:0005634:IDA\n"
+                        "CLN2\tGO:0005634:IDA\n")
+            g.import_file(genes, kind="mapping")
+            r = g.enrich(["CLB2", "CDC5", "NOSUCH"], categories=["Component"])
+            terms = {t["term"]: t for t in r["terms"]}
+            self.assertEqual((terms["GO:0005694"]["observed"], terms["GO:0005694"]["background"]), (2, 2))
+            self.assertAlmostEqual(terms["GO:0005694"]["p_value"], 1 / 6)  # C(2,2) C(2,0) / C(4,2)
+            self.assertEqual(r["categories"][0]["universe"], 4)
+            self.assertEqual([u["name"] for u in r["unmatched"]], ["NOSUCH"])
+            self.assertEqual(g.enrich(["CLB2"], exclude_evidence=["IEA"])["categories"][0]["universe"], 3)
+            self.assertEqual(g.enrich(["CLB2"], background_proteins=["CLB2", "CDC28"])["categories"][0]["universe"], 2)
+            with self.assertRaises(grappi.Error):
+                g.enrich(["CLB2"], max_fdr=2)
+
     def test_interactions_and_ontologies(self):
         with tempfile.TemporaryDirectory() as d:
             g = grappi.Graph(os.path.join(d, "kb.db"))

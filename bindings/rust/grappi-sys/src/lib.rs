@@ -81,6 +81,22 @@ pub struct grappi_window_options {
     pub max_paths: usize,
 }
 
+pub const GRAPPI_ENRICH_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_enrich_options {
+    pub version: u32,
+    pub categories: *const *const c_char,
+    pub category_count: usize,
+    pub exclude_evidence: *const *const c_char,
+    pub exclude_evidence_count: usize,
+    pub background: *const c_char,
+    pub background_proteins: *const *const c_char,
+    pub background_protein_count: usize,
+    pub min_term_size: usize,
+    pub max_term_size: usize,
+    pub max_fdr: c_double,
+}
+
 pub const GRAPPI_EXPORT_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_export_options {
@@ -487,6 +503,9 @@ extern "C" {
                                          opts: *const grappi_export_options, out_nodes: *mut u64, out_edges: *mut u64,
                                          out_not_written: *mut u64) -> grappi_status;
     pub fn grappi_graph_edges_json(g: *mut grappi_graph, a: i64, b: i64, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_enrich_options_init(opts: *mut grappi_enrich_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_enrich_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
+                                    opts: *const grappi_enrich_options, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_ontology_json(g: *mut grappi_graph, question: *const c_char, term: *const c_char,
                                       other: *const c_char, relations: *const *const c_char,
                                       relation_count: usize, out_json: *mut *mut c_char) -> grappi_status;
@@ -603,6 +622,9 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
         "grappi_import_options" => layout!(grappi_import_options; version, min_score, skip_bad_lines, max_bad_examples,
                                            max_rows, taxon, source_column, target_column, score_column, score_scale,
                                            relation_column, relation, directed, header, label, separator),
+        "grappi_enrich_options" => layout!(grappi_enrich_options; version, categories, category_count, exclude_evidence,
+                                           exclude_evidence_count, background, background_proteins,
+                                           background_protein_count, min_term_size, max_term_size, max_fdr),
         "grappi_window_options" => layout!(grappi_window_options; version, k, k_count, depth, window, min_score,
                                            max_path_length, max_paths),
         "grappi_retrieve_options" => layout!(grappi_retrieve_options; version, mode, seeds, hops, degree_cap, node_budget,

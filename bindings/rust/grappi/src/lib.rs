@@ -1155,6 +1155,30 @@ impl Graph {
         Ok(unsafe { take_string(out) })
     }
 
+    /// The functional enrichment of a protein set (names, aliases or ids) in the database's GO
+    /// annotations, as JSON (docs/schemas/enrich.schema.json): per term the hypergeometric
+    /// p-value, the Benjamini-Hochberg FDR per category and the strength. `categories`: "Process",
+    /// "Function", "Component" (empty: every one annotated); `exclude_evidence`: codes such as
+    /// "IEA"; `max_fdr`: terms reported (1.0: every term tested). The organism's annotated
+    /// proteins are the background.
+    pub fn enrich_json(&self, proteins: &[&str], categories: &[&str], exclude_evidence: &[&str], max_fdr: f64)
+                       -> Result<String> {
+        let owned = |v: &[&str]| v.iter().map(|s| cstring(s)).collect::<Result<Vec<_>>>();
+        let (names, cats, codes) = (owned(proteins)?, owned(categories)?, owned(exclude_evidence)?);
+        let ptrs = |v: &Vec<CString>| v.iter().map(|c| c.as_ptr()).collect::<Vec<*const c_char>>();
+        let (name_ptrs, cat_ptrs, code_ptrs) = (ptrs(&names), ptrs(&cats), ptrs(&codes));
+        let list = |v: &Vec<*const c_char>| if v.is_empty() { ptr::null() } else { v.as_ptr() };
+        let mut opts = init(|p| unsafe { sys::grappi_enrich_options_init(p, sys::GRAPPI_ENRICH_OPTIONS_VERSION) })?;
+        opts.categories = list(&cat_ptrs);
+        opts.category_count = cat_ptrs.len();
+        opts.exclude_evidence = list(&code_ptrs);
+        opts.exclude_evidence_count = code_ptrs.len();
+        opts.max_fdr = max_fdr;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_enrich_json(self.h, list(&name_ptrs), name_ptrs.len(), &opts, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
     /// `bel_validate` with this graph's identifiers: HGNC symbols and ids and imported ontology
     /// terms are written `NS:id ! label` in the canonical forms.
     pub fn bel_validate(&self, text: &str, long_form: bool, allow_unknown_namespaces: bool) -> Result<(String, usize)> {

@@ -119,6 +119,24 @@ fn import_review_of_a_curator() {
 }
 
 #[test]
+fn enrichment() {
+    let dir = std::env::temp_dir().join(format!("grappi-rust-enrich-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let g = grappi::Graph::open(dir.join("e.db")).unwrap();
+    g.import(data("4932.protein.info.v12.0.txt.gz"), None).unwrap();
+    g.import(data("ontology/goslim_generic.obo"), None).unwrap();
+    let genes = dir.join("genes.tsv");
+    std::fs::write(&genes, "symbol\tgo_cc\nCLB2\tGO:0005694:IDA\nCDC5\tGO:0005694:IEA\nCDC28\tGO:0005634:IDA\n").unwrap();
+    g.import(&genes, Some("mapping")).unwrap();
+    let r = g.enrich_json(&["CLB2", "CDC5", "NOSUCH"], &["Component"], &[], 1.0).unwrap();
+    assert!(r.contains("\"term\":\"GO:0005694\"") && r.contains("\"universe\":3"), "{}", r);
+    assert!(r.contains("\"name\":\"NOSUCH\""));
+    assert!(g.enrich_json(&["CLB2"], &[], &["IEA"], 1.0).unwrap().contains("\"universe\":2"));
+    assert_eq!(g.enrich_json(&["CLB2"], &["KEGG"], &[], 1.0).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn import_with_options() {
     let dir = std::env::temp_dir().join(format!("grappi-rust-import-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -1,0 +1,122 @@
+// grappi/enrichment.hpp — functional enrichment of a protein set: which GO terms (or other
+// annotation categories) its members share more often than the background does, by the
+// one-sided hypergeometric test with Benjamini–Hochberg's false discovery rate per category,
+// as STRING's enrichment reports them (Szklarczyk et al., Nucleic Acids Res. 2023).
+//
+// Annotations are the database's own: the gene table's GO columns become edges from a protein to
+// its GO terms (go.involved_in, go.enables, go.located_in, with their evidence codes) once GO
+// itself is imported (grappi import go-basic.obo, then the gene table). Counted, they propagate up
+// GO's `is_a` and `part_of` links (the true-path rule): a protein annotated to "apoptotic
+// process" counts for "programmed cell death" and every ancestor.
+#pragma once
+
+#include "grappi/export.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace grappi {
+
+class KnowledgeGraph;
+
+/// What the set is compared with.
+enum class EnrichmentBackground {
+  annotated,  ///< the proteins of the set's organism with an annotation in the category (STRING's default)
+  network,    ///< the proteins with an edge of the network (a relation that is not an annotation or ontology link)
+  given,      ///< EnrichmentOptions::background_proteins
+};
+
+/// Options of enrich().
+struct EnrichmentOptions {
+  /// Categories tested: "Process", "Function", "Component" (GO's three aspects, STRING's names;
+  /// "BP", "MF", "CC", "GO:BP", "biological_process" and the like are read too). Empty: every
+  /// category the database annotates. An unknown name is Error(invalid_argument) listing them.
+  std::vector<std::string> categories;
+  /// Evidence codes that do not count ({"IEA"}: electronic annotations left out). An annotation
+  /// counts when one of its codes is not excluded (an annotation without codes always counts).
+  std::vector<std::string> exclude_evidence;
+  EnrichmentBackground background = EnrichmentBackground::annotated;  ///< the universe
+  /// The background's proteins (node ids) when background is `given`.
+  std::vector<int64_t> background_proteins;
+  /// Terms tested: those with at least this many annotated proteins in the universe (and at
+  /// least one in the set).
+  std::size_t min_term_size = 1;
+  /// ... and at most this many (0: no upper bound).
+  std::size_t max_term_size = 0;
+  /// Terms reported: FDR at most this (1: every term tested).
+  double max_fdr = 1.0;
+};
+
+/// One term of the result.
+struct EnrichedTerm {
+  int64_t id = 0;            ///< the term's node id
+  std::string term;          ///< its external id ("GO:0006915")
+  std::string name;          ///< its name ("apoptotic process")
+  std::string category;      ///< "Process", "Function", "Component"
+  std::size_t observed = 0;  ///< k: proteins of the set annotated to it (propagated)
+  std::size_t set_size = 0;  ///< n: proteins of the set in the category's universe
+  std::size_t background = 0;  ///< K: proteins of the universe annotated to it
+  std::size_t universe = 0;  ///< N: proteins of the universe (annotated in the category)
+  double expected = 0;       ///< n K / N
+  double strength = 0;       ///< log10(observed / expected)
+  double p_value = 1;        ///< P(X >= k), X hypergeometric (N, K, n)
+  double fdr = 1;            ///< Benjamini–Hochberg over the category's tested terms
+  std::vector<int64_t> proteins;  ///< the set's proteins annotated to it (node ids, by external id)
+};
+
+/// One category's counts.
+struct EnrichmentCategory {
+  std::string category;      ///< its name
+  std::size_t set_size = 0;  ///< n
+  std::size_t universe = 0;  ///< N
+  std::size_t tested = 0;    ///< terms tested (the FDR's family)
+  std::size_t reported = 0;  ///< terms within max_fdr
+};
+
+/// The result of enrich().
+struct EnrichmentResult {
+  std::vector<EnrichedTerm> terms;  ///< by category, then FDR, p-value and term id
+  std::vector<EnrichmentCategory> categories;  ///< the categories tested, in their order
+  std::vector<int64_t> proteins;    ///< the set, without repeats, in the order given
+  /// Members of the set in no tested category's universe (no annotation there that counts, or
+  /// outside the background).
+  std::vector<int64_t> unannotated;
+  std::string background;           ///< the background, in words
+  /// enrich_names: the names that named no protein, each with the reason ("not found; did you
+  /// mean ...", "ambiguous: ...").
+  std::vector<std::pair<std::string, std::string>> unmatched;
+};
+
+/// The enrichment of a set of proteins (node ids) in the database's annotations. The
+/// annotations are read once per database generation and kept (thread-safe). Error(not_found)
+/// when the database holds no annotation of a category asked for (GO not imported before the gene
+/// table, say) or a node id is unknown; Error(invalid_argument) for bad options or an empty set.
+GRAPPI_CXX_API EnrichmentResult enrich(const KnowledgeGraph &graph, const std::vector<int64_t> &proteins,
+                                       const EnrichmentOptions &options = {});
+
+/// enrich over names (symbols, aliases, external ids: the one name linker, as `grappi resolve`):
+/// names that name no protein, or several, are left out and listed in `unmatched`;
+/// Error(not_found) when none names one. `background_names` fill the given background the same
+/// way (its unmatched names are listed too, marked "background").
+GRAPPI_CXX_API EnrichmentResult enrich_names(const KnowledgeGraph &graph, const std::vector<std::string> &names,
+                                             EnrichmentOptions options = {},
+                                             const std::vector<std::string> &background_names = {});
+
+/// "annotated", "network", "given".
+GRAPPI_CXX_API const char *to_string(EnrichmentBackground background) noexcept;
+/// Inverse of to_string; Error(invalid_argument) listing the names otherwise.
+GRAPPI_CXX_API EnrichmentBackground enrichment_background(const std::string &name);
+
+/// The result as JSON (docs/schemas/enrich.schema.json): {"background", "proteins"
+/// [external ids], "unannotated", "unmatched" [{"name", "reason"}], "categories" [...], "terms" [{"term", "name", "category",
+/// "observed", "set_size", "background", "universe", "expected", "strength", "p_value", "fdr",
+/// "proteins" [external ids]}]}.
+GRAPPI_CXX_API nlohmann::json to_json(const KnowledgeGraph &graph, const EnrichmentResult &result);
+
+}  // namespace grappi

@@ -1,0 +1,74 @@
+// Internal: the database's GO annotations as enrichment reads them, kept per generation.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "grappi/snapshot.hpp"
+
+namespace grappi {
+class KnowledgeGraph;
+}
+
+namespace grappi::detail {
+
+/// One annotation category: GO's aspects, by the terms' namespace or the annotation's relation.
+struct AnnotationCategory {
+  const char *name;        ///< "Process"
+  const char *name_space;  ///< the OBO namespace of its terms ("biological_process")
+  const char *relation;    ///< the gene table's edge of it ("go.involved_in")
+  std::vector<std::string> aliases;  ///< names read for it, lower case
+};
+constexpr std::size_t kGoCategories = 3;
+const std::array<AnnotationCategory, kGoCategories> &go_categories();
+/// The category a name means (any case); Error(invalid_argument) listing them otherwise.
+std::size_t category_index(const std::string &name);
+
+/// A protein's direct annotation: its term and evidence codes (bits of Annotations::codes; 0 for
+/// an annotation that lists none).
+struct DirectAnnotation {
+  uint32_t term;
+  uint64_t codes;
+};
+
+/// The annotated proteins (rows, in node order), their direct annotations, and each annotated
+/// term's closure (itself and its ancestors of its category along is_a and part_of).
+struct Annotations {
+  std::shared_ptr<const GraphSnapshot> graph;
+  std::vector<std::string> codes;     ///< evidence codes, by bit
+  std::vector<int8_t> node_category;  ///< by snapshot index: the term's category, -1 for none
+  // Rows.
+  std::vector<uint32_t> row_node;  ///< snapshot index of each row's protein
+  std::vector<int64_t> taxon;      ///< each row's taxon (0: none given)
+  std::vector<char> network;       ///< each row's protein has an edge of the network
+  std::vector<uint32_t> direct_offsets;  ///< row r's annotations: direct[offsets[r], offsets[r + 1])
+  std::vector<DirectAnnotation> direct;
+  std::unordered_map<uint32_t, uint32_t> row_of_node;
+  // Terms: every annotated term and every ancestor of one.
+  std::vector<uint32_t> term_node;  ///< snapshot index of each term
+  std::unordered_map<uint32_t, uint32_t> term_of_node;
+  std::vector<uint32_t> closure_offsets;  ///< an annotated term t's closure: closure[offsets[t], offsets[t + 1])
+  std::vector<uint32_t> closure;
+
+  /// A background's counts: which rows are in each category's universe, and each term's
+  /// annotated proteins among them (K).
+  struct Universe {
+    std::array<std::vector<char>, kGoCategories> member;  ///< by row
+    std::array<std::size_t, kGoCategories> size{};          ///< N
+    std::vector<uint32_t> annotated;                          ///< K, by term
+  };
+  /// Universes already counted, by background and excluded codes (at most a few kept).
+  mutable std::mutex universes_mu;
+  mutable std::map<std::string, std::shared_ptr<const Universe>> universes;
+};
+
+/// The annotations of the graph's current generation (read on the first call after a write).
+std::shared_ptr<const Annotations> annotations(const KnowledgeGraph &kg);
+
+}  // namespace grappi::detail

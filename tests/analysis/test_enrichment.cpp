@@ -1,0 +1,244 @@
+// Functional enrichment on a small hand-made GO: counts after propagation up is_a and part_of,
+// p-values against the hypergeometric sum written out here, Benjamini–Hochberg by hand, evidence
+// codes, backgrounds, names, JSON and bad input. (tests/check_enrichment.py checks the whole GO
+// against scipy and statsmodels.)
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "grappi/grappi.hpp"
+#include "test_util.hpp"
+
+using namespace testutil;
+using grappi::EnrichmentBackground;
+using grappi::EnrichmentOptions;
+using grappi::KnowledgeGraph;
+
+namespace {
+
+// Twelve proteins P01-P12 (taxon 9606), an interaction P01-P02, and a GO of five process terms
+// and two function terms:
+//   BP: R (root) <- A (is_a), R <- B (is_a), A <- C (part_of), C <- D (is_a)
+//   MF: M (root) <- M1 (is_a)
+// Annotations: P01-P04 to D (P04 by IEA only), P05-P06 to B, P07 to A, P08-P10 to B and C
+// (P10's C by IEA and IDA), P01-P02 to M1; P11 and P12 none.
+struct Toy {
+  TempDir d;
+  std::string db = d.file("toy.db");
+  Toy() {
+    std::string info = "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n";
+    for (int i = 1; i <= 12; ++i) {
+      const std::string n = (i < 10 ? "P0" : "P") + std::to_string(i);
+      info += "9606." + n + "\t" + n + "\t100\tprotein " + n + "\n";
+    }
+    write_file(d.file("info.txt"), info);
+    write_file(d.file("links.txt"), "protein1 protein2 combined_score\n9606.P01 9606.P02 900\n9606.P02 9606.P01 900\n");
+    write_file(d.file("go.obo"),
+               "format-version: 1.2\nontology: go\n\n"
+               "[Term]\nid: GO:0000001\nname: root process\nnamespace: biological_process\n\n"
+               "[Term]\nid: GO:0000002\nname: process A\nnamespace: biological_process\nis_a: GO:0000001\n\n"
+               "[Term]\nid: GO:0000003\nname: process B\nnamespace: biological_process\nis_a: GO:0000001\n\n"
+               "[Term]\nid: GO:0000004\nname: process C\nnamespace: biological_process\n"
+               "relationship: part_of GO:0000002\n\n"
+               "[Term]\nid: GO:0000005\nname: process D\nnamespace: biological_process\nis_a: GO:0000004\n\n"
+               "[Term]\nid: GO:0000011\nname: root function\nnamespace: molecular_function\n\n"
+               "[Term]\nid: GO:0000012\nname: function M1\nnamespace: molecular_function\nis_a: GO:0000011\n");
+    write_file(d.file("genes.tsv"),
+               "symbol\tgo_bp\tgo_mf\n"
+               "P01\tGO:0000005:IDA\tGO:0000012:IPI\nP02\tGO:0000005:IMP\tGO:0000012:IDA\n"
+               "P03\tGO:0000005:TAS\t\nP04\tGO:0000005:IEA\t\nP05\tGO:0000003:IDA\t\nP06\tGO:0000003:IBA\t\n"
+               "P07\tGO:0000002:IDA\t\nP08\tGO:0000003:IDA|GO:0000004:IDA\t\n"
+               "P09\tGO:0000003:IDA|GO:0000004:IMP\t\nP10\tGO:0000003:IDA|GO:0000004:IEA|GO:0000004:IDA\t\n"
+               "P11\tGO:0008150:ND\t\nP12\t\t\n");
+    KnowledgeGraph kg(db);
+    kg.import({{d.file("info.txt"), "info"}});
+    kg.import({{d.file("links.txt"), "links"}});
+    kg.import({{d.file("go.obo")}});
+    kg.import({{d.file("genes.tsv"), "mapping"}});
+  }
+};
+
+double choose(int n, int k) {
+  if (k < 0 || k > n) return 0;
+  double c = 1;
+  for (int i = 1; i <= k; ++i) c = c * (n - k + i) / i;
+  return c;
+}
+
+// P(X >= k), X hypergeometric, summed term by term.
+double tail(int k, int K, int n, int N) {
+  double p = 0;
+  for (int i = k; i <= std::min(K, n); ++i) p += choose(K, i) * choose(N - K, n - i) / choose(N, n);
+  return p;
+}
+
+std::vector<int64_t> ids(const KnowledgeGraph &kg, std::initializer_list<const char *> names) {
+  std::vector<int64_t> out;
+  for (const char *n : names) out.push_back(kg.resolve(n));
+  return out;
+}
+
+std::map<std::string, grappi::EnrichedTerm> by_term(const grappi::EnrichmentResult &r) {
+  std::map<std::string, grappi::EnrichedTerm> out;
+  for (const auto &t : r.terms) out[t.term] = t;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Enrichment counts propagate up is_a and part_of and the p-values are the hypergeometric tail") {
+  Toy toy;
+  KnowledgeGraph kg(toy.db);
+  EnrichmentOptions o;
+  o.categories = {"Process"};
+  const auto r = grappi::enrich(kg, ids(kg, {"P01", "P02", "P03", "P08", "P11"}), o);
+  REQUIRE(r.categories.size() == 1);
+  // The process universe: P01-P10 (P11's only annotation is ND, no data; P12 has none).
+  CHECK(r.categories[0].universe == 10);
+  CHECK(r.categories[0].set_size == 4);
+  CHECK(r.unannotated == ids(kg, {"P11"}));
+  const auto t = by_term(r);
+  // D: P01-P04; C (D part of it by is_a, and P08-P10 directly): 7; A (C part_of A, and P07): 8;
+  // B: P05, P06, P08-P10; R: all ten.
+  const std::map<std::string, std::pair<int, int>> want = {{"GO:0000005", {3, 4}}, {"GO:0000004", {4, 7}},
+                                                           {"GO:0000002", {4, 8}}, {"GO:0000003", {1, 5}},
+                                                           {"GO:0000001", {4, 10}}};
+  REQUIRE(t.size() == want.size());
+  std::vector<std::pair<double, std::string>> ps;
+  for (const auto &term_kK : want) {
+    const std::string &term = term_kK.first;
+    const auto &kK = term_kK.second;
+    CAPTURE(term);
+    const auto &e = t.at(term);
+    CHECK(e.observed == static_cast<std::size_t>(kK.first));
+    CHECK(e.background == static_cast<std::size_t>(kK.second));
+    CHECK(e.p_value == doctest::Approx(tail(kK.first, kK.second, 4, 10)).epsilon(1e-12));
+    CHECK(e.expected == doctest::Approx(4.0 * kK.second / 10));
+    CHECK(e.strength == doctest::Approx(std::log10(kK.first / (4.0 * kK.second / 10))));
+    CHECK(e.category == "Process");
+    ps.emplace_back(e.p_value, term);
+  }
+  CHECK(t.at("GO:0000005").proteins == ids(kg, {"P01", "P02", "P03"}));
+  CHECK(t.at("GO:0000001").p_value == 1.0);
+  // Benjamini–Hochberg over the five tested terms, by hand.
+  std::sort(ps.begin(), ps.end());
+  double running = 1;
+  std::map<std::string, double> q;
+  for (std::size_t i = ps.size(); i-- > 0;) {
+    running = std::min(running, ps[i].first * 5 / static_cast<double>(i + 1));
+    q[ps[i].second] = running;
+  }
+  for (const auto &[term, fdr] : q) CHECK(t.at(term).fdr == doctest::Approx(fdr).epsilon(1e-12));
+  // Ordered by FDR; max_fdr keeps those at most it; a size bound leaves terms untested.
+  for (std::size_t i = 1; i < r.terms.size(); ++i) CHECK(r.terms[i - 1].fdr <= r.terms[i].fdr);
+  o.max_fdr = q.at("GO:0000005");
+  const auto kept = grappi::enrich(kg, ids(kg, {"P01", "P02", "P03", "P08", "P11"}), o);
+  for (const auto &e : kept.terms) CHECK(e.fdr <= o.max_fdr);
+  CHECK(kept.categories[0].tested == 5);
+  o.max_fdr = 1;
+  o.max_term_size = 8;
+  CHECK(grappi::enrich(kg, ids(kg, {"P01", "P02", "P03", "P08"}), o).categories[0].tested == 4);
+}
+
+TEST_CASE("Enrichment: evidence codes excluded and the backgrounds") {
+  Toy toy;
+  KnowledgeGraph kg(toy.db);
+  EnrichmentOptions o;
+  o.categories = {"BP"};
+  o.exclude_evidence = {"iea"};
+  const auto r = grappi::enrich(kg, ids(kg, {"P01", "P04", "P10"}), o);
+  // P04's only annotation is electronic: out of the universe; P10 keeps C by its IDA code.
+  CHECK(r.categories[0].universe == 9);
+  CHECK(r.categories[0].set_size == 2);
+  CHECK(r.unannotated == ids(kg, {"P04"}));
+  CHECK(by_term(r).at("GO:0000004").background == 6);
+  // A set none of whose members is annotated still has its organism's universe (and no term).
+  const auto none = grappi::enrich(kg, ids(kg, {"P11", "P12"}), o);
+  CHECK(none.categories[0].universe == 9);
+  CHECK(none.categories[0].set_size == 0);
+  CHECK(none.terms.empty());
+  CHECK(none.unannotated == ids(kg, {"P11", "P12"}));
+  // Both categories by default; the network's proteins (P01, P02) as the background.
+  EnrichmentOptions net;
+  net.background = EnrichmentBackground::network;
+  const auto n = grappi::enrich(kg, ids(kg, {"P01"}), net);
+  REQUIRE(n.categories.size() == 2);
+  CHECK(n.categories[0].category == "Process");
+  CHECK(n.categories[0].universe == 2);
+  CHECK(n.categories[1].category == "Function");
+  CHECK(n.categories[1].universe == 2);
+  // A given background: its annotated proteins are the universe.
+  EnrichmentOptions given;
+  given.background = EnrichmentBackground::given;
+  given.background_proteins = ids(kg, {"P01", "P02", "P05", "P06", "P12"});
+  const auto g = grappi::enrich(kg, ids(kg, {"P01", "P02"}), given);
+  CHECK(g.categories[0].universe == 4);
+  CHECK(by_term(g).at("GO:0000005").p_value == doctest::Approx(tail(2, 2, 2, 4)));
+}
+
+TEST_CASE("Enrichment over names lists the names it left out and writes external ids") {
+  Toy toy;
+  KnowledgeGraph kg(toy.db);
+  const auto r = grappi::enrich_names(kg, {"P01", "p02", "NOSUCH", "9606.P03"});
+  CHECK(r.proteins == ids(kg, {"P01", "P02", "P03"}));
+  REQUIRE(r.unmatched.size() == 1);
+  CHECK(r.unmatched[0].first == "NOSUCH");
+  CHECK(r.unmatched[0].second.rfind("not found", 0) == 0);
+  const nlohmann::json j = grappi::to_json(kg, r);
+  CHECK(j["proteins"] == nlohmann::json({"9606.P01", "9606.P02", "9606.P03"}));
+  CHECK(j["unmatched"][0]["name"] == "NOSUCH");
+  bool d = false;
+  for (const auto &t : j["terms"])
+    if (t["term"] == "GO:0000005") {
+      d = true;
+      CHECK(t["name"] == "process D");
+      CHECK(t["proteins"] == nlohmann::json({"9606.P01", "9606.P02", "9606.P03"}));
+      for (const char *field : {"category", "observed", "set_size", "background", "universe", "expected", "strength",
+                                "p_value", "fdr"})
+        CHECK(t.contains(field));
+    }
+  CHECK(d);
+  CHECK_THROWS_WITH_AS(grappi::enrich_names(kg, {"NOSUCH", "NOPE"}), doctest::Contains("no name names a protein"),
+                       grappi::Error);
+}
+
+TEST_CASE("Enrichment refuses bad input clearly") {
+  Toy toy;
+  KnowledgeGraph kg(toy.db);
+  const auto p = ids(kg, {"P01"});
+  const auto refused = [&](const EnrichmentOptions &o, const std::vector<int64_t> &set, const char *says) {
+    CAPTURE(says);
+    CHECK_THROWS_WITH_AS(grappi::enrich(kg, set, o), doctest::Contains(says), grappi::Error);
+  };
+  refused({}, {}, "the protein set is empty");
+  refused({}, {987654321}, "protein 987654321 is not in the graph");
+  EnrichmentOptions o;
+  o.categories = {"KEGG"};
+  refused(o, p, "unknown category 'KEGG' (Process, Function, Component)");
+  o = {};
+  o.max_fdr = 1.5;
+  refused(o, p, "max_fdr must be between 0 and 1");
+  o.max_fdr = std::nan("");
+  refused(o, p, "max_fdr must be between 0 and 1");
+  o = {};
+  o.min_term_size = 5;
+  o.max_term_size = 2;
+  refused(o, p, "max_term_size (2) is below min_term_size (5)");
+  o = {};
+  o.background = EnrichmentBackground::given;
+  refused(o, p, "needs its proteins");
+  o = {};
+  o.background_proteins = p;
+  refused(o, p, "choose 'given'");
+  CHECK_THROWS_WITH_AS(grappi::enrichment_background("genome"), doctest::Contains("annotated, network, given"), grappi::Error);
+  // A database without GO annotations says what to import.
+  TempDir d;
+  KnowledgeGraph bare(d.file("bare.db"));
+  write_file(d.file("info.txt"), "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n9606.X1\tX1\t1\tx\n");
+  bare.import({{d.file("info.txt"), "info"}});
+  CHECK_THROWS_WITH_AS(grappi::enrich(bare, {bare.resolve("X1")}), doctest::Contains("import GO"), grappi::Error);
+}

@@ -1,0 +1,127 @@
+// grappi enrich: the functional enrichment of a protein set (grappi/enrichment.hpp).
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "common.hpp"
+
+namespace grappi::cli {
+
+namespace {
+
+struct EnrichArgs {
+  std::string db, file, background = "annotated", json, tsv;
+  std::vector<std::string> proteins, categories, exclude_evidence;
+  std::size_t min_size = 1, max_size = 0, top = 10;
+  double fdr = 0.05;
+};
+
+// Names from arguments ("EGFR", "EGFR,TP53") or a file (one or more per line, separated by
+// blanks or commas; '#' starts a comment).
+void add_names(std::vector<std::string> &out, const std::string &text) {
+  std::string cur;
+  for (char c : text + "\n") {
+    if (c == ',' || c == '\t' || c == '\n' || c == '\r' || c == ' ') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+}
+
+std::vector<std::string> names_in_file(const std::string &path, const char *flag) {
+  std::ifstream in(path);
+  if (!in) throw Error(ErrorCode::io, std::string(flag) + ": cannot open '" + path + "'");
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) add_names(out, line.substr(0, line.find('#')));
+  if (out.empty()) throw Error(ErrorCode::invalid_argument, std::string(flag) + ": '" + path + "' names no protein");
+  return out;
+}
+
+std::string tsv_of(const nlohmann::json &j) {
+  std::ostringstream out;
+  out << "category\tterm\tname\tobserved\tset_size\tbackground\tuniverse\texpected\tstrength\tp_value\tfdr\tproteins\n";
+  for (const auto &t : j["terms"]) {
+    std::string proteins;
+    for (const auto &p : t["proteins"]) proteins += (proteins.empty() ? "" : ",") + p.get<std::string>();
+    out << t["category"].get<std::string>() << '\t' << t["term"].get<std::string>() << '\t' << t["name"].get<std::string>()
+        << '\t' << t["observed"] << '\t' << t["set_size"] << '\t' << t["background"] << '\t' << t["universe"] << '\t'
+        << dump_json(t["expected"]) << '\t' << dump_json(t["strength"]) << '\t' << dump_json(t["p_value"]) << '\t'
+        << dump_json(t["fdr"]) << '\t' << proteins << '\n';
+  }
+  return out.str();
+}
+
+void run_enrich(const EnrichArgs &a) {
+  KnowledgeGraph g = open_graph(a.db, Access::read);
+  std::vector<std::string> names;
+  for (const std::string &p : a.proteins) add_names(names, p);
+  if (!a.file.empty()) {
+    const auto more = names_in_file(a.file, "--file");
+    names.insert(names.end(), more.begin(), more.end());
+  }
+  if (names.empty()) throw Error(ErrorCode::invalid_argument, "enrich: name proteins (arguments or --file)");
+  EnrichmentOptions o;
+  for (const std::string &c : a.categories) add_names(o.categories, c);
+  for (const std::string &c : a.exclude_evidence) add_names(o.exclude_evidence, c);
+  o.min_term_size = a.min_size;
+  o.max_term_size = a.max_size;
+  o.max_fdr = a.fdr;
+  std::vector<std::string> background;
+  if (a.background == "annotated" || a.background == "network") o.background = enrichment_background(a.background);
+  else background = names_in_file(a.background, "--background");
+  const EnrichmentResult r = enrich_names(g, names, o, background);
+  const nlohmann::json j = to_json(g, r);
+  for (const auto &[name, reason] : r.unmatched) std::cerr << "grappi: enrich: '" << name << "' left out: " << reason << "\n";
+  if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
+  if (!a.tsv.empty()) write_output(a.tsv, tsv_of(j));
+  if (a.json == "-" || a.tsv == "-") return;
+  std::cout << r.proteins.size() << " proteins (" << r.unannotated.size() << " without annotation there); background: "
+            << r.background << "\n";
+  for (const auto &c : j["categories"]) {
+    std::cout << "\n" << c["category"].get<std::string>() << ": " << c["reported"] << " of " << c["tested"]
+              << " terms tested at FDR <= " << fmt(a.fdr, 3) << " (set " << c["set_size"] << ", universe "
+              << c["universe"] << ")\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const auto &t : j["terms"]) {
+      if (t["category"] != c["category"] || rows.size() >= a.top) continue;
+      std::string proteins;
+      for (const auto &p : t["proteins"]) {
+        const auto ix = g.snapshot()->index_of(g.resolve(p.get<std::string>()));
+        proteins += (proteins.empty() ? "" : ",") + (ix ? g.snapshot()->name(*ix) : p.get<std::string>());
+      }
+      std::ostringstream fdr;
+      fdr.precision(2);
+      fdr << std::scientific << t["fdr"].get<double>();
+      rows.push_back({t["term"].get<std::string>(), t["name"].get<std::string>(),
+                      std::to_string(t["observed"].get<std::size_t>()) + "/" + std::to_string(t["background"].get<std::size_t>()),
+                      fmt(t["strength"].get<double>(), 2), fdr.str(), proteins});
+    }
+    if (!rows.empty()) print_table({"term", "name", "observed/background", "strength", "FDR", "proteins"}, rows);
+  }
+}
+
+}  // namespace
+
+void add_enrich(CLI::App &app) {
+  auto a = std::make_shared<EnrichArgs>();
+  auto *c = app.add_subcommand("enrich", "Functional enrichment of a protein set: GO terms (Process, Function, Component) by the hypergeometric test with Benjamini-Hochberg FDR, as STRING reports it");
+  add_db_option(c, a->db);
+  c->add_option("proteins", a->proteins, "Proteins by name, alias or id (several, or comma-separated)");
+  c->add_option("--file", a->file, "A file of protein names (blanks, commas or lines between them; # comments)");
+  c->add_option("--category", a->categories, "Categories tested: Process, Function, Component (repeatable or comma-separated; default: every category the database annotates)");
+  c->add_option("--exclude-evidence", a->exclude_evidence, "Evidence codes that do not count (IEA: electronic annotations); an annotation counts when one of its codes is not excluded");
+  c->add_option("--background", a->background, "annotated (the set's organism's proteins annotated in the category), network (the proteins with an edge of the network), or a FILE of protein names")->capture_default_str();
+  c->add_option("--min-size", a->min_size, "Terms tested: at least this many annotated proteins in the universe")->capture_default_str();
+  c->add_option("--max-size", a->max_size, "Terms tested: at most this many annotated proteins in the universe (0: no bound)")->capture_default_str();
+  c->add_option("--fdr", a->fdr, "Terms reported: FDR at most this (1: every term tested)")->capture_default_str();
+  c->add_option("--top", a->top, "Terms printed per category in the table")->capture_default_str();
+  c->add_option("--json", a->json, "Write the result as JSON to FILE (- for standard output)");
+  c->add_option("--tsv", a->tsv, "Write the terms as TSV to FILE (- for standard output)");
+  c->callback([a] { run_enrich(*a); });
+}
+
+}  // namespace grappi::cli
