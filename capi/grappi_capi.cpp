@@ -1051,6 +1051,23 @@ grappi_status grappi_graph_enrich_json(grappi_graph *g, const char *const *prote
   });
 }
 
+grappi_status grappi_graph_ppi_enrichment_json(grappi_graph *g, const char *const *proteins, size_t protein_count,
+                                               double min_score, const char *const *relations, size_t relation_count,
+                                               char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_ppi_enrichment_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const auto names = string_array(proteins, protein_count, fn, "proteins", "protein_count", "a protein");
+    grappi::PpiEnrichmentOptions o;
+    o.min_score = min_score;
+    o.relations = string_array(relations, relation_count, fn, "relations", "relation_count", "a relation");
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(kg, grappi::ppi_enrichment_names(kg, names, o))));
+    return GRAPPI_OK;
+  });
+}
+
 grappi_status grappi_graph_ontology_json(grappi_graph *g, const char *question, const char *term, const char *other,
                                          const char *const *relations, size_t relation_count, char **out_json) {
   return guard([&]() -> grappi_status {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""grappi enrich against an independent computation (issue 58).
+"""grappi enrich and ppi-enrichment against independent computations (issue 58).
 
 The annotations grappi's import stored (the gene table's GO edges with their evidence codes) are
 read from the database with sqlite3; GO's is_a and part_of links from the OBO file itself; the
@@ -7,9 +7,12 @@ propagation up them is a breadth-first walk written here; the p-values are scipy
 hypergeom.sf and the FDRs statsmodels' Benjamini-Hochberg (multipletests, fdr_bh). For protein
 sets (the NSCLC and Alzheimer exports' proteins, random sets of 5 to 500 proteins), every
 category, with and without IEA, against the annotated and the network backgrounds, grappi's
-tested terms, counts, p-values and FDRs must equal these (1e-9 relative).
+tested terms, counts, p-values and FDRs must equal these (1e-9 relative). PPI enrichment: the
+network read from the database into networkx, the edges among the set, the expected count
+(Pradines et al.: 1 - exp(-d_i d_j / 2M) over the set's pairs), scipy's Poisson and networkx's
+average clustering.
 
-Usage: check_enrichment.py GRAPPI DB GO_OBO_GZ NSCLC_TSV ALZHEIMER_TSV
+Usage: check_enrichment.py GRAPPI DB GO_OBO_GZ NSCLC_TSV ALZHEIMER_TSV [YEAST_DB]
 """
 import gzip
 import json
@@ -20,7 +23,8 @@ import subprocess
 import sys
 from collections import defaultdict, deque
 
-from scipy.stats import hypergeom
+import networkx as nx
+from scipy.stats import hypergeom, poisson
 from statsmodels.stats.multitest import multipletests
 
 CATEGORIES = {"biological_process": "Process", "molecular_function": "Function", "cellular_component": "Component"}
@@ -185,6 +189,38 @@ def check(grappi, db, proteins, exclude, background, annotations, namespace, par
     print(f"{label}: {len(dict.fromkeys(proteins))} proteins, {tested_total} terms tested: counts, p-values and FDRs equal")
 
 
+def check_ppi(grappi, db, proteins, min_score, label):
+    con = sqlite3.connect(db)
+    g = nx.Graph()
+    for a, b in con.execute(
+            "SELECT s.external_id, t.external_id FROM edges e JOIN relations r ON r.id = e.relation JOIN nodes s ON "
+            "s.id = e.source JOIN nodes t ON t.id = e.target WHERE r.name NOT LIKE 'go.%' AND r.name NOT LIKE 'obo.%' "
+            "AND e.score >= ? AND s.id <> t.id", (min_score,)):
+        g.add_edge(a, b)
+    con.close()
+    members = list(dict.fromkeys(proteins))
+    m = g.number_of_edges()
+    deg = {p: g.degree(p) if p in g else 0 for p in members}
+    lam = sum(-math.expm1(-deg[a] * deg[b] / (2 * m)) for i, a in enumerate(members) for b in members[i + 1:])
+    sub = nx.Graph()
+    sub.add_nodes_from(members)
+    sub.add_edges_from(e for e in g.subgraph(members).edges())
+    edges, pairs = sub.number_of_edges(), len(members) * (len(members) - 1) // 2
+    # (from the upper tails: the difference of two CDFs near 1 would lose every digit of a small p)
+    p = (poisson.sf(edges - 1, lam) - poisson.sf(pairs, lam)) / poisson.cdf(pairs, lam)
+    r = subprocess.run([grappi, "ppi-enrichment", "--db", db, "--min-score", str(min_score), "--json", "-", "--file",
+                        "/dev/stdin"], input="\n".join(proteins), capture_output=True, text=True)
+    if r.returncode != 0:
+        raise AssertionError(f"{label}: grappi ppi-enrichment exited {r.returncode}: {r.stderr}")
+    got = json.loads(r.stdout)
+    assert (got["nodes"], got["edges"], got["network_edges"]) == (len(members), edges, m), \
+        f"{label}: {(got['nodes'], got['edges'], got['network_edges'])} != {(len(members), edges, m)}"
+    close(got["expected_edges"], lam, f"{label} expected edges")
+    close(got["p_value"], float(p), f"{label} p-value")
+    close(got["clustering"], nx.average_clustering(sub), f"{label} clustering")
+    print(f"{label}: {len(members)} proteins, {edges} edges, {lam:.1f} expected, p {got['p_value']:.2e}: equal")
+
+
 def export_proteins(path):
     """The STRING ids of a STRING web export (its identifier columns)."""
     out = []
@@ -212,7 +248,19 @@ def main():
     for label, proteins in sets[:2] + sets[3:4]:
         check(grappi, db, proteins, ["IEA"], "annotated", annotations, namespace, parents, memo, network, label + " without IEA")
     check(grappi, db, sets[0][1], [], "network", annotations, namespace, parents, memo, network, "NSCLC against the network")
-    print(f"largest relative difference of a p-value, FDR or strength: {WORST[0]:.1e} (allowed 1e-9)")
+    for label, proteins in sets[:4]:
+        check_ppi(grappi, db, proteins, 0.4, "PPI " + label)
+    check_ppi(grappi, db, sets[0][1], 0.9, "PPI NSCLC at 0.9")
+    if len(sys.argv) > 6:  # the yeast physical network: random sets of its proteins
+        yeast = sys.argv[6]
+        con = sqlite3.connect(yeast)
+        linked = sorted(r[0] for r in con.execute(
+            "SELECT DISTINCT n.external_id FROM edges e JOIN nodes n ON n.id = e.source"))
+        con.close()
+        for size in (20, 200):
+            check_ppi(grappi, yeast, rng.sample(linked, size), 0.4, f"PPI yeast random {size}")
+        check_ppi(grappi, yeast, rng.sample(linked, 200), 0.7, "PPI yeast random 200 at 0.7")
+    print(f"largest relative difference of a value: {WORST[0]:.1e} (allowed 1e-9)")
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ NOT_NODES = {
 ROOT_IS_ID = {("ground", ""): "the ontology subtree's root term id (MI:0190)"}
 # Arrays named `proteins` or `names` that hold external ids themselves: (schema, path of the object).
 IDS_THEMSELVES = {("enrich", ""): "the set's proteins by external id",
-                  ("enrich", "/terms[]"): "a term's proteins by external id"}
+                  ("enrich", "/terms[]"): "a term's proteins by external id",
+                  ("ppi-enrichment", ""): "the set's proteins by external id"}
 
 
 def types(x):

@@ -1241,6 +1241,21 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_enrich_json(g, set, 2, NULL, NULL) == GRAPPI_EINVAL);
     CHECK(grappi_enrich_options_init(&eo, GRAPPI_ENRICH_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
     remove(genes);
+    /* PPI enrichment: CDC28 and its cyclins interact far more than chance would have them. */
+    {
+      const char *cyclins[] = {"CDC28", "CLN1", "CLN2", "CLB2", "CLB5"};
+      const char *nope[] = {"string.nope"};
+      CHECK(grappi_graph_ppi_enrichment_json(g, cyclins, 5, 0.7, NULL, 0, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"nodes\":5") != NULL && strstr(json, "\"p_value\":") != NULL);
+      CHECK(json && strstr(json, "\"edges\":0,") == NULL);
+      grappi_free(json);
+      json = NULL;
+      CHECK(grappi_graph_ppi_enrichment_json(g, cyclins, 5, 1.5, NULL, 0, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(grappi_graph_ppi_enrichment_json(g, cyclins, 5, 0.4, nope, 1, &json) == GRAPPI_EINVAL);
+      CHECK(strstr(grappi_last_error_message(), "unknown relation") != NULL);
+      CHECK(grappi_graph_ppi_enrichment_json(g, cyclins, 5, 0.4, NULL, 1, &json) == GRAPPI_EINVAL);
+      CHECK(grappi_graph_ppi_enrichment_json(g, set + 2, 1, 0.4, NULL, 0, &json) == GRAPPI_ENOTFOUND);
+    }
   }
   {
     /* BEL with the graph's identifiers: GO terms by name or id have one canonical form. */

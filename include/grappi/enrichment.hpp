@@ -108,6 +108,45 @@ GRAPPI_CXX_API EnrichmentResult enrich_names(const KnowledgeGraph &graph, const 
                                              EnrichmentOptions options = {},
                                              const std::vector<std::string> &background_names = {});
 
+/// Options of ppi_enrichment().
+struct PpiEnrichmentOptions {
+  /// The network: edges of at least this score (0-1; STRING's medium confidence by default).
+  double min_score = 0.4;
+  /// ... of these relations (empty: every relation that is no annotation or ontology link, the
+  /// go.* and obo.* ones). An unknown name is Error(invalid_argument) listing the graph's.
+  std::vector<std::string> relations;
+};
+
+/// Whether a protein set has more interactions among its members than proteins of the same
+/// degrees would (STRING's PPI enrichment): the edges among the set against the number expected
+/// in a random graph with the network's degrees (Pradines et al., J. Comput. Biol. 2005: a pair
+/// of degrees d_i, d_j is joined with probability 1 - exp(-d_i d_j / 2M)), with the Poisson
+/// probability of at least as many (of at most every pair).
+struct PpiEnrichmentResult {
+  std::vector<int64_t> proteins;  ///< the set, without repeats, in the order given
+  std::size_t nodes = 0;          ///< proteins of the set (n)
+  std::size_t edges = 0;          ///< edges among them in the network (pairs joined)
+  double expected_edges = 0;      ///< the sum over the set's pairs of their probability
+  double p_value = 1;             ///< P(X >= edges | X <= n(n-1)/2), X Poisson with that mean
+  double average_degree = 0;      ///< 2 edges / n: within the set
+  double clustering = 0;          ///< the set's average local clustering coefficient (0 below two partners)
+  std::size_t network_proteins = 0;  ///< proteins with an edge of the network
+  std::size_t network_edges = 0;  ///< M: pairs the network joins
+  double min_score = 0;           ///< the network's score threshold
+  std::vector<std::pair<std::string, std::string>> unmatched;  ///< names left out, with the reason
+};
+
+/// The PPI enrichment of a set of proteins (node ids). Error(invalid_argument) for an empty set
+/// or bad options, Error(not_found) for an unknown node id.
+GRAPPI_CXX_API PpiEnrichmentResult ppi_enrichment(const KnowledgeGraph &graph, const std::vector<int64_t> &proteins,
+                                                  const PpiEnrichmentOptions &options = {});
+/// ppi_enrichment over names, as enrich_names reads them.
+GRAPPI_CXX_API PpiEnrichmentResult ppi_enrichment_names(const KnowledgeGraph &graph, const std::vector<std::string> &names,
+                                                        const PpiEnrichmentOptions &options = {});
+/// {"proteins" [external ids], "nodes", "edges", "expected_edges", "p_value", "average_degree",
+/// "clustering", "network_proteins", "network_edges", "min_score", "unmatched"}.
+GRAPPI_CXX_API nlohmann::json to_json(const KnowledgeGraph &graph, const PpiEnrichmentResult &result);
+
 /// "annotated", "network", "given".
 GRAPPI_CXX_API const char *to_string(EnrichmentBackground background) noexcept;
 /// Inverse of to_string; Error(invalid_argument) listing the names otherwise.

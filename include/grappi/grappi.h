@@ -641,6 +641,28 @@ GRAPPI_API grappi_status grappi_enrich_options_init(grappi_enrich_options *opts,
 GRAPPI_API grappi_status grappi_graph_enrich_json(grappi_graph *g, const char *const *proteins, size_t protein_count,
                                                   const grappi_enrich_options *opts, char **out_json);
 
+/**
+ * @brief Whether a protein set interacts more among itself than proteins of the same degrees
+ *        would (STRING's PPI enrichment), as `grappi ppi-enrichment --json` computes it.
+ * @param g The graph.
+ * @param proteins The set by name, alias or id (protein_count of them); names that name no
+ *        protein are left out and listed in "unmatched".
+ * @param protein_count Entries of proteins.
+ * @param min_score The network: edges of at least this score, 0-1 (STRING's medium: 0.4).
+ * @param relations The network's relations (relation_count of them); none: every relation that
+ *        is no annotation (go.*) or ontology link (obo.*).
+ * @param relation_count Entries of relations.
+ * @param[out] out_json {"nodes", "edges", "expected_edges", "p_value", "average_degree",
+ *        "clustering", "network_proteins", "network_edges", "min_score", "proteins", "unmatched"}
+ *        (docs/function.md); free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_ENOTFOUND when no name names a protein; #GRAPPI_EINVAL for bad
+ *         arguments.
+ */
+GRAPPI_API grappi_status grappi_graph_ppi_enrichment_json(grappi_graph *g, const char *const *proteins,
+                                                          size_t protein_count, double min_score,
+                                                          const char *const *relations, size_t relation_count,
+                                                          char **out_json);
+
 /* ---- explore: ranked, explained PPI paths (the AgentPipeline) ----------------------------- */
 
 /** The answer slot of one chat request; valid only during the callback. */

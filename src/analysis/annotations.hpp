@@ -71,4 +71,10 @@ struct Annotations {
 /// The annotations of the graph's current generation (read on the first call after a write).
 std::shared_ptr<const Annotations> annotations(const KnowledgeGraph &kg);
 
+/// The node ids names link to (the one name linker); the names that link to none, or to several,
+/// in `unmatched` with the reason. Error(invalid_argument) for no names, Error(not_found) when
+/// none links (`what` names the caller).
+std::vector<int64_t> link_names(const KnowledgeGraph &kg, const std::vector<std::string> &names,
+                                std::vector<std::pair<std::string, std::string>> &unmatched, const char *what);
+
 }  // namespace grappi::detail

@@ -1,6 +1,7 @@
 // The JSON form of an enrichment (docs/schemas/enrich.schema.json): nodes by external id.
 #include <optional>
 
+#include "analysis/annotations.hpp"
 #include "grappi/enrichment.hpp"
 #include "grappi/error.hpp"
 #include "grappi/knowledge_graph.hpp"
@@ -64,10 +65,9 @@ std::optional<int64_t> link(const KnowledgeGraph &kg, const std::string &name, s
 
 }  // namespace
 
-EnrichmentResult enrich_names(const KnowledgeGraph &kg, const std::vector<std::string> &names, EnrichmentOptions options,
-                              const std::vector<std::string> &background_names) {
-  if (names.empty()) throw Error(ErrorCode::invalid_argument, "enrich: the protein set is empty");
-  std::vector<std::pair<std::string, std::string>> unmatched;
+std::vector<int64_t> detail::link_names(const KnowledgeGraph &kg, const std::vector<std::string> &names,
+                                        std::vector<std::pair<std::string, std::string>> &unmatched, const char *what) {
+  if (names.empty()) throw Error(ErrorCode::invalid_argument, std::string(what) + ": the protein set is empty");
   std::vector<int64_t> ids;
   for (const std::string &name : names) {
     std::string reason;
@@ -78,8 +78,15 @@ EnrichmentResult enrich_names(const KnowledgeGraph &kg, const std::vector<std::s
     std::string listed;
     for (std::size_t i = 0; i < unmatched.size() && i < 5; ++i)
       listed += (i ? "; " : "") + unmatched[i].first + ": " + unmatched[i].second;
-    throw Error(ErrorCode::not_found, "enrich: no name names a protein (" + listed + ")");
+    throw Error(ErrorCode::not_found, std::string(what) + ": no name names a protein (" + listed + ")");
   }
+  return ids;
+}
+
+EnrichmentResult enrich_names(const KnowledgeGraph &kg, const std::vector<std::string> &names, EnrichmentOptions options,
+                              const std::vector<std::string> &background_names) {
+  std::vector<std::pair<std::string, std::string>> unmatched;
+  const std::vector<int64_t> ids = detail::link_names(kg, names, unmatched, "enrich");
   for (const std::string &name : background_names) {
     std::string reason;
     if (const auto id = link(kg, name, reason)) options.background_proteins.push_back(*id);

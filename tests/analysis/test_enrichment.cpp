@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -241,4 +242,62 @@ TEST_CASE("Enrichment refuses bad input clearly") {
   write_file(d.file("info.txt"), "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n9606.X1\tX1\t1\tx\n");
   bare.import({{d.file("info.txt"), "info"}});
   CHECK_THROWS_WITH_AS(grappi::enrich(bare, {bare.resolve("X1")}), doctest::Contains("import GO"), grappi::Error);
+}
+
+TEST_CASE("PPI enrichment: the edges among a set against a random graph with the network's degrees") {
+  // A-B, A-C, B-C, C-D, D-E, E-F at 0.9 and A-F at 0.2: at medium confidence M = 6.
+  TempDir d;
+  KnowledgeGraph kg(d.file("ppi.db"));
+  std::string info = "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n";
+  for (const char *n : {"A", "B", "C", "D", "E", "F"}) info += std::string("9606.") + n + "\t" + n + "\t1\tx\n";
+  write_file(d.file("info.txt"), info);
+  std::string links = "protein1 protein2 combined_score\n";
+  for (const auto &[a, b, s] : std::vector<std::tuple<const char *, const char *, int>>{
+           {"A", "B", 900}, {"A", "C", 900}, {"B", "C", 900}, {"C", "D", 900}, {"D", "E", 900}, {"E", "F", 900}, {"A", "F", 200}})
+    links += std::string("9606.") + a + " 9606." + b + " " + std::to_string(s) + "\n9606." + b + " 9606." + a + " " +
+             std::to_string(s) + "\n";
+  write_file(d.file("links.txt"), links);
+  kg.import({{d.file("info.txt"), "info"}});
+  kg.import({{d.file("links.txt"), "links"}});
+  const auto r = grappi::ppi_enrichment(kg, ids(kg, {"A", "B", "C", "A"}));
+  CHECK(r.nodes == 3);
+  CHECK(r.edges == 3);
+  CHECK(r.network_edges == 6);
+  CHECK(r.network_proteins == 6);
+  const double lambda = -std::expm1(-4.0 / 12) - 2 * std::expm1(-6.0 / 12);
+  CHECK(r.expected_edges == doctest::Approx(lambda).epsilon(1e-12));
+  // P(X >= 3 | X <= 3) for X Poisson(lambda)
+  double cdf3 = 0, term = std::exp(-lambda);
+  for (int i = 0; i <= 3; ++i) {
+    cdf3 += term;
+    term *= lambda / (i + 1);
+  }
+  const double pmf3 = std::exp(-lambda) * lambda * lambda * lambda / 6;
+  CHECK(r.p_value == doctest::Approx(pmf3 / cdf3).epsilon(1e-12));
+  CHECK(r.average_degree == doctest::Approx(2.0));
+  CHECK(r.clustering == doctest::Approx(1.0));
+  // A weaker threshold takes A-F in: A's degree 3, M 7; a set without edges among it: p 1.
+  grappi::PpiEnrichmentOptions weak;
+  weak.min_score = 0.1;
+  CHECK(grappi::ppi_enrichment(kg, ids(kg, {"A", "B", "C"}), weak).network_edges == 7);
+  const auto apart = grappi::ppi_enrichment(kg, ids(kg, {"A", "E"}));
+  CHECK(apart.edges == 0);
+  CHECK(apart.p_value == 1.0);
+  CHECK(apart.clustering == 0.0);
+  // Names, JSON, bad input.
+  const auto n = grappi::ppi_enrichment_names(kg, {"A", "B", "NOSUCH"});
+  CHECK(n.unmatched.size() == 1);
+  const nlohmann::json j = grappi::to_json(kg, n);
+  CHECK(j["proteins"] == nlohmann::json({"9606.A", "9606.B"}));
+  CHECK(j["edges"] == 1);
+  grappi::PpiEnrichmentOptions bad;
+  bad.min_score = 2;
+  CHECK_THROWS_WITH_AS(grappi::ppi_enrichment(kg, ids(kg, {"A"}), bad), doctest::Contains("min_score"), grappi::Error);
+  bad = {};
+  bad.relations = {"string.nope"};
+  CHECK_THROWS_WITH_AS(grappi::ppi_enrichment(kg, ids(kg, {"A"}), bad), doctest::Contains("unknown relation 'string.nope'"),
+                       grappi::Error);
+  CHECK_THROWS_AS(grappi::ppi_enrichment(kg, {}), grappi::Error);
+  CHECK_THROWS_WITH_AS(grappi::ppi_enrichment_names(kg, {"NOSUCH"}), doctest::Contains("no name names a protein"),
+                       grappi::Error);
 }

@@ -1,4 +1,5 @@
-// grappi enrich: the functional enrichment of a protein set (grappi/enrichment.hpp).
+// grappi enrich and ppi-enrichment: what a protein set does, and whether it interacts more than
+// chance would have it (grappi/enrichment.hpp).
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -104,7 +105,51 @@ void run_enrich(const EnrichArgs &a) {
   }
 }
 
+struct PpiArgs {
+  std::string db, file, json;
+  std::vector<std::string> proteins, relations;
+  double min_score = 0.4;
+};
+
+void run_ppi(const PpiArgs &a) {
+  KnowledgeGraph g = open_graph(a.db, Access::read);
+  std::vector<std::string> names;
+  for (const std::string &p : a.proteins) add_names(names, p);
+  if (!a.file.empty()) {
+    const auto more = names_in_file(a.file, "--file");
+    names.insert(names.end(), more.begin(), more.end());
+  }
+  if (names.empty()) throw Error(ErrorCode::invalid_argument, "ppi-enrichment: name proteins (arguments or --file)");
+  PpiEnrichmentOptions o;
+  o.min_score = score_arg(a.min_score);
+  for (const std::string &r : a.relations) add_names(o.relations, r);
+  const PpiEnrichmentResult r = ppi_enrichment_names(g, names, o);
+  for (const auto &[name, reason] : r.unmatched) std::cerr << "grappi: ppi-enrichment: '" << name << "' left out: " << reason << "\n";
+  if (!a.json.empty()) write_output(a.json, dump_json(to_json(g, r), 2) + "\n");
+  if (a.json == "-") return;
+  std::ostringstream p;
+  p.precision(2);
+  p << std::scientific << r.p_value;
+  std::cout << "number of nodes: " << r.nodes << "\nnumber of edges: " << r.edges << "\naverage node degree: "
+            << fmt(r.average_degree, 2) << "\navg. local clustering coefficient: " << fmt(r.clustering, 3)
+            << "\nexpected number of edges: " << fmt(r.expected_edges, 1) << "\nPPI enrichment p-value: " << p.str()
+            << "\n(network: " << r.network_edges << " interactions among " << r.network_proteins << " proteins at score >= "
+            << fmt(r.min_score, 3) << ")\n";
+}
+
 }  // namespace
+
+void add_ppi_enrichment(CLI::App &app) {
+  auto a = std::make_shared<PpiArgs>();
+  auto *c = app.add_subcommand("ppi-enrichment", "Whether a protein set interacts more among itself than proteins of the same degrees would (STRING's PPI enrichment)");
+  add_db_option(c, a->db);
+  c->add_option("proteins", a->proteins, "Proteins by name, alias or id (several, or comma-separated)");
+  c->add_option("--file", a->file, "A file of protein names (blanks, commas or lines between them; # comments)");
+  c->add_option("--min-score", a->min_score, "The network: edges of at least this score (0-1, or 0-1000 as STRING writes it)")->capture_default_str();
+  c->add_option("--relation", a->relations, "The network: edges of these relations (repeatable; default: every relation that is no annotation or ontology link)");
+  c->add_option("--json", a->json, "Write the result as JSON to FILE (- for standard output)");
+  c->callback([a] { run_ppi(*a); });
+}
 
 void add_enrich(CLI::App &app) {
   auto a = std::make_shared<EnrichArgs>();

@@ -33,6 +33,7 @@ int main(int argc, char **argv) {
   add_explore(app);
   add_ontology(app);
   add_enrich(app);
+  add_ppi_enrichment(app);
   add_bel(app);
   add_ground(app);
   add_extract(app);

@@ -340,6 +340,8 @@ _window_init = _fn("grappi_window_options_init", _status, ctypes.POINTER(_Window
 _enrich_init = _fn("grappi_enrich_options_init", _status, ctypes.POINTER(_EnrichOptions), ctypes.c_uint32)
 _enrich = _fn("grappi_graph_enrich_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
               ctypes.POINTER(_EnrichOptions), ctypes.POINTER(ctypes.c_void_p))
+_ppi_enrichment = _fn("grappi_graph_ppi_enrichment_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
+                      ctypes.c_double, ctypes.POINTER(ctypes.c_char_p), _size, ctypes.POINTER(ctypes.c_void_p))
 _retrieve_init = _fn("grappi_retrieve_options_init", _status, ctypes.POINTER(_RetrieveOptions), ctypes.c_uint32)
 _retrieve_json = _fn("grappi_graph_retrieve_json", _status, ctypes.c_void_p, ctypes.c_char_p,
                      ctypes.POINTER(_RetrieveOptions), ctypes.POINTER(ctypes.c_void_p))
@@ -778,6 +780,16 @@ class Graph(_Owned):
         names, count = _strings(list(proteins))
         p = ctypes.c_void_p()
         _check(_enrich(self._handle(), names, count, ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def ppi_enrichment(self, proteins, min_score=0.4, relations=None):
+        """Whether a protein set interacts more among itself than proteins of the same degrees
+        would (STRING's PPI enrichment): a dict with "nodes", "edges", "expected_edges", "p_value",
+        "average_degree", "clustering", "network_edges" and "unmatched"."""
+        names, count = _strings(list(proteins))
+        rel, rel_count = _strings(relations)
+        p = ctypes.c_void_p()
+        _check(_ppi_enrichment(self._handle(), names, count, min_score, rel, rel_count, ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def paths(self, source, target, max_length=4, k=10, weighted=False, all_shortest=False, skip_direct=False):

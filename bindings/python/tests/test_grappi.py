@@ -98,6 +98,11 @@ class GraphTest(unittest.TestCase):
             self.assertEqual(g.enrich(["CLB2"], background_proteins=["CLB2", "CDC28"])["categories"][0]["universe"], 2)
             with self.assertRaises(grappi.Error):
                 g.enrich(["CLB2"], max_fdr=2)
+            g.import_file(os.path.join(DATA, "4932.protein.physical.links.v12.0.txt.gz"))
+            ppi = g.ppi_enrichment(["CDC28", "CLN1", "CLN2", "CLB2", "CLB5"], min_score=0.7)
+            self.assertEqual(ppi["nodes"], 5)
+            self.assertGreater(ppi["edges"], ppi["expected_edges"])
+            self.assertLess(ppi["p_value"], 1e-6)
 
     def test_interactions_and_ontologies(self):
         with tempfile.TemporaryDirectory() as d:

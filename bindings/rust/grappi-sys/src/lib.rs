@@ -506,6 +506,9 @@ extern "C" {
     pub fn grappi_enrich_options_init(opts: *mut grappi_enrich_options, version: u32) -> grappi_status;
     pub fn grappi_graph_enrich_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
                                     opts: *const grappi_enrich_options, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_ppi_enrichment_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
+                                            min_score: c_double, relations: *const *const c_char, relation_count: usize,
+                                            out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_ontology_json(g: *mut grappi_graph, question: *const c_char, term: *const c_char,
                                       other: *const c_char, relations: *const *const c_char,
                                       relation_count: usize, out_json: *mut *mut c_char) -> grappi_status;

@@ -1179,6 +1179,20 @@ impl Graph {
         Ok(unsafe { take_string(out) })
     }
 
+    /// Whether a protein set interacts more among itself than proteins of the same degrees would
+    /// (STRING's PPI enrichment), as JSON: "nodes", "edges", "expected_edges", "p_value", ...
+    /// The network: edges of at least `min_score` (0-1) of every relation that is no annotation.
+    pub fn ppi_enrichment_json(&self, proteins: &[&str], min_score: f64) -> Result<String> {
+        let names = proteins.iter().map(|s| cstring(s)).collect::<Result<Vec<_>>>()?;
+        let ptrs: Vec<*const c_char> = names.iter().map(|c| c.as_ptr()).collect();
+        let list = if ptrs.is_empty() { ptr::null() } else { ptrs.as_ptr() };
+        let mut out = ptr::null_mut();
+        check(unsafe {
+            sys::grappi_graph_ppi_enrichment_json(self.h, list, ptrs.len(), min_score, ptr::null(), 0, &mut out)
+        })?;
+        Ok(unsafe { take_string(out) })
+    }
+
     /// `bel_validate` with this graph's identifiers: HGNC symbols and ids and imported ontology
     /// terms are written `NS:id ! label` in the canonical forms.
     pub fn bel_validate(&self, text: &str, long_form: bool, allow_unknown_namespaces: bool) -> Result<(String, usize)> {

@@ -133,6 +133,10 @@ fn enrichment() {
     assert!(r.contains("\"name\":\"NOSUCH\""));
     assert!(g.enrich_json(&["CLB2"], &[], &["IEA"], 1.0).unwrap().contains("\"universe\":2"));
     assert_eq!(g.enrich_json(&["CLB2"], &["KEGG"], &[], 1.0).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    g.import(data("4932.protein.physical.links.v12.0.txt.gz"), None).unwrap();
+    let ppi = g.ppi_enrichment_json(&["CDC28", "CLN1", "CLN2", "CLB2", "CLB5"], 0.7).unwrap();
+    assert!(ppi.contains("\"nodes\":5"), "{}", ppi);
+    assert_eq!(g.ppi_enrichment_json(&["CDC28"], 2.0).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     std::fs::remove_dir_all(&dir).ok();
 }
 
