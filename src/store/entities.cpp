@@ -817,6 +817,8 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
       if (e + 1 < n && detail::word_char(text[e + 1])) continue;
       const std::string key = name.key();
       const std::string_view seen = text.substr(s, e + 1 - s);
+      // (a possessive is no part of the name before it: "APP's partners" names APP, not the alias APPS)
+      if (!best.empty() && e >= s + 2 && text[e] == 's' && text[e - 1] == '\'') continue;
       std::vector<EntityCandidate> cands;
       if (auto it = by_name.find(key); it != by_name.end()) {
         bool stopped = false;

@@ -301,3 +301,46 @@ TEST_CASE("PPI enrichment: the edges among a set against a random graph with the
   CHECK_THROWS_WITH_AS(grappi::ppi_enrichment_names(kg, {"NOSUCH"}), doctest::Contains("no name names a protein"),
                        grappi::Error);
 }
+
+TEST_CASE("ask answers what is enriched among a protein's partners or the proteins named") {
+  Toy toy;
+  KnowledgeGraph kg(toy.db);
+  grappi::EmbedOptions eo;
+  eo.neighbor_ranking = false;
+  grappi::embed_graph(kg, *grappi::hashing_embedder(kg), eo);
+  grappi::ExtractiveModel offline;
+  // Four proteins named: D's four proteins are all of them (p = 1/210, FDR 4/210).
+  const auto named = grappi::ask(kg, offline, "Which processes are enriched in P01, P02, P03 and P04?");
+  CHECK(named.status == "ok");
+  CHECK(named.analysis.frame.form == "enrichment");
+  CHECK(named.analysis.frame.relation == "set");
+  REQUIRE(named.answer.form == "enrichment");
+  REQUIRE(named.answer.value.is_array());
+  REQUIRE(named.answer.value.size() == 1);
+  CHECK(named.answer.value[0]["term"] == "GO:0000005");
+  CHECK(named.answer.value[0]["category"] == "Process");
+  CHECK(named.answer.value[0]["fdr"].get<double>() == doctest::Approx(4.0 / 210));
+  CHECK(named.answer.value[0]["proteins"].size() == 4);
+  CHECK(named.answer.text.find("process D (GO:0000005, Process, FDR 0.019, 4 of 4)") != std::string::npos);
+  // One protein's partners (P01's: P02): nothing reaches FDR 0.05, and the answer says so.
+  const auto partners = grappi::ask(kg, offline, "What processes are enriched among P01's partners?");
+  CHECK(partners.status == "ok");
+  CHECK(partners.analysis.frame.relation == "partners");
+  REQUIRE(partners.answer.form == "enrichment");
+  CHECK(partners.answer.value.empty());
+  CHECK(partners.answer.text.find("No GO term is enriched (FDR <= 0.05) among the 1 partners of P01") == 0);
+  CHECK_FALSE(partners.answer.edges.empty());
+  // A database without GO annotations: no answer, and what to import.
+  TempDir d;
+  KnowledgeGraph bare(d.file("bare.db"));
+  write_file(d.file("info.txt"), "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n9606.X1\tX1\t1\tx\n"
+                                 "9606.X2\tX2\t1\ty\n");
+  write_file(d.file("links.txt"), "protein1 protein2 combined_score\n9606.X1 9606.X2 900\n9606.X2 9606.X1 900\n");
+  bare.import({{d.file("info.txt"), "info"}});
+  bare.import({{d.file("links.txt"), "links"}});
+  grappi::embed_graph(bare, *grappi::hashing_embedder(bare), eo);
+  const auto none = grappi::ask(bare, offline, "What processes are enriched among X1's partners?");
+  CHECK(none.status == "no_answer");
+  CHECK(none.answer.form == "enrichment");
+  CHECK(none.answer.reason.find("import GO") != std::string::npos);
+}

@@ -154,6 +154,11 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
   CHECK(analyzer.analyze("Which proteins interact with VEGF-A?").entities.empty());
   CHECK(kg.lookup("VEGF-A").status == grappi::ResolveResult::Status::not_found);
   CHECK(kg.lookup("VEGF").status == grappi::ResolveResult::Status::found);
+  // A possessive is no part of the name before it: "APP's" is APP, not CTSB's alias APPS.
+  const grappi::QuestionAnalysis possessive = analyzer.analyze("Which compartments are enriched among APP\u2019s partners?");
+  REQUIRE(possessive.entities.size() == 1);
+  CHECK(possessive.entities[0].node == kg.resolve("APP"));
+  CHECK(analyzer.analyze("What are APP's partners?").entities.at(0).node == kg.resolve("APP"));
 }
 
 TEST_CASE("Without FamPlex the gene table's names and the linker's rules link the common names" * doctest::test_suite("heavy")) {

@@ -3,11 +3,15 @@
 // saying what was looked up), how many partners at the confidence asked, the partners a frame admits (a class, a
 // topic, an exclusion, a comparison's choices), the routes between two entities by their weakest edge, what one does.
 #include "agents/ask/answer_form.hpp"
+#include "agents/ask/question_impl.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <unordered_set>
 
 #include "common/text_util.hpp"
+#include "grappi/enrichment.hpp"
+#include "grappi/error.hpp"
 #include "grappi/snapshot.hpp"
 
 namespace grappi::detail {
@@ -167,6 +171,97 @@ std::string what(const QuestionAnalysis &q) {
   return out;
 }
 
+constexpr double kEnrichmentFdr = 0.05;
+constexpr std::size_t kEnrichedTerms = 10;
+
+// The GO aspects a question names ("processes", "functions", "compartments"); none named: all three.
+std::vector<std::string> aspects_named(const QuestionAnalysis &q) {
+  std::vector<std::string> out;
+  const auto add = [&](const char *c) {
+    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  };
+  for (const std::string &w : question_words(q)) {
+    if (w == "process" || w == "processes" || w == "pathway" || w == "pathways") add("Process");
+    if (w == "function" || w == "functions" || w == "activity" || w == "activities") add("Function");
+    if (w == "component" || w == "components" || w == "compartment" || w == "compartments" || w == "location" ||
+        w == "locations" || w == "localization" || w == "localisation")
+      add("Component");
+  }
+  return out;
+}
+
+// The GO terms enriched among one entity's partners (at the confidence asked, medium by default) or among the
+// entities named: grappi::enrich against the organism's annotated proteins, FDR at most 0.05.
+void enrichment(const KnowledgeGraph &kg, const GraphSnapshot &g, const QuestionAnalysis &q, const QuestionRetrieval &qr,
+                FormAnswer &a, std::string &status) {
+  std::vector<int64_t> set;
+  std::string among;
+  if (q.frame.relation == "partners") {
+    for (const IntentCandidate *c : admitted(qr.candidates)) {
+      set.push_back(c->node);
+      for (int64_t e : c->edges) add_edge(a, e);
+    }
+    among = "the " + std::to_string(set.size()) + " partners of " + q.entities[0].name + " in " + qr.looked_up;
+  } else {
+    for (const QuestionEntity &e : q.entities) set.push_back(e.node);
+    among = "the " + std::to_string(set.size()) + " proteins named";
+  }
+  a.looked_up = "GO annotations (propagated up is_a and part_of) of " + among +
+                ", against the organism's annotated proteins (hypergeometric test, Benjamini-Hochberg FDR <= 0.05)";
+  if (set.empty()) {
+    status = "no_answer";
+    a.value = nullptr;
+    a.reason = q.entities[0].name + " has no partner in " + qr.looked_up;
+    a.text = "I can't say: " + a.reason;
+    return;
+  }
+  EnrichmentOptions eo;
+  eo.max_fdr = kEnrichmentFdr;
+  eo.categories = aspects_named(q);
+  if (!eo.categories.empty()) {
+    std::string named;
+    for (const std::string &c : eo.categories) named += (named.empty() ? "" : ", ") + c;
+    add_note(a, "GO aspects the question names: " + named);
+  }
+  EnrichmentResult r;
+  try {
+    r = enrich(kg, set, eo);
+  } catch (const Error &e) {
+    if (e.code() != ErrorCode::not_found) throw;
+    status = "no_answer";
+    a.value = nullptr;
+    a.reason = e.what();
+    a.text = "I can't say: " + a.reason;
+    return;
+  }
+  std::vector<const EnrichedTerm *> terms;
+  for (const EnrichedTerm &t : r.terms) terms.push_back(&t);
+  std::stable_sort(terms.begin(), terms.end(), [](const EnrichedTerm *x, const EnrichedTerm *y) { return x->fdr < y->fdr; });
+  json value = json::array();
+  std::string listed;
+  for (std::size_t i = 0; i < terms.size() && i < kEnrichedTerms; ++i) {
+    const EnrichedTerm &t = *terms[i];
+    json proteins = json::array();
+    for (int64_t p : t.proteins) proteins.push_back(g.external_id(*g.index_of(p)));
+    value.push_back({{"term", t.term}, {"name", t.name}, {"category", t.category}, {"fdr", t.fdr},
+                     {"observed", t.observed}, {"set_size", t.set_size}, {"background", t.background},
+                     {"proteins", proteins}});
+    if (i < 5) {
+      std::ostringstream fdr;
+      fdr.precision(2);
+      fdr << t.fdr;
+      listed += (i ? "; " : "") + t.name + " (" + t.term + ", " + t.category + ", FDR " + fdr.str() + ", " +
+                std::to_string(t.observed) + " of " + std::to_string(t.set_size) + ")";
+    }
+  }
+  a.value = value;
+  a.text = terms.empty() ? "No GO term is enriched (FDR <= 0.05) among " + among
+                         : "Enriched among " + among + ": " + listed +
+                               (terms.size() > 5 ? "; and " + std::to_string(terms.size() - 5) + " more" : "");
+  if (!r.unannotated.empty())
+    add_note(a, std::to_string(r.unannotated.size()) + " of them without a GO annotation in the database");
+}
+
 FormAnswer compute(const KnowledgeGraph &kg, const QuestionAnalysis &q, const QuestionRetrieval &qr, const AskOptions &o,
                    const AnswerContext &context, std::string &status) {
   FormAnswer a;
@@ -188,6 +283,10 @@ FormAnswer compute(const KnowledgeGraph &kg, const QuestionAnalysis &q, const Qu
   // Lists, counts and paths rest on the retrieval for the question's intent.
   a.looked_up = qr.looked_up;
   add_note(a, qr.note);
+  if (f.form == "enrichment") {
+    enrichment(kg, g, q, qr, a, status);
+    return a;
+  }
   if (f.relation == "function") {
     const QuestionEntity &x = q.entities[0];
     const auto node = kg.node(x.node);

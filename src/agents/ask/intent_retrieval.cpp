@@ -456,9 +456,9 @@ IntentRetrieval retrieve_for_intent(const KnowledgeGraph &kg, const QuestionAnal
   const auto snapshot = kg.snapshot();
   const GraphSnapshot &g = *snapshot;
   const QuestionFrame &f = q.frame;
-  // (yes/no, count and path answers take STRING's medium confidence unless the question states one; lists rank every
-  // partner)
-  const EdgeTest t(kg, g, o.filter, f, f.form == "count" || f.form == "path" || f.form == "yes_no" ? kMediumConfidence : 0.0);
+  // (yes/no, count, path and enrichment answers take STRING's medium confidence unless the question states one;
+  // lists rank every partner)
+  const EdgeTest t(kg, g, o.filter, f, f.form == "count" || f.form == "path" || f.form == "yes_no" || f.form == "enrichment" ? kMediumConfidence : 0.0);
   out.looked_up = t.describe();
   out.note = t.note();
   // The entity compared against (a comparison's entity that is no choice), else the first.

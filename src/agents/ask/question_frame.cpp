@@ -44,6 +44,8 @@ const std::vector<FrameCue> &frame_cues() {
       {"what does @ do", "relation", "function", "start"},
       {"which processes", "relation", "function", "any"}, {"what processes", "relation", "function", "any"},
       {"biological process", "relation", "function", "any"}, {"molecular function", "relation", "function", "any"},
+      {"enriched", "relation", "enrichment", "any"},   {"enrichment", "relation", "enrichment", "any"},
+      {"overrepresented", "relation", "enrichment", "any"}, {"over represented", "relation", "enrichment", "any"},
       // Exclusions and negation.
       {"not", "exclude", "", "any"},                   {"except", "exclude", "", "any"},
       {"other than", "exclude", "", "any"},            {"apart from", "exclude", "", "any"},
@@ -182,7 +184,7 @@ bool exclusion_before_topic(const std::vector<std::string> &w, const std::string
 
 // What the cues of the form and relation parts found, where they stand.
 struct FormCues {
-  bool count = false, yes_no = false, path = false, common = false, function = false, wh = false;
+  bool count = false, yes_no = false, path = false, common = false, function = false, enrichment = false, wh = false;
 };
 
 void cue_note(QuestionFrame &f, const char *part, const std::string &value, const std::string &words) {
@@ -206,6 +208,7 @@ FormCues read_cues(const std::vector<std::string> &w, std::size_t start, Questio
       } else if (part == "relation") {
         k.common = k.common || value == "common";
         k.function = k.function || value == "function";
+        k.enrichment = k.enrichment || value == "enrichment";
         cue_note(f, c.part, c.value, c.words);
       } else if (part == "confidence") {
         const double v = std::strtod(c.value, nullptr);
@@ -400,6 +403,11 @@ void decide_form(const QuestionAnalysis &a, const std::vector<std::string> &w, s
     f.form = "unsupported";
     f.reason = "it asks for " + things + ": the rules answer with proteins the database links, and " + things +
                " are none";
+  } else if (k.enrichment && !k.count && !k.path) {
+    // ("What processes are enriched among EGFR's partners?": its partners' GO terms; "... in EGFR, KRAS and
+    // BRAF?": the proteins named)
+    f.form = "enrichment";
+    f.relation = entities == 1 ? "partners" : "set";
   } else if (k.count && (a.intent == "partners" || a.intent == "class" || a.intent == "connects")) {
     f.form = "count";
   } else if (!f.choices.empty()) {
@@ -460,6 +468,19 @@ void settle_intent(QuestionAnalysis &a, const std::vector<std::string> &w, const
       a.intent = "connects";
       a.rule = "a yes/no question about two entities: what joins them";
     }
+  }
+  // An enrichment among one entity's partners retrieves them (the words of classes or processes it asks are no
+  // topic: the GO terms answer them).
+  if (f.form == "enrichment" && f.relation == "partners") {
+    a.intent = "partners";
+    a.topic.clear();
+    a.topic_kind.clear();
+    a.implied_class.clear();
+    f.exclude.clear();
+    f.exclude_kind.clear();
+    a.rule = "one entity and a word of enrichment: the GO terms enriched among its partners";
+  } else if (f.form == "enrichment") {
+    a.rule = "several entities and a word of enrichment: the GO terms enriched among them";
   }
   if (f.form == "path" && a.intent != "paths") {
     a.intent = "paths";

@@ -311,6 +311,10 @@ void question_frames(YeastQa &y) {
       {"What post-translational modifications does CDC28 carry?", "unsupported", "", "", 0},
       {"What modifies CDC28?", "list", "partners", "", 0},
       {"Which proteins modify CDC28?", "list", "partners", "", 0},
+      // (enrichment: among one entity's partners, or among the entities named)
+      {"What processes are enriched among CDC28's partners?", "enrichment", "partners", "", 0},
+      {"Which GO terms are overrepresented in CDC28, CLN2 and CLB2?", "enrichment", "set", "", 0},
+      {"Which kinases are enriched among the partners of FAR1 with high confidence?", "enrichment", "partners", "", 0.7},
   };
   for (const Case &c : cases) {
     const QuestionAnalysis a = y.analyzer->analyze(c.question);
