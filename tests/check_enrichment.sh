@@ -7,7 +7,8 @@ set -euo pipefail
 . "$(dirname "$0")/python_with.sh"
 python_with "scipy.stats, statsmodels.stats.multitest, networkx" "python3-scipy python3-statsmodels python3-networkx"
 work=$(mktemp -d "${TMPDIR:-/tmp}/grappi_enrich.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+PID=""
+trap '[ -n "$PID" ] && kill "$PID" 2> /dev/null; rm -rf "$work"' EXIT
 db="$work/go.db"
 "$GRAPPI" import --db "$db" --info "$DATA/9606.protein.info.v12.0.txt.gz" > /dev/null
 "$GRAPPI" import --db "$db" "$DATA/export_v12_nsclc/string_interactions.tsv" \
@@ -26,3 +27,37 @@ if [ -z "${GRAPPI_SANITIZED:-}" ]; then
   "$GRAPPI" ppi-enrichment --db "$db" EGFR KRAS TP53 --json "$work/ppi.json" > /dev/null
   "$PY" "$(dirname "$0")/check_json_schema.py" "$(dirname "$0")/../docs/schemas/ppi-enrichment.schema.json" "$work/ppi.json"
 fi
+# The web explorer answers both at once (GET /api/enrich, /api/ppi-enrichment), bad parameters with 400.
+"$GRAPPI" serve --db "$db" --port 0 > "$work/serve.txt" 2>&1 &
+PID=$!
+for _ in $(seq 200); do grep -q "listening on" "$work/serve.txt" && break; sleep 0.1; done
+PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/serve.txt")
+[ -n "$PORT" ] || { echo "FAIL: serve did not start: $(cat "$work/serve.txt")"; exit 1; }
+"$PY" - "$PORT" "$work/enrich.json" << 'PY'
+import json, sys, urllib.error, urllib.request
+
+base = "http://127.0.0.1:%s" % sys.argv[1]
+
+def get(path):
+    try:
+        with urllib.request.urlopen(base + path, timeout=60) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+cli = json.load(open(sys.argv[2]))
+status, got = get("/api/enrich?proteins=EGFR,KRAS,TP53,NOSUCHPROTEIN&fdr=0.05")
+assert status == 200, (status, got)
+assert got == cli, "GET /api/enrich differs from grappi enrich --json"
+status, got = get("/api/enrich?proteins=EGFR,KRAS,TP53&category=Function&exclude_evidence=IEA")
+assert status == 200 and {t["category"] for t in got["terms"]} <= {"Function"}, (status, got)
+status, got = get("/api/ppi-enrichment?proteins=EGFR,KRAS,TP53&min_score=0.7")
+assert status == 200 and got["nodes"] == 3 and "p_value" in got, (status, got)
+for path, code, says in (("/api/enrich", 400, "proteins"), ("/api/enrich?proteins=EGFR&fdr=2", 400, "fdr"),
+                         ("/api/enrich?proteins=EGFR&category=KEGG", 400, "unknown category"),
+                         ("/api/enrich?proteins=NOSUCHPROTEIN", 404, "no name names a protein"),
+                         ("/api/ppi-enrichment?proteins=EGFR&min_score=x", 400, "min_score")):
+    status, got = get(path)
+    assert status == code and says in got.get("error", ""), (path, status, got)
+print("serve: /api/enrich equals grappi enrich --json; /api/ppi-enrichment; bad parameters refused")
+PY

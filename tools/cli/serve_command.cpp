@@ -291,6 +291,43 @@ void reply(httplib::Response &res, int status, const json &body) {
 }
 void fail(httplib::Response &res, int status, const std::string &message) { reply(res, status, {{"error", message}}); }
 
+/// A query parameter's list (commas or blanks between the items), at most `most` items and 100,000
+/// bytes; Error(invalid_argument) naming it otherwise.
+std::vector<std::string> list_param(const httplib::Request &req, const char *name, std::size_t most) {
+  const std::string v = req.get_param_value(name);
+  if (v.size() > 100000) throw Error(ErrorCode::invalid_argument, "\"" + std::string(name) + "\" is longer than 100000 bytes");
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : v + ",") {
+    if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (out.size() > most)
+    throw Error(ErrorCode::invalid_argument, "\"" + std::string(name) + "\" holds more than " + std::to_string(most) + " items");
+  return out;
+}
+/// The proteins of an enrichment (at most 5,000 names); Error(invalid_argument) when none is given.
+std::vector<std::string> proteins_param(const httplib::Request &req) {
+  std::vector<std::string> names = list_param(req, "proteins", 5000);
+  if (names.empty()) throw Error(ErrorCode::invalid_argument, "\"proteins\" is required (names separated by commas)");
+  return names;
+}
+/// A number parameter within [lo, hi]; absent gives `fallback`; anything else is an Error naming it.
+double number_param(const httplib::Request &req, const char *name, double fallback, double lo, double hi) {
+  if (!req.has_param(name)) return fallback;
+  const std::string v = req.get_param_value(name);
+  char *end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || !end || *end || !(x >= lo && x <= hi))
+    throw Error(ErrorCode::invalid_argument, "\"" + std::string(name) + "\" must be a number from " + fmt(lo, 1) + " to " +
+                                                 fmt(hi, 1) + " (given '" + v.substr(0, 40) + "')");
+  return x;
+}
+
 /// A field of a request body: absent gives `fallback`; the wrong type is an Error naming it.
 template <class T>
 T field(const json &body, const char *name, T fallback) {
@@ -417,6 +454,19 @@ class Server {
       for (const auto &c : g_.complete(q, limit))
         out.push_back({{"id", c.id}, {"name", c.name}, {"external_id", c.external_id}, {"matched", c.matched}, {"matched_by", c.matched_by}});
       reply(res, 200, {{"completions", out}});
+    });
+    // Functional and PPI enrichment of a protein set, answered at once (docs/function.md).
+    svr.Get("/api/enrich", [this](const httplib::Request &req, httplib::Response &res) {
+      EnrichmentOptions o;
+      o.max_fdr = number_param(req, "fdr", 0.05, 0, 1);
+      o.categories = list_param(req, "category", 3);
+      o.exclude_evidence = list_param(req, "exclude_evidence", 64);
+      reply(res, 200, to_json(g_, enrich_names(g_, proteins_param(req), o)));
+    });
+    svr.Get("/api/ppi-enrichment", [this](const httplib::Request &req, httplib::Response &res) {
+      PpiEnrichmentOptions o;
+      o.min_score = number_param(req, "min_score", 0.4, 0, 1);
+      reply(res, 200, to_json(g_, ppi_enrichment_names(g_, proteins_param(req), o)));
     });
     // Every POST handler starts once the body is read: the request is then whole (the
     // connection's read deadline stops; Workers).
