@@ -27,6 +27,21 @@ if [ -z "${GRAPPI_SANITIZED:-}" ]; then
   "$GRAPPI" ppi-enrichment --db "$db" EGFR KRAS TP53 --json "$work/ppi.json" > /dev/null
   "$PY" "$(dirname "$0")/check_json_schema.py" "$(dirname "$0")/../docs/schemas/ppi-enrichment.schema.json" "$work/ppi.json"
 fi
+# A set read from another command's JSON (--from): a window's proteins.
+"$GRAPPI" window --db "$db" --protein EGFR --k 10,3 --depth 2 --json > "$work/window.json"
+"$GRAPPI" enrich --db "$db" --from "$work/window.json" --fdr 1 --json "$work/from.json" > /dev/null
+"$PY" - "$work/window.json" "$work/from.json" << 'PY'
+import json, sys
+window, got = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+# (a window also walks the proteins' GO annotation edges: its GO terms are no proteins)
+want = list(dict.fromkeys(n["external_id"] for n in window["nodes"] if not n["external_id"].startswith("GO:")))
+assert sorted(got["proteins"]) == sorted(want), (got["proteins"], want)
+assert got["terms"], "no term for the window's proteins"
+print(f"enrich --from a window: its {len(want)} proteins")
+PY
+echo '{"nodes": []}' > "$work/none.json"
+rc=0; "$GRAPPI" enrich --db "$db" --from "$work/none.json" > /dev/null 2> "$work/err" || rc=$?
+[ "$rc" = 2 ] && grep -q "names no protein of the database" "$work/err" || { echo "FAIL: --from without proteins: $rc"; exit 1; }
 # The web explorer answers both at once (GET /api/enrich, /api/ppi-enrichment), bad parameters with 400.
 "$GRAPPI" serve --db "$db" --port 0 > "$work/serve.txt" 2>&1 &
 PID=$!

@@ -12,7 +12,7 @@ namespace grappi::cli {
 namespace {
 
 struct EnrichArgs {
-  std::string db, file, background = "annotated", json, tsv;
+  std::string db, file, from, background = "annotated", json, tsv;
   std::vector<std::string> proteins, categories, exclude_evidence;
   std::size_t min_size = 1, max_size = 0, top = 10;
   double fdr = 0.05;
@@ -42,6 +42,49 @@ std::vector<std::string> names_in_file(const std::string &path, const char *flag
   return out;
 }
 
+// The proteins another command's JSON names (a window, paths, an answer, a subgraph): every
+// "external_id", every string of "external_ids", "proteins" and "path_external_ids", and an
+// answer's "value" of ids; those the database holds as proteins (no ontology term), in order, once.
+void proteins_in_json(const KnowledgeGraph &g, const nlohmann::json &j, std::vector<std::string> &out) {
+  const auto snapshot = g.snapshot();
+  std::vector<const nlohmann::json *> todo = {&j};
+  std::vector<std::string> ids;
+  const auto take = [&](const nlohmann::json &v) {
+    if (v.is_string()) ids.push_back(v.get<std::string>());
+    else if (v.is_array())
+      for (const auto &x : v) {
+        if (x.is_string()) ids.push_back(x.get<std::string>());
+        else if (x.is_array())
+          for (const auto &y : x)
+            if (y.is_string()) ids.push_back(y.get<std::string>());
+      }
+  };
+  while (!todo.empty()) {
+    const nlohmann::json &x = *todo.back();
+    todo.pop_back();
+    if (x.is_object()) {
+      for (auto it = x.begin(); it != x.end(); ++it) {
+        const std::string &k = it.key();
+        if (k == "external_id" || k == "external_ids" || k == "proteins" || k == "path_external_ids" ||
+            (k == "value" && it->is_array()))
+          take(*it);
+        else if (it->is_structured())
+          todo.push_back(&*it);
+      }
+    } else if (x.is_array()) {
+      for (const auto &y : x)
+        if (y.is_structured()) todo.push_back(&y);
+    }
+  }
+  std::vector<std::string> seen;
+  for (const std::string &id : ids) {
+    const auto node = g.node_by_external_id(id);
+    if (!node || node->label == "OntologyTerm" || std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+    seen.push_back(id);
+    out.push_back(id);
+  }
+}
+
 std::string tsv_of(const nlohmann::json &j) {
   std::ostringstream out;
   out << "category\tterm\tname\tobserved\tset_size\tbackground\tuniverse\texpected\tstrength\tp_value\tfdr\tproteins\n";
@@ -64,7 +107,19 @@ void run_enrich(const EnrichArgs &a) {
     const auto more = names_in_file(a.file, "--file");
     names.insert(names.end(), more.begin(), more.end());
   }
-  if (names.empty()) throw Error(ErrorCode::invalid_argument, "enrich: name proteins (arguments or --file)");
+  if (!a.from.empty()) {
+    std::ifstream in(a.from);
+    if (!in) throw Error(ErrorCode::io, "--from: cannot open '" + a.from + "'");
+    const std::size_t before = names.size();
+    try {
+      proteins_in_json(g, nlohmann::json::parse(in), names);
+    } catch (const nlohmann::json::parse_error &e) {
+      throw Error(ErrorCode::parse, "--from: '" + a.from + "' is not JSON: " + e.what());
+    }
+    if (names.size() == before)
+      throw Error(ErrorCode::invalid_argument, "--from: '" + a.from + "' names no protein of the database");
+  }
+  if (names.empty()) throw Error(ErrorCode::invalid_argument, "enrich: name proteins (arguments, --file or --from)");
   EnrichmentOptions o;
   for (const std::string &c : a.categories) add_names(o.categories, c);
   for (const std::string &c : a.exclude_evidence) add_names(o.exclude_evidence, c);
@@ -157,6 +212,7 @@ void add_enrich(CLI::App &app) {
   add_db_option(c, a->db);
   c->add_option("proteins", a->proteins, "Proteins by name, alias or id (several, or comma-separated)");
   c->add_option("--file", a->file, "A file of protein names (blanks, commas or lines between them; # comments)");
+  c->add_option("--from", a->from, "Another command's JSON output (window, paths, explore, ask, retrieve, khop): the proteins it names");
   c->add_option("--category", a->categories, "Categories tested: Process, Function, Component (repeatable or comma-separated; default: every category the database annotates)");
   c->add_option("--exclude-evidence", a->exclude_evidence, "Evidence codes that do not count (IEA: electronic annotations); an annotation counts when one of its codes is not excluded");
   c->add_option("--background", a->background, "annotated (the set's organism's proteins annotated in the category), network (the proteins with an edge of the network), or a FILE of protein names")->capture_default_str();
