@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <thread>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
@@ -343,4 +344,29 @@ TEST_CASE("ask answers what is enriched among a protein's partners or the protei
   CHECK(none.status == "no_answer");
   CHECK(none.answer.form == "enrichment");
   CHECK(none.answer.reason.find("import GO") != std::string::npos);
+}
+
+TEST_CASE("Enrichment from several threads at once: the annotations read once, the same answers" *
+          doctest::test_suite("threads")) {
+  Toy toy;
+  KnowledgeGraph kg(toy.db);
+  const auto set = ids(kg, {"P01", "P02", "P03", "P08"});
+  EnrichmentOptions plain, no_iea;
+  no_iea.exclude_evidence = {"IEA"};
+  const nlohmann::json want_plain = grappi::to_json(kg, grappi::enrich(kg, set, plain));
+  const nlohmann::json want_no_iea = grappi::to_json(kg, grappi::enrich(kg, set, no_iea));
+  // (a fresh database handle: its annotations are read by whichever thread comes first)
+  KnowledgeGraph fresh(toy.db);
+  std::vector<std::thread> threads;
+  std::vector<int> same(8, 0);
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20; ++i) {
+        const bool iea = (t + i) % 2 == 0;
+        const nlohmann::json got = grappi::to_json(fresh, grappi::enrich(fresh, set, iea ? no_iea : plain));
+        same[static_cast<std::size_t>(t)] += got == (iea ? want_no_iea : want_plain);
+      }
+    });
+  for (auto &th : threads) th.join();
+  for (int n : same) CHECK(n == 20);
 }
