@@ -99,27 +99,34 @@ std::string tsv_of(const nlohmann::json &j) {
   return out.str();
 }
 
-void run_enrich(const EnrichArgs &a) {
-  KnowledgeGraph g = open_graph(a.db, Access::read);
+// The set's names: arguments, --file, and the proteins --from's JSON names.
+std::vector<std::string> set_names(const KnowledgeGraph &g, const std::vector<std::string> &args, const std::string &file,
+                                   const std::string &from, const std::string &command) {
   std::vector<std::string> names;
-  for (const std::string &p : a.proteins) add_names(names, p);
-  if (!a.file.empty()) {
-    const auto more = names_in_file(a.file, "--file");
+  for (const std::string &p : args) add_names(names, p);
+  if (!file.empty()) {
+    const auto more = names_in_file(file, "--file");
     names.insert(names.end(), more.begin(), more.end());
   }
-  if (!a.from.empty()) {
-    std::ifstream in(a.from);
-    if (!in) throw Error(ErrorCode::io, "--from: cannot open '" + a.from + "'");
+  if (!from.empty()) {
+    std::ifstream in(from);
+    if (!in) throw Error(ErrorCode::io, "--from: cannot open '" + from + "'");
     const std::size_t before = names.size();
     try {
       proteins_in_json(g, nlohmann::json::parse(in), names);
     } catch (const nlohmann::json::parse_error &e) {
-      throw Error(ErrorCode::parse, "--from: '" + a.from + "' is not JSON: " + e.what());
+      throw Error(ErrorCode::parse, "--from: '" + from + "' is not JSON: " + e.what());
     }
     if (names.size() == before)
-      throw Error(ErrorCode::invalid_argument, "--from: '" + a.from + "' names no protein of the database");
+      throw Error(ErrorCode::invalid_argument, "--from: '" + from + "' names no protein of the database");
   }
-  if (names.empty()) throw Error(ErrorCode::invalid_argument, "enrich: name proteins (arguments, --file or --from)");
+  if (names.empty()) throw Error(ErrorCode::invalid_argument, command + ": name proteins (arguments, --file or --from)");
+  return names;
+}
+
+void run_enrich(const EnrichArgs &a) {
+  KnowledgeGraph g = open_graph(a.db, Access::read);
+  const std::vector<std::string> names = set_names(g, a.proteins, a.file, a.from, "enrich");
   EnrichmentOptions o;
   for (const std::string &c : a.categories) add_names(o.categories, c);
   for (const std::string &c : a.exclude_evidence) add_names(o.exclude_evidence, c);
@@ -161,20 +168,14 @@ void run_enrich(const EnrichArgs &a) {
 }
 
 struct PpiArgs {
-  std::string db, file, json;
+  std::string db, file, from, json;
   std::vector<std::string> proteins, relations;
   double min_score = 0.4;
 };
 
 void run_ppi(const PpiArgs &a) {
   KnowledgeGraph g = open_graph(a.db, Access::read);
-  std::vector<std::string> names;
-  for (const std::string &p : a.proteins) add_names(names, p);
-  if (!a.file.empty()) {
-    const auto more = names_in_file(a.file, "--file");
-    names.insert(names.end(), more.begin(), more.end());
-  }
-  if (names.empty()) throw Error(ErrorCode::invalid_argument, "ppi-enrichment: name proteins (arguments or --file)");
+  const std::vector<std::string> names = set_names(g, a.proteins, a.file, a.from, "ppi-enrichment");
   PpiEnrichmentOptions o;
   o.min_score = score_arg(a.min_score);
   for (const std::string &r : a.relations) add_names(o.relations, r);
@@ -200,6 +201,7 @@ void add_ppi_enrichment(CLI::App &app) {
   add_db_option(c, a->db);
   c->add_option("proteins", a->proteins, "Proteins by name, alias or id (several, or comma-separated)");
   c->add_option("--file", a->file, "A file of protein names (blanks, commas or lines between them; # comments)");
+  c->add_option("--from", a->from, "Another command's JSON output (window, paths, explore, ask, retrieve, khop): the proteins it names");
   c->add_option("--min-score", a->min_score, "The network: edges of at least this score (0-1, or 0-1000 as STRING writes it)")->capture_default_str();
   c->add_option("--relation", a->relations, "The network: edges of these relations (repeatable; default: every relation that is no annotation or ontology link)");
   c->add_option("--json", a->json, "Write the result as JSON to FILE (- for standard output)");
