@@ -346,7 +346,7 @@ TEST_CASE("ask answers what is enriched among a protein's partners or the protei
   CHECK(none.answer.reason.find("import GO") != std::string::npos);
 }
 
-TEST_CASE("Enrichment from several threads at once: the annotations read once, the same answers" *
+TEST_CASE("Enrichment from several threads at once reads the annotations once and gives the same answers" *
           doctest::test_suite("threads")) {
   Toy toy;
   KnowledgeGraph kg(toy.db);
