@@ -394,7 +394,7 @@ void decide_form(const QuestionAnalysis &a, const std::vector<std::string> &w, s
                "families";
   } else if (how && entities == 1) {
     f.form = "unsupported";
-    // (the question's words from "how", the entity by its name: "it asks how abundant CDH1 is in yeast cells")
+    // (the question's words from "how", the entity by its name: "it asks how abundant is CDH1 in yeast cells")
     std::string asked;
     for (std::size_t i = start; i < w.size(); ++i) asked += (asked.empty() ? "" : " ") + (w[i] == "@" ? a.entities.front().name : w[i]);
     f.reason = "it asks " + asked + ": the rules answer which partners, how many, whether two interact, and the routes "
