@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "analysis/annotations.hpp"
+#include "analysis/log_gamma.hpp"
 #include "grappi/error.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/ontology.hpp"
@@ -239,7 +240,7 @@ std::shared_ptr<const Annotations::Universe> universe(const Annotations &a, cons
 // factorials near 20,000! keeps about 14 significant digits of the probability).
 std::vector<long double> log_factorials(std::size_t max) {
   std::vector<long double> f(max + 1);
-  for (std::size_t m = 0; m <= max; ++m) f[m] = std::lgamma(static_cast<long double>(m) + 1.0L);
+  for (std::size_t m = 0; m <= max; ++m) f[m] = detail::log_gamma(static_cast<long double>(m) + 1.0L);
   return f;
 }
 

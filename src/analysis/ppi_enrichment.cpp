@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "analysis/annotations.hpp"
+#include "analysis/log_gamma.hpp"
 #include "grappi/enrichment.hpp"
 #include "grappi/error.hpp"
 #include "grappi/knowledge_graph.hpp"
@@ -54,7 +55,7 @@ void partners(const GraphSnapshot &g, uint32_t ix, const std::vector<char> &ok, 
 
 // log P(X = k), X Poisson with mean lambda > 0.
 long double log_poisson(std::size_t k, long double lambda) {
-  return -lambda + static_cast<long double>(k) * std::log(lambda) - std::lgamma(static_cast<long double>(k) + 1.0L);
+  return -lambda + static_cast<long double>(k) * std::log(lambda) - detail::log_gamma(static_cast<long double>(k) + 1.0L);
 }
 
 // P(X >= k | X <= most), X Poisson with mean lambda: the terms from k up to most (stopping once
