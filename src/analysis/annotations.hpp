@@ -68,6 +68,9 @@ struct Annotations {
   mutable std::map<std::string, std::shared_ptr<const Universe>> universes;
 };
 
+/// Whether a relation is of the network: no annotation (go.*) or ontology link (obo.*).
+bool network_relation(const std::string &name);
+
 /// The annotations of the graph's current generation (read on the first call after a write).
 std::shared_ptr<const Annotations> annotations(const KnowledgeGraph &kg);
 

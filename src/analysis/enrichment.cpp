@@ -49,10 +49,12 @@ std::size_t category_index(const std::string &name) {
   throw Error(ErrorCode::invalid_argument, "enrich: unknown category '" + name + "' (" + known + ")");
 }
 
+bool network_relation(const std::string &name) { return name.rfind("go.", 0) != 0 && name.rfind("obo.", 0) != 0; }
+
 namespace {
 
-// The evidence code's bit, interning it (at most 64 codes; later ones share the last bit, which
-// no exclusion names unless it names them all).
+// The evidence code's bit, interning it (at most 64 codes: those past the 64th share its bit, so
+// excluding the 64th excludes them too; GO has about 25).
 uint64_t code_bit(std::vector<std::string> &codes, const std::string &code) {
   auto it = std::find(codes.begin(), codes.end(), code);
   if (it == codes.end()) {
@@ -140,13 +142,11 @@ void close_terms(Annotations &a) {
   }
 }
 
-// Whether a node has an edge of the network: a relation that is no annotation or ontology link.
+// Whether a node has an edge of the network.
 bool in_network(const GraphSnapshot &g, uint32_t ix) {
   const GraphSnapshot::Adjacency adj = g.adjacency(ix);
-  for (std::size_t i = 0; i < adj.size; ++i) {
-    const std::string &r = g.relation_name(adj.relation[i]);
-    if (r.rfind("go.", 0) != 0 && r.rfind("obo.", 0) != 0) return true;
-  }
+  for (std::size_t i = 0; i < adj.size; ++i)
+    if (network_relation(g.relation_name(adj.relation[i]))) return true;
   return false;
 }
 

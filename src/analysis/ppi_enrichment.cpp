@@ -11,6 +11,7 @@
 #include "grappi/enrichment.hpp"
 #include "grappi/error.hpp"
 #include "grappi/knowledge_graph.hpp"
+#include "store/graph_impl.hpp"
 
 namespace grappi {
 
@@ -21,10 +22,7 @@ namespace {
 std::vector<char> network_relations(const GraphSnapshot &g, const std::vector<std::string> &names) {
   std::vector<char> ok(g.relation_count(), 0);
   if (names.empty()) {
-    for (std::size_t r = 0; r < ok.size(); ++r) {
-      const std::string &n = g.relation_name(static_cast<int32_t>(r));
-      ok[r] = n.rfind("go.", 0) != 0 && n.rfind("obo.", 0) != 0;
-    }
+    for (std::size_t r = 0; r < ok.size(); ++r) ok[r] = detail::network_relation(g.relation_name(static_cast<int32_t>(r)));
     return ok;
   }
   for (const std::string &name : names) {
@@ -88,6 +86,33 @@ double poisson_tail(std::size_t k, std::size_t most, double mean) {
   return static_cast<double>(std::clamp((1.0L - beyond - lower) / (1.0L - beyond), 0.0L, 1.0L));
 }
 
+// The network at a threshold: its relations, every node's degree, its proteins and edges (M).
+struct NetworkDegrees {
+  std::shared_ptr<const GraphSnapshot> graph;
+  std::vector<char> ok;
+  std::vector<std::size_t> degree;
+  std::size_t proteins = 0, edges = 0;
+};
+
+std::shared_ptr<const NetworkDegrees> count_degrees(std::shared_ptr<const GraphSnapshot> snapshot, const PpiEnrichmentOptions &o) {
+  auto n = std::make_shared<NetworkDegrees>();
+  n->graph = std::move(snapshot);
+  const GraphSnapshot &g = *n->graph;
+  n->ok = network_relations(g, o.relations);
+  const float threshold = static_cast<float>(o.min_score);
+  std::vector<uint32_t> stamp(g.node_count(), UINT32_MAX), list;
+  n->degree.assign(g.node_count(), 0);
+  std::size_t ends = 0;
+  for (uint32_t i = 0; i < g.node_count(); ++i) {
+    partners(g, i, n->ok, threshold, stamp, list);
+    n->degree[i] = list.size();
+    ends += list.size();
+    n->proteins += !list.empty();
+  }
+  n->edges = ends / 2;
+  return n;
+}
+
 }  // namespace
 
 PpiEnrichmentResult ppi_enrichment(const KnowledgeGraph &kg, const std::vector<int64_t> &proteins,
@@ -96,9 +121,14 @@ PpiEnrichmentResult ppi_enrichment(const KnowledgeGraph &kg, const std::vector<i
     throw Error(ErrorCode::invalid_argument,
                 "ppi-enrichment: min_score must be between 0 and 1 (given " + std::to_string(o.min_score) + ")");
   if (proteins.empty()) throw Error(ErrorCode::invalid_argument, "ppi-enrichment: the protein set is empty");
-  const auto snapshot = kg.snapshot();
-  const GraphSnapshot &g = *snapshot;
-  const std::vector<char> ok = network_relations(g, o.relations);
+  // (the network's degrees: counted once per generation, threshold and relations, and kept)
+  std::string key = std::to_string(static_cast<float>(o.min_score));
+  for (const std::string &rel : o.relations) key += "|" + rel;
+  const auto net = detail::derived<NetworkDegrees>(kg, key, [&]() -> std::shared_ptr<const NetworkDegrees> {
+    return count_degrees(kg.snapshot(), o);
+  });
+  const GraphSnapshot &g = *net->graph;
+  const std::vector<char> &ok = net->ok;
   PpiEnrichmentResult r;
   r.min_score = o.min_score;
   std::vector<uint32_t> set;
@@ -109,23 +139,15 @@ PpiEnrichmentResult ppi_enrichment(const KnowledgeGraph &kg, const std::vector<i
     set.push_back(*ix);
     r.proteins.push_back(id);
   }
-  // Every node's degree in the network, and M.
   const float threshold = static_cast<float>(o.min_score);
+  const std::vector<std::size_t> &degree = net->degree;
+  r.network_proteins = net->proteins;
+  r.network_edges = net->edges;
   std::vector<uint32_t> stamp(g.node_count(), UINT32_MAX), list;
-  std::vector<std::size_t> degree(g.node_count(), 0);
-  std::size_t ends = 0;
-  for (uint32_t i = 0; i < g.node_count(); ++i) {
-    partners(g, i, ok, threshold, stamp, list);
-    degree[i] = list.size();
-    ends += list.size();
-    r.network_proteins += !list.empty();
-  }
-  r.network_edges = ends / 2;
   // The edges among the set, each member's partners there, and the expected count.
   std::unordered_map<uint32_t, std::size_t> member;
   for (std::size_t s = 0; s < set.size(); ++s) member.emplace(set[s], s);
   std::vector<std::unordered_set<std::size_t>> within(set.size());
-  std::fill(stamp.begin(), stamp.end(), UINT32_MAX);
   for (std::size_t s = 0; s < set.size(); ++s) {
     partners(g, set[s], ok, threshold, stamp, list);
     for (uint32_t n : list)

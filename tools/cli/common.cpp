@@ -223,4 +223,16 @@ void require_some_answer(const ExploreResult &r, const LanguageModel &model, con
                                   " paths and edges; the first: " + (why.empty() ? "no reason given" : why) + ")");
 }
 
+void add_list_items(std::vector<std::string> &out, const std::string &text) {
+  std::string cur;
+  for (char c : text + "\n") {
+    if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+}
+
 }  // namespace grappi::cli

@@ -121,6 +121,10 @@ std::vector<std::size_t> parse_k(const std::string &spec, const char *flag = "--
 /// "1-3", "2", "1,3,5" -> window numbers (from 1).
 std::vector<std::size_t> parse_windows(const std::string &spec, const char *flag);
 
+/// Appends the items of a list written with commas, blanks or line breaks between them ("EGFR,
+/// KRAS TP53") to `out`, empty items left out.
+void add_list_items(std::vector<std::string> &out, const std::string &text);
+
 /// v with `prec` digits after the point.
 std::string fmt(double v, int prec = 3);
 /// A table for people: left-aligned columns, cells cut at 60 characters.

@@ -18,26 +18,12 @@ struct EnrichArgs {
   double fdr = 0.05;
 };
 
-// Names from arguments ("EGFR", "EGFR,TP53") or a file (one or more per line, separated by
-// blanks or commas; '#' starts a comment).
-void add_names(std::vector<std::string> &out, const std::string &text) {
-  std::string cur;
-  for (char c : text + "\n") {
-    if (c == ',' || c == '\t' || c == '\n' || c == '\r' || c == ' ') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-}
-
 std::vector<std::string> names_in_file(const std::string &path, const char *flag) {
   std::ifstream in(path);
   if (!in) throw Error(ErrorCode::io, std::string(flag) + ": cannot open '" + path + "'");
   std::vector<std::string> out;
   std::string line;
-  while (std::getline(in, line)) add_names(out, line.substr(0, line.find('#')));
+  while (std::getline(in, line)) add_list_items(out, line.substr(0, line.find('#')));
   if (out.empty()) throw Error(ErrorCode::invalid_argument, std::string(flag) + ": '" + path + "' names no protein");
   return out;
 }
@@ -103,7 +89,7 @@ std::string tsv_of(const nlohmann::json &j) {
 std::vector<std::string> set_names(const KnowledgeGraph &g, const std::vector<std::string> &args, const std::string &file,
                                    const std::string &from, const std::string &command) {
   std::vector<std::string> names;
-  for (const std::string &p : args) add_names(names, p);
+  for (const std::string &p : args) add_list_items(names, p);
   if (!file.empty()) {
     const auto more = names_in_file(file, "--file");
     names.insert(names.end(), more.begin(), more.end());
@@ -128,8 +114,8 @@ void run_enrich(const EnrichArgs &a) {
   KnowledgeGraph g = open_graph(a.db, Access::read);
   const std::vector<std::string> names = set_names(g, a.proteins, a.file, a.from, "enrich");
   EnrichmentOptions o;
-  for (const std::string &c : a.categories) add_names(o.categories, c);
-  for (const std::string &c : a.exclude_evidence) add_names(o.exclude_evidence, c);
+  for (const std::string &c : a.categories) add_list_items(o.categories, c);
+  for (const std::string &c : a.exclude_evidence) add_list_items(o.exclude_evidence, c);
   o.min_term_size = a.min_size;
   o.max_term_size = a.max_size;
   o.max_fdr = a.fdr;
@@ -144,24 +130,23 @@ void run_enrich(const EnrichArgs &a) {
   if (a.json == "-" || a.tsv == "-") return;
   std::cout << r.proteins.size() << " proteins (" << r.unannotated.size() << " without annotation there); background: "
             << r.background << "\n";
-  for (const auto &c : j["categories"]) {
-    std::cout << "\n" << c["category"].get<std::string>() << ": " << c["reported"] << " of " << c["tested"]
-              << " terms tested at FDR <= " << fmt(a.fdr, 3) << " (set " << c["set_size"] << ", universe "
-              << c["universe"] << ")\n";
+  const auto snapshot = g.snapshot();
+  for (const EnrichmentCategory &c : r.categories) {
+    std::cout << "\n" << c.category << ": " << c.reported << " of " << c.tested << " terms tested at FDR <= " << fmt(a.fdr, 3)
+              << " (set " << c.set_size << ", universe " << c.universe << ")\n";
     std::vector<std::vector<std::string>> rows;
-    for (const auto &t : j["terms"]) {
-      if (t["category"] != c["category"] || rows.size() >= a.top) continue;
+    for (const EnrichedTerm &t : r.terms) {
+      if (t.category != c.category || rows.size() >= a.top) continue;
       std::string proteins;
-      for (const auto &p : t["proteins"]) {
-        const auto ix = g.snapshot()->index_of(g.resolve(p.get<std::string>()));
-        proteins += (proteins.empty() ? "" : ",") + (ix ? g.snapshot()->name(*ix) : p.get<std::string>());
+      for (int64_t p : t.proteins) {
+        const auto ix = snapshot->index_of(p);
+        proteins += (proteins.empty() ? "" : ",") + (ix ? snapshot->name(*ix) : std::to_string(p));
       }
       std::ostringstream fdr;
       fdr.precision(2);
-      fdr << std::scientific << t["fdr"].get<double>();
-      rows.push_back({t["term"].get<std::string>(), t["name"].get<std::string>(),
-                      std::to_string(t["observed"].get<std::size_t>()) + "/" + std::to_string(t["background"].get<std::size_t>()),
-                      fmt(t["strength"].get<double>(), 2), fdr.str(), proteins});
+      fdr << std::scientific << t.fdr;
+      rows.push_back({t.term, t.name, std::to_string(t.observed) + "/" + std::to_string(t.background), fmt(t.strength, 2),
+                      fdr.str(), proteins});
     }
     if (!rows.empty()) print_table({"term", "name", "observed/background", "strength", "FDR", "proteins"}, rows);
   }
@@ -178,7 +163,7 @@ void run_ppi(const PpiArgs &a) {
   const std::vector<std::string> names = set_names(g, a.proteins, a.file, a.from, "ppi-enrichment");
   PpiEnrichmentOptions o;
   o.min_score = score_arg(a.min_score);
-  for (const std::string &r : a.relations) add_names(o.relations, r);
+  for (const std::string &r : a.relations) add_list_items(o.relations, r);
   const PpiEnrichmentResult r = ppi_enrichment_names(g, names, o);
   for (const auto &[name, reason] : r.unmatched) std::cerr << "grappi: ppi-enrichment: '" << name << "' left out: " << reason << "\n";
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(g, r), 2) + "\n");

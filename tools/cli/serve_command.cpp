@@ -297,15 +297,7 @@ std::vector<std::string> list_param(const httplib::Request &req, const char *nam
   const std::string v = req.get_param_value(name);
   if (v.size() > 100000) throw Error(ErrorCode::invalid_argument, "\"" + std::string(name) + "\" is longer than 100000 bytes");
   std::vector<std::string> out;
-  std::string cur;
-  for (char c : v + ",") {
-    if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
+  add_list_items(out, v);
   if (out.size() > most)
     throw Error(ErrorCode::invalid_argument, "\"" + std::string(name) + "\" holds more than " + std::to_string(most) + " items");
   return out;

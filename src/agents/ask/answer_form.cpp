@@ -192,8 +192,8 @@ std::vector<std::string> aspects_named(const QuestionAnalysis &q) {
 
 // The GO terms enriched among one entity's partners (at the confidence asked, medium by default) or among the
 // entities named: grappi::enrich against the organism's annotated proteins, FDR at most 0.05.
-void enrichment(const KnowledgeGraph &kg, const GraphSnapshot &g, const QuestionAnalysis &q, const QuestionRetrieval &qr,
-                FormAnswer &a, std::string &status) {
+void enrichment(const KnowledgeGraph &kg, const QuestionAnalysis &q, const QuestionRetrieval &qr, FormAnswer &a,
+                std::string &status) {
   std::vector<int64_t> set;
   std::string among;
   if (q.frame.relation == "partners") {
@@ -234,18 +234,19 @@ void enrichment(const KnowledgeGraph &kg, const GraphSnapshot &g, const Question
     a.text = "I can't say: " + a.reason;
     return;
   }
-  std::vector<const EnrichedTerm *> terms;
-  for (const EnrichedTerm &t : r.terms) terms.push_back(&t);
-  std::stable_sort(terms.begin(), terms.end(), [](const EnrichedTerm *x, const EnrichedTerm *y) { return x->fdr < y->fdr; });
+  // (the terms as enrich's JSON writes them, proteins by external id; across the categories by FDR)
+  const json all = to_json(kg, r)["terms"];
+  std::vector<std::size_t> order(r.terms.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return r.terms[x].fdr < r.terms[y].fdr; });
   json value = json::array();
   std::string listed;
-  for (std::size_t i = 0; i < terms.size() && i < kEnrichedTerms; ++i) {
-    const EnrichedTerm &t = *terms[i];
-    json proteins = json::array();
-    for (int64_t p : t.proteins) proteins.push_back(g.external_id(*g.index_of(p)));
-    value.push_back({{"term", t.term}, {"name", t.name}, {"category", t.category}, {"fdr", t.fdr},
-                     {"observed", t.observed}, {"set_size", t.set_size}, {"background", t.background},
-                     {"proteins", proteins}});
+  for (std::size_t i = 0; i < order.size() && i < kEnrichedTerms; ++i) {
+    const EnrichedTerm &t = r.terms[order[i]];
+    json v;
+    for (const char *field : {"term", "name", "category", "fdr", "observed", "set_size", "background", "proteins"})
+      v[field] = all[order[i]][field];
+    value.push_back(std::move(v));
     if (i < 5) {
       std::ostringstream fdr;
       fdr.precision(2);
@@ -255,9 +256,9 @@ void enrichment(const KnowledgeGraph &kg, const GraphSnapshot &g, const Question
     }
   }
   a.value = value;
-  a.text = terms.empty() ? "No GO term is enriched (FDR <= 0.05) among " + among
+  a.text = order.empty() ? "No GO term is enriched (FDR <= 0.05) among " + among
                          : "Enriched among " + among + ": " + listed +
-                               (terms.size() > 5 ? "; and " + std::to_string(terms.size() - 5) + " more" : "");
+                               (order.size() > 5 ? "; and " + std::to_string(order.size() - 5) + " more" : "");
   if (!r.unannotated.empty())
     add_note(a, std::to_string(r.unannotated.size()) + " of them without a GO annotation in the database");
 }
@@ -284,7 +285,7 @@ FormAnswer compute(const KnowledgeGraph &kg, const QuestionAnalysis &q, const Qu
   a.looked_up = qr.looked_up;
   add_note(a, qr.note);
   if (f.form == "enrichment") {
-    enrichment(kg, g, q, qr, a, status);
+    enrichment(kg, q, qr, a, status);
     return a;
   }
   if (f.relation == "function") {
