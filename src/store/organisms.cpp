@@ -107,10 +107,27 @@ bool reagent_after(std::string_view text, std::size_t end) {
     next.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[i]))));
   // (and a method or an expression system: "yeast two-hybrid", "Xenopus oocytes", "rabbit
   // reticulocyte lysate", "the yeast homologue")
+  // (and a host of another organism's cells: "mouse xenograft model", "BALB/c nude mice")
   for (const char *w : {"anti", "monoclonal", "polyclonal", "antibod", "serum", "sera", "igg", "igm", "albumin", "secondary",
                         "two-hybrid", "two", "2-hybrid", "one-hybrid", "three-hybrid", "oocyte", "reticulocyte", "homolog",
-                        "ortholog", "counterpart"})
+                        "ortholog", "counterpart", "xenograft", "nude"})
     if (next.rfind(w, 0) == 0) return true;
+  return false;
+}
+
+// Whether the word before a cue makes the animal a host of another organism's tumour or cells:
+// "nude mice", "athymic mice", "NOD/SCID mice", "immunodeficient mice" (the genes a xenograft paper
+// studies are the grafted cells' ones).
+bool host_before(std::string_view text, std::size_t at) {
+  std::size_t i = at;
+  while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '(' || text[i - 1] == ')')) --i;
+  std::size_t start = i;
+  while (start > 0 && (alnum(text[start - 1]) || text[start - 1] == '-' || text[start - 1] == '/')) --start;
+  std::string word;
+  for (std::size_t k = start; k < i; ++k) word.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[k]))));
+  for (const char *w : {"nude", "athymic", "scid", "nod/scid", "nod-scid", "nsg", "immunodeficient", "immune-deficient",
+                        "immunocompromised", "xenograft", "xenografted", "xenotransplanted"})
+    if (word == w) return true;
   return false;
 }
 
@@ -171,7 +188,8 @@ std::vector<OrganismEvidence> organisms_in_text(std::string_view text) {
       continue;
     }
     const std::size_t end = at + std::strlen(cue->text);
-    if (!(cue->any_case && reagent_after(text, end))) note(cue->taxon, text.substr(at, end - at), at);
+    const bool reagent_or_host = (cue->any_case || cue->kind == CueKind::name) && (reagent_after(text, end) || host_before(text, at));
+    if (!reagent_or_host) note(cue->taxon, text.substr(at, end - at), at);
     at = end;
   }
   for (std::size_t at = 0; at < text.size();) {

@@ -1444,6 +1444,11 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK(o[1].cues == std::vector<std::string>{"HeLa"});
   CHECK(grappi::organisms_in_text("C57BL/6 mice and NIH 3T3 cells").at(0).count == 3);
   CHECK(grappi::organisms_in_text("The p53 protein and MDM2 in tumours.").empty());
+  // Mice that host another organism's cells (xenografts) are not the organism of the paper's genes.
+  CHECK(grappi::organisms_in_text("Tumours grew in athymic nude mice, in NOD/SCID mice, in BALB/c nude mice and in "
+                                  "immunodeficient mice; a mouse xenograft model.")
+            .empty());
+  CHECK(grappi::organisms_in_text("Tumours grew in knockout mice and in nude mice.").at(0).count == 1);
   CHECK(grappi::organism_name(10090) == "Mus musculus");
   CHECK(grappi::organism_name(1).empty());
 
