@@ -388,7 +388,7 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   // What an abbreviation's long form names in the database.
   void meaning(Abbreviation &a, int64_t organism) const;
   std::vector<EntityCandidate> ids_of(std::string_view id) const;
-  void short_aliases(std::vector<EntityMention> &mentions) const;
+  void short_aliases(std::vector<EntityMention> &mentions, std::string_view text) const;
   void rodent_symbols(std::vector<EntityMention> &mentions, const PaperContext &paper) const;
   void apply(std::vector<EntityMention> &mentions, std::string_view text, const std::vector<Abbreviation> &abbreviations) const;
   void add_entry(uint32_t node, const std::string &name, const std::string &source, bool term);
@@ -1519,7 +1519,7 @@ std::vector<EntityMention> EntityTagger::tag(const DocumentPassage &passage, con
   const std::vector<Impl::OwnOrganism> own = m.own_organisms(out, passage.text, paper.taxon, paper.organism_source != "taxon_option");
   m.resolve(out, passage.text, paper.taxon, paper.taxon ? source : std::string(), 0, &own);
   m.apply(out, passage.text, paper.abbreviations);
-  m.short_aliases(out);
+  m.short_aliases(out, passage.text);
   m.rodent_symbols(out, paper);
   return out;
 }
@@ -1554,7 +1554,29 @@ void EntityTagger::Impl::rodent_symbols(std::vector<EntityMention> &mentions, co
 // gene's symbol is also an abbreviation of something else, and a paper that does not define it
 // means that as often: it stands for the gene only with context, an edge in the database to
 // another entity the passage settles.
-void EntityTagger::Impl::short_aliases(std::vector<EntityMention> &mentions) const {
+namespace {
+
+// Whether the word after a mention says it is a gene or its product: "AMSH gene", "IRAK protein",
+// "TRAP mRNA", "HSL expression", "ATGL-deficient", "GH knockdown".
+bool gene_word_after(std::string_view text, std::size_t end) {
+  std::size_t i = end;
+  if (i < text.size() && (text[i] == ' ' || text[i] == '-')) ++i;
+  std::string next;
+  for (; i < text.size() && std::isalnum(static_cast<unsigned char>(text[i])) && next.size() < 16; ++i)
+    next.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[i]))));
+  static const std::set<std::string, std::less<>> words = {
+      "gene",       "genes",       "protein",    "proteins",    "mrna",       "mrnas",     "expression",
+      "promoter",   "transcript",  "transcripts", "transcription", "knockdown", "knockout", "deficient",
+      "deficiency", "null",        "sirna",      "sirnas",      "shrna",      "isoform",   "isoforms",
+      "locus",      "allele",      "alleles",    "mutation",    "mutations",  "mutant",    "mutants",
+      "overexpression", "phosphorylation", "silencing", "depletion", "inhibitor", "inhibitors", "activity",
+      "levels",     "level",       "polymorphism", "polymorphisms", "variants", "variant"};
+  return words.count(next) > 0;
+}
+
+}  // namespace
+
+void EntityTagger::Impl::short_aliases(std::vector<EntityMention> &mentions, std::string_view text) const {
   const auto short_alias = [](const EntityMention &m) {
     const EntityCandidate *c = m.entity();
     return c && m.source == "dictionary" && m.resolution != "abbreviation" && c->name_kind == "alias" &&
@@ -1570,7 +1592,7 @@ void EntityTagger::Impl::short_aliases(std::vector<EntityMention> &mentions) con
     const bool context = snapshot && std::any_of(settled.begin(), settled.end(), [&](int64_t a) {
                            return a != node && !snapshot->edges_between(node, a).empty();
                          });
-    if (context) continue;
+    if (context || gene_word_after(text, m.offset + m.length)) continue;
     m.reason = "'" + m.text + "' is only an alias of " + m.entity()->name +
                ", and nothing in the passage links to it: a short alias needs context";
     m.chosen.reset();

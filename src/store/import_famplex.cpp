@@ -7,9 +7,10 @@
 // membership is an edge (a family is no interaction partner of its members). The texts FamPlex's
 // grounding map gives a family become its aliases (source "famplex:grounding_map"), and so do
 // the texts it gives a single protein the database holds (by UniProt accession or HGNC id:
-// "p53", "beta-catenin", "E-cadherin"); BEL's names of a family too ("famplex:BEL"). The texts it
-// grounds to no gene or protein ("LPS": CHEBI) are kept in the dataset's options ("not_genes"):
-// the linker never takes them for a gene's alias.
+// "p53", "beta-catenin", "E-cadherin"; also where a non-gene grounding comes first: "cortactin");
+// BEL's names of a family too ("famplex:BEL"). The texts it grounds to no gene or protein ("LPS":
+// CHEBI) are kept in the dataset's options ("not_genes"): the linker never takes them for a gene's
+// alias.
 #include <chrono>
 #include <map>
 #include <set>
@@ -26,6 +27,16 @@ namespace {
 
 // Namespaces of genes and proteins (a grounding to any other names no gene).
 bool gene_namespace(const std::string &ns) { return ns == "FPLX" || ns == "UP" || ns == "HGNC" || ns == "UPPRO"; }
+
+// The grounding a text takes: its first, unless that names no gene and a later one names a protein
+// by its UniProt accession ("cortactin": an InterPro family first, then CTTN's Q14247; "thrombin").
+// (A microRNA's text keeps its miRBase grounding: its HGNC id names a non-coding gene.)
+const std::pair<std::string, std::string> &grounding_of(const FamplexGrounding &g) {
+  if (!gene_namespace(g.ids[0].first))
+    for (const auto &id : g.ids)
+      if (id.first == "UP") return id;
+  return g.ids[0];
+}
 
 }  // namespace
 
@@ -44,7 +55,7 @@ FileReport import_famplex_dir(KnowledgeGraph::Impl &impl, const std::string &dir
   for (const FamplexEquivalence &e : data.equivalences) equivalents[e.famplex].push_back({{"ns", e.ns}, {"id", e.id}});
   nlohmann::json not_genes = nlohmann::json::object();
   for (const FamplexGrounding &g : data.groundings)
-    if (!gene_namespace(g.ids[0].first)) not_genes[g.text] = g.ids[0].first + ":" + g.ids[0].second;
+    if (!gene_namespace(grounding_of(g).first)) not_genes[g.text] = g.ids[0].first + ":" + g.ids[0].second;
   const nlohmann::json opts = {{"format", "famplex"}, {"not_genes", not_genes}};
 
   ImportWriter w(impl, dir, "famplex", data.bytes, opts);
@@ -71,7 +82,7 @@ FileReport import_famplex_dir(KnowledgeGraph::Impl &impl, const std::string &dir
     if (e.ns == "BEL") w.add_alias(node_of.at(e.famplex), e.id, "famplex:BEL");
   uint64_t to_families = 0, to_proteins = 0, unresolved = 0, ambiguous = 0;
   for (const FamplexGrounding &g : data.groundings) {
-    const auto &[ns, id] = g.ids[0];
+    const auto &[ns, id] = grounding_of(g);
     if (ns == "FPLX") {
       w.add_alias(node_of.at(id), g.text, "famplex:grounding_map");
       ++to_families;

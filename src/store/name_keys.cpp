@@ -205,6 +205,10 @@ std::vector<DerivedName> full_name_variants(const std::string &full, bool lone_o
     }
   for (const std::string &base : bases) {
     const std::vector<std::string> words = name_words(base);
+    // (an enzyme's "synthetase" as papers now write it: "thymidylate synthetase" is "thymidylate synthase")
+    if (constexpr std::string_view old_word = " synthetase";
+        base.size() > old_word.size() && base.compare(base.size() - old_word.size(), old_word.size(), old_word) == 0)
+      add(base.substr(0, base.size() - old_word.size()) + " synthase", "synthase");
     // (the first two of a numbered pair by their Greek letters: "estrogen receptor 1" is "estrogen receptor alpha",
     // "estrogen receptor 2" "estrogen receptor beta"; not where the stem holds a number or a Greek letter already)
     if (const auto [stem, number] = numbered_stem(base);

@@ -103,6 +103,9 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
                                                      "NFkappaB"},
                                                     {"AMPK", "AMPK"},
                                                     {"14-3-3", "p14_3_3"},  // (digits alone, as FamPlex writes them)
+                                                    // (FamPlex grounds it to an InterPro family first, then to CTTN)
+                                                    {"cortactin", "CTTN"},
+                                                    {"thymidylate synthase", "TYMS"},  // (the table's "synthetase")
                                                     {"p38", "p38"}};
   for (const auto &name : names) {
     const std::string &written = name.first, &expected = name.second;  // (a binding would not be captured)

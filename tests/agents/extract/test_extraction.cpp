@@ -1544,6 +1544,20 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK(find(ms, "CAA")->status == "ambiguous");
   CHECK_FALSE(find(ms, "CAA")->chosen);
   CHECK(find(ms, "CAA")->reason.find("a short alias needs context") != std::string::npos);
+  // ... or the word after it saying it is a gene or its product ("CAA mRNA", "CAA-deficient").
+  for (const char *written : {"In human serum, CAA mRNA rose.", "In human cells, CAA-deficient clones grew."}) {
+    CAPTURE(written);
+    const Document d2 = paper_of(written);
+    ms = tagger.tag(d2.passages[0], tagger.read_paper(d2));
+    REQUIRE(find(ms, "CAA"));
+    CHECK(find(ms, "CAA")->entity()->name == "TSHX");
+  }
+  {
+    const Document d2 = paper_of("In human serum, CAA assays and CAA staining rose.");
+    ms = tagger.tag(d2.passages[0], tagger.read_paper(d2));
+    REQUIRE(find(ms, "CAA"));
+    CHECK(find(ms, "CAA")->status == "ambiguous");
+  }
   // Without the paper's context the aliases and the lower-case word are taken (tag(passage)).
   ms = tagger.tag(d.passages[0]);
   CHECK(find(ms, "LPS")->entity()->name == "IRFX");
