@@ -1384,7 +1384,17 @@ void EntityTagger::Impl::meaning(Abbreviation &a, int64_t organism) const {
       return;
     }
   }
-  if (lf.empty()) a.meaning = "no_entity";
+  // (a short form that is a gene's official symbol with a number names that gene too, whatever its
+  // long form names: "neurofibromatosis type 1 (NF1)", "multiple endocrine neoplasia type 1 (MEN1)",
+  // "PERIOD2 (PER2)"; a symbol of letters alone may be anything's abbreviation: "coronary artery
+  // disease (CAD)")
+  const bool numbered_symbol =
+      sf.size() == 1 && sf[0].length == a.short_form.size() &&
+      a.short_form.find_first_of("0123456789") != std::string::npos &&
+      std::any_of(sf[0].candidates.begin(), sf[0].candidates.end(), [&](const EntityCandidate &c) {
+        return c.name_kind == "symbol" && c.matched == a.short_form && (!organism || !c.taxon || c.taxon == organism);
+      });
+  if (lf.empty() && !numbered_symbol) a.meaning = "no_entity";
 }
 
 // A word of at least this many genes' full names ("protein", "kinase", "factor") says no more of a

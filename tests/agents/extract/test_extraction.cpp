@@ -1533,6 +1533,20 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK_FALSE(find(ms, "TP53"));
   CHECK_FALSE(find(ms, "SDS"));
   CHECK_FALSE(find(ms, "BLAST"));
+  // A defined short form that is an official symbol with a number names that gene too, whatever the
+  // long form names; a symbol of letters alone is what the paper defines it as.
+  const Document diseases = paper_of("In human patients with neurofibromatosis type 1 (NF1) and coronary artery disease (CAD), "
+                                     "NF1 mutations and CAD risk.");
+  const grappi::PaperContext dctx = tagger.read_paper(diseases);
+  REQUIRE(dctx.abbreviations.size() == 2);
+  CHECK(dctx.abbreviations[0].meaning == "undecided");
+  CHECK(dctx.abbreviations[1].meaning == "no_entity");
+  const auto dms = tagger.tag(diseases.passages[0], dctx);
+  REQUIRE(find(dms, "NF1"));
+  REQUIRE(find(dms, "NF1")->entity());
+  CHECK(find(dms, "NF1")->entity()->name == "NF1");
+  REQUIRE(find(dms, "CAD"));
+  CHECK(find(dms, "CAD")->status == "ungrounded");
   REQUIRE(find(ms, "MAPK1"));
   CHECK(find(ms, "MAPK1")->entity()->name == "MAPK1");
   // A short capital alias the paper does not define stands for its gene only with context: an
