@@ -321,6 +321,18 @@ bool ion_like(std::string_view s) {
   return true;
 }
 
+// A name's content words (letters and digits, lower case, four characters or more).
+std::set<std::string> name_content(std::string_view name) {
+  std::set<std::string> out;
+  for (const std::string &w : detail::name_words(detail::lower_copy(name))) {
+    std::string x;
+    for (char c : w)
+      if (std::isalnum(static_cast<unsigned char>(c))) x.push_back(c);
+    if (x.size() >= 4) out.insert(x);
+  }
+  return out;
+}
+
 }  // namespace
 
 struct GRAPPI_HIDDEN EntityTagger::Impl {
@@ -582,11 +594,41 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
     while (st.step())
       if (const auto it = m.index_of.find(st.col_int(0)); it != m.index_of.end()) annotations[it->second] = st.col_text(1);
   }
-  const auto description_of = [&](uint32_t index) {
+  const auto clause_of = [&](uint32_t index) {
     if (m.nodes[index].base.label != "Protein") return std::string();
     const std::string &a = annotations[index];
     std::string clause = detail::trim_copy(std::string_view(a).substr(0, a.find(';')));
-    if (!detail::name_like_description(clause) || detail::iequals(clause, m.nodes[index].base.name)) return std::string();
+    while (!clause.empty() && clause.back() == '.') clause.pop_back();
+    return clause;
+  };
+  // A first clause not marked as a name is one when no other protein has it and one of its words
+  // is rare among the clauses ("Glucocorticoid receptor", "Neuromodulin", "Synaptophysin"; not
+  // "Transcription factor", nor a clause of English words: "Serum albumin" is left to the table).
+  std::unordered_map<std::string, uint32_t> clauses, clause_words;
+  for (uint32_t index = 0; index < m.nodes.size(); ++index) {
+    const std::string clause = detail::lower_copy(clause_of(index));
+    if (clause.empty()) continue;
+    ++clauses[clause];
+    for (const std::string &w : name_content(clause)) ++clause_words[w];
+  }
+  constexpr uint32_t kRareClauseWord = 5;
+  const auto rare_name = [&](const std::string &clause) {
+    const std::string lower = detail::lower_copy(clause);
+    const std::set<std::string> words = name_content(lower);
+    if (words.empty() || words.size() > 4 || clauses[lower] != 1 || clause.size() > 60) return false;
+    for (const char *open : {"uncharacterized", "uncharacterised", "putative", "probable", "hypothetical", "protein "})
+      if (lower.rfind(open, 0) == 0) return false;
+    if (lower.find_first_of(",()[]/") != std::string::npos) return false;
+    bool rare = false;
+    for (const std::string &w : words) {
+      if (english_words().count(w) == 0 && clause_words[w] <= kRareClauseWord) rare = true;
+    }
+    return rare;
+  };
+  const auto description_of = [&](uint32_t index) {
+    std::string clause = clause_of(index);
+    if (clause.empty() || detail::iequals(clause, m.nodes[index].base.name)) return std::string();
+    if (!detail::name_like_description(clause) && !rare_name(clause)) return std::string();
     return clause;
   };
   // Full names numbered 1 with no sibling numbered otherwise ("catenin beta 1" is the one "catenin
@@ -1316,18 +1358,6 @@ std::vector<EntityTagger::Impl::OwnOrganism> EntityTagger::Impl::own_organisms(c
 }
 
 namespace {
-
-// The content words of a name (words of four characters or more, lower case, no stop words).
-std::set<std::string> name_content(std::string_view name) {
-  std::set<std::string> out;
-  for (const std::string &w : detail::name_words(detail::lower_copy(name))) {
-    std::string x;
-    for (char c : w)
-      if (std::isalnum(static_cast<unsigned char>(c))) x.push_back(c);
-    if (x.size() >= 4) out.insert(x);
-  }
-  return out;
-}
 
 // Words a long form may have beside an entity's name and still name it ("APP protein").
 bool generic_word(std::string_view w) {

@@ -106,6 +106,9 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
                                                     // (FamPlex grounds it to an InterPro family first, then to CTTN)
                                                     {"cortactin", "CTTN"},
                                                     {"thymidylate synthase", "TYMS"},  // (the table's "synthetase")
+                                                    // (STRING's first clause, unmarked but with a rare word)
+                                                    {"glucocorticoid receptor", "NR3C1"},
+                                                    {"Neuromodulin", "GAP43"},
                                                     {"p38", "p38"}};
   for (const auto &name : names) {
     const std::string &written = name.first, &expected = name.second;  // (a binding would not be captured)
@@ -193,6 +196,11 @@ TEST_CASE("Without FamPlex the gene table's names and the linker's rules link th
   CHECK(kg.lookup("p21").candidates.at(0).matched_by == "alias:mapping:alias_symbols (resolved by edges)");
   // "presenilin" is the family of PSEN1 and PSEN2: no gene is derived from it.
   CHECK(kg.lookup("presenilin").status != grappi::ResolveResult::Status::found);
+  // A first clause of STRING's annotation is a name when no other protein has it and a word of it is
+  // rare ("Glucocorticoid receptor"); a clause of common words is a class ("transcription factor").
+  check_resolves(kg, "glucocorticoid receptor", "NR3C1");
+  CHECK(kg.lookup("transcription factor").status != grappi::ResolveResult::Status::found);
+  CHECK(kg.lookup("serum albumin").status != grappi::ResolveResult::Status::found);
 }
 
 TEST_CASE("FamPlex tables: a bad row is refused with its file and line or skipped and counted") {
