@@ -26,7 +26,8 @@
 // "of" follows it: "A-mediated phosphorylation of B"); "by" after it makes the sentence passive
 // (B is the subject: "B is phosphorylated by A"). Without a trigger between them, the nominal
 // forms count: "phosphorylation of A by B" (B the subject), "interaction between A and B",
-// "binding of A to B", "associations of A with B", "A and B interact" (and "A, B and C interact",
+// "binding of A to B", "associations of A with B", "A and B interact", "the A-B complex", "a A/B
+// heterodimer" (and "A, B and C interact",
 // "a complex composed of A, B and C", "complex formation between A, B, and C": each pair of the
 // list). A negation between them ("not", "no", "fails", "neither", "unable", "without") drops
 // the pair, and so does a verb that begins a coordinated clause after A ("X increased A and
@@ -270,8 +271,18 @@ std::string offline_extraction_answer(const json &task) {
                                  "complex formation", "heterodimer", "heterodimerization", "dimerization"})
           for (const char *prep : {" between", " of"})
             nominal = nominal || ends_with(lead, std::string(noun) + prep);
-        if (joint && nominal)
-          rule = Rule::binding;  // "interaction between A and B", "binding of A to B"
+        // (two names joined into a complex's: "the cyclin E-Cdk2 complex", "a Ku70/Ku80 heterodimer")
+        const bool joined = mid.empty() || mid == "-" || mid == "/" || mid == ":" || mid == "*";
+        bool complex_after = false;
+        if (joined && between.size() <= 2) {
+          const std::string next = trim_copy(after);
+          for (const char *noun : {"complex", "heterodimer", "dimer", "heterotrimer", "holoenzyme"})
+            complex_after = complex_after || (next.rfind(noun, 0) == 0 && (next.size() == std::string(noun).size() ||
+                                                                          !word_char(next[std::string(noun).size()]) ||
+                                                                          next[std::string(noun).size()] == 'e'));
+        }
+        if ((joint && nominal) || complex_after)
+          rule = Rule::binding;  // "interaction between A and B", "binding of A to B", "the A-B complex"
         else if (mid == "and") {
           const std::string next = trim_copy(after);
           for (const char *verb : {"interact", "bind", "associat", "form a complex", "form complex", "are associated",

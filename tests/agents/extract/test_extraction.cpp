@@ -593,6 +593,11 @@ TEST_CASE("The offline extractor reads coordinated lists that interact and a com
       "AKT1, MTOR and CDK2 were stable and then phosphorylated.\n\n"
       // a complex's members: each pair
       "A complex composed of CDK4, CCND1 and CDKN1B was purified.\n\n"
+      // two names joined into a complex's: the pair ("the CDK2-CCNE1 complex", "a XRCC6/XRCC5 heterodimer")
+      // (else, as two entities of a sentence with a binding word, associated only)
+      "Levels of the CDK2-CCNE1 complex rose.\n\n"
+      "A XRCC6/XRCC5 heterodimer was purified.\n\n"
+      "MAPK1-ELK1 reporters were used.\n\n"
       // a list after "of" with no complex or interaction before it: nothing
       "Levels of EGFR, ERBB2 and ERBB3 were measured.\n");
   std::set<std::string> got;
@@ -604,7 +609,8 @@ TEST_CASE("The offline extractor reads coordinated lists that interact and a com
                                      "complex(p(HGNC:SHC1), p(HGNC:SOS1))", "complex(p(HGNC:BARD1), p(HGNC:BRCA1))",
                                      "complex(p(HGNC:BRCA1), p(HGNC:RAD51))", "complex(p(HGNC:BRCA1), p(HGNC:TP53))",
                                      "complex(p(HGNC:CCND1), p(HGNC:CDK4))", "complex(p(HGNC:CDK4), p(HGNC:CDKN1B))",
-                                     "complex(p(HGNC:CCND1), p(HGNC:CDKN1B))"});
+                                     "complex(p(HGNC:CCND1), p(HGNC:CDKN1B))", "complex(p(HGNC:CCNE1), p(HGNC:CDK2))",
+                                     "complex(p(HGNC:XRCC5), p(HGNC:XRCC6))"});
 }
 
 // (heavy: a corpus slice over the whole knowledge base; the Release stage only)
