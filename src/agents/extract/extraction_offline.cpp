@@ -12,7 +12,7 @@
 //   sumoylation        sumoylat-                                  act(A) increases p(B, pmod(Sumo))
 //   degradation        degrad-                                    act(A) increases deg(B)
 //   binding            bind-, bound, interact-, associat-,        complex(A, B)
-//                      complex, heterodimer-
+//                      complex, heterodimer-, affinit-
 //   activation         activat-, stimulat-                        A increases act(B)
 //   inhibition         inhibit-, suppress-, block-, inactivat-,   A decreases act(B)
 //                      antagoni-
@@ -27,7 +27,7 @@
 // (B is the subject: "B is phosphorylated by A"). Without a trigger between them, the nominal
 // forms count: "phosphorylation of A by B" (B the subject), "interaction between A and B",
 // "binding of A to B", "associations of A with B", "A and B interact", "the A-B complex", "a A/B
-// heterodimer" (and "A, B and C interact",
+// heterodimer", "cyclin E-Cdk2" (not "the PI3K/Akt pathway") (and "A, B and C interact",
 // "a complex composed of A, B and C", "complex formation between A, B, and C": each pair of the
 // list). A negation between them ("not", "no", "fails", "neither", "unable", "without") drops
 // the pair, and so does a verb that begins a coordinated clause after A ("X increased A and
@@ -92,6 +92,7 @@ const std::pair<const char *, Rule> kStems[] = {
     {"heterodimer", Rule::binding},              {"interact", Rule::binding},
     {"associat", Rule::binding},                 {"complex", Rule::binding},
     {"bind", Rule::binding},                     {"bound", Rule::binding},
+    {"affinit", Rule::binding},
     {"inactivat", Rule::inhibition},             {"activat", Rule::activation},
     {"stimulat", Rule::activation},              {"inhibit", Rule::inhibition},
     {"suppress", Rule::inhibition},              {"block", Rule::inhibition},
@@ -281,7 +282,16 @@ std::string offline_extraction_answer(const json &task) {
                                                                           !word_char(next[std::string(noun).size()]) ||
                                                                           next[std::string(noun).size()] == 'e'));
         }
-        if ((joint && nominal) || complex_after)
+        // (two names joined by a hyphen or a slash alone, "cyclin E-Cdk2", "p53/MDM2", name a complex
+        // or an interaction; not a pathway's names, "the PI3K/Akt pathway", "Ras-MAPK signaling", nor a
+        // fusion's or a reporter's: "BCR-ABL fusion", "MAPK1-ELK1 reporter")
+        bool tight = between.size() == 1 && (between[0] == '-' || between[0] == '/');
+        if (tight) {
+          const std::string next = trim_copy(after);
+          for (const char *w : {"pathway", "signal", "axis", "cascade", "module", "network", "fusion", "reporter", "/", "-"})
+            tight = tight && next.rfind(w, 0) != 0;
+        }
+        if ((joint && nominal) || complex_after || tight)
           rule = Rule::binding;  // "interaction between A and B", "binding of A to B", "the A-B complex"
         else if (mid == "and") {
           const std::string next = trim_copy(after);

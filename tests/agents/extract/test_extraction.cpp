@@ -598,6 +598,11 @@ TEST_CASE("The offline extractor reads coordinated lists that interact and a com
       "Levels of the CDK2-CCNE1 complex rose.\n\n"
       "A XRCC6/XRCC5 heterodimer was purified.\n\n"
       "MAPK1-ELK1 reporters were used.\n\n"
+      // ... and so do two joined by a hyphen or a slash alone, but not a pathway's nor a reporter's (above);
+      // an affinity binds
+      "Cells expressing CDK6-CCND3 grew.\n\n"
+      "The MTOR/AKT1 pathway and the MAPK3-MAPK1 cascade were on.\n\n"
+      "MDM2 has a high affinity for TP53.\n\n"
       // a list after "of" with no complex or interaction before it: nothing
       "Levels of EGFR, ERBB2 and ERBB3 were measured.\n");
   std::set<std::string> got;
@@ -610,7 +615,8 @@ TEST_CASE("The offline extractor reads coordinated lists that interact and a com
                                      "complex(p(HGNC:BRCA1), p(HGNC:RAD51))", "complex(p(HGNC:BRCA1), p(HGNC:TP53))",
                                      "complex(p(HGNC:CCND1), p(HGNC:CDK4))", "complex(p(HGNC:CDK4), p(HGNC:CDKN1B))",
                                      "complex(p(HGNC:CCND1), p(HGNC:CDKN1B))", "complex(p(HGNC:CCNE1), p(HGNC:CDK2))",
-                                     "complex(p(HGNC:XRCC5), p(HGNC:XRCC6))"});
+                                     "complex(p(HGNC:XRCC5), p(HGNC:XRCC6))", "complex(p(HGNC:MDM2), p(HGNC:TP53))",
+                                     "complex(p(HGNC:CCND3), p(HGNC:CDK6))"});
 }
 
 // (heavy: a corpus slice over the whole knowledge base; the Release stage only)
