@@ -906,6 +906,31 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
       if (!name.may_grow([&](const std::string &k) { return begins_a_name(k); }) && !begins_a_name(key)) break;
     }
     if (best.empty()) {
+      // A human gene's name after an "h" for human ("hZIP2", "hPop4", "hKCNMB3"): the name's human
+      // proteins (own_organisms() gives the mention its organism).
+      if (text[s] == 'h' && s + 2 < n && std::isupper(static_cast<unsigned char>(text[s + 1]))) {
+        std::size_t w = s + 1;
+        while (w < n && std::isalnum(static_cast<unsigned char>(text[w]))) ++w;
+        if (w == n || !detail::word_char(text[w])) {
+          std::vector<EntityMention> inner = scan(original.substr(s + 1, w - s - 1));
+          if (inner.size() == 1 && inner[0].offset == 0 && inner[0].length == w - s - 1) {
+            std::vector<EntityCandidate> human;
+            for (EntityCandidate &c : inner[0].candidates)
+              if (c.taxon == 9606) human.push_back(std::move(c));
+            if (!human.empty()) {
+              EntityMention m;
+              m.offset = s;
+              m.length = w - s;
+              m.text = std::string(original.substr(s, m.length));
+              m.source = "dictionary";
+              m.candidates = std::move(human);
+              out.push_back(std::move(m));
+              s = w;
+              continue;
+            }
+          }
+        }
+      }
       ++s;
       continue;
     }
@@ -1325,6 +1350,11 @@ std::vector<EntityTagger::Impl::OwnOrganism> EntityTagger::Impl::own_organisms(c
     out[k].taxon = detail::organism_before_name(detail::lower_copy(text.substr(begin, end - begin)));
     if (out[k].taxon) out[k].why = "the word before it";
   }
+  // ("hZIP2", "hERG", "hTERT": an "h" for human before a capital)
+  for (std::size_t k = 0; k < mentions.size(); ++k) {
+    const std::string &t = mentions[k].text;
+    if (t.size() > 2 && t[0] == 'h' && std::isupper(static_cast<unsigned char>(t[1]))) out[k] = {9606, "its 'h' for human"};
+  }
   if (!by_sentence) return out;
   // A sentence that names one organism, not the paper's: its genes are that organism's ("... were
   // dependent on Mavs expression in mice" in a paper read as human; "RSV-infected A549 cells
@@ -1619,9 +1649,12 @@ bool gene_word_after(std::string_view text, std::size_t end) {
 void EntityTagger::Impl::short_aliases(std::vector<EntityMention> &mentions, std::string_view text) const {
   const auto short_alias = [](const EntityMention &m) {
     const EntityCandidate *c = m.entity();
-    return c && m.source == "dictionary" && m.resolution != "abbreviation" && c->name_kind == "alias" &&
-           m.text.size() <= 4 &&
-           std::all_of(m.text.begin(), m.text.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)) != 0; });
+    // (the name after an "h" for human: "hGR" is "GR")
+    const std::string_view t = m.text.size() > 2 && m.text[0] == 'h' && std::isupper(static_cast<unsigned char>(m.text[1]))
+                                   ? std::string_view(m.text).substr(1)
+                                   : std::string_view(m.text);
+    return c && m.source == "dictionary" && m.resolution != "abbreviation" && c->name_kind == "alias" && t.size() <= 4 &&
+           std::all_of(t.begin(), t.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)) != 0; });
   };
   std::vector<int64_t> settled;
   for (const EntityMention &m : mentions)

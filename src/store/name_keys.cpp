@@ -231,6 +231,13 @@ std::vector<DerivedName> full_name_variants(const std::string &full, bool lone_o
             if (k != i) without += (without.empty() ? "" : " ") + words[k];
           add(without, "without_greek");
         }
+    // (a closing number as a Roman numeral, as papers number isoforms and receptors: "copine 3" is
+    // "copine III", "neurexin 1" "neurexin I")
+    if (const auto [stem, number] = numbered_stem(base); !stem.empty() && number.size() <= 2) {
+      static const char *const kRoman[] = {"", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"};
+      const int n = std::stoi(number);
+      if (n >= 1 && n <= 10) add(stem + " " + kRoman[n], "roman_number");
+    }
   }
   return out;
 }

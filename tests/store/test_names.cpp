@@ -109,6 +109,8 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
                                                     // (STRING's first clause, unmarked but with a rare word)
                                                     {"glucocorticoid receptor", "NR3C1"},
                                                     {"Neuromodulin", "GAP43"},
+                                                    {"copine III", "CPNE3"},  // (a closing number as a Roman numeral)
+                                                    {"neurexin I", "NRXN1"},
                                                     {"p38", "p38"}};
   for (const auto &name : names) {
     const std::string &written = name.first, &expected = name.second;  // (a binding would not be captured)

@@ -1588,6 +1588,22 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   ms = tagger.tag(d.passages[0]);
   CHECK(find(ms, "LPS")->entity()->name == "IRFX");
 
+  // An "h" for human before a name: that name's human protein, also in a paper read as mouse; the
+  // name keeps its own rules ("hCAA" is a short alias without context).
+  {
+    const Document hd = paper_of("In knockout mice and mouse cells, hMAPK1 and hCAA were expressed with Mapk3.");
+    const grappi::PaperContext hctx = tagger.read_paper(hd);
+    CHECK(hctx.taxon == 10090);
+    const auto hms = tagger.tag(hd.passages[0], hctx);
+    REQUIRE(find(hms, "hMAPK1"));
+    REQUIRE(find(hms, "hMAPK1")->entity());
+    CHECK(find(hms, "hMAPK1")->entity()->name == "MAPK1");
+    REQUIRE(find(hms, "hCAA"));
+    CHECK(find(hms, "hCAA")->status == "ambiguous");
+    REQUIRE(find(hms, "Mapk3"));
+    CHECK(find(hms, "Mapk3")->status == "other_organism");
+  }
+
   // A paper about mice on a human database: no human namesake, but a protein named human is.
   d = paper_of("Knockout mice lacking Akt1 (mouse) and TP53, with human TP53 expressed, in C57BL/6 mice.");
   ctx = tagger.read_paper(d);
