@@ -401,6 +401,7 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
   void meaning(Abbreviation &a, int64_t organism) const;
   std::vector<EntityCandidate> ids_of(std::string_view id) const;
   void short_aliases(std::vector<EntityMention> &mentions, std::string_view text) const;
+  std::vector<std::string> description_names(const std::vector<std::string> &annotations) const;
   void rodent_symbols(std::vector<EntityMention> &mentions, const PaperContext &paper) const;
   void apply(std::vector<EntityMention> &mentions, std::string_view text, const std::vector<Abbreviation> &abbreviations) const;
   void add_entry(uint32_t node, const std::string &name, const std::string &source, bool term);
@@ -594,43 +595,8 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
     while (st.step())
       if (const auto it = m.index_of.find(st.col_int(0)); it != m.index_of.end()) annotations[it->second] = st.col_text(1);
   }
-  const auto clause_of = [&](uint32_t index) {
-    if (m.nodes[index].base.label != "Protein") return std::string();
-    const std::string &a = annotations[index];
-    std::string clause = detail::trim_copy(std::string_view(a).substr(0, a.find(';')));
-    while (!clause.empty() && clause.back() == '.') clause.pop_back();
-    return clause;
-  };
-  // A first clause not marked as a name is one when no other protein has it and one of its words
-  // is rare among the clauses ("Glucocorticoid receptor", "Neuromodulin", "Synaptophysin"; not
-  // "Transcription factor", nor a clause of English words: "Serum albumin" is left to the table).
-  std::unordered_map<std::string, uint32_t> clauses, clause_words;
-  for (uint32_t index = 0; index < m.nodes.size(); ++index) {
-    const std::string clause = detail::lower_copy(clause_of(index));
-    if (clause.empty()) continue;
-    ++clauses[clause];
-    for (const std::string &w : name_content(clause)) ++clause_words[w];
-  }
-  constexpr uint32_t kRareClauseWord = 5;
-  const auto rare_name = [&](const std::string &clause) {
-    const std::string lower = detail::lower_copy(clause);
-    const std::set<std::string> words = name_content(lower);
-    if (words.empty() || words.size() > 4 || clauses[lower] != 1 || clause.size() > 60) return false;
-    for (const char *open : {"uncharacterized", "uncharacterised", "putative", "probable", "hypothetical", "protein "})
-      if (lower.rfind(open, 0) == 0) return false;
-    if (lower.find_first_of(",()[]/") != std::string::npos) return false;
-    bool rare = false;
-    for (const std::string &w : words) {
-      if (english_words().count(w) == 0 && clause_words[w] <= kRareClauseWord) rare = true;
-    }
-    return rare;
-  };
-  const auto description_of = [&](uint32_t index) {
-    std::string clause = clause_of(index);
-    if (clause.empty() || detail::iequals(clause, m.nodes[index].base.name)) return std::string();
-    if (!detail::name_like_description(clause) && !rare_name(clause)) return std::string();
-    return clause;
-  };
+  const std::vector<std::string> descriptions = m.description_names(annotations);
+  const auto description_of = [&](uint32_t index) { return descriptions[index]; };
   // Full names numbered 1 with no sibling numbered otherwise ("catenin beta 1" is the one "catenin
   // beta"; "presenilin 1" has "presenilin 2").
   std::unordered_map<std::string, std::set<std::string>> numbers;  // a full name's stem's key -> its numbers
@@ -720,6 +686,43 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
       if (n != nodes.front()) shared[n] = shared[nodes.front()] = 1;
   for (uint32_t index = 0; index < m.nodes.size(); ++index)
     if (shared[index] && !annotations[index].empty()) m.nodes[index].words = content_words(annotations[index]);
+}
+
+// Each protein's first annotation clause when it reads as a name, else empty: marked as a name
+// (detail::name_like_description), or one no other protein has with a rare word of its own
+// ("Glucocorticoid receptor", "Neuromodulin", "Synaptophysin"; not "Transcription factor", nor a
+// clause of English words: "Serum albumin" is left to the gene table).
+std::vector<std::string> EntityTagger::Impl::description_names(const std::vector<std::string> &annotations) const {
+  std::vector<std::string> clause(nodes.size());
+  for (uint32_t index = 0; index < nodes.size(); ++index) {
+    if (nodes[index].base.label != "Protein") continue;
+    const std::string &a = annotations[index];
+    clause[index] = detail::trim_copy(std::string_view(a).substr(0, a.find(';')));
+    while (!clause[index].empty() && clause[index].back() == '.') clause[index].pop_back();
+  }
+  std::unordered_map<std::string, uint32_t> clauses, clause_words;
+  for (const std::string &c : clause) {
+    if (c.empty()) continue;
+    const std::string lower = detail::lower_copy(c);
+    ++clauses[lower];
+    for (const std::string &w : name_content(lower)) ++clause_words[w];
+  }
+  constexpr uint32_t kRareClauseWord = 5;
+  const auto rare_name = [&](const std::string &c) {
+    const std::string lower = detail::lower_copy(c);
+    const std::set<std::string> words = name_content(lower);
+    if (words.empty() || words.size() > 4 || clauses[lower] != 1 || c.size() > 60) return false;
+    for (const char *open : {"uncharacterized", "uncharacterised", "putative", "probable", "hypothetical", "protein "})
+      if (lower.rfind(open, 0) == 0) return false;
+    if (lower.find_first_of(",()[]/") != std::string::npos) return false;
+    return std::any_of(words.begin(), words.end(),
+                       [&](const std::string &w) { return english_words().count(w) == 0 && clause_words[w] <= kRareClauseWord; });
+  };
+  for (uint32_t index = 0; index < nodes.size(); ++index) {
+    std::string &c = clause[index];
+    if (c.empty() || detail::iequals(c, nodes[index].base.name) || !(detail::name_like_description(c) || rare_name(c))) c.clear();
+  }
+  return clause;
 }
 
 EntityTagger::~EntityTagger() = default;

@@ -38,14 +38,17 @@ TEST_CASE("The name linker's key spells Greek letters as symbols write them and 
     for (const auto &d : v) out.push_back(d.name + " (" + d.how + ")");
     return out;
   };
+  // (a closing number up to 10 is also its Roman numeral)
   CHECK(names(full_name_variants("catenin beta 1", true)) ==
-        std::vector<std::string>{"catenin beta (without_number)", "beta-catenin (greek_first)"});
-  CHECK(names(full_name_variants("presenilin 1", false)).empty());
+        std::vector<std::string>{"catenin beta (without_number)", "catenin beta I (roman_number)", "beta-catenin (greek_first)"});
+  CHECK(names(full_name_variants("presenilin 1", false)) == std::vector<std::string>{"presenilin I (roman_number)"});
   CHECK(names(full_name_variants("estrogen receptor 1", false)) ==
-        std::vector<std::string>{"estrogen receptor alpha (greek_number)"});
+        std::vector<std::string>{"estrogen receptor alpha (greek_number)", "estrogen receptor I (roman_number)"});
   CHECK(names(full_name_variants("estrogen receptor 2", false)) ==
-        std::vector<std::string>{"estrogen receptor beta (greek_number)"});
-  CHECK(names(full_name_variants("estrogen receptor 3", false)).empty());
+        std::vector<std::string>{"estrogen receptor beta (greek_number)", "estrogen receptor II (roman_number)"});
+  CHECK(names(full_name_variants("estrogen receptor 3", false)) == std::vector<std::string>{"estrogen receptor III (roman_number)"});
+  CHECK(names(full_name_variants("estrogen receptor 11", false)).empty());
+  CHECK(names(full_name_variants("thymidylate synthetase", false)) == std::vector<std::string>{"thymidylate synthase (synthase)"});
   CHECK(names(full_name_variants("amyloid beta precursor protein", false)) ==
         std::vector<std::string>{"amyloid precursor protein (without_greek)"});
   CHECK(names(full_name_variants("cytochrome c, somatic", false)) ==

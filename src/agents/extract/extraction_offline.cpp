@@ -196,6 +196,41 @@ std::string statement(Rule r, const Entity &s, const Entity &o) {
 }
 
 
+// Two entities with no trigger between them that bind all the same: "interaction between A and B",
+// "binding of A to B", "A and B interact", "the A-B complex", "cyclin E-Cdk2".
+bool binding_without_trigger(std::string_view before, std::string_view between, std::string_view after) {
+  const std::string mid = trim_copy(between);
+  const bool joint = mid == "and" || mid == "with" || mid == "to" || mid == "-" || mid == "/";
+  const std::string lead = trim_copy(before);
+  bool nominal = false;
+  for (const char *noun : {"interaction", "interactions", "binding", "association", "associations", "complex", "complexes",
+                           "complex formation", "heterodimer", "heterodimerization", "dimerization"})
+    for (const char *prep : {" between", " of"})
+      nominal = nominal || ends_with(lead, std::string(noun) + prep);
+  if (joint && nominal) return true;
+  const std::string next = trim_copy(after);
+  // (two names joined into a complex's: "the cyclin E-Cdk2 complex", "a Ku70/Ku80 heterodimer")
+  const bool joined = mid.empty() || mid == "-" || mid == "/" || mid == ":" || mid == "*";
+  if (joined && between.size() <= 2)
+    for (const std::string noun : {"complex", "heterodimer", "dimer", "heterotrimer", "holoenzyme"})
+      if (next.rfind(noun, 0) == 0 && (next.size() == noun.size() || !word_char(next[noun.size()]) || next[noun.size()] == 'e'))
+        return true;
+  // (two names joined by a hyphen or a slash alone, "cyclin E-Cdk2", "p53/MDM2", name a complex or an
+  // interaction; not a pathway's names, "the PI3K/Akt pathway", "Ras-MAPK signaling", nor a fusion's
+  // or a reporter's: "BCR-ABL fusion", "MAPK1-ELK1 reporter")
+  if (between.size() == 1 && (between[0] == '-' || between[0] == '/')) {
+    bool tight = true;
+    for (const char *w : {"pathway", "signal", "axis", "cascade", "module", "network", "fusion", "reporter", "/", "-"})
+      tight = tight && next.rfind(w, 0) != 0;
+    if (tight) return true;
+  }
+  if (mid == "and")
+    for (const char *verb : {"interact", "bind", "associat", "form a complex", "form complex", "are associated",
+                             "co-immunoprecipitat", "heterodimeri"})
+      if (next.rfind(verb, 0) == 0) return true;  // "A and B interact"
+  return false;
+}
+
 }  // namespace
 
 std::string offline_extraction_answer(const json &task) {
@@ -263,42 +298,8 @@ std::string offline_extraction_answer(const json &task) {
                                                    (ends_with(trim_copy(before), " of") || ends_with(trim_copy(before), "of"))) {
         rule = n->first;  // "phosphorylation of A by B"
         passive = true;
-      } else {
-        const std::string mid = trim_copy(between);
-        const bool joint = mid == "and" || mid == "with" || mid == "to" || mid == "-" || mid == "/";
-        const std::string lead = trim_copy(before);
-        bool nominal = false;
-        for (const char *noun : {"interaction", "interactions", "binding", "association", "associations", "complex", "complexes",
-                                 "complex formation", "heterodimer", "heterodimerization", "dimerization"})
-          for (const char *prep : {" between", " of"})
-            nominal = nominal || ends_with(lead, std::string(noun) + prep);
-        // (two names joined into a complex's: "the cyclin E-Cdk2 complex", "a Ku70/Ku80 heterodimer")
-        const bool joined = mid.empty() || mid == "-" || mid == "/" || mid == ":" || mid == "*";
-        bool complex_after = false;
-        if (joined && between.size() <= 2) {
-          const std::string next = trim_copy(after);
-          for (const char *noun : {"complex", "heterodimer", "dimer", "heterotrimer", "holoenzyme"})
-            complex_after = complex_after || (next.rfind(noun, 0) == 0 && (next.size() == std::string(noun).size() ||
-                                                                          !word_char(next[std::string(noun).size()]) ||
-                                                                          next[std::string(noun).size()] == 'e'));
-        }
-        // (two names joined by a hyphen or a slash alone, "cyclin E-Cdk2", "p53/MDM2", name a complex
-        // or an interaction; not a pathway's names, "the PI3K/Akt pathway", "Ras-MAPK signaling", nor a
-        // fusion's or a reporter's: "BCR-ABL fusion", "MAPK1-ELK1 reporter")
-        bool tight = between.size() == 1 && (between[0] == '-' || between[0] == '/');
-        if (tight) {
-          const std::string next = trim_copy(after);
-          for (const char *w : {"pathway", "signal", "axis", "cascade", "module", "network", "fusion", "reporter", "/", "-"})
-            tight = tight && next.rfind(w, 0) != 0;
-        }
-        if ((joint && nominal) || complex_after || tight)
-          rule = Rule::binding;  // "interaction between A and B", "binding of A to B", "the A-B complex"
-        else if (mid == "and") {
-          const std::string next = trim_copy(after);
-          for (const char *verb : {"interact", "bind", "associat", "form a complex", "form complex", "are associated",
-                                   "co-immunoprecipitat", "heterodimeri"})
-            if (next.rfind(verb, 0) == 0) rule = Rule::binding;  // "A and B interact"
-        }
+      } else if (binding_without_trigger(before, between, after)) {
+        rule = Rule::binding;
       }
       if (!rule) continue;
       // The object's coordinated list: "A binds B, C and D" names A with each of them.
