@@ -436,6 +436,42 @@ FRESH10 = {
 }
 
 
+# (written after fresh10's fix, before measuring; measured once)
+FRESH11 = {
+    "yes_no": [
+        "Is {A} known to interact with {B}?",
+        "Are {A} and {B} binding partners?",
+        "Does {A} form a complex with {B}?",
+        "Is {B} among the interactors of {A}?",
+        "Any physical interaction between {A} and {B}?",
+    ],
+    "count": [
+        ("How many interaction partners of {X} have high confidence?", 700),
+        ("How many proteins are linked to {X}?", 400),
+        ("What is the total number of {X} partners with a score above 0.7?", 700),
+        ("Tell me how many interactors {X} has.", 400),
+    ],
+    "exclusion": [
+        "Name the binding partners of {X} that are not kinases.",
+        "Which proteins interact with {X}, leaving kinases aside?",
+        "{X} interactors, no kinases please.",
+        "Apart from kinases, what does {X} interact with?",
+    ],
+    "path": [
+        "Which proteins lie on a high-confidence path between {A} and {B}?",
+        "Connect {A} to {B} using only high-confidence interactions.",
+        "What is the high-confidence route from {A} to {B}?",
+        "Show how {A} and {B} are linked through high-confidence partners.",
+    ],
+    "unsupported": [
+        "What is the melting temperature of {X}?",
+        "Which chromosome carries the {X} gene?",
+        "What phenotype does a {X} deletion strain show?",
+        "How long is the {X} mRNA?",
+    ],
+}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("links")
@@ -443,7 +479,7 @@ def main():
     ap.add_argument("--aliases", help="the aliases file (systematic names, EC numbers)")
     ap.add_argument("--min-score", type=float, default=700, help="the exclusion questions' gold partners (0-1000)")
     ap.add_argument("--per-form", type=int, default=60)
-    ap.add_argument("--phrasings", choices=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "all"],
+    ap.add_argument("--phrasings", choices=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "all"],
                     default="all",
                     help="fresh: a round written after the held-out round's fixes, measured once")
     ap.add_argument("--forms", default="yes_no,count,exclusion,path,unsupported")
@@ -460,10 +496,10 @@ def main():
               "fresh2": [("fresh2", FRESH2)], "fresh3": [("fresh3", FRESH3)],
               "fresh4": [("fresh4", FRESH4)], "fresh5": [("fresh5", FRESH5)], "fresh6": [("fresh6", FRESH6)], "fresh7": [("fresh7", FRESH7)],
               "fresh8": [("fresh8", FRESH8)], "fresh9": [("fresh9", FRESH9)],
-              "fresh10": [("fresh10", FRESH10)],
+              "fresh10": [("fresh10", FRESH10)], "fresh11": [("fresh11", FRESH11)],
               "all": [("dev", DEV), ("heldout", HELDOUT), ("fresh", FRESH), ("fresh2", FRESH2), ("fresh3", FRESH3),
                       ("fresh4", FRESH4), ("fresh5", FRESH5), ("fresh6", FRESH6), ("fresh7", FRESH7),
-                      ("fresh8", FRESH8), ("fresh9", FRESH9), ("fresh10", FRESH10)]}
+                      ("fresh8", FRESH8), ("fresh9", FRESH9), ("fresh10", FRESH10), ("fresh11", FRESH11)]}
     phr = groups[a.phrasings]
     wanted = a.forms.split(",")
     out = []

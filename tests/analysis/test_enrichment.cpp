@@ -346,6 +346,41 @@ TEST_CASE("ask answers what is enriched among a protein's partners or the protei
   CHECK(none.answer.reason.find("import GO") != std::string::npos);
 }
 
+TEST_CASE("A question's topic that names a GO term admits the partners annotated to it or below it") {
+  // TX1's partners TA1, TB1 and TC1: TA1 annotated to anoikis (is_a apoptotic process, whose related synonym is
+  // "apoptosis"), TB1 to another process, TC1 to none; no annotation text says "apoptosis".
+  TempDir d;
+  write_file(d.file("info.txt"), "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n9606.TX1\tTX1\t1\tprotein X\n"
+                                 "9606.TA1\tTA1\t1\tprotein A\n9606.TB1\tTB1\t1\tprotein B\n9606.TC1\tTC1\t1\tprotein C\n");
+  write_file(d.file("links.txt"), "protein1 protein2 combined_score\n9606.TX1 9606.TA1 800\n9606.TA1 9606.TX1 800\n"
+                                  "9606.TX1 9606.TB1 950\n9606.TB1 9606.TX1 950\n9606.TX1 9606.TC1 900\n9606.TC1 9606.TX1 900\n");
+  write_file(d.file("go.obo"), "format-version: 1.2\nontology: go\n\n"
+                               "[Term]\nid: GO:0006915\nname: apoptotic process\nnamespace: biological_process\n"
+                               "synonym: \"apoptosis\" RELATED []\n\n"
+                               "[Term]\nid: GO:0043276\nname: anoikis\nnamespace: biological_process\nis_a: GO:0006915\n\n"
+                               "[Term]\nid: GO:0000003\nname: process B\nnamespace: biological_process\n");
+  write_file(d.file("genes.tsv"), "symbol\tgo_bp\nTA1\tGO:0043276:IDA\nTB1\tGO:0000003:IDA\nTC1\t\n");
+  KnowledgeGraph kg(d.file("go.db"));
+  kg.import({{d.file("info.txt"), "info"}});
+  kg.import({{d.file("links.txt"), "links"}});
+  kg.import({{d.file("go.obo")}});
+  kg.import({{d.file("genes.tsv"), "mapping"}});
+  grappi::EmbedOptions eo;
+  eo.neighbor_ranking = false;
+  grappi::embed_graph(kg, *grappi::hashing_embedder(kg), eo);
+  grappi::ExtractiveModel offline;
+  const auto r = grappi::ask(kg, offline, "Which partners of TX1 are involved in apoptosis?");
+  CHECK(r.status == "ok");
+  CAPTURE(r.answer.reason);
+  CAPTURE(r.analysis.intent);
+  REQUIRE(r.answer.form == "list");
+  REQUIRE(r.answer.value.is_array());
+  REQUIRE(r.answer.value.size() == 1);
+  CHECK(r.answer.value[0] == "9606.TA1");
+  CHECK(r.answer.note.find("2 other candidate(s) listed apart") != std::string::npos);
+  CHECK(r.recipe.find("GO annotations under GO:0006915") != std::string::npos);
+}
+
 TEST_CASE("Enrichment from several threads at once reads the annotations once and gives the same answers" *
           doctest::test_suite("threads")) {
   Toy toy;

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/annotations.hpp"
 #include "grappi/snapshot.hpp"
 #include "retrieval/retrieval_common.hpp"
 #include "common/text_util.hpp"
@@ -390,6 +391,13 @@ std::vector<IntentCandidate> partner_candidates(const KnowledgeGraph &kg, const 
   bool is_class = q.topic_kind == "class";
   if (topic.empty() && !q.implied_class.empty()) topic = q.implied_class, is_class = true;
   const bool by_topic = q.intent == "class" && !topic.empty();
+  // A topic that names a GO term, where GO and annotations are imported: a partner annotated to it or
+  // to a term below it is of the topic ("partners of X involved in apoptosis": "apoptotic process"
+  // and its descendants, by the true-path rule), whatever its annotation text says.
+  std::vector<uint32_t> go_terms;
+  std::shared_ptr<const detail::Annotations> go;
+  if (by_topic && !is_class) go_terms = detail::go_terms_named(kg, topic);
+  if (!go_terms.empty()) go = detail::annotations(kg);
   // (the answers are proteins when the entity is: an ontology term or a concept an edge joins is no partner)
   const bool proteins = it == q.entities.end() || it->label == "Protein" || !it->members.empty();
   std::vector<IntentCandidate> c;
@@ -421,6 +429,16 @@ std::vector<IntentCandidate> partner_candidates(const KnowledgeGraph &kg, const 
         std::string why;
         if (topic_tier(q.implied_class, true, defining, rest, &why) >= 2 && k.tier > 0) k.tier = std::min(3, k.tier + 1);
       }
+      if (go && k.tier < 3)
+        if (const auto at = go->graph->index_of(node))
+          for (const uint32_t term : go_terms) {
+            uint32_t via = 0;
+            if (!detail::annotated_under(*go, *at, term, &via)) continue;
+            k.tier = 3;
+            k.why = "annotated to " + go->graph->external_id(via) + " " + go->graph->name(via) +
+                    (via == term ? std::string() : ", below " + go->graph->external_id(term) + " " + go->graph->name(term));
+            break;
+          }
       k.admitted = k.tier >= 2;
     } else if (physical) {
       k.tier = l.physical ? 1 : 0;
@@ -435,7 +453,9 @@ std::vector<IntentCandidate> partner_candidates(const KnowledgeGraph &kg, const 
                                   ? " (the " + it->label.substr(7) + "'s " + std::to_string(it->members.size()) + " members)"
                                   : "";
   out.recipe = by_topic ? "the partners of " + name + members + " that are " + (is_class ? "" : "about ") + topic +
-                              " first (name, description, annotation, ontology terms), then by edge score"
+                              " first (name, description, annotation, ontology terms" +
+                              (go ? std::string(", GO annotations under ") + go->graph->external_id(go_terms.front()) : std::string()) +
+                              "), then by edge score"
                         : "the partners of " + name + members + " by edge score" +
                               (physical ? " (physical interactions first)" : "");
   if (!f.exclude.empty()) out.recipe += ", those that are " + f.exclude + " left out";
