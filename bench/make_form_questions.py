@@ -22,7 +22,7 @@ from a STRING network itself, for `grappi eval qa`:
                                                                   answer says it cannot answer
 
 Each form is asked in several phrasings, in rounds: --phrasings dev (what the rules were written and fixed
-against), heldout (written with dev, before the rules), fresh, fresh2 ... fresh8 (each written after the previous
+against), heldout (written with dev, before the rules), fresh, fresh2 ... fresh11 (each written after the previous
 round's fixes). Each round was measured once, first, before anything it showed was fixed (BENCHMARKS.md gives
 those first figures); after that it is tuning material like dev. "all": every round. --proteins splits by
 protein as bench/make_string_questions.py does.
