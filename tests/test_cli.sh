@@ -225,6 +225,30 @@ head -1 "$T/r.csv" | grep -q "^node_id,node_attr$" && grep -q "^src,edge_attr,ds
 import json, sys
 r = json.load(sys.stdin)
 assert r["nodes"] and len(r["edges"]) >= len(r["nodes"]) - 1, r'
+# STRING's functional annotations (a copy: the import writes): detected by their header, every
+# category enrich can test, and no walk follows them.
+cp "$H" "$T/fa.db"
+"$GRAPPI" import --db "$T/fa.db" "$DATA/export_v12_nsclc/string_functional_annotations.tsv.gz" --json > "$T/fa.json"
+python3 - "$T/fa.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["files"][0]
+assert f["format"] == "annotations" and f["lines"] == 47118 and f["rows_skipped"] == 0, f
+d = f["details"]
+assert d["annotations"] == 47118 and d["proteins_unmatched"] == 0 and d["category:KEGG"] == 2939, d
+PY
+"$GRAPPI" enrich --db "$T/fa.db" EGFR KRAS BRAF MAP2K1 MAPK1 RAF1 --category kegg,reactome --fdr 1 --json "$T/fe.json" > /dev/null
+python3 - "$T/fe.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert [c["category"] for c in r["categories"]] == ["KEGG", "Reactome"], r["categories"]
+assert r["categories"][0]["universe"] == 68, r["categories"]  # (the export's proteins)
+assert r["terms"][0]["term"] == "kegg:hsa04810" and r["terms"][0]["observed"] == 6, r["terms"][0]
+PY
+schema_check enrich "$T/fe.json"
+"$GRAPPI" window --db "$T/fa.db" --protein EGFR --k 10,2 --depth 2 --json | python3 -c '
+import json, sys
+w = json.load(sys.stdin)
+assert all(n["external_id"].startswith("9606.") for n in w["nodes"]), [n["external_id"] for n in w["nodes"]]'
 ;;
 
 pcst)

@@ -35,8 +35,10 @@ enum class EnrichmentBackground {
 /// Options of enrich().
 struct EnrichmentOptions {
   /// Categories tested: "Process", "Function", "Component" (GO's three aspects, STRING's names;
-  /// "BP", "MF", "CC", "GO:BP", "biological_process" and the like are read too). Empty: every
-  /// category the database annotates. An unknown name is Error(invalid_argument) listing them.
+  /// "BP", "MF", "CC", "GO:BP", "biological_process" and the like are read too), and those of
+  /// STRING's functional annotations the database holds ("KEGG", "Reactome", "WikiPathways",
+  /// "InterPro", ... any case). Empty: every category the database annotates. An unknown name is
+  /// Error(invalid_argument) listing them.
   std::vector<std::string> categories;
   /// Evidence codes that do not count ({"IEA"}: electronic annotations left out). An annotation
   /// counts when one of its codes is not excluded (an annotation without codes always counts).
@@ -58,7 +60,7 @@ struct EnrichedTerm {
   int64_t id = 0;            ///< the term's node id
   std::string term;          ///< its external id ("GO:0006915")
   std::string name;          ///< its name ("apoptotic process")
-  std::string category;      ///< "Process", "Function", "Component"
+  std::string category;      ///< "Process", "Function", "Component", "KEGG", ...
   std::size_t observed = 0;  ///< k: proteins of the set annotated to it (propagated)
   std::size_t set_size = 0;  ///< n: proteins of the set in the category's universe
   std::size_t background = 0;  ///< K: proteins of the universe annotated to it

@@ -608,7 +608,7 @@ GRAPPI_API grappi_status grappi_graph_retrieve_csv(grappi_graph *g, const char *
 /** Options of grappi_graph_enrich_json() (docs/function.md). */
 typedef struct grappi_enrich_options {
   uint32_t version;                        /**< #GRAPPI_ENRICH_OPTIONS_VERSION */
-  const char *const *categories;           /**< "Process", "Function", "Component" (category_count of them); none: every category annotated */
+  const char *const *categories;           /**< "Process", "Function", "Component" or an imported STRING category ("KEGG", ...; category_count of them); none: every category annotated */
   size_t category_count;                   /**< entries of categories */
   const char *const *exclude_evidence;     /**< evidence codes that do not count ("IEA"), exclude_evidence_count of them */
   size_t exclude_evidence_count;           /**< entries of exclude_evidence */

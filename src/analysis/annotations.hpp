@@ -27,8 +27,6 @@ struct AnnotationCategory {
 };
 constexpr std::size_t kGoCategories = 3;
 const std::array<AnnotationCategory, kGoCategories> &go_categories();
-/// The category a name means (any case); Error(invalid_argument) listing them otherwise.
-std::size_t category_index(const std::string &name);
 
 /// A protein's direct annotation: its term and evidence codes (bits of Annotations::codes; 0 for
 /// an annotation that lists none).
@@ -41,6 +39,10 @@ struct DirectAnnotation {
 /// term's closure (itself and its ancestors of its category along is_a and part_of).
 struct Annotations {
   std::shared_ptr<const GraphSnapshot> graph;
+  /// The categories, by index: GO's three first (go_categories()), then those of STRING's
+  /// functional annotations the database holds (relations annotation.*: "KEGG", "Reactome", ...).
+  std::vector<std::string> categories;
+  std::vector<std::string> category_relations;  ///< each category's relation (GO's: go_categories()'s)
   std::vector<std::string> codes;     ///< evidence codes, by bit
   std::vector<int8_t> node_category;  ///< by snapshot index: the term's category, -1 for none
   // Rows.
@@ -59,8 +61,8 @@ struct Annotations {
   /// A background's counts: which rows are in each category's universe, and each term's
   /// annotated proteins among them (K).
   struct Universe {
-    std::array<std::vector<char>, kGoCategories> member;  ///< by row
-    std::array<std::size_t, kGoCategories> size{};          ///< N
+    std::vector<std::vector<char>> member;  ///< by category, by row
+    std::vector<std::size_t> size;          ///< N, by category
     std::vector<uint32_t> annotated;                          ///< K, by term
   };
   /// Universes already counted, by background and excluded codes (at most a few kept).
@@ -68,7 +70,11 @@ struct Annotations {
   mutable std::map<std::string, std::shared_ptr<const Universe>> universes;
 };
 
-/// Whether a relation is of the network: no annotation (go.*) or ontology link (obo.*).
+/// The category a name means (any case: GO's names and aliases, another category's name or its
+/// relation); Error(invalid_argument) listing the database's categories otherwise.
+std::size_t category_index(const Annotations &a, const std::string &name);
+
+/// Whether a relation is of the network: no annotation (go.*, annotation.*) or ontology link (obo.*).
 bool network_relation(const std::string &name);
 
 /// The annotations of the graph's current generation (read on the first call after a write).

@@ -19,6 +19,7 @@
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/ontology.hpp"
 #include "store/graph_impl.hpp"
+#include "store/relation_filter.hpp"
 #include "store/sqlite.hpp"
 
 namespace grappi {
@@ -37,21 +38,28 @@ const std::array<AnnotationCategory, kGoCategories> &go_categories() {
   return c;
 }
 
-std::size_t category_index(const std::string &name) {
+std::size_t category_index(const Annotations &a, const std::string &name) {
   std::string low;
   for (char ch : name) low += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   const auto &cats = go_categories();
   std::string known;
-  for (std::size_t c = 0; c < cats.size(); ++c) {
-    if (std::find(cats[c].aliases.begin(), cats[c].aliases.end(), low) != cats[c].aliases.end()) return c;
-    known += (known.empty() ? "" : ", ") + std::string(cats[c].name);
+  for (std::size_t c = 0; c < a.categories.size(); ++c) {
+    if (c < cats.size() && std::find(cats[c].aliases.begin(), cats[c].aliases.end(), low) != cats[c].aliases.end()) return c;
+    std::string mine;
+    for (char ch : a.categories[c]) mine += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string &relation = a.category_relations[c];
+    if (low == mine || low == relation || (relation.rfind("annotation.", 0) == 0 && low == relation.substr(11))) return c;
+    known += (known.empty() ? "" : ", ") + a.categories[c];
   }
   throw Error(ErrorCode::invalid_argument, "enrich: unknown category '" + name + "' (" + known + ")");
 }
 
-bool network_relation(const std::string &name) { return name.rfind("go.", 0) != 0 && name.rfind("obo.", 0) != 0; }
+bool network_relation(const std::string &name) { return !annotation_relation(name); }
 
 namespace {
+
+// At most this many categories (node_category is a signed byte).
+constexpr std::size_t kMaxCategories = 120;
 
 // The evidence code's bit, interning it (at most 64 codes: those past the 64th share its bit, so
 // excluding the 64th excludes them too; GO has about 25).
@@ -84,18 +92,33 @@ void read_annotations(const KnowledgeGraph &kg, const GraphSnapshot &g, Annotati
         if (ns == cats[c].name_space) a.node_category[*ix] = static_cast<int8_t>(c);
     }
   }
+  for (const auto &c : cats) {
+    a.categories.emplace_back(c.name);
+    a.category_relations.emplace_back(c.relation);
+  }
   std::unordered_map<uint32_t, std::size_t> row_of;
   Stmt st(m.db,
           "SELECT e.source, e.target, r.name, n.taxon, (SELECT group_concat(value, ',') FROM json_each(e.evidence, "
-          "'$.evidence_codes') WHERE json_valid(e.evidence)) FROM edges e JOIN relations r ON r.id = e.relation JOIN "
-          "nodes n ON n.id = e.source WHERE r.name IN ('go.involved_in', 'go.enables', 'go.located_in')");
+          "'$.evidence_codes') WHERE json_valid(e.evidence)), CASE WHEN json_valid(e.evidence) THEN "
+          "json_extract(e.evidence, '$.category') END FROM edges e JOIN relations r ON r.id = e.relation JOIN nodes n "
+          "ON n.id = e.source WHERE r.name IN ('go.involved_in', 'go.enables', 'go.located_in') OR r.name LIKE "
+          "'annotation.%' ORDER BY r.name");
   while (st.step()) {
     const auto p = g.index_of(st.col_int(0)), t = g.index_of(st.col_int(1));
     if (!p || !t) continue;
     const std::string relation = st.col_text(2);
-    if (a.node_category[*t] < 0)
-      for (std::size_t c = 0; c < cats.size(); ++c)
-        if (relation == cats[c].relation) a.node_category[*t] = static_cast<int8_t>(c);
+    if (a.node_category[*t] < 0) {
+      // (another category than GO's: the first name its edges give, else its relation's)
+      auto at = std::find(a.category_relations.begin(), a.category_relations.end(), relation);
+      if (at == a.category_relations.end() && a.categories.size() < kMaxCategories) {
+        const std::string name = st.col_text(5);
+        a.categories.push_back(name.empty() ? relation.substr(relation.find('.') + 1) : name);
+        a.category_relations.push_back(relation);
+        at = a.category_relations.end() - 1;
+      }
+      if (at == a.category_relations.end()) continue;
+      a.node_category[*t] = static_cast<int8_t>(at - a.category_relations.begin());
+    }
     uint64_t bits = 0;
     const std::string codes = st.col_text(4);
     for (std::size_t from = 0; from < codes.size();) {
@@ -211,7 +234,8 @@ std::shared_ptr<const Annotations::Universe> universe(const Annotations &a, cons
   }
   auto u = std::make_shared<Annotations::Universe>();
   u->annotated.assign(a.term_node.size(), 0);
-  for (auto &m : u->member) m.assign(a.row_node.size(), 0);
+  u->member.assign(a.categories.size(), std::vector<char>(a.row_node.size(), 0));
+  u->size.assign(a.categories.size(), 0);
   std::vector<uint32_t> stamp(a.term_node.size(), UINT32_MAX);
   for (uint32_t r = 0; r < a.row_node.size(); ++r) {
     if (!bg[r]) continue;
@@ -228,7 +252,7 @@ std::shared_ptr<const Annotations::Universe> universe(const Annotations &a, cons
         }
     }
   }
-  for (std::size_t c = 0; c < detail::kGoCategories; ++c)
+  for (std::size_t c = 0; c < a.categories.size(); ++c)
     u->size[c] = static_cast<std::size_t>(std::count(u->member[c].begin(), u->member[c].end(), 1));
   std::lock_guard<std::mutex> lock(a.universes_mu);
   if (a.universes.size() >= kMaxUniverses) a.universes.clear();
@@ -292,23 +316,24 @@ void check_options(const EnrichmentOptions &o) {
 }
 
 // The categories asked for (all the database annotates when none is named).
-std::array<bool, detail::kGoCategories> wanted_categories(const Annotations &a, const EnrichmentOptions &o) {
-  std::array<bool, detail::kGoCategories> has{}, want{};
+std::vector<char> wanted_categories(const Annotations &a, const EnrichmentOptions &o) {
+  std::vector<char> has(a.categories.size(), 0), want(a.categories.size(), 0);
   for (const auto &d : a.direct) {
     const int8_t c = a.node_category[a.term_node[d.term]];
-    if (c >= 0) has[static_cast<std::size_t>(c)] = true;
+    if (c >= 0) has[static_cast<std::size_t>(c)] = 1;
   }
   if (o.categories.empty()) want = has;
-  for (const std::string &name : o.categories) want[detail::category_index(name)] = true;
+  for (const std::string &name : o.categories) want[detail::category_index(a, name)] = 1;
   std::string missing;
   for (std::size_t c = 0; c < want.size(); ++c)
-    if (want[c] && !has[c]) missing += (missing.empty() ? "" : ", ") + std::string(detail::go_categories()[c].name);
-  if (std::none_of(has.begin(), has.end(), [](bool x) { return x; }))
+    if (want[c] && !has[c]) missing += (missing.empty() ? "" : ", ") + a.categories[c];
+  if (std::none_of(has.begin(), has.end(), [](char x) { return x != 0; }))
     missing = "any category";
   if (!missing.empty())
-    throw Error(ErrorCode::not_found, "enrich: the database holds no GO annotation of " + missing +
+    throw Error(ErrorCode::not_found, "enrich: the database holds no annotation of " + missing +
                                           ": import GO (grappi import go-basic.obo), then the gene table with its GO "
-                                          "columns (grappi import --mapping)");
+                                          "columns (grappi import --mapping) or STRING's functional annotations "
+                                          "(grappi import --annotations)");
   return want;
 }
 
@@ -403,7 +428,7 @@ EnrichmentResult enrich(const KnowledgeGraph &kg, const std::vector<int64_t> &pr
   // The set's counts per term, with its proteins.
   std::vector<uint32_t> observed(a.term_node.size(), 0), stamp(a.term_node.size(), UINT32_MAX);
   std::unordered_map<uint32_t, std::vector<int64_t>> members;
-  std::array<std::size_t, detail::kGoCategories> n{};
+  std::vector<std::size_t> n(a.categories.size(), 0);
   std::vector<char> in_some(set_rows.size(), 0);
   for (std::size_t s = 0; s < set_rows.size(); ++s) {
     const uint32_t r = set_rows[s];
@@ -431,7 +456,7 @@ EnrichmentResult enrich(const KnowledgeGraph &kg, const std::vector<int64_t> &pr
   // Per category: the tested terms, their p-values and FDRs.
   for (std::size_t c = 0; c < n.size(); ++c) {
     if (!want[c]) continue;
-    EnrichmentCategory cat{detail::go_categories()[c].name, n[c], u->size[c], 0, 0};
+    EnrichmentCategory cat{a.categories[c], n[c], u->size[c], 0, 0};
     std::vector<uint32_t> tested;
     for (const auto &[t, list] : members) {
       const std::size_t K = u->annotated[t];

@@ -21,13 +21,15 @@ inline uint32_t index_or_throw(const GraphSnapshot &g, int64_t id, const char *w
   return *i;
 }
 
-// Relation filter compiled to a mask over relation indices.
+// Relation filter compiled to a mask over relation indices. No relation named: the network's
+// (network_mask: a walk does not go from a protein into its GO terms).
 struct Filter {
   std::vector<char> keep;  // empty: all
   float min_score = 0;
   /// what: the operation, for the error of an unknown relation or a score outside 0-1.
   Filter(const GraphSnapshot &g, const EdgeFilter &f, const char *what = "filter")
-      : keep(relation_mask(g, f.relations, what)), min_score(static_cast<float>(f.min_score)) {
+      : keep(f.relations.empty() ? network_mask(g) : relation_mask(g, f.relations, what)),
+        min_score(static_cast<float>(f.min_score)) {
     check_min_score(f.min_score, what);
   }
   bool pass(const GraphSnapshot::Adjacency &a, std::size_t i) const {

@@ -20,7 +20,7 @@
 namespace grappi {
 
 std::vector<std::string> import_formats() {
-  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "famplex", "edges", "jsonl", "bel", "jgf", "cx2", "corpus"};
+  return {"detect", "info", "aliases", "links", "detailed", "physical", "physical_detailed", "actions", "web_export", "obo", "mitab", "mapping", "annotations", "famplex", "edges", "jsonl", "bel", "jgf", "cx2", "corpus"};
 }
 
 namespace {
@@ -56,6 +56,7 @@ std::string other_format(const std::string &path) {
   const FirstLines lines = first_lines(path);
   const std::string &first = lines.content;
   if (detail::looks_like_obo(first)) return "obo";
+  if (detail::looks_like_string_annotations(std::string_view(first).substr(0, first.find('\n')))) return "annotations";
   if (detail::looks_like_mitab(first)) return "mitab";
   if (detail::looks_like_jsonl(first)) return "jsonl";
   if (detail::looks_like_jgf(first)) return "jgf";
@@ -118,7 +119,7 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
     if (format == "bel") {
       // "bel" covers BEL scripts and BEL JSON graphs.
       other_files.emplace_back(detail::looks_like_jgf(first_lines(f.path).content) ? "jgf" : "bel", f.path);
-    } else if (format == "obo" || format == "mitab" || format == "mapping" || format == "famplex" || format == "edges" ||
+    } else if (format == "obo" || format == "mitab" || format == "mapping" || format == "annotations" || format == "famplex" || format == "edges" ||
                format == "jsonl" || format == "jgf" || format == "cx2") {
       if (format != "famplex" && is_directory(f.path))
         throw Error(ErrorCode::invalid_argument, "import: '" + f.path + "' is a directory, not a " + format + " file");
@@ -159,12 +160,13 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
     report = detail::while_doing("importing " + string_files.front().path + (string_files.size() > 1 ? " and the STRING files with it" : ""),
                                  [&] { return detail::import_string_files(*impl_, string_files, options); });
   // After STRING: ontologies (their terms are what interaction files cite), mapping tables
-  // (which give the proteins the identifiers other files use), then interactions and edge
+  // (which give the proteins the identifiers other files use), STRING's functional annotations
+  // (their GO terms join the ontology's), then interactions and edge
   // lists, each joining the nodes the files before it defined; BEL (scripts, JSON graphs, CX2
   // networks) after them, so that gene and protein terms meet the proteins those files named.
   // FamPlex after the mapping tables: the texts it grounds to single proteins join them by their
   // UniProt accessions.
-  for (const char *kind : {"obo", "jsonl", "mapping", "famplex", "mitab", "bel", "jgf", "cx2", "edges", "corpus"})
+  for (const char *kind : {"obo", "jsonl", "mapping", "annotations", "famplex", "mitab", "bel", "jgf", "cx2", "edges", "corpus"})
     for (const auto &[format, path] : other_files) {
       if (format != kind && !(std::string(kind) == "corpus" && format.rfind("corpus:", 0) == 0)) continue;
       report.files.push_back(detail::while_doing("importing " + path, [&, &fmt = format, &file = path] {
@@ -173,6 +175,7 @@ ImportReport KnowledgeGraph::import(const std::vector<SourceFile> &files, const 
                                                options);
         if (fmt == "obo") return detail::import_obo_file(*impl_, file, options);
         if (fmt == "mapping") return detail::import_mapping_file(*impl_, file, options);
+        if (fmt == "annotations") return detail::import_annotations_file(*impl_, file, options);
         if (fmt == "famplex") return detail::import_famplex_dir(*impl_, file, options);
         if (fmt == "mitab") return detail::import_mitab_file(*impl_, file, options);
         if (fmt == "jsonl") return detail::import_jsonl_file(*impl_, file, options);

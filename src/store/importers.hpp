@@ -35,6 +35,10 @@ FileReport import_famplex_dir(KnowledgeGraph::Impl &impl, const std::string &dir
 FileReport import_mitab_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 /// An identifier mapping table (import_mapping.cpp).
 FileReport import_mapping_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+/// STRING's functional annotations (import_annotations.cpp): the website's export or the
+/// genome-wide enrichment terms; and whether a first line is either's header.
+FileReport import_annotations_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
+bool looks_like_string_annotations(std::string_view first_line);
 /// grappi's JSON lines (import_jsonl.cpp), and whether a first line is its header.
 FileReport import_jsonl_file(KnowledgeGraph::Impl &impl, const std::string &path, const ImportOptions &options);
 bool looks_like_jsonl(std::string_view first_line);

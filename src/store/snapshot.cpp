@@ -137,6 +137,17 @@ std::size_t GraphSnapshot::memory_bytes() const {
 
 namespace detail {
 
+std::vector<char> network_mask(const GraphSnapshot &g) {
+  std::vector<char> keep(g.relation_count(), 0);
+  bool network = false, annotation = false;
+  for (std::size_t r = 0; r < keep.size(); ++r) {
+    keep[r] = !annotation_relation(g.relation_name(static_cast<int32_t>(r)));
+    (keep[r] ? network : annotation) = true;
+  }
+  if (!network || !annotation) keep.clear();
+  return keep;
+}
+
 std::vector<char> relation_mask(const GraphSnapshot &g, const std::vector<std::string> &relations, const char *what) {
   std::vector<char> keep;
   if (relations.empty()) return keep;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -312,6 +313,8 @@ TEST_CASE("ask answers what is enriched among a protein's partners or the protei
   grappi::ExtractiveModel offline;
   // Four proteins named: D's four proteins are all of them (p = 1/210, FDR 4/210).
   const auto named = grappi::ask(kg, offline, "Which processes are enriched in P01, P02, P03 and P04?");
+  CAPTURE(named.error);
+  CAPTURE(named.answer.reason);
   CHECK(named.status == "ok");
   CHECK(named.analysis.frame.form == "enrichment");
   CHECK(named.analysis.frame.relation == "set");
@@ -344,6 +347,91 @@ TEST_CASE("ask answers what is enriched among a protein's partners or the protei
   CHECK(none.status == "no_answer");
   CHECK(none.answer.form == "enrichment");
   CHECK(none.answer.reason.find("import GO") != std::string::npos);
+}
+
+TEST_CASE("STRING's functional annotations import as GO and category edges and enrich by any category") {
+  Toy toy;
+  KnowledgeGraph kg(toy.db);
+  // The website export's layout: P01-P04 in KEGG's hsa00001, P05 in hsa00002, P06 in a Reactome
+  // pathway, P11 to GO process D (the toy GO's), an unknown protein.
+  const std::string file = toy.d.file("string_functional_annotations.tsv");
+  write_file(file, "#node\tidentifier\tcategory\tterm ID\tterm description\n"
+                   "P01\t9606.P01\tKEGG\thsa00001\tPathway one\nP02\t9606.P02\tKEGG\thsa00001\tPathway one\n"
+                   "P03\t9606.P03\tKEGG\thsa00001\tPathway one\nP04\t9606.P04\tKEGG\thsa00001\tPathway one\n"
+                   "P04\t9606.P04\tKEGG\thsa00001\tPathway one\n"  // (twice: one edge)
+                   "P05\t9606.P05\tKEGG\thsa00002\tPathway two\nP06\t9606.P06\tReactome\tHSA-1\tA reaction\n"
+                   "P11\t9606.P11\tGO Process\tGO:0000005\tProcess D\nNOPE\t9606.NOPE\tKEGG\thsa00001\tPathway one\n");
+  const grappi::ImportReport rep = kg.import({{file}});  // (the format detected)
+  REQUIRE(rep.files.size() == 1);
+  CHECK(rep.files[0].kind == "annotations");
+  CHECK(detail_of(rep.files[0], "annotations") == 7);
+  CHECK(detail_of(rep.files[0], "proteins_unmatched") == 1);
+  CHECK(detail_of(rep.files[0], "terms_new") == 3);  // (GO:0000005 was there)
+  CHECK(detail_of(rep.files[0], "category:KEGG") == 5);
+  REQUIRE(kg.node_by_external_id("kegg:hsa00001"));
+  CHECK(kg.node_by_external_id("kegg:hsa00001")->label == "FunctionalTerm");
+  CHECK(kg.node_by_external_id("kegg:hsa00001")->name == "Pathway one");
+  EnrichmentOptions o;
+  o.categories = {"kegg"};
+  o.max_fdr = 1;
+  const auto r = grappi::enrich_names(kg, {"P01", "P02", "P03", "P04"}, o);
+  REQUIRE(r.categories.size() == 1);
+  CHECK(r.categories[0].category == "KEGG");
+  CHECK(r.categories[0].universe == 5);  // (P01-P05: the proteins with a KEGG annotation)
+  REQUIRE(r.terms.size() == 1);
+  CHECK(r.terms[0].term == "kegg:hsa00001");
+  CHECK(r.terms[0].observed == 4);
+  CHECK(r.terms[0].p_value == doctest::Approx(tail(4, 4, 4, 5)));
+  // Every category by default: GO's and STRING's, P11 now in process D too.
+  o.categories.clear();
+  const auto all = grappi::enrich_names(kg, {"P01", "P02", "P03", "P04"}, o);
+  std::set<std::string> names;
+  for (const auto &c : all.categories) names.insert(c.category);
+  CHECK(names == std::set<std::string>{"Process", "Function", "KEGG", "Reactome"});
+  CHECK_THROWS_WITH_AS(grappi::enrich_names(kg, {"P01"}, [] {
+                         EnrichmentOptions x;
+                         x.categories = {"WikiPathways"};
+                         return x;
+                       }()),
+                       doctest::Contains("KEGG, Reactome"), grappi::Error);
+  // Walks leave the annotation edges out.
+  const grappi::Retriever ret(kg.snapshot());
+  CHECK(ret.khop({kg.resolve("P05")}).nodes.size() == 1);
+  // The genome-wide layout, and bad rows: the file's line named, the database as it was.
+  const std::string genome = toy.d.file("9606.protein.enrichment.terms.txt");
+  write_file(genome, "#string_protein_id\tcategory\tterm\tdescription\n9606.P07\tKEGG\thsa00002\tPathway two\n");
+  CHECK(detail_of(kg.import({{genome}}).files.at(0), "annotations") == 1);
+  const grappi::GraphStats before = kg.stats();
+  write_file(genome, "#string_protein_id\tcategory\tterm\tdescription\n9606.P08\tKEGG\thsa00002\tPathway two\n"
+                     "9606.P09\tGO Process\tGO:12\tbad\n");
+  CHECK_THROWS_WITH_AS(kg.import({{genome, "annotations"}}), doctest::Contains(":3: 'GO:12' is no GO id"), grappi::Error);
+  CHECK(kg.stats().edges == before.edges);
+  write_file(genome, "#protein\tcategory\n9606.P08\tKEGG\n");
+  CHECK_THROWS_WITH_AS(kg.import({{genome, "annotations"}}), doctest::Contains("not STRING's functional annotations"),
+                       grappi::Error);
+}
+
+TEST_CASE("Walks over a network with GO imported leave the annotation and ontology relations out unless named") {
+  Toy toy;
+  KnowledgeGraph kg(toy.db);
+  const grappi::Retriever r(kg.snapshot());
+  const int64_t p01 = kg.resolve("P01"), p02 = kg.resolve("P02");
+  // (P01's edges: the interaction with P02, its annotations to GO:0000005 and GO:0000012)
+  CHECK(r.khop({p01}).nodes == std::vector<int64_t>{std::min(p01, p02), std::max(p01, p02)});
+  grappi::KhopOptions named;
+  named.filter.relations = {"go.involved_in"};
+  const auto with_go = r.khop({p01}, named);
+  REQUIRE(with_go.nodes.size() == 2);
+  CHECK(kg.node(with_go.nodes[0] == p01 ? with_go.nodes[1] : with_go.nodes[0])->external_id == "GO:0000005");
+  // A graph of the ontology alone is walked whole.
+  TempDir d;
+  write_file(d.file("go.obo"), "format-version: 1.2\nontology: go\n\n"
+                               "[Term]\nid: GO:0000001\nname: root process\nnamespace: biological_process\n\n"
+                               "[Term]\nid: GO:0000002\nname: process A\nnamespace: biological_process\nis_a: GO:0000001\n");
+  KnowledgeGraph onto(d.file("onto.db"));
+  onto.import({{d.file("go.obo")}});
+  const grappi::Retriever ro(onto.snapshot());
+  CHECK(ro.khop({onto.node_by_external_id("GO:0000002")->id}).nodes.size() == 2);
 }
 
 TEST_CASE("A question's topic that names a GO term admits the partners annotated to it or below it") {

@@ -307,6 +307,38 @@ void mapping_into(std::string_view input) {
   }
 }
 
+// STRING's functional annotations over a database of two proteins and a GO term: a refused file
+// leaves the database as it was; an accepted one adds no protein and every edge it adds is an
+// annotation (go.* or annotation.*) from a protein.
+void annotations_into(std::string_view input) {
+  static const std::string info = scratch() + "/9606.protein.info.v12.0.txt", obo = scratch() + "/go.obo";
+  write_text(info, "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n"
+                   "9606.ENSP00000340820\tMAPT\t758\tMicrotubule-associated protein tau\n"
+                   "9606.ENSP00000269571\tERBB2\t1255\tReceptor tyrosine-protein kinase erbB-2\n");
+  write_text(obo, "format-version: 1.2\nontology: go\n\n[Term]\nid: GO:0005515\nname: protein binding\n"
+                  "namespace: molecular_function\n");
+  grappi::KnowledgeGraph kg(":memory:", in_memory());
+  kg.import({{info, "info"}, {obo, "obo"}});
+  const grappi::GraphStats before = kg.stats();
+  const std::string path = scratch() + "/annotations.tsv";
+  write_text(path, input);
+  try {
+    const grappi::ImportReport r = kg.import({{path, "annotations"}});
+    (void)grappi::dump_json(grappi::to_json(r));
+    const grappi::GraphStats s = kg.stats();
+    for (const auto &[relation, n] : s.edges_by_relation)
+      if (relation.rfind("go.", 0) != 0 && relation.rfind("annotation.", 0) != 0 && relation.rfind("obo.", 0) != 0)
+        broken("an annotation file added an edge of relation " + relation);
+    const auto g = kg.snapshot();
+    for (uint32_t i = 0; i < g->node_count(); ++i)
+      if (g->label(i) == "Protein" && i >= before.nodes) broken("an annotation file created a protein");
+  } catch (const grappi::Error &) {
+    const grappi::GraphStats s = kg.stats();
+    if (s.nodes != before.nodes || s.edges != before.edges || s.datasets.size() != before.datasets.size())
+      broken("a refused annotation import changed the database");
+  }
+}
+
 // FamPlex's tables (the input split at lines "---" into entities, relations, grounding map,
 // equivalences and descriptions) over a database of two human proteins: a refused import leaves
 // it as it was; an accepted one gives families whose members are proteins, and names that link.
@@ -364,6 +396,7 @@ const std::map<std::string, Body> &bodies() {
       {"import_jsonl", [](std::string_view s) { import_as("jsonl", "input.jsonl", s); }},
       {"import_edges", [](std::string_view s) { import_as("edges", "input.tsv", s); }},
       {"import_mapping", mapping_into},
+      {"import_annotations", annotations_into},
       {"import_famplex", famplex_into},
       {"review_file",
        [](std::string_view s) {

@@ -195,12 +195,12 @@ void add_ppi_enrichment(CLI::App &app) {
 
 void add_enrich(CLI::App &app) {
   auto a = std::make_shared<EnrichArgs>();
-  auto *c = app.add_subcommand("enrich", "Functional enrichment of a protein set: GO terms (Process, Function, Component) by the hypergeometric test with Benjamini-Hochberg FDR, as STRING reports it");
+  auto *c = app.add_subcommand("enrich", "Functional enrichment of a protein set: GO terms (Process, Function, Component) and STRING's imported categories (KEGG, Reactome, ...) by the hypergeometric test with Benjamini-Hochberg FDR, as STRING reports it");
   add_db_option(c, a->db);
   c->add_option("proteins", a->proteins, "Proteins by name, alias or id (several, or comma-separated)");
   c->add_option("--file", a->file, "A file of protein names (blanks, commas or lines between them; # comments)");
   c->add_option("--from", a->from, "Another command's JSON output (window, paths, explore, ask, retrieve, khop): the proteins it names");
-  c->add_option("--category", a->categories, "Categories tested: Process, Function, Component (repeatable or comma-separated; default: every category the database annotates)");
+  c->add_option("--category", a->categories, "Categories tested: Process, Function, Component, and STRING's imported ones (KEGG, Reactome, ...; repeatable or comma-separated; default: every category the database annotates)");
   c->add_option("--exclude-evidence", a->exclude_evidence, "Evidence codes that do not count (IEA: electronic annotations); an annotation counts when one of its codes is not excluded");
   c->add_option("--background", a->background, "annotated (the set's organism's proteins annotated in the category), network (the proteins with an edge of the network), or a FILE of protein names")->capture_default_str();
   c->add_option("--min-size", a->min_size, "Terms tested: at least this many annotated proteins in the universe")->capture_default_str();

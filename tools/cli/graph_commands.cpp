@@ -12,7 +12,7 @@ namespace {
 
 struct ImportArgs {
   std::string db;
-  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, mitab, mapping, famplex, edges, bel, cx2,
+  std::vector<std::string> links, detailed, physical, info, aliases, actions, web_export, obo, mitab, mapping, annotations, famplex, edges, bel, cx2,
       detect, corpus;
   std::string corpus_format = "detect";
   EdgeListOptions edge_list;
@@ -41,6 +41,7 @@ void run_import(const ImportArgs &a) {
   add(a.bel, "bel");
   add(a.cx2, "cx2");
   add(a.mapping, "mapping");
+  add(a.annotations, "annotations");
   add(a.famplex, "famplex");
   add(a.edges, "edges");
   add(a.detect, "detect");
@@ -107,7 +108,7 @@ void run_import(const ImportArgs &a) {
 
 void add_import(CLI::App &app) {
   auto a = std::make_shared<ImportArgs>();
-  auto *c = app.add_subcommand("import", "Import STRING files, OBO ontologies, identifier mappings, FamPlex, PSI-MITAB interactions, BEL, CX2 networks and edge lists (in that order; one transaction)");
+  auto *c = app.add_subcommand("import", "Import STRING files, OBO ontologies, identifier mappings, STRING functional annotations, FamPlex, PSI-MITAB interactions, BEL, CX2 networks and edge lists (in that order; one transaction)");
   add_db_option(c, a->db, true);
   c->add_option("--links", a->links, "protein.links file(s)");
   c->add_option("--detailed", a->detailed, "protein.links.detailed file(s)");
@@ -125,6 +126,9 @@ void add_import(CLI::App &app) {
   c->add_option("--mapping", a->mapping,
                  "Identifier mapping table(s): TSV whose header names entrez_gene_id, symbol, ensembl_gene_ids, "
                  "ensembl_protein_ids, uniprot_accessions, hgnc_id or string_id columns");
+  c->add_option("--annotations", a->annotations,
+                 "STRING's functional annotations: a network export's string_functional_annotations.tsv or the "
+                 "genome-wide <taxon>.protein.enrichment.terms file (GO, KEGG, Reactome, ...: for grappi enrich)");
   c->add_option("--famplex", a->famplex,
                  "FamPlex's tables (a directory: entities.csv, relations.csv, grounding_map.csv, equivalences.csv, "
                  "descriptions.csv): protein families and complexes with their members, and the names papers write for "

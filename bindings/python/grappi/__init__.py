@@ -765,7 +765,8 @@ class Graph(_Owned):
         annotations (docs/function.md): a dict with "terms" (each with "term", "name", "category",
         "observed", "set_size", "background", "universe", "expected", "strength", "p_value", "fdr"
         and "proteins"), "categories", "unannotated" and "unmatched" (names left out). categories:
-        "Process", "Function", "Component" (default: every one annotated); exclude_evidence:
+        "Process", "Function", "Component" or an imported STRING category such as "KEGG" (default:
+        every one annotated); exclude_evidence:
         codes such as "IEA"; background: "annotated", "network", or "given" with
         background_proteins (given names imply it)."""
         o = _options("grappi_enrich_options", _enrich_init)

@@ -2,10 +2,12 @@
 // rank order (prize), those the question names left out, the first five each in one sentence:
 // its strongest edge in the context (an edge to an entity the question names first, then the
 // highest score), citing the entity, the edge and the edge's first PubMed id; an entity without
-// an edge is given with its annotation's first clause; then a quote from each paper of the
+// an edge is given with its annotation's first clause (the named entities themselves when the
+// context holds no other); then a quote from each paper of the
 // context (its first sentence naming an entity the question does not), citing the paper.
 #include "agents/ask/answer_offline.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -39,10 +41,14 @@ std::string offline_answer(const json &task) {
   std::map<std::string, std::string> name_of;
   for (const json &e : entities) name_of[json_string(e, "label")] = json_string(e, "name");
   json sentences = json::array();
+  // (the entities the question names are said too when the context holds no other: "Which processes
+  // are enriched in A, B, C and D?" over four proteins and nothing else)
+  const bool only_asked = std::all_of(entities.begin(), entities.end(),
+                                      [&](const json &e) { return asked.count(json_string(e, "label")) > 0; });
   for (const json &e : entities) {
     if (sentences.size() >= 5) break;
     const std::string label = json_string(e, "label");
-    if (asked.count(label)) continue;
+    if (asked.count(label) && !only_asked) continue;
     const json *best = nullptr;
     bool best_to_asked = false;
     for (const json &x : edges) {
