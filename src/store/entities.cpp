@@ -908,32 +908,22 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
       // still pending become a Greek letter's initial)
       if (!name.may_grow([&](const std::string &k) { return begins_a_name(k); }) && !begins_a_name(key)) break;
     }
-    if (best.empty()) {
-      // A human gene's name after an "h" for human ("hZIP2", "hPop4", "hKCNMB3"): the name's human
-      // proteins (own_organisms() gives the mention its organism).
-      if (text[s] == 'h' && s + 2 < n && std::isupper(static_cast<unsigned char>(text[s + 1]))) {
-        std::size_t w = s + 1;
-        while (w < n && std::isalnum(static_cast<unsigned char>(text[w]))) ++w;
-        if (w == n || !detail::word_char(text[w])) {
-          std::vector<EntityMention> inner = scan(original.substr(s + 1, w - s - 1));
-          if (inner.size() == 1 && inner[0].offset == 0 && inner[0].length == w - s - 1) {
-            std::vector<EntityCandidate> human;
-            for (EntityCandidate &c : inner[0].candidates)
-              if (c.taxon == 9606) human.push_back(std::move(c));
-            if (!human.empty()) {
-              EntityMention m;
-              m.offset = s;
-              m.length = w - s;
-              m.text = std::string(original.substr(s, m.length));
-              m.source = "dictionary";
-              m.candidates = std::move(human);
-              out.push_back(std::move(m));
-              s = w;
-              continue;
+    // A human gene's name after an "h" for human ("hZIP2", "hPop4", "hKCNMB3"): the name's human
+    // proteins (own_organisms() gives the mention its organism).
+    if (best.empty() && text[s] == 'h' && s + 2 < n && std::isupper(static_cast<unsigned char>(text[s + 1]))) {
+      std::size_t w = s + 1;
+      while (w < n && std::isalnum(static_cast<unsigned char>(text[w]))) ++w;
+      if (w == n || !detail::word_char(text[w])) {
+        std::vector<EntityMention> inner = scan(original.substr(s + 1, w - s - 1));
+        if (inner.size() == 1 && inner[0].offset == 0 && inner[0].length == w - s - 1)
+          for (EntityCandidate &c : inner[0].candidates)
+            if (c.taxon == 9606) {
+              best.push_back(std::move(c));
+              best_end = w;
             }
-          }
-        }
       }
+    }
+    if (best.empty()) {
       ++s;
       continue;
     }

@@ -107,18 +107,22 @@ bool reagent_after(std::string_view text, std::size_t end) {
     next.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[i]))));
   // (and a method or an expression system: "yeast two-hybrid", "Xenopus oocytes", "rabbit
   // reticulocyte lysate", "the yeast homologue")
-  // (and a host of another organism's cells: "mouse xenograft model", "BALB/c nude mice")
   for (const char *w : {"anti", "monoclonal", "polyclonal", "antibod", "serum", "sera", "igg", "igm", "albumin", "secondary",
                         "two-hybrid", "two", "2-hybrid", "one-hybrid", "three-hybrid", "oocyte", "reticulocyte", "homolog",
-                        "ortholog", "counterpart", "xenograft", "nude"})
+                        "ortholog", "counterpart"})
     if (next.rfind(w, 0) == 0) return true;
   return false;
 }
 
-// Whether the word before a cue makes the animal a host of another organism's tumour or cells:
-// "nude mice", "athymic mice", "NOD/SCID mice", "immunodeficient mice" (the genes a xenograft paper
-// studies are the grafted cells' ones).
-bool host_before(std::string_view text, std::size_t at) {
+// Whether the words around an animal's cue make it a host of another organism's tumour or cells:
+// "nude mice", "athymic mice", "NOD/SCID mice", "immunodeficient mice", "a mouse xenograft model",
+// "BALB/c nude mice" (the genes a xenograft paper studies are the grafted cells' ones; "human
+// xenografts" are human).
+bool host(std::string_view text, std::size_t at, std::size_t end) {
+  std::size_t after = end;
+  while (after < text.size() && (text[after] == ' ' || text[after] == '-')) ++after;
+  for (const char *w : {"xenograft", "nude"})
+    if (equal_at(text, after, w, true)) return true;
   std::size_t i = at;
   while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '(' || text[i - 1] == ')')) --i;
   std::size_t start = i;
@@ -188,8 +192,9 @@ std::vector<OrganismEvidence> organisms_in_text(std::string_view text) {
       continue;
     }
     const std::size_t end = at + std::strlen(cue->text);
-    const bool reagent_or_host = (cue->any_case || cue->kind == CueKind::name) && (reagent_after(text, end) || host_before(text, at));
-    if (!reagent_or_host) note(cue->taxon, text.substr(at, end - at), at);
+    const bool reagent = cue->any_case && reagent_after(text, end);
+    const bool hosting = cue->taxon != 9606 && cue->kind == CueKind::name && host(text, at, end);
+    if (!reagent && !hosting) note(cue->taxon, text.substr(at, end - at), at);
     at = end;
   }
   for (std::size_t at = 0; at < text.size();) {

@@ -283,15 +283,20 @@ void model_intent_with(std::string_view input) {
 
 // A mapping table over a database of two proteins and a GO term: joins, synonyms and GO
 // annotations through the real path; a refused table leaves the database as it was.
-void mapping_into(std::string_view input) {
+// Two human proteins and a GO term, imported into `kg`.
+void two_proteins_and_go(grappi::KnowledgeGraph &kg) {
   static const std::string info = scratch() + "/9606.protein.info.v12.0.txt", obo = scratch() + "/go.obo";
   write_text(info, "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n"
                    "9606.ENSP00000340820\tMAPT\t758\tMicrotubule-associated protein tau\n"
                    "9606.ENSP00000269571\tERBB2\t1255\tReceptor tyrosine-protein kinase erbB-2\n");
   write_text(obo, "format-version: 1.2\nontology: go\n\n[Term]\nid: GO:0005515\nname: protein binding\n"
                   "namespace: molecular_function\n");
-  grappi::KnowledgeGraph kg(":memory:", in_memory());
   kg.import({{info, "info"}, {obo, "obo"}});
+}
+
+void mapping_into(std::string_view input) {
+  grappi::KnowledgeGraph kg(":memory:", in_memory());
+  two_proteins_and_go(kg);
   const grappi::GraphStats before = kg.stats();
   const std::string path = scratch() + "/genes.tsv";
   write_text(path, input);
@@ -311,14 +316,8 @@ void mapping_into(std::string_view input) {
 // leaves the database as it was; an accepted one adds no protein and every edge it adds is an
 // annotation (go.* or annotation.*) from a protein.
 void annotations_into(std::string_view input) {
-  static const std::string info = scratch() + "/9606.protein.info.v12.0.txt", obo = scratch() + "/go.obo";
-  write_text(info, "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n"
-                   "9606.ENSP00000340820\tMAPT\t758\tMicrotubule-associated protein tau\n"
-                   "9606.ENSP00000269571\tERBB2\t1255\tReceptor tyrosine-protein kinase erbB-2\n");
-  write_text(obo, "format-version: 1.2\nontology: go\n\n[Term]\nid: GO:0005515\nname: protein binding\n"
-                  "namespace: molecular_function\n");
   grappi::KnowledgeGraph kg(":memory:", in_memory());
-  kg.import({{info, "info"}, {obo, "obo"}});
+  two_proteins_and_go(kg);
   const grappi::GraphStats before = kg.stats();
   const std::string path = scratch() + "/annotations.tsv";
   write_text(path, input);

@@ -1463,6 +1463,11 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
                                   "immunodeficient mice; a mouse xenograft model.")
             .empty());
   CHECK(grappi::organisms_in_text("Tumours grew in knockout mice and in nude mice.").at(0).count == 1);
+  // ... but the grafted cells' organism is: "human xenografts", "xenografted human tumours".
+  const auto grafted = grappi::organisms_in_text("Human xenografts and xenografted human tumours grew in nude mice.");
+  REQUIRE(grafted.size() == 1);
+  CHECK(grafted[0].taxon == 9606);
+  CHECK(grafted[0].count == 2);
   CHECK(grappi::organism_name(10090) == "Mus musculus");
   CHECK(grappi::organism_name(1).empty());
 
