@@ -321,6 +321,9 @@ bool ion_like(std::string_view s) {
   return true;
 }
 
+// Whether a text begins with an "h" for human before a capital ("hZIP2", "hERG", "hTERT").
+bool human_prefixed(std::string_view t) { return t.size() >= 3 && t[0] == 'h' && std::isupper(static_cast<unsigned char>(t[1])); }
+
 // A name's content words (letters and digits, lower case, four characters or more).
 std::set<std::string> name_content(std::string_view name) {
   std::set<std::string> out;
@@ -910,7 +913,7 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
     }
     // A human gene's name after an "h" for human ("hZIP2", "hPop4", "hKCNMB3"): the name's human
     // proteins (own_organisms() gives the mention its organism).
-    if (best.empty() && text[s] == 'h' && s + 2 < n && std::isupper(static_cast<unsigned char>(text[s + 1]))) {
+    if (best.empty() && human_prefixed(text.substr(s, 3))) {
       std::size_t w = s + 1;
       while (w < n && std::isalnum(static_cast<unsigned char>(text[w]))) ++w;
       if (w == n || !detail::word_char(text[w])) {
@@ -1345,8 +1348,7 @@ std::vector<EntityTagger::Impl::OwnOrganism> EntityTagger::Impl::own_organisms(c
   }
   // ("hZIP2", "hERG", "hTERT": an "h" for human before a capital)
   for (std::size_t k = 0; k < mentions.size(); ++k) {
-    const std::string &t = mentions[k].text;
-    if (t.size() > 2 && t[0] == 'h' && std::isupper(static_cast<unsigned char>(t[1]))) out[k] = {9606, "its 'h' for human"};
+    if (human_prefixed(mentions[k].text)) out[k] = {9606, "its 'h' for human"};
   }
   if (!by_sentence) return out;
   // A sentence that names one organism, not the paper's: its genes are that organism's ("... were
@@ -1613,10 +1615,6 @@ void EntityTagger::Impl::rodent_symbols(std::vector<EntityMention> &mentions, co
   }
 }
 
-// A short alias in capitals ("AIM", "CAA", "MRI": up to four letters, no digit) that is not the
-// gene's symbol is also an abbreviation of something else, and a paper that does not define it
-// means that as often: it stands for the gene only with context, an edge in the database to
-// another entity the passage settles.
 namespace {
 
 // Whether the word after a mention says it is a gene or its product: "AMSH gene", "IRAK protein",
@@ -1639,13 +1637,15 @@ bool gene_word_after(std::string_view text, std::size_t end) {
 
 }  // namespace
 
+// A short alias in capitals ("AIM", "CAA", "MRI": up to four letters, no digit) that is not the
+// gene's symbol is also an abbreviation of something else, and a paper that does not define it
+// means that as often: it stands for the gene only with context, an edge in the database to
+// another entity the passage settles, or the word after it naming a gene or its product.
 void EntityTagger::Impl::short_aliases(std::vector<EntityMention> &mentions, std::string_view text) const {
   const auto short_alias = [](const EntityMention &m) {
     const EntityCandidate *c = m.entity();
     // (the name after an "h" for human: "hGR" is "GR")
-    const std::string_view t = m.text.size() > 2 && m.text[0] == 'h' && std::isupper(static_cast<unsigned char>(m.text[1]))
-                                   ? std::string_view(m.text).substr(1)
-                                   : std::string_view(m.text);
+    const std::string_view t = human_prefixed(m.text) ? std::string_view(m.text).substr(1) : std::string_view(m.text);
     return c && m.source == "dictionary" && m.resolution != "abbreviation" && c->name_kind == "alias" && t.size() <= 4 &&
            std::all_of(t.begin(), t.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)) != 0; });
   };
