@@ -86,10 +86,10 @@ std::shared_ptr<const Annotations> annotations(const KnowledgeGraph &kg);
 std::vector<int64_t> link_names(const KnowledgeGraph &kg, const std::vector<std::string> &names,
                                 std::vector<std::pair<std::string, std::string>> &unmatched, const char *what);
 
-/// The GO terms a text names (snapshot indices): the terms whose name is the text (any case), else
+/// The GO terms a text names (node ids): the terms whose name is the text (any case), else
 /// those with it as an exact synonym, else the (at most three) terms with it as a related or narrow
 /// synonym ("apoptosis": "apoptotic process" and "execution phase of apoptosis"). Empty when GO is not imported or nothing matches.
-std::vector<uint32_t> go_terms_named(const KnowledgeGraph &kg, const std::string &text);
+std::vector<int64_t> go_terms_named(const KnowledgeGraph &kg, const std::string &text);
 
 /// Whether a protein (snapshot index) is annotated to a term (snapshot index) or to a term below it
 /// (is_a, part_of): the true-path rule. `via` (if given) gets the direct annotation's term node.

@@ -16,12 +16,12 @@ namespace {
 // GO's names and synonyms in lower case, per generation: each to its terms, by the kind of name
 // (0 the name, 1 an exact synonym, 2 a related or narrow one).
 struct GoNames {
-  std::map<std::string, std::array<std::vector<uint32_t>, 3>> terms;
+  std::map<std::string, std::array<std::vector<int64_t>, 3>> terms;  // node ids
 };
 
 }  // namespace
 
-std::vector<uint32_t> go_terms_named(const KnowledgeGraph &kg, const std::string &text) {
+std::vector<int64_t> go_terms_named(const KnowledgeGraph &kg, const std::string &text) {
   const auto names = derived<GoNames>(kg, "go-names", [&]() -> std::shared_ptr<const GoNames> {
     auto out = std::make_shared<GoNames>();
     const auto g = kg.snapshot();
@@ -30,14 +30,14 @@ std::vector<uint32_t> go_terms_named(const KnowledgeGraph &kg, const std::string
       if (!at || g->external_id(*at).rfind("GO:", 0) != 0) continue;
       const int kind = n.source.empty() ? 0 : n.source == "obo:synonym:EXACT" ? 1
                        : n.source == "obo:synonym:RELATED" || n.source == "obo:synonym:NARROW" ? 2 : -1;
-      if (kind >= 0) out->terms[lower_copy(trim_copy(n.name))][static_cast<std::size_t>(kind)].push_back(*at);
+      if (kind >= 0) out->terms[lower_copy(trim_copy(n.name))][static_cast<std::size_t>(kind)].push_back(n.node);
     }
     return out;
   });
   const auto it = names->terms.find(lower_copy(trim_copy(text)));
   if (it == names->terms.end()) return {};
   for (std::size_t kind = 0; kind < 3; ++kind) {
-    std::vector<uint32_t> t = it->second[kind];
+    std::vector<int64_t> t = it->second[kind];
     std::sort(t.begin(), t.end());
     t.erase(std::unique(t.begin(), t.end()), t.end());
     // (a related synonym names the terms that have it when they are few: "apoptosis" is a related

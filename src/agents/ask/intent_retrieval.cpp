@@ -394,10 +394,15 @@ std::vector<IntentCandidate> partner_candidates(const KnowledgeGraph &kg, const 
   // A topic that names a GO term, where GO and annotations are imported: a partner annotated to it or
   // to a term below it is of the topic ("partners of X involved in apoptosis": "apoptotic process"
   // and its descendants, by the true-path rule), whatever its annotation text says.
-  std::vector<uint32_t> go_terms;
+  std::vector<uint32_t> go_terms;  // (indices in the annotations' snapshot)
   std::shared_ptr<const detail::Annotations> go;
-  if (by_topic && !is_class) go_terms = detail::go_terms_named(kg, topic);
-  if (!go_terms.empty()) go = detail::annotations(kg);
+  if (by_topic && !is_class)
+    if (const std::vector<int64_t> ids = detail::go_terms_named(kg, topic); !ids.empty()) {
+      go = detail::annotations(kg);
+      for (const int64_t id : ids)
+        if (const auto at = go->graph->index_of(id)) go_terms.push_back(*at);
+      if (go_terms.empty()) go.reset();
+    }
   // (the answers are proteins when the entity is: an ontology term or a concept an edge joins is no partner)
   const bool proteins = it == q.entities.end() || it->label == "Protein" || !it->members.empty();
   std::vector<IntentCandidate> c;
