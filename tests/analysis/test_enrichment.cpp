@@ -334,6 +334,11 @@ TEST_CASE("ask answers what is enriched among a protein's partners or the protei
   CHECK(partners.answer.value.empty());
   CHECK(partners.answer.text.find("No GO term is enriched (FDR <= 0.05) among the 1 partners of P01") == 0);
   CHECK_FALSE(partners.answer.edges.empty());
+  // Proteins of a class are no terms: "which kinases are enriched" is not answered with GO terms.
+  const auto kinases = grappi::ask(kg, offline, "Which kinases are enriched among P01's partners?");
+  CHECK(kinases.answer.form == "unsupported");
+  CHECK(kinases.answer.reason.find("not with proteins of a class") != std::string::npos);
+  CHECK(grappi::ask(kg, offline, "Which functions are overrepresented among P01's partners?").answer.form == "enrichment");
   // A database without GO annotations: no answer, and what to import.
   TempDir d;
   KnowledgeGraph bare(d.file("bare.db"));

@@ -377,6 +377,12 @@ void decide_form(const QuestionAnalysis &a, const std::vector<std::string> &w, s
       "residue", "sites", "site", "domains", "motifs", "isoforms", "structures", "sequences", "alleles", "genotypes",
       "phenotypes", "antibodies", "papers", "publications", "experiments", "assays", "modifications", "ptms"};
   const std::vector<std::string> topic_words = words(a.topic);
+  // (what an enrichment answers with: terms of a kind, not proteins of a class)
+  static const std::unordered_set<std::string> term_kinds = {
+      "process", "processes", "function",  "functions",  "component", "components", "compartment", "compartments",
+      "pathway", "pathways",  "term",      "terms",      "category",  "categories", "annotation",  "annotations",
+      "keyword", "keywords",  "location",  "locations",  "aspect",    "aspects",    "go",          "kegg",
+      "reactome", "domains",  "diseases",  "tissues"};
   std::string things = a.topic;
   bool no_proteins = a.intent == "class" && !topic_words.empty() && (not_proteins.count(a.topic) || not_proteins.count(topic_words.back()));
   // ("What modifications does X carry?": the noun the wh-word asks for, whatever the verb after it)
@@ -403,6 +409,13 @@ void decide_form(const QuestionAnalysis &a, const std::vector<std::string> &w, s
     f.form = "unsupported";
     f.reason = "it asks for " + things + ": the rules answer with proteins the database links, and " + things +
                " are none";
+  } else if (k.enrichment && !k.count && !k.path && a.topic_kind == "class" && !topic_words.empty() &&
+             !term_kinds.count(topic_words.back())) {
+    // ("Which kinases are enriched among EGFR's partners?": enrichment answers terms, not proteins of a class)
+    f.form = "unsupported";
+    f.reason = "it asks which " + a.topic + " are enriched: an enrichment answers with terms (processes, functions, "
+               "components, pathways), not with proteins of a class; ask which partners are " + a.topic + ", or what is "
+               "enriched among them";
   } else if (k.enrichment && !k.count && !k.path) {
     // ("What processes are enriched among EGFR's partners?": its partners' GO terms; "... in EGFR, KRAS and
     // BRAF?": the proteins named)
