@@ -92,30 +92,32 @@ void read_annotations(const KnowledgeGraph &kg, const GraphSnapshot &g, Annotati
         if (ns == cats[c].name_space) a.node_category[*ix] = static_cast<int8_t>(c);
     }
   }
+  // The categories: GO's, then one per annotation.* relation (by name), named as its first edge says.
   for (const auto &c : cats) {
     a.categories.emplace_back(c.name);
     a.category_relations.emplace_back(c.relation);
   }
+  {
+    Stmt rs(m.db, "SELECT r.name, (SELECT json_extract(e.evidence, '$.category') FROM edges e WHERE e.relation = r.id "
+                  "AND json_valid(e.evidence) LIMIT 1) FROM relations r WHERE r.name LIKE 'annotation.%' ORDER BY r.name");
+    while (rs.step() && a.categories.size() < kMaxCategories) {
+      const std::string relation = rs.col_text(0), name = rs.col_text(1);
+      a.categories.push_back(name.empty() ? relation.substr(relation.find('.') + 1) : name);
+      a.category_relations.push_back(relation);
+    }
+  }
   std::unordered_map<uint32_t, std::size_t> row_of;
   Stmt st(m.db,
           "SELECT e.source, e.target, r.name, n.taxon, (SELECT group_concat(value, ',') FROM json_each(e.evidence, "
-          "'$.evidence_codes') WHERE json_valid(e.evidence)), CASE WHEN json_valid(e.evidence) THEN "
-          "json_extract(e.evidence, '$.category') END FROM edges e JOIN relations r ON r.id = e.relation JOIN nodes n "
-          "ON n.id = e.source WHERE r.name IN ('go.involved_in', 'go.enables', 'go.located_in') OR r.name LIKE "
-          "'annotation.%' ORDER BY r.name");
+          "'$.evidence_codes') WHERE json_valid(e.evidence)) FROM edges e JOIN relations r ON r.id = e.relation JOIN "
+          "nodes n ON n.id = e.source WHERE r.name IN ('go.involved_in', 'go.enables', 'go.located_in') OR r.name LIKE "
+          "'annotation.%'");
   while (st.step()) {
     const auto p = g.index_of(st.col_int(0)), t = g.index_of(st.col_int(1));
     if (!p || !t) continue;
-    const std::string relation = st.col_text(2);
     if (a.node_category[*t] < 0) {
-      // (another category than GO's: the first name its edges give, else its relation's)
-      auto at = std::find(a.category_relations.begin(), a.category_relations.end(), relation);
-      if (at == a.category_relations.end() && a.categories.size() < kMaxCategories) {
-        const std::string name = st.col_text(5);
-        a.categories.push_back(name.empty() ? relation.substr(relation.find('.') + 1) : name);
-        a.category_relations.push_back(relation);
-        at = a.category_relations.end() - 1;
-      }
+      // (a term without a GO namespace: its annotation relation's category; none past kMaxCategories)
+      const auto at = std::find(a.category_relations.begin(), a.category_relations.end(), st.col_text(2));
       if (at == a.category_relations.end()) continue;
       a.node_category[*t] = static_cast<int8_t>(at - a.category_relations.begin());
     }
