@@ -27,7 +27,7 @@ PUBLIC = {
     "graph_export.hpp": "store", "ontology.hpp": "store", "entities.hpp": "store", "store_json.hpp": "store",
     "retriever.hpp": "retrieval", "pcst.hpp": "retrieval", "vector_index.hpp": "retrieval", "retrieval_json.hpp": "retrieval",
     "embedding.hpp": "retrieval", "graph_embeddings.hpp": "retrieval", "embed_parts.hpp": "retrieval",
-    "enrichment.hpp": "analysis",
+    "enrichment.hpp": "analysis", "clustering.hpp": "analysis",
     "llm.hpp": "models", "run_control.hpp": "models",
     "pipeline.hpp": "agents/explore",
     "grounding.hpp": "agents/ground",

@@ -14,6 +14,7 @@
 #include "grappi/embedding.hpp"
 #include "grappi/graph_embeddings.hpp"
 #include "grappi/documents.hpp"
+#include "grappi/clustering.hpp"
 #include "grappi/enrichment.hpp"
 #include "grappi/entities.hpp"
 #include "grappi/extraction.hpp"

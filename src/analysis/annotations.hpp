@@ -77,6 +77,10 @@ std::size_t category_index(const Annotations &a, const std::string &name);
 /// Whether a relation is of the network: no annotation (go.*, annotation.*) or ontology link (obo.*).
 bool network_relation(const std::string &name);
 
+/// Which relations (by index) make the network: those named, else every network_relation.
+/// Error(invalid_argument) naming `what` and listing the graph's for an unknown name.
+std::vector<char> network_relations(const GraphSnapshot &g, const std::vector<std::string> &names, const char *what);
+
 /// The annotations of the graph's current generation (read on the first call after a write).
 std::shared_ptr<const Annotations> annotations(const KnowledgeGraph &kg);
 

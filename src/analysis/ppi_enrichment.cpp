@@ -17,26 +17,6 @@ namespace grappi {
 
 namespace {
 
-// Which relations make the network: those named, else every one that is no annotation or
-// ontology link.
-std::vector<char> network_relations(const GraphSnapshot &g, const std::vector<std::string> &names) {
-  std::vector<char> ok(g.relation_count(), 0);
-  if (names.empty()) {
-    for (std::size_t r = 0; r < ok.size(); ++r) ok[r] = detail::network_relation(g.relation_name(static_cast<int32_t>(r)));
-    return ok;
-  }
-  for (const std::string &name : names) {
-    const int32_t r = g.relation_index(name);
-    if (r < 0) {
-      std::string known;
-      for (std::size_t i = 0; i < ok.size(); ++i) known += (i ? ", " : "") + g.relation_name(static_cast<int32_t>(i));
-      throw Error(ErrorCode::invalid_argument, "ppi-enrichment: unknown relation '" + name + "' (" + known + ")");
-    }
-    ok[static_cast<std::size_t>(r)] = 1;
-  }
-  return ok;
-}
-
 // A node's partners in the network (each once; no self loop). Scores compared as the snapshot
 // holds them, in single precision (as neighbors and windows compare them).
 void partners(const GraphSnapshot &g, uint32_t ix, const std::vector<char> &ok, float min_score,
@@ -98,7 +78,7 @@ std::shared_ptr<const NetworkDegrees> count_degrees(std::shared_ptr<const GraphS
   auto n = std::make_shared<NetworkDegrees>();
   n->graph = std::move(snapshot);
   const GraphSnapshot &g = *n->graph;
-  n->ok = network_relations(g, o.relations);
+  n->ok = detail::network_relations(g, o.relations, "ppi-enrichment");
   const float threshold = static_cast<float>(o.min_score);
   std::vector<uint32_t> stamp(g.node_count(), UINT32_MAX), list;
   n->degree.assign(g.node_count(), 0);
@@ -114,6 +94,24 @@ std::shared_ptr<const NetworkDegrees> count_degrees(std::shared_ptr<const GraphS
 }
 
 }  // namespace
+
+std::vector<char> detail::network_relations(const GraphSnapshot &g, const std::vector<std::string> &names, const char *what) {
+  std::vector<char> ok(g.relation_count(), 0);
+  if (names.empty()) {
+    for (std::size_t r = 0; r < ok.size(); ++r) ok[r] = detail::network_relation(g.relation_name(static_cast<int32_t>(r)));
+    return ok;
+  }
+  for (const std::string &name : names) {
+    const int32_t r = g.relation_index(name);
+    if (r < 0) {
+      std::string known;
+      for (std::size_t i = 0; i < ok.size(); ++i) known += (i ? ", " : "") + g.relation_name(static_cast<int32_t>(i));
+      throw Error(ErrorCode::invalid_argument, std::string(what) + ": unknown relation '" + name + "' (" + known + ")");
+    }
+    ok[static_cast<std::size_t>(r)] = 1;
+  }
+  return ok;
+}
 
 PpiEnrichmentResult ppi_enrichment(const KnowledgeGraph &kg, const std::vector<int64_t> &proteins,
                                    const PpiEnrichmentOptions &o) {

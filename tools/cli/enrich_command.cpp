@@ -1,11 +1,12 @@
-// grappi enrich and ppi-enrichment: what a protein set does, and whether it interacts more than
-// chance would have it (grappi/enrichment.hpp).
+// grappi enrich, ppi-enrichment and cluster: what a protein set does, whether it interacts more
+// than chance would have it (grappi/enrichment.hpp), and its modules (grappi/clustering.hpp).
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "common.hpp"
+#include "grappi/clustering.hpp"
 
 namespace grappi::cli {
 
@@ -87,7 +88,7 @@ std::string tsv_of(const nlohmann::json &j) {
 
 // The set's names: arguments, --file, and the proteins --from's JSON names.
 std::vector<std::string> set_names(const KnowledgeGraph &g, const std::vector<std::string> &args, const std::string &file,
-                                   const std::string &from, const std::string &command) {
+                                   const std::string &from, const std::string &command, bool none_means_all = false) {
   std::vector<std::string> names;
   for (const std::string &p : args) add_list_items(names, p);
   if (!file.empty()) {
@@ -106,7 +107,8 @@ std::vector<std::string> set_names(const KnowledgeGraph &g, const std::vector<st
     if (names.size() == before)
       throw Error(ErrorCode::invalid_argument, "--from: '" + from + "' names no protein of the database");
   }
-  if (names.empty()) throw Error(ErrorCode::invalid_argument, command + ": name proteins (arguments, --file or --from)");
+  if (names.empty() && !none_means_all)
+    throw Error(ErrorCode::invalid_argument, command + ": name proteins (arguments, --file or --from)");
   return names;
 }
 
@@ -178,7 +180,100 @@ void run_ppi(const PpiArgs &a) {
             << fmt(r.min_score, 3) << ")\n";
 }
 
+struct ClusterArgs {
+  std::string db, file, from, method = "mcl", json, tsv;
+  std::vector<std::string> proteins, relations, categories;
+  ClusterOptions o;
+  std::size_t top = 20;
+};
+
+// One row per member: cluster, level, parent, member, name.
+std::string cluster_tsv(const nlohmann::json &j) {
+  std::ostringstream out;
+  out << "cluster\tlevel\tparent\tsize\tmember\tname\n";
+  for (const auto &c : j["clusters"])
+    for (std::size_t m = 0; m < c["members"].size(); ++m)
+      out << c["id"] << '\t' << c["level"] << '\t' << (c["parent"].is_null() ? std::string() : c["parent"].dump()) << '\t'
+          << c["size"] << '\t' << c["members"][m].get<std::string>() << '\t' << c["names"][m].get<std::string>() << '\n';
+  return out.str();
+}
+
+void run_cluster(ClusterArgs a) {
+  KnowledgeGraph g = open_graph(a.db, Access::read);
+  const std::vector<std::string> names = set_names(g, a.proteins, a.file, a.from, "cluster", true);
+  a.o.method = cluster_method(a.method);
+  a.o.min_score = score_arg(a.o.min_score);
+  for (const std::string &r : a.relations) add_list_items(a.o.relations, r);
+  for (const std::string &c : a.categories) add_list_items(a.o.categories, c);
+  const ClusteringResult r = cluster_names(g, names, a.o);
+  for (const auto &[name, reason] : r.unmatched) std::cerr << "grappi: cluster: '" << name << "' left out: " << reason << "\n";
+  const nlohmann::json j = to_json(g, r);
+  if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
+  if (!a.tsv.empty()) write_output(a.tsv, cluster_tsv(j));
+  if (a.json == "-" || a.tsv == "-") return;
+  std::size_t top_level = 0;
+  for (const Cluster &c : r.clusters) top_level += c.level == 0;
+  std::cout << to_string(r.method) << ": " << top_level << " clusters of " << r.nodes.size() << " proteins (" << r.edges
+            << " edges at score >= " << fmt(r.min_score, 3) << "); modularity " << fmt(r.modularity, 4);
+  if (r.method == ClusterMethod::mcl)
+    std::cout << "; " << r.iterations << " iterations" << (r.converged ? "" : " (not settled: the last iterand read)");
+  else
+    std::cout << "; quality " << fmt(r.quality, 4);
+  if (r.levels > 1) std::cout << "; " << r.levels << " levels (" << r.clusters.size() << " clusters in all)";
+  std::cout << "\n";
+  if (!r.terms_note.empty()) std::cout << "(no enriched terms: " << r.terms_note << ")\n";
+  std::vector<std::vector<std::string>> rows;
+  const auto snapshot = g.snapshot();
+  for (const Cluster &c : r.clusters) {
+    if (c.level != 0 || rows.size() >= a.top) continue;
+    std::string members;
+    for (std::size_t m = 0; m < c.members.size() && m < 8; ++m) {
+      const auto ix = snapshot->index_of(c.members[m]);
+      members += (m ? "," : "") + (ix ? snapshot->name(*ix) : std::to_string(c.members[m]));
+    }
+    if (c.members.size() > 8) members += ",...";
+    std::string term;
+    if (!c.terms.empty()) {
+      std::ostringstream fdr;
+      fdr.precision(1);
+      fdr << std::scientific << c.terms.front().fdr;
+      term = c.terms.front().name + " (" + c.terms.front().term + ", FDR " + fdr.str() + ")";
+    }
+    rows.push_back({std::to_string(c.id), std::to_string(c.members.size()),
+                    std::to_string(c.internal_edges) + "/" + std::to_string(c.external_edges), members, term});
+  }
+  print_table({"cluster", "size", "edges in/out", "members (hubs first)", "top term"}, rows);
+  if (top_level > rows.size()) std::cout << "(" << top_level - rows.size() << " more clusters: --top, --json or --tsv)\n";
+}
+
 }  // namespace
+
+void add_cluster(CLI::App &app) {
+  auto a = std::make_shared<ClusterArgs>();
+  auto *c = app.add_subcommand("cluster", "The modules of the network or of a protein set: MCL (STRING's clustering) or Leiden (modularity or CPM; hierarchical as GraphRAG's communities), each cluster with its edges and enriched terms");
+  add_db_option(c, a->db);
+  c->add_option("proteins", a->proteins, "Proteins by name, alias or id (several, or comma-separated): their subnetwork; none: the whole network");
+  c->add_option("--file", a->file, "A file of protein names (blanks, commas or lines between them; # comments)");
+  c->add_option("--from", a->from, "Another command's JSON output (window, paths, explore, ask, retrieve, khop): the proteins it names");
+  c->add_option("--method", a->method, "mcl (Markov clustering), leiden (modularity) or cpm (Leiden with the constant Potts model)")->capture_default_str();
+  c->add_option("--min-score", a->o.min_score, "The network: edges of at least this score (0-1, or 0-1000 as STRING writes it)")->capture_default_str();
+  c->add_option("--relation", a->relations, "The network: edges of these relations (repeatable; default: every relation that is no annotation or ontology link)");
+  c->add_option("--inflation", a->o.inflation, "MCL: the inflation (above 1; larger gives smaller clusters)")->capture_default_str();
+  c->add_option("--max-iterations", a->o.max_iterations, "MCL: at most this many iterations")->capture_default_str();
+  c->add_option("--resolution", a->o.resolution, "Leiden: the resolution (modularity's gamma; CPM's density threshold)")->capture_default_str();
+  c->add_option("--seed", a->o.seed, "Leiden: the random seed of the first run")->capture_default_str();
+  c->add_option("--runs", a->o.runs, "Leiden: runs from seeds seed, seed+1, ...; the best quality kept")->capture_default_str();
+  c->add_option("--max-cluster-size", a->o.max_cluster_size, "Hierarchical: cluster again each cluster of more members than this (0: flat; GraphRAG uses 10)")->capture_default_str();
+  c->add_option("--max-levels", a->o.max_levels, "Hierarchical: at most this many levels below the top one")->capture_default_str();
+  c->add_option("--terms", a->o.terms, "Enriched terms given per cluster (0: none computed)")->capture_default_str();
+  c->add_option("--enrich-min-size", a->o.enrich_min_size, "Enriched terms for clusters of at least this many members")->capture_default_str();
+  c->add_option("--category", a->categories, "Enriched terms' categories (as enrich --category; default: every category annotated)");
+  c->add_option("--fdr", a->o.max_fdr, "Enriched terms: FDR at most this")->capture_default_str();
+  c->add_option("--top", a->top, "Clusters printed in the table")->capture_default_str();
+  c->add_option("--json", a->json, "Write the result as JSON to FILE (- for standard output)");
+  c->add_option("--tsv", a->tsv, "Write one row per member (cluster, level, parent, size, member, name) to FILE (- for standard output)");
+  c->callback([a] { run_cluster(*a); });
+}
 
 void add_ppi_enrichment(CLI::App &app) {
   auto a = std::make_shared<PpiArgs>();

@@ -34,6 +34,7 @@ int main(int argc, char **argv) {
   add_ontology(app);
   add_enrich(app);
   add_ppi_enrichment(app);
+  add_cluster(app);
   add_bel(app);
   add_ground(app);
   add_extract(app);
