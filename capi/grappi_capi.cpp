@@ -165,6 +165,12 @@ struct Versions<grappi_enrich_options> {
   static grappi_enrich_options defaults() { return GRAPPI_ENRICH_OPTIONS_INIT; }
 };
 template <>
+struct Versions<grappi_cluster_options> {
+  static constexpr const char *name = "grappi_cluster_options";
+  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_cluster_options, max_fdr)};
+  static grappi_cluster_options defaults() { return GRAPPI_CLUSTER_OPTIONS_INIT; }
+};
+template <>
 struct Versions<grappi_retrieve_options> {
   static constexpr const char *name = "grappi_retrieve_options";
   static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_retrieve_options, num_clusters),
@@ -1047,6 +1053,40 @@ grappi_status grappi_graph_enrich_json(grappi_graph *g, const char *const *prote
     eo.max_term_size = o.max_term_size;
     eo.max_fdr = o.max_fdr;
     *out_json = copy_out(grappi::dump_json(grappi::to_json(kg, grappi::enrich_names(kg, names, eo, background))));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_cluster_options_init(grappi_cluster_options *opts, uint32_t version) {
+  return guard([&] { return init_options(opts, version, "grappi_cluster_options_init"); });
+}
+
+grappi_status grappi_graph_cluster_json(grappi_graph *g, const char *const *proteins, size_t protein_count,
+                                        const grappi_cluster_options *opts, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_cluster_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const grappi_cluster_options o = read_options(opts, fn);
+    // (no proteins: the whole network)
+    const auto names = protein_count == 0 ? std::vector<std::string>{}
+                                          : string_array(proteins, protein_count, fn, "proteins", "protein_count", "a protein");
+    grappi::ClusterOptions co;
+    co.method = grappi::cluster_method(text_or(o.method, "mcl", fn, "method"));
+    co.min_score = o.min_score;
+    co.relations = string_array(o.relations, o.relation_count, fn, "relations", "relation_count", "a relation");
+    co.inflation = o.inflation;
+    co.max_iterations = o.max_iterations;
+    co.resolution = o.resolution;
+    co.seed = o.seed;
+    co.runs = o.runs;
+    co.max_cluster_size = o.max_cluster_size;
+    co.max_levels = o.max_levels;
+    co.terms = o.terms;
+    co.enrich_min_size = o.enrich_min_size;
+    co.max_fdr = o.max_fdr;
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(kg, grappi::cluster_names(kg, names, co))));
     return GRAPPI_OK;
   });
 }

@@ -219,6 +219,24 @@ int main(void) {
   FIELD(grappi_enrich_options, max_fdr);
   end();
 
+  BEGIN(grappi_cluster_options);
+  FIELD(grappi_cluster_options, version);
+  FIELD(grappi_cluster_options, method);
+  FIELD(grappi_cluster_options, min_score);
+  FIELD(grappi_cluster_options, relations);
+  FIELD(grappi_cluster_options, relation_count);
+  FIELD(grappi_cluster_options, inflation);
+  FIELD(grappi_cluster_options, max_iterations);
+  FIELD(grappi_cluster_options, resolution);
+  FIELD(grappi_cluster_options, seed);
+  FIELD(grappi_cluster_options, runs);
+  FIELD(grappi_cluster_options, max_cluster_size);
+  FIELD(grappi_cluster_options, max_levels);
+  FIELD(grappi_cluster_options, terms);
+  FIELD(grappi_cluster_options, enrich_min_size);
+  FIELD(grappi_cluster_options, max_fdr);
+  end();
+
   BEGIN(grappi_ask_options);
   FIELD(grappi_ask_options, version);
   FIELD(grappi_ask_options, context);

@@ -135,6 +135,10 @@ static grappi_status walk_call_grappi_enrich_options(const void *opts) {
   char *json = NULL;
   return SEEN(grappi_graph_enrich_json(g, set, 4, opts, &json), json);
 }
+static grappi_status walk_call_grappi_cluster_options(const void *opts) {
+  char *json = NULL;
+  return SEEN(grappi_graph_cluster_json(g, NULL, 0, opts, &json), json);
+}
 static grappi_status walk_call_grappi_retrieve_options(const void *opts) {
   char *json = NULL;
   grappi_status a = SEEN(grappi_graph_retrieve_json(g, "Which proteins interact with APP?", opts, &json), json);

@@ -1256,6 +1256,36 @@ int main(int argc, char **argv) {
       CHECK(grappi_graph_ppi_enrichment_json(g, cyclins, 5, 0.4, NULL, 1, &json) == GRAPPI_EINVAL);
       CHECK(grappi_graph_ppi_enrichment_json(g, set + 2, 1, 0.4, NULL, 0, &json) == GRAPPI_ENOTFOUND);
     }
+    /* Clusters: the cyclins' network by MCL, the whole network by Leiden, bad options refused. */
+    {
+      const char *cyclins[] = {"CDC28", "CLN1", "CLN2", "CLB2", "CLB5"};
+      grappi_cluster_options co, c1 = GRAPPI_CLUSTER_OPTIONS_INIT;
+      CHECK(grappi_cluster_options_init(&co, GRAPPI_CLUSTER_OPTIONS_VERSION) == GRAPPI_OK);
+      CHECK(co.version == c1.version && strcmp(co.method, c1.method) == 0 && co.min_score == c1.min_score &&
+            co.inflation == c1.inflation && co.runs == c1.runs && co.seed == c1.seed && co.max_fdr == c1.max_fdr);
+      co.min_score = 0.7;
+      CHECK(grappi_graph_cluster_json(g, cyclins, 5, &co, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"method\":\"mcl\"") != NULL && strstr(json, "\"4932.YBR160W\"") != NULL);
+      grappi_free(json);
+      json = NULL;
+      co.method = "leiden";
+      co.max_cluster_size = 10;
+      CHECK(grappi_graph_cluster_json(g, NULL, 0, &co, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"method\":\"leiden\"") != NULL && strstr(json, "\"level\":1") != NULL);
+      grappi_free(json);
+      json = NULL;
+      co.method = "kmeans";
+      CHECK(grappi_graph_cluster_json(g, NULL, 0, &co, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(strstr(grappi_last_error_message(), "mcl, leiden, cpm") != NULL);
+      co.method = NULL;
+      co.inflation = 1.0;
+      CHECK(grappi_graph_cluster_json(g, cyclins, 5, &co, &json) == GRAPPI_EINVAL);
+      CHECK(strstr(grappi_last_error_message(), "inflation") != NULL);
+      CHECK(grappi_graph_cluster_json(g, NULL, 3, NULL, &json) == GRAPPI_EINVAL);
+      CHECK(grappi_graph_cluster_json(g, set + 2, 1, NULL, &json) == GRAPPI_ENOTFOUND);
+      CHECK(grappi_graph_cluster_json(g, cyclins, 5, NULL, NULL) == GRAPPI_EINVAL);
+      CHECK(grappi_cluster_options_init(&co, GRAPPI_CLUSTER_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
+    }
   }
   {
     /* BEL with the graph's identifiers: GO terms by name or id have one canonical form. */

@@ -24,6 +24,22 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(exp.hops == eo.hops);
   CHECK((exp.relations == nullptr && exp.nodes == nullptr && exp.khop == nullptr));
 
+  const grappi_cluster_options cluster = GRAPPI_CLUSTER_OPTIONS_INIT;
+  const grappi::ClusterOptions clo;
+  CHECK(grappi::cluster_method(cluster.method) == clo.method);
+  CHECK(cluster.min_score == clo.min_score);
+  CHECK(cluster.inflation == clo.inflation);
+  CHECK(cluster.max_iterations == clo.max_iterations);
+  CHECK(cluster.resolution == clo.resolution);
+  CHECK(cluster.seed == clo.seed);
+  CHECK(cluster.runs == clo.runs);
+  CHECK(cluster.max_cluster_size == clo.max_cluster_size);
+  CHECK(cluster.max_levels == clo.max_levels);
+  CHECK(cluster.terms == clo.terms);
+  CHECK(cluster.enrich_min_size == clo.enrich_min_size);
+  CHECK(cluster.max_fdr == clo.max_fdr);
+  CHECK((cluster.relations == nullptr && clo.relations.empty()));
+
   const grappi_window_options window = GRAPPI_WINDOW_OPTIONS_INIT;
   const grappi::WindowOptions wo;
   CHECK(window.depth == wo.depth);

@@ -41,21 +41,21 @@ struct ClusterOptions {
   std::vector<std::string> relations;
   /// MCL: the inflation (> 1; larger gives smaller clusters). mcl's own default, 2.0.
   double inflation = 2.0;
-  /// MCL: at most this many iterations (mcl's bound is 10,000); the last one is read as the
-  /// clustering and `converged` says it did not settle.
+  /// MCL: at most this many iterations (1 to 10,000, mcl's own bound); the last one is read as
+  /// the clustering and `converged` says it did not settle.
   std::size_t max_iterations = 1000;
   /// Leiden: the resolution (modularity: gamma, 1 the classic modularity; CPM: the density a
   /// cluster must exceed, between 0 and 1 with weights on the 0-1 scale).
   double resolution = 1.0;
   /// Leiden: the random seed of the first run; run r uses seed + r.
   uint64_t seed = 42;
-  /// Leiden: runs from different seeds, the best quality kept (the partition of the lowest
-  /// seed among equals).
+  /// Leiden: runs from different seeds (1 to 1000), the best quality kept (the partition of the
+  /// lowest seed among equals).
   std::size_t runs = 1;
   /// Leiden, hierarchical: a community of more members than this is clustered again on its own
   /// subnetwork, down to `max_levels` levels (0: flat). GraphRAG's default is 10.
   std::size_t max_cluster_size = 0;
-  /// Hierarchical: at most this many levels below the top one.
+  /// Hierarchical: at most this many levels below the top one (at most 16).
   std::size_t max_levels = 4;
   /// Each cluster's enriched terms: at most this many (0: none computed), the lowest FDR first,
   /// for clusters of at least `enrich_min_size` members, against the annotated background

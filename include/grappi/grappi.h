@@ -663,6 +663,50 @@ GRAPPI_API grappi_status grappi_graph_ppi_enrichment_json(grappi_graph *g, const
                                                           const char *const *relations, size_t relation_count,
                                                           char **out_json);
 
+/* ---- function: clusters of the network or of a protein set ------------------------------- */
+
+/** The current version of ::grappi_cluster_options (the library accepts 1 to this). */
+#define GRAPPI_CLUSTER_OPTIONS_VERSION 1
+/** Options of grappi_graph_cluster_json() (docs/function.md). */
+typedef struct grappi_cluster_options {
+  uint32_t version;                 /**< #GRAPPI_CLUSTER_OPTIONS_VERSION */
+  const char *method;               /**< "mcl" (default; NULL too), "leiden" (modularity) or "cpm" (Leiden, constant Potts model) */
+  double min_score;                 /**< the network: edges of at least this score, 0-1, default 0.4 */
+  const char *const *relations;     /**< the network's relations (relation_count of them); none: every relation that is no annotation or ontology link */
+  size_t relation_count;            /**< entries of relations */
+  double inflation;                 /**< MCL: the inflation, above 1, default 2.0 */
+  size_t max_iterations;            /**< MCL: at most this many iterations, default 1000 */
+  double resolution;                /**< Leiden: the resolution, default 1.0 */
+  uint64_t seed;                    /**< Leiden: the seed of the first run, default 42 */
+  size_t runs;                      /**< Leiden: runs from seeds seed, seed+1, ...; the best quality kept; default 1 */
+  size_t max_cluster_size;          /**< hierarchical: cluster again each cluster above this size (0: flat, the default) */
+  size_t max_levels;                /**< hierarchical: at most this many levels below the top, default 4 */
+  size_t terms;                     /**< enriched terms per cluster (0: none computed), default 3 */
+  size_t enrich_min_size;           /**< enriched terms for clusters of at least this many members, default 3 */
+  double max_fdr;                   /**< enriched terms: FDR at most this, default 0.05 */
+} grappi_cluster_options;
+/** The defaults of ::grappi_cluster_options, as an initializer. */
+#define GRAPPI_CLUSTER_OPTIONS_INIT {GRAPPI_CLUSTER_OPTIONS_VERSION, "mcl", 0.4, NULL, 0, 2.0, 1000, 1.0, 42, 1, 0, 4, 3, 3, 0.05}
+
+/** @brief Fills options with the defaults of a version (1 to #GRAPPI_CLUSTER_OPTIONS_VERSION). */
+GRAPPI_API grappi_status grappi_cluster_options_init(grappi_cluster_options *opts, uint32_t version);
+
+/**
+ * @brief The clusters of the network, or of the subnetwork a protein set induces, as
+ *        `grappi cluster --json` computes them: MCL or Leiden (modularity, CPM; hierarchical with
+ *        max_cluster_size), each cluster's members by external id, edges and enriched terms.
+ * @param g The graph.
+ * @param proteins The set by name, alias or id (protein_count of them; none, with protein_count
+ *        0: the whole network); names that name no protein are left out and listed in "unmatched".
+ * @param protein_count Entries of proteins.
+ * @param opts Options, or NULL for the defaults.
+ * @param[out] out_json The result (docs/schemas/cluster.schema.json); free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_ENOTFOUND when names are given and none names a protein;
+ *         #GRAPPI_EINVAL for bad arguments or options, or a network without an edge.
+ */
+GRAPPI_API grappi_status grappi_graph_cluster_json(grappi_graph *g, const char *const *proteins, size_t protein_count,
+                                                   const grappi_cluster_options *opts, char **out_json);
+
 /* ---- explore: ranked, explained PPI paths (the AgentPipeline) ----------------------------- */
 
 /** The answer slot of one chat request; valid only during the callback. */

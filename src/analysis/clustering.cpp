@@ -29,7 +29,8 @@ void check_options(const ClusterOptions &o) {
   if (!(o.min_score >= 0 && o.min_score <= 1)) bad("min_score must be between 0 and 1 (given " + std::to_string(o.min_score) + ")");
   if (!(o.inflation > 1 && o.inflation <= 30)) bad("inflation must be above 1 and at most 30 (given " + std::to_string(o.inflation) + ")");
   if (!(o.resolution >= 0 && std::isfinite(o.resolution))) bad("resolution must be 0 or more (given " + std::to_string(o.resolution) + ")");
-  if (o.max_iterations == 0) bad("max_iterations must be at least 1");
+  if (o.max_iterations == 0 || o.max_iterations > 10000)
+    bad("max_iterations must be between 1 and 10000, mcl's own bound (given " + std::to_string(o.max_iterations) + ")");
   if (o.runs == 0 || o.runs > 1000) bad("runs must be between 1 and 1000 (given " + std::to_string(o.runs) + ")");
   if (!(o.max_fdr >= 0 && o.max_fdr <= 1)) bad("max_fdr must be between 0 and 1 (given " + std::to_string(o.max_fdr) + ")");
   if (o.max_levels > 16) bad("max_levels must be at most 16 (given " + std::to_string(o.max_levels) + ")");

@@ -31,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
+#include "grappi/clustering.hpp"
 
 namespace grappi::cli {
 
@@ -459,6 +460,19 @@ class Server {
       PpiEnrichmentOptions o;
       o.min_score = number_param(req, "min_score", 0.4, 0, 1);
       reply(res, 200, to_json(g_, ppi_enrichment_names(g_, proteins_param(req), o)));
+    });
+    // Clusters of a protein set's network, or of the whole network without "proteins".
+    svr.Get("/api/cluster", [this](const httplib::Request &req, httplib::Response &res) {
+      ClusterOptions o;
+      o.method = cluster_method(req.has_param("method") ? req.get_param_value("method") : "mcl");
+      o.min_score = number_param(req, "min_score", 0.4, 0, 1);
+      o.inflation = number_param(req, "inflation", 2.0, 1, 30);
+      o.resolution = number_param(req, "resolution", 1.0, 0, 1e6);
+      o.runs = static_cast<std::size_t>(number_param(req, "runs", 1, 1, 10));
+      o.max_cluster_size = static_cast<std::size_t>(number_param(req, "max_cluster_size", 0, 0, 1e6));
+      o.max_fdr = number_param(req, "fdr", 0.05, 0, 1);
+      o.categories = list_param(req, "category", 3);
+      reply(res, 200, to_json(g_, cluster_names(g_, list_param(req, "proteins", 5000), o)));
     });
     // Every POST handler starts once the body is read: the request is then whole (the
     // connection's read deadline stops; Workers).

@@ -121,6 +121,14 @@ class _EnrichOptions(ctypes.Structure):
                 ("max_fdr", ctypes.c_double)]
 
 
+class _ClusterOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("method", ctypes.c_char_p), ("min_score", ctypes.c_double),
+                ("relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_count", _size), ("inflation", ctypes.c_double),
+                ("max_iterations", _size), ("resolution", ctypes.c_double), ("seed", ctypes.c_uint64), ("runs", _size),
+                ("max_cluster_size", _size), ("max_levels", _size), ("terms", _size), ("enrich_min_size", _size),
+                ("max_fdr", ctypes.c_double)]
+
+
 class _RetrieveOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("mode", ctypes.c_char_p), ("seeds", _size), ("hops", _size),
                 ("degree_cap", _size), ("node_budget", _size), ("min_score", ctypes.c_double), ("topk", _size),
@@ -264,7 +272,7 @@ class _PcstResult(ctypes.Structure):
 
 
 _MIRRORS = {"grappi_open_options": _OpenOptions, "grappi_embed_options": _EmbedOptions, "grappi_window_options": _WindowOptions,
-            "grappi_enrich_options": _EnrichOptions,
+            "grappi_enrich_options": _EnrichOptions, "grappi_cluster_options": _ClusterOptions,
             "grappi_export_options": _ExportOptions, "grappi_import_options": _ImportOptions,
             "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
             "grappi_ground_options": _GroundOptions, "grappi_extract_options": _ExtractOptions,
@@ -274,7 +282,7 @@ _MIRRORS = {"grappi_open_options": _OpenOptions, "grappi_embed_options": _EmbedO
             "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult,
             "grappi_model_options": _ModelOptions, "grappi_run_options": _RunOptions}
 _VERSIONS = {"grappi_open_options": 1, "grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
-             "grappi_enrich_options": 1,
+             "grappi_enrich_options": 1, "grappi_cluster_options": 1,
              "grappi_import_options": 1,
              "grappi_retrieve_options": 3,
              "grappi_explore_options": 3, "grappi_ground_options": 2, "grappi_extract_options": 2,
@@ -340,6 +348,9 @@ _window_init = _fn("grappi_window_options_init", _status, ctypes.POINTER(_Window
 _enrich_init = _fn("grappi_enrich_options_init", _status, ctypes.POINTER(_EnrichOptions), ctypes.c_uint32)
 _enrich = _fn("grappi_graph_enrich_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
               ctypes.POINTER(_EnrichOptions), ctypes.POINTER(ctypes.c_void_p))
+_cluster_init = _fn("grappi_cluster_options_init", _status, ctypes.POINTER(_ClusterOptions), ctypes.c_uint32)
+_cluster = _fn("grappi_graph_cluster_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
+               ctypes.POINTER(_ClusterOptions), ctypes.POINTER(ctypes.c_void_p))
 _ppi_enrichment = _fn("grappi_graph_ppi_enrichment_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
                       ctypes.c_double, ctypes.POINTER(ctypes.c_char_p), _size, ctypes.POINTER(ctypes.c_void_p))
 _retrieve_init = _fn("grappi_retrieve_options_init", _status, ctypes.POINTER(_RetrieveOptions), ctypes.c_uint32)
@@ -791,6 +802,29 @@ class Graph(_Owned):
         rel, rel_count = _strings(relations)
         p = ctypes.c_void_p()
         _check(_ppi_enrichment(self._handle(), names, count, min_score, rel, rel_count, ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def cluster(self, proteins=None, method="mcl", min_score=0.4, relations=None, inflation=2.0, max_iterations=1000,
+                resolution=1.0, seed=42, runs=1, max_cluster_size=0, max_levels=4, terms=3, enrich_min_size=3,
+                max_fdr=0.05):
+        """The clusters of the network, or of the subnetwork a protein set (names, aliases or ids)
+        induces (docs/function.md): a dict with "clusters" (each with "id", "level", "parent",
+        "children", "size", "members" (external ids, hubs first), "names", "internal_edges",
+        "external_edges", "internal_weight" and "terms", its enriched terms), "modularity",
+        "quality", "levels" and "unmatched". method: "mcl" (inflation), "leiden" (modularity at
+        resolution) or "cpm" (Leiden, constant Potts model); max_cluster_size > 0 splits larger
+        clusters again, level by level (GraphRAG's hierarchical communities)."""
+        o = _options("grappi_cluster_options", _cluster_init)
+        rel, o.relation_count = _strings(relations)
+        o.relations = rel
+        o.method = method.encode()
+        o.min_score, o.inflation, o.max_iterations = min_score, inflation, max_iterations
+        o.resolution, o.seed, o.runs = resolution, seed, runs
+        o.max_cluster_size, o.max_levels, o.terms, o.enrich_min_size, o.max_fdr = (max_cluster_size, max_levels, terms,
+                                                                                    enrich_min_size, max_fdr)
+        names, count = _strings(list(proteins or []))
+        p = ctypes.c_void_p()
+        _check(_cluster(self._handle(), names, count, ctypes.byref(o), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def paths(self, source, target, max_length=4, k=10, weighted=False, all_shortest=False, skip_direct=False):

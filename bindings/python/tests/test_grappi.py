@@ -103,6 +103,20 @@ class GraphTest(unittest.TestCase):
             self.assertEqual(ppi["nodes"], 5)
             self.assertGreater(ppi["edges"], ppi["expected_edges"])
             self.assertLess(ppi["p_value"], 1e-6)
+            # Clusters of the cyclin set's network: CDC28 with its cyclins, by external id; the
+            # whole network by Leiden; bad options refused.
+            c = g.cluster(["CDC28", "CLN1", "CLN2", "CLB2", "CLB5", "NOSUCH"], min_score=0.7)
+            self.assertEqual(c["method"], "mcl")
+            self.assertEqual(sum(k["size"] for k in c["clusters"]), 5)
+            self.assertIn("4932.YBR160W", c["clusters"][0]["members"])  # CDC28
+            self.assertEqual([u["name"] for u in c["unmatched"]], ["NOSUCH"])
+            whole = g.cluster(method="leiden", min_score=0.9, terms=0)
+            self.assertGreater(whole["modularity"], 0.5)
+            self.assertEqual(whole["nodes"], sum(k["size"] for k in whole["clusters"]))
+            with self.assertRaises(grappi.Error):
+                g.cluster(["CDC28"], inflation=1.0)
+            with self.assertRaises(grappi.Error):
+                g.cluster(method="kmeans")
 
     def test_interactions_and_ontologies(self):
         with tempfile.TemporaryDirectory() as d:

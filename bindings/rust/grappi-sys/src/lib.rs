@@ -97,6 +97,26 @@ pub struct grappi_enrich_options {
     pub max_fdr: c_double,
 }
 
+pub const GRAPPI_CLUSTER_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_cluster_options {
+    pub version: u32,
+    pub method: *const c_char,
+    pub min_score: c_double,
+    pub relations: *const *const c_char,
+    pub relation_count: usize,
+    pub inflation: c_double,
+    pub max_iterations: usize,
+    pub resolution: c_double,
+    pub seed: u64,
+    pub runs: usize,
+    pub max_cluster_size: usize,
+    pub max_levels: usize,
+    pub terms: usize,
+    pub enrich_min_size: usize,
+    pub max_fdr: c_double,
+}
+
 pub const GRAPPI_EXPORT_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_export_options {
@@ -506,6 +526,9 @@ extern "C" {
     pub fn grappi_enrich_options_init(opts: *mut grappi_enrich_options, version: u32) -> grappi_status;
     pub fn grappi_graph_enrich_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
                                     opts: *const grappi_enrich_options, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_cluster_options_init(opts: *mut grappi_cluster_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_cluster_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
+                                     opts: *const grappi_cluster_options, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_ppi_enrichment_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
                                             min_score: c_double, relations: *const *const c_char, relation_count: usize,
                                             out_json: *mut *mut c_char) -> grappi_status;
@@ -628,6 +651,9 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
         "grappi_enrich_options" => layout!(grappi_enrich_options; version, categories, category_count, exclude_evidence,
                                            exclude_evidence_count, background, background_proteins,
                                            background_protein_count, min_term_size, max_term_size, max_fdr),
+        "grappi_cluster_options" => layout!(grappi_cluster_options; version, method, min_score, relations, relation_count,
+                                            inflation, max_iterations, resolution, seed, runs, max_cluster_size,
+                                            max_levels, terms, enrich_min_size, max_fdr),
         "grappi_window_options" => layout!(grappi_window_options; version, k, k_count, depth, window, min_score,
                                            max_path_length, max_paths),
         "grappi_retrieve_options" => layout!(grappi_retrieve_options; version, mode, seeds, hops, degree_cap, node_budget,

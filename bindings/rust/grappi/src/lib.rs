@@ -1193,6 +1193,28 @@ impl Graph {
         Ok(unsafe { take_string(out) })
     }
 
+    /// The clusters of the network (`proteins` empty) or of the subnetwork a protein set induces,
+    /// as JSON (docs/schemas/cluster.schema.json): `method` "mcl" (at `inflation`), "leiden"
+    /// (modularity at `resolution`) or "cpm"; the network: edges of at least `min_score` (0-1);
+    /// `max_cluster_size` > 0 splits larger clusters again (hierarchical levels). Each cluster's
+    /// members by external id, its edges and up to three enriched terms.
+    pub fn cluster_json(&self, proteins: &[&str], method: &str, min_score: f64, inflation: f64, resolution: f64,
+                        max_cluster_size: usize) -> Result<String> {
+        let names = proteins.iter().map(|s| cstring(s)).collect::<Result<Vec<_>>>()?;
+        let ptrs: Vec<*const c_char> = names.iter().map(|c| c.as_ptr()).collect();
+        let list = if ptrs.is_empty() { ptr::null() } else { ptrs.as_ptr() };
+        let m = cstring(method)?;
+        let mut opts = init(|p| unsafe { sys::grappi_cluster_options_init(p, sys::GRAPPI_CLUSTER_OPTIONS_VERSION) })?;
+        opts.method = m.as_ptr();
+        opts.min_score = min_score;
+        opts.inflation = inflation;
+        opts.resolution = resolution;
+        opts.max_cluster_size = max_cluster_size;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_cluster_json(self.h, list, ptrs.len(), &opts, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
     /// `bel_validate` with this graph's identifiers: HGNC symbols and ids and imported ontology
     /// terms are written `NS:id ! label` in the canonical forms.
     pub fn bel_validate(&self, text: &str, long_form: bool, allow_unknown_namespaces: bool) -> Result<(String, usize)> {

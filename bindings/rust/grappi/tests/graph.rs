@@ -137,6 +137,13 @@ fn enrichment() {
     let ppi = g.ppi_enrichment_json(&["CDC28", "CLN1", "CLN2", "CLB2", "CLB5"], 0.7).unwrap();
     assert!(ppi.contains("\"nodes\":5"), "{}", ppi);
     assert_eq!(g.ppi_enrichment_json(&["CDC28"], 2.0).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    // Clusters of the cyclin set's network, and of the whole network by Leiden.
+    let c = g.cluster_json(&["CDC28", "CLN1", "CLN2", "CLB2", "CLB5"], "mcl", 0.7, 2.0, 1.0, 0).unwrap();
+    assert!(c.contains("\"method\":\"mcl\"") && c.contains("4932.YBR160W"), "{}", c);
+    let whole = g.cluster_json(&[], "leiden", 0.9, 2.0, 1.0, 10).unwrap();
+    assert!(whole.contains("\"modularity\":0."), "{}", &whole[..200.min(whole.len())]);
+    assert_eq!(g.cluster_json(&["CDC28"], "mcl", 0.7, 1.0, 1.0, 0).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    assert_eq!(g.cluster_json(&[], "kmeans", 0.7, 2.0, 1.0, 0).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# grappi cluster against Debian's mcl and python3-leidenalg on STRING's networks, its JSON against
+# docs/schemas/cluster.schema.json, and GET /api/cluster against the command line
+# (tests/check_clusters.py). Needs: GRAPPI (the CLI), DATA (the bundled data), mcl, and a python3
+# with igraph, leidenalg and jsonschema.
+set -euo pipefail
+: "${GRAPPI:?}" "${DATA:?}"
+. "$(dirname "$0")/python_with.sh"
+python_with "igraph, leidenalg, jsonschema" "python3-igraph python3-leidenalg python3-jsonschema"
+command -v mcl > /dev/null || { echo "SKIP: mcl is not installed (Debian's mcl)"; exit 77; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/grappi_clusters.XXXXXX")
+PID=""
+trap '[ -n "$PID" ] && kill "$PID" 2> /dev/null; rm -rf "$work"' EXIT
+"$GRAPPI" import --db "$work/yeast.db" --info "$DATA/4932.protein.info.v12.0.txt.gz" \
+  --physical "$DATA/4932.protein.physical.links.v12.0.txt.gz" > /dev/null
+db="$work/nsclc.db"
+"$GRAPPI" import --db "$db" --info "$DATA/9606.protein.info.v12.0.txt.gz" > /dev/null
+"$GRAPPI" import --db "$db" "$DATA/export_v12_nsclc/string_interactions.tsv" \
+  "$DATA/export_v12_alzheimer/string_interactions.tsv" > /dev/null
+"$GRAPPI" import --db "$db" --annotations "$DATA/export_v12_nsclc/string_functional_annotations.tsv.gz" > /dev/null
+"$PY" "$(dirname "$0")/check_clusters.py" "$GRAPPI" "$work" "$DATA/export_v12_nsclc/string_interactions.tsv" \
+  "$DATA/export_v12_alzheimer/string_interactions.tsv" "$work/yeast.db" \
+  "$DATA/4932.protein.physical.links.v12.0.txt.gz" "$db"
+# The JSON follows its schema, hierarchical levels included; the TSV has a row per member.
+"$GRAPPI" cluster --db "$db" --method leiden --max-cluster-size 10 --json "$work/c.json" --tsv "$work/c.tsv" > /dev/null
+"$PY" "$(dirname "$0")/check_json_schema.py" "$(dirname "$0")/../docs/schemas/cluster.schema.json" "$work/c.json"
+"$PY" - "$work/c.json" "$work/c.tsv" << 'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+rows = open(sys.argv[2]).read().splitlines()
+assert rows[0] == "cluster\tlevel\tparent\tsize\tmember\tname", rows[0]
+assert len(rows) - 1 == sum(c["size"] for c in j["clusters"]), (len(rows), j["levels"])
+assert j["levels"] > 1 and any(c["children"] for c in j["clusters"]), j["levels"]
+print(f"cluster --max-cluster-size 10: {j['levels']} levels, {len(j['clusters'])} clusters; TSV a row per member")
+PY
+# A set read from another command's JSON, and the text table.
+"$GRAPPI" window --db "$db" --protein EGFR --k 10,3 --depth 2 --json > "$work/window.json"
+"$GRAPPI" cluster --db "$db" --from "$work/window.json" > "$work/table.txt"
+grep -q "^mcl: .* clusters of .* proteins" "$work/table.txt" || { echo "FAIL: table: $(cat "$work/table.txt")"; exit 1; }
+# The web explorer: GET /api/cluster equals grappi cluster --json; bad parameters are 400s.
+"$GRAPPI" cluster --db "$db" EGFR KRAS TP53 PIK3CA AKT1 BRAF NOSUCHPROTEIN --method leiden --json "$work/set.json" \
+  > /dev/null 2> "$work/err"
+grep -q "'NOSUCHPROTEIN' left out" "$work/err" || { echo "FAIL: no warning for an unknown name: $(cat "$work/err")"; exit 1; }
+"$GRAPPI" serve --db "$db" --port 0 > "$work/serve.txt" 2>&1 &
+PID=$!
+for _ in $(seq 200); do grep -q "listening on" "$work/serve.txt" && break; sleep 0.1; done
+PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/serve.txt")
+[ -n "$PORT" ] || { echo "FAIL: serve did not start: $(cat "$work/serve.txt")"; exit 1; }
+"$PY" - "$PORT" "$work/set.json" << 'PY'
+import json, sys, urllib.error, urllib.request
+
+base = "http://127.0.0.1:%s" % sys.argv[1]
+
+def get(path):
+    try:
+        with urllib.request.urlopen(base + path, timeout=60) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+status, got = get("/api/cluster?proteins=EGFR,KRAS,TP53,PIK3CA,AKT1,BRAF,NOSUCHPROTEIN&method=leiden")
+assert status == 200, (status, got)
+assert got == json.load(open(sys.argv[2])), "GET /api/cluster differs from grappi cluster --json"
+status, got = get("/api/cluster?min_score=0.7")
+assert status == 200 and got["nodes"] > 0 and got["clusters"], (status, got)
+for path, says in (("/api/cluster?method=kmeans", "unknown method"), ("/api/cluster?inflation=1", "inflation"),
+                   ("/api/cluster?runs=50", "runs"), ("/api/cluster?min_score=0.99999", "no edge")):
+    status, got = get(path)
+    assert status == 400 and says in got.get("error", ""), (path, status, got)
+print("serve: /api/cluster equals grappi cluster --json; bad parameters refused")
+PY
