@@ -48,36 +48,30 @@ bool larger(const Value &a, const Value &b) { return a.value != b.value ? a.valu
 // An expanded column pruned: entries below the cutoff dropped, the largest recovered while the
 // kept share is under 90% (up to kRecover entries), at most kSelect kept; then appended to `out`
 // by row, normalised.
-void prune_into(std::vector<Value> &c, std::vector<Value> &dropped, Matrix &out) {
+void prune_into(std::vector<Value> &c, Matrix &out) {
   double total = 0;
   for (const Value &e : c) total += e.value;
-  dropped.clear();
-  std::size_t kept = 0;
+  // (kept entries first, the dropped ones after them)
+  const auto cut = std::partition(c.begin(), c.end(), [&](const Value &e) { return e.value >= kCutoff * total; });
+  std::size_t kept = static_cast<std::size_t>(cut - c.begin());
   double mass = 0;
-  for (const Value &e : c) {
-    if (e.value >= kCutoff * total) {
-      c[kept++] = e;
-      mass += e.value;
-    } else {
-      dropped.push_back(e);
-    }
+  for (std::size_t i = 0; i < kept; ++i) mass += c[i].value;
+  if (mass < kRecoverShare * total && kept < kRecover && cut != c.end()) {
+    std::sort(cut, c.end(), larger);
+    for (std::size_t i = kept; i < c.size() && kept < kRecover && mass < kRecoverShare * total; ++i, ++kept) mass += c[i].value;
   }
   c.resize(kept);
-  if (mass < kRecoverShare * total && c.size() < kRecover && !dropped.empty()) {
-    std::sort(dropped.begin(), dropped.end(), larger);
-    for (std::size_t i = 0; i < dropped.size() && c.size() < kRecover && mass < kRecoverShare * total; ++i) {
-      c.push_back(dropped[i]);
-      mass += dropped[i].value;
-    }
-  }
   if (c.size() > kSelect) {
     std::nth_element(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(kSelect), c.end(), larger);
     c.resize(kSelect);
   }
-  std::sort(c.begin(), c.end(), [](const Value &a, const Value &b) { return a.row < b.row; });
+  std::sort(c.begin(), c.end(), [](const Value &x, const Value &y) { return x.row < y.row; });
   double sum = 0;
   for (const Value &e : c) sum += e.value;
-  for (const Value &e : c) out.entries.push_back({e.row, static_cast<float>(sum > 0 ? e.value / sum : 0.0)});
+  const std::size_t base = out.entries.size();
+  out.entries.resize(base + c.size());
+  for (std::size_t i = 0; i < c.size(); ++i)
+    out.entries[base + i] = {c[i].row, static_cast<float>(sum > 0 ? c[i].value / sum : 0.0)};
   out.start.push_back(out.entries.size());
 }
 
@@ -115,30 +109,29 @@ Matrix flow_matrix(const WeightedGraph &g) {
 // Expansion then pruning of columns [from, to) of M * M, appended to `out`.
 void expand_columns(const Matrix &m, std::size_t from, std::size_t to, Matrix &out) {
   const std::size_t n = m.columns();
-  std::vector<double> acc(n, 0.0);
-  std::vector<char> seen(n, 0);
+  std::vector<float> acc(n, 0.0f);  // (single precision, as mcl sums: half the cache)
   std::vector<uint32_t> touched;
-  std::vector<Value> column, dropped;
+  std::vector<Value> column;
   out.entries.reserve(2 * (m.start[to] - m.start[from]));
   for (std::size_t j = from; j < to; ++j) {
     touched.clear();
     for (const Entry *kv = m.begin(j); kv != m.end(j); ++kv) {
-      const double v = kv->value;
+      const float v = kv->value;
+      // (entries are positive: a row's first product turns its sum from zero)
       for (const Entry *iu = m.begin(kv->row); iu != m.end(kv->row); ++iu) {
-        if (!seen[iu->row]) {
-          seen[iu->row] = 1;
-          touched.push_back(iu->row);
-        }
-        acc[iu->row] += v * iu->value;
+        float &a = acc[iu->row];
+        if (a == 0.0f) touched.push_back(iu->row);
+        a += v * iu->value;
       }
     }
-    column.clear();
+    column.resize(touched.size());
+    std::size_t filled = 0;
     for (uint32_t i : touched) {
-      if (acc[i] > 0) column.push_back({i, acc[i]});
-      acc[i] = 0.0;
-      seen[i] = 0;
+      if (acc[i] > 0) column[filled++] = {i, acc[i]};
+      acc[i] = 0.0f;
     }
-    prune_into(column, dropped, out);
+    column.resize(filled);
+    prune_into(column, out);
   }
 }
 
