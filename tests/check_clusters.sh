@@ -37,6 +37,17 @@ PY
 "$GRAPPI" window --db "$db" --protein EGFR --k 10,3 --depth 2 --json > "$work/window.json"
 "$GRAPPI" cluster --db "$db" --from "$work/window.json" > "$work/table.txt"
 grep -q "^mcl: .* clusters of .* proteins" "$work/table.txt" || { echo "FAIL: table: $(cat "$work/table.txt")"; exit 1; }
+# ask answers the main modules of a network named by its file, in the modules form, by its schema.
+"$GRAPPI" embed --db "$db" > /dev/null
+"$GRAPPI" ask --db "$db" "What are the main modules of the NSCLC network?" --json "$work/ask.json" > /dev/null
+"$PY" "$(dirname "$0")/check_json_schema.py" "$(dirname "$0")/../docs/schemas/ask.schema.json" "$work/ask.json"
+"$PY" - "$work/ask.json" << 'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["answer"]
+assert a["form"] == "modules" and len(a["value"]) >= 2, a
+assert "export_v12_nsclc" in a["text"] and a["value"][0]["terms"], a["text"]
+print("ask: " + a["text"][:160] + " ...")
+PY
 # The web explorer: GET /api/cluster equals grappi cluster --json; bad parameters are 400s.
 "$GRAPPI" cluster --db "$db" EGFR KRAS TP53 PIK3CA AKT1 BRAF NOSUCHPROTEIN --method leiden --json "$work/set.json" \
   > /dev/null 2> "$work/err"

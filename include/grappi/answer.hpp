@@ -160,12 +160,14 @@ struct AnswerSentence {
 /// model writes the sentences (docs/ask.md "Question forms"): it is what `grappi ask` prints first and what
 /// `eval qa` scores.
 struct FormAnswer {
-  std::string form;  ///< "list", "yes_no", "count", "path", "enrichment" or "unsupported"
+  std::string form;  ///< "list", "yes_no", "count", "path", "enrichment", "modules" or "unsupported"
   /// list: the answers' external ids, best first (those the frame admits, at most AskOptions::top); yes_no: true or
   /// false (a claim's truth for a statement: "A does not bind B" is true when no edge joins them), null when the
   /// database cannot say (an entity without any edge); count: the number; path: the routes found, best first, each a
   /// list of external ids (at most 5); enrichment: the GO terms enriched (FDR <= 0.05), best first (at most 10), each
-  /// {"term", "name", "category", "fdr", "observed", "set_size", "background", "proteins" (external ids)};
+  /// {"term", "name", "category", "fdr", "observed", "set_size", "background", "proteins" (external ids)}; modules:
+  /// the Leiden clusters of three or more proteins, largest first (at most 10), each {"module", "size", "members"
+  /// (external ids, hubs first), "hubs" (names), "internal_edges", "terms", "edges"};
   /// unsupported: null.
   nlohmann::json value;
   /// The answer in one line, citing the edges it rests on ("Yes: GSK3B - MAPT, string.combined 0.999 [E3]"; "No: no

@@ -108,6 +108,9 @@ class GRAPPI_CXX_API KnowledgeGraph {
   void remove_dataset(int64_t dataset_id);
   /// Every imported dataset with its provenance, in import order.
   std::vector<Dataset> datasets() const;
+  /// The nodes a dataset's edges join (those it created and those it also holds), by id, each
+  /// once, in id order: "the NSCLC network" of the STRING export imported for it.
+  std::vector<int64_t> dataset_nodes(int64_t dataset_id) const;
   /// Counts of nodes, edges (by relation) and aliases, and the datasets.
   GraphStats stats() const;
 

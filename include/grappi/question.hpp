@@ -54,14 +54,20 @@ struct QuestionEntity {
 struct QuestionFrame {
   /// The answer's form: "list" (entities, ranked), "yes_no" (whether two entities interact), "count" (how many
   /// partners), "path" (how one entity reaches another), "enrichment" (the GO terms enriched among one entity's
-  /// partners or the entities named) or "unsupported" (no rule reads what the question asks: see reason).
+  /// partners or the entities named), "modules" (the clusters of a network: the whole one, one imported dataset's,
+  /// an entity's partners', or the entities named) or "unsupported" (no rule reads what the question asks: see
+  /// reason).
   std::string form = "unsupported";
   /// What is asked about the entities: "partners" (X's interaction partners), "common" (the partners every entity
   /// named shares), "paths" (the routes from one entity to another), "interaction" (whether two entities interact),
   /// "class" (partners of a class: "kinases"), "topic" (partners of a process or place: "DNA repair"), "function"
-  /// (what X does: its GO terms and its annotation), "set" (the entities named, for an enrichment); empty: none read,
-  /// or the form is unsupported.
+  /// (what X does: its GO terms and its annotation), "set" (the entities named, for an enrichment or modules),
+  /// "network" (the whole network, for modules), "dataset" (the network one imported dataset holds: `network`);
+  /// empty: none read, or the form is unsupported.
   std::string relation;
+  /// The word naming the network a modules question asks about ("the NSCLC network": "nsclc"), matched against the
+  /// imported datasets' file paths; empty for any other question.
+  std::string network;
   /// A class or topic the answers must not be ("Which partners of FAR1 are not kinases?": "kinases"; "non-kinase
   /// partners": "kinase"); empty: none.
   std::string exclude;

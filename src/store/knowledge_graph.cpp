@@ -277,6 +277,18 @@ std::vector<Dataset> KnowledgeGraph::datasets() const {
   return read_datasets(impl_->db);
 }
 
+std::vector<int64_t> KnowledgeGraph::dataset_nodes(int64_t dataset_id) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  Stmt st(impl_->db,
+          "SELECT source FROM edges WHERE dataset_id = ?1 UNION SELECT target FROM edges WHERE dataset_id = ?1 UNION "
+          "SELECT e.source FROM edge_claims c JOIN edges e ON e.id = c.edge_id WHERE c.dataset_id = ?1 UNION "
+          "SELECT e.target FROM edge_claims c JOIN edges e ON e.id = c.edge_id WHERE c.dataset_id = ?1 ORDER BY 1");
+  st.bind(1, dataset_id);
+  std::vector<int64_t> out;
+  while (st.step()) out.push_back(st.col_int(0));
+  return out;
+}
+
 GraphStats KnowledgeGraph::stats() const {
   GraphStats s;
   std::lock_guard<std::mutex> lock(impl_->mu);

@@ -236,3 +236,65 @@ TEST_CASE("Clustering refuses bad options clearly") {
   CHECK_THROWS_AS(grappi::cluster(kg, {424242}, ClusterOptions{}), grappi::Error);
   CHECK_THROWS_AS(grappi::modularity(2, {{0, 5}}, {1.0}, {0, 0}), grappi::Error);
 }
+
+TEST_CASE("ask answers the main modules of a network, of a named dataset's network and of a protein's partners") {
+  // Two STRING files imported apart: "alpha" holds the two cliques, "beta" the pair C1-C2 (at 0.9 here).
+  TempDir d;
+  KnowledgeGraph kg(d.file("modules.db"));
+  std::string info = "#string_protein_id\tpreferred_name\tprotein_size\tannotation\n";
+  for (const std::string &n : kTwoCliqueNames) info += "9606." + n + "\t" + n + "\t1\tprotein " + n + "\n";
+  write_file(d.file("info.txt"), info);
+  std::string alpha = "protein1 protein2 combined_score\n";
+  for (const auto &[a, b, s] : two_cliques())
+    if (a[0] != 'C')
+      alpha += "9606." + a + " 9606." + b + " " + std::to_string(s) + "\n9606." + b + " 9606." + a + " " + std::to_string(s) + "\n";
+  write_file(d.file("alpha_network.txt"), alpha);
+  write_file(d.file("beta_network.txt"), "protein1 protein2 combined_score\n9606.C1 9606.C2 900\n9606.C2 9606.C1 900\n");
+  kg.import({{d.file("info.txt"), "info"}});
+  kg.import({{d.file("alpha_network.txt"), "links"}});
+  kg.import({{d.file("beta_network.txt"), "links"}});
+  grappi::EmbedOptions eo;
+  eo.neighbor_ranking = false;
+  grappi::embed_graph(kg, *grappi::hashing_embedder(kg), eo);
+  grappi::ExtractiveModel offline;
+  const auto module_sets = [&](const grappi::AskResult &r) {
+    std::set<std::set<std::string>> out;
+    for (const auto &m : r.answer.value) {
+      std::set<std::string> ids;
+      for (const auto &id : m["members"]) ids.insert(id.get<std::string>().substr(5));
+      out.insert(ids);
+    }
+    return out;
+  };
+  // The whole network: both cliques (the pair is no module: fewer than three).
+  const auto whole = grappi::ask(kg, offline, "What are the main modules of the network?");
+  CAPTURE(whole.answer.text);
+  CHECK(whole.status == "ok");
+  CHECK(whole.analysis.frame.form == "modules");
+  CHECK(whole.analysis.frame.relation == "network");
+  REQUIRE(whole.answer.form == "modules");
+  CHECK(module_sets(whole) == std::set<std::set<std::string>>{kA, kB});
+  CHECK(whole.answer.note.find("1 cluster(s) of one or two proteins not listed") != std::string::npos);
+  CHECK_FALSE(whole.answer.edges.empty());
+  // (the context holds the modules' strongest edges, and the answer cites them)
+  CHECK_FALSE(whole.retrieval.subgraph.edges.empty());
+  // A network named by its file: alpha's cliques; beta's pair is no module; an unknown name says what is held.
+  const auto alpha_modules = grappi::ask(kg, offline, "Which modules does the alpha network have?");
+  CHECK(alpha_modules.analysis.frame.relation == "dataset");
+  CHECK(alpha_modules.analysis.frame.network == "alpha");
+  CHECK(module_sets(alpha_modules) == std::set<std::set<std::string>>{kA, kB});
+  CHECK(alpha_modules.answer.text.find("alpha_network.txt") != std::string::npos);
+  const auto beta_modules = grappi::ask(kg, offline, "What are the communities of the beta network?");
+  CHECK(beta_modules.answer.value.empty());
+  CHECK(beta_modules.answer.text.find("No module of three or more proteins") == 0);
+  const auto unknown = grappi::ask(kg, offline, "What are the main modules of the gamma network?");
+  CHECK(unknown.status == "no_answer");
+  CHECK(unknown.answer.reason.find("no imported network is named 'gamma'") != std::string::npos);
+  CHECK(unknown.answer.reason.find("info.txt") == std::string::npos);
+  // One protein's partners: A1 and its partners (its clique and B1 across the bridge).
+  const auto partners = grappi::ask(kg, offline, "Which modules do A1's partners form?");
+  CHECK(partners.analysis.frame.relation == "partners");
+  REQUIRE(partners.answer.form == "modules");
+  REQUIRE_FALSE(partners.answer.value.empty());
+  CHECK(partners.answer.value[0]["members"].size() >= 3);
+}

@@ -525,6 +525,27 @@ AskResult ask(KnowledgeGraph &kg, LanguageModel &model, const std::string &quest
 detail::QuestionRetrieval detail::retrieve_for_question(const KnowledgeGraph &kg, const QuestionAnalysis &analysis,
                                                 const std::string &question, const AskOptions &o, bool keep_base) {
   QuestionRetrieval out;
+  const QuestionFrame &frame = analysis.frame;
+  // A modules question about a network (no entity's partners): its clusters, their strongest edges the context.
+  if (o.intents && frame.form == "modules" && frame.relation != "partners") {
+    out.modules = detail::find_modules(kg, analysis, {});
+    out.looked_up = out.modules->looked_up;
+    out.recipe = out.modules->result ? "the " + std::to_string(out.modules->listed.size()) +
+                                           " largest modules' strongest edges (" + out.modules->looked_up + ")"
+                                     : "no modules: " + out.modules->reason;
+    PcstRetrieval &R = out.retrieval;
+    R.subgraph = detail::modules_subgraph(kg, *out.modules);
+    R.node_prizes.assign(R.subgraph.nodes.size(), 1.0);
+    R.edge_prizes.assign(R.subgraph.edges.size(), 0.0);
+    for (const QuestionEntity &e : analysis.entities) R.seeds.push_back(e.node);
+    R.base_nodes = R.subgraph.nodes.size();
+    R.base_edges = R.subgraph.edges.size();
+    if (keep_base) {
+      R.base = R.subgraph;
+      R.base_prizes = R.node_prizes;
+    }
+    return out;
+  }
   // (an intent does not need the question's vector: a question of only names and stop words
   // still has an intent)
   try {
@@ -549,6 +570,7 @@ detail::QuestionRetrieval detail::retrieve_for_question(const KnowledgeGraph &kg
       out.paths = std::move(ir.paths);
       out.path_scores = std::move(ir.path_scores);
       out.candidates = std::move(ir.ranked);
+      if (frame.form == "modules") out.modules = detail::find_modules(kg, analysis, out.candidates);
       PcstRetrieval &R = out.retrieval;
       R.subgraph = std::move(ir.subgraph);
       R.node_prizes = std::move(ir.node_prizes);

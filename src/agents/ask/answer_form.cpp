@@ -263,6 +263,59 @@ void enrichment(const KnowledgeGraph &kg, const QuestionAnalysis &q, const Quest
     add_note(a, std::to_string(r.unannotated.size()) + " of them without a GO annotation in the database");
 }
 
+// A modules question: the clusters found at retrieval (largest first, at least three members), each with its hubs,
+// its enriched terms and its strongest edges.
+void modules(const KnowledgeGraph &kg, const QuestionRetrieval &qr, FormAnswer &a, std::string &status) {
+  const ModulesFound *m = qr.modules.get();
+  if (!m || !m->result) {
+    status = "no_answer";
+    a.value = nullptr;
+    a.reason = m ? m->reason : "no modules were looked for";
+    a.text = "I can't say: " + a.reason;
+    return;
+  }
+  a.looked_up = m->looked_up;
+  const ClusteringResult &r = *m->result;
+  const auto snapshot = kg.snapshot();
+  const GraphSnapshot &g = *snapshot;
+  json value = json::array();
+  std::string listed;
+  for (std::size_t k = 0; k < m->listed.size(); ++k) {
+    const Cluster &c = r.clusters[m->listed[k]];
+    json members = json::array(), hubs = json::array(), terms = json::array();
+    for (std::size_t i = 0; i < c.members.size(); ++i) {
+      members.push_back(external_id(g, c.members[i]));
+      if (i < 5) hubs.push_back(name_of(g, c.members[i]));
+    }
+    for (const EnrichedTerm &t : c.terms)
+      terms.push_back({{"term", t.term}, {"name", t.name}, {"category", t.category}, {"fdr", t.fdr}, {"observed", t.observed}});
+    for (int64_t e : m->edges[k]) add_edge(a, e);
+    value.push_back({{"module", k + 1}, {"size", c.members.size()}, {"members", members}, {"hubs", hubs},
+                     {"internal_edges", c.internal_edges}, {"terms", terms}, {"edges", m->edges[k]}});
+    if (k < 5) {
+      std::string hub_names;
+      for (std::size_t i = 0; i < hubs.size() && i < 3; ++i) hub_names += (i ? ", " : "") + hubs[i].get<std::string>();
+      std::string term;
+      if (!c.terms.empty()) {
+        std::ostringstream fdr;
+        fdr.precision(2);
+        fdr << c.terms.front().fdr;
+        term = ": " + c.terms.front().name + " (" + c.terms.front().term + ", FDR " + fdr.str() + ")";
+      }
+      listed += (k ? "; " : "") + std::to_string(k + 1) + ") " + hub_names + (c.members.size() > 3 ? " and " + std::to_string(c.members.size() - 3) + " more" : "") + term;
+    }
+  }
+  a.value = value;
+  std::size_t small = 0;
+  for (const Cluster &c : r.clusters) small += c.level == 0 && c.members.size() < 3;
+  a.text = m->listed.empty() ? "No module of three or more proteins among " + m->scope
+                             : std::to_string(m->listed.size()) + " module(s) among " + m->scope + " (modularity " +
+                                   fixed(r.modularity, 3) + "): " + listed +
+                                   (m->listed.size() > 5 ? "; and " + std::to_string(m->listed.size() - 5) + " more" : "");
+  if (small > 0) add_note(a, std::to_string(small) + " cluster(s) of one or two proteins not listed");
+  if (!r.terms_note.empty()) add_note(a, "no enriched terms: " + r.terms_note);
+}
+
 FormAnswer compute(const KnowledgeGraph &kg, const QuestionAnalysis &q, const QuestionRetrieval &qr, const AskOptions &o,
                    const AnswerContext &context, std::string &status) {
   FormAnswer a;
@@ -286,6 +339,10 @@ FormAnswer compute(const KnowledgeGraph &kg, const QuestionAnalysis &q, const Qu
   add_note(a, qr.note);
   if (f.form == "enrichment") {
     enrichment(kg, q, qr, a, status);
+    return a;
+  }
+  if (f.form == "modules") {
+    modules(kg, qr, a, status);
     return a;
   }
   if (f.relation == "function") {

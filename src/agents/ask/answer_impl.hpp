@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "grappi/answer.hpp"
+#include "grappi/clustering.hpp"
 #include "grappi/reader.hpp"
 #include "common/grounding_text.hpp"
 #include "agents/ask/intent_retrieval.hpp"
@@ -112,6 +114,18 @@ ReaderGraph build_reader_graph(const KnowledgeGraph &kg, const std::vector<float
 
 /// A question's retrieval: for its intent, or by PCST (the entities kept) when it is open or the
 /// intent found nothing.
+/// A modules question's clusters (form "modules"): found at retrieval, answered by answer_form.
+struct ModulesFound {
+  std::shared_ptr<const ClusteringResult> result;  ///< null when the scope cannot be clustered (see reason)
+  std::string scope;      ///< what was clustered, in words ("the 96 proteins of the network of dataset 3 (...)")
+  std::string looked_up;  ///< the method and network, in words
+  std::string reason;     ///< why nothing was clustered; empty otherwise
+  /// The modules listed (clusters of at least three members, largest first, at most ten): indices into
+  /// result->clusters; each one's strongest internal edges (database ids), at most three.
+  std::vector<std::size_t> listed;
+  std::vector<std::vector<int64_t>> edges;
+};
+
 struct QuestionRetrieval {
   PcstRetrieval retrieval;                   ///< the subgraph and its prizes (and base, when kept)
   std::string recipe;                        ///< how, in words
@@ -122,7 +136,16 @@ struct QuestionRetrieval {
   std::string note;                          ///< what the frame asked and could not be kept
   std::size_t excluded = 0;                  ///< partners the frame's exclusion left out
   std::vector<float> question_vector;        ///< the question embedded (empty when it embeds to nothing and an intent answered)
+  std::shared_ptr<const ModulesFound> modules;  ///< a modules question's clusters; null for any other form
 };
+
+/// A modules question's clusters: of the whole network, one dataset's network (QuestionFrame::network), the
+/// entities named, or an entity and its admitted partners (`partners`); Leiden (modularity, seed 42) at the frame's
+/// confidence (medium by default), each module's enriched terms and strongest edges.
+std::shared_ptr<const ModulesFound> find_modules(const KnowledgeGraph &kg, const QuestionAnalysis &q,
+                                                 const std::vector<IntentCandidate> &partners);
+/// The modules' strongest edges as a subgraph (ask's context for them).
+Subgraph modules_subgraph(const KnowledgeGraph &kg, const ModulesFound &m);
 /// ask()'s retrieval (also the graph reader's training).
 QuestionRetrieval retrieve_for_question(const KnowledgeGraph &kg, const QuestionAnalysis &analysis, const std::string &question,
                                         const AskOptions &options, bool keep_base);

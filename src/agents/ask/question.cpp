@@ -654,6 +654,7 @@ json to_json(const QuestionEntity &e) {
 json to_json(const QuestionFrame &f, const std::vector<QuestionEntity> &entities) {
   json j = {{"form", f.form}};
   if (!f.relation.empty()) j["relation"] = f.relation;
+  if (!f.network.empty()) j["network"] = f.network;
   if (!f.exclude.empty()) j["exclude"] = f.exclude, j["exclude_kind"] = f.exclude_kind;
   if (f.min_score > 0) j["min_score"] = f.min_score;
   if (!f.confidence.empty()) j["confidence"] = f.confidence;

@@ -46,6 +46,9 @@ const std::vector<FrameCue> &frame_cues() {
       {"biological process", "relation", "function", "any"}, {"molecular function", "relation", "function", "any"},
       {"enriched", "relation", "enrichment", "any"},   {"enrichment", "relation", "enrichment", "any"},
       {"overrepresented", "relation", "enrichment", "any"}, {"over represented", "relation", "enrichment", "any"},
+      {"modules", "relation", "modules", "any"},       {"module", "relation", "modules", "any"},
+      {"clusters", "relation", "modules", "any"},      {"communities", "relation", "modules", "any"},
+      {"community structure", "relation", "modules", "any"}, {"subnetworks", "relation", "modules", "any"},
       // Exclusions and negation.
       {"not", "exclude", "", "any"},                   {"except", "exclude", "", "any"},
       {"other than", "exclude", "", "any"},            {"apart from", "exclude", "", "any"},
@@ -182,9 +185,35 @@ bool exclusion_before_topic(const std::vector<std::string> &w, const std::string
   return false;
 }
 
+// The network a modules question without entities asks about: "dataset" with the word naming it ("the NSCLC
+// network": "nsclc"), else "network" (the whole one: "this network", "the interactome", none named).
+std::string network_named(const std::vector<std::string> &w, std::string &name) {
+  static const std::unordered_set<std::string_view> networks = {"network", "networks", "interactome", "graph",
+                                                                 "database", "pathway", "map"};
+  static const std::unordered_set<std::string_view> generic = {
+      "the", "this", "that", "a", "an", "whole", "entire", "full", "complete", "our", "my", "its", "protein",
+      "proteins", "interaction", "interactions", "ppi", "string", "physical", "functional", "main", "global",
+      "overall", "knowledge", "in", "of", "across", "within"};
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    if (!networks.count(w[i])) continue;
+    // (the nearest word before it that says more than "the whole protein")
+    for (std::size_t j = i; j-- > 0;) {
+      if (generic.count(w[j])) continue;
+      if (w[j] == "@" || networks.count(w[j]) || w[j] == "modules" || w[j] == "module" || w[j] == "clusters" ||
+          w[j] == "communities" || w[j] == "subnetworks" || w[j] == "are" || w[j] == "is")
+        break;
+      name = w[j];
+      return "dataset";
+    }
+    break;
+  }
+  return "network";
+}
+
 // What the cues of the form and relation parts found, where they stand.
 struct FormCues {
   bool count = false, yes_no = false, path = false, common = false, function = false, enrichment = false, wh = false;
+  bool modules = false;
 };
 
 void cue_note(QuestionFrame &f, const char *part, const std::string &value, const std::string &words) {
@@ -209,6 +238,7 @@ FormCues read_cues(const std::vector<std::string> &w, std::size_t start, Questio
         k.common = k.common || value == "common";
         k.function = k.function || value == "function";
         k.enrichment = k.enrichment || value == "enrichment";
+        k.modules = k.modules || value == "modules";
         cue_note(f, c.part, c.value, c.words);
       } else if (part == "confidence") {
         const double v = std::strtod(c.value, nullptr);
@@ -394,7 +424,12 @@ void decide_form(const QuestionAnalysis &a, const std::vector<std::string> &w, s
     }
   }
   // The form, composed with the intent the rules recognised.
-  if (entities == 0) {
+  if (k.modules && !k.path) {
+    // ("What are the main modules of the NSCLC network?": the network's clusters; of X's partners, of the entities
+    // named)
+    f.form = "modules";
+    f.relation = entities == 0 ? network_named(w, f.network) : entities == 1 ? "partners" : "set";
+  } else if (entities == 0) {
     f.form = "unsupported";
     f.reason = "the question names no entity of the database: the rules answer questions about named proteins and "
                "families";
@@ -494,6 +529,19 @@ void settle_intent(QuestionAnalysis &a, const std::vector<std::string> &w, const
     a.rule = "one entity and a word of enrichment: the GO terms enriched among its partners";
   } else if (f.form == "enrichment") {
     a.rule = "several entities and a word of enrichment: the GO terms enriched among them";
+  }
+  // Modules: one entity's partners retrieved as for an enrichment; a network's or the entities' by clustering.
+  if (f.form == "modules") {
+    if (f.relation == "partners") a.intent = "partners";
+    a.topic.clear();
+    a.topic_kind.clear();
+    a.implied_class.clear();
+    f.exclude.clear();
+    f.exclude_kind.clear();
+    a.rule = f.relation == "partners" ? "one entity and a word of modules: the clusters of it and its partners"
+             : f.relation == "set"    ? "several entities and a word of modules: the clusters of their network"
+             : f.relation == "dataset" ? "a word of modules and a network named: the clusters of that dataset's network"
+                                       : "a word of modules: the clusters of the whole network";
   }
   if (f.form == "path" && a.intent != "paths") {
     a.intent = "paths";
