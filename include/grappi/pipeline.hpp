@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "grappi/enrichment.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
 #include "grappi/run_control.hpp"
@@ -50,6 +51,9 @@ struct ExploreOptions : RunControl {
   /// order. At 0.1 a path sharing half its proteins with a chosen one needs about 5.6
   /// relevance points more than one sharing none.
   double diversity = 0.1;
+  /// Each window's enriched terms (grappi::enrich over its proteins against the annotated background, FDR at most
+  /// 0.05): at most this many, the lowest FDR first (0: none computed). Without annotations in the database, none.
+  std::size_t window_terms = 5;
   /// Explain only the best N candidate paths by the prior (0: all). The prior is
   /// 0.5 * Q + 0.5 * C: C the geometric mean of the path's edge scores, Q the mean query
   /// similarity of the proteins after the first (with embeddings) or the fraction of the query's
@@ -136,6 +140,9 @@ struct GRAPPI_CXX_API ExploreResult {
   nlohmann::json model;        ///< LanguageModel::describe()
   std::string template_version;          ///< PromptTemplates::version
   std::vector<Window> windows;           ///< the windows the candidates came from
+  /// Each window's enriched terms (same order as windows; ExploreOptions::window_terms): empty lists when the
+  /// database holds no annotations or nothing is enriched.
+  std::vector<std::vector<EnrichedTerm>> window_terms;
   std::vector<ExploreProtein> proteins;  ///< every protein of the windows, ascending id
   std::vector<ExplainedEdge> edges;      ///< distinct edges of the selected paths
   /// The top n scored paths, best first. The ranking: relevance_score descending, then fewer

@@ -498,3 +498,34 @@ TEST_CASE("Enrichment from several threads at once reads the annotations once an
   for (auto &th : threads) th.join();
   for (int n : same) CHECK(n == 20);
 }
+
+TEST_CASE("explore lists each window's enriched terms when the database holds annotations") {
+  Toy toy;
+  KnowledgeGraph kg(toy.db);
+  // P01's window: P01-P04, the four proteins annotated to process D (p = 1/210, FDR 4/210).
+  write_file(toy.d.file("more.txt"), "protein1 protein2 combined_score\n9606.P01 9606.P03 800\n9606.P03 9606.P01 800\n"
+                                     "9606.P01 9606.P04 700\n9606.P04 9606.P01 700\n");
+  kg.import({{toy.d.file("more.txt"), "links"}});
+  const grappi::AgentPipeline pipe(kg);  // (the offline, extractive model)
+  grappi::ExploreOptions o;
+  o.query = "process D";
+  o.window.k = {10};
+  o.window.depth = 1;
+  o.max_length = 1;
+  const grappi::ExploreResult r = pipe.explore("P01", o);
+  REQUIRE(r.windows.size() == 1);
+  REQUIRE(r.window_terms.size() == 1);
+  REQUIRE_FALSE(r.window_terms[0].empty());
+  CHECK(r.window_terms[0][0].term == "GO:0000005");
+  CHECK(r.window_terms[0][0].observed == 4);
+  CHECK(r.window_terms[0][0].fdr == doctest::Approx(4.0 / 210));
+  const nlohmann::json j = grappi::to_json(r);
+  REQUIRE(j["windows"][0].contains("terms"));
+  CHECK(j["windows"][0]["terms"][0]["term"] == "GO:0000005");
+  CHECK(j["windows"][0]["terms"][0]["proteins"].size() == 4);
+  // Off, and without annotations: none.
+  o.window_terms = 0;
+  const grappi::ExploreResult off = pipe.explore("P01", o);
+  CHECK(off.window_terms[0].empty());
+  CHECK_FALSE(grappi::to_json(off)["windows"][0].contains("terms"));
+}

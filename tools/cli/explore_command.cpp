@@ -1,6 +1,7 @@
 // grappi explore: ranked, explained PPI paths from a protein toward a therapeutic impact.
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "common.hpp"
 
@@ -29,6 +30,18 @@ void print_summary(const ExploreArgs &a, const ExploreResult &r, bool extractive
     rows.push_back({std::to_string(p.rank), fmt(p.relevance_score, 0), chain, p.explanation});
   }
   print_table({"rank", "score", "path", "explanation"}, rows);
+  // Each window's enriched terms (when the database holds annotations).
+  for (std::size_t i = 0; i < r.windows.size() && i < r.window_terms.size(); ++i) {
+    if (r.window_terms[i].empty()) continue;
+    std::string terms;
+    for (std::size_t k = 0; k < r.window_terms[i].size() && k < 3; ++k) {
+      std::ostringstream fdr;
+      fdr.precision(1);
+      fdr << std::scientific << r.window_terms[i][k].fdr;
+      terms += (k ? "; " : "") + r.window_terms[i][k].name + " (" + r.window_terms[i][k].term + ", FDR " + fdr.str() + ")";
+    }
+    std::cout << "window " << r.windows[i].index << " is enriched in: " << terms << "\n";
+  }
 }
 
 void run(ExploreArgs &a) {
@@ -104,6 +117,7 @@ void add_explore(CLI::App &app) {
   auto *div = c->add_option("--diversity", o.diversity,
                             "Diversity of the top n, 0-1: one ordering per protein set, maximal marginal relevance")
                   ->check(CLI::Range(0.0, 1.0));
+  c->add_option("--window-terms", o.window_terms, "Each window's enriched terms given (FDR <= 0.05, when the database holds annotations; 0: none computed)")->capture_default_str();
   c->add_flag("--no-diversity", a->no_diversity, "The reference ranking: relevance only, every ordering (--diversity 0)")
       ->excludes(div);
   c->add_option("--explain-top", o.explain_top, "Explain only the best N candidate paths by a cheap prior (0 = all)");

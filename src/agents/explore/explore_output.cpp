@@ -118,6 +118,18 @@ json to_json(const ExploreResult &r) {
                        {"directed", e.directed}});
     json wj{{"window", w.index}, {"nodes", nodes}, {"edges", edges}};
     if (!w.note.empty()) wj["note"] = w.note;
+    // (its enriched terms, when the database holds annotations: as cluster's JSON writes a cluster's)
+    const std::size_t at = wins.size();
+    if (at < r.window_terms.size() && !r.window_terms[at].empty()) {
+      json terms = json::array();
+      for (const EnrichedTerm &t : r.window_terms[at]) {
+        json proteins = json::array();
+        for (int64_t p : t.proteins) proteins.push_back(external_id_of(r, p));
+        terms.push_back({{"term", t.term}, {"name", t.name}, {"category", t.category}, {"observed", t.observed},
+                         {"background", t.background}, {"fdr", t.fdr}, {"strength", t.strength}, {"proteins", proteins}});
+      }
+      wj["terms"] = std::move(terms);
+    }
     wins.push_back(std::move(wj));
   }
   j["windows"] = wins;

@@ -1,5 +1,6 @@
 // The stages of AgentPipeline::explore (explore_stages.hpp).
 #include "agents/explore/explore_stages.hpp"
+#include "analysis/annotations.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -42,6 +43,29 @@ void validate_explore_options(const ExploreOptions &opt) {
     throw Error(ErrorCode::invalid_argument, "explore: the query is empty or not valid UTF-8");
 }
 
+// Each window's enriched terms (its proteins: the nodes that are no ontology term), the lowest FDR first.
+void window_terms(const ExploreContext &ctx, ExploreRun &run) {
+  run.result.window_terms.assign(run.result.windows.size(), {});
+  if (ctx.options.window_terms == 0 || detail::annotations(ctx.kg)->row_node.empty()) return;
+  const auto snapshot = ctx.kg.snapshot();
+  EnrichmentOptions eo;
+  eo.max_fdr = 0.05;
+  for (std::size_t i = 0; i < run.result.windows.size(); ++i) {
+    std::vector<int64_t> proteins;
+    for (const WindowNode &n : run.result.windows[i].nodes)
+      if (const auto ix = snapshot->index_of(n.id); ix && snapshot->label(*ix) != "OntologyTerm") proteins.push_back(n.id);
+    if (proteins.size() < 2) continue;
+    std::vector<EnrichedTerm> terms = enrich(ctx.kg, proteins, eo).terms;
+    std::stable_sort(terms.begin(), terms.end(), [](const EnrichedTerm &a, const EnrichedTerm &b) {
+      if (a.fdr != b.fdr) return a.fdr < b.fdr;
+      if (a.p_value != b.p_value) return a.p_value < b.p_value;
+      return a.term < b.term;
+    });
+    if (terms.size() > ctx.options.window_terms) terms.resize(ctx.options.window_terms);
+    run.result.window_terms[i] = std::move(terms);
+  }
+}
+
 void retrieve_windows(const ExploreContext &ctx, ExploreRun &run) {
   WindowOptions w = ctx.options.window;
   if (w.query_weight > 0 && w.query.empty()) w.query = ctx.query;
@@ -57,6 +81,7 @@ void retrieve_windows(const ExploreContext &ctx, ExploreRun &run) {
   }
   for (const auto &win : run.result.windows)
     if (!win.note.empty()) run.result.notes.push_back("window " + std::to_string(win.index) + ": " + win.note);
+  window_terms(ctx, run);
 }
 
 void collect_proteins(const ExploreContext &ctx, ExploreRun &run) {
