@@ -33,6 +33,27 @@ assert len(rows) - 1 == sum(c["size"] for c in j["clusters"]), (len(rows), j["le
 assert j["levels"] > 1 and any(c["children"] for c in j["clusters"]), j["levels"]
 print(f"cluster --max-cluster-size 10: {j['levels']} levels, {len(j['clusters'])} clusters; TSV a row per member")
 PY
+# CX2 for Cytoscape: a node attribute of its cluster, each top-level cluster its colour, the edges at the threshold;
+# grappi reads it back whole.
+"$GRAPPI" cluster --db "$db" --method leiden --max-cluster-size 10 --json "$work/cx.json" --cx2 "$work/c.cx2" > /dev/null
+"$GRAPPI" import --db "$work/cx2.db" --cx2 "$work/c.cx2" > /dev/null
+"$PY" - "$work/cx.json" "$work/c.cx2" << 'PY'
+import json, sys
+j, cx = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+aspects = {next(iter(a)): next(iter(a.values())) for a in cx}
+nodes, edges = aspects["nodes"], aspects["edges"]
+assert len(nodes) == j["nodes"] and len(edges) == j["edges"], (len(nodes), j["nodes"], len(edges), j["edges"])
+top = {m: c["id"] for c in j["clusters"] if c["level"] == 0 for m in c["members"]}
+for n in nodes:
+    assert n["v"]["cluster"] == top[n["v"]["represents"]], n
+    assert n["v"]["cluster_levels"][0] == n["v"]["cluster"], n
+colours = {b["v"]["NODE_BACKGROUND_COLOR"] for b in aspects["nodeBypasses"]}
+assert len(colours) == min(12, len(set(top.values()))) + (1 if len(set(top.values())) > 12 else 0), colours
+assert aspects["networkAttributes"][0]["cluster_terms"], "no terms in the CX2"
+print(f"cluster --cx2: {len(nodes)} nodes coloured by {len(colours)} clusters, {len(edges)} edges")
+PY
+[ "$("$GRAPPI" info --db "$work/cx2.db" --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["edges"])')" -gt 0 ] \
+  || { echo "FAIL: the CX2 did not import"; exit 1; }
 # A set read from another command's JSON, and the text table.
 "$GRAPPI" window --db "$db" --protein EGFR --k 10,3 --depth 2 --json > "$work/window.json"
 "$GRAPPI" cluster --db "$db" --from "$work/window.json" > "$work/table.txt"

@@ -131,4 +131,12 @@ GRAPPI_CXX_API ClusterMethod cluster_method(const std::string &name);
 /// "observed", "fdr", "strength", "proteins"}]}]}.
 GRAPPI_CXX_API nlohmann::json to_json(const KnowledgeGraph &graph, const ClusteringResult &result);
 
+/// The clustering as a CX2 network (Cytoscape, NDEx): the clustered nodes with the node attributes `cluster` (its
+/// top-level cluster's id), `cluster_size`, `cluster_levels` (its clusters from the top down) and `cluster_term`
+/// (that cluster's first enriched term), each top-level cluster in its own colour (twelve, then grey); the network's
+/// edges among them at the result's threshold of `options.relations` (their best score per pair, `within_cluster`
+/// marked); the network attributes `method`, `modularity` and `cluster_terms` (every cluster's terms in words).
+GRAPPI_CXX_API nlohmann::json to_cx2(const KnowledgeGraph &graph, const ClusteringResult &result,
+                                     const ClusterOptions &options = {});
+
 }  // namespace grappi

@@ -181,7 +181,7 @@ void run_ppi(const PpiArgs &a) {
 }
 
 struct ClusterArgs {
-  std::string db, file, from, method = "mcl", json, tsv;
+  std::string db, file, from, method = "mcl", json, tsv, cx2;
   std::vector<std::string> proteins, relations, categories;
   ClusterOptions o;
   std::size_t top = 20;
@@ -210,7 +210,8 @@ void run_cluster(ClusterArgs a) {
   const nlohmann::json j = to_json(g, r);
   if (!a.json.empty()) write_output(a.json, dump_json(j, 2) + "\n");
   if (!a.tsv.empty()) write_output(a.tsv, cluster_tsv(j));
-  if (a.json == "-" || a.tsv == "-") return;
+  if (!a.cx2.empty()) write_output(a.cx2, dump_json(to_cx2(g, r, a.o), 1) + "\n");
+  if (a.json == "-" || a.tsv == "-" || a.cx2 == "-") return;
   std::size_t top_level = 0;
   for (const Cluster &c : r.clusters) top_level += c.level == 0;
   std::cout << to_string(r.method) << ": " << top_level << " clusters of " << r.nodes.size() << " proteins (" << r.edges
@@ -272,6 +273,7 @@ void add_cluster(CLI::App &app) {
   c->add_option("--top", a->top, "Clusters printed in the table")->capture_default_str();
   c->add_option("--json", a->json, "Write the result as JSON to FILE (- for standard output)");
   c->add_option("--tsv", a->tsv, "Write one row per member (cluster, level, parent, size, member, name) to FILE (- for standard output)");
+  c->add_option("--cx2", a->cx2, "Write the clustered network as CX2 (Cytoscape, NDEx: nodes coloured by cluster, cluster and term attributes) to FILE");
   c->callback([a] { run_cluster(*a); });
 }
 
