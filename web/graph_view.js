@@ -30,6 +30,11 @@
     ['neighborhood', '#2ca02c', 'gene neighbourhood'], ['fusion', '#e4281b', 'gene fusion'],
     ['cooccurrence', '#2b4fd8', 'gene co-occurrence'], ['homology', '#a9a3f0', 'homology']
   ];
+  // Clusters (a view's "clusters", each node's "cluster"): ColorBrewer's Paired, as grappi cluster's CX2, grey past
+  // twelve.
+  var CLUSTER_PALETTE = ['#1F78B4', '#33A02C', '#E31A1C', '#FF7F00', '#6A3D9A', '#B15928', '#A6CEE3', '#B2DF8A',
+                         '#FB9A99', '#FDBF6F', '#CAB2D6', '#FFFF99'];
+  function clusterColour(c) { return typeof c === 'number' && c >= 0 && c < CLUSTER_PALETTE.length ? CLUSTER_PALETTE[c] : '#BDBDBD'; }
   var RELATION_PALETTE = ['#4e79a7', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#bab0ac', '#f28e2b'];
   var LABEL_PX = 11;   // label size on screen
   var LARGE = 300;     // nodes from which edges are drawn straight (haystack) and the layout is quicker
@@ -133,7 +138,8 @@
       elements.push({ group: 'nodes', classes: role === 'root' ? 'root' : '', data: {
         id: n.id, label: String(n.label === undefined || n.label === null ? n.id : n.label), role: role,
         ctx: role === 'context' && !inItems[n.id],  // (context: on no ranked item)
-        colour: ROLE_COLOURS[role], size: (large ? 10 : 14) + (large ? 14 : 26) * s,
+        colour: ROLE_COLOURS[role], roleColour: ROLE_COLOURS[role],
+        cluster: typeof n.cluster === 'number' ? n.cluster : -1, size: (large ? 10 : 14) + (large ? 14 : 26) * s,
         ring: { root: 5, seed: 4, answer: 4, path: 3, cited: 2, entity: 2 }[role] || 1,
         rank: ROLE_ORDER.indexOf(role), item: firstItem[n.id] === undefined ? items.length : firstItem[n.id],
         score: finite(n.score) ? n.score : -1, degree: degree[n.id] || 0 } });
@@ -185,6 +191,18 @@
       relations: {}, minScore: 0, context: 'shown', itemsOnly: false
     };
     relations.forEach(function (r) { state.relations[r] = true; });
+    // Colouring: by role, or by cluster when the view has clusters (and asks for it).
+    var clusters = arrayOf(view.clusters).filter(function (c) { return c && typeof c.id === 'number'; })
+      .map(function (c) { return { id: c.id, size: c.size, label: String(c.label || ''), colour: clusterColour(c.id) }; });
+    function setColouring(mode) {
+      state.colourBy = mode === 'cluster' && clusters.length ? 'cluster' : 'role';
+      cy.batch(function () {
+        cy.nodes().forEach(function (n) {
+          n.data('colour', state.colourBy === 'cluster' ? clusterColour(n.data('cluster')) : n.data('roleColour'));
+        });
+      });
+    }
+    setColouring(view.colour_by);
     var contextCount = cy.nodes('[?ctx]').length;
     // The ranked items' subgraph first: context faded when there is something ranked among many nodes.
     if (contextCount && items.length && nodes.length > 30) state.context = 'faded';
@@ -415,6 +433,7 @@
       setMinScore: function (s) { state.minScore = Number(s) || 0; applyFilters(); },
       setContext: function (mode) { state.context = mode; applyFilters(); },
       setItemsOnly: function (on) { state.itemsOnly = !!on; applyFilters(); },
+      setColouring: setColouring, clusters: clusters,
       placeLabels: placeLabels, svgText: svgText, exportPng: exportPng, exportSvg: exportSvg, find: find,
       // What the legend and the controls offer.
       roles: ROLE_ORDER.filter(function (r) { return cy.nodes('[role = "' + r + '"]').length > 0; }),
@@ -428,5 +447,5 @@
     return api;
   }
 
-  window.GrappiGraph = { draw: draw, roleColours: ROLE_COLOURS, roleNames: ROLE_NAMES, download: download };
+  window.GrappiGraph = { draw: draw, roleColours: ROLE_COLOURS, roleNames: ROLE_NAMES, clusterColour: clusterColour, download: download };
 })();

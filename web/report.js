@@ -58,6 +58,22 @@
     var detail = el('section', 'detail');
     detail.appendChild(el('p', 'hint', 'Click an item, a node or an edge to see its details.'));
     side.appendChild(detail);
+    // The enriched terms (explore's windows), as a table under the list.
+    var terms = arrayOf(view.terms).filter(function (t) { return t && t.term; });
+    if (terms.length) {
+      side.appendChild(el('h2', null, 'Enriched terms'));
+      var tt = el('table', 'terms');
+      var head = el('tr');
+      ['window', 'term', 'name', 'FDR', 'observed / background'].forEach(function (h) { head.appendChild(el('th', null, h)); });
+      tt.appendChild(head);
+      terms.forEach(function (t) {
+        var row = el('tr');
+        [t.window, t.term, t.name, typeof t.fdr === 'number' ? t.fdr.toExponential(1) : '', t.observed + ' / ' + t.background]
+          .forEach(function (v) { row.appendChild(el('td', null, v === undefined ? '' : String(v))); });
+        tt.appendChild(row);
+      });
+      side.appendChild(tt);
+    }
     main.appendChild(graphPane);
     main.appendChild(side);
     root.appendChild(main);
@@ -121,6 +137,17 @@
       context.disabled = !d.contextCount;
       context.addEventListener('change', function () { d.setContext(context.value); });
       bar.appendChild(control('Context', context));
+      if (d.clusters.length) {
+        var colouring = el('select', 'colouring');
+        [['cluster', 'cluster'], ['role', 'role']].forEach(function (o) {
+          var opt = el('option', null, o[1]);
+          opt.value = o[0];
+          colouring.appendChild(opt);
+        });
+        colouring.value = d.state.colourBy;
+        colouring.addEventListener('change', function () { d.setColouring(colouring.value); fillLegend(d); });
+        bar.appendChild(control('Colour by', colouring));
+      }
       var only = el('input', 'items-only');
       only.type = 'checkbox';
       only.disabled = !d.itemCount;
@@ -163,7 +190,19 @@
     }
     // Legend: the roles present, the STRING channels, then the relations (each a filter).
     function fillLegend(d) {
-      d.roles.forEach(function (r) {
+      while (legend.firstChild) legend.removeChild(legend.firstChild);
+      if (d.state.colourBy === 'cluster') {
+        legend.appendChild(el('span', 'legend-title', 'Clusters:'));
+        d.clusters.forEach(function (c) {
+          var item = el('span', 'legend-item cluster');
+          var dot = el('span', 'dot');
+          dot.style.background = c.colour;
+          item.appendChild(dot);
+          item.appendChild(document.createTextNode((c.label || 'cluster ' + c.id) + ' (' + c.size + ')'));
+          legend.appendChild(item);
+        });
+      }
+      if (d.state.colourBy !== 'cluster') d.roles.forEach(function (r) {
         var item = el('span', 'legend-item');
         var dot = el('span', 'dot');
         dot.style.background = GrappiGraph.roleColours[r];

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "grappi/clustering.hpp"
 #include "grappi/enrichment.hpp"
 #include "grappi/knowledge_graph.hpp"
 #include "grappi/llm.hpp"
@@ -54,6 +55,10 @@ struct ExploreOptions : RunControl {
   /// Each window's enriched terms (grappi::enrich over its proteins against the annotated background, FDR at most
   /// 0.05): at most this many, the lowest FDR first (0: none computed). Without annotations in the database, none.
   std::size_t window_terms = 5;
+  /// The windows' proteins clustered (Leiden, modularity, seed 42, over their network at the window filter's score,
+  /// STRING's medium 0.4 when it sets none), each cluster with its first enriched term: the reports colour the nodes
+  /// by them. false: none.
+  bool clusters = true;
   /// Explain only the best N candidate paths by the prior (0: all). The prior is
   /// 0.5 * Q + 0.5 * C: C the geometric mean of the path's edge scores, Q the mean query
   /// similarity of the proteins after the first (with embeddings) or the fraction of the query's
@@ -143,6 +148,9 @@ struct GRAPPI_CXX_API ExploreResult {
   /// Each window's enriched terms (same order as windows; ExploreOptions::window_terms): empty lists when the
   /// database holds no annotations or nothing is enriched.
   std::vector<std::vector<EnrichedTerm>> window_terms;
+  /// The windows' proteins' clusters (ExploreOptions::clusters), largest first; empty when not computed or the
+  /// proteins have no edge among them.
+  std::vector<Cluster> clusters;
   std::vector<ExploreProtein> proteins;  ///< every protein of the windows, ascending id
   std::vector<ExplainedEdge> edges;      ///< distinct edges of the selected paths
   /// The top n scored paths, best first. The ranking: relevance_score descending, then fewer

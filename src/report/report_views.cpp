@@ -130,6 +130,7 @@ std::string model_field(const json &model, const char *key) {
 
 json report_view(const ExploreResult &r) {
   Builder b;
+  json view_extra = json::object();
   const bool offline = model_field(r.model, "kind") == "extractive";
   std::map<int64_t, std::vector<std::size_t>> windows_of;
   for (const auto &w : r.windows)
@@ -144,6 +145,33 @@ json report_view(const ExploreResult &r) {
     n["score_label"] = "query similarity";
     if (windows_of.count(p.id)) n["info"] = json::array({json::array({"windows", joined(windows_of[p.id])})});
   }
+  // Clusters: each node's, and the legend's labels (a cluster's first enriched term, else its hubs).
+  if (!r.clusters.empty()) {
+    json clusters = json::array();
+    for (const Cluster &c : r.clusters) {
+      std::string label;
+      if (!c.terms.empty()) {
+        label = c.terms.front().name;
+      } else {
+        for (std::size_t i = 0; i < c.members.size() && i < 3; ++i) {
+          const auto *p = r.protein(c.members[i]);
+          label += (i ? ", " : "") + (p ? p->name : std::to_string(c.members[i]));
+        }
+      }
+      clusters.push_back({{"id", c.id}, {"size", c.members.size()}, {"label", label}});
+      for (int64_t id : c.members)
+        if (b.has_node(id)) b.node(id, "", "")["cluster"] = c.id;
+    }
+    view_extra["clusters"] = clusters;
+    view_extra["colour_by"] = "cluster";
+  }
+  // The windows' enriched terms, as a table.
+  json terms = json::array();
+  for (std::size_t w = 0; w < r.window_terms.size() && w < r.windows.size(); ++w)
+    for (const EnrichedTerm &t : r.window_terms[w])
+      terms.push_back({{"window", r.windows[w].index}, {"term", t.term}, {"name", t.name}, {"category", t.category},
+                       {"fdr", t.fdr}, {"observed", t.observed}, {"background", t.background}});
+  if (!terms.empty()) view_extra["terms"] = terms;
   const auto name_of = [&r](int64_t id) {
     const auto *p = r.protein(id);
     return p ? p->name : std::to_string(id);
@@ -233,6 +261,7 @@ json report_view(const ExploreResult &r) {
   view["score_digits"] = 0;
   view["empty_text"] = r.dry_run ? "Dry run: no path was explained." : "No path was scored.";
   view["provenance"] = {{"dataset", r.provenance}, {"model", r.model}, {"templates", r.template_version}, {"parameters", r.parameters}};
+  for (auto it = view_extra.begin(); it != view_extra.end(); ++it) view[it.key()] = it.value();
   return view;
 }
 

@@ -330,6 +330,22 @@ if (mode === 'report') {
     await page.waitForSelector('#report[data-ready="1"]', { timeout: 60000 });
     const legend = await page.evaluate(() => Array.from(document.querySelectorAll('.legend-item.channel')).map((e) => e.textContent));
     check(legend.includes('experiments') && legend.includes('text mining'), `nsclc: the legend's STRING channels: ${legend}`);
+    // Nodes coloured by cluster (Leiden over the window), the legend naming the clusters; colouring by role puts the
+    // roles back in the legend.
+    const clusters = await page.evaluate(() => ({
+      items: document.querySelectorAll('.legend-item.cluster').length,
+      colours: new Set(window.cy.nodes().map((n) => n.data('colour'))).size,
+      select: !!document.querySelector('select.colouring')
+    }));
+    check(clusters.select && clusters.items >= 2 && clusters.colours >= 2, `nsclc: nodes by cluster: ${JSON.stringify(clusters)}`);
+    const byRole = await page.evaluate(() => {
+      const s = document.querySelector('select.colouring');
+      s.value = 'role';
+      s.dispatchEvent(new Event('change'));
+      return { clusters: document.querySelectorAll('.legend-item.cluster').length,
+               root: window.cy.nodes('.root').first().data('colour') };
+    });
+    check(byRole.clusters === 0 && byRole.root === '#d62728', `nsclc: colour by role: ${JSON.stringify(byRole)}`);
     const table = await page.evaluate(() => document.querySelector('table.ranked tbody tr td:nth-child(4)').textContent);
     check(!table.startsWith('Extractive summary') && /geometric mean STRING confidence/.test(table),
       `nsclc: the table's explanation shows the fixed opening instead of what it says: ${table.slice(0, 80)}`);

@@ -133,6 +133,15 @@ json to_json(const ExploreResult &r) {
     wins.push_back(std::move(wj));
   }
   j["windows"] = wins;
+  // The windows' proteins' clusters (Leiden), each with its first enriched term.
+  json clusters = json::array();
+  for (const Cluster &c : r.clusters) {
+    json members = json::array(), terms = json::array();
+    for (int64_t id : c.members) members.push_back(external_id_of(r, id));
+    for (const EnrichedTerm &t : c.terms) terms.push_back({{"term", t.term}, {"name", t.name}, {"category", t.category}, {"fdr", t.fdr}});
+    clusters.push_back({{"id", c.id}, {"size", c.members.size()}, {"members", members}, {"terms", terms}});
+  }
+  j["clusters"] = clusters;
   json paths = json::array();
   for (const auto &p : r.paths) paths.push_back(path_json(r, p));
   j["paths"] = paths;
