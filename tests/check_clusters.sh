@@ -6,6 +6,7 @@
 set -euo pipefail
 : "${GRAPPI:?}" "${DATA:?}"
 . "$(dirname "$0")/python_with.sh"
+. "$(dirname "$0")/serve_start.sh"
 python_with "igraph, leidenalg, jsonschema" "python3-igraph python3-leidenalg python3-jsonschema"
 command -v mcl > /dev/null || { echo "SKIP: mcl is not installed (Debian's mcl)"; exit 77; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/grappi_clusters.XXXXXX")
@@ -73,11 +74,7 @@ PY
 "$GRAPPI" cluster --db "$db" EGFR KRAS TP53 PIK3CA AKT1 BRAF NOSUCHPROTEIN --method leiden --json "$work/set.json" \
   > /dev/null 2> "$work/err"
 grep -q "'NOSUCHPROTEIN' left out" "$work/err" || { echo "FAIL: no warning for an unknown name: $(cat "$work/err")"; exit 1; }
-"$GRAPPI" serve --db "$db" --port 0 > "$work/serve.txt" 2>&1 &
-PID=$!
-for _ in $(seq 200); do grep -q "listening on" "$work/serve.txt" && break; sleep 0.1; done
-PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/serve.txt")
-[ -n "$PORT" ] || { echo "FAIL: serve did not start: $(cat "$work/serve.txt")"; exit 1; }
+serve_start "$db" "$work/serve.txt"
 "$PY" - "$PORT" "$work/set.json" << 'PY'
 import json, sys, urllib.error, urllib.request
 

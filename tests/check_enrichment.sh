@@ -5,6 +5,7 @@
 set -euo pipefail
 : "${GRAPPI:?}" "${DATA:?}"
 . "$(dirname "$0")/python_with.sh"
+. "$(dirname "$0")/serve_start.sh"
 python_with "scipy.stats, statsmodels.stats.multitest, networkx" "python3-scipy python3-statsmodels python3-networkx"
 work=$(mktemp -d "${TMPDIR:-/tmp}/grappi_enrich.XXXXXX")
 PID=""
@@ -43,11 +44,7 @@ echo '{"nodes": []}' > "$work/none.json"
 rc=0; "$GRAPPI" enrich --db "$db" --from "$work/none.json" > /dev/null 2> "$work/err" || rc=$?
 [ "$rc" = 2 ] && grep -q "names no protein of the database" "$work/err" || { echo "FAIL: --from without proteins: $rc"; exit 1; }
 # The web explorer answers both at once (GET /api/enrich, /api/ppi-enrichment), bad parameters with 400.
-"$GRAPPI" serve --db "$db" --port 0 > "$work/serve.txt" 2>&1 &
-PID=$!
-for _ in $(seq 200); do grep -q "listening on" "$work/serve.txt" && break; sleep 0.1; done
-PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/serve.txt")
-[ -n "$PORT" ] || { echo "FAIL: serve did not start: $(cat "$work/serve.txt")"; exit 1; }
+serve_start "$db" "$work/serve.txt"
 "$PY" - "$PORT" "$work/enrich.json" << 'PY'
 import json, sys, urllib.error, urllib.request
 

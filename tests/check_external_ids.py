@@ -25,13 +25,18 @@ NOT_NODES = {
     ("explore", "/provenance/datasets[]"): "a dataset",
     ("info", "/datasets[]"): "a dataset",
     ("hypothesize", "/paths[]/edges[]"): "an edge (its ends are the path's nodes)",
+    ("cluster", "/clusters[]"): "a cluster (its index; its members are external ids)",
+    ("explore", "/clusters[]"): "a cluster (its index; its members are external ids)",
 }
 # A `root` that is itself an external id: (schema, path of the object).
 ROOT_IS_ID = {("ground", ""): "the ontology subtree's root term id (MI:0190)"}
 # Arrays named `proteins` or `names` that hold external ids themselves: (schema, path of the object).
 IDS_THEMSELVES = {("enrich", ""): "the set's proteins by external id",
                   ("enrich", "/terms[]"): "a term's proteins by external id",
-                  ("ppi-enrichment", ""): "the set's proteins by external id"}
+                  ("ppi-enrichment", ""): "the set's proteins by external id",
+                  ("cluster", "/clusters[]"): "names beside members, the same nodes' external ids in the same order",
+                  ("cluster", "/clusters[]/terms[]"): "a term's proteins by external id",
+                  ("explore", "/windows[]/terms[]"): "a term's proteins by external id"}
 
 
 def types(x):

@@ -33,7 +33,7 @@ enum class ClusterMethod {
 
 /// Options of cluster().
 struct ClusterOptions {
-  ClusterMethod method = ClusterMethod::mcl;
+  ClusterMethod method = ClusterMethod::mcl;  ///< MCL (STRING's clustering) or Leiden
   /// The network: edges of at least this score (0-1; STRING's medium confidence by default).
   double min_score = 0.4;
   /// ... of these relations (empty: every relation that is no annotation or ontology link). An
@@ -61,9 +61,9 @@ struct ClusterOptions {
   /// for clusters of at least `enrich_min_size` members, against the annotated background
   /// (when the database holds annotations; categories as in EnrichmentOptions).
   std::size_t terms = 3;
-  std::size_t enrich_min_size = 3;
-  std::vector<std::string> categories;
-  double max_fdr = 0.05;
+  std::size_t enrich_min_size = 3;      ///< terms for clusters of at least this many members
+  std::vector<std::string> categories;  ///< the terms' categories (empty: every category annotated)
+  double max_fdr = 0.05;                ///< terms of FDR at most this
 };
 
 /// One cluster.
@@ -81,7 +81,7 @@ struct Cluster {
 
 /// The result of cluster().
 struct ClusteringResult {
-  ClusterMethod method = ClusterMethod::mcl;
+  ClusterMethod method = ClusterMethod::mcl;  ///< the method used
   std::vector<int64_t> nodes;  ///< the network's nodes clustered (node ids)
   std::size_t edges = 0;       ///< its edges
   /// The clusters: the top level's first, by size (largest first, then the first member's

@@ -182,7 +182,7 @@ TEST_CASE("Hierarchical Leiden splits clusters above the size bound and keeps th
   for (std::size_t i = 1; i < h.clusters.size(); ++i) CHECK(h.clusters[i - 1].level <= h.clusters[i].level);
 }
 
-TEST_CASE("Clusters of a set: its induced network, members without an edge alone, names and JSON") {
+TEST_CASE("Clusters of a set: its induced network and members without an edge alone with names and JSON") {
   TempDir d;
   KnowledgeGraph kg(d.file("set.db"));
   build(kg, d, kTwoCliqueNames, two_cliques());
@@ -237,7 +237,7 @@ TEST_CASE("Clustering refuses bad options clearly") {
   CHECK_THROWS_AS(grappi::modularity(2, {{0, 5}}, {1.0}, {0, 0}), grappi::Error);
 }
 
-TEST_CASE("ask answers the main modules of a network, of a named dataset's network and of a protein's partners") {
+TEST_CASE("ask answers the main modules of a network or a named dataset's network or a protein's partners") {
   // Two STRING files imported apart: "alpha" holds the two cliques, "beta" the pair C1-C2 (at 0.9 here).
   TempDir d;
   KnowledgeGraph kg(d.file("modules.db"));
