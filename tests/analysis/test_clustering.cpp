@@ -287,6 +287,15 @@ TEST_CASE("ask answers the main modules of a network or a named dataset's networ
   const auto beta_modules = grappi::ask(kg, offline, "What are the communities of the beta network?");
   CHECK(beta_modules.answer.value.empty());
   CHECK(beta_modules.answer.text.find("No module of three or more proteins") == 0);
+  // A network named by no word of its own is the whole one.
+  for (const char *q : {"What modules does the network have?", "How many clusters does the whole protein network have?",
+                        "What are the communities in this interactome?"}) {
+    CAPTURE(q);
+    const auto r = grappi::ask(kg, offline, q);
+    CHECK(r.analysis.frame.form == "modules");
+    CHECK(r.analysis.frame.relation == "network");
+    CHECK(r.analysis.frame.network.empty());
+  }
   const auto unknown = grappi::ask(kg, offline, "What are the main modules of the gamma network?");
   CHECK(unknown.status == "no_answer");
   CHECK(unknown.answer.reason.find("no imported network is named 'gamma'") != std::string::npos);

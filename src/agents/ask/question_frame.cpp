@@ -186,26 +186,26 @@ bool exclusion_before_topic(const std::vector<std::string> &w, const std::string
 }
 
 // The network a modules question without entities asks about: "dataset" with the word naming it ("the NSCLC
-// network": "nsclc"), else "network" (the whole one: "this network", "the interactome", none named).
+// network": "nsclc"), else "network" (the whole one: "this network", "What modules does the network have?", none
+// named). The name is the word right before the network's (adjectives such as "whole" or "protein" between them).
 std::string network_named(const std::vector<std::string> &w, std::string &name) {
   static const std::unordered_set<std::string_view> networks = {"network", "networks", "interactome", "graph",
                                                                  "database", "pathway", "map"};
-  static const std::unordered_set<std::string_view> generic = {
-      "the", "this", "that", "a", "an", "whole", "entire", "full", "complete", "our", "my", "its", "protein",
-      "proteins", "interaction", "interactions", "ppi", "string", "physical", "functional", "main", "global",
-      "overall", "knowledge", "in", "of", "across", "within"};
+  static const std::unordered_set<std::string_view> adjectives = {
+      "whole", "entire", "full", "complete", "protein", "proteins", "interaction", "interactions", "ppi", "string",
+      "physical", "functional", "main", "global", "overall", "knowledge", "current", "loaded", "imported"};
+  static const std::unordered_set<std::string_view> no_names = {
+      "the", "this", "that", "these", "those", "a", "an", "of", "in", "on", "for", "from", "across", "within", "does",
+      "do", "did", "is", "are", "was", "were", "has", "have", "had", "what", "which", "how", "its", "my", "our", "your",
+      "their", "whose", "and", "or", "to", "by", "with", "@", "modules", "module", "clusters", "communities",
+      "subnetworks", "main", "many", "much", "there", "here"};
   for (std::size_t i = 1; i < w.size(); ++i) {
     if (!networks.count(w[i])) continue;
-    // (the nearest word before it that says more than "the whole protein")
-    for (std::size_t j = i; j-- > 0;) {
-      if (generic.count(w[j])) continue;
-      if (w[j] == "@" || networks.count(w[j]) || w[j] == "modules" || w[j] == "module" || w[j] == "clusters" ||
-          w[j] == "communities" || w[j] == "subnetworks" || w[j] == "are" || w[j] == "is")
-        break;
-      name = w[j];
-      return "dataset";
-    }
-    break;
+    std::size_t j = i;
+    while (j > 0 && adjectives.count(w[j - 1])) --j;
+    if (j == 0 || no_names.count(w[j - 1]) || networks.count(w[j - 1])) return "network";
+    name = w[j - 1];
+    return "dataset";
   }
   return "network";
 }
