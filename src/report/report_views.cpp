@@ -404,6 +404,29 @@ json report_view(const KnowledgeGraph &kg, const AskResult &r) {
   }
   for (auto &e : view["edges"])
     if (cited_edges.count(e["id"].get<std::string>())) e["info"].push_back(json::array({"cited", "by a supported citation"}));
+  // A modules answer: its modules as the view's clusters, their nodes coloured by them.
+  if (r.answer.form == "modules" && r.answer.value.is_array() && !r.answer.value.empty()) {
+    const auto snapshot = kg.snapshot();
+    json clusters = json::array();
+    for (std::size_t k = 0; k < r.answer.value.size(); ++k) {
+      const json &m = r.answer.value[k];
+      std::string label;
+      if (m.contains("terms") && !m["terms"].empty()) {
+        label = m["terms"][0].value("name", std::string());
+      } else if (m.contains("hubs")) {
+        for (std::size_t i = 0; i < m["hubs"].size() && i < 3; ++i) label += (i ? ", " : "") + m["hubs"][i].get<std::string>();
+      }
+      clusters.push_back({{"id", k}, {"size", m.value("size", std::size_t{0})}, {"label", label}});
+      if (!m.contains("members")) continue;
+      for (const json &id : m["members"]) {
+        const auto node = kg.node_by_external_id(id.get<std::string>());
+        if (!node) continue;
+        if (const auto it = by_id.find(nid(node->id)); it != by_id.end()) view["nodes"][it->second]["cluster"] = k;
+      }
+    }
+    view["clusters"] = clusters;
+    view["colour_by"] = "cluster";
+  }
   view["provenance"]["model"] = r.model;
   view["provenance"]["templates"] = r.template_version;
   view["provenance"]["reader"] = r.reader;

@@ -278,6 +278,11 @@ TEST_CASE("ask answers the main modules of a network or a named dataset's networ
   CHECK_FALSE(whole.answer.edges.empty());
   // (the context holds the modules' strongest edges, and the answer cites them)
   CHECK_FALSE(whole.retrieval.subgraph.edges.empty());
+  // Its report colours the nodes by module.
+  const nlohmann::json view = grappi::report_view(kg, whole);
+  CHECK(view["colour_by"] == "cluster");
+  REQUIRE(view["clusters"].size() == 2);
+  for (const auto &n : view["nodes"]) CHECK(n.contains("cluster"));
   // A network named by its file: alpha's cliques; beta's pair is no module; an unknown name says what is held.
   const auto alpha_modules = grappi::ask(kg, offline, "Which modules does the alpha network have?");
   CHECK(alpha_modules.analysis.frame.relation == "dataset");
