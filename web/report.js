@@ -188,7 +188,8 @@
       bar.appendChild(button('SVG', 'export-svg', d.exportSvg));
       return bar;
     }
-    // Legend: the roles present, the STRING channels, then the relations (each a filter).
+    // Legend: the clusters (colouring by cluster) or the roles present, the STRING channels, then the relations
+    // (each a filter); filled again when the colouring changes.
     function fillLegend(d) {
       while (legend.firstChild) legend.removeChild(legend.firstChild);
       if (d.state.colourBy === 'cluster') {
@@ -224,7 +225,7 @@
         var item = el('label', 'legend-item relation');
         var box = el('input');
         box.type = 'checkbox';
-        box.checked = true;
+        box.checked = d.state.relations[r.name] !== false;  // (as the filter stands: the legend is refilled)
         box.disabled = d.relations.length < 2;
         box.setAttribute('data-relation', r.name);
         box.addEventListener('change', function () { d.setRelation(r.name, box.checked); });
