@@ -49,8 +49,9 @@ struct ClusterOptions {
   double resolution = 1.0;
   /// Leiden: the random seed of the first run; run r uses seed + r.
   uint64_t seed = 42;
-  /// Leiden: runs from different seeds (1 to 1000), the best quality kept (the partition of the
-  /// lowest seed among equals).
+  /// Leiden: runs from different seeds (1 to 1000), each continued from its own partition while
+  /// that improves it; with several, their core groups (the nodes every run puts together) are
+  /// clustered once more; the best quality found is kept. The same seed gives the same partition.
   std::size_t runs = 1;
   /// Leiden, hierarchical: a community of more members than this is clustered again on its own
   /// subnetwork, down to `max_levels` levels (0: flat). GraphRAG's default is 10.

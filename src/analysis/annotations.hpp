@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "grappi/enrichment.hpp"
 #include "grappi/snapshot.hpp"
 
 namespace grappi {
@@ -80,6 +81,9 @@ bool network_relation(const std::string &name);
 /// Which relations (by index) make the network: those named, else every network_relation.
 /// Error(invalid_argument) naming `what` and listing the graph's for an unknown name.
 std::vector<char> network_relations(const GraphSnapshot &g, const std::vector<std::string> &names, const char *what);
+
+/// Terms ordered by FDR, then p-value and id, the first `most` kept (a cluster's or a window's terms).
+void keep_lowest_fdr(std::vector<EnrichedTerm> &terms, std::size_t most);
 
 /// The annotations of the graph's current generation (read on the first call after a write).
 std::shared_ptr<const Annotations> annotations(const KnowledgeGraph &kg);

@@ -41,14 +41,11 @@ void check_options(const ClusterOptions &o) {
 Network network_of(const GraphSnapshot &g, std::vector<uint32_t> members, const ClusterOptions &o) {
   const std::vector<char> ok = detail::network_relations(g, o.relations, "cluster");
   const float threshold = static_cast<float>(o.min_score);
-  const auto usable = [&](const GraphSnapshot::Adjacency &adj, std::size_t i, uint32_t self) {
-    return adj.neighbor[i] != self && ok[adj.relation[i]] && adj.score[i] >= threshold;
-  };
   if (members.empty()) {
     for (uint32_t i = 0; i < g.node_count(); ++i) {
       const GraphSnapshot::Adjacency adj = g.adjacency(i);
       for (std::size_t k = 0; k < adj.size; ++k)
-        if (usable(adj, k, i)) {
+        if (adj.neighbor[k] != i && ok[adj.relation[k]] && adj.score[k] >= threshold) {
           members.push_back(i);
           break;
         }
@@ -56,29 +53,13 @@ Network network_of(const GraphSnapshot &g, std::vector<uint32_t> members, const 
   }
   Network n;
   n.nodes = std::move(members);
-  std::vector<uint32_t> position(g.node_count(), UINT32_MAX);
-  for (uint32_t p = 0; p < n.nodes.size(); ++p) position[n.nodes[p]] = p;
   n.graph.nodes = n.nodes.size();
   n.adjacent.resize(n.nodes.size());
-  std::vector<std::pair<uint32_t, double>> row;
-  for (uint32_t p = 0; p < n.nodes.size(); ++p) {
-    row.clear();
-    const GraphSnapshot::Adjacency adj = g.adjacency(n.nodes[p]);
-    for (std::size_t k = 0; k < adj.size; ++k) {
-      const uint32_t q = position[adj.neighbor[k]];
-      if (q != UINT32_MAX && usable(adj, k, n.nodes[p])) row.emplace_back(q, static_cast<double>(adj.score[k]));
-    }
-    std::sort(row.begin(), row.end());
-    for (const auto &[q, w] : row) {
-      auto &a = n.adjacent[p];
-      if (!a.empty() && a.back().first == q) a.back().second = std::max(a.back().second, w);
-      else a.emplace_back(q, w);
-    }
-    for (const auto &[q, w] : n.adjacent[p])
-      if (p < q) {
-        n.graph.edges.emplace_back(p, q);
-        n.graph.weights.push_back(w);
-      }
+  for (const detail::NetworkEdge &e : detail::network_edges(g, n.nodes, ok, threshold)) {
+    n.graph.edges.emplace_back(e.a, e.b);
+    n.graph.weights.push_back(static_cast<double>(e.score));
+    n.adjacent[e.a].emplace_back(e.b, static_cast<double>(e.score));
+    n.adjacent[e.b].emplace_back(e.a, static_cast<double>(e.score));
   }
   return n;
 }
@@ -176,18 +157,37 @@ void add_terms(const KnowledgeGraph &kg, const ClusterOptions &o, ClusteringResu
   e.max_fdr = o.max_fdr;
   for (Cluster &c : r.clusters) {
     if (c.members.size() < std::max<std::size_t>(o.enrich_min_size, 1)) continue;
-    std::vector<EnrichedTerm> terms = enrich(kg, c.members, e).terms;
-    std::stable_sort(terms.begin(), terms.end(), [](const EnrichedTerm &a, const EnrichedTerm &b) {
-      if (a.fdr != b.fdr) return a.fdr < b.fdr;
-      if (a.p_value != b.p_value) return a.p_value < b.p_value;
-      return a.term < b.term;
-    });
-    if (terms.size() > o.terms) terms.resize(o.terms);
-    c.terms = std::move(terms);
+    c.terms = enrich(kg, c.members, e).terms;
+    detail::keep_lowest_fdr(c.terms, o.terms);
   }
 }
 
 }  // namespace cluster_steps
+
+std::vector<detail::NetworkEdge> detail::network_edges(const GraphSnapshot &g, const std::vector<uint32_t> &members,
+                                                       const std::vector<char> &ok, float min_score) {
+  std::vector<uint32_t> position(g.node_count(), UINT32_MAX);
+  for (uint32_t p = 0; p < members.size(); ++p) position[members[p]] = p;
+  std::vector<NetworkEdge> out;
+  for (uint32_t p = 0; p < members.size(); ++p) {
+    const GraphSnapshot::Adjacency adj = g.adjacency(members[p]);
+    for (std::size_t k = 0; k < adj.size; ++k) {
+      const uint32_t q = position[adj.neighbor[k]];
+      // (each pair from its lower end; both ends list an edge, whatever its direction)
+      if (q == UINT32_MAX || q <= p || !ok[adj.relation[k]] || adj.score[k] < min_score) continue;
+      out.push_back({p, q, adj.score[k], static_cast<int32_t>(adj.relation[k]), adj.edge[k]});
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const NetworkEdge &x, const NetworkEdge &y) {
+    if (x.a != y.a) return x.a < y.a;
+    if (x.b != y.b) return x.b < y.b;
+    if (x.score != y.score) return x.score > y.score;
+    return x.edge < y.edge;
+  });
+  out.erase(std::unique(out.begin(), out.end(), [](const NetworkEdge &x, const NetworkEdge &y) { return x.a == y.a && x.b == y.b; }),
+            out.end());
+  return out;
+}
 
 double modularity(std::size_t nodes, const std::vector<std::pair<uint32_t, uint32_t>> &edges,
                   const std::vector<double> &weights, const std::vector<std::size_t> &membership, double resolution) {
@@ -233,7 +233,6 @@ ClusteringResult cluster(const KnowledgeGraph &kg, const std::vector<int64_t> &p
   for (uint32_t p = 0; p < all.size(); ++p) all[p] = p;
   const std::vector<std::size_t> top = cluster_steps::partition(n.graph, o, &r);
   r.modularity = modularity(n.graph.nodes, n.graph.edges, n.graph.weights, top, 1.0);
-  if (o.method == ClusterMethod::leiden_modularity) r.quality = modularity(n.graph.nodes, n.graph.edges, n.graph.weights, top, o.resolution);
   // Level by level: each level's clusters in order, those above the size bound split below.
   std::vector<uint32_t> stamp(n.nodes.size(), UINT32_MAX);
   std::deque<std::pair<std::vector<uint32_t>, long>> todo;  // (positions, parent)

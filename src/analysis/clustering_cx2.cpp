@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analysis/annotations.hpp"
+#include "analysis/partition.hpp"
 #include "formats/cx2.hpp"
 #include "grappi/clustering.hpp"
 #include "grappi/knowledge_graph.hpp"
@@ -58,23 +59,17 @@ nlohmann::json to_cx2(const KnowledgeGraph &kg, const ClusteringResult &r, const
     bypass.push_back({{"id", static_cast<int64_t>(i)}, {"v", {{"NODE_BACKGROUND_COLOR", cluster_colour(c.id)}}}});
   }
   // The network's edges among them (the best score per pair, as clustered).
-  const std::vector<char> ok = detail::network_relations(g, o.relations, "cluster");
-  std::map<std::pair<int64_t, int64_t>, std::pair<double, std::string>> best;
-  for (const auto &[id, cx] : cx_id) {
-    const GraphSnapshot::Adjacency adj = g.adjacency(*g.index_of(id));
-    for (std::size_t k = 0; k < adj.size; ++k) {
-      const int64_t other = g.node_id(adj.neighbor[k]);
-      if (other <= id || !cx_id.count(other) || !ok[adj.relation[k]] || adj.score[k] < static_cast<float>(r.min_score)) continue;
-      auto &b = best[{id, other}];
-      if (adj.score[k] > b.first) b = {adj.score[k], g.relation_name(adj.relation[k])};
-    }
-  }
+  std::vector<uint32_t> members;
+  for (int64_t id : r.nodes)
+    if (const auto ix = g.index_of(id)) members.push_back(*ix);
   json edges = json::array();
   int64_t eid = 0;
-  for (const auto &[pair, b] : best) {
-    const bool inside = top.at(pair.first) == top.at(pair.second);
-    edges.push_back({{"id", eid++}, {"s", cx_id.at(pair.first)}, {"t", cx_id.at(pair.second)},
-                     {"v", {{"interaction", b.second}, {"score", std::round(b.first * 1000) / 1000}, {"within_cluster", inside}}}});
+  for (const detail::NetworkEdge &e :
+       detail::network_edges(g, members, detail::network_relations(g, o.relations, "cluster"), static_cast<float>(r.min_score))) {
+    const int64_t a = g.node_id(members[e.a]), b = g.node_id(members[e.b]);
+    edges.push_back({{"id", eid++}, {"s", cx_id.at(a)}, {"t", cx_id.at(b)},
+                     {"v", {{"interaction", g.relation_name(e.relation)}, {"score", std::round(e.score * 1000) / 1000},
+                            {"within_cluster", top.at(a) == top.at(b)}}}});
   }
   json terms = json::array();
   for (const Cluster &c : r.clusters)

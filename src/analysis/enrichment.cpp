@@ -56,6 +56,15 @@ std::size_t category_index(const Annotations &a, const std::string &name) {
 
 bool network_relation(const std::string &name) { return !annotation_relation(name); }
 
+void keep_lowest_fdr(std::vector<EnrichedTerm> &terms, std::size_t most) {
+  std::stable_sort(terms.begin(), terms.end(), [](const EnrichedTerm &a, const EnrichedTerm &b) {
+    if (a.fdr != b.fdr) return a.fdr < b.fdr;
+    if (a.p_value != b.p_value) return a.p_value < b.p_value;
+    return a.term < b.term;
+  });
+  if (terms.size() > most) terms.resize(most);
+}
+
 namespace {
 
 // At most this many categories (node_category is a signed byte).

@@ -16,8 +16,8 @@ namespace grappi::detail {
 namespace mcl_steps {
 
 // A column-stochastic matrix by columns (compressed sparse columns): column j's entries are
-// rows[start[j], start[j + 1]) with their values, by row. Values in single precision (as mcl
-// keeps them), sums in double.
+// rows[start[j], start[j + 1]) with their values, by row. Values and the expansion's sums in single
+// precision (as mcl keeps them: half the cache), a column's normalising sums in double.
 struct Entry {
   uint32_t row;
   float value;

@@ -7,7 +7,22 @@
 #include <utility>
 #include <vector>
 
+#include "grappi/snapshot.hpp"
+
 namespace grappi::detail {
+
+/// An edge of the network among a set of nodes: the positions of its ends in the set (a < b), and the
+/// best-scored edge joining them (its score, relation and id).
+struct NetworkEdge {
+  uint32_t a = 0, b = 0;
+  float score = 0;
+  int32_t relation = 0;
+  uint32_t edge = 0;
+};
+/// The network's edges among `members` (snapshot indices): edges of the relations `ok` marks at or above
+/// `min_score`, each pair once at its best score (the lower edge id among equals), by (a, b).
+std::vector<NetworkEdge> network_edges(const GraphSnapshot &g, const std::vector<uint32_t> &members,
+                                       const std::vector<char> &ok, float min_score);
 
 struct WeightedGraph {
   std::size_t nodes = 0;
@@ -35,9 +50,10 @@ MclPartition mcl(const WeightedGraph &g, double inflation, std::size_t max_itera
 /// Leiden's qualities.
 enum class LeidenQuality { modularity, cpm };
 
-/// Leiden (igraph's implementation, Traag et al. 2019) until the partition is stable, `runs`
-/// times from seeds seed, seed + 1, ...; the membership (numbered by first node) of the best
-/// quality, that quality in `quality`. Error(internal) when igraph fails.
+/// Leiden (igraph's implementation, Traag et al. 2019) `runs` times from seeds seed, seed + 1, ...,
+/// each run continued from its own partition while that improves it; with several runs their core
+/// groups clustered once more; the membership (numbered by first node) of the best quality found,
+/// that quality in `quality`. Error(internal) when igraph fails.
 std::vector<std::size_t> leiden(const WeightedGraph &g, LeidenQuality q, double resolution, uint64_t seed,
                                 std::size_t runs, double &quality);
 

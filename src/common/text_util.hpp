@@ -29,6 +29,10 @@ std::string_view trim_blanks(std::string_view s);
 /// The file name of a path without its directory and without the first of `extensions` it ends
 /// with, tried in order (".gz" first, then the format's own).
 std::string file_stem(const std::string &path, std::initializer_list<const char *> extensions);
+/// Whether a byte is an ASCII letter or digit (std::isalnum in the C locale, for any char).
+inline bool ascii_alnum(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 /// Lower-case words of letters and digits ("tau", "phosphorylation", "gsk3b"); bytes of UTF-8
 /// sequences are kept inside words. The one tokenizer of the library.
 std::vector<std::string> words(std::string_view text);

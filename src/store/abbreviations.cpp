@@ -7,12 +7,12 @@
 #include <set>
 
 #include "grappi/entities.hpp"
+#include "common/text_util.hpp"
 
 namespace grappi {
 
 namespace {
 
-bool abbrev_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
 
 std::string_view trim(std::string_view s) {
@@ -31,7 +31,7 @@ std::size_t count_words(std::string_view s) {
 // A short form: one or two words of 2 to 10 characters, beginning with a letter or digit, with a
 // capital letter ("LPS", "TNF-α", "IL-6", "HCCs"), not a number alone.
 bool short_form_like(std::string_view s) {
-  if (s.size() < 2 || s.size() > 10 || count_words(s) > 2 || !abbrev_alnum(s.front())) return false;
+  if (s.size() < 2 || s.size() > 10 || count_words(s) > 2 || !detail::ascii_alnum(s.front())) return false;
   const bool capital = std::any_of(s.begin(), s.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; });
   const bool letter = std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
   return capital && letter;
@@ -42,9 +42,9 @@ std::string_view long_form(std::string_view sf, std::string_view candidate) {
   std::ptrdiff_t s = static_cast<std::ptrdiff_t>(sf.size()) - 1, l = static_cast<std::ptrdiff_t>(candidate.size()) - 1;
   for (; s >= 0; --s) {
     const char c = lower(sf[static_cast<std::size_t>(s)]);
-    if (!abbrev_alnum(c)) continue;
+    if (!detail::ascii_alnum(c)) continue;
     while (l >= 0 && (lower(candidate[static_cast<std::size_t>(l)]) != c ||
-                      (s == 0 && l > 0 && abbrev_alnum(candidate[static_cast<std::size_t>(l - 1)]))))
+                      (s == 0 && l > 0 && detail::ascii_alnum(candidate[static_cast<std::size_t>(l - 1)]))))
       --l;
     if (l < 0) return {};
     --l;
@@ -80,7 +80,7 @@ bool acceptable(std::string_view sf, std::string_view lf) {
   if (words > std::min(chars + 5, chars * 2)) return false;
   // (the long form does not contain the short form as a word: "the LPS" for "LPS")
   for (std::size_t at = lf.find(sf); at != std::string_view::npos; at = lf.find(sf, at + 1))
-    if ((at == 0 || !abbrev_alnum(lf[at - 1])) && (at + sf.size() == lf.size() || !abbrev_alnum(lf[at + sf.size()]))) return false;
+    if ((at == 0 || !detail::ascii_alnum(lf[at - 1])) && (at + sf.size() == lf.size() || !detail::ascii_alnum(lf[at + sf.size()]))) return false;
   return true;
 }
 

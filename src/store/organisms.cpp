@@ -10,6 +10,7 @@
 #include <map>
 
 #include "grappi/entities.hpp"
+#include "common/text_util.hpp"
 #include "store/organisms.hpp"
 
 namespace grappi {
@@ -86,7 +87,6 @@ const Cue kCues[] = {
     {"COS-1", 9534, false, CueKind::cell_line}, {"Vero", 9534, false, CueKind::cell_line}, {"rabbit", 9986, true}, {"rabbits", 9986, true},
     {"sheep", 9940, true}, {"ovine", 9940, true}, {"guinea pig", 10141, true}, {"guinea pigs", 10141, true}};
 
-bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
 bool equal_at(std::string_view text, std::size_t at, std::string_view cue, bool any_case) {
   if (at + cue.size() > text.size()) return false;
@@ -103,7 +103,7 @@ bool reagent_after(std::string_view text, std::size_t end) {
   std::size_t i = end;
   while (i < text.size() && (text[i] == ' ' || text[i] == '-')) ++i;
   std::string next;
-  for (; i < text.size() && (alnum(text[i]) || text[i] == '-') && next.size() < 12; ++i)
+  for (; i < text.size() && (detail::ascii_alnum(text[i]) || text[i] == '-') && next.size() < 12; ++i)
     next.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[i]))));
   // (and a method or an expression system: "yeast two-hybrid", "Xenopus oocytes", "rabbit
   // reticulocyte lysate", "the yeast homologue")
@@ -126,7 +126,7 @@ bool host(std::string_view text, std::size_t at, std::size_t end) {
   std::size_t i = at;
   while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '(' || text[i - 1] == ')')) --i;
   std::size_t start = i;
-  while (start > 0 && (alnum(text[start - 1]) || text[start - 1] == '-' || text[start - 1] == '/')) --start;
+  while (start > 0 && (detail::ascii_alnum(text[start - 1]) || text[start - 1] == '-' || text[start - 1] == '/')) --start;
   std::string word;
   for (std::size_t k = start; k < i; ++k) word.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[k]))));
   for (const char *w : {"nude", "athymic", "scid", "nod/scid", "nod-scid", "nsg", "immunodeficient", "immune-deficient",
@@ -175,14 +175,14 @@ std::vector<OrganismEvidence> organisms_in_text(std::string_view text) {
     return b;
   }();
   for (std::size_t at = 0; at < text.size();) {
-    if (!alnum(text[at]) || (at > 0 && alnum(text[at - 1]))) {
+    if (!detail::ascii_alnum(text[at]) || (at > 0 && detail::ascii_alnum(text[at - 1]))) {
       ++at;
       continue;
     }
     const Cue *cue = nullptr;
     for (const Cue *c : by_letter[static_cast<unsigned char>(std::tolower(static_cast<unsigned char>(text[at])))]) {
       const std::size_t end = at + std::strlen(c->text);
-      if (equal_at(text, at, c->text, c->any_case) && (end == text.size() || !alnum(text[end]))) {
+      if (equal_at(text, at, c->text, c->any_case) && (end == text.size() || !detail::ascii_alnum(text[end]))) {
         cue = c;
         break;
       }
@@ -198,12 +198,12 @@ std::vector<OrganismEvidence> organisms_in_text(std::string_view text) {
     at = end;
   }
   for (std::size_t at = 0; at < text.size();) {
-    if (!alnum(text[at]) || (at > 0 && alnum(text[at - 1]))) {
+    if (!detail::ascii_alnum(text[at]) || (at > 0 && detail::ascii_alnum(text[at - 1]))) {
       ++at;
       continue;
     }
     std::size_t end = at;
-    while (end < text.size() && alnum(text[end])) ++end;
+    while (end < text.size() && detail::ascii_alnum(text[end])) ++end;
     if (yeast_protein_style(text.substr(at, end - at))) note(4932, text.substr(at, end - at), at);
     at = end;
   }

@@ -301,6 +301,10 @@ TEST_CASE("ask answers the main modules of a network or a named dataset's networ
     CHECK(r.analysis.frame.relation == "network");
     CHECK(r.analysis.frame.network.empty());
   }
+  // Clusters of no network and no protein are no question of modules the rules read.
+  const auto other = grappi::ask(kg, offline, "What are the clusters of differentiation?");
+  CHECK(other.answer.form == "unsupported");
+  CHECK(other.answer.reason.find("name the network") != std::string::npos);
   const auto unknown = grappi::ask(kg, offline, "What are the main modules of the gamma network?");
   CHECK(unknown.status == "no_answer");
   CHECK(unknown.answer.reason.find("no imported network is named 'gamma'") != std::string::npos);

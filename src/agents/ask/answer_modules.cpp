@@ -1,11 +1,11 @@
 // A modules question's clusters (answer_impl.hpp): the scope's network clustered by Leiden, each module's terms and
 // strongest edges, found at retrieval so that the answer's context holds the edges its modules rest on.
 #include <algorithm>
-#include <cctype>
 #include <map>
 
 #include "agents/ask/answer_impl.hpp"
 #include "analysis/annotations.hpp"
+#include "analysis/partition.hpp"
 #include "common/text_util.hpp"
 #include "grappi/error.hpp"
 #include "grappi/knowledge_graph.hpp"
@@ -19,34 +19,20 @@ constexpr std::size_t kListed = 10;
 constexpr std::size_t kMinModule = 3;
 constexpr std::size_t kEdgesPerModule = 3;
 
-// A path's words, lower case ("data/export_v12_nsclc/string_interactions.tsv": data, export, v12, nsclc, ...).
-std::vector<std::string> path_words(const std::string &path) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : path + "/") {
-    if (std::isalnum(static_cast<unsigned char>(c))) {
-      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else if (!cur.empty()) {
-      out.push_back(cur);
-      cur.clear();
-    }
-  }
-  return out;
-}
-
 // The nodes of the datasets a word names (their paths hold it as a word); `named` lists them, `known` every dataset
-// with edges.
+// of a network's format.
 std::vector<int64_t> dataset_scope(const KnowledgeGraph &kg, const std::string &word, std::string &named, std::string &known) {
   std::vector<int64_t> nodes;
   // (files of proteins, names, ontologies and annotations hold no network)
   static const std::vector<std::string> not_networks = {"info", "aliases", "obo", "mapping", "annotations", "famplex", "corpus"};
   for (const Dataset &d : kg.datasets()) {
     if (std::find(not_networks.begin(), not_networks.end(), d.format) != not_networks.end()) continue;
-    std::vector<int64_t> joined = kg.dataset_nodes(d.id);
-    if (joined.empty()) continue;
     known += (known.empty() ? "" : ", ") + d.path;
-    const std::vector<std::string> w = path_words(d.path);
+    const std::vector<std::string> w = words(d.path);
     if (std::find(w.begin(), w.end(), word) == w.end()) continue;
+    // (only a dataset the word names is read: its nodes are a scan of the edges)
+    const std::vector<int64_t> joined = kg.dataset_nodes(d.id);
+    if (joined.empty()) continue;
     named += (named.empty() ? "" : ", ") + std::string("dataset ") + std::to_string(d.id) + " (" + d.path + ")";
     nodes.insert(nodes.end(), joined.begin(), joined.end());
   }
@@ -60,20 +46,12 @@ std::vector<int64_t> strongest_edges(const GraphSnapshot &g, const Cluster &c, d
   std::vector<uint32_t> members;
   for (int64_t id : c.members)
     if (const auto ix = g.index_of(id)) members.push_back(*ix);
-  std::sort(members.begin(), members.end());
-  std::vector<std::pair<float, int64_t>> found;
-  for (uint32_t m : members) {
-    const GraphSnapshot::Adjacency adj = g.adjacency(m);
-    for (std::size_t i = 0; i < adj.size; ++i)
-      if (adj.neighbor[i] > m && adj.score[i] >= static_cast<float>(min_score) &&
-          network_relation(g.relation_name(adj.relation[i])) &&
-          std::binary_search(members.begin(), members.end(), adj.neighbor[i]))
-        found.emplace_back(adj.score[i], adj.edge[i]);
-  }
-  std::sort(found.begin(), found.end(), [](const auto &a, const auto &b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  std::vector<NetworkEdge> found = network_edges(g, members, network_relations(g, {}, "ask"), static_cast<float>(min_score));
+  std::sort(found.begin(), found.end(), [](const NetworkEdge &a, const NetworkEdge &b) {
+    return a.score != b.score ? a.score > b.score : a.edge < b.edge;
+  });
   std::vector<int64_t> out;
-  for (std::size_t i = 0; i < found.size() && out.size() < kEdgesPerModule; ++i)
-    if (std::find(out.begin(), out.end(), found[i].second) == out.end()) out.push_back(found[i].second);
+  for (std::size_t i = 0; i < found.size() && i < kEdgesPerModule; ++i) out.push_back(found[i].edge);
   return out;
 }
 

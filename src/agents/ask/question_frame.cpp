@@ -186,28 +186,28 @@ bool exclusion_before_topic(const std::vector<std::string> &w, const std::string
 }
 
 // The network a modules question without entities asks about: "dataset" with the word naming it ("the NSCLC
-// network": "nsclc"), else "network" (the whole one: "this network", "What modules does the network have?", none
-// named). The name is the word right before the network's (adjectives such as "whole" or "protein" between them).
+// network": "nsclc"), "network" for the whole one ("this network", "What modules does the network have?"), empty
+// when it names no network ("What are the clusters of differentiation?"). The name is the word right before the
+// network's (adjectives such as "whole" or "protein" between them), never a function word of the question.
 std::string network_named(const std::vector<std::string> &w, std::string &name) {
   static const std::unordered_set<std::string_view> networks = {"network", "networks", "interactome", "graph",
                                                                  "database", "pathway", "map"};
   static const std::unordered_set<std::string_view> adjectives = {
       "whole", "entire", "full", "complete", "protein", "proteins", "interaction", "interactions", "ppi", "string",
       "physical", "functional", "main", "global", "overall", "knowledge", "current", "loaded", "imported"};
+  // (beside the library's stop words: words of this question that name nothing)
   static const std::unordered_set<std::string_view> no_names = {
-      "the", "this", "that", "these", "those", "a", "an", "of", "in", "on", "for", "from", "across", "within", "does",
-      "do", "did", "is", "are", "was", "were", "has", "have", "had", "what", "which", "how", "its", "my", "our", "your",
-      "their", "whose", "and", "or", "to", "by", "with", "@", "modules", "module", "clusters", "communities",
-      "subnetworks", "main", "many", "much", "there", "here"};
+      "@", "do", "my", "whose", "across", "within", "many", "much", "here", "modules", "module", "clusters",
+      "communities", "subnetworks"};
   for (std::size_t i = 1; i < w.size(); ++i) {
     if (!networks.count(w[i])) continue;
     std::size_t j = i;
     while (j > 0 && adjectives.count(w[j - 1])) --j;
-    if (j == 0 || no_names.count(w[j - 1]) || networks.count(w[j - 1])) return "network";
+    if (j == 0 || is_stop_word(w[j - 1]) || no_names.count(w[j - 1]) || networks.count(w[j - 1])) return "network";
     name = w[j - 1];
     return "dataset";
   }
-  return "network";
+  return {};
 }
 
 // What the cues of the form and relation parts found, where they stand.
@@ -424,11 +424,16 @@ void decide_form(const QuestionAnalysis &a, const std::vector<std::string> &w, s
     }
   }
   // The form, composed with the intent the rules recognised.
-  if (k.modules && !k.path) {
+  const std::string network = k.modules && entities == 0 ? network_named(w, f.network) : std::string();
+  if (k.modules && !k.path && entities == 0 && network.empty()) {
+    f.form = "unsupported";
+    f.reason = "it asks for modules or clusters of no network and no protein the rules read: name the network (\"the "
+               "network\", \"the NSCLC network\") or proteins";
+  } else if (k.modules && !k.path) {
     // ("What are the main modules of the NSCLC network?": the network's clusters; of X's partners, of the entities
     // named)
     f.form = "modules";
-    f.relation = entities == 0 ? network_named(w, f.network) : entities == 1 ? "partners" : "set";
+    f.relation = entities == 0 ? network : entities == 1 ? "partners" : "set";
   } else if (entities == 0) {
     f.form = "unsupported";
     f.reason = "the question names no entity of the database: the rules answer questions about named proteins and "

@@ -55,14 +55,8 @@ void window_terms(const ExploreContext &ctx, ExploreRun &run) {
     for (const WindowNode &n : run.result.windows[i].nodes)
       if (const auto ix = snapshot->index_of(n.id); ix && snapshot->label(*ix) != "OntologyTerm") proteins.push_back(n.id);
     if (proteins.size() < 2) continue;
-    std::vector<EnrichedTerm> terms = enrich(ctx.kg, proteins, eo).terms;
-    std::stable_sort(terms.begin(), terms.end(), [](const EnrichedTerm &a, const EnrichedTerm &b) {
-      if (a.fdr != b.fdr) return a.fdr < b.fdr;
-      if (a.p_value != b.p_value) return a.p_value < b.p_value;
-      return a.term < b.term;
-    });
-    if (terms.size() > ctx.options.window_terms) terms.resize(ctx.options.window_terms);
-    run.result.window_terms[i] = std::move(terms);
+    run.result.window_terms[i] = enrich(ctx.kg, proteins, eo).terms;
+    detail::keep_lowest_fdr(run.result.window_terms[i], ctx.options.window_terms);
   }
 }
 
