@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_input.hpp"
 #include "common/part_files.hpp"
 #include "common/text_reader.hpp"
 #include "grappi/error.hpp"
@@ -82,8 +83,8 @@ void read_vectors_file(const std::string &path, PartVectors &into) {
   uint64_t count = 0;
   try {
     model = h.at("model").get<std::string>();
-    dim = h.at("dimension").get<std::size_t>();
-    count = h.at("count").get<uint64_t>();
+    dim = detail::json_integer<std::size_t>(h.at("dimension"));
+    count = detail::json_integer<uint64_t>(h.at("count"));
     if (h.at("byte_order").get<std::string>() != "little" || !detail::little_endian_host())
       bad_file(what, path, "its vectors are not in this machine's byte order");
     into.provenance.push_back(dump_json(h.value("provenance", json::object())));
@@ -194,7 +195,7 @@ std::unique_ptr<Embedder> load_embedder(const std::string &path) {
     kind = h.at("kind").get<std::string>();
     config = h.at("config").get<std::string>();
     model = h.at("model").get<std::string>();
-    state_bytes = h.at("state_bytes").get<uint64_t>();
+    state_bytes = detail::json_integer<uint64_t>(h.at("state_bytes"));
   } catch (const json::exception &e) {
     bad_file(what, path, std::string("a malformed header (line 2): ") + e.what());
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -332,7 +333,11 @@ Embeddings HttpEmbedder::embed(const std::vector<std::string> &texts) {
                                             ", expected " + std::to_string(out.dim));
       for (const auto &x : v) {
         if (!x.is_number()) throw Error(ErrorCode::network, "POST " + shown + ": embedding " + std::to_string(k) + " holds a non-number");
-        out.data.push_back(x.get<float>());
+        const double value = x.get<double>();
+        if (!(std::fabs(value) <= static_cast<double>(std::numeric_limits<float>::max())))
+          throw Error(ErrorCode::network, "POST " + shown + ": embedding " + std::to_string(k) + " holds " + x.dump() +
+                                              ", beyond a float's range");
+        out.data.push_back(static_cast<float>(value));
       }
     }
     i = j;

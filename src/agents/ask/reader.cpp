@@ -11,6 +11,7 @@
 #include <set>
 
 #include "agents/ask/gat_network.hpp"
+#include "common/json_input.hpp"
 #include "common/parallel.hpp"
 #include "grappi/error.hpp"
 #include "grappi/json_text.hpp"
@@ -52,10 +53,10 @@ json options_json(const GatReaderOptions &o) {
 
 GatReaderOptions options_from(const json &j) {
   GatReaderOptions o;
-  o.layers = j.at("layers").get<std::size_t>();
-  o.hidden = j.at("hidden").get<std::size_t>();
-  o.heads = j.at("heads").get<std::size_t>();
-  o.head_hidden = j.at("head_hidden").get<std::size_t>();
+  o.layers = detail::json_integer<std::size_t>(j.at("layers"));
+  o.hidden = detail::json_integer<std::size_t>(j.at("hidden"));
+  o.heads = detail::json_integer<std::size_t>(j.at("heads"));
+  o.head_hidden = detail::json_integer<std::size_t>(j.at("head_hidden"));
   o.dropout = j.at("dropout").get<double>();
   o.negative_slope = j.at("negative_slope").get<double>();
   o.learning_rate = j.value("learning_rate", o.learning_rate);
@@ -336,13 +337,13 @@ GatReader GatReader::load(const KnowledgeGraph &kg, const std::string &name) {
   GatReader r;
   try {
     const json spec = json::parse(m->spec);
-    const int format = spec.at("format").get<int>();
+    const int format = detail::json_integer<int>(spec.at("format"));
     if (format > kFormat)
       throw damaged("stored in format " + std::to_string(format) + ", newer than this grappi (" + std::to_string(kFormat) +
                     "); upgrade grappi");
     r.options_ = options_from(spec.at("options"));
     check_options(r.options_);
-    r.dimension_ = spec.at("dimension").get<std::size_t>();
+    r.dimension_ = detail::json_integer<std::size_t>(spec.at("dimension"));
     r.relations_ = spec.at("relations").get<std::vector<std::string>>();
     r.info_ = spec.value("info", json::object());
   } catch (const json::exception &e) {

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agents/extract/extraction_impl.hpp"
+#include "common/json_input.hpp"
 #include "common/part_files.hpp"
 #include "common/text_reader.hpp"
 #include "grappi/error.hpp"
@@ -33,7 +34,7 @@ json optional_size(const std::optional<std::size_t> &v) { return v ? json(*v) : 
 
 std::optional<std::size_t> read_optional_size(const json &j) {
   if (j.is_null()) return std::nullopt;
-  return j.get<std::size_t>();
+  return detail::json_integer<std::size_t>(j);
 }
 
 json part_usage_json(const StageUsage &u) {
@@ -44,14 +45,14 @@ json part_usage_json(const StageUsage &u) {
 
 StageUsage part_usage_from(const json &j) {
   StageUsage u;
-  u.model_calls = j.at("model_calls").get<std::size_t>();
-  u.local_answers = j.at("local_answers").get<std::size_t>();
-  u.cache_hits = j.at("cache_hits").get<std::size_t>();
-  u.prompt_tokens = j.at("prompt_tokens").get<int64_t>();
-  u.completion_tokens = j.at("completion_tokens").get<int64_t>();
-  u.failed = j.at("failed").get<std::size_t>();
-  u.skipped = j.at("skipped").get<std::size_t>();
-  u.repairs = j.at("repairs").get<std::size_t>();
+  u.model_calls = detail::json_integer<std::size_t>(j.at("model_calls"));
+  u.local_answers = detail::json_integer<std::size_t>(j.at("local_answers"));
+  u.cache_hits = detail::json_integer<std::size_t>(j.at("cache_hits"));
+  u.prompt_tokens = detail::json_integer<int64_t>(j.at("prompt_tokens"));
+  u.completion_tokens = detail::json_integer<int64_t>(j.at("completion_tokens"));
+  u.failed = detail::json_integer<std::size_t>(j.at("failed"));
+  u.skipped = detail::json_integer<std::size_t>(j.at("skipped"));
+  u.repairs = detail::json_integer<std::size_t>(j.at("repairs"));
   u.seconds = j.at("seconds").get<double>();
   return u;
 }
@@ -64,11 +65,11 @@ json candidate_json(const EntityCandidate &c) {
 
 EntityCandidate candidate_from(const json &j) {
   EntityCandidate c;
-  c.node = j.at("node").get<int64_t>();
+  c.node = detail::json_integer<int64_t>(j.at("node"));
   c.id = j.at("id").get<std::string>();
   c.name = j.at("name").get<std::string>();
   c.label = j.at("label").get<std::string>();
-  c.taxon = j.at("taxon").get<int64_t>();
+  c.taxon = detail::json_integer<int64_t>(j.at("taxon"));
   c.matched = j.at("matched").get<std::string>();
   c.source = j.at("source").get<std::string>();
   c.function = j.at("function").get<std::string>();
@@ -90,8 +91,8 @@ json mention_json(const EntityMention &m) {
 
 EntityMention mention_from(const json &j) {
   EntityMention m;
-  m.offset = j.at("offset").get<std::size_t>();
-  m.length = j.at("length").get<std::size_t>();
+  m.offset = detail::json_integer<std::size_t>(j.at("offset"));
+  m.length = detail::json_integer<std::size_t>(j.at("length"));
   m.text = j.at("text").get<std::string>();
   m.source = j.at("source").get<std::string>();
   m.type = j.at("type").get<std::string>();
@@ -132,15 +133,15 @@ PaperContext detail::paper_from(const json &j) {
   PaperContext p;
   p.document = j.at("document").get<std::string>();
   const json &o = j.at("organism");
-  p.taxon = o.at("taxon").get<int64_t>();
+  p.taxon = detail::json_integer<int64_t>(o.at("taxon"));
   p.organism_name = o.at("name").get<std::string>();
   p.organism_source = o.at("source").get<std::string>();
   p.held = o.at("held").get<bool>();
   for (const json &e : o.at("evidence")) {
     OrganismEvidence x;
-    x.taxon = e.at("taxon").get<int64_t>();
+    x.taxon = detail::json_integer<int64_t>(e.at("taxon"));
     x.name = e.at("name").get<std::string>();
-    x.count = e.at("count").get<std::size_t>();
+    x.count = detail::json_integer<std::size_t>(e.at("count"));
     x.cues = e.at("cues").get<std::vector<std::string>>();
     p.organisms.push_back(std::move(x));
   }
@@ -148,15 +149,15 @@ PaperContext detail::paper_from(const json &j) {
     Abbreviation x;
     x.short_form = a.at("short_form").get<std::string>();
     x.long_form = a.at("long_form").get<std::string>();
-    x.offset = a.at("offset").get<std::size_t>();
+    x.offset = detail::json_integer<std::size_t>(a.at("offset"));
     x.meaning = a.at("meaning").get<std::string>();
     if (const json &e = a.at("entity"); !e.is_null()) {
       EntityCandidate c;
       c.id = e.at("external_id").get<std::string>();
       c.name = e.at("name").get<std::string>();
-      c.node = e.at("node").get<int64_t>();
+      c.node = detail::json_integer<int64_t>(e.at("node"));
       c.label = e.at("label").get<std::string>();
-      c.taxon = e.at("taxon").get<int64_t>();
+      c.taxon = detail::json_integer<int64_t>(e.at("taxon"));
       c.bel = e.at("bel").get<std::string>();
       x.entity = std::move(c);
     }
@@ -177,7 +178,7 @@ BelProblem problem_from(const json &j) {
   if (severity != "error" && severity != "warning") throw Error(ErrorCode::parse, "a problem of severity '" + severity + "'");
   p.severity = severity == "error" ? BelProblem::Severity::error : BelProblem::Severity::warning;
   p.code = j.at("code").get<std::string>();
-  p.offset = j.at("offset").get<std::size_t>();
+  p.offset = detail::json_integer<std::size_t>(j.at("offset"));
   p.message = j.at("message").get<std::string>();
   return p;
 }
@@ -213,7 +214,7 @@ ExtractedStatement part_statement_from(const json &j, std::size_t paragraph) {
   s.origin = j.at("origin").get<std::string>();
   s.original = j.at("original").get<std::string>();
   s.original_problems = j.at("original_problems").get<std::vector<std::string>>();
-  s.mentions = j.at("mentions").get<std::vector<std::size_t>>();
+  s.mentions = detail::json_integers<std::size_t>(j.at("mentions"));
   s.duplicate_of = read_optional_size(j.at("duplicate_of"));
   s.checks = j.at("checks").get<std::map<std::string, std::string>>();
   return s;
@@ -307,18 +308,18 @@ ExtractionResult load_extraction(const std::string &path, std::string *provenanc
     if (!std::getline(in, line)) bad_extraction(path, 2, "no header");
     ++at;
     const json h = json::parse(line);
-    r.documents = h.at("documents").get<std::size_t>();
-    r.skipped_passages = h.at("skipped_passages").get<std::size_t>();
+    r.documents = detail::json_integer<std::size_t>(h.at("documents"));
+    r.skipped_passages = detail::json_integer<std::size_t>(h.at("skipped_passages"));
     r.usage = part_usage_from(h.at("usage"));
     r.offline = h.at("offline").get<bool>();
     r.dry_run = h.at("dry_run").get<bool>();
-    r.estimated_calls = h.at("estimated_calls").get<std::size_t>();
-    r.estimated_prompt_tokens = h.at("estimated_prompt_tokens").get<int64_t>();
+    r.estimated_calls = detail::json_integer<std::size_t>(h.at("estimated_calls"));
+    r.estimated_prompt_tokens = detail::json_integer<int64_t>(h.at("estimated_prompt_tokens"));
     r.model = h.at("model");
     r.template_version = h.at("template_version").get<std::string>();
     r.budget = h.at("budget").get<std::string>();
-    n_paragraphs = h.at("paragraphs").get<std::size_t>();
-    n_statements = h.at("statements").get<std::size_t>();
+    n_paragraphs = detail::json_integer<std::size_t>(h.at("paragraphs"));
+    n_statements = detail::json_integer<std::size_t>(h.at("statements"));
     // (parts written before papers were read have none)
     if (h.contains("papers"))
       for (const json &p : h.at("papers")) r.papers.push_back(detail::paper_from(p));
@@ -332,7 +333,7 @@ ExtractionResult load_extraction(const std::string &path, std::string *provenanc
       p.pmid = j.at("pmid").get<std::string>();
       p.pmcid = j.at("pmcid").get<std::string>();
       p.doi = j.at("doi").get<std::string>();
-      p.passage = j.at("passage").get<std::size_t>();
+      p.passage = detail::json_integer<std::size_t>(j.at("passage"));
       p.section = j.at("section").get<std::string>();
       p.text = j.at("text").get<std::string>();
       p.status = j.at("status").get<std::string>();

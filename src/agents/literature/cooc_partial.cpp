@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agents/literature/cooc_builder.hpp"
+#include "common/json_input.hpp"
 #include "common/part_files.hpp"
 #include "common/text_reader.hpp"
 #include "grappi/json_text.hpp"
@@ -40,8 +41,8 @@ CoocOptions options_from(const json &j) {
   o.scope = j.at("scope").get<std::string>() == "sentence" ? CoocOptions::Scope::sentence : CoocOptions::Scope::document;
   o.titles = j.at("titles").get<std::string>();
   o.types = j.at("types").get<std::vector<std::string>>();
-  o.min_count = j.at("min_count").get<std::size_t>();
-  if (!j.at("as_of").is_null()) o.as_of = j.at("as_of").get<int>();
+  o.min_count = detail::json_integer<std::size_t>(j.at("min_count"));
+  if (!j.at("as_of").is_null()) o.as_of = detail::json_integer<int>(j.at("as_of"));
   o.dictionary = j.at("dictionary").get<bool>();
   return o;
 }
@@ -78,25 +79,25 @@ PartialHeader read_header(const std::string &path) {
       damaged(path, "its pairs are not in this machine's byte order");
     h.options = options_from(j.at("options"));
     const json &f = j.at("figures");
-    h.documents = f.at("documents").get<std::size_t>();
-    h.units = f.at("units").get<std::size_t>();
-    h.undated = f.at("undated").get<std::size_t>();
-    h.later = f.at("later").get<std::size_t>();
-    h.mentions = f.at("mentions").get<std::size_t>();
-    h.unidentified = f.at("unidentified").get<std::size_t>();
-    h.composite = f.at("composite").get<std::size_t>();
+    h.documents = detail::json_integer<std::size_t>(f.at("documents"));
+    h.units = detail::json_integer<std::size_t>(f.at("units"));
+    h.undated = detail::json_integer<std::size_t>(f.at("undated"));
+    h.later = detail::json_integer<std::size_t>(f.at("later"));
+    h.mentions = detail::json_integer<std::size_t>(f.at("mentions"));
+    h.unidentified = detail::json_integer<std::size_t>(f.at("unidentified"));
+    h.composite = detail::json_integer<std::size_t>(f.at("composite"));
     for (const json &cj : j.at("concepts")) {
       CoocConcept cc;
       cc.id = cj.at("id").get<std::string>();
       cc.type = cj.at("type").get<std::string>();
-      cc.units = cj.at("units").get<std::size_t>();
-      cc.node = cj.at("node").get<int64_t>();
+      cc.units = detail::json_integer<std::size_t>(cj.at("units"));
+      cc.node = detail::json_integer<int64_t>(cj.at("node"));
       h.concepts.push_back(std::move(cc));
       h.spellings.push_back(cj.at("spellings").get<std::unordered_map<std::string, std::size_t>>());
     }
     h.keys = j.at("keys").get<std::vector<std::string>>();
-    h.years = j.at("years").get<std::vector<int>>();
-    h.pairs = j.at("pairs").get<uint64_t>();
+    h.years = detail::json_integers<int>(j.at("years"));
+    h.pairs = detail::json_integer<uint64_t>(j.at("pairs"));
     h.provenance = j.value("provenance", json::object());
   } catch (const json::exception &e) {
     damaged(path, std::string("a malformed header (line 2): ") + e.what());

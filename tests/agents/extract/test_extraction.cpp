@@ -1411,6 +1411,22 @@ TEST_CASE("Damaged or foreign extraction parts are refused with the file named")
   wrong = paragraph;
   wrong["statements"][0]["problems"] = json::array({{{"severity", "fatal"}, {"code", "x"}, {"offset", 0}, {"message", ""}}});
   refused("severity", magic + header.dump() + "\n" + wrong.dump() + "\n", "severity 'fatal'");
+  // Counts and offsets are integers: a float (huge, negative or whole) is refused, never converted.
+  json floats = header;
+  floats["usage"]["model_calls"] = 5.5e52;
+  refused("float-count", magic + floats.dump() + "\n" + paragraph.dump() + "\n", "expected an integer in range");
+  floats = header;
+  floats["documents"] = 1.0;
+  refused("whole-float", magic + floats.dump() + "\n" + paragraph.dump() + "\n", "expected an integer in range");
+  wrong = paragraph;
+  wrong["entities"][0]["chosen"] = -1e30;
+  refused("negative-float", magic + header.dump() + "\n" + wrong.dump() + "\n", "expected an integer in range");
+  wrong = paragraph;
+  wrong["statements"][0]["mentions"] = {0, 1e300};
+  refused("float-mention", magic + header.dump() + "\n" + wrong.dump() + "\n", "expected an integer in range");
+  wrong = paragraph;
+  wrong["entities"][0]["offset"] = -3;
+  refused("negative-offset", magic + header.dump() + "\n" + wrong.dump() + "\n", "expected an integer in range");
   CHECK_THROWS_AS(grappi::load_extraction(dir.file("missing")), grappi::Error);
   CHECK_THROWS_WITH_AS(grappi::save_extraction(r, dir.file("x"), "[]"), doctest::Contains("JSON object"), grappi::Error);
   CHECK_FALSE(std::ifstream(dir.file("x")));
