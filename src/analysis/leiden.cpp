@@ -21,8 +21,10 @@ namespace {
 // Leiden's iterations per call, rounds of calls per run, and rounds without a gain that end one.
 constexpr igraph_integer_t kRound = 2;
 constexpr std::size_t kMaxRounds = 100;
-constexpr std::size_t kIdleRounds = 1;
+constexpr std::size_t kIdleRounds = 2;
 constexpr std::size_t kFinalIdleRounds = 6;
+constexpr std::size_t kCoarseRounds = 3;    // rounds on a core groups' graph
+constexpr std::size_t kEnsembleLevels = 8;  // the iterated ensemble's levels at most
 
 std::mutex &igraph_lock() {
   static std::mutex m;
@@ -236,27 +238,49 @@ std::vector<std::size_t> leiden(const WeightedGraph &g, LeidenQuality q, double 
   }
   check(igraph_rng_seed(igraph_rng_default(), static_cast<igraph_uint_t>(seed + runs)), "random seed");
   // With several runs, their core groups clustered as nodes (the ensemble approach of Ovelgönne
-  // and Geyer-Schulz, 2012) gives another start; it and the best run are polished, the better kept.
+  // and Geyer-Schulz, 2012, iterated): the core groups' graph clustered `runs` times gives new
+  // partitions, whose core groups are coarser again, until they stop merging; the best run and
+  // each level's best are polished, the best kept.
   if (runs > 1) {
-    const std::vector<std::size_t> core = core_groups(partitions, g.nodes);
-    const std::size_t groups = *std::max_element(core.begin(), core.end()) + 1;
-    if (groups < g.nodes) {
+    std::vector<std::size_t> core = core_groups(partitions, g.nodes);
+    std::size_t groups = *std::max_element(core.begin(), core.end()) + 1;
+    std::vector<std::vector<std::size_t>> candidates{best};
+    for (std::size_t level = 0; level < kEnsembleLevels && groups < g.nodes; ++level) {
       std::vector<double> group_weight(groups, 0.0);
       for (std::size_t i = 0; i < g.nodes; ++i) group_weight[core[i]] += node_weight[i];
       LeidenRunner coarse(contract(g, core, groups), group_weight, parameter);
-      std::vector<std::size_t> of_group = coarse.round(nullptr);
-      for (std::size_t r = 0; r < kIdleRounds + 1; ++r) of_group = coarse.round(&of_group);
-      std::vector<std::size_t> m(g.nodes);
-      for (std::size_t i = 0; i < g.nodes; ++i) m[i] = of_group[core[i]];
-      renumber(m);
-      const double value = polish(m, kFinalIdleRounds);
-      quality = polish(best, kFinalIdleRounds);
+      partitions.clear();
+      double level_best = 0;
+      for (std::size_t run = 0; run < runs; ++run) {
+        std::vector<std::size_t> of_group = coarse.round(nullptr);
+        for (std::size_t r = 1; r < kCoarseRounds; ++r) of_group = coarse.round(&of_group);
+        std::vector<std::size_t> m(g.nodes);
+        for (std::size_t i = 0; i < g.nodes; ++i) m[i] = of_group[core[i]];
+        renumber(m);
+        const double value = value_of(m);
+        if (partitions.empty() || value > level_best) {
+          level_best = value;
+          if (partitions.empty()) candidates.emplace_back();
+          candidates.back() = m;
+        }
+        partitions.push_back(std::move(m));
+      }
+      const std::vector<std::size_t> next = core_groups(partitions, g.nodes);
+      const std::size_t next_groups = *std::max_element(next.begin(), next.end()) + 1;
+      if (next_groups >= groups) break;
+      core = next;
+      groups = next_groups;
+    }
+    quality = polish(candidates[0], kFinalIdleRounds);
+    best = candidates[0];
+    for (std::size_t c = 1; c < candidates.size(); ++c) {
+      const double value = polish(candidates[c], kFinalIdleRounds);
       if (value > quality) {
         quality = value;
-        best = std::move(m);
+        best = std::move(candidates[c]);
       }
-      return best;
     }
+    return best;
   }
   quality = polish(best, kFinalIdleRounds);
   return best;
