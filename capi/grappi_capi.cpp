@@ -1091,6 +1091,55 @@ grappi_status grappi_graph_cluster_json(grappi_graph *g, const char *const *prot
   });
 }
 
+grappi_status grappi_graph_build_communities_json(grappi_graph *g, const char *name, const grappi_cluster_options *opts,
+                                                  const grappi_model *model, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_build_communities_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    grappi::CommunityOptions co;
+    co.name = name ? name : "default";
+    if (opts) {
+      const grappi_cluster_options o = read_options(opts, fn);
+      co.cluster.method = grappi::cluster_method(text_or(o.method, "mcl", fn, "method"));
+      co.cluster.min_score = o.min_score;
+      co.cluster.relations = string_array(o.relations, o.relation_count, fn, "relations", "relation_count", "a relation");
+      co.cluster.inflation = o.inflation;
+      co.cluster.max_iterations = o.max_iterations;
+      co.cluster.resolution = o.resolution;
+      co.cluster.seed = o.seed;
+      co.cluster.runs = o.runs;
+      co.cluster.max_cluster_size = o.max_cluster_size;
+      co.cluster.max_levels = o.max_levels;
+      co.cluster.terms = o.terms;
+      co.cluster.enrich_min_size = o.enrich_min_size;
+      co.cluster.max_fdr = o.max_fdr;
+    }
+    require(model == nullptr || model->model != nullptr, fn, "model is not a model grappi_model_new made");
+    grappi::ExtractiveModel offline;
+    grappi::LanguageModel &m = model ? *model->model : static_cast<grappi::LanguageModel &>(offline);
+    const grappi::CommunitySet set = grappi::build_communities(kg, m, co);
+    grappi::store_communities(kg, set);
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(set)));
+    return GRAPPI_OK;
+  });
+}
+
+grappi_status grappi_graph_communities_json(grappi_graph *g, const char *name, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_communities_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    const std::string set = name ? name : "default";
+    const std::optional<grappi::CommunitySet> s = grappi::load_communities(kg, set);
+    if (!s) throw grappi::Error(grappi::ErrorCode::not_found, std::string(fn) + ": no community reports named '" + set + "' are stored");
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(*s)));
+    return GRAPPI_OK;
+  });
+}
+
 grappi_status grappi_graph_ppi_enrichment_json(grappi_graph *g, const char *const *proteins, size_t protein_count,
                                                double min_score, const char *const *relations, size_t relation_count,
                                                char **out_json) {

@@ -70,6 +70,32 @@ assert a["form"] == "modules" and len(a["value"]) >= 2, a
 assert "export_v12_nsclc" in a["text"] and a["value"][0]["terms"], a["text"]
 print("ask: " + a["text"][:160] + " ...")
 PY
+# Community reports: built and stored (extractive summaries), shown, read by ask for the whole network's modules;
+# stale once the graph changes; removed.
+"$GRAPPI" communities build --db "$db" --json "$work/cm.json" > "$work/cm.txt"
+grep -q "^'default': .* report(s) of .* leiden communities" "$work/cm.txt" || { echo "FAIL: communities build: $(cat "$work/cm.txt")"; exit 1; }
+"$GRAPPI" communities show --db "$db" --json "$work/cm2.json" > /dev/null
+"$PY" "$(dirname "$0")/check_json_schema.py" "$(dirname "$0")/../docs/schemas/communities.schema.json" "$work/cm.json" "$work/cm2.json"
+[ "$("$GRAPPI" communities list --db "$db")" = "default" ] || { echo "FAIL: communities list"; exit 1; }
+"$GRAPPI" ask --db "$db" "What are the main modules of the network?" --json "$work/ask_cm.json" > /dev/null
+"$PY" "$(dirname "$0")/check_json_schema.py" "$(dirname "$0")/../docs/schemas/ask.schema.json" "$work/ask_cm.json"
+"$PY" - "$work/cm.json" "$work/cm2.json" "$work/ask_cm.json" << 'PY'
+import json, sys
+built, shown, asked = (json.load(open(f)) for f in sys.argv[1:4])
+assert built["reports"] == shown["reports"] and not shown["stale"], "communities show differs from build"
+assert len(built["reports"]) >= 2 and any(r["terms"] for r in built["reports"]), "no report with terms"
+for r in built["reports"]:
+    assert r["summary_status"] == "extractive" and r["summary"].startswith("Extractive summary (not a language model)"), r
+    assert all(t["term"] in r["summary"] for t in r["terms"][:3]), r["summary"]
+a = asked["answer"]
+assert a["form"] == "modules" and "stored community reports 'default'" in a["looked_up"], a["looked_up"]
+assert [m["summary"]["community"] for m in a["value"]] == [r["id"] for r in built["reports"] if r["level"] == 0][:10], a["value"]
+assert [m["members"] for m in a["value"]] == [r["members"] for r in built["reports"] if r["level"] == 0][:10]
+print(f"communities: {len(built['reports'])} reports stored; ask reads them: " + a["text"][:120] + " ...")
+PY
+"$GRAPPI" communities remove --db "$db" default > /dev/null
+if "$GRAPPI" communities show --db "$db" > "$work/none.txt" 2>&1; then echo "FAIL: show of a removed set"; exit 1; fi
+grep -q "no set named 'default' is stored" "$work/none.txt" || { echo "FAIL: $(cat "$work/none.txt")"; exit 1; }
 # The web explorer: GET /api/cluster equals grappi cluster --json; bad parameters are 400s.
 "$GRAPPI" cluster --db "$db" EGFR KRAS TP53 PIK3CA AKT1 BRAF NOSUCHPROTEIN --method leiden --json "$work/set.json" \
   > /dev/null 2> "$work/err"

@@ -36,7 +36,10 @@ IDS_THEMSELVES = {("enrich", ""): "the set's proteins by external id",
                   ("ppi-enrichment", ""): "the set's proteins by external id",
                   ("cluster", "/clusters[]"): "names beside members, the same nodes' external ids in the same order",
                   ("cluster", "/clusters[]/terms[]"): "a term's proteins by external id",
-                  ("explore", "/windows[]/terms[]"): "a term's proteins by external id"}
+                  ("explore", "/windows[]/terms[]"): "a term's proteins by external id",
+                  ("communities", "/reports[]"): "names beside members, the same nodes' external ids in the same order"}
+# Arrays of row ids (`nodes`) beside another field holding the same nodes' external ids: (schema, path of the object).
+ROW_IDS_BESIDE = {("communities", "/reports[]"): "members: the same nodes' external ids in the same order"}
 
 
 def types(x):
@@ -75,7 +78,7 @@ def check(name, schema):
             if "parent_id" in props:
                 need(path, x, "parent_external_id", "a parent's row id", "parent_id")
             for field, ids in (("nodes", "external_ids"), ("node_ids", "external_ids"), ("seeds", "seed_external_ids")):
-                if field in props and integer_array(props[field]):
+                if field in props and integer_array(props[field]) and (name, path) not in ROW_IDS_BESIDE:
                     need(path, x, ids, f"an array of row ids '{field}'", field)
             for field in ("names", "proteins"):
                 if field in props and "string" in types(props[field].get("items", {})) and \

@@ -1286,6 +1286,26 @@ int main(int argc, char **argv) {
       CHECK(grappi_graph_cluster_json(g, cyclins, 5, NULL, NULL) == GRAPPI_EINVAL);
       CHECK(grappi_cluster_options_init(&co, GRAPPI_CLUSTER_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
     }
+    {
+      /* Community reports: built (extractive summaries), stored under a name, read back. */
+      char *json = NULL;
+      CHECK(grappi_graph_communities_json(g, "yeast", &json) == GRAPPI_ENOTFOUND && json == NULL);
+      CHECK(strstr(grappi_last_error_message(), "no community reports named 'yeast'") != NULL);
+      CHECK(grappi_graph_build_communities_json(g, "yeast", NULL, NULL, &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"name\":\"yeast\"") != NULL && strstr(json, "\"method\":\"leiden\"") != NULL &&
+            strstr(json, "\"summary_status\":\"extractive\"") != NULL &&
+            strstr(json, "Extractive summary (not a language model)") != NULL);
+      grappi_free(json);
+      json = NULL;
+      CHECK(grappi_graph_communities_json(g, "yeast", &json) == GRAPPI_OK && json);
+      CHECK(json && strstr(json, "\"stale\":false") != NULL && strstr(json, "\"4932.") != NULL);
+      grappi_free(json);
+      json = NULL;
+      CHECK(grappi_graph_build_communities_json(g, "yeast", NULL, NULL, NULL) == GRAPPI_EINVAL);
+      CHECK(grappi_graph_build_communities_json(g, "", NULL, NULL, &json) == GRAPPI_EINVAL && json == NULL);
+      CHECK(strstr(grappi_last_error_message(), "needs a name") != NULL);
+      CHECK(grappi_graph_communities_json(NULL, NULL, &json) == GRAPPI_EINVAL);
+    }
   }
   {
     /* BEL with the graph's identifiers: GO terms by name or id have one canonical form. */

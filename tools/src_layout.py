@@ -34,7 +34,7 @@ PUBLIC = {
     "extraction.hpp": "agents/extract",
     "cooccurrence.hpp": "agents/literature", "hypothesis.hpp": "agents/literature",
     "path_ranker.hpp": "agents/literature",
-    "answer.hpp": "agents/ask", "question.hpp": "agents/ask", "reader.hpp": "agents/ask",
+    "answer.hpp": "agents/ask", "communities.hpp": "agents/ask", "question.hpp": "agents/ask", "reader.hpp": "agents/ask",
     "html_report.hpp": "report",
 }
 

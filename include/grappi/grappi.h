@@ -782,6 +782,37 @@ GRAPPI_API void grappi_model_free(grappi_model *model);
  */
 GRAPPI_API grappi_status grappi_model_describe_json(const grappi_model *model, char **out_json);
 
+/* ---- communities: the network's communities written up and stored ------------------------ */
+
+/**
+ * @brief Clusters the network, writes a report per community (members, hubs, enriched terms,
+ *        strongest edges, a summary) and stores the set in the database under `name`, as
+ *        `grappi communities build` does (docs/function.md "Community reports").
+ * @param g The graph (opened writable).
+ * @param name The set's name; NULL: "default" (the set ask reads).
+ * @param opts The clustering, or NULL for the communities' defaults (Leiden modularity at score
+ *        >= 0.7, 5 runs, 3 terms); reports for communities of at least 3 members, at most 50.
+ * @param model The summaries' model (grappi_model_new()), or NULL: the extractive summary (not a
+ *        language model). A model's summary is kept only when every citation it gives is a term
+ *        or a member of the report; otherwise the extractive one stands and the reason is kept.
+ * @param[out] out_json The set (docs/schemas/communities.schema.json); free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_EINVAL for bad options or a network without an edge; an error of
+ *         the database when it is read-only.
+ */
+GRAPPI_API grappi_status grappi_graph_build_communities_json(grappi_graph *g, const char *name,
+                                                             const grappi_cluster_options *opts,
+                                                             const grappi_model *model, char **out_json);
+
+/**
+ * @brief The community reports stored under `name`, marked "stale" when the graph changed since
+ *        they were built.
+ * @param g The graph.
+ * @param name The set's name; NULL: "default".
+ * @param[out] out_json The set (docs/schemas/communities.schema.json); free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_ENOTFOUND when no set of that name is stored.
+ */
+GRAPPI_API grappi_status grappi_graph_communities_json(grappi_graph *g, const char *name, char **out_json);
+
 /** Asked before each model request and between the stages of a run (explore: between its
  *  retrieval stages, every few windows, every 65,536 paths of its candidate search; hypothesize:
  *  before each spur search of its path enumeration): non-zero stops the run. Requests not yet

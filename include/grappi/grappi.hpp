@@ -15,6 +15,7 @@
 #include "grappi/graph_embeddings.hpp"
 #include "grappi/documents.hpp"
 #include "grappi/clustering.hpp"
+#include "grappi/communities.hpp"
 #include "grappi/enrichment.hpp"
 #include "grappi/entities.hpp"
 #include "grappi/extraction.hpp"

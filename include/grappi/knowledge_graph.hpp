@@ -36,6 +36,16 @@ struct TrainedModel {
   std::string created_at;  ///< when it was stored, UTC, ISO 8601
 };
 
+/// A set of community reports stored in the database (KnowledgeGraph::store_community_set;
+/// grappi/communities.hpp builds and reads them).
+struct StoredCommunitySet {
+  std::string name;        ///< its name (unique in the database; "default" unless named)
+  uint64_t generation = 0; ///< the graph's generation when they were built (stale once it changes)
+  std::string spec;        ///< JSON text: the parameters, the partition's figures, the summaries' model
+  std::string reports;     ///< JSON text: the reports, an array
+  std::string created_at;  ///< when it was stored, UTC, ISO 8601
+};
+
 /// A stored embedding model (KnowledgeGraph::embedding_models).
 struct EmbeddingModel {
   int64_t id = 0;             ///< database id
@@ -201,6 +211,17 @@ class GRAPPI_CXX_API KnowledgeGraph {
   std::vector<TrainedModel> trained_models() const;
   /// Removes the model of that name; whether there was one.
   bool remove_trained_model(const std::string &name);
+
+  // ---- community reports -------------------------------------------------------------------
+  /// Stores a set of community reports (replacing one of the same name) in one transaction; does
+  /// not change the generation. Error(invalid_argument) on a read-only database or without a name.
+  void store_community_set(const StoredCommunitySet &set);
+  /// The set stored under `name`, if any.
+  std::optional<StoredCommunitySet> community_set(const std::string &name) const;
+  /// The names of the stored sets, sorted.
+  std::vector<std::string> community_sets() const;
+  /// Removes the set of that name; whether there was one.
+  bool remove_community_set(const std::string &name);
 
   // ---- language-model response cache ---------------------------------------------------------
   /// The stored answer for a cache key, if any.

@@ -18,7 +18,7 @@ namespace grappi {
 
 namespace detail {
 class BelIdTable;
-constexpr int kSchemaVersion = 7;
+constexpr int kSchemaVersion = 8;
 /// Creates or checks the schema and sets the connection's pragmas.
 void open_schema(Db &db, bool read_only, int cache_mib);
 /// Whether the database's schema is an older grappi's (one read-write opening upgrades it).

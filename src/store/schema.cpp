@@ -199,6 +199,17 @@ CREATE INDEX node_evidence_node ON node_evidence(node_id);
 CREATE INDEX node_evidence_dataset ON node_evidence(dataset_id);
 )SQL";
 
+// Schema version 8: community reports (grappi/communities.hpp), one set per name: when and at which generation of
+// the graph they were built, their parameters (JSON) and the reports (a JSON array); not part of the graph.
+const char *kSchemaV8 = R"SQL(
+CREATE TABLE community_sets(
+  name TEXT PRIMARY KEY,
+  generation INTEGER NOT NULL,
+  spec TEXT NOT NULL,
+  reports TEXT NOT NULL,
+  created_at TEXT NOT NULL) WITHOUT ROWID;
+)SQL";
+
 }  // namespace
 
 bool schema_outdated(Db &db) {
@@ -251,6 +262,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     db.exec(kSchemaV5);
     db.exec(kSchemaV6);
     db.exec(kSchemaV7);
+    db.exec(kSchemaV8);
     Stmt ins(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     ins.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion)).run();
     ins.bind(1, "created_by").bind(2, std::string("grappi ") + GRAPPI_VERSION_STRING).run();
@@ -275,6 +287,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
       if (version < 5) db.exec(kSchemaV5);
       if (version < 6) db.exec(kSchemaV6);
       if (version < 7) db.exec(kSchemaV7);
+      if (version < 8) db.exec(kSchemaV8);
       db.exec(("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'").c_str());
       db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
       sp.commit();

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "agents/ask/answer_impl.hpp"
+#include "common/json_input.hpp"
 #include "grappi/grappi.hpp"
 #include "agents/ask/question_impl.hpp"
 
@@ -516,6 +517,18 @@ const std::map<std::string, Body> &bodies() {
        [](std::string_view s) {
          const grappi::detail::ParsedAnswer a = grappi::detail::parse_answer(s);
          if (a.ok && a.sentences.empty()) broken("an answer parsed into no sentence");
+       }},
+      {"community_set",
+       [](std::string_view s) {
+         // A stored set of community reports as JSON: refused, or read back whole (its JSON read again is itself).
+         const nlohmann::json j = grappi::detail::parse_json_or_discarded(s);
+         if (j.is_discarded()) return;
+         try {
+           const grappi::CommunitySet set = grappi::detail::communities_from_json(j);
+           const nlohmann::json again = grappi::to_json(set);
+           if (grappi::to_json(grappi::detail::communities_from_json(again)) != again) broken("a community set changed when read back");
+         } catch (const grappi::Error &) {
+         }
        }},
       {"question_analysis", question_with},
       {"paper_names", paper_names_with},

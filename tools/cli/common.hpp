@@ -38,6 +38,7 @@ void add_ontology(CLI::App &app);
 void add_enrich(CLI::App &app);
 void add_ppi_enrichment(CLI::App &app);
 void add_cluster(CLI::App &app);
+void add_communities(CLI::App &app);
 void add_bel(CLI::App &app);
 void add_ground(CLI::App &app);
 void add_eval(CLI::App &app);

@@ -35,6 +35,7 @@ int main(int argc, char **argv) {
   add_enrich(app);
   add_ppi_enrichment(app);
   add_cluster(app);
+  add_communities(app);
   add_bel(app);
   add_ground(app);
   add_extract(app);

@@ -351,6 +351,9 @@ _enrich = _fn("grappi_graph_enrich_json", _status, ctypes.c_void_p, ctypes.POINT
 _cluster_init = _fn("grappi_cluster_options_init", _status, ctypes.POINTER(_ClusterOptions), ctypes.c_uint32)
 _cluster = _fn("grappi_graph_cluster_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
                ctypes.POINTER(_ClusterOptions), ctypes.POINTER(ctypes.c_void_p))
+_build_communities = _fn("grappi_graph_build_communities_json", _status, ctypes.c_void_p, ctypes.c_char_p,
+                         ctypes.POINTER(_ClusterOptions), ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
+_communities = _fn("grappi_graph_communities_json", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p))
 _ppi_enrichment = _fn("grappi_graph_ppi_enrichment_json", _status, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), _size,
                       ctypes.c_double, ctypes.POINTER(ctypes.c_char_p), _size, ctypes.POINTER(ctypes.c_void_p))
 _retrieve_init = _fn("grappi_retrieve_options_init", _status, ctypes.POINTER(_RetrieveOptions), ctypes.c_uint32)
@@ -825,6 +828,31 @@ class Graph(_Owned):
         names, count = _strings(list(proteins or []))
         p = ctypes.c_void_p()
         _check(_cluster(self._handle(), names, count, ctypes.byref(o), ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def build_communities(self, name="default", method="leiden", min_score=0.7, resolution=1.0, seed=42, runs=5,
+                          max_cluster_size=0, max_levels=4, terms=3, llm=None):
+        """Clusters the network, writes a report per community of three or more members (members, hubs,
+        enriched terms, strongest edges, a summary) and stores the set under name (docs/function.md,
+        "Community reports"); returns it as a dict. llm: a Model for the summaries (kept only when every
+        citation is a term or member of the report), or None for the extractive summary (not a
+        language model). ask's questions about the whole network's modules read the "default" set."""
+        o = _options("grappi_cluster_options", _cluster_init)
+        o.method = method.encode()
+        o.min_score, o.resolution, o.seed, o.runs = min_score, resolution, seed, runs
+        o.max_cluster_size, o.max_levels, o.terms = max_cluster_size, max_levels, terms
+        if llm is not None and not isinstance(llm, Model):
+            raise TypeError("llm must be a grappi.Model or None")
+        p = ctypes.c_void_p()
+        _check(_build_communities(self._handle(), name.encode(), ctypes.byref(o),
+                                  llm._handle() if llm is not None else None, ctypes.byref(p)))
+        return json.loads(_take_string(p))
+
+    def communities(self, name="default"):
+        """The community reports stored under name (a dict; "stale" when the graph changed since they
+        were built); grappi.Error (status GRAPPI_ENOTFOUND) when none is stored."""
+        p = ctypes.c_void_p()
+        _check(_communities(self._handle(), name.encode(), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def paths(self, source, target, max_length=4, k=10, weighted=False, all_shortest=False, skip_direct=False):

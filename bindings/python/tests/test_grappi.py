@@ -117,6 +117,22 @@ class GraphTest(unittest.TestCase):
                 g.cluster(["CDC28"], inflation=1.0)
             with self.assertRaises(grappi.Error):
                 g.cluster(method="kmeans")
+            # Community reports: built with extractive summaries, stored, read back.
+            with self.assertRaises(grappi.Error):
+                g.communities()
+            built = g.build_communities(min_score=0.9, runs=2)
+            self.assertEqual(built["name"], "default")
+            self.assertGreater(len(built["reports"]), 0)
+            first = built["reports"][0]
+            self.assertEqual(first["id"], "C1")
+            self.assertTrue(first["members"][0].startswith("4932."))
+            self.assertEqual(first["summary_status"], "extractive")
+            self.assertTrue(first["summary"].startswith("Extractive summary (not a language model)"))
+            back = g.communities()
+            self.assertFalse(back["stale"])
+            self.assertEqual(back["reports"], built["reports"])
+            with self.assertRaises(TypeError):
+                g.build_communities(llm="openai")
 
     def test_interactions_and_ontologies(self):
         with tempfile.TemporaryDirectory() as d:

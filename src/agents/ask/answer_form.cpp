@@ -292,6 +292,7 @@ void modules(const KnowledgeGraph &kg, const QuestionRetrieval &qr, FormAnswer &
     for (int64_t e : m->edges[k]) add_edge(a, e);
     value.push_back({{"module", k + 1}, {"size", c.members.size()}, {"members", members}, {"hubs", hubs},
                      {"internal_edges", c.internal_edges}, {"terms", terms}, {"edges", m->edges[k]}});
+    if (k < m->summaries.size()) value.back()["summary"] = m->summaries[k];
     if (k < 5) {
       std::string hub_names;
       for (std::size_t i = 0; i < hubs.size() && i < 3; ++i) hub_names += (i ? ", " : "") + hubs[i].get<std::string>();
@@ -313,6 +314,7 @@ void modules(const KnowledgeGraph &kg, const QuestionRetrieval &qr, FormAnswer &
                                    fixed(r.modularity, 3) + "): " + listed +
                                    (m->listed.size() > 5 ? "; and " + std::to_string(m->listed.size() - 5) + " more" : "");
   if (small > 0) add_note(a, std::to_string(small) + " cluster(s) of one or two proteins not listed");
+  add_note(a, m->stored);
   if (!r.terms_note.empty()) add_note(a, "no enriched terms: " + r.terms_note);
 }
 

@@ -15,6 +15,7 @@
 
 #include "grappi/answer.hpp"
 #include "grappi/clustering.hpp"
+#include "grappi/communities.hpp"
 #include "grappi/reader.hpp"
 #include "common/grounding_text.hpp"
 #include "agents/ask/intent_retrieval.hpp"
@@ -124,6 +125,11 @@ struct ModulesFound {
   /// result->clusters; each one's strongest internal edges (database ids), at most three.
   std::vector<std::size_t> listed;
   std::vector<std::vector<int64_t>> edges;
+  /// From stored community reports (grappi/communities.hpp): each listed module's summary {"text", "status", "by",
+  /// "citations", "community"}; empty when the modules were clustered for the question.
+  std::vector<nlohmann::json> summaries;
+  std::string stored;  ///< the stored reports used, in words; or why a stored set was not used
+
 };
 
 struct QuestionRetrieval {
@@ -146,6 +152,12 @@ std::shared_ptr<const ModulesFound> find_modules(const KnowledgeGraph &kg, const
                                                  const std::vector<IntentCandidate> &partners);
 /// The modules' strongest edges as a subgraph (ask's context for them).
 Subgraph modules_subgraph(const KnowledgeGraph &kg, const ModulesFound &m);
+/// A set of community reports from its JSON (to_json's); Error(parse) naming what is missing or malformed.
+CommunitySet communities_from_json(const nlohmann::json &j);
+/// A cluster's strongest internal edges (database ids) at score >= min_score over `relations` (empty: the network's
+/// default), at most k, strongest first.
+std::vector<int64_t> strongest_module_edges(const GraphSnapshot &g, const Cluster &c, const std::vector<std::string> &relations,
+                                            double min_score, std::size_t k);
 /// ask()'s retrieval (also the graph reader's training).
 QuestionRetrieval retrieve_for_question(const KnowledgeGraph &kg, const QuestionAnalysis &analysis, const std::string &question,
                                         const AskOptions &options, bool keep_base);

@@ -1,11 +1,13 @@
 // A modules question's clusters (answer_impl.hpp): the scope's network clustered by Leiden, each module's terms and
 // strongest edges, found at retrieval so that the answer's context holds the edges its modules rest on.
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "agents/ask/answer_impl.hpp"
 #include "analysis/annotations.hpp"
 #include "analysis/partition.hpp"
+#include "grappi/communities.hpp"
 #include "common/text_util.hpp"
 #include "grappi/error.hpp"
 #include "grappi/knowledge_graph.hpp"
@@ -41,21 +43,87 @@ std::vector<int64_t> dataset_scope(const KnowledgeGraph &kg, const std::string &
   return nodes;
 }
 
-// A module's strongest edges among its members (database ids), at most kEdgesPerModule.
-std::vector<int64_t> strongest_edges(const GraphSnapshot &g, const Cluster &c, double min_score) {
+// The whole network's modules from the stored community reports (grappi communities build), when a set is stored,
+// is not stale and was built at the threshold the question asks for (any, when it asks for none); false otherwise,
+// with a note on why a stored set is not used.
+bool from_stored(const KnowledgeGraph &kg, const QuestionFrame &f, ModulesFound &m, std::string &note) {
+  if (kg.community_sets().empty()) return false;
+  std::optional<CommunitySet> s;
+  try {
+    s = load_communities(kg, "default");
+  } catch (const Error &e) {
+    if (e.code() != ErrorCode::parse) throw;
+    note = std::string("the stored community reports cannot be read (") + e.what() + "); clustered anew";
+    return false;
+  }
+  if (!s) return false;
+  if (s->stale) {
+    note = "the stored community reports (" + s->created_at + ") predate a change of the graph; clustered anew (rebuild them: grappi communities build)";
+    return false;
+  }
+  if (f.min_score > 0 && std::abs(f.min_score - s->min_score) > 1e-9) {
+    note = "the stored community reports are at score >= " + fixed(s->min_score, 3) + ", the question asks for " + fixed(f.min_score, 3) + "; clustered anew";
+    return false;
+  }
+  auto r = std::make_shared<ClusteringResult>();
+  r->method = cluster_method(s->method);
+  r->min_score = s->min_score;
+  r->edges = s->edges;
+  r->modularity = s->modularity;
+  r->terms_note = s->terms_note;
+  for (const CommunityReport &c : s->reports) {
+    if (c.level != 0) continue;
+    Cluster x;
+    x.id = r->clusters.size();
+    x.members = c.nodes;
+    x.internal_edges = c.internal_edges;
+    x.external_edges = c.external_edges;
+    for (const CommunityTerm &t : c.terms) {
+      EnrichedTerm e;
+      e.term = t.term;
+      e.name = t.name;
+      e.category = t.category;
+      e.observed = t.observed;
+      e.fdr = t.fdr;
+      x.terms.push_back(std::move(e));
+    }
+    if (m.listed.size() < kListed && c.members.size() >= kMinModule) {
+      m.listed.push_back(x.id);
+      std::vector<int64_t> edges;
+      for (std::size_t i = 0; i < c.edges.size() && i < kEdgesPerModule; ++i) edges.push_back(c.edges[i].edge);
+      m.edges.push_back(std::move(edges));
+      m.summaries.push_back({{"community", c.id}, {"text", c.summary}, {"status", c.summary_status}, {"by", c.summary_by},
+                             {"citations", c.citations}});
+    }
+    r->clusters.push_back(std::move(x));
+  }
+  // (communities below min_size have no report: counted, not listed)
+  const std::size_t unreported = s->communities > r->clusters.size() ? s->communities - r->clusters.size() : 0;
+  m.scope = "the " + std::to_string(s->nodes) + " proteins of the whole network";
+  m.looked_up = "the stored community reports '" + s->name + "' (" + s->method + ", built " + s->created_at + ") of " +
+                m.scope + " at score >= " + fixed(s->min_score, 3) + " (" + std::to_string(s->edges) + " edges; modularity " +
+                fixed(s->modularity, 3) + ")";
+  m.stored = std::to_string(s->reports.size()) + " community report(s) stored " + s->created_at + ", summaries by " + s->model +
+             (unreported ? "; " + std::to_string(unreported) + " smaller communities without a report" : "");
+  m.result = std::move(r);
+  return true;
+}
+
+}  // namespace module_parts
+
+std::vector<int64_t> strongest_module_edges(const GraphSnapshot &g, const Cluster &c, const std::vector<std::string> &relations,
+                                            double min_score, std::size_t k) {
   std::vector<uint32_t> members;
   for (int64_t id : c.members)
     if (const auto ix = g.index_of(id)) members.push_back(*ix);
-  std::vector<NetworkEdge> found = network_edges(g, members, network_relations(g, {}, "ask"), static_cast<float>(min_score));
+  std::vector<NetworkEdge> found = network_edges(g, members, network_relations(g, relations, "ask"), static_cast<float>(min_score));
   std::sort(found.begin(), found.end(), [](const NetworkEdge &a, const NetworkEdge &b) {
     return a.score != b.score ? a.score > b.score : a.edge < b.edge;
   });
   std::vector<int64_t> out;
-  for (std::size_t i = 0; i < found.size() && i < kEdgesPerModule; ++i) out.push_back(found[i].edge);
+  for (std::size_t i = 0; i < found.size() && i < k; ++i) out.push_back(found[i].edge);
   return out;
 }
-
-}  // namespace module_parts
 
 std::shared_ptr<const ModulesFound> find_modules(const KnowledgeGraph &kg, const QuestionAnalysis &q,
                                                  const std::vector<IntentCandidate> &partners) {
@@ -84,6 +152,7 @@ std::shared_ptr<const ModulesFound> find_modules(const KnowledgeGraph &kg, const
       if (c.admitted) nodes.push_back(c.node);
     m->scope = q.entities.front().name + " and its " + std::to_string(nodes.size() - 1) + " partners";
   } else {
+    if (module_parts::from_stored(kg, f, *m, m->stored)) return m;
     m->scope = "the whole network";
   }
   try {
@@ -102,7 +171,7 @@ std::shared_ptr<const ModulesFound> find_modules(const KnowledgeGraph &kg, const
   for (std::size_t i = 0; i < r.clusters.size() && m->listed.size() < module_parts::kListed; ++i) {
     if (r.clusters[i].level != 0 || r.clusters[i].members.size() < module_parts::kMinModule) continue;
     m->listed.push_back(i);
-    m->edges.push_back(module_parts::strongest_edges(*snapshot, r.clusters[i], o.min_score));
+    m->edges.push_back(strongest_module_edges(*snapshot, r.clusters[i], {}, o.min_score, module_parts::kEdgesPerModule));
   }
   return m;
 }

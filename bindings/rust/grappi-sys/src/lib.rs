@@ -529,6 +529,9 @@ extern "C" {
     pub fn grappi_cluster_options_init(opts: *mut grappi_cluster_options, version: u32) -> grappi_status;
     pub fn grappi_graph_cluster_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
                                      opts: *const grappi_cluster_options, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_build_communities_json(g: *mut grappi_graph, name: *const c_char, opts: *const grappi_cluster_options,
+                                               model: *const grappi_model, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_communities_json(g: *mut grappi_graph, name: *const c_char, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_ppi_enrichment_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
                                             min_score: c_double, relations: *const *const c_char, relation_count: usize,
                                             out_json: *mut *mut c_char) -> grappi_status;

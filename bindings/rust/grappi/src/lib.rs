@@ -1215,6 +1215,32 @@ impl Graph {
         Ok(unsafe { take_string(out) })
     }
 
+    /// Clusters the network (Leiden, modularity, at `min_score`), writes a report per community of
+    /// three or more members and stores the set under `name` (docs/function.md, "Community
+    /// reports"); the set as JSON (docs/schemas/communities.schema.json). `model`: the summaries'
+    /// model (kept only when every citation is the report's), or None: the extractive summary.
+    pub fn build_communities_json(&self, name: &str, min_score: f64, model: Option<&Model>) -> Result<String> {
+        let n = cstring(name)?;
+        let m = cstring("leiden")?;
+        let mut opts = init(|p| unsafe { sys::grappi_cluster_options_init(p, sys::GRAPPI_CLUSTER_OPTIONS_VERSION) })?;
+        opts.method = m.as_ptr();
+        opts.min_score = min_score;
+        opts.runs = 5;
+        let model_h = model.map_or(ptr::null(), |x| x.h as *const sys::grappi_model);
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_build_communities_json(self.h, n.as_ptr(), &opts, model_h, &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
+    /// The community reports stored under `name` as JSON ("stale" when the graph changed since);
+    /// GRAPPI_ENOTFOUND when none is stored.
+    pub fn communities_json(&self, name: &str) -> Result<String> {
+        let n = cstring(name)?;
+        let mut out = ptr::null_mut();
+        check(unsafe { sys::grappi_graph_communities_json(self.h, n.as_ptr(), &mut out) })?;
+        Ok(unsafe { take_string(out) })
+    }
+
     /// `bel_validate` with this graph's identifiers: HGNC symbols and ids and imported ontology
     /// terms are written `NS:id ! label` in the canonical forms.
     pub fn bel_validate(&self, text: &str, long_form: bool, allow_unknown_namespaces: bool) -> Result<(String, usize)> {

@@ -144,6 +144,12 @@ fn enrichment() {
     assert!(whole.contains("\"modularity\":0."), "{}", &whole[..200.min(whole.len())]);
     assert_eq!(g.cluster_json(&["CDC28"], "mcl", 0.7, 1.0, 1.0, 0).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     assert_eq!(g.cluster_json(&[], "kmeans", 0.7, 2.0, 1.0, 0).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
+    // Community reports: built with extractive summaries, stored, read back.
+    assert_eq!(g.communities_json("default").unwrap_err().status, grappi_sys::GRAPPI_ENOTFOUND);
+    let built = g.build_communities_json("default", 0.9, None).unwrap();
+    assert!(built.contains("\"summary_status\":\"extractive\"") && built.contains("\"id\":\"C1\""), "{}", &built[..200.min(built.len())]);
+    let back = g.communities_json("default").unwrap();
+    assert!(back.contains("\"stale\":false"), "{}", &back[..200.min(back.len())]);
     std::fs::remove_dir_all(&dir).ok();
 }
 
