@@ -649,6 +649,25 @@ grappi_status import_file(const char *fn, grappi_graph *g, const char *kind, con
   });
 }
 
+// The C cluster options as the library's.
+grappi::ClusterOptions cluster_options_of(const grappi_cluster_options &o, const char *fn) {
+  grappi::ClusterOptions co;
+  co.method = grappi::cluster_method(text_or(o.method, "mcl", fn, "method"));
+  co.min_score = o.min_score;
+  co.relations = string_array(o.relations, o.relation_count, fn, "relations", "relation_count", "a relation");
+  co.inflation = o.inflation;
+  co.max_iterations = o.max_iterations;
+  co.resolution = o.resolution;
+  co.seed = o.seed;
+  co.runs = o.runs;
+  co.max_cluster_size = o.max_cluster_size;
+  co.max_levels = o.max_levels;
+  co.terms = o.terms;
+  co.enrich_min_size = o.enrich_min_size;
+  co.max_fdr = o.max_fdr;
+  return co;
+}
+
 }  // namespace
 
 extern "C" {
@@ -1072,20 +1091,7 @@ grappi_status grappi_graph_cluster_json(grappi_graph *g, const char *const *prot
     // (no proteins: the whole network)
     const auto names = protein_count == 0 ? std::vector<std::string>{}
                                           : string_array(proteins, protein_count, fn, "proteins", "protein_count", "a protein");
-    grappi::ClusterOptions co;
-    co.method = grappi::cluster_method(text_or(o.method, "mcl", fn, "method"));
-    co.min_score = o.min_score;
-    co.relations = string_array(o.relations, o.relation_count, fn, "relations", "relation_count", "a relation");
-    co.inflation = o.inflation;
-    co.max_iterations = o.max_iterations;
-    co.resolution = o.resolution;
-    co.seed = o.seed;
-    co.runs = o.runs;
-    co.max_cluster_size = o.max_cluster_size;
-    co.max_levels = o.max_levels;
-    co.terms = o.terms;
-    co.enrich_min_size = o.enrich_min_size;
-    co.max_fdr = o.max_fdr;
+    const grappi::ClusterOptions co = cluster_options_of(o, fn);
     *out_json = copy_out(grappi::dump_json(grappi::to_json(kg, grappi::cluster_names(kg, names, co))));
     return GRAPPI_OK;
   });
@@ -1100,22 +1106,7 @@ grappi_status grappi_graph_build_communities_json(grappi_graph *g, const char *n
     auto &kg = graph_of(g, fn);
     grappi::CommunityOptions co;
     co.name = name ? name : "default";
-    if (opts) {
-      const grappi_cluster_options o = read_options(opts, fn);
-      co.cluster.method = grappi::cluster_method(text_or(o.method, "mcl", fn, "method"));
-      co.cluster.min_score = o.min_score;
-      co.cluster.relations = string_array(o.relations, o.relation_count, fn, "relations", "relation_count", "a relation");
-      co.cluster.inflation = o.inflation;
-      co.cluster.max_iterations = o.max_iterations;
-      co.cluster.resolution = o.resolution;
-      co.cluster.seed = o.seed;
-      co.cluster.runs = o.runs;
-      co.cluster.max_cluster_size = o.max_cluster_size;
-      co.cluster.max_levels = o.max_levels;
-      co.cluster.terms = o.terms;
-      co.cluster.enrich_min_size = o.enrich_min_size;
-      co.cluster.max_fdr = o.max_fdr;
-    }
+    if (opts) co.cluster = cluster_options_of(read_options(opts, fn), fn);
     require(model == nullptr || model->model != nullptr, fn, "model is not a model grappi_model_new made");
     grappi::ExtractiveModel offline;
     grappi::LanguageModel &m = model ? *model->model : static_cast<grappi::LanguageModel &>(offline);

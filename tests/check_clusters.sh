@@ -96,12 +96,13 @@ PY
 "$GRAPPI" communities remove --db "$db" default > /dev/null
 if "$GRAPPI" communities show --db "$db" > "$work/none.txt" 2>&1; then echo "FAIL: show of a removed set"; exit 1; fi
 grep -q "no set named 'default' is stored" "$work/none.txt" || { echo "FAIL: $(cat "$work/none.txt")"; exit 1; }
+"$GRAPPI" communities build --db "$db" --name web --quiet --json "$work/cm_web.json"
 # The web explorer: GET /api/cluster equals grappi cluster --json; bad parameters are 400s.
 "$GRAPPI" cluster --db "$db" EGFR KRAS TP53 PIK3CA AKT1 BRAF NOSUCHPROTEIN --method leiden --json "$work/set.json" \
   > /dev/null 2> "$work/err"
 grep -q "'NOSUCHPROTEIN' left out" "$work/err" || { echo "FAIL: no warning for an unknown name: $(cat "$work/err")"; exit 1; }
 serve_start "$db" "$work/serve.txt"
-"$PY" - "$PORT" "$work/set.json" << 'PY'
+"$PY" - "$PORT" "$work/set.json" "$work/cm_web.json" << 'PY'
 import json, sys, urllib.error, urllib.request
 
 base = "http://127.0.0.1:%s" % sys.argv[1]
@@ -122,5 +123,9 @@ for path, says in (("/api/cluster?method=kmeans", "unknown method"), ("/api/clus
                    ("/api/cluster?runs=50", "runs"), ("/api/cluster?min_score=0.99999", "no edge")):
     status, got = get(path)
     assert status == 400 and says in got.get("error", ""), (path, status, got)
-print("serve: /api/cluster equals grappi cluster --json; bad parameters refused")
+status, got = get("/api/communities?name=web")
+assert status == 200 and got == json.load(open(sys.argv[3])), "GET /api/communities differs from communities build --json"
+status, got = get("/api/communities")
+assert status == 404 and "no community reports named 'default'" in got.get("error", ""), (status, got)
+print("serve: /api/cluster equals grappi cluster --json; bad parameters refused; /api/communities the stored set")
 PY

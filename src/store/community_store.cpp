@@ -53,9 +53,7 @@ bool KnowledgeGraph::remove_community_set(const std::string &name) {
   Savepoint sp(impl_->db, "grappi_communities");
   Stmt del(impl_->db, "DELETE FROM community_sets WHERE name = ?");
   del.bind(1, name).run();
-  Stmt ch(impl_->db, "SELECT changes()");
-  ch.step();
-  const bool removed = ch.col_int(0) > 0;
+  const bool removed = impl_->db.changes() > 0;
   sp.commit();
   return removed;
 }

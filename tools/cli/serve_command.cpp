@@ -32,6 +32,7 @@
 
 #include "common.hpp"
 #include "grappi/clustering.hpp"
+#include "grappi/communities.hpp"
 
 namespace grappi::cli {
 
@@ -473,6 +474,12 @@ class Server {
       o.max_fdr = number_param(req, "fdr", 0.05, 0, 1);
       o.categories = list_param(req, "category", 3);
       reply(res, 200, to_json(g_, cluster_names(g_, list_param(req, "proteins", 5000), o)));
+    });
+    svr.Get("/api/communities", [this](const httplib::Request &req, httplib::Response &res) {
+      const std::string name = req.has_param("name") ? req.get_param_value("name") : "default";
+      const std::optional<CommunitySet> s = load_communities(g_, name);
+      if (!s) return fail(res, 404, "no community reports named '" + name + "' are stored (grappi communities build)");
+      reply(res, 200, to_json(*s));
     });
     // Every POST handler starts once the body is read: the request is then whole (the
     // connection's read deadline stops; Workers).

@@ -158,7 +158,8 @@ TEST_CASE("A model's community summary is kept only when what it cites is the re
       {R"({"summary": "A module.", "citations": []})", "cites nothing"},
       {"A module of four proteins.", "not a JSON object"},
       {R"({"citations": ["A1"]})", "no \"summary\" text"}};
-  for (const auto &[content, says] : refused) {
+  for (const auto &item : refused) {
+    const std::string &content = item.first, &says = item.second;
     CAPTURE(content);
     const CommunitySet s = with([&](const grappi::ChatRequest &) { return content; });
     for (const auto &r : s.reports) {
