@@ -769,6 +769,24 @@ grappi_status grappi_graph_neighbors(grappi_graph *g, int64_t id, double min_sco
   });
 }
 
+grappi_status grappi_graph_neighbors_json(grappi_graph *g, const char *protein, int64_t id, double min_score,
+                                          const char *const *relations, size_t relation_count, size_t limit, char **out_json) {
+  return guard([&]() -> grappi_status {
+    const char *fn = "grappi_graph_neighbors_json";
+    require(out_json != nullptr, fn, "out_json is NULL");
+    *out_json = nullptr;
+    auto &kg = graph_of(g, fn);
+    require(min_score == min_score, fn, "min_score is NaN");
+    const int64_t node = protein ? kg.resolve(text(protein, fn, "protein")) : id;
+    grappi::NeighborFilter f;
+    f.min_score = min_score;
+    f.relations = string_array(relations, relation_count, fn, "relations", "relation_count", "a relation");
+    const auto snap = kg.snapshot();
+    *out_json = copy_out(grappi::dump_json(grappi::to_json(*snap, node, grappi::strongest_neighbors(*snap, node, f, limit))));
+    return GRAPPI_OK;
+  });
+}
+
 grappi_status grappi_graph_counts(grappi_graph *g, int64_t *out_nodes, int64_t *out_edges) {
   return guard([&]() -> grappi_status {
     const char *fn = "grappi_graph_counts";

@@ -538,6 +538,25 @@ int main(int argc, char **argv) {
   CHECK(grappi_graph_neighbors(NULL, cdc28, 0.0, ids, scores, 5, &count) == GRAPPI_EINVAL);
   free(ids);
   free(scores);
+  {
+    /* Named, strongest first, by name or by id; relations and a limit. */
+    char *nj = NULL, *byid = NULL;
+    const char *physical[] = {"string.physical"};
+    CHECK(grappi_graph_neighbors_json(g, "cdc28", 0, 0.0, NULL, 0, 3, &nj) == GRAPPI_OK && nj);
+    CHECK(nj && strstr(nj, "\"protein\":{\"external_id\":\"4932.YBR160W\"") != NULL && strstr(nj, "\"degree\":416") != NULL);
+    CHECK(grappi_graph_neighbors_json(g, NULL, cdc28, 0.0, NULL, 0, 3, &byid) == GRAPPI_OK && byid);
+    CHECK(nj && byid && strcmp(nj, byid) == 0);
+    grappi_free(nj);
+    grappi_free(byid);
+    nj = NULL;
+    CHECK(grappi_graph_neighbors_json(g, "CDC28", 0, 0.0, physical, 1, 0, &nj) == GRAPPI_OK && nj);
+    CHECK(nj && strstr(nj, "string.combined") == NULL);
+    grappi_free(nj);
+    nj = NULL;
+    CHECK(grappi_graph_neighbors_json(g, "NO_SUCH_PROTEIN", 0, 0.0, NULL, 0, 0, &nj) == GRAPPI_ENOTFOUND && nj == NULL);
+    CHECK(grappi_graph_neighbors_json(g, NULL, -5, 0.0, NULL, 0, 0, &nj) == GRAPPI_ENOTFOUND);
+    CHECK(grappi_graph_neighbors_json(g, "CDC28", 0, 0.0, NULL, 0, 0, NULL) == GRAPPI_EINVAL);
+  }
 
   /* Names are library-allocated and freed with grappi_free. */
   CHECK(grappi_graph_node_name(g, cdc28, &name) == GRAPPI_OK && name && strcmp(name, "CDC28") == 0);

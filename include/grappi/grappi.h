@@ -266,6 +266,24 @@ GRAPPI_API grappi_status grappi_graph_neighbors(grappi_graph *g, int64_t id, dou
                                                 double *out_scores, size_t capacity, size_t *out_count);
 
 /**
+ * @brief A protein's neighbors strongest first, named, as `grappi neighbors --json` lists them.
+ * @param g The graph.
+ * @param protein A name, alias or external id; NULL: the node `id`.
+ * @param id The node id when protein is NULL.
+ * @param min_score Minimum edge score, 0-1.
+ * @param relations Relations kept (relation_count of them); none: every relation.
+ * @param relation_count Entries of relations.
+ * @param limit At most this many neighbors (0: all).
+ * @param[out] out_json {"protein": {id, name, external_id}, "degree", "neighbors": [{id, name,
+ *        external_id, edge, score, relation, direction}]} (docs/schemas/neighbors.schema.json);
+ *        free with grappi_free().
+ * @return #GRAPPI_OK; #GRAPPI_ENOTFOUND for a name or id that names no node.
+ */
+GRAPPI_API grappi_status grappi_graph_neighbors_json(grappi_graph *g, const char *protein, int64_t id, double min_score,
+                                                     const char *const *relations, size_t relation_count, size_t limit,
+                                                     char **out_json);
+
+/**
  * @brief Node and edge counts of the graph's current snapshot.
  * @param g The graph.
  * @param[out] out_nodes Number of nodes.

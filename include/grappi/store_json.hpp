@@ -31,6 +31,10 @@ GRAPPI_CXX_API nlohmann::json to_json(const ImportReport &report);
 /// {"protein": {id, name, external_id}, "degree", "neighbors": [{id, name, external_id, edge,
 /// score, relation, direction ("out", "in" or "undirected")}]} for the neighbors of `node`.
 GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, int64_t node, const std::vector<Neighbor> &neighbors);
+/// The neighbors of `node` passing the filter, strongest first (ties by node id), at most `limit`
+/// (0: all), as `grappi neighbors` lists them. Error(not_found) for an unknown id.
+GRAPPI_CXX_API std::vector<Neighbor> strongest_neighbors(const GraphSnapshot &g, int64_t node, const NeighborFilter &filter,
+                                                         std::size_t limit = 0);
 
 // ---- ontologies ------------------------------------------------------------------------------
 /// The answer to an ontology question (docs/data.md "Ontologies"). Terms are {id, external_id, name}

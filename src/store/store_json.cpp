@@ -1,6 +1,8 @@
 // The JSON form of the store's types (grappi/store_json.hpp).
 #include "grappi/store_json.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace grappi {
@@ -148,6 +150,15 @@ json to_json(const GraphSnapshot &g, int64_t node, const std::vector<Neighbor> &
   return json{{"protein", {{"id", node}, {"name", g.name(self)}, {"external_id", g.external_id(self)}}},
               {"degree", g.degree(node)},
               {"neighbors", list}};
+}
+
+std::vector<Neighbor> strongest_neighbors(const GraphSnapshot &g, int64_t node, const NeighborFilter &filter, std::size_t limit) {
+  std::vector<Neighbor> list = g.neighbors(node, filter);
+  std::stable_sort(list.begin(), list.end(), [](const Neighbor &x, const Neighbor &y) {
+    return x.score != y.score ? x.score > y.score : x.node < y.node;
+  });
+  if (limit && list.size() > limit) list.resize(limit);
+  return list;
 }
 
 }  // namespace grappi

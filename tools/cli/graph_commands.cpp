@@ -281,11 +281,7 @@ void run_neighbors(const NeighborsArgs &a) {
   NeighborFilter f;
   f.min_score = score_arg(a.min_score);
   f.relations = a.relations;
-  auto list = snap->neighbors(id, f);
-  std::stable_sort(list.begin(), list.end(), [](const Neighbor &x, const Neighbor &y) {
-    return x.score != y.score ? x.score > y.score : x.node < y.node;
-  });
-  if (a.limit && list.size() > a.limit) list.resize(a.limit);
+  const auto list = strongest_neighbors(*snap, id, f, a.limit);
   if (a.json) {
     std::cout << dump_json(to_json(*snap, id, list), 2) << '\n';
     return;

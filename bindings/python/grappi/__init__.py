@@ -8,8 +8,7 @@ library's status code and message. Library-allocated strings are copied and free
     import grappi
     with grappi.Graph("kg.db") as g:
         g.import_file("data/4932.protein.info.v12.0.txt.gz", kind="info")
-        cdc28 = g.resolve("CDC28")
-        for node, score in g.neighbors(cdc28, min_score=0.9): ...
+        for n in g.neighbors("CDC28", min_score=0.9): print(n["name"], n["score"])  # strongest first
 """
 import ctypes
 import ctypes.util
@@ -19,6 +18,11 @@ import os
 from grappi._about import __version__
 
 __all__ = ["Error", "Graph", "Model", "PcstSolver", "version", "pcst_solve", "bel_validate", "eval_hypotheses"]
+
+
+def __dir__():
+    """The module's public names only (its imports and ctypes declarations are not its API)."""
+    return sorted(__all__ + ["__version__"])
 
 _i64 = ctypes.c_int64
 _size = ctypes.c_size_t
@@ -68,6 +72,8 @@ _open = _fn("grappi_graph_open", _status, ctypes.c_char_p, ctypes.c_void_p, ctyp
 _close = _fn("grappi_graph_free", None, ctypes.c_void_p)
 _import = _fn("grappi_graph_import", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p)
 _resolve = _fn("grappi_graph_resolve", _status, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_i64))
+_neighbors_json = _fn("grappi_graph_neighbors_json", _status, ctypes.c_void_p, ctypes.c_char_p, _i64, ctypes.c_double,
+                     ctypes.POINTER(ctypes.c_char_p), _size, _size, ctypes.POINTER(ctypes.c_void_p))
 _neighbors = _fn("grappi_graph_neighbors", _status, ctypes.c_void_p, _i64, ctypes.c_double, ctypes.POINTER(_i64),
                  ctypes.POINTER(ctypes.c_double), _size, ctypes.POINTER(_size))
 _counts = _fn("grappi_graph_counts", _status, ctypes.c_void_p, ctypes.POINTER(_i64), ctypes.POINTER(_i64))
@@ -698,17 +704,18 @@ class Graph(_Owned):
         _check(_node_name(self._handle(), node, ctypes.byref(p)))
         return _take_string(p)
 
-    def neighbors(self, node, min_score=0.0):
-        """Yields (node id, score) pairs."""
-        count = _size()
-        st = _neighbors(self._handle(), node, min_score, None, None, 0, ctypes.byref(count))
-        if st not in (0, GRAPPI_EBUFS):
-            _check(st)
-        ids = (_i64 * count.value)()
-        scores = (ctypes.c_double * count.value)()
-        _check(_neighbors(self._handle(), node, min_score, ids, scores, count.value, ctypes.byref(count)))
-        for i in range(count.value):
-            yield ids[i], scores[i]
+    def neighbors(self, node, min_score=0.0, relations=None, limit=0):
+        """The neighbors of node (a name, alias or external id as str, or a node id as int), strongest
+        first (ties by node id), as `grappi neighbors` lists them: a list of dicts with "id",
+        "name", "external_id", "edge", "score", "relation" and "direction"; at most limit (0: all),
+        of edges of at least min_score (0-1) and of the relations named (None: any)."""
+        rel, count = _strings(relations)
+        p = ctypes.c_void_p()
+        if isinstance(node, str):
+            _check(_neighbors_json(self._handle(), node.encode(), 0, min_score, rel, count, limit, ctypes.byref(p)))
+        else:
+            _check(_neighbors_json(self._handle(), None, int(node), min_score, rel, count, limit, ctypes.byref(p)))
+        return json.loads(_take_string(p))["neighbors"]
 
     def embed(self, embedder="lsa", dimension=0, base_url=None, model=None, api_key_env=None):
         """Embeds new or changed node texts ("lsa": built-in, offline, latent semantic analysis;

@@ -34,10 +34,23 @@ class GraphTest(unittest.TestCase):
         self.assertEqual(self.g.counts(), (6600, 176303))
         cdc28 = self.g.resolve("cdc28")
         self.assertEqual(self.g.name(cdc28), "CDC28")
-        nb = list(self.g.neighbors(cdc28))
+        nb = self.g.neighbors(cdc28)
         self.assertEqual(len(nb), 416)
-        strong = list(self.g.neighbors(cdc28, min_score=0.9))
-        self.assertTrue(0 < len(strong) < 416 and all(s >= 0.9 for _, s in strong))
+        strong = self.g.neighbors("CDC28", min_score=0.9)
+        self.assertTrue(0 < len(strong) < 416 and all(n["score"] >= 0.9 for n in strong))
+        # Named, strongest first (ties by id), as the CLI lists them; by name, alias, external id or id.
+        scores = [n["score"] for n in nb]
+        self.assertEqual(scores, sorted(scores, reverse=True))
+        self.assertTrue(all(n["external_id"].startswith("4932.") and n["name"] for n in nb))
+        self.assertEqual(self.g.neighbors("4932.YBR160W", limit=5), nb[:5])
+        self.assertEqual(len(self.g.neighbors("cdc28", limit=3)), 3)
+        with self.assertRaises(grappi.Error) as e:
+            self.g.neighbors("NO_SUCH_PROTEIN_XYZ")
+        self.assertEqual(e.exception.status, -2)
+        # The module shows its public API only.
+        self.assertNotIn("ctypes", dir(grappi))
+        self.assertNotIn("os", dir(grappi))
+        self.assertIn("Graph", dir(grappi))
 
     def test_errors(self):
         with self.assertRaises(grappi.Error) as e:

@@ -494,6 +494,9 @@ extern "C" {
                                     opts: *const grappi_import_options, out_report_json: *mut *mut c_char)
                                     -> grappi_status;
     pub fn grappi_graph_resolve(g: *mut grappi_graph, name: *const c_char, out_id: *mut i64) -> grappi_status;
+    pub fn grappi_graph_neighbors_json(g: *mut grappi_graph, protein: *const c_char, id: i64, min_score: c_double,
+                                       relations: *const *const c_char, relation_count: usize, limit: usize,
+                                       out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_neighbors(g: *mut grappi_graph, id: i64, min_score: c_double, out_ids: *mut i64,
                                   out_scores: *mut c_double, capacity: usize, out_count: *mut usize) -> grappi_status;
     pub fn grappi_graph_counts(g: *mut grappi_graph, out_nodes: *mut i64, out_edges: *mut i64) -> grappi_status;

@@ -329,6 +329,18 @@ impl Graph {
     }
 
     /// Neighbors with score >= min_score: an iterator of (node id, score).
+    /// The neighbors of a protein named by name, alias or external id, strongest first (ties by
+    /// node id), as JSON (`grappi neighbors --json`, docs/schemas/neighbors.schema.json): at most
+    /// `limit` (0: all) of edges scoring at least `min_score`.
+    pub fn neighbors_json(&self, protein: &str, min_score: f64, limit: usize) -> Result<String> {
+        let p = cstring(protein)?;
+        let mut out = ptr::null_mut();
+        check(unsafe {
+            sys::grappi_graph_neighbors_json(self.h, p.as_ptr(), 0, min_score, ptr::null(), 0, limit, &mut out)
+        })?;
+        Ok(unsafe { take_string(out) })
+    }
+
     pub fn neighbors(&self, id: i64, min_score: f64) -> Result<impl Iterator<Item = (i64, f64)>> {
         let mut count = 0usize;
         let st = unsafe { sys::grappi_graph_neighbors(self.h, id, min_score, ptr::null_mut(), ptr::null_mut(), 0, &mut count) };

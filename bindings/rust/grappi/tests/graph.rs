@@ -197,6 +197,9 @@ fn import_resolve_neighbors_retrieval() {
     assert_eq!(g.name(cdc28).unwrap(), "CDC28");
     assert_eq!(g.neighbors(cdc28, 0.0).unwrap().count(), 416);
     assert!(g.neighbors(cdc28, 0.9).unwrap().all(|(_, s)| s >= 0.9));
+    let named = g.neighbors_json("cdc28", 0.0, 2).unwrap();
+    assert!(named.contains("\"degree\":416") && named.contains("\"external_id\":\"4932.YBR160W\""), "{}", named);
+    assert_eq!(g.neighbors_json("NO_SUCH_PROTEIN", 0.0, 0).unwrap_err().status, grappi_sys::GRAPPI_ENOTFOUND);
     let err = g.resolve("NO_SUCH_PROTEIN_XYZ").unwrap_err();
     assert_eq!(err.status, grappi_sys::GRAPPI_ENOTFOUND);
     assert!(err.message.contains("NO_SUCH_PROTEIN_XYZ"));
