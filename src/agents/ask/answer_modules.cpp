@@ -47,7 +47,6 @@ std::vector<int64_t> dataset_scope(const KnowledgeGraph &kg, const std::string &
 // is not stale and was built at the threshold the question asks for (any, when it asks for none); false otherwise,
 // with a note on why a stored set is not used.
 bool from_stored(const KnowledgeGraph &kg, const QuestionFrame &f, ModulesFound &m, std::string &note) {
-  if (kg.community_sets().empty()) return false;
   std::optional<CommunitySet> s;
   try {
     s = load_communities(kg, "default");
