@@ -210,6 +210,13 @@ class ModelCalls {
   void flush();
   /// Whether a budget ran out, and why.
   bool exhausted() const { return exhausted_.load(); }
+  /// Whether the run was cancelled (Settings::cancel): then the budget has run out for that
+  /// reason, and an item can be skipped before its request is even made.
+  bool cancelled() {
+    if (!settings_.cancel || !settings_.cancel()) return false;
+    stop(kCancelled);
+    return true;
+  }
   std::string reason() const;
 
  private:

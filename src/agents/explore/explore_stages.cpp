@@ -292,6 +292,11 @@ void explain_edges(const ExploreContext &ctx, ExploreRun &run, ModelCalls &calls
   std::atomic<std::size_t> done{0};
   parallel_for(R.edges.size(), calls.threads(), [&](std::size_t i) {
     ExplainedEdge &e = R.edges[i];
+    if (calls.cancelled()) {  // (before the request is made: a cancel is seen within an item's time)
+      e.status = "skipped";
+      e.error = kCancelled;
+      return;
+    }
     auto a = calls.ask<EdgeAnswer>("edge", edge_request(ctx, R, e), parse_edge_answer, R.usage.edges);
     e.status = a.status;
     e.cached = a.cached;
@@ -317,6 +322,11 @@ void explain_paths(const ExploreContext &ctx, ExploreRun &run, ModelCalls &calls
   const std::string repair = opt.repair ? opt.templates.repair : std::string();
   parallel_for(run.paths.size(), calls.threads(), [&](std::size_t i) {
     ExplainedPath &p = run.paths[i];
+    if (calls.cancelled()) {
+      p.status = "skipped";
+      p.error = kCancelled;
+      return;
+    }
     auto a = calls.ask<PathAnswer>("path", path_request(ctx, R, p), parse_path_answer, R.usage.paths, repair);
     p.status = a.status;
     p.cached = a.cached;
