@@ -25,6 +25,9 @@ GRAPPI_CXX_API nlohmann::json to_json(const GraphStats &stats);
 GRAPPI_CXX_API nlohmann::json to_json(const ResolveResult &result);
 GRAPPI_CXX_API nlohmann::json to_json(const FileReport &report);
 GRAPPI_CXX_API nlohmann::json to_json(const ImportReport &report);
+/// One hit of a paper search (docs/schemas/papers.schema.json): key, pmid, doi, year, title,
+/// snippet, score, document, dataset.
+GRAPPI_CXX_API nlohmann::json to_json(const PaperHit &hit);
 
 
 // ---- a node's neighbors (names from the snapshot) -----------------------------------------------

@@ -90,6 +90,11 @@ json to_json(const Edge &e) {
               {"dataset_id", e.dataset_id}, {"records", records}};
 }
 
+json to_json(const PaperHit &h) {
+  return {{"key", h.key},         {"pmid", h.pmid},   {"doi", h.doi},           {"year", h.year},      {"title", h.title},
+          {"snippet", h.snippet}, {"score", h.score}, {"document", h.document}, {"dataset", h.dataset}};
+}
+
 json to_json(const Dataset &d) {
   return json{{"id", d.id},
               {"name", d.name},
@@ -125,7 +130,10 @@ json to_json(const ResolveResult &r) {
                        : r.status == ResolveResult::Status::ambiguous ? "ambiguous"
                                                                       : "not_found";
   json out{{"status", status}, {"candidates", r.candidates}, {"suggestions", r.suggestions}};
-  out["id"] = r.status == ResolveResult::Status::found ? json(r.id) : json(nullptr);
+  const bool found = r.status == ResolveResult::Status::found;
+  out["id"] = found ? json(r.id) : json(nullptr);
+  out["external_id"] = found && !r.candidates.empty() ? json(r.candidates.front().external_id) : json(nullptr);
+  if (!r.note.empty()) out["note"] = r.note;
   return out;
 }
 

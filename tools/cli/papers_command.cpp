@@ -19,16 +19,7 @@ void run(const PapersArgs &a) {
   const std::vector<PaperHit> hits = g.search_papers(a.query, a.limit);
   if (!a.json.empty()) {
     nlohmann::json out = nlohmann::json::array();
-    for (const PaperHit &h : hits)
-      out.push_back({{"key", h.key},
-                     {"pmid", h.pmid},
-                     {"doi", h.doi},
-                     {"year", h.year},
-                     {"title", h.title},
-                     {"snippet", h.snippet},
-                     {"score", h.score},
-                     {"document", h.document},
-                     {"dataset", h.dataset}});
+    for (const PaperHit &h : hits) out.push_back(to_json(h));
     write_output(a.json, dump_json(out, 2) + "\n");
     if (a.json == "-") return;
   }
