@@ -16,6 +16,7 @@ LAYERS = [
     ["agents/explore", "agents/ground", "agents/extract", "agents/literature", "agents/ask"],
     ["eval"],        # the agents' evaluations against curated labels
     ["report"],      # HTML reports and their views
+    ["service"],     # the MCP server: the library's functions as tools for language-model clients
 ]
 
 # Public headers (include/grappi/) by the folder that implements them.
@@ -36,6 +37,7 @@ PUBLIC = {
     "path_ranker.hpp": "agents/literature",
     "answer.hpp": "agents/ask", "communities.hpp": "agents/ask", "question.hpp": "agents/ask", "reader.hpp": "agents/ask",
     "html_report.hpp": "report",
+    "mcp.hpp": "service",
 }
 
 # Arrows that still run up, each with the reason and the issue that removes it. The check

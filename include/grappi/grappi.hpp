@@ -23,6 +23,7 @@
 #include "grappi/grounding.hpp"
 #include "grappi/hypothesis.hpp"
 #include "grappi/html_report.hpp"
+#include "grappi/mcp.hpp"
 #include "grappi/ontology.hpp"
 #include "grappi/path_ranker.hpp"
 #include "grappi/pcst.hpp"

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string_view>
 
@@ -282,6 +283,47 @@ void model_intent_with(std::string_view input) {
   }
 }
 
+// One message to the MCP server (grappi/mcp.hpp) of the model knowledge base: a JSON-RPC message
+// as given, or (input not beginning with '{') the arguments of a call of the tool its first byte
+// picks. Every answer is one JSON-RPC message, a result or an error, and a request ends once.
+void mcp_message_with(std::string_view input) {
+  static grappi::McpServer server(*model_kb().kg, std::make_shared<grappi::ExtractiveModel>());
+  static const std::string session = [] {
+    const std::string s = server.open_session();
+    server.handle(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}})", s,
+                  [](const std::string &, bool) {});
+    return s;
+  }();
+  static const std::vector<std::string> tools = [] {
+    std::vector<std::string> names;
+    const nlohmann::json list = nlohmann::json::parse(server.tools_json());
+    for (const auto &t : list["tools"]) names.push_back(t["name"]);
+    return names;
+  }();
+  std::string message(input);
+  if (!input.empty() && input[0] != '{') {
+    const nlohmann::json args = grappi::detail::parse_json_or_discarded(input.substr(1));
+    if (args.is_discarded()) return;
+    message = nlohmann::json({{"jsonrpc", "2.0"},
+                              {"id", 1},
+                              {"method", "tools/call"},
+                              {"params", {{"name", tools[static_cast<unsigned char>(input[0]) % tools.size()]}, {"arguments", args}}}})
+                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  std::mutex mu;
+  std::size_t ends = 0;
+  const bool answer = server.handle(message, session, [&](const std::string &m, bool last) {
+    std::lock_guard<std::mutex> lock(mu);
+    ends += last;
+    if (m.empty()) return;
+    const nlohmann::json j = nlohmann::json::parse(m, nullptr, false);
+    if (j.is_discarded() || j.value("jsonrpc", "") != "2.0") broken("an answer that is no JSON-RPC message");
+    if (last && j.contains("result") == j.contains("error")) broken("an answer with both or neither of result and error");
+  });
+  server.wait();
+  if (answer != (ends == 1)) broken("a request that did not end exactly once");
+}
+
 // A mapping table over a database of two proteins and a GO term: joins, synonyms and GO
 // annotations through the real path; a refused table leaves the database as it was.
 // Two human proteins and a GO term, imported into `kg`.
@@ -533,6 +575,7 @@ const std::map<std::string, Body> &bodies() {
       {"question_analysis", question_with},
       {"paper_names", paper_names_with},
       {"model_intent_answer", model_intent_with},
+      {"mcp_message", mcp_message_with},
   };
   return b;
 }

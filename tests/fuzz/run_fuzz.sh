@@ -16,7 +16,7 @@ dict_of() {
   case "$1" in
     import_obo) echo obo ;;
     import_bel | bel_script) echo bel ;;
-    import_cx2 | import_jsonl | documents_bioc_json | documents_jsonl | qa_questions | cooc_partial | embed_vectors | extraction_part | community_set | model_*) echo json ;;
+    import_cx2 | import_jsonl | documents_bioc_json | documents_jsonl | qa_questions | cooc_partial | embed_vectors | extraction_part | community_set | mcp_message | model_*) echo json ;;
     documents_bioc_xml | documents_ppi_xml) echo xml ;;
     documents_pubtator) echo pubtator ;;
     question_analysis) echo question ;;

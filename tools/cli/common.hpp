@@ -48,6 +48,7 @@ void add_hypothesize(CLI::App &app);
 void add_ask(CLI::App &app);
 void add_train_reader(CLI::App &app);
 void add_serve(CLI::App &app);
+void add_mcp(CLI::App &app);
 void add_papers(CLI::App &app);
 void add_train_ranker(CLI::App &app);
 /// `eval extraction`, under the eval command add_eval makes.

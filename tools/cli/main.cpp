@@ -46,6 +46,7 @@ int main(int argc, char **argv) {
   add_ask(app);
   add_train_reader(app);
   add_serve(app);
+  add_mcp(app);
   add_eval(app);
   check_numbers(app);
   try {

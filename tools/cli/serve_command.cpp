@@ -33,6 +33,7 @@
 #include "common.hpp"
 #include "grappi/clustering.hpp"
 #include "grappi/communities.hpp"
+#include "grappi/mcp.hpp"
 
 namespace grappi::cli {
 
@@ -352,7 +353,18 @@ class Server {
  public:
   Server(const ServeArgs &a, KnowledgeGraph &g, std::shared_ptr<LanguageModel> model, std::vector<Document> corpus)
       : a_(a), g_(g), model_(std::move(model)), corpus_(std::move(corpus)), papers_(g.paper_count()),
-        rng_(std::random_device{}()) {}
+        rng_(std::random_device{}()) {
+    McpOptions o;
+    o.database = a.db;
+    o.writable = a.write;
+    o.embedding_model = a.embedding_model;
+    o.call_seconds = a.job_seconds;
+    o.max_running = a.max_jobs;
+    o.concurrency = a.concurrency;
+    o.max_message_bytes = kMaxBody;
+    o.log = [](const std::string &line) { std::cerr << "grappi serve: mcp: " << line << std::endl; };
+    mcp_ = std::make_unique<McpServer>(g_, model_, o);
+  }
 
   ~Server() {
     for (auto &[id, job] : jobs_) job->cancel = true;
@@ -391,6 +403,12 @@ class Server {
         fail(res, 403, "requests must be addressed to 127.0.0.1, localhost or [::1]");
         return httplib::Server::HandlerResponse::Handled;
       }
+      // MCP's streamable HTTP: a request from a page (an Origin) must come from this server's own
+      // address (with the Host check, DNS rebinding is refused twice).
+      if (req.path == "/mcp" && req.has_header("Origin") && !same_origin(req.get_header_value("Origin"))) {
+        fail(res, 403, "requests to /mcp from another origin are refused");
+        return httplib::Server::HandlerResponse::Handled;
+      }
       // Posts carry JSON: another site's page cannot send that without a CORS preflight,
       // which this server never grants (no cross-site requests start jobs).
       if (req.method == "POST" && req.get_header_value("Content-Type").rfind("application/json", 0) != 0) {
@@ -417,6 +435,16 @@ class Server {
       } catch (...) {
         fail(res, 500, "unknown error");
       }
+    });
+    // An error cpp-httplib answers itself (a body over 64 KiB: 413) gets a body: a JSON-RPC error on /mcp.
+    svr.set_error_handler([](const httplib::Request &req, httplib::Response &res) {
+      if (!res.body.empty()) return;
+      const std::string why = res.status == 413 ? "the request is larger than 64 KiB" : "HTTP status " + std::to_string(res.status);
+      if (req.path == "/mcp")
+        res.set_content(json({{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", -32600}, {"message", why}}}}).dump() + "\n",
+                        "application/json");
+      else
+        res.set_content(json({{"error", why}}).dump() + "\n", "application/json");
     });
     svr.Get("/", [](const httplib::Request &, httplib::Response &res) {
       res.set_content(explorer_page(), "text/html; charset=utf-8");
@@ -489,6 +517,17 @@ class Server {
         handler(req, res);
       });
     };
+    post("/mcp", [this](const httplib::Request &req, httplib::Response &res) { mcp_post(req, res); });
+    svr.Get("/mcp", [](const httplib::Request &, httplib::Response &res) {
+      res.set_header("Allow", "POST, DELETE");
+      fail(res, 405, "this server sends no stream of its own: POST JSON-RPC messages to /mcp");
+    });
+    svr.Delete("/mcp", [this](const httplib::Request &req, httplib::Response &res) {
+      const std::string session = req.get_header_value("Mcp-Session-Id");
+      if (session.empty() || !mcp_->has_session(session)) return fail(res, 404, "no such session");
+      mcp_->close_session(session);
+      reply(res, 200, {{"closed", true}});
+    });
     post("/api/explore", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "explore"); });
     post("/api/ask", [this](const httplib::Request &req, httplib::Response &res) { start(req, res, "ask"); });
     post("/api/hypothesize", [this](const httplib::Request &req, httplib::Response &res) {
@@ -723,6 +762,15 @@ class Server {
     };
   }
 
+  /// Whether an Origin header names this server: http://HOST:PORT with a loopback HOST (or the
+  /// address it listens on).
+  bool same_origin(const std::string &origin) const {
+    const std::string port = ":" + std::to_string(port_);
+    for (const std::string &name : {std::string("127.0.0.1"), std::string("localhost"), std::string("[::1]"), a_.host})
+      if (origin == "http://" + name + port) return true;
+    return false;
+  }
+
   /// Whether a Host header names a loopback address with this server's port.
   bool loopback_host(const std::string &host) const {
     const std::string port = ":" + std::to_string(port_);
@@ -731,7 +779,78 @@ class Server {
     return false;
   }
 
+  /// POST /mcp: MCP's streamable HTTP transport. `initialize` opens a session (the Mcp-Session-Id
+  /// header of its answer), every later message names it. A notification or a response gets 202;
+  /// a request its answer as JSON, or, for a tool call from a client that accepts
+  /// text/event-stream, as a stream of events: the call's progress notifications, then its answer
+  /// (a cancelled call's stream ends without one).
+  void mcp_post(const httplib::Request &req, httplib::Response &res) {
+    const auto rpc_error = [&res](int status, int code, const std::string &message) {
+      res.status = status;
+      res.set_content(nlohmann::json({{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", code}, {"message", message}}}}).dump() + "\n",
+                      "application/json");
+    };
+    const std::string version = req.get_header_value("MCP-Protocol-Version");
+    if (!version.empty() && version != "2025-11-25" && version != "2025-06-18")
+      return rpc_error(400, -32600, "unsupported MCP-Protocol-Version '" + version.substr(0, 40) + "' (2025-11-25 or 2025-06-18)");
+    std::string method;
+    const json peek = json::parse(req.body, nullptr, false);
+    if (peek.is_object() && peek.contains("method") && peek["method"].is_string()) method = peek["method"];
+    std::string session = req.get_header_value("Mcp-Session-Id");
+    if (method == "initialize" && peek.contains("id")) {
+      session = mcp_->open_session();
+      res.set_header("Mcp-Session-Id", session);
+    } else if (session.empty()) {
+      return rpc_error(400, -32600, "the Mcp-Session-Id header is required (the one initialize answered with)");
+    } else if (!mcp_->has_session(session)) {
+      return rpc_error(404, -32600, "unknown or ended session: initialize again");
+    }
+    struct Stream {
+      std::mutex mu;
+      std::condition_variable cv;
+      std::deque<std::string> messages;
+      bool last = false;
+    };
+    auto st = std::make_shared<Stream>();
+    const bool answer = mcp_->handle(req.body, session, [st](const std::string &message, bool last) {
+      std::lock_guard<std::mutex> lock(st->mu);
+      if (!message.empty()) st->messages.push_back(message);
+      st->last = st->last || last;
+      st->cv.notify_all();
+    });
+    if (!answer) {
+      res.status = 202;
+      return;
+    }
+    const bool events = method == "tools/call" && req.get_header_value("Accept").find("text/event-stream") != std::string::npos;
+    if (!events) {
+      // (the answer, once the request has ended; a cancelled call's request ends with no answer: 202)
+      std::unique_lock<std::mutex> lock(st->mu);
+      while (!st->last && !g_stop) st->cv.wait_for(lock, std::chrono::milliseconds(100));
+      if (st->messages.empty()) {
+        res.status = 202;
+        return;
+      }
+      res.status = 200;
+      res.set_content(st->messages.back() + "\n", "application/json");
+      return;
+    }
+    res.status = 200;
+    res.set_chunked_content_provider("text/event-stream", [st](std::size_t, httplib::DataSink &sink) {
+      std::unique_lock<std::mutex> lock(st->mu);
+      while (st->messages.empty() && !st->last && !g_stop) st->cv.wait_for(lock, std::chrono::milliseconds(100));
+      while (!st->messages.empty()) {
+        const std::string event = "event: message\ndata: " + st->messages.front() + "\n\n";
+        st->messages.pop_front();
+        if (!sink.write(event.data(), event.size())) return false;
+      }
+      if (st->last || g_stop) sink.done();
+      return true;
+    });
+  }
+
   const ServeArgs &a_;
+  std::unique_ptr<McpServer> mcp_;
   int port_ = 0;
   KnowledgeGraph &g_;
   std::shared_ptr<LanguageModel> model_;
