@@ -4,7 +4,8 @@
 # GRAPPI_LIB, PYTHONPATH or LD_LIBRARY_PATH and reports the library's version; then, in a venv
 # that also sees Debian's python3-dask and python3-distributed, the distributed builds run on a
 # LocalCluster of two workers (bindings/python/tests/test_distributed.py), the wheel sent to the
-# workers. Needs BUILD (the build tree), DATA (data/), Debian's python3 with python3-venv,
+# workers. A missing database is refused; results make tables and networks with Debian's pandas
+# and networkx, and say how to get them in the fresh venv, which has neither. Needs BUILD (the build tree), DATA (data/), Debian's python3 with python3-venv,
 # python3-build, python3-setuptools, python3-wheel, python3-dask and python3-distributed.
 set -euo pipefail
 : "${BUILD:?}" "${DATA:?}"
@@ -34,11 +35,38 @@ from grappi import _about
 cmake = open(os.path.join(here, "CMakeLists.txt")).read()
 project = re.search(r"project\(grappi VERSION ([0-9.]+)", cmake).group(1)
 assert grappi.version() == grappi.__version__ == _about.__version__ == project, (grappi.version(), grappi.__version__, project)
-with grappi.Graph(os.path.join(os.getcwd(), "w.db")) as g:
+try:
+    grappi.Graph(os.path.join(os.getcwd(), "typo.db"))
+    raise AssertionError("a missing database was opened")
+except grappi.Error as e:
+    assert e.status == -2 and "create=True" in str(e) and not os.path.exists("typo.db"), e
+with grappi.Graph(os.path.join(os.getcwd(), "w.db"), create=True) as g:
     print("fresh venv: grappi", grappi.version(), "from", grappi.__file__, "counts", g.counts())
+    # (no pandas, no networkx in this venv: a clear ImportError)
+    for call, module in ((grappi.Rows([{"a": 1}]).to_pandas, "pandas"), (grappi.Result({}).to_networkx, "networkx")):
+        try:
+            call()
+            raise AssertionError(module + " is importable in a fresh venv")
+        except ImportError as e:
+            assert "python3-" + module in str(e) and "--system-site-packages" in str(e), e
+assert "ctypes" not in dir(grappi) and "Graph" in dir(grappi)
 PY
 # With Dask (Debian's, through the system site packages): the distributed builds.
 "$PY" -m venv --system-site-packages "$T/dask"
 "${clean_env[@]}" "$T/dask/bin/pip" install --no-index --no-deps --quiet "$wheel"
+# (Debian's pandas and networkx reached from the venv: tables and networks of results)
+"${clean_env[@]}" "$T/dask/bin/python" - "$DATA" << 'PY'
+import os, sys, tempfile
+import grappi
+with tempfile.TemporaryDirectory() as d, grappi.Graph(os.path.join(d, "t.db"), create=True) as g:
+    g.import_file(os.path.join(sys.argv[1], "9606.protein.info.v12.0.txt.gz"), kind="info")
+    g.import_file(os.path.join(sys.argv[1], "export_v12_alzheimer", "string_interactions.tsv"))
+    nb = g.neighbors("MAPT", limit=5)
+    table, net = nb.to_pandas(), nb.to_networkx()
+    assert list(table["name"]) == [n["name"] for n in nb] and net.number_of_nodes() == 6, (table, net)
+    paths = g.paths("MAPT", "APOE", k=3).to_networkx()
+    assert "9606.ENSP00000340820" in paths and paths.number_of_edges() >= 3, paths
+    print("venv with Debian's pandas and networkx: to_pandas, to_networkx ok")
+PY
 "${clean_env[@]}" GRAPPI_DISTRIBUTED_TESTS=1 GRAPPI_WHEEL="$wheel" GRAPPI_DATA="$DATA" GRAPPI_CLI="$BUILD/grappi" \
   "$T/dask/bin/python" -m unittest discover -s "$here/bindings/python/tests" -p test_distributed.py -v

@@ -66,6 +66,9 @@ function neighbors(g::Graph, id::Integer; min_score::Real=0.0)
 end
 
 "Embeds new or changed node texts with the built-in embedder; returns how many."
+"""The neighbors of a protein named by name, alias or external id (as `resolve` takes them)."""
+neighbors(g::Graph, name::AbstractString; min_score::Real=0.0) = neighbors(g, resolve(g, name); min_score=min_score)
+
 function embed(g::Graph)
     n = Ref{Csize_t}(0)
     check(ccall((:grappi_graph_embed, libgrappi_c), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Ref{Csize_t}), g.handle, C_NULL, n))

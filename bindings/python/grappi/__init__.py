@@ -6,18 +6,28 @@ as grappi/lib/libgrappi_c.so), then by the linker (ctypes.util.find_library). Ev
 library's status code and message. Library-allocated strings are copied and freed at once.
 
     import grappi
-    with grappi.Graph("kg.db") as g:
+    with grappi.Graph("kg.db", create=True) as g:
         g.import_file("data/4932.protein.info.v12.0.txt.gz", kind="info")
         for n in g.neighbors("CDC28", min_score=0.9): print(n["name"], n["score"])  # strongest first
+
+Every method that takes a node takes a name, an alias, an external id (str) or a node id (int).
+Results are plain dicts and lists; those holding a table offer to_pandas() and those holding a
+network to_networkx() (with pandas / networkx importable: Debian's python3-pandas and
+python3-networkx, reached from a venv made with --system-site-packages); explore and ask results
+show their report's drawing in Jupyter.
 """
 import ctypes
 import ctypes.util
+import html as _html
+import importlib
 import json
 import os
+import sys
 
 from grappi._about import __version__
 
-__all__ = ["Error", "Graph", "Model", "PcstSolver", "version", "pcst_solve", "bel_validate", "eval_hypotheses"]
+__all__ = ["Error", "Graph", "Model", "PcstSolver", "Result", "Rows", "version", "pcst_solve", "bel_validate",
+           "eval_hypotheses"]
 
 
 def __dir__():
@@ -638,22 +648,147 @@ class Model(_Owned):
         return json.loads(_take_string(p))
 
 
-class Graph(_Owned):
-    """A knowledge-graph database (created when missing, unless read_only). Close it, or use it in
-    a with block. read_only: only read (many processes may read one file; a missing file is an
-    error)."""
+def _optional(module):
+    """An optional module (pandas, networkx), or ImportError saying how to get it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError("%s is not installed: on Debian `apt install python3-%s` (in a venv, make it with "
+                          "--system-site-packages to reach it)" % (module, module)) from e
 
-    def __init__(self, path, read_only=False):
+
+# The keys of a result that hold its main table, in the order looked for.
+_TABLES = ("neighbors", "terms", "paths", "answer_entities", "clusters", "completions", "candidates", "papers",
+           "edges", "nodes", "results")
+
+
+class Rows(list):
+    """A list of dicts, one per row (neighbors, paths, completions, ...): to_pandas() makes a
+    DataFrame of them; to_networkx() a graph when the rows are paths or neighbors."""
+
+    def __init__(self, rows=(), center=None):
+        super().__init__(rows)
+        self._center = center  # neighbors: the protein they are the neighbors of
+
+    def to_pandas(self):
+        return _optional("pandas").DataFrame(list(self))
+
+    def to_networkx(self):
+        return _to_networkx({"protein": self._center, "neighbors": list(self)} if self._center else list(self))
+
+
+class Result(dict):
+    """A result as a dict (the command's JSON): to_pandas() makes a DataFrame of its main table
+    (neighbors, terms, paths, answer entities, clusters, ...; key= names another), to_networkx() a
+    networkx graph of the nodes and edges it holds (by external id, with names and scores); an
+    explore or ask result displays as its HTML report in Jupyter."""
+
+    def __init__(self, value, report=None):
+        super().__init__(value)
+        self._report = report  # the self-contained HTML report, when made
+
+    def to_pandas(self, key=None):
+        keys = [key] if key else [k for k in _TABLES if isinstance(self.get(k), list) and self.get(k)]
+        if not keys or not isinstance(self.get(keys[0]), list):
+            raise ValueError("this result holds no table%s (its keys: %s)" % (" named " + key if key else "",
+                                                                            ", ".join(sorted(self))))
+        return _optional("pandas").DataFrame(self[keys[0]])
+
+    def to_networkx(self):
+        return _to_networkx(self)
+
+    def _repr_html_(self):
+        if self._report is None:
+            return None  # (the dict's own display)
+        return ('<iframe srcdoc="%s" style="width:100%%;height:640px;border:1px solid #ccc"></iframe>'
+                % _html.escape(self._report, quote=True))
+
+
+def _to_networkx(value):
+    """A networkx graph of the nodes and edges a result holds: nodes by external id (with name and
+    row id), edges with score and relation; a MultiGraph keeps parallel edges apart."""
+    nx = _optional("networkx")
+    g = nx.MultiGraph()
+    found = [False]
+
+    def node(ext, name=None, row=None):
+        if ext is None:
+            return
+        attrs = {k: v for k, v in (("name", name), ("id", row)) if v is not None}
+        g.add_node(ext, **attrs)
+
+    def edge(a, b, **attrs):
+        if a is not None and b is not None:
+            found[0] = True
+            g.add_edge(a, b, **{k: v for k, v in attrs.items() if v is not None})
+
+    def walk(v):
+        if isinstance(v, list):
+            for x in v:
+                walk(x)
+            return
+        if not isinstance(v, dict):
+            return
+        if isinstance(v.get("protein"), dict) and isinstance(v.get("neighbors"), list):  # neighbors
+            p = v["protein"]
+            node(p.get("external_id"), p.get("name"), p.get("id"))
+            for n in v["neighbors"]:
+                node(n.get("external_id"), n.get("name"), n.get("id"))
+                edge(p.get("external_id"), n.get("external_id"), score=n.get("score"), relation=n.get("relation"))
+        if "external_id" in v and "name" in v and "neighbors" not in v:
+            node(v.get("external_id"), v.get("name"), v.get("id") if isinstance(v.get("id"), int) else None)
+        if "source_external_id" in v and "target_external_id" in v:
+            edge(v["source_external_id"], v["target_external_id"], score=v.get("score"), relation=v.get("relation"))
+        ids = v.get("external_ids")
+        if isinstance(ids, list) and len(ids) > 1 and all(isinstance(x, str) for x in ids) and (
+                "proteins" in v or "names" in v or "edge_ids" in v):  # a path
+            names = v.get("proteins") or v.get("names") or [None] * len(ids)
+            scores = v.get("scores") or [None] * (len(ids) - 1)
+            for i, x in enumerate(ids):
+                node(x, names[i] if i < len(names) and isinstance(names[i], str) else None)
+            for i in range(len(ids) - 1):
+                edge(ids[i], ids[i + 1], score=scores[i] if i < len(scores) else None)
+        for k, x in v.items():
+            if k not in ("protein", "neighbors") and isinstance(x, (dict, list)):
+                walk(x)
+        if isinstance(v.get("neighbors"), list) and not isinstance(v.get("protein"), dict):
+            walk(v["neighbors"])
+
+    walk(value)
+    if not found[0] and g.number_of_nodes() == 0:
+        raise ValueError("this result holds no network (no edges or paths between external ids)")
+    return g
+
+
+def _in_notebook():
+    """Whether the caller runs in IPython/Jupyter (explore and ask then keep their HTML report)."""
+    ipython = sys.modules.get("IPython")
+    return bool(ipython and getattr(ipython, "get_ipython", lambda: None)())
+
+
+class Graph(_Owned):
+    """A knowledge-graph database. Close it, or use it in a with block. A missing file is an error
+    (grappi.Error, status -2) unless create=True makes a new database there. read_only: only read
+    (many processes may read one file)."""
+
+    def __init__(self, path, read_only=False, create=False):
         self._h = ctypes.c_void_p()
-        o = None
-        if read_only:
-            o = _options("grappi_open_options", _open_init)
-            o.read_only, o.create = 1, 0
-            o = ctypes.byref(o)
-        _check(_open(os.fsencode(path), o, ctypes.byref(self._h)))
+        if create and read_only:
+            raise ValueError("Graph: create=True makes a database and cannot be read_only")
+        if not create and not os.path.exists(path):
+            raise Error(-2, "database '%s' does not exist (grappi.Graph(path, create=True) makes a new one)" % os.fspath(path))
+        o = _options("grappi_open_options", _open_init)
+        o.read_only, o.create = (1 if read_only else 0), (1 if create else 0)
+        _check(_open(os.fsencode(path), ctypes.byref(o), ctypes.byref(self._h)))
 
     _release = staticmethod(_close)
     _what = "graph"
+
+    def _node(self, node):
+        """A node id from a name, alias or external id (str) or a node id (int)."""
+        if isinstance(node, bool) or not isinstance(node, (int, str)):
+            raise TypeError("a node is a name, alias or external id (str) or a node id (int), not %r" % (node,))
+        return self.resolve(node) if isinstance(node, str) else int(node)
 
     def import_file(self, path, kind=None):
         _check(_import(self._handle(), kind.encode() if kind else None, os.fsencode(path)))
@@ -692,7 +827,7 @@ class Graph(_Owned):
         (id, name, external_id, matched, matched_by), names first."""
         p = ctypes.c_void_p()
         _check(_complete(self._handle(), prefix.encode(), limit, ctypes.byref(p)))
-        return json.loads(_take_string(p))["completions"]
+        return Rows(json.loads(_take_string(p))["completions"])
 
     def counts(self):
         n, e = _i64(), _i64()
@@ -700,8 +835,9 @@ class Graph(_Owned):
         return n.value, e.value
 
     def name(self, node):
+        """The preferred name of a node (a name, alias, external id or node id)."""
         p = ctypes.c_void_p()
-        _check(_node_name(self._handle(), node, ctypes.byref(p)))
+        _check(_node_name(self._handle(), self._node(node), ctypes.byref(p)))
         return _take_string(p)
 
     def neighbors(self, node, min_score=0.0, relations=None, limit=0):
@@ -714,8 +850,9 @@ class Graph(_Owned):
         if isinstance(node, str):
             _check(_neighbors_json(self._handle(), node.encode(), 0, min_score, rel, count, limit, ctypes.byref(p)))
         else:
-            _check(_neighbors_json(self._handle(), None, int(node), min_score, rel, count, limit, ctypes.byref(p)))
-        return json.loads(_take_string(p))["neighbors"]
+            _check(_neighbors_json(self._handle(), None, self._node(node), min_score, rel, count, limit, ctypes.byref(p)))
+        found = json.loads(_take_string(p))
+        return Rows(found["neighbors"], center=found["protein"])
 
     def embed(self, embedder="lsa", dimension=0, base_url=None, model=None, api_key_env=None):
         """Embeds new or changed node texts ("lsa": built-in, offline, latent semantic analysis;
@@ -777,8 +914,8 @@ class Graph(_Owned):
         ks = (_size * len(k))(*k)
         o.k, o.k_count, o.depth, o.window, o.min_score, o.max_path_length = ks, len(k), depth, window, min_score, max_path_length
         p = ctypes.c_void_p()
-        _check(_window(self._handle(), root, ctypes.byref(o), ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        _check(_window(self._handle(), self._node(root), ctypes.byref(o), ctypes.byref(p)))
+        return Result(json.loads(_take_string(p)))
 
     def enrich(self, proteins, categories=None, exclude_evidence=None, background="annotated",
                background_proteins=None, min_term_size=1, max_term_size=0, max_fdr=1.0):
@@ -802,7 +939,7 @@ class Graph(_Owned):
         names, count = _strings(list(proteins))
         p = ctypes.c_void_p()
         _check(_enrich(self._handle(), names, count, ctypes.byref(o), ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        return Result(json.loads(_take_string(p)))
 
     def ppi_enrichment(self, proteins, min_score=0.4, relations=None):
         """Whether a protein set interacts more among itself than proteins of the same degrees
@@ -812,7 +949,7 @@ class Graph(_Owned):
         rel, rel_count = _strings(relations)
         p = ctypes.c_void_p()
         _check(_ppi_enrichment(self._handle(), names, count, min_score, rel, rel_count, ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        return Result(json.loads(_take_string(p)))
 
     def cluster(self, proteins=None, method="mcl", min_score=0.4, relations=None, inflation=2.0, max_iterations=1000,
                 resolution=1.0, seed=42, runs=1, max_cluster_size=0, max_levels=4, terms=3, enrich_min_size=3,
@@ -835,7 +972,7 @@ class Graph(_Owned):
         names, count = _strings(list(proteins or []))
         p = ctypes.c_void_p()
         _check(_cluster(self._handle(), names, count, ctypes.byref(o), ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        return Result(json.loads(_take_string(p)))
 
     def build_communities(self, name="default", method="leiden", min_score=0.7, resolution=1.0, seed=42, runs=5,
                           max_cluster_size=0, max_levels=4, terms=3, llm=None):
@@ -853,31 +990,32 @@ class Graph(_Owned):
         p = ctypes.c_void_p()
         _check(_build_communities(self._handle(), name.encode(), ctypes.byref(o),
                                   llm._handle() if llm is not None else None, ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        return Result(json.loads(_take_string(p)))
 
     def communities(self, name="default"):
         """The community reports stored under name (a dict; "stale" when the graph changed since they
         were built); grappi.Error (status GRAPPI_ENOTFOUND) when none is stored."""
         p = ctypes.c_void_p()
         _check(_communities(self._handle(), name.encode(), ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        return Result(json.loads(_take_string(p)))
 
     def paths(self, source, target, max_length=4, k=10, weighted=False, all_shortest=False, skip_direct=False):
         """Up to k shortest simple paths (Yen), or with all_shortest every shortest path by hops
         (at most k; skip_direct: no edge joining the ends followed): a list of dicts."""
         p = ctypes.c_void_p()
+        source, target = self._node(source), self._node(target)
         if all_shortest:
             _check(_all_shortest(self._handle(), source, target, max_length, k, 1 if skip_direct else 0, ctypes.byref(p)))
         else:
             if skip_direct:
                 raise ValueError("skip_direct is an option of all_shortest")
             _check(_paths(self._handle(), source, target, max_length, k, 1 if weighted else 0, ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        return Rows(json.loads(_take_string(p)))
 
     def explore(self, root, query, windows=(1,), k=(30, 4), depth=2, max_length=4, top=10, explain_top=0,
                 min_score=0.0, concurrency=8, max_calls=0, max_tokens=0, dry_run=False, use_cache=True,
                 llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, diversity=None,
-                max_paths=None, max_visited=None, html=None, cancel=None, progress=None):
+                max_paths=None, max_visited=None, html=None, cancel=None, progress=None, report=None):
         """Ranked, explained paths from root (a node id, or a name to resolve) for a therapeutic query
         (the explore JSON as a dict). html: a file to write the run's self-contained HTML report to.
         cancel: a function of no argument, asked between the stages, every few windows and paths and
@@ -888,7 +1026,8 @@ class Graph(_Owned):
         function taking the request dict ({"messages", "json", "max_tokens", "task"}) and returning
         the answer text, or (text, prompt_tokens, completion_tokens); an exception fails that one
         request. model names the callback model in the response cache. diversity (0-1; 0 for the
-        reference ranking), max_paths and max_visited default to the library's."""
+        reference ranking), max_paths and max_visited default to the library's. report: keep the HTML
+        report in the result, which Jupyter then displays (None: when running in IPython/Jupyter)."""
         o = _options("grappi_explore_options", _explore_init)
         if diversity is not None:
             o.diversity = diversity
@@ -904,15 +1043,18 @@ class Graph(_Owned):
         o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
         keep = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive
         p = ctypes.c_void_p()
-        node = self.resolve(root) if isinstance(root, str) else root
-        if html is None:
+        node = self._node(root)
+        if report is None:
+            report = _in_notebook()
+        if html is None and not report:
             _check(_explore(self._handle(), node, query.encode(), ctypes.byref(o), ctypes.byref(p)))
-            return json.loads(_take_string(p))
+            return Result(json.loads(_take_string(p)))
         h = ctypes.c_void_p()
         _check(_explore_report(self._handle(), node, query.encode(), ctypes.byref(o), ctypes.byref(p), ctypes.byref(h)))
-        result = json.loads(_take_string(p))
-        _write_html(html, _take_string(h))
-        return result
+        result, page = json.loads(_take_string(p)), _take_string(h)
+        if html is not None:
+            _write_html(html, page)
+        return Result(result, page if report else None)
 
     def ground(self, text, protein_a, protein_b, strategy="pagerank", root="MI:0190", ontology=None, relations=None, batch=1,
                patience=10, lookahead=5, threshold=3, rag_k=10, seed=1, max_calls=0, max_tokens=0, dry_run=False,
@@ -934,7 +1076,7 @@ class Graph(_Owned):
         p = ctypes.c_void_p()
         _check(_ground(self._handle(), text.encode(), protein_a.encode(), protein_b.encode(), ctypes.byref(o),
                        ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        return Result(json.loads(_take_string(p)))
 
     def extract(self, content, format="detect", name="input", repair=True, annotations_only=False, taxon=0,
                 max_calls=0, max_tokens=0, dry_run=False, use_cache=True, llm="extractive", base_url=None, model=None,
@@ -956,7 +1098,7 @@ class Graph(_Owned):
         callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
         _check(_extract(self._handle(), content.encode(), ctypes.byref(o), ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        return Result(json.loads(_take_string(p)))
 
     def extract_part(self, files, out_path, provenance=None, format="detect", repair=True, annotations_only=False,
                      taxon=0, max_calls=0, max_tokens=0, use_cache=True, llm="extractive", base_url=None, model=None,
@@ -1061,7 +1203,7 @@ class Graph(_Owned):
         p = ctypes.c_void_p()
         _check(_hypothesize(self._handle(), source.encode(), target.encode(), corpus.encode() if corpus else None,
                             ctypes.byref(o), ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        return Result(json.loads(_take_string(p)))
 
     def import_review(self, review_path, bel_path):
         """Imports the statements a curator accepted in a review file (grappi extract --review)
@@ -1114,27 +1256,31 @@ class Graph(_Owned):
     def ask(self, question, mode="gretriever", context="evidence", max_context_tokens=4000, answers=10, repair=True,
             relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None, use_cache=True,
             reader="prize", reader_name="gat", html=None, intents=True, model_intent=True, papers=3, cancel=None,
-            progress=None):
+            progress=None, report=None):
         """A grounded answer (a dict: question_entities, intent, answer_entities, sentences with
         their citations' status, ...). The callback's request "task" has "kind" "ask.answer" (or
         "ask.intent" when the rules leave a question naming entities open and model_intent is on).
         reader "gat": the stored graph reader reader_name ranks the answer entities. intents False:
         every question is open (PCST). html: a file to write the self-contained HTML report to.
-        papers: passages of the database's stored papers in the context (P0, P1, ...; 0: none)."""
+        papers: passages of the database's stored papers in the context (P0, P1, ...; 0: none).
+        report: keep the HTML report in the result for Jupyter (None: when running in IPython)."""
         r, o, callback = self._ask_options(mode, context, max_context_tokens, answers, repair, relations, llm, base_url,
                                            model, api_key_env, chat, use_cache, reader,
                                            reader_name, intents, model_intent, papers, cancel,
                                            progress)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
-        if html is None:
+        if report is None:
+            report = _in_notebook()
+        if html is None and not report:
             _check(_ask(self._handle(), question.encode(), ctypes.byref(r), ctypes.byref(o), ctypes.byref(p)))
-            return json.loads(_take_string(p))
+            return Result(json.loads(_take_string(p)))
         h = ctypes.c_void_p()
         _check(_ask_report(self._handle(), question.encode(), ctypes.byref(r), ctypes.byref(o), ctypes.byref(p),
                            ctypes.byref(h)))
-        result = json.loads(_take_string(p))
-        _write_html(html, _take_string(h))
-        return result
+        result, page = json.loads(_take_string(p)), _take_string(h)
+        if html is not None:
+            _write_html(html, page)
+        return Result(result, page if report else None)
 
     def eval_qa(self, questions, k=10, mode="gretriever", context="evidence", max_context_tokens=4000, repair=True,
                 relations=None, llm="extractive", base_url=None, model=None, api_key_env=None, chat=None,
@@ -1186,6 +1332,8 @@ class Graph(_Owned):
         return json.loads(_take_string(p))
 
     def pagerank(self, seeds=(), top=10, damping=0.85):
+        """The top nodes by PageRank, personalised to seeds (nodes) when given: [(node id, score)]."""
+        seeds = [self._node(x) for x in seeds]
         s = (_i64 * len(seeds))(*seeds)
         ids = (_i64 * top)()
         scores = (ctypes.c_double * top)()
@@ -1222,7 +1370,7 @@ class Graph(_Owned):
         """Every edge between two node ids with its evidence: STRING channels, PubMed ids, and the
         source rows behind it ("records": IntAct interactions with their ids, MI types, raw rows)."""
         p = ctypes.c_void_p()
-        _check(_edges(self._handle(), a, b, ctypes.byref(p)))
+        _check(_edges(self._handle(), self._node(a), self._node(b), ctypes.byref(p)))
         return json.loads(_take_string(p))
 
     def ontology(self, question, term=None, other=None, relations=None):
@@ -1247,7 +1395,7 @@ class Graph(_Owned):
         """Seeds by similarity to the question, expanded hops steps: {"seeds", "nodes", "edges"}."""
         p = ctypes.c_void_p()
         _check(_khop(self._handle(), question.encode(), seeds, hops, degree_cap, ctypes.byref(p)))
-        return json.loads(_take_string(p))
+        return Result(json.loads(_take_string(p)))
 
     def retrieve(self, question, csv=False, mode="gretriever", seeds=10, hops=2, degree_cap=20, node_budget=2000,
                  min_score=0.0, topk=3, topk_e=5, cost_e=0.5, pruning="gw", num_clusters=1, event_order="default",

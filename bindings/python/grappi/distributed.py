@@ -237,7 +237,7 @@ def cooc_build(client, corpus, db, work_dir=None, partitions=None, files_per_par
     options = {"scope": scope, "titles": titles, "types": list(types) if types else None, "min_count": min_count,
                "as_of": as_of, "dictionary": dictionary, "format": format}
     token = _token(db, parts, options)
-    with grappi.Graph(db):  # (created when missing, as the command does: the workers read it)
+    with grappi.Graph(db, create=True):  # (created when missing, as the command does: the workers read it)
         pass
     jobs = []
     for i, files in enumerate(parts):

@@ -52,7 +52,7 @@ class DistributedBuilds(unittest.TestCase):
         os.remove(cls.files[-1])
         cls.files[-1] += ".gz"
         cls.base = os.path.join(cls.tmp, "base.db")
-        with grappi.Graph(cls.base) as g:
+        with grappi.Graph(cls.base, create=True) as g:
             g.import_file(os.path.join(DATA, "9606.protein.info.v12.0.txt.gz"), kind="info")
 
     @classmethod

@@ -18,7 +18,7 @@ class GraphTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.TemporaryDirectory()
-        cls.g = grappi.Graph(os.path.join(cls.dir.name, "y.db"))
+        cls.g = grappi.Graph(os.path.join(cls.dir.name, "y.db"), create=True)
         cls.g.import_file(os.path.join(DATA, "4932.protein.info.v12.0.txt.gz"), kind="info")
         cls.g.import_file(os.path.join(DATA, "4932.protein.physical.links.v12.0.txt.gz"), kind="physical")
 
@@ -52,6 +52,64 @@ class GraphTest(unittest.TestCase):
         self.assertNotIn("os", dir(grappi))
         self.assertIn("Graph", dir(grappi))
 
+    def test_notebook_use(self):
+        # A missing file is refused unless create=True (no empty database made by a typo).
+        missing = os.path.join(self.dir.name, "typo.db")
+        with self.assertRaises(grappi.Error) as e:
+            grappi.Graph(missing)
+        self.assertEqual(e.exception.status, -2)
+        self.assertIn("create=True", str(e.exception))
+        self.assertFalse(os.path.exists(missing))
+        with self.assertRaises(ValueError):
+            grappi.Graph(missing, read_only=True, create=True)
+        # Every method taking a node takes a name, alias, external id or id.
+        cdc28 = self.g.resolve("CDC28")
+        self.assertEqual(self.g.name("4932.YBR160W"), "CDC28")
+        self.assertEqual(self.g.paths("cdc28", "CLN2", k=2), self.g.paths(cdc28, self.g.resolve("CLN2"), k=2))
+        self.assertEqual(self.g.edges("CDC28", "CLN2"), self.g.edges(cdc28, self.g.resolve("CLN2")))
+        self.assertEqual(self.g.pagerank(seeds=["CDC28"], top=3), self.g.pagerank(seeds=[cdc28], top=3))
+        with self.assertRaises(TypeError):
+            self.g.name(3.5)
+        # Results are dicts and lists that also make tables and networks (pandas / networkx when
+        # importable, else an ImportError saying how to get them).
+        nb = self.g.neighbors("CDC28", limit=5)
+        self.assertIsInstance(nb, list)
+        paths = self.g.paths("CDC28", "CLN2", k=3)
+        for module, call in (("pandas", nb.to_pandas), ("networkx", nb.to_networkx)):
+            saved = sys.modules.get(module)
+            sys.modules[module] = None  # (as if not installed)
+            try:
+                with self.assertRaises(ImportError) as e:
+                    call()
+                self.assertIn("python3-" + module, str(e.exception))
+            finally:
+                if saved is None:
+                    del sys.modules[module]
+                else:
+                    sys.modules[module] = saved
+        try:
+            import pandas  # noqa: F401
+            import networkx  # noqa: F401
+        except ImportError:
+            self.skipTest("pandas or networkx is not installed (the wheel test checks them in a venv)")
+        table = nb.to_pandas()
+        self.assertEqual(list(table["name"]), [n["name"] for n in nb])
+        self.assertIn("score", table.columns)
+        star = nb.to_networkx()
+        self.assertEqual(star.number_of_nodes(), 6)
+        self.assertEqual(star.nodes["4932.YBR160W"]["name"], "CDC28")
+        net = paths.to_networkx()
+        self.assertIn("4932.YBR160W", net)
+        window = self.g.window("CDC28", k=(5, 2))
+        self.assertIsInstance(window, dict)
+        w = window.to_networkx()
+        self.assertEqual(w.number_of_nodes(), len(window["nodes"]))
+        self.assertEqual(w.number_of_edges(), len(window["edges"]))
+        self.assertEqual(len(window.to_pandas()), len(window["edges"]))
+        self.assertEqual(len(window.to_pandas("nodes")), len(window["nodes"]))
+        with self.assertRaises(ValueError):
+            grappi.Result({"status": "ok"}).to_pandas()
+
     def test_errors(self):
         with self.assertRaises(grappi.Error) as e:
             self.g.resolve("NO_SUCH_PROTEIN_XYZ")
@@ -65,7 +123,7 @@ class GraphTest(unittest.TestCase):
             csv = os.path.join(d, "edges.tsv")
             with open(csv, "w") as f:
                 f.write("CDK1\tCCNB1\t0.8\tbinds\nCDK1\tCDK2\tnot-a-score\tbinds\nCDK2\tCCNA2\t0.3\tbinds\n")
-            with grappi.Graph(os.path.join(d, "e.db")) as g:
+            with grappi.Graph(os.path.join(d, "e.db"), create=True) as g:
                 opts = dict(kind="edges", score_column="3", relation_column="4", header=False, separator="\t",
                             directed=True)
                 with self.assertRaises(grappi.Error) as e:
@@ -93,7 +151,7 @@ class GraphTest(unittest.TestCase):
 
     def test_enrichment(self):
         with tempfile.TemporaryDirectory() as d:
-            g = grappi.Graph(os.path.join(d, "kb.db"))
+            g = grappi.Graph(os.path.join(d, "kb.db"), create=True)
             g.import_file(os.path.join(DATA, "4932.protein.info.v12.0.txt.gz"))
             g.import_file(os.path.join(DATA, "ontology", "goslim_generic.obo"))
             genes = os.path.join(d, "genes.tsv")
@@ -107,6 +165,10 @@ class GraphTest(unittest.TestCase):
             self.assertAlmostEqual(terms["GO:0005694"]["p_value"], 1 / 6)  # C(2,2) C(2,0) / C(4,2)
             self.assertEqual(r["categories"][0]["universe"], 4)
             self.assertEqual([u["name"] for u in r["unmatched"]], ["NOSUCH"])
+            try:
+                self.assertEqual(list(r.to_pandas()["term"]), [t["term"] for t in r["terms"]])
+            except ImportError:
+                pass  # (pandas missing: test_notebook_use checks the error)
             self.assertEqual(g.enrich(["CLB2"], exclude_evidence=["IEA"])["categories"][0]["universe"], 3)
             self.assertEqual(g.enrich(["CLB2"], background_proteins=["CLB2", "CDC28"])["categories"][0]["universe"], 2)
             with self.assertRaises(grappi.Error):
@@ -149,7 +211,7 @@ class GraphTest(unittest.TestCase):
 
     def test_interactions_and_ontologies(self):
         with tempfile.TemporaryDirectory() as d:
-            g = grappi.Graph(os.path.join(d, "kb.db"))
+            g = grappi.Graph(os.path.join(d, "kb.db"), create=True)
             g.import_file(os.path.join(DATA, "4932.protein.info.v12.0.txt.gz"))
             g.import_file(os.path.join(DATA, "4932.protein.aliases.v12.0.txt.gz"))
             g.import_file(os.path.join(DATA, "intact", "intact_sample.mitab27.tsv.gz"), kind="mitab")
@@ -222,7 +284,7 @@ class GraphTest(unittest.TestCase):
             # A co-occurrence graph of two abstracts, then a hypothesis through it.
             corpus = ("101|t|Cdc28 and Sic1\n101|a|x\n101\t0\t5\tCdc28\tGene\tGENE:CDC28\n101\t10\t14\tSic1\tGene\tGENE:SIC1\n\n"
                       "102|t|Sic1 and Cln2\n102|a|y\n102\t0\t4\tSic1\tGene\tGENE:SIC1\n102\t9\t13\tCln2\tGene\tGENE:CLN2\n")
-            lit = grappi.Graph(os.path.join(d, "lit.db"))
+            lit = grappi.Graph(os.path.join(d, "lit.db"), create=True)
             built = lit.cooc_build(corpus, path=os.path.join(d, "cooc.jsonl"))
             self.assertEqual((built["edges"], built["import"]["edges_created"]), (2, 2))
             h = lit.hypothesize("GENE:CDC28", "GENE:CLN2", corpus)
@@ -241,7 +303,7 @@ class GraphTest(unittest.TestCase):
             self.assertEqual({x["canonical"] for x in r["results"]}, {"p(HGNC:AKT1) increases bp(GO:0006914 ! autophagy)"})
             nodes, edges = g.export(os.path.join(d, "kb.jsonl"))
             self.assertEqual((nodes, edges), g.counts())
-            copy = grappi.Graph(os.path.join(d, "copy.db"))
+            copy = grappi.Graph(os.path.join(d, "copy.db"), create=True)
             copy.import_file(os.path.join(d, "kb.jsonl"))
             self.assertEqual(copy.counts(), g.counts())
             c = copy.resolve("uniprotkb:P40460")
@@ -251,7 +313,7 @@ class GraphTest(unittest.TestCase):
             copy.close()
             # The same through CX2, read back with its kind named.
             self.assertEqual(g.export(os.path.join(d, "kb.cx2"), format="cx2"), g.counts())
-            via_cx2 = grappi.Graph(os.path.join(d, "cx2.db"))
+            via_cx2 = grappi.Graph(os.path.join(d, "cx2.db"), create=True)
             via_cx2.import_file(os.path.join(d, "kb.cx2"), kind="cx2")
             self.assertEqual(via_cx2.counts(), g.counts())
             via_cx2.close()
@@ -303,6 +365,11 @@ class GraphTest(unittest.TestCase):
         with self.assertRaises(grappi.Error):
             self.g.analyze_question(" ")
         a = self.g.ask("Which proteins interact with cdc28?")
+        self.assertIsNotNone(self.g.ask("Which proteins interact with cdc28?", report=True)._repr_html_())
+        try:
+            self.assertEqual(list(a.to_pandas()["name"]), [e["name"] for e in a["answer_entities"]])
+        except ImportError:
+            pass  # (pandas missing: test_notebook_use checks the error)
         self.assertEqual(a["intent"]["intent"], "partners")
         self.assertEqual([e["name"] for e in a["question_entities"]], ["CDC28"])
         self.assertTrue(all(e["name"] != "CDC28" for e in a["answer_entities"]))
@@ -370,6 +437,11 @@ class GraphTest(unittest.TestCase):
 
     def test_explore(self):
         r = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=3, top=5)
+        # In Jupyter the result shows its report; outside IPython no report is made unless asked.
+        self.assertIsNone(r._repr_html_())
+        shown = self.g.explore("CDC28", "cell cycle kinase", k=(5, 2), max_length=3, top=5, report=True)
+        self.assertTrue(shown._repr_html_().startswith("<iframe srcdoc=") and "&lt;html" in shown._repr_html_().lower())
+        self.assertEqual(dict(shown)["paths"], r["paths"])
         self.assertEqual(r["root"]["name"], "CDC28")
         self.assertEqual(len(r["paths"]), 5)
         self.assertTrue(all(p["proteins"][0] == "CDC28" for p in r["paths"]))
@@ -437,7 +509,7 @@ class GraphTest(unittest.TestCase):
             self.assertEqual(asked, [])
             self.assertTrue(all(p["status"] == "skipped" and "cancelled" in p["error"] for p in x["paragraphs"]))
             with tempfile.TemporaryDirectory() as d:
-                small = grappi.Graph(os.path.join(d, "s.db"))
+                small = grappi.Graph(os.path.join(d, "s.db"), create=True)
                 small.import_file(os.path.join(DATA, "4932.protein.info.v12.0.txt.gz"), kind="info")
                 small.import_file(os.path.join(DATA, "4932.protein.physical.links.v12.0.txt.gz"), kind="physical")
                 small.embed("hashing")
@@ -536,7 +608,7 @@ class GraphTest(unittest.TestCase):
         self.assertTrue(0 < len(c) <= 3 and c[0]["name"] == "CDC28" and c[0]["matched_by"] == "linked")
 
     def test_closed_graph(self):
-        g = grappi.Graph(os.path.join(self.dir.name, "other.db"))
+        g = grappi.Graph(os.path.join(self.dir.name, "other.db"), create=True)
         g.close()
         g.close()  # closing twice is fine
         with self.assertRaises(grappi.Error):

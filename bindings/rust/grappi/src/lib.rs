@@ -260,6 +260,38 @@ pub struct Graph {
 unsafe impl Send for Graph {}
 unsafe impl Sync for Graph {}
 
+/// A node as `Graph`'s methods take it: a node id (`i64`, `i32`), or a name, alias or external id
+/// (`&str`, `String`) resolved as `Graph::resolve` does (unknown or ambiguous names are errors).
+pub trait NodeRef {
+    /// The node id this stands for in `g`.
+    fn node_id(&self, g: &Graph) -> Result<i64>;
+}
+impl NodeRef for i64 {
+    fn node_id(&self, _: &Graph) -> Result<i64> {
+        Ok(*self)
+    }
+}
+impl NodeRef for i32 {
+    fn node_id(&self, _: &Graph) -> Result<i64> {
+        Ok(i64::from(*self))
+    }
+}
+impl NodeRef for &str {
+    fn node_id(&self, g: &Graph) -> Result<i64> {
+        g.resolve(self)
+    }
+}
+impl NodeRef for String {
+    fn node_id(&self, g: &Graph) -> Result<i64> {
+        g.resolve(self)
+    }
+}
+impl NodeRef for &String {
+    fn node_id(&self, g: &Graph) -> Result<i64> {
+        g.resolve(self)
+    }
+}
+
 impl Graph {
     pub fn open<P: AsRef<Path>>(path: P) -> Result<Graph> {
         let p = cstring(&path.as_ref().to_string_lossy())?;
@@ -322,7 +354,9 @@ impl Graph {
         Ok((n, e))
     }
 
-    pub fn name(&self, id: i64) -> Result<String> {
+    /// The preferred name of a node (a node id, or a name, alias or external id).
+    pub fn name(&self, node: impl NodeRef) -> Result<String> {
+        let id = node.node_id(self)?;
         let mut p = ptr::null_mut();
         check(unsafe { sys::grappi_graph_node_name(self.h, id, &mut p) })?;
         Ok(unsafe { take_string(p) })
@@ -341,7 +375,8 @@ impl Graph {
         Ok(unsafe { take_string(out) })
     }
 
-    pub fn neighbors(&self, id: i64, min_score: f64) -> Result<impl Iterator<Item = (i64, f64)>> {
+    pub fn neighbors(&self, node: impl NodeRef, min_score: f64) -> Result<impl Iterator<Item = (i64, f64)>> {
+        let id = node.node_id(self)?;
         let mut count = 0usize;
         let st = unsafe { sys::grappi_graph_neighbors(self.h, id, min_score, ptr::null_mut(), ptr::null_mut(), 0, &mut count) };
         if st != sys::GRAPPI_EBUFS {
@@ -389,7 +424,8 @@ impl Graph {
     }
 
     /// Up to k shortest simple paths as the library's JSON text.
-    pub fn paths_json(&self, from: i64, to: i64, max_length: usize, k: usize) -> Result<String> {
+    pub fn paths_json(&self, from: impl NodeRef, to: impl NodeRef, max_length: usize, k: usize) -> Result<String> {
+        let (from, to) = (from.node_id(self)?, to.node_id(self)?);
         let mut p = ptr::null_mut();
         check(unsafe { sys::grappi_graph_paths_json(self.h, from, to, max_length, k, 0, &mut p) })?;
         Ok(unsafe { take_string(p) })
@@ -397,7 +433,9 @@ impl Graph {
 
     /// Every shortest path by hops (at most k; skip_direct: no edge joining the ends followed):
     /// HGCR's candidates, as the library's JSON text.
-    pub fn all_shortest_paths_json(&self, from: i64, to: i64, max_length: usize, k: usize, skip_direct: bool) -> Result<String> {
+    pub fn all_shortest_paths_json(&self, from: impl NodeRef, to: impl NodeRef, max_length: usize, k: usize,
+                                   skip_direct: bool) -> Result<String> {
+        let (from, to) = (from.node_id(self)?, to.node_id(self)?);
         let mut p = ptr::null_mut();
         check(unsafe { sys::grappi_graph_all_shortest_paths_json(self.h, from, to, max_length, k, skip_direct as i32, &mut p) })?;
         Ok(unsafe { take_string(p) })
@@ -995,13 +1033,13 @@ impl Graph {
 
     /// Ranked, explained paths from a node (`resolve` turns a name into one) toward a
     /// therapeutic query, as the library's JSON text (docs/explore.md "output").
-    pub fn explore(&self, root: i64, query: &str, o: &ExploreOptions) -> Result<String> {
-        Ok(self.explore_with(root, query, o, false)?.0)
+    pub fn explore(&self, root: impl NodeRef, query: &str, o: &ExploreOptions) -> Result<String> {
+        Ok(self.explore_with(root.node_id(self)?, query, o, false)?.0)
     }
 
     /// As `explore`, with the run's self-contained HTML report: (JSON, HTML) (docs/web.md "HTML reports").
-    pub fn explore_report(&self, root: i64, query: &str, o: &ExploreOptions) -> Result<(String, String)> {
-        let (json, html) = self.explore_with(root, query, o, true)?;
+    pub fn explore_report(&self, root: impl NodeRef, query: &str, o: &ExploreOptions) -> Result<(String, String)> {
+        let (json, html) = self.explore_with(root.node_id(self)?, query, o, true)?;
         Ok((json, html.unwrap_or_default()))
     }
 
@@ -1144,7 +1182,8 @@ impl Graph {
 
     /// Every edge between two nodes with its evidence (channels, PubMed ids, and the source rows
     /// behind it: IntAct interactions with their ids, MI types and raw rows), as JSON.
-    pub fn edges_json(&self, a: i64, b: i64) -> Result<String> {
+    pub fn edges_json(&self, a: impl NodeRef, b: impl NodeRef) -> Result<String> {
+        let (a, b) = (a.node_id(self)?, b.node_id(self)?);
         let mut out = ptr::null_mut();
         check(unsafe { sys::grappi_graph_edges_json(self.h, a, b, &mut out) })?;
         Ok(unsafe { take_string(out) })

@@ -200,6 +200,13 @@ fn import_resolve_neighbors_retrieval() {
     let named = g.neighbors_json("cdc28", 0.0, 2).unwrap();
     assert!(named.contains("\"degree\":416") && named.contains("\"external_id\":\"4932.YBR160W\""), "{}", named);
     assert_eq!(g.neighbors_json("NO_SUCH_PROTEIN", 0.0, 0).unwrap_err().status, grappi_sys::GRAPPI_ENOTFOUND);
+    // Every method taking a node takes a name, alias or external id as well as an id.
+    assert_eq!(g.name("4932.YBR160W").unwrap(), "CDC28");
+    assert_eq!(g.neighbors("cdc28", 0.9).unwrap().count(), g.neighbors(cdc28, 0.9).unwrap().count());
+    let cln2 = g.resolve("CLN2").unwrap();
+    assert_eq!(g.paths_json("CDC28", String::from("CLN2"), 3, 2).unwrap(), g.paths_json(cdc28, cln2, 3, 2).unwrap());
+    assert_eq!(g.edges_json("CDC28", "CLN2").unwrap(), g.edges_json(cdc28, cln2).unwrap());
+    assert_eq!(g.name("NO_SUCH_PROTEIN").unwrap_err().status, grappi_sys::GRAPPI_ENOTFOUND);
     let err = g.resolve("NO_SUCH_PROTEIN_XYZ").unwrap_err();
     assert_eq!(err.status, grappi_sys::GRAPPI_ENOTFOUND);
     assert!(err.message.contains("NO_SUCH_PROTEIN_XYZ"));
