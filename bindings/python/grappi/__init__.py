@@ -790,6 +790,15 @@ class Graph(_Owned):
             raise TypeError("a node is a name, alias or external id (str) or a node id (int), not %r" % (node,))
         return self.resolve(node) if isinstance(node, str) else int(node)
 
+    def _as_name(self, node):
+        """What the methods that read names take, from a name or external id (str, kept) or a node
+        id (int: its external id)."""
+        if isinstance(node, str):
+            return node
+        p = ctypes.c_void_p()
+        _check(_neighbors_json(self._handle(), None, self._node(node), 0.0, None, 0, 1, ctypes.byref(p)))
+        return json.loads(_take_string(p))["protein"]["external_id"]
+
     def import_file(self, path, kind=None):
         _check(_import(self._handle(), kind.encode() if kind else None, os.fsencode(path)))
 
@@ -930,13 +939,14 @@ class Graph(_Owned):
         o = _options("grappi_enrich_options", _enrich_init)
         cats, o.category_count = _strings(categories)
         codes, o.exclude_evidence_count = _strings(exclude_evidence)
-        bg, o.background_protein_count = _strings(background_proteins)
+        bg, o.background_protein_count = _strings(
+            None if background_proteins is None else [self._as_name(x) for x in background_proteins])
         if bg is not None and background == "annotated":
             background = "given"
         o.categories, o.exclude_evidence, o.background_proteins = cats, codes, bg
         o.background = background.encode()
         o.min_term_size, o.max_term_size, o.max_fdr = min_term_size, max_term_size, max_fdr
-        names, count = _strings(list(proteins))
+        names, count = _strings([self._as_name(x) for x in proteins])
         p = ctypes.c_void_p()
         _check(_enrich(self._handle(), names, count, ctypes.byref(o), ctypes.byref(p)))
         return Result(json.loads(_take_string(p)))
@@ -945,7 +955,7 @@ class Graph(_Owned):
         """Whether a protein set interacts more among itself than proteins of the same degrees
         would (STRING's PPI enrichment): a dict with "nodes", "edges", "expected_edges", "p_value",
         "average_degree", "clustering", "network_edges" and "unmatched"."""
-        names, count = _strings(list(proteins))
+        names, count = _strings([self._as_name(x) for x in proteins])
         rel, rel_count = _strings(relations)
         p = ctypes.c_void_p()
         _check(_ppi_enrichment(self._handle(), names, count, min_score, rel, rel_count, ctypes.byref(p)))
@@ -969,7 +979,7 @@ class Graph(_Owned):
         o.resolution, o.seed, o.runs = resolution, seed, runs
         o.max_cluster_size, o.max_levels, o.terms, o.enrich_min_size, o.max_fdr = (max_cluster_size, max_levels, terms,
                                                                                     enrich_min_size, max_fdr)
-        names, count = _strings(list(proteins or []))
+        names, count = _strings([self._as_name(x) for x in (proteins or [])])
         p = ctypes.c_void_p()
         _check(_cluster(self._handle(), names, count, ctypes.byref(o), ctypes.byref(p)))
         return Result(json.loads(_take_string(p)))
@@ -1074,7 +1084,7 @@ class Graph(_Owned):
         o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
         callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
-        _check(_ground(self._handle(), text.encode(), protein_a.encode(), protein_b.encode(), ctypes.byref(o),
+        _check(_ground(self._handle(), text.encode(), self._as_name(protein_a).encode(), self._as_name(protein_b).encode(), ctypes.byref(o),
                        ctypes.byref(p)))
         return Result(json.loads(_take_string(p)))
 
@@ -1201,7 +1211,7 @@ class Graph(_Owned):
         o.shortest_rounds = shortest_rounds
         callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
         p = ctypes.c_void_p()
-        _check(_hypothesize(self._handle(), source.encode(), target.encode(), corpus.encode() if corpus else None,
+        _check(_hypothesize(self._handle(), self._as_name(source).encode(), self._as_name(target).encode(), corpus.encode() if corpus else None,
                             ctypes.byref(o), ctypes.byref(p)))
         return Result(json.loads(_take_string(p)))
 
@@ -1351,7 +1361,7 @@ class Graph(_Owned):
         o = _ExportOptions()
         _check(_export_init(ctypes.byref(o), 1))
         rel = [r.encode() for r in (relations or [])]
-        nod = [x.encode() for x in (nodes or [])]
+        nod = [self._as_name(x).encode() for x in (nodes or [])]
         rel_array = (ctypes.c_char_p * max(len(rel), 1))(*rel)
         nod_array = (ctypes.c_char_p * max(len(nod), 1))(*nod)
         if rel:
@@ -1359,7 +1369,7 @@ class Graph(_Owned):
         if nod:
             o.nodes, o.node_count = nod_array, len(nod)
         o.min_score = min_score
-        o.khop = khop.encode() if khop else None
+        o.khop = self._as_name(khop).encode() if khop is not None else None
         o.hops = hops
         n, e, skipped = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
         _check(_export_selection(self._handle(), format.encode(), os.fsencode(path), ctypes.byref(o), ctypes.byref(n),

@@ -70,6 +70,9 @@ class GraphTest(unittest.TestCase):
         self.assertEqual(self.g.pagerank(seeds=["CDC28"], top=3), self.g.pagerank(seeds=[cdc28], top=3))
         with self.assertRaises(TypeError):
             self.g.name(3.5)
+        # (the methods that read names take ids too: their external ids)
+        self.assertEqual(self.g.cluster([cdc28, "CLN1", "CLN2"], min_score=0.7, terms=0)["clusters"],
+                         self.g.cluster(["CDC28", "CLN1", "CLN2"], min_score=0.7, terms=0)["clusters"])
         # Results are dicts and lists that also make tables and networks (pandas / networkx when
         # importable, else an ImportError saying how to get them).
         nb = self.g.neighbors("CDC28", limit=5)
