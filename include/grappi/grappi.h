@@ -837,7 +837,8 @@ GRAPPI_API grappi_status grappi_graph_communities_json(grappi_graph *g, const ch
  *  sent are then "skipped" with the reason "cancelled by the caller" and the result is partial;
  *  a request in flight finishes first. Called from the run's threads. */
 typedef int32_t (*grappi_cancel_fn)(void *user_data);
-/** How far a run has come: its stage ("retrieve", "edges", "paths" for explore; "ground" for
+/** How far a run has come: its stage ("candidates" (paths visited of the bound, during a long
+ *  search), "retrieve", "edges", "paths" for explore; "ground" for
  *  ground, "paragraphs" for extract; "paths", "rounds" for hypothesize; "retrieve", "context",
  *  "answer" for ask) and the items of it done out of total. Called from the run's threads, one
  *  call at a time. */

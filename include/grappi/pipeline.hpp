@@ -28,8 +28,9 @@ namespace grappi {
 /// cancel is polled (from worker threads) between the retrieval stages, as a window grows (every
 /// level and 64 nodes), every 65,536 paths of the candidate search, before each model request
 /// and while an HTTP model's request waits or is in flight (ChatRequest::cancel), and a cancelled run is
-/// partial with the reason "cancelled by the caller"; progress reports "retrieve" (1 of 1),
-/// "edges" and "paths" (each request done of the stage's total), from worker threads.
+/// partial with the reason "cancelled by the caller"; progress reports "candidates" (the paths
+/// visited so far of max_visited, every 65,536 of a long search), "retrieve" (1 of 1), "edges"
+/// and "paths" (each request done of the stage's total), from worker threads.
 struct ExploreOptions : RunControl {
   std::string query;                     ///< the therapeutic impact, e.g. "inhibit tau phosphorylation"
   std::vector<std::size_t> windows = {1};  ///< window numbers (1-based), each its own graph

@@ -162,6 +162,7 @@ try {
   aborted = true;
 }
 check(aborted, 'explore was not cancelled');
+check(sanitized || notes > 0, 'no progress during the search for candidate paths');
 let said = null;
 for (let i = 0; i < 150 && !said; i++) {
   said = y.log.text.match(/cancelled; stopped ([0-9.]+) s after the notification/);

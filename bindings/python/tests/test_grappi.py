@@ -484,7 +484,7 @@ class GraphTest(unittest.TestCase):
         self.assertEqual(len(calls), 2)
         self.assertTrue(r["partial"])
         self.assertIn("cancelled by the caller", json.dumps(r))
-        self.assertTrue(stages and set(stages) <= {"retrieve", "edges", "paths"}, stages)
+        self.assertTrue(stages and set(stages) <= {"candidates", "retrieve", "edges", "paths"}, stages)
 
     def test_model_handle_cancel_and_progress_for_every_agent(self):
         # A Model carries settings the llm arguments do not (temperature, timeouts, concurrency)

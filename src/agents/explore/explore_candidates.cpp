@@ -222,9 +222,16 @@ void enumerate_candidates(const ExploreContext &ctx, ExploreRun &run) {
       }
       const auto [v, slot] = next[cur.next++];
       if (on_path[v]) continue;
-      if (visited >= opt.max_visited || ((visited & 0xffff) == 0 && visited > 0 && opt.cancel && opt.cancel())) {
+      if (visited >= opt.max_visited) {
         capped = true;
         break;
+      }
+      if ((visited & 0xffff) == 0 && visited > 0) {  // every 65,536 paths: the cancel, the progress (of the bound)
+        if (opt.cancel && opt.cancel()) {
+          capped = true;
+          break;
+        }
+        if (opt.progress) opt.progress("candidates", visited, opt.max_visited);
       }
       ++visited;
       Level &nx = stack[d + 1];
