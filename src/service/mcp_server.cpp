@@ -161,7 +161,8 @@ struct McpServer::Impl {
 
   // ---- tool calls ------------------------------------------------------------------------------
 
-  /// Starts a tool call on a thread of its own; false (and the error sent) when it cannot start.
+  /// Starts a tool call on a thread of its own (its answer sent from there), or sends the error
+  /// that keeps it from starting.
   void call_tool(const json &id, const json &params, const std::string &session, const McpSend &send) {
     if (!params.is_object() || !params.contains("name") || !params["name"].is_string())
       return send(error_message(id, kInvalidParams, "tools/call: 'name' (a string) is required"), true);
