@@ -177,6 +177,11 @@ struct GRAPPI_CXX_API ExploreResult {
   const ExploreProtein *protein(int64_t id) const;
 };
 
+/// The most nodes the windows of `options` can hold in all: windows x (1 + k1 + k1 k2 + ...) over
+/// the window depth (the last k repeating), saturating at SIZE_MAX. A server bounds the work a
+/// request may ask for by it (grappi serve, the MCP server).
+GRAPPI_CXX_API std::size_t explore_window_nodes_bound(const ExploreOptions &options) noexcept;
+
 /// The pipeline over one knowledge graph and one language model. explore() may be called from
 /// several threads at once (the graph serialises its own calls; the model must be thread-safe).
 class GRAPPI_CXX_API AgentPipeline {

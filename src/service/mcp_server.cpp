@@ -92,7 +92,7 @@ struct McpServer::Impl {
     std::shared_ptr<std::atomic<bool>> done;
   };
   std::list<Worker> workers;
-  std::string tools_list;  // tools/list's result, made once
+  json tools_list;  // tools/list's result, made once
 
   void log(const std::string &line) const {
     if (options.log) options.log(line);
@@ -336,7 +336,7 @@ struct McpServer::Impl {
         return true;
       }
       if (method == "tools/list") {
-        send(result_message(id, json::parse(tools_list)), true);
+        send(result_message(id, tools_list), true);
       } else if (method == "tools/call") {
         call_tool(id, params, session, send);
       } else if (method == "resources/list") {
@@ -412,7 +412,7 @@ McpServer::McpServer(KnowledgeGraph &graph, std::shared_ptr<LanguageModel> model
   if (impl_->options.max_running == 0) throw Error(ErrorCode::invalid_argument, "McpServer: max_running must be at least 1");
   json list = json::array();
   for (const detail::mcp::Tool &t : detail::mcp::tools()) list.push_back(detail::mcp::describe(t));
-  impl_->tools_list = dump({{"tools", list}});
+  impl_->tools_list = {{"tools", list}};
 }
 
 McpServer::~McpServer() {
@@ -469,6 +469,6 @@ void McpServer::wait() {
   impl_->reap();
 }
 
-std::string McpServer::tools_json() const { return impl_->tools_list; }
+std::string McpServer::tools_json() const { return dump(impl_->tools_list); }
 
 }  // namespace grappi

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <sstream>
 
 #include "grappi/answer.hpp"
@@ -21,6 +20,7 @@
 #include "grappi/store_json.hpp"
 
 #include "analysis/annotations.hpp"
+#include "analysis/partition.hpp"
 
 namespace grappi::detail {
 std::string_view html_asset(std::string_view name);  // html_assets.cpp (generated)
@@ -241,15 +241,15 @@ std::string node_label(const GraphSnapshot &s, int64_t id) {
   return ix ? s.name(*ix) + " (" + s.external_id(*ix) + ")" : std::to_string(id);
 }
 
-/// The relations asked for, or every relation of the network (no annotation or ontology link;
-/// all of them when the graph has no other).
-std::vector<std::string> network_or(const GraphSnapshot &s, std::vector<std::string> asked) {
-  if (!asked.empty()) return asked;
-  for (std::size_t r = 0; r < s.relation_count(); ++r) {
-    const std::string &name = s.relation_name(static_cast<int32_t>(r));
-    if (detail::network_relation(name)) asked.push_back(name);
-  }
-  return asked;  // (a graph of annotations only: every relation)
+/// The relations a tool follows: those asked for, else every relation of the network (no
+/// annotation or ontology link) as clustering and enrichment take them (all of them when the graph
+/// has no other). Unknown names are an Error listing the graph's.
+std::vector<std::string> network_relation_names(const GraphSnapshot &s, const std::vector<std::string> &asked, const char *tool) {
+  const std::vector<char> ok = detail::network_relations(s, asked, tool);
+  std::vector<std::string> names;
+  for (std::size_t r = 0; r < ok.size(); ++r)
+    if (ok[r]) names.push_back(s.relation_name(static_cast<int32_t>(r)));
+  return names;
 }
 
 /// Stops a call the client cancelled (or past its time) before its next step: before a tool
@@ -280,7 +280,7 @@ Output run_neighbors(const Args &a, Context &c) {
   const auto snap = c.graph.snapshot();
   NeighborFilter f;
   f.min_score = a.number("min_score");
-  f.relations = network_or(*snap, a.texts("relation"));
+  f.relations = network_relation_names(*snap, a.texts("relation"), "neighbors");
   const auto list = strongest_neighbors(*snap, id, f, a.count("limit"));
   std::string line = node_label(*snap, id) + ": " + plural(list.size(), "neighbor") + " shown of degree " + std::to_string(snap->degree(id));
   if (!list.empty()) line += "; strongest " + node_label(*snap, list.front().node);
@@ -288,48 +288,39 @@ Output run_neighbors(const Args &a, Context &c) {
 }
 
 Output run_network(const Args &a, Context &c) {
+  // The names linked as enrich and cluster link them, the edges among them as clustering reads
+  // the network: each pair once, at its best score.
   const auto snap = c.graph.snapshot();
-  NeighborFilter f;
-  f.min_score = a.number("min_score");
-  f.relations = network_or(*snap, a.texts("relation"));
+  std::vector<std::pair<std::string, std::string>> unmatched;
+  const std::vector<int64_t> ids = detail::link_names(c.graph, a.texts("proteins"), unmatched, "network");
+  std::vector<uint32_t> members;
   json nodes = json::array(), unresolved = json::array(), edges = json::array();
-  std::vector<int64_t> ids;
-  for (const std::string &name : a.texts("proteins")) {
-    const ResolveResult r = c.graph.lookup(name, 3);
-    if (r.status != ResolveResult::Status::found) {
-      std::string why = r.status == ResolveResult::Status::ambiguous ? "ambiguous (" + plural(r.candidates.size(), "candidate") + ")" : "not found";
-      if (!r.suggestions.empty()) why += "; did you mean " + r.suggestions.front() + "?";
-      unresolved.push_back({{"name", name}, {"reason", why}});
-      continue;
-    }
-    if (std::find(ids.begin(), ids.end(), r.id) != ids.end()) continue;
-    ids.push_back(r.id);
-    const auto ix = snap->index_of(r.id);
-    nodes.push_back({{"id", r.id}, {"name", ix ? snap->name(*ix) : name}, {"external_id", ix ? snap->external_id(*ix) : ""}, {"query", name}});
+  for (const int64_t id : ids) {
+    const auto ix = snap->index_of(id);
+    if (!ix || std::find(members.begin(), members.end(), *ix) != members.end()) continue;
+    members.push_back(*ix);
+    nodes.push_back({{"id", id}, {"name", snap->name(*ix)}, {"external_id", snap->external_id(*ix)}});
   }
-  const std::set<int64_t> in(ids.begin(), ids.end());
-  std::set<int64_t> seen;
-  for (const int64_t id : ids)
-    for (const Neighbor &n : strongest_neighbors(*snap, id, f)) {
-      if (!in.count(n.node) || !seen.insert(n.edge).second) continue;
-      const bool forward = n.direction != Direction::incoming;
-      const int64_t from = forward ? id : n.node, to = forward ? n.node : id;
-      const auto fi = snap->index_of(from), ti = snap->index_of(to);
-      edges.push_back({{"edge", n.edge},
-                       {"source_external_id", snap->external_id(*fi)},
-                       {"target_external_id", snap->external_id(*ti)},
-                       {"source_name", snap->name(*fi)},
-                       {"target_name", snap->name(*ti)},
-                       {"source_id", from},
-                       {"target_id", to},
-                       {"score", n.score},
-                       {"relation", snap->relation_name(n.relation)},
-                       {"directed", n.direction != Direction::undirected}});
-    }
-  std::stable_sort(edges.begin(), edges.end(), [](const json &x, const json &y) { return x["score"].get<double>() > y["score"].get<double>(); });
+  for (const auto &[name, reason] : unmatched) unresolved.push_back({{"name", name}, {"reason", reason}});
+  const double min_score = a.number("min_score");
+  std::vector<detail::NetworkEdge> found = detail::network_edges(
+      *snap, members, detail::network_relations(*snap, a.texts("relation"), "network"), static_cast<float>(min_score));
+  std::stable_sort(found.begin(), found.end(), [](const detail::NetworkEdge &x, const detail::NetworkEdge &y) { return x.score > y.score; });
+  for (const detail::NetworkEdge &e : found) {
+    const uint32_t from = members[e.a], to = members[e.b];
+    edges.push_back({{"edge", e.edge},
+                     {"source_id", snap->node_id(from)},
+                     {"target_id", snap->node_id(to)},
+                     {"source_external_id", snap->external_id(from)},
+                     {"target_external_id", snap->external_id(to)},
+                     {"source_name", snap->name(from)},
+                     {"target_name", snap->name(to)},
+                     {"score", std::round(static_cast<double>(e.score) * 1000) / 1000},
+                     {"relation", snap->relation_name(e.relation)}});
+  }
   const std::string line = plural(nodes.size(), "protein") + " and " + plural(edges.size(), "edge") + " among them" +
                            (unresolved.empty() ? std::string() : "; " + std::to_string(unresolved.size()) + " name(s) not resolved");
-  return {{{"nodes", nodes}, {"edges", edges}, {"unresolved", unresolved}, {"min_score", f.min_score}}, line};
+  return {{{"nodes", nodes}, {"edges", edges}, {"unresolved", unresolved}, {"min_score", min_score}}, line};
 }
 
 Output run_paths(const Args &a, Context &c) {
@@ -386,18 +377,6 @@ Output run_cluster(const Args &a, Context &c) {
   return {j, plural(top, "cluster") + " (" + a.text("method") + ") of " + plural(r.nodes.size(), "protein")};
 }
 
-std::size_t window_nodes_bound(const std::vector<std::size_t> &k, std::size_t depth) {
-  std::size_t total = 1, level = 1;
-  for (std::size_t d = 0; d < depth; ++d) {
-    const std::size_t kd = k[std::min(d, k.size() - 1)];
-    if (level > kMaxWindowNodes / kd) return kMaxWindowNodes + 1;
-    level *= kd;
-    total += level;
-    if (total > kMaxWindowNodes) return kMaxWindowNodes + 1;
-  }
-  return total;
-}
-
 Output run_explore(const Args &a, Context &c) {
   const int64_t root = c.graph.resolve(a.text("protein"));
   ExploreOptions o;
@@ -413,7 +392,7 @@ Output run_explore(const Args &a, Context &c) {
   o.max_paths = a.count("max_paths");
   o.explain_top = a.count("explain_top");
   o.concurrency = c.options.concurrency;
-  if (window_nodes_bound(o.window.k, o.window.depth) * o.windows.size() > kMaxWindowNodes)
+  if (explore_window_nodes_bound(o) > kMaxWindowNodes)
     throw Error(ErrorCode::invalid_argument, "explore: windows x k x depth asks for windows of more than " + std::to_string(kMaxWindowNodes) +
                                                  " nodes in all (a window holds up to 1 + k1 + k1*k2 + ... nodes): ask for fewer "
                                                  "windows, smaller k or less depth");
@@ -527,9 +506,9 @@ std::vector<Tool> make_tools() {
                 count("limit", "Partners at most, strongest first (0: all)", 0, 10000, 25)},
                "neighbors.schema.json", "", run_neighbors});
   t.push_back({"network", "Network of a protein set",
-               "The interactions among a set of proteins (as STRING's network view): the proteins found, every edge between two "
-               "of them at or above min_score (strongest first, with its relation and score) and the names that did not "
-               "resolve, with the reason.",
+               "The interactions among a set of proteins (as STRING's network view): the proteins found, each pair of them "
+               "joined at or above min_score once, at its best score (strongest first, with the relation and edge id), and "
+               "the names that did not resolve, with the reason (ambiguous candidates, close names).",
                {names("proteins", std::string("The proteins: each ") + kNodeNames, true, 500), min_score(0.4), relation()},
                "network.schema.json", "", run_network});
   t.push_back({"paths", "Shortest paths",

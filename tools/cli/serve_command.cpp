@@ -243,19 +243,6 @@ class Workers : public httplib::TaskQueue {
 
 thread_local Workers::Conn *Workers::current_ = nullptr;
 
-/// The most nodes one window of `k` (per level; the last repeats) and `depth` can hold.
-std::size_t window_nodes_bound(const std::vector<std::size_t> &k, std::size_t depth) {
-  std::size_t total = 1, level = 1;
-  for (std::size_t d = 0; d < depth; ++d) {
-    const std::size_t kd = k.empty() ? 1 : k[std::min(d, k.size() - 1)];
-    if (kd && level > kMaxWindowNodes / kd) return kMaxWindowNodes + 1;
-    level *= kd;
-    total += level;
-    if (total > kMaxWindowNodes) return kMaxWindowNodes + 1;
-  }
-  return total;
-}
-
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_signal(int) { g_stop = 1; }
 
@@ -693,7 +680,7 @@ class Server {
     o.top = count_field(body, "top", 10, 1, 1000);
     o.max_paths = count_field(body, "max_paths", std::min(o.max_paths, kMaxPaths), 1, kMaxPaths);
     // The work a job may ask for: the windows' nodes (each window searched for paths).
-    if (window_nodes_bound(o.window.k, o.window.depth) * o.windows.size() > kMaxWindowNodes)
+    if (explore_window_nodes_bound(o) > kMaxWindowNodes)
       throw Error(ErrorCode::invalid_argument,
                   "\"windows\" x \"k\" x \"depth\" asks for windows of more than " + std::to_string(kMaxWindowNodes) +
                       " nodes in all (each window holds up to 1 + k1 + k1*k2 + ... nodes): ask for fewer windows, "

@@ -3,6 +3,7 @@
 #include "grappi/pipeline.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <chrono>
 
 #include "agents/explore/explore_stages.hpp"
@@ -13,6 +14,20 @@
 #include "common/visibility.hpp"
 
 namespace grappi {
+
+std::size_t explore_window_nodes_bound(const ExploreOptions &o) noexcept {
+  constexpr std::size_t most = std::numeric_limits<std::size_t>::max();
+  const std::vector<std::size_t> &k = o.window.k;
+  std::size_t total = 1, level = 1;
+  for (std::size_t d = 0; d < o.window.depth; ++d) {
+    const std::size_t kd = k.empty() ? 1 : k[std::min(d, k.size() - 1)];
+    if (kd && level > most / kd) return most;
+    level *= kd;
+    if (total > most - level) return most;
+    total += level;
+  }
+  return o.windows.empty() || total <= most / o.windows.size() ? total * std::max<std::size_t>(1, o.windows.size()) : most;
+}
 
 const ExploreProtein *ExploreResult::protein(int64_t id) const {
   auto it = std::lower_bound(proteins.begin(), proteins.end(), id,

@@ -889,3 +889,21 @@ TEST_CASE("explore on the bundled STRING data with embeddings: the demo MAPT win
   CHECK(r2.windows.size() == 2);
   CHECK(r2.usage.candidate_paths >= r.usage.candidate_paths);
 }
+
+TEST_CASE("explore_window_nodes_bound: windows x (1 + k1 + k1 k2 + ...), saturating") {
+  grappi::ExploreOptions o;
+  o.windows = {1, 2, 3};
+  o.window.k = {30, 4};
+  o.window.depth = 2;
+  CHECK(grappi::explore_window_nodes_bound(o) == 3 * (1 + 30 + 120));
+  o.window.depth = 3;  // (the last k repeats)
+  CHECK(grappi::explore_window_nodes_bound(o) == 3 * (1 + 30 + 120 + 480));
+  o.window.k = {1000000, 1000000};
+  o.window.depth = 6;
+  CHECK(grappi::explore_window_nodes_bound(o) == std::numeric_limits<std::size_t>::max());
+  o.window.k = {300, 300};
+  o.window.depth = 2;
+  o.windows = std::vector<std::size_t>(3, 1);
+  CHECK(grappi::explore_window_nodes_bound(o) == 3 * (1 + 300 + 90000));
+}
+
