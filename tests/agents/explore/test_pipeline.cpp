@@ -890,7 +890,7 @@ TEST_CASE("explore on the bundled STRING data with embeddings: the demo MAPT win
   CHECK(r2.usage.candidate_paths >= r.usage.candidate_paths);
 }
 
-TEST_CASE("explore_window_nodes_bound: windows x (1 + k1 + k1 k2 + ...), saturating") {
+TEST_CASE("explore_window_nodes_bound: windows x (1 + k1 + k1 k2 + ...) and saturating") {
   grappi::ExploreOptions o;
   o.windows = {1, 2, 3};
   o.window.k = {30, 4};
