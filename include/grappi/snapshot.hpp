@@ -68,6 +68,10 @@ class GRAPPI_CXX_API GraphSnapshot {
   std::size_t edge_count() const;
   /// Database generation the snapshot was taken at.
   uint64_t generation() const;
+  /// A 64-bit checksum of the snapshot's content (nodes, names, labels, relations and every
+  /// adjacency list): equal snapshots have equal fingerprints, whatever the database generation.
+  /// Files derived from a snapshot (the neighbor ranking) are keyed by it.
+  uint64_t fingerprint() const;
 
   /// Database id of the node at a dense index (index < node_count()).
   int64_t node_id(uint32_t index) const;
@@ -99,7 +103,8 @@ class GRAPPI_CXX_API GraphSnapshot {
   /// All edges joining a and b (any relation, either direction), in O(log degree).
   std::vector<Neighbor> edges_between(int64_t a, int64_t b) const;
 
-  /// Heap bytes held by the snapshot.
+  /// Heap bytes held by the snapshot (not counting the arrays used in place from the mapped
+  /// cache file, which live in the operating system's page cache, shared by every process).
   std::size_t memory_bytes() const;
 
  private:

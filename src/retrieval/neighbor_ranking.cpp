@@ -27,17 +27,10 @@ constexpr char kRankMagic[16] = "grappi-knn-v2\n";
 
 uint64_t Retriever::fingerprint() const {
   const GraphSnapshot &g = *graph_;
-  const uint64_t n = g.node_count(), d = dim_;
+  const uint64_t n = g.node_count(), d = dim_, content = g.fingerprint();
   uint64_t h = detail::checksum(0x6772617070696b6eull, &n, sizeof n);
   h = detail::checksum(h, &d, sizeof d);
-  for (uint32_t u = 0; u < n; ++u) {
-    const int64_t id = g.node_id(u);
-    const auto a = g.adjacency(u);
-    const uint64_t size = a.size;
-    h = detail::checksum(h, &id, sizeof id);
-    h = detail::checksum(h, &size, sizeof size);
-    h = detail::checksum(h, a.neighbor, a.size * sizeof(uint32_t));
-  }
+  h = detail::checksum(h, &content, sizeof content);
   h = detail::checksum(h, unit_.data(), unit_.size() * sizeof(float));
   return detail::checksum(h, has_vec_.data(), has_vec_.size());
 }

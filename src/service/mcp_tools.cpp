@@ -13,6 +13,7 @@
 #include "grappi/enrichment.hpp"
 #include "grappi/error.hpp"
 #include "grappi/extraction.hpp"
+#include "grappi/graph_embeddings.hpp"
 #include "grappi/hypothesis.hpp"
 #include "grappi/pipeline.hpp"
 #include "grappi/retrieval_json.hpp"

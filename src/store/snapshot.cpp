@@ -7,7 +7,8 @@
 #include <unordered_map>
 
 #include "common/visibility.hpp"
-#include "common/cache_file.hpp"
+#include "common/checksum.hpp"
+#include "common/mapped_file.hpp"
 #include "store/relation_filter.hpp"
 #include "store/graph_impl.hpp"
 #include "store/score.hpp"
@@ -19,28 +20,67 @@ namespace grappi {
 struct GRAPPI_HIDDEN GraphSnapshot::Data {
   uint64_t generation = 0;
   std::size_t edges = 0;
-  std::vector<int64_t> ids;             // index -> node id
+  uint64_t fingerprint = 0;
+  std::size_t n = 0, m = 0;             // nodes, adjacency entries
   std::vector<uint32_t> index_by_id;    // dense id -> index+1 (0 = none), when ids are compact
   std::unordered_map<int64_t, uint32_t> index_sparse;  // otherwise
   std::vector<std::string> names, external_ids;
-  std::vector<uint16_t> label;          // index into labels
   std::vector<std::string> labels;      // node label names
   std::vector<std::string> relations;   // relation index -> name
-  std::vector<uint64_t> offsets;        // node_count + 1
-  std::vector<uint32_t> neighbor;
-  std::vector<float> score;
-  std::vector<uint32_t> edge;
-  std::vector<uint16_t> relation;
-  std::vector<uint8_t> direction;
+  // The arrays: in the mapped cache file when the snapshot was read from it, else in `own`.
+  struct Arrays {
+    std::vector<int64_t> ids;           // index -> node id
+    std::vector<uint16_t> label;        // index into labels
+    std::vector<uint64_t> offsets;      // n + 1
+    std::vector<uint32_t> neighbor;
+    std::vector<float> score;
+    std::vector<uint32_t> edge;
+    std::vector<uint16_t> relation;
+    std::vector<uint8_t> direction;
+  } own;
+  std::shared_ptr<const detail::MappedFile> file;
+  const int64_t *ids = nullptr;
+  const uint16_t *label = nullptr;
+  const uint64_t *offsets = nullptr;
+  const uint32_t *neighbor = nullptr;
+  const float *score = nullptr;
+  const uint32_t *edge = nullptr;
+  const uint16_t *relation = nullptr;
+  const uint8_t *direction = nullptr;
+
+  void point_at_own() {
+    n = own.ids.size();
+    m = own.neighbor.size();
+    ids = own.ids.data();
+    label = own.label.data();
+    offsets = own.offsets.data();
+    neighbor = own.neighbor.data();
+    score = own.score.data();
+    edge = own.edge.data();
+    relation = own.relation.data();
+    direction = own.direction.data();
+  }
 };
 
-GraphSnapshot::GraphSnapshot(Data data) : data_(new Data(std::move(data))) {}
+GraphSnapshot::GraphSnapshot(Data data) : data_(new Data(std::move(data))) {
+  if (!data_->file) data_->point_at_own();
+}
 GraphSnapshot::~GraphSnapshot() { delete data_; }
 
-std::size_t GraphSnapshot::node_count() const { return d().ids.size(); }
+namespace {
+[[noreturn]] void index_out_of_range(uint32_t index) {
+  throw Error(ErrorCode::invalid_argument, "node index " + std::to_string(index) + " out of range");
+}
+}  // namespace
+
+std::size_t GraphSnapshot::node_count() const { return d().n; }
 std::size_t GraphSnapshot::edge_count() const { return d().edges; }
 uint64_t GraphSnapshot::generation() const { return d().generation; }
-int64_t GraphSnapshot::node_id(uint32_t index) const { return d().ids.at(index); }
+uint64_t GraphSnapshot::fingerprint() const { return d().fingerprint; }
+int64_t GraphSnapshot::node_id(uint32_t index) const {
+  if (index >= d().n) index_out_of_range(index);
+  return d().ids[index];
+}
 const std::string &GraphSnapshot::name(uint32_t index) const { return d().names.at(index); }
 const std::string &GraphSnapshot::external_id(uint32_t index) const {
   return d().external_ids.at(index);
@@ -59,7 +99,10 @@ std::optional<uint32_t> GraphSnapshot::index_of(int64_t id) const {
   return it->second;
 }
 
-const std::string &GraphSnapshot::label(uint32_t index) const { return d().labels.at(d().label.at(index)); }
+const std::string &GraphSnapshot::label(uint32_t index) const {
+  if (index >= d().n) index_out_of_range(index);
+  return d().labels.at(d().label[index]);
+}
 
 std::size_t GraphSnapshot::relation_count() const { return d().relations.size(); }
 const std::string &GraphSnapshot::relation_name(int32_t r) const {
@@ -76,11 +119,9 @@ int32_t GraphSnapshot::relation_index(std::string_view name) const {
 
 GraphSnapshot::Adjacency GraphSnapshot::adjacency(uint32_t index) const {
   const Data &x = d();
-  if (index >= x.ids.size())
-    throw Error(ErrorCode::invalid_argument, "node index " + std::to_string(index) + " out of range");
+  if (index >= x.n) index_out_of_range(index);
   std::size_t b = x.offsets[index], e = x.offsets[index + 1];
-  return Adjacency{x.neighbor.data() + b, x.score.data() + b, x.edge.data() + b,
-                   x.relation.data() + b, x.direction.data() + b, e - b};
+  return Adjacency{x.neighbor + b, x.score + b, x.edge + b, x.relation + b, x.direction + b, e - b};
 }
 
 namespace {
@@ -126,10 +167,11 @@ std::vector<Neighbor> GraphSnapshot::edges_between(int64_t a_id, int64_t b_id) c
 
 std::size_t GraphSnapshot::memory_bytes() const {
   const Data &x = d();
-  std::size_t n = x.ids.capacity() * 8 + x.index_by_id.capacity() * 4 +
-                  x.index_sparse.size() * 32 + x.offsets.capacity() * 8 +
-                  x.neighbor.capacity() * 4 + x.score.capacity() * 4 + x.edge.capacity() * 4 +
-                  x.relation.capacity() * 2 + x.direction.capacity();
+  const Data::Arrays &a = x.own;  // empty when the arrays are in the mapped file
+  std::size_t n = a.ids.capacity() * 8 + x.index_by_id.capacity() * 4 + x.index_sparse.size() * 32 +
+                  a.label.capacity() * 2 + a.offsets.capacity() * 8 + a.neighbor.capacity() * 4 +
+                  a.score.capacity() * 4 + a.edge.capacity() * 4 + a.relation.capacity() * 2 +
+                  a.direction.capacity();
   for (auto &s : x.names) n += sizeof(std::string) + (s.size() > 15 ? s.capacity() : 0);
   for (auto &s : x.external_ids) n += sizeof(std::string) + (s.size() > 15 ? s.capacity() : 0);
   return n;
@@ -180,11 +222,22 @@ void check_min_score(double min_score, const char *what) {
 namespace {
 
 // ---- the snapshot cache file ---------------------------------------------------------------
-// "<db>.csr" holds the arrays of the last snapshot built, with a key naming the database
-// instance, its generation and its largest node and edge ids. A file whose key differs is
-// ignored and rewritten. Layout: magic, key, then each array as u64 length + raw elements.
+// "<db>.csr" holds the last snapshot built, keyed by the database instance, its generation and
+// its largest node and edge ids; a file whose key differs is ignored and rewritten. Readers map
+// it and use the arrays in place (no copy, no parse), after checking all of it: every section's
+// checksum, sizes, offsets and index ranges, so a damaged, truncated, stale or foreign file is
+// rebuilt, never trusted. Layout: magic (16 bytes), a byte-order tag, the section count, per
+// section {file offset, bytes, checksum}, the header's checksum; then the sections, each at a
+// 64-byte boundary. Strings are stored as u64 offsets (count + 1) and their bytes.
 
-constexpr char kMagic[16] = "grappi-csr-v2\n";
+constexpr char kMagic[16] = "grappi-csr-v3\n";
+constexpr uint64_t kByteOrder = 0x0102030405060708ull;
+enum Section : std::size_t {
+  s_scalars,  // u64: generation, largest node id, largest edge id, edges, nodes, entries
+  s_instance, s_ids, s_name_off, s_names, s_ext_off, s_exts, s_label, s_label_off, s_labels, s_rel_off, s_rels,
+  s_offsets, s_neighbor, s_score, s_edge, s_relation, s_direction, s_count
+};
+constexpr std::size_t kHeaderBytes = 16 + 8 + 8 + s_count * 24 + 8;
 
 struct CacheKey {
   std::string instance;
@@ -192,60 +245,167 @@ struct CacheKey {
   int64_t max_node = 0, max_edge = 0;
 };
 
-// The arrays of a snapshot, in file order; writer and reader share this one list.
-template <class Archive, class SnapshotData>  // SnapshotData: const when writing
-void fields(Archive &a, SnapshotData &x) {
-  a.vec(x.ids);
-  a.strs(x.names);
-  a.strs(x.external_ids);
-  a.strs(x.relations);
-  a.vec(x.label);
-  a.strs(x.labels);
-  a.vec(x.offsets);
-  a.vec(x.neighbor);
-  a.vec(x.score);
-  a.vec(x.edge);
-  a.vec(x.relation);
-  a.vec(x.direction);
+struct StringTable {
+  std::vector<uint64_t> off;
+  std::string bytes;
+  explicit StringTable(const std::vector<std::string> &v) : off(v.size() + 1, 0) {
+    for (std::size_t i = 0; i < v.size(); ++i) off[i + 1] = off[i] + v[i].size();
+    bytes.reserve(off.back());
+    for (const auto &x : v) bytes += x;
+  }
+};
+
+// A snapshot's sections in file order, and the fingerprint of its content (every section but
+// the key's). The tables hold the strings' encodings while the caller uses the sections.
+struct Layout {
+  StringTable names, exts, labels, rels;
+  std::vector<uint64_t> scalars;
+  std::vector<detail::FilePiece> sections;
+  explicit Layout(const GraphSnapshot::Data &x, const CacheKey &key)
+      : names(x.names), exts(x.external_ids), labels(x.labels), rels(x.relations),
+        scalars{key.generation, static_cast<uint64_t>(key.max_node), static_cast<uint64_t>(key.max_edge), x.edges, x.n, x.m} {
+    const auto &a = x.own;
+    auto vec = [](const auto &v) { return detail::FilePiece{v.data(), v.size() * sizeof(v[0])}; };
+    auto str = [](const std::string &v) { return detail::FilePiece{v.data(), v.size()}; };
+    sections = {vec(scalars), str(key.instance), vec(a.ids), vec(names.off), str(names.bytes), vec(exts.off),
+                str(exts.bytes), vec(a.label), vec(labels.off), str(labels.bytes), vec(rels.off), str(rels.bytes),
+                vec(a.offsets), vec(a.neighbor), vec(a.score), vec(a.edge), vec(a.relation), vec(a.direction)};
+  }
+};
+
+uint64_t content_fingerprint(const uint64_t *section_sums) {
+  return detail::checksum(0x6772617070696373ull, section_sums + s_ids, (s_count - s_ids) * sizeof(uint64_t));
 }
 
-void save_cache(const std::string &path, const CacheKey &key, const GraphSnapshot::Data &x) {
-  CacheFileWriter o(path, kMagic);
-  o.str(key.instance);
-  o.u64(key.generation);
-  o.u64(static_cast<uint64_t>(key.max_node));
-  o.u64(static_cast<uint64_t>(key.max_edge));
-  o.u64(x.edges);
-  fields(o, x);
-  o.commit();  // a read-only directory: simply no cache
+// Writes the cache file (when `path` is not empty; a read-only directory simply has none) and
+// returns the snapshot's fingerprint.
+uint64_t save_cache(const std::string &path, const CacheKey &key, const GraphSnapshot::Data &x) {
+  const Layout l(x, key);
+  std::vector<uint64_t> header{kByteOrder, s_count};
+  std::vector<uint64_t> sums(s_count);
+  uint64_t at = (kHeaderBytes + 63) / 64 * 64;
+  for (std::size_t i = 0; i < s_count; ++i) {
+    sums[i] = detail::checksum_wide(l.sections[i].data, l.sections[i].size);
+    header.insert(header.end(), {at, l.sections[i].size, sums[i]});
+    at = (at + l.sections[i].size + 63) / 64 * 64;
+  }
+  const uint64_t fp = content_fingerprint(sums.data());
+  if (path.empty() || key.instance.empty()) return fp;
+  uint64_t hsum = detail::checksum(detail::checksum(0, kMagic, sizeof kMagic), header.data(), header.size() * 8);
+  header.push_back(hsum);
+  static const char zeros[64] = {};
+  std::vector<detail::FilePiece> pieces{{kMagic, sizeof kMagic}, {header.data(), header.size() * 8}};
+  std::size_t written = kHeaderBytes;
+  for (const auto &sec : l.sections) {
+    pieces.push_back({zeros, (written + 63) / 64 * 64 - written});
+    written = (written + 63) / 64 * 64;
+    pieces.push_back(sec);
+    written += sec.size;
+  }
+  detail::write_file_atomically(path, pieces.data(), pieces.size());
+  return fp;
 }
 
+// Reads a string table; false when its offsets do not describe its bytes.
+bool read_strings(const detail::FilePiece &off, const detail::FilePiece &bytes, std::size_t count,
+                  std::vector<std::string> &out) {
+  if (off.size != (count + 1) * 8) return false;
+  const auto *o = static_cast<const uint64_t *>(off.data);
+  if (o[0] != 0 || o[count] != bytes.size) return false;
+  out.resize(count);
+  const char *b = static_cast<const char *>(bytes.data);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (o[i] > o[i + 1]) return false;
+    out[i].assign(b + o[i], static_cast<std::size_t>(o[i + 1] - o[i]));
+  }
+  return true;
+}
+
+template <class T>
+bool all_below(const T *p, std::size_t count, uint64_t limit) {
+  if (limit > std::numeric_limits<T>::max()) return true;
+  const T below = static_cast<T>(limit);
+  unsigned bad = 0;
+  for (std::size_t i = 0; i < count; ++i) bad |= p[i] >= below;  // branch-free: vectorised
+  return bad == 0;
+}
+
+// Maps the cache file and points `x` at it; false (x untouched) unless every check passes.
 bool load_cache(const std::string &path, const CacheKey &key, GraphSnapshot::Data &x) {
-  CacheFileReader in(path, kMagic);
-  CacheKey k;
-  in.str(k.instance);
-  k.generation = in.u64();
-  k.max_node = static_cast<int64_t>(in.u64());
-  k.max_edge = static_cast<int64_t>(in.u64());
-  if (!in.ok() || k.instance != key.instance || k.generation != key.generation || k.max_node != key.max_node ||
-      k.max_edge != key.max_edge)
+  auto file = detail::MappedFile::open(path);
+  if (!file || file->size() < kHeaderBytes || std::memcmp(file->data(), kMagic, sizeof kMagic) != 0) return false;
+  const unsigned char *base = file->data();
+  std::vector<uint64_t> h((kHeaderBytes - 16) / 8);
+  std::memcpy(h.data(), base + 16, h.size() * 8);
+  if (h[0] != kByteOrder || h[1] != s_count ||
+      h.back() != detail::checksum(detail::checksum(0, kMagic, sizeof kMagic), h.data(), (h.size() - 1) * 8))
     return false;
-  x.edges = static_cast<std::size_t>(in.u64());
-  fields(in, x);
-  const std::size_t n = x.ids.size(), m = x.neighbor.size();
-  bool match = in.finish() && x.names.size() == n && x.external_ids.size() == n && x.label.size() == n &&
-               x.offsets.size() == n + 1 && x.offsets[n] == m && x.score.size() == m && x.edge.size() == m &&
-               x.relation.size() == m && x.direction.size() == m;
-  for (std::size_t i = 0; match && i < n; ++i) match = x.label[i] < x.labels.size();
-  for (std::size_t i = 0; match && i < m; ++i)
-    match = x.neighbor[i] < n && x.relation[i] < x.relations.size() && x.direction[i] <= 2;
-  return match;
+  detail::FilePiece sec[s_count];
+  uint64_t sums[s_count];
+  // The sections in order, each at the first 64-byte boundary after the one before, zeros
+  // between them, the last ending the file: every byte is checked.
+  uint64_t end = kHeaderBytes;
+  for (std::size_t i = 0; i < s_count; ++i) {
+    const uint64_t at = h[2 + 3 * i], bytes = h[3 + 3 * i];
+    sums[i] = h[4 + 3 * i];
+    if (at != (end + 63) / 64 * 64 || at > file->size() || bytes > file->size() - at) return false;
+    for (uint64_t k = end; k < at; ++k)
+      if (base[k]) return false;
+    sec[i] = {base + at, static_cast<std::size_t>(bytes)};
+    end = at + bytes;
+  }
+  if (end != file->size()) return false;
+  auto intact = [&](std::size_t i) { return detail::checksum_wide(sec[i].data, sec[i].size) == sums[i]; };
+  // The key first: a stale or foreign file is refused before its arrays are read.
+  if (sec[s_scalars].size != 6 * 8 || !intact(s_scalars) || !intact(s_instance)) return false;
+  uint64_t sc[6];
+  std::memcpy(sc, sec[s_scalars].data, sizeof sc);
+  const std::string instance(static_cast<const char *>(sec[s_instance].data), sec[s_instance].size);
+  if (instance != key.instance || sc[0] != key.generation || sc[1] != static_cast<uint64_t>(key.max_node) ||
+      sc[2] != static_cast<uint64_t>(key.max_edge))
+    return false;
+  for (std::size_t i = s_ids; i < s_count; ++i)
+    if (!intact(i)) return false;
+  const uint64_t n = sc[4], m = sc[5];
+  if (n >= std::numeric_limits<uint32_t>::max() || sec[s_ids].size != n * 8 || sec[s_label].size != n * 2 ||
+      sec[s_offsets].size != (n + 1) * 8 || sec[s_neighbor].size != m * 4 || sec[s_score].size != m * 4 ||
+      sec[s_edge].size != m * 4 || sec[s_relation].size != m * 2 || sec[s_direction].size != m)
+    return false;
+  GraphSnapshot::Data y;
+  y.generation = sc[0];
+  y.edges = static_cast<std::size_t>(sc[3]);
+  y.n = static_cast<std::size_t>(n);
+  y.m = static_cast<std::size_t>(m);
+  const uint64_t labels = sec[s_label_off].size / 8, relations = sec[s_rel_off].size / 8;
+  if (labels == 0 || relations == 0 || !read_strings(sec[s_name_off], sec[s_names], y.n, y.names) ||
+      !read_strings(sec[s_ext_off], sec[s_exts], y.n, y.external_ids) ||
+      !read_strings(sec[s_label_off], sec[s_labels], labels - 1, y.labels) ||
+      !read_strings(sec[s_rel_off], sec[s_rels], relations - 1, y.relations))
+    return false;
+  y.ids = static_cast<const int64_t *>(sec[s_ids].data);
+  y.label = static_cast<const uint16_t *>(sec[s_label].data);
+  y.offsets = static_cast<const uint64_t *>(sec[s_offsets].data);
+  y.neighbor = static_cast<const uint32_t *>(sec[s_neighbor].data);
+  y.score = static_cast<const float *>(sec[s_score].data);
+  y.edge = static_cast<const uint32_t *>(sec[s_edge].data);
+  y.relation = static_cast<const uint16_t *>(sec[s_relation].data);
+  y.direction = static_cast<const uint8_t *>(sec[s_direction].data);
+  if (y.offsets[0] != 0 || y.offsets[n] != m) return false;
+  for (std::size_t i = 0; i < n; ++i)
+    if (y.offsets[i] > y.offsets[i + 1]) return false;
+  if (!all_below(y.label, y.n, y.labels.size()) || !all_below(y.neighbor, y.m, n) ||
+      !all_below(y.relation, y.m, y.relations.size()) || !all_below(y.direction, y.m, 3))
+    return false;
+  y.fingerprint = content_fingerprint(sums);
+  y.file = std::move(file);
+  x = std::move(y);
+  return true;
 }
 
 void index_ids(GraphSnapshot::Data &x) {
-  const std::size_t n = x.ids.size();
+  const std::size_t n = x.n;
   int64_t max_id = 0;
-  for (int64_t id : x.ids) max_id = std::max(max_id, id);
+  for (std::size_t i = 0; i < n; ++i) max_id = std::max(max_id, x.ids[i]);
   x.index_by_id.clear();
   x.index_sparse.clear();
   if (static_cast<uint64_t>(max_id) <= 4 * static_cast<uint64_t>(n) + 1024) {
@@ -283,11 +443,12 @@ std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation,
     x = GraphSnapshot::Data{};
     x.generation = key.generation;
   }
+  GraphSnapshot::Data::Arrays &a = x.own;
   {
     Stmt st(db, "SELECT id, name, external_id, label FROM nodes ORDER BY id");
     std::unordered_map<std::string, uint16_t> label_of;
     while (st.step()) {
-      x.ids.push_back(st.col_int(0));
+      a.ids.push_back(st.col_int(0));
       x.names.push_back(st.col_text(1));
       x.external_ids.push_back(st.col_text(2));
       std::string l = st.col_text(3);
@@ -297,12 +458,13 @@ std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation,
         it = label_of.emplace(l, static_cast<uint16_t>(x.labels.size())).first;
         x.labels.push_back(l);
       }
-      x.label.push_back(it->second);
+      a.label.push_back(it->second);
     }
   }
-  const std::size_t n = x.ids.size();
+  const std::size_t n = a.ids.size();
   if (n >= std::numeric_limits<uint32_t>::max())
     throw Error(ErrorCode::internal, "graph too large for a snapshot: " + std::to_string(n) + " nodes");
+  x.point_at_own();
   index_ids(x);
   auto idx = [&](int64_t id) -> uint32_t {
     if (!x.index_by_id.empty()) {
@@ -364,22 +526,22 @@ std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation,
   }
   sp.commit();
   x.edges = rows.size();
-  x.offsets.assign(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) x.offsets[i + 1] = x.offsets[i] + deg[i];
-  const std::size_t total = x.offsets[n];
-  x.neighbor.resize(total);
-  x.score.resize(total);
-  x.edge.resize(total);
-  x.relation.resize(total);
-  x.direction.resize(total);
-  std::vector<uint64_t> fill(x.offsets.begin(), x.offsets.end() - 1);
+  a.offsets.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) a.offsets[i + 1] = a.offsets[i] + deg[i];
+  const std::size_t total = a.offsets[n];
+  a.neighbor.resize(total);
+  a.score.resize(total);
+  a.edge.resize(total);
+  a.relation.resize(total);
+  a.direction.resize(total);
+  std::vector<uint64_t> fill(a.offsets.begin(), a.offsets.end() - 1);
   auto put = [&](uint32_t at, uint32_t nb, const Row &r, Direction dir) {
     uint64_t k = fill[at]++;
-    x.neighbor[k] = nb;
-    x.score[k] = r.score;
-    x.edge[k] = r.id;
-    x.relation[k] = r.rel;
-    x.direction[k] = static_cast<uint8_t>(dir);
+    a.neighbor[k] = nb;
+    a.score[k] = r.score;
+    a.edge[k] = r.id;
+    a.relation[k] = r.rel;
+    a.direction[k] = static_cast<uint8_t>(dir);
   };
   for (const Row &r : rows) {
     put(r.s, r.t, r, r.directed ? Direction::outgoing : Direction::undirected);
@@ -393,22 +555,22 @@ std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation,
   std::vector<uint16_t> tr;
   std::vector<uint8_t> td;
   for (std::size_t v = 0; v < n; ++v) {
-    const std::size_t b = x.offsets[v], e = x.offsets[v + 1], m = e - b;
+    const std::size_t b = a.offsets[v], e = a.offsets[v + 1], m = e - b;
     if (m < 2) continue;
     bool sorted = true;
     for (std::size_t k = b + 1; k < e && sorted; ++k)
-      sorted = x.neighbor[k - 1] < x.neighbor[k] ||
-               (x.neighbor[k - 1] == x.neighbor[k] &&
-                (x.relation[k - 1] < x.relation[k] ||
-                 (x.relation[k - 1] == x.relation[k] && x.direction[k - 1] <= x.direction[k])));
+      sorted = a.neighbor[k - 1] < a.neighbor[k] ||
+               (a.neighbor[k - 1] == a.neighbor[k] &&
+                (a.relation[k - 1] < a.relation[k] ||
+                 (a.relation[k - 1] == a.relation[k] && a.direction[k - 1] <= a.direction[k])));
     if (sorted) continue;
     perm.resize(m);
     std::iota(perm.begin(), perm.end(), 0u);
     std::sort(perm.begin(), perm.end(), [&](uint32_t p, uint32_t q) {
       const std::size_t i = b + p, j = b + q;
-      if (x.neighbor[i] != x.neighbor[j]) return x.neighbor[i] < x.neighbor[j];
-      if (x.relation[i] != x.relation[j]) return x.relation[i] < x.relation[j];
-      return x.direction[i] < x.direction[j];
+      if (a.neighbor[i] != a.neighbor[j]) return a.neighbor[i] < a.neighbor[j];
+      if (a.relation[i] != a.relation[j]) return a.relation[i] < a.relation[j];
+      return a.direction[i] < a.direction[j];
     });
     tn.resize(m);
     te.resize(m);
@@ -417,19 +579,20 @@ std::shared_ptr<const GraphSnapshot> build_snapshot(Db &db, uint64_t generation,
     td.resize(m);
     for (std::size_t k = 0; k < m; ++k) {
       const std::size_t s = b + perm[k];
-      tn[k] = x.neighbor[s];
-      te[k] = x.edge[s];
-      ts[k] = x.score[s];
-      tr[k] = x.relation[s];
-      td[k] = x.direction[s];
+      tn[k] = a.neighbor[s];
+      te[k] = a.edge[s];
+      ts[k] = a.score[s];
+      tr[k] = a.relation[s];
+      td[k] = a.direction[s];
     }
-    std::copy(tn.begin(), tn.end(), x.neighbor.begin() + static_cast<std::ptrdiff_t>(b));
-    std::copy(te.begin(), te.end(), x.edge.begin() + static_cast<std::ptrdiff_t>(b));
-    std::copy(ts.begin(), ts.end(), x.score.begin() + static_cast<std::ptrdiff_t>(b));
-    std::copy(tr.begin(), tr.end(), x.relation.begin() + static_cast<std::ptrdiff_t>(b));
-    std::copy(td.begin(), td.end(), x.direction.begin() + static_cast<std::ptrdiff_t>(b));
+    std::copy(tn.begin(), tn.end(), a.neighbor.begin() + static_cast<std::ptrdiff_t>(b));
+    std::copy(te.begin(), te.end(), a.edge.begin() + static_cast<std::ptrdiff_t>(b));
+    std::copy(ts.begin(), ts.end(), a.score.begin() + static_cast<std::ptrdiff_t>(b));
+    std::copy(tr.begin(), tr.end(), a.relation.begin() + static_cast<std::ptrdiff_t>(b));
+    std::copy(td.begin(), td.end(), a.direction.begin() + static_cast<std::ptrdiff_t>(b));
   }
-  if (!cache_path.empty() && !key.instance.empty()) save_cache(cache_path, key, x);
+  x.point_at_own();
+  x.fingerprint = save_cache(cache_path, key, x);
   return std::make_shared<const GraphSnapshot>(std::move(x));
 }
 

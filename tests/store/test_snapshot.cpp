@@ -186,6 +186,24 @@ TEST_CASE("the snapshot cache file is used when it matches and ignored when it d
     CHECK(all_adjacency(*kg.snapshot()) == updated);
   }
   CHECK(read_file(cache) == good);  // rebuilt and rewritten identically
+  // One flipped byte anywhere (header, key, names, offsets, adjacency arrays, padding aside):
+  // the mapped file is refused and the snapshot rebuilt from the database.
+  {
+    KnowledgeGraph kg(db);
+    CHECK(kg.snapshot()->memory_bytes() < 2 * 1024 * 1024);  // the arrays are used in place
+  }
+  for (std::size_t at : {std::size_t{3}, std::size_t{20}, std::size_t{40}, std::size_t{100}, std::size_t{500},
+                         std::size_t{5000}, std::size_t{50000}, good.size() / 4, good.size() * 3 / 4, good.size() - 1}) {
+    CAPTURE(at);
+    bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x40);
+    write_file(cache, bad);
+    KnowledgeGraph kg(db);
+    auto s = kg.snapshot();
+    CHECK(all_adjacency(*s) == updated);
+    CHECK(s->memory_bytes() > 2 * 1024 * 1024);  // built, not mapped
+  }
+  CHECK(read_file(cache) == good);
   write_file(cache, good.substr(0, good.size() / 3));
   {
     KnowledgeGraph kg(db);
