@@ -413,6 +413,8 @@ struct QaEvalResult {
   std::size_t errors = 0;       ///< questions that could not be answered (see their rows)
   StageUsage usage;             ///< model use in all
   double seconds = 0;           ///< wall time
+  double ask_seconds_p50 = 0;   ///< median time ask() took on one question (its own measure, usage.seconds)
+  double ask_seconds_p95 = 0;   ///< the 95th percentile of it (nearest rank)
   std::string reader;           ///< how the answer entities were ranked ("prize", "gat")
 };
 

@@ -475,6 +475,14 @@ QaEvalResult evaluate_qa(KnowledgeGraph &kg, LanguageModel &model, const std::ve
     res.rows.push_back(std::move(row));
   }
   summarise_qa(t, questions.size(), res);
+  std::vector<double> times;
+  for (const QaEvalRow &r : res.rows) times.push_back(r.usage.seconds);
+  std::sort(times.begin(), times.end());
+  if (!times.empty()) {
+    const auto nearest = [&](double p) { return times[static_cast<std::size_t>(std::ceil(p * double(times.size()))) - 1]; };
+    res.ask_seconds_p50 = nearest(0.5);
+    res.ask_seconds_p95 = nearest(0.95);
+  }
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
 }
@@ -592,7 +600,8 @@ json to_json(const QaEvalResult &r) {
             {"reader", r.reader},
             {"usage", detail::usage_json(r.usage)},
             {"seconds", r.seconds},
-            {"seconds_per_question", r.rows.empty() ? 0.0 : r.seconds / double(r.rows.size())}};
+            {"seconds_per_question", r.rows.empty() ? 0.0 : r.seconds / double(r.rows.size())},
+            {"ask_seconds", {{"p50", r.ask_seconds_p50}, {"p95", r.ask_seconds_p95}}}};
   if (r.entities_expected) j["entities"] = {{"expected", r.entities_expected}, {"linked", r.entities_linked}};
   if (r.intents_expected) j["intents"] = {{"expected", r.intents_expected}, {"recognised", r.intents_recognised}};
   return j;

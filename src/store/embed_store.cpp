@@ -82,7 +82,7 @@ std::string KnowledgeGraph::node_text(const Node &node) {
 std::vector<EmbeddingModel> KnowledgeGraph::embedding_models() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   Stmt st(impl_->db,
-          "SELECT m.id, m.name, m.kind, m.dim, m.config, (SELECT count(*) FROM embeddings e WHERE e.model_id = m.id), "
+          "SELECT m.id, m.name, m.kind, m.dim, m.config, (SELECT count(*) FROM embeddings e INDEXED BY embeddings_node WHERE e.model_id = m.id), "
           "m.created_at FROM embedding_models m ORDER BY m.id");
   std::vector<EmbeddingModel> out;
   while (st.step())

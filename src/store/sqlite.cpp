@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <unordered_map>
+#include <vector>
 
 #include "grappi/error.hpp"
 
@@ -148,6 +150,7 @@ Db::Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, busy_timeout_ms);
   writer_ = !read_only;
+  cache_ = std::make_unique<StmtCache>();
   if (query_only && sqlite3_exec(db_, "PRAGMA query_only=1", nullptr, nullptr, nullptr) != SQLITE_OK) {
     const std::string msg = last_error(db_);
     sqlite3_close(db_);
@@ -156,12 +159,61 @@ Db::Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms
   }
 }
 
+// Idle prepared statements by SQL text (at most kIdle in all; more are finalized). The
+// connection is used by one thread at a time (SQLITE_OPEN_NOMUTEX: its owner serialises), but
+// the cache has its own lock so that a statement ending on another thread is safe too.
+struct Db::StmtCache {
+  static constexpr std::size_t kIdle = 256;
+  std::mutex mu;
+  std::unordered_map<std::string, std::vector<sqlite3_stmt *>> idle;
+  std::size_t count = 0;
+};
+
+sqlite3_stmt *Db::take_prepared(const char *sql) const {
+  if (!cache_) return nullptr;
+  std::lock_guard<std::mutex> lock(cache_->mu);
+  auto it = cache_->idle.find(sql);
+  if (it == cache_->idle.end() || it->second.empty()) return nullptr;
+  sqlite3_stmt *st = it->second.back();
+  it->second.pop_back();
+  --cache_->count;
+  return st;
+}
+
+void Db::give_back(sqlite3_stmt *st) const noexcept {
+  if (!st) return;
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  if (db_ && cache_) {
+    try {
+      std::lock_guard<std::mutex> lock(cache_->mu);
+      if (cache_->count < StmtCache::kIdle) {
+        cache_->idle[sqlite3_sql(st)].push_back(st);
+        ++cache_->count;
+        return;
+      }
+    } catch (...) {  // (no memory for the entry: finalize instead)
+    }
+  }
+  sqlite3_finalize(st);
+}
+
 void Db::close() noexcept {
   if (!db_) return;
+  if (cache_) {
+    for (auto &entry : cache_->idle)
+      for (sqlite3_stmt *st : entry.second) sqlite3_finalize(st);
+    cache_->idle.clear();
+    cache_->count = 0;
+  }
   sqlite3_close_v2(db_);
   db_ = nullptr;
 }
 
+Db::Db() = default;
+Db::Db(Db &&o) noexcept : db_(o.db_), path_(std::move(o.path_)), writer_(o.writer_), cache_(std::move(o.cache_)) {
+  o.db_ = nullptr;
+}
 Db::~Db() { close(); }
 
 Db &Db::operator=(Db &&o) noexcept {
@@ -170,6 +222,7 @@ Db &Db::operator=(Db &&o) noexcept {
     db_ = o.db_;
     path_ = std::move(o.path_);
     writer_ = o.writer_;
+    cache_ = std::move(o.cache_);
     o.db_ = nullptr;
   }
   return *this;
@@ -192,12 +245,15 @@ int64_t Db::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
 int Db::changes() const { return sqlite3_changes(db_); }
 
 Stmt::Stmt(const Db &db, const char *sql) : db_(&db) {
-  if (sqlite3_prepare_v3(db.handle(), sql, -1, SQLITE_PREPARE_PERSISTENT, &st_, nullptr) !=
-      SQLITE_OK)
+  st_ = db.take_prepared(sql);
+  if (!st_ && sqlite3_prepare_v3(db.handle(), sql, -1, SQLITE_PREPARE_PERSISTENT, &st_, nullptr) != SQLITE_OK) {
+    sqlite3_finalize(st_);
+    st_ = nullptr;
     db.fail("cannot prepare a statement");
+  }
 }
 
-Stmt::~Stmt() { sqlite3_finalize(st_); }
+Stmt::~Stmt() { db_->give_back(st_); }
 
 Stmt &Stmt::bind(int i, int64_t v) {
   if (sqlite3_bind_int64(st_, i, v) != SQLITE_OK) db_->fail("bind");

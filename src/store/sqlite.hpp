@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -12,10 +13,10 @@ namespace grappi::detail {
 
 class Db {
  public:
-  Db() = default;
+  Db();
   Db(const std::string &path, bool create, bool read_only, int busy_timeout_ms);
   ~Db();
-  Db(Db &&o) noexcept : db_(o.db_), path_(std::move(o.path_)), writer_(o.writer_) { o.db_ = nullptr; }
+  Db(Db &&o) noexcept;
   Db &operator=(Db &&o) noexcept;
   Db(const Db &) = delete;
   Db &operator=(const Db &) = delete;
@@ -32,10 +33,17 @@ class Db {
   /// Opened to write (not read-only, not query_only): its transactions take the write lock first.
   bool writer() const { return writer_; }
 
+  /// Statements are prepared once per connection and SQL text: Stmt takes an idle one of the
+  /// same text from here and gives it back (reset, bindings cleared) when it ends.
+  sqlite3_stmt *take_prepared(const char *sql) const;
+  void give_back(sqlite3_stmt *st) const noexcept;
+
  private:
+  struct StmtCache;
   sqlite3 *db_ = nullptr;
   std::string path_;
   bool writer_ = false;
+  std::unique_ptr<StmtCache> cache_;
 };
 
 class Stmt {

@@ -175,31 +175,57 @@ struct Link {
   std::set<int32_t> relations;  // of those edges
 };
 
+// Calls fn(partner id, link) once per partner of the node at index `at` through the edge test (the adjacency
+// entries to one neighbour are consecutive: merged into one link), skipping the node itself and the partners
+// `want` (given the neighbour's index) refuses before their link is made. The link is reused between calls.
+template <class Want, class Fn>
+void each_partner(const GraphSnapshot &g, uint32_t at, const EdgeTest &t, const std::map<std::string, double> &weights,
+                  Want want, Fn fn) {
+  const auto a = g.adjacency(at);
+  Link l;
+  for (std::size_t i = 0; i < a.size;) {
+    const uint32_t v = a.neighbor[i];
+    std::size_t end = i + 1;
+    while (end < a.size && a.neighbor[end] == v) ++end;
+    if (v != at && want(v)) {
+      const int64_t other = g.node_id(v);
+      l.score = -1;
+      l.edges.clear();
+      l.physical = false;
+      l.relations.clear();
+      for (std::size_t k = i; k < end; ++k) {
+        double score = 0;
+        if (!t.pass(a, k, &score)) continue;
+        const std::string &rel = g.relation_name(a.relation[k]);
+        const auto w = weights.empty() ? weights.end() : weights.find(rel);
+        l.score = std::max(l.score, score * (w == weights.end() ? 1.0 : w->second));
+        l.edges.push_back(a.edge[k]);
+        l.physical = l.physical || physical_relation(rel);
+        l.relations.insert(a.relation[k]);
+      }
+      if (!l.edges.empty()) fn(other, l);
+    }
+    i = end;
+  }
+}
+
 // The partners of an entity's nodes (a family's members) through the edge test, by weighted score; the entity's own
 // nodes are no partners.
 std::unordered_map<int64_t, Link> partners_of(const GraphSnapshot &g, const std::vector<int64_t> &nodes, const EdgeTest &t,
                                               const std::map<std::string, double> &weights) {
   std::unordered_map<int64_t, Link> out;
   const std::unordered_set<int64_t> own(nodes.begin(), nodes.end());
-  for (const int64_t node : nodes) {
-    const auto at = g.index_of(node);
-    if (!at) continue;
-    const auto a = g.adjacency(*at);
-    for (std::size_t i = 0; i < a.size; ++i) {
-      double score = 0;
-      if (a.neighbor[i] == *at || !t.pass(a, i, &score)) continue;
-      const int64_t other = g.node_id(a.neighbor[i]);
-      if (own.count(other)) continue;
-      const std::string &rel = g.relation_name(a.relation[i]);
-      const auto w = weights.find(rel);
-      const double s = score * (w == weights.end() ? 1.0 : w->second);
-      Link &l = out[other];
-      l.score = std::max(l.score, s);
-      l.edges.push_back(a.edge[i]);
-      l.physical = l.physical || physical_relation(rel);
-      l.relations.insert(a.relation[i]);
-    }
-  }
+  for (const int64_t node : nodes)
+    if (const auto at = g.index_of(node))
+      each_partner(
+          g, *at, t, weights, [&](uint32_t v) { return !own.count(g.node_id(v)); },
+          [&](int64_t other, const Link &l) {
+            Link &m = out[other];
+            m.score = std::max(m.score, l.score);
+            m.edges.insert(m.edges.end(), l.edges.begin(), l.edges.end());
+            m.physical = m.physical || l.physical;
+            m.relations.insert(l.relations.begin(), l.relations.end());
+          });
   return out;
 }
 
@@ -517,13 +543,17 @@ IntentRetrieval retrieve_for_intent(const KnowledgeGraph &kg, const QuestionAnal
     std::vector<std::unordered_map<int64_t, Link>> more;
     for (std::size_t k = 1; k < others.size(); ++k) more.push_back(partners_of(g, nodes_of(*others[k]), t, o.relation_weights));
     std::unordered_map<int64_t, IntentCandidate> best;
-    const auto offer = [&](int64_t node, int tier, double score, std::vector<int64_t> edges, std::string why) {
+    // (edges and why made only for a candidate that is kept: three-edge paths offer each node many times)
+    const auto offer = [&](int64_t node, int tier, double score, auto make_edges, auto make_why) {
       if (asked.count(node)) return;
       auto it = best.find(node);
       IntentCandidate k;
-      k.node = node, k.tier = by_strength ? 0 : tier, k.score = score, k.edges = std::move(edges), k.why = std::move(why);
+      k.node = node, k.tier = by_strength ? 0 : tier, k.score = score;
+      if (it != best.end() && !better(k, it->second)) return;
+      k.edges = make_edges();
+      k.why = make_why();
       if (it == best.end()) best.emplace(node, std::move(k));
-      else if (better(k, it->second)) it->second = std::move(k);
+      else it->second = std::move(k);
     };
     std::vector<Path> paths;
     {
@@ -554,26 +584,40 @@ IntentRetrieval retrieve_for_intent(const KnowledgeGraph &kg, const QuestionAnal
       if (!all) continue;
       for (const int32_t r : l.relations) t.mark_used(r);
       for (const int32_t r : other->second.relations) t.mark_used(r);
-      offer(m, 2, s, std::move(edges), (more.empty() ? "a partner of both" : "a partner of all") + std::string(" (weaker edge ") + fmt3(s) + ")");
+      offer(
+          m, 2, s, [&] { return std::move(edges); },
+          [&] { return (more.empty() ? "a partner of both" : "a partner of all") + std::string(" (weaker edge ") + fmt3(s) + ")"; });
       if (more.empty()) paths.push_back({{x, m, y}, s});
     }
-    // Three edges: x - m1 - m2 - y (two entities only).
+    // Three edges: x - m1 - m2 - y (two entities only). (y's partners marked by index: the test runs for every
+    // partner of every partner of x)
+    std::vector<char> in_lb(more.empty() ? g.node_count() : 0, 0);
+    for (const auto &[m2, l2] : lb)
+      if (const auto at = g.index_of(m2); at && more.empty() && !asked.count(m2)) in_lb[*at] = 1;
     if (more.empty())
       for (const auto &[m1, l1] : la) {
         if (asked.count(m1)) continue;
-        for (const auto &[m2, l12] : partners_of(g, {m1}, t, o.relation_weights)) {
+        const auto at1 = g.index_of(m1);
+        if (!at1) continue;
+        // (only the partners of m1 that are partners of y: no link made for the others)
+        each_partner(g, *at1, t, o.relation_weights, [&](uint32_t v) { return in_lb[v] != 0; },
+                     [&](int64_t m2, const Link &l12) {
           const auto l2 = lb.find(m2);
-          if (l2 == lb.end() || asked.count(m2) || m2 == m1) continue;
           const double s = std::min({l1.score, l12.score, l2->second.score});
           for (const Link *l : {&l1, &l12, &l2->second})
             for (const int32_t r : l->relations) t.mark_used(r);
-          std::vector<int64_t> e1 = l1.edges, e2 = l2->second.edges;
-          e1.insert(e1.end(), l12.edges.begin(), l12.edges.end());
-          e2.insert(e2.end(), l12.edges.begin(), l12.edges.end());
-          offer(m1, 1, s, std::move(e1), "on a path of three edges (weakest " + fmt3(s) + ")");
-          offer(m2, 1, s, std::move(e2), "on a path of three edges (weakest " + fmt3(s) + ")");
+          const auto why = [&] { return "on a path of three edges (weakest " + fmt3(s) + ")"; };
+          const auto edges_with = [&](const Link &l) {
+            return [&] {
+              std::vector<int64_t> e = l.edges;
+              e.insert(e.end(), l12.edges.begin(), l12.edges.end());
+              return e;
+            };
+          };
+          offer(m1, 1, s, edges_with(l1), why);
+          offer(m2, 1, s, edges_with(l2->second), why);
           if (paths.size() < 20000) paths.push_back({{x, m1, m2, y}, s});
-        }
+        });
       }
     for (auto &[node, k] : best) c.push_back(std::move(k));
     std::stable_sort(paths.begin(), paths.end(), [&](const Path &a, const Path &b) {
