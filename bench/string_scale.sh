@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
-# Human-scale import benchmark, side by side with the sqlite3 shell's plain .import.
-# Usage: bench/string_scale.sh [BUILD_DIR] [WORK_DIR] [RUNS]
-#   Generates a STRING v12 human-sized network with ../shared/tools/gen_string_like.py (13.7M
-#   link lines; real human protein.info identifiers and annotations) unless WORK_DIR has it,
-#   then for each run: sqlite3 .import without and with an index, and grappi import
-#   (ids resolved, both directions merged, indexes built), with wall time, peak RSS and size.
+# Human-scale benchmark: STRING v12 human's size (19,622 proteins, 6.86M links), every path a user takes.
+# Usage: bench/string_scale.sh [BUILD_DIR] [WORK_DIR] [RUNS] [SECTIONS]
+#   Generates a STRING v12 human-sized network with gen_string_like.py (GEN: the generator of the
+#   project's shared tools; 13.7M link lines; real human protein.info identifiers and annotations)
+#   unless WORK_DIR has it, then
+#   import:  per run, sqlite3 .import without and with an index, and grappi import (ids resolved,
+#            both directions merged, indexes built), with wall time, peak RSS and size;
+#   embed:   grappi embed (vectors and the neighbour ranking);
+#   queries: per run, wall time and peak RSS of single commands (the database opened each time:
+#            neighbors, window, paths, ask, explore offline, explore's model plan by --dry-run);
+#   qa:      75 questions generated from the network (bench/make_string_questions.py), eval qa's own
+#            p50/p95 of ask in-process;
+#   serve:   grappi serve under 32 clients sending neighbors requests back to back for 20 s, then 4
+#            clients asking questions (bench/serve_load.py), latency percentiles and the server's peak RSS.
+#   SECTIONS: a comma list of those (default all). Only timings are printed: nothing is asserted.
 set -euo pipefail
 BUILD=${1:-build}
 WORK=${2:-/tmp/grappi-scale}
 RUNS=${3:-3}
+SECTIONS=${4:-import,embed,queries,qa,serve}
+want() { [[ ",$SECTIONS," == *",$1,"* ]]; }
+HERE=$(cd "$(dirname "$0")" && pwd)
 GEN=${GEN:-$(dirname "$0")/../../shared/tools/gen_string_like.py}
 INFO_REAL=${INFO_REAL:-$(dirname "$0")/../data/9606.protein.info.v12.0.txt.gz}
 mkdir -p "$WORK"
@@ -20,6 +32,7 @@ fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GiB"
 echo "links file: $(wc -l < "$LINKS") lines, $(du -mL "$LINKS" | cut -f1) MB"
 t() { /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1; }
+if want import; then
 for r in $(seq "$RUNS"); do
   rm -f "$WORK"/s.db* "$WORK"/g.db*
   read -r s_wall s_rss < <(t sqlite3 "$WORK/s.db" ".separator ' '" ".import $LINKS links")
@@ -30,3 +43,51 @@ for r in $(seq "$RUNS"); do
   echo "run $r: sqlite3 .import ${s_wall}s (${s_rss} KB) | sqlite3 .import+index ${si_wall}s | grappi import ${g_wall}s, peak RSS $((g_rss / 1024)) MB, db ${size} MB, ratio grappi/sqlite3 $(python3 -c "print(round($g_wall/$s_wall, 2))")"
 done
 "$BUILD/bench/bench_graph" --db "$WORK/g.db" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
+fi
+G="$BUILD/grappi"
+DB="$WORK/g.db"
+[ -f "$DB" ] || "$G" import --db "$DB" --info "$INFO" --links "$LINKS" > /dev/null
+if want embed; then
+  read -r e_wall e_rss < <(t "$G" embed --db "$DB")
+  echo "embed: ${e_wall}s, peak RSS $((e_rss / 1024)) MB"
+fi
+[ -f "$DB.knn" ] || "$G" embed --db "$DB" > /dev/null
+if want queries; then
+  "$G" neighbors --db "$DB" TP53 --limit 1 > /dev/null  # (the snapshot file written once)
+  q() {  # name, then the command: RUNS timings
+    local name=$1 out=""
+    shift
+    for _ in $(seq "$RUNS"); do
+      read -r w m < <(t "$@")
+      out="$out ${w}s/$((m / 1024))MB"
+    done
+    echo "$name:$out"
+  }
+  q "neighbors TP53" "$G" neighbors --db "$DB" TP53 --limit 10
+  q "window TP53 (k 30,4)" "$G" window --db "$DB" --protein TP53
+  q "paths TP53 -> BRCA1 (k 10, <= 4 edges)" "$G" paths --db "$DB" --from TP53 --to BRCA1
+  q "ask 'What does TP53 interact with?'" "$G" ask --db "$DB" "What does TP53 interact with?"
+  q "ask 'What connects BRCA1 and RAD51?'" "$G" ask --db "$DB" "What connects BRCA1 and RAD51?"
+  q "explore TP53 offline" "$G" explore --db "$DB" --protein TP53 --query "inhibit tumour growth"
+  echo "explore TP53, a model's plan: $("$G" explore --db "$DB" --protein TP53 --query "inhibit tumour growth" \
+    --llm openai --model plan --dry-run 2>&1 | grep '^dry run')"
+fi
+[ -f "$WORK/qa.jsonl" ] || python3 "$HERE/make_string_questions.py" "$LINKS" "$INFO" --per-intent 25 \
+  --intents partners,connects,topic > "$WORK/qa.jsonl" 2> /dev/null
+if want qa; then
+  for _ in $(seq "$RUNS"); do
+    echo "eval qa (75 questions): $("$G" eval qa --db "$DB" --questions "$WORK/qa.jsonl" | grep 'question(s) in')"
+  done
+fi
+if want serve; then
+  cut -f2 "$INFO" | tail -n +2 | head -2000 > "$WORK/proteins.txt"
+  /usr/bin/time -f "%M" -o "$WORK/serve.rss" "$G" serve --db "$DB" --port 0 --max-jobs 4 > "$WORK/serve.out" 2>&1 &
+  SERVE=$!
+  for _ in $(seq 100); do grep -qo 'http://[0-9.:]*' "$WORK/serve.out" && break; sleep 0.1; done
+  URL=$(grep -o 'http://[0-9.:]*' "$WORK/serve.out" | head -1)
+  echo "serve, 32 clients, neighbors: $(python3 "$HERE/serve_load.py" --url "$URL" --clients 32 --seconds 20 neighbors "$WORK/proteins.txt")"
+  echo "serve, 4 clients, ask: $(python3 "$HERE/serve_load.py" --url "$URL" --clients 4 --seconds 20 ask "$WORK/qa.jsonl")"
+  kill -INT "$SERVE"
+  wait "$SERVE" 2> /dev/null || true
+  echo "serve peak RSS: $(($(tail -1 "$WORK/serve.rss") / 1024)) MB"
+fi

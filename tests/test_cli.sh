@@ -296,7 +296,11 @@ for i, p in enumerate(j["paths"]):
 u = j["usage"]
 for k in ["model_calls", "cache_hits", "prompt_tokens", "completion_tokens", "paths_explained", "edges_explained"]:
     assert k in u, k
-assert u["edges_explained"] == u["distinct_edges"] and u["paths_explained"] == u["candidate_paths"]
+assert u["edges_explained"] == u["distinct_edges"] and u["paths_explained"] == u["selected_paths"]
+# (the default budget of 300 requests: the best candidates by the prior whose paths and edges fit, a note saying so)
+assert u["paths_explained"] + u["distinct_edges"] <= 300 and u["selected_paths"] < u["candidate_paths"]
+assert any(n.startswith("explained the best %d of %d candidate paths" % (u["selected_paths"], u["candidate_paths"]))
+           for n in j["notes"]), j["notes"]
 cx = json.load(open(sys.argv[2]))
 assert cx[0]["CXVersion"] == "2.0" and "status" in cx[-1]
 PY
@@ -361,12 +365,13 @@ SERVER=$!
 trap 'kill $SERVER 2>/dev/null; rm -rf "$T"' EXIT
 for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
 PORT=$(cat "$T/port")
-# More than 500 model calls are refused unless --yes or --max-calls (nothing sent).
+# More than 500 model calls are refused unless --yes or --max-calls (nothing sent): every candidate explained
+# (--explain-budget 0); the default budget (300 requests) needs no --yes.
 rc=$(status_of "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 \
-  --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test)
+  --explain-budget 0 --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test)
 [ "$rc" -eq 2 ] && grep -q "this run would make [0-9]* model calls" "$T/err" && [ ! -e "$T/count" ] \
   || fail "a run of more than 500 calls without --yes exited $rc: $(cat "$T/err")"
-"$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 --yes \
+"$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau phosphorylation" --k 5,2 --max-len 3 \
   --llm openai --base-url "http://127.0.0.1:$PORT/v1" --model test --json "$T/h1.json" --quiet 2> /dev/null
 schema_check explore "$T/h1.json"
 python3 - "$T/h1.json" "$T/count" <<'PY'

@@ -874,7 +874,7 @@ typedef struct grappi_explore_options {
   size_t depth;            /**< M, default 2 */
   double min_score;        /**< 0-1, default 0 */
   size_t max_length;       /**< L, default 4 */
-  size_t max_paths;        /**< candidate bound, default 20000 */
+  size_t max_paths;        /**< candidate bound, default 2000 */
   size_t top;              /**< ranked paths kept, default 10 */
   size_t explain_top;      /**< explain only the best N candidates by the prior; 0 = all */
   size_t concurrency;      /**< model calls in flight, default 8 */
@@ -896,7 +896,7 @@ typedef struct grappi_explore_options {
 } grappi_explore_options;
 /** The defaults of ::grappi_explore_options, as an initializer. */
 #define GRAPPI_EXPLORE_OPTIONS_INIT                                                                                    \
-  {GRAPPI_EXPLORE_OPTIONS_VERSION, NULL, 0, NULL, 0, 2, 0.0, 4, 20000, 10, 0, 8, 0, 0, 0, 1, "extractive",           \
+  {GRAPPI_EXPLORE_OPTIONS_VERSION, NULL, 0, NULL, 0, 2, 0.0, 4, 2000, 10, 0, 8, 0, 0, 0, 1, "extractive",            \
    "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 0.1, 50000000, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_EXPLORE_OPTIONS_VERSION). */

@@ -39,8 +39,10 @@ struct ExploreOptions : RunControl {
   std::size_t max_length = 4;            ///< L: path length in edges (1 to 12)
   /// Candidate paths kept over all windows: the best by the prior (see explain_top; ties:
   /// fewer edges, then the external ids), found by a bounded search over every path, so the
-  /// set does not depend on the order the graph lists neighbors in (1 to 1000000).
-  std::size_t max_paths = 20000;
+  /// set does not depend on the order the graph lists neighbors in (1 to 1000000). The default
+  /// holds every path the default explain_budget can select (at most 300), so raising it changes
+  /// the result only with a larger budget (or none).
+  std::size_t max_paths = 2000;
   /// Safety bound on the paths that search visits (it prunes prefixes that cannot beat the
   /// kept ones; this bound is reached only on very dense windows). A note says when it was.
   std::size_t max_visited = 50000000;
@@ -65,6 +67,13 @@ struct ExploreOptions : RunControl {
   /// similarity of the proteins after the first (with embeddings) or the fraction of the query's
   /// content words found in their names and annotations (without).
   std::size_t explain_top = 0;
+  /// The requests a run may make (0: no bound): the best candidate paths by the prior are
+  /// explained while each path and its edges not yet explained fit in it (one request each;
+  /// the repair turns an unparseable path answer may take come on top). The whole STRING human
+  /// network at max_paths 20,000 gives 20,000 candidates and 1,474 edges: without a bound, 21,474 requests.
+  /// A note says how many candidates were left unexplained. Applies offline too, so that the
+  /// offline run explains the same paths a model would.
+  std::size_t explain_budget = 300;
   std::size_t concurrency = 8;           ///< model calls in flight (also bounded by the model)
   bool dry_run = false;                  ///< count calls and estimate tokens, send nothing
   bool repair = true;                    ///< one follow-up turn for an unparseable path answer

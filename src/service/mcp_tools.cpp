@@ -392,6 +392,7 @@ Output run_explore(const Args &a, Context &c) {
   o.top = a.count("top");
   o.max_paths = a.count("max_paths");
   o.explain_top = a.count("explain_top");
+  o.explain_budget = a.count("explain_budget");
   o.concurrency = c.options.concurrency;
   if (explore_window_nodes_bound(o) > kMaxWindowNodes)
     throw Error(ErrorCode::invalid_argument, "explore: windows x k x depth asks for windows of more than " + std::to_string(kMaxWindowNodes) +
@@ -555,8 +556,11 @@ std::vector<Tool> make_tools() {
                 counts("windows", "Window numbers (1: the strongest k partners; 2: the next k, ...)", 20, 100, {1}),
                 counts("k", "Partners per depth, e.g. [30, 4]", 6, 1000, {30, 4}), count("depth", "Depth of a window", 1, 6, 2),
                 count("max_len", "Longest path, in edges", 1, 12, 4), count("top", "Ranked paths kept", 1, 1000, 10),
-                count("max_paths", "Candidate paths kept over all windows (the best by the prior)", 1, 100000, 20000),
-                count("explain_top", "Explain only the best N candidates by a cheap prior (0: all)", 0, 100000, 0), min_score(0), relation()},
+                count("max_paths", "Candidate paths kept over all windows (the best by the prior)", 1, 100000, 2000),
+                count("explain_top", "Explain only the best N candidates by a cheap prior (0: all)", 0, 100000, 0),
+                count("explain_budget", "Model requests the run may make: the best candidates by the prior whose paths and edges fit (0: no bound)",
+                      0, 100000, 300),
+                min_score(0), relation()},
                "explore.schema.json", "", run_explore});
   t.push_back({"ask", "Answer a question from the graph",
                "A grounded answer to a question about the knowledge base (\"What does MAPT interact with?\", \"Which proteins "

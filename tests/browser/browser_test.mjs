@@ -298,7 +298,8 @@ if (mode === 'report') {
   const big = path.join(outDir, 'explore-large.html'), bigJson = path.join(outDir, 'explore-large.json');
   const yeast = copyDb('y.db', path.join(outDir, 'yeast.db'));
   run(['explore', '--db', yeast, '--protein', 'CDC28', '--query', 'arrest the cell cycle', '--k', '60,8', '--depth', '2',
-       '--max-len', '3', '--top', '3000', '--no-diversity', '--json', bigJson, '--html', big, '--quiet']);
+       '--max-len', '3', '--top', '3000', '--no-diversity', '--max-paths', '20000', '--explain-budget', '0', // (every candidate)
+       '--json', bigJson, '--html', big, '--quiet']);
   const b = JSON.parse(fs.readFileSync(bigJson, 'utf8'));
   const bigEdges = new Set();
   for (const w of b.windows) for (const e of w.edges) bigEdges.add(`${e.source}|${e.target}|${e.relation}`);
@@ -447,6 +448,15 @@ if (mode === 'report') {
     check(JSON.stringify(info.tasks) === '["explore","ask"]' && info.writable === false, `info: ${JSON.stringify(info)}`);
     const completions = await (await fetch(base + 'api/complete?q=MAP')).json();
     check(completions.completions.some((c) => c.name === 'MAPT'), 'completion of MAP holds MAPT');
+    // neighbors, answered at once: strongest first, named by external id, as grappi neighbors --json.
+    const nb = await (await fetch(base + 'api/neighbors?protein=MAPT&limit=3')).json();
+    check(nb.protein.external_id === '9606.ENSP00000340820' && nb.neighbors.length === 3 &&
+          nb.neighbors[0].score >= nb.neighbors[1].score && nb.neighbors.every((x) => /^9606\./.test(x.external_id)),
+          `neighbors of MAPT: ${JSON.stringify(nb).slice(0, 300)}`);
+    r = await fetch(base + 'api/neighbors?protein=NOPE_NOT_A_PROTEIN');
+    check(r.status === 404, `neighbors of an unknown protein: ${r.status}`);
+    r = await fetch(base + 'api/neighbors?protein=MAPT&limit=-1');
+    check(r.status === 400, `neighbors with limit -1: ${r.status}`);
 
     // The page: type, autocomplete, run, progress, result, click.
     const { page, errors } = await openPage(base);

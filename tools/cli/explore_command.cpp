@@ -121,6 +121,9 @@ void add_explore(CLI::App &app) {
   c->add_flag("--no-diversity", a->no_diversity, "The reference ranking: relevance only, every ordering (--diversity 0)")
       ->excludes(div);
   c->add_option("--explain-top", o.explain_top, "Explain only the best N candidate paths by a cheap prior (0 = all)");
+  c->add_option("--explain-budget", o.explain_budget,
+                "Model requests the run may make: the best candidates by the prior while their paths and edges fit (0 = no bound)")
+      ->capture_default_str();
   c->add_option("--min-score", a->min_score, "Minimum edge score: 0-1, or a whole number 2-1000 on STRING's scale");
   c->add_option("--relation", a->relations, "Relation type(s) to follow");
   c->add_option("--query-weight", o.window.query_weight, "Blend query similarity into the window ranking (0 = reference behaviour)");

@@ -3,6 +3,7 @@
 // run the library's explore and ask, results are the library's report views and JSON.
 #include <atomic>
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <cstring>
 #include <chrono>
@@ -463,6 +464,20 @@ class Server {
       for (const auto &c : g_.complete(q, limit))
         out.push_back({{"id", c.id}, {"name", c.name}, {"external_id", c.external_id}, {"matched", c.matched}, {"matched_by", c.matched_by}});
       reply(res, 200, {{"completions", out}});
+    });
+    // A protein's neighbours, strongest first (as grappi neighbors --json), answered at once.
+    svr.Get("/api/neighbors", [this](const httplib::Request &req, httplib::Response &res) {
+      const std::string protein = req.get_param_value("protein");
+      if (protein.empty() || protein.size() > 200) return fail(res, 400, "\"protein\" must be a name or id of 1-200 bytes");
+      NeighborFilter f;
+      f.min_score = number_param(req, "min_score", 0, 0, 1);
+      f.relations = list_param(req, "relation", 64);
+      const double most = number_param(req, "limit", 10, 0, 100000);
+      if (most != std::floor(most)) return fail(res, 400, "\"limit\" must be a whole number (0: all)");
+      const auto limit = static_cast<std::size_t>(most);
+      const int64_t id = g_.resolve(protein);
+      const auto snap = g_.snapshot();
+      reply(res, 200, to_json(*snap, id, strongest_neighbors(*snap, id, f, limit)));
     });
     // Functional and PPI enrichment of a protein set, answered at once (docs/function.md).
     svr.Get("/api/enrich", [this](const httplib::Request &req, httplib::Response &res) {

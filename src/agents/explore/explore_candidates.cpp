@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <queue>
+#include <set>
 #include <unordered_map>
 
 #include "agents/explore/explore_stages.hpp"
@@ -329,6 +330,28 @@ void select_candidates(const ExploreContext &ctx, ExploreRun &run) {
     });
     sel.resize(top);
     std::sort(sel.begin(), sel.end(), [&](std::size_t a, std::size_t b) { return cands[a].order < cands[b].order; });
+  }
+  // The budget: the best paths by the prior (candidate order) while each, with its edges not yet counted, fits.
+  if (const std::size_t budget = ctx.options.explain_budget; budget > 0) {
+    std::vector<std::size_t> by_order = sel;
+    std::sort(by_order.begin(), by_order.end(), [&](std::size_t a, std::size_t b) { return cands[a].order < cands[b].order; });
+    std::set<int64_t> edges;
+    std::size_t requests = 0, kept = 0;
+    for (; kept < by_order.size(); ++kept) {
+      const Candidate &c = cands[by_order[kept]];
+      std::size_t fresh = 0;
+      for (const int64_t e : c.edge_ids) fresh += !edges.count(e);
+      if (requests + 1 + fresh > budget) break;
+      requests += 1 + fresh;
+      edges.insert(c.edge_ids.begin(), c.edge_ids.end());
+    }
+    if (kept < sel.size()) {
+      run.result.notes.push_back("explained the best " + std::to_string(kept) + " of " + std::to_string(sel.size()) +
+                                 " candidate paths by the prior: they and their edges fit the budget of " +
+                                 std::to_string(budget) + " model requests (explain_budget; 0: all)");
+      by_order.resize(kept);
+      sel = std::move(by_order);  // (candidate order: what the stages expect)
+    }
   }
   run.result.usage.selected_paths = sel.size();
 }

@@ -490,6 +490,7 @@ void record_parameters(const ExploreContext &ctx, ExploreRun &run, bool cache) {
                                {"diversity", opt.diversity},
                                {"top", opt.top},
                                {"explain_top", opt.explain_top},
+                               {"explain_budget", opt.explain_budget},
                                {"concurrency", opt.concurrency},
                                {"max_calls", opt.max_calls},
                                {"max_tokens", opt.max_tokens},

@@ -545,7 +545,7 @@ impl Default for ExploreOptions {
             k: vec![30, 4],
             depth: 2,
             max_length: 4,
-            max_paths: 20000,
+            max_paths: 2000,
             max_visited: 50_000_000,
             top: 10,
             explain_top: 0,
