@@ -80,14 +80,14 @@ if want qa; then
   done
 fi
 if want serve; then
-  cut -f2 "$INFO" | tail -n +2 | head -2000 > "$WORK/proteins.txt"
+  awk -F"\t" 'NR > 1 && NR <= 2001 { print $2 }' "$INFO" > "$WORK/proteins.txt"
   /usr/bin/time -f "%M" -o "$WORK/serve.rss" "$G" serve --db "$DB" --port 0 --max-jobs 4 > "$WORK/serve.out" 2>&1 &
   SERVE=$!
   for _ in $(seq 100); do grep -qo 'http://[0-9.:]*' "$WORK/serve.out" && break; sleep 0.1; done
   URL=$(grep -o 'http://[0-9.:]*' "$WORK/serve.out" | head -1)
   echo "serve, 32 clients, neighbors: $(python3 "$HERE/serve_load.py" --url "$URL" --clients 32 --seconds 20 neighbors "$WORK/proteins.txt")"
   echo "serve, 4 clients, ask: $(python3 "$HERE/serve_load.py" --url "$URL" --clients 4 --seconds 20 ask "$WORK/qa.jsonl")"
-  kill -INT "$SERVE"
+  pkill -INT -P "$SERVE"  # (the server: GNU time ignores SIGINT while it waits)
   wait "$SERVE" 2> /dev/null || true
   echo "serve peak RSS: $(($(tail -1 "$WORK/serve.rss") / 1024)) MB"
 fi

@@ -287,7 +287,7 @@ class GRAPPI_CXX_API Retriever {
   /// Whether the neighbor ranking was computed or loaded from its file.
   bool has_neighbor_ranking() const { return ranked_; }
   /// Neighbor entries ranked (0 without a ranking).
-  std::size_t neighbor_ranking_entries() const { return rank_nodes_.size(); }
+  std::size_t neighbor_ranking_entries() const { return rank_entries_; }
   /// Writes the neighbor ranking with a fingerprint of the adjacency and the vectors it was
   /// computed from (RetrieverOptions::neighbor_ranking_file reads it back). Error(io) when the
   /// file cannot be written; Error(invalid_argument) without a ranking.
@@ -345,9 +345,14 @@ class GRAPPI_CXX_API Retriever {
   std::vector<float> unit_;     // node_count x dim_, zero rows for nodes without a vector
   std::vector<int8_t> unit8_;   // the same, quantised (x 127), for a first ranking pass
   std::vector<char> has_vec_;   // per snapshot index
-  // Neighbor ranking: node u's neighbors, best first, are rank_nodes_[rank_off_[u] .. rank_off_[u+1]).
-  std::vector<uint64_t> rank_off_;
-  std::vector<uint32_t> rank_nodes_;
+  // Neighbor ranking: node u's neighbors, best first, are rank_nodes_[rank_off_[u] .. rank_off_[u+1]);
+  // the arrays are the vectors below when computed here, the mapped file (rank_file_) when loaded.
+  const uint64_t *rank_off_ = nullptr;
+  const uint32_t *rank_nodes_ = nullptr;
+  std::size_t rank_entries_ = 0;
+  std::vector<uint64_t> rank_off_own_;
+  std::vector<uint32_t> rank_nodes_own_;
+  std::shared_ptr<const void> rank_file_;
   bool ranked_ = false;
   uint64_t fingerprint() const;
   bool load_neighbor_ranking(const std::string &path);

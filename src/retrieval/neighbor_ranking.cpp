@@ -2,15 +2,16 @@
 // kept in "<db>.knn" so that windows look their picks up instead of ranking on the fly; and the
 // KnowledgeGraph's cached retriever, which loads it.
 //
-// File (cache_file.hpp): magic, fingerprint, node count, entry count, offsets (u64), nodes
-// (u32), checksum. The fingerprint covers the node ids, every adjacency list and the unit
-// vectors, so a file written for another graph state or other vectors is never used.
+// The file (layout at save_neighbor_ranking) is mapped and used in place. Its fingerprint covers
+// the snapshot's content (GraphSnapshot::fingerprint) and the unit vectors, so a file written for
+// another graph state or other vectors is never used.
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <mutex>
 
-#include "common/cache_file.hpp"
+#include "common/mapped_file.hpp"
 #include "common/checksum.hpp"
 #include "store/graph_impl.hpp"
 #include "grappi/error.hpp"
@@ -22,7 +23,7 @@
 namespace grappi {
 
 namespace {
-constexpr char kRankMagic[16] = "grappi-knn-v2\n";
+constexpr char kRankMagic[16] = "grappi-knn-v3\n";
 }  // namespace
 
 uint64_t Retriever::fingerprint() const {
@@ -70,41 +71,76 @@ void Retriever::rank_neighbors(unsigned threads) {
       for (std::size_t k = 0; k < list.size(); ++k) nodes[off[u] + k] = list[k].second;
     }
   });
-  rank_off_ = std::move(off);
-  rank_nodes_ = std::move(nodes);
+  rank_off_own_ = std::move(off);
+  rank_nodes_own_ = std::move(nodes);
+  rank_off_ = rank_off_own_.data();
+  rank_nodes_ = rank_nodes_own_.data();
+  rank_entries_ = rank_nodes_own_.size();
+  rank_file_.reset();
   ranked_ = true;
 }
 
+// The file (v3): magic (16 bytes), then u64 byte-order tag, fingerprint, node count, entry count, the checksums
+// of the two arrays and of these header fields; then at 64-byte boundaries (zeros between) the offsets (u64,
+// nodes + 1) and the nodes (u32, entries), the last ending the file. Readers map it and use the arrays in place
+// after checking all of it.
+namespace {
+constexpr uint64_t kRankByteOrder = 0x0102030405060708ull;
+constexpr std::size_t kRankHeader = 16 + 7 * 8;
+constexpr std::size_t up64(std::size_t x) { return (x + 63) / 64 * 64; }
+}  // namespace
+
 void Retriever::save_neighbor_ranking(const std::string &path) const {
   if (!ranked_) throw Error(ErrorCode::invalid_argument, "save_neighbor_ranking: no ranking (call rank_neighbors)");
-  detail::CacheFileWriter out(path, kRankMagic);
-  out.u64(fingerprint());
-  out.u64(rank_off_.size() - 1);
-  out.u64(rank_nodes_.size());
-  out.raw(rank_off_.data(), rank_off_.size() * sizeof(uint64_t));
-  out.raw(rank_nodes_.data(), rank_nodes_.size() * sizeof(uint32_t));
-  if (!out.commit()) throw Error(ErrorCode::io, "cannot write neighbor ranking '" + path + "'");
+  const uint64_t n = graph_->node_count();
+  const std::size_t off_bytes = (n + 1) * sizeof(uint64_t), node_bytes = rank_entries_ * sizeof(uint32_t);
+  uint64_t h[7] = {kRankByteOrder, fingerprint(), n, rank_entries_, detail::checksum_wide(rank_off_, off_bytes),
+                   detail::checksum_wide(rank_nodes_, node_bytes), 0};
+  h[6] = detail::checksum(detail::checksum(0, kRankMagic, sizeof kRankMagic), h, 6 * sizeof(uint64_t));
+  static const char zeros[64] = {};
+  const std::size_t off_at = up64(kRankHeader), nodes_at = up64(off_at + off_bytes);
+  const detail::FilePiece pieces[] = {{kRankMagic, sizeof kRankMagic}, {h, sizeof h}, {zeros, off_at - kRankHeader},
+                                      {rank_off_, off_bytes}, {zeros, nodes_at - off_at - off_bytes}, {rank_nodes_, node_bytes}};
+  if (!detail::write_file_atomically(path, pieces, sizeof pieces / sizeof pieces[0]))
+    throw Error(ErrorCode::io, "cannot write neighbor ranking '" + path + "'");
 }
 
 bool Retriever::load_neighbor_ranking(const std::string &path) {
-  detail::CacheFileReader in(path, kRankMagic);
-  const uint64_t fp = in.u64(), n = in.u64(), total = in.u64();
+  auto file = detail::MappedFile::open(path);
+  if (!file || file->size() < kRankHeader || std::memcmp(file->data(), kRankMagic, sizeof kRankMagic) != 0) return false;
+  uint64_t h[7];
+  std::memcpy(h, file->data() + sizeof kRankMagic, sizeof h);
   const GraphSnapshot &g = *graph_;
-  if (!in.ok() || n != g.node_count()) return false;
-  uint64_t entries = 0;
-  for (uint32_t u = 0; u < n; ++u) entries += g.adjacency(u).size;
-  if (total > entries || fp != fingerprint()) return false;
-  std::vector<uint64_t> off(n + 1);
-  std::vector<uint32_t> nodes(total);
-  in.raw(off.data(), off.size() * sizeof(uint64_t));
-  in.raw(nodes.data(), nodes.size() * sizeof(uint32_t));
-  if (!in.finish() || off[0] != 0 || off[n] != total) return false;
+  const uint64_t n = h[2], total = h[3];
+  if (h[0] != kRankByteOrder || h[6] != detail::checksum(detail::checksum(0, kRankMagic, sizeof kRankMagic), h, 6 * sizeof(uint64_t)) ||
+      n != g.node_count() || total > 2 * g.edge_count() || h[1] != fingerprint())
+    return false;
+  const std::size_t off_bytes = static_cast<std::size_t>((n + 1) * sizeof(uint64_t));
+  const std::size_t node_bytes = static_cast<std::size_t>(total * sizeof(uint32_t));
+  const std::size_t off_at = up64(kRankHeader), nodes_at = up64(off_at + off_bytes);
+  if (file->size() != nodes_at + node_bytes) return false;
+  const unsigned char *base = file->data();
+  for (std::size_t k = kRankHeader; k < off_at; ++k)
+    if (base[k]) return false;
+  for (std::size_t k = off_at + off_bytes; k < nodes_at; ++k)
+    if (base[k]) return false;
+  if (detail::checksum_wide(base + off_at, off_bytes) != h[4] || detail::checksum_wide(base + nodes_at, node_bytes) != h[5])
+    return false;
+  const auto *off = reinterpret_cast<const uint64_t *>(base + off_at);
+  const auto *nodes = reinterpret_cast<const uint32_t *>(base + nodes_at);
+  if (off[0] != 0 || off[n] != total) return false;
   for (uint64_t u = 0; u < n; ++u)
     if (off[u] > off[u + 1] || off[u + 1] - off[u] > g.adjacency(static_cast<uint32_t>(u)).size) return false;
-  for (uint32_t v : nodes)
-    if (v >= n) return false;
-  rank_off_ = std::move(off);
-  rank_nodes_ = std::move(nodes);
+  unsigned bad = 0;
+  const auto limit = static_cast<uint32_t>(n);
+  for (uint64_t k = 0; k < total; ++k) bad |= nodes[k] >= limit;  // (branch-free: vectorised)
+  if (bad) return false;
+  rank_off_own_.clear();
+  rank_nodes_own_.clear();
+  rank_off_ = off;
+  rank_nodes_ = nodes;
+  rank_entries_ = static_cast<std::size_t>(total);
+  rank_file_ = std::move(file);
   ranked_ = true;
   return true;
 }

@@ -26,6 +26,7 @@ Retriever::Retriever(std::shared_ptr<const GraphSnapshot> graph, std::shared_ptr
     dim_ = vectors_->dim();
     unit_.assign(n * dim_, 0.0f);
     has_vec_.assign(n, 0);
+    float *unit = unit_.data();
     for (uint32_t i = 0; i < n; ++i) {
       const float *v = vectors_->vector(graph_->node_id(i));
       if (!v) continue;
@@ -33,12 +34,19 @@ Retriever::Retriever(std::shared_ptr<const GraphSnapshot> graph, std::shared_ptr
       for (std::size_t k = 0; k < dim_; ++k) norm += static_cast<double>(v[k]) * v[k];
       if (norm <= 0) continue;
       const float inv = static_cast<float>(1.0 / std::sqrt(norm));
-      for (std::size_t k = 0; k < dim_; ++k) unit_[i * dim_ + k] = v[k] * inv;
+      float *row = unit + std::size_t{i} * dim_;
+      for (std::size_t k = 0; k < dim_; ++k) row[k] = v[k] * inv;
       has_vec_[i] = 1;
     }
     unit8_.resize(unit_.size());
-    for (std::size_t k = 0; k < unit_.size(); ++k)
-      unit8_[k] = static_cast<int8_t>(std::lround(std::clamp(unit_[k], -1.0f, 1.0f) * 127.0f));
+    // (std::lround's half away from zero, without the library call: a float plus 0.5 is exact in double)
+    // (through local pointers: an int8_t store may alias the vectors' own members, which the compiler
+    // would otherwise reload on every element)
+    int8_t *unit8 = unit8_.data();
+    for (std::size_t k = 0, size = unit_.size(); k < size; ++k) {
+      const double x = static_cast<double>(std::clamp(unit[k], -1.0f, 1.0f) * 127.0f);
+      unit8[k] = static_cast<int8_t>(x >= 0 ? static_cast<int>(x + 0.5) : -static_cast<int>(-x + 0.5));
+    }
     if (!options.neighbor_ranking_file.empty()) load_neighbor_ranking(options.neighbor_ranking_file);
   }
 }

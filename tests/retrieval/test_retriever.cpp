@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 #include <set>
@@ -716,13 +718,25 @@ TEST_CASE("the neighbor ranking gives the same windows as ranking on the fly / i
   CHECK(grappi::graph_retriever(kg)->has_neighbor_ranking());  // the graph's cached retriever has it too
   grappi::WindowOptions o;
   CHECK(same(loaded->window(ids[7], o), plain.window(ids[7], o)));
-  // A damaged file is ignored.
+  // A damaged file is ignored: one byte changed anywhere (magic, header, padding, offsets, nodes), or cut short.
   {
-    std::FILE *f = std::fopen(file.c_str(), "r+b");
-    REQUIRE(f);
-    std::fseek(f, -12, SEEK_END);
-    std::fputc('x', f);
-    std::fclose(f);
+    std::ifstream in(file, std::ios::binary);
+    const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(good.size() > 200);
+    const auto put = [&](const std::string &bytes) { std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes; };
+    for (std::size_t at : {std::size_t{2}, std::size_t{20}, std::size_t{60}, std::size_t{70}, std::size_t{100},
+                           good.size() / 3, good.size() * 2 / 3, good.size() - 1}) {
+      CAPTURE(at);
+      std::string bad = good;
+      bad[at] = static_cast<char>(bad[at] ^ 0x10);
+      put(bad);
+      CHECK_FALSE(from_file()->has_neighbor_ranking());
+    }
+    put(good.substr(0, good.size() - 4));
+    CHECK_FALSE(from_file()->has_neighbor_ranking());
+    put(good);
+    CHECK(from_file()->has_neighbor_ranking());
+    put(good.substr(0, good.size() - 12) + "x" + good.substr(good.size() - 11));
   }
   CHECK_FALSE(from_file()->has_neighbor_ranking());
   // A file written before the graph changed is ignored too.
