@@ -9,11 +9,14 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "agents/ask/answer_impl.hpp"
 #include "common/json_input.hpp"
@@ -482,6 +485,82 @@ const std::map<std::string, Body> &bodies() {
          for (const grappi::CoocEdge &e : g.edges)
            for (uint32_t doc : e.documents)
              if (doc >= g.pmids.size()) broken("an edge's document outside the graph's documents");
+       }},
+      {"cache_files",
+       [](std::string_view s) {
+         // The mapped cache files beside a database (the CSR snapshot "<db>.csr", the neighbor ranking "<db>.knn"):
+         // a valid pair made once per process, then the input's first byte picks the file and the rest are edits
+         // (3 bytes of offset, 1 byte xor'ed in) or, with the byte's high bit, the file's whole new content. Opening
+         // must never crash, and what is accepted must be the database's own content.
+         struct Files {
+           std::string db, csr, knn;
+           std::vector<std::tuple<int64_t, int64_t, float>> adjacency;
+           std::size_t ranked = 0;
+         };
+         static const Files f = [] {
+           Files x;
+           x.db = scratch() + "/cache.db";
+           grappi::KnowledgeGraph kg(x.db);
+           std::vector<int64_t> ids;
+           for (int i = 0; i < 24; ++i)
+             ids.push_back(kg.add_node({"9606.P" + std::to_string(i), "P" + std::to_string(i), i % 5 ? "Protein" : "Gene",
+                                        "protein number " + std::to_string(i), 0, "{}"}));
+           for (int i = 0; i < 24; ++i)
+             for (int j : {1, 3, 7}) {
+               grappi::EdgeInput e;
+               e.source = ids[i];
+               e.target = ids[(i + j) % 24];
+               e.relation = j == 7 ? "test.other" : "string.combined";
+               e.score = 0.1 + 0.03 * i;
+               kg.add_edge(e);
+             }
+           grappi::HashingEmbedderOptions ho;
+           ho.dimension = 16;
+           grappi::HashingEmbedder he(ho);
+           grappi::embed_graph(kg, he);
+           const auto snap = kg.snapshot();
+           for (uint32_t u = 0; u < snap->node_count(); ++u) {
+             const auto a = snap->adjacency(u);
+             for (std::size_t k = 0; k < a.size; ++k) x.adjacency.emplace_back(snap->node_id(u), snap->node_id(a.neighbor[k]), a.score[k]);
+           }
+           x.ranked = grappi::graph_retriever(kg)->neighbor_ranking_entries();
+           std::ifstream c(x.db + ".csr", std::ios::binary), k(x.db + ".knn", std::ios::binary);
+           x.csr.assign(std::istreambuf_iterator<char>(c), {});
+           x.knn.assign(std::istreambuf_iterator<char>(k), {});
+           if (x.csr.empty() || x.knn.empty() || x.ranked == 0) std::abort();
+           return x;
+         }();
+         if (s.empty()) return;
+         const bool knn = s[0] & 1;
+         std::string bytes = knn ? f.knn : f.csr;
+         if (s[0] & 0x80) {
+           bytes.assign(s.data() + 1, s.size() - 1);
+         } else {
+           for (std::size_t i = 1; i + 4 <= s.size(); i += 4) {
+             const std::size_t at = (static_cast<unsigned char>(s[i]) | static_cast<unsigned char>(s[i + 1]) << 8 |
+                                     static_cast<std::size_t>(static_cast<unsigned char>(s[i + 2])) << 16) % bytes.size();
+             bytes[at] = static_cast<char>(bytes[at] ^ s[i + 3]);
+           }
+         }
+         write_text(f.db + (knn ? ".knn" : ".csr"), bytes);
+         {
+           grappi::OpenOptions o;
+           o.read_only = true;  // (a reader: the file is used or ignored, never rewritten)
+           grappi::KnowledgeGraph kg(f.db, o);
+           const auto snap = kg.snapshot();
+           std::vector<std::tuple<int64_t, int64_t, float>> got;
+           for (uint32_t u = 0; u < snap->node_count(); ++u) {
+             const auto a = snap->adjacency(u);
+             for (std::size_t k = 0; k < a.size; ++k) got.emplace_back(snap->node_id(u), snap->node_id(a.neighbor[k]), a.score[k]);
+           }
+           if (got != f.adjacency) broken("a cache file changed the snapshot");
+           const auto r = grappi::graph_retriever(kg);
+           if (r->has_neighbor_ranking() && r->neighbor_ranking_entries() != f.ranked) broken("a cache file changed the ranking");
+           grappi::WindowOptions w;
+           r->window(snap->node_id(0), w);
+         }
+         write_text(f.db + ".csr", f.csr);
+         write_text(f.db + ".knn", f.knn);
        }},
       {"embed_vectors",
        [](std::string_view s) {

@@ -3,6 +3,9 @@
 // loopback OpenAI-compatible server that answers after a fixed delay, at several concurrencies.
 //
 //   bench_explore DATA_DIR [--delay-ms 100] [--concurrency 1,8,32|none] [--k 30,4] [--explain-top N]
+//                 [--explain-budget 0] [--max-paths 20000]
+//   (every candidate explained by default, for the comparison with the reference's calls: explore's own
+//   defaults, a budget of 300 requests over 2000 candidates, are --explain-budget 300 --max-paths 2000)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -34,19 +37,21 @@ std::vector<std::size_t> list(const std::string &s) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::cerr << "usage: bench_explore DATA_DIR [--delay-ms 100] [--concurrency 1,8,32] [--k 30,4] [--explain-top N]\n";
+    std::cerr << "usage: bench_explore DATA_DIR [--delay-ms 100] [--concurrency 1,8,32] [--k 30,4] [--explain-top N] [--explain-budget 0] [--max-paths 20000]\n";
     return 2;
   }
   std::string data = argv[1];
   int delay_ms = 100;
   std::vector<std::size_t> conc = {1, 8, 32}, k = {30, 4};
-  std::size_t explain_top = 0;
+  std::size_t explain_top = 0, explain_budget = 0, max_paths = 20000;  // (every candidate: the comparison below)
   for (int i = 2; i + 1 < argc; i += 2) {
     std::string a = argv[i], v = argv[i + 1];
     if (a == "--delay-ms") delay_ms = std::stoi(v);
     else if (a == "--concurrency") conc = list(v);
     else if (a == "--k") k = list(v);
     else if (a == "--explain-top") explain_top = std::stoul(v);
+    else if (a == "--explain-budget") explain_budget = std::stoul(v);
+    else if (a == "--max-paths") max_paths = std::stoul(v);
   }
   char tmpl[] = "/tmp/grappi_bench_explore_XXXXXX";
   if (!mkdtemp(tmpl)) return 1;
@@ -80,6 +85,8 @@ int main(int argc, char **argv) {
   o.window.depth = 2;
   o.max_length = 4;
   o.explain_top = explain_top;
+  o.explain_budget = explain_budget;
+  o.max_paths = max_paths;
   o.use_cache = false;
 
   // Counts: a counting callback model sees exactly the requests grappi sends (prompt tokens

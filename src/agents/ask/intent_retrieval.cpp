@@ -595,7 +595,9 @@ IntentRetrieval retrieve_for_intent(const KnowledgeGraph &kg, const QuestionAnal
     for (const auto &[m2, l2] : lb)
       if (const auto at = g.index_of(m2); at && more.empty() && !asked.count(m2)) in_lb[*at] = 1;
     if (more.empty())
-      for (const auto &[m1, l1] : la) {
+      for (const auto &first : la) {
+        const int64_t m1 = first.first;  // (named, not bound: lambdas below capture them)
+        const Link &l1 = first.second;
         if (asked.count(m1)) continue;
         const auto at1 = g.index_of(m1);
         if (!at1) continue;
