@@ -12,7 +12,7 @@
 #   qa:      75 questions generated from the network (bench/make_string_questions.py), eval qa's own
 #            p50/p95 of ask in-process;
 #   serve:   grappi serve under 32 clients sending neighbors requests back to back for 20 s, then 4
-#            clients asking questions (bench/serve_load.py), latency percentiles and the server's peak RSS.
+#            clients asking questions (bench/serve/serve_load.cpp), latency percentiles and the server's peak RSS.
 #   SECTIONS: a comma list of those (default all). Only timings are printed: nothing is asserted.
 set -euo pipefail
 BUILD=${1:-build}
@@ -85,8 +85,10 @@ if want serve; then
   SERVE=$!
   for _ in $(seq 100); do grep -qo 'http://[0-9.:]*' "$WORK/serve.out" && break; sleep 0.1; done
   URL=$(grep -o 'http://[0-9.:]*' "$WORK/serve.out" | head -1)
-  echo "serve, 32 clients, neighbors: $(python3 "$HERE/serve_load.py" --url "$URL" --clients 32 --seconds 20 neighbors "$WORK/proteins.txt")"
-  echo "serve, 4 clients, ask: $(python3 "$HERE/serve_load.py" --url "$URL" --clients 4 --seconds 20 ask "$WORK/qa.jsonl")"
+  # (the C++ client, bench/serve/serve_load.cpp; bench/serve_load.py is the same in Python, whose threads share
+  # one interpreter lock: on two cores it measures itself more than the server)
+  echo "serve, 32 clients, neighbors: $("$BUILD/bench/serve_load" "$URL" 32 20 neighbors "$WORK/proteins.txt")"
+  echo "serve, 4 clients, ask: $("$BUILD/bench/serve_load" "$URL" 4 20 ask "$WORK/qa.jsonl")"
   pkill -INT -P "$SERVE"  # (the server: GNU time ignores SIGINT while it waits)
   wait "$SERVE" 2> /dev/null || true
   echo "serve peak RSS: $(($(tail -1 "$WORK/serve.rss") / 1024)) MB"
