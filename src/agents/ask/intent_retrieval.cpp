@@ -609,10 +609,10 @@ IntentRetrieval retrieve_for_intent(const KnowledgeGraph &kg, const QuestionAnal
           for (const Link *l : {&l1, &l12, &l2->second})
             for (const int32_t r : l->relations) t.mark_used(r);
           const auto why = [&] { return "on a path of three edges (weakest " + fmt3(s) + ")"; };
-          const auto edges_with = [&](const Link &l) {
-            return [&] {
-              std::vector<int64_t> e = l.edges;
-              e.insert(e.end(), l12.edges.begin(), l12.edges.end());
+          const auto edges_with = [&l12](const Link &l) {
+            return [outer = &l, inner = &l12] {
+              std::vector<int64_t> e = outer->edges;
+              e.insert(e.end(), inner->edges.begin(), inner->edges.end());
               return e;
             };
           };
