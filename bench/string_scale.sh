@@ -14,6 +14,8 @@
 #   serve:   grappi serve under 32 clients sending neighbors requests back to back for 20 s, then 4
 #            clients asking questions (bench/serve/serve_load.cpp), latency percentiles and the server's peak RSS.
 #   SECTIONS: a comma list of those (default all). Only timings are printed: nothing is asserted.
+# Another network: LINKS and INFO (plain text, STRING's formats), P1, P2, P3 three of its proteins' names (TP53,
+# BRCA1, RAD51), LOAD_SECONDS the serve clients' time (20): the test suite runs it so on the yeast network.
 set -euo pipefail
 BUILD=${1:-build}
 WORK=${2:-/tmp/grappi-scale}
@@ -24,12 +26,16 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 GEN=${GEN:-$(dirname "$0")/../../shared/tools/gen_string_like.py}
 INFO_REAL=${INFO_REAL:-$(dirname "$0")/../data/9606.protein.info.v12.0.txt.gz}
 mkdir -p "$WORK"
-LINKS="$WORK/net/9606.protein.links.v12.0.txt"
-INFO="$WORK/net/9606.protein.info.v12.0.txt"
+LINKS=${LINKS:-$WORK/net/9606.protein.links.v12.0.txt}
+INFO=${INFO:-$WORK/net/9606.protein.info.v12.0.txt}
+P1=${P1:-TP53}
+P2=${P2:-BRCA1}
+P3=${P3:-RAD51}
+LOAD_SECONDS=${LOAD_SECONDS:-20}
 if [ ! -f "$LINKS" ]; then
   python3 "$GEN" --out "$WORK/net" --info "$INFO_REAL" > "$WORK/gen.log" 2>&1
 fi
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GiB"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(awk '/MemTotal/ { printf "%d", $2 / 1048576 }' /proc/meminfo) GiB"
 echo "links file: $(wc -l < "$LINKS") lines, $(du -mL "$LINKS" | cut -f1) MB"
 t() { /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1; }
 if want import; then
@@ -53,7 +59,7 @@ if want embed; then
 fi
 [ -f "$DB.knn" ] || "$G" embed --db "$DB" > /dev/null
 if want queries; then
-  "$G" neighbors --db "$DB" TP53 --limit 1 > /dev/null  # (the snapshot file written once)
+  "$G" neighbors --db "$DB" "$P1" --limit 1 > /dev/null  # (the snapshot file written once)
   q() {  # name, then the command: RUNS timings
     local name=$1 out=""
     shift
@@ -63,13 +69,13 @@ if want queries; then
     done
     echo "$name:$out"
   }
-  q "neighbors TP53" "$G" neighbors --db "$DB" TP53 --limit 10
-  q "window TP53 (k 30,4)" "$G" window --db "$DB" --protein TP53
-  q "paths TP53 -> BRCA1 (k 10, <= 4 edges)" "$G" paths --db "$DB" --from TP53 --to BRCA1
-  q "ask 'What does TP53 interact with?'" "$G" ask --db "$DB" "What does TP53 interact with?"
-  q "ask 'What connects BRCA1 and RAD51?'" "$G" ask --db "$DB" "What connects BRCA1 and RAD51?"
-  q "explore TP53 offline" "$G" explore --db "$DB" --protein TP53 --query "inhibit tumour growth"
-  echo "explore TP53, a model's plan: $("$G" explore --db "$DB" --protein TP53 --query "inhibit tumour growth" \
+  q "neighbors $P1" "$G" neighbors --db "$DB" "$P1" --limit 10
+  q "window $P1 (k 30,4)" "$G" window --db "$DB" --protein "$P1"
+  q "paths $P1 -> $P2 (k 10, <= 4 edges)" "$G" paths --db "$DB" --from "$P1" --to "$P2"
+  q "ask 'What does $P1 interact with?'" "$G" ask --db "$DB" "What does $P1 interact with?"
+  q "ask 'What connects $P2 and $P3?'" "$G" ask --db "$DB" "What connects $P2 and $P3?"
+  q "explore $P1 offline" "$G" explore --db "$DB" --protein "$P1" --query "inhibit tumour growth"
+  echo "explore $P1, a model's plan: $("$G" explore --db "$DB" --protein "$P1" --query "inhibit tumour growth" \
     --llm openai --model plan --dry-run 2>&1 | grep '^dry run')"
 fi
 [ -f "$WORK/qa.jsonl" ] || python3 "$HERE/make_string_questions.py" "$LINKS" "$INFO" --per-intent 25 \
@@ -81,15 +87,16 @@ if want qa; then
 fi
 if want serve; then
   awk -F"\t" 'NR > 1 && NR <= 2001 { print $2 }' "$INFO" > "$WORK/proteins.txt"
-  /usr/bin/time -f "%M" -o "$WORK/serve.rss" "$G" serve --db "$DB" --port 0 --max-jobs 4 > "$WORK/serve.out" 2>&1 &
+  "$G" serve --db "$DB" --port 0 --max-jobs 4 > "$WORK/serve.out" 2>&1 &
   SERVE=$!
   for _ in $(seq 100); do grep -qo 'http://[0-9.:]*' "$WORK/serve.out" && break; sleep 0.1; done
   URL=$(grep -o 'http://[0-9.:]*' "$WORK/serve.out" | head -1)
   # (the C++ client, bench/serve/serve_load.cpp; bench/serve_load.py is the same in Python, whose threads share
   # one interpreter lock: on two cores it measures itself more than the server)
-  echo "serve, 32 clients, neighbors: $("$BUILD/bench/serve_load" "$URL" 32 20 neighbors "$WORK/proteins.txt")"
-  echo "serve, 4 clients, ask: $("$BUILD/bench/serve_load" "$URL" 4 20 ask "$WORK/qa.jsonl")"
-  pkill -INT -P "$SERVE"  # (the server: GNU time ignores SIGINT while it waits)
+  [ -n "$URL" ] || { echo "serve did not start: $(cat "$WORK/serve.out")" >&2; kill "$SERVE"; exit 1; }
+  echo "serve, 32 clients, neighbors: $("$BUILD/bench/serve_load" "$URL" 32 "$LOAD_SECONDS" neighbors "$WORK/proteins.txt")"
+  echo "serve, 4 clients, ask: $("$BUILD/bench/serve_load" "$URL" 4 "$LOAD_SECONDS" ask "$WORK/qa.jsonl")"
+  echo "serve peak RSS: $(awk '/VmHWM/ { print int($2 / 1024) }' "/proc/$SERVE/status") MB"
+  kill -INT "$SERVE"
   wait "$SERVE" 2> /dev/null || true
-  echo "serve peak RSS: $(($(tail -1 "$WORK/serve.rss") / 1024)) MB"
 fi
