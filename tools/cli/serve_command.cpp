@@ -364,6 +364,13 @@ class Server {
   void set_port(int port) { port_ = port; }
 
   void routes(httplib::Server &svr) {
+    guard_requests(svr);
+    read_routes(svr);
+    job_routes(svr);
+  }
+
+  /// What every request passes first (body size, headers, token, Host, Origin) and how errors are answered.
+  void guard_requests(httplib::Server &svr) {
     svr.set_payload_max_length(kMaxBody);
     svr.set_pre_routing_handler([this](const httplib::Request &req, httplib::Response &res) {
       if (req.method != "POST") Workers::request_read();  // (a POST's body is read after this)
@@ -434,6 +441,10 @@ class Server {
       else
         res.set_content(json({{"error", why}}).dump() + "\n", "application/json");
     });
+  }
+
+  /// The GET endpoints answered at once: the page, the database, completion, neighbours, enrichment, clusters.
+  void read_routes(httplib::Server &svr) {
     svr.Get("/", [](const httplib::Request &, httplib::Response &res) {
       res.set_content(explorer_page(), "text/html; charset=utf-8");
     });
@@ -511,6 +522,10 @@ class Server {
       if (!s) return fail(res, 404, "no community reports named '" + name + "' are stored (grappi communities build)");
       reply(res, 200, to_json(*s));
     });
+  }
+
+  /// MCP and the jobs: explore, ask and hypothesize started, watched, read and cancelled.
+  void job_routes(httplib::Server &svr) {
     // Every POST handler starts once the body is read: the request is then whole (the
     // connection's read deadline stops; Workers).
     const auto post = [&svr](const char *pattern, httplib::Server::Handler handler) {
