@@ -91,8 +91,7 @@ if want serve; then
   SERVE=$!
   for _ in $(seq 100); do grep -qo 'http://[0-9.:]*' "$WORK/serve.out" && break; sleep 0.1; done
   URL=$(grep -o 'http://[0-9.:]*' "$WORK/serve.out" | head -1)
-  # (the C++ client, bench/serve/serve_load.cpp; bench/serve_load.py is the same in Python, whose threads share
-  # one interpreter lock: on two cores it measures itself more than the server)
+  # (the C++ client, bench/serve/serve_load.cpp)
   [ -n "$URL" ] || { echo "serve did not start: $(cat "$WORK/serve.out")" >&2; kill "$SERVE"; exit 1; }
   echo "serve, 32 clients, neighbors: $("$BUILD/bench/serve_load" "$URL" 32 "$LOAD_SECONDS" neighbors "$WORK/proteins.txt")"
   echo "serve, 4 clients, ask: $("$BUILD/bench/serve_load" "$URL" 4 "$LOAD_SECONDS" ask "$WORK/qa.jsonl")"

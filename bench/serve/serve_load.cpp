@@ -1,6 +1,6 @@
 // Concurrent clients against `grappi serve`, each sending requests back to back on one keep-alive
-// connection, with latency percentiles (a C++ client: bench/serve_load.py's Python threads share one
-// interpreter lock, which on a small machine becomes the bottleneck it measures).
+// connection, with latency percentiles (a C++ client: Python threads share one interpreter lock, which on a
+// small machine becomes the bottleneck it measures).
 //
 //   serve_load URL CLIENTS SECONDS neighbors PROTEINS_FILE     (GET /api/neighbors?protein=NAME&limit=10)
 //   serve_load URL CLIENTS SECONDS ask QUESTIONS_JSONL         (POST /api/ask, poll every 5 ms, GET result)

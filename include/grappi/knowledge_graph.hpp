@@ -132,7 +132,7 @@ class GRAPPI_CXX_API KnowledgeGraph {
   /// exports of the same graph are byte for byte the same. Error(invalid_argument) for an
   /// unknown relation or a score outside [0,1]; names that do not resolve throw as resolve does.
   ExportReport export_graph(std::ostream &out, const ExportOptions &options = {}) const;
-  /// The same into a file, written as "<path>.part" and renamed into place: a failed export
+  /// The same into a file, written beside it as "<path>.part" with a suffix of its own and renamed into place: a failed export
   /// leaves no partial file. Error(io) when it cannot be written.
   ExportReport export_graph(const std::string &path, const ExportOptions &options = {}) const;
 

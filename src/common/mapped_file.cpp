@@ -5,9 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
-
-#include "common/text_util.hpp"
 
 namespace grappi::detail {
 
@@ -29,22 +26,6 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string &path) {
 
 MappedFile::~MappedFile() {
   if (data_) ::munmap(const_cast<unsigned char *>(data_), size_);
-}
-
-bool write_file_atomically(const std::string &path, const FilePiece *pieces, std::size_t count) {
-  const std::string tmp = path + ".tmp" + random_hex(4);
-  std::FILE *f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return false;
-  bool ok = true;
-  for (std::size_t i = 0; ok && i < count; ++i)
-    ok = pieces[i].size == 0 || std::fwrite(pieces[i].data, 1, pieces[i].size, f) == pieces[i].size;
-  ok = std::fflush(f) == 0 && ok;
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
 }
 
 }  // namespace grappi::detail

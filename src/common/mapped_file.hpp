@@ -30,13 +30,11 @@ class MappedFile {
   std::string path_;
 };
 
-/// Writes `bytes` pieces to a temporary file beside `path` and renames it into place (readers
-/// never see half a file; concurrent writers do not collide); false, and nothing left behind,
-/// when any step fails (a read-only directory, a full disk).
+/// A byte range: a section of a mapped file, or one to write (text_reader.hpp's write_file_atomically
+/// writes cache files whole or not at all).
 struct FilePiece {
   const void *data;
   std::size_t size;
 };
-bool write_file_atomically(const std::string &path, const FilePiece *pieces, std::size_t count);
 
 }  // namespace grappi::detail

@@ -290,7 +290,9 @@ void write_file_atomically(const std::string &path, const std::function<void(std
     if (!out) throw Error(ErrorCode::io, what + ": cannot write '" + path + "'");
     return;
   }
-  const std::string part = path + ".part";
+  // (a name of its own: writers of the same file at once, as processes sharing a database's cache files, never
+  // write into each other's)
+  const std::string part = path + ".part" + random_hex(4);
   try {
     std::ofstream out(part, std::ios::binary);
     if (out) write(out);

@@ -84,7 +84,7 @@ uint64_t whole_file_limit();
 /// (read as it decompresses: a small .gz of zeros never fills the memory).
 WholeFile read_whole_file(const std::string &path, uint64_t max_lines = 0);
 
-/// Writes a file whole or not at all: `write` fills "<path>.part", which is then renamed into
+/// Writes a file whole or not at all: `write` fills "<path>.part" and 8 random hex digits, which is then renamed into
 /// place (removed when writing fails or throws); a device or pipe is written directly
 /// (grappi::write_file, public, writes a string with it). Error(io) naming `what` and the path.
 void write_file_atomically(const std::string &path, const std::function<void(std::ostream &)> &write,

@@ -10,8 +10,10 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <ostream>
 
 #include "common/mapped_file.hpp"
+#include "common/text_reader.hpp"
 #include "common/checksum.hpp"
 #include "store/graph_impl.hpp"
 #include "grappi/error.hpp"
@@ -32,7 +34,8 @@ uint64_t Retriever::fingerprint() const {
   uint64_t h = detail::checksum(0x6772617070696b6eull, &n, sizeof n);
   h = detail::checksum(h, &d, sizeof d);
   h = detail::checksum(h, &content, sizeof content);
-  h = detail::checksum(h, unit_.data(), unit_.size() * sizeof(float));
+  const uint64_t vectors = detail::checksum_wide(unit_.data(), unit_.size() * sizeof(float));  // (50 MB at human size)
+  h = detail::checksum(h, &vectors, sizeof vectors);
   return detail::checksum(h, has_vec_.data(), has_vec_.size());
 }
 
@@ -101,8 +104,9 @@ void Retriever::save_neighbor_ranking(const std::string &path) const {
   const std::size_t off_at = up64(kRankHeader), nodes_at = up64(off_at + off_bytes);
   const detail::FilePiece pieces[] = {{kRankMagic, sizeof kRankMagic}, {h, sizeof h}, {zeros, off_at - kRankHeader},
                                       {rank_off_, off_bytes}, {zeros, nodes_at - off_at - off_bytes}, {rank_nodes_, node_bytes}};
-  if (!detail::write_file_atomically(path, pieces, sizeof pieces / sizeof pieces[0]))
-    throw Error(ErrorCode::io, "cannot write neighbor ranking '" + path + "'");
+  detail::write_file_atomically(path, [&](std::ostream &out) {
+    for (const auto &piece : pieces) out.write(static_cast<const char *>(piece.data), static_cast<std::streamsize>(piece.size));
+  }, "neighbor ranking");
 }
 
 bool Retriever::load_neighbor_ranking(const std::string &path) {

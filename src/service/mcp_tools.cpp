@@ -22,6 +22,7 @@
 
 #include "analysis/annotations.hpp"
 #include "analysis/partition.hpp"
+#include "store/score.hpp"
 
 namespace grappi::detail {
 std::string_view html_asset(std::string_view name);  // html_assets.cpp (generated)
@@ -316,7 +317,7 @@ Output run_network(const Args &a, Context &c) {
                      {"target_external_id", snap->external_id(to)},
                      {"source_name", snap->name(from)},
                      {"target_name", snap->name(to)},
-                     {"score", std::round(static_cast<double>(e.score) * 1000) / 1000},
+                     {"score", detail::decimal(e.score)},
                      {"relation", snap->relation_name(e.relation)}});
   }
   const std::string line = plural(nodes.size(), "protein") + " and " + plural(edges.size(), "edge") + " among them" +

@@ -4,11 +4,13 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <ostream>
 #include <unordered_map>
 
 #include "common/visibility.hpp"
 #include "common/checksum.hpp"
 #include "common/mapped_file.hpp"
+#include "common/text_reader.hpp"
 #include "store/relation_filter.hpp"
 #include "store/graph_impl.hpp"
 #include "store/score.hpp"
@@ -302,7 +304,12 @@ uint64_t save_cache(const std::string &path, const CacheKey &key, const GraphSna
     pieces.push_back(sec);
     written += sec.size;
   }
-  detail::write_file_atomically(path, pieces.data(), pieces.size());
+  try {
+    detail::write_file_atomically(path, [&](std::ostream &out) {
+      for (const auto &piece : pieces) out.write(static_cast<const char *>(piece.data), static_cast<std::streamsize>(piece.size));
+    }, "snapshot cache");
+  } catch (const Error &) {  // (a read-only directory or a full disk: simply no cache file)
+  }
   return fp;
 }
 

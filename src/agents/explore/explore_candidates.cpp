@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <queue>
 #include <set>
 #include <unordered_map>
@@ -318,42 +319,37 @@ double path_prior(const ExploreContext &ctx, const ExploreResult &result, const 
 
 void select_candidates(const ExploreContext &ctx, ExploreRun &run) {
   const auto &cands = run.candidates;
-  auto &sel = run.selected;
-  sel.resize(cands.size());
-  for (std::size_t i = 0; i < sel.size(); ++i) sel[i] = i;
-  const std::size_t top = ctx.options.explain_top;
-  if (top > 0 && top < cands.size()) {
-    std::stable_sort(sel.begin(), sel.end(), [&](std::size_t a, std::size_t b) {
-      if (cands[a].prior != cands[b].prior) return cands[a].prior > cands[b].prior;
-      if (cands[a].nodes.size() != cands[b].nodes.size()) return cands[a].nodes.size() < cands[b].nodes.size();
-      return cands[a].order < cands[b].order;
-    });
-    sel.resize(top);
-    std::sort(sel.begin(), sel.end(), [&](std::size_t a, std::size_t b) { return cands[a].order < cands[b].order; });
-  }
-  // The budget: the best paths by the prior (candidate order) while each, with its edges not yet counted, fits.
+  // The candidates by the prior (ties: fewer edges, then candidate order); explain_top and the budget each keep a
+  // prefix of that ranking; the stages take the kept ones in candidate order.
+  std::vector<std::size_t> ranked(cands.size());
+  std::iota(ranked.begin(), ranked.end(), std::size_t{0});
+  std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) {
+    if (cands[a].prior != cands[b].prior) return cands[a].prior > cands[b].prior;
+    if (cands[a].nodes.size() != cands[b].nodes.size()) return cands[a].nodes.size() < cands[b].nodes.size();
+    return cands[a].order < cands[b].order;
+  });
+  if (const std::size_t top = ctx.options.explain_top; top > 0 && top < ranked.size()) ranked.resize(top);
+  // The budget: one request per path and per edge not yet counted, while the next path fits.
   if (const std::size_t budget = ctx.options.explain_budget; budget > 0) {
-    std::vector<std::size_t> by_order = sel;
-    std::sort(by_order.begin(), by_order.end(), [&](std::size_t a, std::size_t b) { return cands[a].order < cands[b].order; });
     std::set<int64_t> edges;
     std::size_t requests = 0, kept = 0;
-    for (; kept < by_order.size(); ++kept) {
-      const Candidate &c = cands[by_order[kept]];
+    for (; kept < ranked.size(); ++kept) {
+      const Candidate &c = cands[ranked[kept]];
       std::size_t fresh = 0;
       for (const int64_t e : c.edge_ids) fresh += !edges.count(e);
       if (requests + 1 + fresh > budget) break;
       requests += 1 + fresh;
       edges.insert(c.edge_ids.begin(), c.edge_ids.end());
     }
-    if (kept < sel.size()) {
-      run.result.notes.push_back("explained the best " + std::to_string(kept) + " of " + std::to_string(sel.size()) +
+    if (kept < ranked.size())
+      run.result.notes.push_back("explained the best " + std::to_string(kept) + " of " + std::to_string(ranked.size()) +
                                  " candidate paths by the prior: they and their edges fit the budget of " +
                                  std::to_string(budget) + " model requests (explain_budget; 0: all)");
-      by_order.resize(kept);
-      sel = std::move(by_order);  // (candidate order: what the stages expect)
-    }
+    ranked.resize(kept);
   }
-  run.result.usage.selected_paths = sel.size();
+  std::sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) { return cands[a].order < cands[b].order; });
+  run.selected = std::move(ranked);
+  run.result.usage.selected_paths = run.selected.size();
 }
 
 }  // namespace grappi::detail

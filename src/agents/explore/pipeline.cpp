@@ -3,8 +3,8 @@
 #include "grappi/pipeline.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <chrono>
+#include <limits>
 
 #include "agents/explore/explore_stages.hpp"
 #include "grappi/error.hpp"

@@ -275,6 +275,28 @@ TEST_CASE("explore stages: the prior and the selection by prior") {
   o.explain_top = 0;
   grappi::detail::select_candidates(ctx, run);
   CHECK(run.selected == std::vector<std::size_t>{0, 1, 2, 3});
+  // The budget: one request per path and per edge not yet counted, the best priors first while they fit
+  // (R-A: 2 requests; R-A-B shares R-A's edge: 2 more; R-B: 2 more).
+  run.candidates[0].edge_ids = {1};
+  run.candidates[1].edge_ids = {1, 2};
+  run.candidates[2].edge_ids = {3};
+  run.candidates[3].edge_ids = {4};
+  o.explain_budget = 4;
+  run.result.notes.clear();
+  grappi::detail::select_candidates(ctx, run);
+  CHECK(run.selected == std::vector<std::size_t>{0, 1});
+  REQUIRE(run.result.notes.size() == 1);
+  CHECK(run.result.notes[0].rfind("explained the best 2 of 4 candidate paths by the prior", 0) == 0);
+  o.explain_budget = 3;
+  grappi::detail::select_candidates(ctx, run);
+  CHECK(run.selected == std::vector<std::size_t>{0});
+  o.explain_budget = 2;  // (with explain_top, the budget takes a prefix of the kept ones)
+  o.explain_top = 1;
+  run.result.notes.clear();
+  grappi::detail::select_candidates(ctx, run);
+  CHECK(run.selected == std::vector<std::size_t>{0});
+  CHECK(run.result.notes.empty());
+  o.explain_budget = 0;
   // Equal priors: the shorter path first.
   run.candidates = {candidate({f.r, f.a, f.b}, {0.8, 0.8}, 0), candidate({f.r, f.b}, {0.8}, 1)};
   run.candidates[0].prior = run.candidates[1].prior = 0.5;
