@@ -59,7 +59,9 @@ if want embed; then
 fi
 [ -f "$DB.knn" ] || "$G" embed --db "$DB" > /dev/null
 if want queries; then
-  "$G" neighbors --db "$DB" "$P1" --limit 1 > /dev/null  # (the snapshot file written once)
+  # (the snapshot, name dictionary and vector files written once, as a first use after a change writes them)
+  "$G" neighbors --db "$DB" "$P1" --limit 1 > /dev/null
+  "$G" ask --db "$DB" "What does $P1 interact with?" > /dev/null
   q() {  # name, then the command: RUNS timings
     local name=$1 out=""
     shift

@@ -5,9 +5,11 @@
 #include <sqlite3.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <mutex>
@@ -119,6 +121,17 @@ inline void write_gz(const std::string &path, const std::string &content) {
 inline std::string read_file(const std::string &path) {
   std::ifstream f(path, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+/// The files whose path begins with `prefix` ("<db>.names." for the name dictionaries), sorted.
+inline std::vector<std::string> files_starting(const std::string &prefix) {
+  std::vector<std::string> out;
+  const std::filesystem::path p(prefix);
+  std::error_code ec;
+  for (const auto &e : std::filesystem::directory_iterator(p.parent_path(), ec))
+    if (e.path().string().rfind(prefix, 0) == 0) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 /// All lines of a (possibly gzipped) file, read with zlib directly (independent of grappi).

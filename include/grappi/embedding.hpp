@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace grappi {
@@ -64,7 +65,7 @@ class GRAPPI_CXX_API HashingEmbedder : public Embedder {
   /// fit() every feature weighs the same.
   void fit(const std::vector<std::string> &corpus);
   /// Re-creates an embedder from config() and state().
-  static std::unique_ptr<HashingEmbedder> restore(const std::string &config, const std::string &state);
+  static std::unique_ptr<HashingEmbedder> restore(const std::string &config, std::string_view state);
 
   std::string model() const override;
   std::size_t dimension() const override { return options_.dimension; }
@@ -79,7 +80,7 @@ class GRAPPI_CXX_API HashingEmbedder : public Embedder {
   HashingEmbedderOptions options_;
   uint32_t docs_ = 0;
   std::vector<uint16_t> df_;  // document frequency per feature bucket (saturating)
-  std::vector<float> idf_;    // derived from df_; 0 marks a dropped feature
+  std::vector<float> idf_;    // by document frequency (derived from docs_); 0 marks a dropped feature
 };
 
 /// Options of LsaEmbedder.
@@ -119,7 +120,7 @@ class GRAPPI_CXX_API LsaEmbedder : public Embedder {
   /// empty or tiny corpus) there is no concept and texts embed by their lexical part alone.
   void fit(const std::vector<std::string> &corpus);
   /// Re-creates an embedder from config() and state().
-  static std::unique_ptr<LsaEmbedder> restore(const std::string &config, const std::string &state);
+  static std::unique_ptr<LsaEmbedder> restore(const std::string &config, std::string_view state);
 
   std::string model() const override;
   /// options.dimension concepts, plus options.lexical.dimension when lexical_weight > 0.

@@ -12,6 +12,10 @@
 
 namespace grappi {
 
+namespace detail {
+struct VectorIndexAccess;
+}  // namespace detail
+
 enum class Metric {
   cosine,         ///< score = cosine similarity
   inner_product,  ///< score = dot product
@@ -78,10 +82,15 @@ class GRAPPI_CXX_API VectorIndex {
   void load_hnsw(const std::string &bytes, const HnswOptions &options);
 
  private:
+  friend struct detail::VectorIndexAccess;  // (the library's vector file: rows used in place)
   struct Hnsw;
+  VectorIndex();
+  const float *row(std::size_t i) const { return rows_ + i * vectors_.dim; }
   std::string model_;
   std::vector<int64_t> ids_;  // ascending
-  Embeddings vectors_;
+  Embeddings vectors_;        // the rows, unless they are used in place from a file (vectors_.data empty)
+  const float *rows_ = nullptr;  // row after row: vectors_.data's, or the file's
+  std::shared_ptr<const void> keep_;  // what holds rows_ when vectors_ does not
   std::vector<float> norms_;
   std::unique_ptr<Hnsw> hnsw_;
 };

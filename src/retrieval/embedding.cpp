@@ -120,11 +120,13 @@ void HashingEmbedder::fit(const std::vector<std::string> &corpus) {
 void HashingEmbedder::compute_idf() {
   // Smoothed IDF per bucket. Features in more than a quarter of the corpus ("protein",
   // "involved") carry no signal and only add noise: weight 0, as scikit-learn's max_df does.
-  idf_.assign(df_.size(), 0.0f);
+  // (a table by document frequency, not by bucket: 65,536 logarithms instead of a million, so
+  // that restoring a model for one query is cheap)
+  idf_.assign(std::size_t{UINT16_MAX} + 1, 0.0f);
   const double n = static_cast<double>(docs_);
-  for (std::size_t b = 0; b < df_.size(); ++b) {
-    const double df = static_cast<double>(df_[b]);
-    idf_[b] = (n >= 20 && df > 0.25 * n) ? 0.0f : static_cast<float>(std::log((n + 1.0) / (df + 1.0)) + 1.0);
+  for (std::size_t k = 0; k < idf_.size(); ++k) {
+    const double df = static_cast<double>(k);
+    idf_[k] = (n >= 20 && df > 0.25 * n) ? 0.0f : static_cast<float>(std::log((n + 1.0) / (df + 1.0)) + 1.0);
   }
 }
 
@@ -139,7 +141,7 @@ void HashingEmbedder::embed_one(const std::string &text, float *out) const {
     float tf = 0;
     while (j < feats.size() && feats[j].first == feats[i].first) tf += feats[j++].second > 0 ? 1.0f : 0.0f;
     const uint64_t h = feats[i].first;
-    const double idf = idf_.empty() ? 1.0 : idf_[h & (kBuckets - 1)];
+    const double idf = idf_.empty() ? 1.0 : idf_[df_[h & (kBuckets - 1)]];
     if (idf <= 0) {  // dropped: see compute_idf
       i = j;
       continue;
@@ -211,7 +213,7 @@ std::string HashingEmbedder::model() const {
   return "grappi-hashing-v6-d" + std::to_string(options_.dimension) + "-" + std::string(hex, 12);
 }
 
-std::unique_ptr<HashingEmbedder> HashingEmbedder::restore(const std::string &config, const std::string &state) {
+std::unique_ptr<HashingEmbedder> HashingEmbedder::restore(const std::string &config, std::string_view state) {
   auto j = nlohmann::json::parse(config, nullptr, false);
   if (!j.is_object()) throw Error(ErrorCode::invalid_argument, "hashing embedder: configuration is not a JSON object");
   HashingEmbedderOptions o;

@@ -129,7 +129,7 @@ EmbedReport embed_vectors(KnowledgeGraph &kg, Embedder &embedder, const EmbedOpt
 }  // namespace
 
 std::unique_ptr<Embedder> detail::restore_embedder(const std::string &kind, const std::string &config,
-                                                   const std::string &state) {
+                                                   std::string_view state) {
   if (kind == "hashing") return HashingEmbedder::restore(config, state);
   if (kind == "lsa") return LsaEmbedder::restore(config, state);
   if (kind == "openai") return HttpEmbedder::restore(config);
@@ -219,11 +219,21 @@ std::shared_ptr<Embedder> query_embedder(const KnowledgeGraph &kg, const std::st
   // (kept while the database is unchanged: a model's stored state never changes under its name)
   const auto kept = detail::derived<KeptEmbedder>(kg, name, [&]() -> std::shared_ptr<const KeptEmbedder> {
     std::lock_guard<std::mutex> lock(m.mu);
+    // (from "<db>.vec" when it keeps this model at this generation: the state not read out of SQLite)
+    {
+      Stmt st(m.db, "SELECT version FROM embedding_models INDEXED BY embedding_models_meta WHERE name = ?");
+      st.bind(1, name);
+      if (st.step())
+        if (std::shared_ptr<Embedder> e = detail::restore_embedder(detail::vector_file(kg, m.generation(), name, st.col_int(0))))
+          return std::make_shared<const KeptEmbedder>(KeptEmbedder{std::move(e)});
+    }
     Stmt st(m.db, "SELECT kind, config, state FROM embedding_models WHERE name = ?");
     st.bind(1, name);
     st.step();
-    const std::string state(static_cast<const char *>(st.col_blob(2)), st.col_bytes(2));
-    std::shared_ptr<Embedder> e = detail::restore_embedder(st.col_text(0), st.col_text(1), state);
+    // (the texts read before the blob: reading another column may move the blob's bytes)
+    const std::string kind = st.col_text(0), config = st.col_text(1);
+    const std::string_view state(static_cast<const char *>(st.col_blob(2)), st.col_bytes(2));
+    std::shared_ptr<Embedder> e = detail::restore_embedder(kind, config, state);
     if (!e)
       throw Error(ErrorCode::invalid_argument,
                   "embedding model '" + name + "' came from a callback; embed queries with the same callback");

@@ -333,7 +333,7 @@ std::string LsaEmbedder::model() const {
   return "grappi-lsa-v1-d" + std::to_string(dimension()) + "-" + std::string(hex, 12);
 }
 
-std::unique_ptr<LsaEmbedder> LsaEmbedder::restore(const std::string &config, const std::string &state) {
+std::unique_ptr<LsaEmbedder> LsaEmbedder::restore(const std::string &config, std::string_view state) {
   auto j = nlohmann::json::parse(config, nullptr, false);
   if (!j.is_object()) throw Error(ErrorCode::invalid_argument, "lsa embedder: configuration is not a JSON object");
   LsaEmbedderOptions o;
@@ -387,7 +387,8 @@ std::unique_ptr<LsaEmbedder> LsaEmbedder::restore(const std::string &config, con
   m.v.resize(static_cast<Eigen::Index>(count), static_cast<Eigen::Index>(dim));
   take(m.v.data(), static_cast<std::size_t>(count) * dim * sizeof(float));
   if (e->lexical_) {
-    if (at == state.size()) throw bad();
+    // (an embedder never fitted keeps no lexical state: its lexical part restores unfitted too,
+    // the embedder its vectors came from)
     const std::string lexical_config = dump_json(nlohmann::json::parse(config).value("lexical", nlohmann::json::object()));
     try {
       e->lexical_ = HashingEmbedder::restore(lexical_config, state.substr(at));

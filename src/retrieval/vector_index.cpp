@@ -48,13 +48,15 @@ VectorIndex::VectorIndex(std::string model, std::vector<int64_t> ids, Embeddings
   }
   for (std::size_t i = 1; i < ids_.size(); ++i)
     if (ids_[i] == ids_[i - 1]) throw Error(ErrorCode::invalid_argument, "vector index: node " + std::to_string(ids_[i]) + " appears twice");
+  rows_ = vectors_.data.data();
   norms_.resize(ids_.size());
   for (std::size_t i = 0; i < ids_.size(); ++i) {
-    Eigen::Map<const Eigen::VectorXf> v(vectors_.row(i), static_cast<Eigen::Index>(vectors_.dim));
+    Eigen::Map<const Eigen::VectorXf> v(row(i), static_cast<Eigen::Index>(vectors_.dim));
     norms_[i] = v.norm();
   }
 }
 
+VectorIndex::VectorIndex() = default;
 VectorIndex::~VectorIndex() = default;
 VectorIndex::VectorIndex(VectorIndex &&) noexcept = default;
 VectorIndex &VectorIndex::operator=(VectorIndex &&) noexcept = default;
@@ -62,7 +64,7 @@ VectorIndex &VectorIndex::operator=(VectorIndex &&) noexcept = default;
 const float *VectorIndex::vector(int64_t id) const {
   auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
   if (it == ids_.end() || *it != id) return nullptr;
-  return vectors_.row(static_cast<std::size_t>(it - ids_.begin()));
+  return row(static_cast<std::size_t>(it - ids_.begin()));
 }
 
 namespace {
@@ -103,7 +105,7 @@ std::vector<SearchHit> VectorIndex::search(const float *q, std::size_t k, Metric
   std::vector<SearchHit> hits;
   if (ids_.empty() || k == 0) return hits;
   const auto n = static_cast<Eigen::Index>(ids_.size()), d = static_cast<Eigen::Index>(dim());
-  Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> M(vectors_.data.data(), n, d);
+  Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> M(rows_, n, d);
   Eigen::Map<const Eigen::VectorXf> qv(q, d);
   hits.resize(ids_.size());
   if (metric == Metric::l2) {
@@ -133,7 +135,7 @@ std::vector<SearchHit> VectorIndex::search_among(const float *q, const std::vect
     auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
     if (it == ids_.end() || *it != id) continue;
     const auto u = static_cast<std::size_t>(it - ids_.begin());
-    hits.push_back({id, score_of(q, qn, vectors_.row(u), norms_[u], dim(), metric)});
+    hits.push_back({id, score_of(q, qn, row(u), norms_[u], dim(), metric)});
   }
   detail::keep_best(hits, k);
   return hits;
@@ -149,11 +151,11 @@ void VectorIndex::build_hnsw(const HnswOptions &o) {
     h->space = std::make_unique<hnswlib::InnerProductSpace>(d);
     h->unit.resize(n * d);
     for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < d; ++j) h->unit[i * d + j] = norms_[i] > 0 ? vectors_.row(i)[j] / norms_[i] : 0.0f;
+      for (std::size_t j = 0; j < d; ++j) h->unit[i * d + j] = norms_[i] > 0 ? row(i)[j] / norms_[i] : 0.0f;
   }
   h->index = std::make_unique<hnswlib::HierarchicalNSW<float>>(h->space.get(), std::max<std::size_t>(n, 1), o.M, o.ef_construction, o.seed);
   for (std::size_t i = 0; i < n; ++i)
-    h->index->addPoint(o.metric == Metric::l2 ? vectors_.row(i) : h->unit.data() + i * d, static_cast<hnswlib::labeltype>(i));
+    h->index->addPoint(o.metric == Metric::l2 ? row(i) : h->unit.data() + i * d, static_cast<hnswlib::labeltype>(i));
   h->index->setEf(o.ef);
   hnsw_ = std::move(h);
 }

@@ -83,7 +83,7 @@ std::vector<EmbeddingModel> KnowledgeGraph::embedding_models() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   Stmt st(impl_->db,
           "SELECT m.id, m.name, m.kind, m.dim, m.config, (SELECT count(*) FROM embeddings e INDEXED BY embeddings_node WHERE e.model_id = m.id), "
-          "m.created_at FROM embedding_models m ORDER BY m.id");
+          "m.created_at FROM embedding_models m INDEXED BY embedding_models_meta ORDER BY m.id");  // (not through the states)
   std::vector<EmbeddingModel> out;
   while (st.step())
     out.push_back({st.col_int(0), st.col_text(1), st.col_text(2), static_cast<std::size_t>(st.col_int(3)), st.col_text(4),

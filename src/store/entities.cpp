@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <set>
@@ -17,6 +18,9 @@
 #include "grappi/bel.hpp"
 #include "grappi/error.hpp"
 #include "grappi/snapshot.hpp"
+#include "common/checksum.hpp"
+#include "common/section_file.hpp"
+#include "store/entity_tagger_impl.hpp"
 #include "store/graph_impl.hpp"
 #include "common/grounding_text.hpp"
 #include "store/name_keys.hpp"
@@ -240,14 +244,20 @@ std::vector<NodeName> weight_names(const std::vector<NodeName> &names, std::size
 // has, an alias several nodes share, a name derived from another.
 enum NameTier : uint8_t { kCuratedAsWritten = 0, kSymbol = 1, kCurated = 2, kFullName = 3, kSharedAlias = 4, kDerived = 5 };
 
+}  // namespace
+
 // What kind of name a source gives: "symbol", "curated", "full_name", "alias" or "derived".
-const char *name_kind_of(std::string_view source) {
+const char *detail::name_kind_of(std::string_view source) {
   if (source == "name" || source == "mapping:symbol") return "symbol";
   if (source.rfind("famplex:", 0) == 0) return "curated";
   if (source == "mapping:gene_name" || source == "description" || source.rfind("obo:synonym:", 0) == 0) return "full_name";
   if (source.rfind("derived:", 0) == 0 || source.rfind("weight:", 0) == 0) return "derived";
   return "alias";
 }
+
+namespace {
+
+using detail::name_kind_of;
 
 bool family_label(std::string_view label) { return label == "ProteinFamily" || label == "ProteinComplex"; }
 
@@ -338,79 +348,6 @@ std::set<std::string> name_content(std::string_view name) {
 
 }  // namespace
 
-struct GRAPPI_HIDDEN EntityTagger::Impl {
-  EntityTaggerOptions options;
-  // An organism a mention's own words name, and which words ("the word before it").
-  struct OwnOrganism {
-    int64_t taxon = 0;
-    std::string why;
-  };
-  struct NodeInfo {
-    EntityCandidate base;  // without matched/source
-    // The content words of its annotation (sorted, distinct), for nodes that share a name with
-    // another node: what tells them apart in a passage.
-    std::vector<std::string> words;
-    bool connected = false;          // it has edges in the graph
-    std::vector<uint32_t> members;   // a family or complex: its direct members (nodes indices)
-  };
-  std::vector<NodeInfo> nodes;
-  std::unordered_map<int64_t, uint32_t> index_of;  // node id -> nodes index
-  struct Entry {
-    uint32_t node;
-    std::string name, source;
-    const char *kind;  // name_kind_of(source)
-  };
-  std::vector<Entry> entries;
-  std::unordered_map<std::string, std::vector<uint32_t>> by_name;  // folded name -> entries
-  std::unordered_map<std::string, std::vector<uint32_t>> by_id;    // folded id-like alias -> node indices
-  std::unordered_map<std::string, std::vector<uint32_t>> by_words;  // words_key of a name of several words -> entries
-  // Texts a curated list (FamPlex's grounding map) gives to something that is no gene or
-  // protein ("LPS": CHEBI:16412), as written, with what it names: never a gene's alias.
-  std::unordered_map<std::string, std::string> not_genes;
-  std::unordered_set<std::string> stop;
-  std::size_t max_chars = 0, max_words = 1;
-  std::vector<std::string> sorted_keys;  // by_name's keys, sorted: whether a key begins some name
-  bool begins_a_name(const std::string &key) const {
-    const auto it = std::lower_bound(sorted_keys.begin(), sorted_keys.end(), key);
-    return it != sorted_keys.end() && it->compare(0, key.size(), key) == 0;
-  }
-  std::shared_ptr<const GraphSnapshot> snapshot;
-
-  int64_t dominant = 0;  // the taxon most proteins are of
-  std::set<int64_t> taxa;  // the taxa of its proteins
-  std::unordered_map<std::string, uint32_t> full_name_words;  // a word -> how many nodes' full names have it
-  std::vector<std::vector<uint32_t>> node_entries;  // nodes index -> its entries
-
-  std::vector<EntityMention> scan(std::string_view text) const;
-  // (any_case: the case rule waived, for a span the document itself marks as an entity)
-  std::vector<EntityCandidate> candidates(const std::vector<uint32_t> &hits, std::string_view seen, bool any_case = false) const;
-  // A stated organism (not 0, with `source` saying where it comes from) narrows ambiguous names
-  // first and makes a name only other organisms' proteins have "other_organism"; without one,
-  // `preferred` (else options.taxon, else the organism most unique mentions are of, else the
-  // database's) breaks ties the other rules leave.
-  // (own: per mention, an organism its own words name, which replaces the stated one)
-  void resolve(std::vector<EntityMention> &mentions, std::string_view text, int64_t organism = 0,
-               const std::string &source = {}, int64_t preferred = 0, const std::vector<OwnOrganism> *own = nullptr) const;
-  // A passage's annotations reconciled with the dictionary's mentions, not yet resolved.
-  std::vector<EntityMention> reconcile(const DocumentPassage &passage) const;
-  // The organism each mention's own words name: the word just before it ("human TNF"), else its
-  // sentence when that names one organism only, another than the paper's (`paper`; not when
-  // `by_sentence` is false: a taxon asked for is over what the text says).
-  std::vector<OwnOrganism> own_organisms(const std::vector<EntityMention> &mentions, std::string_view text, int64_t paper,
-                                         bool by_sentence) const;
-  // Whether a long form names a class of proteins by a letter alone ("protein kinase B").
-  bool class_by_letter(std::string_view long_form) const;
-  // What an abbreviation's long form names in the database.
-  void meaning(Abbreviation &a, int64_t organism) const;
-  std::vector<EntityCandidate> ids_of(std::string_view id) const;
-  void short_aliases(std::vector<EntityMention> &mentions, std::string_view text) const;
-  std::vector<std::string> description_names(const std::vector<std::string> &annotations) const;
-  void rodent_symbols(std::vector<EntityMention> &mentions, const PaperContext &paper) const;
-  void apply(std::vector<EntityMention> &mentions, std::string_view text, const std::vector<Abbreviation> &abbreviations) const;
-  void add_entry(uint32_t node, const std::string &name, const std::string &source, bool term);
-  void index_entries();
-  void resolve_members(const KnowledgeGraph &kg);
-};
 
 // Each node's entries, and how many nodes' full names have each word.
 void EntityTagger::Impl::index_entries() {
@@ -497,6 +434,47 @@ void EntityTagger::Impl::resolve_members(const KnowledgeGraph &kg) {
   }
 }
 
+namespace {
+
+// Every option of a tagger, a list's items separated by a byte no name holds.
+std::string options_key(const EntityTaggerOptions &options) {
+  std::string key = std::to_string(options.taxon) + ' ' + std::to_string(options.min_length) + ' ' +
+                    std::to_string(options.min_term_length) + ' ' + (options.any_case ? '1' : '0');
+  for (const auto *list : {&options.labels, &options.stop_words}) {
+    key += '\x01';
+    for (const std::string &s : *list) key += s + '\x02';
+  }
+  return key;
+}
+
+// "<db>.names.<options>" beside a database file that keeps its snapshot in "<db>.csr", one per
+// set of options (a question's linker, resolve's and a paper's differ: each command would
+// otherwise replace the others' file); none otherwise.
+std::string names_file(const KnowledgeGraph &kg, const EntityTaggerOptions &options) {
+  if (detail::GraphAccess::impl(kg).snapshot_cache.empty()) return {};
+  const std::string key = options_key(options);
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(detail::checksum(0, key.data(), key.size()) & 0xffffffffu));
+  return kg.path() + ".names." + hex;
+}
+
+// What the dictionary is derived from: the library's build (its rules), the database (its
+// instance and generation: every write changes it), the snapshot's content and the options.
+std::string names_key(const KnowledgeGraph &kg, uint64_t generation, const GraphSnapshot &snap,
+                      const EntityTaggerOptions &options) {
+  std::string instance;
+  {
+    KnowledgeGraph::Impl &store = detail::GraphAccess::impl(kg);
+    std::lock_guard<std::mutex> lock(store.mu);
+    instance = detail::instance_of(store.db);
+  }
+  if (instance.empty()) return {};  // (a database made before instances were kept: no file)
+  return detail::build_identity() + '\n' + instance + '\n' + std::to_string(generation) + '\n' +
+         std::to_string(snap.fingerprint()) + '\n' + options_key(options);
+}
+
+}  // namespace
+
 EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options) : impl_(std::make_unique<Impl>()) {
   if (options.min_length < 2)
     throw Error(ErrorCode::invalid_argument, "entity tagger: min_length must be at least 2 (got " +
@@ -506,9 +484,23 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
   m.options = options;
   for (const char *w : kStopWords) m.stop.insert(tight(w));
   for (const auto &w : options.stop_words) m.stop.insert(tight(w));
+  // The dictionary "<db>.names" keeps when it was derived from this very content, with these
+  // options, by this build of the library; else derived here and kept there.
+  const uint64_t generation = kg.generation();  // (before reading: a later write makes the key stale)
+  m.snapshot = kg.snapshot();
+  const std::string path = names_file(kg, options);
+  const std::string key = path.empty() ? std::string() : names_key(kg, generation, *m.snapshot, options);
+  if (!key.empty() && m.load(path, key)) return;
+  m.build(kg);
+  if (!key.empty()) m.save(path, key);
+}
+
+// The dictionary derived from the knowledge graph's names, annotations and FamPlex's lists.
+void EntityTagger::Impl::build(const KnowledgeGraph &kg) {
+  Impl &m = *this;
   const BelEntityResolver resolver = kg.bel_resolver();
   const std::vector<NodeName> names = kg.names(options.labels);
-  const std::shared_ptr<const GraphSnapshot> snap = kg.snapshot();
+  const std::shared_ptr<const GraphSnapshot> snap = snapshot;
   // The nodes, each with the range of its names.
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
   for (std::size_t i = 0; i < names.size();) {
@@ -666,7 +658,6 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
   m.sorted_keys.reserve(m.by_name.size());
   for (const auto &[key, hits] : m.by_name) m.sorted_keys.push_back(key);
   std::sort(m.sorted_keys.begin(), m.sorted_keys.end());
-  m.snapshot = snap;
   // The texts FamPlex grounds to no gene ("LPS"), kept by its import in the dataset's options.
   {
     KnowledgeGraph::Impl &store = detail::GraphAccess::impl(kg);
@@ -684,9 +675,9 @@ EntityTagger::EntityTagger(const KnowledgeGraph &kg, EntityTaggerOptions options
   for (const auto &[key, hits] : m.by_name)
     for (uint32_t e : hits)
       if (m.entries[e].node != m.entries[hits.front()].node) shared[m.entries[e].node] = shared[m.entries[hits.front()].node] = 1;
-  for (const auto &[key, nodes] : m.by_id)
-    for (uint32_t n : nodes)
-      if (n != nodes.front()) shared[n] = shared[nodes.front()] = 1;
+  for (const auto &[key, named] : m.by_id)
+    for (uint32_t n : named)
+      if (n != named.front()) shared[n] = shared[named.front()] = 1;
   for (uint32_t index = 0; index < m.nodes.size(); ++index)
     if (shared[index] && !annotations[index].empty()) m.nodes[index].words = content_words(annotations[index]);
 }
@@ -731,14 +722,7 @@ std::vector<std::string> EntityTagger::Impl::description_names(const std::vector
 EntityTagger::~EntityTagger() = default;
 
 std::shared_ptr<const EntityTagger> EntityTagger::shared(const KnowledgeGraph &kg, const EntityTaggerOptions &options) {
-  // (every option in the key; a list's items separated by a byte no name holds)
-  std::string key = std::to_string(options.taxon) + ' ' + std::to_string(options.min_length) + ' ' +
-                    std::to_string(options.min_term_length) + ' ' + (options.any_case ? '1' : '0');
-  for (const auto *list : {&options.labels, &options.stop_words}) {
-    key += '\x01';
-    for (const std::string &s : *list) key += s + '\x02';
-  }
-  return detail::derived<EntityTagger>(kg, key, [&] { return std::make_shared<const EntityTagger>(kg, options); });
+  return detail::derived<EntityTagger>(kg, options_key(options), [&] { return std::make_shared<const EntityTagger>(kg, options); });
 }
 
 std::size_t EntityTagger::names() const { return impl_->by_name.size(); }

@@ -18,11 +18,15 @@ namespace grappi {
 
 namespace detail {
 class BelIdTable;
-constexpr int kSchemaVersion = 8;
+constexpr int kSchemaVersion = 9;
 /// Creates or checks the schema and sets the connection's pragmas.
 void open_schema(Db &db, bool read_only, int cache_mib);
 /// Whether the database's schema is an older grappi's (one read-write opening upgrades it).
 bool schema_outdated(Db &db);
+/// The database's instance id (meta 'instance', random at creation): what tells a cache file
+/// beside a database made again at the same path from one of the old; empty for a database made
+/// before instances were kept.
+std::string instance_of(Db &db);
 /// Taxon prefix of a STRING id ("9606.ENSP..." -> 9606); 0 when there is none.
 int64_t taxon_of(std::string_view external_id);
 /// Builds the CSR snapshot; with a cache path, loads it from there when the cache's key matches

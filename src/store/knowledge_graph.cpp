@@ -20,6 +20,11 @@ uint64_t KnowledgeGraph::Impl::generation() const {
   return static_cast<uint64_t>(std::stoull(st.col_text(0)));
 }
 
+std::string detail::instance_of(Db &db) {
+  Stmt st(db, "SELECT value FROM meta WHERE key = 'instance'");
+  return st.step() ? st.col_text(0) : std::string();
+}
+
 void KnowledgeGraph::Impl::bump_generation() {
   db.exec("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key='generation'");
 }

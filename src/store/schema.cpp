@@ -210,6 +210,12 @@ CREATE TABLE community_sets(
   created_at TEXT NOT NULL) WITHOUT ROWID;
 )SQL";
 
+// Schema version 9: the embedding models' small columns in a covering index, so that listing the models or looking
+// one up never reads through a model's state (megabytes of overflow pages stand before version and created_at).
+const char *kSchemaV9 = R"SQL(
+CREATE INDEX IF NOT EXISTS embedding_models_meta ON embedding_models(name, id, kind, dim, version, created_at, config);
+)SQL";
+
 }  // namespace
 
 bool schema_outdated(Db &db) {
@@ -263,6 +269,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     db.exec(kSchemaV6);
     db.exec(kSchemaV7);
     db.exec(kSchemaV8);
+    db.exec(kSchemaV9);
     Stmt ins(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     ins.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion)).run();
     ins.bind(1, "created_by").bind(2, std::string("grappi ") + GRAPPI_VERSION_STRING).run();
@@ -288,6 +295,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
       if (version < 6) db.exec(kSchemaV6);
       if (version < 7) db.exec(kSchemaV7);
       if (version < 8) db.exec(kSchemaV8);
+      if (version < 9) db.exec(kSchemaV9);
       db.exec(("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'").c_str());
       db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
       sp.commit();

@@ -1,5 +1,7 @@
 #include <cmath>
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -10,6 +12,8 @@
 #include "common/visibility.hpp"
 #include "common/checksum.hpp"
 #include "common/mapped_file.hpp"
+#include "common/parallel.hpp"
+#include "common/section_file.hpp"
 #include "common/text_reader.hpp"
 #include "store/relation_filter.hpp"
 #include "store/graph_impl.hpp"
@@ -228,18 +232,15 @@ namespace {
 // its largest node and edge ids; a file whose key differs is ignored and rewritten. Readers map
 // it and use the arrays in place (no copy, no parse), after checking all of it: every section's
 // checksum, sizes, offsets and index ranges, so a damaged, truncated, stale or foreign file is
-// rebuilt, never trusted. Layout: magic (16 bytes), a byte-order tag, the section count, per
-// section {file offset, bytes, checksum}, the header's checksum; then the sections, each at a
-// 64-byte boundary. Strings are stored as u64 offsets (count + 1) and their bytes.
+// rebuilt, never trusted. Layout: a section file (common/section_file.hpp) of the sections
+// below. Strings are stored as u64 offsets (count + 1) and their bytes.
 
 constexpr char kMagic[16] = "grappi-csr-v3\n";
-constexpr uint64_t kByteOrder = 0x0102030405060708ull;
 enum Section : std::size_t {
   s_scalars,  // u64: generation, largest node id, largest edge id, edges, nodes, entries
   s_instance, s_ids, s_name_off, s_names, s_ext_off, s_exts, s_label, s_label_off, s_labels, s_rel_off, s_rels,
   s_offsets, s_neighbor, s_score, s_edge, s_relation, s_direction, s_count
 };
-constexpr std::size_t kHeaderBytes = 16 + 8 + 8 + s_count * 24 + 8;
 
 struct CacheKey {
   std::string instance;
@@ -283,31 +284,12 @@ uint64_t content_fingerprint(const uint64_t *section_sums) {
 // returns the snapshot's fingerprint.
 uint64_t save_cache(const std::string &path, const CacheKey &key, const GraphSnapshot::Data &x) {
   const Layout l(x, key);
-  std::vector<uint64_t> header{kByteOrder, s_count};
   std::vector<uint64_t> sums(s_count);
-  uint64_t at = (kHeaderBytes + 63) / 64 * 64;
-  for (std::size_t i = 0; i < s_count; ++i) {
-    sums[i] = detail::checksum_wide(l.sections[i].data, l.sections[i].size);
-    header.insert(header.end(), {at, l.sections[i].size, sums[i]});
-    at = (at + l.sections[i].size + 63) / 64 * 64;
-  }
+  for (std::size_t i = 0; i < s_count; ++i) sums[i] = detail::checksum_wide(l.sections[i].data, l.sections[i].size);
   const uint64_t fp = content_fingerprint(sums.data());
   if (path.empty() || key.instance.empty()) return fp;
-  uint64_t hsum = detail::checksum(detail::checksum(0, kMagic, sizeof kMagic), header.data(), header.size() * 8);
-  header.push_back(hsum);
-  static const char zeros[64] = {};
-  std::vector<detail::FilePiece> pieces{{kMagic, sizeof kMagic}, {header.data(), header.size() * 8}};
-  std::size_t written = kHeaderBytes;
-  for (const auto &sec : l.sections) {
-    pieces.push_back({zeros, (written + 63) / 64 * 64 - written});
-    written = (written + 63) / 64 * 64;
-    pieces.push_back(sec);
-    written += sec.size;
-  }
   try {
-    detail::write_file_atomically(path, [&](std::ostream &out) {
-      for (const auto &piece : pieces) out.write(static_cast<const char *>(piece.data), static_cast<std::streamsize>(piece.size));
-    }, "snapshot cache");
+    detail::write_section_file(path, kMagic, l.sections, "snapshot cache", sums);
   } catch (const Error &) {  // (a read-only directory or a full disk: simply no cache file)
   }
   return fp;
@@ -340,39 +322,16 @@ bool all_below(const T *p, std::size_t count, uint64_t limit) {
 // Maps the cache file and points `x` at it; false (x untouched) unless every check passes.
 bool load_cache(const std::string &path, const CacheKey &key, GraphSnapshot::Data &x) {
   auto file = detail::MappedFile::open(path);
-  if (!file || file->size() < kHeaderBytes || std::memcmp(file->data(), kMagic, sizeof kMagic) != 0) return false;
-  const unsigned char *base = file->data();
-  std::vector<uint64_t> h((kHeaderBytes - 16) / 8);
-  std::memcpy(h.data(), base + 16, h.size() * 8);
-  if (h[0] != kByteOrder || h[1] != s_count ||
-      h.back() != detail::checksum(detail::checksum(0, kMagic, sizeof kMagic), h.data(), (h.size() - 1) * 8))
-    return false;
-  detail::FilePiece sec[s_count];
-  uint64_t sums[s_count];
-  // The sections in order, each at the first 64-byte boundary after the one before, zeros
-  // between them, the last ending the file: every byte is checked.
-  uint64_t end = kHeaderBytes;
-  for (std::size_t i = 0; i < s_count; ++i) {
-    const uint64_t at = h[2 + 3 * i], bytes = h[3 + 3 * i];
-    sums[i] = h[4 + 3 * i];
-    if (at != (end + 63) / 64 * 64 || at > file->size() || bytes > file->size() - at) return false;
-    for (uint64_t k = end; k < at; ++k)
-      if (base[k]) return false;
-    sec[i] = {base + at, static_cast<std::size_t>(bytes)};
-    end = at + bytes;
-  }
-  if (end != file->size()) return false;
-  auto intact = [&](std::size_t i) { return detail::checksum_wide(sec[i].data, sec[i].size) == sums[i]; };
+  detail::SectionFile sec;
+  if (!file || !sec.open(*file, kMagic, s_count)) return false;
   // The key first: a stale or foreign file is refused before its arrays are read.
-  if (sec[s_scalars].size != 6 * 8 || !intact(s_scalars) || !intact(s_instance)) return false;
+  if (sec[s_scalars].size != 6 * 8 || !sec.intact(s_scalars) || !sec.intact(s_instance)) return false;
   uint64_t sc[6];
   std::memcpy(sc, sec[s_scalars].data, sizeof sc);
   const std::string instance(static_cast<const char *>(sec[s_instance].data), sec[s_instance].size);
   if (instance != key.instance || sc[0] != key.generation || sc[1] != static_cast<uint64_t>(key.max_node) ||
       sc[2] != static_cast<uint64_t>(key.max_edge))
     return false;
-  for (std::size_t i = s_ids; i < s_count; ++i)
-    if (!intact(i)) return false;
   const uint64_t n = sc[4], m = sc[5];
   if (n >= std::numeric_limits<uint32_t>::max() || sec[s_ids].size != n * 8 || sec[s_label].size != n * 2 ||
       sec[s_offsets].size != (n + 1) * 8 || sec[s_neighbor].size != m * 4 || sec[s_score].size != m * 4 ||
@@ -398,11 +357,27 @@ bool load_cache(const std::string &path, const CacheKey &key, GraphSnapshot::Dat
   y.relation = static_cast<const uint16_t *>(sec[s_relation].data);
   y.direction = static_cast<const uint8_t *>(sec[s_direction].data);
   if (y.offsets[0] != 0 || y.offsets[n] != m) return false;
-  for (std::size_t i = 0; i < n; ++i)
-    if (y.offsets[i] > y.offsets[i + 1]) return false;
-  if (!all_below(y.label, y.n, y.labels.size()) || !all_below(y.neighbor, y.m, n) ||
-      !all_below(y.relation, y.m, y.relations.size()) || !all_below(y.direction, y.m, 3))
-    return false;
+  // Every other section's checksum and every index range: a human-sized snapshot is 200 MB to
+  // read, so on all cores (largest first).
+  std::vector<std::function<bool()>> checks;
+  std::vector<std::size_t> order;
+  for (std::size_t i = s_ids; i < s_count; ++i) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sec[a].size > sec[b].size; });
+  checks.push_back([&] { return all_below(y.neighbor, y.m, n); });
+  for (std::size_t i : order) checks.push_back([&sec, i] { return sec.intact(i); });
+  checks.push_back([&] { return all_below(y.relation, y.m, y.relations.size()) && all_below(y.direction, y.m, 3); });
+  checks.push_back([&] {
+    for (std::size_t i = 0; i < n; ++i)
+      if (y.offsets[i] > y.offsets[i + 1]) return false;
+    return all_below(y.label, y.n, y.labels.size());
+  });
+  std::atomic<bool> sound{true};
+  detail::parallel_for(checks.size(), detail::hardware_threads(4), [&](std::size_t t) {
+    if (sound.load(std::memory_order_relaxed) && !checks[t]()) sound = false;
+  });
+  if (!sound) return false;
+  uint64_t sums[s_count];
+  for (std::size_t i = 0; i < s_count; ++i) sums[i] = sec.sum(i);
   y.fingerprint = content_fingerprint(sums);
   y.file = std::move(file);
   x = std::move(y);

@@ -20,12 +20,36 @@
 
 #include "agents/ask/answer_impl.hpp"
 #include "common/json_input.hpp"
+#include "common/mapped_file.hpp"
+#include "common/section_file.hpp"
 #include "grappi/grappi.hpp"
 #include "agents/ask/question_impl.hpp"
 
 namespace grappi_fuzz {
 
 namespace {
+
+// Every vector of an index, by ascending id, each with its cosine to itself (the cache_files target compares them).
+std::vector<float> all_vectors(const grappi::VectorIndex &v) {
+  std::vector<float> out;
+  for (int64_t id : v.ids()) {
+    const float *x = v.vector(id);
+    out.insert(out.end(), x, x + v.dim());
+    out.push_back(v.score(x, id, grappi::Metric::cosine));  // (1 with its own norm)
+  }
+  return out;
+}
+
+// What a tagger finds in a few texts and names, as text (the names_file target compares them).
+std::string tag_text(const grappi::EntityTagger &t) {
+  std::string out;
+  for (const char *text : {"p53 and HDM2 in apoptotic process; Q00987 and tumor protein p53.", "MDM2 TP53 apoptosis"})
+    for (const grappi::EntityMention &m : t.tag(std::string_view(text)))
+      out += std::to_string(m.offset) + m.status + (m.entity() ? m.entity()->id : "-") + '\n';
+  for (const char *name : {"p53", "HDM2", "apoptotic process"}) out += t.link(name).status + '\n';
+  for (const grappi::EntityCandidate &c : t.by_id("Q00987")) out += c.id + '\n';
+  return out;
+}
 
 [[noreturn]] void broken(const std::string &what) {
   std::fprintf(stderr, "grappi fuzz: invariant broken: %s\n", what.c_str());
@@ -488,14 +512,16 @@ const std::map<std::string, Body> &bodies() {
        }},
       {"cache_files",
        [](std::string_view s) {
-         // The mapped cache files beside a database (the CSR snapshot "<db>.csr", the neighbor ranking "<db>.knn"):
-         // a valid pair made once per process, then the input's first byte picks the file and the rest are edits
-         // (3 bytes of offset, 1 byte xor'ed in) or, with the byte's high bit, the file's whole new content. Opening
-         // must never crash, and what is accepted must be the database's own content.
+         // The mapped cache files beside a database (the CSR snapshot "<db>.csr", the neighbor ranking "<db>.knn",
+         // the vectors "<db>.vec"): valid files made once per process, then the input's first byte picks the file
+         // (its low bits modulo 3) and the rest are edits (3 bytes of offset, 1 byte xor'ed in) or, with the byte's
+         // high bit, the file's whole new content. Opening must never crash, and what is accepted must be the
+         // database's own content.
          struct Files {
-           std::string db, csr, knn;
+           std::string db, csr, knn, vec;
            std::vector<std::tuple<int64_t, int64_t, float>> adjacency;
            std::size_t ranked = 0;
+           std::vector<float> vectors;  // every node's vector, by ascending id
          };
          static const Files f = [] {
            Files x;
@@ -524,15 +550,19 @@ const std::map<std::string, Body> &bodies() {
              for (std::size_t k = 0; k < a.size; ++k) x.adjacency.emplace_back(snap->node_id(u), snap->node_id(a.neighbor[k]), a.score[k]);
            }
            x.ranked = grappi::graph_retriever(kg)->neighbor_ranking_entries();
-           std::ifstream c(x.db + ".csr", std::ios::binary), k(x.db + ".knn", std::ios::binary);
+           x.vectors = all_vectors(*grappi::graph_vectors(kg));
+           std::ifstream c(x.db + ".csr", std::ios::binary), k(x.db + ".knn", std::ios::binary), v(x.db + ".vec", std::ios::binary);
            x.csr.assign(std::istreambuf_iterator<char>(c), {});
            x.knn.assign(std::istreambuf_iterator<char>(k), {});
-           if (x.csr.empty() || x.knn.empty() || x.ranked == 0) std::abort();
+           x.vec.assign(std::istreambuf_iterator<char>(v), {});
+           if (x.csr.empty() || x.knn.empty() || x.vec.empty() || x.ranked == 0 || x.vectors.empty()) std::abort();
            return x;
          }();
          if (s.empty()) return;
-         const bool knn = s[0] & 1;
-         std::string bytes = knn ? f.knn : f.csr;
+         const int which = (s[0] & 0x7f) % 3;
+         const std::string &original = which == 0 ? f.csr : which == 1 ? f.knn : f.vec;
+         const char *suffix = which == 0 ? ".csr" : which == 1 ? ".knn" : ".vec";
+         std::string bytes = original;
          if (s[0] & 0x80) {
            bytes.assign(s.data() + 1, s.size() - 1);
          } else {
@@ -542,7 +572,7 @@ const std::map<std::string, Body> &bodies() {
              bytes[at] = static_cast<char>(bytes[at] ^ s[i + 3]);
            }
          }
-         write_text(f.db + (knn ? ".knn" : ".csr"), bytes);
+         write_text(f.db + suffix, bytes);
          {
            grappi::OpenOptions o;
            o.read_only = true;  // (a reader: the file is used or ignored, never rewritten)
@@ -558,9 +588,66 @@ const std::map<std::string, Body> &bodies() {
            if (r->has_neighbor_ranking() && r->neighbor_ranking_entries() != f.ranked) broken("a cache file changed the ranking");
            grappi::WindowOptions w;
            r->window(snap->node_id(0), w);
+           if (all_vectors(*grappi::graph_vectors(kg)) != f.vectors) broken("a cache file changed the vectors");
+           if (grappi::query_vector(kg, "protein number 3").empty()) broken("no query vector");
          }
          write_text(f.db + ".csr", f.csr);
          write_text(f.db + ".knn", f.knn);
+         write_text(f.db + ".vec", f.vec);
+       }},
+      {"names_file",
+       [](std::string_view s) {
+         // The name dictionary file "<db>.names.<options>" with its checksums made right around the input (so that what the
+         // fuzzer writes reaches the reader past them): the input's first byte with its high bit set makes the rest
+         // the whole stream, else the rest are edits of the real stream (3 bytes of offset, 1 byte xor'ed in). The
+         // tagger must refuse it or read it, never crash, hang or allocate without bound, and then tag and link.
+         struct Names {
+           std::string db, file, key, payload, reference;
+           char magic[16];
+         };
+         static const Names f = [] {
+           Names x;
+           x.db = scratch() + "/names.db";
+           {
+             grappi::KnowledgeGraph kg(x.db);
+             const int64_t a = kg.add_node({"9606.ENSP00000269305", "TP53", "Protein", "Cellular tumor antigen p53; Acts", 0, "{}"});
+             const int64_t m = kg.add_node({"9606.ENSP00000258149", "MDM2", "Protein", "E3 ubiquitin-protein ligase Mdm2", 0, "{}"});
+             kg.add_node({"GO:0006915", "apoptotic process", "OntologyTerm", "", 0, "{\"namespace\":\"biological_process\"}"});
+             kg.add_alias(a, "p53", "BLAST_UniProt_GN");
+             kg.add_alias(a, "tumor protein p53", "mapping:gene_name");
+             kg.add_alias(m, "HDM2", "BLAST_UniProt_GN");
+             kg.add_alias(m, "Q00987", "UniProt_AC");
+             x.reference = tag_text(grappi::EntityTagger(kg));
+           }
+           std::string path;  // ("<db>.names.<options>": the one file of the default options)
+           for (const auto &e : std::filesystem::directory_iterator(scratch()))
+             if (e.path().filename().string().rfind("names.db.names.", 0) == 0) path = e.path().string();
+           x.file = path;
+           const auto mapped = grappi::detail::MappedFile::open(path);
+           grappi::detail::SectionFile sf;
+           if (!mapped || mapped->size() < 16) std::abort();
+           std::memcpy(x.magic, mapped->data(), 16);
+           if (!sf.open(*mapped, x.magic, 2)) std::abort();
+           x.key.assign(static_cast<const char *>(sf[0].data), sf[0].size);
+           x.payload.assign(static_cast<const char *>(sf[1].data), sf[1].size);
+           return x;
+         }();
+         if (s.empty()) return;
+         std::string bytes = f.payload;
+         if (s[0] & 0x80) {
+           bytes.assign(s.data() + 1, s.size() - 1);
+         } else {
+           for (std::size_t i = 1; i + 4 <= s.size() && !bytes.empty(); i += 4) {
+             const std::size_t at = (static_cast<unsigned char>(s[i]) | static_cast<unsigned char>(s[i + 1]) << 8 |
+                                     static_cast<std::size_t>(static_cast<unsigned char>(s[i + 2])) << 16) % bytes.size();
+             bytes[at] = static_cast<char>(bytes[at] ^ s[i + 3]);
+           }
+         }
+         grappi::detail::write_section_file(f.file, f.magic, {{f.key.data(), f.key.size()}, {bytes.data(), bytes.size()}},
+                                            "fuzz");
+         grappi::KnowledgeGraph kg(f.db);
+         const std::string got = tag_text(grappi::EntityTagger(kg));
+         if (bytes == f.payload && got != f.reference) broken("the dictionary read back differs from the one derived");
        }},
       {"embed_vectors",
        [](std::string_view s) {

@@ -136,6 +136,10 @@ TEST_CASE("LSA: deterministic and restorable - corrupt state is an error" * doct
   CHECK(n0 == doctest::Approx(1.0));  // renormalised onto the lexical part
   const auto back = grappi::LsaEmbedder::restore(lexical_only.config(), lexical_only.state());
   CHECK(back->embed({"one text"}).data == lexical_only.embed({"one text"}).data);
+  // Never fitted (embed_graph stores what it is given): it restores as it was, its lexical part unfitted.
+  grappi::LsaEmbedder unfitted(lo);
+  const auto same = grappi::LsaEmbedder::restore(unfitted.config(), unfitted.state());
+  CHECK(same->embed({"one text"}).data == unfitted.embed({"one text"}).data);
   o.dimension = 0;
   CHECK_THROWS_AS(grappi::LsaEmbedder{o}, grappi::Error);
 }

@@ -135,6 +135,27 @@ TEST_CASE("Names as papers write them link to one entity in resolve and question
     CHECK(completions[0].id == id);
     CHECK(completions[0].matched_by == "linked");
   }
+  // The dictionary read back from "<db>.names.*" (the one the shared tagger wrote) finds what the
+  // derived one finds.
+  {
+    const std::vector<std::string> files = files_starting(kg.path() + ".names.");
+    REQUIRE(files.size() >= 2);  // (the question analyzer's and the papers' options)
+    for (const std::string &f : files) CHECK(std::filesystem::file_size(f) > 100000);
+    const grappi::EntityTagger reread(kg);
+    CHECK(reread.names() == tagger->names());
+    std::string text = "LPS, VEGF-A and APP's partners in mice and in yeast. ";
+    for (const auto &name : names) text += "We measured " + name.first + " in HeLa cells. ";
+    const auto a = tagger->tag(text), b = reread.tag(text);
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      CAPTURE(a[i].text);
+      CHECK(a[i].offset == b[i].offset);
+      CHECK(a[i].status == b[i].status);
+      CHECK(a[i].candidates.size() == b[i].candidates.size());
+      CHECK((a[i].entity() ? a[i].entity()->bel : "-") == (b[i].entity() ? b[i].entity()->bel : "-"));
+    }
+    CHECK(reread.members(kg.resolve("NF-kappaB")).size() == tagger->members(kg.resolve("NF-kappaB")).size());
+  }
   // A family is answered over its members: FamPlex's, through its sub-families.
   const grappi::QuestionAnalysis akt = analyzer.analyze("Which proteins interact with Akt?");
   std::vector<std::string> members;

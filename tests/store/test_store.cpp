@@ -26,11 +26,11 @@ TEST_CASE("a new database has the versioned schema / WAL and foreign keys / read
   const auto db = d.file("kg.db");
   {
     KnowledgeGraph kg(db);
-    CHECK(kg.stats().schema_version == 8);
+    CHECK(kg.stats().schema_version == 9);
     CHECK(kg.generation() == 0);
   }
-  CHECK(sql_count(db, "PRAGMA user_version") == 8);
-  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='8'") == 1);
+  CHECK(sql_count(db, "PRAGMA user_version") == 9);
+  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='9'") == 1);
   CHECK(journal_mode(db) == "wal");
   // A read-only opening is the last connection to close: it removes the files a WAL reader
   // makes (a plain read-only SQLite connection leaves them), and it cannot write.
@@ -38,7 +38,7 @@ TEST_CASE("a new database has the versioned schema / WAL and foreign keys / read
     grappi::OpenOptions ro;
     ro.read_only = true;
     KnowledgeGraph kg(db, ro);
-    CHECK(kg.stats().schema_version == 8);
+    CHECK(kg.stats().schema_version == 9);
     CHECK_THROWS_AS(kg.add_node({"9606.X", "X", "Protein", "", 0, "{}"}), grappi::Error);
   }
   CHECK_FALSE(std::filesystem::exists(db + "-wal"));
@@ -188,16 +188,17 @@ TEST_CASE("a schema version 2 database is migrated in place to the current versi
     // Asked to, a read-only opening upgrades it first (what the CLI's reading commands do).
     ro.upgrade = true;
     const KnowledgeGraph read(db, ro);
-    CHECK(read.stats().schema_version == 8);
+    CHECK(read.stats().schema_version == 9);
     CHECK(read.node(id)->name == "A");
   }
   KnowledgeGraph kg(db);
-  CHECK(kg.stats().schema_version == 8);
+  CHECK(kg.stats().schema_version == 9);
   CHECK(kg.node(id)->name == "A");
   CHECK(sql_count(db, "SELECT count(*) FROM edge_evidence") == 0);  // the version 4 table exists
   CHECK(sql_count(db, "SELECT count(*) FROM passages_fts") == 0);  // and the version 6 ones
   CHECK(sql_count(db, "SELECT count(*) FROM node_evidence") == 0);  // and 7's
   CHECK(sql_count(db, "SELECT count(*) FROM community_sets") == 0);  // and 8's
+  CHECK(sql_count(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'embedding_models_meta'") == 1);  // and 9's
   CHECK(kg.response_cache_size() == 0);
   grappi::CachedResponse r;
   r.key = "k1";
