@@ -230,7 +230,7 @@ std::shared_ptr<Embedder> query_embedder(const KnowledgeGraph &kg, const std::st
     Stmt st(m.db, "SELECT kind, config, state FROM embedding_models WHERE name = ?");
     st.bind(1, name);
     st.step();
-    // (the texts read before the blob: reading another column may move the blob's bytes)
+    // (the texts first, then a view of the blob, valid until the next step)
     const std::string kind = st.col_text(0), config = st.col_text(1);
     const std::string_view state(static_cast<const char *>(st.col_blob(2)), st.col_bytes(2));
     std::shared_ptr<Embedder> e = detail::restore_embedder(kind, config, state);

@@ -179,7 +179,7 @@ std::shared_ptr<const VectorIndex> graph_vectors(const KnowledgeGraph &kg, const
       Stmt st(db, "SELECT kind, config, state FROM embedding_models WHERE id = ?");
       st.bind(1, model_id);
       if (st.step()) {
-        // (the texts read before the blob: reading another column may move the blob's bytes)
+        // (the texts first, then a view of the blob, valid until the next step)
         const std::string kind = st.col_text(0), config = st.col_text(1);
         const std::string_view state(static_cast<const char *>(st.col_blob(2)), st.col_bytes(2));
         detail::VectorIndexAccess::save(file, *index, kind, config, state);
