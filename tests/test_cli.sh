@@ -3,7 +3,7 @@
 # separate tests (tests/CMakeLists.txt): two set-up parts import the yeast network and the
 # human demo data once into $DBDIR, the other parts use those databases (copying them first
 # when they change them).
-#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | exit-codes | ontology | mitab | bel | cx2 | ground | extract | hypothesize | ask | reader | bombs
+#   test_cli.sh setup-yeast | setup-human | yeast | retrieval | pcst | explore | explore-http | suggestions | exit-codes | ontology | mitab | bel | cx2 | ground | extract | hypothesize | ask | reader | bombs
 set -euo pipefail
 : "${GRAPPI:?path to the grappi binary}" "${DATA:?path to data/}" "${DBDIR:?directory of the shared databases}"
 PART=${1:?part}
@@ -408,6 +408,18 @@ rc=$(status_of "$GRAPPI" explore --db "$H" --protein MAPT --query "inhibit tau p
 [ "$rc" -eq 1 ] && grep -q "every model request failed" "$T/err" || fail "explore with the server down exited $rc: $(cat "$T/err")"
 ;;
 
+suggestions)  # every command: an unknown option or command word named, with the nearest known ones, exit 2
+python3 "$HERE/check_cli_suggestions.py" "$GRAPPI" > "$T/suggestions.txt" || fail "suggestions: $(cat "$T/suggestions.txt")"
+# A command of one protein takes it positionally or after --protein: the same output.
+for cmd in "neighbors --limit 5" "window --k 5,2" "explore --query growth --top 3 --windows 1 --k 5,2"; do
+  # shellcheck disable=SC2086
+  "$GRAPPI" $cmd --db "$Y" CDC28 > "$T/positional.txt" || fail "$cmd with the protein positionally"
+  # shellcheck disable=SC2086
+  "$GRAPPI" $cmd --db "$Y" --protein CDC28 > "$T/flag.txt" || fail "$cmd with --protein"
+  cmp -s "$T/positional.txt" "$T/flag.txt" || fail "$cmd: positionally and with --protein differ"
+  grep -q CDC28 "$T/flag.txt" || fail "$cmd: no CDC28 in $(head -3 "$T/flag.txt")"
+done
+;;
 exit-codes)  # 0 success; 2 a bad argument or a name that does not resolve; 1 a failure of the work
 # serve: a port another grappi serve listens on is refused (exit 1), never shared between them.
 "$GRAPPI" serve --db "$Y" --port 0 > "$T/serve1.txt" 2>&1 &

@@ -64,6 +64,11 @@ constexpr int kExitUsage = 2;
 /// --max-calls or --yes.
 constexpr std::size_t kCallsWithoutAsking = 500;
 
+/// When parsing failed: the first word of the command line that names no command or option of
+/// the command chosen ("explore: unknown option --protien; did you mean --protein?"),
+/// else empty (tools/cli/suggest.cpp).
+std::string unknown_argument(const CLI::App &app, int argc, char **argv);
+
 /// Thrown by a command that has printed its result and must still exit with a status (for
 /// example `resolve --json` of a name that does not resolve).
 struct ExitStatus {

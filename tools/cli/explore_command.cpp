@@ -105,7 +105,7 @@ void add_explore(CLI::App &app) {
   auto &o = a->o;
   auto *c = app.add_subcommand("explore", "Ranked, explained PPI paths from a protein toward a therapeutic impact (the main job)");
   add_db_option(c, a->db);
-  c->add_option("--protein", a->protein, "Initial protein (name, alias or STRING id)")->required();
+  c->add_option("protein,--protein", a->protein, "Initial protein: name, alias or STRING id (here or after --protein)")->required();
   c->add_option("--query", a->query, "Therapeutic impact, e.g. \"inhibit tau phosphorylation\"")->required();
   c->add_option("--windows", a->windows, "Window number(s): 1, 1-3 or 1,3");
   c->add_option("--k", a->k, "k per depth, e.g. 30,4 (code default) or 10,2 (paper)");

@@ -304,7 +304,7 @@ void add_neighbors(CLI::App &app) {
   auto a = std::make_shared<NeighborsArgs>();
   auto *c = app.add_subcommand("neighbors", "Neighbors of a protein, strongest first");
   add_db_option(c, a->db);
-  c->add_option("protein", a->protein, "Protein name, alias or STRING id")->required();
+  c->add_option("protein,--protein", a->protein, "Protein name, alias or STRING id (here or after --protein)")->required();
   c->add_option("--min-score", a->min_score, "Minimum edge score: 0-1, or a whole number 2-1000 on STRING's scale");
   c->add_option("--relation", a->relations, "Relation type(s) to keep, e.g. string.physical");
   c->add_option("--limit", a->limit, "Show at most N neighbors (0 = all)");

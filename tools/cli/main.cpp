@@ -54,6 +54,12 @@ int main(int argc, char **argv) {
   } catch (const ExitStatus &e) {
     return e.status;
   } catch (const CLI::ParseError &e) {
+    // (a word no command or option has: said first, with the nearest names, whatever CLI11 found missing after it)
+    if (e.get_exit_code() != 0)
+      if (const std::string unknown = unknown_argument(app, argc, argv); !unknown.empty()) {
+        std::cerr << "grappi: " << unknown << "\nRun with --help for more information.\n";
+        return kExitUsage;
+      }
     const int rc = app.exit(e);  // prints help, the version, or the parse error
     return rc == 0 ? 0 : kExitUsage;
   } catch (const grappi::Error &e) {

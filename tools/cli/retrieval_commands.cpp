@@ -151,7 +151,7 @@ void add_window(CLI::App &app) {
   auto a = std::make_shared<WindowArgs>();
   auto *c = app.add_subcommand("window", "GraPPI moving kNN window graph around a protein");
   add_db_option(c, a->db);
-  c->add_option("--protein", a->protein, "Root protein")->required();
+  c->add_option("protein,--protein", a->protein, "Root protein (here or after --protein)")->required();
   c->add_option("--window", a->windows, "Window number(s): 1, 1-3 or 1,3");
   c->add_option("--k", a->k, "k per depth, e.g. 30,4 (code default) or 10,2 (paper)");
   c->add_option("--depth", a->depth, "Depth M");
