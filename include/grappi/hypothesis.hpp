@@ -99,8 +99,8 @@ struct HypothesisOptions : RunControl {
   /// How the candidate paths are found. 0 (the default): the `candidates` shortest simple paths
   /// of at most max_length edges (Yen: shortest first, then longer ones). n >= 1: HGCR's
   /// candidates, n rounds of every shortest path (all of one length), each round with the
-  /// earlier rounds' intermediate concepts masked (ALGORITHMS.md section 8; HGCR runs 2); at
-  /// most 100.
+  /// earlier rounds' intermediate concepts masked (HGCR: Tyagin et al., arXiv 2511.05498, which
+  /// runs 2; docs/literature.md); at most 100.
   std::size_t shortest_rounds = 0;
   bool mask_direct = false;    ///< leave out the direct edge (indirect relations only)
   /// Labels the intermediate nodes must have (any case; empty: any).

@@ -1,5 +1,5 @@
 // Question-driven subgraph retrieval by PCST: G-Retriever's prize rules and the seed-002 form
-// (ALGORITHMS.md §4).
+// (G-Retriever: He et al., NeurIPS 2024, and its PyG port; docs/ask.md).
 #include <algorithm>
 #include <cmath>
 #include <string>
