@@ -2,9 +2,10 @@
 // (exact, and with HNSW once asked for), read from the database and kept while it is unchanged
 // (detail::derived).
 //
-// "<db>.vec" keeps the last model read as the arrays the index uses (ids, rows, norms), so that
-// the next process maps them instead of reading every vector out of SQLite (a tenth of a second
-// at the human proteome's size): a section file (common/section_file.hpp) under a key naming the
+// "<db>.vec" keeps the last model read as the arrays the index uses (ids, rows, norms) and the
+// model's stored embedder (kind, configuration, state, which query_embedder restores), so that
+// the next process maps them instead of reading them out of SQLite (a tenth of a second at the
+// human proteome's size): a section file (common/section_file.hpp) under a key naming the
 // database's instance and generation and the model; anything else is read from the database
 // and the file rewritten.
 #include <cmath>

@@ -295,7 +295,8 @@ uint64_t save_cache(const std::string &path, const CacheKey &key, const GraphSna
   return fp;
 }
 
-// Reads a string table; false when its offsets do not describe its bytes.
+// Reads a string table; false when its offsets do not describe its bytes (checked before any
+// is used: the table is read before the sections' checksums are).
 bool read_strings(const detail::FilePiece &off, const detail::FilePiece &bytes, std::size_t count,
                   std::vector<std::string> &out) {
   if (off.size != (count + 1) * 8) return false;
@@ -304,7 +305,7 @@ bool read_strings(const detail::FilePiece &off, const detail::FilePiece &bytes, 
   out.resize(count);
   const char *b = static_cast<const char *>(bytes.data);
   for (std::size_t i = 0; i < count; ++i) {
-    if (o[i] > o[i + 1]) return false;
+    if (o[i] > o[i + 1] || o[i + 1] > bytes.size) return false;
     out[i].assign(b + o[i], static_cast<std::size_t>(o[i + 1] - o[i]));
   }
   return true;
