@@ -67,6 +67,47 @@ std::string tagged(const std::string &db) {
   return finds(grappi::EntityTagger(kg));
 }
 
+// Writes the file again from `parts`, section `index` replaced (its checksums made right).
+void rewrite_section(const std::string &file, const char (&magic)[16], const std::vector<std::string> &parts, std::size_t index,
+                     const std::string &replacement) {
+  std::vector<grappi::detail::FilePiece> pieces;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::string &p = i == index ? replacement : parts[i];
+    pieces.push_back({p.data(), p.size()});
+  }
+  grappi::detail::write_section_file(file, magic, pieces, "test");
+}
+
+// The file's sections, read by a SectionFile (so a test can change one and make its checksums again).
+std::vector<std::string> sections_of(const std::string &path, std::size_t count, char (&magic)[16]) {
+  const auto mapped = grappi::detail::MappedFile::open(path);
+  REQUIRE(mapped);
+  std::memcpy(magic, mapped->data(), 16);
+  grappi::detail::SectionFile f;
+  REQUIRE(f.open(*mapped, magic, count));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < count; ++i) {
+    REQUIRE(f.intact(i));
+    out.emplace_back(static_cast<const char *>(f[i].data), f[i].size);
+  }
+  return out;
+}
+
+// One flipped byte at each of `offsets`: the file is refused, `read` gives what it gave from the
+// intact file, and the file is rewritten as it was.
+template <class Read, class Value>
+void check_flipped_bytes(const std::string &file, const std::string &good, const std::vector<std::size_t> &offsets, char bit,
+                         Read read, const Value &expected) {
+  for (std::size_t at : offsets) {
+    CAPTURE(at);
+    std::string bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ bit);
+    write_file(file, bad);
+    CHECK(read() == expected);
+    CHECK(read_file(file) == good);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("the name dictionary file is read back only when intact and of this content") {
@@ -87,23 +128,15 @@ TEST_CASE("the name dictionary file is read back only when intact and of this co
   // The file is what the next tagger uses: a name changed in it (its checksums made again, its
   // keys still in order) is found, and the name it replaced is not.
   {
-    const auto mapped = grappi::detail::MappedFile::open(file);
-    REQUIRE(mapped);
-    grappi::detail::SectionFile f;
     char magic[16];
-    std::memcpy(magic, good.data(), 16);
-    REQUIRE(f.open(*mapped, magic, 2));
-    REQUIRE(f.intact(0));
-    REQUIRE(f.intact(1));
-    const std::string key(static_cast<const char *>(f[0].data), f[0].size);
-    std::string payload(static_cast<const char *>(f[1].data), f[1].size);
+    const std::vector<std::string> parts = sections_of(file, 2, magic);
+    std::string payload = parts[1];
     std::size_t at = 0, n = 0;
     while ((at = payload.find("Zebrin", at)) != std::string::npos) payload.replace(at, 6, "Zebrim"), ++n;
     while ((at = payload.find("zebrin", 0)) != std::string::npos) payload.replace(at, 6, "zebrim"), ++n;
     REQUIRE(n > 0);
-    grappi::detail::write_section_file(file + ".forged", magic, {{key.data(), key.size()}, {payload.data(), payload.size()}}, "test");
+    rewrite_section(file, magic, parts, 1, payload);
   }
-  std::rename((file + ".forged").c_str(), file.c_str());
   {
     KnowledgeGraph kg(db);
     const grappi::EntityTagger t(kg);
@@ -112,15 +145,7 @@ TEST_CASE("the name dictionary file is read back only when intact and of this co
   }
 
   // One flipped byte anywhere: refused, derived again, rewritten as before.
-  for (std::size_t at : {std::size_t{2}, std::size_t{20}, std::size_t{60}, std::size_t{130}, good.size() / 2,
-                         good.size() - 1}) {
-    CAPTURE(at);
-    std::string bad = good;
-    bad[at] = static_cast<char>(bad[at] ^ 0x20);
-    write_file(file, bad);
-    CHECK(tagged(db) == built);
-    CHECK(read_file(file) == good);
-  }
+  check_flipped_bytes(file, good, {2, 20, 60, 130, good.size() / 2, good.size() - 1}, 0x20, [&] { return tagged(db); }, built);
   write_file(file, good.substr(0, good.size() / 2));
   CHECK(tagged(db) == built);
   CHECK(read_file(file) == good);
@@ -209,21 +234,6 @@ std::vector<float> query_of(const std::string &db) {
   return grappi::query_vector(kg, "tumor suppressor ubiquitin ligase");
 }
 
-// The file's sections, read by a SectionFile (so a test can change one and make its checksums again).
-std::vector<std::string> sections_of(const std::string &path, std::size_t count, char (&magic)[16]) {
-  const auto mapped = grappi::detail::MappedFile::open(path);
-  REQUIRE(mapped);
-  std::memcpy(magic, mapped->data(), 16);
-  grappi::detail::SectionFile f;
-  REQUIRE(f.open(*mapped, magic, count));
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < count; ++i) {
-    REQUIRE(f.intact(i));
-    out.emplace_back(static_cast<const char *>(f[i].data), f[i].size);
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("the vector file is read back only when intact and of this model and generation") {
@@ -255,41 +265,22 @@ TEST_CASE("the vector file is read back only when intact and of this model and g
     std::memcpy(&x, rows.data(), sizeof x);
     x += 1.0f;
     std::memcpy(rows.data(), &x, sizeof x);
-    std::vector<grappi::detail::FilePiece> pieces;
-    for (std::size_t i = 0; i < parts.size(); ++i) pieces.push_back(i == 2 ? grappi::detail::FilePiece{rows.data(), rows.size()}
-                                                                          : grappi::detail::FilePiece{parts[i].data(), parts[i].size()});
-    grappi::detail::write_section_file(file, magic, pieces, "test");
+    rewrite_section(file, magic, parts, 2, rows);
     const std::vector<float> forged = vectors_of(db);
     REQUIRE(forged.size() == stored.size());
     CHECK(forged[0] == stored[0] + 1.0f);
   }
   // A state the embedder cannot be made from: the database's is used instead.
-  {
-    std::vector<grappi::detail::FilePiece> pieces;
-    const std::string broken = "not a state";
-    for (std::size_t i = 0; i < parts.size(); ++i) pieces.push_back(i == 6 ? grappi::detail::FilePiece{broken.data(), broken.size()}
-                                                                          : grappi::detail::FilePiece{parts[i].data(), parts[i].size()});
-    grappi::detail::write_section_file(file, magic, pieces, "test");
-    CHECK(query_of(db) == query);
-  }
+  rewrite_section(file, magic, parts, 6, "not a state");
+  CHECK(query_of(db) == query);
   // One flipped byte anywhere: refused, read from the database, rewritten as before.
-  for (std::size_t at : {std::size_t{3}, std::size_t{40}, std::size_t{200}, good.size() / 2, good.size() - 1}) {
-    CAPTURE(at);
-    std::string bad = good;
-    bad[at] = static_cast<char>(bad[at] ^ 0x08);
-    write_file(file, bad);
-    CHECK(vectors_of(db) == stored);
-    CHECK(read_file(file) == good);
-  }
+  check_flipped_bytes(file, good, {3, 40, 200, good.size() / 2, good.size() - 1}, 0x08, [&] { return vectors_of(db); }, stored);
   // Ids out of order (checksums made again): refused.
   {
     std::string ids = parts[1];
     REQUIRE(ids.size() >= 16);
     std::swap_ranges(ids.begin(), ids.begin() + 8, ids.begin() + 8);
-    std::vector<grappi::detail::FilePiece> pieces;
-    for (std::size_t i = 0; i < parts.size(); ++i) pieces.push_back(i == 1 ? grappi::detail::FilePiece{ids.data(), ids.size()}
-                                                                          : grappi::detail::FilePiece{parts[i].data(), parts[i].size()});
-    grappi::detail::write_section_file(file, magic, pieces, "test");
+    rewrite_section(file, magic, parts, 1, ids);
     CHECK(vectors_of(db) == stored);
   }
   // A new embedding (a new generation): the file is stale, the new vectors are read.
