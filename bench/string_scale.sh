@@ -10,7 +10,7 @@
 #   queries: per run, wall time and peak RSS of single commands (the database opened each time:
 #            neighbors, window, paths, ask, explore offline, explore's model plan by --dry-run);
 #   qa:      75 questions generated from the network (bench/make_string_questions.py), eval qa's own
-#            p50/p95 of ask in-process;
+#            p50/p95 of ask in-process, and p50/p95 of ask from the command line over 25 of them;
 #   serve:   grappi serve under 32 clients sending neighbors requests back to back for 20 s, then 4
 #            clients asking questions (bench/serve/serve_load.cpp), latency percentiles and the server's peak RSS.
 #   SECTIONS: a comma list of those (default all). Only timings are printed: nothing is asserted.
@@ -86,6 +86,25 @@ if want qa; then
   for _ in $(seq "$RUNS"); do
     echo "eval qa (75 questions): $("$G" eval qa --db "$DB" --questions "$WORK/qa.jsonl" | grep 'question(s) in')"
   done
+  # ask from the command line, a whole process per question: every third question (25 of the 75), each
+  # timed from its start to its exit; the first one after a change writes the files beside the database.
+  "$G" ask --db "$DB" "$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["question"])' "$WORK/qa.jsonl")" > /dev/null
+  echo "ask from the command line: $(python3 - "$G" "$DB" "$WORK/qa.jsonl" <<'PY'
+import json, statistics, subprocess, sys, time
+grappi, db, path = sys.argv[1:4]
+questions = [json.loads(line)["question"] for line in open(path)][::3]
+seconds = []
+for q in questions:
+    t0 = time.perf_counter()
+    rc = subprocess.run([grappi, "ask", "--db", db, q], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    seconds.append(time.perf_counter() - t0)
+    if rc != 0:
+        sys.exit("ask exited %d on %r" % (rc, q))
+seconds.sort()
+print("%d questions, p50 %.3f s, p95 %.3f s" % (len(seconds), statistics.median(seconds),
+                                                 seconds[max(0, -(-95 * len(seconds) // 100) - 1)]))
+PY
+)"
 fi
 if want serve; then
   awk -F"\t" 'NR > 1 && NR <= 2001 { print $2 }' "$INFO" > "$WORK/proteins.txt"

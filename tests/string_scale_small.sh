@@ -25,6 +25,7 @@ cat "$work/out.txt"
 for want in "^run 1: sqlite3 .import" "^embed: " "^neighbors CDC28: " "^window CDC28" "^paths CDC28 -> CLN2" \
             "^ask 'What does CDC28 interact with\?'" "^ask 'What connects CLN2 and CLB2\?'" "^explore CDC28 offline" \
             "^explore CDC28, a model's plan: dry run: [0-9]+ model calls" "^eval qa .*ask per question p50" \
+            "^ask from the command line: [0-9]+ questions, p50 [0-9.]+ s" \
             "^serve, 32 clients, neighbors: .*\"errors\":0" "^serve, 4 clients, ask: .*\"errors\":0" "^serve peak RSS: [0-9]+ MB"; do
   grep -Eq "$want" "$work/out.txt" || { echo "FAIL: no line matching '$want'"; exit 1; }
 done
