@@ -114,11 +114,12 @@ elif what == "slow":
         t.start()
     time.sleep(2.5)
     t0 = time.time()
-    status, headers, body = request("GET", "/api/info", timeout=5)
+    # (a starved request would wait for as long as the trickles go on: they stop only after it)
+    status, headers, body = request("GET", "/api/info", timeout=10)
     took = time.time() - t0
     stop.set()
     assert status == 200, status
-    assert took < 2, "a normal request waited %.1f s behind slow clients" % took
+    assert took < (5 if SANITIZED else 2), "a normal request waited %.1f s behind slow clients" % took
 elif what == "limits":
     status, _, body = request("POST", "/api/explore", {"protein": "CDC28", "query": "q", "k": "1000,1000", "depth": 6,
                                                         "windows": "1-100"})
@@ -143,7 +144,7 @@ elif what == "pipelined":
     took = time.time() - t0
     assert data.count(b"HTTP/1.1 ") == 1 and data.startswith(b"HTTP/1.1 200"), data[:300]
     assert b"\r\nConnection: close\r\n" in data, data[:600]
-    assert took < 1.5, "the connection stayed open %.1f s after its answer" % took
+    assert took < (4 if SANITIZED else 1.5), "the connection stayed open %.1f s after its answer" % took
 elif what == "cancel":
     # Cancelled in the windows (0.2 s), in the path search (1 s) and later (2.5 s): the job's state
     # says so within a second (5 s under the sanitizers), and its partial result is there.
