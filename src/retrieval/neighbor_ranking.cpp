@@ -2,7 +2,7 @@
 // kept in "<db>.knn" so that windows look their picks up instead of ranking on the fly; and the
 // KnowledgeGraph's cached retriever, which loads it.
 //
-// The file (layout at save_neighbor_ranking) is mapped and used in place. Its fingerprint covers
+// The file (layout above save_neighbor_ranking) is mapped and used in place. Its fingerprint covers
 // the snapshot's content (GraphSnapshot::fingerprint) and the unit vectors, so a file written for
 // another graph state or other vectors is never used.
 #include <algorithm>
@@ -10,10 +10,9 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
-#include <ostream>
 
 #include "common/mapped_file.hpp"
-#include "common/text_reader.hpp"
+#include "common/section_file.hpp"
 #include "common/checksum.hpp"
 #include "store/graph_impl.hpp"
 #include "grappi/error.hpp"
@@ -25,7 +24,7 @@
 namespace grappi {
 
 namespace {
-constexpr char kRankMagic[16] = "grappi-knn-v3\n";
+constexpr char kRankMagic[16] = "grappi-knn-v4\n";
 }  // namespace
 
 uint64_t Retriever::fingerprint() const {
@@ -83,55 +82,36 @@ void Retriever::rank_neighbors(unsigned threads) {
   ranked_ = true;
 }
 
-// The file (v3): magic (16 bytes), then u64 byte-order tag, fingerprint, node count, entry count, the checksums
-// of the two arrays and of these header fields; then at 64-byte boundaries (zeros between) the offsets (u64,
-// nodes + 1) and the nodes (u32, entries), the last ending the file. Readers map it and use the arrays in place
-// after checking all of it.
+// The file (v4): a section file (common/section_file.hpp) of three sections: the key (u64 fingerprint, node
+// count, entry count), the offsets (u64, nodes + 1) and the nodes (u32, entries). Readers map it and use the
+// arrays in place after checking all of it.
 namespace {
-constexpr uint64_t kRankByteOrder = 0x0102030405060708ull;
-constexpr std::size_t kRankHeader = 16 + 7 * 8;
-constexpr std::size_t up64(std::size_t x) { return (x + 63) / 64 * 64; }
+enum RankSection : std::size_t { r_key, r_off, r_nodes, r_count };
 }  // namespace
 
 void Retriever::save_neighbor_ranking(const std::string &path) const {
   if (!ranked_) throw Error(ErrorCode::invalid_argument, "save_neighbor_ranking: no ranking (call rank_neighbors)");
   const uint64_t n = graph_->node_count();
-  const std::size_t off_bytes = (n + 1) * sizeof(uint64_t), node_bytes = rank_entries_ * sizeof(uint32_t);
-  uint64_t h[7] = {kRankByteOrder, fingerprint(), n, rank_entries_, detail::checksum_wide(rank_off_, off_bytes),
-                   detail::checksum_wide(rank_nodes_, node_bytes), 0};
-  h[6] = detail::checksum(detail::checksum(0, kRankMagic, sizeof kRankMagic), h, 6 * sizeof(uint64_t));
-  static const char zeros[64] = {};
-  const std::size_t off_at = up64(kRankHeader), nodes_at = up64(off_at + off_bytes);
-  const detail::FilePiece pieces[] = {{kRankMagic, sizeof kRankMagic}, {h, sizeof h}, {zeros, off_at - kRankHeader},
-                                      {rank_off_, off_bytes}, {zeros, nodes_at - off_at - off_bytes}, {rank_nodes_, node_bytes}};
-  detail::write_file_atomically(path, [&](std::ostream &out) {
-    for (const auto &piece : pieces) out.write(static_cast<const char *>(piece.data), static_cast<std::streamsize>(piece.size));
-  }, "neighbor ranking");
+  const uint64_t key[3] = {fingerprint(), n, rank_entries_};
+  detail::write_section_file(path, kRankMagic,
+                             {{key, sizeof key}, {rank_off_, (n + 1) * sizeof(uint64_t)}, {rank_nodes_, rank_entries_ * sizeof(uint32_t)}},
+                             "neighbor ranking");
 }
 
 bool Retriever::load_neighbor_ranking(const std::string &path) {
   auto file = detail::MappedFile::open(path);
-  if (!file || file->size() < kRankHeader || std::memcmp(file->data(), kRankMagic, sizeof kRankMagic) != 0) return false;
-  uint64_t h[7];
-  std::memcpy(h, file->data() + sizeof kRankMagic, sizeof h);
+  detail::SectionFile f;
+  if (!file || !f.open(*file, kRankMagic, r_count) || f[r_key].size != 3 * sizeof(uint64_t) || !f.intact(r_key)) return false;
+  uint64_t key[3];
+  std::memcpy(key, f[r_key].data, sizeof key);
   const GraphSnapshot &g = *graph_;
-  const uint64_t n = h[2], total = h[3];
-  if (h[0] != kRankByteOrder || h[6] != detail::checksum(detail::checksum(0, kRankMagic, sizeof kRankMagic), h, 6 * sizeof(uint64_t)) ||
-      n != g.node_count() || total > 2 * g.edge_count() || h[1] != fingerprint())
+  const uint64_t n = key[1], total = key[2];
+  if (n != g.node_count() || total > 2 * g.edge_count() || key[0] != fingerprint() ||
+      f[r_off].size != (n + 1) * sizeof(uint64_t) || f[r_nodes].size != total * sizeof(uint32_t) || !f.intact(r_off) ||
+      !f.intact(r_nodes))
     return false;
-  const std::size_t off_bytes = static_cast<std::size_t>((n + 1) * sizeof(uint64_t));
-  const std::size_t node_bytes = static_cast<std::size_t>(total * sizeof(uint32_t));
-  const std::size_t off_at = up64(kRankHeader), nodes_at = up64(off_at + off_bytes);
-  if (file->size() != nodes_at + node_bytes) return false;
-  const unsigned char *base = file->data();
-  for (std::size_t k = kRankHeader; k < off_at; ++k)
-    if (base[k]) return false;
-  for (std::size_t k = off_at + off_bytes; k < nodes_at; ++k)
-    if (base[k]) return false;
-  if (detail::checksum_wide(base + off_at, off_bytes) != h[4] || detail::checksum_wide(base + nodes_at, node_bytes) != h[5])
-    return false;
-  const auto *off = reinterpret_cast<const uint64_t *>(base + off_at);
-  const auto *nodes = reinterpret_cast<const uint32_t *>(base + nodes_at);
+  const auto *off = static_cast<const uint64_t *>(f[r_off].data);
+  const auto *nodes = static_cast<const uint32_t *>(f[r_nodes].data);
   if (off[0] != 0 || off[n] != total) return false;
   for (uint64_t u = 0; u < n; ++u)
     if (off[u] > off[u + 1] || off[u + 1] - off[u] > g.adjacency(static_cast<uint32_t>(u)).size) return false;
