@@ -359,7 +359,7 @@ bool load_cache(const std::string &path, const CacheKey &key, GraphSnapshot::Dat
   y.direction = static_cast<const uint8_t *>(sec[s_direction].data);
   if (y.offsets[0] != 0 || y.offsets[n] != m) return false;
   // Every other section's checksum and every index range: a human-sized snapshot is 200 MB to
-  // read, so on all cores (largest first).
+  // read, so on several cores (largest first).
   std::vector<std::function<bool()>> checks;
   std::vector<std::size_t> order;
   for (std::size_t i = s_ids; i < s_count; ++i) order.push_back(i);
@@ -373,7 +373,9 @@ bool load_cache(const std::string &path, const CacheKey &key, GraphSnapshot::Dat
     return all_below(y.label, y.n, y.labels.size());
   });
   std::atomic<bool> sound{true};
-  detail::parallel_for(checks.size(), detail::hardware_threads(4), [&](std::size_t t) {
+  // (threads only where they pay: a file of a few megabytes is checked sooner than they start)
+  const std::size_t threads = file->size() >= (std::size_t{32} << 20) ? detail::hardware_threads(4) : 1;
+  detail::parallel_for(checks.size(), threads, [&](std::size_t t) {
     if (sound.load(std::memory_order_relaxed) && !checks[t]()) sound = false;
   });
   if (!sound) return false;
