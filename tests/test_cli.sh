@@ -1319,11 +1319,16 @@ grep -q "bad.tsv:2: expected 15 (MITAB 2.5), 36 (2.6) or 42 (2.7) tab-separated 
 bel)  # BEL validation: scripts, statements, JSON, canonical forms, exit codes
 "$GRAPPI" bel validate "$DATA/bel/pybel_test_bel.bel" > "$T/ok.txt" || fail "valid script exited non-zero"
 grep -q "pybel_test_bel.bel: 5 statements, 5 valid, 0 with errors; 0 errors, 0 warnings" "$T/ok.txt" || fail "summary: $(cat "$T/ok.txt")"
-rc=$(status_of "$GRAPPI" bel validate "$DATA/bel/pybel_thorough.bel")
+"$GRAPPI" bel validate "$DATA/bel/pybel_thorough.bel" > "$T/thorough.txt" || fail "thorough.bel exited non-zero"
+grep -q "pybel_thorough.bel:62:44: warning: two relations in one statement" "$T/thorough.txt" || fail "chain line: $(cat "$T/thorough.txt")"
+grep -q "pybel_thorough.bel: 55 statements, 55 valid, 0 with errors; 0 errors, .*; 1 line(s) chaining relations" "$T/thorough.txt" ||
+  fail "thorough summary: $(tail -1 "$T/thorough.txt")"
+printf 'p(HGNC:AKT1) -> p(HGNC:MTOR) -> q(HGNC:X)\n' > "$T/chain.bel"
+rc=$(status_of "$GRAPPI" bel validate --quiet "$T/chain.bel")
 [ "$rc" -eq 1 ] || fail "a script with an error exited $rc"
-"$GRAPPI" bel validate --quiet "$DATA/bel/pybel_thorough.bel" > "$T/thorough.txt" || true
-grep -q "pybel_thorough.bel:62:44: error: a statement has one relation" "$T/thorough.txt" || fail "error line: $(cat "$T/thorough.txt")"
-[ "$(grep -c warning: "$T/thorough.txt")" -eq 0 ] || fail "--quiet printed warnings"
+"$GRAPPI" bel validate --quiet "$T/chain.bel" > "$T/chain.txt" || true
+grep -q "chain.bel:1:33: error: unknown function .q." "$T/chain.txt" || fail "error in the second link: $(cat "$T/chain.txt")"
+[ "$(grep -c warning: "$T/chain.txt")" -eq 0 ] || fail "--quiet printed warnings"
 out=$("$GRAPPI" bel validate --canonical -e 'kin(p(HGNC:AKT1)) -> complex(p(HGNC:JUN), p(HGNC:FOS))' 2> /dev/null)
 [ "$out" = "act(p(HGNC:AKT1), ma(kin)) increases complex(p(HGNC:FOS), p(HGNC:JUN))" ] || fail "canonical: $out"
 out=$(echo 'p(HGNC:AKT1) => p(HGNC:MTOR)' | "$GRAPPI" bel validate --canonical --long - 2> /dev/null)

@@ -117,7 +117,8 @@ struct BelProblem {
   /// "arity", "unknown_namespace", "namespace_kind", "pmod", "amino_acid", "position",
   /// "activity", "variant", "fragment", "relation_terms", "bel1", "nonstandard",
   /// "unquoted_value", "legacy_namespace", "label"; in a BEL script also "script" (a SET, UNSET or
-  /// DEFINE line that is malformed or sets a value its definition does not allow).
+  /// DEFINE line that is malformed or sets a value its definition does not allow) and "chained"
+  /// (a line `A -> B -> C` read as one statement per relation).
   std::string code;
   std::size_t offset = 0;  ///< byte offset in the statement where the problem starts
   std::string message;     ///< what is wrong and what to write instead, for a person
@@ -224,6 +225,9 @@ struct GRAPPI_CXX_API BelDocument {
   /// used yet (the two written in reverse order; a citation clears the evidence and annotations,
   /// as BEL says): a warning on each such statement's line, as PyBEL gives.
   std::size_t evidence_cleared = 0;
+  /// Statement lines that chain relations (`A -> B -> C`, which BEL 2.1 does not allow): each is
+  /// read as one statement per link (`A -> B`, `B -> C`), with a "chained" warning on its line.
+  std::size_t chained = 0;
   /// How many statements are valid.
   std::size_t valid_statements() const noexcept;
   /// How many problems are errors.

@@ -43,6 +43,7 @@ json to_json(const BelDocument &doc, bool long_form) {
   j["errors"] = doc.errors();
   j["warnings"] = doc.problems.size() - doc.errors();
   j["evidence_cleared"] = doc.evidence_cleared;
+  j["chained"] = doc.chained;
   json problems = json::array();
   for (const BelScriptProblem &p : doc.problems)
     problems.push_back({{"line", p.line}, {"column", p.column}, {"severity", to_string(p.problem.severity)},

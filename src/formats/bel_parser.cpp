@@ -39,13 +39,7 @@ class Parser {
     skip_space();
     if (at_end(nested)) return;
     out.relation_offset = i_;
-    // A relation is a word (increases) or a run of symbols (->, -|, =>, →) that may touch the
-    // object: p(A)->p(B).
-    const auto is_alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-    const bool word = i_ < s_.size() && is_alpha(s_[i_]);
-    while (i_ < s_.size() && !is_space(s_[i_]) && s_[i_] != '(' && s_[i_] != ')' &&
-           (word ? is_alpha(s_[i_]) : !is_alpha(s_[i_]) && !(s_[i_] >= '0' && s_[i_] <= '9')))
-      ++i_;
+    i_ = relation_end(i_);
     out.relation = std::string(s_.substr(out.relation_offset, i_ - out.relation_offset));
     if (out.relation.empty())
       fail(i_, "expected a relation (increases, ->, decreases, ...) after the subject, found '" +
@@ -64,12 +58,19 @@ class Parser {
         fail(out.nested_offset, "missing ')' closing the nested statement opened here");
       ++i_;
     } else {
+      const std::size_t object_at = i_;
       out.object = term(0);
+      out.chain_object_offset = object_at;
     }
     skip_space();
     if (!at_end(nested)) {
       std::size_t at = i_;
       bool chained = is_relation_like();
+      if (chained && !nested && out.object && is_chain_link()) {
+        out.chain_offset = at;
+      } else {
+        out.chain_object_offset = 0;
+      }
       fail(at, chained ? "a statement has one relation: put the object statement in parentheses, "
                          "A increases (B decreases C)"
                        : "unexpected text after the statement: '" + excerpt(s_, at) + "'");
@@ -96,6 +97,30 @@ class Parser {
     std::size_t j = i_;
     while (j < s_.size() && !is_space(s_[j]) && s_[j] != '(') ++j;
     return j > i_ && j < s_.size() && is_space(s_[j]);
+  }
+
+  // Where a relation starting at `from` ends. A relation is a word (increases) or a run of
+  // symbols (->, -|, =>, →) that may touch the object: p(A)->p(B).
+  std::size_t relation_end(std::size_t from) const {
+    const auto is_alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    const bool word = from < s_.size() && is_alpha(s_[from]);
+    std::size_t j = from;
+    while (j < s_.size() && !is_space(s_[j]) && s_[j] != '(' && s_[j] != ')' &&
+           (word ? is_alpha(s_[j]) : !is_alpha(s_[j]) && !(s_[j] >= '0' && s_[j] <= '9')))
+      ++j;
+    return j;
+  }
+
+  // Whether the text at i_ is a relation followed by a term (`-> p(...)`, `increases bp(...)`),
+  // the next link of a chain A -> B -> C.
+  bool is_chain_link() const {
+    std::size_t j = relation_end(i_);
+    if (j == i_) return false;
+    while (j < s_.size() && is_space(s_[j])) ++j;
+    if (j >= s_.size() || !is_ident_start(s_[j])) return false;
+    std::size_t k = j;
+    while (k < s_.size() && is_ident_char(s_[k])) ++k;
+    return k < s_.size() && s_[k] == '(';
   }
 
   std::string quoted() {
@@ -246,6 +271,15 @@ bool parse_statement(std::string_view text, RawStatement &out, std::vector<BelPr
   } catch (const Stop &) {
     return false;
   }
+}
+
+std::optional<ChainSplit> split_chain(std::string_view text) {
+  RawStatement raw;
+  std::vector<BelProblem> ignored;
+  if (parse_statement(text, raw, ignored) || raw.chain_offset == 0) return std::nullopt;
+  std::string_view first = text.substr(0, raw.chain_offset);
+  while (!first.empty() && is_space(first.back())) first.remove_suffix(1);
+  return ChainSplit{first, text.substr(raw.chain_object_offset), raw.chain_object_offset, raw.chain_offset};
 }
 
 }  // namespace grappi::detail::bel

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "formats/bel_script.hpp"
+#include "formats/bel_parser.hpp"
 #include "grappi/bel.hpp"
 #include "grappi/error.hpp"
 #include "common/text_util.hpp"
@@ -411,10 +412,32 @@ class ScriptReader {
   }
 
   void statement(const std::string &text) {
+    BelResult result = validator_.check(text);
+    // A -> B -> C: BEL has one relation per statement; read the links as statements of their own
+    // (pybel keeps the first and drops the rest without a word), with a warning on the line.
+    if (!result.statement) {
+      if (auto chain = detail::bel::split_chain(text)) {
+        std::string first(chain->first), rest(chain->rest);
+        problem(chain->relation_offset, Severity::warning, "chained",
+                "two relations in one statement: read as two statements, '" + first + "' and '" +
+                    rest + "' (BEL 2.1 allows one relation; nest with parentheses: A -> (B -> C))");
+        ++doc_.chained;
+        statement(first, validator_.check(first));
+        const std::size_t indent = indent_;
+        indent_ += chain->rest_offset;
+        statement(rest);  // it may chain again
+        indent_ = indent;
+        return;
+      }
+    }
+    statement(text, std::move(result));
+  }
+
+  void statement(const std::string &text, BelResult result) {
     BelScriptStatement st;
     st.line = line_;
     st.text = text;
-    st.result = validator_.check(text);
+    st.result = std::move(result);
     st.citation = citation_;
     st.evidence = evidence_;
     evidence_used_ = true;

@@ -289,16 +289,27 @@ TEST_CASE("BEL script: pybel's thorough document") {
       continue;
     ++lines;
   }
-  CHECK(d.statements.size() == lines);
   CHECK(lines == 54);
-  // One statement chains two relations without parentheses; every other one is valid.
-  CHECK(d.valid_statements() == 53);
-  REQUIRE(d.errors() == 1);
+  // One line chains two relations without parentheses (A -> B -> C): read as one statement per
+  // relation, with a warning there; every statement is valid.
+  CHECK(d.statements.size() == lines + 1);
+  CHECK(d.chained == 1);
+  CHECK(d.valid_statements() == 55);
+  CHECK(d.errors() == 0);
+  std::size_t chained_warnings = 0;
   for (const BelScriptProblem &p : d.problems)
-    if (p.problem.severity == BelProblem::Severity::error) {
+    if (p.problem.code == "chained") {
+      ++chained_warnings;
       CHECK(p.line == 62);
-      CHECK(p.problem.code == "syntax");
+      CHECK(p.column == 44);  // the second relation
+      CHECK(p.problem.severity == BelProblem::Severity::warning);
     }
+  CHECK(chained_warnings == 1);
+  std::vector<std::string> at62;
+  for (const auto &s : d.statements)
+    if (s.line == 62) at62.push_back(s.result.canonical);
+  CHECK(at62 == std::vector<std::string>{"p(HGNC:CFTR, var(\"=\")) increases surf(p(HGNC:EGFR))",
+                                         "surf(p(HGNC:EGFR)) increases p(HGNC:MIA, frag(\"?_*\"))"});
   // TESTAN1 is set to a list, then unset with TestRegex.
   CHECK(d.statements[0].annotations.size() == 2);
   CHECK(d.statements[0].annotations[0].second == std::vector<std::string>{"1", "2"});
@@ -495,4 +506,47 @@ TEST_CASE("BEL script: a SET Citation that clears the evidence set before it is 
     }
   CHECK(lines == std::vector<std::size_t>{6, 7});
   CHECK(grappi::to_json(d, false).at("evidence_cleared") == 2);
+}
+
+TEST_CASE("BEL script: a line that chains relations is read as one statement per relation") {
+  std::istringstream in(
+      "SET Citation = {\"PubMed\", \"111\"}\n"
+      "SET Evidence = \"A activates B, which activates C, which inhibits D.\"\n"
+      "p(HGNC:AKT1) -> p(HGNC:MTOR) -> p(HGNC:RPS6KB1) -| p(HGNC:IRS1)\n"
+      "p(HGNC:TP53) -> (p(HGNC:MDM2) -| p(HGNC:TP53)) -> p(HGNC:CDKN1A)\n"
+      "p(HGNC:EGFR) -> p(HGNC:GRB2) -> q(HGNC:SOS1)\n");
+  const BelDocument d = read_bel_script(in);
+  // Line 3: three relations, three statements with the line's citation and evidence.
+  std::vector<std::string> line3;
+  for (const auto &s : d.statements)
+    if (s.line == 3) {
+      line3.push_back(s.result.canonical);
+      CHECK(s.citation->id == "111");
+      CHECK(s.evidence == "A activates B, which activates C, which inhibits D.");
+    }
+  CHECK(line3 == std::vector<std::string>{"p(HGNC:AKT1) increases p(HGNC:MTOR)",
+                                          "p(HGNC:MTOR) increases p(HGNC:RPS6KB1)",
+                                          "p(HGNC:RPS6KB1) decreases p(HGNC:IRS1)"});
+  // Line 4: the object is a nested statement, so the text after it is no link of a chain: an error.
+  // Line 5: the second link's own error is reported where it is in the line.
+  CHECK(d.chained == 3);  // line 3 twice (it chains three relations), line 5 once
+  std::size_t line4_errors = 0, line5_errors = 0;
+  for (const BelScriptProblem &p : d.problems) {
+    if (p.line == 4 && p.problem.severity == BelProblem::Severity::error) ++line4_errors;
+    if (p.line == 5 && p.problem.severity == BelProblem::Severity::error) {
+      ++line5_errors;
+      CHECK(p.column == 33);  // q( in the second link, counted in the whole line
+    }
+  }
+  CHECK(line4_errors == 1);
+  CHECK(line5_errors == 1);
+  REQUIRE(d.statements.size() == 6);
+  CHECK(d.statements[4].result.canonical == "p(HGNC:EGFR) increases p(HGNC:GRB2)");
+  CHECK_FALSE(d.statements[5].result.valid());
+  CHECK(grappi::to_json(d, false).at("chained") == 3);
+  // One statement checked alone is not a script: the chain stays an error there.
+  const grappi::BelResult alone = grappi::validate_bel("p(HGNC:AKT1) -> p(HGNC:MTOR) -> p(HGNC:RPS6KB1)");
+  CHECK_FALSE(alone.valid());
+  REQUIRE_FALSE(alone.problems.empty());
+  CHECK(alone.problems[0].message.find("a statement has one relation") != std::string::npos);
 }

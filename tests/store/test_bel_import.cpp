@@ -114,18 +114,27 @@ TEST_CASE("pybel's BEL scripts: statements with their citation evidence and anno
   TempDir d;
   KnowledgeGraph kg(d.file("kb.db"));
   grappi::ImportOptions o;
-  o.skip_bad_lines = true;  // thorough.bel chains two relations on line 62
-  const auto rep = kg.import({{data("bel/pybel_test_bel.bel")}, {data("bel/pybel_thorough.bel"), "bel"}}, o);
+  // (no skip_bad_lines: thorough.bel's line 62 chains two relations, read as two statements)
+  const auto rep = kg.import({{data("bel/pybel_test_bel.bel")}, {data("bel/pybel_thorough.bel"), "bel"}});
   REQUIRE(rep.files.size() == 2);
   const auto &simple = rep.files[0], &thorough = rep.files[1];
   CHECK(simple.kind == "bel");
   CHECK(simple.rows_skipped == 0);
   CHECK(detail_of(simple, "statements") == 5);
   CHECK(detail_of(simple, "evidence_records") == 5);
-  CHECK(thorough.rows_skipped == 1);
-  REQUIRE(thorough.bad_line_examples.size() == 1);
-  CHECK(thorough.bad_line_examples[0].find("pybel_thorough.bel:62: a statement has one relation") != std::string::npos);
-  CHECK(detail_of(thorough, "statements") == 53);
+  CHECK(thorough.rows_skipped == 0);
+  CHECK(thorough.bad_line_examples.empty());
+  CHECK(thorough.lines == 54);  // statement lines, not statements
+  CHECK(detail_of(thorough, "statements") == 55);
+  CHECK(detail_of(thorough, "chained_statements_split") == 1);
+  // Both links of the chain are edges, with the line's citation.
+  const auto cftr = kg.edges_between(kg.resolve("p(HGNC:CFTR, var(\"=\"))"), kg.resolve("surf(p(HGNC:EGFR))"));
+  REQUIRE(cftr.size() == 1);
+  CHECK(cftr[0].records.at(0).line == 62);
+  const auto mia = kg.edges_between(kg.resolve("surf(p(HGNC:EGFR))"), kg.resolve("p(HGNC:MIA, frag(\"?_*\"))"));
+  REQUIRE(mia.size() == 1);
+  CHECK(mia[0].relation == "bel.increases");
+  CHECK(mia[0].records.at(0).line == 62);
   CHECK(detail_of(thorough, "nested_statements") == 2);
 
   const auto e = kg.edges_between(kg.resolve("p(HGNC:EGFR)"), kg.resolve("p(HGNC:FADD)"));

@@ -70,6 +70,8 @@ void run_validate(const BelArgs &a) {
       // (PyBEL's warning on statements a SET Citation left without the evidence before it)
       if (doc.evidence_cleared)
         report << "; " << doc.evidence_cleared << " statement(s) without evidence: a SET Citation cleared the SET Evidence before it";
+      if (doc.chained)
+        report << "; " << doc.chained << " line(s) chaining relations read as one statement per relation";
       report << '\n';
     }
   }
