@@ -412,25 +412,35 @@ class ScriptReader {
   }
 
   void statement(const std::string &text) {
-    BelResult result = validator_.check(text);
     // A -> B -> C: BEL has one relation per statement; read the links as statements of their own
-    // (pybel keeps the first and drops the rest without a word), with a warning on the line.
-    if (!result.statement) {
-      if (auto chain = detail::bel::split_chain(text)) {
-        std::string first(chain->first), rest(chain->rest);
-        problem(chain->relation_offset, Severity::warning, "chained",
-                "two relations in one statement: read as two statements, '" + first + "' and '" +
-                    rest + "' (BEL 2.1 allows one relation; nest with parentheses: A -> (B -> C))");
-        ++doc_.chained;
-        statement(first, validator_.check(first));
-        const std::size_t indent = indent_;
-        indent_ += chain->rest_offset;
-        statement(rest);  // it may chain again
-        indent_ = indent;
-        return;
+    // (pybel keeps the first and drops the rest without a word), with a warning at each further
+    // relation. Linear in the line's length however many links it chains (no copy of the rest).
+    std::string_view rest = text;
+    const std::size_t indent = indent_;
+    bool chained = false;
+    for (;;) {
+      BelResult result = validator_.check(rest);
+      std::optional<detail::bel::ChainSplit> chain;
+      if (!result.statement) chain = detail::bel::split_chain(rest);
+      if (!chain) {
+        statement(std::string(rest), std::move(result));
+        break;
       }
+      std::string first(chain->first);
+      problem(chain->relation_offset, Severity::warning, "chained",
+              "two relations in one statement: read as statements of their own, '" + excerpt(first) + "' and '" +
+                  excerpt(chain->rest) + "' (BEL 2.1 allows one relation; nest with parentheses: A -> (B -> C))");
+      chained = true;
+      statement(first, validator_.check(first));
+      indent_ += chain->rest_offset;
+      rest = chain->rest;
     }
-    statement(text, std::move(result));
+    indent_ = indent;
+    if (chained) ++doc_.chained;
+  }
+
+  static std::string excerpt(std::string_view s) {
+    return s.size() <= 80 ? std::string(s) : std::string(s.substr(0, 77)) + "...";
   }
 
   void statement(const std::string &text, BelResult result) {
