@@ -298,7 +298,13 @@ bool spelling_compatible(std::string_view name, std::string_view seen, const Sto
     if (seen[i] == '.' && std::isdigit(static_cast<unsigned char>(seen[i - 1])) &&
         std::isdigit(static_cast<unsigned char>(seen[i + 1])) && !has(name, '.'))
       return false;
-  return !((has(seen, '/') && !has(name, '/')) || (has(seen, '_') && !has(name, '_')));
+  if ((has(seen, '/') && !has(name, '/')) || (has(seen, '_') && !has(name, '_'))) return false;
+  // (a hyphen between numbers is a range, "NPHP1-9", no name written without it, NPHP19)
+  for (std::size_t i = 1; i + 1 < seen.size(); ++i)
+    if (seen[i] == '-' && std::isdigit(static_cast<unsigned char>(seen[i - 1])) &&
+        std::isdigit(static_cast<unsigned char>(seen[i + 1])) && !has(name, '-'))
+      return false;
+  return true;
 }
 
 // Whether the word after a name makes it something else than the protein: a domain or a likeness
@@ -329,6 +335,88 @@ bool ion_like(std::string_view s) {
                  : std::isdigit(static_cast<unsigned char>(s[i])) != 0))
       return false;
   return true;
+}
+
+// Names written with one stem for several ("ERK1/2", "NPHP1-9", "MMP-2 and -9", "SMADs 1, 5 and 8",
+// "ORP-1 to ORP-6", "HDACs 1 and 2"): the texts of the further names (the stem, then each further
+// number) and where the coordination ends; none when the numbers are a quantity ("IL-6 and 10
+// patients", "p53 and 1.5", "5%"). `first_end` ends the first name's number; `stem` is what the
+// further names take before their number.
+struct Coordination {
+  std::vector<std::string> names;
+  std::size_t end = 0;
+};
+
+Coordination coordinated(std::string_view text, std::string_view stem, std::size_t first_end) {
+  Coordination out;
+  const std::size_t n = text.size();
+  const auto digit = [&](std::size_t i) { return i < n && std::isdigit(static_cast<unsigned char>(text[i])) != 0; };
+  std::size_t begin = first_end;
+  while (begin > 0 && digit(begin - 1)) --begin;
+  if (begin == first_end || first_end - begin > 3) return out;
+  const auto value_of = [&](std::size_t from, std::size_t to) { return std::stoi(std::string(text.substr(from, to - from))); };
+  // A number of one to three digits closing its word, not a decimal nor a percentage.
+  const auto number_at = [&](std::size_t q, std::size_t &after) {
+    std::size_t d = q;
+    while (digit(d) && d - q < 3) ++d;
+    if (d == q || (d < n && detail::word_char(text[d])) || (d < n && text[d] == '%') ||
+        (d + 1 < n && (text[d] == '.' || text[d] == ',') && digit(d + 1)))
+      return false;
+    after = d;
+    return true;
+  };
+  const auto at = [&](std::size_t q, std::string_view w) { return text.substr(q, w.size()) == w; };
+  int last = value_of(begin, first_end);
+  std::vector<int> kept, pending;  // (numbers after a comma count once an "and"/"or" closes the list)
+  std::size_t p = first_end, end = first_end;
+  for (;;) {
+    bool range = false, comma = false;
+    std::size_t q = 0, after = 0;
+    if (at(p, "/")) q = p + 1;
+    else if (at(p, "-") && last == 1) q = p + 1, range = true;
+    else if (at(p, " to ")) q = p + 4, range = true;
+    else if (at(p, ", and ")) q = p + 6;
+    else if (at(p, ", or ")) q = p + 5;
+    else if (at(p, " and ")) q = p + 5;
+    else if (at(p, " or ")) q = p + 4;
+    else if (at(p, ", ")) q = p + 2, comma = true;
+    else break;
+    // (the stem again, or its hyphen: "ORP-1 to ORP-6", "MMP-2 and -9")
+    if (!stem.empty() && at(q, stem) && !range) break;  // (a name of its own: the scan finds it)
+    if (!stem.empty() && at(q, stem)) q += stem.size();
+    else if (at(q, "-") && !stem.empty() && stem.back() == '-') ++q;
+    if (!number_at(q, after)) break;
+    const int v = value_of(q, after);
+    if (range) {
+      if (v <= last || v - last > 12) break;
+      for (int k = last + 1; k <= v; ++k) pending.push_back(k);
+    } else {
+      pending.push_back(v);
+    }
+    if (!comma) {
+      kept.insert(kept.end(), pending.begin(), pending.end());
+      pending.clear();
+      end = after;
+    }
+    last = v;
+    p = after;
+  }
+  if (kept.empty() || kept.size() > 16) return out;
+  // (a count of things or a unit after a listed number: "IL-6 and 10 patients", "p21 and 30 kDa")
+  std::size_t w = end;
+  while (w < n && text[w] == ' ') ++w;
+  std::string next;
+  for (; w < n && std::isalpha(static_cast<unsigned char>(text[w])) && next.size() < 16; ++w)
+    next.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[w]))));
+  static const std::unordered_set<std::string_view> counted = {
+      "patients", "cases", "subjects", "individuals", "families", "donors", "controls", "volunteers", "children",
+      "women", "men", "people", "mice", "rats", "animals", "cells", "samples", "tumors", "tumours", "specimens",
+      "times", "fold", "days", "weeks", "months", "years", "hours", "minutes", "h", "min", "d", "kda", "kb", "bp",
+      "nt", "aa", "mg", "ml", "nm", "mm", "other", "others", "more", "of", "percent"};
+  if (w > end && counted.count(next)) return out;
+  for (int k : kept) out.names.push_back(std::string(stem) + std::to_string(k));
+  out.end = end;
+  return out;
 }
 
 // Whether a text begins with an "h" for human before a capital ("hZIP2", "hERG", "hTERT").
@@ -846,7 +934,11 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
       if (name.size() > max_chars + 8) break;
       // (a name ends where a word does)
       if (took == 1 && !detail::word_char(c)) continue;
-      if (e + 1 < n && detail::word_char(text[e + 1])) continue;
+      // (a number before a hyphen and a number may end a name: "NPHP1" of "NPHP1-9")
+      if (e + 1 < n && detail::word_char(text[e + 1]) &&
+          !(e + 2 < n && text[e + 1] == '-' && std::isdigit(static_cast<unsigned char>(c)) &&
+            std::isdigit(static_cast<unsigned char>(text[e + 2]))))
+        continue;
       const std::string key = name.key();
       const std::string_view seen = text.substr(s, e + 1 - s);
       // (a possessive is no part of the name before it: "APP's partners" names APP, not the alias APPS)
@@ -876,8 +968,10 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
                       cands.end());
         // (a hyphen and one letter or digit closing the word designate another name, one the dictionary lacks:
         // "VEGF-A" is not the VEGF family, "STAT5-B" not STAT5)
+        // (but a number after one is a range: "NPHP1-9")
         if (e + 2 < n && text[e + 1] == '-' && std::isalnum(static_cast<unsigned char>(text[e + 2])) &&
-            (e + 3 == n || !detail::word_char(text[e + 3])))
+            (e + 3 == n || !detail::word_char(text[e + 3])) &&
+            !(std::isdigit(static_cast<unsigned char>(text[e])) && std::isdigit(static_cast<unsigned char>(text[e + 2]))))
           cands.clear();
       } else if (key.size() >= 3 && key.back() == 'p' && text[e] == 'p' && std::isalnum(static_cast<unsigned char>(text[e - 1]))) {
         // SGD's protein style: "Cdc28p", "Spr3p" for yeast proteins.
@@ -910,6 +1004,27 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
             }
       }
     }
+    // A plural before numbers, the names of the stem with each ("SMADs 1, 5 and 8", "HDACs 1 and 2",
+    // "caspases-3 and -7"): the first here, the others as coordinated names below.
+    std::string plural_stem;
+    if (best.empty()) {
+      std::size_t w = s;
+      while (w < n && std::isalnum(static_cast<unsigned char>(text[w]))) ++w;
+      if (w - s >= 4 && text[w - 1] == 's' && w + 1 < n && (text[w] == ' ' || text[w] == '-') &&
+          std::isdigit(static_cast<unsigned char>(text[w + 1]))) {
+        std::size_t d = w + 1;
+        while (d < n && std::isdigit(static_cast<unsigned char>(text[d])) && d - w <= 3) ++d;
+        const std::string stem(text.substr(s, w - 1 - s));
+        const std::string first = stem + std::string(text.substr(w + 1, d - w - 1));
+        if (d == n || !detail::word_char(text[d]))
+          if (const auto it = by_name.find(tight(first)); it != by_name.end() && !stop.count(tight(first)))
+            if (std::vector<EntityCandidate> c = candidates(it->second, first); !c.empty()) {
+              best = std::move(c);
+              best_end = d;
+              plural_stem = stem;
+            }
+      }
+    }
     if (best.empty()) {
       ++s;
       continue;
@@ -921,21 +1036,22 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
       s = best_end;
       continue;
     }
-    // A slashed pair names two: "ERK1/2" is ERK1 and ERK2, "Smad2/3" Smad2 and Smad3 (one span,
-    // a mention for each).
-    std::vector<EntityCandidate> second;
+    // Names written with one stem for several: "ERK1/2" is ERK1 and ERK2, "NPHP1-9" nine, "SMADs 1, 5
+    // and 8" three (one span, a mention for each name the dictionary has).
+    std::vector<std::vector<EntityCandidate>> further;
     std::size_t end = best_end;
-    if (best_end + 1 < n && text[best_end] == '/' && std::isdigit(static_cast<unsigned char>(text[best_end - 1]))) {
-      std::size_t d = best_end + 1;
-      while (d < n && std::isdigit(static_cast<unsigned char>(text[d])) && d - best_end <= 2) ++d;
-      std::size_t stem = best_end;
-      while (stem > s && std::isdigit(static_cast<unsigned char>(text[stem - 1]))) --stem;
-      if (d > best_end + 1 && (d == n || !detail::word_char(text[d])) && stem > s) {
-        const std::string other = std::string(text.substr(s, stem - s)) + std::string(text.substr(best_end + 1, d - best_end - 1));
-        if (const auto it = by_name.find(tight(other)); it != by_name.end() && !stop.count(tight(other))) {
-          second = candidates(it->second, other);
-          if (!second.empty()) end = d;
-        }
+    {
+      std::size_t stem_end = best_end;
+      while (stem_end > s && std::isdigit(static_cast<unsigned char>(text[stem_end - 1]))) --stem_end;
+      const std::string_view stem = plural_stem.empty() ? text.substr(s, stem_end - s) : std::string_view(plural_stem);
+      if (stem_end < best_end && stem_end > s) {
+        const Coordination co = coordinated(text, stem, best_end);
+        for (const std::string &other : co.names)
+          if (const auto it = by_name.find(tight(other)); it != by_name.end() && !stop.count(tight(other)))
+            if (std::vector<EntityCandidate> c = candidates(it->second, other); !c.empty()) {
+              further.push_back(std::move(c));
+              end = co.end;
+            }
       }
     }
     EntityMention m;
@@ -945,9 +1061,9 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
     m.source = "dictionary";
     m.candidates = std::move(best);
     out.push_back(m);
-    if (!second.empty()) {
-      m.candidates = std::move(second);
-      out.push_back(std::move(m));
+    for (std::vector<EntityCandidate> &c : further) {
+      m.candidates = std::move(c);
+      out.push_back(m);
     }
     s = end;
   }

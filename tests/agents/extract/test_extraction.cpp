@@ -1706,3 +1706,43 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   grappi::save_extraction(r, part);
   CHECK(grappi::to_json(grappi::load_extraction(part)).at("papers") == j.at("papers"));
 }
+
+TEST_CASE("Names written with one stem for several are each gene; a quantity after a name is not") {
+  TempDir dir;
+  KnowledgeGraph kg(human_db(dir));
+  kg.add_alias(kg.lookup("INVS").id, "NPHP2", "mapping:alias_symbols");
+  kg.add_alias(kg.lookup("SMAD9").id, "SMAD8", "mapping:alias_symbols");
+  const EntityTagger tagger(kg);
+  const Document d = text_document(
+      "In human kidney, NPHP1-4 mutations; SMADs 1, 5 and 8 bind HDACs 1 and 2; MMP-2 and -9 and STAT1/3 rose. "
+      "In 40 patients, IL6 and 10 patients; SMAD2 and 1.5 and SMAD3 and 5% and SMAD4, 6 of them; NPHP3-4 and "
+      "SMAD1 to SMAD3.");
+  const auto ms = tagger.tag(d.passages[0], tagger.read_paper(d));
+  const auto names_of = [&](const std::string &text) {
+    std::vector<std::string> out;
+    for (const EntityMention &m : ms)
+      if (m.text == text && m.entity()) out.push_back(m.entity()->name);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  // A range from 1 ("NPHP1-4"), a list closed by "and", a plural stem, the stem's hyphen again, a slash.
+  CHECK(names_of("NPHP1-4") == V{"NPHP1", "INVS", "NPHP3", "NPHP4"});
+  CHECK(names_of("SMADs 1, 5 and 8") == V{"SMAD1", "SMAD5", "SMAD9"});
+  CHECK(names_of("HDACs 1 and 2") == V{"HDAC1", "HDAC2"});
+  CHECK(names_of("MMP-2 and -9") == V{"MMP2", "MMP9"});
+  CHECK(names_of("STAT1/3") == V{"STAT1", "STAT3"});
+  // A count of things, a decimal, a percentage after the name; a list never closed by "and".
+  CHECK(names_of("IL6") == V{"IL6"});
+  CHECK(names_of("SMAD2") == V{"SMAD2"});
+  CHECK(names_of("SMAD3") == V{"SMAD3"});
+  CHECK(names_of("SMAD4") == V{"SMAD4"});
+  for (const EntityMention &m : ms) {
+    CAPTURE(m.text);
+    CHECK(m.text.find("10") == std::string::npos);
+    CHECK(m.text.find("1.5") == std::string::npos);
+  }
+  // A hyphen between two numbers is a range only from 1 ("NPHP3-4" is no NPHP34, nor a range);
+  // " to " is a range from any number, the stem written again.
+  CHECK(names_of("NPHP3-4").empty());
+  CHECK(names_of("SMAD1 to SMAD3") == V{"SMAD1", "SMAD2", "SMAD3"});
+}
