@@ -419,6 +419,20 @@ Coordination coordinated(std::string_view text, std::string_view stem, std::size
   return out;
 }
 
+// A unit after a number ("a 2 Mb region", "a 50-kDa protein", "30 kb"): MB is myoglobin, KB no gene.
+bool unit_after_number(std::string_view text, std::size_t begin, std::size_t end) {
+  static const std::unordered_set<std::string_view> units = {"Mb", "kb", "Kb", "kDa", "KDa", "MDa", "Da", "bp",
+                                                            "cM", "nt", "aa", "Gy", "mM", "nM", "pM", "uM", "IU"};
+  if (!units.count(text.substr(begin, end - begin)) || begin < 2) return false;
+  const std::size_t before = begin - 1;
+  return (text[before] == ' ' || text[before] == '-') && std::isdigit(static_cast<unsigned char>(text[before - 1]));
+}
+
+// Two or three capital letters and nothing else ("TAX", "NBS").
+bool short_capitals(std::string_view s) {
+  return s.size() >= 2 && s.size() <= 3 && std::all_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
 // Whether a text begins with an "h" for human before a capital ("hZIP2", "hERG", "hTERT").
 bool human_prefixed(std::string_view t) { return t.size() >= 3 && t[0] == 'h' && std::isupper(static_cast<unsigned char>(t[1])); }
 
@@ -684,12 +698,20 @@ void EntityTagger::Impl::build(const KnowledgeGraph &kg) {
   // beta"; "presenilin 1" has "presenilin 2").
   std::unordered_map<std::string, std::set<std::string>> numbers;  // a full name's stem's key -> its numbers
   const auto full_name = [](const NodeName &n) { return n.source == "mapping:gene_name"; };
+  // (a sibling's number may stand inside its name: "DNA methyltransferase 3 alpha" beside
+  // "DNA methyltransferase 1")
+  const auto add_numbers = [&](const std::string &full) {
+    if (auto [stem, number] = detail::numbered_stem(full); !stem.empty()) numbers[tight(stem)].insert(number);
+    for (std::size_t at = full.find(' '); at != std::string::npos; at = full.find(' ', at + 1)) {
+      std::size_t d = at + 1;
+      while (d < full.size() && std::isdigit(static_cast<unsigned char>(full[d]))) ++d;
+      if (d > at + 1 && d < full.size() && full[d] == ' ') numbers[tight(full.substr(0, at))].insert(full.substr(at + 1, d - at - 1));
+    }
+  };
   for (uint32_t index = 0; index < m.nodes.size(); ++index) {
     for (std::size_t k = ranges[index].first; k < ranges[index].second; ++k)
-      if (full_name(names[k]))
-        if (auto [stem, number] = detail::numbered_stem(names[k].name); !stem.empty()) numbers[tight(stem)].insert(number);
-    if (const std::string d = description_of(index); !d.empty())
-      if (auto [stem, number] = detail::numbered_stem(d); !stem.empty()) numbers[tight(stem)].insert(number);
+      if (full_name(names[k])) add_numbers(names[k].name);
+    if (const std::string d = description_of(index); !d.empty()) add_numbers(d);
   }
   const auto lone_one = [&](const std::string &full) {
     const auto [stem, number] = detail::numbered_stem(full);
@@ -866,6 +888,9 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
     // "peptidase")
     if (generic && (kind == "alias" || kind == "derived")) continue;
     if (not_gene && kind != "symbol" && kind != "curated") continue;
+    // (a short capital alias written with small letters is another word: "Tax" (HTLV's, not CNTN2's
+    // TAX), "Fab", "Abs", "NBs"; a gene's own symbol so written stays: "Myc", "Fas")
+    if (paper && kind == "alias" && short_capitals(en.name) && !all_capitals(seen)) continue;
     const bool exact = en.name == seen;
     unsigned tier = kind == "curated"     ? (exact ? kCuratedAsWritten : kCurated)
                     : kind == "symbol"    ? kSymbol
@@ -1032,6 +1057,7 @@ std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) c
     // (an ion before its charge is no gene: "Ca2+", "Mg2+"; nor a cell line: "PC-3", "HEK"; nor
     // a name before "domain", "-like", "-PAGE", "family" or a receptor's word)
     if ((best_end < n && text[best_end] == '+' && ion_like(text.substr(s, best_end - s))) ||
+        unit_after_number(text, s, best_end) ||
         detail::cell_line(text.substr(s, best_end - s)) || not_the_protein_after(text, best_end)) {
       s = best_end;
       continue;

@@ -1746,3 +1746,37 @@ TEST_CASE("Names written with one stem for several are each gene; a quantity aft
   CHECK(names_of("NPHP3-4").empty());
   CHECK(names_of("SMAD1 to SMAD3") == V{"SMAD1", "SMAD2", "SMAD3"});
 }
+
+TEST_CASE("Short capital aliases in small letters, units after numbers and numbered classes are not genes") {
+  TempDir dir;
+  KnowledgeGraph kg(human_db(dir));
+  const int64_t cntx = add_protein(kg, "CNTX", {"TAX"});  // (as CNTN2's alias TAX in NCBI's table)
+  kg.add_alias(kg.lookup("DNMT1").id, "DNA methyltransferase 1", "mapping:gene_name");
+  kg.add_alias(kg.lookup("DNMT3A").id, "DNA methyltransferase 3 alpha", "mapping:gene_name");
+  grappi::EdgeInput edge;
+  edge.source = cntx;
+  edge.target = kg.lookup("TP53").id;
+  edge.relation = "interacts_with";
+  kg.add_edge(edge);
+  const EntityTagger tagger(kg);
+  const Document d = text_document(
+      "In human T cells, HTLV-1 Tax binds TP53 and TAX binds TP53; a 2 Mb region and a 50-kDa band; "
+      "DNA methyltransferase activity and DNA methyltransferase 1 with MYC and Myc.");
+  const auto ms = tagger.tag(d.passages[0], tagger.read_paper(d));
+  // "Tax" is HTLV-1's protein, not CNTX's alias TAX; TAX in capitals is the alias (with TP53 beside it).
+  CHECK_FALSE(find(ms, "Tax"));
+  REQUIRE(find(ms, "TAX"));
+  REQUIRE(find(ms, "TAX")->entity());
+  CHECK(find(ms, "TAX")->entity()->name == "CNTX");
+  // A gene's own symbol in small letters stays the gene.
+  REQUIRE(find(ms, "Myc"));
+  REQUIRE(find(ms, "Myc")->entity());
+  CHECK(find(ms, "Myc")->entity()->name == "MYC");
+  // Megabases are no myoglobin (MB).
+  CHECK_FALSE(find(ms, "Mb"));
+  // "DNA methyltransferase" without its number is the class: DNMT1 has a sibling numbered 3, whose
+  // number stands inside its name.
+  CHECK_FALSE(find(ms, "DNA methyltransferase"));
+  REQUIRE(find(ms, "DNA methyltransferase 1"));
+  CHECK(find(ms, "DNA methyltransferase 1")->entity()->name == "DNMT1");
+}
