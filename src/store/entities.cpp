@@ -309,7 +309,7 @@ bool spelling_compatible(std::string_view name, std::string_view seen, const Sto
 
 // Whether the word after a name makes it something else than the protein: a domain or a likeness
 // ("C2 domain", "Src homology 2", "EGF-like", "hemopexin-like domain"), a method ("SDS-PAGE",
-// "BLAST searches"), a family ("the tumor necrosis factor family") or a receptor the dictionary
+// "BLAST searches"), an epitope tag ("Myc-tagged"), a family ("the tumor necrosis factor family") or a receptor the dictionary
 // does not name ("EGF-receptor", "tumor necrosis factor receptor"; one it names is the longer match).
 bool not_the_protein_after(std::string_view text, std::size_t end) {
   std::size_t i = end;
@@ -323,7 +323,9 @@ bool not_the_protein_after(std::string_view text, std::size_t end) {
   if (hyphen && next == "like") return true;
   static const std::unordered_set<std::string_view> words = {"domain", "domains", "homology", "motif", "motifs",
                                                              "page", "polyacrylamide", "search", "searches", "family",
-                                                             "superfamily", "receptor", "receptors"};
+                                                             "superfamily", "receptor", "receptors",
+                                                             // (an epitope tag: "Myc-tagged", "HA tag")
+                                                             "tag", "tagged", "epitope"};
   return words.count(next) > 0;
 }
 
@@ -417,6 +419,25 @@ Coordination coordinated(std::string_view text, std::string_view stem, std::size
   for (int k : kept) out.names.push_back(std::string(stem) + std::to_string(k));
   out.end = end;
   return out;
+}
+
+// A Greek letter's name and a number, nothing else ("beta2", "alpha1", "gamma2").
+bool greek_and_number(std::string_view s) {
+  std::size_t d = 0;
+  while (d < s.size() && std::isalpha(static_cast<unsigned char>(s[d]))) ++d;
+  if (d == 0 || d == s.size() || s.size() - d > 2) return false;
+  for (std::size_t i = d; i < s.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  return detail::greek_name(detail::lower_copy(s.substr(0, d)));
+}
+
+// Yeast's taxa (SGD's protein style, "Cdc28p", is theirs).
+bool yeast_taxon(int64_t taxon) { return taxon == 4932 || taxon == 559292; }
+
+// A tool of the two-hybrid and reporter assays, as written.
+bool assay_tool(std::string_view seen) {
+  static const std::unordered_set<std::string> tools = {"gal4", "gal1", "gal80", "lexa", "vp16"};
+  return seen.size() <= 5 && tools.count(detail::lower_copy(seen)) > 0;
 }
 
 // A unit after a number ("a 2 Mb region", "a 50-kDa protein", "30 kb"): MB is myoglobin, KB no gene.
@@ -891,6 +912,12 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
     // (a short capital alias written with small letters is another word: "Tax" (HTLV's, not CNTN2's
     // TAX), "Fab", "Abs", "NBs"; a gene's own symbol so written stays: "Myc", "Fas")
     if (paper && kind == "alias" && short_capitals(en.name) && !all_capitals(seen)) continue;
+    // (a Greek letter and a number alone name a subunit of whatever the sentence is about: "beta2",
+    // "alpha1", "gamma2" are NEUROD1's, ADRA1D's, WARS1's aliases only in a gene table)
+    if (paper && kind == "alias" && greek_and_number(en.name)) continue;
+    // (yeast's GAL4, GAL1 and GAL80, E. coli's LexA and herpes' VP16 are tools of the two-hybrid and
+    // reporter assays in papers about other organisms: no namesake of another organism)
+    if (paper && assay_tool(seen) && !yeast_taxon(nodes[en.node].base.taxon)) continue;
     const bool exact = en.name == seen;
     unsigned tier = kind == "curated"     ? (exact ? kCuratedAsWritten : kCurated)
                     : kind == "symbol"    ? kSymbol
@@ -920,10 +947,6 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
   }
   return out;
 }
-
-// Whether a yeast protein is written in SGD's protein style: the gene name and a final "p"
-// ("Cdc28p" is the protein of CDC28).
-bool yeast_taxon(int64_t taxon) { return taxon == 4932 || taxon == 559292; }
 
 std::vector<EntityMention> EntityTagger::Impl::scan(std::string_view original) const {
   std::vector<EntityMention> out;
@@ -1517,9 +1540,32 @@ bool generic_word(std::string_view w) {
   return false;
 }
 
+// Whether a phrase reads as a protein's or a gene's name: its head (the last word before numbers,
+// Greek letters and single letters) is a word proteins are named by ("receptor", "protein",
+// "clone", "like", an enzyme's "-ase"; not "disease", "cells", "syndrome").
+bool protein_like(std::string_view phrase) {
+  std::vector<std::string> words = detail::name_words(detail::lower_copy(phrase));
+  while (!words.empty() && (words.back().size() == 1 || detail::greek_name(words.back()) ||
+                            words.back().find_first_not_of("0123456789") == std::string::npos ||
+                            words.back().find_first_not_of("ivx") == std::string::npos))
+    words.pop_back();
+  if (words.size() < 2 && !(words.size() == 1 && words[0].find('-') != std::string::npos)) return false;
+  const std::string &head = words.back();
+  static const std::unordered_set<std::string_view> heads = {
+      "protein", "proteins", "polypeptide", "receptor", "kinase", "factor", "gene", "ligand", "enzyme", "channel",
+      "transporter", "exchanger", "symporter", "antigen", "clone", "subunit", "homolog", "homologue", "like",
+      "adapter", "adaptor", "inhibitor", "activator", "regulator", "molecule", "peptide", "hormone", "lectin",
+      "integrin", "cadherin", "phosphoprotein", "glycoprotein", "lipoprotein", "chaperone", "coactivator",
+      "corepressor", "repressor", "partner"};
+  if (heads.count(head)) return true;
+  static const std::unordered_set<std::string_view> not_enzymes = {"disease", "base", "phase", "case", "release",
+                                                                 "increase", "decrease", "database", "purchase"};
+  return head.size() > 4 && head.compare(head.size() - 3, 3, "ase") == 0 && !not_enzymes.count(head);
+}
+
 }  // namespace
 
-void EntityTagger::Impl::meaning(Abbreviation &a, int64_t organism) const {
+void EntityTagger::Impl::meaning(Abbreviation &a, int64_t organism, bool other_organisms) const {
   a.meaning = "undecided";
   a.entity.reset();
   // (the long form as one mention: "interleukin 6 (IL-6)", "amyloid precursor protein (APP)")
@@ -1575,7 +1621,11 @@ void EntityTagger::Impl::meaning(Abbreviation &a, int64_t organism) const {
       std::any_of(sf[0].candidates.begin(), sf[0].candidates.end(), [&](const EntityCandidate &c) {
         return c.name_kind == "symbol" && c.matched == a.short_form && (!organism || !c.taxon || c.taxon == organism);
       });
-  if (lf.empty() && !numbered_symbol) a.meaning = "no_entity";
+  // (a long form that reads as a protein's name the database lacks, "X-linked ectodermal dysplasia
+  // receptor (XEDAR)", "antiapoptosis clone 11 (AAC-11)", "DT-diaphorase (DTD)", leaves the short
+  // form to the linker, as "protein kinase B (PKB)" does, in a paper that names no other organism
+  // (whose protein it may be); "lipopolysaccharide (LPS)" does not)
+  if (lf.empty() && !numbered_symbol && (other_organisms || !protein_like(a.long_form))) a.meaning = "no_entity";
 }
 
 // A word of at least this many genes' full names ("protein", "kinase", "factor") says no more of a
@@ -1691,7 +1741,9 @@ PaperContext EntityTagger::read_paper(const Document &document) const {
   p.organism_name = organism_name(p.taxon);
   p.held = m.taxa.count(p.taxon) > 0;
   p.abbreviations = abbreviations_in_text(text);
-  for (Abbreviation &a : p.abbreviations) m.meaning(a, p.taxon);
+  const bool others = std::any_of(p.organisms.begin(), p.organisms.end(),
+                                  [&](const OrganismEvidence &e) { return e.taxon != p.taxon; });
+  for (Abbreviation &a : p.abbreviations) m.meaning(a, p.taxon, others);
   return p;
 }
 

@@ -86,8 +86,9 @@ struct GRAPPI_HIDDEN EntityTagger::Impl {
                                          bool by_sentence) const;
   // Whether a long form names a class of proteins by a letter alone ("protein kinase B").
   bool class_by_letter(std::string_view long_form) const;
-  // What an abbreviation's long form names in the database.
-  void meaning(Abbreviation &a, int64_t organism) const;
+  // What an abbreviation's long form names in the database (`other_organisms`: the paper names
+  // another organism than `organism` too).
+  void meaning(Abbreviation &a, int64_t organism, bool other_organisms = false) const;
   std::vector<EntityCandidate> ids_of(std::string_view id) const;
   void short_aliases(std::vector<EntityMention> &mentions, std::string_view text) const;
   std::vector<std::string> description_names(const std::vector<std::string> &annotations) const;

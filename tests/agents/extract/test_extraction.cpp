@@ -1456,7 +1456,10 @@ TEST_CASE("A long form naming a class by a letter leaves its short form to the l
   for (const grappi::Abbreviation &a : ctx.abbreviations) meaning[a.short_form] = a.meaning;
   CHECK(meaning["PKB"] == "undecided");
   CHECK(meaning["Shh"] == "entity");   // (a long form with a rare word still chooses)
-  CHECK(meaning["PKS7"] == "no_entity");  // (a number names one gene: no class)
+  // (a number names one gene, no class; a protein's name the database lacks leaves the short form
+  // to the linker, which knows no PKS7)
+  CHECK(meaning["PKS7"] == "undecided");
+  for (const EntityMention &m : tagger.tag(d.passages[0], ctx)) CHECK(m.text != "PKS7");
 }
 
 TEST_CASE("A paper's organism comes from its words and the abbreviations it defines from their long forms") {
@@ -1779,4 +1782,45 @@ TEST_CASE("Short capital aliases in small letters, units after numbers and numbe
   CHECK_FALSE(find(ms, "DNA methyltransferase"));
   REQUIRE(find(ms, "DNA methyltransferase 1"));
   CHECK(find(ms, "DNA methyltransferase 1")->entity()->name == "DNMT1");
+}
+
+TEST_CASE("A defined short form whose long form reads as a protein the database lacks is left to the linker") {
+  TempDir dir;
+  KnowledgeGraph kg(human_db(dir));
+  const int64_t xedar = add_protein(kg, "EDAX", {"XEDAR"});  // (as EDA2R's alias XEDAR)
+  add_protein(kg, "IRFX", {"LPS"});
+  grappi::EdgeInput edge;
+  edge.source = xedar;
+  edge.target = kg.lookup("TP53").id;
+  edge.relation = "interacts_with";
+  kg.add_edge(edge);
+  const EntityTagger tagger(kg);
+  const auto tagged = [&](const std::string &text) {
+    const Document d = text_document(text);
+    const grappi::PaperContext ctx = tagger.read_paper(d);
+    return std::make_pair(ctx, tagger.tag(d.passages[0], ctx));
+  };
+  // "receptor" heads the long form: the short form is the alias it is (here with TP53 beside it).
+  auto [ctx, ms] = tagged("In human cells, the X-linked ectodermal dysplasia receptor (XEDAR) binds TP53; XEDAR and "
+                          "lipopolysaccharide (LPS) with TP53.");
+  REQUIRE(ctx.abbreviations.size() == 2);
+  CHECK(ctx.abbreviations[0].meaning == "undecided");
+  CHECK(ctx.abbreviations[1].meaning == "no_entity");
+  REQUIRE(find(ms, "XEDAR"));
+  REQUIRE(find(ms, "XEDAR")->entity());
+  CHECK(find(ms, "XEDAR")->entity()->name == "EDAX");
+  REQUIRE(find(ms, "LPS"));
+  CHECK(find(ms, "LPS")->status == "ungrounded");
+  // A paper that names another organism too keeps the definition: the protein may be that one's.
+  auto [mixed, mms] = tagged("In human cells and in mice, the X-linked ectodermal dysplasia receptor (XEDAR) binds TP53.");
+  REQUIRE(mixed.abbreviations.size() == 1);
+  CHECK(mixed.abbreviations[0].meaning == "no_entity");
+  // Diseases, cells and syndromes are no protein's names.
+  for (const char *text : {"In human patients, X-linked ectodermal dysplasia and rash (XEDAR) and TP53.",
+                           "In human patients, X-linked ectodermal dysplasia disorder (XEDAR) and TP53."}) {
+    CAPTURE(text);
+    auto [c, unused] = tagged(text);
+    REQUIRE(c.abbreviations.size() == 1);
+    CHECK(c.abbreviations[0].meaning == "no_entity");
+  }
 }
