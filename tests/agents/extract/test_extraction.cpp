@@ -1824,3 +1824,21 @@ TEST_CASE("A defined short form whose long form reads as a protein the database 
     CHECK(c.abbreviations[0].meaning == "no_entity");
   }
 }
+
+TEST_CASE("Greek subunit names, assay tools and epitope tags are no human gene") {
+  TempDir dir;
+  KnowledgeGraph kg(human_db(dir));
+  add_protein(kg, "NEURX", {"beta2"});  // (as NEUROD1's alias BETA2)
+  add_protein(kg, "LGALX", {"GAL4"});   // (as LGALS4's alias GAL4)
+  const EntityTagger tagger(kg);
+  const Document d = text_document(
+      "In human cells, the beta2 subunit, a GAL4 fusion and Myc-tagged TP53 with an HA tag; BRCA1 and MYC.");
+  const auto ms = tagger.tag(d.passages[0], tagger.read_paper(d));
+  CHECK_FALSE(find(ms, "beta2"));
+  CHECK_FALSE(find(ms, "GAL4"));
+  CHECK_FALSE(find(ms, "Myc"));
+  REQUIRE(find(ms, "TP53"));
+  REQUIRE(find(ms, "MYC"));
+  CHECK(find(ms, "MYC")->entity()->name == "MYC");
+  CHECK(find(ms, "BRCA1")->entity()->name == "BRCA1");
+}
