@@ -1710,7 +1710,7 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK(grappi::to_json(grappi::load_extraction(part)).at("papers") == j.at("papers"));
 }
 
-TEST_CASE("Names written with one stem for several are each gene; a quantity after a name is not") {
+TEST_CASE("Names written with one stem for several are each gene but a quantity after a name is not") {
   TempDir dir;
   KnowledgeGraph kg(human_db(dir));
   kg.add_alias(kg.lookup("INVS").id, "NPHP2", "mapping:alias_symbols");
@@ -1750,7 +1750,7 @@ TEST_CASE("Names written with one stem for several are each gene; a quantity aft
   CHECK(names_of("SMAD1 to SMAD3") == V{"SMAD1", "SMAD2", "SMAD3"});
 }
 
-TEST_CASE("Short capital aliases in small letters, units after numbers and numbered classes are not genes") {
+TEST_CASE("Short capital aliases in small letters and units after numbers and numbered classes are not genes") {
   TempDir dir;
   KnowledgeGraph kg(human_db(dir));
   const int64_t cntx = add_protein(kg, "CNTX", {"TAX"});  // (as CNTN2's alias TAX in NCBI's table)
@@ -1825,7 +1825,7 @@ TEST_CASE("A defined short form whose long form reads as a protein the database 
   }
 }
 
-TEST_CASE("Greek subunit names, assay tools and epitope tags are no human gene") {
+TEST_CASE("Greek subunit names and assay tools and epitope tags are no human gene") {
   TempDir dir;
   KnowledgeGraph kg(human_db(dir));
   add_protein(kg, "NEURX", {"beta2"});  // (as NEUROD1's alias BETA2)
