@@ -156,6 +156,18 @@ inline std::vector<std::string> read_lines_gz(const std::string &path) {
   return lines;
 }
 
+/// The database's journal mode ("wal", "delete"), read by a connection of its own.
+inline std::string journal_mode(const std::string &db_path) {
+  sqlite3 *h = nullptr;
+  sqlite3_open_v2(db_path.c_str(), &h, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt *st = nullptr;
+  sqlite3_prepare_v2(h, "PRAGMA journal_mode", -1, &st, nullptr);
+  std::string mode = sqlite3_step(st) == SQLITE_ROW ? reinterpret_cast<const char *>(sqlite3_column_text(st, 0)) : "";
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return mode;
+}
+
 /// Every row of every table, in a canonical order, as one string.
 inline std::string fingerprint(const std::string &db_path) {
   sqlite3 *db = nullptr;

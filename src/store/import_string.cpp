@@ -1,14 +1,22 @@
 // STRING importers: protein.info, protein.aliases, protein.links (plain, detailed, physical),
 // protein.actions and website exports, plain or gzipped, merged into the knowledge graph.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <sqlite3.h>
+#include <sys/mman.h>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -216,6 +224,63 @@ struct NewNode {
   int64_t taxon;
 };
 
+// A protein id -> its index in the import, by open addressing with linear probing: the parser
+// looks up the second protein of every line, and one array of slots keeps those look-ups in cache
+// (a node per key does not). Keys are views of strings the importer keeps.
+class IdIndex {
+ public:
+  const uint32_t *find(std::string_view key) const {
+    if (slots_.empty()) return nullptr;
+    const uint64_t h = hash_of(key);
+    for (std::size_t i = h & mask(); slots_[i].used; i = (i + 1) & mask())
+      if (slots_[i].hash == h && slots_[i].key == key) return &slots_[i].value;
+    return nullptr;
+  }
+  // (the key is not there yet)
+  void insert(std::string_view key, uint32_t value) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    place({hash_of(key), key, value, true});
+    ++size_;
+  }
+  void erase(std::string_view key) {
+    if (slots_.empty()) return;
+    std::size_t i = hash_of(key) & mask();
+    while (slots_[i].used && slots_[i].key != key) i = (i + 1) & mask();
+    if (!slots_[i].used) return;
+    slots_[i].used = false;
+    --size_;
+    // (the slots after it in its run go back where a look-up finds them)
+    for (std::size_t j = (i + 1) & mask(); slots_[j].used; j = (j + 1) & mask()) {
+      Slot moved = slots_[j];
+      slots_[j].used = false;
+      place(moved);
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    std::string_view key;
+    uint32_t value = 0;
+    bool used = false;
+  };
+  static uint64_t hash_of(std::string_view key) { return std::hash<std::string_view>{}(key); }
+  std::size_t mask() const { return slots_.size() - 1; }
+  void place(const Slot &s) {
+    std::size_t i = s.hash & mask();
+    while (slots_[i].used) i = (i + 1) & mask();
+    slots_[i] = s;
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
+    for (const Slot &s : old)
+      if (s.used) place(s);
+  }
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+};
+
 struct LinkRow {
   int64_t source, target;
   float score;
@@ -278,28 +343,72 @@ class BatchQueue {
 // direction: finds the second listing of a link in O(1).
 class PairTable {
  public:
+  // Room for `n` keys without growing (the parser sizes it from the file's length).
+  void reserve(std::size_t n) {
+    std::size_t cap = 1u << 16;
+    while (cap < 2 * n) cap *= 2;
+    if (cap > slots_.size()) rehash(cap);
+  }
+  // Asks the memory for the slot where `key` starts its search (a look-up of it follows soon).
+  void prefetch(uint64_t key) const {
+    if (!slots_.empty()) __builtin_prefetch(slots_.p_ + (hash(key) & mask_));
+  }
   // The stored score of key, inserting `score` when the key is new (then *inserted = true).
   float &find_or_insert(uint64_t key, float score, bool *inserted) {
-    if ((n_ + 1) * 2 > keys_.size()) grow();
+    if ((n_ + 1) * 2 > slots_.size()) rehash(slots_.empty() ? (1u << 16) : slots_.size() * 2);
     const uint64_t stored = key + 1;  // 0 marks an empty slot
     std::size_t i = hash(key) & mask_;
     for (;;) {
-      if (keys_[i] == stored) {
+      Slot &slot = slots_[i];
+      if (slot.key == stored) {
         *inserted = false;
-        return vals_[i];
+        return slot.score;
       }
-      if (keys_[i] == 0) {
-        keys_[i] = stored;
-        vals_[i] = score;
+      if (slot.key == 0) {
+        slot.key = stored;
+        slot.score = score;
         ++n_;
         *inserted = true;
-        return vals_[i];
+        return slot.score;
       }
       i = (i + 1) & mask_;
     }
   }
 
  private:
+  // A key and its score in one slot: one cache line touched per look-up.
+  struct Slot {
+    uint64_t key;
+    float score;
+  };
+  // The slots in memory the kernel may back with huge pages: the table is looked up at random,
+  // once per line, and is hundreds of megabytes at STRING's size (ordinary pages make most
+  // look-ups a TLB miss too).
+  struct Slots {
+    Slots() = default;
+    explicit Slots(std::size_t n) : n_(n) {
+      constexpr std::size_t kHuge = 2u << 20;
+      const std::size_t bytes = (n * sizeof(Slot) + kHuge - 1) / kHuge * kHuge;
+      p_ = static_cast<Slot *>(std::aligned_alloc(kHuge, bytes));
+      if (!p_) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+      madvise(p_, bytes, MADV_HUGEPAGE);  // (advice: without it, ordinary pages)
+#endif
+      std::memset(static_cast<void *>(p_), 0, n * sizeof(Slot));
+    }
+    Slots(Slots &&o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+    Slots &operator=(Slots &&o) noexcept {
+      std::swap(p_, o.p_);
+      std::swap(n_, o.n_);
+      return *this;
+    }
+    ~Slots() { std::free(p_); }
+    Slot &operator[](std::size_t i) { return p_[i]; }
+    std::size_t size() const { return n_; }
+    bool empty() const { return n_ == 0; }
+    Slot *p_ = nullptr;
+    std::size_t n_ = 0;
+  };
   static uint64_t hash(uint64_t x) {  // splitmix64 finaliser
     x ^= x >> 30;
     x *= 0xbf58476d1ce4e5b9ull;
@@ -307,23 +416,18 @@ class PairTable {
     x *= 0x94d049bb133111ebull;
     return x ^ (x >> 31);
   }
-  void grow() {
-    std::vector<uint64_t> old_keys = std::move(keys_);
-    std::vector<float> old_vals = std::move(vals_);
-    const std::size_t cap = old_keys.empty() ? (1u << 16) : old_keys.size() * 2;
-    keys_.assign(cap, 0);
-    vals_.assign(cap, 0.0f);
+  void rehash(std::size_t cap) {
+    Slots old = std::move(slots_);
+    slots_ = Slots(cap);
     mask_ = cap - 1;
-    for (std::size_t j = 0; j < old_keys.size(); ++j) {
-      if (!old_keys[j]) continue;
-      std::size_t i = hash(old_keys[j] - 1) & mask_;
-      while (keys_[i]) i = (i + 1) & mask_;
-      keys_[i] = old_keys[j];
-      vals_[i] = old_vals[j];
+    for (std::size_t j = 0; j < old.size(); ++j) {
+      if (!old[j].key) continue;
+      std::size_t i = hash(old[j].key - 1) & mask_;
+      while (slots_[i].key) i = (i + 1) & mask_;
+      slots_[i] = old[j];
     }
   }
-  std::vector<uint64_t> keys_;
-  std::vector<float> vals_;
+  Slots slots_;
   std::size_t n_ = 0, mask_ = 0;
 };
 
@@ -351,7 +455,7 @@ class Importer {
     keys_.emplace_back(ext);
     std::string_view k = keys_.back();
     auto local = static_cast<uint32_t>(ids_.size());
-    map_.emplace(k, local);
+    map_.insert(k, local);
     ids_.push_back(id);
     has_info_.push_back(0);
     return local;
@@ -387,15 +491,15 @@ class Importer {
   // next id and queued in pending_nodes_; the caller writes it (flush_nodes) or ships it in a
   // batch before any row that uses it.
   uint32_t node_for(std::string_view ext, std::string_view name_hint) {
-    auto it = map_.find(ext);
+    const uint32_t *known = map_.find(ext);
     int64_t taxon = detail::taxon_of(ext);
     if (taxon == 0) bad("'" + std::string(ext.substr(0, 80)) + "' is not a STRING protein id (TAXON.IDENTIFIER)");
     note_taxon(taxon);
     const bool has_info_file = info_taxa_.count(taxon) != 0;
-    if (it != map_.end()) {
-      if (has_info_file && !has_info_[it->second]) unknown_protein(ext, taxon);
-      touch(it->second);
-      return it->second;
+    if (known) {
+      if (has_info_file && !has_info_[*known]) unknown_protein(ext, taxon);
+      touch(*known);
+      return *known;
     }
     if (has_info_file) unknown_protein(ext, taxon);
     if (!detail::valid_utf8(name_hint)) bad("invalid UTF-8");
@@ -450,7 +554,7 @@ class Importer {
   detail::Db &db_;
   const ImportOptions &opt_;
   std::deque<std::string> keys_;
-  std::unordered_map<std::string_view, uint32_t> map_;
+  IdIndex map_;
   std::vector<int64_t> ids_;
   std::vector<char> has_info_;
   std::vector<char> touched_;
@@ -575,16 +679,17 @@ void Importer::import_info() {
       std::string_view ann = f[3];
       while (!ann.empty() && ann.back() == ' ') ann.remove_suffix(1);
       note_taxon(taxon);
-      auto it = map_.find(f[0]);
-      if (it != map_.end() && it->second < listed.size() && listed[it->second])
+      const uint32_t *known = map_.find(f[0]);
+      if (known && *known < listed.size() && listed[*known])
         bad("protein " + std::string(f[0].substr(0, 80)) + " is listed again (an info file lists each protein once)");
-      if (it != map_.end()) {
-        if (listed.size() <= it->second) listed.resize(ids_.size(), 0);
-        listed[it->second] = 1;
-        upd.bind(1, f[1]).bind(2, size).bind(3, ann).bind(4, dataset_).bind(5, ids_[it->second]).run();
+      if (known) {
+        const uint32_t local = *known;
+        if (listed.size() <= local) listed.resize(ids_.size(), 0);
+        listed[local] = 1;
+        upd.bind(1, f[1]).bind(2, size).bind(3, ann).bind(4, dataset_).bind(5, ids_[local]).run();
         ++rep_.nodes_updated;
-        has_info_[it->second] = 1;
-        touch(it->second);
+        has_info_[local] = 1;
+        touch(local);
       } else {
         ins.bind(1, f[0]).bind(2, f[1]).bind(3, ann).bind(4, size).bind(5, taxon).bind(6, dataset_).run();
         uint32_t local = intern_local(f[0], db_.last_insert_rowid());
@@ -684,6 +789,42 @@ void Importer::parse_edges(StringFormat format, const std::vector<std::string> &
   uint32_t last_a_local = 0;
   bool have_last = false;
   float ch[32];
+  // Links parsed and waiting for their pair-table look-up, in file order (the table is far larger
+  // than the caches: each look-up is prefetched kAhead lines before it is made).
+  struct Probe {
+    std::size_t table;
+    uint64_t key;
+    float score;
+    uint32_t a, b, rel, extra;
+    uint8_t directed;
+  };
+  constexpr std::size_t kAhead = 8;
+  std::array<Probe, kAhead> ring{};
+  std::vector<float> ring_ch(kAhead * nch);
+  std::size_t head = 0, waiting = 0;
+  const auto settle = [&] {
+    const Probe &p = ring[head];
+    const float *pch = ring_ch.data() + head * nch;
+    head = (head + 1) % kAhead;
+    --waiting;
+    bool inserted = false;
+    float &best = tables[p.table].find_or_insert(p.key, p.score, &inserted);
+    bool raise = false;
+    if (!inserted) {
+      if (p.score == best) return;  // the other listing of the same link
+      ++rep_.score_conflicts;
+      if (p.score < best) return;
+      best = p.score;
+      raise = true;
+    }
+    uint32_t extra = p.extra;
+    if (nch) {
+      extra = static_cast<uint32_t>(batch.channels.size());
+      batch.channels.insert(batch.channels.end(), pch, pch + nch);
+    }
+    batch.rows.push_back(LinkRow{ids_[p.a], ids_[p.b], p.score, p.rel, extra, p.directed, static_cast<uint8_t>(raise)});
+    if (batch.rows.size() >= 32768) ship();
+  };
   while (reader_->next(line)) {
     if (line.empty()) continue;
     ++rep_.lines;
@@ -751,34 +892,36 @@ void Importer::parse_edges(StringFormat format, const std::vector<std::string> &
       }
       if (swap_ends || (!directed && ids_[a] > ids_[b])) std::swap(a, b);
       const std::size_t t = static_cast<std::size_t>(rel) * 2 + (directed ? 1 : 0);
-      if (tables.size() <= t) tables.resize(t + 1);
-      bool inserted = false;
-      const float fscore = static_cast<float>(score);
-      float &best = tables[t].find_or_insert((static_cast<uint64_t>(a) << 32) | b, fscore, &inserted);
-      bool raise = false;
-      if (!inserted) {
-        if (fscore == best) continue;  // the other listing of the same link
-        ++rep_.score_conflicts;
-        if (fscore < best) continue;
-        best = fscore;
-        raise = true;
+      if (tables.size() <= t) {
+        tables.resize(t + 1);
+        // (a STRING links line is about 46 bytes; a link is listed twice)
+        tables[t].reserve(static_cast<std::size_t>(reader_->file_size() / 92));
       }
-      if (nch) {
-        extra = static_cast<uint32_t>(batch.channels.size());
-        batch.channels.insert(batch.channels.end(), ch, ch + nch);
-      }
-      batch.rows.push_back(LinkRow{ids_[a], ids_[b], fscore, rel, extra, static_cast<uint8_t>(directed), static_cast<uint8_t>(raise)});
-      if (batch.rows.size() >= 32768) ship();
+      // The link waits a few lines in the ring while its slot of the pair table is fetched.
+      if (waiting == kAhead) settle();
+      Probe &pr = ring[(head + waiting) % kAhead];
+      pr = Probe{t, (static_cast<uint64_t>(a) << 32) | b, static_cast<float>(score), a, b, rel, extra,
+                 static_cast<uint8_t>(directed)};
+      if (nch) std::copy(ch, ch + nch, ring_ch.begin() + static_cast<std::ptrdiff_t>(((head + waiting) % kAhead) * nch));
+      tables[t].prefetch(pr.key);
+      ++waiting;
     } catch (const BadLine &) {
     }
   }
+  while (waiting) settle();
   ship();
 }
 
-// Runs on the calling thread, which owns the connection.
+// Runs on the calling thread, which owns the connection. New links go in chunks of kChunk rows
+// per INSERT (one statement's overhead for many rows); a chunk in which some link was already
+// stored is looked at row by row for the claims and channels it adds.
 void Importer::write_batches(BatchQueue &queue, const std::vector<std::string> &channel_names) {
-  Stmt ins(db_, "INSERT OR IGNORE INTO edges(source, target, relation, directed, score, channels, evidence, dataset_id) "
-                "VALUES(?,?,?,?,?,?,?,?)");
+  constexpr std::size_t kChunk = 64;
+  const char *kColumns = "INSERT OR IGNORE INTO edges(source, target, relation, directed, score, channels, evidence, dataset_id) VALUES";
+  std::string many = kColumns;
+  for (std::size_t k = 0; k < kChunk; ++k) many += k ? ",(?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?)";
+  Stmt ins_many(db_, many.c_str());
+  Stmt ins(db_, (std::string(kColumns) + "(?,?,?,?,?,?,?,?)").c_str());
   Stmt sel(db_, "SELECT id, dataset_id, channels IS NULL FROM edges WHERE source=? AND target=? AND relation=? AND directed=?");
   Stmt claim(db_, "INSERT OR IGNORE INTO edge_claims(edge_id, dataset_id) VALUES(?, ?)");
   Stmt fill(db_, "UPDATE edges SET channels = ? WHERE id = ?");
@@ -787,64 +930,138 @@ void Importer::write_batches(BatchQueue &queue, const std::vector<std::string> &
   const std::size_t nch = channel_names.size();
   std::vector<int64_t> rel_ids;
   std::vector<std::string> evidence;
-  std::string chbuf;
   uint64_t created = 0, existing = 0;
+  // A row to write, with its channels as JSON (empty: none) and its evidence (null: none).
+  struct Pending {
+    const LinkRow *row;
+    std::string channels;
+    const std::string *evidence;
+  };
+  std::vector<Pending> pending;
+  pending.reserve(kChunk);
+  const auto bind_row = [&](Stmt &st, int at, const Pending &p) {
+    const LinkRow &e = *p.row;
+    st.bind(at + 1, e.source).bind(at + 2, e.target).bind(at + 3, rel_ids[e.relation])
+        .bind(at + 4, static_cast<int64_t>(e.directed)).bind(at + 5, detail::decimal(e.score));
+    if (!p.channels.empty()) st.bind(at + 6, p.channels); else st.bind_null(at + 6);
+    if (p.evidence) st.bind(at + 7, *p.evidence); else st.bind_null(at + 7);
+    st.bind(at + 8, dataset_);
+  };
+  // A link another dataset stored already: claimed by this one too, its channels filled in.
+  const auto known = [&](const Pending &p) {
+    const LinkRow &e = *p.row;
+    sel.bind(1, e.source).bind(2, e.target).bind(3, rel_ids[e.relation]).bind(4, static_cast<int64_t>(e.directed));
+    if (!sel.step()) {
+      sel.reset();
+      return;
+    }
+    const int64_t eid = sel.col_int(0), owner = sel.col_int(1);
+    const bool no_channels = sel.col_int(2) != 0;
+    sel.reset();
+    if (owner == dataset_) return;  // (written by this file just now)
+    ++existing;
+    claim.bind(1, eid).bind(2, dataset_).run();
+    if (!p.channels.empty() && no_channels) fill.bind(1, p.channels).bind(2, eid).run();
+  };
+  const auto flush = [&] {
+    if (pending.size() == kChunk) {
+      for (std::size_t k = 0; k < kChunk; ++k) bind_row(ins_many, static_cast<int>(k * 8), pending[k]);
+      ins_many.run();
+      const auto changed = static_cast<std::size_t>(db_.changes());
+      created += changed;
+      if (changed != kChunk)
+        for (const Pending &p : pending) known(p);
+    } else {
+      for (const Pending &p : pending) {
+        bind_row(ins, 0, p);
+        ins.run();
+        if (db_.changes() == 1) ++created;
+        else known(p);
+      }
+    }
+    pending.clear();
+  };
   Batch b;
   while (queue.pop(b)) {
     write_nodes(b.nodes);
     for (auto &r : b.relations) rel_ids.push_back(impl_.intern_relation(r));
     for (auto &e : b.evidence) evidence.push_back(e.empty() ? std::string() : dump_json(nlohmann::json{{"text", e}}));
     for (const LinkRow &e : b.rows) {
-      const std::string *ch = nullptr;
+      std::string ch;
       if (nch) {
-        chbuf = "{";
+        ch = "{";
         char num[32];
         for (std::size_t k = 0; k < nch; ++k) {
-          if (k) chbuf += ',';
-          chbuf += '"';
-          chbuf += channel_names[k];
-          chbuf += "\":";
+          if (k) ch += ',';
+          ch += '"';
+          ch += channel_names[k];
+          ch += "\":";
           auto r = std::to_chars(num, num + sizeof num, b.channels[e.extra + k]);
-          chbuf.append(num, r.ptr);
+          ch.append(num, r.ptr);
         }
-        chbuf += '}';
-        ch = &chbuf;
+        ch += '}';
       }
       const std::string *ev = (!nch && !evidence.empty() && !evidence[e.extra].empty()) ? &evidence[e.extra] : nullptr;
-      const int64_t rel = rel_ids[e.relation];
       if (e.raise_score) {
+        flush();  // (the link it raises is written first)
         raise.bind(1, detail::decimal(e.score));
-        if (ch) raise.bind(2, *ch); else raise.bind_null(2);
-        raise.bind(3, e.source).bind(4, e.target).bind(5, rel).bind(6, static_cast<int64_t>(e.directed))
+        if (!ch.empty()) raise.bind(2, ch); else raise.bind_null(2);
+        raise.bind(3, e.source).bind(4, e.target).bind(5, rel_ids[e.relation]).bind(6, static_cast<int64_t>(e.directed))
             .bind(7, dataset_).bind(8, detail::decimal(e.score)).run();
         continue;
       }
-      ins.bind(1, e.source).bind(2, e.target).bind(3, rel).bind(4, static_cast<int64_t>(e.directed))
-          .bind(5, detail::decimal(e.score));
-      if (ch) ins.bind(6, *ch); else ins.bind_null(6);
-      if (ev) ins.bind(7, *ev); else ins.bind_null(7);
-      ins.bind(8, dataset_).run();
-      if (db_.changes() == 1) {
-        ++created;
-        continue;
-      }
-      ++existing;
-      sel.bind(1, e.source).bind(2, e.target).bind(3, rel).bind(4, static_cast<int64_t>(e.directed));
-      if (sel.step()) {
-        const int64_t eid = sel.col_int(0), owner = sel.col_int(1);
-        const bool no_channels = sel.col_int(2) != 0;
-        sel.reset();
-        if (owner != dataset_) claim.bind(1, eid).bind(2, dataset_).run();
-        if (ch && no_channels) fill.bind(1, *ch).bind(2, eid).run();
-      } else {
-        sel.reset();
-      }
+      pending.push_back({&e, std::move(ch), ev});
+      if (pending.size() == kChunk) flush();
     }
+    flush();  // (the batch's rows are not kept past it)
     progress("writing", b.bytes_read);
   }
   rep_.edges_created = created;
   rep_.edges_existing = existing;
 }
+
+// Files of links this large (together) are a bulk load.
+constexpr std::uintmax_t kBulkLoadBytes = 64u << 20;
+
+std::uintmax_t file_size_or_zero(const std::string &path) {
+  std::error_code ec;
+  const std::uintmax_t n = std::filesystem::file_size(path, ec);
+  return ec ? 0 : n;
+}
+
+bool has_edges(detail::Db &db) {
+  Stmt st(db, "SELECT EXISTS (SELECT 1 FROM edges)");
+  return st.step() && st.col_int(0) != 0;
+}
+
+// The database in rollback-journal mode while it lives, in WAL mode again after (a change SQLite
+// refuses, "database is locked", while another connection has the database open: then nothing
+// changes and the import goes through the WAL).
+class RollbackJournal {
+ public:
+  explicit RollbackJournal(detail::Db &db) : db_(db) {
+    try {
+      Stmt st(db_, "PRAGMA journal_mode=DELETE");
+      switched_ = st.step() && st.col_text(0) == "delete";
+    } catch (const Error &) {  // ("database is locked": another connection has it open)
+      switched_ = false;
+    }
+  }
+  ~RollbackJournal() {
+    if (!switched_) return;
+    try {
+      Stmt st(db_, "PRAGMA journal_mode=WAL");
+      st.step();
+    } catch (...) {  // (the next read-write open sets WAL again)
+    }
+  }
+  RollbackJournal(const RollbackJournal &) = delete;
+  RollbackJournal &operator=(const RollbackJournal &) = delete;
+
+ private:
+  detail::Db &db_;
+  bool switched_ = false;
+};
 
 }  // namespace
 
@@ -893,6 +1110,15 @@ ImportReport detail::import_string_files(KnowledgeGraph::Impl &impl, const std::
   }
   std::stable_sort(jobs.begin(), jobs.end(), [](const Job &a, const Job &b) { return order_of(a.format) < order_of(b.format); });
   ImportReport report;
+  // The first network into a database without edges is written once, into the file: a rollback
+  // journal for this transaction (pages past the file's end need no journal) rather than the WAL,
+  // whose every page a checkpoint would copy again. Only when no other connection has the
+  // database open (SQLite refuses the change then) and no transaction is open around this one.
+  std::uintmax_t link_bytes = 0;
+  for (const Job &j : jobs)
+    if (family(j.format) == 1 || family(j.format) == 2) link_bytes += file_size_or_zero(j.src.path);
+  std::optional<RollbackJournal> journal;
+  if (link_bytes >= kBulkLoadBytes && sqlite3_get_autocommit(impl.db.handle()) && !has_edges(impl.db)) journal.emplace(impl.db);
   Savepoint tx(impl.db, "grappi_import");
   Importer imp(impl, options);
   for (const auto &j : jobs) report.files.push_back(imp.run(j.src, j.format, j.columns));

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -348,4 +351,77 @@ TEST_CASE("a website export without an info file creates nodes named by the expo
   CHECK(rep2.files[0].nodes_updated == 28);
   CHECK(kg.stats().nodes == 19699);
   CHECK(kg.node(mapt->id)->annotation.find("icrotubule") != std::string::npos);
+}
+
+namespace {
+
+// A STRING links file of the chain 9.p<first> - 9.p<first+1> - ... (both listings of each link).
+void write_chain(const std::string &path, int first, int last, int score) {
+  std::ostringstream out;
+  out << "protein1 protein2 combined_score\n";
+  for (int i = first; i < last; ++i) {
+    out << "9.p" << i << " 9.p" << i + 1 << ' ' << score << '\n';
+    out << "9.p" << i + 1 << " 9.p" << i << ' ' << score << '\n';
+  }
+  write_file(path, out.str());
+}
+
+}  // namespace
+
+TEST_CASE("links written many to a statement: new and stored ones mixed are counted and claimed exactly") {
+  TempDir d;
+  KnowledgeGraph kg(d.file("m.db"));
+  write_chain(d.file("a.txt"), 0, 100, 500);    // 100 links
+  write_chain(d.file("b.txt"), 50, 250, 500);   // 200 links, 50 of them a's
+  const auto ra = kg.import_string({{d.file("a.txt")}});
+  CHECK(ra.files[0].edges_created == 100);
+  const auto rb = kg.import_string({{d.file("b.txt")}});
+  CHECK(rb.files[0].edges_created == 150);
+  CHECK(rb.files[0].edges_existing == 50);
+  CHECK(kg.stats().edges == 250);
+  // b claims the 50 it shares: removing a keeps them.
+  kg.remove_dataset(ra.files[0].dataset_id);
+  CHECK(kg.stats().edges == 200);
+  REQUIRE(kg.resolve("9.p60"));
+  CHECK(kg.edges_between(kg.resolve("9.p60"), kg.resolve("9.p61")).size() == 1);
+}
+
+TEST_CASE("a first network of 64 MB or more is written through a rollback journal and the database is WAL again" *
+          doctest::test_suite("heavy")) {
+  TempDir d;
+  // 20,000 proteins, each linked to the next 45: 900,000 links, 1.8 million lines (about 72 MB).
+  {
+    std::ofstream out(d.file("big.txt"));
+    out << "protein1 protein2 combined_score\n";
+    for (int i = 0; i < 20000; ++i)
+      for (int k = -45; k <= 45; ++k) {
+        const int j = ((i + k) % 20000 + 20000) % 20000;
+        if (k != 0) out << "9606.ENSP" << 10000000 + i << " 9606.ENSP" << 10000000 + j << ' ' << 150 + (std::min(i, j) * 7 + std::max(i, j)) % 850 << '\n';
+      }
+  }
+  REQUIRE(std::filesystem::file_size(d.file("big.txt")) >= (64u << 20));
+  {
+    KnowledgeGraph kg(d.file("big.db"));
+    const auto r = kg.import_string({{d.file("big.txt")}});
+    CHECK(r.files[0].edges_created == 900000);
+    CHECK(r.files[0].score_conflicts == 0);
+    CHECK(kg.stats().edges == 900000);
+    const auto e = kg.edges_between(kg.resolve("9606.ENSP10000005"), kg.resolve("9606.ENSP10000045"));
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].score == doctest::Approx((5 * 7 + 45) % 850 / 1000.0 + 0.15));
+    // (written into the file once: the WAL, WAL again since, holds none of it)
+    std::error_code ec;
+    CHECK(std::filesystem::file_size(d.file("big.db-wal"), ec) < (1u << 20));
+  }
+  CHECK(journal_mode(d.file("big.db")) == "wal");
+  // Another connection open on the database: the journal stays WAL, the import works all the same.
+  KnowledgeGraph kg(d.file("other.db"));
+  sqlite3 *other = nullptr;
+  REQUIRE(sqlite3_open_v2(d.file("other.db").c_str(), &other, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_exec(other, "SELECT count(*) FROM nodes", nullptr, nullptr, nullptr);
+  const auto r = kg.import_string({{d.file("big.txt")}});
+  CHECK(r.files[0].edges_created == 900000);
+  CHECK(std::filesystem::file_size(d.file("other.db-wal")) > (16u << 20));  // (through the WAL)
+  sqlite3_close(other);
+  CHECK(journal_mode(d.file("other.db")) == "wal");
 }

@@ -8,18 +8,6 @@
 using namespace testutil;
 using grappi::KnowledgeGraph;
 
-namespace {
-std::string journal_mode(const std::string &db) {
-  sqlite3 *h = nullptr;
-  sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr);
-  sqlite3_stmt *st = nullptr;
-  sqlite3_prepare_v2(h, "PRAGMA journal_mode", -1, &st, nullptr);
-  std::string mode = sqlite3_step(st) == SQLITE_ROW ? reinterpret_cast<const char *>(sqlite3_column_text(st, 0)) : "";
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return mode;
-}
-}  // namespace
 
 TEST_CASE("a new database has the versioned schema / WAL and foreign keys / reads leave no -wal or -shm") {
   TempDir d;
