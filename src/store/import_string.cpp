@@ -894,8 +894,11 @@ void Importer::parse_edges(StringFormat format, const std::vector<std::string> &
       const std::size_t t = static_cast<std::size_t>(rel) * 2 + (directed ? 1 : 0);
       if (tables.size() <= t) {
         tables.resize(t + 1);
-        // (a STRING links line is about 46 bytes; a link is listed twice)
-        tables[t].reserve(static_cast<std::size_t>(reader_->file_size() / 92));
+        // (a STRING links line is about 46 bytes and a link is listed twice; at most 8M links
+        // reserved, the human network's size, and none when --min-score leaves lines out: the
+        // table grows as it fills past that)
+        if (opt_.min_score <= 0)
+          tables[t].reserve(std::min<std::size_t>(static_cast<std::size_t>(reader_->file_size() / 92), std::size_t{1} << 23));
       }
       // The link waits a few lines in the ring while its slot of the pair table is fetched.
       if (waiting == kAhead) settle();
