@@ -423,6 +423,7 @@ Coordination coordinated(std::string_view text, std::string_view stem, std::size
 
 // A Greek letter's name and a number, nothing else ("beta2", "alpha1", "gamma2").
 bool greek_and_number(std::string_view s) {
+  if (s.size() < 3 || s.size() > 9 || !std::isdigit(static_cast<unsigned char>(s.back()))) return false;
   std::size_t d = 0;
   while (d < s.size() && std::isalpha(static_cast<unsigned char>(s[d]))) ++d;
   if (d == 0 || d == s.size() || s.size() - d > 2) return false;
@@ -898,6 +899,8 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
   const bool english = paper && lower_word(seen) && english_words().count(seen) > 0;
   const auto common = paper && lower_word(seen) ? full_name_words.find(std::string(seen)) : full_name_words.end();
   const bool generic = paper && common != full_name_words.end() && common->second >= 3;
+  const bool small_letters = paper && !all_capitals(seen);
+  const bool tool = paper && assay_tool(seen);
   std::vector<Ranked> kept;
   for (uint32_t e : hits) {
     const Entry &en = entries[e];
@@ -911,13 +914,13 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
     if (not_gene && kind != "symbol" && kind != "curated") continue;
     // (a short capital alias written with small letters is another word: "Tax" (HTLV's, not CNTN2's
     // TAX), "Fab", "Abs", "NBs"; a gene's own symbol so written stays: "Myc", "Fas")
-    if (paper && kind == "alias" && short_capitals(en.name) && !all_capitals(seen)) continue;
+    if (small_letters && kind == "alias" && short_capitals(en.name)) continue;
     // (a Greek letter and a number alone name a subunit of whatever the sentence is about: "beta2",
     // "alpha1", "gamma2" are NEUROD1's, ADRA1D's, WARS1's aliases only in a gene table)
     if (paper && kind == "alias" && greek_and_number(en.name)) continue;
     // (yeast's GAL4, GAL1 and GAL80, E. coli's LexA and herpes' VP16 are tools of the two-hybrid and
     // reporter assays in papers about other organisms: no namesake of another organism)
-    if (paper && assay_tool(seen) && !yeast_taxon(nodes[en.node].base.taxon)) continue;
+    if (tool && !yeast_taxon(nodes[en.node].base.taxon)) continue;
     const bool exact = en.name == seen;
     unsigned tier = kind == "curated"     ? (exact ? kCuratedAsWritten : kCurated)
                     : kind == "symbol"    ? kSymbol

@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sqlite3.h>
@@ -1024,13 +1023,7 @@ void Importer::write_batches(BatchQueue &queue, const std::vector<std::string> &
 }
 
 // Files of links this large (together) are a bulk load.
-constexpr std::uintmax_t kBulkLoadBytes = 64u << 20;
-
-std::uintmax_t file_size_or_zero(const std::string &path) {
-  std::error_code ec;
-  const std::uintmax_t n = std::filesystem::file_size(path, ec);
-  return ec ? 0 : n;
-}
+constexpr uint64_t kBulkLoadBytes = 64u << 20;
 
 bool has_edges(detail::Db &db) {
   Stmt st(db, "SELECT EXISTS (SELECT 1 FROM edges)");
@@ -1085,6 +1078,7 @@ ImportReport detail::import_string_files(KnowledgeGraph::Impl &impl, const std::
     ImportSource src;
     StringFormat format;
     std::vector<std::string> columns;
+    uint64_t bytes = 0;
   };
   std::vector<Job> jobs;
   for (const auto &s : sources) {
@@ -1109,7 +1103,7 @@ ImportReport detail::import_string_files(KnowledgeGraph::Impl &impl, const std::
                                           to_string(d.format) + " file");
       f = want;
     }
-    jobs.push_back(Job{s, f, d.columns});
+    jobs.push_back(Job{s, f, d.columns, r.file_size()});
   }
   std::stable_sort(jobs.begin(), jobs.end(), [](const Job &a, const Job &b) { return order_of(a.format) < order_of(b.format); });
   ImportReport report;
@@ -1117,9 +1111,9 @@ ImportReport detail::import_string_files(KnowledgeGraph::Impl &impl, const std::
   // journal for this transaction (pages past the file's end need no journal) rather than the WAL,
   // whose every page a checkpoint would copy again. Only when no other connection has the
   // database open (SQLite refuses the change then) and no transaction is open around this one.
-  std::uintmax_t link_bytes = 0;
+  uint64_t link_bytes = 0;
   for (const Job &j : jobs)
-    if (family(j.format) == 1 || family(j.format) == 2) link_bytes += file_size_or_zero(j.src.path);
+    if (family(j.format) == 1 || family(j.format) == 2) link_bytes += j.bytes;
   std::optional<RollbackJournal> journal;
   if (link_bytes >= kBulkLoadBytes && sqlite3_get_autocommit(impl.db.handle()) && !has_edges(impl.db)) journal.emplace(impl.db);
   Savepoint tx(impl.db, "grappi_import");

@@ -60,6 +60,15 @@ int64_t add_protein(KnowledgeGraph &kg, const char *name, const std::vector<cons
   return id;
 }
 
+// An interacts_with edge between two nodes (context the linker looks for).
+void interact(KnowledgeGraph &kg, int64_t a, int64_t b) {
+  grappi::EdgeInput edge;
+  edge.source = a;
+  edge.target = b;
+  edge.relation = "interacts_with";
+  kg.add_edge(edge);
+}
+
 const EntityMention *find(const std::vector<EntityMention> &ms, const std::string &text, std::size_t from = 0) {
   for (const EntityMention &m : ms)
     if (m.text == text && m.offset >= from) return &m;
@@ -316,11 +325,7 @@ TEST_CASE("A weight and another name of the same gene give the weight alone as a
   protein("PSMD9", {"p27", "Rpn4"});
   protein("DCTN6", {"p27"});
   protein("SHC1", {"p52SHC"});  // (no "SHC" among its names: no "p52")
-  grappi::EdgeInput edge;
-  edge.source = cdkn1b;
-  edge.target = cdk2;
-  edge.relation = "interacts_with";
-  kg.add_edge(edge);
+  interact(kg, cdkn1b, cdk2);
   const EntityTagger tagger(kg);
   const auto ms = tagger.tag("p27 associates with CDK2, and p52 was not studied.");
   const EntityMention *p27 = find(ms, "p27");
@@ -1517,11 +1522,7 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   add_protein(kg, "TSHX", {"CAA"});
   add_protein(kg, "SDSX", {"SDS"});   // (as SDS, serine dehydratase)
   add_protein(kg, "CD48X", {"BLAST"});  // (as CD48's alias)
-  grappi::EdgeInput edge;
-  edge.source = cd5x;
-  edge.target = kg.lookup("TP53").id;
-  edge.relation = "interacts_with";
-  kg.add_edge(edge);
+  interact(kg, cd5x, kg.lookup("TP53").id);
   const EntityTagger tagger(kg);
   REQUIRE(tagger.organism() == 9606);
   const auto paper_of = [](const std::string &text) {
@@ -1756,11 +1757,7 @@ TEST_CASE("Short capital aliases in small letters and units after numbers and nu
   const int64_t cntx = add_protein(kg, "CNTX", {"TAX"});  // (as CNTN2's alias TAX in NCBI's table)
   kg.add_alias(kg.lookup("DNMT1").id, "DNA methyltransferase 1", "mapping:gene_name");
   kg.add_alias(kg.lookup("DNMT3A").id, "DNA methyltransferase 3 alpha", "mapping:gene_name");
-  grappi::EdgeInput edge;
-  edge.source = cntx;
-  edge.target = kg.lookup("TP53").id;
-  edge.relation = "interacts_with";
-  kg.add_edge(edge);
+  interact(kg, cntx, kg.lookup("TP53").id);
   const EntityTagger tagger(kg);
   const Document d = text_document(
       "In human T cells, HTLV-1 Tax binds TP53 and TAX binds TP53; a 2 Mb region and a 50-kDa band; "
@@ -1789,11 +1786,7 @@ TEST_CASE("A defined short form whose long form reads as a protein the database 
   KnowledgeGraph kg(human_db(dir));
   const int64_t xedar = add_protein(kg, "EDAX", {"XEDAR"});  // (as EDA2R's alias XEDAR)
   add_protein(kg, "IRFX", {"LPS"});
-  grappi::EdgeInput edge;
-  edge.source = xedar;
-  edge.target = kg.lookup("TP53").id;
-  edge.relation = "interacts_with";
-  kg.add_edge(edge);
+  interact(kg, xedar, kg.lookup("TP53").id);
   const EntityTagger tagger(kg);
   const auto tagged = [&](const std::string &text) {
     const Document d = text_document(text);
