@@ -71,7 +71,9 @@ def main():
     with open(os.path.join(a.work, "single.json")) as f:
         one = json.load(f)
     report["single"] = {"seconds": seconds, "peak_rss_mib": rss, "edges": one["edges"], "concepts": one["concepts"],
-                        "documents": one["documents"]}
+                        "documents": one["documents"],
+                        # (the database's growth per edge: the graph's nodes, edges, evidence and documents)
+                        "database_bytes_per_edge": (os.path.getsize(single) - os.path.getsize(base)) / one["edges"]}
     # Storing the papers (one SQLite writer: the part that does not spread), on one file.
     papers = fresh("papers.db")
     seconds, rss = timed([cli, "import", "--db", papers, "--corpus", files[0]])
@@ -88,7 +90,9 @@ def main():
             for part in r["partitions"]:
                 peaks[part["pid"]] = max(peaks.get(part["pid"], 0), part["peak_rss_mib"] or 0)
             per_part = [part["seconds"] for part in r["partitions"]]
-            same = r["edges"] == one["edges"] and r["top_edges"] == one["top_edges"] and r["import"]["path"]
+            # (the same graph: its identity, the SHA-256 of what it holds, names the dataset)
+            same = r["edges"] == one["edges"] and r["top_edges"] == one["top_edges"] and \
+                r["import"]["path"] == one["import"]["path"]
             report["workers_%d" % workers] = {
                 "wall_seconds": wall, "map_seconds": r["seconds"]["map"], "merge_seconds": r["seconds"]["merge"],
                 "partition_seconds_mean": sum(per_part) / len(per_part), "partition_seconds_max": max(per_part),

@@ -111,9 +111,8 @@ grappi_status grappi_graph_cooc_merge_json(grappi_graph *g, const char *const *p
     const grappi::CoocGraph graph = builder.finish();
     nlohmann::json j = grappi::to_json(graph);
     if (!graph.edges.empty()) {
-      const std::string path = text_or(o.path, "", fn, "path");
-      const grappi::FileReport f =
-          grappi::import_cooccurrence(kg, graph, path.empty() ? grappi::cooccurrence_dataset_path(kg.path(), graph) : path);
+      // (no path: the database alone holds the graph, as `grappi cooc merge` stores it)
+      const grappi::FileReport f = grappi::import_cooccurrence(kg, graph, text_or(o.path, "", fn, "path"));
       j["import"] = {{"dataset_id", f.dataset_id}, {"path", f.path}, {"edges_created", f.edges_created},
                      {"nodes_created", f.nodes_created}, {"already_imported", f.already_imported}};
     }

@@ -867,6 +867,23 @@ assert j["relation"] == "cooc.document" and j["documents"] == 3 and j["edges"] >
 assert j["import"]["edges_created"] == j["edges"], j["import"]
 PY
 "$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.PubTator" | grep -q "(already imported)" || fail "a second build must import nothing"
+# The database alone holds the graph; --keep-dataset also writes its JSON lines file, which imports alike.
+ls "$C".cooc-*.jsonl > /dev/null 2>&1 && fail "cooc build wrote a dataset file without --keep-dataset"
+"$GRAPPI" cooc build --db "$C" --corpus "$LIT/BioRED.Test.first3.PubTator" --keep-dataset --no-papers > "$T/keep.txt"
+grep -q "(already imported)" "$T/keep.txt" || fail "cooc build --keep-dataset: $(cat "$T/keep.txt")"
+ls "$C".cooc-*.jsonl > /dev/null 2>&1 || fail "cooc build --keep-dataset wrote no file"
+"$GRAPPI" import --db "$T/kept.db" "$C".cooc-*.jsonl > /dev/null
+"$GRAPPI" edges --db "$T/kept.db" 9606.ENSP00000328968 MESH:D008133 --json > "$T/kept.json"
+"$GRAPPI" edges --db "$C" 9606.ENSP00000328968 MESH:D008133 --json > "$T/held.json"
+python3 - "$T/kept.json" "$T/held.json" <<'PY'
+import json, sys
+kept, held = (json.load(open(f)) for f in sys.argv[1:])
+edges = lambda j: j if isinstance(j, list) else j.get("edges", j)
+k, h = edges(kept), edges(held)
+assert len(k) == 1 and len(h) == 1, (k, h)
+for key in ("evidence", "pmids", "score"):
+    assert k[0][key] == h[0][key], (key, k[0], h[0])
+PY
 "$GRAPPI" edges --db "$C" SCN5A MESH:D008133 | grep -q "cooc.document" || fail "the SCN5A - LQTS edge"
 "$GRAPPI" hypothesize --db "$C" --source SCN5A --target MESH:D008133 --corpus "$LIT/BioRED.Test.first3.PubTator" \
   --max-len 2 --json "$T/h.json" --report "$T/h.md" --html "$T/h.html" > "$T/h.txt"

@@ -157,22 +157,24 @@ class GRAPPI_CXX_API CoocBuilder {
 GRAPPI_CXX_API CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocOptions &options = {},
                                             const EntityTagger *tagger = nullptr);
 
-/// Where `grappi cooc build` stores a graph's dataset when not told: next to the database,
-/// named by what the graph holds ("<database>.cooc-<hash>.jsonl"), so that the same graph,
-/// however it was built, imports once.
+/// Where `grappi cooc build --keep-dataset` writes a graph's JSON lines file: next to the
+/// database, named by what the graph holds ("<database>.cooc-<hash>.jsonl").
 GRAPPI_CXX_API std::string cooccurrence_dataset_path(const std::string &database, const CoocGraph &graph);
 
 /// The relation of a graph's edges: "cooc.document" or "cooc.sentence".
 GRAPPI_CXX_API std::string cooccurrence_relation(const CoocOptions &options);
 
-/// Stores the graph as one dataset (grappi's JSON lines, written to `path`, the dataset's
-/// file): concept nodes (joined to the nodes they join), undirected edges of
-/// cooccurrence_relation() with score max(0, NPMI), the PubMed ids (Edge::pmids), a text
-/// ("co-occur in 3 document(s), NPMI 0.412") and one evidence record {count, npmi, jaccard,
-/// pmids, years (0: unknown), documents (ids of documents without a PubMed id, when any),
-/// unit_counts ([[concept id, units], ...] of its two concepts), units_total}. Removable with
-/// remove_dataset; a graph built alike imports once.
-GRAPPI_CXX_API FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &graph, const std::string &path);
+/// Stores the graph as one dataset (format "cooc"): concept nodes (joined to the nodes they
+/// join), undirected edges of cooccurrence_relation() with score max(0, NPMI), the PubMed ids
+/// (Edge::pmids), a text ("co-occur in 3 document(s), NPMI 0.412") and one evidence record
+/// {count, npmi, jaccard, pmids, years (0: unknown), documents (ids of documents without a PubMed
+/// id, when any), unit_counts ([[concept id, units], ...] of its two concepts), units_total}, line
+/// 0. Stored compactly (docs/literature.md "Storage"): the text, ids and record are computed when
+/// read. With a `path`, the dataset's grappi JSON lines file is written there too (whole or not
+/// at all; importing it gives the same edges and evidence); empty: no file. Removable with
+/// remove_dataset; a graph built alike is stored once (already_imported). Error(invalid_argument)
+/// for a graph without edges, Error(io) when the file cannot be written (nothing stored).
+GRAPPI_CXX_API FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &graph, const std::string &path = "");
 
 /// The graph's figures and its strongest edges as JSON (docs/literature.md "Co-occurrence").
 GRAPPI_CXX_API nlohmann::json to_json(const CoocGraph &graph, std::size_t top_edges = 20);

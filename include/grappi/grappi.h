@@ -1119,7 +1119,7 @@ typedef struct grappi_cooc_options {
   size_t min_count;       /**< edges shared by fewer units are left out, default 1 */
   int32_t as_of;          /**< only documents published before this year; 0: every document */
   int32_t dictionary;     /**< non-zero: also the dictionary's mentions in annotated passages */
-  const char *path;       /**< the dataset's file (grappi JSON lines); NULL: build and report only */
+  const char *path;       /**< store the graph, its dataset's file (grappi JSON lines) written here; NULL: build and report only */
 } grappi_cooc_options;
 /** The defaults of ::grappi_cooc_options, as an initializer. */
 #define GRAPPI_COOC_OPTIONS_INIT {GRAPPI_COOC_OPTIONS_VERSION, "detect", "corpus", "document", "include", NULL, 0, 1, 0, 0, NULL}
@@ -1174,9 +1174,9 @@ GRAPPI_API grappi_status grappi_graph_cooc_partial_json(grappi_graph *g, const c
  * @param g The graph, opened for writing.
  * @param partials The partial-count files (built with the same options: the first one's are used).
  * @param partial_count Entries in partials (at least one).
- * @param opts Only `path` is read: the dataset's file; NULL: next to the database, named by what
- *        the graph holds, as `grappi cooc build` names it (the same graph imports once). NULL
- *        opts: the same.
+ * @param opts Only `path` is read: the dataset's JSON lines file, written beside the database's
+ *        compact copy; NULL: no file (the database alone holds the graph, as `grappi cooc merge`
+ *        stores it; the same graph is stored once). NULL opts: the same.
  * @param[out] out_json The figures and strongest edges (as grappi_graph_cooc_build_json()), with
  *        "import" when the graph has edges, and "partials": [{"path", "documents",
  *        "provenance"}]; free with grappi_free().

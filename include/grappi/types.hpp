@@ -37,7 +37,7 @@ struct Channel {
 /// One source row behind an edge: an interaction of a PSI-MITAB file, a BEL statement, ...
 struct EvidenceRecord {
   int64_t dataset_id = 0;  ///< the dataset (imported file) it came from
-  int64_t line = 0;        ///< its line in that file, 1-based
+  int64_t line = 0;        ///< its line in that file, 1-based; 0 when none (a co-occurrence graph's record)
   /// What the importer read from the row, as a JSON object text; the keys of each format are
   /// listed in docs/data.md (MITAB: interaction_ids, pmids, detection_method, interaction_type, ...).
   std::string record;

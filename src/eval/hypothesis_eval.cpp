@@ -176,7 +176,7 @@ Labelled label_paths(const std::vector<Document> &before, const std::vector<Docu
   open.snapshot_cache = false;
   L.kg = std::make_unique<KnowledgeGraph>((L.work->path / "before.db").string(), open);
   KnowledgeGraph &kg = *L.kg;
-  if (!graph.edges.empty()) import_cooccurrence(kg, graph, (L.work->path / "before.cooc.jsonl").string());
+  if (!graph.edges.empty()) import_cooccurrence(kg, graph, "");  // (no file: the work database alone)
   HypothesisOptions ho = o.hypothesis;
   ho.relations = {L.relation};
   const bool similarity = ho.embedding_weight > 0 || (o.ranker && o.ranker->uses_similarity()) ||

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "store/cooc_store.hpp"
 #include "store/graph_impl.hpp"
 #include "grappi/graph_export.hpp"
 
@@ -53,6 +54,9 @@ class EdgeCursor {
   Stmt edges_, records_;
   const Keep &keep_;
   const std::set<std::string> &wanted_;
+  CoocEvidenceReader cooc_;
+  int64_t compact_edge_ = 0;   // the last edge read, when its evidence was compact
+  std::string compact_record_;  // its record
 };
 
 /// The integer PubMed ids of an evidence object's "pmids".

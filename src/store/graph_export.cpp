@@ -77,14 +77,15 @@ EdgeCursor::EdgeCursor(Db &db, const ExportOptions &o, const Keep &keep, const s
     : edges_(db,
              "SELECT e.id, s.id, t.id, s.external_id, t.external_id, s.name, t.name, r.name, e.directed, e.score, "
              "e.channels, e.evidence, "
-             "CASE WHEN e.directed = 0 AND s.external_id > t.external_id THEN 1 ELSE 0 END AS swap "
+             "CASE WHEN e.directed = 0 AND s.external_id > t.external_id THEN 1 ELSE 0 END AS swap, e.dataset_id "
              "FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target "
              "JOIN relations r ON r.id = e.relation WHERE e.score >= ?1 "
              "ORDER BY CASE WHEN swap = 1 THEN t.external_id ELSE s.external_id END, "
              "CASE WHEN swap = 1 THEN s.external_id ELSE t.external_id END, r.name, e.directed"),
       records_(db, "SELECT line, record, raw FROM edge_evidence WHERE edge_id = ? ORDER BY id"),
       keep_(keep),
-      wanted_(wanted) {
+      wanted_(wanted),
+      cooc_(db) {
   edges_.bind(1, o.min_score);
 }
 
@@ -103,7 +104,18 @@ bool EdgeCursor::next(EdgeRow &e) {
     e.directed = edges_.col_int(8) != 0;
     e.score = edges_.col_double(9);
     e.channels = edges_.col_null(10) ? std::string() : edges_.col_text(10);
-    e.evidence = edges_.col_null(11) ? std::string() : edges_.col_text(11);
+    compact_edge_ = 0;
+    if (edges_.col_is_blob(11)) {  // (a co-occurrence edge stored compactly: what its file gives)
+      e.evidence.clear();
+      const auto f = cooc_.facts(edges_.col_null(13) ? 0 : edges_.col_int(13), s, t, edges_.col_blob(11), edges_.col_bytes(11));
+      if (f) {
+        e.evidence = cooc_evidence_json(*f);
+        compact_edge_ = e.id;
+        compact_record_ = cooc_record_json(*f);
+      }
+    } else {
+      e.evidence = edges_.col_null(11) ? std::string() : edges_.col_text(11);
+    }
     return true;
   }
   return false;
@@ -111,6 +123,7 @@ bool EdgeCursor::next(EdgeRow &e) {
 
 json EdgeCursor::records(int64_t edge) {
   json rs = json::array();
+  if (edge == compact_edge_) rs.push_back(json{{"line", 0}, {"record", json::parse(compact_record_)}, {"raw", ""}});
   records_.reset();
   records_.bind(1, edge);
   while (records_.step()) {

@@ -18,7 +18,7 @@ namespace grappi {
 
 namespace detail {
 class BelIdTable;
-constexpr int kSchemaVersion = 9;
+constexpr int kSchemaVersion = 10;
 /// Creates or checks the schema and sets the connection's pragmas.
 void open_schema(Db &db, bool read_only, int cache_mib);
 /// Whether the database's schema is an older grappi's (one read-write opening upgrades it).

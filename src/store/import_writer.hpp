@@ -68,6 +68,9 @@ class ImportWriter {
   int64_t add_edge(int64_t source, int64_t target, std::string_view relation, bool directed, double score,
                    const std::string &evidence_json = {}, const std::string &channels_json = {});
 
+  /// The id of a relation name (interned when new).
+  int64_t relation(std::string_view name) { return relation_id(name); }
+
   /// A bad line: Error(parse) naming the file, line and problem, or - with
   /// options.skip_bad_lines - counted in rows_skipped and quoted among the first examples.
   void bad_line(uint64_t line, const std::string &problem, const ImportOptions &options);

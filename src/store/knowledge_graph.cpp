@@ -1,7 +1,9 @@
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <nlohmann/json.hpp>
 
+#include "store/cooc_store.hpp"
 #include "store/graph_impl.hpp"
 #include "grappi/error.hpp"
 #include "common/text_reader.hpp"
@@ -67,7 +69,9 @@ constexpr const char *kEdgeSelect =
     "SELECT e.id, e.source, e.target, r.name, e.directed, e.score, e.channels, e.evidence, "
     "e.dataset_id FROM edges e JOIN relations r ON r.id = e.relation ";
 
-Edge read_edge(const Stmt &st) {
+// An edge row; a co-occurrence edge stored compactly (cooc_store.hpp) gets the evidence text,
+// PubMed ids and record its dataset's file gives.
+Edge read_edge(const Stmt &st, detail::CoocEvidenceReader &cooc) {
   Edge e;
   e.id = st.col_int(0);
   e.source = st.col_int(1);
@@ -81,7 +85,14 @@ Edge read_edge(const Stmt &st) {
       for (auto it = j.begin(); it != j.end(); ++it)
         if (it->is_number()) e.channels.push_back({it.key(), it->get<double>()});
   }
-  if (!st.col_null(7)) {
+  e.dataset_id = st.col_null(8) ? 0 : st.col_int(8);
+  if (st.col_is_blob(7)) {
+    if (const auto f = cooc.facts(e.dataset_id, e.source, e.target, st.col_blob(7), st.col_bytes(7))) {
+      e.pmids = detail::cooc_pmids(*f);
+      e.evidence = detail::cooc_evidence_text(*f);
+      e.records.push_back({e.dataset_id, 0, detail::cooc_record_json(*f), ""});
+    }
+  } else if (!st.col_null(7)) {
     auto j = nlohmann::json::parse(st.col_view(7), nullptr, false);
     if (j.is_object()) {
       if (j.contains("pmids") && j["pmids"].is_array())
@@ -90,7 +101,6 @@ Edge read_edge(const Stmt &st) {
       if (j.contains("text") && j["text"].is_string()) e.evidence = j["text"].get<std::string>();
     }
   }
-  e.dataset_id = st.col_null(8) ? 0 : st.col_int(8);
   return e;
 }
 
@@ -247,7 +257,8 @@ std::optional<Edge> KnowledgeGraph::edge(int64_t id) const {
   Stmt st(impl_->db, (std::string(kEdgeSelect) + "WHERE e.id = ?").c_str());
   st.bind(1, id);
   if (!st.step()) return std::nullopt;
-  Edge e = read_edge(st);
+  detail::CoocEvidenceReader cooc(impl_->db);
+  Edge e = read_edge(st, cooc);
   st.reset();
   read_records(impl_->db, e);
   return e;
@@ -261,7 +272,8 @@ std::vector<Edge> KnowledgeGraph::edges_between(int64_t a, int64_t b) const {
                          .c_str());
   st.bind(1, a).bind(2, b);
   std::vector<Edge> out;
-  while (st.step()) out.push_back(read_edge(st));
+  detail::CoocEvidenceReader cooc(impl_->db);
+  while (st.step()) out.push_back(read_edge(st, cooc));
   for (auto &e : out) read_records(impl_->db, e);
   return out;
 }
@@ -317,12 +329,18 @@ GraphStats KnowledgeGraph::stats() const {
     if (auto it = by_id.find(dataset); it != by_id.end()) it->second->*field += n;
   };
   {
+    // (a co-occurrence graph's edges each hold its record: cooc_store.hpp)
+    std::set<int64_t> compact;
+    Stmt sets(impl_->db, "SELECT dataset_id FROM cooc_sets");
+    while (sets.step()) compact.insert(sets.col_int(0));
     Stmt st(impl_->db,
             "SELECT r.name, c.dataset_id, c.n FROM (SELECT relation, dataset_id, count(*) AS n FROM edges "
             "GROUP BY relation, dataset_id) c JOIN relations r ON r.id = c.relation");
     while (st.step()) {
       by_relation[st.col_text(0)] += st.col_int(2);
-      if (!st.col_null(1)) add(st.col_int(1), &Dataset::edges, st.col_int(2));
+      if (st.col_null(1)) continue;
+      add(st.col_int(1), &Dataset::edges, st.col_int(2));
+      if (compact.count(st.col_int(1))) add(st.col_int(1), &Dataset::records, st.col_int(2));
     }
   }
   for (const auto &[name, n] : by_relation) s.edges_by_relation.emplace_back(name, n);
@@ -476,7 +494,9 @@ void KnowledgeGraph::remove_dataset(int64_t dataset_id) {
   {
     Stmt st(db,
             "UPDATE edges SET dataset_id = (SELECT min(c.dataset_id) FROM edge_claims c "
-            "WHERE c.edge_id = edges.id AND c.dataset_id <> ?1) WHERE dataset_id = ?1");
+            "WHERE c.edge_id = edges.id AND c.dataset_id <> ?1), "
+            // (a co-occurrence graph's compact evidence is its own: the next dataset's is its record)
+            "evidence = CASE WHEN typeof(evidence) = 'blob' THEN NULL ELSE evidence END WHERE dataset_id = ?1");
     st.bind(1, dataset_id).run();
   }
   {

@@ -216,6 +216,29 @@ const char *kSchemaV9 = R"SQL(
 CREATE INDEX IF NOT EXISTS embedding_models_meta ON embedding_models(name, id, kind, dim, version, created_at, config);
 )SQL";
 
+// Schema version 10: co-occurrence graphs stored compactly (docs/literature.md "Storage"). An edge's evidence is a
+// blob (edges.evidence) of its unit count and document numbers, delta-coded; the documents (PubMed ids, years) and
+// the concepts' unit counts are stored once per dataset, and the records import gave (count, NPMI, Jaccard, PubMed
+// ids, years, unit counts) are computed from them when read.
+const char *kSchemaV10 = R"SQL(
+CREATE TABLE cooc_sets(
+  dataset_id INTEGER PRIMARY KEY REFERENCES datasets(id) ON DELETE CASCADE,
+  unit TEXT NOT NULL,
+  units_total INTEGER NOT NULL);
+CREATE TABLE cooc_concepts(
+  dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  node_id INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  units INTEGER NOT NULL,
+  PRIMARY KEY(dataset_id, node_id)) WITHOUT ROWID;
+CREATE TABLE cooc_documents(
+  dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  document TEXT NOT NULL,
+  year INTEGER NOT NULL,
+  PRIMARY KEY(dataset_id, idx)) WITHOUT ROWID;
+)SQL";
+
 }  // namespace
 
 bool schema_outdated(Db &db) {
@@ -270,6 +293,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     db.exec(kSchemaV7);
     db.exec(kSchemaV8);
     db.exec(kSchemaV9);
+    db.exec(kSchemaV10);
     Stmt ins(db, "INSERT INTO meta(key, value) VALUES(?, ?)");
     ins.bind(1, "schema_version").bind(2, std::to_string(kSchemaVersion)).run();
     ins.bind(1, "created_by").bind(2, std::string("grappi ") + GRAPPI_VERSION_STRING).run();
@@ -296,6 +320,7 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
       if (version < 7) db.exec(kSchemaV7);
       if (version < 8) db.exec(kSchemaV8);
       if (version < 9) db.exec(kSchemaV9);
+      if (version < 10) db.exec(kSchemaV10);
       db.exec(("UPDATE meta SET value = '" + std::to_string(kSchemaVersion) + "' WHERE key = 'schema_version'").c_str());
       db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
       sp.commit();

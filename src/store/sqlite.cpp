@@ -310,6 +310,7 @@ std::string_view Stmt::col_view(int i) const {
            : std::string_view();
 }
 bool Stmt::col_null(int i) const { return sqlite3_column_type(st_, i) == SQLITE_NULL; }
+bool Stmt::col_is_blob(int i) const { return sqlite3_column_type(st_, i) == SQLITE_BLOB; }
 const void *Stmt::col_blob(int i) const { return sqlite3_column_blob(st_, i); }
 std::size_t Stmt::col_bytes(int i) const {
   return static_cast<std::size_t>(sqlite3_column_bytes(st_, i));

@@ -73,6 +73,7 @@ class Stmt {
   std::string col_text(int i) const;
   std::string_view col_view(int i) const;
   bool col_null(int i) const;
+  bool col_is_blob(int i) const;  ///< the column's value is a blob (not text, a number or NULL)
   const void *col_blob(int i) const;
   std::size_t col_bytes(int i) const;
 

@@ -14,11 +14,11 @@ TEST_CASE("a new database has the versioned schema / WAL and foreign keys / read
   const auto db = d.file("kg.db");
   {
     KnowledgeGraph kg(db);
-    CHECK(kg.stats().schema_version == 9);
+    CHECK(kg.stats().schema_version == 10);
     CHECK(kg.generation() == 0);
   }
-  CHECK(sql_count(db, "PRAGMA user_version") == 9);
-  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='9'") == 1);
+  CHECK(sql_count(db, "PRAGMA user_version") == 10);
+  CHECK(sql_count(db, "SELECT count(*) FROM meta WHERE key='schema_version' AND value='10'") == 1);
   CHECK(journal_mode(db) == "wal");
   // A read-only opening is the last connection to close: it removes the files a WAL reader
   // makes (a plain read-only SQLite connection leaves them), and it cannot write.
@@ -26,7 +26,7 @@ TEST_CASE("a new database has the versioned schema / WAL and foreign keys / read
     grappi::OpenOptions ro;
     ro.read_only = true;
     KnowledgeGraph kg(db, ro);
-    CHECK(kg.stats().schema_version == 9);
+    CHECK(kg.stats().schema_version == 10);
     CHECK_THROWS_AS(kg.add_node({"9606.X", "X", "Protein", "", 0, "{}"}), grappi::Error);
   }
   CHECK_FALSE(std::filesystem::exists(db + "-wal"));
@@ -166,7 +166,8 @@ TEST_CASE("a schema version 2 database is migrated in place to the current versi
   sqlite3 *h = nullptr;
   sqlite3_open(db.c_str(), &h);
   REQUIRE(sqlite3_exec(h, "DROP TABLE llm_cache; DROP TABLE edge_evidence; DROP TABLE trained_models; DROP TABLE passages_fts; "
-                       "DROP TABLE annotations; DROP TABLE passages; DROP TABLE documents; DROP TABLE node_evidence; DROP TABLE community_sets; UPDATE meta SET value='2' WHERE key='schema_version'; PRAGMA user_version=2",
+                       "DROP TABLE annotations; DROP TABLE passages; DROP TABLE documents; DROP TABLE node_evidence; DROP TABLE community_sets; "
+                       "DROP TABLE cooc_sets; DROP TABLE cooc_concepts; DROP TABLE cooc_documents; UPDATE meta SET value='2' WHERE key='schema_version'; PRAGMA user_version=2",
                        nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(h);
   {
@@ -176,11 +177,11 @@ TEST_CASE("a schema version 2 database is migrated in place to the current versi
     // Asked to, a read-only opening upgrades it first (what the CLI's reading commands do).
     ro.upgrade = true;
     const KnowledgeGraph read(db, ro);
-    CHECK(read.stats().schema_version == 9);
+    CHECK(read.stats().schema_version == 10);
     CHECK(read.node(id)->name == "A");
   }
   KnowledgeGraph kg(db);
-  CHECK(kg.stats().schema_version == 9);
+  CHECK(kg.stats().schema_version == 10);
   CHECK(kg.node(id)->name == "A");
   CHECK(sql_count(db, "SELECT count(*) FROM edge_evidence") == 0);  // the version 4 table exists
   CHECK(sql_count(db, "SELECT count(*) FROM passages_fts") == 0);  // and the version 6 ones

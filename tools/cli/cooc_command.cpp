@@ -20,8 +20,15 @@ struct CoocArgs {
   std::vector<std::string> corpora, partials;
   int as_of = 0;
   CoocOptions o;
-  bool no_import = false, quiet = false, sentence = false, no_papers = false;
+  bool no_import = false, quiet = false, sentence = false, no_papers = false, keep_dataset = false;
 };
+
+// The dataset's JSON lines file: --out, or next to the database with --keep-dataset; none by
+// default (the database holds the graph compactly).
+std::string dataset_file(const CoocArgs &a, const CoocGraph &graph) {
+  if (!a.out.empty()) return a.out;
+  return a.keep_dataset ? cooccurrence_dataset_path(a.db, graph) : std::string();
+}
 
 CoocOptions options_of(const CoocArgs &a) {
   CoocOptions o = a.o;
@@ -80,9 +87,7 @@ void run_build(CoocArgs &a) {
   nlohmann::json j = to_json(graph);
   std::optional<FileReport> imported;
   if (!a.no_import && !graph.edges.empty()) {
-    // (default: next to the database, named by what it holds: the same graph imports once)
-    const std::string path = a.out.empty() ? cooccurrence_dataset_path(a.db, graph) : a.out;
-    imported = import_cooccurrence(g, graph, path);
+    imported = import_cooccurrence(g, graph, dataset_file(a, graph));
     j["import"] = {{"dataset_id", imported->dataset_id}, {"path", imported->path},
                    {"already_imported", imported->already_imported}, {"edges_created", imported->edges_created},
                    {"nodes_created", imported->nodes_created}};
@@ -112,7 +117,7 @@ void run_build(CoocArgs &a) {
   if (!rows.empty()) print_table({"concept", "concept", "count", "npmi"}, rows);
   if (imported)
     std::cout << "imported as dataset " << imported->dataset_id << (imported->already_imported ? " (already imported)" : "")
-              << " from " << imported->path << "\n";
+              << " (" << imported->path << ")\n";
   if (papers)
     for (const FileReport &f : papers->files)
       std::cout << "papers of " << f.path << ": dataset " << f.dataset_id
@@ -142,7 +147,7 @@ void run_merge(CoocArgs &a) {
   const CoocGraph graph = builder.finish();
   nlohmann::json j = to_json(graph);
   if (!a.no_import && !graph.edges.empty()) {
-    const FileReport f = import_cooccurrence(g, graph, a.out.empty() ? cooccurrence_dataset_path(a.db, graph) : a.out);
+    const FileReport f = import_cooccurrence(g, graph, dataset_file(a, graph));
     j["import"] = {{"dataset_id", f.dataset_id}, {"path", f.path}, {"already_imported", f.already_imported},
                    {"edges_created", f.edges_created}, {"nodes_created", f.nodes_created}};
   }
@@ -154,8 +159,8 @@ void run_merge(CoocArgs &a) {
             << " concept(s), " << graph.edges.size() << " edge(s) (" << cooccurrence_relation(graph.options) << ")\n";
   if (j.contains("import"))
     std::cout << "imported as dataset " << j["import"]["dataset_id"].get<int64_t>()
-              << (j["import"]["already_imported"].get<bool>() ? " (already imported)" : "") << " from "
-              << j["import"]["path"].get<std::string>() << "\n";
+              << (j["import"]["already_imported"].get<bool>() ? " (already imported)" : "") << " ("
+              << j["import"]["path"].get<std::string>() << ")\n";
 }
 
 // The options of the graph a build makes.
@@ -187,13 +192,17 @@ void add_cooc(CLI::App &app) {
       ->required();
   c->add_option("--format", a->format, "Force the input format: detect, text, pubtator, bioc-xml, bioc-json, ppi-xml, jsonl");
   add_graph_options(c, *a);
-  c->add_option("--out", a->out, "The dataset's file (grappi JSON lines); default: next to the database");
+  c->add_option("--out", a->out, "Also write the dataset's file (grappi JSON lines) here");
+  c->add_flag("--keep-dataset", a->keep_dataset,
+              "Also write the dataset's file (grappi JSON lines) next to the database; by default the database alone "
+              "holds the graph");
   c->add_flag("--no-import", a->no_import, "Build and report only (the database is only read)");
   c->add_flag("--no-papers", a->no_papers, "Do not store the papers themselves (grappi papers, hypothesize without --corpus)");
   c->add_option("--partial", a->partial,
                 "Write this part's counts to this file for grappi cooc merge instead of storing a graph (the database "
                 "is only read; docs/distributed.md)")
       ->excludes("--out")
+      ->excludes("--keep-dataset")
       ->excludes("--no-import")
       ->excludes("--no-papers");
   c->add_option("--json", a->json, "Write the figures and strongest edges as JSON ('-' for standard output)");
@@ -208,7 +217,10 @@ void add_cooc(CLI::App &app) {
   mc->add_option("--memory", m->o.memory_mib,
                  "MiB for the pairs of concepts; beyond it they are sorted and spilled to temporary files (0: no limit)");
   mc->add_option("--work-dir", m->o.work_dir, "Where spilled pairs go (default: the system's temporary directory)");
-  mc->add_option("--out", m->out, "The dataset's file (grappi JSON lines); default: next to the database");
+  mc->add_option("--out", m->out, "Also write the dataset's file (grappi JSON lines) here");
+  mc->add_flag("--keep-dataset", m->keep_dataset,
+               "Also write the dataset's file (grappi JSON lines) next to the database; by default the database alone "
+               "holds the graph");
   mc->add_flag("--no-import", m->no_import, "Merge and report only (the database is only read)");
   mc->add_option("--json", m->json, "Write the figures, strongest edges and the parts' provenance as JSON ('-' for standard output)");
   mc->add_flag("--quiet", m->quiet, "No summary on standard output");

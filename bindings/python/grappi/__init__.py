@@ -1177,8 +1177,9 @@ class Graph(_Owned):
 
     def cooc_merge(self, partials, path=None):
         """Merges partial-count files, in order, into the co-occurrence graph of the whole corpus
-        and stores it as one dataset (path: its file; None: next to the database, as `grappi cooc
-        build` names it). Returns the figures, "import" and "partials" (each with its provenance)."""
+        and stores it as one dataset (path: also write its JSON lines file there; None: the database
+        alone holds it, as `grappi cooc merge` stores it). Returns the figures, "import" and
+        "partials" (each with its provenance)."""
         o = _options("grappi_cooc_options", _cooc_init)
         o.path = os.fsencode(path) if path else None
         names = [os.fsencode(f) for f in partials]

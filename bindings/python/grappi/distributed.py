@@ -432,7 +432,7 @@ def main(argv=None):
     c.add_argument("--min-count", type=int, default=1)
     c.add_argument("--as-of", type=int, default=0)
     c.add_argument("--dictionary", action="store_true")
-    c.add_argument("--out", help="the dataset's file (default: next to the database, as grappi cooc build names it)")
+    c.add_argument("--out", help="also write the dataset's JSON lines file here (default: the database alone holds the graph)")
     c.add_argument("--no-papers", action="store_true", help="do not store the papers themselves")
     c.add_argument("--files-per-partition", type=int, help="files per partition")
     args = parser.parse_args(argv)
@@ -495,9 +495,9 @@ def main(argv=None):
             len(report["partitions"]), report["documents"], report["concepts"], report["edges"], report["relation"],
             report["seconds"]["map"], report["seconds"]["merge"]))
         if imported:
-            print("imported as dataset %d%s from %s" % (imported["dataset_id"],
-                                                         " (already imported)" if imported["already_imported"] else "",
-                                                         imported["path"]))
+            print("imported as dataset %d%s (%s)" % (imported["dataset_id"],
+                                                      " (already imported)" if imported["already_imported"] else "",
+                                                      imported["path"]))
     return 0
 
 

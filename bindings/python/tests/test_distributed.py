@@ -78,6 +78,7 @@ class DistributedBuilds(unittest.TestCase):
         seen = []
         dist = self.fresh_db("dist.db")
         report = gd.cooc_build(self.client, os.path.join(self.tmp, "corpus", "corpus-*"), dist, partitions=3,
+                               path=dist + ".cooc.jsonl",
                                progress=lambda done, total, part, r: seen.append((done, total, part)))
         self.assertEqual(len(report["partitions"]), 3)
         self.assertEqual(sorted(p for _, _, p in seen), [0, 1, 2])
@@ -87,8 +88,12 @@ class DistributedBuilds(unittest.TestCase):
             self.assertEqual(report[key], one[key], key)
         self.assertEqual(report["documents"], 900)
         self.assertGreater(report["edges"], 1000)
-        # The dataset's file is the single build's, byte for byte.
+        # The dataset's file is the single build's, byte for byte, and so is what the database holds.
         self.assertEqual(sha256(report["import"]["path"]), sha256(single + ".cooc.jsonl"))
+        for db in (single, dist):
+            with grappi.Graph(db) as g:
+                g.export(db + ".export.jsonl")
+        self.assertEqual(sha256(single + ".export.jsonl"), sha256(dist + ".export.jsonl"))
         # Every partition says who counted it and from which files.
         provenance = [p["provenance"] for p in report["partials"]]
         self.assertEqual([p["partition"] for p in provenance], [0, 1, 2])

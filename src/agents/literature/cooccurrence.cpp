@@ -26,6 +26,8 @@
 #include "common/visibility.hpp"
 #include "grappi/json_text.hpp"
 #include "agents/literature/cooc_builder.hpp"
+#include "common/cooc_measures.hpp"
+#include "store/cooc_store.hpp"
 #include "store/jsonl_dataset.hpp"
 
 namespace grappi {
@@ -51,13 +53,6 @@ std::string concept_id(const std::string &type, std::string_view id) {
   if (mesh_like(id)) return "MESH:" + std::string(id);
   if (id.size() > 2 && (id[0] == 'r' || id[0] == 'R') && (id[1] == 's' || id[1] == 'S')) return "dbSNP:" + std::string(id);
   return (type.empty() ? std::string("Concept") : type) + ":" + std::string(id);
-}
-
-double npmi(std::size_t ab, std::size_t a, std::size_t b, std::size_t n) {
-  if (ab == 0 || n == 0) return -1;
-  const double pab = double(ab) / double(n), pa = double(a) / double(n), pb = double(b) / double(n);
-  if (pab >= 1) return 1;
-  return std::log(pab / (pa * pb)) / -std::log(pab);
 }
 
 }  // namespace
@@ -248,8 +243,8 @@ CoocGraph CoocBuilder::finish() {
     edge.b = cur.b;
     edge.count = count;
     const std::size_t na = g.concepts[cur.a].units, nb = g.concepts[cur.b].units;
-    edge.npmi = npmi(count, na, nb, g.units);
-    edge.jaccard = double(count) / double(na + nb - count);
+    edge.npmi = detail::cooc_npmi(count, na, nb, g.units);
+    edge.jaccard = detail::cooc_jaccard(count, na, nb);
     std::sort(docs.begin(), docs.end());
     docs.erase(std::unique(docs.begin(), docs.end()), docs.end());
     edge.documents = docs;
@@ -279,48 +274,95 @@ CoocGraph build_cooccurrence(const std::vector<Document> &documents, const CoocO
   return b.finish();
 }
 
+namespace {
+
+// The graph as the store reads it (no copy of its edges).
+detail::CoocStoreInput store_input(const CoocGraph &g) {
+  detail::CoocStoreInput in;
+  in.relation = cooccurrence_relation(g.options);
+  in.sentence = g.options.scope == CoocOptions::Scope::sentence;
+  in.titles = g.options.titles;
+  in.types = g.options.types;
+  in.min_count = g.options.min_count;
+  in.as_of = g.options.as_of;
+  in.units_total = g.units;
+  in.documents = &g.pmids;
+  in.years = &g.years;
+  in.concepts.reserve(g.concepts.size());
+  for (const CoocConcept &c : g.concepts) in.concepts.push_back({c.id, c.name, c.type, c.units, c.node});
+  in.edge_count = g.edges.size();
+  in.edge = [&g](std::size_t i) {
+    const CoocEdge &e = g.edges[i];
+    return detail::CoocEdgeView{e.a, e.b, e.count, e.npmi, e.documents.data(), e.documents.size()};
+  };
+  return in;
+}
+
+// The dataset's JSON lines file (the lines importing it reads), written whole or not at all:
+// "<path>.part" until rename() puts it in place.
+class CoocFile {
+ public:
+  CoocFile(const std::string &path, const detail::CoocStoreInput &g) : path_(path), part_(path + ".part") {
+    std::ofstream out(part_, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(ErrorCode::io, "cannot write '" + path + "'");
+    uint64_t line = 0;
+    const auto put = [&](const std::string &text) {
+      out.write(text.data(), static_cast<std::streamsize>(text.size()));
+      out.put('\n');
+      ++line;
+    };
+    put(dump_json(json{{"format", "grappi-jsonl"}, {"version", 1}}));
+    for (const detail::CoocConceptRow &c : g.concepts)
+      if (c.node == 0)
+        put(detail::jsonl_node_line(c.id, c.name, c.type.empty() ? "Concept" : c.type, dump_json(json{{"cooc_units", c.units}})));
+    for (std::size_t i = 0; i < g.edge_count; ++i) {
+      const detail::CoocEdgeView e = g.edge(i);
+      const detail::CoocEdgeFacts f = detail::cooc_facts(g, e);
+      put(detail::jsonl_edge_line(g.concepts[e.a].id, g.concepts[e.b].id, g.relation, false,
+                                  std::max(0.0, std::min(1.0, e.npmi)), detail::cooc_evidence_json(f),
+                                  {detail::cooc_record_json(f)}, line + 1));
+    }
+    out.close();
+    if (!out) throw Error(ErrorCode::io, "cannot write '" + path + "'");
+  }
+  ~CoocFile() {
+    if (!placed_) std::remove(part_.c_str());
+  }
+  CoocFile(const CoocFile &) = delete;
+  CoocFile &operator=(const CoocFile &) = delete;
+  void place() {
+    std::error_code ec;
+    std::filesystem::rename(part_, path_, ec);
+    if (ec) throw Error(ErrorCode::io, "cannot write '" + path_ + "': " + ec.message());
+    placed_ = true;
+  }
+
+ private:
+  std::string path_, part_;
+  bool placed_ = false;
+};
+
+}  // namespace
+
 FileReport import_cooccurrence(KnowledgeGraph &kg, const CoocGraph &g, const std::string &path) {
   if (g.edges.empty()) throw Error(ErrorCode::invalid_argument, "co-occurrence: the graph has no edge to import");
-  const std::string relation = cooccurrence_relation(g.options);
-  // Written and stored in one pass (the file is not parsed back); the file is the dataset's.
-  detail::JsonlDatasetWriter out(kg, path);
-  for (const CoocConcept &c : g.concepts)
-    if (c.node == 0)
-      out.node(c.id, c.name, c.type.empty() ? "Concept" : c.type, dump_json(json{{"cooc_units", c.units}}));
-  const char *unit = g.options.scope == CoocOptions::Scope::sentence ? " sentence(s)" : " document(s)";
-  std::string pmids, others, years;
-  for (const CoocEdge &e : g.edges) {
-    // PubMed ids as numbers (Edge::pmids); other document ids apart.
-    pmids = "[", others = "[", years = "[";
-    for (uint32_t doc : e.documents) {
-      const std::string &p = g.pmids[doc];
-      if (years.size() > 1) years += ',';
-      years += std::to_string(g.years[doc]);
-      if (!p.empty() && p.size() < 19 && p.find_first_not_of("0123456789") == std::string::npos) {
-        if (pmids.size() > 1) pmids += ',';
-        pmids += std::to_string(std::stoll(p));
-      } else {
-        if (others.size() > 1) others += ',';
-        others += dump_json(json(p));
-      }
-    }
-    pmids += ']', others += ']', years += ']';
-    // (each concept's units and the graph's: the concepts' document frequency, which paths and
-    // the path ranker read; keys in the order nlohmann::json writes them)
-    const CoocConcept &a = g.concepts[e.a], &b = g.concepts[e.b];
-    std::string record = "{\"count\":" + std::to_string(e.count);
-    if (others.size() > 2) record += ",\"documents\":" + others;
-    record += ",\"jaccard\":" + dump_json(json(e.jaccard)) + ",\"npmi\":" + dump_json(json(e.npmi)) +
-              ",\"pmids\":" + pmids + ",\"unit_counts\":[[" + dump_json(json(a.id)) + "," + std::to_string(a.units) +
-              "],[" + dump_json(json(b.id)) + "," + std::to_string(b.units) + "]],\"units_total\":" +
-              std::to_string(g.units) + ",\"years\":" + years + "}";
-    char npmi[32];
-    std::snprintf(npmi, sizeof npmi, "%.3f", e.npmi);
-    const std::string evidence = "{\"pmids\":" + pmids + ",\"text\":" +
-                                 dump_json(json("co-occur in " + std::to_string(e.count) + unit + ", NPMI " + npmi)) + "}";
-    out.edge(a.id, b.id, relation, false, std::max(0.0, std::min(1.0, e.npmi)), evidence, {record});
-  }
-  return out.finish();
+  const detail::CoocStoreInput in = store_input(g);
+  const std::string &relation = in.relation;
+  const std::string sha = detail::cooc_graph_sha256(in);
+  std::unique_ptr<CoocFile> file;
+  if (!path.empty()) file = std::make_unique<CoocFile>(path, in);
+  json options = {{"relation", relation},
+                  {"titles", g.options.titles},
+                  {"types", g.options.types},
+                  {"min_count", g.options.min_count},
+                  {"documents", g.documents},
+                  {"units", g.units},
+                  {"file", path.empty() ? json(nullptr) : json(path)}};
+  options["as_of"] = g.options.as_of ? json(*g.options.as_of) : json(nullptr);
+  const FileReport r =
+      detail::store_cooccurrence(kg, in, path.empty() ? relation + ":" + sha.substr(0, 16) : path, sha, options);
+  if (file) file->place();
+  return r;
 }
 
 std::string cooccurrence_dataset_path(const std::string &database, const CoocGraph &graph) {

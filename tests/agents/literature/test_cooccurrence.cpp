@@ -273,10 +273,31 @@ TEST_CASE("A co-occurrence graph is a dataset joined to the proteins by their En
   CHECK_THROWS_AS(grappi::import_cooccurrence(kg, CoocGraph{}, d.file("none.jsonl")), grappi::Error);
 }
 
-// import_cooccurrence writes the dataset's file and stores its rows in one pass: the database
-// must hold what importing that file gives (rows, evidence, records with their lines, the
-// dataset's size, SHA-256 and counts).
-TEST_CASE("A co-occurrence graph stored while its file is written holds what importing the file gives") {
+// import_cooccurrence stores a graph compactly (an evidence blob per edge, the documents and the
+// concepts' units once per dataset) and, given a path, writes the dataset's JSON lines file: what
+// the database gives back - every edge's evidence text, PubMed ids and record - must be what
+// importing that file gives, byte for byte.
+namespace {
+
+// The export with each record's line set to 0 (a compact record has no line of its own).
+std::string export_without_lines(grappi::KnowledgeGraph &kg) {
+  std::ostringstream out;
+  kg.export_graph(out);
+  std::istringstream lines(out.str());
+  std::string line, all;
+  while (std::getline(lines, line)) {
+    auto j = nlohmann::json::parse(line);
+    if (j.contains("records"))
+      for (auto &r : j["records"]) r["line"] = 0;
+    if (j.contains("grappi")) j.erase("grappi");
+    all += j.dump() + "\n";
+  }
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("A co-occurrence graph stored compactly reads back as importing its file gives") {
   TempDir d;
   write_file(d.file("aliases.tsv"), "#string_protein_id\talias\tsource\n9606.ENSP00000328968\t6331\tEnsembl_EntrezGene\n");
   const auto base = [&](const std::string &name) {
@@ -284,30 +305,46 @@ TEST_CASE("A co-occurrence graph stored while its file is written holds what imp
     kg->import({{data("9606.protein.info.v12.0.txt.gz")}, {d.file("aliases.tsv"), "aliases"}});
     return kg;
   };
-  auto direct = base("direct.db"), again = base("again.db");
+  auto direct = base("direct.db"), again = base("again.db"), bare = base("bare.db");
   const grappi::EntityTagger tagger(*direct);
   const CoocGraph g = grappi::build_cooccurrence(grappi::read_documents(lit("BioRED.Test.first3.PubTator")), {}, &tagger);
   const std::string file = d.file("cooc.jsonl");
   const grappi::FileReport f = grappi::import_cooccurrence(*direct, g, file);
+  CHECK(std::filesystem::exists(file));
   CHECK(!std::filesystem::exists(file + ".part"));
   const grappi::FileReport r = again->import({{file, "jsonl"}}).files.at(0);
   CHECK(f.lines == r.lines);
   CHECK(f.edges_created == r.edges_created);
   CHECK(f.nodes_created == r.nodes_created);
   CHECK(f.referenced_nodes_created == r.referenced_nodes_created);
-  const grappi::Dataset a = direct->datasets().back(), b = again->datasets().back();
-  CHECK(a.format == "jsonl");
-  CHECK(a.sha256 == b.sha256);
-  CHECK(a.file_size == std::filesystem::file_size(file));
-  CHECK(a.file_size == b.file_size);
-  CHECK(nlohmann::json::parse(a.counts) == nlohmann::json::parse(b.counts));
-  CHECK(a.options == b.options);
-  // Every node, edge, evidence text and record, byte for byte.
-  std::ostringstream x, y;
-  direct->export_graph(x);
-  again->export_graph(y);
-  CHECK(x.str() == y.str());
-  // Each record names its own line of the file.
+  const grappi::Dataset a = direct->datasets().back();
+  CHECK(a.format == "cooc");
+  CHECK(a.path == file);
+  CHECK(direct->stats().datasets.back().records == static_cast<int64_t>(g.edges.size()));  // (one per edge, computed)
+  // Compact: no evidence row, a blob per edge.
+  CHECK(sql_count(d.file("direct.db"), "SELECT count(*) FROM edge_evidence") == 0);
+  CHECK(sql_count(d.file("direct.db"), "SELECT count(*) FROM edges WHERE typeof(evidence) = 'blob'") ==
+        static_cast<int64_t>(g.edges.size()));
+  CHECK(sql_count(d.file("direct.db"), "SELECT count(*) FROM cooc_documents") == static_cast<int64_t>(g.pmids.size()));
+  // Every node, edge, evidence text and record as importing the file gives.
+  const std::string x = export_without_lines(*direct);
+  CHECK(x == export_without_lines(*again));
+  for (const grappi::CoocEdge &e : g.edges) {
+    const auto na = direct->node_by_external_id(g.concepts[e.a].id), nb = direct->node_by_external_id(g.concepts[e.b].id);
+    const auto ma = again->node_by_external_id(g.concepts[e.a].id), mb = again->node_by_external_id(g.concepts[e.b].id);
+    REQUIRE((na && nb && ma && mb));
+    const auto p = direct->edges_between(na->id, nb->id), q = again->edges_between(ma->id, mb->id);
+    REQUIRE(p.size() == 1);
+    REQUIRE(q.size() == 1);
+    CHECK(p[0].evidence == q[0].evidence);
+    CHECK(p[0].pmids == q[0].pmids);
+    CHECK(p[0].score == q[0].score);
+    REQUIRE(p[0].records.size() == 1);
+    REQUIRE(q[0].records.size() == 1);
+    CHECK(p[0].records[0].record == q[0].records[0].record);
+    CHECK(p[0].records[0].line == 0);
+  }
+  // Each record of the file names its own line.
   std::istringstream lines(read_file(file));
   std::string line;
   std::size_t no = 0, edges = 0;
@@ -319,11 +356,92 @@ TEST_CASE("A co-occurrence graph stored while its file is written holds what imp
     CHECK(j["records"][0]["line"] == no);
   }
   CHECK(edges == g.edges.size());
+  // Without a path no file is written, and the database holds the same.
+  const grappi::FileReport none = grappi::import_cooccurrence(*bare, g, "");
+  CHECK(none.edges_created == f.edges_created);
+  CHECK(bare->datasets().back().path.rfind("cooc.document:", 0) == 0);
+  CHECK(export_without_lines(*bare) == x);
+  // The same graph, with a file or without: already stored.
+  CHECK(grappi::import_cooccurrence(*bare, g, "").already_imported);
+  CHECK(grappi::import_cooccurrence(*bare, g, d.file("other.jsonl")).already_imported);
   // Nothing stored and no file left when the file cannot be written.
-  const auto before = again->stats();
-  CHECK_THROWS_AS(grappi::import_cooccurrence(*again, g, d.file("missing/cooc.jsonl")), grappi::Error);
-  CHECK(again->stats().edges == before.edges);
-  CHECK(again->datasets().size() == before.datasets.size());
+  const auto before = direct->stats();
+  const CoocGraph two = grappi::build_cooccurrence(grappi::read_documents(lit("BioRED.Test.first3.PubTator")),
+                                                   [] {
+                                                     grappi::CoocOptions o;
+                                                     o.titles = "exclude";
+                                                     return o;
+                                                   }(),
+                                                   &tagger);
+  CHECK_THROWS_AS(grappi::import_cooccurrence(*direct, two, d.file("missing/cooc.jsonl")), grappi::Error);
+  CHECK(direct->stats().edges == before.edges);
+  CHECK(direct->datasets().size() == before.datasets.size());
   CHECK(!std::filesystem::exists(d.file("missing")));
+}
+
+// A second graph of the same relation claims the edges the first stored; each edge shows both
+// records, and removing the first leaves the second's evidence, never the first's blob read as
+// the second's.
+TEST_CASE("Two co-occurrence graphs share their edges and each keeps its own evidence") {
+  TempDir d;
+  grappi::KnowledgeGraph kg(d.file("kb.db"));
+  const auto docs = grappi::read_documents(lit("BioRED.Test.first3.PubTator"));
+  const CoocGraph first = grappi::build_cooccurrence(docs);
+  const CoocGraph second = grappi::build_cooccurrence(std::vector<grappi::Document>(docs.begin(), docs.begin() + 1));
+  const grappi::FileReport a = grappi::import_cooccurrence(kg, first, "");
+  const grappi::FileReport b = grappi::import_cooccurrence(kg, second, "");
+  CHECK(b.edges_created == 0);
+  CHECK(b.edges_existing == second.edges.size());
+  CHECK(sql_count(d.file("kb.db"), "SELECT count(*) FROM edge_evidence") == static_cast<int64_t>(second.edges.size()));
+  const grappi::CoocEdge &e = second.edges.front();
+  const auto na = kg.node_by_external_id(second.concepts[e.a].id), nb = kg.node_by_external_id(second.concepts[e.b].id);
+  REQUIRE((na && nb));
+  auto shared = kg.edges_between(na->id, nb->id);
+  REQUIRE(shared.size() == 1);
+  REQUIRE(shared[0].records.size() == 2);
+  CHECK(shared[0].records[0].dataset_id == a.dataset_id);
+  CHECK(shared[0].records[1].dataset_id == b.dataset_id);
+  const auto second_record = nlohmann::json::parse(shared[0].records[1].record);
+  CHECK(second_record["units_total"] == second.units);
+  kg.remove_dataset(a.dataset_id);
+  CHECK(kg.stats().edges == static_cast<int64_t>(second.edges.size()));
+  shared = kg.edges_between(na->id, nb->id);
+  REQUIRE(shared.size() == 1);
+  REQUIRE(shared[0].records.size() == 1);
+  CHECK(shared[0].records[0].dataset_id == b.dataset_id);
+  CHECK(nlohmann::json::parse(shared[0].records[0].record) == second_record);
+  CHECK(shared[0].pmids == std::vector<int64_t>{second_record["pmids"][0].get<int64_t>()});
+  kg.remove_dataset(b.dataset_id);
+  CHECK(kg.stats().edges == 0);
+  CHECK(sql_count(d.file("kb.db"), "SELECT count(*) FROM cooc_documents") == 0);
+  CHECK(sql_count(d.file("kb.db"), "SELECT count(*) FROM cooc_concepts") == 0);
+  CHECK(sql_count(d.file("kb.db"), "SELECT count(*) FROM cooc_sets") == 0);
+}
+
+// A damaged blob is shown without evidence, never misread.
+TEST_CASE("A damaged compact co-occurrence record is read as no evidence") {
+  TempDir d;
+  const std::string db = d.file("kb.db");
+  int64_t id = 0;
+  {
+    grappi::KnowledgeGraph kg(db);
+    grappi::import_cooccurrence(kg, grappi::build_cooccurrence(grappi::read_documents(lit("BioRED.Test.first3.PubTator"))), "");
+    id = sql_count(db, "SELECT min(id) FROM edges");
+  }
+  for (const char *blob : {"X'01'", "X'0100FF'", "X'02000505'", "X'010099887766'", "X''"}) {
+    sqlite3 *h = nullptr;
+    sqlite3_open(db.c_str(), &h);
+    REQUIRE(sqlite3_exec(h, ("UPDATE edges SET evidence = " + std::string(blob) + " WHERE id = " + std::to_string(id)).c_str(),
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(h);
+    grappi::KnowledgeGraph kg(db);
+    const auto e = kg.edge(id);
+    REQUIRE(e);
+    CHECK(e->evidence.empty());
+    CHECK(e->pmids.empty());
+    CHECK(e->records.empty());
+    std::ostringstream out;
+    CHECK_NOTHROW(kg.export_graph(out));
+  }
 }
 
