@@ -268,8 +268,13 @@ assert (fast["event_order"], ref["event_order"], imp["event_order"]) == ("fast",
 assert ref["objective"] == 5205, ref["objective"]      # pcst_fast's figure for this instance (gw): the default
 assert fast["objective"] == 5197, fast["objective"]    # the fast order's tree
 assert imp["objective_before_improve"] == 4704        # pcst_fast's strong figure
-assert imp["objective"] <= 4704 and imp["improve"]
+assert imp["objective"] <= 4704 and imp["improve"] and imp["optimal"] is False  # (333 prized nodes: no proof)
+assert imp["objective"] >= 4661                      # the instance's proven optimum
 PY
+# One tree over 8 prized nodes (G-Retriever's question graph): solved exactly, and said so.
+"$GRAPPI" pcst --instance "$HERE/data/pcst/kg_m1e3_gr.txt.gz" --pruning strong --improve > "$T/pcst-exact.txt"
+grep -q "^objective 5.5$" "$T/pcst-exact.txt" && grep -q "optimal: proven" "$T/pcst-exact.txt" \
+  || fail "pcst --improve on kg_m1e3_gr: $(cat "$T/pcst-exact.txt")"
 "$GRAPPI" pcst --instance "$P" --fast-order --reference-order 2> /dev/null && fail "pcst accepted both orders"
 "$GRAPPI" pcst --instance "$P" --pruning best 2> "$T/err" && fail "pcst accepted an unknown pruning"
 grep -q "unknown pruning" "$T/err" || fail "pcst error message"

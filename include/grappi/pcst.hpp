@@ -68,6 +68,9 @@ struct PcstResult {
   double net_worth = 0;        ///< prizes taken in - costs taken in (= total prize - objective)
   double objective_before_improve = 0;  ///< the pruned solution's objective (= objective without improve)
   int improve_rounds = 0;      ///< local-search rounds that lowered the objective
+  /// The solution is proven optimal: with `improve`, one tree over at most 16 prized nodes (the
+  /// root counted) on a graph small enough (2^prized * nodes <= 4,194,304) is solved exactly.
+  bool optimal = false;
   bool cancelled = false;      ///< PcstOptions::cancel stopped the solver (nothing selected)
 };
 

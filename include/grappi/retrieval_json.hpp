@@ -42,7 +42,7 @@ GRAPPI_CXX_API nlohmann::json to_json(const GraphSnapshot &g, const PcstRetrieva
 
 // ---- PCST ------------------------------------------------------------------------------------
 /// {"objective", "net_worth", "nodes", "edges", "num_nodes", "num_edges",
-/// "objective_before_improve", "improve_rounds", "pruning", "root", "clusters", "improve",
+/// "objective_before_improve", "improve_rounds", "optimal", "pruning", "root", "clusters", "improve",
 /// "event_order" ("reference" or "fast"), "reference_order" (the same as a boolean)}.
 GRAPPI_CXX_API nlohmann::json to_json(const PcstResult &result, const PcstOptions &options);
 }  // namespace grappi

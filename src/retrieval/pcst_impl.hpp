@@ -22,6 +22,35 @@ namespace grappi {
 
 namespace detail {
 constexpr double kPcstEps = 1e-9;  // an edge whose remaining slack is at most this is tight
+
+// An instance with its adjacency (edges by node, CSR), as the improvement phase's moves read it.
+struct PcstView {
+  std::size_t n = 0, m = 0;
+  const int64_t *ends = nullptr;
+  const double *cost = nullptr, *prize = nullptr;
+  std::vector<int32_t> off, adj_e;
+  int32_t other(int32_t e, int32_t v) const {
+    const auto i = static_cast<std::size_t>(e);
+    return static_cast<int32_t>(ends[2 * i] == v ? ends[2 * i + 1] : ends[2 * i]);
+  }
+};
+// Key-path exchange (pcst_exchange.cpp): each path between key nodes (the root, leaves, branchings,
+// nodes with a prize) replaced by a cheaper path through nodes outside the forest, if any, until
+// none is. Steiner-vertex insertion: a node outside joined to two nodes of one tree, the costliest
+// edge on the tree path between them let go, when that gains. Each spends `budget` (adjacency
+// entries scanned) and returns the objective's decrease.
+double pcst_key_path_exchange(const PcstView &g, int64_t root, std::vector<char> &keep_node, std::vector<char> &keep_edge,
+                              std::size_t &budget);
+double pcst_vertex_insertion(const PcstView &g, int64_t root, std::vector<char> &keep_node, std::vector<char> &keep_edge,
+                             std::size_t &budget);
+// The exact search for few prized nodes (pcst_exact.cpp), one tree: run when the instance has at
+// most kPcstExactTerminals prized nodes (the root counted) and 2^terminals * nodes is at most
+// kPcstExactCells (its memory: 12 bytes a cell); fills the optimal tree and its objective and
+// returns true, else returns false and changes nothing.
+constexpr std::size_t kPcstExactTerminals = 16;
+constexpr std::size_t kPcstExactCells = std::size_t{1} << 22;
+bool pcst_exact_few_prizes(const PcstView &g, int64_t root, std::vector<char> &keep_node, std::vector<char> &keep_edge,
+                           double &objective);
 }  // namespace detail
 
 struct GRAPPI_HIDDEN PCSTSolver::Impl {
@@ -287,7 +316,10 @@ struct GRAPPI_HIDDEN PCSTSolver::Impl {
   std::vector<double> sp_down, sp_full;
   std::vector<int64_t> flat;  // the edges of the vector overload of solve(), two ends each
   void strong_prune(int64_t root, std::vector<char> &keep_node, std::vector<char> &keep_edge);
-  int improve(int64_t root, std::vector<char> &keep_node, std::vector<char> &keep_edge);
+  // The local search (and, for one tree with few prized nodes, the exact search); sets
+  // proven_optimal when the result is the optimum.
+  int improve(int64_t root, int num_clusters, std::vector<char> &keep_node, std::vector<char> &keep_edge);
+  bool proven_optimal = false;
   double objective_of(const std::vector<char> &keep_node, const std::vector<char> &keep_edge) const {
     double left = 0, paid = 0;
     for (std::size_t i = 0; i < n; ++i)

@@ -190,7 +190,9 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
   }
   PcstResult r;
   r.objective_before_improve = objective_of(keep_node, keep_edge);
-  if (improve_after) r.improve_rounds = improve(root, keep_node, keep_edge);
+  proven_optimal = false;
+  if (improve_after) r.improve_rounds = improve(root, num_clusters, keep_node, keep_edge);
+  r.optimal = proven_optimal;
   double total = 0, taken = 0, paid = 0;
   r.nodes.reserve(static_cast<std::size_t>(std::count(keep_node.begin(), keep_node.end(), 1)));
   r.edges.reserve(static_cast<std::size_t>(std::count(keep_edge.begin(), keep_edge.end(), 1)));

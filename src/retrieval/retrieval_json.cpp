@@ -148,6 +148,7 @@ json to_json(const PcstResult &r, const PcstOptions &o) {
               {"num_edges", r.edges.size()},
               {"objective_before_improve", r.objective_before_improve},
               {"improve_rounds", r.improve_rounds},
+              {"optimal", r.optimal},
               {"pruning", to_string(o.pruning)},
               {"root", o.root},
               {"clusters", o.num_clusters},

@@ -45,12 +45,12 @@ bool get_varint(const unsigned char *&p, const unsigned char *end, uint64_t &v) 
   return false;
 }
 
-// The blob of an edge: documents n, units beyond them (count - n), then the documents' numbers
-// (ascending) as the first and the differences.
-void encode_edge(std::string &out, const CoocEdgeView &e) {
+// The blob of an edge: its documents' numbers (ascending) as the first and the differences,
+// varints - as many as it has documents; a graph of sentences puts its further units (count less
+// documents) first.
+void encode_edge(std::string &out, const CoocEdgeView &e, bool sentence) {
   out.clear();
-  put_varint(out, e.document_count);
-  put_varint(out, e.count >= e.document_count ? e.count - e.document_count : 0);
+  if (sentence) put_varint(out, e.count >= e.document_count ? e.count - e.document_count : 0);
   uint32_t last = 0;
   for (std::size_t i = 0; i < e.document_count; ++i) {
     put_varint(out, i == 0 ? e.documents[i] : e.documents[i] - last);
@@ -219,10 +219,7 @@ std::string multi_insert(const std::string &head, const std::string &row, std::s
 // The dataset's documents and concepts.
 void store_sets(Db &db, int64_t dataset, const CoocStoreInput &g, const std::vector<int64_t> &node_of) {
   Stmt set(db, "INSERT INTO cooc_sets(dataset_id, unit, units_total) VALUES(?,?,?)");
-  set.bind(1, dataset)
-      .bind(2, g.sentence ? "sentence" : "document")
-      .bind(3, static_cast<int64_t>(g.units_total))
-      .run();
+  set.bind(1, dataset).bind(2, g.sentence ? "sentence" : "document").bind(3, static_cast<int64_t>(g.units_total)).run();
   const std::string d = std::to_string(dataset);
   {
     Stmt one(db, ("INSERT INTO cooc_concepts(dataset_id, node_id, idx, units) VALUES(" + d + ",?,?,?)").c_str());
@@ -250,8 +247,8 @@ void store_sets(Db &db, int64_t dataset, const CoocStoreInput &g, const std::vec
 
 }  // namespace
 
-FileReport store_cooccurrence(KnowledgeGraph &kg, const CoocStoreInput &g, const std::string &path, const std::string &sha256,
-                              const nlohmann::json &options) {
+FileReport store_cooccurrence(KnowledgeGraph &kg, const CoocStoreInput &g, const std::string &path,
+                              const std::string &sha256, const nlohmann::json &options) {
   const std::string &relation = g.relation;
   if (!g.documents || !g.years || g.years->size() != g.documents->size() || !g.edge)
     throw Error(ErrorCode::invalid_argument, "co-occurrence: the graph's documents, years or edges are missing");
@@ -323,8 +320,9 @@ FileReport store_cooccurrence(KnowledgeGraph &kg, const CoocStoreInput &g, const
     if (s > t) std::swap(s, t);
     rows.push_back({s, t, static_cast<uint32_t>(i)});
   }
-  std::sort(rows.begin(), rows.end(),
-            [](const Row &x, const Row &y) { return x.source != y.source ? x.source < y.source : x.target < y.target; });
+  std::sort(rows.begin(), rows.end(), [](const Row &x, const Row &y) {
+    return x.source != y.source ? x.source < y.source : x.target < y.target;
+  });
   for (std::size_t i = 1; i < rows.size(); ++i)
     if (rows[i].source == rows[i - 1].source && rows[i].target == rows[i - 1].target)
       throw Error(ErrorCode::invalid_argument, "co-occurrence: edge " + g.concepts[g.edge(rows[i].edge).a].id + " - " +
@@ -347,10 +345,12 @@ FileReport store_cooccurrence(KnowledgeGraph &kg, const CoocStoreInput &g, const
       for (std::size_t k = 0; k < kRowsPerInsert; ++k) {
         const Row &r = *pending[k];
         const CoocEdgeView e = g.edge(r.edge);
-        encode_edge(blobs[k], e);
+        encode_edge(blobs[k], e, g.sentence);
         const int c = static_cast<int>(4 * k);
-        many.bind(c + 1, r.source).bind(c + 2, r.target).bind(c + 3, score_of(e)).bind_blob(c + 4, blobs[k].data(),
-                                                                                            blobs[k].size());
+        many.bind(c + 1, r.source)
+            .bind(c + 2, r.target)
+            .bind(c + 3, score_of(e))
+            .bind_blob(c + 4, blobs[k].data(), blobs[k].size());
       }
       many.run();
       pending.clear();
@@ -358,8 +358,12 @@ FileReport store_cooccurrence(KnowledgeGraph &kg, const CoocStoreInput &g, const
     if (!all_rows) return;
     for (const Row *r : pending) {
       const CoocEdgeView e = g.edge(r->edge);
-      encode_edge(blobs[0], e);
-      one.bind(1, r->source).bind(2, r->target).bind(3, score_of(e)).bind_blob(4, blobs[0].data(), blobs[0].size()).run();
+      encode_edge(blobs[0], e, g.sentence);
+      one.bind(1, r->source)
+          .bind(2, r->target)
+          .bind(3, score_of(e))
+          .bind_blob(4, blobs[0].data(), blobs[0].size())
+          .run();
     }
     pending.clear();
   };
@@ -392,7 +396,8 @@ FileReport store_cooccurrence(KnowledgeGraph &kg, const CoocStoreInput &g, const
                  {"evidence_records", g.edge_count},
                  {"documents", g.documents->size()},
                  {"edges_claimed", existing}};
-  const FileReport r = w.finish(sha256, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  const FileReport r =
+      w.finish(sha256, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (!r.already_imported) impl.bump_generation();
   all.commit();
   return r;
@@ -432,32 +437,32 @@ struct CoocEvidenceReader::State {
 CoocEvidenceReader::CoocEvidenceReader(Db &db) : s_(std::make_unique<State>(db)) {}
 CoocEvidenceReader::~CoocEvidenceReader() = default;
 
-std::optional<CoocEdgeFacts> CoocEvidenceReader::facts(int64_t dataset, int64_t source, int64_t target, const void *blob,
-                                                       std::size_t bytes) {
+std::optional<CoocEdgeFacts> CoocEvidenceReader::facts(int64_t dataset, int64_t source, int64_t target,
+                                                       const void *blob, std::size_t bytes) {
   State &s = *s_;
   if (dataset != s.dataset) {
     s.dataset = dataset;
     s.set.reset();
     s.set.bind(1, dataset);
     s.known = s.set.step();
-    if (s.known) s.sentence = s.set.col_text(0) == "sentence", s.units_total = static_cast<std::size_t>(s.set.col_int(1));
+    if (s.known)
+      s.sentence = s.set.col_text(0) == "sentence", s.units_total = static_cast<std::size_t>(s.set.col_int(1));
     s.set.reset();
   }
   if (!s.known || !blob) return std::nullopt;
   const unsigned char *p = static_cast<const unsigned char *>(blob), *end = p + bytes;
-  uint64_t n = 0, more = 0;
-  if (!get_varint(p, end, n) || !get_varint(p, end, more) || n > bytes) return std::nullopt;
+  uint64_t more = 0;
+  if (s.sentence && !get_varint(p, end, more)) return std::nullopt;
   std::vector<uint64_t> docs;
-  docs.reserve(n);
-  for (uint64_t i = 0, last = 0; i < n; ++i) {
+  for (uint64_t last = 0; p < end;) {
     uint64_t v = 0;
-    if (!get_varint(p, end, v) || (i > 0 && v == 0)) return std::nullopt;
-    last = i == 0 ? v : last + v;
+    if (!get_varint(p, end, v) || (!docs.empty() && v == 0) || v > (uint64_t{1} << 40)) return std::nullopt;
+    last = docs.empty() ? v : last + v;
     docs.push_back(last);
   }
-  if (p != end) return std::nullopt;
+  if (docs.empty()) return std::nullopt;
   CoocEdgeFacts f;
-  f.count = n + more;
+  f.count = docs.size() + more;
   f.sentence = s.sentence;
   f.units_total = s.units_total;
   int64_t ia = 0, ib = 0;

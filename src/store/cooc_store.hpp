@@ -1,21 +1,19 @@
 // Internal: co-occurrence graphs (the literature agent's, grappi/cooccurrence.hpp) stored compactly (schema version 10,
-// docs/literature.md "Storage"). Each edge's evidence is a blob in edges.evidence: its document
-// count, how many more units it has (sentences), and its documents' numbers, delta-coded
-// varints. The documents (PubMed ids, years) and the concepts' unit counts are stored once per
-// dataset (cooc_documents, cooc_concepts, cooc_sets). The evidence text, PubMed ids and the
-// record that importing the dataset's JSON lines file gives are computed from them when read,
-// the same bytes.
+// docs/literature.md "Storage"). Each edge's evidence is a blob in edges.evidence: its documents'
+// numbers, delta-coded varints (a graph of sentences first says how many more units it has). The documents (PubMed ids,
+// years) and the concepts' unit counts are stored once per dataset (cooc_documents, cooc_concepts, cooc_sets). The
+// evidence text, PubMed ids and the record that importing the dataset's JSON lines file gives are computed from them
+// when read, the same bytes.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "grappi/import.hpp"
 #include "grappi/knowledge_graph.hpp"
@@ -100,7 +98,8 @@ class CoocEvidenceReader {
   /// The facts of an edge between two nodes whose evidence column holds `blob` (`bytes` long),
   /// stored by `dataset`; none when the dataset holds no co-occurrence graph or the blob does not
   /// decode (a damaged row is shown without evidence, never misread).
-  std::optional<CoocEdgeFacts> facts(int64_t dataset, int64_t source, int64_t target, const void *blob, std::size_t bytes);
+  std::optional<CoocEdgeFacts> facts(int64_t dataset, int64_t source, int64_t target, const void *blob,
+                                     std::size_t bytes);
 
  private:
   struct State;

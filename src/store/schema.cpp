@@ -217,7 +217,7 @@ CREATE INDEX IF NOT EXISTS embedding_models_meta ON embedding_models(name, id, k
 )SQL";
 
 // Schema version 10: co-occurrence graphs stored compactly (docs/literature.md "Storage"). An edge's evidence is a
-// blob (edges.evidence) of its unit count and document numbers, delta-coded; the documents (PubMed ids, years) and
+// blob (edges.evidence) of its document numbers, delta-coded; the documents (PubMed ids, years) and
 // the concepts' unit counts are stored once per dataset, and the records import gave (count, NPMI, Jaccard, PubMed
 // ids, years, unit counts) are computed from them when read.
 const char *kSchemaV10 = R"SQL(
