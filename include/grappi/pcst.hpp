@@ -50,7 +50,10 @@ struct PcstOptions {
   /// After pruning, improve the solution by local search: re-span each tree's nodes with a
   /// minimum spanning tree of the edges among them, attach the outside paths whose prizes exceed
   /// their costs (multi-source Dijkstra from the trees), strong-prune, and repeat while the
-  /// objective drops. Never worse than the pruned solution.
+  /// objective drops; then key-path exchange and Steiner-vertex insertion (bounded work; not on
+  /// forests of over 50,000 nodes) and the rounds again while they gain. One tree over at most 16
+  /// prized nodes (the root counted) on a small enough graph is solved exactly instead
+  /// (PcstResult::optimal). Never worse than the pruned solution; never changes the number of trees.
   bool improve = false;
   /// The order events are taken in; docs/retrieval.md and BENCHMARKS.md give both orders' measured
   /// times and objectives.

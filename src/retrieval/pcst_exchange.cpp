@@ -17,7 +17,10 @@ namespace {
 // parent edges, depths, preorder and each node's preorder interval.
 struct Rooted {
   std::vector<int32_t> parent_edge, depth, tin, tout, order, tree, tdeg;
-  void build(const PcstView &g, int64_t root, const std::vector<char> &keep_node, const std::vector<char> &keep_edge) {
+  // Returns its work: the nodes plus the adjacency entries of the forest's nodes scanned.
+  std::size_t build(const PcstView &g, int64_t root, const std::vector<char> &keep_node,
+                    const std::vector<char> &keep_edge) {
+    std::size_t work = g.n + g.m;
     parent_edge.assign(g.n, -1);
     depth.assign(g.n, -1);
     tin.assign(g.n, -1);
@@ -44,6 +47,7 @@ struct Rooted {
           continue;
         }
         const int32_t e = g.adj_e[static_cast<std::size_t>(k++)];
+        ++work;
         if (!keep_edge[static_cast<std::size_t>(e)] || e == parent_edge[vi]) continue;
         const int32_t w = g.other(e, v);
         const auto wi = static_cast<std::size_t>(w);
@@ -59,6 +63,7 @@ struct Rooted {
     if (root >= 0 && keep_node[static_cast<std::size_t>(root)]) start(static_cast<int32_t>(root));
     for (std::size_t i = 0; i < g.n; ++i)
       if (keep_node[i] && depth[i] < 0) start(static_cast<int32_t>(i));
+    return work;
   }
   int32_t parent(const PcstView &g, int32_t v) const {
     const int32_t e = parent_edge[static_cast<std::size_t>(v)];
@@ -88,14 +93,15 @@ double pcst_key_path_exchange(const PcstView &g, int64_t root, std::vector<char>
   bool changed = true;
   while (changed && budget > 0) {
     changed = false;
-    r.build(g, root, keep_node, keep_edge);
-    budget -= std::min(budget, g.n);
+    budget -= std::min(budget, r.build(g, root, keep_node, keep_edge));
     // (a key node: the root, a tree's first node, a leaf or a branching, or one with a prize)
     const auto key = [&](int32_t v) {
       const auto vi = static_cast<std::size_t>(v);
       return v == root || r.parent_edge[vi] < 0 || r.tdeg[vi] != 2 || g.prize[vi] > 0;
     };
-    for (std::size_t at = 0; at < r.order.size() && !changed && budget > 0; ++at) {
+    // (after a change the forest is rooted again and the walk goes on from the same place: a pass
+    // over every key path, then another while any changed)
+    for (std::size_t at = 0; at < r.order.size() && budget > 0; ++at) {
       const int32_t z = r.order[at];
       if (!key(z) || r.parent_edge[static_cast<std::size_t>(z)] < 0) continue;
       // The key path from z up to the next key node: its edges, cost and interior nodes.
@@ -111,26 +117,45 @@ double pcst_key_path_exchange(const PcstView &g, int64_t root, std::vector<char>
         x = g.other(e, x);
         if (!key(x)) interior_mark[static_cast<std::size_t>(x)] = stamp, interior.push_back(x);
       } while (!key(x));
-      // The cheapest way from z's subtree to the rest of its tree outside the path, through
-      // nodes not kept (or the path's own interior), cheaper than the path.
+      // The cheapest way between the two sides the path's removal leaves (z's subtree, and the
+      // rest of its tree but the path's interior) through nodes not kept (or that interior),
+      // cheaper than the path: Dijkstra from the smaller side.
       for (int32_t v : touched) dist[static_cast<std::size_t>(v)] = std::numeric_limits<double>::infinity();
       touched.clear();
       while (!pq.empty()) pq.pop();
       const auto zi = static_cast<std::size_t>(z);
-      for (int32_t i = r.tin[zi]; i < r.tout[zi]; ++i) {
-        const int32_t v = r.order[static_cast<std::size_t>(i)];
+      const auto si = static_cast<std::size_t>(r.tree[zi]);
+      const bool from_subtree = 2 * (r.tout[zi] - r.tin[zi]) <= r.tout[si] - r.tin[si];
+      const auto source = [&](int32_t v) {
         dist[static_cast<std::size_t>(v)] = 0;
         pred[static_cast<std::size_t>(v)] = -1;
         touched.push_back(v);
         pq.push({0.0, v});
+      };
+      if (from_subtree) {
+        for (int32_t i = r.tin[zi]; i < r.tout[zi]; ++i) source(r.order[static_cast<std::size_t>(i)]);
+      } else {
+        for (int32_t i = r.tin[si]; i < r.tout[si]; ++i) {
+          if (i == r.tin[zi]) i = r.tout[zi];
+          if (i >= r.tout[si]) break;
+          const int32_t v = r.order[static_cast<std::size_t>(i)];
+          if (interior_mark[static_cast<std::size_t>(v)] != stamp) source(v);
+        }
       }
+      budget -= std::min(budget, touched.size());
+      // (the other side: kept, of this tree, not the path's interior)
+      const auto across = [&](int32_t v) {
+        const auto vi = static_cast<std::size_t>(v);
+        return keep_node[vi] && interior_mark[vi] != stamp && r.tree[vi] == r.tree[zi] &&
+               r.inside(v, z) != from_subtree;
+      };
       int32_t hit = -1;
       while (!pq.empty() && budget > 0) {
         const auto [d, v] = pq.top();
         pq.pop();
         const auto vi = static_cast<std::size_t>(v);
         if (d > dist[vi]) continue;
-        if (keep_node[vi] && interior_mark[vi] != stamp && !r.inside(v, z)) {
+        if (across(v)) {
           hit = v;
           break;
         }
@@ -139,9 +164,7 @@ double pcst_key_path_exchange(const PcstView &g, int64_t root, std::vector<char>
           const int32_t e = g.adj_e[static_cast<std::size_t>(k)], w = g.other(e, v);
           const auto wi = static_cast<std::size_t>(w);
           if (w == v) continue;
-          const bool open = !keep_node[wi] || interior_mark[wi] == stamp ||
-                            (r.tree[wi] == r.tree[zi] && !r.inside(w, z));  // (a target)
-          if (!open) continue;
+          if (keep_node[wi] && interior_mark[wi] != stamp && !across(w)) continue;
           const double nd = d + g.cost[e];
           if (nd >= c || nd >= dist[wi]) continue;
           if (std::isinf(dist[wi])) touched.push_back(w);
@@ -169,6 +192,7 @@ double pcst_key_path_exchange(const PcstView &g, int64_t root, std::vector<char>
       }
       gained += gain;
       changed = true;
+      budget -= std::min(budget, r.build(g, root, keep_node, keep_edge));
     }
   }
   return gained;
@@ -177,7 +201,7 @@ double pcst_key_path_exchange(const PcstView &g, int64_t root, std::vector<char>
 double pcst_vertex_insertion(const PcstView &g, int64_t root, std::vector<char> &keep_node,
                              std::vector<char> &keep_edge, std::size_t &budget) {
   Rooted r;
-  r.build(g, root, keep_node, keep_edge);
+  budget -= std::min(budget, r.build(g, root, keep_node, keep_edge));
   double gained = 0, scale = 0;
   for (std::size_t e = 0; e < g.m; ++e)
     if (keep_edge[e]) scale += g.cost[e];
@@ -232,8 +256,7 @@ double pcst_vertex_insertion(const PcstView &g, int64_t root, std::vector<char> 
     keep_edge[static_cast<std::size_t>(links[static_cast<std::size_t>(bj)].edge)] = 1;
     keep_edge[static_cast<std::size_t>(drop)] = 0;
     gained += best_gain;
-    budget -= std::min(budget, g.n);
-    r.build(g, root, keep_node, keep_edge);
+    budget -= std::min(budget, r.build(g, root, keep_node, keep_edge));
   }
   return gained;
 }

@@ -2,7 +2,8 @@
 //   pcst_grow.cpp            the default growth engine (radix-queue event order)
 //   pcst_grow_reference.cpp  the reference growth engine (pcst_fast's event order and arithmetic)
 //   pcst_prune.cpp           good nodes, then pruning none / simple / gw / strong
-//   pcst_improve.cpp         the optional local search after pruning
+//   pcst_improve.cpp         the optional local search after pruning (pcst_exchange.cpp: its
+//                            exchange moves; pcst_exact.cpp: the exact search for few prizes)
 //   pcst.cpp                 the public API: validation and the order of the phases
 // Both engines fill the same merge forest (clusters, their merge tree, the merges), which the
 // pruning reads. How the engines take their events is described in their files.

@@ -1,6 +1,7 @@
 // The PCST solver's optional improvement phase (PcstOptions::improve): local search after
-// pruning - MST re-span, attachment of paths whose prizes exceed their costs, strong pruning -
-// kept only where it lowers the objective.
+// pruning - MST re-span, attachment of paths whose prizes exceed their costs, strong pruning, then
+// the exchange moves (pcst_exchange.cpp) - kept only where it lowers the objective; for one tree
+// over few prized nodes the exact search (pcst_exact.cpp) instead.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -70,6 +71,11 @@ int PCSTSolver::Impl::improve(int64_t root, int num_clusters, std::vector<char> 
   const auto tolerance = [](double x) { return 1e-12 * std::max(1.0, std::abs(x)); };
   for (int outer = 0; outer < 256; ++outer) {
     for (int round = 0; round < 16; ++round) {
+      // (the rounds after an exchange count against the same budget: a pass over the instance each)
+      if (outer > 0) {
+        if (budget == 0) break;
+        budget -= std::min(budget, n + 2 * m);
+      }
       // 1. Minimum spanning forest of each tree's nodes (edges inside one tree only).
       std::fill(comp.begin(), comp.end(), -1);
       for (std::size_t s0 = 0; s0 < n; ++s0) {
@@ -176,7 +182,9 @@ int PCSTSolver::Impl::improve(int64_t root, int num_clusters, std::vector<char> 
     // 4. The exchange moves on the best selection so far, then its rounds again while they gain.
     keep_node = best_node;
     keep_edge = best_edge;
-    if (budget == 0) break;
+    // (on a forest of more than 50,000 nodes - dense prizes, where the moves found nothing on any
+    // instance measured - they would cost seconds for nothing)
+    if (budget == 0 || static_cast<std::size_t>(std::count(keep_node.begin(), keep_node.end(), 1)) > 50000) break;
     detail::pcst_key_path_exchange(view, root, keep_node, keep_edge, budget);
     detail::pcst_vertex_insertion(view, root, keep_node, keep_edge, budget);
     strong_prune(root, keep_node, keep_edge);

@@ -279,8 +279,8 @@ FileReport store_cooccurrence(KnowledgeGraph &kg, const CoocStoreInput &g, const
   }
   ImportWriter w(impl, path, "cooc", 0, options);
   const int64_t dataset = w.dataset();
-  // The concepts' nodes: those that join none defined (as the file's node lines), the others claimed.
-  // (each edge read once here: its endpoints, its score, its blob; kept for the sorted pass)
+  // The concepts' nodes: those that join none defined (as the file's node lines), the others
+  // claimed - those in an edge (every edge's concepts checked first).
   struct Row {
     int64_t source, target;
     uint32_t edge;

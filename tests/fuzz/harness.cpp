@@ -23,6 +23,8 @@
 #include "common/mapped_file.hpp"
 #include "common/section_file.hpp"
 #include "grappi/grappi.hpp"
+#include "store/cooc_store.hpp"
+#include "store/graph_impl.hpp"
 #include "agents/ask/question_impl.hpp"
 
 namespace grappi_fuzz {
@@ -509,6 +511,25 @@ const std::map<std::string, Body> &bodies() {
          for (const grappi::CoocEdge &e : g.edges)
            for (uint32_t doc : e.documents)
              if (doc >= g.pmids.size()) broken("an edge's document outside the graph's documents");
+       }},
+      {"cooc_evidence",
+       [](std::string_view s) {
+         // A co-occurrence edge's compact evidence (its blob) read back against its dataset: no
+         // evidence, or documents the dataset holds and a record that is JSON, never a crash.
+         static const std::unique_ptr<grappi::KnowledgeGraph> kb = [] {
+           auto g = std::make_unique<grappi::KnowledgeGraph>(":memory:", in_memory());
+           grappi::import_cooccurrence(*g, grappi::build_cooccurrence(model_kb().corpus), "");
+           return g;
+         }();
+         static const grappi::Edge edge = *kb->edge(kb->edges_between(kb->node_by_external_id("MESH:Xenopin")->id,
+                                                                      kb->node_by_external_id("MESH:Tumorin")->id).at(0).id);
+         grappi::detail::CoocEvidenceReader reader(grappi::detail::GraphAccess::impl(*kb).db);
+         const auto f = reader.facts(edge.dataset_id, edge.source, edge.target, s.data(), s.size());
+         if (!f) return;
+         if (f->documents.empty() || f->documents.size() > 4) broken("a co-occurrence record's documents");
+         if (!nlohmann::json::accept(grappi::detail::cooc_record_json(*f)) ||
+             !nlohmann::json::accept(grappi::detail::cooc_evidence_json(*f)))
+           broken("a co-occurrence record that is not JSON");
        }},
       {"cache_files",
        [](std::string_view s) {
