@@ -135,6 +135,31 @@ bool host(std::string_view text, std::size_t at, std::size_t end) {
   return false;
 }
 
+// Whether the words just before a cue name the organism as another's point of comparison, not as
+// the one a text is about: "the vertebrate homologues of Drosophila dachsund", "the human homologue of
+// mouse Ly9", "homology to yeast SDS3", "human orthologs of yeast Vps26", "conserved from yeast to
+// humans", "a CIR homolog is encoded by Caenorhabditis elegans" (up to four words back, within the
+// clause).
+bool compared_before(std::string_view text, std::size_t at) {
+  std::size_t i = at;
+  for (int words = 0; words < 4 && i > 0; ++words) {
+    while (i > 0 && !detail::ascii_alnum(text[i - 1])) {
+      if (text[i - 1] == '.' || text[i - 1] == ';' || text[i - 1] == ':') return false;  // (not past a sentence or clause)
+      --i;
+    }
+    std::size_t start = i;
+    while (start > 0 && (detail::ascii_alnum(text[start - 1]) || text[start - 1] == '-')) --start;
+    std::string word;
+    for (std::size_t k = start; k < i; ++k) word.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[k]))));
+    for (const char *w : {"homolog", "ortholog", "paralog", "counterpart"})
+      if (word.rfind(w, 0) == 0) return true;
+    if (word == "homology" || (word == "from" && words == 0 && start >= 10 && equal_at(text, start - 10, "conserved ", true)))
+      return true;
+    i = start;
+  }
+  return false;
+}
+
 // SGD's protein style: a gene name of three letters and a number, a final "p" ("Rad53p", "Cdc28p").
 bool yeast_protein_style(std::string_view w) {
   if (w.size() < 5 || w.back() != 'p' || !std::isupper(static_cast<unsigned char>(w[0]))) return false;
@@ -194,7 +219,10 @@ std::vector<OrganismEvidence> organisms_in_text(std::string_view text) {
     const std::size_t end = at + std::strlen(cue->text);
     const bool reagent = cue->any_case && reagent_after(text, end);
     const bool hosting = cue->taxon != 9606 && cue->kind == CueKind::name && host(text, at, end);
-    if (!reagent && !hosting) note(cue->taxon, text.substr(at, end - at), at);
+    // (a model organism a gene is compared with; "orthologues of human MAP9" in a worm paper still
+    // names human genes, as annotators read them)
+    const bool compared = cue->taxon != 9606 && compared_before(text, at);
+    if (!reagent && !hosting && !compared) note(cue->taxon, text.substr(at, end - at), at);
     at = end;
   }
   for (std::size_t at = 0; at < text.size();) {

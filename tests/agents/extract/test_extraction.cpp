@@ -1492,6 +1492,21 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   REQUIRE(grafted.size() == 1);
   CHECK(grafted[0].taxon == 9606);
   CHECK(grafted[0].count == 2);
+  // A model organism a gene is compared with is not the paper's (GNormPlus's human papers on the
+  // homologues of fly, worm and yeast genes), but "orthologues of human MAP9" still name human genes.
+  CHECK(grappi::organisms_in_text("The vertebrate homologues of Drosophila dachsund, DACH1 and DACH2, bind Smad4; the "
+                                  "human homologue of mouse Ly9; homology to yeast SDS3; human orthologs of yeast "
+                                  "Vps26; conserved from yeast to man. A CIR homolog is encoded by C. elegans.")
+            .empty());
+  const auto cells = grappi::organisms_in_text("In human cells the homologue of Drosophila dachsund binds Smad4.");
+  REQUIRE(cells.size() == 1);
+  CHECK(cells[0].taxon == 9606);
+  const auto worms = grappi::organisms_in_text("In the nematode C. elegans we find orthologues of human MAP9 and YAP.");
+  REQUIRE(worms.size() == 2);
+  CHECK(worms[0].taxon == 6239);
+  CHECK(worms[1].taxon == 9606);
+  // (the word before a cue in another clause or sentence compares nothing)
+  CHECK(grappi::organisms_in_text("It is a homologue. Drosophila larvae grew.").size() == 1);
   CHECK(grappi::organism_name(10090) == "Mus musculus");
   CHECK(grappi::organism_name(1).empty());
 
