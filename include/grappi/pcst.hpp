@@ -51,7 +51,8 @@ struct PcstOptions {
   /// minimum spanning tree of the edges among them, attach the outside paths whose prizes exceed
   /// their costs (multi-source Dijkstra from the trees), strong-prune, and repeat while the
   /// objective drops; then key-path exchange and Steiner-vertex insertion (bounded work; not on
-  /// forests of over 50,000 nodes) and the rounds again while they gain. One tree over at most 16
+  /// forests of over 50,000 nodes) and the rounds again while they gain; all of it once more from
+  /// the other event order's growth, the better kept. One tree over at most 16
   /// prized nodes (the root counted) on a small enough graph is solved exactly instead
   /// (PcstResult::optimal). Never worse than the pruned solution; never changes the number of trees.
   bool improve = false;

@@ -321,6 +321,9 @@ struct GRAPPI_HIDDEN PCSTSolver::Impl {
   // proven_optimal when the result is the optimum.
   int improve(int64_t root, int num_clusters, std::vector<char> &keep_node, std::vector<char> &keep_edge);
   bool proven_optimal = false;
+  // The local search again from the other event order's strongly pruned growth; keeps the better.
+  void second_start(int64_t root, int num_clusters, bool reference_order, std::vector<char> &keep_node,
+                    std::vector<char> &keep_edge, int &rounds);
   double objective_of(const std::vector<char> &keep_node, const std::vector<char> &keep_edge) const {
     double left = 0, paid = 0;
     for (std::size_t i = 0; i < n; ++i)

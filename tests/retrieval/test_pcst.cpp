@@ -505,8 +505,8 @@ TEST_CASE("PCST in fast order on bundled benchmark instances is no worse than th
 }
 
 // The improvement phase against proven optima (reference_pcst_fast.jsonl's best_known_objective,
-// found by exact branch-and-cut solvers): never below one, and close above it; kg_m1e3_gr (8 prized
-// nodes) is solved exactly and says so.
+// found by exact branch-and-cut solvers): never below one, and within 2% above it (the issue asks
+// 3% at worst); kg_m1e3_gr (8 prized nodes) is solved exactly and says so.
 TEST_CASE("PCST improve lands on or near the proven optima of the bundled instances") {
   struct Row {
     const char *file;
@@ -514,9 +514,10 @@ TEST_CASE("PCST improve lands on or near the proven optima of the bundled instan
     bool exact;
   };
   const Row rows[] = {{"kg_m1e3_gr", 5.5, 0.0, true},          {"kg_m1e3_topk", 19.5, 0.0, false},
-                      {"er_m1e3_dense", 4661, 0.01, false},    {"er_m1e3_sparse", 1422, 0.04, false},
+                      {"er_m1e3_dense", 4661, 0.01, false},    {"er_m1e3_sparse", 1422, 0.02, false},
                       {"ba_m1e3_dense", 33.785, 0.005, false}, {"ba_m1e3_sparse", 9.712, 0.02, false},
-                      {"ba_m1e5_sparse", 60.066, 0.01, false}};
+                      // (0.67% from the reference order's growth alone; 0.38% with the second start)
+                      {"ba_m1e5_sparse", 60.066, 0.005, false}};
   PCSTSolver solver;
   for (const Row &row : rows) {
     CAPTURE(row.file);
