@@ -191,6 +191,24 @@ std::size_t trees(const grappi::PcstResult &r, const E &edges) {
   for (auto v : r.nodes) c.insert(find(v));
   return c.size();
 }
+
+// A solution the improvement phase may return: a forest of at most k trees (with the root), edges
+// among its nodes, and the objective its own (prizes left out plus costs taken in).
+void check_improved(const grappi::PcstResult &im, const E &edges, const std::vector<double> &prize,
+                    const std::vector<double> &cost, int k, int64_t root) {
+  for (auto e : im.edges) {
+    CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), edges[static_cast<std::size_t>(e)].first));
+    CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), edges[static_cast<std::size_t>(e)].second));
+  }
+  CHECK(im.edges.size() + trees(im, edges) == im.nodes.size());
+  CHECK(static_cast<int>(trees(im, edges)) <= k);
+  if (root >= 0) CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), root));
+  double left = 0, paid = 0;
+  for (std::size_t v = 0; v < prize.size(); ++v)
+    if (!std::binary_search(im.nodes.begin(), im.nodes.end(), static_cast<int64_t>(v))) left += prize[v];
+  for (int64_t e : im.edges) paid += cost[static_cast<std::size_t>(e)];
+  CHECK(left + paid == doctest::Approx(im.objective));
+}
 }  // namespace
 
 TEST_CASE("PCST property tests on random small graphs against exhaustive search") {
@@ -249,13 +267,7 @@ TEST_CASE("PCST property tests on random small graphs against exhaustive search"
       CHECK(im.objective_before_improve == doctest::Approx(r.objective));
       CHECK(im.objective <= r.objective + 1e-9);
       CHECK(im.objective >= opt - 1e-9);
-      for (auto e : im.edges) {
-        CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), edges[static_cast<std::size_t>(e)].first));
-        CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), edges[static_cast<std::size_t>(e)].second));
-      }
-      CHECK(im.edges.size() + trees(im, edges) == im.nodes.size());
-      CHECK(static_cast<int>(trees(im, edges)) <= k);
-      if (rooted) CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), root));
+      check_improved(im, edges, prize, cost, k, root);
       // (one tree over few prized nodes: the exact search, its optimum the exhaustive one)
       if (k == 1) CHECK(im.optimal);
       if (im.optimal) CHECK(im.objective == doctest::Approx(opt));
@@ -530,13 +542,7 @@ TEST_CASE("PCST improve lands on or near the proven optima of the bundled instan
     CHECK(r.objective >= row.optimum - 1e-6);
     CHECK(r.objective <= row.optimum * (1 + row.within) + 1e-6);
     if (row.exact) CHECK(r.objective == doctest::Approx(row.optimum));
-    // (the objective is the selection's: a tree over its nodes)
-    double left = 0, paid = 0;
-    for (std::size_t v = 0; v < inst.prizes.size(); ++v)
-      if (!std::binary_search(r.nodes.begin(), r.nodes.end(), static_cast<int64_t>(v))) left += inst.prizes[v];
-    for (int64_t e : r.edges) paid += inst.costs[static_cast<std::size_t>(e)];
-    CHECK(left + paid == doctest::Approx(r.objective));
-    CHECK(r.edges.size() + 1 == r.nodes.size());
+    check_improved(r, inst.edges, inst.prizes, inst.costs, 1, -1);  // (one tree, its objective its own)
   }
 }
 
@@ -573,18 +579,7 @@ TEST_CASE("PCST improve on random graphs with many prized nodes keeps a valid fo
       const auto prized = std::count_if(prize.begin(), prize.end(), [](double x) { return x > 0; });
       if (prized + (rooted ? 1 : 0) > 16) CHECK_FALSE(im.optimal);  // (the exchange moves, not the exact search)
       CHECK(im.objective <= r.objective + 1e-9);
-      for (auto e : im.edges) {
-        CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), edges[static_cast<std::size_t>(e)].first));
-        CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), edges[static_cast<std::size_t>(e)].second));
-      }
-      CHECK(im.edges.size() + trees(im, edges) == im.nodes.size());
-      CHECK(static_cast<int>(trees(im, edges)) <= k);
-      if (rooted) CHECK(std::binary_search(im.nodes.begin(), im.nodes.end(), root));
-      double left = 0, paid = 0;
-      for (std::size_t v = 0; v < n; ++v)
-        if (!std::binary_search(im.nodes.begin(), im.nodes.end(), static_cast<int64_t>(v))) left += prize[v];
-      for (int64_t e : im.edges) paid += cost[static_cast<std::size_t>(e)];
-      CHECK(left + paid == doctest::Approx(im.objective));
+      check_improved(im, edges, prize, cost, k, root);
       if (im.objective < r.objective - 1e-9) ++improved;
     }
   }
