@@ -434,11 +434,12 @@ struct CoocEvidenceReader::State {
   }
 };
 
-CoocEvidenceReader::CoocEvidenceReader(Db &db) : s_(std::make_unique<State>(db)) {}
+CoocEvidenceReader::CoocEvidenceReader(Db &db) : db_(db) {}
 CoocEvidenceReader::~CoocEvidenceReader() = default;
 
 std::optional<CoocEdgeFacts> CoocEvidenceReader::facts(int64_t dataset, int64_t source, int64_t target,
                                                        const void *blob, std::size_t bytes) {
+  if (!s_) s_ = std::make_unique<State>(db_);  // (prepared at the first compact record: most edges have none)
   State &s = *s_;
   if (dataset != s.dataset) {
     s.dataset = dataset;

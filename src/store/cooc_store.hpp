@@ -103,6 +103,7 @@ class CoocEvidenceReader {
 
  private:
   struct State;
+  Db &db_;
   std::unique_ptr<State> s_;
 };
 

@@ -303,6 +303,28 @@ detail::CoocStoreInput store_input(const CoocGraph &g) {
 class CoocFile {
  public:
   CoocFile(const std::string &path, const detail::CoocStoreInput &g) : path_(path), part_(path + ".part") {
+    try {
+      write(g);
+    } catch (...) {
+      std::remove(part_.c_str());  // (the destructor of an object never made does not run)
+      throw;
+    }
+  }
+  ~CoocFile() {
+    if (!placed_) std::remove(part_.c_str());
+  }
+  CoocFile(const CoocFile &) = delete;
+  CoocFile &operator=(const CoocFile &) = delete;
+  void place() {
+    std::error_code ec;
+    std::filesystem::rename(part_, path_, ec);
+    if (ec) throw Error(ErrorCode::io, "cannot write '" + path_ + "': " + ec.message());
+    placed_ = true;
+  }
+
+ private:
+  void write(const detail::CoocStoreInput &g) {
+    const std::string &path = path_;
     std::ofstream out(part_, std::ios::binary | std::ios::trunc);
     if (!out) throw Error(ErrorCode::io, "cannot write '" + path + "'");
     uint64_t line = 0;
@@ -325,19 +347,7 @@ class CoocFile {
     out.close();
     if (!out) throw Error(ErrorCode::io, "cannot write '" + path + "'");
   }
-  ~CoocFile() {
-    if (!placed_) std::remove(part_.c_str());
-  }
-  CoocFile(const CoocFile &) = delete;
-  CoocFile &operator=(const CoocFile &) = delete;
-  void place() {
-    std::error_code ec;
-    std::filesystem::rename(part_, path_, ec);
-    if (ec) throw Error(ErrorCode::io, "cannot write '" + path_ + "': " + ec.message());
-    placed_ = true;
-  }
 
- private:
   std::string path_, part_;
   bool placed_ = false;
 };
