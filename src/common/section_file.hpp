@@ -61,6 +61,7 @@ class ByteWriter {
     bytes_.append(s.data(), s.size());
   }
   const std::string &bytes() const { return bytes_; }
+  void clear() { bytes_.clear(); }  ///< (the buffer kept: a writer reused per record)
 
  private:
   std::string bytes_;

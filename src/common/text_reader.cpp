@@ -1,7 +1,6 @@
 #include "common/text_reader.hpp"
 #include "grappi/files.hpp"
 
-#include <openssl/evp.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -20,10 +19,9 @@ namespace grappi::detail {
 struct LineReader::State {
   z_stream zs{};
   bool z_init = false;
-  EVP_MD_CTX *md = nullptr;
+  Sha256 md;  // (of the file's bytes as read)
   ~State() {
     if (z_init) inflateEnd(&zs);
-    if (md) EVP_MD_CTX_free(md);
   }
 };
 
@@ -49,14 +47,11 @@ LineReader::LineReader(const std::string &path, std::size_t max_line)
     return static_cast<std::size_t>(std::min<uint64_t>(std::max<uint64_t>(want, lo), hi));
   };
   raw_.resize(sized(hint + 1, 4096, kRawChunk));
-  st_->md = EVP_MD_CTX_new();
-  if (!st_->md || EVP_DigestInit_ex(st_->md, EVP_sha256(), nullptr) != 1)
-    throw Error(ErrorCode::internal, "cannot initialise SHA-256");
   // Peek at the magic bytes.
   raw_len_ = std::fread(raw_.data(), 1, raw_.size(), f_);
   if (std::ferror(f_)) fail("read error");
   raw_read_ = raw_len_;
-  EVP_DigestUpdate(st_->md, raw_.data(), raw_len_);
+  st_->md.update(raw_.data(), raw_len_);
   if (raw_len_ < raw_.size()) raw_eof_ = true;
   gz_ = raw_len_ >= 2 && static_cast<unsigned char>(raw_[0]) == 0x1f &&
         static_cast<unsigned char>(raw_[1]) == 0x8b;
@@ -97,7 +92,7 @@ bool LineReader::fill() {
       if (std::ferror(f_)) fail("read error");
       raw_pos_ = 0;
       raw_read_ += raw_len_;
-      EVP_DigestUpdate(st_->md, raw_.data(), raw_len_);
+      st_->md.update(raw_.data(), raw_len_);
       if (raw_len_ < raw_.size()) raw_eof_ = true;
     }
     const std::size_t avail_raw = raw_len_ - raw_pos_;
@@ -161,12 +156,7 @@ bool LineReader::next(std::string_view &line) {
     std::size_t consumed_scan = len_ - pos_;
     if (!fill()) {
       if (len_ == pos_) {
-        if (digest_.empty()) {
-          unsigned char md[EVP_MAX_MD_SIZE];
-          unsigned int mdlen = 0;
-          EVP_DigestFinal_ex(st_->md, md, &mdlen);
-          digest_ = to_hex(md, mdlen);
-        }
+        if (digest_.empty()) digest_ = st_->md.hex();
         return false;
       }
       // Last line without a terminator.

@@ -9,6 +9,7 @@
 
 #include <openssl/evp.h>
 #include "common/text_reader.hpp"
+#include "grappi/error.hpp"
 
 namespace grappi::detail {
 
@@ -235,6 +236,24 @@ std::string sha256_hex(std::string_view bytes) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   EVP_Digest(bytes.data(), bytes.size(), md, &n, EVP_sha256(), nullptr);
+  return to_hex(md, n);
+}
+
+Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
+  if (!ctx_ || EVP_DigestInit_ex(static_cast<EVP_MD_CTX *>(ctx_), EVP_sha256(), nullptr) != 1) {
+    EVP_MD_CTX_free(static_cast<EVP_MD_CTX *>(ctx_));
+    throw Error(ErrorCode::internal, "cannot initialise SHA-256");
+  }
+}
+
+Sha256::~Sha256() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX *>(ctx_)); }
+
+void Sha256::update(const void *data, std::size_t n) { EVP_DigestUpdate(static_cast<EVP_MD_CTX *>(ctx_), data, n); }
+
+std::string Sha256::hex() {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_DigestFinal_ex(static_cast<EVP_MD_CTX *>(ctx_), md, &n);
   return to_hex(md, n);
 }
 

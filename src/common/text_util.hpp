@@ -1,6 +1,7 @@
 // Internal: small text helpers for prompts and the extractive model.
 #pragma once
 
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -57,6 +58,21 @@ std::string channel_list(const std::vector<Channel> &channels, const char *assig
 std::string to_hex(const void *bytes, std::size_t n);
 /// Lower-case hex SHA-256 of bytes (all 64 digits).
 std::string sha256_hex(std::string_view bytes);
+/// The same over bytes given piece by piece (a file as it is read, a graph as it is walked).
+class Sha256 {
+ public:
+  Sha256();  ///< Error(internal) when the digest is unavailable
+  ~Sha256();
+  Sha256(const Sha256 &) = delete;
+  Sha256 &operator=(const Sha256 &) = delete;
+  void update(const void *data, std::size_t n);
+  void update(std::string_view s) { update(s.data(), s.size()); }
+  /// The digest of everything given, lower-case hex; call once.
+  std::string hex();
+
+ private:
+  void *ctx_;  // (OpenSSL's EVP_MD_CTX, kept out of the header)
+};
 /// At most `max_bytes` of `s`, cut before a UTF-8 character that would not fit whole (so that a
 /// clipped message stays valid UTF-8 when `s` was).
 std::string utf8_prefix(std::string_view s, std::size_t max_bytes);

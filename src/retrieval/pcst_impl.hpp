@@ -321,6 +321,9 @@ struct GRAPPI_HIDDEN PCSTSolver::Impl {
   // proven_optimal when the result is the optimum.
   int improve(int64_t root, int num_clusters, std::vector<char> &keep_node, std::vector<char> &keep_edge);
   bool proven_optimal = false;
+  // The instance's adjacency for the improvement phase, built by its first call in a solve.
+  detail::PcstView adjacency;
+  bool adjacency_ready = false;
   // The local search again from the other event order's strongly pruned growth; keeps the better.
   void second_start(int64_t root, int num_clusters, bool reference_order, std::vector<char> &keep_node,
                     std::vector<char> &keep_edge, int &rounds);

@@ -136,8 +136,8 @@ void PCSTSolver::Impl::second_start(int64_t root, int num_clusters, bool referen
   for (int64_t v : start.nodes) node[static_cast<std::size_t>(v)] = 1;
   for (int64_t e : start.edges) edge[static_cast<std::size_t>(e)] = 1;
   const int more = improve(root, num_clusters, node, edge);
-  if (objective_of(node, edge) <
-      objective_of(keep_node, keep_edge) - 1e-12 * std::max(1.0, objective_of(keep_node, keep_edge))) {
+  const double kept = objective_of(keep_node, keep_edge);
+  if (objective_of(node, edge) < kept - 1e-12 * std::max(1.0, kept)) {
     keep_node.swap(node);
     keep_edge.swap(edge);
     rounds = more;
@@ -218,6 +218,7 @@ PcstResult PCSTSolver::Impl::run(int64_t root, int num_clusters, Pruning pruning
   PcstResult r;
   r.objective_before_improve = objective_of(keep_node, keep_edge);
   proven_optimal = false;
+  adjacency_ready = false;
   if (improve_after) {
     r.improve_rounds = improve(root, num_clusters, keep_node, keep_edge);
     if (!proven_optimal) second_start(root, num_clusters, reference_order, keep_node, keep_edge, r.improve_rounds);

@@ -1,8 +1,6 @@
 // Co-occurrence graphs stored compactly (cooc_store.hpp).
 #include "store/cooc_store.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,6 +8,7 @@
 #include <mutex>
 
 #include "common/cooc_measures.hpp"
+#include "common/section_file.hpp"
 #include "common/text_util.hpp"
 #include "grappi/error.hpp"
 #include "grappi/json_text.hpp"
@@ -27,73 +26,43 @@ bool pubmed_id(const std::string &p) {
   return !p.empty() && p.size() < 19 && p.find_first_not_of("0123456789") == std::string::npos;
 }
 
-void put_varint(std::string &out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-
-bool get_varint(const unsigned char *&p, const unsigned char *end, uint64_t &v) {
-  v = 0;
-  for (unsigned shift = 0; p < end && shift < 64; shift += 7) {
-    const unsigned char b = *p++;
-    v |= uint64_t(b & 0x7f) << shift;
-    if (!(b & 0x80)) return true;
-  }
-  return false;
-}
-
 // The blob of an edge: its documents' numbers (ascending) as the first and the differences,
 // varints - as many as it has documents; a graph of sentences puts its further units (count less
 // documents) first.
-void encode_edge(std::string &out, const CoocEdgeView &e, bool sentence) {
+void encode_edge(ByteWriter &out, const CoocEdgeView &e, bool sentence) {
   out.clear();
-  if (sentence) put_varint(out, e.count >= e.document_count ? e.count - e.document_count : 0);
+  if (sentence) out.u64(e.count >= e.document_count ? e.count - e.document_count : 0);
   uint32_t last = 0;
   for (std::size_t i = 0; i < e.document_count; ++i) {
-    put_varint(out, i == 0 ? e.documents[i] : e.documents[i] - last);
+    out.u64(i == 0 ? e.documents[i] : e.documents[i] - last);
     last = e.documents[i];
   }
 }
 
-// SHA-256 over a stream of fields, buffered.
+// SHA-256 over a stream of fields (varints and strings), in chunks.
 class Digest {
  public:
-  Digest() : md_(EVP_MD_CTX_new()) {
-    if (!md_ || EVP_DigestInit_ex(md_, EVP_sha256(), nullptr) != 1) throw Error(ErrorCode::io, "SHA-256 unavailable");
-    buf_.reserve(kChunk + 64);
-  }
-  ~Digest() { EVP_MD_CTX_free(md_); }
-  Digest(const Digest &) = delete;
-  Digest &operator=(const Digest &) = delete;
   void number(uint64_t v) {
-    put_varint(buf_, v);
+    buf_.u64(v);
     flush_if_full();
   }
   void text(const std::string &s) {
-    number(s.size());
-    buf_ += s;
+    buf_.str(s);
     flush_if_full();
   }
   std::string hex() {
-    EVP_DigestUpdate(md_, buf_.data(), buf_.size());
-    unsigned char d[EVP_MAX_MD_SIZE];
-    unsigned int n = 0;
-    EVP_DigestFinal_ex(md_, d, &n);
-    return to_hex(d, n);
+    sha_.update(buf_.bytes());
+    return sha_.hex();
   }
 
  private:
-  static constexpr std::size_t kChunk = 1 << 16;
   void flush_if_full() {
-    if (buf_.size() < kChunk) return;
-    EVP_DigestUpdate(md_, buf_.data(), buf_.size());
+    if (buf_.bytes().size() < (std::size_t{1} << 16)) return;
+    sha_.update(buf_.bytes());
     buf_.clear();
   }
-  EVP_MD_CTX *md_;
-  std::string buf_;
+  Sha256 sha_;
+  ByteWriter buf_;
 };
 
 }  // namespace
@@ -210,12 +179,6 @@ namespace {
 // Rows inserted by one statement (SQLite's per-statement work shared by them).
 constexpr std::size_t kRowsPerInsert = 64;
 
-std::string multi_insert(const std::string &head, const std::string &row, std::size_t rows) {
-  std::string sql = head;
-  for (std::size_t i = 0; i < rows; ++i) sql += (i ? "," : "") + row;
-  return sql;
-}
-
 // The dataset's documents and concepts.
 void store_sets(Db &db, int64_t dataset, const CoocStoreInput &g, const std::vector<int64_t> &node_of) {
   Stmt set(db, "INSERT INTO cooc_sets(dataset_id, unit, units_total) VALUES(?,?,?)");
@@ -228,8 +191,8 @@ void store_sets(Db &db, int64_t dataset, const CoocStoreInput &g, const std::vec
       one.bind(1, node_of[i]).bind(2, static_cast<int64_t>(i)).bind(3, static_cast<int64_t>(g.concepts[i].units)).run();
     }
   }
-  Stmt many(db, multi_insert("INSERT INTO cooc_documents(dataset_id, idx, document, year) VALUES", "(" + d + ",?,?,?)",
-                             kRowsPerInsert)
+  Stmt many(db, multi_row_insert("INSERT INTO cooc_documents(dataset_id, idx, document, year) VALUES",
+                                 "(" + d + ",?,?,?)", kRowsPerInsert)
                     .c_str());
   Stmt one(db, ("INSERT INTO cooc_documents(dataset_id, idx, document, year) VALUES(" + d + ",?,?,?)").c_str());
   const std::vector<std::string> &keys = *g.documents;
@@ -330,13 +293,13 @@ FileReport store_cooccurrence(KnowledgeGraph &kg, const CoocStoreInput &g, const
                                                    ") listed twice");
   const std::string head = "INSERT INTO edges(source, target, relation, directed, score, evidence, dataset_id) VALUES";
   const std::string row = "(?,?," + std::to_string(rel) + ",0,?,?," + std::to_string(dataset) + ")";
-  Stmt many(db, multi_insert(head, row, kRowsPerInsert).c_str()), one(db, (head + row).c_str());
+  Stmt many(db, multi_row_insert(head, row, kRowsPerInsert).c_str()), one(db, (head + row).c_str());
   std::unique_ptr<Stmt> find;
   if (relation_known)  // (edges of the relation may be stored: each is looked up)
     find = std::make_unique<Stmt>(db, ("SELECT id FROM edges WHERE source = ? AND target = ? AND relation = " +
                                        std::to_string(rel) + " AND directed = 0")
                                           .c_str());
-  std::vector<std::string> blobs(kRowsPerInsert);
+  std::vector<ByteWriter> blobs(kRowsPerInsert);
   std::vector<const Row *> pending;
   pending.reserve(kRowsPerInsert);
   const auto score_of = [](const CoocEdgeView &e) { return std::max(0.0, std::min(1.0, e.npmi)); };
@@ -350,7 +313,7 @@ FileReport store_cooccurrence(KnowledgeGraph &kg, const CoocStoreInput &g, const
         many.bind(c + 1, r.source)
             .bind(c + 2, r.target)
             .bind(c + 3, score_of(e))
-            .bind_blob(c + 4, blobs[k].data(), blobs[k].size());
+            .bind_blob(c + 4, blobs[k].bytes().data(), blobs[k].bytes().size());
       }
       many.run();
       pending.clear();
@@ -362,7 +325,7 @@ FileReport store_cooccurrence(KnowledgeGraph &kg, const CoocStoreInput &g, const
       one.bind(1, r->source)
           .bind(2, r->target)
           .bind(3, score_of(e))
-          .bind_blob(4, blobs[0].data(), blobs[0].size())
+          .bind_blob(4, blobs[0].bytes().data(), blobs[0].bytes().size())
           .run();
     }
     pending.clear();
@@ -451,17 +414,16 @@ std::optional<CoocEdgeFacts> CoocEvidenceReader::facts(int64_t dataset, int64_t 
     s.set.reset();
   }
   if (!s.known || !blob) return std::nullopt;
-  const unsigned char *p = static_cast<const unsigned char *>(blob), *end = p + bytes;
-  uint64_t more = 0;
-  if (s.sentence && !get_varint(p, end, more)) return std::nullopt;
+  ByteReader in(blob, bytes);
+  const uint64_t more = s.sentence ? in.u64() : 0;
   std::vector<uint64_t> docs;
-  for (uint64_t last = 0; p < end;) {
-    uint64_t v = 0;
-    if (!get_varint(p, end, v) || (!docs.empty() && v == 0) || v > (uint64_t{1} << 40)) return std::nullopt;
+  for (uint64_t last = 0; in.ok() && !in.at_end();) {
+    const uint64_t v = in.u64();
+    if (!in.ok() || (!docs.empty() && v == 0) || v > (uint64_t{1} << 40)) return std::nullopt;
     last = docs.empty() ? v : last + v;
     docs.push_back(last);
   }
-  if (docs.empty()) return std::nullopt;
+  if (!in.ok() || docs.empty()) return std::nullopt;
   CoocEdgeFacts f;
   f.count = docs.size() + more;
   f.sentence = s.sentence;

@@ -920,9 +920,7 @@ void Importer::parse_edges(StringFormat format, const std::vector<std::string> &
 void Importer::write_batches(BatchQueue &queue, const std::vector<std::string> &channel_names) {
   constexpr std::size_t kChunk = 64;
   const char *kColumns = "INSERT OR IGNORE INTO edges(source, target, relation, directed, score, channels, evidence, dataset_id) VALUES";
-  std::string many = kColumns;
-  for (std::size_t k = 0; k < kChunk; ++k) many += k ? ",(?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?)";
-  Stmt ins_many(db_, many.c_str());
+  Stmt ins_many(db_, detail::multi_row_insert(kColumns, "(?,?,?,?,?,?,?,?)", kChunk).c_str());
   Stmt ins(db_, (std::string(kColumns) + "(?,?,?,?,?,?,?,?)").c_str());
   Stmt sel(db_, "SELECT id, dataset_id, channels IS NULL FROM edges WHERE source=? AND target=? AND relation=? AND directed=?");
   Stmt claim(db_, "INSERT OR IGNORE INTO edge_claims(edge_id, dataset_id) VALUES(?, ?)");

@@ -316,6 +316,16 @@ std::size_t Stmt::col_bytes(int i) const {
   return static_cast<std::size_t>(sqlite3_column_bytes(st_, i));
 }
 
+std::string multi_row_insert(std::string_view head, std::string_view row, std::size_t rows) {
+  std::string sql(head);
+  sql.reserve(head.size() + rows * (row.size() + 1));
+  for (std::size_t i = 0; i < rows; ++i) {
+    if (i) sql += ',';
+    sql += row;
+  }
+  return sql;
+}
+
 Savepoint::Savepoint(Db &db, const char *name, bool write) : db_(db), name_(name) {
   if (write && db_.writer() && sqlite3_get_autocommit(db_.handle())) {
     db_.exec("BEGIN IMMEDIATE");

@@ -82,6 +82,11 @@ class Stmt {
   sqlite3_stmt *st_ = nullptr;
 };
 
+/// An INSERT of `rows` rows in one statement: `head` ("INSERT INTO t(a, b) VALUES") and `row`
+/// ("(?,?)") repeated, comma-separated. SQLite's per-statement work is then shared by the rows
+/// (the bulk writers' chunks of 64).
+std::string multi_row_insert(std::string_view head, std::string_view row, std::size_t rows);
+
 /// RAII savepoint: rolled back unless commit() was called. Nests inside other transactions; on
 /// a writer outside any, it begins one with BEGIN IMMEDIATE, so that the write lock is taken (and
 /// waited for, up to the busy timeout) before anything is read: two writers wait for each other
