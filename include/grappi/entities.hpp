@@ -245,6 +245,10 @@ class GRAPPI_CXX_API EntityTagger {
   /// proteins of the database it holds, through its sub-families and sub-complexes, each once,
   /// as candidates (matched and source empty); empty for any other node.
   std::vector<EntityCandidate> members(int64_t node) const;
+  /// Whether `node` is a member or part of the family or complex `family` (FamPlex's), directly
+  /// or through its sub-families and sub-complexes ("histone H3" of "histone", CDKN1A of the
+  /// cyclin-dependent kinase inhibitors); false for any other pair and for a node itself.
+  bool contains(int64_t family, int64_t node) const;
   /// Distinct names in the dictionary.
   std::size_t names() const;
   /// The options in force.

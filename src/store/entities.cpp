@@ -1357,6 +1357,24 @@ std::vector<EntityCandidate> EntityTagger::members(int64_t node) const {
   return out;
 }
 
+bool EntityTagger::contains(int64_t family, int64_t node) const {
+  const Impl &m = *impl_;
+  const auto f = m.index_of.find(family), n = m.index_of.find(node);
+  if (f == m.index_of.end() || n == m.index_of.end() || f->second == n->second) return false;
+  std::vector<uint32_t> todo = {f->second};
+  std::unordered_set<uint32_t> seen = {f->second};
+  while (!todo.empty()) {
+    const uint32_t x = todo.back();
+    todo.pop_back();
+    if (!family_label(m.nodes[x].base.label)) continue;
+    for (uint32_t y : m.nodes[x].members) {
+      if (y == n->second) return true;
+      if (seen.insert(y).second) todo.push_back(y);
+    }
+  }
+  return false;
+}
+
 int64_t EntityTagger::organism() const { return impl_->dominant; }
 
 namespace {

@@ -158,6 +158,13 @@ struct ModelKb {
                                          pubtator("104", "Xenopin and Tumorin later.", "Xenopin", "Tumorin"),
                                      grappi::DocumentFormat::pubtator, "fuzz");
     grappi::import_cooccurrence(*kg, grappi::build_cooccurrence(corpus), scratch() + "/cooc.jsonl");
+    // (a family and its member, FamPlex's way, for the rule table's membership rule)
+    const std::string fp = scratch() + "/model_famplex";
+    std::filesystem::create_directories(fp);
+    write_text(fp + "/entities.csv", "AKT\n");
+    write_text(fp + "/relations.csv", "HGNC,AKT1,isa,FPLX,AKT\n");
+    write_text(fp + "/grounding_map.csv", "Akt kinase,FPLX,AKT,,,,\n");
+    kg->import({{fp, "famplex"}});
     paper = grappi::parse_documents("AKT1 phosphorylates MTOR at Ser2448. GRB2 binds EGFR.\n\n"
                                     "The interaction between GRB2 and EGFR was confirmed in HeLa cells.\n",
                                     grappi::DocumentFormat::text, "fuzz");
@@ -291,6 +298,30 @@ void paper_names_with(std::string_view input) {
     if (m.offset > input.size() || m.length > input.size() - m.offset) broken("a mention outside the text");
     if (m.chosen && *m.chosen >= m.candidates.size()) broken("a chosen candidate out of range");
   }
+}
+
+// A paper through the rule table (the offline extractor) over the model knowledge base: every
+// statement names mentions of its paragraph, carries a documented status and lies in the text.
+void offline_extraction_with(std::string_view input) {
+  static grappi::ExtractiveModel model;
+  grappi::ExtractionOptions o;
+  o.concurrency = 1;
+  o.use_cache = false;
+  grappi::Document d;
+  d.id = "fuzz";
+  grappi::DocumentPassage p;
+  p.text = std::string(input);
+  d.passages.push_back(p);
+  const grappi::ExtractionResult r = grappi::Extractor(*model_kb().kg, model, o).extract({d});
+  for (const grappi::ExtractedStatement &st : r.statements) {
+    if (st.status != "valid" && st.status != "flagged" && st.status != "rejected") broken("a statement status " + st.status);
+    const grappi::ExtractionParagraph &para = r.paragraphs.at(st.paragraph);
+    for (std::size_t m : st.mentions)
+      if (m >= para.entities.size()) broken("a statement names a mention its paragraph does not have");
+    if (st.evidence_offset && *st.evidence_offset > para.text.size()) broken("evidence outside its paragraph");
+    if (st.origin.rfind("rule:", 0) != 0) broken("an offline statement without its rule");
+  }
+  (void)grappi::dump_json(grappi::to_json(r));
 }
 
 // A model's reading of a question's intent: taken only when it holds up, else nothing changes.
@@ -761,6 +792,7 @@ const std::map<std::string, Body> &bodies() {
        }},
       {"question_analysis", question_with},
       {"paper_names", paper_names_with},
+      {"offline_extraction", offline_extraction_with},
       {"model_intent_answer", model_intent_with},
       {"mcp_message", mcp_message_with},
   };

@@ -189,10 +189,26 @@ ChatRequest Extractor::Impl::request(const ExtractionParagraph &p, json &entitie
   entities_out = json::array();
   std::string lines;
   std::vector<std::string> listed;
+  // The paragraph's families and complexes (each once), for the entities FamPlex puts in them: what
+  // the rule table's membership rule reads ("the cyclin-dependent kinase inhibitor p21").
+  std::vector<std::pair<int64_t, std::string>> families;  // node, BEL term
+  for (const EntityMention &f : p.entities)
+    if (const EntityCandidate *fc = f.entity(); fc && (fc->label == "ProteinFamily" || fc->label == "ProteinComplex")) {
+      std::string family_bel = offered(f).first;
+      if (!family_bel.empty() && std::none_of(families.begin(), families.end(), [&](const auto &x) { return x.first == fc->node; }))
+        families.emplace_back(fc->node, std::move(family_bel));
+    }
   for (const EntityMention &m : p.entities) {
     const auto [bel, function] = offered(m);
     if (bel.empty()) continue;
-    entities_out.push_back({{"offset", m.offset}, {"length", m.length}, {"text", m.text}, {"bel", bel}, {"function", function}});
+    json entity = {{"offset", m.offset}, {"length", m.length}, {"text", m.text}, {"bel", bel}, {"function", function}};
+    if (const EntityCandidate *c = m.entity(); c && !families.empty()) {
+      json member_of = json::array();
+      for (const auto &[family, family_bel] : families)
+        if (family != c->node && tagger->contains(family, c->node)) member_of.push_back(family_bel);
+      if (!member_of.empty()) entity["member_of"] = std::move(member_of);
+    }
+    entities_out.push_back(std::move(entity));
     std::string line = "- \"" + m.text + "\": " + bel;
     if (const EntityCandidate *c = m.entity()) {
       line += " (" + c->name + ", " + c->id + ")";

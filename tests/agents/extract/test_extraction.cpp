@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -624,6 +625,83 @@ TEST_CASE("The offline extractor reads coordinated lists that interact and a com
                                      "complex(p(HGNC:CCND1), p(HGNC:CDKN1B))", "complex(p(HGNC:CCNE1), p(HGNC:CDK2))",
                                      "complex(p(HGNC:XRCC5), p(HGNC:XRCC6))", "complex(p(HGNC:MDM2), p(HGNC:TP53))",
                                      "complex(p(HGNC:CCND3), p(HGNC:CDK6))"});
+}
+
+TEST_CASE("The offline extractor reads a family named with its members and bindings said without a trigger") {
+  // The human proteins and a few of FamPlex's families (its table formats), so that the
+  // membership rule has FamPlex's word for who belongs where.
+  TempDir dir;
+  const std::string db = human_db(dir), fp = dir.file("famplex");
+  std::filesystem::create_directory(fp);
+  write_file(fp + "/entities.csv", "CDKN\nHistone\nHistone_H3\n");
+  write_file(fp + "/relations.csv",
+             "HGNC,CDKN1A,isa,FPLX,CDKN\nHGNC,CDKN1B,isa,FPLX,CDKN\nFPLX,Histone_H3,isa,FPLX,Histone\n"
+             "HGNC,H3C1,isa,FPLX,Histone_H3\n");
+  write_file(fp + "/grounding_map.csv",
+             "cyclin-dependent kinase inhibitor,FPLX,CDKN,,,,\ncyclin-dependent kinase inhibitors,FPLX,CDKN,,,,\n"
+             "histone,FPLX,Histone,,,,\n");
+  KnowledgeGraph kg(db);
+  kg.import({{fp, "famplex"}});
+  {
+    const EntityTagger tagger(kg);
+    const int64_t histone = kg.resolve("FPLX:Histone"), h3 = kg.resolve("FPLX:Histone_H3"), h3c1 = kg.resolve("H3C1");
+    CHECK(tagger.contains(histone, h3));
+    CHECK(tagger.contains(histone, h3c1));  // (through the sub-family)
+    CHECK(tagger.contains(h3, h3c1));
+    CHECK_FALSE(tagger.contains(h3, histone));
+    CHECK_FALSE(tagger.contains(h3c1, h3c1));
+    CHECK_FALSE(tagger.contains(kg.resolve("FPLX:CDKN"), h3c1));
+    CHECK_FALSE(tagger.contains(h3c1, kg.resolve("CDKN1A")));  // (not a family)
+  }
+  ExtractionOptions o;
+  o.entities.taxon = 9606;
+  const ExtractionResult r = grappi::extract(
+      kg,
+      {text_document(
+          // a family before its member, after it (an apposition), before a list of its members
+          "Levels of the cyclin-dependent kinase inhibitor CDKN1B rose.\n\n"
+          "CDKN1A, a cyclin-dependent kinase inhibitor, was induced.\n\n"
+          "The cyclin-dependent kinase inhibitors CDKN1A and CDKN1B were measured.\n\n"
+          // a member through a sub-family (H3C1 of Histone_H3 of Histone)
+          "The histone H3C1 was modified.\n\n"
+          // no member of it by FamPlex: nothing
+          "The cyclin-dependent kinase inhibitor TP53 was measured.\n\n"
+          // bindings and associations no trigger word says
+          "Dissociation of CTNNA1 from CDH1 was seen.\n\n"
+          "ACTB released from PFN1 was measured.\n\n"
+          "VCL links ITGB1 to ACTB filaments.\n\n"
+          "The affinity of PFN1 for ACTB was high.\n\n"
+          "GRB2, an EGFR-binding protein, was cloned.\n\n"
+          "RAD51 and RAD52 proteins interact.\n\n"
+          "The interactions of CFL1, DSTN and DNASE1 with ACTB were compared.\n\n"
+          "CTNNB1, CDH1 and JUP cosedimented.\n\n"
+          // an effect of one on the other: regulation
+          "The effect of PFN1 on ACTB polymerization was studied.\n")},
+      o);
+  std::set<std::string> got;
+  for (const ExtractedStatement &s : r.statements) {
+    CHECK(s.status == "valid");
+    got.insert(s.canonical + " " + s.origin);
+  }
+  std::string all;
+  for (const auto &x : got) all += x + "; ";
+  CAPTURE(all);
+  CHECK(got == std::set<std::string>{"p(HGNC:CDKN1B) isA p(FPLX:CDKN) rule:membership",
+                                     "p(HGNC:CDKN1A) isA p(FPLX:CDKN) rule:membership",
+                                     "p(HGNC:H3C1) isA p(FPLX:Histone) rule:membership",
+                                     "p(HGNC:CTNNA1) association p(HGNC:CDH1) rule:association",
+                                     "p(HGNC:ACTB) association p(HGNC:PFN1) rule:association",
+                                     "p(HGNC:ITGB1) association p(HGNC:ACTB) rule:association",
+                                     "complex(p(HGNC:ACTB), p(HGNC:PFN1)) rule:binding",
+                                     "complex(p(HGNC:EGFR), p(HGNC:GRB2)) rule:binding",
+                                     "complex(p(HGNC:RAD51), p(HGNC:RAD52)) rule:binding",
+                                     "complex(p(HGNC:ACTB), p(HGNC:CFL1)) rule:binding",
+                                     "complex(p(HGNC:ACTB), p(HGNC:DSTN)) rule:binding",
+                                     "complex(p(HGNC:ACTB), p(HGNC:DNASE1)) rule:binding",
+                                     "complex(p(HGNC:CDH1), p(HGNC:CTNNB1)) rule:binding",
+                                     "complex(p(HGNC:CTNNB1), p(HGNC:JUP)) rule:binding",
+                                     "complex(p(HGNC:CDH1), p(HGNC:JUP)) rule:binding",
+                                     "p(HGNC:PFN1) regulates p(HGNC:ACTB) rule:regulation"});
 }
 
 // (heavy: a corpus slice over the whole knowledge base; the Release stage only)
