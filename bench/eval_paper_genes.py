@@ -174,8 +174,10 @@ def main():
             else:
                 if a.misses and pred:
                     named = sorted(symbol_of.get(e, e) + "<" + "|".join(written[(pmid, e)]) + ">" for e in pred)
+                    wrong = sorted(symbol_of.get(e, e) + "<" + "|".join(written[(pmid, e)]) + ">" for e in pred - d["genes"])
                     print(f"other paper {pmid} (species {dict(d['species'].most_common(3))}) read as "
-                          f"{chosen.get(pmid)}: {evidence.get(pmid)}; human genes {named}", file=sys.stderr)
+                          f"{chosen.get(pmid)}: {evidence.get(pmid)}; human genes {named}; not annotated {wrong}",
+                          file=sys.stderr)
                 counts["grappi_other"] += len(pred)
                 counts["baseline_other"] += len(base)
                 # (of them, those the paper's own annotations do not name: a mixed paper's "human CHMP1" is right)

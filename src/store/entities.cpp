@@ -1513,7 +1513,17 @@ std::vector<EntityTagger::Impl::OwnOrganism> EntityTagger::Impl::own_organisms(c
     while (begin > 0 && std::isalpha(static_cast<unsigned char>(text[begin - 1]))) --begin;
     if (end - begin < 3 || (begin > 0 && detail::word_char(text[begin - 1]))) continue;
     // ("human TNF" in a mouse paper is human; "mouse TNF" in a human paper is no human protein)
-    out[k].taxon = detail::organism_before_name(detail::lower_copy(text.substr(begin, end - begin)));
+    std::string word = detail::lower_copy(text.substr(begin, end - begin));
+    // (and "the Caenorhabditis elegans homolog CHO-1", "the yeast gene RAD53": the organism before
+    // the word that says what the name is of)
+    for (const char *of : {"homolog", "homologue", "ortholog", "orthologue", "counterpart", "gene", "protein"})
+      if (word == of && begin >= 2 && text[begin - 1] == ' ') {
+        std::size_t b = begin - 1;
+        while (b > 0 && std::isalpha(static_cast<unsigned char>(text[b - 1]))) --b;
+        if (begin - 1 - b >= 3 && (b == 0 || !detail::word_char(text[b - 1]))) word = detail::lower_copy(text.substr(b, begin - 1 - b));
+        break;
+      }
+    out[k].taxon = detail::organism_before_name(word);
     if (out[k].taxon) out[k].why = "the word before it";
   }
   // ("hZIP2", "hERG", "hTERT": an "h" for human before a capital)

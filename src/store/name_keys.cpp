@@ -195,10 +195,21 @@ std::vector<DerivedName> full_name_variants(const std::string &full, bool lone_o
       add(head, "without_qualifier");
     }
   }
+  // (not a stem that ends as a phrase of running text does: a participle or adjective, "metastasis
+  // associated", "glucocorticoid induced", "bromodomain containing", "hippocalcin like", or a
+  // process, "myogenic differentiation", "ribosomal RNA processing")
+  const auto phrase_like = [](const std::string &stem) {
+    std::string last = stem.substr(stem.find_last_of(" -") + 1);
+    for (char &c : last) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const auto ends = [&](std::string_view tail) {
+      return last.size() > tail.size() && last.compare(last.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    return last == "like" || last == "rich" || ends("ed") || ends("ing") || ends("tion") || ends("sion") || ends("ment");
+  };
   if (lone_one)
     for (std::size_t b = 0, n = bases.size(); b < n; ++b) {
       const auto [stem, number] = numbered_stem(bases[b]);
-      if (number == "1" && stem.find(' ') != std::string::npos) {
+      if (number == "1" && stem.find(' ') != std::string::npos && !phrase_like(stem)) {
         bases.push_back(stem);
         add(stem, "without_number");
       }

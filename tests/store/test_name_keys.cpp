@@ -42,6 +42,14 @@ TEST_CASE("The name linker's key spells Greek letters as symbols write them and 
   CHECK(names(full_name_variants("catenin beta 1", true)) ==
         std::vector<std::string>{"catenin beta (without_number)", "catenin beta I (roman_number)", "beta-catenin (greek_first)"});
   CHECK(names(full_name_variants("presenilin 1", false)) == std::vector<std::string>{"presenilin I (roman_number)"});
+  // (nothing without the number where what is left reads as running text: a participle, an
+  // adjective, a process)
+  for (const char *phrase : {"glucocorticoid induced 1", "metastasis associated 1", "myogenic differentiation 1",
+                             "hippocalcin like 1", "VPS9 domain containing 1", "aspartate rich 1"}) {
+    CAPTURE(phrase);
+    for (const auto &d : full_name_variants(phrase, true)) CHECK(d.how != "without_number");
+  }
+  CHECK(names(full_name_variants("acrosomal vesicle protein 1", true)).at(0) == "acrosomal vesicle protein (without_number)");
   CHECK(names(full_name_variants("estrogen receptor 1", false)) ==
         std::vector<std::string>{"estrogen receptor alpha (greek_number)", "estrogen receptor I (roman_number)"});
   CHECK(names(full_name_variants("estrogen receptor 2", false)) ==

@@ -1560,6 +1560,13 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK(o[1].cues == std::vector<std::string>{"HeLa"});
   CHECK(grappi::organisms_in_text("C57BL/6 mice and NIH 3T3 cells").at(0).count == 3);
   CHECK(grappi::organisms_in_text("The p53 protein and MDM2 in tumours.").empty());
+  // Rat and mouse cell lines; not a line that hosts other organisms' genes (Ba/F3).
+  const auto lines = grappi::organisms_in_text("SGK2 mRNA in H4IIE cells and SGK3 mRNA in Rat2 fibroblasts; L929 cells.");
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].taxon == 10116);
+  CHECK(lines[0].count == 2);
+  CHECK(lines[1].taxon == 10090);
+  CHECK(grappi::organisms_in_text("Ba/F3 cells expressing the fusion.").empty());
   // Mice that host another organism's cells (xenografts) are not the organism of the paper's genes.
   CHECK(grappi::organisms_in_text("Tumours grew in athymic nude mice, in NOD/SCID mice, in BALB/c nude mice and in "
                                   "immunodeficient mice; a mouse xenograft model.")
@@ -1708,6 +1715,21 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   ms = tagger.tag(d.passages[0]);
   CHECK(find(ms, "LPS")->entity()->name == "IRFX");
 
+  // The organism before a word saying what the name is of: "the C. elegans homolog X" is the
+  // worm's gene, not the human namesake; "the human homologue MAPK1" is human.
+  {
+    const Document hd = paper_of("In human cells, TP53 binds the Caenorhabditis elegans homolog MAPK1 and the yeast "
+                                 "gene MAPK3; the human homologue MAPK1.");
+    const auto hms = tagger.tag(hd.passages[0], tagger.read_paper(hd));
+    REQUIRE(find(hms, "MAPK1"));
+    CHECK(find(hms, "MAPK1")->status == "other_organism");
+    REQUIRE(find(hms, "MAPK3"));
+    CHECK(find(hms, "MAPK3")->status == "other_organism");
+    const EntityMention *human = find(hms, "MAPK1", find(hms, "MAPK1")->offset + 1);
+    REQUIRE(human);
+    REQUIRE(human->entity());
+    CHECK(human->entity()->name == "MAPK1");
+  }
   // An "h" for human before a name: that name's human protein, also in a paper read as mouse; the
   // name keeps its own rules ("hCAA" is a short alias without context).
   {
