@@ -1,6 +1,7 @@
 /* Prints the layout of every struct of grappi.h as JSON: {"struct": {"size": n, "fields":
- * {"field": [offset, size], ...}}, ...}. The binding tests compare their hand-written mirrors
- * of these structs (Python ctypes, Rust #[repr(C)]) with it. */
+ * {"field": [offset, size], ...}}, ...}. Written by tools/gen_bindings.py from the header: do
+ * not edit. The binding tests compare their generated mirrors of these structs (Python ctypes,
+ * Rust #[repr(C)]) with it. */
 #include <grappi/grappi.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -29,6 +30,36 @@ int main(void) {
   FIELD(grappi_open_options, busy_timeout_ms);
   end();
 
+  BEGIN(grappi_import_options);
+  FIELD(grappi_import_options, version);
+  FIELD(grappi_import_options, min_score);
+  FIELD(grappi_import_options, skip_bad_lines);
+  FIELD(grappi_import_options, max_bad_examples);
+  FIELD(grappi_import_options, max_rows);
+  FIELD(grappi_import_options, taxon);
+  FIELD(grappi_import_options, source_column);
+  FIELD(grappi_import_options, target_column);
+  FIELD(grappi_import_options, score_column);
+  FIELD(grappi_import_options, score_scale);
+  FIELD(grappi_import_options, relation_column);
+  FIELD(grappi_import_options, relation);
+  FIELD(grappi_import_options, directed);
+  FIELD(grappi_import_options, header);
+  FIELD(grappi_import_options, label);
+  FIELD(grappi_import_options, separator);
+  end();
+
+  BEGIN(grappi_export_options);
+  FIELD(grappi_export_options, version);
+  FIELD(grappi_export_options, relations);
+  FIELD(grappi_export_options, relation_count);
+  FIELD(grappi_export_options, min_score);
+  FIELD(grappi_export_options, nodes);
+  FIELD(grappi_export_options, node_count);
+  FIELD(grappi_export_options, khop);
+  FIELD(grappi_export_options, hops);
+  end();
+
   BEGIN(grappi_embed_options);
   FIELD(grappi_embed_options, version);
   FIELD(grappi_embed_options, embedder);
@@ -38,6 +69,125 @@ int main(void) {
   FIELD(grappi_embed_options, api_key_env);
   FIELD(grappi_embed_options, callback);
   FIELD(grappi_embed_options, user_data);
+  end();
+
+  BEGIN(grappi_window_options);
+  FIELD(grappi_window_options, version);
+  FIELD(grappi_window_options, k);
+  FIELD(grappi_window_options, k_count);
+  FIELD(grappi_window_options, depth);
+  FIELD(grappi_window_options, window);
+  FIELD(grappi_window_options, min_score);
+  FIELD(grappi_window_options, max_path_length);
+  FIELD(grappi_window_options, max_paths);
+  end();
+
+  BEGIN(grappi_retrieve_options);
+  FIELD(grappi_retrieve_options, version);
+  FIELD(grappi_retrieve_options, mode);
+  FIELD(grappi_retrieve_options, seeds);
+  FIELD(grappi_retrieve_options, hops);
+  FIELD(grappi_retrieve_options, degree_cap);
+  FIELD(grappi_retrieve_options, node_budget);
+  FIELD(grappi_retrieve_options, min_score);
+  FIELD(grappi_retrieve_options, topk);
+  FIELD(grappi_retrieve_options, topk_e);
+  FIELD(grappi_retrieve_options, cost_e);
+  FIELD(grappi_retrieve_options, pyg_cap);
+  FIELD(grappi_retrieve_options, alpha);
+  FIELD(grappi_retrieve_options, beta);
+  FIELD(grappi_retrieve_options, gamma);
+  FIELD(grappi_retrieve_options, lambda);
+  FIELD(grappi_retrieve_options, pruning);
+  FIELD(grappi_retrieve_options, num_clusters);
+  FIELD(grappi_retrieve_options, event_order);
+  FIELD(grappi_retrieve_options, relations);
+  FIELD(grappi_retrieve_options, relation_count);
+  end();
+
+  BEGIN(grappi_enrich_options);
+  FIELD(grappi_enrich_options, version);
+  FIELD(grappi_enrich_options, categories);
+  FIELD(grappi_enrich_options, category_count);
+  FIELD(grappi_enrich_options, exclude_evidence);
+  FIELD(grappi_enrich_options, exclude_evidence_count);
+  FIELD(grappi_enrich_options, background);
+  FIELD(grappi_enrich_options, background_proteins);
+  FIELD(grappi_enrich_options, background_protein_count);
+  FIELD(grappi_enrich_options, min_term_size);
+  FIELD(grappi_enrich_options, max_term_size);
+  FIELD(grappi_enrich_options, max_fdr);
+  end();
+
+  BEGIN(grappi_cluster_options);
+  FIELD(grappi_cluster_options, version);
+  FIELD(grappi_cluster_options, method);
+  FIELD(grappi_cluster_options, min_score);
+  FIELD(grappi_cluster_options, relations);
+  FIELD(grappi_cluster_options, relation_count);
+  FIELD(grappi_cluster_options, inflation);
+  FIELD(grappi_cluster_options, max_iterations);
+  FIELD(grappi_cluster_options, resolution);
+  FIELD(grappi_cluster_options, seed);
+  FIELD(grappi_cluster_options, runs);
+  FIELD(grappi_cluster_options, max_cluster_size);
+  FIELD(grappi_cluster_options, max_levels);
+  FIELD(grappi_cluster_options, terms);
+  FIELD(grappi_cluster_options, enrich_min_size);
+  FIELD(grappi_cluster_options, max_fdr);
+  end();
+
+  BEGIN(grappi_model_options);
+  FIELD(grappi_model_options, version);
+  FIELD(grappi_model_options, llm);
+  FIELD(grappi_model_options, base_url);
+  FIELD(grappi_model_options, model);
+  FIELD(grappi_model_options, api_key_env);
+  FIELD(grappi_model_options, temperature);
+  FIELD(grappi_model_options, max_answer_tokens);
+  FIELD(grappi_model_options, json_mode);
+  FIELD(grappi_model_options, connect_timeout_seconds);
+  FIELD(grappi_model_options, timeout_seconds);
+  FIELD(grappi_model_options, max_retries);
+  FIELD(grappi_model_options, concurrency);
+  FIELD(grappi_model_options, chat);
+  FIELD(grappi_model_options, user_data);
+  end();
+
+  BEGIN(grappi_run_options);
+  FIELD(grappi_run_options, version);
+  FIELD(grappi_run_options, model);
+  FIELD(grappi_run_options, cancel);
+  FIELD(grappi_run_options, progress);
+  FIELD(grappi_run_options, user_data);
+  end();
+
+  BEGIN(grappi_explore_options);
+  FIELD(grappi_explore_options, version);
+  FIELD(grappi_explore_options, windows);
+  FIELD(grappi_explore_options, window_count);
+  FIELD(grappi_explore_options, k);
+  FIELD(grappi_explore_options, k_count);
+  FIELD(grappi_explore_options, depth);
+  FIELD(grappi_explore_options, min_score);
+  FIELD(grappi_explore_options, max_length);
+  FIELD(grappi_explore_options, max_paths);
+  FIELD(grappi_explore_options, top);
+  FIELD(grappi_explore_options, explain_top);
+  FIELD(grappi_explore_options, concurrency);
+  FIELD(grappi_explore_options, max_calls);
+  FIELD(grappi_explore_options, max_tokens);
+  FIELD(grappi_explore_options, dry_run);
+  FIELD(grappi_explore_options, use_cache);
+  FIELD(grappi_explore_options, llm);
+  FIELD(grappi_explore_options, base_url);
+  FIELD(grappi_explore_options, model);
+  FIELD(grappi_explore_options, api_key_env);
+  FIELD(grappi_explore_options, chat);
+  FIELD(grappi_explore_options, user_data);
+  FIELD(grappi_explore_options, diversity);
+  FIELD(grappi_explore_options, max_visited);
+  FIELD(grappi_explore_options, run);
   end();
 
   BEGIN(grappi_ground_options);
@@ -164,78 +314,6 @@ int main(void) {
   FIELD(grappi_eval_hypotheses_options, hypothesis);
   FIELD(grappi_eval_hypotheses_options, after_corpus);
   end();
-  BEGIN(grappi_export_options);
-  FIELD(grappi_export_options, version);
-  FIELD(grappi_export_options, relations);
-  FIELD(grappi_export_options, relation_count);
-  FIELD(grappi_export_options, min_score);
-  FIELD(grappi_export_options, nodes);
-  FIELD(grappi_export_options, node_count);
-  FIELD(grappi_export_options, khop);
-  FIELD(grappi_export_options, hops);
-  end();
-
-  BEGIN(grappi_import_options);
-  FIELD(grappi_import_options, version);
-  FIELD(grappi_import_options, min_score);
-  FIELD(grappi_import_options, skip_bad_lines);
-  FIELD(grappi_import_options, max_bad_examples);
-  FIELD(grappi_import_options, max_rows);
-  FIELD(grappi_import_options, taxon);
-  FIELD(grappi_import_options, source_column);
-  FIELD(grappi_import_options, target_column);
-  FIELD(grappi_import_options, score_column);
-  FIELD(grappi_import_options, score_scale);
-  FIELD(grappi_import_options, relation_column);
-  FIELD(grappi_import_options, relation);
-  FIELD(grappi_import_options, directed);
-  FIELD(grappi_import_options, header);
-  FIELD(grappi_import_options, label);
-  FIELD(grappi_import_options, separator);
-  end();
-
-  BEGIN(grappi_window_options);
-  FIELD(grappi_window_options, version);
-  FIELD(grappi_window_options, k);
-  FIELD(grappi_window_options, k_count);
-  FIELD(grappi_window_options, depth);
-  FIELD(grappi_window_options, window);
-  FIELD(grappi_window_options, min_score);
-  FIELD(grappi_window_options, max_path_length);
-  FIELD(grappi_window_options, max_paths);
-  end();
-
-  BEGIN(grappi_enrich_options);
-  FIELD(grappi_enrich_options, version);
-  FIELD(grappi_enrich_options, categories);
-  FIELD(grappi_enrich_options, category_count);
-  FIELD(grappi_enrich_options, exclude_evidence);
-  FIELD(grappi_enrich_options, exclude_evidence_count);
-  FIELD(grappi_enrich_options, background);
-  FIELD(grappi_enrich_options, background_proteins);
-  FIELD(grappi_enrich_options, background_protein_count);
-  FIELD(grappi_enrich_options, min_term_size);
-  FIELD(grappi_enrich_options, max_term_size);
-  FIELD(grappi_enrich_options, max_fdr);
-  end();
-
-  BEGIN(grappi_cluster_options);
-  FIELD(grappi_cluster_options, version);
-  FIELD(grappi_cluster_options, method);
-  FIELD(grappi_cluster_options, min_score);
-  FIELD(grappi_cluster_options, relations);
-  FIELD(grappi_cluster_options, relation_count);
-  FIELD(grappi_cluster_options, inflation);
-  FIELD(grappi_cluster_options, max_iterations);
-  FIELD(grappi_cluster_options, resolution);
-  FIELD(grappi_cluster_options, seed);
-  FIELD(grappi_cluster_options, runs);
-  FIELD(grappi_cluster_options, max_cluster_size);
-  FIELD(grappi_cluster_options, max_levels);
-  FIELD(grappi_cluster_options, terms);
-  FIELD(grappi_cluster_options, enrich_min_size);
-  FIELD(grappi_cluster_options, max_fdr);
-  end();
 
   BEGIN(grappi_ask_options);
   FIELD(grappi_ask_options, version);
@@ -289,57 +367,6 @@ int main(void) {
   FIELD(grappi_reader_options, run);
   end();
 
-  BEGIN(grappi_retrieve_options);
-  FIELD(grappi_retrieve_options, version);
-  FIELD(grappi_retrieve_options, mode);
-  FIELD(grappi_retrieve_options, seeds);
-  FIELD(grappi_retrieve_options, hops);
-  FIELD(grappi_retrieve_options, degree_cap);
-  FIELD(grappi_retrieve_options, node_budget);
-  FIELD(grappi_retrieve_options, min_score);
-  FIELD(grappi_retrieve_options, topk);
-  FIELD(grappi_retrieve_options, topk_e);
-  FIELD(grappi_retrieve_options, cost_e);
-  FIELD(grappi_retrieve_options, pyg_cap);
-  FIELD(grappi_retrieve_options, alpha);
-  FIELD(grappi_retrieve_options, beta);
-  FIELD(grappi_retrieve_options, gamma);
-  FIELD(grappi_retrieve_options, lambda);
-  FIELD(grappi_retrieve_options, pruning);
-  FIELD(grappi_retrieve_options, num_clusters);
-  FIELD(grappi_retrieve_options, event_order);
-  FIELD(grappi_retrieve_options, relations);
-  FIELD(grappi_retrieve_options, relation_count);
-  end();
-
-  BEGIN(grappi_explore_options);
-  FIELD(grappi_explore_options, version);
-  FIELD(grappi_explore_options, windows);
-  FIELD(grappi_explore_options, window_count);
-  FIELD(grappi_explore_options, k);
-  FIELD(grappi_explore_options, k_count);
-  FIELD(grappi_explore_options, depth);
-  FIELD(grappi_explore_options, min_score);
-  FIELD(grappi_explore_options, max_length);
-  FIELD(grappi_explore_options, max_paths);
-  FIELD(grappi_explore_options, top);
-  FIELD(grappi_explore_options, explain_top);
-  FIELD(grappi_explore_options, concurrency);
-  FIELD(grappi_explore_options, max_calls);
-  FIELD(grappi_explore_options, max_tokens);
-  FIELD(grappi_explore_options, dry_run);
-  FIELD(grappi_explore_options, use_cache);
-  FIELD(grappi_explore_options, llm);
-  FIELD(grappi_explore_options, base_url);
-  FIELD(grappi_explore_options, model);
-  FIELD(grappi_explore_options, api_key_env);
-  FIELD(grappi_explore_options, chat);
-  FIELD(grappi_explore_options, user_data);
-  FIELD(grappi_explore_options, diversity);
-  FIELD(grappi_explore_options, max_visited);
-  FIELD(grappi_explore_options, run);
-  end();
-
   BEGIN(grappi_pcst_options);
   FIELD(grappi_pcst_options, version);
   FIELD(grappi_pcst_options, root);
@@ -347,31 +374,6 @@ int main(void) {
   FIELD(grappi_pcst_options, pruning);
   FIELD(grappi_pcst_options, improve);
   FIELD(grappi_pcst_options, event_order);
-  end();
-
-  BEGIN(grappi_model_options);
-  FIELD(grappi_model_options, version);
-  FIELD(grappi_model_options, llm);
-  FIELD(grappi_model_options, base_url);
-  FIELD(grappi_model_options, model);
-  FIELD(grappi_model_options, api_key_env);
-  FIELD(grappi_model_options, temperature);
-  FIELD(grappi_model_options, max_answer_tokens);
-  FIELD(grappi_model_options, json_mode);
-  FIELD(grappi_model_options, connect_timeout_seconds);
-  FIELD(grappi_model_options, timeout_seconds);
-  FIELD(grappi_model_options, max_retries);
-  FIELD(grappi_model_options, concurrency);
-  FIELD(grappi_model_options, chat);
-  FIELD(grappi_model_options, user_data);
-  end();
-
-  BEGIN(grappi_run_options);
-  FIELD(grappi_run_options, version);
-  FIELD(grappi_run_options, model);
-  FIELD(grappi_run_options, cancel);
-  FIELD(grappi_run_options, progress);
-  FIELD(grappi_run_options, user_data);
   end();
 
   BEGIN(grappi_pcst_result);

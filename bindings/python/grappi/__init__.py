@@ -111,203 +111,15 @@ _pagerank = _fn("grappi_graph_pagerank", _status, ctypes.c_void_p, ctypes.POINTE
 _PCST_ORDERS = {"default": 0, "fast": 1, "reference": 2}
 
 
-# Mirrors of grappi.h's structs, at the version these bindings were written for (_VERSIONS).
-# The tests compare their layouts with the C compiler's (_MIRRORS).
-class _OpenOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("read_only", ctypes.c_int32), ("create", ctypes.c_int32),
-                ("busy_timeout_ms", ctypes.c_int32)]
-
-
-class _EmbedOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("embedder", ctypes.c_char_p), ("dimension", _size),
-                ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p),
-                ("callback", ctypes.c_void_p), ("user_data", ctypes.c_void_p)]
-
-
-class _WindowOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("k", ctypes.POINTER(_size)), ("k_count", _size), ("depth", _size),
-                ("window", _size), ("min_score", ctypes.c_double), ("max_path_length", _size), ("max_paths", _size)]
-
-
-class _EnrichOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("categories", ctypes.POINTER(ctypes.c_char_p)), ("category_count", _size),
-                ("exclude_evidence", ctypes.POINTER(ctypes.c_char_p)), ("exclude_evidence_count", _size),
-                ("background", ctypes.c_char_p), ("background_proteins", ctypes.POINTER(ctypes.c_char_p)),
-                ("background_protein_count", _size), ("min_term_size", _size), ("max_term_size", _size),
-                ("max_fdr", ctypes.c_double)]
-
-
-class _ClusterOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("method", ctypes.c_char_p), ("min_score", ctypes.c_double),
-                ("relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_count", _size), ("inflation", ctypes.c_double),
-                ("max_iterations", _size), ("resolution", ctypes.c_double), ("seed", ctypes.c_uint64), ("runs", _size),
-                ("max_cluster_size", _size), ("max_levels", _size), ("terms", _size), ("enrich_min_size", _size),
-                ("max_fdr", ctypes.c_double)]
-
-
-class _RetrieveOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("mode", ctypes.c_char_p), ("seeds", _size), ("hops", _size),
-                ("degree_cap", _size), ("node_budget", _size), ("min_score", ctypes.c_double), ("topk", _size),
-                ("topk_e", _size), ("cost_e", ctypes.c_double), ("pyg_cap", ctypes.c_int32), ("alpha", ctypes.c_double),
-                ("beta", ctypes.c_double), ("gamma", ctypes.c_double), ("lambda", ctypes.c_double),
-                ("pruning", ctypes.c_char_p), ("num_clusters", ctypes.c_int32), ("event_order", ctypes.c_int32),
-                ("relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_count", _size)]
-
-
-class _ExportOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_count", _size),
-                ("min_score", ctypes.c_double), ("nodes", ctypes.POINTER(ctypes.c_char_p)), ("node_count", _size),
-                ("khop", ctypes.c_char_p), ("hops", _size)]
-
-
-class _ImportOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("min_score", ctypes.c_int32), ("skip_bad_lines", ctypes.c_int32),
-                ("max_bad_examples", ctypes.c_uint32), ("max_rows", ctypes.c_uint64), ("taxon", _i64),
-                ("source_column", ctypes.c_char_p), ("target_column", ctypes.c_char_p),
-                ("score_column", ctypes.c_char_p), ("score_scale", ctypes.c_double),
-                ("relation_column", ctypes.c_char_p), ("relation", ctypes.c_char_p), ("directed", ctypes.c_int32),
-                ("header", ctypes.c_int32), ("label", ctypes.c_char_p), ("separator", ctypes.c_int32)]
-
-
-_CHAT_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
-
-
-class _ExploreOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("windows", ctypes.POINTER(_size)), ("window_count", _size),
-                ("k", ctypes.POINTER(_size)), ("k_count", _size), ("depth", _size), ("min_score", ctypes.c_double),
-                ("max_length", _size), ("max_paths", _size), ("top", _size), ("explain_top", _size),
-                ("concurrency", _size), ("max_calls", _size), ("max_tokens", _i64), ("dry_run", ctypes.c_int32),
-                ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
-                ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN),
-                ("user_data", ctypes.c_void_p), ("diversity", ctypes.c_double), ("max_visited", _size),
-                ("run", ctypes.c_void_p)]
-
-
-class _GroundOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("strategy", ctypes.c_char_p), ("root", ctypes.c_char_p),
-                ("relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_count", _size), ("batch", _size),
-                ("chunk_size", _size), ("chunk_overlap", _size),
-                ("patience", _size), ("lookahead", _size), ("threshold", ctypes.c_int32), ("rag_k", _size),
-                ("seed", ctypes.c_uint64), ("max_calls", _size), ("max_tokens", _i64), ("dry_run", ctypes.c_int32),
-                ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
-                ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN),
-                ("user_data", ctypes.c_void_p), ("concurrency", _size), ("ontology", ctypes.c_char_p),
-                ("run", ctypes.c_void_p)]
-
-
-class _ExtractOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("format", ctypes.c_char_p), ("name", ctypes.c_char_p),
-                ("repair", ctypes.c_int32), ("annotations_only", ctypes.c_int32), ("taxon", _i64),
-                ("min_passage_chars", _size), ("max_calls", _size), ("max_tokens", _i64), ("dry_run", ctypes.c_int32),
-                ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
-                ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN),
-                ("user_data", ctypes.c_void_p), ("concurrency", _size), ("include_flagged", ctypes.c_int32),
-                ("bel_path", ctypes.c_char_p), ("cx2_path", ctypes.c_char_p), ("import_statements", ctypes.c_int32),
-                ("run", ctypes.c_void_p)]
-
-
-class _CoocOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("format", ctypes.c_char_p), ("name", ctypes.c_char_p),
-                ("scope", ctypes.c_char_p), ("titles", ctypes.c_char_p), ("types", ctypes.POINTER(ctypes.c_char_p)),
-                ("type_count", _size), ("min_count", _size), ("as_of", ctypes.c_int32), ("dictionary", ctypes.c_int32), ("path", ctypes.c_char_p)]
-
-
-class _HypothesisOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_count", _size),
-                ("max_length", _size), ("paths", _size), ("mask_direct", ctypes.c_int32),
-                ("intermediate_labels", ctypes.POINTER(ctypes.c_char_p)), ("intermediate_label_count", _size),
-                ("context", _size), ("rounds", _size), ("support_relations", ctypes.POINTER(ctypes.c_char_p)),
-                ("support_relation_count", _size), ("corpus_format", ctypes.c_char_p),
-                ("max_calls", _size), ("max_tokens", _i64), ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p),
-                ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p),
-                ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p), ("concurrency", _size),
-                ("embedding_weight", ctypes.c_double), ("embedding_model", ctypes.c_char_p),
-                ("ranker", ctypes.c_char_p), ("generic_intermediates", ctypes.c_int32),
-                ("max_intermediate_share", ctypes.c_double), ("fold_reorderings", ctypes.c_int32), ("run", ctypes.c_void_p),
-                ("shortest_rounds", _size)]
-
-
-class _EvalHypothesesOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("corpus_format", ctypes.c_char_p), ("splits", ctypes.POINTER(ctypes.c_double)),
-                ("split_count", _size), ("as_of", ctypes.c_int32), ("paths", _size), ("pairs", _size), ("top", _size),
-                ("explain", _size), ("scoring", ctypes.c_char_p), ("min_positives", _size), ("bootstrap", _size),
-                ("seed", ctypes.c_uint64), ("scope", ctypes.c_char_p), ("min_count", _size), ("ranker", ctypes.c_char_p),
-                ("work_dir", ctypes.c_char_p), ("hypothesis", ctypes.POINTER(_HypothesisOptions)),
-                ("after_corpus", ctypes.c_char_p)]
-
-
-class _AskOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("context", ctypes.c_char_p), ("max_context_tokens", _size),
-                ("answers", _size), ("keep_question_entities", ctypes.c_int32), ("repair", ctypes.c_int32),
-                ("weighted_relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_weights", ctypes.POINTER(ctypes.c_double)),
-                ("relation_weight_count", _size), ("embedding_model", ctypes.c_char_p),
-                ("max_calls", _size), ("max_tokens", _i64), ("use_cache", ctypes.c_int32), ("dry_run", ctypes.c_int32),
-                ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p),
-                ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p),
-                ("concurrency", _size), ("reader", ctypes.c_char_p), ("reader_name", ctypes.c_char_p),
-                ("intents", ctypes.c_int32), ("model_intent", ctypes.c_int32), ("intent_candidates", _size),
-                ("papers", _size), ("run", ctypes.c_void_p)]
-
-
-_CANCEL_FN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p)
-_PROGRESS_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, _size, _size)
-
-
-class _ModelOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p),
-                ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p), ("temperature", ctypes.c_double),
-                ("max_answer_tokens", ctypes.c_int32), ("json_mode", ctypes.c_int32),
-                ("connect_timeout_seconds", ctypes.c_double), ("timeout_seconds", ctypes.c_double),
-                ("max_retries", ctypes.c_int32), ("concurrency", _size), ("chat", _CHAT_FN),
-                ("user_data", ctypes.c_void_p)]
-
-
-class _RunOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("model", ctypes.c_void_p), ("cancel", _CANCEL_FN),
-                ("progress", _PROGRESS_FN), ("user_data", ctypes.c_void_p)]
-
-
-class _ReaderOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("name", ctypes.c_char_p), ("scope", ctypes.c_char_p), ("epochs", _size),
-                ("layers", _size), ("hidden", _size), ("heads", _size), ("head_hidden", _size),
-                ("dropout", ctypes.c_double), ("learning_rate", ctypes.c_double), ("weight_decay", ctypes.c_double),
-                ("batch", _size), ("patience", _size), ("valid_share", ctypes.c_double), ("seed", ctypes.c_uint64),
-                ("threads", ctypes.c_uint32), ("max_nodes", _size), ("run", ctypes.c_void_p)]
-
-
-class _PcstOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("root", _i64), ("num_clusters", ctypes.c_int32),
-                ("pruning", ctypes.c_char_p), ("improve", ctypes.c_int32), ("event_order", ctypes.c_int32)]
-
-
-class _PcstResult(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("nodes", ctypes.POINTER(_i64)), ("num_nodes", _size),
-                ("edges", ctypes.POINTER(_i64)), ("num_edges", _size), ("objective", ctypes.c_double),
-                ("net_worth", ctypes.c_double), ("objective_before_improve", ctypes.c_double),
-                ("improve_rounds", ctypes.c_int32)]
-
-
-_MIRRORS = {"grappi_open_options": _OpenOptions, "grappi_embed_options": _EmbedOptions, "grappi_window_options": _WindowOptions,
-            "grappi_enrich_options": _EnrichOptions, "grappi_cluster_options": _ClusterOptions,
-            "grappi_export_options": _ExportOptions, "grappi_import_options": _ImportOptions,
-            "grappi_retrieve_options": _RetrieveOptions, "grappi_explore_options": _ExploreOptions,
-            "grappi_ground_options": _GroundOptions, "grappi_extract_options": _ExtractOptions,
-            "grappi_cooc_options": _CoocOptions, "grappi_hypothesis_options": _HypothesisOptions,
-            "grappi_eval_hypotheses_options": _EvalHypothesesOptions,
-            "grappi_ask_options": _AskOptions, "grappi_reader_options": _ReaderOptions,
-            "grappi_pcst_options": _PcstOptions, "grappi_pcst_result": _PcstResult,
-            "grappi_model_options": _ModelOptions, "grappi_run_options": _RunOptions}
-_VERSIONS = {"grappi_open_options": 1, "grappi_embed_options": 1, "grappi_window_options": 1, "grappi_export_options": 1,
-             "grappi_enrich_options": 1, "grappi_cluster_options": 1,
-             "grappi_import_options": 1,
-             "grappi_retrieve_options": 3,
-             "grappi_explore_options": 3, "grappi_ground_options": 2, "grappi_extract_options": 2,
-             "grappi_cooc_options": 1, "grappi_hypothesis_options": 4, "grappi_eval_hypotheses_options": 2,
-             "grappi_ask_options": 5,
-             "grappi_reader_options": 3,
-             "grappi_pcst_options": 1,
-             "grappi_pcst_result": 1,
-             "grappi_model_options": 1, "grappi_run_options": 1}
+# Mirrors of grappi.h's structs and callback types, written by tools/gen_bindings.py from the
+# header (_structs.py: a test regenerates it and finds no difference); the tests compare their
+# layouts with the C compiler's (_MIRRORS) and the versions with the header's (_VERSIONS).
+from grappi._structs import (_CANCEL_FN, _CHAT_FN, _MIRRORS, _PROGRESS_FN, _VERSIONS,  # noqa: E402
+                             _AskOptions, _ClusterOptions, _CoocOptions, _EmbedOptions, _EnrichOptions,
+                             _EvalHypothesesOptions, _ExploreOptions, _ExportOptions, _ExtractOptions,
+                             _GroundOptions, _HypothesisOptions, _ImportOptions, _ModelOptions, _OpenOptions,
+                             _PcstOptions, _PcstResult, _ReaderOptions, _RetrieveOptions, _RunOptions,
+                             _WindowOptions)
 
 _run_init = _fn("grappi_run_options_init", _status, ctypes.POINTER(_RunOptions), ctypes.c_uint32)
 
@@ -479,7 +291,7 @@ def _set_model(o, llm, base_url, model, api_key_env, chat, cancel=None, progress
     referenced during the call."""
     run = _run_options(cancel, progress, llm if isinstance(llm, Model) else None)
     if run is not None:
-        o.run = ctypes.cast(ctypes.pointer(run[0]), ctypes.c_void_p)
+        o.run = ctypes.pointer(run[0])
     if isinstance(llm, Model):
         return run
     o.llm = llm.encode()
@@ -1325,7 +1137,7 @@ class Graph(_Owned):
         o.max_nodes = max_nodes
         run = _run_options(cancel, progress)
         if run is not None:
-            o.run = ctypes.cast(ctypes.pointer(run[0]), ctypes.c_void_p)
+            o.run = ctypes.pointer(run[0])
         p = ctypes.c_void_p()
         _check(_train_reader(self._handle(), train.encode(), valid.encode() if valid is not None else None,
                              ctypes.byref(r), None, ctypes.byref(o), ctypes.byref(p)))

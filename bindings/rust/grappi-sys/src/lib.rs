@@ -1,6 +1,7 @@
-//! Raw, unsafe declarations of grappi's C API (`grappi/grappi.h`), written by hand. Every
-//! struct mirrors the header at the version named by its `*_VERSION` constant; the crate's
-//! tests compare their layouts with the C compiler's (`layout_of` below).
+//! Raw, unsafe declarations of grappi's C API (`grappi/grappi.h`), written by
+//! tools/gen_bindings.py from the header: do not edit. Every struct mirrors the header at the
+//! version named by its `*_VERSION` constant; the crate's tests compare their layouts with the
+//! C compiler's (`layout_of` below).
 #![allow(non_camel_case_types)]
 use std::os::raw::{c_char, c_double, c_float, c_void};
 
@@ -18,28 +19,14 @@ pub const GRAPPI_EBUDGET: grappi_status = -9;
 pub const GRAPPI_EINTERNAL: grappi_status = -10;
 pub const GRAPPI_EBUFS: grappi_status = -11;
 pub const GRAPPI_ENOMEM: grappi_status = -12;
-
-/// Event orders of the PCST solver.
+pub const GRAPPI_BEL_LONG_FORM: u32 = 1;
+pub const GRAPPI_BEL_ALLOW_UNKNOWN_NAMESPACES: u32 = 2;
 pub const GRAPPI_PCST_ORDER_DEFAULT: i32 = 0;
 pub const GRAPPI_PCST_ORDER_FAST: i32 = 1;
 pub const GRAPPI_PCST_ORDER_REFERENCE: i32 = 2;
-/// Flags of grappi_bel_validate.
-pub const GRAPPI_BEL_LONG_FORM: u32 = 1;
-pub const GRAPPI_BEL_ALLOW_UNKNOWN_NAMESPACES: u32 = 2;
 
 #[repr(C)]
 pub struct grappi_graph {
-    _private: [u8; 0],
-}
-
-#[repr(C)]
-pub struct grappi_pcst_solver {
-    _private: [u8; 0],
-}
-
-/// An opaque reply slot of a chat callback.
-#[repr(C)]
-pub struct grappi_chat_reply {
     _private: [u8; 0],
 }
 
@@ -52,8 +39,42 @@ pub struct grappi_open_options {
     pub busy_timeout_ms: i32,
 }
 
-pub type grappi_embed_fn =
-    Option<unsafe extern "C" fn(user_data: *mut c_void, texts: *const *const c_char, count: usize, out: *mut c_float, dim: usize) -> i32>;
+pub const GRAPPI_IMPORT_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_import_options {
+    pub version: u32,
+    pub min_score: i32,
+    pub skip_bad_lines: i32,
+    pub max_bad_examples: u32,
+    pub max_rows: u64,
+    pub taxon: i64,
+    pub source_column: *const c_char,
+    pub target_column: *const c_char,
+    pub score_column: *const c_char,
+    pub score_scale: c_double,
+    pub relation_column: *const c_char,
+    pub relation: *const c_char,
+    pub directed: i32,
+    pub header: i32,
+    pub label: *const c_char,
+    pub separator: i32,
+}
+
+pub const GRAPPI_EXPORT_OPTIONS_VERSION: u32 = 1;
+#[repr(C)]
+pub struct grappi_export_options {
+    pub version: u32,
+    pub relations: *const *const c_char,
+    pub relation_count: usize,
+    pub min_score: c_double,
+    pub nodes: *const *const c_char,
+    pub node_count: usize,
+    pub khop: *const c_char,
+    pub hops: usize,
+}
+
+pub type grappi_embed_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, texts: *const *const c_char,
+    count: usize, out: *mut c_float, dim: usize) -> i32>;
 
 pub const GRAPPI_EMBED_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
@@ -79,6 +100,31 @@ pub struct grappi_window_options {
     pub min_score: c_double,
     pub max_path_length: usize,
     pub max_paths: usize,
+}
+
+pub const GRAPPI_RETRIEVE_OPTIONS_VERSION: u32 = 3;
+#[repr(C)]
+pub struct grappi_retrieve_options {
+    pub version: u32,
+    pub mode: *const c_char,
+    pub seeds: usize,
+    pub hops: usize,
+    pub degree_cap: usize,
+    pub node_budget: usize,
+    pub min_score: c_double,
+    pub topk: usize,
+    pub topk_e: usize,
+    pub cost_e: c_double,
+    pub pyg_cap: i32,
+    pub alpha: c_double,
+    pub beta: c_double,
+    pub gamma: c_double,
+    pub lambda: c_double,
+    pub pruning: *const c_char,
+    pub num_clusters: i32,
+    pub event_order: i32,
+    pub relations: *const *const c_char,
+    pub relation_count: usize,
 }
 
 pub const GRAPPI_ENRICH_OPTIONS_VERSION: u32 = 1;
@@ -117,70 +163,14 @@ pub struct grappi_cluster_options {
     pub max_fdr: c_double,
 }
 
-pub const GRAPPI_EXPORT_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
-pub struct grappi_export_options {
-    pub version: u32,
-    pub relations: *const *const c_char,
-    pub relation_count: usize,
-    pub min_score: c_double,
-    pub nodes: *const *const c_char,
-    pub node_count: usize,
-    pub khop: *const c_char,
-    pub hops: usize,
+pub struct grappi_chat_reply {
+    _private: [u8; 0],
 }
 
-pub const GRAPPI_IMPORT_OPTIONS_VERSION: u32 = 1;
-#[repr(C)]
-pub struct grappi_import_options {
-    pub version: u32,
-    pub min_score: i32,
-    pub skip_bad_lines: i32,
-    pub max_bad_examples: u32,
-    pub max_rows: u64,
-    pub taxon: i64,
-    pub source_column: *const c_char,
-    pub target_column: *const c_char,
-    pub score_column: *const c_char,
-    pub score_scale: c_double,
-    pub relation_column: *const c_char,
-    pub relation: *const c_char,
-    pub directed: i32,
-    pub header: i32,
-    pub label: *const c_char,
-    pub separator: i32,
-}
+pub type grappi_chat_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, request_json: *const c_char,
+    reply: *mut grappi_chat_reply) -> i32>;
 
-pub const GRAPPI_RETRIEVE_OPTIONS_VERSION: u32 = 3;
-#[repr(C)]
-pub struct grappi_retrieve_options {
-    pub version: u32,
-    pub mode: *const c_char,
-    pub seeds: usize,
-    pub hops: usize,
-    pub degree_cap: usize,
-    pub node_budget: usize,
-    pub min_score: c_double,
-    pub topk: usize,
-    pub topk_e: usize,
-    pub cost_e: c_double,
-    pub pyg_cap: i32,
-    pub alpha: c_double,
-    pub beta: c_double,
-    pub gamma: c_double,
-    pub lambda: c_double,
-    pub pruning: *const c_char,
-    pub num_clusters: i32,
-    pub event_order: i32,
-    // version 3
-    pub relations: *const *const c_char,
-    pub relation_count: usize,
-}
-
-pub type grappi_chat_fn =
-    Option<unsafe extern "C" fn(user_data: *mut c_void, request_json: *const c_char, reply: *mut grappi_chat_reply) -> i32>;
-
-/// Opaque: a language model (grappi_model_new).
 #[repr(C)]
 pub struct grappi_model {
     _private: [u8; 0],
@@ -206,8 +196,9 @@ pub struct grappi_model_options {
 }
 
 pub type grappi_cancel_fn = Option<unsafe extern "C" fn(user_data: *mut c_void) -> i32>;
-pub type grappi_progress_fn =
-    Option<unsafe extern "C" fn(user_data: *mut c_void, stage: *const c_char, done: usize, total: usize)>;
+
+pub type grappi_progress_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, stage: *const c_char, done: usize,
+    total: usize)>;
 
 pub const GRAPPI_RUN_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
@@ -244,10 +235,8 @@ pub struct grappi_explore_options {
     pub api_key_env: *const c_char,
     pub chat: grappi_chat_fn,
     pub user_data: *mut c_void,
-    // version 2
     pub diversity: c_double,
     pub max_visited: usize,
-    // version 3
     pub run: *const grappi_run_options,
 }
 
@@ -279,7 +268,6 @@ pub struct grappi_ground_options {
     pub user_data: *mut c_void,
     pub concurrency: usize,
     pub ontology: *const c_char,
-    // version 2
     pub run: *const grappi_run_options,
 }
 
@@ -308,7 +296,6 @@ pub struct grappi_extract_options {
     pub bel_path: *const c_char,
     pub cx2_path: *const c_char,
     pub import_statements: i32,
-    // version 2
     pub run: *const grappi_run_options,
 }
 
@@ -354,16 +341,13 @@ pub struct grappi_hypothesis_options {
     pub chat: grappi_chat_fn,
     pub user_data: *mut c_void,
     pub concurrency: usize,
-    pub embedding_weight: f64,
+    pub embedding_weight: c_double,
     pub embedding_model: *const c_char,
-    // version 2
     pub ranker: *const c_char,
     pub generic_intermediates: i32,
-    pub max_intermediate_share: f64,
+    pub max_intermediate_share: c_double,
     pub fold_reorderings: i32,
-    // version 3
     pub run: *const grappi_run_options,
-    // version 4
     pub shortest_rounds: usize,
 }
 
@@ -388,7 +372,6 @@ pub struct grappi_eval_hypotheses_options {
     pub ranker: *const c_char,
     pub work_dir: *const c_char,
     pub hypothesis: *const grappi_hypothesis_options,
-    // version 2
     pub after_corpus: *const c_char,
 }
 
@@ -402,7 +385,7 @@ pub struct grappi_ask_options {
     pub keep_question_entities: i32,
     pub repair: i32,
     pub weighted_relations: *const *const c_char,
-    pub relation_weights: *const f64,
+    pub relation_weights: *const c_double,
     pub relation_weight_count: usize,
     pub embedding_model: *const c_char,
     pub max_calls: usize,
@@ -416,15 +399,12 @@ pub struct grappi_ask_options {
     pub chat: grappi_chat_fn,
     pub user_data: *mut c_void,
     pub concurrency: usize,
-    // version 2
     pub reader: *const c_char,
     pub reader_name: *const c_char,
-    // version 3
     pub intents: i32,
     pub model_intent: i32,
     pub intent_candidates: usize,
     pub papers: usize,
-    // version 5
     pub run: *const grappi_run_options,
 }
 
@@ -447,10 +427,13 @@ pub struct grappi_reader_options {
     pub valid_share: c_double,
     pub seed: u64,
     pub threads: u32,
-    // version 2
     pub max_nodes: usize,
-    // version 3
     pub run: *const grappi_run_options,
+}
+
+#[repr(C)]
+pub struct grappi_pcst_solver {
+    _private: [u8; 0],
 }
 
 pub const GRAPPI_PCST_OPTIONS_VERSION: u32 = 1;
@@ -484,108 +467,82 @@ extern "C" {
     pub fn grappi_status_str(status: grappi_status) -> *const c_char;
     pub fn grappi_version_string() -> *const c_char;
     pub fn grappi_free(p: *mut c_void);
-
     pub fn grappi_open_options_init(opts: *mut grappi_open_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_open(path: *const c_char, opts: *const grappi_open_options, out: *mut *mut grappi_graph) -> grappi_status;
+    pub fn grappi_graph_open(path: *const c_char, opts: *const grappi_open_options,
+                             out: *mut *mut grappi_graph) -> grappi_status;
     pub fn grappi_graph_free(g: *mut grappi_graph);
     pub fn grappi_graph_import(g: *mut grappi_graph, kind: *const c_char, path: *const c_char) -> grappi_status;
     pub fn grappi_import_options_init(opts: *mut grappi_import_options, version: u32) -> grappi_status;
     pub fn grappi_graph_import_with(g: *mut grappi_graph, kind: *const c_char, path: *const c_char,
-                                    opts: *const grappi_import_options, out_report_json: *mut *mut c_char)
-                                    -> grappi_status;
-    pub fn grappi_graph_resolve(g: *mut grappi_graph, name: *const c_char, out_id: *mut i64) -> grappi_status;
-    pub fn grappi_graph_neighbors_json(g: *mut grappi_graph, protein: *const c_char, id: i64, min_score: c_double,
-                                       relations: *const *const c_char, relation_count: usize, limit: usize,
-                                       out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_neighbors(g: *mut grappi_graph, id: i64, min_score: c_double, out_ids: *mut i64,
-                                  out_scores: *mut c_double, capacity: usize, out_count: *mut usize) -> grappi_status;
-    pub fn grappi_graph_counts(g: *mut grappi_graph, out_nodes: *mut i64, out_edges: *mut i64) -> grappi_status;
-    pub fn grappi_graph_node_name(g: *mut grappi_graph, id: i64, out_name: *mut *mut c_char) -> grappi_status;
-
-    pub fn grappi_embed_options_init(opts: *mut grappi_embed_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_embed(g: *mut grappi_graph, opts: *const grappi_embed_options, out_embedded: *mut usize)
-                              -> grappi_status;
-    pub fn grappi_graph_search(g: *mut grappi_graph, text: *const c_char, k: usize, out_ids: *mut i64,
-                               out_scores: *mut c_float, capacity: usize, out_count: *mut usize) -> grappi_status;
-    pub fn grappi_graph_search_vector(g: *mut grappi_graph, query: *const c_float, dim: usize, k: usize, out_ids: *mut i64,
-                                      out_scores: *mut c_float, capacity: usize, out_count: *mut usize) -> grappi_status;
-
-    pub fn grappi_window_options_init(opts: *mut grappi_window_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_window_json(g: *mut grappi_graph, root: i64, opts: *const grappi_window_options,
-                                    out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_paths_json(g: *mut grappi_graph, from: i64, to: i64, max_length: usize, k: usize,
-                                   weighted: i32, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_all_shortest_paths_json(g: *mut grappi_graph, from: i64, to: i64, max_length: usize, k: usize,
-                                                skip_direct: i32, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_khop_json(g: *mut grappi_graph, question: *const c_char, seeds: usize, hops: usize,
-                                  degree_cap: usize, out_json: *mut *mut c_char) -> grappi_status;
+                                    opts: *const grappi_import_options,
+                                    out_report_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_export(g: *mut grappi_graph, format: *const c_char, path: *const c_char, out_nodes: *mut u64,
                                out_edges: *mut u64) -> grappi_status;
     pub fn grappi_export_options_init(opts: *mut grappi_export_options, version: u32) -> grappi_status;
     pub fn grappi_graph_export_selection(g: *mut grappi_graph, format: *const c_char, path: *const c_char,
                                          opts: *const grappi_export_options, out_nodes: *mut u64, out_edges: *mut u64,
                                          out_not_written: *mut u64) -> grappi_status;
-    pub fn grappi_graph_edges_json(g: *mut grappi_graph, a: i64, b: i64, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_enrich_options_init(opts: *mut grappi_enrich_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_enrich_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
-                                    opts: *const grappi_enrich_options, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_cluster_options_init(opts: *mut grappi_cluster_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_cluster_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
-                                     opts: *const grappi_cluster_options, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_build_communities_json(g: *mut grappi_graph, name: *const c_char, opts: *const grappi_cluster_options,
-                                               model: *const grappi_model, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_communities_json(g: *mut grappi_graph, name: *const c_char, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_ppi_enrichment_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
-                                            min_score: c_double, relations: *const *const c_char, relation_count: usize,
-                                            out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_ontology_json(g: *mut grappi_graph, question: *const c_char, term: *const c_char,
-                                      other: *const c_char, relations: *const *const c_char,
-                                      relation_count: usize, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_bel_validate(text: *const c_char, flags: u32, out_json: *mut *mut c_char, out_errors: *mut usize)
-                               -> grappi_status;
-    pub fn grappi_ground_options_init(opts: *mut grappi_ground_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_ground_json(g: *mut grappi_graph, text: *const c_char, protein_a: *const c_char,
-                                    protein_b: *const c_char, opts: *const grappi_ground_options,
-                                    out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_extract_options_init(opts: *mut grappi_extract_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_extract_json(g: *mut grappi_graph, content: *const c_char, opts: *const grappi_extract_options,
-                                     out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_cooc_options_init(opts: *mut grappi_cooc_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_cooc_build_json(g: *mut grappi_graph, content: *const c_char, opts: *const grappi_cooc_options,
+    pub fn grappi_graph_resolve(g: *mut grappi_graph, name: *const c_char, out_id: *mut i64) -> grappi_status;
+    pub fn grappi_graph_complete_json(g: *mut grappi_graph, prefix: *const c_char, limit: usize,
+                                      out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_neighbors(g: *mut grappi_graph, id: i64, min_score: c_double, out_ids: *mut i64,
+                                  out_scores: *mut c_double, capacity: usize, out_count: *mut usize) -> grappi_status;
+    pub fn grappi_graph_neighbors_json(g: *mut grappi_graph, protein: *const c_char, id: i64, min_score: c_double,
+                                       relations: *const *const c_char, relation_count: usize, limit: usize,
+                                       out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_counts(g: *mut grappi_graph, out_nodes: *mut i64, out_edges: *mut i64) -> grappi_status;
+    pub fn grappi_graph_node_name(g: *mut grappi_graph, id: i64, out_name: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_embed_options_init(opts: *mut grappi_embed_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_embed(g: *mut grappi_graph, opts: *const grappi_embed_options,
+                              out_embedded: *mut usize) -> grappi_status;
+    pub fn grappi_graph_embed_plan_json(g: *mut grappi_graph, opts: *const grappi_embed_options,
+                                        embedder_path: *const c_char, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_embed_part_json(g: *mut grappi_graph, embedder_path: *const c_char, part: usize, parts: usize,
+                                        out_path: *const c_char, provenance: *const c_char,
                                         out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_hypothesis_options_init(opts: *mut grappi_hypothesis_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_hypothesize_json(g: *mut grappi_graph, source: *const c_char, target: *const c_char,
-                                         corpus: *const c_char, opts: *const grappi_hypothesis_options,
+    pub fn grappi_graph_embed_merge_json(g: *mut grappi_graph, embedder_path: *const c_char,
+                                         parts: *const *const c_char, part_count: usize,
                                          out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_eval_hypotheses_options_init(opts: *mut grappi_eval_hypotheses_options, version: u32) -> grappi_status;
-    pub fn grappi_eval_hypotheses_json(g: *mut grappi_graph, corpus: *const c_char,
-                                       opts: *const grappi_eval_hypotheses_options, out_json: *mut *mut c_char,
-                                       out_pairs: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_ask_options_init(opts: *mut grappi_ask_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_ask_json(g: *mut grappi_graph, question: *const c_char, retrieve: *const grappi_retrieve_options,
-                                 opts: *const grappi_ask_options, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_eval_qa_json(g: *mut grappi_graph, questions: *const c_char,
-                                     retrieve: *const grappi_retrieve_options, opts: *const grappi_ask_options, k: usize,
-                                     out_json: *mut *mut c_char, out_rows: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_reader_options_init(opts: *mut grappi_reader_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_train_reader_json(g: *mut grappi_graph, train: *const c_char, valid: *const c_char,
-                                          retrieve: *const grappi_retrieve_options, ask: *const grappi_ask_options,
-                                          opts: *const grappi_reader_options, out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_reader_scores_json(g: *mut grappi_graph, question: *const c_char,
-                                           retrieve: *const grappi_retrieve_options, ask: *const grappi_ask_options,
-                                           out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_search(g: *mut grappi_graph, text: *const c_char, k: usize, out_ids: *mut i64,
+                               out_scores: *mut c_float, capacity: usize, out_count: *mut usize) -> grappi_status;
+    pub fn grappi_graph_search_vector(g: *mut grappi_graph, query: *const c_float, dim: usize, k: usize,
+                                      out_ids: *mut i64, out_scores: *mut c_float, capacity: usize,
+                                      out_count: *mut usize) -> grappi_status;
+    pub fn grappi_window_options_init(opts: *mut grappi_window_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_window_json(g: *mut grappi_graph, root: i64, opts: *const grappi_window_options,
+                                    out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_paths_json(g: *mut grappi_graph, from: i64, to: i64, max_length: usize, k: usize, weighted: i32,
+                                   out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_all_shortest_paths_json(g: *mut grappi_graph, from: i64, to: i64, max_length: usize, k: usize,
+                                                skip_direct: i32, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_khop_json(g: *mut grappi_graph, question: *const c_char, seeds: usize, hops: usize,
+                                  degree_cap: usize, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_edges_json(g: *mut grappi_graph, a: i64, b: i64, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_ontology_json(g: *mut grappi_graph, question: *const c_char, term: *const c_char,
+                                      other: *const c_char, relations: *const *const c_char, relation_count: usize,
+                                      out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_bel_validate(text: *const c_char, flags: u32, out_json: *mut *mut c_char,
+                               out_errors: *mut usize) -> grappi_status;
     pub fn grappi_graph_bel_validate(g: *mut grappi_graph, text: *const c_char, flags: u32, out_json: *mut *mut c_char,
                                      out_errors: *mut usize) -> grappi_status;
     pub fn grappi_graph_pagerank(g: *mut grappi_graph, seeds: *const i64, seed_count: usize, damping: c_double,
                                  out_ids: *mut i64, out_scores: *mut c_double, capacity: usize,
                                  out_count: *mut usize) -> grappi_status;
-
     pub fn grappi_retrieve_options_init(opts: *mut grappi_retrieve_options, version: u32) -> grappi_status;
-    pub fn grappi_graph_retrieve_json(g: *mut grappi_graph, question: *const c_char, opts: *const grappi_retrieve_options,
+    pub fn grappi_graph_retrieve_json(g: *mut grappi_graph, question: *const c_char,
+                                      opts: *const grappi_retrieve_options,
                                       out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_retrieve_csv(g: *mut grappi_graph, question: *const c_char, opts: *const grappi_retrieve_options,
-                                     out_csv: *mut *mut c_char) -> grappi_status;
-
+    pub fn grappi_graph_retrieve_csv(g: *mut grappi_graph, question: *const c_char,
+                                     opts: *const grappi_retrieve_options, out_csv: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_enrich_options_init(opts: *mut grappi_enrich_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_enrich_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
+                                    opts: *const grappi_enrich_options, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_ppi_enrichment_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
+                                            min_score: c_double, relations: *const *const c_char, relation_count: usize,
+                                            out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_cluster_options_init(opts: *mut grappi_cluster_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_cluster_json(g: *mut grappi_graph, proteins: *const *const c_char, protein_count: usize,
+                                     opts: *const grappi_cluster_options, out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_chat_reply_set(reply: *mut grappi_chat_reply, content: *const c_char, prompt_tokens: i64,
                                  completion_tokens: i64) -> grappi_status;
     pub fn grappi_chat_reply_set_error(reply: *mut grappi_chat_reply, message: *const c_char) -> grappi_status;
@@ -593,6 +550,11 @@ extern "C" {
     pub fn grappi_model_new(opts: *const grappi_model_options, out: *mut *mut grappi_model) -> grappi_status;
     pub fn grappi_model_free(model: *mut grappi_model);
     pub fn grappi_model_describe_json(model: *const grappi_model, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_build_communities_json(g: *mut grappi_graph, name: *const c_char,
+                                               opts: *const grappi_cluster_options, model: *const grappi_model,
+                                               out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_communities_json(g: *mut grappi_graph, name: *const c_char,
+                                         out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_run_options_init(opts: *mut grappi_run_options, version: u32) -> grappi_status;
     pub fn grappi_explore_options_init(opts: *mut grappi_explore_options, version: u32) -> grappi_status;
     pub fn grappi_graph_explore_json(g: *mut grappi_graph, root: i64, query: *const c_char,
@@ -600,29 +562,70 @@ extern "C" {
     pub fn grappi_graph_explore_report(g: *mut grappi_graph, root: i64, query: *const c_char,
                                        opts: *const grappi_explore_options, out_json: *mut *mut c_char,
                                        out_html: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_ask_report(g: *mut grappi_graph, question: *const c_char, retrieve: *const grappi_retrieve_options,
-                                   opts: *const grappi_ask_options, out_json: *mut *mut c_char,
-                                   out_html: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_report_html(view_json: *const c_char, out_html: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_analyze_question_json(g: *mut grappi_graph, question: *const c_char, out_json: *mut *mut c_char)
-        -> grappi_status;
-    pub fn grappi_graph_search_papers_json(g: *mut grappi_graph, query: *const c_char, limit: usize,
-                                           out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_ground_options_init(opts: *mut grappi_ground_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_ground_json(g: *mut grappi_graph, text: *const c_char, protein_a: *const c_char,
+                                    protein_b: *const c_char, opts: *const grappi_ground_options,
+                                    out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_extract_options_init(opts: *mut grappi_extract_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_extract_json(g: *mut grappi_graph, content: *const c_char, opts: *const grappi_extract_options,
+                                     out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_import_review_json(g: *mut grappi_graph, review_path: *const c_char, bel_path: *const c_char,
                                            out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_extract_part_json(g: *mut grappi_graph, files: *const *const c_char, file_count: usize,
+                                          opts: *const grappi_extract_options, out_path: *const c_char,
+                                          provenance: *const c_char, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_extract_merge_json(g: *mut grappi_graph, parts: *const *const c_char, part_count: usize,
+                                           opts: *const grappi_extract_options,
+                                           out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_cooc_options_init(opts: *mut grappi_cooc_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_cooc_build_json(g: *mut grappi_graph, content: *const c_char, opts: *const grappi_cooc_options,
+                                        out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_cooc_partial_json(g: *mut grappi_graph, files: *const *const c_char, file_count: usize,
+                                          opts: *const grappi_cooc_options, out_path: *const c_char,
+                                          provenance: *const c_char, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_cooc_merge_json(g: *mut grappi_graph, partials: *const *const c_char, partial_count: usize,
+                                        opts: *const grappi_cooc_options, out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_hypothesis_options_init(opts: *mut grappi_hypothesis_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_hypothesize_json(g: *mut grappi_graph, source: *const c_char, target: *const c_char,
+                                         corpus: *const c_char, opts: *const grappi_hypothesis_options,
+                                         out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_graph_train_ranker_json(g: *mut grappi_graph, corpus: *const c_char, corpus_format: *const c_char,
                                           name: *const c_char, run: *const grappi_run_options,
                                           out_json: *mut *mut c_char) -> grappi_status;
-    pub fn grappi_graph_complete_json(g: *mut grappi_graph, prefix: *const c_char, limit: usize,
-                                      out_json: *mut *mut c_char) -> grappi_status;
-
+    pub fn grappi_eval_hypotheses_options_init(opts: *mut grappi_eval_hypotheses_options,
+                                               version: u32) -> grappi_status;
+    pub fn grappi_eval_hypotheses_json(g: *mut grappi_graph, corpus: *const c_char,
+                                       opts: *const grappi_eval_hypotheses_options, out_json: *mut *mut c_char,
+                                       out_pairs: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_search_papers_json(g: *mut grappi_graph, query: *const c_char, limit: usize,
+                                           out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_ask_options_init(opts: *mut grappi_ask_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_ask_json(g: *mut grappi_graph, question: *const c_char,
+                                 retrieve: *const grappi_retrieve_options, opts: *const grappi_ask_options,
+                                 out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_analyze_question_json(g: *mut grappi_graph, question: *const c_char,
+                                              out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_ask_report(g: *mut grappi_graph, question: *const c_char,
+                                   retrieve: *const grappi_retrieve_options, opts: *const grappi_ask_options,
+                                   out_json: *mut *mut c_char, out_html: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_report_html(view_json: *const c_char, out_html: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_eval_qa_json(g: *mut grappi_graph, questions: *const c_char,
+                                     retrieve: *const grappi_retrieve_options, opts: *const grappi_ask_options,
+                                     k: usize, out_json: *mut *mut c_char, out_rows: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_reader_options_init(opts: *mut grappi_reader_options, version: u32) -> grappi_status;
+    pub fn grappi_graph_train_reader_json(g: *mut grappi_graph, train: *const c_char, valid: *const c_char,
+                                          retrieve: *const grappi_retrieve_options, ask: *const grappi_ask_options,
+                                          opts: *const grappi_reader_options,
+                                          out_json: *mut *mut c_char) -> grappi_status;
+    pub fn grappi_graph_reader_scores_json(g: *mut grappi_graph, question: *const c_char,
+                                           retrieve: *const grappi_retrieve_options, ask: *const grappi_ask_options,
+                                           out_json: *mut *mut c_char) -> grappi_status;
     pub fn grappi_pcst_options_init(opts: *mut grappi_pcst_options, version: u32) -> grappi_status;
     pub fn grappi_pcst_solver_new(out: *mut *mut grappi_pcst_solver) -> grappi_status;
     pub fn grappi_pcst_solver_free(solver: *mut grappi_pcst_solver);
     pub fn grappi_pcst_solver_solve(solver: *mut grappi_pcst_solver, num_nodes: usize, prizes: *const c_double,
                                     num_edges: usize, edges: *const i64, costs: *const c_double,
                                     opts: *const grappi_pcst_options, out: *mut grappi_pcst_result) -> grappi_status;
-
 }
 
 /// (size, [(field, offset, size)]) of a mirrored struct, for comparison with the C compiler's
@@ -647,65 +650,58 @@ pub fn layout_of(name: &str) -> Option<(usize, Vec<(&'static str, usize, usize)>
     }
     match name {
         "grappi_open_options" => layout!(grappi_open_options; version, read_only, create, busy_timeout_ms),
-        "grappi_embed_options" => layout!(grappi_embed_options; version, embedder, dimension, base_url, model, api_key_env,
-                                          callback, user_data),
-        "grappi_export_options" => layout!(grappi_export_options; version, relations, relation_count, min_score, nodes,
-                                           node_count, khop, hops),
         "grappi_import_options" => layout!(grappi_import_options; version, min_score, skip_bad_lines, max_bad_examples,
-                                           max_rows, taxon, source_column, target_column, score_column, score_scale,
-                                           relation_column, relation, directed, header, label, separator),
-        "grappi_enrich_options" => layout!(grappi_enrich_options; version, categories, category_count, exclude_evidence,
-                                           exclude_evidence_count, background, background_proteins,
-                                           background_protein_count, min_term_size, max_term_size, max_fdr),
-        "grappi_cluster_options" => layout!(grappi_cluster_options; version, method, min_score, relations, relation_count,
-                                            inflation, max_iterations, resolution, seed, runs, max_cluster_size,
-                                            max_levels, terms, enrich_min_size, max_fdr),
+            max_rows, taxon, source_column, target_column, score_column, score_scale, relation_column, relation,
+            directed, header, label, separator),
+        "grappi_export_options" => layout!(grappi_export_options; version, relations, relation_count, min_score, nodes,
+            node_count, khop, hops),
+        "grappi_embed_options" => layout!(grappi_embed_options; version, embedder, dimension, base_url, model,
+            api_key_env, callback, user_data),
         "grappi_window_options" => layout!(grappi_window_options; version, k, k_count, depth, window, min_score,
-                                           max_path_length, max_paths),
-        "grappi_retrieve_options" => layout!(grappi_retrieve_options; version, mode, seeds, hops, degree_cap, node_budget,
-                                             min_score, topk, topk_e, cost_e, pyg_cap, alpha, beta, gamma, lambda,
-                                             pruning, num_clusters, event_order, relations, relation_count),
-        "grappi_explore_options" => layout!(grappi_explore_options; version, windows, window_count, k, k_count, depth,
-                                            min_score, max_length, max_paths, top, explain_top, concurrency, max_calls,
-                                            max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env, chat,
-                                            user_data, diversity, max_visited, run),
-        "grappi_ground_options" => layout!(grappi_ground_options; version, strategy, root, relations, relation_count, batch, chunk_size,
-                                           chunk_overlap, patience, lookahead, threshold, rag_k, seed, max_calls,
-                                           max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env, chat,
-                                           user_data, concurrency, ontology, run),
-        "grappi_extract_options" => layout!(grappi_extract_options; version, format, name, repair, annotations_only,
-                                            taxon, min_passage_chars, max_calls, max_tokens, dry_run, use_cache, llm,
-                                            base_url, model, api_key_env, chat, user_data, concurrency,
-                                            include_flagged, bel_path, cx2_path, import_statements, run),
-        "grappi_cooc_options" => layout!(grappi_cooc_options; version, format, name, scope, titles, types, type_count, min_count,
-                                         as_of, dictionary, path),
-        "grappi_hypothesis_options" => layout!(grappi_hypothesis_options; version, relations, relation_count, max_length, paths,
-                                               mask_direct, intermediate_labels, intermediate_label_count, context,
-                                               rounds, support_relations, support_relation_count,
-                                               corpus_format, max_calls, max_tokens, use_cache, llm, base_url, model,
-                                               api_key_env, chat, user_data, concurrency, embedding_weight,
-                                               embedding_model, ranker, generic_intermediates,
-                                               max_intermediate_share, fold_reorderings, run, shortest_rounds),
-        "grappi_eval_hypotheses_options" => layout!(grappi_eval_hypotheses_options; version, corpus_format, splits,
-                                                    split_count, as_of, paths, pairs, top, explain, scoring,
-                                                    min_positives, bootstrap, seed, scope, min_count, ranker, work_dir,
-                                                    hypothesis, after_corpus),
-        "grappi_ask_options" => layout!(grappi_ask_options; version, context, max_context_tokens, answers,
-                                        keep_question_entities, repair, weighted_relations, relation_weights,
-                                        relation_weight_count, embedding_model,
-                                        max_calls, max_tokens, use_cache, dry_run, llm, base_url, model, api_key_env, chat,
-                                        user_data, concurrency, reader, reader_name, intents, model_intent,
-                                        intent_candidates, papers, run),
-        "grappi_reader_options" => layout!(grappi_reader_options; version, name, scope, epochs, layers, hidden, heads,
-                                           head_hidden, dropout, learning_rate, weight_decay, batch, patience,
-                                           valid_share, seed, threads, max_nodes, run),
+            max_path_length, max_paths),
+        "grappi_retrieve_options" => layout!(grappi_retrieve_options; version, mode, seeds, hops, degree_cap,
+            node_budget, min_score, topk, topk_e, cost_e, pyg_cap, alpha, beta, gamma, lambda, pruning, num_clusters,
+            event_order, relations, relation_count),
+        "grappi_enrich_options" => layout!(grappi_enrich_options; version, categories, category_count, exclude_evidence,
+            exclude_evidence_count, background, background_proteins, background_protein_count, min_term_size,
+            max_term_size, max_fdr),
+        "grappi_cluster_options" => layout!(grappi_cluster_options; version, method, min_score, relations,
+            relation_count, inflation, max_iterations, resolution, seed, runs, max_cluster_size, max_levels, terms,
+            enrich_min_size, max_fdr),
         "grappi_model_options" => layout!(grappi_model_options; version, llm, base_url, model, api_key_env, temperature,
-                                          max_answer_tokens, json_mode, connect_timeout_seconds, timeout_seconds,
-                                          max_retries, concurrency, chat, user_data),
+            max_answer_tokens, json_mode, connect_timeout_seconds, timeout_seconds, max_retries, concurrency, chat,
+            user_data),
         "grappi_run_options" => layout!(grappi_run_options; version, model, cancel, progress, user_data),
-        "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve, event_order),
+        "grappi_explore_options" => layout!(grappi_explore_options; version, windows, window_count, k, k_count, depth,
+            min_score, max_length, max_paths, top, explain_top, concurrency, max_calls, max_tokens, dry_run, use_cache,
+            llm, base_url, model, api_key_env, chat, user_data, diversity, max_visited, run),
+        "grappi_ground_options" => layout!(grappi_ground_options; version, strategy, root, relations, relation_count,
+            batch, chunk_size, chunk_overlap, patience, lookahead, threshold, rag_k, seed, max_calls, max_tokens,
+            dry_run, use_cache, llm, base_url, model, api_key_env, chat, user_data, concurrency, ontology, run),
+        "grappi_extract_options" => layout!(grappi_extract_options; version, format, name, repair, annotations_only,
+            taxon, min_passage_chars, max_calls, max_tokens, dry_run, use_cache, llm, base_url, model, api_key_env,
+            chat, user_data, concurrency, include_flagged, bel_path, cx2_path, import_statements, run),
+        "grappi_cooc_options" => layout!(grappi_cooc_options; version, format, name, scope, titles, types, type_count,
+            min_count, as_of, dictionary, path),
+        "grappi_hypothesis_options" => layout!(grappi_hypothesis_options; version, relations, relation_count,
+            max_length, paths, mask_direct, intermediate_labels, intermediate_label_count, context, rounds,
+            support_relations, support_relation_count, corpus_format, max_calls, max_tokens, use_cache, llm, base_url,
+            model, api_key_env, chat, user_data, concurrency, embedding_weight, embedding_model, ranker,
+            generic_intermediates, max_intermediate_share, fold_reorderings, run, shortest_rounds),
+        "grappi_eval_hypotheses_options" => layout!(grappi_eval_hypotheses_options; version, corpus_format, splits,
+            split_count, as_of, paths, pairs, top, explain, scoring, min_positives, bootstrap, seed, scope, min_count,
+            ranker, work_dir, hypothesis, after_corpus),
+        "grappi_ask_options" => layout!(grappi_ask_options; version, context, max_context_tokens, answers,
+            keep_question_entities, repair, weighted_relations, relation_weights, relation_weight_count,
+            embedding_model, max_calls, max_tokens, use_cache, dry_run, llm, base_url, model, api_key_env, chat,
+            user_data, concurrency, reader, reader_name, intents, model_intent, intent_candidates, papers, run),
+        "grappi_reader_options" => layout!(grappi_reader_options; version, name, scope, epochs, layers, hidden, heads,
+            head_hidden, dropout, learning_rate, weight_decay, batch, patience, valid_share, seed, threads, max_nodes,
+            run),
+        "grappi_pcst_options" => layout!(grappi_pcst_options; version, root, num_clusters, pruning, improve,
+            event_order),
         "grappi_pcst_result" => layout!(grappi_pcst_result; version, nodes, num_nodes, edges, num_edges, objective,
-                                        net_worth, objective_before_improve, improve_rounds),
+            net_worth, objective_before_improve, improve_rounds),
         _ => None,
     }
 }
