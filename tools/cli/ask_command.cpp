@@ -49,8 +49,8 @@ struct AskArgs {
   RetrievalArgs r;
   AskOptions o;
   ChatArgs m;
-  bool keep_question_entities = false, no_repair = false, no_cache = false, quiet = false, no_intents = false,
-       no_model_intent = false;
+  BudgetArgs budget;  // (one question: no --yes)
+  bool keep_question_entities = false, no_repair = false, quiet = false, no_intents = false, no_model_intent = false;
 };
 
 void run(AskArgs &a) {
@@ -62,7 +62,7 @@ void run(AskArgs &a) {
   o.embedding_model = a.r.model;
   o.exclude_question_entities = !a.keep_question_entities;
   o.repair = !a.no_repair;
-  o.use_cache = !a.no_cache;
+  o.use_cache = !a.budget.no_cache;
   o.intents = !a.no_intents;
   o.model_intent = !a.no_model_intent;
   o.templates.load(a.system_template, a.answer_template, a.repair_template, a.intent_template);
@@ -140,19 +140,16 @@ void add_ask(CLI::App &app) {
   add_intent_flags(c, a->o, a->no_intents, a->no_model_intent);
   add_reader_flags(c, a->o);
   add_chat_flags(c, a->m, "the best-ranked entities with their strongest edges, not a language model");
-  c->add_option("--max-calls", a->o.max_calls, "Model-call budget (0: none)");
-  c->add_option("--max-tokens", a->o.max_tokens, "Token budget (0: none)");
-  c->add_flag("--no-cache", a->no_cache, "Neither read nor write the response cache");
+  add_budget_flags(c, a->budget, a->o.max_calls, &a->o.max_tokens, "of the question", false);
   c->add_flag("--dry-run", a->o.dry_run, "Count the calls and prompt tokens it could take; send nothing");
   c->add_option("--system-template", a->system_template, "File replacing the system prompt");
   c->add_option("--answer-template", a->answer_template, "File replacing the answer prompt");
   c->add_option("--repair-template", a->repair_template, "File replacing the repair prompt");
   c->add_option("--intent-template", a->intent_template, "File replacing the prompt asking the model for a question's intent");
-  c->add_option("--json", a->json, "Write the JSON result ('-' for standard output)");
+  add_output_flags(c, a->json, a->quiet, "the result");
   c->add_option("--report", a->report, "Write a Markdown report ('-' for standard output)");
   c->add_option("--cx2", a->cx2, "Write the subgraph as a CX2 network ('-' for standard output)");
   c->add_option("--html", a->html, "Write a self-contained HTML report (the subgraph drawn, the answer checked, the answer entities ranked)");
-  c->add_flag("--quiet", a->quiet, "No summary on standard output");
   c->callback([a] { run(*a); });
 }
 
@@ -167,8 +164,8 @@ struct EvalQaArgs {
   RetrievalArgs r;
   QaEvalOptions o;
   ChatArgs m;
-  bool keep_question_entities = false, no_repair = false, no_cache = false, quiet = false, no_intents = false,
-       no_model_intent = false, yes = false;
+  BudgetArgs budget;
+  bool keep_question_entities = false, no_repair = false, quiet = false, no_intents = false, no_model_intent = false;
 };
 
 std::string share(std::size_t part, std::size_t whole) {
@@ -183,10 +180,9 @@ void run_eval_qa(EvalQaArgs &a) {
   o.ask.embedding_model = a.r.model;
   o.ask.exclude_question_entities = !a.keep_question_entities;
   o.ask.repair = !a.no_repair;
-  o.ask.use_cache = !a.no_cache;
+  a.budget.apply(o.ask.use_cache, o.confirm_calls);
   o.ask.intents = !a.no_intents;
   o.ask.model_intent = !a.no_model_intent;
-  if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
   auto model = chat_model_of(a.m, 1, "eval qa");
   const QaEvalResult r = evaluate_qa(g, *model, questions, o);
   if (!a.json.empty()) write_output(a.json, dump_json(to_json(r), 2) + "\n");
@@ -277,15 +273,10 @@ void add_eval_qa(CLI::App &eval) {
   add_intent_flags(c, a->o.ask, a->no_intents, a->no_model_intent);
   add_reader_flags(c, a->o.ask);
   add_chat_flags(c, a->m, "the best-ranked entities with their strongest edges, not a language model");
-  c->add_option("--max-calls", a->o.ask.max_calls, "Model-call budget per question (0: none)");
-  c->add_flag("--yes", a->yes,
-              "Allow every model call the run could need (without it or --max-calls, a run that could take more than "
-              "500 calls is refused)");
+  add_budget_flags(c, a->budget, a->o.ask.max_calls, nullptr, "per question");
   c->add_option("--baseline-seed", a->o.seed, "Seed of the random neighbour baseline's order");
-  c->add_flag("--no-cache", a->no_cache, "Neither read nor write the response cache");
-  c->add_option("--json", a->json, "Write the summary as JSON ('-' for standard output)");
+  add_output_flags(c, a->json, a->quiet, "the summary");
   c->add_option("--per-question", a->per_question, "Write each question's outcome as a JSON line ('-' for standard output)");
-  c->add_flag("--quiet", a->quiet, "No summary on standard output");
   c->callback([a] { run_eval_qa(*a); });
 }
 

@@ -32,6 +32,22 @@ void add_chat_flags(CLI::App *c, ChatArgs &a, const std::string &offline) {
   c->add_flag("--no-json-mode", a.no_json_mode, "Do not send response_format json_object");
 }
 
+void add_output_flags(CLI::App *c, std::string &json, bool &quiet, const std::string &what) {
+  c->add_option("--json", json, "Write " + what + " as JSON to FILE ('-' for standard output)");
+  c->add_flag("--quiet", quiet, "No summary on standard output");
+}
+
+void add_budget_flags(CLI::App *c, BudgetArgs &a, std::size_t &max_calls, int64_t *max_tokens, const std::string &per,
+                      bool with_yes, bool with_cache) {
+  c->add_option("--max-calls", max_calls, "Model-call budget " + per + " (0: none; a spent budget stops the run, its result marked partial)");
+  if (max_tokens) c->add_option("--max-tokens", *max_tokens, "Prompt + completion token budget " + per + " (0: none)");
+  if (with_yes)
+    c->add_flag("--yes", a.yes,
+                "Allow every model call the run could need (without it or --max-calls, a run that could take more than " +
+                    std::to_string(kCallsWithoutAsking) + " model calls is refused)");
+  if (with_cache) c->add_flag("--no-cache", a.no_cache, "Neither read nor write the response cache");
+}
+
 std::shared_ptr<LanguageModel> chat_model_of(const ChatArgs &a, std::size_t concurrency, const std::string &command) {
   if (a.llm == "openai" && a.model.empty())
     throw Error(ErrorCode::invalid_argument, command + ": --llm openai needs --model NAME");

@@ -94,6 +94,27 @@ std::shared_ptr<LanguageModel> chat_model_of(const ChatArgs &a, std::size_t conc
 /// failed), naming the first reason: the command exits 1, serve's job ends failed.
 void require_some_answer(const ExploreResult &r, const LanguageModel &model, const std::string &what);
 
+/// The budget flags of a run with a language model, declared once for every command that asks
+/// one: --max-calls and --max-tokens (what `per` says they bound: "of the run", "per question";
+/// a spent budget stops the run, its result marked partial), --yes (without it or --max-calls, a
+/// run that could take more than kCallsWithoutAsking model calls is refused; left out where
+/// `with_yes` is false) and --no-cache (left out where `with_cache` is false: a run in a temporary
+/// database). `max_tokens` null: no --max-tokens.
+struct BudgetArgs {
+  bool yes = false, no_cache = false;
+  /// The run's cache use and confirmation threshold as the flags set them.
+  void apply(bool &use_cache, std::size_t &confirm_calls) const {
+    use_cache = !no_cache;
+    if (!yes) confirm_calls = kCallsWithoutAsking;
+  }
+};
+void add_budget_flags(CLI::App *cmd, BudgetArgs &a, std::size_t &max_calls, int64_t *max_tokens, const std::string &per,
+                      bool with_yes = true, bool with_cache = true);
+
+/// The output flags of a command that prints a summary and can write its result as JSON, declared
+/// once: --json FILE ("Write `what` as JSON ...", '-' for standard output) and --quiet.
+void add_output_flags(CLI::App *cmd, std::string &json, bool &quiet, const std::string &what);
+
 /// The --db option every graph command has.
 void add_db_option(CLI::App *cmd, std::string &db, bool create = false);
 

@@ -109,8 +109,7 @@ void add_communities(CLI::App &app) {
   build->add_option("--hubs", b->o.hubs, "Hubs named per report")->capture_default_str();
   build->add_option("--edges", b->o.edges, "Strongest edges per report")->capture_default_str();
   add_chat_flags(build, b->m, "the hubs, terms and strongest links in words, not a language model");
-  build->add_option("--json", b->json, "Write the set as JSON to FILE (- for standard output)");
-  build->add_flag("--quiet", b->quiet, "No summary on standard output");
+  add_output_flags(build, b->json, b->quiet, "the set");
   build->callback([b] { run_build(*b); });
 
   auto s = std::make_shared<ShowArgs>();

@@ -205,8 +205,7 @@ void add_cooc(CLI::App &app) {
       ->excludes("--keep-dataset")
       ->excludes("--no-import")
       ->excludes("--no-papers");
-  c->add_option("--json", a->json, "Write the figures and strongest edges as JSON ('-' for standard output)");
-  c->add_flag("--quiet", a->quiet, "No summary on standard output");
+  add_output_flags(c, a->json, a->quiet, "the figures and strongest edges");
   c->callback([a] { run_build(*a); });
 
   auto m = std::make_shared<CoocArgs>();
@@ -222,8 +221,7 @@ void add_cooc(CLI::App &app) {
                "Also write the dataset's file (grappi JSON lines) next to the database; by default the database alone "
                "holds the graph");
   mc->add_flag("--no-import", m->no_import, "Merge and report only (the database is only read)");
-  mc->add_option("--json", m->json, "Write the figures, strongest edges and the parts' provenance as JSON ('-' for standard output)");
-  mc->add_flag("--quiet", m->quiet, "No summary on standard output");
+  add_output_flags(mc, m->json, m->quiet, "the figures, strongest edges and the parts' provenance");
   mc->callback([m] { run_merge(*m); });
 }
 

@@ -16,7 +16,8 @@ struct ExploreArgs {
   std::string system_template, edge_template, path_template, json, report, cx2, html;
   double min_score = 0;
   std::vector<std::string> relations;
-  bool no_cache = false, no_repair = false, quiet = false, no_diversity = false, yes = false;
+  BudgetArgs budget;
+  bool no_repair = false, quiet = false, no_diversity = false;
 };
 
 
@@ -55,10 +56,9 @@ void run(ExploreArgs &a) {
   o.window.filter.min_score = score_arg(a.min_score);
   o.window.filter.relations = a.relations;
   if (a.no_diversity) o.diversity = 0;
-  o.use_cache = !a.no_cache;
+  a.budget.apply(o.use_cache, o.confirm_calls);
   o.repair = !a.no_repair;
   o.templates.load(a.system_template, a.edge_template, a.path_template);
-  if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
   ProgressBar bar;
   o.progress = [&bar](const std::string &stage, std::size_t done, std::size_t total) {
     bar(stage, done, total, std::to_string(done) + "/" + std::to_string(total));
@@ -131,22 +131,17 @@ void add_explore(CLI::App &app) {
   c->add_option("--embedding-model", a->embedding_model, "Embedding model for ranking (default: the latest)");
   add_chat_flags(c, a->m, "extractive summaries, no model");
   c->add_option("--concurrency", o.concurrency, "Model calls in flight")->check(CLI::Range(1, 64));
-  c->add_option("--max-calls", o.max_calls, "Stop after this many model calls (partial result, marked)");
-  c->add_option("--max-tokens", o.max_tokens, "Stop after this many prompt + completion tokens (partial result, marked)");
+  add_budget_flags(c, a->budget, o.max_calls, &o.max_tokens, "of the run");
   c->add_flag("--dry-run", o.dry_run, "Print the number of model calls and estimated prompt tokens; send nothing");
-  c->add_flag("--yes", a->yes,
-              "Make every model call the run needs (without it or --max-calls, a run of more than 500 calls is refused)");
-  c->add_flag("--no-cache", a->no_cache, "Neither read nor write the response cache");
   c->add_flag("--no-repair", a->no_repair, "No follow-up turn after an unparseable path answer");
   c->add_option("--system-template", a->system_template, "File replacing the system prompt");
   c->add_option("--edge-template", a->edge_template, "File replacing the edge prompt template");
   c->add_option("--path-template", a->path_template, "File replacing the path prompt template");
-  c->add_option("--json", a->json, "Write the JSON result to this file ('-' for standard output)");
+  add_output_flags(c, a->json, a->quiet, "the result");
   c->add_option("--report", a->report, "Write a Markdown report to this file");
   c->add_option("--cx2", a->cx2, "Write a CX2 network (Cytoscape, NDEx) of the ranked paths to this file");
   c->add_option("--html", a->html,
                 "Write a self-contained HTML report (the windows drawn, the ranked paths beside them) to this file");
-  c->add_flag("--quiet", a->quiet, "No summary on standard output");
   c->callback([a] { run(*a); });
 }
 

@@ -22,7 +22,8 @@ struct ExtractArgs {
   std::string system_template, extract_template, repair_template;
   ExtractionOptions o;
   ChatArgs m;  // the model
-  bool no_cache = false, no_repair = false, import = false, flagged = false, quiet = false, yes = false;
+  BudgetArgs budget;
+  bool no_repair = false, import = false, flagged = false, quiet = false;
 };
 
 std::vector<Document> read_inputs(const ExtractArgs &a, const char *what) {
@@ -49,9 +50,8 @@ std::vector<Document> read_inputs(const ExtractArgs &a, const char *what) {
 
 ExtractionOptions options_of(const ExtractArgs &a) {
   ExtractionOptions o = a.o;
-  o.use_cache = !a.no_cache;
+  a.budget.apply(o.use_cache, o.confirm_calls);
   o.repair = !a.no_repair;
-  if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
   o.templates.load(a.system_template, a.extract_template, a.repair_template);
   return o;
 }
@@ -254,11 +254,7 @@ void add_model_flags(CLI::App *c, ExtractArgs &a) {
   c->add_option("--document", a.document, "Only this document of the input (id, PubMed id or PMC id)");
   add_chat_flags(c, a.m, "the rule table, not a language model");
   c->add_option("--concurrency", o.concurrency, "Paragraphs in flight")->check(CLI::Range(1, 64));
-  c->add_option("--max-calls", o.max_calls, "Model-call budget of the run (0: none)");
-  c->add_option("--max-tokens", o.max_tokens, "Token budget of the run (0: none)");
-  c->add_flag("--yes", a.yes,
-              "Make every model call the run needs (without it or --max-calls, a run over more than 500 paragraphs is refused)");
-  c->add_flag("--no-cache", a.no_cache, "Neither read nor write the response cache");
+  add_budget_flags(c, a.budget, o.max_calls, &o.max_tokens, "of the run");
   c->add_flag("--no-repair", a.no_repair, "No repair turn for statements the validator rejects");
   c->add_option("--taxon", o.entities.taxon, "The papers' organism (NCBI taxon), over what their texts and species annotations say");
   c->add_option("--stop-word", o.entities.stop_words, "A word never taken for an entity (repeatable)");
@@ -266,8 +262,7 @@ void add_model_flags(CLI::App *c, ExtractArgs &a) {
   c->add_option("--system-template", a.system_template, "File replacing the system prompt");
   c->add_option("--extract-template", a.extract_template, "File replacing the paragraph prompt");
   c->add_option("--repair-template", a.repair_template, "File replacing the repair prompt");
-  c->add_option("--json", a.json, "Write the JSON result to this file ('-' for standard output)");
-  c->add_flag("--quiet", a.quiet, "No summary on standard output");
+  add_output_flags(c, a.json, a.quiet, "the result");
 }
 
 }  // namespace

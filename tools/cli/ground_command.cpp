@@ -23,7 +23,8 @@ struct GroundArgs {
   ChatArgs m;  // the model
   std::vector<std::string> judges;  // eval: judge models by name ("extractive": the offline judge)
   std::size_t concurrency = 4;
-  bool no_cache = false, quiet = false, yes = false;
+  BudgetArgs budget;
+  bool quiet = false;
 };
 
 // The text of a paper file: plain text, Markdown, PubTator, BioC XML/JSON or PPI corpus XML;
@@ -129,8 +130,7 @@ std::vector<GroundingStrategy> strategies_of(const GroundArgs &a) {
 GroundingOptions options_of(const GroundArgs &a, GroundingStrategy first) {
   GroundingOptions o = a.o;
   o.strategy = first;
-  o.use_cache = !a.no_cache;
-  if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
+  a.budget.apply(o.use_cache, o.confirm_calls);
   o.templates.load(a.system_template, a.summary_template, a.refine_template, a.score_template, a.pick_template);
   return o;
 }
@@ -295,19 +295,13 @@ void add_grounding_flags(CLI::App *c, GroundArgs &a) {
   c->add_option("--random-seed", o.seed, "random: the order's seed");
   add_chat_flags(c, a.m, "extractive summaries and word-overlap scores, not a language model");
   c->add_option("--concurrency", a.concurrency, "Pairs grounded at once (and model calls in flight)")->check(CLI::Range(1, 64));
-  c->add_option("--max-calls", o.max_calls, "Model-call budget per grounding (0: none)");
-  c->add_option("--max-tokens", o.max_tokens, "Token budget per grounding (0: none)");
-  c->add_flag("--yes", a.yes,
-              "Allow every model call the run could need (without it or --max-calls, a run that could take more than "
-              "500 calls is refused)");
-  c->add_flag("--no-cache", a.no_cache, "Neither read nor write the response cache");
+  add_budget_flags(c, a.budget, o.max_calls, &o.max_tokens, "per grounding");
   c->add_option("--system-template", a.system_template, "File replacing the system prompt");
   c->add_option("--summary-template", a.summary_template, "File replacing the first-chunk summary prompt");
   c->add_option("--refine-template", a.refine_template, "File replacing the refine prompt");
   c->add_option("--score-template", a.score_template, "File replacing the scoring prompt");
   c->add_option("--pick-template", a.pick_template, "File replacing the pick prompt");
-  c->add_option("--json", a.json, "Write the JSON result(s) to this file ('-' for standard output)");
-  c->add_flag("--quiet", a.quiet, "No summary on standard output");
+  add_output_flags(c, a.json, a.quiet, "the result(s)");
 }
 
 }  // namespace

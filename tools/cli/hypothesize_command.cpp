@@ -51,7 +51,8 @@ struct HypothesizeArgs {
   std::vector<std::string> corpora;
   HypothesisOptions o;
   ChatArgs m;
-  bool no_cache = false, quiet = false, weights = false, yes = false;
+  BudgetArgs budget;
+  bool quiet = false, weights = false;
 };
 
 void run(HypothesizeArgs &a) {
@@ -59,8 +60,7 @@ void run(HypothesizeArgs &a) {
   auto model = chat_model_of(a.m, 1, "hypothesize");
   KnowledgeGraph g = open_graph(a.db, Access::write);
   HypothesisOptions o = a.o;
-  o.use_cache = !a.no_cache;
-  if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
+  a.budget.apply(o.use_cache, o.confirm_calls);
   o.templates.load(a.system_template, a.explain_template);
   if (!a.weights) o.ranker = PathRanker::stored(g, a.ranker);
   const double w = o.embedding_weight;
@@ -101,7 +101,8 @@ struct EvalArgs {
   int as_of = 0;
   HypothesisEvalOptions o;
   ChatArgs m;
-  bool quiet = false, generic = false, yes = false;
+  BudgetArgs budget;
+  bool quiet = false, generic = false;
 };
 
 std::string figure(double x) { return x < 0 ? "-" : fmt(x); }
@@ -172,7 +173,8 @@ void run_eval(EvalArgs &a) {
   }
   o.cooc.scope = scope_of(a.scope);
   o.hypothesis.generic_intermediates = a.generic;
-  if (!a.yes) o.confirm_calls = kCallsWithoutAsking;
+  bool use_cache = true;  // (the run's temporary database: no --no-cache)
+  a.budget.apply(use_cache, o.confirm_calls);
   if (!a.ranker.empty()) {
     if (a.db.empty()) throw Error(ErrorCode::invalid_argument, "eval hypotheses: --ranker needs --db (where it is stored)");
     o.ranker = std::make_shared<const PathRanker>(PathRanker::load(open_graph(a.db, Access::read), a.ranker));
@@ -288,14 +290,10 @@ void add_eval_hypotheses(CLI::App &eval) {
   c->add_option("--context", a->o.hypothesis.context, "Abstracts given to the model")->check(CLI::PositiveNumber);
   c->add_option("--rounds", a->o.hypothesis.rounds, "Explanations at most per pair")->check(CLI::PositiveNumber);
   add_chat_flags(c, a->m, "sentences of the abstracts, not a language model");
-  c->add_option("--max-calls", a->o.hypothesis.max_calls, "Model-call budget per pair (0: none)");
-  c->add_flag("--yes", a->yes,
-              "Allow every model call the run could need (without it or --max-calls, a run that could take more than "
-              "500 calls is refused)");
+  add_budget_flags(c, a->budget, a->o.hypothesis.max_calls, nullptr, "per pair", true, false);
   c->add_option("--work-dir", a->o.work_dir, "Where the temporary database goes (default: the system's temporary directory)");
-  c->add_option("--json", a->json, "Write the summary as JSON ('-' for standard output)");
+  add_output_flags(c, a->json, a->quiet, "the summary");
   c->add_option("--per-pair", a->per_pair, "Write each pair as a JSON line ('-' for standard output)");
-  c->add_flag("--quiet", a->quiet, "No summary on standard output");
   c->callback([a] { run_eval(*a); });
 }
 
@@ -346,8 +344,7 @@ void add_train_ranker(CLI::App &app) {
       ->check(CLI::Range(-1.0, 1e6));
   c->add_option("--min-positives", a->o.ranker_options.min_positives,
                 "Positive paths at least to fit weights (fewer: refused)");
-  c->add_option("--json", a->json, "Write the training and the weights as JSON ('-' for standard output)");
-  c->add_flag("--quiet", a->quiet, "No summary on standard output");
+  add_output_flags(c, a->json, a->quiet, "the training and the weights");
   c->callback([a] { run_train_ranker(*a); });
 }
 
@@ -389,18 +386,12 @@ void add_hypothesize(CLI::App &app) {
   c->add_option("--rounds", a->o.rounds, "Explanations at most (the first and the re-worked ones)")->check(CLI::PositiveNumber);
   c->add_option("--support-relation", a->o.support_relations, "Relations that support a sentence's pair (default: any)");
   add_chat_flags(c, a->m, "sentences of the abstracts, not a language model");
-  c->add_option("--max-calls", a->o.max_calls, "Model-call budget (0: none)");
-  c->add_flag("--yes", a->yes,
-              "Allow every model call the run could need (without it or --max-calls, a run that could take more than "
-              "500 calls is refused)");
-  c->add_option("--max-tokens", a->o.max_tokens, "Token budget (0: none)");
-  c->add_flag("--no-cache", a->no_cache, "Neither read nor write the response cache");
+  add_budget_flags(c, a->budget, a->o.max_calls, &a->o.max_tokens, "of the run");
   c->add_option("--system-template", a->system_template, "File replacing the system prompt");
   c->add_option("--explain-template", a->explain_template, "File replacing the explanation prompt");
-  c->add_option("--json", a->json, "Write the JSON result ('-' for standard output)");
+  add_output_flags(c, a->json, a->quiet, "the result");
   c->add_option("--report", a->report, "Write a Markdown report ('-' for standard output)");
   c->add_option("--html", a->html, "Write a self-contained HTML report (the paths drawn, the checked explanation)");
-  c->add_flag("--quiet", a->quiet, "No summary on standard output");
   c->callback([a] { run(*a); });
 }
 
