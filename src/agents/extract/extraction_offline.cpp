@@ -361,10 +361,9 @@ std::set<SpanPair> membership_statements(const std::vector<const Entity *> &in, 
       for (std::size_t k = i + 1; k < in.size(); ++k) {
         const Entity &m = *in[k];
         if (k > i + 1) {
+          if (m.offset < in[k - 1]->offset + in[k - 1]->length || !m.belongs_to(a)) break;
           const std::string sep = glue(*in[k - 1], m);
-          if (m.offset < in[k - 1]->offset + in[k - 1]->length ||
-              (sep != "," && sep != "and" && sep != ", and" && sep != "or" && sep != ", or") || !m.belongs_to(a))
-            break;
+          if (sep != "," && sep != "and" && sep != ", and" && sep != "or" && sep != ", or") break;
         }
         if (!read.emplace(span_pair(a, m)).second) continue;
         statements.push_back(statement_json(m.bel + " isA " + a.bel, evidence, "membership", m, a));
