@@ -75,24 +75,12 @@ grappi::KnowledgeGraph &graph_of(grappi_graph *g, const char *fn) {
   return *g->kg;
 }
 
-static_assert(versions_agree<grappi_open_options>(GRAPPI_OPEN_OPTIONS_VERSION), "grappi_open_options: its version table and GRAPPI_OPEN_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_import_options>(GRAPPI_IMPORT_OPTIONS_VERSION), "grappi_import_options: its version table and GRAPPI_IMPORT_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_export_options>(GRAPPI_EXPORT_OPTIONS_VERSION), "grappi_export_options: its version table and GRAPPI_EXPORT_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_embed_options>(GRAPPI_EMBED_OPTIONS_VERSION), "grappi_embed_options: its version table and GRAPPI_EMBED_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_window_options>(GRAPPI_WINDOW_OPTIONS_VERSION), "grappi_window_options: its version table and GRAPPI_WINDOW_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_retrieve_options>(GRAPPI_RETRIEVE_OPTIONS_VERSION), "grappi_retrieve_options: its version table and GRAPPI_RETRIEVE_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_explore_options>(GRAPPI_EXPLORE_OPTIONS_VERSION), "grappi_explore_options: its version table and GRAPPI_EXPLORE_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_ground_options>(GRAPPI_GROUND_OPTIONS_VERSION), "grappi_ground_options: its version table and GRAPPI_GROUND_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_extract_options>(GRAPPI_EXTRACT_OPTIONS_VERSION), "grappi_extract_options: its version table and GRAPPI_EXTRACT_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_cooc_options>(GRAPPI_COOC_OPTIONS_VERSION), "grappi_cooc_options: its version table and GRAPPI_COOC_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_hypothesis_options>(GRAPPI_HYPOTHESIS_OPTIONS_VERSION), "grappi_hypothesis_options: its version table and GRAPPI_HYPOTHESIS_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_eval_hypotheses_options>(GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION), "grappi_eval_hypotheses_options: its version table and GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_ask_options>(GRAPPI_ASK_OPTIONS_VERSION), "grappi_ask_options: its version table and GRAPPI_ASK_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_reader_options>(GRAPPI_READER_OPTIONS_VERSION), "grappi_reader_options: its version table and GRAPPI_READER_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_pcst_options>(GRAPPI_PCST_OPTIONS_VERSION), "grappi_pcst_options: its version table and GRAPPI_PCST_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_model_options>(GRAPPI_MODEL_OPTIONS_VERSION), "grappi_model_options: its version table and GRAPPI_MODEL_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_run_options>(GRAPPI_RUN_OPTIONS_VERSION), "grappi_run_options: its version table and GRAPPI_RUN_OPTIONS_VERSION disagree, or its last version does not end the struct");
-static_assert(versions_agree<grappi_pcst_result>(GRAPPI_PCST_RESULT_VERSION), "grappi_pcst_result: its version table and GRAPPI_PCST_RESULT_VERSION disagree, or its last version does not end the struct");
+// (each struct's version table against its _VERSION macro, from the one list of capi_options.hpp)
+#define GRAPPI_CAPI_CHECK_VERSIONS(T, INIT, VERSION, LAST)   \
+  static_assert(versions_agree<T>(VERSION), #T ": its version table and " #VERSION \
+                " disagree, or its last version does not end the struct");
+GRAPPI_CAPI_VERSIONED_STRUCTS(GRAPPI_CAPI_CHECK_VERSIONS)
+#undef GRAPPI_CAPI_CHECK_VERSIONS
 
 // ---- conversions to the C++ options ---------------------------------------------------------------
 

@@ -19,143 +19,43 @@ namespace grappi::capi {
 
 #define GRAPPI_FIELD_END(T, f) (offsetof(T, f) + sizeof(static_cast<T *>(nullptr)->f))
 
+// Every versioned struct of the C API in one list (an X-macro): its defaults, its _VERSION macro
+// and the field its version 1 ends with. All are at version 1 until 0.1.0 is tagged (fields are
+// added to version 1 in place until then; VERSIONING.md); a version added after the release gives
+// its struct's entry the field that version ends with too, and Versions<T>::end one more element.
+#define GRAPPI_CAPI_VERSIONED_STRUCTS(X) \
+  X(grappi_open_options, GRAPPI_OPEN_OPTIONS_INIT, GRAPPI_OPEN_OPTIONS_VERSION, busy_timeout_ms)                               \
+  X(grappi_embed_options, GRAPPI_EMBED_OPTIONS_INIT, GRAPPI_EMBED_OPTIONS_VERSION, user_data)                                  \
+  X(grappi_window_options, GRAPPI_WINDOW_OPTIONS_INIT, GRAPPI_WINDOW_OPTIONS_VERSION, max_paths)                               \
+  X(grappi_enrich_options, GRAPPI_ENRICH_OPTIONS_INIT, GRAPPI_ENRICH_OPTIONS_VERSION, max_fdr)                                 \
+  X(grappi_cluster_options, GRAPPI_CLUSTER_OPTIONS_INIT, GRAPPI_CLUSTER_OPTIONS_VERSION, max_fdr)                              \
+  X(grappi_retrieve_options, GRAPPI_RETRIEVE_OPTIONS_INIT, GRAPPI_RETRIEVE_OPTIONS_VERSION, relation_count)                    \
+  X(grappi_explore_options, GRAPPI_EXPLORE_OPTIONS_INIT, GRAPPI_EXPLORE_OPTIONS_VERSION, run)                                  \
+  X(grappi_ground_options, GRAPPI_GROUND_OPTIONS_INIT, GRAPPI_GROUND_OPTIONS_VERSION, run)                                     \
+  X(grappi_extract_options, GRAPPI_EXTRACT_OPTIONS_INIT, GRAPPI_EXTRACT_OPTIONS_VERSION, run)                                  \
+  X(grappi_cooc_options, GRAPPI_COOC_OPTIONS_INIT, GRAPPI_COOC_OPTIONS_VERSION, path)                                          \
+  X(grappi_hypothesis_options, GRAPPI_HYPOTHESIS_OPTIONS_INIT, GRAPPI_HYPOTHESIS_OPTIONS_VERSION, shortest_rounds)             \
+  X(grappi_ask_options, GRAPPI_ASK_OPTIONS_INIT, GRAPPI_ASK_OPTIONS_VERSION, run)                                              \
+  X(grappi_reader_options, GRAPPI_READER_OPTIONS_INIT, GRAPPI_READER_OPTIONS_VERSION, run)                                     \
+  X(grappi_pcst_options, GRAPPI_PCST_OPTIONS_INIT, GRAPPI_PCST_OPTIONS_VERSION, event_order)                                   \
+  X(grappi_export_options, GRAPPI_EXPORT_OPTIONS_INIT, GRAPPI_EXPORT_OPTIONS_VERSION, hops)                                    \
+  X(grappi_import_options, GRAPPI_IMPORT_OPTIONS_INIT, GRAPPI_IMPORT_OPTIONS_VERSION, separator)                               \
+  X(grappi_eval_hypotheses_options, GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT, GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION, after_corpus) \
+  X(grappi_model_options, GRAPPI_MODEL_OPTIONS_INIT, GRAPPI_MODEL_OPTIONS_VERSION, user_data)                                  \
+  X(grappi_run_options, GRAPPI_RUN_OPTIONS_INIT, GRAPPI_RUN_OPTIONS_VERSION, user_data)                                        \
+  X(grappi_pcst_result, GRAPPI_PCST_RESULT_INIT, GRAPPI_PCST_RESULT_VERSION, improve_rounds)
+
 template <class T>
 struct Versions;
-template <>
-struct Versions<grappi_open_options> {
-  static constexpr const char *name = "grappi_open_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_open_options, busy_timeout_ms)};
-  static grappi_open_options defaults() { return GRAPPI_OPEN_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_embed_options> {
-  static constexpr const char *name = "grappi_embed_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_embed_options, user_data)};
-  static grappi_embed_options defaults() { return GRAPPI_EMBED_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_window_options> {
-  static constexpr const char *name = "grappi_window_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_window_options, max_paths)};
-  static grappi_window_options defaults() { return GRAPPI_WINDOW_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_enrich_options> {
-  static constexpr const char *name = "grappi_enrich_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_enrich_options, max_fdr)};
-  static grappi_enrich_options defaults() { return GRAPPI_ENRICH_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_cluster_options> {
-  static constexpr const char *name = "grappi_cluster_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_cluster_options, max_fdr)};
-  static grappi_cluster_options defaults() { return GRAPPI_CLUSTER_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_retrieve_options> {
-  static constexpr const char *name = "grappi_retrieve_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_retrieve_options, num_clusters),
-                                        GRAPPI_FIELD_END(grappi_retrieve_options, event_order),
-                                        GRAPPI_FIELD_END(grappi_retrieve_options, relation_count)};
-  static grappi_retrieve_options defaults() { return GRAPPI_RETRIEVE_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_explore_options> {
-  static constexpr const char *name = "grappi_explore_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_explore_options, user_data),
-                                        GRAPPI_FIELD_END(grappi_explore_options, max_visited),
-                                        GRAPPI_FIELD_END(grappi_explore_options, run)};
-  static grappi_explore_options defaults() { return GRAPPI_EXPLORE_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_ground_options> {
-  static constexpr const char *name = "grappi_ground_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ground_options, ontology),
-                                        GRAPPI_FIELD_END(grappi_ground_options, run)};
-  static grappi_ground_options defaults() { return GRAPPI_GROUND_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_extract_options> {
-  static constexpr const char *name = "grappi_extract_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_extract_options, import_statements),
-                                        GRAPPI_FIELD_END(grappi_extract_options, run)};
-  static grappi_extract_options defaults() { return GRAPPI_EXTRACT_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_cooc_options> {
-  static constexpr const char *name = "grappi_cooc_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_cooc_options, path)};
-  static grappi_cooc_options defaults() { return GRAPPI_COOC_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_hypothesis_options> {
-  static constexpr const char *name = "grappi_hypothesis_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_hypothesis_options, embedding_model),
-                                        GRAPPI_FIELD_END(grappi_hypothesis_options, fold_reorderings),
-                                        GRAPPI_FIELD_END(grappi_hypothesis_options, run),
-                                        GRAPPI_FIELD_END(grappi_hypothesis_options, shortest_rounds)};
-  static grappi_hypothesis_options defaults() { return GRAPPI_HYPOTHESIS_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_ask_options> {
-  static constexpr const char *name = "grappi_ask_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_ask_options, concurrency),
-                                        GRAPPI_FIELD_END(grappi_ask_options, reader_name),
-                                        GRAPPI_FIELD_END(grappi_ask_options, intent_candidates),
-                                        GRAPPI_FIELD_END(grappi_ask_options, papers),
-                                        GRAPPI_FIELD_END(grappi_ask_options, run)};
-  static grappi_ask_options defaults() { return GRAPPI_ASK_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_reader_options> {
-  static constexpr const char *name = "grappi_reader_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_reader_options, threads),
-                                        GRAPPI_FIELD_END(grappi_reader_options, max_nodes),
-                                        GRAPPI_FIELD_END(grappi_reader_options, run)};
-  static grappi_reader_options defaults() { return GRAPPI_READER_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_pcst_options> {
-  static constexpr const char *name = "grappi_pcst_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_pcst_options, event_order)};
-  static grappi_pcst_options defaults() { return GRAPPI_PCST_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_export_options> {
-  static constexpr const char *name = "grappi_export_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_export_options, hops)};
-  static grappi_export_options defaults() { return GRAPPI_EXPORT_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_import_options> {
-  static constexpr const char *name = "grappi_import_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_import_options, separator)};
-  static grappi_import_options defaults() { return GRAPPI_IMPORT_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_eval_hypotheses_options> {
-  static constexpr const char *name = "grappi_eval_hypotheses_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_eval_hypotheses_options, hypothesis),
-                                        GRAPPI_FIELD_END(grappi_eval_hypotheses_options, after_corpus)};
-  static grappi_eval_hypotheses_options defaults() { return GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_model_options> {
-  static constexpr const char *name = "grappi_model_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_model_options, user_data)};
-  static grappi_model_options defaults() { return GRAPPI_MODEL_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_run_options> {
-  static constexpr const char *name = "grappi_run_options";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_run_options, user_data)};
-  static grappi_run_options defaults() { return GRAPPI_RUN_OPTIONS_INIT; }
-};
-template <>
-struct Versions<grappi_pcst_result> {
-  static constexpr const char *name = "grappi_pcst_result";
-  static constexpr std::size_t end[] = {GRAPPI_FIELD_END(grappi_pcst_result, improve_rounds)};
-};
+#define GRAPPI_CAPI_VERSIONS(T, INIT, VERSION, LAST)                  \
+  template <>                                                         \
+  struct Versions<T> {                                                \
+    static constexpr const char *name = #T;                           \
+    static constexpr std::size_t end[] = {GRAPPI_FIELD_END(T, LAST)}; \
+    static T defaults() { return INIT; }                              \
+  };
+GRAPPI_CAPI_VERSIONED_STRUCTS(GRAPPI_CAPI_VERSIONS)
+#undef GRAPPI_CAPI_VERSIONS
 
 template <class T>
 constexpr uint32_t current_version() {

@@ -560,7 +560,7 @@ GRAPPI_API grappi_status grappi_graph_pagerank(grappi_graph *g, const int64_t *s
 #define GRAPPI_PCST_ORDER_REFERENCE 2 /**< pcst_fast's own event order: its results exactly, ties included */
 
 /** The current version of ::grappi_retrieve_options (the library accepts 1 to this). */
-#define GRAPPI_RETRIEVE_OPTIONS_VERSION 3
+#define GRAPPI_RETRIEVE_OPTIONS_VERSION 1
 /** Options of grappi_graph_retrieve_json() and grappi_graph_retrieve_csv(). */
 typedef struct grappi_retrieve_options {
   uint32_t version;     /**< #GRAPPI_RETRIEVE_OPTIONS_VERSION */
@@ -580,9 +580,7 @@ typedef struct grappi_retrieve_options {
   double lambda;        /**< prize: cost of an edge, default 1 */
   const char *pruning;  /**< "none", "simple", "gw" (default), "strong" */
   int32_t num_clusters; /**< default 1 */
-  /* version 2 */
   int32_t event_order;  /**< GRAPPI_PCST_ORDER_*, default #GRAPPI_PCST_ORDER_DEFAULT */
-  /* version 3 */
   const char *const *relations; /**< only edges of these relations, relation_count of them (a list as
                                      ::grappi_export_options gives one); NULL: every relation (ask's
                                      subgraph too) */
@@ -863,7 +861,7 @@ typedef struct grappi_run_options {
 GRAPPI_API grappi_status grappi_run_options_init(grappi_run_options *opts, uint32_t version);
 
 /** The current version of ::grappi_explore_options (the library accepts 1 to this). */
-#define GRAPPI_EXPLORE_OPTIONS_VERSION 3
+#define GRAPPI_EXPLORE_OPTIONS_VERSION 1
 /** Options of grappi_graph_explore_json(). */
 typedef struct grappi_explore_options {
   uint32_t version;        /**< #GRAPPI_EXPLORE_OPTIONS_VERSION */
@@ -888,10 +886,8 @@ typedef struct grappi_explore_options {
   const char *api_key_env; /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
   grappi_chat_fn chat;     /**< callback */
   void *user_data;         /**< passed to chat */
-  /* version 2 */
   double diversity;        /**< 0-1, default 0.1 (0: the reference ranking; docs/explore.md "Diversity") */
   size_t max_visited;      /**< safety bound on the paths the candidate search visits, default 50000000 */
-  /* version 3 */
   const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
 } grappi_explore_options;
 /** The defaults of ::grappi_explore_options, as an initializer. */
@@ -930,7 +926,7 @@ GRAPPI_API grappi_status grappi_graph_explore_report(grappi_graph *g, int64_t ro
 /* ---- ground: the ontology term of a protein pair's relation in a text --------------------- */
 
 /** The current version of ::grappi_ground_options (the library accepts 1 to this). */
-#define GRAPPI_GROUND_OPTIONS_VERSION 2
+#define GRAPPI_GROUND_OPTIONS_VERSION 1
 /** Options of grappi_graph_ground_json() (docs/ground.md "Relation grounding"). */
 typedef struct grappi_ground_options {
   uint32_t version;        /**< #GRAPPI_GROUND_OPTIONS_VERSION */
@@ -958,7 +954,6 @@ typedef struct grappi_ground_options {
   void *user_data;         /**< passed to chat */
   size_t concurrency;      /**< model calls in flight, default 8 */
   const char *ontology;    /**< the ontology the root must belong to, as its OBO header names it ("mi"); NULL: any */
-  /* version 2 */
   const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
 } grappi_ground_options;
 /** The defaults of ::grappi_ground_options, as an initializer. */
@@ -989,7 +984,7 @@ GRAPPI_API grappi_status grappi_graph_ground_json(grappi_graph *g, const char *t
 /* ---- extract: BEL statements from papers ------------------------------------------------- */
 
 /** The current version of ::grappi_extract_options (the library accepts 1 to this). */
-#define GRAPPI_EXTRACT_OPTIONS_VERSION 2
+#define GRAPPI_EXTRACT_OPTIONS_VERSION 1
 /** Options of grappi_graph_extract_json() (docs/extract.md "From papers to BEL"). */
 typedef struct grappi_extract_options {
   uint32_t version;           /**< #GRAPPI_EXTRACT_OPTIONS_VERSION */
@@ -1014,7 +1009,6 @@ typedef struct grappi_extract_options {
   const char *bel_path;       /**< write the BEL script here; NULL: none (needed with import) */
   const char *cx2_path;       /**< write CX2 here; NULL: none */
   int32_t import_statements;  /**< non-zero: import the statements as a BEL dataset (from bel_path) */
-  /* version 2 */
   const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
 } grappi_extract_options;
 /** The defaults of ::grappi_extract_options, as an initializer. */
@@ -1188,7 +1182,7 @@ GRAPPI_API grappi_status grappi_graph_cooc_merge_json(grappi_graph *g, const cha
                                                       const grappi_cooc_options *opts, char **out_json);
 
 /** The current version of ::grappi_hypothesis_options (the library accepts 1 to this). */
-#define GRAPPI_HYPOTHESIS_OPTIONS_VERSION 4
+#define GRAPPI_HYPOTHESIS_OPTIONS_VERSION 1
 /** Options of grappi_graph_hypothesize_json(). */
 typedef struct grappi_hypothesis_options {
   uint32_t version;              /**< #GRAPPI_HYPOTHESIS_OPTIONS_VERSION */
@@ -1218,16 +1212,13 @@ typedef struct grappi_hypothesis_options {
   size_t concurrency;            /**< model calls in flight, default 1 */
   double embedding_weight;       /**< weight in [0, 1] of the paths' embedding similarity to the pair in their score; 0 (default): off */
   const char *embedding_model;   /**< the stored embedding model for it; NULL: the database's default */
-  /* version 2 */
   const char *ranker;            /**< the stored path ranker scoring the paths (grappi_graph_train_ranker_json()); NULL:
                                       the one named "paths" when the database has it, else the association weights; "":
                                       the association weights */
   int32_t generic_intermediates; /**< non-zero: species and generic concepts may be intermediates (default 0) */
   double max_intermediate_share; /**< a concept in more than this share of the documents is generic, default 0.05 */
   int32_t fold_reorderings;      /**< default 1: paths reordering the same concepts are one */
-  /* version 3 */
   const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
-  /* version 4 */
   size_t shortest_rounds;        /**< 0 (default): the shortest paths, shortest first; n: HGCR's candidates, n rounds of
                                       every shortest path, each without the earlier rounds' intermediate concepts */
 } grappi_hypothesis_options;
@@ -1276,7 +1267,7 @@ GRAPPI_API grappi_status grappi_graph_train_ranker_json(grappi_graph *g, const c
                                                         char **out_json);
 
 /** The current version of ::grappi_eval_hypotheses_options (the library accepts 1 to this). */
-#define GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION 2
+#define GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION 1
 
 /** Options of grappi_eval_hypotheses_json() (`grappi eval hypotheses`; docs/literature.md). */
 typedef struct grappi_eval_hypotheses_options {
@@ -1303,7 +1294,6 @@ typedef struct grappi_eval_hypotheses_options {
                                     max_intermediate_share, shortest_rounds, context, rounds, max_calls,
                                     embedding_weight and the model (its llm fields or run, with cancel and
                                     progress); NULL: the defaults (the offline model) */
-  /* version 2 */
   const char *after_corpus;  /**< NULL (default): split corpus by splits or as_of; else the documents after the
                                   split (UTF-8, in corpus_format): corpus builds the graph, these label the pairs
                                   (a corpus's own train before its dev; one split; `grappi eval hypotheses --after`) */
@@ -1353,7 +1343,7 @@ GRAPPI_API grappi_status grappi_graph_search_papers_json(grappi_graph *g, const 
 /* ---- grounded answers -------------------------------------------------------------------- */
 
 /** The current version of ::grappi_ask_options (the library accepts 1 to this). */
-#define GRAPPI_ASK_OPTIONS_VERSION 5
+#define GRAPPI_ASK_OPTIONS_VERSION 1
 /** Options of grappi_graph_ask_json() and grappi_graph_eval_qa_json() (the subgraph's options are
  *  a ::grappi_retrieve_options beside it). */
 typedef struct grappi_ask_options {
@@ -1379,19 +1369,15 @@ typedef struct grappi_ask_options {
   grappi_chat_fn chat;           /**< callback: called with the request JSON, whose "task" has "kind" "ask.answer" */
   void *user_data;               /**< passed to chat */
   size_t concurrency;            /**< model calls in flight, default 1 */
-  /* version 2 */
   const char *reader;            /**< "prize" (default; NULL too) or "gat": the stored graph reader ranks the answer entities */
   const char *reader_name;       /**< the stored reader "gat" uses, default "gat" */
-  /* version 3 */
   int32_t intents;               /**< default 1: retrieve for the question's intent (partners, connects, paths, class; see
                                       grappi_graph_analyze_question_json()); 0: every question is open (PCST) */
   int32_t model_intent;          /**< default 1: ask the model (not the offline one) for the intent when the rules leave a
                                       question that names entities open (the callback's task "kind" is then "ask.intent") */
   size_t intent_candidates;      /**< candidates an intent keeps in the subgraph, default 50 (at least 1) */
-  /* version 4 */
   size_t papers;                 /**< passages of the database's stored papers in the context (P0, P1, ...; cited and
                                       checked like nodes and edges), default 3 (0: none) */
-  /* version 5 */
   const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
 } grappi_ask_options;
 /** The defaults of ::grappi_ask_options, as an initializer. */
@@ -1467,7 +1453,7 @@ GRAPPI_API grappi_status grappi_graph_eval_qa_json(grappi_graph *g, const char *
 /* ---- the graph reader -------------------------------------------------------------------- */
 
 /** The current version of ::grappi_reader_options (the library accepts 1 to this). */
-#define GRAPPI_READER_OPTIONS_VERSION 3
+#define GRAPPI_READER_OPTIONS_VERSION 1
 /** Options of grappi_graph_train_reader_json() (docs/ask.md "The graph reader"). */
 typedef struct grappi_reader_options {
   uint32_t version;       /**< #GRAPPI_READER_OPTIONS_VERSION */
@@ -1486,10 +1472,8 @@ typedef struct grappi_reader_options {
   double valid_share;     /**< share of the training questions that validates without a validation set, 0 to 0.9, default 0.2 */
   uint64_t seed;          /**< default 1: the same seed, the same reader */
   uint32_t threads;       /**< questions in parallel, default 0 (all cores) */
-  /* version 2 */
   size_t max_nodes;       /**< nodes per subgraph at most, default 400 (0: all): the question's entities and the
                                selection first, then the nearest to the seeds; stored with the reader */
-  /* version 3 */
   const grappi_run_options *run; /**< cancel (polled per question and per training step: a cancelled training
                                       stores nothing and its report says "cancelled": true) and progress
                                       ("examples" per question, "epochs" per epoch); its model is not used.

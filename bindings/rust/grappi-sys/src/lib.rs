@@ -102,7 +102,7 @@ pub struct grappi_window_options {
     pub max_paths: usize,
 }
 
-pub const GRAPPI_RETRIEVE_OPTIONS_VERSION: u32 = 3;
+pub const GRAPPI_RETRIEVE_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_retrieve_options {
     pub version: u32,
@@ -210,7 +210,7 @@ pub struct grappi_run_options {
     pub user_data: *mut c_void,
 }
 
-pub const GRAPPI_EXPLORE_OPTIONS_VERSION: u32 = 3;
+pub const GRAPPI_EXPLORE_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_explore_options {
     pub version: u32,
@@ -240,7 +240,7 @@ pub struct grappi_explore_options {
     pub run: *const grappi_run_options,
 }
 
-pub const GRAPPI_GROUND_OPTIONS_VERSION: u32 = 2;
+pub const GRAPPI_GROUND_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_ground_options {
     pub version: u32,
@@ -271,7 +271,7 @@ pub struct grappi_ground_options {
     pub run: *const grappi_run_options,
 }
 
-pub const GRAPPI_EXTRACT_OPTIONS_VERSION: u32 = 2;
+pub const GRAPPI_EXTRACT_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_extract_options {
     pub version: u32,
@@ -315,7 +315,7 @@ pub struct grappi_cooc_options {
     pub path: *const c_char,
 }
 
-pub const GRAPPI_HYPOTHESIS_OPTIONS_VERSION: u32 = 4;
+pub const GRAPPI_HYPOTHESIS_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_hypothesis_options {
     pub version: u32,
@@ -351,7 +351,7 @@ pub struct grappi_hypothesis_options {
     pub shortest_rounds: usize,
 }
 
-pub const GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION: u32 = 2;
+pub const GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_eval_hypotheses_options {
     pub version: u32,
@@ -375,7 +375,7 @@ pub struct grappi_eval_hypotheses_options {
     pub after_corpus: *const c_char,
 }
 
-pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 5;
+pub const GRAPPI_ASK_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_ask_options {
     pub version: u32,
@@ -408,7 +408,7 @@ pub struct grappi_ask_options {
     pub run: *const grappi_run_options,
 }
 
-pub const GRAPPI_READER_OPTIONS_VERSION: u32 = 3;
+pub const GRAPPI_READER_OPTIONS_VERSION: u32 = 1;
 #[repr(C)]
 pub struct grappi_reader_options {
     pub version: u32,
