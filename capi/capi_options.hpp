@@ -24,25 +24,26 @@ namespace grappi::capi {
 // added to version 1 in place until then; VERSIONING.md); a version added after the release gives
 // its struct's entry the field that version ends with too, and Versions<T>::end one more element.
 #define GRAPPI_CAPI_VERSIONED_STRUCTS(X) \
-  X(grappi_open_options, GRAPPI_OPEN_OPTIONS_INIT, GRAPPI_OPEN_OPTIONS_VERSION, busy_timeout_ms)                               \
-  X(grappi_embed_options, GRAPPI_EMBED_OPTIONS_INIT, GRAPPI_EMBED_OPTIONS_VERSION, user_data)                                  \
-  X(grappi_window_options, GRAPPI_WINDOW_OPTIONS_INIT, GRAPPI_WINDOW_OPTIONS_VERSION, max_paths)                               \
-  X(grappi_enrich_options, GRAPPI_ENRICH_OPTIONS_INIT, GRAPPI_ENRICH_OPTIONS_VERSION, max_fdr)                                 \
-  X(grappi_cluster_options, GRAPPI_CLUSTER_OPTIONS_INIT, GRAPPI_CLUSTER_OPTIONS_VERSION, max_fdr)                              \
-  X(grappi_retrieve_options, GRAPPI_RETRIEVE_OPTIONS_INIT, GRAPPI_RETRIEVE_OPTIONS_VERSION, relation_count)                    \
-  X(grappi_explore_options, GRAPPI_EXPLORE_OPTIONS_INIT, GRAPPI_EXPLORE_OPTIONS_VERSION, run)                                  \
-  X(grappi_ground_options, GRAPPI_GROUND_OPTIONS_INIT, GRAPPI_GROUND_OPTIONS_VERSION, run)                                     \
-  X(grappi_extract_options, GRAPPI_EXTRACT_OPTIONS_INIT, GRAPPI_EXTRACT_OPTIONS_VERSION, run)                                  \
-  X(grappi_cooc_options, GRAPPI_COOC_OPTIONS_INIT, GRAPPI_COOC_OPTIONS_VERSION, path)                                          \
-  X(grappi_hypothesis_options, GRAPPI_HYPOTHESIS_OPTIONS_INIT, GRAPPI_HYPOTHESIS_OPTIONS_VERSION, shortest_rounds)             \
-  X(grappi_ask_options, GRAPPI_ASK_OPTIONS_INIT, GRAPPI_ASK_OPTIONS_VERSION, run)                                              \
-  X(grappi_reader_options, GRAPPI_READER_OPTIONS_INIT, GRAPPI_READER_OPTIONS_VERSION, run)                                     \
-  X(grappi_pcst_options, GRAPPI_PCST_OPTIONS_INIT, GRAPPI_PCST_OPTIONS_VERSION, event_order)                                   \
-  X(grappi_export_options, GRAPPI_EXPORT_OPTIONS_INIT, GRAPPI_EXPORT_OPTIONS_VERSION, hops)                                    \
-  X(grappi_import_options, GRAPPI_IMPORT_OPTIONS_INIT, GRAPPI_IMPORT_OPTIONS_VERSION, separator)                               \
-  X(grappi_eval_hypotheses_options, GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT, GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION, after_corpus) \
-  X(grappi_model_options, GRAPPI_MODEL_OPTIONS_INIT, GRAPPI_MODEL_OPTIONS_VERSION, user_data)                                  \
-  X(grappi_run_options, GRAPPI_RUN_OPTIONS_INIT, GRAPPI_RUN_OPTIONS_VERSION, user_data)                                        \
+  X(grappi_open_options, GRAPPI_OPEN_OPTIONS_INIT, GRAPPI_OPEN_OPTIONS_VERSION, busy_timeout_ms) \
+  X(grappi_embed_options, GRAPPI_EMBED_OPTIONS_INIT, GRAPPI_EMBED_OPTIONS_VERSION, user_data) \
+  X(grappi_window_options, GRAPPI_WINDOW_OPTIONS_INIT, GRAPPI_WINDOW_OPTIONS_VERSION, max_paths) \
+  X(grappi_enrich_options, GRAPPI_ENRICH_OPTIONS_INIT, GRAPPI_ENRICH_OPTIONS_VERSION, max_fdr) \
+  X(grappi_cluster_options, GRAPPI_CLUSTER_OPTIONS_INIT, GRAPPI_CLUSTER_OPTIONS_VERSION, max_fdr) \
+  X(grappi_retrieve_options, GRAPPI_RETRIEVE_OPTIONS_INIT, GRAPPI_RETRIEVE_OPTIONS_VERSION, relation_count) \
+  X(grappi_explore_options, GRAPPI_EXPLORE_OPTIONS_INIT, GRAPPI_EXPLORE_OPTIONS_VERSION, run) \
+  X(grappi_ground_options, GRAPPI_GROUND_OPTIONS_INIT, GRAPPI_GROUND_OPTIONS_VERSION, run) \
+  X(grappi_extract_options, GRAPPI_EXTRACT_OPTIONS_INIT, GRAPPI_EXTRACT_OPTIONS_VERSION, run) \
+  X(grappi_cooc_options, GRAPPI_COOC_OPTIONS_INIT, GRAPPI_COOC_OPTIONS_VERSION, path) \
+  X(grappi_hypothesis_options, GRAPPI_HYPOTHESIS_OPTIONS_INIT, GRAPPI_HYPOTHESIS_OPTIONS_VERSION, shortest_rounds) \
+  X(grappi_ask_options, GRAPPI_ASK_OPTIONS_INIT, GRAPPI_ASK_OPTIONS_VERSION, run) \
+  X(grappi_reader_options, GRAPPI_READER_OPTIONS_INIT, GRAPPI_READER_OPTIONS_VERSION, run) \
+  X(grappi_pcst_options, GRAPPI_PCST_OPTIONS_INIT, GRAPPI_PCST_OPTIONS_VERSION, event_order) \
+  X(grappi_export_options, GRAPPI_EXPORT_OPTIONS_INIT, GRAPPI_EXPORT_OPTIONS_VERSION, hops) \
+  X(grappi_import_options, GRAPPI_IMPORT_OPTIONS_INIT, GRAPPI_IMPORT_OPTIONS_VERSION, separator) \
+  X(grappi_eval_hypotheses_options, GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT, \
+    GRAPPI_EVAL_HYPOTHESES_OPTIONS_VERSION, after_corpus) \
+  X(grappi_model_options, GRAPPI_MODEL_OPTIONS_INIT, GRAPPI_MODEL_OPTIONS_VERSION, user_data) \
+  X(grappi_run_options, GRAPPI_RUN_OPTIONS_INIT, GRAPPI_RUN_OPTIONS_VERSION, user_data) \
   X(grappi_pcst_result, GRAPPI_PCST_RESULT_INIT, GRAPPI_PCST_RESULT_VERSION, improve_rounds)
 
 template <class T>

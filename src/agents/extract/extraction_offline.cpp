@@ -37,7 +37,8 @@
 // list; "the interactions of A, B and C with D": each with D; the verbs after a list may follow an
 // auxiliary, "A and B can bind"). "The effect of A on B" is regulation; "dissociation of A from
 // B", "A released from B" and "X links A to B" associate A and B. A negation between them
-// ("not", "no", "fails", "neither", "unable", "without") drops the pair, and so does a verb that begins a coordinated clause after A ("X increased A and
+// ("not", "no", "fails", "neither", "unable", "without") drops the pair, and so does a verb that
+// begins a coordinated clause after A ("X increased A and
 // decreased B": the subject of "decreased" is X). An active rule also holds for the object's
 // coordinated list ("A binds B, C and D"). A sentence of exactly two entities with a trigger
 // word that no rule read (and no negation or coordinated clause ruled out) gives
@@ -355,7 +356,9 @@ std::set<SpanPair> membership_statements(const std::vector<const Entity *> &in, 
     const Entity &a = *in[i], &b = *in[i + 1];
     if (b.offset < a.offset + a.length || a.bel == b.bel || b.offset - a.offset - a.length > 6) continue;
     const std::string g = glue(a, b);
-    if (!g.empty() && g != "(" && g != ")" && g != ", a" && g != ", an" && g != "), a" && g != "), an" && g != ", the") continue;
+    const bool apposition = g.empty() || g == "(" || g == ")" || g == ", a" || g == ", an" || g == "), a" || g == "), an" ||
+                            g == ", the";
+    if (!apposition) continue;
     if (b.belongs_to(a)) {
       // (the family before its member, and before the rest of a list of its members)
       for (std::size_t k = i + 1; k < in.size(); ++k) {
@@ -399,7 +402,8 @@ struct Sentence {
     std::set<SpanPair> read;
     for (std::size_t s = first; s < statements.size(); ++s) {
       const json &m = statements[s]["mentions"];
-      const Span a{m[0][0].get<std::size_t>(), m[0][1].get<std::size_t>()}, b{m[1][0].get<std::size_t>(), m[1][1].get<std::size_t>()};
+      const Span a{m[0][0].get<std::size_t>(), m[0][1].get<std::size_t>()};
+      const Span b{m[1][0].get<std::size_t>(), m[1][1].get<std::size_t>()};
       read.emplace(std::min(a, b), std::max(a, b));
     }
     return read;
@@ -435,7 +439,8 @@ void coordinated_lists(Sentence &x) {
     const std::size_t end = x.list_end(i, true);  // the list in[i..end]
     if (end < i + 2) continue;
     const Entity &last = *x.in[end];
-    std::string next = trim_copy(std::string_view(x.lower).substr(last.offset + last.length, x.se - last.offset - last.length));
+    std::string next =
+        trim_copy(std::string_view(x.lower).substr(last.offset + last.length, x.se - last.offset - last.length));
     for (const char *skip : {")", "proteins", "protein"})
       if (next.rfind(skip, 0) == 0) next = trim_copy(std::string_view(next).substr(std::string(skip).size()));
     bool verb = pair_verb_follows(next);
