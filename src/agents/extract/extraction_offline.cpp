@@ -218,7 +218,7 @@ std::string_view past_auxiliaries(std::string_view next) {
   for (int k = 0; k < 3; ++k) {
     bool skipped = false;
     for (const char *w : {"can ", "could ", "may ", "might ", "do ", "did ", "also ", "directly ", "both ", "all ",
-                          "each ", "were ", "are ", "was ", "is ", "to ", "not ", "proteins ", "protein "}) {
+                          "each ", "were ", "are ", "was ", "is ", "be ", "been ", "to ", "not ", "proteins ", "protein "}) {
       const std::string_view word(w);
       if (next.substr(0, word.size()) == word) {
         if (word == "not ") return {};  // ("A and B do not interact")

@@ -673,6 +673,7 @@ TEST_CASE("The offline extractor reads a family named with its members and bindi
           "The affinity of PFN1 for ACTB was high.\n\n"
           "GRB2, an EGFR-binding protein, was cloned.\n\n"
           "RAD51 and RAD52 proteins interact.\n\n"
+          "CFL1 and DSTN can be cross-linked.\n\n"
           "The interactions of CFL1, DSTN and DNASE1 with ACTB were compared.\n\n"
           "CTNNB1, CDH1 and JUP cosedimented.\n\n"
           // an effect of one on the other: regulation
@@ -695,6 +696,7 @@ TEST_CASE("The offline extractor reads a family named with its members and bindi
                                      "complex(p(HGNC:ACTB), p(HGNC:PFN1)) rule:binding",
                                      "complex(p(HGNC:EGFR), p(HGNC:GRB2)) rule:binding",
                                      "complex(p(HGNC:RAD51), p(HGNC:RAD52)) rule:binding",
+                                     "complex(p(HGNC:CFL1), p(HGNC:DSTN)) rule:binding",
                                      "complex(p(HGNC:ACTB), p(HGNC:CFL1)) rule:binding",
                                      "complex(p(HGNC:ACTB), p(HGNC:DSTN)) rule:binding",
                                      "complex(p(HGNC:ACTB), p(HGNC:DNASE1)) rule:binding",
