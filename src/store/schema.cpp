@@ -1,4 +1,6 @@
+#include <chrono>
 #include <ctime>
+#include <thread>
 
 #include "store/graph_impl.hpp"
 #include "grappi/error.hpp"
@@ -273,7 +275,13 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
   // imports than the 4 KiB default). Only takes effect before the first table is created.
   if (version == 0) db.exec("PRAGMA page_size=16384");
   if (!read_only) {
-    db.exec("PRAGMA journal_mode=WAL");
+    // (a new file's change to WAL takes the write lock from within a read: two processes opening
+    // it at once deadlock, and SQLite answers one of them "database is locked" at once, without
+    // waiting; that one tries again, for up to about 10 s)
+    for (int attempt = 0; !db.exec_unless_busy("PRAGMA journal_mode=WAL"); ++attempt) {
+      if (attempt == 400) db.exec("PRAGMA journal_mode=WAL");  // (its error, named)
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
     db.exec("PRAGMA synchronous=NORMAL");
   }
   if (version == 0) {

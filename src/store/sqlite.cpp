@@ -241,6 +241,15 @@ void Db::exec(const char *sql) {
   }
 }
 
+bool Db::exec_unless_busy(const char *sql) {
+  errno = 0;
+  const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
+  if (rc == SQLITE_OK) return true;
+  if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) return false;
+  const int then = errno;
+  throw Error(ErrorCode::database, "database '" + path_ + "': " + last_error(db_, then));
+}
+
 int64_t Db::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
 int Db::changes() const { return sqlite3_changes(db_); }
 

@@ -27,6 +27,9 @@ class Db {
   void close() noexcept;
   /// Runs one or more statements without results. Throws Error(database) with SQLite's reason.
   void exec(const char *sql);
+  /// exec(), but false (nothing done) when SQLite answers "database is locked" at once (a
+  /// deadlock the busy handler is not asked to wait out); Error for anything else.
+  bool exec_unless_busy(const char *sql);
   int64_t last_insert_rowid() const;
   int changes() const;
   [[noreturn]] void fail(const std::string &what) const;
