@@ -24,6 +24,26 @@ namespace grappi {
 namespace detail {
 constexpr double kPcstEps = 1e-9;  // an edge whose remaining slack is at most this is tight
 
+// The edges at each node in CSR form (node v's in adj[off[v], off[v + 1])): every edge of the
+// instance, or only those `keep` marks (a forest). `fill` is scratch.
+inline void edge_csr(std::size_t n, std::size_t m, const int64_t *ends, const std::vector<char> *keep,
+                     std::vector<int32_t> &off, std::vector<int32_t> &adj, std::vector<int32_t> &fill) {
+  off.assign(n + 1, 0);
+  for (std::size_t e = 0; e < m; ++e)
+    if (!keep || (*keep)[e]) {
+      ++off[static_cast<std::size_t>(ends[2 * e]) + 1];
+      ++off[static_cast<std::size_t>(ends[2 * e + 1]) + 1];
+    }
+  for (std::size_t i = 0; i < n; ++i) off[i + 1] += off[i];
+  adj.assign(static_cast<std::size_t>(off[n]), 0);
+  fill.assign(off.begin(), off.end() - 1);
+  for (std::size_t e = 0; e < m; ++e)
+    if (!keep || (*keep)[e]) {
+      adj[static_cast<std::size_t>(fill[static_cast<std::size_t>(ends[2 * e])]++)] = static_cast<int32_t>(e);
+      adj[static_cast<std::size_t>(fill[static_cast<std::size_t>(ends[2 * e + 1])]++)] = static_cast<int32_t>(e);
+    }
+}
+
 // An instance with its adjacency (edges by node, CSR), as the improvement phase's moves read it.
 struct PcstView {
   std::size_t n = 0, m = 0;

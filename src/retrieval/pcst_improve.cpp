@@ -20,18 +20,8 @@ int PCSTSolver::Impl::improve(int64_t root, int num_clusters, std::vector<char> 
   std::vector<int32_t> &off = view.off, &adj_e = view.adj_e;
   if (!adjacency_ready) {
     view.n = n, view.m = m, view.ends = ends, view.cost = cost, view.prize = prize;
-    off.assign(n + 1, 0);
-    adj_e.assign(2 * m, 0);
-    for (std::size_t e = 0; e < m; ++e) {
-      ++off[static_cast<std::size_t>(ends[2 * e]) + 1];
-      ++off[static_cast<std::size_t>(ends[2 * e + 1]) + 1];
-    }
-    for (std::size_t i = 0; i < n; ++i) off[i + 1] += off[i];
-    std::vector<int32_t> fill(off.begin(), off.end() - 1);
-    for (std::size_t e = 0; e < m; ++e) {
-      adj_e[static_cast<std::size_t>(fill[static_cast<std::size_t>(ends[2 * e])]++)] = static_cast<int32_t>(e);
-      adj_e[static_cast<std::size_t>(fill[static_cast<std::size_t>(ends[2 * e + 1])]++)] = static_cast<int32_t>(e);
-    }
+    std::vector<int32_t> fill;
+    detail::edge_csr(n, m, ends, nullptr, off, adj_e, fill);
     adjacency_ready = true;
   }
   auto other = [&](int32_t e, int32_t v) {

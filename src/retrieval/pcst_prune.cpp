@@ -15,20 +15,7 @@ void PCSTSolver::Impl::strong_prune(int64_t root, std::vector<char> &keep_node, 
   auto &down = sp_down, &full = sp_full;
   auto &seen = sp_seen, &out_node = sp_out_node, &out_edge = sp_out_edge;
   // Adjacency of the kept forest.
-  deg.assign(n + 1, 0);
-  for (std::size_t e = 0; e < m; ++e)
-    if (keep_edge[e]) {
-      ++deg[static_cast<std::size_t>(ends[2 * e]) + 1];
-      ++deg[static_cast<std::size_t>(ends[2 * e + 1]) + 1];
-    }
-  for (std::size_t i = 0; i < n; ++i) deg[i + 1] += deg[i];
-  adj.assign(static_cast<std::size_t>(deg[n]), 0);
-  fill.assign(deg.begin(), deg.end() - 1);
-  for (std::size_t e = 0; e < m; ++e)
-    if (keep_edge[e]) {
-      adj[static_cast<std::size_t>(fill[static_cast<std::size_t>(ends[2 * e])]++)] = static_cast<int32_t>(e);
-      adj[static_cast<std::size_t>(fill[static_cast<std::size_t>(ends[2 * e + 1])]++)] = static_cast<int32_t>(e);
-    }
+  detail::edge_csr(n, m, ends, &keep_edge, deg, adj, fill);
   auto other = [&](int32_t e, int32_t v) {
     return static_cast<int32_t>(ends[2 * e] == v ? ends[2 * e + 1] : ends[2 * e]);
   };
