@@ -38,8 +38,8 @@ def fail(message):
 
 
 def strip_comments(text):
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", " ", text)
+    """The header without its comments; string literals (a URL in an _INIT macro) kept whole."""
+    return re.sub(r'("(?:\\.|[^"\\\n])*")|/\*.*?\*/|//[^\n]*', lambda m: m.group(1) or " ", text, flags=re.S)
 
 
 class CType:
@@ -93,8 +93,7 @@ def split_decl(decl):
 
 
 def parse(header):
-    text = strip_comments(header)
-    text = re.sub(r"\\\n", " ", text)
+    text = strip_comments(re.sub(r"\\\n", " ", header))
     defines = []
     for m in re.finditer(r"^#define (GRAPPI_\w+)[ \t]+\(?(-?\d+)(u?)\)?[ \t]*$", text, re.M):
         defines.append((m.group(1), int(m.group(2)), m.group(3) == "u"))

@@ -279,7 +279,9 @@ void open_schema(Db &db, bool read_only, int cache_mib) {
     // it at once deadlock, and SQLite answers one of them "database is locked" at once, without
     // waiting; that one tries again, for up to about 10 s)
     for (int attempt = 0; !db.exec_unless_busy("PRAGMA journal_mode=WAL"); ++attempt) {
-      if (attempt == 400) db.exec("PRAGMA journal_mode=WAL");  // (its error, named)
+      if (attempt == 400)
+        throw Error(ErrorCode::database, "database '" + db.path() + "': locked by another process for 10 s while "
+                                         "it was being switched to WAL");
       std::this_thread::sleep_for(std::chrono::milliseconds(25));
     }
     db.exec("PRAGMA synchronous=NORMAL");

@@ -102,10 +102,14 @@ void require_some_answer(const ExploreResult &r, const LanguageModel &model, con
 /// database). `max_tokens` null: no --max-tokens.
 struct BudgetArgs {
   bool yes = false, no_cache = false;
+  /// The run's confirmation threshold as --yes sets it.
+  void confirm(std::size_t &confirm_calls) const {
+    if (!yes) confirm_calls = kCallsWithoutAsking;
+  }
   /// The run's cache use and confirmation threshold as the flags set them.
   void apply(bool &use_cache, std::size_t &confirm_calls) const {
     use_cache = !no_cache;
-    if (!yes) confirm_calls = kCallsWithoutAsking;
+    confirm(confirm_calls);
   }
 };
 void add_budget_flags(CLI::App *cmd, BudgetArgs &a, std::size_t &max_calls, int64_t *max_tokens, const std::string &per,

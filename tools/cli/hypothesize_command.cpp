@@ -173,8 +173,7 @@ void run_eval(EvalArgs &a) {
   }
   o.cooc.scope = scope_of(a.scope);
   o.hypothesis.generic_intermediates = a.generic;
-  bool use_cache = true;  // (the run's temporary database: no --no-cache)
-  a.budget.apply(use_cache, o.confirm_calls);
+  a.budget.confirm(o.confirm_calls);  // (the run's temporary database: no --no-cache)
   if (!a.ranker.empty()) {
     if (a.db.empty()) throw Error(ErrorCode::invalid_argument, "eval hypotheses: --ranker needs --db (where it is stored)");
     o.ranker = std::make_shared<const PathRanker>(PathRanker::load(open_graph(a.db, Access::read), a.ranker));

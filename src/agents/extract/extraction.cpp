@@ -192,6 +192,7 @@ ChatRequest Extractor::Impl::request(const ExtractionParagraph &p, json &entitie
   // The paragraph's families and complexes (each once), for the entities FamPlex puts in them: what
   // the rule table's membership rule reads ("the cyclin-dependent kinase inhibitor p21").
   std::vector<std::pair<int64_t, std::string>> families;  // node, BEL term
+  std::map<int64_t, json> member_of;                      // node -> the families' BEL terms
   for (const EntityMention &f : p.entities)
     if (const EntityCandidate *fc = f.entity(); fc && (fc->label == "ProteinFamily" || fc->label == "ProteinComplex")) {
       std::string family_bel = offered(f).first;
@@ -203,10 +204,11 @@ ChatRequest Extractor::Impl::request(const ExtractionParagraph &p, json &entitie
     if (bel.empty()) continue;
     json entity = {{"offset", m.offset}, {"length", m.length}, {"text", m.text}, {"bel", bel}, {"function", function}};
     if (const EntityCandidate *c = m.entity(); c && !families.empty()) {
-      json member_of = json::array();
-      for (const auto &[family, family_bel] : families)
-        if (family != c->node && tagger->contains(family, c->node)) member_of.push_back(family_bel);
-      if (!member_of.empty()) entity["member_of"] = std::move(member_of);
+      auto [known, fresh] = member_of.try_emplace(c->node, json::array());  // (each node once)
+      if (fresh)
+        for (const auto &[family, family_bel] : families)
+          if (family != c->node && tagger->contains(family, c->node)) known->second.push_back(family_bel);
+      if (!known->second.empty()) entity["member_of"] = known->second;
     }
     entities_out.push_back(std::move(entity));
     std::string line = "- \"" + m.text + "\": " + bel;
