@@ -18,10 +18,8 @@ static grappi::ExtractionOptions extraction_options_of(const grappi_extract_opti
   eo.annotations_only = o.annotations_only != 0;
   eo.entities.taxon = o.taxon;
   eo.min_passage_chars = o.min_passage_chars;
-  eo.max_calls = o.max_calls;
-  eo.max_tokens = o.max_tokens;
-  eo.dry_run = o.dry_run != 0;
-  eo.use_cache = o.use_cache != 0;
+  set_budget(eo, o.budget);
+  eo.dry_run = o.budget.dry_run != 0;
   if (o.concurrency) eo.concurrency = o.concurrency;
   set_run(eo, read_options(o.run, fn));
   return eo;

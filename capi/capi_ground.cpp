@@ -34,10 +34,8 @@ grappi_status grappi_graph_ground_json(grappi_graph *g, const char *text_in, con
     go.threshold = o.threshold;
     go.rag_k = o.rag_k;
     go.seed = o.seed;
-    go.max_calls = o.max_calls;
-    go.max_tokens = o.max_tokens;
-    go.dry_run = o.dry_run != 0;
-    go.use_cache = o.use_cache != 0;
+    set_budget(go, o.budget);
+    go.dry_run = o.budget.dry_run != 0;
     set_run(go, read_options(o.run, fn));
     const auto model = run_model(o, fn);
     const grappi::Grounder grounder(kg, *model, go);

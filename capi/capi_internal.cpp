@@ -165,7 +165,7 @@ grappi::CallbackModel::Function callback_function(grappi_chat_fn fn_ptr, void *u
   };
 }
 
-// The model a grappi_model_options describes (grappi_model_new, and every agent's own llm fields).
+// The model a grappi_model_options describes (grappi_model_new).
 std::shared_ptr<grappi::LanguageModel> model_of(const grappi_model_options &o, const char *fn) {
   grappi::ChatModelSpec spec;
   spec.kind = text_or(o.llm, "extractive", fn, "llm");
@@ -221,6 +221,12 @@ void set_run(grappi::RunControl &c, const grappi_run_options &r) {
     c.progress = [progress](const std::string &stage, std::size_t done, std::size_t total) { progress(stage.c_str(), done, total); };
 }
 
+void set_budget(grappi::RunControl &c, const grappi_budget_options &b) {
+  c.max_calls = b.max_calls;
+  c.max_tokens = b.max_tokens;
+  c.use_cache = b.use_cache != 0;
+}
+
 grappi::ExploreOptions explore_options(const grappi_explore_options &o, const char *query, const char *fn) {
   require(o.window_count == 0 || o.windows, fn, "windows is NULL but window_count > 0");
   require(o.k_count == 0 || o.k, fn, "k is NULL but k_count > 0");
@@ -235,10 +241,8 @@ grappi::ExploreOptions explore_options(const grappi_explore_options &o, const ch
   eo.top = o.top;
   eo.explain_top = o.explain_top;
   eo.concurrency = o.concurrency ? o.concurrency : 1;
-  eo.max_calls = o.max_calls;
-  eo.max_tokens = o.max_tokens;
-  eo.dry_run = o.dry_run != 0;
-  eo.use_cache = o.use_cache != 0;
+  set_budget(eo, o.budget);
+  eo.dry_run = o.budget.dry_run != 0;
   eo.diversity = o.diversity;
   eo.max_visited = o.max_visited;
   set_run(eo, read_options(o.run, fn));
@@ -311,10 +315,8 @@ grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const gr
   a.top = o.answers;
   a.exclude_question_entities = o.keep_question_entities == 0;
   a.repair = o.repair != 0;
-  a.max_calls = o.max_calls;
-  a.max_tokens = o.max_tokens;
-  a.use_cache = o.use_cache != 0;
-  a.dry_run = o.dry_run != 0;
+  set_budget(a, o.budget);
+  a.dry_run = o.budget.dry_run != 0;
   a.reader = text_or(o.reader, "prize", fn, "reader");
   a.reader_name = text_or(o.reader_name, "gat", fn, "reader_name");
   a.intents = o.intents != 0;

@@ -101,7 +101,7 @@ grappi::PcstRetrieval retrieve(grappi_graph *g, const char *question, const grap
 std::string retrieve_csv(grappi::KnowledgeGraph &kg, const grappi::PcstRetrieval &r);
 // A C chat callback as the C++ callback model's function.
 grappi::CallbackModel::Function callback_function(grappi_chat_fn fn_ptr, void *user);
-// The model a grappi_model_options describes (grappi_model_new, and every agent's own llm fields).
+// The model a grappi_model_options describes (grappi_model_new).
 std::shared_ptr<grappi::LanguageModel> model_of(const grappi_model_options &o, const char *fn);
 // The run's cancel callback as the C++ options take it (empty when none is given).
 std::function<bool()> run_cancel(const grappi_run_options &r);
@@ -109,6 +109,8 @@ std::function<bool()> run_cancel(const grappi_run_options &r);
 std::function<void(const char *, std::size_t, std::size_t)> run_progress(const grappi_run_options &r);
 // A run's cancel and progress, set on any agent's options (grappi::RunControl).
 void set_run(grappi::RunControl &c, const grappi_run_options &r);
+// A budget's limits and cache, set on any agent's options (the dry run is each agent's own).
+void set_budget(grappi::RunControl &c, const grappi_budget_options &b);
 grappi::ExploreOptions explore_options(const grappi_explore_options &o, const char *query, const char *fn);
 grappi::PcstOptions pcst_options(const grappi_pcst_options *opts, const char *fn);
 void check_pcst_arrays(std::size_t num_nodes, const double *prizes, std::size_t num_edges, const int64_t *edges,
@@ -118,22 +120,7 @@ grappi::AskOptions ask_options(const grappi_retrieve_options *retrieve, const gr
 grappi_status write_hits(const std::vector<grappi::SearchHit> &hits, int64_t *out_ids, float *out_scores, std::size_t capacity,
                          std::size_t *out_count);
 
-// The model an options struct's own llm fields name (every agent's options share them); the
-// other settings are grappi_model_options' defaults.
-template <class Options>
-std::shared_ptr<grappi::LanguageModel> chat_model(const Options &o, const char *fn) {
-  grappi_model_options m = GRAPPI_MODEL_OPTIONS_INIT;
-  m.llm = o.llm;
-  m.model = o.model;
-  m.base_url = o.base_url;
-  m.api_key_env = o.api_key_env;
-  if (o.concurrency) m.concurrency = o.concurrency;
-  m.chat = o.chat;
-  m.user_data = o.user_data;
-  return model_of(m, fn);
-}
-
-// The model of a run: the run's model handle when it gives one, else the options' llm fields.
+// The model of a run: the run's model handle when it gives one, else the offline default.
 template <class Options>
 std::shared_ptr<grappi::LanguageModel> run_model(const Options &o, const char *fn) {
   const grappi_run_options r = read_options(o.run, fn);
@@ -141,7 +128,8 @@ std::shared_ptr<grappi::LanguageModel> run_model(const Options &o, const char *f
     require(r.model->model != nullptr, fn, "run->model is not a model grappi_model_new made");
     return r.model->model;
   }
-  return chat_model(o, fn);
+  const grappi_model_options offline = GRAPPI_MODEL_OPTIONS_INIT;
+  return model_of(offline, fn);
 }
 
 }  // namespace grappi::capi

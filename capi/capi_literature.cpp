@@ -145,9 +145,8 @@ grappi::HypothesisOptions hypothesis_options(const grappi_hypothesis_options &o,
   ho.rounds = o.rounds;
   ho.support_relations = string_array(o.support_relations, o.support_relation_count, fn, "support_relations",
                                       "support_relation_count", "a relation");
-  ho.max_calls = o.max_calls;
-  ho.max_tokens = o.max_tokens;
-  ho.use_cache = o.use_cache != 0;
+  require(o.budget.dry_run == 0, fn, "budget.dry_run must be 0: hypothesize has no dry run");
+  set_budget(ho, o.budget);
   ho.embedding_weight = o.embedding_weight;
   if (o.embedding_model) ho.embedding_model = o.embedding_model;
   ho.generic_intermediates = o.generic_intermediates != 0;

@@ -7,8 +7,10 @@ For each `typedef struct grappi_X_options { ... } grappi_X_options;` the output 
 fields (name, offset, kind), a function filling the struct with its defaults (grappi_X_options_init
 at GRAPPI_X_OPTIONS_VERSION) and the declaration of `walk_call_grappi_X_options`, which the walk
 (tests/capi_options_walk.c) must define: a struct added to the header without a call there fails
-the build. Pointers to arrays, callbacks and nested structs are listed as skipped: the walk varies
-scalars and strings (an array's count is varied with its pointer left NULL).
+the build. A struct without a version of its own (grappi_budget_options) is embedded in others: its
+fields are walked as theirs ("budget.max_calls"). Pointers to arrays, callbacks and nested structs
+are listed as skipped: the walk varies scalars and strings (an array's count is varied with its
+pointer left NULL).
 """
 import os
 import re
@@ -54,6 +56,16 @@ def main():
     header_path, out_path = sys.argv[1], sys.argv[2]
     with open(header_path, encoding="utf-8") as f:
         found = list(structs(f.read()))
+    embedded = {s: fields for s, fields in found if not any(name == "version" for _, name in fields)}
+
+    def flat(fields):
+        for ctype, name in fields:
+            if ctype in embedded:
+                yield from ((t, "%s.%s" % (name, inner)) for t, inner in embedded[ctype])
+            else:
+                yield ctype, name
+
+    found = [(s, list(flat(fields))) for s, fields in found if s not in embedded]
     if len(found) < 10:
         sys.exit("gen_options_walk.py: only %d options structs in %s" % (len(found), header_path))
     out = ["/* Written by tests/gen_options_walk.py from grappi.h: do not edit. */",

@@ -118,6 +118,20 @@ static void remove_db(const char *db) {
 }
 
 static int same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
+/* A callback model (the agents take a model only as a handle in their run options). */
+static grappi_model *callback_model(const char *name, grappi_chat_fn chat, void *user_data) {
+  grappi_model_options mo = GRAPPI_MODEL_OPTIONS_INIT;
+  grappi_model *model = NULL;
+  mo.llm = "callback";
+  mo.model = name;
+  mo.chat = chat;
+  mo.user_data = user_data;
+  CHECK(grappi_model_new(&mo, &model) == GRAPPI_OK && model != NULL);
+  return model;
+}
+static int same_budget(grappi_budget_options a, grappi_budget_options b) {
+  return a.max_calls == b.max_calls && a.max_tokens == b.max_tokens && a.dry_run == b.dry_run && a.use_cache == b.use_cache;
+}
 
 /* Whether Cdc28 - Cln2 is hypothesized with these options (GRAPPI_OK) into a JSON that holds
    every one of needles (NULL-ended). */
@@ -224,22 +238,16 @@ static void check_init_macros(void) {
   CHECK(x1.version == x2.version && x1.windows == x2.windows && x1.window_count == x2.window_count && x1.k == x2.k &&
         x1.k_count == x2.k_count && x1.depth == x2.depth && x1.min_score == x2.min_score &&
         x1.max_length == x2.max_length && x1.max_paths == x2.max_paths && x1.top == x2.top &&
-        x1.explain_top == x2.explain_top && x1.concurrency == x2.concurrency && x1.max_calls == x2.max_calls &&
-        x1.max_tokens == x2.max_tokens && x1.dry_run == x2.dry_run && x1.use_cache == x2.use_cache &&
-        same_text(x1.llm, x2.llm) && same_text(x1.base_url, x2.base_url) && same_text(x1.model, x2.model) &&
-        same_text(x1.api_key_env, x2.api_key_env) && x1.chat == x2.chat && x1.user_data == x2.user_data && x1.run == x2.run &&
-        x1.diversity == x2.diversity && x1.max_visited == x2.max_visited);
+        x1.explain_top == x2.explain_top && x1.concurrency == x2.concurrency && same_budget(x1.budget, x2.budget) &&
+        x1.budget.use_cache == 1 && x1.run == x2.run && x1.diversity == x2.diversity && x1.max_visited == x2.max_visited);
   {
     grappi_ground_options g1 = GRAPPI_GROUND_OPTIONS_INIT, g2;
     CHECK(grappi_ground_options_init(&g2, GRAPPI_GROUND_OPTIONS_VERSION) == GRAPPI_OK);
     CHECK(g1.version == g2.version && same_text(g1.strategy, g2.strategy) && same_text(g1.root, g2.root) &&
           g1.relations == g2.relations && g1.relation_count == g2.relation_count && g1.batch == g2.batch && g1.chunk_size == g2.chunk_size &&
           g1.chunk_overlap == g2.chunk_overlap && g1.patience == g2.patience && g1.lookahead == g2.lookahead &&
-          g1.threshold == g2.threshold && g1.rag_k == g2.rag_k && g1.seed == g2.seed && g1.max_calls == g2.max_calls &&
-          g1.max_tokens == g2.max_tokens && g1.dry_run == g2.dry_run && g1.use_cache == g2.use_cache &&
-          same_text(g1.llm, g2.llm) && same_text(g1.base_url, g2.base_url) && same_text(g1.model, g2.model) &&
-          same_text(g1.api_key_env, g2.api_key_env) && g1.chat == g2.chat && g1.user_data == g2.user_data &&
-          g1.concurrency == g2.concurrency && same_text(g1.ontology, g2.ontology));
+          g1.threshold == g2.threshold && g1.rag_k == g2.rag_k && g1.seed == g2.seed &&
+          same_budget(g1.budget, g2.budget) && same_text(g1.ontology, g2.ontology) && g1.run == g2.run);
     CHECK(grappi_ground_options_init(&g2, GRAPPI_GROUND_OPTIONS_VERSION + 1) == GRAPPI_EINVAL);
   }
   {
@@ -716,7 +724,7 @@ int main(int argc, char **argv) {
     CHECK(strstr(grappi_last_error_message(), "event_order 7") != NULL);
     ro.event_order = GRAPPI_PCST_ORDER_DEFAULT;
     {
-      /* (version 3) The relations the subgraph follows, as a list; an unknown one is refused,
+      /* The relations the subgraph follows, as a list; an unknown one is refused,
          a count without a list too. */
       const char *physical[] = {"string.physical"}, *unknown[] = {"string.nothing"};
       ro.mode = "gretriever";
@@ -875,6 +883,9 @@ int main(int argc, char **argv) {
   /* Explore: extractive, callback (with the cache), failures, misuse. */
   {
     grappi_explore_options xo;
+    grappi_model_options cbo;
+    grappi_model *cb_model = NULL;
+    grappi_run_options cb_run = GRAPPI_RUN_OPTIONS_INIT;
     size_t ks[2] = {5, 2}, wins[2] = {1, 2};
     char *json = NULL;
     struct chat_state st = {0, 0};
@@ -882,7 +893,7 @@ int main(int argc, char **argv) {
     CHECK(grappi_explore_options_init(&xo, 7) == GRAPPI_EINVAL);
     CHECK(grappi_explore_options_init(NULL, GRAPPI_EXPLORE_OPTIONS_VERSION) == GRAPPI_EINVAL);
     CHECK(grappi_explore_options_init(&xo, GRAPPI_EXPLORE_OPTIONS_VERSION) == GRAPPI_OK);
-    CHECK(xo.top == 10 && xo.max_length == 4 && xo.use_cache == 1);
+    CHECK(xo.top == 10 && xo.max_length == 4 && xo.budget.use_cache == 1 && xo.run == NULL);
     xo.k = ks;
     xo.k_count = 2;
     xo.max_length = 3;
@@ -931,10 +942,16 @@ int main(int argc, char **argv) {
     CHECK(strstr(grappi_last_error_message(), "diversity") != NULL);
     xo.diversity = 0.1;
 
-    xo.llm = "callback";
-    xo.model = "c-test-model";
-    xo.chat = chat_cb;
-    xo.user_data = &st;
+    /* The model only through a handle in the run options. */
+    CHECK(grappi_model_options_init(&cbo, GRAPPI_MODEL_OPTIONS_VERSION) == GRAPPI_OK);
+    cbo.llm = "callback";
+    cbo.model = "c-test-model";
+    cbo.chat = chat_cb;
+    cbo.user_data = &st;
+    cbo.concurrency = 1;
+    CHECK(grappi_model_new(&cbo, &cb_model) == GRAPPI_OK && cb_model != NULL);
+    cb_run.model = cb_model;
+    xo.run = &cb_run;
     xo.concurrency = 1;
     xo.windows = wins;
     xo.window_count = 2;
@@ -950,22 +967,22 @@ int main(int argc, char **argv) {
     CHECK(json && strstr(json, "\"model_calls\":0") != NULL);
     grappi_free(json);
     json = NULL;
-    xo.use_cache = 0;
-    xo.dry_run = 1;
+    xo.budget.use_cache = 0;
+    xo.budget.dry_run = 1;
     CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
     CHECK(st.calls == first_calls && json && strstr(json, "\"plan\"") != NULL);
     grappi_free(json);
     json = NULL;
-    xo.dry_run = 0;
+    xo.budget.dry_run = 0;
     st.fail = 1;
-    xo.max_calls = 4;
+    xo.budget.max_calls = 4;
     CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
     CHECK(st.calls == first_calls + 4);
     CHECK(json && strstr(json, "chat callback returned 3: c says no") != NULL && strstr(json, "\"partial\":true") != NULL);
     grappi_free(json);
     json = NULL;
     st.fail = 0;
-    xo.max_calls = 0;
+    xo.budget.max_calls = 0;
 
     /* One model handle and a run's control: the same callback as a grappi_model, a cancel that
      * stops the running explore after its third model call, progress reports on the way. */
@@ -994,8 +1011,6 @@ int main(int argc, char **argv) {
       run.cancel = cancel_after;
       run.progress = progress_cb;
       run.user_data = &rs;
-      xo.llm = "extractive"; /* (the handle wins over the options' own llm fields) */
-      xo.chat = NULL;
       xo.run = &run;
       CHECK(grappi_graph_explore_json(g, cdc28, "cell cycle kinase", &xo, &json) == GRAPPI_OK && json != NULL);
       CHECK((size_t)st.calls - calls_before == 3); /* asked after each call: stopped at the third */
@@ -1013,9 +1028,7 @@ int main(int argc, char **argv) {
       CHECK(json && strstr(json, "cancelled by the caller") == NULL && strstr(json, "\"partial\":false") != NULL);
       grappi_free(json);
       json = NULL;
-      xo.run = NULL;
-      xo.llm = "callback";
-      xo.chat = chat_cb;
+      xo.run = &cb_run;
       grappi_model_free(model);
       grappi_model_free(NULL);
     }
@@ -1025,15 +1038,24 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_explore_json(g, -1, "q", &xo, &json) == GRAPPI_ENOTFOUND && json == NULL);
     CHECK(grappi_graph_explore_json(g, cdc28, "bad\xff", &xo, &json) == GRAPPI_EINVAL);
     CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, NULL) == GRAPPI_EINVAL);
-    xo.chat = NULL;
+    {
+      grappi_model *bad = NULL;
+      cbo.chat = NULL;
+      CHECK(grappi_model_new(&cbo, &bad) == GRAPPI_EINVAL && bad == NULL);
+      CHECK(strstr(grappi_last_error_message(), "needs chat") != NULL);
+      cbo.llm = "gpt";
+      CHECK(grappi_model_new(&cbo, &bad) == GRAPPI_EINVAL && bad == NULL);
+      cbo.llm = "openai";
+      cbo.model = NULL;
+      CHECK(grappi_model_new(&cbo, &bad) == GRAPPI_EINVAL && bad == NULL);
+    }
+    cb_run.version = 0; /* the run options are read by their version too */
     CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, &json) == GRAPPI_EINVAL);
-    CHECK(strstr(grappi_last_error_message(), "needs chat") != NULL);
-    xo.llm = "gpt";
-    CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, &json) == GRAPPI_EINVAL);
-    xo.llm = "openai";
-    xo.model = NULL;
-    CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, &json) == GRAPPI_EINVAL);
-    xo.llm = NULL;
+    CHECK(strstr(grappi_last_error_message(), "grappi_run_options version 0") != NULL);
+    cb_run.version = GRAPPI_RUN_OPTIONS_VERSION;
+    xo.run = NULL;
+    grappi_model_free(cb_model);
+    cb_model = NULL;
     xo.k = NULL;
     CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, &json) == GRAPPI_EINVAL); /* k_count without k */
     xo.version = 0;
@@ -1375,6 +1397,7 @@ int main(int argc, char **argv) {
     /* Grounding on PSI-MI: a C model, the offline default, bad arguments. */
     const char *text = "We show that Cdc28 phosphorylates Sic1 in vitro. Sic1 binds Cdc28 directly.";
     grappi_ground_options go;
+    grappi_run_options run = GRAPPI_RUN_OPTIONS_INIT;
     char *json = NULL;
     int calls = 0;
     snprintf(path, sizeof path, "%s/ontology/psi-mi.obo", data);
@@ -1382,11 +1405,9 @@ int main(int argc, char **argv) {
     CHECK(grappi_ground_options_init(&go, GRAPPI_GROUND_OPTIONS_VERSION) == GRAPPI_OK);
     go.strategy = "bfs";
     go.patience = 0;
-    go.llm = "callback";
-    go.model = "c-ground";
-    go.chat = ground_cb;
-    go.user_data = &calls;
-    go.use_cache = 0;
+    run.model = callback_model("c-ground", ground_cb, &calls);
+    go.run = &run;
+    go.budget.use_cache = 0;
     CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_OK && json);
     CHECK(json && strstr(json, "\"term\":{\"id\":\"MI:0407\"") != NULL);
     CHECK(json && strstr(json, "\"confidence\":4") != NULL);
@@ -1404,8 +1425,7 @@ int main(int argc, char **argv) {
       go.strategy = "pagerank";
       go.relations = is_a;
       go.relation_count = 1;
-      go.llm = NULL;
-      go.chat = NULL;
+      go.run = NULL;
       CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_OK && json);
       grappi_free(json);
       json = NULL;
@@ -1426,12 +1446,14 @@ int main(int argc, char **argv) {
     CHECK(strstr(grappi_last_error_message(), "unknown grounding strategy 'astar'") != NULL);
     CHECK(grappi_graph_ground_json(g, NULL, "CDC28", "SIC1", NULL, &json) == GRAPPI_EINVAL);
     CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", NULL, NULL) == GRAPPI_EINVAL);
+    grappi_model_free((grappi_model *)run.model);
   }
   {
     /* Extraction: the offline rule table, a C model whose statement is repaired, the BEL script
      * imported as a dataset, bad arguments. */
     const char *paper = "We show that Cdc28 phosphorylates Sic1 in vitro. Sic1 binds Cdc28 directly.\n";
     grappi_extract_options xo;
+    grappi_run_options run = GRAPPI_RUN_OPTIONS_INIT;
     char *json = NULL, bel[700];
     int calls = 0;
     CHECK(grappi_graph_extract_json(g, paper, NULL, &json) == GRAPPI_OK && json);
@@ -1441,11 +1463,9 @@ int main(int argc, char **argv) {
     grappi_free(json);
     json = NULL;
     CHECK(grappi_extract_options_init(&xo, GRAPPI_EXTRACT_OPTIONS_VERSION) == GRAPPI_OK);
-    xo.llm = "callback";
-    xo.model = "c-extract";
-    xo.chat = extract_cb;
-    xo.user_data = &calls;
-    xo.use_cache = 0;
+    run.model = callback_model("c-extract", extract_cb, &calls);
+    xo.run = &run;
+    xo.budget.use_cache = 0;
     snprintf(bel, sizeof bel, "%s.extract.bel", db);
     xo.bel_path = bel;
     xo.import_statements = 1;
@@ -1643,10 +1663,14 @@ int main(int argc, char **argv) {
     ho.rounds = 0;
     CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL);
     ho.rounds = 5;
+    ho.budget.dry_run = 1; /* hypothesize has none: refused, not ignored */
+    CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL && json == NULL);
+    CHECK(strstr(grappi_last_error_message(), "budget.dry_run") != NULL);
+    ho.budget.dry_run = 0;
     ho.embedding_weight = 1.5; /* outside [0, 1] */
     CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL && json == NULL);
     ho.embedding_weight = 0;
-    ho.max_intermediate_share = 0; /* version 2: outside (0, 1] */
+    ho.max_intermediate_share = 0; /* outside (0, 1] */
     CHECK(grappi_graph_hypothesize_json(g, "GENE:CDC28", "GENE:CLN2", corpus, &ho, &json) == GRAPPI_EINVAL && json == NULL);
     ho.max_intermediate_share = 0.05;
     ho.ranker = "no-such-ranker";
@@ -1674,7 +1698,7 @@ int main(int argc, char **argv) {
       ho.support_relation_count = 0;
     }
     {
-      /* Version 4: HGCR's rounds of every shortest path. Cdc28 - Sic1 - Cln2 is the one shortest
+      /* HGCR's rounds of every shortest path. Cdc28 - Sic1 - Cln2 is the one shortest
          path; a second round without Sic1 finds nothing, and within one edge there is none.
          (The lists above were of that block: the defaults again.) */
       ho.relations = NULL;

@@ -4,6 +4,18 @@
 #include "grappi/grappi.h"
 #include "grappi/grappi.hpp"
 
+namespace {
+
+// The C budget's defaults are the C++ run control's.
+void budget_agrees(const grappi_budget_options &b, const grappi::RunControl &run) {
+  CHECK(b.max_calls == run.max_calls);
+  CHECK(b.max_tokens == run.max_tokens);
+  CHECK((b.use_cache != 0) == run.use_cache);
+  CHECK(b.dry_run == 0);
+}
+
+}  // namespace
+
 TEST_CASE("C options default to the C++ options' defaults") {
   const grappi_open_options open = GRAPPI_OPEN_OPTIONS_INIT;
   const grappi::OpenOptions oo;
@@ -78,16 +90,27 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(x.top == xo.top);
   CHECK(x.explain_top == xo.explain_top);
   CHECK(x.concurrency == xo.concurrency);
-  CHECK(x.max_calls == xo.max_calls);
-  CHECK(x.max_tokens == xo.max_tokens);
-  CHECK((x.dry_run != 0) == xo.dry_run);
-  CHECK((x.use_cache != 0) == xo.use_cache);
+  budget_agrees(x.budget, xo);
+  CHECK_FALSE(xo.dry_run);
   CHECK(x.diversity == xo.diversity);
   CHECK(x.max_visited == xo.max_visited);
+  CHECK(x.run == nullptr);  // the offline model
+
+  // The model: its settings are the C++ spec's.
+  const grappi_model_options mo = GRAPPI_MODEL_OPTIONS_INIT;
   const grappi::ChatModelSpec chat;
-  CHECK(std::string(x.llm) == chat.kind);
-  CHECK(std::string(x.base_url) == chat.openai.base_url);
-  CHECK(std::string(x.api_key_env) == chat.openai.api_key_env);
+  CHECK(std::string(mo.llm) == chat.kind);
+  CHECK(std::string(mo.base_url) == chat.openai.base_url);
+  CHECK(std::string(mo.api_key_env) == chat.openai.api_key_env);
+  CHECK(mo.temperature == chat.openai.temperature);
+  CHECK(mo.max_answer_tokens == chat.openai.max_tokens);
+  CHECK((mo.json_mode != 0) == chat.openai.json_mode);
+  CHECK(mo.connect_timeout_seconds == chat.openai.connect_timeout_seconds);
+  CHECK(mo.timeout_seconds == chat.openai.timeout_seconds);
+  CHECK(mo.max_retries == chat.openai.max_retries);
+  CHECK(mo.concurrency == chat.openai.concurrency);
+  const grappi_run_options ro0 = GRAPPI_RUN_OPTIONS_INIT;
+  CHECK((ro0.model == nullptr && ro0.cancel == nullptr && ro0.progress == nullptr && ro0.user_data == nullptr));
 
   const grappi_ground_options gr = GRAPPI_GROUND_OPTIONS_INIT;
   const grappi::GroundingOptions go;
@@ -103,14 +126,8 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(gr.threshold == go.threshold);
   CHECK(gr.rag_k == go.rag_k);
   CHECK(gr.seed == go.seed);
-  CHECK(gr.max_calls == go.max_calls);
-  CHECK(gr.max_tokens == go.max_tokens);
-  CHECK((gr.dry_run != 0) == go.dry_run);
-  CHECK((gr.use_cache != 0) == go.use_cache);
-  CHECK(std::string(gr.llm) == chat.kind);
-  CHECK(std::string(gr.base_url) == chat.openai.base_url);
-  CHECK(std::string(gr.api_key_env) == chat.openai.api_key_env);
-  CHECK(gr.concurrency == chat.openai.concurrency);
+  budget_agrees(gr.budget, go);
+  CHECK_FALSE(go.dry_run);
   CHECK(gr.ontology == nullptr);
   CHECK(go.ontology.empty());
 
@@ -121,13 +138,8 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK((ex.annotations_only != 0) == xopts.annotations_only);
   CHECK(ex.taxon == xopts.entities.taxon);
   CHECK(ex.min_passage_chars == xopts.min_passage_chars);
-  CHECK(ex.max_calls == xopts.max_calls);
-  CHECK(ex.max_tokens == xopts.max_tokens);
-  CHECK((ex.dry_run != 0) == xopts.dry_run);
-  CHECK((ex.use_cache != 0) == xopts.use_cache);
-  CHECK(std::string(ex.llm) == chat.kind);
-  CHECK(std::string(ex.base_url) == chat.openai.base_url);
-  CHECK(std::string(ex.api_key_env) == chat.openai.api_key_env);
+  budget_agrees(ex.budget, xopts);
+  CHECK_FALSE(xopts.dry_run);
   CHECK(ex.concurrency == xopts.concurrency);
   CHECK(ex.include_flagged == 0);
   CHECK(ex.bel_path == nullptr);
@@ -157,11 +169,8 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK((ao.weighted_relations == nullptr && ao.relation_weights == nullptr && ao.relation_weight_count == 0));
   CHECK(ao.embedding_model == nullptr);
   CHECK(aopts.embedding_model.empty());
-  CHECK(ao.max_calls == aopts.max_calls);
-  CHECK(ao.max_tokens == aopts.max_tokens);
-  CHECK((ao.use_cache != 0) == aopts.use_cache);
-  CHECK((ao.dry_run != 0) == aopts.dry_run);
-  CHECK(std::string(ao.llm) == chat.kind);
+  budget_agrees(ao.budget, aopts);
+  CHECK_FALSE(aopts.dry_run);
   CHECK(std::string(ao.reader) == aopts.reader);
   CHECK(std::string(ao.reader_name) == aopts.reader_name);
   CHECK((ao.intents != 0) == aopts.intents);
@@ -190,15 +199,10 @@ TEST_CASE("C options default to the C++ options' defaults") {
   CHECK(ho.rounds == hopts.rounds);
   CHECK((ho.support_relations == nullptr && ho.support_relation_count == 0));
   CHECK(hopts.support_relations.empty());
-  CHECK(ho.max_calls == hopts.max_calls);
-  CHECK(ho.max_tokens == hopts.max_tokens);
-  CHECK((ho.use_cache != 0) == hopts.use_cache);
+  budget_agrees(ho.budget, hopts);
   CHECK(ho.embedding_weight == hopts.embedding_weight);
   CHECK(ho.embedding_model == nullptr);
   CHECK(hopts.embedding_model.empty());
-  CHECK(std::string(ho.llm) == chat.kind);
-  CHECK(std::string(ho.base_url) == chat.openai.base_url);
-  CHECK(std::string(ho.api_key_env) == chat.openai.api_key_env);
 
   const grappi_eval_hypotheses_options evo = GRAPPI_EVAL_HYPOTHESES_OPTIONS_INIT;
   const grappi::HypothesisEvalOptions evopts;

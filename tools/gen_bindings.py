@@ -249,12 +249,14 @@ def rust_lib(defines, items):
 
 
 def py_type(t, mirrored, callbacks):
-    """The ctypes type of a field; pointers to mirrored structs defined before it as POINTER(...)."""
+    """The ctypes type of a field: a mirrored struct defined before it by value or as POINTER(...)."""
     if not t.pointers:
         if t.base in PY_SCALARS:
             return PY_SCALARS[t.base]
         if t.base in callbacks:
             return callbacks[t.base]
+        if t.base in mirrored:  # (a struct embedded by value, mirrored before)
+            return mirrored[t.base]
         fail("no ctypes type for '%s'" % t.base)
     if len(t.pointers) == 1:
         if t.base == "char":

@@ -731,10 +731,12 @@ typedef struct grappi_chat_reply grappi_chat_reply;
 /**
  * A chat model callback. request_json (UTF-8, valid during the call) is {"messages": [{"role",
  * "content"}, ...], "json": bool, "max_tokens": n, "task": {...}} where "task" holds the facts
- * behind the prompt (docs/explore.md "explore"). Answer with grappi_chat_reply_set() and return 0; any
- * other return value makes this one request fail (with the message given to
- * grappi_chat_reply_set_error(), if any). The callback is called from up to `concurrency`
- * threads at once: make it thread-safe or set concurrency to 1.
+ * behind the prompt (docs/explore.md "explore"); its "kind" says which agent asks what: "edge" and
+ * "path" (explore), "ground.summary", "ground.score", "ground.pick", "extract.statements",
+ * "extract.repair", "hypothesis.explain", "ask.intent", "ask.answer", "community". Answer with
+ * grappi_chat_reply_set() and return 0; any other return value makes this one request fail (with
+ * the message given to grappi_chat_reply_set_error(), if any). The callback is called from up to
+ * the model's `concurrency` threads at once: make it thread-safe or set that to 1.
  */
 typedef int32_t (*grappi_chat_fn)(void *user_data, const char *request_json, grappi_chat_reply *reply);
 
@@ -845,11 +847,11 @@ typedef void (*grappi_progress_fn)(void *user_data, const char *stage, size_t do
 /** The current version of ::grappi_run_options (the library accepts 1 to this). */
 #define GRAPPI_RUN_OPTIONS_VERSION 1
 /** How one agent run is controlled: the model it asks and the caller's cancel and progress
- *  callbacks. Given through the `run` field of the explore, ground, extract, hypothesis and
- *  ask options (budgets and the cache stay in those options: they are the agent's). */
+ *  callbacks. Given through the `run` field of the explore, ground, extract, hypothesis, ask and
+ *  reader options (what a run may spend is their `budget`). */
 typedef struct grappi_run_options {
   uint32_t version;            /**< #GRAPPI_RUN_OPTIONS_VERSION */
-  const grappi_model *model;   /**< the model; NULL: the agent options' own llm fields */
+  const grappi_model *model;   /**< the model (grappi_model_new()); NULL: the offline default, not a language model */
   grappi_cancel_fn cancel;     /**< NULL: never cancelled */
   grappi_progress_fn progress; /**< NULL: no progress */
   void *user_data;             /**< passed to cancel and progress */
@@ -859,6 +861,19 @@ typedef struct grappi_run_options {
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_RUN_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_run_options_init(grappi_run_options *opts, uint32_t version);
+
+/** What one agent run may spend, and whether it reads the response cache: the `budget` field of
+ *  the explore, ground, extract, hypothesis and ask options, versioned with the struct that holds
+ *  it (it has no version of its own). A spent budget stops the run as a cancel does: what was
+ *  done is kept, the rest is "skipped". */
+typedef struct grappi_budget_options {
+  size_t max_calls;   /**< model-call budget, 0 = none (answers from the cache are free) */
+  int64_t max_tokens; /**< prompt + completion token budget, 0 = none */
+  int32_t dry_run;    /**< non-zero: count the calls and tokens the run would spend, send nothing (not hypothesize) */
+  int32_t use_cache;  /**< default 1: read and write the database's response cache */
+} grappi_budget_options;
+/** The defaults of ::grappi_budget_options (no budget, the cache on), as an initializer. */
+#define GRAPPI_BUDGET_OPTIONS_INIT {0, 0, 0, 1}
 
 /** The current version of ::grappi_explore_options (the library accepts 1 to this). */
 #define GRAPPI_EXPLORE_OPTIONS_VERSION 1
@@ -875,25 +890,16 @@ typedef struct grappi_explore_options {
   size_t max_paths;        /**< candidate bound, default 2000 */
   size_t top;              /**< ranked paths kept, default 10 */
   size_t explain_top;      /**< explain only the best N candidates by the prior; 0 = all */
-  size_t concurrency;      /**< model calls in flight, default 8 */
-  size_t max_calls;        /**< model-call budget, 0 = none */
-  int64_t max_tokens;      /**< token budget, 0 = none */
-  int32_t dry_run;         /**< non-zero: plan only, no model calls */
-  int32_t use_cache;       /**< default 1: read and write the database's response cache */
-  const char *llm;         /**< "extractive" (default), "openai" or "callback" */
-  const char *base_url;    /**< openai: default "http://127.0.0.1:8080/v1" */
-  const char *model;       /**< openai: model name (required); callback: its name, part of the cache key */
-  const char *api_key_env; /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
-  grappi_chat_fn chat;     /**< callback */
-  void *user_data;         /**< passed to chat */
+  size_t concurrency;      /**< model calls in flight, default 8 (the model bounds them too) */
+  grappi_budget_options budget; /**< what the run may spend; default #GRAPPI_BUDGET_OPTIONS_INIT */
   double diversity;        /**< 0-1, default 0.1 (0: the reference ranking; docs/explore.md "Diversity") */
   size_t max_visited;      /**< safety bound on the paths the candidate search visits, default 50000000 */
-  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
+  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the offline model, no cancel or progress */
 } grappi_explore_options;
 /** The defaults of ::grappi_explore_options, as an initializer. */
 #define GRAPPI_EXPLORE_OPTIONS_INIT                                                                                    \
-  {GRAPPI_EXPLORE_OPTIONS_VERSION, NULL, 0, NULL, 0, 2, 0.0, 4, 2000, 10, 0, 8, 0, 0, 0, 1, "extractive",            \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 0.1, 50000000, NULL}
+  {GRAPPI_EXPLORE_OPTIONS_VERSION, NULL, 0, NULL, 0, 2, 0.0, 4, 2000, 10, 0, 8, GRAPPI_BUDGET_OPTIONS_INIT, 0.1,     \
+   50000000, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_EXPLORE_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_explore_options_init(grappi_explore_options *opts, uint32_t version);
@@ -942,24 +948,14 @@ typedef struct grappi_ground_options {
   int32_t threshold;       /**< dynamic: the score (1-5) whose children are visited, default 3 */
   size_t rag_k;            /**< rag: terms scored, default 10 */
   uint64_t seed;           /**< random: the order's seed, default 1 */
-  size_t max_calls;        /**< model-call budget, 0 = none */
-  int64_t max_tokens;      /**< token budget, 0 = none */
-  int32_t dry_run;         /**< non-zero: plan only, no model calls */
-  int32_t use_cache;       /**< default 1: read and write the database's response cache */
-  const char *llm;         /**< "extractive" (default; offline, not a language model), "openai" or "callback" */
-  const char *base_url;    /**< openai: default "http://127.0.0.1:8080/v1" */
-  const char *model;       /**< openai: model name (required); callback: its name, part of the cache key */
-  const char *api_key_env; /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
-  grappi_chat_fn chat;     /**< callback: called with the request JSON, whose "task" has "kind" "ground.summary", "ground.score" or "ground.pick" */
-  void *user_data;         /**< passed to chat */
-  size_t concurrency;      /**< model calls in flight, default 8 */
+  grappi_budget_options budget; /**< what the grounding may spend; default #GRAPPI_BUDGET_OPTIONS_INIT */
   const char *ontology;    /**< the ontology the root must belong to, as its OBO header names it ("mi"); NULL: any */
-  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
+  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the offline model, no cancel or progress */
 } grappi_ground_options;
 /** The defaults of ::grappi_ground_options, as an initializer. */
 #define GRAPPI_GROUND_OPTIONS_INIT                                                                                     \
-  {GRAPPI_GROUND_OPTIONS_VERSION, "pagerank", "MI:0190", NULL, 0, 1, 4000, 400, 10, 5, 3, 10, 1, 0, 0, 0, 1,        \
-   "extractive", "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 8, NULL, NULL}
+  {GRAPPI_GROUND_OPTIONS_VERSION, "pagerank", "MI:0190", NULL, 0, 1, 4000, 400, 10, 5, 3, 10, 1,                    \
+   GRAPPI_BUDGET_OPTIONS_INIT, NULL, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_GROUND_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_ground_options_init(grappi_ground_options *opts, uint32_t version);
@@ -994,27 +990,18 @@ typedef struct grappi_extract_options {
   int32_t annotations_only;   /**< non-zero: the input's annotations are the entities (the dictionary adds none) */
   int64_t taxon;              /**< preferred organism (NCBI taxon) for ambiguous names; 0: the paragraph's */
   size_t min_passage_chars;   /**< shorter passages are skipped, default 20 */
-  size_t max_calls;           /**< model-call budget, 0 = none */
-  int64_t max_tokens;         /**< token budget, 0 = none */
-  int32_t dry_run;            /**< non-zero: plan only, no model calls */
-  int32_t use_cache;          /**< default 1: read and write the database's response cache */
-  const char *llm;            /**< "extractive" (default; the rule table, not a language model), "openai" or "callback" */
-  const char *base_url;       /**< openai: default "http://127.0.0.1:8080/v1" */
-  const char *model;          /**< openai: model name (required); callback: its name, part of the cache key */
-  const char *api_key_env;    /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
-  grappi_chat_fn chat;        /**< callback: called with the request JSON, whose "task" has "kind" "extract.statements" or "extract.repair" */
-  void *user_data;            /**< passed to chat */
-  size_t concurrency;         /**< paragraphs (and model calls) in flight, default 4 */
+  grappi_budget_options budget; /**< what the run may spend; default #GRAPPI_BUDGET_OPTIONS_INIT */
+  size_t concurrency;         /**< paragraphs (and so model calls) in flight, default 4 */
   int32_t include_flagged;    /**< non-zero: flagged statements are written and imported too */
   const char *bel_path;       /**< write the BEL script here; NULL: none (needed with import) */
   const char *cx2_path;       /**< write CX2 here; NULL: none */
   int32_t import_statements;  /**< non-zero: import the statements as a BEL dataset (from bel_path) */
-  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
+  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the offline model, no cancel or progress */
 } grappi_extract_options;
 /** The defaults of ::grappi_extract_options, as an initializer. */
 #define GRAPPI_EXTRACT_OPTIONS_INIT                                                                                    \
-  {GRAPPI_EXTRACT_OPTIONS_VERSION, "detect", "input", 1, 0, 0, 20, 0, 0, 0, 1, "extractive", "http://127.0.0.1:8080/v1", \
-   NULL, "OPENAI_API_KEY", NULL, NULL, 4, 0, NULL, NULL, 0, NULL}
+  {GRAPPI_EXTRACT_OPTIONS_VERSION, "detect", "input", 1, 0, 0, 20, GRAPPI_BUDGET_OPTIONS_INIT, 4, 0, NULL, NULL, 0, \
+   NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_EXTRACT_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_extract_options_init(grappi_extract_options *opts, uint32_t version);
@@ -1200,16 +1187,7 @@ typedef struct grappi_hypothesis_options {
                                            them); none: any */
   size_t support_relation_count; /**< entries of support_relations */
   const char *corpus_format;     /**< the corpus format: "detect" (default; NULL too), ... */
-  size_t max_calls;              /**< model-call budget, 0 = none */
-  int64_t max_tokens;            /**< token budget, 0 = none */
-  int32_t use_cache;             /**< default 1: read and write the database's response cache */
-  const char *llm;               /**< "extractive" (default; quoted sentences, not a language model), "openai" or "callback" */
-  const char *base_url;          /**< openai: default "http://127.0.0.1:8080/v1" */
-  const char *model;             /**< openai: model name (required); callback: its name, part of the cache key */
-  const char *api_key_env;       /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
-  grappi_chat_fn chat;           /**< callback: called with the request JSON, whose "task" has "kind" "hypothesis.explain" */
-  void *user_data;               /**< passed to chat */
-  size_t concurrency;            /**< model calls in flight, default 1 */
+  grappi_budget_options budget;  /**< what the explanations may spend (no dry run); default #GRAPPI_BUDGET_OPTIONS_INIT */
   double embedding_weight;       /**< weight in [0, 1] of the paths' embedding similarity to the pair in their score; 0 (default): off */
   const char *embedding_model;   /**< the stored embedding model for it; NULL: the database's default */
   const char *ranker;            /**< the stored path ranker scoring the paths (grappi_graph_train_ranker_json()); NULL:
@@ -1218,14 +1196,14 @@ typedef struct grappi_hypothesis_options {
   int32_t generic_intermediates; /**< non-zero: species and generic concepts may be intermediates (default 0) */
   double max_intermediate_share; /**< a concept in more than this share of the documents is generic, default 0.05 */
   int32_t fold_reorderings;      /**< default 1: paths reordering the same concepts are one */
-  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
+  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the offline model, no cancel or progress */
   size_t shortest_rounds;        /**< 0 (default): the shortest paths, shortest first; n: HGCR's candidates, n rounds of
                                       every shortest path, each without the earlier rounds' intermediate concepts */
 } grappi_hypothesis_options;
 /** The defaults of ::grappi_hypothesis_options, as an initializer. */
 #define GRAPPI_HYPOTHESIS_OPTIONS_INIT                                                                                 \
-  {GRAPPI_HYPOTHESIS_OPTIONS_VERSION, NULL, 0, 4, 10, 0, NULL, 0, 7, 5, NULL, 0, "detect", 0, 0, 1, "extractive",   \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, 0.0, NULL, NULL, 0, 0.05, 1, NULL, 0}
+  {GRAPPI_HYPOTHESIS_OPTIONS_VERSION, NULL, 0, 4, 10, 0, NULL, 0, 7, 5, NULL, 0, "detect", GRAPPI_BUDGET_OPTIONS_INIT, \
+   0.0, NULL, NULL, 0, 0.05, 1, NULL, 0}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_HYPOTHESIS_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_hypothesis_options_init(grappi_hypothesis_options *opts, uint32_t version);
@@ -1291,9 +1269,9 @@ typedef struct grappi_eval_hypotheses_options {
   const char *ranker;        /**< a path ranker stored in the graph to score with (needs g); NULL: scoring */
   const char *work_dir;      /**< where the temporary database goes; NULL: the system's temporary directory */
   const grappi_hypothesis_options *hypothesis; /**< max_length, intermediate_labels, generic_intermediates,
-                                    max_intermediate_share, shortest_rounds, context, rounds, max_calls,
-                                    embedding_weight and the model (its llm fields or run, with cancel and
-                                    progress); NULL: the defaults (the offline model) */
+                                    max_intermediate_share, shortest_rounds, context, rounds, budget,
+                                    embedding_weight and run (the model, cancel and progress); NULL: the
+                                    defaults (the offline model) */
   const char *after_corpus;  /**< NULL (default): split corpus by splits or as_of; else the documents after the
                                   split (UTF-8, in corpus_format): corpus builds the graph, these label the pairs
                                   (a corpus's own train before its dev; one split; `grappi eval hypotheses --after`) */
@@ -1358,17 +1336,7 @@ typedef struct grappi_ask_options {
   const double *relation_weights; /**< the factor of each of weighted_relations (finite, at least 0) */
   size_t relation_weight_count;  /**< entries of weighted_relations and relation_weights */
   const char *embedding_model;   /**< the stored model the question is embedded with; NULL: the latest */
-  size_t max_calls;              /**< model-call budget, 0 = none */
-  int64_t max_tokens;            /**< token budget, 0 = none */
-  int32_t use_cache;             /**< default 1: read and write the database's response cache */
-  int32_t dry_run;               /**< non-zero: count the calls and tokens, send nothing */
-  const char *llm;               /**< "extractive" (default; the best-ranked entities, not a language model), "openai" or "callback" */
-  const char *base_url;          /**< openai: default "http://127.0.0.1:8080/v1" */
-  const char *model;             /**< openai: model name (required); callback: its name, part of the cache key */
-  const char *api_key_env;       /**< openai: environment variable with the key (default "OPENAI_API_KEY") */
-  grappi_chat_fn chat;           /**< callback: called with the request JSON, whose "task" has "kind" "ask.answer" */
-  void *user_data;               /**< passed to chat */
-  size_t concurrency;            /**< model calls in flight, default 1 */
+  grappi_budget_options budget;  /**< what the answer may spend; default #GRAPPI_BUDGET_OPTIONS_INIT */
   const char *reader;            /**< "prize" (default; NULL too) or "gat": the stored graph reader ranks the answer entities */
   const char *reader_name;       /**< the stored reader "gat" uses, default "gat" */
   int32_t intents;               /**< default 1: retrieve for the question's intent (partners, connects, paths, class; see
@@ -1378,12 +1346,12 @@ typedef struct grappi_ask_options {
   size_t intent_candidates;      /**< candidates an intent keeps in the subgraph, default 50 (at least 1) */
   size_t papers;                 /**< passages of the database's stored papers in the context (P0, P1, ...; cited and
                                       checked like nodes and edges), default 3 (0: none) */
-  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the llm fields above, no cancel or progress */
+  const grappi_run_options *run; /**< the model, cancel and progress; NULL: the offline model, no cancel or progress */
 } grappi_ask_options;
 /** The defaults of ::grappi_ask_options, as an initializer. */
 #define GRAPPI_ASK_OPTIONS_INIT                                                                                        \
-  {GRAPPI_ASK_OPTIONS_VERSION, "evidence", 4000, 10, 0, 1, NULL, NULL, 0, NULL, 0, 0, 1, 0, "extractive",          \
-   "http://127.0.0.1:8080/v1", NULL, "OPENAI_API_KEY", NULL, NULL, 1, "prize", "gat", 1, 1, 50, 3, NULL}
+  {GRAPPI_ASK_OPTIONS_VERSION, "evidence", 4000, 10, 0, 1, NULL, NULL, 0, NULL, GRAPPI_BUDGET_OPTIONS_INIT, "prize", \
+   "gat", 1, 1, 50, 3, NULL}
 
 /** @brief Fills options with the defaults of a version (1 to #GRAPPI_ASK_OPTIONS_VERSION). */
 GRAPPI_API grappi_status grappi_ask_options_init(grappi_ask_options *opts, uint32_t version);

@@ -285,26 +285,22 @@ def _take_string(ptr):
         _free(ptr)
 
 
-def _set_model(o, llm, base_url, model, api_key_env, chat, cancel=None, progress=None):
-    """Fills the model fields of explore, ground, extract, hypothesis or ask options (llm: a name,
-    or a Model, which the options' run carries with cancel and progress); returns what must stay
-    referenced during the call."""
-    run = _run_options(cancel, progress, llm if isinstance(llm, Model) else None)
-    if run is not None:
-        o.run = ctypes.pointer(run[0])
-    if isinstance(llm, Model):
-        return run
-    o.llm = llm.encode()
-    if base_url:
-        o.base_url = base_url.encode()
-    o.model = model.encode() if model else (b"python-callback" if chat else None)
-    if api_key_env:
-        o.api_key_env = api_key_env.encode()
-    if chat is None:
-        return run
-    callback = _chat_callback(chat)
-    o.chat = callback
-    return callback, run
+def _set_model(o, llm, base_url, model, api_key_env, chat, cancel=None, progress=None, concurrency=8):
+    """Sets the run of explore, ground, extract, hypothesis or ask options: the model (llm: a Model,
+    or the kind of one made for this call with base_url, model, api_key_env, chat and concurrency),
+    cancel and progress. Returns what must stay referenced during the call."""
+    if not isinstance(llm, Model):
+        llm = Model(llm, base_url=base_url, model=model, api_key_env=api_key_env, concurrency=concurrency, chat=chat)
+    run = _run_options(cancel, progress, llm)
+    o.run = ctypes.pointer(run[0])
+    return llm, run
+
+
+def _set_budget(o, max_calls=0, max_tokens=0, dry_run=False, use_cache=True):
+    """Sets the budget of explore, ground, extract, hypothesis or ask options."""
+    b = o.budget
+    b.max_calls, b.max_tokens = max_calls, max_tokens
+    b.dry_run, b.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
 
 
 def _chat_callback(chat):
@@ -381,7 +377,8 @@ def eval_hypotheses(corpus, corpus_format="detect", split=None, splits=None, as_
     o.ranker = ranker.encode() if ranker is not None else None
     o.work_dir = os.fsencode(work_dir) if work_dir is not None else None
     o.after_corpus = after.encode() if after is not None else None
-    h.max_length, h.shortest_rounds, h.max_calls = max_length, shortest_rounds, max_calls
+    h.max_length, h.shortest_rounds = max_length, shortest_rounds
+    _set_budget(h, max_calls=max_calls)
     h.generic_intermediates = 1 if generic_intermediates else 0
     keep = _set_model(h, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
     o.hypothesis = ctypes.pointer(h)
@@ -861,9 +858,9 @@ class Graph(_Owned):
         ks = (_size * len(k))(*k)
         o.windows, o.window_count, o.k, o.k_count = ws, len(windows), ks, len(k)
         o.depth, o.max_length, o.top, o.explain_top, o.min_score = depth, max_length, top, explain_top, min_score
-        o.concurrency, o.max_calls, o.max_tokens = concurrency, max_calls, max_tokens
-        o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
-        keep = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive
+        o.concurrency = concurrency
+        _set_budget(o, max_calls, max_tokens, dry_run, use_cache)
+        keep = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress, concurrency)  # noqa: F841
         p = ctypes.c_void_p()
         node = self._node(root)
         if report is None:
@@ -892,9 +889,8 @@ class Graph(_Owned):
             o.ontology = ontology.encode()
         o.relations, o.relation_count = _strings(relations)
         o.batch, o.patience, o.lookahead, o.threshold, o.rag_k, o.seed = batch, patience, lookahead, threshold, rag_k, seed
-        o.max_calls, o.max_tokens, o.concurrency = max_calls, max_tokens, concurrency
-        o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
-        callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
+        _set_budget(o, max_calls, max_tokens, dry_run, use_cache)
+        keep = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress, concurrency)  # noqa: F841
         p = ctypes.c_void_p()
         _check(_ground(self._handle(), text.encode(), self._as_name(protein_a).encode(), self._as_name(protein_b).encode(), ctypes.byref(o),
                        ctypes.byref(p)))
@@ -912,12 +908,12 @@ class Graph(_Owned):
         o = _options("grappi_extract_options", _extract_init)
         o.format, o.name = format.encode(), name.encode()
         o.repair, o.annotations_only, o.taxon = 1 if repair else 0, 1 if annotations_only else 0, taxon
-        o.max_calls, o.max_tokens, o.concurrency = max_calls, max_tokens, concurrency
-        o.dry_run, o.use_cache = 1 if dry_run else 0, 1 if use_cache else 0
+        o.concurrency = concurrency
+        _set_budget(o, max_calls, max_tokens, dry_run, use_cache)
         o.include_flagged, o.import_statements = 1 if include_flagged else 0, 1 if import_statements else 0
         o.bel_path = os.fsencode(bel_path) if bel_path else None
         o.cx2_path = os.fsencode(cx2_path) if cx2_path else None
-        callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
+        keep = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress, concurrency)  # noqa: F841
         p = ctypes.c_void_p()
         _check(_extract(self._handle(), content.encode(), ctypes.byref(o), ctypes.byref(p)))
         return Result(json.loads(_take_string(p)))
@@ -931,9 +927,9 @@ class Graph(_Owned):
         o = _options("grappi_extract_options", _extract_init)
         o.format = format.encode()
         o.repair, o.annotations_only, o.taxon = 1 if repair else 0, 1 if annotations_only else 0, taxon
-        o.max_calls, o.max_tokens, o.concurrency = max_calls, max_tokens, concurrency
-        o.use_cache = 1 if use_cache else 0
-        callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
+        o.concurrency = concurrency
+        _set_budget(o, max_calls, max_tokens, use_cache=use_cache)
+        keep = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress, concurrency)  # noqa: F841
         names = [os.fsencode(f) for f in files]
         array = (ctypes.c_char_p * max(1, len(names)))(*names)
         p = ctypes.c_void_p()
@@ -1015,14 +1011,15 @@ class Graph(_Owned):
         intermediates) instead of the shortest paths."""
         o = _options("grappi_hypothesis_options", _hypothesis_init)
         o.relations, o.relation_count = _strings(relations)
-        o.max_length, o.paths, o.context, o.rounds, o.max_calls = max_length, paths, context, rounds, max_calls
-        o.mask_direct, o.use_cache = 1 if mask_direct else 0, 1 if use_cache else 0
+        o.max_length, o.paths, o.context, o.rounds = max_length, paths, context, rounds
+        o.mask_direct = 1 if mask_direct else 0
+        _set_budget(o, max_calls=max_calls, use_cache=use_cache)
         o.embedding_weight = embedding_weight
         o.embedding_model = embedding_model.encode() if embedding_model else None
         o.ranker = ranker.encode() if ranker is not None else None
         o.generic_intermediates = 1 if generic_intermediates else 0
         o.shortest_rounds = shortest_rounds
-        callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)  # noqa: F841 - kept alive for the call
+        keep = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress, 1)  # noqa: F841
         p = ctypes.c_void_p()
         _check(_hypothesize(self._handle(), self._as_name(source).encode(), self._as_name(target).encode(), corpus.encode() if corpus else None,
                             ctypes.byref(o), ctypes.byref(p)))
@@ -1061,13 +1058,14 @@ class Graph(_Owned):
         r.mode = mode.encode()
         o = _options("grappi_ask_options", _ask_init)
         o.context, o.max_context_tokens, o.answers = context.encode(), max_context_tokens, answers
-        o.repair, o.use_cache = 1 if repair else 0, 1 if use_cache else 0
+        o.repair = 1 if repair else 0
+        _set_budget(o, use_cache=use_cache)
         o.reader, o.reader_name = reader.encode(), reader_name.encode()
         o.intents, o.model_intent = 1 if intents else 0, 1 if model_intent else 0
         o.papers = papers
         r.relations, r.relation_count = _strings(relations)
-        callback = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress)
-        return r, o, callback
+        keep = _set_model(o, llm, base_url, model, api_key_env, chat, cancel, progress, 1)
+        return r, o, keep
 
     def analyze_question(self, question):
         """What a question asks (a dict): its intent ("partners", "connects", "paths", "class",

@@ -91,15 +91,17 @@ class _RunOptions(ctypes.Structure):
                 ("progress", _PROGRESS_FN), ("user_data", ctypes.c_void_p)]
 
 
+class _BudgetOptions(ctypes.Structure):
+    _fields_ = [("max_calls", ctypes.c_size_t), ("max_tokens", ctypes.c_int64), ("dry_run", ctypes.c_int32),
+                ("use_cache", ctypes.c_int32)]
+
+
 class _ExploreOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("windows", ctypes.POINTER(ctypes.c_size_t)),
                 ("window_count", ctypes.c_size_t), ("k", ctypes.POINTER(ctypes.c_size_t)), ("k_count", ctypes.c_size_t),
                 ("depth", ctypes.c_size_t), ("min_score", ctypes.c_double), ("max_length", ctypes.c_size_t),
                 ("max_paths", ctypes.c_size_t), ("top", ctypes.c_size_t), ("explain_top", ctypes.c_size_t),
-                ("concurrency", ctypes.c_size_t), ("max_calls", ctypes.c_size_t), ("max_tokens", ctypes.c_int64),
-                ("dry_run", ctypes.c_int32), ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p),
-                ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p),
-                ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p), ("diversity", ctypes.c_double),
+                ("concurrency", ctypes.c_size_t), ("budget", _BudgetOptions), ("diversity", ctypes.c_double),
                 ("max_visited", ctypes.c_size_t), ("run", ctypes.POINTER(_RunOptions))]
 
 
@@ -108,20 +110,14 @@ class _GroundOptions(ctypes.Structure):
                 ("relations", ctypes.POINTER(ctypes.c_char_p)), ("relation_count", ctypes.c_size_t),
                 ("batch", ctypes.c_size_t), ("chunk_size", ctypes.c_size_t), ("chunk_overlap", ctypes.c_size_t),
                 ("patience", ctypes.c_size_t), ("lookahead", ctypes.c_size_t), ("threshold", ctypes.c_int32),
-                ("rag_k", ctypes.c_size_t), ("seed", ctypes.c_uint64), ("max_calls", ctypes.c_size_t),
-                ("max_tokens", ctypes.c_int64), ("dry_run", ctypes.c_int32), ("use_cache", ctypes.c_int32),
-                ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p),
-                ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p),
-                ("concurrency", ctypes.c_size_t), ("ontology", ctypes.c_char_p), ("run", ctypes.POINTER(_RunOptions))]
+                ("rag_k", ctypes.c_size_t), ("seed", ctypes.c_uint64), ("budget", _BudgetOptions),
+                ("ontology", ctypes.c_char_p), ("run", ctypes.POINTER(_RunOptions))]
 
 
 class _ExtractOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("format", ctypes.c_char_p), ("name", ctypes.c_char_p),
                 ("repair", ctypes.c_int32), ("annotations_only", ctypes.c_int32), ("taxon", ctypes.c_int64),
-                ("min_passage_chars", ctypes.c_size_t), ("max_calls", ctypes.c_size_t), ("max_tokens", ctypes.c_int64),
-                ("dry_run", ctypes.c_int32), ("use_cache", ctypes.c_int32), ("llm", ctypes.c_char_p),
-                ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p),
-                ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p), ("concurrency", ctypes.c_size_t),
+                ("min_passage_chars", ctypes.c_size_t), ("budget", _BudgetOptions), ("concurrency", ctypes.c_size_t),
                 ("include_flagged", ctypes.c_int32), ("bel_path", ctypes.c_char_p), ("cx2_path", ctypes.c_char_p),
                 ("import_statements", ctypes.c_int32), ("run", ctypes.POINTER(_RunOptions))]
 
@@ -140,14 +136,10 @@ class _HypothesisOptions(ctypes.Structure):
                 ("intermediate_label_count", ctypes.c_size_t), ("context", ctypes.c_size_t),
                 ("rounds", ctypes.c_size_t), ("support_relations", ctypes.POINTER(ctypes.c_char_p)),
                 ("support_relation_count", ctypes.c_size_t), ("corpus_format", ctypes.c_char_p),
-                ("max_calls", ctypes.c_size_t), ("max_tokens", ctypes.c_int64), ("use_cache", ctypes.c_int32),
-                ("llm", ctypes.c_char_p), ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p),
-                ("api_key_env", ctypes.c_char_p), ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p),
-                ("concurrency", ctypes.c_size_t), ("embedding_weight", ctypes.c_double),
-                ("embedding_model", ctypes.c_char_p), ("ranker", ctypes.c_char_p),
-                ("generic_intermediates", ctypes.c_int32), ("max_intermediate_share", ctypes.c_double),
-                ("fold_reorderings", ctypes.c_int32), ("run", ctypes.POINTER(_RunOptions)),
-                ("shortest_rounds", ctypes.c_size_t)]
+                ("budget", _BudgetOptions), ("embedding_weight", ctypes.c_double), ("embedding_model", ctypes.c_char_p),
+                ("ranker", ctypes.c_char_p), ("generic_intermediates", ctypes.c_int32),
+                ("max_intermediate_share", ctypes.c_double), ("fold_reorderings", ctypes.c_int32),
+                ("run", ctypes.POINTER(_RunOptions)), ("shortest_rounds", ctypes.c_size_t)]
 
 
 class _EvalHypothesesOptions(ctypes.Structure):
@@ -166,12 +158,9 @@ class _AskOptions(ctypes.Structure):
                 ("answers", ctypes.c_size_t), ("keep_question_entities", ctypes.c_int32), ("repair", ctypes.c_int32),
                 ("weighted_relations", ctypes.POINTER(ctypes.c_char_p)),
                 ("relation_weights", ctypes.POINTER(ctypes.c_double)), ("relation_weight_count", ctypes.c_size_t),
-                ("embedding_model", ctypes.c_char_p), ("max_calls", ctypes.c_size_t), ("max_tokens", ctypes.c_int64),
-                ("use_cache", ctypes.c_int32), ("dry_run", ctypes.c_int32), ("llm", ctypes.c_char_p),
-                ("base_url", ctypes.c_char_p), ("model", ctypes.c_char_p), ("api_key_env", ctypes.c_char_p),
-                ("chat", _CHAT_FN), ("user_data", ctypes.c_void_p), ("concurrency", ctypes.c_size_t),
-                ("reader", ctypes.c_char_p), ("reader_name", ctypes.c_char_p), ("intents", ctypes.c_int32),
-                ("model_intent", ctypes.c_int32), ("intent_candidates", ctypes.c_size_t), ("papers", ctypes.c_size_t),
+                ("embedding_model", ctypes.c_char_p), ("budget", _BudgetOptions), ("reader", ctypes.c_char_p),
+                ("reader_name", ctypes.c_char_p), ("intents", ctypes.c_int32), ("model_intent", ctypes.c_int32),
+                ("intent_candidates", ctypes.c_size_t), ("papers", ctypes.c_size_t),
                 ("run", ctypes.POINTER(_RunOptions))]
 
 
@@ -207,6 +196,7 @@ _MIRRORS = {
     "grappi_cluster_options": _ClusterOptions,
     "grappi_model_options": _ModelOptions,
     "grappi_run_options": _RunOptions,
+    "grappi_budget_options": _BudgetOptions,
     "grappi_explore_options": _ExploreOptions,
     "grappi_ground_options": _GroundOptions,
     "grappi_extract_options": _ExtractOptions,

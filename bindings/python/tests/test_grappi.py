@@ -269,6 +269,15 @@ class GraphTest(unittest.TestCase):
             x = g.extract(paper, llm="callback", chat=bel_model, use_cache=False)
             (s,) = x["paragraphs"][0]["statements"]
             self.assertEqual((s["status"], s["origin"], s["canonical"]), ("valid", "repaired", "complex(p(SGD:CDC28), p(SGD:SIC1))"))
+            # The budget: a dry run sends nothing; one call at most leaves the repair turn unsent.
+            asked = []
+            x = g.extract(paper, llm="callback", chat=lambda r: asked.append(r) or bel_model(r), use_cache=False,
+                          dry_run=True)
+            self.assertTrue(x["dry_run"])
+            self.assertEqual(asked, [])
+            x = g.extract(paper, llm="callback", chat=lambda r: asked.append(r) or bel_model(r), use_cache=False,
+                          max_calls=1)
+            self.assertEqual([r["task"]["kind"] for r in asked], ["extract.statements"])
             with self.assertRaises(grappi.Error):
                 g.extract(paper, import_statements=True)  # (no bel_path)
             # A curator's review file: the accepted statement imported, a bad decision refused.
@@ -653,7 +662,10 @@ class LayoutTest(unittest.TestCase):
             text = f.read()
         macros = {m.group(1).lower(): int(m.group(2))
                   for m in re.finditer(r"#define GRAPPI_(\w+)_VERSION (\d+)", text)}
-        self.assertEqual(sorted(grappi._VERSIONS), sorted(grappi._MIRRORS))
+        # (a struct without a version field, grappi_budget_options, is embedded in versioned ones)
+        versioned = [n for n, m in grappi._MIRRORS.items() if "version" in dict(m._fields_)]
+        self.assertEqual(sorted(grappi._VERSIONS), sorted(versioned))
+        self.assertIn("grappi_budget_options", grappi._MIRRORS)
         for name, version in grappi._VERSIONS.items():
             self.assertEqual(version, macros[name[len("grappi_"):]], name)
 

@@ -85,8 +85,8 @@ impl Default for ModelOptions {
     }
 }
 
-/// A language model for the agents' runs (`grappi_model_new`), with every setting the options'
-/// `llm` fields lack; shared by runs through [`Run::model`] and freed on `Drop`.
+/// A language model for the agents' runs (`grappi_model_new`), given to them through
+/// [`Run::model`] (shared by any number of runs) and freed on `Drop`.
 pub struct Model {
     h: *mut sys::grappi_model,
 }
@@ -143,9 +143,9 @@ pub type CancelFn = Arc<dyn Fn() -> bool + Send + Sync>;
 /// A function told the stage, the items done and their total, one call at a time.
 pub type ProgressFn = Arc<dyn Fn(&str, usize, usize) + Send + Sync>;
 
-/// What a run takes beside its options (`grappi_run_options`): a [`Model`] (instead of the
-/// options' `llm` fields), a cancel function and a progress function; all optional. The explore,
-/// ground, extract, hypothesis and ask options carry one.
+/// What a run takes beside its options (`grappi_run_options`): a [`Model`] (none: the offline
+/// default, not a language model), a cancel function and a progress function; all optional. The
+/// explore, ground, extract, hypothesis and ask options carry one.
 #[derive(Clone, Default)]
 pub struct Run {
     pub model: Option<Arc<Model>>,
@@ -160,6 +160,37 @@ impl fmt::Debug for Run {
             .field("cancel", &self.cancel.is_some())
             .field("progress", &self.progress.is_some())
             .finish()
+    }
+}
+
+/// What one run may spend, and whether it reads the database's response cache
+/// (`grappi_budget_options`, the `budget` of the explore, ground, extract, hypothesis and ask
+/// options). A spent budget stops the run: what was done is kept, the rest is "skipped".
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Model calls at most (0: no limit; answers from the cache are free).
+    pub max_calls: usize,
+    /// Prompt and completion tokens at most (0: no limit).
+    pub max_tokens: i64,
+    /// Count the calls and tokens the run would spend, send nothing (not hypothesize).
+    pub dry_run: bool,
+    pub use_cache: bool,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { max_calls: 0, max_tokens: 0, dry_run: false, use_cache: true }
+    }
+}
+
+impl Budget {
+    fn to_c(self) -> sys::grappi_budget_options {
+        sys::grappi_budget_options {
+            max_calls: self.max_calls,
+            max_tokens: self.max_tokens,
+            dry_run: self.dry_run as i32,
+            use_cache: self.use_cache as i32,
+        }
     }
 }
 
@@ -526,15 +557,10 @@ pub struct ExploreOptions {
     pub explain_top: usize,
     /// 0-1: one ordering per protein set and maximal marginal relevance (0: the reference ranking).
     pub diversity: f64,
+    /// Model calls in flight (the model bounds them too).
     pub concurrency: usize,
-    pub max_calls: usize,
-    pub dry_run: bool,
-    pub use_cache: bool,
-    /// "extractive" (offline) or "openai" (then base_url and model).
-    pub llm: String,
-    pub base_url: Option<String>,
-    pub model: Option<String>,
-    /// The run's model, cancel and progress functions ([`Run`]; default: none, the `llm` fields).
+    pub budget: Budget,
+    /// The run's model, cancel and progress functions ([`Run`]; default: the offline model).
     pub run: Run,
 }
 
@@ -551,12 +577,7 @@ impl Default for ExploreOptions {
             explain_top: 0,
             diversity: 0.1,
             concurrency: 8,
-            max_calls: 0,
-            dry_run: false,
-            use_cache: true,
-            llm: "extractive".into(),
-            base_url: None,
-            model: None,
+            budget: Budget::default(),
             run: Run::default(),
         }
     }
@@ -581,15 +602,8 @@ pub struct GroundOptions {
     pub rag_k: usize,
     /// random: the order's seed.
     pub seed: u64,
-    pub max_calls: usize,
-    pub dry_run: bool,
-    pub use_cache: bool,
-    /// "extractive" (offline, not a language model) or "openai" (then base_url and model).
-    pub llm: String,
-    pub base_url: Option<String>,
-    pub model: Option<String>,
-    pub concurrency: usize,
-    /// The run's model, cancel and progress functions ([`Run`]; default: none, the `llm` fields).
+    pub budget: Budget,
+    /// The run's model, cancel and progress functions ([`Run`]; default: the offline model).
     pub run: Run,
 }
 
@@ -605,13 +619,7 @@ impl Default for GroundOptions {
             threshold: 3,
             rag_k: 10,
             seed: 1,
-            max_calls: 0,
-            dry_run: false,
-            use_cache: true,
-            llm: "extractive".into(),
-            base_url: None,
-            model: None,
-            concurrency: 8,
+            budget: Budget::default(),
             run: Run::default(),
         }
     }
@@ -654,14 +662,12 @@ pub struct HypothesisOptions {
     pub context: usize,
     /// Explanations at most.
     pub rounds: usize,
-    /// "extractive" (quoted sentences, not a language model) or "openai" (then base_url and model).
-    pub llm: String,
-    pub base_url: Option<String>,
-    pub model: Option<String>,
+    /// What the explanations may spend (no dry run).
+    pub budget: Budget,
     /// Weight in [0, 1] of the intermediate concepts' embedding similarity to the pair in the
     /// paths' score (0: off; needs the nodes embedded).
     pub embedding_weight: f64,
-    /// The run's model, cancel and progress functions ([`Run`]; default: none, the `llm` fields).
+    /// The run's model, cancel and progress functions ([`Run`]; default: the offline model).
     pub run: Run,
 }
 
@@ -675,9 +681,7 @@ impl Default for HypothesisOptions {
             shortest_rounds: 0,
             context: 7,
             rounds: 5,
-            llm: "extractive".into(),
-            base_url: None,
-            model: None,
+            budget: Budget::default(),
             embedding_weight: 0.0,
             run: Run::default(),
         }
@@ -783,10 +787,7 @@ pub struct AskOptions {
     pub answers: usize,
     /// One turn asking the model to fix unsupported sentences.
     pub repair: bool,
-    /// "extractive" (not a language model) or "openai" (then base_url and model).
-    pub llm: String,
-    pub base_url: Option<String>,
-    pub model: Option<String>,
+    pub budget: Budget,
     /// How the answer entities are ranked: "prize" or "gat" (the stored graph reader `reader_name`).
     pub reader: String,
     pub reader_name: String,
@@ -797,7 +798,7 @@ pub struct AskOptions {
     pub model_intent: bool,
     /// Passages of the database's stored papers in the context, cited as P0, P1, ... (0: none).
     pub papers: usize,
-    /// The run's model, cancel and progress functions ([`Run`]; default: none, the `llm` fields).
+    /// The run's model, cancel and progress functions ([`Run`]; default: the offline model).
     pub run: Run,
 }
 
@@ -809,9 +810,7 @@ impl Default for AskOptions {
             max_context_tokens: 4000,
             answers: 10,
             repair: true,
-            llm: "extractive".into(),
-            base_url: None,
-            model: None,
+            budget: Budget::default(),
             reader: "prize".into(),
             reader_name: "gat".into(),
             intents: true,
@@ -862,13 +861,8 @@ pub struct ExtractOptions {
     pub annotations_only: bool,
     /// Preferred organism (NCBI taxon) for ambiguous names; 0: the paragraph's.
     pub taxon: i64,
-    pub max_calls: usize,
-    pub dry_run: bool,
-    pub use_cache: bool,
-    /// "extractive" (the offline rule table, not a language model) or "openai" (then base_url and model).
-    pub llm: String,
-    pub base_url: Option<String>,
-    pub model: Option<String>,
+    pub budget: Budget,
+    /// Paragraphs (and so model calls) in flight.
     pub concurrency: usize,
     /// Flagged statements are written and imported too.
     pub include_flagged: bool,
@@ -878,7 +872,7 @@ pub struct ExtractOptions {
     pub cx2_path: Option<PathBuf>,
     /// Import the statements as a BEL dataset (needs `bel_path`).
     pub import: bool,
-    /// The run's model, cancel and progress functions ([`Run`]; default: none, the `llm` fields).
+    /// The run's model, cancel and progress functions ([`Run`]; default: the offline model).
     pub run: Run,
 }
 
@@ -890,12 +884,7 @@ impl Default for ExtractOptions {
             repair: true,
             annotations_only: false,
             taxon: 0,
-            max_calls: 0,
-            dry_run: false,
-            use_cache: true,
-            llm: "extractive".into(),
-            base_url: None,
-            model: None,
+            budget: Budget::default(),
             concurrency: 4,
             include_flagged: false,
             bel_path: None,
@@ -910,9 +899,7 @@ impl Graph {
     /// BEL statements from papers (text, Markdown, PubTator, BioC, PPI corpus XML): entities
     /// grounded in the graph, every statement validated, as the library's JSON.
     pub fn extract(&self, content: &str, o: &ExtractOptions) -> Result<String> {
-        let (c, format, name, llm) = (cstring(content)?, cstring(&o.format)?, cstring(&o.name)?, cstring(&o.llm)?);
-        let base = o.base_url.as_deref().map(cstring).transpose()?;
-        let model = o.model.as_deref().map(cstring).transpose()?;
+        let (c, format, name) = (cstring(content)?, cstring(&o.format)?, cstring(&o.name)?);
         let path = |p: &Option<PathBuf>| p.as_ref().map(|p| cstring(&p.to_string_lossy())).transpose();
         let (bel, cx2) = (path(&o.bel_path)?, path(&o.cx2_path)?);
         let mut opts = init(|p| unsafe { sys::grappi_extract_options_init(p, sys::GRAPPI_EXTRACT_OPTIONS_VERSION) })?;
@@ -921,14 +908,7 @@ impl Graph {
         opts.repair = o.repair as i32;
         opts.annotations_only = o.annotations_only as i32;
         opts.taxon = o.taxon;
-        opts.max_calls = o.max_calls;
-        opts.dry_run = o.dry_run as i32;
-        opts.use_cache = o.use_cache as i32;
-        opts.llm = llm.as_ptr();
-        if let Some(b) = &base {
-            opts.base_url = b.as_ptr();
-        }
-        opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        opts.budget = o.budget.to_c();
         opts.concurrency = o.concurrency;
         opts.include_flagged = o.include_flagged as i32;
         opts.bel_path = bel.as_ref().map_or(ptr::null(), |c| c.as_ptr());
@@ -966,12 +946,10 @@ impl Graph {
     /// How two concepts may be related: ranked paths, an explanation from the corpus's abstracts
     /// checked against the graph, as the library's JSON.
     pub fn hypothesize(&self, source: &str, target: &str, corpus: Option<&str>, o: &HypothesisOptions) -> Result<String> {
-        let (s, t, llm) = (cstring(source)?, cstring(target)?, cstring(&o.llm)?);
+        let (s, t) = (cstring(source)?, cstring(target)?);
         let docs = corpus.map(cstring).transpose()?;
         let relations = o.relations.iter().map(|r| cstring(r)).collect::<Result<Vec<_>>>()?;
         let relation_ptrs: Vec<*const c_char> = relations.iter().map(|r| r.as_ptr()).collect();
-        let base = o.base_url.as_deref().map(cstring).transpose()?;
-        let model = o.model.as_deref().map(cstring).transpose()?;
         let mut opts = init(|p| unsafe { sys::grappi_hypothesis_options_init(p, sys::GRAPPI_HYPOTHESIS_OPTIONS_VERSION) })?;
         if !relation_ptrs.is_empty() {
             opts.relations = relation_ptrs.as_ptr();
@@ -984,11 +962,7 @@ impl Graph {
         opts.context = o.context;
         opts.rounds = o.rounds;
         opts.embedding_weight = o.embedding_weight;
-        opts.llm = llm.as_ptr();
-        if let Some(b) = &base {
-            opts.base_url = b.as_ptr();
-        }
-        opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        opts.budget = o.budget.to_c();
         let run = RunGuard::of(&o.run)?;
         opts.run = RunGuard::ptr(&run);
         let mut out = ptr::null_mut();
@@ -1001,9 +975,7 @@ impl Graph {
     /// proteins interact in a text, with quotes, confidence and trace, as the library's JSON.
     pub fn ground(&self, text: &str, protein_a: &str, protein_b: &str, o: &GroundOptions) -> Result<String> {
         let (t, a, b) = (cstring(text)?, cstring(protein_a)?, cstring(protein_b)?);
-        let (strategy, root, llm) = (cstring(&o.strategy)?, cstring(&o.root)?, cstring(&o.llm)?);
-        let base = o.base_url.as_deref().map(cstring).transpose()?;
-        let model = o.model.as_deref().map(cstring).transpose()?;
+        let (strategy, root) = (cstring(&o.strategy)?, cstring(&o.root)?);
         let ontology = o.ontology.as_deref().map(cstring).transpose()?;
         let mut opts = init(|p| unsafe { sys::grappi_ground_options_init(p, sys::GRAPPI_GROUND_OPTIONS_VERSION) })?;
         opts.strategy = strategy.as_ptr();
@@ -1015,15 +987,7 @@ impl Graph {
         opts.threshold = o.threshold;
         opts.rag_k = o.rag_k;
         opts.seed = o.seed;
-        opts.max_calls = o.max_calls;
-        opts.dry_run = o.dry_run as i32;
-        opts.use_cache = o.use_cache as i32;
-        opts.llm = llm.as_ptr();
-        if let Some(b) = &base {
-            opts.base_url = b.as_ptr();
-        }
-        opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
-        opts.concurrency = o.concurrency;
+        opts.budget = o.budget.to_c();
         let run = RunGuard::of(&o.run)?;
         opts.run = RunGuard::ptr(&run);
         let mut out = ptr::null_mut();
@@ -1093,9 +1057,7 @@ impl Graph {
     }
 
     fn explore_with(&self, root: i64, query: &str, o: &ExploreOptions, report: bool) -> Result<(String, Option<String>)> {
-        let (q, llm) = (cstring(query)?, cstring(&o.llm)?);
-        let base = o.base_url.as_deref().map(cstring).transpose()?;
-        let model = o.model.as_deref().map(cstring).transpose()?;
+        let q = cstring(query)?;
         let mut opts = init(|p| unsafe { sys::grappi_explore_options_init(p, sys::GRAPPI_EXPLORE_OPTIONS_VERSION) })?;
         opts.windows = o.windows.as_ptr();
         opts.window_count = o.windows.len();
@@ -1109,14 +1071,7 @@ impl Graph {
         opts.explain_top = o.explain_top;
         opts.diversity = o.diversity;
         opts.concurrency = o.concurrency;
-        opts.max_calls = o.max_calls;
-        opts.dry_run = o.dry_run as i32;
-        opts.use_cache = o.use_cache as i32;
-        opts.llm = llm.as_ptr();
-        if let Some(b) = &base {
-            opts.base_url = b.as_ptr();
-        }
-        opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        opts.budget = o.budget.to_c();
         let run = RunGuard::of(&o.run)?;
         opts.run = RunGuard::ptr(&run);
         let mut out = ptr::null_mut();
@@ -1320,8 +1275,7 @@ impl Graph {
         Ok(unsafe { take_string(out) })
     }
 
-    fn ask_options(o: &AskOptions, context: &CString, llm: &CString, base: &Option<CString>,
-                   model: &Option<CString>, reader: &(CString, CString)) -> Result<sys::grappi_ask_options> {
+    fn ask_options(o: &AskOptions, context: &CString, reader: &(CString, CString)) -> Result<sys::grappi_ask_options> {
         let mut opts = init(|p| unsafe { sys::grappi_ask_options_init(p, sys::GRAPPI_ASK_OPTIONS_VERSION) })?;
         opts.reader = reader.0.as_ptr();
         opts.reader_name = reader.1.as_ptr();
@@ -1332,11 +1286,7 @@ impl Graph {
         opts.intents = o.intents as i32;
         opts.model_intent = o.model_intent as i32;
         opts.papers = o.papers;
-        opts.llm = llm.as_ptr();
-        if let Some(b) = base {
-            opts.base_url = b.as_ptr();
-        }
-        opts.model = model.as_ref().map_or(ptr::null(), |c| c.as_ptr());
+        opts.budget = o.budget.to_c();
         Ok(opts)
     }
 
@@ -1353,12 +1303,10 @@ impl Graph {
     /// is open; every citation checked) as the library's JSON: `question_entities`, `intent`,
     /// `answer_entities`, `sentences`, ... (docs/ask.md "Questions").
     pub fn ask(&self, question: &str, o: &AskOptions) -> Result<String> {
-        let (q, m, ctx, llm) = (cstring(question)?, cstring(&o.mode)?, cstring(&o.context)?, cstring(&o.llm)?);
-        let base = o.base_url.as_deref().map(cstring).transpose()?;
-        let model = o.model.as_deref().map(cstring).transpose()?;
+        let (q, m, ctx) = (cstring(question)?, cstring(&o.mode)?, cstring(&o.context)?);
         let retrieve = Self::retrieve_options(&m, EventOrder::Default)?;
         let reader = (cstring(&o.reader)?, cstring(&o.reader_name)?);
-        let mut opts = Self::ask_options(o, &ctx, &llm, &base, &model, &reader)?;
+        let mut opts = Self::ask_options(o, &ctx, &reader)?;
         let run = RunGuard::of(&o.run)?;
         opts.run = RunGuard::ptr(&run);
         let mut out = ptr::null_mut();
@@ -1369,12 +1317,10 @@ impl Graph {
     /// Answers a question set (JSON lines or a KG-RAG CSV text) and scores the answers: the
     /// summary JSON (`mrr`, `hits_at_1`, ...) and one JSON line per question.
     pub fn eval_qa(&self, questions: &str, k: usize, o: &AskOptions) -> Result<(String, String)> {
-        let (q, m, ctx, llm) = (cstring(questions)?, cstring(&o.mode)?, cstring(&o.context)?, cstring(&o.llm)?);
-        let base = o.base_url.as_deref().map(cstring).transpose()?;
-        let model = o.model.as_deref().map(cstring).transpose()?;
+        let (q, m, ctx) = (cstring(questions)?, cstring(&o.mode)?, cstring(&o.context)?);
         let retrieve = Self::retrieve_options(&m, EventOrder::Default)?;
         let reader = (cstring(&o.reader)?, cstring(&o.reader_name)?);
-        let mut opts = Self::ask_options(o, &ctx, &llm, &base, &model, &reader)?;
+        let mut opts = Self::ask_options(o, &ctx, &reader)?;
         let run = RunGuard::of(&o.run)?;
         opts.run = RunGuard::ptr(&run);
         let (mut out, mut rows) = (ptr::null_mut(), ptr::null_mut());

@@ -225,7 +225,7 @@ fn import_resolve_neighbors_retrieval() {
     let reference = grappi::ExploreOptions { diversity: 0.0, max_paths: 50, ..opts.clone() };
     let ex = g.explore(cdc28, "cell cycle kinase", &reference).unwrap();
     assert!(ex.contains("\"diversity\":0.0") && ex.contains("\"candidate_paths\":50,"));
-    let bad = grappi::ExploreOptions { llm: "gpt".into(), ..Default::default() };
+    let bad = grappi::ExploreOptions { diversity: 1.5, ..Default::default() };
     assert_eq!(g.explore(cdc28, "q", &bad).unwrap_err().status, grappi_sys::GRAPPI_EINVAL);
     assert_eq!(g.explore(-1, "q", &opts).unwrap_err().status, grappi_sys::GRAPPI_ENOTFOUND);
     let (json, html) = g.explore_report(cdc28, "cell cycle kinase", &opts).unwrap();
@@ -368,6 +368,11 @@ fn model_handle_cancel_and_progress() {
     // A panicking cancel function stops the run instead of crossing into C.
     xo.run.cancel = Some(Arc::new(|| panic!("no")));
     assert!(g.extract(paper, &xo).unwrap().contains("cancelled by the caller"));
+    // The budget: a dry run plans and sends nothing.
+    xo.run.cancel = None;
+    xo.budget = grappi::Budget { dry_run: true, ..Default::default() };
+    let x = g.extract(paper, &xo).unwrap();
+    assert!(x.contains("\"dry_run\":true"), "{}", x);
     let bad = grappi::ModelOptions { llm: "openai".into(), ..Default::default() };
     assert_eq!(grappi::Model::new(&bad).err().unwrap().status, grappi_sys::GRAPPI_EINVAL);
     drop(g);
