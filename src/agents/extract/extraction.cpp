@@ -157,6 +157,21 @@ bool names_mention(const BelTerm &e, const EntityMention &m) {
   return false;
 }
 
+// The entity a term is about when it names one that a mention of the paragraph grounds (its
+// chosen candidate); null for none, several or an ungrounded one.
+const EntityCandidate *grounded_entity(const BelTerm &t, const ExtractionParagraph &p) {
+  std::vector<const BelTerm *> es;
+  collect_entities(t, es);
+  if (es.size() != 1) return nullptr;
+  const BelTerm &e = *es[0];
+  for (const EntityMention &m : p.entities)
+    if (const EntityCandidate *c = m.entity(); c && !c->ns.empty() && detail::iequals(c->ns, e.ns) &&
+                                               (detail::iequals(c->value, e.name) ||
+                                                (!e.label.empty() && detail::iequals(c->value, e.label))))
+      return c;
+  return nullptr;
+}
+
 }  // namespace
 
 struct GRAPPI_HIDDEN Extractor::Impl {
@@ -181,6 +196,7 @@ struct GRAPPI_HIDDEN Extractor::Impl {
   void check_polarity(std::vector<ExtractedStatement> &out, const ChatRequest &q, bool local) const;
   void judge(ExtractedStatement &s, const ExtractionParagraph &p,
              const std::vector<std::pair<std::size_t, std::size_t>> &spans = {}) const;
+  void check_membership(ExtractedStatement &s, const BelStatement &st, const ExtractionParagraph &p) const;
   std::vector<ExtractedStatement> run(detail::ModelCalls &calls, ExtractionParagraph &p, std::size_t index,
                                       StageUsage &usage) const;
 };
@@ -308,7 +324,29 @@ void Extractor::Impl::judge(ExtractedStatement &s, const ExtractionParagraph &p,
   }
   s.checks["grounding"] = grounded ? "passed" : "failed";
   s.checks["evidence"] = s.evidence.empty() ? "missing" : found ? "found" : "paraphrased";
+  check_membership(s, *r.statement, p);
   s.status = s.flags.empty() ? "valid" : "flagged";
+}
+
+// "M isA F" and "F hasComponent M" between grounded entities hold when FamPlex puts M in F (the
+// database's families and complexes, not the text that produced the statement); a family or
+// complex FamPlex does not put M in, or a protein as the group, is flagged "membership".
+void Extractor::Impl::check_membership(ExtractedStatement &s, const BelStatement &st, const ExtractionParagraph &p) const {
+  const bool is_a = st.relation == "isA";
+  if ((!is_a && st.relation != "hasComponent") || !st.object) return;
+  const EntityCandidate *member = grounded_entity(is_a ? st.subject : *st.object, p);
+  const EntityCandidate *group = grounded_entity(is_a ? *st.object : st.subject, p);
+  const bool family = group && (group->label == "ProteinFamily" || group->label == "ProteinComplex");
+  if (!member || !group || (!family && group->label != "Protein")) {
+    s.checks["membership"] = "unchecked";
+    return;
+  }
+  if (family && member->node != group->node && tagger->contains(group->node, member->node)) {
+    s.checks["membership"] = "famplex";
+    return;
+  }
+  s.checks["membership"] = family ? "not_in_famplex" : "not_a_family";
+  s.flags.push_back("membership");
 }
 
 namespace {

@@ -627,10 +627,9 @@ TEST_CASE("The offline extractor reads coordinated lists that interact and a com
                                      "complex(p(HGNC:CCND3), p(HGNC:CDK6))"});
 }
 
-TEST_CASE("The offline extractor reads a family named with its members and bindings said without a trigger") {
-  // The human proteins and a few of FamPlex's families (its table formats), so that the
-  // membership rule has FamPlex's word for who belongs where.
-  TempDir dir;
+// The human proteins and a few of FamPlex's families (its table formats), so that the
+// membership rule and check have FamPlex's word for who belongs where.
+static std::string human_famplex_db(TempDir &dir) {
   const std::string db = human_db(dir), fp = dir.file("famplex");
   std::filesystem::create_directory(fp);
   write_file(fp + "/entities.csv", "CDKN\nHistone\nHistone_H3\n");
@@ -640,8 +639,13 @@ TEST_CASE("The offline extractor reads a family named with its members and bindi
   write_file(fp + "/grounding_map.csv",
              "cyclin-dependent kinase inhibitor,FPLX,CDKN,,,,\ncyclin-dependent kinase inhibitors,FPLX,CDKN,,,,\n"
              "histone,FPLX,Histone,,,,\n");
-  KnowledgeGraph kg(db);
-  kg.import({{fp, "famplex"}});
+  KnowledgeGraph(db).import({{fp, "famplex"}});
+  return db;
+}
+
+TEST_CASE("The offline extractor reads a family named with its members and bindings said without a trigger") {
+  TempDir dir;
+  KnowledgeGraph kg(human_famplex_db(dir));
   {
     const EntityTagger tagger(kg);
     const int64_t histone = kg.resolve("FPLX:Histone"), h3 = kg.resolve("FPLX:Histone_H3"), h3c1 = kg.resolve("H3C1");
@@ -864,6 +868,45 @@ TEST_CASE("Polarity: coordinated clauses are split and a model's sign is checked
   CHECK(m.statements[2].checks.at("polarity") == "unchecked");  // (no sign)
   CHECK(m.statements[2].checks.at("evidence") == "paraphrased");
   CHECK(grappi::to_json(m)["paragraphs"][0]["statements"][0]["checks"]["polarity"] == "disagrees");
+}
+
+TEST_CASE("A model's membership statements are valid only where FamPlex puts the member in the group") {
+  TempDir dir;
+  KnowledgeGraph kg(human_famplex_db(dir));
+  grappi::CallbackModel model("scripted", [](const grappi::ChatRequest &) {
+    grappi::ChatResponse r;
+    r.finish_reason = "stop";
+    const std::string evidence = R"("evidence": "The cyclin-dependent kinase inhibitor CDKN1B and TP53 rose.")";
+    r.content = R"j({"statements": [
+      {"bel": "p(HGNC:CDKN1B) isA p(FPLX:CDKN)", )j" + evidence + R"j(},
+      {"bel": "p(HGNC:TP53) isA p(FPLX:CDKN)", )j" + evidence + R"j(},
+      {"bel": "p(HGNC:TP53) isA p(HGNC:CDKN1B)", )j" + evidence + R"j(},
+      {"bel": "p(FPLX:CDKN) hasComponent p(HGNC:CDKN1B)", )j" + evidence + R"j(},
+      {"bel": "p(HGNC:TP53) increases p(HGNC:CDKN1B)", )j" + evidence + R"j(}]})j";
+    return r;
+  });
+  ExtractionOptions o;
+  o.use_cache = false;
+  o.repair = false;
+  o.entities.taxon = 9606;
+  const ExtractionResult m =
+      grappi::extract(kg, model, {text_document("The cyclin-dependent kinase inhibitor CDKN1B and TP53 rose.\n")}, o);
+  REQUIRE(m.statements.size() == 5);
+  const auto membership = [&](std::size_t i) {
+    const auto it = m.statements[i].checks.find("membership");
+    return it == m.statements[i].checks.end() ? std::string("(none)") : it->second;
+  };
+  CHECK(membership(0) == "famplex");
+  CHECK(m.statements[0].status == "valid");
+  CHECK(membership(1) == "not_in_famplex");  // (TP53 is no CDKN by FamPlex)
+  CHECK(m.statements[1].status == "flagged");
+  CHECK(std::find(m.statements[1].flags.begin(), m.statements[1].flags.end(), "membership") != m.statements[1].flags.end());
+  CHECK(membership(2) == "not_a_family");  // (a protein is no group)
+  CHECK(m.statements[2].status == "flagged");
+  CHECK(membership(3) == "famplex");
+  CHECK(m.statements[3].status == "valid");
+  CHECK(membership(4) == "(none)");  // (not a membership statement)
+  CHECK(grappi::to_json(m)["paragraphs"][0]["statements"][1]["checks"]["membership"] == "not_in_famplex");
 }
 
 TEST_CASE("A model run over more paragraphs than confirm_calls sends nothing unless a budget is given") {
