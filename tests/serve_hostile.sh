@@ -19,9 +19,12 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*"; [ -f "$T/serve.txt" ] && tail -5 "$T/serve.txt"; exit 1; }
 
 start_serve() {  # extra serve arguments
+  # (the last server's log goes first: the background job truncates it only once it runs, and a
+  # look before that read the old "listening on" and then an emptied file)
+  rm -f "$T/serve.txt"
   "$GRAPPI" serve --db "${SERVE_DB:-$Y}" --port 0 "$@" > "$T/serve.txt" 2>&1 &
   PID=$!
-  for _ in $(seq 200); do grep -q "listening on" "$T/serve.txt" && break; sleep 0.1; done
+  for _ in $(seq 200); do grep -qs "listening on" "$T/serve.txt" && break; sleep 0.1; done
   PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$T/serve.txt")
   [ -n "$PORT" ] || fail "serve did not start: $(cat "$T/serve.txt")"
 }
