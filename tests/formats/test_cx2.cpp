@@ -346,7 +346,9 @@ TEST_CASE("CX1 galFiltered imports its 331 nodes and 362 edges beside the yeast 
   CHECK(relation_count(stats, "cx2.pp") + relation_count(stats, "cx2.pd") >= 350);
 }
 
-TEST_CASE("A CX2 export re-imports to the same graph") {
+// (heavy: the human proteins, STRING, IntAct, PSI-MI, a BEL graph and a CX2 network exported and
+// imported again; the Release stage only - the ASan stage exports CX2 in the CLI tests)
+TEST_CASE("A CX2 export re-imports to the same graph" * doctest::test_suite("heavy")) {
   TempDir d;
   KnowledgeGraph kg(d.file("a.db"));
   // STRING channels, IntAct records, an ontology, BEL terms and statements, a CX2 network.

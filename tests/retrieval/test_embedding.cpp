@@ -397,7 +397,9 @@ TEST_CASE("HTTP embedder: 429 with Retry-After / 500 then success / malformed an
   CHECK_THROWS_AS(e.embed({"x"}), grappi::Error);
 }
 
-TEST_CASE("vectors() returns a cached index only for the same HNSW parameters") {
+// (heavy: HNSW graphs over the 6,600 yeast proteins built three times; the Release stage only -
+// the ASan stage builds, stores and reloads HNSW graphs in the tests around it)
+TEST_CASE("vectors() returns a cached index only for the same HNSW parameters" * doctest::test_suite("heavy")) {
   TempDir d;
   KnowledgeGraph kg(d.file("p.db"));
   kg.import_string({{data("4932.protein.info.v12.0.txt.gz")}});
