@@ -1397,6 +1397,7 @@ int main(int argc, char **argv) {
     /* Grounding on PSI-MI: a C model, the offline default, bad arguments. */
     const char *text = "We show that Cdc28 phosphorylates Sic1 in vitro. Sic1 binds Cdc28 directly.";
     grappi_ground_options go;
+    grappi_model *model = NULL;
     grappi_run_options run = GRAPPI_RUN_OPTIONS_INIT;
     char *json = NULL;
     int calls = 0;
@@ -1405,7 +1406,8 @@ int main(int argc, char **argv) {
     CHECK(grappi_ground_options_init(&go, GRAPPI_GROUND_OPTIONS_VERSION) == GRAPPI_OK);
     go.strategy = "bfs";
     go.patience = 0;
-    run.model = callback_model("c-ground", ground_cb, &calls);
+    model = callback_model("c-ground", ground_cb, &calls);
+    run.model = model;
     go.run = &run;
     go.budget.use_cache = 0;
     CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", &go, &json) == GRAPPI_OK && json);
@@ -1446,13 +1448,14 @@ int main(int argc, char **argv) {
     CHECK(strstr(grappi_last_error_message(), "unknown grounding strategy 'astar'") != NULL);
     CHECK(grappi_graph_ground_json(g, NULL, "CDC28", "SIC1", NULL, &json) == GRAPPI_EINVAL);
     CHECK(grappi_graph_ground_json(g, text, "CDC28", "SIC1", NULL, NULL) == GRAPPI_EINVAL);
-    grappi_model_free((grappi_model *)run.model);
+    grappi_model_free(model);
   }
   {
     /* Extraction: the offline rule table, a C model whose statement is repaired, the BEL script
      * imported as a dataset, bad arguments. */
     const char *paper = "We show that Cdc28 phosphorylates Sic1 in vitro. Sic1 binds Cdc28 directly.\n";
     grappi_extract_options xo;
+    grappi_model *model = NULL;
     grappi_run_options run = GRAPPI_RUN_OPTIONS_INIT;
     char *json = NULL, bel[700];
     int calls = 0;
@@ -1463,7 +1466,8 @@ int main(int argc, char **argv) {
     grappi_free(json);
     json = NULL;
     CHECK(grappi_extract_options_init(&xo, GRAPPI_EXTRACT_OPTIONS_VERSION) == GRAPPI_OK);
-    run.model = callback_model("c-extract", extract_cb, &calls);
+    model = callback_model("c-extract", extract_cb, &calls);
+    run.model = model;
     xo.run = &run;
     xo.budget.use_cache = 0;
     snprintf(bel, sizeof bel, "%s.extract.bel", db);
@@ -1557,6 +1561,7 @@ int main(int argc, char **argv) {
       remove(review);
       remove(accepted);
     }
+    grappi_model_free(model);
   }
   {
     /* A co-occurrence graph of three concepts in two abstracts, stored; then a hypothesis. */
