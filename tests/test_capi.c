@@ -118,14 +118,16 @@ static void remove_db(const char *db) {
 }
 
 static int same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
-/* A callback model (the agents take a model only as a handle in their run options). */
-static grappi_model *callback_model(const char *name, grappi_chat_fn chat, void *user_data) {
+/* A callback model (the agents take a model only as a handle in their run options); concurrency 0:
+   the default. */
+static grappi_model *callback_model(const char *name, grappi_chat_fn chat, void *user_data, size_t concurrency) {
   grappi_model_options mo = GRAPPI_MODEL_OPTIONS_INIT;
   grappi_model *model = NULL;
   mo.llm = "callback";
   mo.model = name;
   mo.chat = chat;
   mo.user_data = user_data;
+  if (concurrency) mo.concurrency = concurrency;
   CHECK(grappi_model_new(&mo, &model) == GRAPPI_OK && model != NULL);
   return model;
 }
@@ -943,13 +945,7 @@ int main(int argc, char **argv) {
     xo.diversity = 0.1;
 
     /* The model only through a handle in the run options. */
-    CHECK(grappi_model_options_init(&cbo, GRAPPI_MODEL_OPTIONS_VERSION) == GRAPPI_OK);
-    cbo.llm = "callback";
-    cbo.model = "c-test-model";
-    cbo.chat = chat_cb;
-    cbo.user_data = &st;
-    cbo.concurrency = 1;
-    CHECK(grappi_model_new(&cbo, &cb_model) == GRAPPI_OK && cb_model != NULL);
+    cb_model = callback_model("c-test-model", chat_cb, &st, 1);
     cb_run.model = cb_model;
     xo.run = &cb_run;
     xo.concurrency = 1;
@@ -1040,6 +1036,8 @@ int main(int argc, char **argv) {
     CHECK(grappi_graph_explore_json(g, cdc28, "q", &xo, NULL) == GRAPPI_EINVAL);
     {
       grappi_model *bad = NULL;
+      CHECK(grappi_model_options_init(&cbo, GRAPPI_MODEL_OPTIONS_VERSION) == GRAPPI_OK);
+      cbo.llm = "callback";
       cbo.chat = NULL;
       CHECK(grappi_model_new(&cbo, &bad) == GRAPPI_EINVAL && bad == NULL);
       CHECK(strstr(grappi_last_error_message(), "needs chat") != NULL);
@@ -1406,7 +1404,7 @@ int main(int argc, char **argv) {
     CHECK(grappi_ground_options_init(&go, GRAPPI_GROUND_OPTIONS_VERSION) == GRAPPI_OK);
     go.strategy = "bfs";
     go.patience = 0;
-    model = callback_model("c-ground", ground_cb, &calls);
+    model = callback_model("c-ground", ground_cb, &calls, 0);
     run.model = model;
     go.run = &run;
     go.budget.use_cache = 0;
@@ -1466,7 +1464,7 @@ int main(int argc, char **argv) {
     grappi_free(json);
     json = NULL;
     CHECK(grappi_extract_options_init(&xo, GRAPPI_EXTRACT_OPTIONS_VERSION) == GRAPPI_OK);
-    model = callback_model("c-extract", extract_cb, &calls);
+    model = callback_model("c-extract", extract_cb, &calls, 0);
     run.model = model;
     xo.run = &run;
     xo.budget.use_cache = 0;
