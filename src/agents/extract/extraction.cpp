@@ -148,13 +148,16 @@ void collect_entities(const BelStatement &s, std::vector<const BelTerm *> &out) 
   if (s.nested) collect_entities(*s.nested, out);
 }
 
+// Whether a BEL entity term names a candidate (its namespace and value, or its label).
+bool names_candidate(const BelTerm &e, const EntityCandidate &c) {
+  return !c.ns.empty() && detail::iequals(c.ns, e.ns) &&
+         (detail::iequals(c.value, e.name) || (!e.label.empty() && detail::iequals(c.value, e.label)));
+}
+
 bool names_mention(const BelTerm &e, const EntityMention &m) {
   if (e.ns == kTextNamespace) return !m.chosen && detail::iequals(e.name, m.text);
-  for (const EntityCandidate &c : m.candidates) {
-    if (c.ns.empty() || !detail::iequals(c.ns, e.ns)) continue;
-    if (detail::iequals(c.value, e.name) || (!e.label.empty() && detail::iequals(c.value, e.label))) return true;
-  }
-  return false;
+  return std::any_of(m.candidates.begin(), m.candidates.end(),
+                     [&](const EntityCandidate &c) { return names_candidate(e, c); });
 }
 
 // The entity a term is about when it names one that a mention of the paragraph grounds (its
@@ -163,12 +166,8 @@ const EntityCandidate *grounded_entity(const BelTerm &t, const ExtractionParagra
   std::vector<const BelTerm *> es;
   collect_entities(t, es);
   if (es.size() != 1) return nullptr;
-  const BelTerm &e = *es[0];
   for (const EntityMention &m : p.entities)
-    if (const EntityCandidate *c = m.entity(); c && !c->ns.empty() && detail::iequals(c->ns, e.ns) &&
-                                               (detail::iequals(c->value, e.name) ||
-                                                (!e.label.empty() && detail::iequals(c->value, e.label))))
-      return c;
+    if (const EntityCandidate *c = m.entity(); c && names_candidate(*es[0], *c)) return c;
   return nullptr;
 }
 
@@ -331,7 +330,8 @@ void Extractor::Impl::judge(ExtractedStatement &s, const ExtractionParagraph &p,
 // "M isA F" and "F hasComponent M" between grounded entities hold when FamPlex puts M in F (the
 // database's families and complexes, not the text that produced the statement); a family or
 // complex FamPlex does not put M in, or a protein as the group, is flagged "membership".
-void Extractor::Impl::check_membership(ExtractedStatement &s, const BelStatement &st, const ExtractionParagraph &p) const {
+void Extractor::Impl::check_membership(ExtractedStatement &s, const BelStatement &st,
+                                       const ExtractionParagraph &p) const {
   const bool is_a = st.relation == "isA";
   if ((!is_a && st.relation != "hasComponent") || !st.object) return;
   const EntityCandidate *member = grounded_entity(is_a ? st.subject : *st.object, p);
