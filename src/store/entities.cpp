@@ -470,6 +470,50 @@ std::set<std::string> name_content(std::string_view name) {
   return out;
 }
 
+// What a name ends with when it numbers one of a series: the number ("transporter 3", "IL-6"), as the
+// linker's derived names write it too ("transporter III"; "receptor alpha" for 1 and "beta" for 2,
+// as "estrogen receptor 1" is "estrogen receptor alpha"), or another Greek letter, with the word it
+// numbers ("transporter"). Empty when the name ends otherwise.
+struct SeriesNumber {
+  std::string word, number;
+};
+
+SeriesNumber final_number(std::string_view name) {
+  std::vector<std::string_view> runs;  // the name's runs of letters and digits
+  for (std::size_t i = 0; i < name.size();) {
+    if (!std::isalnum(static_cast<unsigned char>(name[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < name.size() && std::isalnum(static_cast<unsigned char>(name[j]))) ++j;
+    runs.push_back(name.substr(i, j - i));
+    i = j;
+  }
+  const auto digits = [](std::string_view r) { return r.find_first_not_of("0123456789") == std::string_view::npos; };
+  const auto word_at = [&](std::size_t k) { return k < runs.size() ? detail::lower_copy(runs[k]) : std::string(); };
+  if (runs.size() < 2) return {};
+  const std::size_t last = runs.size() - 1;
+  const std::string_view run = runs[last];
+  if (digits(run)) return {word_at(last - 1), std::to_string(std::stoul(std::string(run.substr(0, 9))))};
+  static const char *const kRoman[] = {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"};
+  for (int n = 0; n < 10; ++n)
+    if (run == kRoman[n]) return {word_at(last - 1), std::to_string(n + 1)};
+  const std::string lower = detail::lower_copy(run);
+  if (!detail::greek_name(lower)) return {};
+  // (after a number the letter names a member of what the number numbers: "interleukin 1 alpha"
+  // is not "interleukin-1")
+  if (digits(runs[last - 1]))
+    return {last >= 2 ? word_at(last - 2) : std::string(), std::string(runs[last - 1]) + " " + lower};
+  return {word_at(last - 1), lower == "alpha" ? "1" : lower == "beta" ? "2" : lower};
+}
+
+// Whether two names number one series differently ("L-type amino acid transporter 3" and "y+L amino
+// acid transporter 1"; not "... phosphatase-1" and "... non-receptor type 6": other series).
+bool other_member(const SeriesNumber &x, const SeriesNumber &y) {
+  return !x.number.empty() && !y.number.empty() && !x.word.empty() && x.word == y.word && x.number != y.number;
+}
+
 }  // namespace
 
 
@@ -1620,6 +1664,7 @@ void EntityTagger::Impl::meaning(Abbreviation &a, int64_t organism, bool other_o
   // (the short form's own candidates, when the long form shares a name's words: "sonic hedgehog
   // (Shh)" is SHH, "sonic hedgehog signaling molecule")
   const std::set<std::string> long_words = name_content(a.long_form);
+  const SeriesNumber long_number = final_number(a.long_form);
   std::vector<EntityMention> sf = scan(a.short_form);
   if (sf.size() == 1 && sf[0].length == a.short_form.size() && !long_words.empty()) {
     std::size_t best = 0;
@@ -1630,6 +1675,9 @@ void EntityTagger::Impl::meaning(Abbreviation &a, int64_t organism, bool other_o
       if (at == index_of.end() || (organism && c.taxon && c.taxon != organism)) continue;
       std::size_t shared = 0;
       for (uint32_t e : node_entries[at->second]) {
+        // (a name numbered otherwise is another member: "L-type amino acid transporter 3 (LAT3)" is
+        // not "y+L amino acid transporter 1" for the words they share)
+        if (other_member(long_number, final_number(entries[e].name))) continue;
         std::size_t here = 0;
         for (const std::string &w : name_content(entries[e].name)) here += long_words.count(w);
         shared = std::max(shared, here);

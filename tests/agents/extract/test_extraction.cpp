@@ -1593,6 +1593,36 @@ TEST_CASE("A long form naming a class by a letter leaves its short form to the l
   for (const EntityMention &m : tagger.tag(d.passages[0], ctx)) CHECK(m.text != "PKS7");
 }
 
+TEST_CASE("A long form numbering a series chooses no candidate numbered otherwise") {
+  // NCBI's table gives "LAT3" to SLC43A1, SLC7A7 and SLC7A6; "L-type amino acid transporter 3
+  // (LAT3)" shares three words with SLC7A7's "Y+L amino acid transporter 1" (STRING's name), but
+  // numbers the transporters otherwise: it does not choose SLC7A7 (SLC43A1 in the full database,
+  // through its other names). An agreeing number still chooses, and a number of another series
+  // ("phosphatase-1" against "non-receptor type 6") does not stand in the way.
+  TempDir dir;
+  KnowledgeGraph kg(human_db(dir));
+  for (const char *gene : {"SLC43A1", "SLC7A7", "SLC7A6"}) kg.add_alias(kg.lookup(gene).id, "LAT3", "mapping:alias_symbols");
+  for (const char *gene : {"SLC7A5", "SLC7A7", "LAT"}) kg.add_alias(kg.lookup(gene).id, "LAT1", "mapping:alias_symbols");
+  kg.add_alias(kg.lookup("PTPN6").id, "SHP-1", "mapping:alias_symbols");
+  const EntityTagger tagger(kg);
+  const auto meaning_of = [&](const std::string &text) {
+    Document d;
+    d.id = d.pmid = "9";
+    grappi::DocumentPassage p;
+    p.type = "abstract";
+    p.text = text;
+    d.passages.push_back(p);
+    const grappi::PaperContext ctx = tagger.read_paper(d);
+    REQUIRE(ctx.abbreviations.size() == 1);
+    const grappi::Abbreviation &a = ctx.abbreviations[0];
+    return a.meaning + (a.entity ? " " + a.entity->name : std::string());
+  };
+  CHECK(meaning_of("In human cells, L-type amino acid transporter 3 (LAT3) took up leucine.") == "undecided");
+  CHECK(meaning_of("In human cells, the leucine amino acid transporter 1 (LAT1) took up arginine.") == "entity SLC7A7");
+  CHECK(meaning_of("In human cells, Src homology 2 domain-containing protein tyrosine phosphatase-1 (SHP-1) "
+                   "bound STAT3.") == "entity PTPN6");
+}
+
 TEST_CASE("A paper's organism comes from its words and the abbreviations it defines from their long forms") {
   // What a text says of organisms: species, common names, strains, cell lines, SGD's style; not
   // the animal an antibody came from, nor a method's or an expression host's.
