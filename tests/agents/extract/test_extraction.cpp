@@ -82,6 +82,17 @@ Document text_document(const std::string &text, const std::string &name = "PMID1
   return docs[0];
 }
 
+// A paper of one abstract (no annotations: its organism comes from its words).
+Document abstract_paper(const std::string &text, const std::string &pmid = "7") {
+  Document d;
+  d.id = d.pmid = pmid;
+  grappi::DocumentPassage p;
+  p.type = "abstract";
+  p.text = text;
+  d.passages.push_back(p);
+  return d;
+}
+
 // The offline extraction (RunControl::model unset) of one text over the human proteins.
 ExtractionResult extract_offline(const std::string &text) {
   KnowledgeGraph kg(kb_path());
@@ -410,12 +421,7 @@ TEST_CASE("A passage is grounded in its organism and never to another organism's
   KnowledgeGraph kg(kb_path());
   const EntityTagger tagger(kg);
   CHECK(tagger.organism() == 9606);
-  grappi::Document doc;
-  doc.id = doc.pmid = "1";
-  grappi::DocumentPassage p;
-  p.type = "abstract";
-  p.text = "In human cells, Cdc28 and CDC42 bind AKT1.";
-  doc.passages.push_back(p);
+  Document doc = abstract_paper("In human cells, Cdc28 and CDC42 bind AKT1.", "1");
   CHECK(EntityTagger::document_organism(doc) == 0);
   // No species annotation: the dominant organism. CDC28 is yeast's only; CDC42 is both.
   auto ms = tagger.tag(doc.passages[0]);
@@ -1576,12 +1582,8 @@ TEST_CASE("A long form naming a class by a letter leaves its short form to the l
   kg.add_alias(add_protein(kg, "PTK2X", {"PKB"}), "protein tyrosine kinase 2 beta", "mapping:gene_name");
   kg.add_alias(add_protein(kg, "SHHX", {"Shh"}), "sonic hedgehog signaling molecule", "mapping:gene_name");
   const EntityTagger tagger(kg);
-  Document d;
-  d.id = d.pmid = "8";
-  grappi::DocumentPassage p;
-  p.type = "abstract";
-  p.text = "In human cells, protein kinase B (PKB) and sonic hedgehog (Shh) rose; the protein kinase 7 (PKS7) did not.";
-  d.passages.push_back(p);
+  const Document d =
+      abstract_paper("In human cells, protein kinase B (PKB) and sonic hedgehog (Shh) rose; the protein kinase 7 (PKS7) did not.", "8");
   const grappi::PaperContext ctx = tagger.read_paper(d);
   std::map<std::string, std::string> meaning;
   for (const grappi::Abbreviation &a : ctx.abbreviations) meaning[a.short_form] = a.meaning;
@@ -1606,13 +1608,7 @@ TEST_CASE("A long form numbering a series chooses no candidate numbered otherwis
   kg.add_alias(kg.lookup("PTPN6").id, "SHP-1", "mapping:alias_symbols");
   const EntityTagger tagger(kg);
   const auto meaning_of = [&](const std::string &text) {
-    Document d;
-    d.id = d.pmid = "9";
-    grappi::DocumentPassage p;
-    p.type = "abstract";
-    p.text = text;
-    d.passages.push_back(p);
-    const grappi::PaperContext ctx = tagger.read_paper(d);
+    const grappi::PaperContext ctx = tagger.read_paper(abstract_paper(text));
     REQUIRE(ctx.abbreviations.size() == 1);
     const grappi::Abbreviation &a = ctx.abbreviations[0];
     return a.meaning + (a.entity ? " " + a.entity->name : std::string());
@@ -1703,17 +1699,8 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   interact(kg, cd5x, kg.lookup("TP53").id);
   const EntityTagger tagger(kg);
   REQUIRE(tagger.organism() == 9606);
-  const auto paper_of = [](const std::string &text) {
-    Document d;
-    d.id = d.pmid = "7";
-    grappi::DocumentPassage p;
-    p.type = "abstract";
-    p.text = text;
-    d.passages.push_back(p);
-    return d;
-  };
   // A human paper: LPS and EMT are what the paper defines them as; Shh is SHH; "damage" in lower case is the English word; "ERK1/2" is two; "Ca2+" is an ion.
-  Document d = paper_of(
+  Document d = abstract_paper(
       "In human cells, lipopolysaccharide (LPS) caused damage and the epithelial-mesenchymal transition (EMT); "
       "LPS and EMT rose, sonic hedgehog (Shh) and Shh signalling, ERK1/2 and Ca2+ with TP53.");
   grappi::PaperContext ctx = tagger.read_paper(d);
@@ -1744,7 +1731,7 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK(find(ms, "TP53")->entity()->name == "TP53");
   // A name before a domain's, a likeness's, a method's, a family's or an unnamed receptor's word
   // is not the protein ("C2 domain", "Src homology 2", "EGF-like", "SDS-PAGE", "BLAST searches").
-  const Document domains = paper_of("In human cells, the TP53 domain, TP53 homology 2, TP53-like proteins, the TP53 family, "
+  const Document domains = abstract_paper("In human cells, the TP53 domain, TP53 homology 2, TP53-like proteins, the TP53 family, "
                                     "a TP53 receptor, SDS-PAGE, BLAST searches and MAPK1 itself.");
   ms = tagger.tag(domains.passages[0], tagger.read_paper(domains));
   CHECK_FALSE(find(ms, "TP53"));
@@ -1752,7 +1739,7 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK_FALSE(find(ms, "BLAST"));
   // A defined short form that is an official symbol with a number names that gene too, whatever the
   // long form names; a symbol of letters alone is what the paper defines it as.
-  const Document diseases = paper_of("In human patients with neurofibromatosis type 1 (NF1) and coronary artery disease (CAD), "
+  const Document diseases = abstract_paper("In human patients with neurofibromatosis type 1 (NF1) and coronary artery disease (CAD), "
                                      "NF1 mutations and CAD risk.");
   const grappi::PaperContext dctx = tagger.read_paper(diseases);
   REQUIRE(dctx.abbreviations.size() == 2);
@@ -1768,7 +1755,7 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK(find(ms, "MAPK1")->entity()->name == "MAPK1");
   // A short capital alias the paper does not define stands for its gene only with context: an
   // edge to another entity the passage settles (AIM beside TP53; CAA alone is not TSHX).
-  const Document short_aliases = paper_of("In human serum, AIM and TP53 rose; CAA did not.");
+  const Document short_aliases = abstract_paper("In human serum, AIM and TP53 rose; CAA did not.");
   ms = tagger.tag(short_aliases.passages[0], tagger.read_paper(short_aliases));
   CHECK(find(ms, "AIM")->entity()->name == "CD5X");
   REQUIRE(find(ms, "CAA"));
@@ -1778,13 +1765,13 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   // ... or the word after it saying it is a gene or its product ("CAA mRNA", "CAA-deficient").
   for (const char *written : {"In human serum, CAA mRNA rose.", "In human cells, CAA-deficient clones grew."}) {
     CAPTURE(written);
-    const Document d2 = paper_of(written);
+    const Document d2 = abstract_paper(written);
     ms = tagger.tag(d2.passages[0], tagger.read_paper(d2));
     REQUIRE(find(ms, "CAA"));
     CHECK(find(ms, "CAA")->entity()->name == "TSHX");
   }
   {
-    const Document d2 = paper_of("In human serum, CAA assays and CAA staining rose.");
+    const Document d2 = abstract_paper("In human serum, CAA assays and CAA staining rose.");
     ms = tagger.tag(d2.passages[0], tagger.read_paper(d2));
     REQUIRE(find(ms, "CAA"));
     CHECK(find(ms, "CAA")->status == "ambiguous");
@@ -1796,7 +1783,7 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   // The organism before a word saying what the name is of: "the C. elegans homolog X" is the
   // worm's gene, not the human namesake; "the human homologue MAPK1" is human.
   {
-    const Document hd = paper_of("In human cells, TP53 binds the Caenorhabditis elegans homolog MAPK1 and the yeast "
+    const Document hd = abstract_paper("In human cells, TP53 binds the Caenorhabditis elegans homolog MAPK1 and the yeast "
                                  "gene MAPK3; the human homologue MAPK1.");
     const auto hms = tagger.tag(hd.passages[0], tagger.read_paper(hd));
     REQUIRE(find(hms, "MAPK1"));
@@ -1811,7 +1798,7 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   // An "h" for human before a name: that name's human protein, also in a paper read as mouse; the
   // name keeps its own rules ("hCAA" is a short alias without context).
   {
-    const Document hd = paper_of("In knockout mice and mouse cells, hMAPK1 and hCAA were expressed with Mapk3.");
+    const Document hd = abstract_paper("In knockout mice and mouse cells, hMAPK1 and hCAA were expressed with Mapk3.");
     const grappi::PaperContext hctx = tagger.read_paper(hd);
     CHECK(hctx.taxon == 10090);
     const auto hms = tagger.tag(hd.passages[0], hctx);
@@ -1825,7 +1812,7 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   }
 
   // A paper about mice on a human database: no human namesake, but a protein named human is.
-  d = paper_of("Knockout mice lacking Akt1 (mouse) and TP53, with human TP53 expressed, in C57BL/6 mice.");
+  d = abstract_paper("Knockout mice lacking Akt1 (mouse) and TP53, with human TP53 expressed, in C57BL/6 mice.");
   ctx = tagger.read_paper(d);
   CHECK(ctx.taxon == 10090);
   CHECK(ctx.organism_name == "Mus musculus");
@@ -1841,10 +1828,10 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   REQUIRE(named);
   CHECK(named->entity()->name == "TP53");
   // A paper naming "human" at least half as often as mice, on a human database: human.
-  CHECK(tagger.read_paper(paper_of("Mice and human cells; mice.")).taxon == 9606);
-  CHECK(tagger.read_paper(paper_of("Mice, mice and human cells; mice.")).taxon == 10090);
+  CHECK(tagger.read_paper(abstract_paper("Mice and human cells; mice.")).taxon == 9606);
+  CHECK(tagger.read_paper(abstract_paper("Mice, mice and human cells; mice.")).taxon == 10090);
   // Read as human, a paper that names mice too: a symbol written as mouse symbols are ("Tp53") is the mouse gene.
-  d = paper_of("In human cells and in mice, Tp53 and TP53 rose.");
+  d = abstract_paper("In human cells and in mice, Tp53 and TP53 rose.");
   ctx = tagger.read_paper(d);
   REQUIRE(ctx.taxon == 9606);
   ms = tagger.tag(d.passages[0], ctx);
@@ -1854,7 +1841,7 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK(find(ms, "TP53")->entity()->name == "TP53");
   // A sentence naming one organism, not the paper's, gives its genes that organism; one naming
   // two, or none, leaves them the paper's.
-  d = paper_of("Human cells and patients were studied. TP53 rose in human cells. In mice, MAPK1 fell. "
+  d = abstract_paper("Human cells and patients were studied. TP53 rose in human cells. In mice, MAPK1 fell. "
                "MAPK3 rose in mice and in human cells. S. cerevisiae was not used; MAPK1 was.");
   ctx = tagger.read_paper(d);
   REQUIRE(ctx.taxon == 9606);
@@ -1866,31 +1853,31 @@ TEST_CASE("A paper's organism comes from its words and the abbreviations it defi
   CHECK(find(ms, "MAPK3")->entity()->name == "MAPK3");
   REQUIRE(find(ms, "MAPK1", find(ms, "MAPK1")->offset + 1));
   CHECK(find(ms, "MAPK1", find(ms, "MAPK1")->offset + 1)->status == "other_organism");  // ("S." ends no sentence)
-  d = paper_of("Mice, mice and knockout mice. RSV-infected A549 cells release TP53.");
+  d = abstract_paper("Mice, mice and knockout mice. RSV-infected A549 cells release TP53.");
   ctx = tagger.read_paper(d);
   REQUIRE(ctx.taxon == 10090);
   ms = tagger.tag(d.passages[0], ctx);
   REQUIRE(find(ms, "TP53"));
   REQUIRE(find(ms, "TP53")->entity());
   CHECK(find(ms, "TP53")->entity()->name == "TP53");
-  d = paper_of("In human cells, Tp53 rose.");  // (no rodent named: the human gene)
+  d = abstract_paper("In human cells, Tp53 rose.");  // (no rodent named: the human gene)
   REQUIRE(find(tagger.tag(d.passages[0], tagger.read_paper(d)), "Tp53"));
   CHECK(find(tagger.tag(d.passages[0], tagger.read_paper(d)), "Tp53")->entity()->name == "TP53");
   // No organism named: the database's; --taxon, when given, over what the text says.
-  CHECK(tagger.read_paper(paper_of("TP53 binds MDM2.")).organism_source == "database");
+  CHECK(tagger.read_paper(abstract_paper("TP53 binds MDM2.")).organism_source == "database");
   grappi::EntityTaggerOptions to;
   to.taxon = 9606;
   const EntityTagger stated(kg, to);
-  ctx = stated.read_paper(paper_of("In mice, TP53 binds MDM2."));
+  ctx = stated.read_paper(abstract_paper("In mice, TP53 binds MDM2."));
   CHECK(ctx.taxon == 9606);
   CHECK(ctx.organism_source == "taxon_option");
-  REQUIRE(find(stated.tag(paper_of("In mice, TP53 binds MDM2.").passages[0], ctx), "TP53")->entity());  // (nor its sentence)
-  CHECK(find(stated.tag(paper_of("In mice, TP53 binds MDM2.").passages[0], ctx), "TP53")->entity()->name == "TP53");
+  REQUIRE(find(stated.tag(abstract_paper("In mice, TP53 binds MDM2.").passages[0], ctx), "TP53")->entity());  // (nor its sentence)
+  CHECK(find(stated.tag(abstract_paper("In mice, TP53 binds MDM2.").passages[0], ctx), "TP53")->entity()->name == "TP53");
 
   // The extraction's JSON says per paper what it read, and a part keeps it.
   ExtractionOptions xo;
   xo.min_passage_chars = 1;
-  const ExtractionResult r = grappi::extract(kg, {paper_of("In mice, lipopolysaccharide (LPS) raised TP53.")}, xo);
+  const ExtractionResult r = grappi::extract(kg, {abstract_paper("In mice, lipopolysaccharide (LPS) raised TP53.")}, xo);
   REQUIRE(r.papers.size() == 1);
   const json j = grappi::to_json(r);
   REQUIRE(j.at("papers").size() == 1);
