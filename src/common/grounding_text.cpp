@@ -116,6 +116,14 @@ bool symbol_like(std::string_view name) {
 }
 
 bool case_compatible(std::string_view name, std::string_view seen) {
+  const auto any = [](std::string_view s, char from, char to) {
+    return std::any_of(s.begin(), s.end(), [&](char c) { return c >= from && c <= to; });
+  };
+  // (words apart in small letters are running text, no name written in capitals: "a beta" in
+  // "encodes a beta subunit" is not SUCLA2's A-BETA)
+  if (seen.find(' ') != std::string_view::npos && !any(seen, 'A', 'Z') && !any(seen, '0', '9') && any(name, 'A', 'Z') &&
+      !any(name, 'a', 'z'))
+    return false;
   if (!symbol_like(name)) return true;
   // (a word with letters and a digit is no English word: "p53", "p21" as papers write them)
   const bool digit = std::any_of(seen.begin(), seen.end(), [](char c) { return c >= '0' && c <= '9'; });

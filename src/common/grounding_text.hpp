@@ -47,7 +47,8 @@ bool symbol_like(std::string_view name);
 /// written all in lower case ("cat" is not CAT; "Cdc28" and "CDC28" are CDC28) unless it has a
 /// letter and a digit and three characters or more ("p53" is P53: no English word), nor, when the
 /// name is one word, by several words that do not each begin with a capital or a digit ("IL 2"
-/// is IL2, "As a" no ASA).
+/// is IL2, "As a" no ASA); nor is a name written in capitals alone by words apart in small letters
+/// ("a beta" is no A-BETA).
 bool case_compatible(std::string_view name, std::string_view seen);
 
 /// Finds mentions of a protein by its names, as whole words ignoring case, except that a name

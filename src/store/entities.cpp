@@ -945,10 +945,35 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
   const bool generic = paper && common != full_name_words.end() && common->second >= 3;
   const bool small_letters = paper && !all_capitals(seen);
   const bool tool = paper && assay_tool(seen);
+  // (a Greek letter spelled as a word of its own is the letter, which a name with that letter
+  // writes in either case: "A beta" may be Abeta or Aβ; the case rule reads the word as a capital.
+  // Not for a name without the letter, whose key has it only as an initial: "The gamma" is no THEG)
+  std::string case_seen(seen);
+  std::vector<std::string> spelled;  // the Greek letters so read
+  if (case_seen.find(' ') != std::string::npos)
+    for (std::size_t i = 0; i < case_seen.size(); ++i) {
+      if (i > 0 && case_seen[i - 1] != ' ') continue;
+      const std::string word = case_seen.substr(i, std::min(case_seen.find(' ', i), case_seen.size()) - i);
+      if (!lower_word(word) || !detail::greek_name(word)) continue;
+      case_seen[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(case_seen[i])));
+      spelled.push_back(word);
+    }
+  // (only beside a word written as a name is: "a beta" in small letters is running text)
+  if (std::none_of(seen.begin(), seen.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)); }))
+    spelled.clear();
+  const auto greek_in = [&](const std::string &name) {
+    if (spelled.empty()) return false;
+    const std::string lower = detail::lower_copy(name);
+    for (std::size_t i = 0; i + 1 < name.size(); ++i)
+      if (const char *g = detail::greek_letter(static_cast<unsigned char>(name[i]), static_cast<unsigned char>(name[i + 1])))
+        if (std::find(spelled.begin(), spelled.end(), g) != spelled.end()) return true;
+    return std::any_of(spelled.begin(), spelled.end(), [&](const std::string &g) { return lower.find(g) != std::string::npos; });
+  };
   std::vector<Ranked> kept;
   for (uint32_t e : hits) {
     const Entry &en = entries[e];
-    if (!options.any_case && !any_case && !detail::case_compatible(en.name, seen)) continue;
+    if (!options.any_case && !any_case && !detail::case_compatible(en.name, greek_in(en.name) ? case_seen : std::string(seen)))
+      continue;
     if (!any_case && !spelling_compatible(en.name, seen, stop)) continue;
     const std::string_view kind = en.kind;
     if (english && !((kind == "full_name" || kind == "curated") && detail::iequals(en.name, seen))) continue;

@@ -1595,6 +1595,26 @@ TEST_CASE("A long form naming a class by a letter leaves its short form to the l
   for (const EntityMention &m : tagger.tag(d.passages[0], ctx)) CHECK(m.text != "PKS7");
 }
 
+TEST_CASE("A Greek letter spelled apart joins a name with that letter beside a word written as a name") {
+  // "A beta" is amyloid beta (FamPlex's "Abeta"), as resolve reads it, not SUCLA2's NCBI alias
+  // A-BETA; "a beta subunit" in small letters is running text; "The gamma" is no THEG (whose key
+  // "theg" it matches with gamma as its initial).
+  TempDir dir;
+  KnowledgeGraph kg(human_db(dir));
+  kg.add_alias(kg.lookup("APP").id, "Abeta", "famplex:grounding_map");
+  kg.add_alias(kg.lookup("SUCLA2").id, "A-BETA", "mapping:alias_symbols");
+  const EntityTagger tagger(kg);
+  const Document d = abstract_paper("In human brain, A beta rose. The gene encodes a beta subunit. The gamma chain bound THEG.");
+  const auto ms = tagger.tag(d.passages[0], tagger.read_paper(d));
+  REQUIRE(find(ms, "A beta"));
+  REQUIRE(find(ms, "A beta")->entity());
+  CHECK(find(ms, "A beta")->entity()->name == "APP");
+  CHECK(kg.lookup("A beta").id == find(ms, "A beta")->entity()->node);
+  CHECK_FALSE(find(ms, "a beta"));
+  CHECK_FALSE(find(ms, "The gamma"));
+  REQUIRE(find(ms, "THEG"));
+}
+
 TEST_CASE("A long form numbering a series chooses no candidate numbered otherwise") {
   // NCBI's table gives "LAT3" to SLC43A1, SLC7A7 and SLC7A6; "L-type amino acid transporter 3
   // (LAT3)" shares three words with SLC7A7's "Y+L amino acid transporter 1" (STRING's name), but
