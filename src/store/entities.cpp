@@ -972,7 +972,8 @@ std::vector<EntityCandidate> EntityTagger::Impl::candidates(const std::vector<ui
   std::vector<Ranked> kept;
   for (uint32_t e : hits) {
     const Entry &en = entries[e];
-    if (!options.any_case && !any_case && !detail::case_compatible(en.name, greek_in(en.name) ? case_seen : std::string(seen)))
+    if (!options.any_case && !any_case &&
+        !detail::case_compatible(en.name, greek_in(en.name) ? std::string_view(case_seen) : seen))
       continue;
     if (!any_case && !spelling_compatible(en.name, seen, stop)) continue;
     const std::string_view kind = en.kind;
